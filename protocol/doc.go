@@ -1,0 +1,17 @@
+// Package protocol is gridlag's wire format: length-prefixed binary frames
+// with explicit numeric message types.
+//
+// A frame is a 2-byte big-endian length N, then N bytes: one byte of message
+// type and the message's payload. N is at least 1 and at most MaxFrame. All
+// integers are big-endian; a string is a 1-byte length followed by that many
+// bytes of UTF-8.
+//
+// A connection starts with the client's Hello, which carries Version; the
+// server answers Welcome, or Error and closes. After that the client sends
+// Input, Ping and Bye; the server sends State, Pong, Join, Leave, Error and
+// Bye.
+//
+// Decoding never panics: bad bytes give an error. Encoding is canonical, so
+// decoding a frame and encoding the result gives the same bytes back. The
+// package works on io.Reader and io.Writer and knows nothing of sockets.
+package protocol

@@ -1,0 +1,132 @@
+package protocol
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// MaxFrame is the largest frame body (type byte and payload) in bytes.
+const MaxFrame = 1<<16 - 1
+
+// HeaderLen is the size of a frame's length prefix.
+const HeaderLen = 2
+
+// Frame errors.
+var (
+	ErrTooLarge    = fmt.Errorf("frame body larger than %d bytes", MaxFrame)
+	ErrEmptyFrame  = errors.New("empty frame")
+	ErrUnknownType = errors.New("unknown message type")
+)
+
+// Append encodes m as one frame appended to dst.
+func Append(dst []byte, m Message) ([]byte, error) {
+	start := len(dst)
+	dst = append(dst, 0, 0, byte(m.Type()))
+	dst, err := m.appendPayload(dst)
+	if err != nil {
+		return dst[:start], fmt.Errorf("protocol: encode %v: %w", m.Type(), err)
+	}
+	n := len(dst) - start - HeaderLen
+	if n > MaxFrame {
+		return dst[:start], fmt.Errorf("protocol: encode %v: %w", m.Type(), ErrTooLarge)
+	}
+	binary.BigEndian.PutUint16(dst[start:], uint16(n))
+	return dst, nil
+}
+
+// Marshal encodes m as one frame.
+func Marshal(m Message) ([]byte, error) { return Append(nil, m) }
+
+// DecodeBody decodes a frame body: the type byte and the payload, without the
+// length prefix.
+func DecodeBody(body []byte) (Message, error) {
+	if len(body) == 0 {
+		return nil, fmt.Errorf("protocol: %w", ErrEmptyFrame)
+	}
+	t := Type(body[0])
+	m := New(t)
+	if m == nil {
+		return nil, fmt.Errorf("protocol: type %d: %w", body[0], ErrUnknownType)
+	}
+	r := reader{b: body[1:]}
+	if err := m.decodePayload(&r); err != nil {
+		return nil, fmt.Errorf("protocol: decode %v: %w", t, err)
+	}
+	return m, nil
+}
+
+// Unmarshal decodes the first frame in b and returns the message and the
+// number of bytes the frame took. If b holds less than a whole frame it
+// returns io.ErrUnexpectedEOF.
+func Unmarshal(b []byte) (Message, int, error) {
+	if len(b) < HeaderLen {
+		return nil, 0, io.ErrUnexpectedEOF
+	}
+	n := int(binary.BigEndian.Uint16(b))
+	if len(b) < HeaderLen+n {
+		return nil, 0, io.ErrUnexpectedEOF
+	}
+	m, err := DecodeBody(b[HeaderLen : HeaderLen+n])
+	return m, HeaderLen + n, err
+}
+
+// Decoder reads frames from an io.Reader. Wrap a socket in a bufio.Reader
+// first: the decoder makes two reads a frame.
+type Decoder struct {
+	r   io.Reader
+	buf []byte
+	// BytesRead counts the bytes of every frame read so far.
+	BytesRead int64
+}
+
+// NewDecoder returns a decoder reading from r.
+func NewDecoder(r io.Reader) *Decoder { return &Decoder{r: r, buf: make([]byte, 256)} }
+
+// Decode reads one frame and decodes its message. At a clean end of stream
+// between frames it returns io.EOF; inside a frame, io.ErrUnexpectedEOF. A
+// frame that does not decode returns an error after the whole frame was
+// read, so the stream stays in step and the caller may choose to go on.
+func (d *Decoder) Decode() (Message, error) {
+	var hdr [HeaderLen]byte
+	if _, err := io.ReadFull(d.r, hdr[:]); err != nil {
+		return nil, err
+	}
+	n := int(binary.BigEndian.Uint16(hdr[:]))
+	if cap(d.buf) < n {
+		d.buf = make([]byte, n)
+	}
+	body := d.buf[:n]
+	if _, err := io.ReadFull(d.r, body); err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	d.BytesRead += int64(HeaderLen + n)
+	return DecodeBody(body)
+}
+
+// Encoder writes frames to an io.Writer, one Write call per frame.
+type Encoder struct {
+	w   io.Writer
+	buf []byte
+	// BytesWritten counts the bytes of every frame written so far.
+	BytesWritten int64
+}
+
+// NewEncoder returns an encoder writing to w.
+func NewEncoder(w io.Writer) *Encoder { return &Encoder{w: w} }
+
+// Encode writes m as one frame.
+func (e *Encoder) Encode(m Message) error {
+	var err error
+	e.buf, err = Append(e.buf[:0], m)
+	if err != nil {
+		return err
+	}
+	n, err := e.w.Write(e.buf)
+	e.BytesWritten += int64(n)
+	return err
+}

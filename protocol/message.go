@@ -1,0 +1,214 @@
+package protocol
+
+import (
+	"fmt"
+
+	"gridlag/grid"
+)
+
+// Version is the protocol version this build speaks. A Hello with any other
+// version is refused with an Error of code ErrCodeVersion.
+const Version uint16 = 1
+
+// Type is the numeric type of a message, the first byte of a frame's body.
+type Type uint8
+
+// The message types. Their numbers are part of the wire format: never reuse
+// or renumber one.
+const (
+	TypeHello   Type = 1
+	TypeWelcome Type = 2
+	TypeError   Type = 3
+	TypeInput   Type = 4
+	TypeState   Type = 5
+	TypePing    Type = 6
+	TypePong    Type = 7
+	TypeBye     Type = 8
+	TypeJoin    Type = 9
+	TypeLeave   Type = 10
+)
+
+// String names the message type.
+func (t Type) String() string {
+	switch t {
+	case TypeHello:
+		return "Hello"
+	case TypeWelcome:
+		return "Welcome"
+	case TypeError:
+		return "Error"
+	case TypeInput:
+		return "Input"
+	case TypeState:
+		return "State"
+	case TypePing:
+		return "Ping"
+	case TypePong:
+		return "Pong"
+	case TypeBye:
+		return "Bye"
+	case TypeJoin:
+		return "Join"
+	case TypeLeave:
+		return "Leave"
+	}
+	return fmt.Sprintf("Type(%d)", uint8(t))
+}
+
+// Message is one of the message structs of this package.
+type Message interface {
+	// Type returns the message's numeric type.
+	Type() Type
+	appendPayload(b []byte) ([]byte, error)
+	decodePayload(r *reader) error
+}
+
+// Hello is the client's first message.
+type Hello struct {
+	Version uint16 // the client's protocol version
+	Name    string // the player's name; see CheckName
+	Bot     bool   // the player is a headless bot (bots spawn away from the human spawn)
+	Color   uint8  // the colour the player would like (1-based palette index), 0 = any
+}
+
+// Welcome accepts a client: its player ID, the map and the game's numbers,
+// and who is already playing.
+type Welcome struct {
+	Player     grid.PlayerID
+	UpdateRate uint16 // server states per second; 0 = one state per processed input
+	MoveTimeMS uint16 // the speed limit: one move per this many milliseconds
+	Burst      uint8  // moves the server accepts back to back
+	MapWidth   uint16
+	MapHeight  uint16
+	Cells      []byte // MapWidth*MapHeight cells, row-major, '#' or '.'
+	Players    []PlayerInfo
+}
+
+// Map builds the grid map the Welcome carries.
+func (w *Welcome) Map() (*grid.Map, error) {
+	return grid.NewMapFromCells(int(w.MapWidth), int(w.MapHeight), w.Cells)
+}
+
+// PlayerInfo describes a player for display.
+type PlayerInfo struct {
+	ID    grid.PlayerID
+	Color uint8 // an index into the client's palette
+	Name  string
+}
+
+// Error codes.
+const (
+	ErrCodeVersion  uint8 = 1 // the Hello's version is not Version
+	ErrCodeName     uint8 = 2 // the Hello's name is not acceptable
+	ErrCodeFull     uint8 = 3 // the server has no room
+	ErrCodeProtocol uint8 = 4 // a malformed or unexpected message
+	ErrCodeSlow     uint8 = 5 // the client does not read fast enough
+	ErrCodeFlood    uint8 = 6 // the client sends too much
+	ErrCodeTimeout  uint8 = 7 // the client was silent too long
+	ErrCodeShutdown uint8 = 8 // the server is stopping
+)
+
+// Error reports why the sender is about to close the connection.
+type Error struct {
+	Code uint8
+	Text string
+}
+
+// Error makes *Error usable as a Go error.
+func (e *Error) Error() string { return fmt.Sprintf("server error %d: %s", e.Code, e.Text) }
+
+// Input is one numbered key press: a request to move one cell.
+type Input struct {
+	Seq uint32 // 1, 2, 3... per client
+	Dir grid.Dir
+}
+
+// State is the server's word on the world, sent to one client.
+type State struct {
+	Tick    uint32           // the server's update tick
+	TimeNS  uint64           // server time of this state, ns since the server started
+	Ack     uint32           // the last input Seq the server processed FOR THE RECIPIENT
+	Players []grid.PlayerPos // every player's cell, sorted by ID
+}
+
+// Ping asks for a Pong with the same Stamp, to measure the round trip.
+type Ping struct {
+	Stamp uint64
+}
+
+// Pong answers a Ping.
+type Pong struct {
+	Stamp uint64
+}
+
+// Bye closes a connection politely.
+type Bye struct {
+	Reason string
+}
+
+// Join announces a player who entered the world.
+type Join struct {
+	Player PlayerInfo
+}
+
+// Leave announces a player who left the world.
+type Leave struct {
+	ID grid.PlayerID
+}
+
+// Type implements Message.
+func (*Hello) Type() Type { return TypeHello }
+
+// Type implements Message.
+func (*Welcome) Type() Type { return TypeWelcome }
+
+// Type implements Message.
+func (*Error) Type() Type { return TypeError }
+
+// Type implements Message.
+func (*Input) Type() Type { return TypeInput }
+
+// Type implements Message.
+func (*State) Type() Type { return TypeState }
+
+// Type implements Message.
+func (*Ping) Type() Type { return TypePing }
+
+// Type implements Message.
+func (*Pong) Type() Type { return TypePong }
+
+// Type implements Message.
+func (*Bye) Type() Type { return TypeBye }
+
+// Type implements Message.
+func (*Join) Type() Type { return TypeJoin }
+
+// Type implements Message.
+func (*Leave) Type() Type { return TypeLeave }
+
+// New returns an empty message of type t, or nil for an unknown type.
+func New(t Type) Message {
+	switch t {
+	case TypeHello:
+		return new(Hello)
+	case TypeWelcome:
+		return new(Welcome)
+	case TypeError:
+		return new(Error)
+	case TypeInput:
+		return new(Input)
+	case TypeState:
+		return new(State)
+	case TypePing:
+		return new(Ping)
+	case TypePong:
+		return new(Pong)
+	case TypeBye:
+		return new(Bye)
+	case TypeJoin:
+		return new(Join)
+	case TypeLeave:
+		return new(Leave)
+	}
+	return nil
+}
