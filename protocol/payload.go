@@ -156,7 +156,7 @@ func (m *Welcome) appendPayload(b []byte) ([]byte, error) {
 		return b, fmt.Errorf("player ID 0: %w", ErrBadValue)
 	}
 	if _, err := m.Map(); err != nil {
-		return b, err
+		return b, fmt.Errorf("%w: %w", ErrBadValue, err)
 	}
 	if len(m.Players) > math.MaxUint16 {
 		return b, fmt.Errorf("%d players: %w", len(m.Players), ErrBadValue)
@@ -188,7 +188,7 @@ func (m *Welcome) decodePayload(r *reader) error {
 	m.Cells = append([]byte(nil), r.take(int(m.MapWidth)*int(m.MapHeight))...)
 	if r.err == nil {
 		if _, err := m.Map(); err != nil {
-			return err
+			return fmt.Errorf("%w: %w", ErrBadValue, err)
 		}
 	}
 	n := int(r.u16())
