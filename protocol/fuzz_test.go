@@ -1,0 +1,162 @@
+package protocol_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"reflect"
+	"testing"
+
+	"gridlag/protocol"
+)
+
+// decodeErrors are the sentinel errors a frame that does not decode must
+// wrap, so that a server can tell a peer exactly what was wrong.
+var decodeErrors = []error{
+	protocol.ErrEmptyFrame, protocol.ErrUnknownType,
+	protocol.ErrShort, protocol.ErrTrailing, protocol.ErrBadUTF8, protocol.ErrBadValue,
+}
+
+// isDecodeError reports whether err wraps one of decodeErrors.
+func isDecodeError(err error) bool {
+	for _, e := range decodeErrors {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// result is what decoding one frame gave.
+type result struct {
+	msg protocol.Message
+	err error
+	n   int // the frame's size in bytes, prefix included
+}
+
+// FuzzDecode feeds arbitrary bytes to Unmarshal and to a Decoder. Neither may
+// panic; both must agree frame by frame; every frame that decodes must encode
+// back to exactly its own bytes and decode again to an equal message; every
+// frame that does not decode must give an error wrapping a sentinel, and
+// decoding must go on in step with the next frame.
+//
+//	go test -run='^$' -fuzz='^FuzzDecode$' -fuzztime=60s ./protocol
+func FuzzDecode(f *testing.F) {
+	for _, s := range seeds(f) {
+		f.Add(s.data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		want := unmarshalAll(t, data)
+		decodeAll(t, data, want)
+	})
+}
+
+// unmarshalAll splits data into frames with Unmarshal, checks each, and
+// returns what every whole frame gave.
+func unmarshalAll(t *testing.T, data []byte) []result {
+	var out []result
+	rest := data
+	for {
+		m, n, err := protocol.Unmarshal(rest)
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			if m != nil || n != 0 {
+				t.Fatalf("Unmarshal(%x) = %v, %d, %v: a partial frame must give no message and take no bytes", rest, m, n, err)
+			}
+			if len(rest) >= protocol.HeaderLen && len(rest) >= protocol.HeaderLen+int(binary.BigEndian.Uint16(rest)) {
+				t.Fatalf("Unmarshal(%x) said the frame is short, but it is whole", rest)
+			}
+			return out
+		}
+		if n < protocol.HeaderLen || n > len(rest) {
+			t.Fatalf("Unmarshal(%x) took %d bytes", rest, n)
+		}
+		frame := rest[:n]
+		rest = rest[n:]
+		out = append(out, result{m, err, n})
+		if err != nil {
+			if m != nil {
+				t.Fatalf("Unmarshal(%x) gave message %#v together with error %v", frame, m, err)
+			}
+			if !isDecodeError(err) {
+				t.Fatalf("Unmarshal(%x): error %q wraps none of the package's sentinel errors", frame, err)
+			}
+			continue
+		}
+		checkCanonical(t, frame, m)
+		if len(rest) == 0 {
+			return out
+		}
+	}
+}
+
+// checkCanonical checks that m, decoded from frame, encodes back to exactly
+// frame and decodes again to an equal message.
+func checkCanonical(t *testing.T, frame []byte, m protocol.Message) {
+	t.Helper()
+	if m == nil {
+		t.Fatalf("Unmarshal(%x) gave neither message nor error", frame)
+	}
+	if got := m.Type(); byte(got) != frame[protocol.HeaderLen] {
+		t.Fatalf("frame of type byte %d decoded as %v", frame[protocol.HeaderLen], got)
+	}
+	b, err := protocol.Marshal(m)
+	if err != nil {
+		t.Fatalf("Marshal(%#v), decoded from %x: %v", m, frame, err)
+	}
+	if !bytes.Equal(b, frame) {
+		t.Fatalf("encoding is not canonical:\n frame    %x\n decoded  %#v\n re-encoded %x", frame, m, b)
+	}
+	prefix := []byte("prefix")
+	if b, err := protocol.Append(prefix, m); err != nil || !bytes.Equal(b, append([]byte("prefix"), frame...)) {
+		t.Fatalf("Append(prefix, %#v) = %x, %v; want prefix then %x", m, b, err, frame)
+	}
+	m2, n, err := protocol.Unmarshal(b)
+	if err != nil || n != len(b) {
+		t.Fatalf("Unmarshal(Marshal(%#v)) = %d bytes, %v", m, n, err)
+	}
+	if !reflect.DeepEqual(m, m2) {
+		t.Fatalf("decode, encode, decode changed the message:\n first  %#v\n second %#v", m, m2)
+	}
+	m3, err := protocol.DecodeBody(frame[protocol.HeaderLen:])
+	if err != nil || !reflect.DeepEqual(m, m3) {
+		t.Fatalf("DecodeBody disagrees with Unmarshal: %#v, %v; want %#v", m3, err, m)
+	}
+}
+
+// decodeAll reads data with a Decoder and checks it gives what Unmarshal gave,
+// frame for frame, then io.EOF at a clean end or io.ErrUnexpectedEOF inside a
+// frame.
+func decodeAll(t *testing.T, data []byte, want []result) {
+	dec := protocol.NewDecoder(bytes.NewReader(data))
+	var read int64
+	for i := 0; ; i++ {
+		m, err := dec.Decode()
+		if i == len(want) {
+			switch {
+			case read == int64(len(data)) && err != io.EOF:
+				t.Fatalf("Decode at the end of the stream = %v, %v; want io.EOF", m, err)
+			case read < int64(len(data)) && err != io.ErrUnexpectedEOF:
+				t.Fatalf("Decode of the last %d bytes, a partial frame, = %v, %v; want io.ErrUnexpectedEOF", int64(len(data))-read, m, err)
+			}
+			if m != nil {
+				t.Fatalf("Decode gave message %#v together with %v", m, err)
+			}
+			if dec.BytesRead != read {
+				t.Fatalf("BytesRead = %d after %d bytes of whole frames", dec.BytesRead, read)
+			}
+			return
+		}
+		w := want[i]
+		read += int64(w.n)
+		if (err == nil) != (w.err == nil) || (err != nil && err.Error() != w.err.Error()) {
+			t.Fatalf("frame %d: Decoder says %v, Unmarshal says %v", i, err, w.err)
+		}
+		if !reflect.DeepEqual(m, w.msg) {
+			t.Fatalf("frame %d: Decoder gave %#v, Unmarshal gave %#v", i, m, w.msg)
+		}
+		if dec.BytesRead != read {
+			t.Fatalf("frame %d: BytesRead = %d, want %d", i, dec.BytesRead, read)
+		}
+	}
+}
