@@ -1,0 +1,88 @@
+package server
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"gridlag/grid"
+)
+
+// Defaults of the game numbers, applied by Config.WithDefaults.
+const (
+	DefaultMoveTime   = 100 * time.Millisecond
+	DefaultBurst      = 4
+	DefaultRate       = 20 // the adapter's and cmd's default; the Core takes Rate as given
+	DefaultMaxPlayers = 256
+)
+
+// Limits of the game numbers: what the wire format can carry.
+const (
+	MaxRate       = 1000                     // updates per second
+	MaxBurst      = math.MaxUint8            // Welcome.Burst is one byte
+	MaxPlayersCap = math.MaxUint16 - 1       // grid.PlayerID is 16 bits and 0 is never used
+	MaxMoveTime   = 65535 * time.Millisecond // Welcome.MoveTimeMS is 16 bits
+)
+
+// Config are the game numbers.
+type Config struct {
+	// Map is the map to play on; nil means grid.DefaultMap().
+	Map *grid.Map
+	// Spawn is the human spawn cell. Its zero value means grid.DefaultSpawn
+	// when Map is nil; with a map of your own it is taken as given.
+	Spawn grid.Pos
+	// MoveTime is the speed limit: one move per MoveTime on average.
+	// Default 100ms. It is sent to clients in whole milliseconds.
+	MoveTime time.Duration
+	// Burst is how many moves are accepted back to back. Default 4.
+	Burst int
+	// Rate is the update rate in Hz. The Core takes it as given (the
+	// adapter's and cmd's default is DefaultRate). 0 is "immediate mode":
+	// a State goes to every client right after each processed input.
+	Rate int
+	// MaxPlayers is how many players may be in the world at once. Default
+	// 256.
+	MaxPlayers int
+}
+
+// WithDefaults returns c with its zero fields (Map, Spawn, MoveTime, Burst,
+// MaxPlayers) filled in. Rate stays as given.
+func (c Config) WithDefaults() Config {
+	if c.Map == nil {
+		c.Map = grid.DefaultMap()
+		if c.Spawn == (grid.Pos{}) {
+			c.Spawn = grid.DefaultSpawn
+		}
+	}
+	if c.MoveTime == 0 {
+		c.MoveTime = DefaultMoveTime
+	}
+	if c.Burst == 0 {
+		c.Burst = DefaultBurst
+	}
+	if c.MaxPlayers == 0 {
+		c.MaxPlayers = DefaultMaxPlayers
+	}
+	return c
+}
+
+// Validate reports the first game number that is out of range, after
+// defaults are applied.
+func (c Config) Validate() error {
+	c = c.WithDefaults()
+	switch {
+	case c.MoveTime < time.Millisecond || c.MoveTime > MaxMoveTime:
+		return fmt.Errorf("server: move time %v is out of range (1ms to %v)", c.MoveTime, MaxMoveTime)
+	case c.MoveTime%time.Millisecond != 0:
+		return fmt.Errorf("server: move time %v is not a whole number of milliseconds", c.MoveTime)
+	case c.Burst < 1 || c.Burst > MaxBurst:
+		return fmt.Errorf("server: burst %d is out of range (1 to %d)", c.Burst, MaxBurst)
+	case c.Rate < 0 || c.Rate > MaxRate:
+		return fmt.Errorf("server: update rate %d Hz is out of range (0 to %d)", c.Rate, MaxRate)
+	case c.MaxPlayers < 1 || c.MaxPlayers > MaxPlayersCap:
+		return fmt.Errorf("server: max players %d is out of range (1 to %d)", c.MaxPlayers, MaxPlayersCap)
+	case !c.Map.Inside(c.Spawn):
+		return fmt.Errorf("server: spawn %v is outside the %dx%d map", c.Spawn, c.Map.Width(), c.Map.Height())
+	}
+	return nil
+}

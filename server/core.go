@@ -1,0 +1,400 @@
+package server
+
+import (
+	"fmt"
+	"time"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+// Core is the sans-I/O game server: it owns the world and turns what
+// clients send, disconnections and ticks into messages to send. It is not
+// safe for concurrent use; one owner calls every method.
+//
+// Every method that can produce output appends it to the outbox; Outbox
+// hands it over. Messages in the outbox belong to the Core and are reused
+// once a later call follows the Outbox call that returned them, which is
+// what lets a steady-state Tick allocate nothing.
+type Core struct {
+	cfg   Config
+	world *grid.World
+	cells []byte // the map's cells, shared by every Welcome
+
+	conns map[ConnID]*client
+	slots []*client // joined clients by player ID; slot 0 unused
+	count int       // joined clients
+	bots  int       // joined bots
+	botN  uint32    // bots spawned so far, to spread the next one
+
+	tick uint32
+
+	out     []Envelope
+	events  []Event
+	drained bool // Outbox was called: the next producing call starts a new batch
+
+	positions [][]grid.PlayerPos // per broadcast of the batch: every player's cell
+	posUsed   int
+	states    pool[protocol.State]
+	pongs     pool[protocol.Pong]
+
+	stats Stats
+}
+
+// phase is where a connection is in its life.
+type phase uint8
+
+const (
+	phaseNew    phase = iota // no Hello yet
+	phaseJoined              // in the world
+	phaseClosed              // the Core asked for it to close, or it said Bye
+)
+
+// client is one connection the Core knows.
+type client struct {
+	conn    ConnID
+	phase   phase
+	player  grid.PlayerID
+	info    protocol.PlayerInfo
+	bot     bool
+	lastSeq uint32 // the last input processed
+}
+
+// NewCore returns a Core with the given game numbers, defaults filled in.
+// It panics if cfg fails Validate: game numbers come from the operator, not
+// from the network, and the adapter validates them first.
+func NewCore(cfg Config) *Core {
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
+	cfg = cfg.WithDefaults()
+	rules := grid.Rules{MoveTime: int64(cfg.MoveTime), Burst: cfg.Burst}
+	return &Core{
+		cfg:   cfg,
+		world: grid.NewWorld(cfg.Map, rules),
+		cells: cfg.Map.Cells(),
+		conns: make(map[ConnID]*client),
+		slots: make([]*client, cfg.MaxPlayers+1),
+	}
+}
+
+// Config returns the game numbers in force, defaults filled in.
+func (c *Core) Config() Config { return c.cfg }
+
+// Stats returns the counters.
+func (c *Core) Stats() Stats {
+	s := c.stats
+	s.Players = c.count
+	s.Bots = c.bots
+	s.Connections = len(c.conns)
+	return s
+}
+
+// Outbox returns everything produced since the last Outbox call, in order.
+// The slice and the messages stay valid until the next call of a Core
+// method other than Outbox and Events.
+func (c *Core) Outbox() []Envelope {
+	c.drained = true
+	return c.out
+}
+
+// Events returns what happened since the last Outbox call (joins, leaves,
+// refusals), in order, for logging. It follows the same validity rule as
+// Outbox; call it before or after Outbox, before any other method.
+func (c *Core) Events() []Event { return c.events }
+
+// Positions appends every player's cell, sorted by player ID, to dst.
+func (c *Core) Positions(dst []grid.PlayerPos) []grid.PlayerPos { return c.world.Players(dst) }
+
+// Roster returns every player's ID, colour and name, sorted by ID.
+func (c *Core) Roster() []protocol.PlayerInfo {
+	r := make([]protocol.PlayerInfo, 0, c.count)
+	for _, cl := range c.slots {
+		if cl != nil {
+			r = append(r, cl.info)
+		}
+	}
+	return r
+}
+
+// Player returns the player of connection id, if it has joined.
+func (c *Core) Player(id ConnID) (grid.PlayerID, bool) {
+	cl := c.conns[id]
+	if cl == nil || cl.phase != phaseJoined {
+		return 0, false
+	}
+	return cl.player, true
+}
+
+// begin starts a new output batch if the last one was handed over.
+func (c *Core) begin() {
+	if !c.drained {
+		return
+	}
+	c.drained = false
+	clear(c.out) // drop references to messages of past batches
+	c.out = c.out[:0]
+	c.events = c.events[:0]
+	c.posUsed = 0
+	c.states.reset()
+	c.pongs.reset()
+}
+
+func (c *Core) send(to ConnID, m protocol.Message) {
+	c.out = append(c.out, Envelope{To: to, Msg: m})
+}
+
+func (c *Core) sendClose(to ConnID, m protocol.Message) {
+	c.out = append(c.out, Envelope{To: to, Msg: m, Close: true})
+}
+
+// Receive feeds one decoded message from connection id, received at now.
+func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
+	c.begin()
+	cl := c.conns[id]
+	if cl == nil {
+		cl = &client{conn: id}
+		c.conns[id] = cl
+	}
+	switch cl.phase {
+	case phaseClosed:
+		// The connection is on its way out; whatever it still sends is
+		// ignored until Disconnect.
+		return
+	case phaseNew:
+		c.handshake(now, cl, m)
+		return
+	}
+	switch v := m.(type) {
+	case *protocol.Input:
+		c.input(now, cl, v)
+	case *protocol.Ping:
+		p := c.pongs.get()
+		p.Stamp = v.Stamp
+		c.stats.Pongs++
+		c.send(id, p)
+	case *protocol.Bye:
+		c.leave(now, cl, "said bye: "+printable(v.Reason))
+		cl.phase = phaseClosed
+		c.sendClose(id, &protocol.Bye{Reason: "goodbye"})
+	case *protocol.Error:
+		// A client may explain why it is leaving.
+		c.leave(now, cl, fmt.Sprintf("client error %d: %s", v.Code, printable(v.Text)))
+		cl.phase = phaseClosed
+	case *protocol.Hello:
+		c.violation(now, cl, "second Hello on the connection")
+	default:
+		c.violation(now, cl, fmt.Sprintf("unexpected %v from a client", m.Type()))
+	}
+}
+
+// Disconnect reports that connection id is gone, for reason (for the
+// record). Its player leaves the world. Unknown IDs are ignored.
+func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
+	c.begin()
+	cl := c.conns[id]
+	if cl == nil {
+		return
+	}
+	delete(c.conns, id)
+	if cl.phase == phaseJoined {
+		c.leave(now, cl, reason)
+	}
+}
+
+// Tick runs one update tick: every joined client gets ONE State carrying
+// every player's cell and its own last processed input. With Rate 0 nobody
+// calls it, but it works the same.
+func (c *Core) Tick(now time.Duration) {
+	c.begin()
+	c.broadcast(now)
+}
+
+// handshake handles the first message of a connection.
+func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
+	h, ok := m.(*protocol.Hello)
+	if !ok {
+		c.refuse(cl, protocol.ErrCodeProtocol, fmt.Sprintf("expected Hello as the first message, got %v", m.Type()))
+		return
+	}
+	if h.Version != protocol.Version {
+		c.refuse(cl, protocol.ErrCodeVersion, fmt.Sprintf(
+			"protocol version %d is not supported: this server speaks version %d; please update your client", h.Version, protocol.Version))
+		return
+	}
+	if err := protocol.CheckName(h.Name); err != nil {
+		c.refuse(cl, protocol.ErrCodeName, "name refused: "+err.Error())
+		return
+	}
+	if c.count >= c.cfg.MaxPlayers {
+		c.refuse(cl, protocol.ErrCodeFull, fmt.Sprintf("server full: %d of %d players", c.count, c.cfg.MaxPlayers))
+		return
+	}
+	var (
+		pos grid.Pos
+		ok2 bool
+	)
+	if h.Bot {
+		pos, ok2 = c.world.Spawn(botAnchor(c.cfg.Map, c.botN), c.cfg.Spawn)
+	} else {
+		pos, ok2 = c.world.Spawn(c.cfg.Spawn)
+	}
+	if !ok2 {
+		c.refuse(cl, protocol.ErrCodeFull, "server full: no free cell on the map")
+		return
+	}
+	pid := c.freeID()
+	if err := c.world.Add(pid, pos); err != nil {
+		// Cannot happen: the ID and the cell were just found free.
+		c.refuse(cl, protocol.ErrCodeFull, "server full: "+err.Error())
+		return
+	}
+	if h.Bot {
+		c.botN++
+		c.bots++
+	}
+	color := h.Color
+	if color < 1 || color > 8 {
+		color = uint8((int(pid)-1)%8 + 1)
+	}
+	cl.phase = phaseJoined
+	cl.player = pid
+	cl.bot = h.Bot
+	cl.info = protocol.PlayerInfo{ID: pid, Color: color, Name: h.Name}
+	c.slots[pid] = cl
+	c.count++
+	c.stats.Joins++
+	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: h.Name, Bot: h.Bot, Pos: pos})
+
+	c.send(cl.conn, &protocol.Welcome{
+		Player:     pid,
+		UpdateRate: uint16(c.cfg.Rate),
+		MoveTimeMS: uint16(c.cfg.MoveTime / time.Millisecond),
+		Burst:      uint8(c.cfg.Burst),
+		MapWidth:   uint16(c.cfg.Map.Width()),
+		MapHeight:  uint16(c.cfg.Map.Height()),
+		Cells:      c.cells,
+		Players:    c.Roster(),
+	})
+	positions := c.snapshot()
+	c.sendState(now, cl, positions)
+	join := &protocol.Join{Player: cl.info}
+	for _, p := range positions {
+		if o := c.slots[p.ID]; o != cl {
+			c.send(o.conn, join)
+		}
+	}
+	if c.cfg.Rate == 0 {
+		// Immediate mode: the others see the newcomer's cell at once.
+		c.tick++
+		c.stats.Ticks++
+		for _, p := range positions {
+			if o := c.slots[p.ID]; o != cl {
+				c.sendState(now, o, positions)
+			}
+		}
+	}
+}
+
+// refuse ends a connection that has not joined.
+func (c *Core) refuse(cl *client, code uint8, text string) {
+	cl.phase = phaseClosed
+	c.stats.Refused++
+	c.events = append(c.events, Event{Kind: EventRefused, Conn: cl.conn, Reason: text})
+	c.sendClose(cl.conn, &protocol.Error{Code: code, Text: text})
+}
+
+// violation ends a joined connection that broke the protocol.
+func (c *Core) violation(now time.Duration, cl *client, text string) {
+	c.stats.Violations++
+	c.leave(now, cl, "protocol violation: "+text)
+	cl.phase = phaseClosed
+	c.sendClose(cl.conn, &protocol.Error{Code: protocol.ErrCodeProtocol, Text: text})
+}
+
+// leave takes a joined client's player out of the world and tells the
+// others.
+func (c *Core) leave(now time.Duration, cl *client, reason string) {
+	if cl.phase != phaseJoined {
+		return
+	}
+	c.world.Remove(cl.player)
+	c.slots[cl.player] = nil
+	c.count--
+	if cl.bot {
+		c.bots--
+	}
+	c.stats.Leaves++
+	c.events = append(c.events, Event{Kind: EventLeave, Conn: cl.conn, Player: cl.player, Name: cl.info.Name, Bot: cl.bot, Reason: reason})
+	leave := &protocol.Leave{ID: cl.player}
+	for _, o := range c.slots {
+		if o != nil {
+			c.send(o.conn, leave)
+		}
+	}
+	cl.phase = phaseNew // no longer joined; the caller sets the final phase
+}
+
+// input processes one numbered input.
+func (c *Core) input(now time.Duration, cl *client, in *protocol.Input) {
+	if in.Seq <= cl.lastSeq {
+		c.stats.InputsRefused++
+		return
+	}
+	cl.lastSeq = in.Seq
+	c.stats.InputsProcessed++
+	switch c.world.Apply(cl.player, in.Dir, int64(now)) {
+	case grid.Moved:
+		c.stats.Moves++
+	case grid.TooFast:
+		c.stats.TooFast++
+	default:
+		c.stats.Blocked++
+	}
+	if c.cfg.Rate == 0 {
+		c.broadcast(now)
+	}
+}
+
+// broadcast sends every joined client one State.
+func (c *Core) broadcast(now time.Duration) {
+	c.tick++
+	c.stats.Ticks++
+	positions := c.snapshot()
+	for _, p := range positions {
+		c.sendState(now, c.slots[p.ID], positions)
+	}
+}
+
+// snapshot returns every player's cell, sorted by ID, in a buffer that
+// stays untouched until the batch is drained.
+func (c *Core) snapshot() []grid.PlayerPos {
+	if c.posUsed == len(c.positions) {
+		c.positions = append(c.positions, make([]grid.PlayerPos, 0, min(c.cfg.MaxPlayers, 1024)))
+	}
+	p := c.world.Players(c.positions[c.posUsed][:0])
+	c.positions[c.posUsed] = p
+	c.posUsed++
+	return p
+}
+
+func (c *Core) sendState(now time.Duration, cl *client, positions []grid.PlayerPos) {
+	st := c.states.get()
+	st.Tick = c.tick
+	st.TimeNS = uint64(max(now, 0))
+	st.Ack = cl.lastSeq
+	st.Players = positions
+	c.stats.StatesSent++
+	c.send(cl.conn, st)
+}
+
+// freeID returns the lowest player ID not in use. The caller has checked
+// that one is free.
+func (c *Core) freeID() grid.PlayerID {
+	for i := 1; i < len(c.slots); i++ {
+		if c.slots[i] == nil {
+			return grid.PlayerID(i)
+		}
+	}
+	return 0
+}

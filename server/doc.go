@@ -1,0 +1,21 @@
+// Package server is gridlag's authoritative game server.
+//
+// It has two layers. Core is sans-I/O: it owns the world (a grid.World) and
+// turns decoded client messages, disconnections and update ticks, each with
+// an explicit time, into messages to send (Envelopes). It never reads a
+// clock, touches a socket or starts a goroutine, so the same inputs at the
+// same times always give the same outputs; the sim package drives it on a
+// virtual clock.
+//
+// Server is the TCP adapter around one Core. One goroutine owns the Core: it
+// runs the update ticker and handles the events that per-connection reader
+// goroutines pass it, then encodes what the Core produced and hands the
+// frames to per-connection writer goroutines through bounded queues, never
+// blocking. A client that does not read fast enough, sends garbage or floods
+// the server is disconnected alone; nobody else notices.
+//
+// The server follows the netcode notes: clients send numbered intents
+// (Input), the server applies them under the speed limit and broadcasts ONE
+// batched State per client per tick, each carrying the number of the last
+// input it processed for its recipient, so the client can reconcile.
+package server

@@ -1,0 +1,48 @@
+package server
+
+import (
+	"fmt"
+
+	"gridlag/grid"
+)
+
+// EventKind says what an Event reports.
+type EventKind uint8
+
+// The kinds of events.
+const (
+	// EventJoin: a connection completed its handshake and its player
+	// entered the world.
+	EventJoin EventKind = iota + 1
+	// EventLeave: a player left the world (Bye, disconnection, or closed by
+	// the server).
+	EventLeave
+	// EventRefused: a connection was refused or closed before it joined
+	// (bad version, bad name, server full, message before Hello).
+	EventRefused
+)
+
+// String names the kind.
+func (k EventKind) String() string {
+	switch k {
+	case EventJoin:
+		return "join"
+	case EventLeave:
+		return "leave"
+	case EventRefused:
+		return "refused"
+	}
+	return fmt.Sprintf("EventKind(%d)", uint8(k))
+}
+
+// Event is something an operator wants to hear about. The Core records
+// events next to its Outbox; the TCP adapter logs them.
+type Event struct {
+	Kind   EventKind
+	Conn   ConnID
+	Player grid.PlayerID // 0 for EventRefused
+	Name   string        // the player's name (EventJoin, EventLeave)
+	Bot    bool
+	Pos    grid.Pos // the spawn cell (EventJoin)
+	Reason string   // why (EventLeave, EventRefused)
+}

@@ -1,0 +1,24 @@
+package server
+
+import "gridlag/grid"
+
+// The R2 low-discrepancy sequence's steps in 32-bit fixed point: the
+// fractional parts of 1/g and 1/g^2 for the plastic number g. Consecutive
+// points of the sequence are spread evenly over the unit square.
+const (
+	r2StepX = 3242174889 // 0.7548776662466927 * 2^32
+	r2StepY = 2447445413 // 0.5698402909980532 * 2^32
+)
+
+// botAnchor returns where the search for the k-th bot's spawn cell starts:
+// the k-th point of a low-discrepancy sequence scaled to the map, so that
+// bots spread out over the whole map, deterministically. The first anchor
+// is the middle of the map.
+func botAnchor(m *grid.Map, k uint32) grid.Pos {
+	fx := uint32(1<<31) + k*r2StepX
+	fy := uint32(1<<31) + k*r2StepY
+	return grid.Pos{
+		X: int(uint64(fx) * uint64(m.Width()) >> 32),
+		Y: int(uint64(fy) * uint64(m.Height()) >> 32),
+	}
+}

@@ -1,0 +1,23 @@
+package server
+
+// Stats are the Core's counters. The counts (those of type uint64) only grow.
+type Stats struct {
+	Players     int // players in the world now
+	Bots        int // of which bots
+	Connections int // connections the Core knows: joined, before Hello, or closing
+
+	Ticks      uint64 // update ticks (and immediate-mode broadcasts)
+	Joins      uint64 // players who joined
+	Leaves     uint64 // players who left
+	Refused    uint64 // handshakes refused: bad version, bad name, server full, no Hello
+	Violations uint64 // joined connections closed for an unexpected message
+
+	InputsProcessed uint64 // inputs processed (moves, blocked moves and too-fast ones)
+	InputsRefused   uint64 // inputs refused as duplicate or out of order (Seq not above the last)
+	Moves           uint64 // processed inputs that moved their player
+	Blocked         uint64 // processed inputs blocked by a wall, the map's edge or a player
+	TooFast         uint64 // processed inputs over the speed limit (nothing moved)
+
+	StatesSent uint64 // State messages produced
+	Pongs      uint64 // Pong messages produced
+}
