@@ -1,0 +1,144 @@
+package protocol_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"gridlag/protocol"
+)
+
+func TestSanitizeName(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"ada", "ada"},
+		{"Ada Lovelace", "Ada Lovelace"},
+		{"\x1b[31mred\x1b[0m", "[31mred[0m"},       // SGR colour
+		{"\x1b[2J\x1b[Hx", "[2J[Hx"},               // clear screen, cursor home
+		{"\x1b]0;pwned\x07title", "]0;pwnedtitle"}, // OSC window title, BEL
+		{"\x1b]52;c;aGk=\x1b\\", "]52;c;aGk=\\"},   // OSC 52 clipboard write
+		{"\u009b31mc1", "31mc1"},                   // C1 CSI
+		{"\u009d0;x\u009c", "0;x"},                 // C1 OSC and ST
+		{"a\x00b\x7fc\x08d", "abcd"},               // NUL, DEL, backspace
+		{"  two \t\n  words \r", "two words"},      // white space folded and trimmed
+		{"a\u2028b\u00a0c\u3000d", "a b c d"},      // Unicode spaces
+		{"a\u202eb\u2066c", "abc"},                 // bidi override and isolate
+		{"a\u200bb\u200dc\ufeffd\u00ade", "abcde"}, // zero width, joiner, BOM, soft hyphen
+		{"bad\xff\xfeutf8", "badutf8"},
+		{"rep\ufffdlace", "replace"},
+		{"\U000e0041tag", "tag"}, // tag character
+		{"abcdefghijklmnopqrstu", "abcdefghijklmnop"},
+		{"ééééééééééééééééé", "éééééééééééééééé"}, // runes, not bytes
+		{"fifteen letters x", "fifteen letters"},  // no trailing space at the cut
+		{"日本語の名前", "日本語の名前"},
+		{"\x1b\x1b", ""},
+		{"", ""},
+		{"   ", ""},
+	} {
+		got := protocol.SanitizeName(c.in)
+		if got != c.want {
+			t.Errorf("SanitizeName(%q) = %q, want %q", c.in, got, c.want)
+		}
+		checkSafeName(t, c.in, got)
+	}
+}
+
+// checkSafeName checks the promises of SanitizeName on out, the result for in.
+func checkSafeName(t *testing.T, in, out string) {
+	t.Helper()
+	if !utf8.ValidString(out) {
+		t.Fatalf("SanitizeName(%q) = %q: invalid UTF-8", in, out)
+	}
+	if n := utf8.RuneCountInString(out); n > protocol.MaxNameRunes {
+		t.Fatalf("SanitizeName(%q) = %q: %d characters", in, out, n)
+	}
+	for _, r := range out {
+		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || (r != ' ' && unicode.IsSpace(r)) || !unicode.IsPrint(r) && r != ' ' {
+			t.Fatalf("SanitizeName(%q) = %q keeps %U", in, out, r)
+		}
+	}
+	// No byte of an escape sequence introducer may survive: ESC, and the
+	// UTF-8 of the C1 controls is caught above as unicode.IsControl.
+	if strings.ContainsAny(out, "\x1b\x07\x00\r\n") {
+		t.Fatalf("SanitizeName(%q) = %q keeps a control byte", in, out)
+	}
+	if strings.HasPrefix(out, " ") || strings.HasSuffix(out, " ") || strings.Contains(out, "  ") {
+		t.Fatalf("SanitizeName(%q) = %q has stray spaces", in, out)
+	}
+	if again := protocol.SanitizeName(out); again != out {
+		t.Fatalf("SanitizeName is not idempotent: %q -> %q -> %q", in, out, again)
+	}
+	if out != "" {
+		if err := protocol.CheckName(out); err != nil {
+			t.Fatalf("CheckName(SanitizeName(%q)) = %v, want nil for %q", in, err, out)
+		}
+		// Every acceptable name fits the wire's 255-byte string.
+		if _, err := protocol.Marshal(&protocol.Hello{Version: protocol.Version, Name: out}); err != nil {
+			t.Fatalf("Hello with sanitized name %q: %v", out, err)
+		}
+	}
+}
+
+// FuzzSanitizeName checks SanitizeName's promises on any string: the result
+// is safe to print in a terminal, short, idempotent and accepted by
+// CheckName.
+func FuzzSanitizeName(f *testing.F) {
+	for _, s := range []string{"ada", "\x1b[31mred", "\u009b2J", " a  b ", "a\u202eb", "\xff", strings.Repeat("😀", 20)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkSafeName(t, s, protocol.SanitizeName(s))
+		err := protocol.CheckName(s)
+		if err == nil && protocol.SanitizeName(s) != s {
+			t.Fatalf("CheckName accepts %q, which SanitizeName changes", s)
+		}
+		if err != nil && !errors.Is(err, protocol.ErrNameEmpty) && !errors.Is(err, protocol.ErrNameLong) && !errors.Is(err, protocol.ErrNameControl) {
+			t.Fatalf("CheckName(%q) = %v, not one of the name errors", s, err)
+		}
+	})
+}
+
+func TestCheckName(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want error // nil: accepted; errAny: refused, whichever reason
+	}{
+		{"ada", nil},
+		{"Ada Lovelace", nil},
+		{"bot-1", nil},
+		{"日本語", nil},
+		{"abcdefghijklmnop", nil},   // 16 characters
+		{"éééééééééééééééé", nil},   // 16 characters, 32 bytes
+		{"😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀", nil}, // 16 characters, 64 bytes
+		{"", protocol.ErrNameEmpty},
+		{"   ", protocol.ErrNameEmpty},
+		{"\t\n", protocol.ErrNameEmpty},
+		{"abcdefghijklmnopq", protocol.ErrNameLong},
+		{"ééééééééééééééééé", protocol.ErrNameLong},
+		{"a\x1bb", protocol.ErrNameControl},
+		{"\x1b[2J", protocol.ErrNameControl},
+		{"a\u009bb", protocol.ErrNameControl},
+		{"a\x00", protocol.ErrNameControl},
+		{"a\u202e", protocol.ErrNameControl},
+		{"\u200b", protocol.ErrNameControl},
+		{"bad\xff", protocol.ErrNameControl},
+		{" ada", errAny},
+		{"ada ", errAny},
+		{"a  b", errAny},
+		{"a\tb", errAny},
+	} {
+		err := protocol.CheckName(c.in)
+		switch {
+		case c.want == nil && err != nil:
+			t.Errorf("CheckName(%q) = %v, want it accepted", c.in, err)
+		case c.want == errAny && err == nil:
+			t.Errorf("CheckName(%q) accepted it, want it refused", c.in)
+		case c.want != nil && c.want != errAny && !errors.Is(err, c.want):
+			t.Errorf("CheckName(%q) = %v, want %v", c.in, err, c.want)
+		}
+	}
+}
+
+// errAny stands for "any error" in TestCheckName.
+var errAny = errors.New("any error")
