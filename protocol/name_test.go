@@ -108,8 +108,8 @@ func TestCheckName(t *testing.T) {
 		{"Ada Lovelace", nil},
 		{"bot-1", nil},
 		{"日本語", nil},
-		{"abcdefghijklmnop", nil},   // 16 characters
-		{"éééééééééééééééé", nil},   // 16 characters, 32 bytes
+		{"abcdefghijklmnop", nil}, // 16 characters
+		{"éééééééééééééééé", nil}, // 16 characters, 32 bytes
 		{"😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀😀", nil}, // 16 characters, 64 bytes
 		{"", protocol.ErrNameEmpty},
 		{"   ", protocol.ErrNameEmpty},
