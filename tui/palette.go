@@ -1,0 +1,45 @@
+package tui
+
+import "github.com/gdamore/tcell/v2"
+
+// playerColors are the colours of other players, indexed by Other.Color-1.
+// They are chosen to be told apart from each other and from your own
+// avatar (bold yellow) on both dark and light terminals.
+var playerColors = [8]tcell.Color{
+	tcell.ColorTomato,
+	tcell.ColorLimeGreen,
+	tcell.ColorDeepSkyBlue,
+	tcell.ColorOrchid,
+	tcell.ColorOrange,
+	tcell.ColorTurquoise,
+	tcell.ColorHotPink,
+	tcell.ColorMediumPurple,
+}
+
+// PlayerColor returns the colour drawn for a palette index from the server
+// (1 to 8). Other values wrap around the palette, so a newer server with a
+// larger palette still draws something sensible.
+func PlayerColor(index uint8) tcell.Color {
+	if index == 0 {
+		return tcell.ColorWhite
+	}
+	return playerColors[(int(index)-1)%len(playerColors)]
+}
+
+// The styles of the screen. Backgrounds are left to the terminal's default
+// so the interface fits any colour scheme.
+var (
+	styleText       = tcell.StyleDefault
+	styleDim        = tcell.StyleDefault.Foreground(tcell.ColorGray)
+	styleHeading    = tcell.StyleDefault.Bold(true)
+	styleTitle      = tcell.StyleDefault.Reverse(true)
+	styleKey        = tcell.StyleDefault.Foreground(tcell.ColorAqua)
+	styleWall       = tcell.StyleDefault.Background(tcell.ColorGray)
+	styleFloor      = tcell.StyleDefault.Foreground(tcell.ColorDimGray)
+	styleMe         = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
+	styleGhost      = tcell.StyleDefault.Foreground(tcell.ColorGray).Dim(true)
+	styleCorrection = tcell.StyleDefault.Foreground(tcell.ColorRed).Bold(true)
+	styleWarn       = tcell.StyleDefault.Foreground(tcell.ColorRed).Bold(true)
+	styleSliderOn   = tcell.StyleDefault.Foreground(tcell.ColorAqua)
+	styleKnob       = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
+)
