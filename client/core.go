@@ -1,0 +1,429 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+// Phase is where a Core is in the life of a connection.
+type Phase uint8
+
+// The phases of a connection.
+const (
+	Handshaking Phase = iota // Hello sent, waiting for Welcome
+	Playing                  // Welcome received
+	Closed                   // Error, Bye or disconnect
+)
+
+// PressResult says what Core.Press did with a key press.
+type PressResult uint8
+
+// The results of a press.
+const (
+	// Sent: an Input with a new number went out (and, with prediction on,
+	// the avatar moved if nothing is in the way).
+	Sent PressResult = iota
+	// Deferred: the press came sooner than the speed limit allows; it is
+	// held (one press at most, the latest wins) and sent as soon as the
+	// limit allows.
+	Deferred
+	// Ignored: not playing yet, or no longer.
+	Ignored
+)
+
+// ErrClosed is the Err of a Core closed by the local side.
+var ErrClosed = errors.New("client: connection closed")
+
+type pendingInput struct {
+	seq  uint32
+	dir  grid.Dir
+	sent time.Duration
+}
+
+// Core is the sans-I/O client: a state machine fed with server messages,
+// key presses and the time, that predicts, reconciles and interpolates. It
+// is not safe for concurrent use.
+type Core struct {
+	opts  Options
+	phase Phase
+	err   error
+	out   []protocol.Message
+
+	me       grid.PlayerID
+	m        *grid.Map
+	moveTime time.Duration
+	rate     int
+	roster   map[grid.PlayerID]protocol.PlayerInfo
+
+	// world is the client's picture: others at their latest server cells,
+	// the player at the predicted cell.
+	world     *grid.World
+	latest    []grid.PlayerPos // players of the latest State
+	server    grid.Pos
+	predicted grid.Pos
+	hasState  bool
+
+	pending []pendingInput
+	nextSeq uint32
+	lastAck uint32
+	limit   grid.Limiter
+	held    grid.Dir // a press waiting for the speed limit, None if none
+
+	predict, reconcile, interpolate bool
+
+	corrections int
+	lastCorr    *Correction
+	rtt         time.Duration
+	nextPing    time.Duration
+
+	interp interpolator
+	stats  Stats
+}
+
+// Stats are a client's running totals.
+type Stats struct {
+	InputsSent  int             // inputs sent
+	InputsAcked int             // inputs the server acknowledged
+	Corrections int             // times the server's word moved the predicted avatar
+	Deferred    int             // presses held back by the speed limit
+	RTTs        []time.Duration // every round trip measured by Ping/Pong
+}
+
+// NewCore returns a client core that starts by sending a Hello at time now.
+func NewCore(now time.Duration, opts Options) *Core {
+	c := &Core{
+		opts:        opts,
+		roster:      make(map[grid.PlayerID]protocol.PlayerInfo),
+		predict:     !opts.NoPredict,
+		reconcile:   !opts.NoReconcile && !opts.NoPredict,
+		interpolate: !opts.NoInterpolate,
+		nextPing:    now,
+	}
+	c.send(&protocol.Hello{Version: protocol.Version, Name: opts.Name, Bot: opts.Bot, Color: opts.Color})
+	return c
+}
+
+// Phase returns where the connection is.
+func (c *Core) Phase() Phase { return c.phase }
+
+// Err returns why the connection closed, or nil.
+func (c *Core) Err() error { return c.err }
+
+// Me returns the player's ID (0 before the Welcome).
+func (c *Core) Me() grid.PlayerID { return c.me }
+
+// Stats returns the running totals. The RTTs slice is shared: copy it to
+// keep it.
+func (c *Core) Stats() Stats {
+	s := c.stats
+	s.Corrections = c.corrections
+	return s
+}
+
+// Outbox returns the messages to send, in order, and empties it. The slice
+// is reused by the next call of a Core method.
+func (c *Core) Outbox() []protocol.Message {
+	out := c.out
+	c.out = c.out[:0]
+	return out
+}
+
+func (c *Core) send(m protocol.Message) { c.out = append(c.out, m) }
+
+// Close marks the connection closed by the local side and queues a Bye.
+func (c *Core) Close() {
+	if c.phase == Closed {
+		return
+	}
+	c.send(&protocol.Bye{Reason: "player quit"})
+	c.fail(ErrClosed)
+}
+
+// Disconnected records that the connection was lost for reason err.
+func (c *Core) Disconnected(err error) {
+	if err == nil {
+		err = errors.New("client: connection lost")
+	}
+	c.fail(err)
+}
+
+func (c *Core) fail(err error) {
+	if c.phase != Closed {
+		c.phase, c.err = Closed, err
+	}
+}
+
+// Press handles a key press at time now. See PressResult.
+func (c *Core) Press(now time.Duration, d grid.Dir) PressResult {
+	if c.phase != Playing || !c.hasState || !d.Valid() {
+		return Ignored
+	}
+	if !c.limit.Allow(int64(now), int64(c.moveTime), 1) {
+		c.held = d
+		c.stats.Deferred++
+		return Deferred
+	}
+	c.held = grid.None
+	c.sendInput(now, d)
+	return Sent
+}
+
+func (c *Core) sendInput(now time.Duration, d grid.Dir) {
+	c.nextSeq++
+	c.pending = append(c.pending, pendingInput{seq: c.nextSeq, dir: d, sent: now})
+	c.stats.InputsSent++
+	c.send(&protocol.Input{Seq: c.nextSeq, Dir: d})
+	if c.predict {
+		c.world.Move(c.me, d)
+		c.predicted, _ = c.world.Pos(c.me)
+	}
+}
+
+// NextWake returns the next time Advance has something to do: a held press
+// to send or a ping. ok is false when nothing is scheduled.
+func (c *Core) NextWake() (at time.Duration, ok bool) {
+	if c.phase != Playing {
+		return 0, false
+	}
+	at = c.nextPing
+	if c.held != grid.None {
+		at = min(at, time.Duration(c.limit.Earliest(int64(c.moveTime), 1)))
+	}
+	return at, true
+}
+
+// Advance does what is due at time now: it sends a held press once the
+// speed limit allows it, and a Ping every ping interval.
+func (c *Core) Advance(now time.Duration) {
+	if c.phase != Playing {
+		return
+	}
+	if c.held != grid.None && c.limit.Allow(int64(now), int64(c.moveTime), 1) {
+		d := c.held
+		c.held = grid.None
+		c.sendInput(now, d)
+	}
+	if now >= c.nextPing {
+		c.send(&protocol.Ping{Stamp: uint64(now)})
+		c.nextPing = now + c.opts.pingInterval()
+	}
+}
+
+// Receive handles a message from the server arriving at time now.
+func (c *Core) Receive(now time.Duration, m protocol.Message) error {
+	if c.phase == Closed {
+		return nil
+	}
+	switch m := m.(type) {
+	case *protocol.Welcome:
+		return c.welcome(now, m)
+	case *protocol.Error:
+		c.fail(m)
+		return nil
+	case *protocol.Bye:
+		c.fail(fmt.Errorf("client: server said goodbye: %s", m.Reason))
+		return nil
+	}
+	if c.phase != Playing {
+		err := fmt.Errorf("client: %v before Welcome", m.Type())
+		c.fail(err)
+		return err
+	}
+	switch m := m.(type) {
+	case *protocol.State:
+		c.state(now, m)
+	case *protocol.Pong:
+		if sent := time.Duration(m.Stamp); sent <= now {
+			c.rtt = now - sent
+			c.stats.RTTs = append(c.stats.RTTs, c.rtt)
+		}
+	case *protocol.Join:
+		c.roster[m.Player.ID] = m.Player
+	case *protocol.Leave:
+		delete(c.roster, m.ID)
+	default:
+		return fmt.Errorf("client: unexpected %v from the server", m.Type())
+	}
+	return nil
+}
+
+func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
+	if c.phase != Handshaking {
+		err := errors.New("client: second Welcome")
+		c.fail(err)
+		return err
+	}
+	m, err := w.Map()
+	if err != nil {
+		c.fail(err)
+		return err
+	}
+	c.phase = Playing
+	c.me = w.Player
+	c.m = m
+	c.moveTime = time.Duration(w.MoveTimeMS) * time.Millisecond
+	c.rate = int(w.UpdateRate)
+	for _, p := range w.Players {
+		c.roster[p.ID] = p
+	}
+	c.interp.reset(c.rate, c.opts.Jitter)
+	c.nextPing = now
+	return nil
+}
+
+// state applies the server's word: drop acknowledged inputs, take the
+// server's position, and with reconciliation re-apply the inputs still
+// pending on top of it.
+func (c *Core) state(now time.Duration, s *protocol.State) {
+	c.interp.add(now, s, c.me)
+	c.latest = append(c.latest[:0], s.Players...)
+
+	if s.Ack > c.lastAck {
+		c.lastAck = s.Ack
+	}
+	drop := 0
+	for drop < len(c.pending) && c.pending[drop].seq <= c.lastAck {
+		drop++
+	}
+	c.stats.InputsAcked += drop
+	c.pending = append(c.pending[:0], c.pending[drop:]...)
+
+	had := c.hasState
+	before := c.predicted
+	c.rebuild(s.Players)
+	if !had {
+		return
+	}
+	if c.predict && c.predicted != before {
+		c.corrections++
+		reason := "the server disagreed"
+		if !c.reconcile {
+			reason = "no reconciliation: pending inputs not replayed"
+		} else if id, ok := c.world.At(before); ok && id != c.me {
+			reason = "blocked by another player"
+		}
+		c.lastCorr = &Correction{At: now, From: before, To: c.predicted, Seq: s.Ack, Reason: reason}
+		if c.opts.Logger != nil {
+			c.opts.Logger.Info("correction", "from", before, "to", c.predicted, "ack", s.Ack, "reason", reason)
+		}
+	}
+}
+
+// rebuild makes the client's picture from a State: others at their cells,
+// the player at the server's cell, then (with reconciliation) the pending
+// inputs replayed on top.
+func (c *Core) rebuild(players []grid.PlayerPos) {
+	w := grid.NewWorld(c.m, grid.Rules{MoveTime: int64(c.moveTime), Burst: 1})
+	found := false
+	for _, p := range players {
+		if p.ID == c.me {
+			c.server, found = p.Pos, true
+			continue
+		}
+		w.Add(p.ID, p.Pos)
+	}
+	if !found {
+		return // not in the world (yet): keep the previous picture
+	}
+	c.hasState = true
+	if id, taken := w.At(c.server); taken {
+		w.Remove(id) // the server's word on our own cell wins
+	}
+	w.Add(c.me, c.server)
+	if c.predict && c.reconcile {
+		for _, in := range c.pending {
+			w.Move(c.me, in.dir)
+		}
+	}
+	c.world = w
+	c.predicted, _ = w.Pos(c.me)
+}
+
+// SetPredict turns prediction on or off. Turning it off also turns
+// reconciliation off.
+func (c *Core) SetPredict(on bool) {
+	c.predict = on
+	if !on {
+		c.reconcile = false
+	}
+	c.refresh()
+}
+
+// SetReconcile turns reconciliation on or off. Turning it on also turns
+// prediction on.
+func (c *Core) SetReconcile(on bool) {
+	c.reconcile = on
+	if on {
+		c.predict = true
+	}
+	c.refresh()
+}
+
+// SetInterpolate turns interpolation of other players on or off.
+func (c *Core) SetInterpolate(on bool) { c.interpolate = on }
+
+// refresh recomputes the picture after a toggle, from the latest State.
+// A toggle is not a correction.
+func (c *Core) refresh() {
+	if c.hasState {
+		c.rebuild(c.latest)
+	}
+}
+
+// View returns a snapshot of the client at time now.
+func (c *Core) View(now time.Duration) View {
+	v := View{
+		Now:         now,
+		Connected:   c.phase == Playing,
+		Err:         c.err,
+		Me:          c.me,
+		Name:        c.opts.Name,
+		Map:         c.m,
+		Predicted:   c.predicted,
+		Server:      c.server,
+		HasState:    c.hasState,
+		LastAck:     c.lastAck,
+		Corrections: c.corrections,
+		RTT:         c.rtt,
+		Predict:     c.predict,
+		Reconcile:   c.reconcile,
+		Interpolate: c.interpolate,
+		InterpDelay: c.interp.delay,
+		UpdateRate:  c.rate,
+		MoveTime:    c.moveTime,
+	}
+	if !c.predict {
+		v.Predicted = c.server
+	}
+	if c.lastCorr != nil {
+		corr := *c.lastCorr
+		v.LastCorrection = &corr
+	}
+	if len(c.pending) > 0 {
+		v.Pending = make([]PendingInput, len(c.pending))
+		for i, p := range c.pending {
+			v.Pending[i] = PendingInput{Seq: p.seq, Dir: p.dir, Age: now - p.sent}
+		}
+	}
+	if info, ok := c.roster[c.me]; ok && v.Name == "" {
+		v.Name = info.Name
+	}
+	var drawn []grid.PlayerPos
+	if c.interpolate {
+		drawn = c.interp.at(now)
+	} else {
+		drawn = c.latest
+	}
+	for _, p := range drawn {
+		if p.ID == c.me {
+			continue
+		}
+		info := c.roster[p.ID]
+		v.Others = append(v.Others, Other{ID: p.ID, Name: protocol.SanitizeName(info.Name), Color: info.Color, Pos: p.Pos})
+	}
+	return v
+}

@@ -1,0 +1,192 @@
+package client
+
+import (
+	"time"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+// Interpolation numbers.
+const (
+	// InterpStep is how much the interpolation delay grows when the buffer
+	// runs dry and shrinks when states arrive on time: one frame at 60 Hz.
+	InterpStep = time.Second / 60
+	// interpShrinkAfter is how many states in a row must arrive with room
+	// to spare before the delay shrinks by one step.
+	interpShrinkAfter = 10
+	// interpMaxDelay bounds the delay.
+	interpMaxDelay = 2 * time.Second
+	// interpKeep bounds the buffered states.
+	interpKeep = 256
+)
+
+type snapshot struct {
+	t       time.Duration    // server time
+	players []grid.PlayerPos // everyone but the player, sorted by ID
+}
+
+// interpolator buffers the server's states and draws the other players at
+// render time = now - delay on the server's clock, between the two buffered
+// states around that time (netcode-notes section 6, Gambetta part III).
+//
+// The first state rebases the server's clock onto the client's: offset is
+// the local arrival time minus the server time, and is lowered whenever a
+// state arrives quicker than any before. The delay starts at one update
+// interval plus a jitter margin. When a state arrives late (the buffer ran
+// dry before it came) the delay grows by InterpStep; after
+// interpShrinkAfter states in a row arrive with more than a step to spare it
+// shrinks by InterpStep, never below one update interval.
+type interpolator struct {
+	interval  time.Duration
+	delay     time.Duration
+	offset    time.Duration
+	hasOffset bool
+	onTime    int
+	buf       []snapshot
+	grew      int // times the delay grew
+	shrank    int // times the delay shrank
+}
+
+func (ip *interpolator) reset(rate int, jitter time.Duration) {
+	ip.interval = 100 * time.Millisecond
+	if rate > 0 {
+		ip.interval = time.Second / time.Duration(rate)
+	}
+	ip.delay = ip.interval + max(jitter, InterpStep)
+	ip.hasOffset, ip.onTime, ip.buf = false, 0, nil
+}
+
+// renderTime is the server time at which others are drawn at local time now.
+func (ip *interpolator) renderTime(now time.Duration) time.Duration {
+	return now - ip.offset - ip.delay
+}
+
+func (ip *interpolator) add(now time.Duration, s *protocol.State, me grid.PlayerID) {
+	t := time.Duration(s.TimeNS)
+	if off := now - t; !ip.hasOffset || off < ip.offset {
+		ip.offset, ip.hasOffset = off, true
+	}
+	// How far ahead of the render time this state arrived. Below one
+	// interval, the render time had already passed the previous state:
+	// the buffer ran dry.
+	margin := t - ip.renderTime(now)
+	switch {
+	case margin < ip.interval:
+		if ip.delay+InterpStep <= interpMaxDelay {
+			ip.delay += InterpStep
+			ip.grew++
+		}
+		ip.onTime = 0
+	case margin >= ip.interval+2*InterpStep:
+		ip.onTime++
+		if ip.onTime >= interpShrinkAfter && ip.delay-InterpStep >= ip.interval {
+			ip.delay -= InterpStep
+			ip.shrank++
+			ip.onTime = 0
+		}
+	default:
+		ip.onTime = 0
+	}
+	if n := len(ip.buf); n > 0 && t <= ip.buf[n-1].t {
+		return // not newer than what we have: nothing to interpolate towards
+	}
+	snap := snapshot{t: t, players: make([]grid.PlayerPos, 0, len(s.Players))}
+	for _, p := range s.Players {
+		if p.ID != me {
+			snap.players = append(snap.players, p)
+		}
+	}
+	ip.buf = append(ip.buf, snap)
+	// Drop states the render time has left well behind.
+	rt := ip.renderTime(now) - interpMaxDelay
+	drop := 0
+	for drop+2 < len(ip.buf) && (ip.buf[drop+1].t <= rt || len(ip.buf)-drop > interpKeep) {
+		drop++
+	}
+	if drop > 0 {
+		ip.buf = append(ip.buf[:0], ip.buf[drop:]...)
+	}
+}
+
+// at returns the other players as drawn at local time now.
+func (ip *interpolator) at(now time.Duration) []grid.PlayerPos {
+	if len(ip.buf) == 0 {
+		return nil
+	}
+	rt := ip.renderTime(now)
+	i := len(ip.buf) - 1
+	for i >= 0 && ip.buf[i].t > rt {
+		i--
+	}
+	switch {
+	case i < 0:
+		return ip.buf[0].players // render time before every state: the oldest
+	case i == len(ip.buf)-1:
+		return ip.buf[i].players // the buffer ran dry: hold the latest
+	}
+	return between(ip.buf[i], ip.buf[i+1], rt)
+}
+
+// between draws the players at server time rt between states a and b. On a
+// grid a position is a cell, so each axis is linearly interpolated and
+// rounded to the nearest cell, halves going to b: for a one-cell move that
+// is the cell of a until the midpoint, then the cell of b; a several-cell
+// move (a slow update rate) walks cell by cell. A player who appears or
+// disappears between the two states does so at the midpoint, and so does a
+// jump longer than anyone could walk (a respawn).
+func between(a, b snapshot, rt time.Duration) []grid.PlayerPos {
+	num, den := int64(rt-a.t), int64(b.t-a.t)
+	late := 2*num >= den
+	out := make([]grid.PlayerPos, 0, len(b.players))
+	i, j := 0, 0
+	for i < len(a.players) || j < len(b.players) {
+		switch {
+		case j == len(b.players) || (i < len(a.players) && a.players[i].ID < b.players[j].ID):
+			if !late {
+				out = append(out, a.players[i])
+			}
+			i++
+		case i == len(a.players) || b.players[j].ID < a.players[i].ID:
+			if late {
+				out = append(out, b.players[j])
+			}
+			j++
+		default:
+			pa, pb := a.players[i].Pos, b.players[j].Pos
+			p := grid.Pos{X: lerp(pa.X, pb.X, num, den), Y: lerp(pa.Y, pb.Y, num, den)}
+			if abs(pb.X-pa.X)+abs(pb.Y-pa.Y) > 16 {
+				p = pa
+				if late {
+					p = pb
+				}
+			}
+			out = append(out, grid.PlayerPos{ID: b.players[j].ID, Pos: p})
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+// lerp returns from + round(num/den * (to-from)), halves rounded away from
+// from.
+func lerp(from, to int, num, den int64) int {
+	d := int64(to - from)
+	if d == 0 || den <= 0 {
+		return from
+	}
+	sign := int64(1)
+	if d < 0 {
+		sign, d = -1, -d
+	}
+	k := (2*num*d + den) / (2 * den)
+	return from + int(sign*k)
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

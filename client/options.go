@@ -1,0 +1,37 @@
+package client
+
+import (
+	"time"
+
+	"github.com/charmbracelet/log"
+)
+
+// Options configure a client. The zero value is a sensible client: prediction,
+// reconciliation and interpolation on, no injected latency.
+type Options struct {
+	Name  string // the player's name, sent in the Hello
+	Color uint8  // the colour the player would like, 1..8; 0 = the server picks
+	Bot   bool   // a headless bot (spawns away from the human spawn)
+
+	NoPredict     bool // start with prediction off
+	NoReconcile   bool // start with reconciliation off
+	NoInterpolate bool // start with interpolation of others off
+
+	Latency time.Duration // injected round trip, half each way
+	Jitter  time.Duration // injected jitter, 0..Jitter per message
+	Seed    int64         // drives the jitter; 0 = from the clock (Conn) or 1 (sim)
+
+	// PingInterval is how often the client measures the round trip.
+	// 0 = one second.
+	PingInterval time.Duration
+
+	// Logger receives corrections and connection events; nil = discard.
+	Logger *log.Logger
+}
+
+func (o Options) pingInterval() time.Duration {
+	if o.PingInterval <= 0 {
+		return time.Second
+	}
+	return o.PingInterval
+}

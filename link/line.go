@@ -1,0 +1,87 @@
+package link
+
+import (
+	"math/rand"
+	"time"
+)
+
+// Line delays the messages sent one way. Each message is delivered at the
+// time it was sent plus the line's delay plus a random jitter between 0 and
+// the line's jitter, but never before a message sent earlier: the order is
+// kept, as TCP keeps it. A Line is not safe for concurrent use.
+type Line[T any] struct {
+	delay  time.Duration
+	jitter time.Duration
+	rng    *rand.Rand
+	queue  []item[T]
+	head   int
+	last   time.Duration // delivery time of the latest message queued
+}
+
+type item[T any] struct {
+	at time.Duration
+	v  T
+}
+
+// NewLine returns a line with the given one-way delay and jitter; seed
+// drives the jitter, so the same seed gives the same delays.
+func NewLine[T any](delay, jitter time.Duration, seed int64) *Line[T] {
+	return &Line[T]{delay: delay, jitter: jitter, rng: rand.New(rand.NewSource(seed))}
+}
+
+// SetDelay changes the delay and jitter for messages sent from now on.
+// Messages already on the line keep their delivery times.
+func (l *Line[T]) SetDelay(delay, jitter time.Duration) {
+	l.delay, l.jitter = max(delay, 0), max(jitter, 0)
+}
+
+// Delay returns the one-way delay.
+func (l *Line[T]) Delay() time.Duration { return l.delay }
+
+// Jitter returns the jitter bound.
+func (l *Line[T]) Jitter() time.Duration { return l.jitter }
+
+// Send puts v on the line at time now and returns when it will be delivered.
+func (l *Line[T]) Send(now time.Duration, v T) time.Duration {
+	at := now + l.delay
+	if l.jitter > 0 {
+		at += time.Duration(l.rng.Int63n(int64(l.jitter) + 1))
+	}
+	if at < l.last {
+		at = l.last
+	}
+	l.last = at
+	l.queue = append(l.queue, item[T]{at: at, v: v})
+	return at
+}
+
+// Receive appends to dst, in the order sent, every message due at or before
+// now, removes them from the line and returns the extended slice.
+func (l *Line[T]) Receive(now time.Duration, dst []T) []T {
+	for l.head < len(l.queue) && l.queue[l.head].at <= now {
+		dst = append(dst, l.queue[l.head].v)
+		var zero T
+		l.queue[l.head].v = zero
+		l.head++
+	}
+	if l.head == len(l.queue) {
+		l.queue, l.head = l.queue[:0], 0
+	} else if l.head > 64 && l.head*2 > len(l.queue) {
+		n := copy(l.queue, l.queue[l.head:])
+		clear(l.queue[n:])
+		l.queue, l.head = l.queue[:n], 0
+	}
+	return dst
+}
+
+// Next returns the delivery time of the oldest message on the line; ok is
+// false when the line is empty.
+func (l *Line[T]) Next() (at time.Duration, ok bool) {
+	if l.head == len(l.queue) {
+		return 0, false
+	}
+	return l.queue[l.head].at, true
+}
+
+// Len returns the number of messages on the line.
+func (l *Line[T]) Len() int { return len(l.queue) - l.head }

@@ -1,0 +1,51 @@
+package link
+
+import "time"
+
+// Link is a two-way connection with an injected round-trip latency: half of
+// it on the way up (client to server), half on the way down. Each direction
+// adds its own jitter per message.
+type Link[Up, Down any] struct {
+	Up   *Line[Up]
+	Down *Line[Down]
+	rtt  time.Duration
+}
+
+// New returns a link with the given round-trip latency and per-message
+// jitter. seed drives the jitter of both directions.
+func New[Up, Down any](rtt, jitter time.Duration, seed int64) *Link[Up, Down] {
+	l := &Link[Up, Down]{
+		Up:   NewLine[Up](0, 0, seed),
+		Down: NewLine[Down](0, 0, seed^0x5DEECE66D),
+	}
+	l.Set(rtt, jitter)
+	return l
+}
+
+// Set changes the round-trip latency and the jitter for messages sent from
+// now on: rtt/2 each way (the odd nanosecond goes up).
+func (l *Link[Up, Down]) Set(rtt, jitter time.Duration) {
+	rtt = max(rtt, 0)
+	l.rtt = rtt
+	l.Up.SetDelay(rtt-rtt/2, jitter)
+	l.Down.SetDelay(rtt/2, jitter)
+}
+
+// RTT returns the injected round-trip latency.
+func (l *Link[Up, Down]) RTT() time.Duration { return l.rtt }
+
+// Jitter returns the injected jitter per message.
+func (l *Link[Up, Down]) Jitter() time.Duration { return l.Up.Jitter() }
+
+// Next returns the earliest delivery time on either line.
+func (l *Link[Up, Down]) Next() (time.Duration, bool) {
+	a, okA := l.Up.Next()
+	b, okB := l.Down.Next()
+	switch {
+	case okA && okB:
+		return min(a, b), true
+	case okA:
+		return a, true
+	}
+	return b, okB
+}

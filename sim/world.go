@@ -1,0 +1,268 @@
+package sim
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/link"
+	"gridlag/protocol"
+	"gridlag/server"
+)
+
+// World is a server core and its clients on one virtual clock. Its methods
+// are safe for concurrent use.
+type World struct {
+	mu        sync.Mutex
+	now       time.Duration
+	server    *server.Core
+	rate      int
+	nextTick  time.Duration
+	clients   []*Client
+	nextConn  server.ConnID
+	trace     func(Event)
+	frames    []byte
+	positions []grid.PlayerPos
+}
+
+// New returns a world around a server core with the given configuration.
+func New(cfg server.Config) *World {
+	cfg = cfg.WithDefaults()
+	w := &World{server: server.NewCore(cfg), rate: cfg.Rate}
+	if w.rate > 0 {
+		w.nextTick = w.interval()
+	}
+	return w
+}
+
+func (w *World) interval() time.Duration { return time.Second / time.Duration(w.rate) }
+
+// Trace makes the world call f for every event, in order, with the world's
+// lock held: f may read views (Client.ViewLocked) but must not call other
+// methods of the world.
+func (w *World) Trace(f func(Event)) {
+	w.mu.Lock()
+	w.trace = f
+	w.mu.Unlock()
+}
+
+// Now returns the virtual time.
+func (w *World) Now() time.Duration {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.now
+}
+
+// Server returns the server core. Use it only between calls of the world.
+func (w *World) Server() *server.Core { return w.server }
+
+// Join connects a new client with the given name and options and advances
+// the clock until its handshake is done (Welcome and first State received)
+// or failed. Latency and jitter come from opts; opts.Seed 0 means seed 1.
+func (w *World) Join(name string, opts client.Options) *Client {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	opts.Name = name
+	seed := opts.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	w.nextConn++
+	c := &Client{
+		w:       w,
+		id:      w.nextConn,
+		name:    name,
+		link:    link.New[[]byte, []byte](opts.Latency, opts.Jitter, seed),
+		changed: make(chan struct{}, 1),
+		done:    make(chan struct{}),
+	}
+	c.core = client.NewCore(w.now, opts)
+	w.clients = append(w.clients, c)
+	c.flush()
+	for c.core.Phase() == client.Handshaking || (c.core.Phase() == client.Playing && !c.core.View(w.now).HasState) {
+		next, ok := w.next()
+		if !ok {
+			break
+		}
+		w.step(next)
+	}
+	return c
+}
+
+// Advance moves the virtual clock forward by d, delivering every message
+// and running every timer due on the way, in time order.
+func (w *World) Advance(d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.advanceTo(w.now + d)
+}
+
+// AdvanceTo moves the virtual clock to t (if t is later than now).
+func (w *World) AdvanceTo(t time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.advanceTo(t)
+}
+
+func (w *World) advanceTo(target time.Duration) {
+	for {
+		next, ok := w.next()
+		if !ok || next > target {
+			break
+		}
+		w.step(next)
+	}
+	if target > w.now {
+		w.now = target
+	}
+}
+
+// next returns the time of the earliest thing due.
+func (w *World) next() (time.Duration, bool) {
+	var best time.Duration
+	found := false
+	consider := func(t time.Duration, ok bool) {
+		if ok && (!found || t < best) {
+			best, found = t, true
+		}
+	}
+	if w.rate > 0 && len(w.clients) > 0 {
+		consider(w.nextTick, true)
+	}
+	for _, c := range w.clients {
+		if c.gone {
+			continue
+		}
+		consider(c.link.Next())
+		consider(c.core.NextWake())
+	}
+	if found && best < w.now {
+		best = w.now
+	}
+	return best, found
+}
+
+// step does everything due at time t, in a fixed order: frames reaching the
+// server, the server's tick, frames reaching the clients, client timers.
+func (w *World) step(t time.Duration) {
+	w.now = t
+	var frames [][]byte
+	for _, c := range w.clients {
+		if c.gone {
+			continue
+		}
+		frames = c.link.Up.Receive(t, frames[:0])
+		for _, f := range frames {
+			if f == nil {
+				c.gone = true
+				w.server.Disconnect(t, c.id, "client closed")
+				w.emit(Event{T: t, Client: c, Kind: ServerDisconnect, Text: "server: connection closed"})
+				w.route()
+				continue
+			}
+			w.toServer(c, f)
+		}
+	}
+	if w.rate > 0 && len(w.clients) > 0 && w.nextTick <= t {
+		w.server.Tick(t)
+		w.route()
+		w.nextTick += w.interval()
+	}
+	for _, c := range w.clients {
+		if c.gone {
+			continue
+		}
+		frames = c.link.Down.Receive(t, frames[:0])
+		for _, f := range frames {
+			c.fromServer(t, f)
+		}
+		if at, ok := c.core.NextWake(); ok && at <= t {
+			c.core.Advance(t)
+			c.flush()
+		}
+	}
+}
+
+func (w *World) toServer(c *Client, frame []byte) {
+	m, _, err := protocol.Unmarshal(frame)
+	if err != nil {
+		panic(fmt.Sprintf("sim: a client sent a frame that does not decode: %v", err))
+	}
+	before, had := w.position(c)
+	w.server.Receive(w.now, c.id, m)
+	switch m := m.(type) {
+	case *protocol.Input:
+		after, _ := w.position(c)
+		what := "moves to " + after.String()
+		if had && after == before {
+			what = "stays at " + after.String()
+		}
+		w.emit(Event{T: w.now, Client: c, Kind: ServerInput, Seq: m.Seq,
+			Text: fmt.Sprintf("server: processes #%d %v, %s", m.Seq, m.Dir, what)})
+	case *protocol.Hello:
+		if p, ok := w.position(c); ok {
+			w.emit(Event{T: w.now, Client: c, Kind: ServerJoin, Text: "server: " + c.name + " joins at " + p.String()})
+		}
+	}
+	w.route()
+}
+
+// route moves the server's outbox onto the clients' links.
+func (w *World) route() {
+	for _, e := range w.server.Outbox() {
+		c := w.client(e.To)
+		if c == nil {
+			continue
+		}
+		var err error
+		w.frames, err = protocol.Append(w.frames[:0], e.Msg)
+		if err != nil {
+			panic(fmt.Sprintf("sim: the server sent a message that does not encode: %v", err))
+		}
+		c.link.Down.Send(w.now, append([]byte(nil), w.frames...))
+		if e.Close {
+			c.link.Down.Send(w.now, nil)
+		}
+	}
+}
+
+func (w *World) client(id server.ConnID) *Client {
+	for _, c := range w.clients {
+		if c.id == id {
+			return c
+		}
+	}
+	return nil
+}
+
+func (w *World) emit(e Event) {
+	if w.trace != nil {
+		w.trace(e)
+	}
+}
+
+// Position returns where the server has client c's player now.
+func (w *World) Position(c *Client) (grid.Pos, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.position(c)
+}
+
+// PositionLocked is Position for use inside a Trace function.
+func (w *World) PositionLocked(c *Client) (grid.Pos, bool) { return w.position(c) }
+
+func (w *World) position(c *Client) (grid.Pos, bool) {
+	id, ok := w.server.Player(c.id)
+	if !ok {
+		return grid.Pos{}, false
+	}
+	w.positions = w.server.Positions(w.positions[:0])
+	for _, p := range w.positions {
+		if p.ID == id {
+			return p.Pos, true
+		}
+	}
+	return grid.Pos{}, false
+}
