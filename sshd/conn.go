@@ -1,0 +1,106 @@
+package sshd
+
+import (
+	"fmt"
+	"net"
+	"sync"
+	"time"
+)
+
+// trackedConn is one accepted TCP connection. It counts toward the
+// connection caps until closed, and closes itself when it goes
+// HandshakeTimeout without a game session: a client that never finishes
+// its handshake, never starts a session, or lingers after its session.
+type trackedConn struct {
+	net.Conn
+	srv  *Server
+	host string // the remote IP, the key of the per-address caps
+
+	mu       sync.Mutex
+	sessions int  // game sessions running on this connection
+	hadOne   bool // a game session ran at some point
+	gen      int  // bumped whenever the watchdog is re-armed
+	timer    *time.Timer
+	closed   bool
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// armLocked starts the no-session watchdog; c.mu is held.
+func (c *trackedConn) armLocked() {
+	c.gen++
+	gen := c.gen
+	d := c.srv.opts.HandshakeTimeout
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+	c.timer = time.AfterFunc(d, func() { c.expire(gen) })
+}
+
+// expire closes the connection if it still has no session since the
+// watchdog was armed as generation gen.
+func (c *trackedConn) expire(gen int) {
+	c.mu.Lock()
+	if c.closed || c.sessions > 0 || gen != c.gen {
+		c.mu.Unlock()
+		return
+	}
+	reason := fmt.Sprintf("no game session within %s of connecting (handshake deadline)", c.srv.opts.HandshakeTimeout)
+	if c.hadOne {
+		reason = fmt.Sprintf("no game session for %s", c.srv.opts.HandshakeTimeout)
+	}
+	c.mu.Unlock()
+	c.srv.log.Warn("closing connection", "remote", c.RemoteAddr().String(), "reason", reason)
+	c.Close()
+}
+
+// sessionStarted stops the watchdog while a session runs.
+func (c *trackedConn) sessionStarted() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sessions++
+	c.hadOne = true
+	c.gen++
+	if c.timer != nil {
+		c.timer.Stop()
+	}
+}
+
+// sessionEnded re-arms the watchdog when the last session ends.
+func (c *trackedConn) sessionEnded() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sessions--
+	if c.sessions == 0 && !c.closed {
+		c.armLocked()
+	}
+}
+
+// Close closes the connection once and releases its place in the caps.
+func (c *trackedConn) Close() error {
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		c.closed = true
+		if c.timer != nil {
+			c.timer.Stop()
+		}
+		c.mu.Unlock()
+		c.closeErr = c.Conn.Close()
+		c.srv.releaseConn(c)
+	})
+	return c.closeErr
+}
+
+// hostOf is the IP part of a remote address, the key of the per-address
+// caps.
+func hostOf(a net.Addr) string {
+	if tcp, ok := a.(*net.TCPAddr); ok {
+		return tcp.IP.String()
+	}
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return host
+}

@@ -1,0 +1,19 @@
+// Package sshd is gridlag's SSH front end: players run
+// `ssh -p 2222 name@host` and are in the game, with nothing to install.
+//
+// Every SSH session with a terminal gets its own tcell screen bound to the
+// session's channel (see channelTty) and, by default, its own full game
+// client: its own connection to the game server, prediction, ledger,
+// latency slider and toggles. The server offers nothing else: no shell, no
+// commands, no subsystems, no forwarding of ports, agents or X11.
+//
+// Identity is light: the SSH user name is the player's name (sanitised for
+// display), any public key is accepted and its SHA256 fingerprint picks the
+// player's colour so a returning player keeps it, and players without a key
+// join through keyboard-interactive authentication that asks no questions.
+//
+// Abuse limits, each logged with its reason: a deadline for a new
+// connection to start a game session, caps on sessions per remote address
+// and in total, an idle timeout on keyboard input, and a stall timeout on
+// output to a client that stopped reading.
+package sshd

@@ -1,0 +1,90 @@
+package sshd
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/charmbracelet/log"
+)
+
+// Defaults for the zero values of Options.
+const (
+	DefaultAddr             = ":2222"
+	DefaultMaxSessions      = 64
+	DefaultMaxPerAddr       = 4
+	DefaultHandshakeTimeout = 10 * time.Second
+	DefaultIdleTimeout      = 30 * time.Minute
+)
+
+// writeStallTimeout is how long one write to a client may block (the client
+// stopped reading and the SSH window is full) before its connection is
+// closed.
+const writeStallTimeout = 30 * time.Second
+
+// Options configure a Server.
+type Options struct {
+	// Addr is the TCP address ListenAndServe listens on; DefaultAddr if
+	// empty.
+	Addr string
+	// HostKeyPath is the ed25519 host key file, in OpenSSH format. It is
+	// generated on first start (mode 0600, parent directories created)
+	// and reused on every restart, so players' known_hosts stay valid.
+	HostKeyPath string
+	// GameAddr is the game server's TCP address each session's client
+	// dials.
+	GameAddr string
+	// Latency is each session's starting injected round trip; a player
+	// changes their own with the latency slider.
+	Latency time.Duration
+	// Jitter is each session's injected jitter per message.
+	Jitter time.Duration
+	// Logger receives the server's log; nil discards it.
+	Logger *log.Logger
+	// LogPath is shown in the help overlay.
+	LogPath string
+	// MaxSessions caps the game sessions running at once;
+	// DefaultMaxSessions if zero or less. Open connections are capped at
+	// twice this, which bounds connections still in their handshake.
+	MaxSessions int
+	// MaxPerAddr caps the game sessions from one remote IP address;
+	// DefaultMaxPerAddr if zero or less. Open connections from one address
+	// are capped at twice this.
+	MaxPerAddr int
+	// HandshakeTimeout is how long a new connection has to complete its
+	// SSH handshake and start a game session, and how long a connection
+	// may stay open without one; DefaultHandshakeTimeout if zero or less.
+	HandshakeTimeout time.Duration
+	// IdleTimeout ends a session whose player pressed no key for this long;
+	// DefaultIdleTimeout if zero or less.
+	IdleTimeout time.Duration
+	// Handler runs one session. Nil runs the game: a client of the game
+	// server at GameAddr drawn by the tui. A Handler must return soon
+	// after ctx is done or after the screen reports an error event, and
+	// must leave the screen finalised (Fini) if it initialised it; the
+	// server finalises it otherwise.
+	Handler func(ctx context.Context, p *Player) error
+}
+
+// withDefaults returns o with its zero values replaced by the defaults.
+func (o Options) withDefaults() Options {
+	if o.Addr == "" {
+		o.Addr = DefaultAddr
+	}
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.MaxPerAddr <= 0 {
+		o.MaxPerAddr = DefaultMaxPerAddr
+	}
+	if o.HandshakeTimeout <= 0 {
+		o.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.Logger == nil {
+		o.Logger = log.New(io.Discard)
+	}
+	return o
+}

@@ -1,0 +1,62 @@
+package sshd
+
+import (
+	"crypto/sha256"
+	"net"
+
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/protocol"
+)
+
+// Player is one SSH session's player, handed to the session handler.
+type Player struct {
+	// Screen is bound to the session's channel and not yet initialised:
+	// the handler calls Init (tview's Run does) and Fini.
+	Screen tcell.Screen
+	// User is the SSH user name made into a valid player name (see
+	// PlayerName).
+	User string
+	// Fingerprint is the SHA256 fingerprint of the public key the player
+	// authenticated with, "" if they joined without a key.
+	Fingerprint string
+	// Color is the player's palette colour, 1 to NumColors: from the key's
+	// fingerprint, so a returning player keeps it, or from the user name
+	// for players without a key.
+	Color uint8
+	// RemoteAddr is the client's network address.
+	RemoteAddr net.Addr
+}
+
+// NumColors is the number of player colours Player.Color chooses from.
+const NumColors = 8
+
+// DefaultPlayerName is the name of a player whose SSH user name has nothing
+// printable in it.
+const DefaultPlayerName = "player"
+
+// PlayerName turns an SSH user name into a valid player name: control
+// characters and escape sequences removed, white space folded, cut to
+// protocol.MaxNameRunes characters; DefaultPlayerName if nothing is left.
+func PlayerName(user string) string {
+	name := protocol.SanitizeName(user)
+	if protocol.CheckName(name) != nil {
+		return DefaultPlayerName
+	}
+	return name
+}
+
+// FingerprintColor is the colour (1 to NumColors) of a player who
+// authenticated with the key of this SHA256 fingerprint: the same key always
+// gets the same colour.
+func FingerprintColor(fingerprint string) uint8 {
+	sum := sha256.Sum256([]byte("gridlag key colour\x00" + fingerprint))
+	return sum[0]%NumColors + 1
+}
+
+// NameColor is the colour (1 to NumColors) of a player who joined without a
+// key, from their player name.
+func NameColor(name string) uint8 {
+	sum := sha256.Sum256([]byte("gridlag name colour\x00" + name))
+	return sum[0]%NumColors + 1
+}

@@ -1,0 +1,301 @@
+package sshd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/charmbracelet/log"
+	"github.com/gliderlabs/ssh"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// ErrServerClosed is returned by Serve and ListenAndServe after Close.
+var ErrServerClosed = errors.New("sshd: server closed")
+
+// Server is the SSH front end. Create it with New.
+type Server struct {
+	opts    Options
+	log     *log.Logger
+	signer  gossh.Signer
+	fp      string
+	ssh     *ssh.Server
+	handler func(ctx context.Context, p *Player) error
+
+	ctx    context.Context // done when the server closes
+	cancel context.CancelFunc
+
+	mu        sync.Mutex
+	closed    bool
+	listeners map[net.Listener]struct{}
+	conns     map[*trackedConn]struct{}
+	connsFrom map[string]int // open connections per remote IP
+	sessions  int
+	sessFrom  map[string]int // game sessions per remote IP
+
+	wg sync.WaitGroup // every goroutine the server started
+}
+
+// New loads the host key (creating it on first start) and returns a server
+// ready to Serve.
+func New(opts Options) (*Server, error) {
+	opts = opts.withDefaults()
+	signer, created, err := loadOrCreateHostKey(opts.HostKeyPath)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		opts:      opts,
+		log:       opts.Logger,
+		signer:    signer,
+		fp:        gossh.FingerprintSHA256(signer.PublicKey()),
+		handler:   opts.Handler,
+		listeners: make(map[net.Listener]struct{}),
+		conns:     make(map[*trackedConn]struct{}),
+		connsFrom: make(map[string]int),
+		sessFrom:  make(map[string]int),
+	}
+	if created {
+		s.log.Info("created ssh host key", "path", opts.HostKeyPath, "fingerprint", s.fp)
+	}
+	if s.handler == nil {
+		s.handler = s.playGame
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.ssh = &ssh.Server{
+		Handler:                    s.handleSession,
+		HostSigners:                []ssh.Signer{signer},
+		Version:                    "gridlag",
+		KeyboardInteractiveHandler: acceptKeyboardInteractive,
+		ServerConfigCallback:       serverConfig,
+		ConnCallback:               attachConn,
+		ConnectionFailedCallback:   s.handshakeFailed,
+		ChannelHandlers:            map[string]ssh.ChannelHandler{"session": s.sessionChannel},
+		RequestHandlers:            map[string]ssh.RequestHandler{},
+		SubsystemHandlers:          map[string]ssh.SubsystemHandler{},
+	}
+	return s, nil
+}
+
+// HostKeyFingerprint is the SHA256 fingerprint of the server's host key,
+// as ssh shows it on first connection.
+func (s *Server) HostKeyFingerprint() string { return s.fp }
+
+// ListenAndServe listens on Options.Addr and serves until Close.
+func (s *Server) ListenAndServe() error {
+	ln, err := net.Listen("tcp", s.opts.Addr)
+	if err != nil {
+		return fmt.Errorf("sshd: %w", err)
+	}
+	return s.Serve(ln)
+}
+
+// Addr is the address of the listener the server serves on, nil before
+// Serve.
+func (s *Server) Addr() net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ln := range s.listeners {
+		return ln.Addr()
+	}
+	return nil
+}
+
+// Serve accepts SSH connections on ln until Close; it closes ln. It
+// returns ErrServerClosed after Close, or the listener's error.
+func (s *Server) Serve(ln net.Listener) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		ln.Close()
+		return ErrServerClosed
+	}
+	s.listeners[ln] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.listeners, ln)
+		s.mu.Unlock()
+		ln.Close()
+	}()
+
+	s.log.Info("ssh listening", "addr", ln.Addr().String(), "hostkey", s.fp)
+	var delay time.Duration
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if s.isClosed() {
+				return ErrServerClosed
+			}
+			if temporaryAcceptError(err) {
+				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+				s.log.Warn("ssh accept", "err", err, "retry", delay)
+				time.Sleep(delay)
+				continue
+			}
+			return fmt.Errorf("sshd: accept: %w", err)
+		}
+		delay = 0
+		tc, ok := s.admitConn(c)
+		if !ok {
+			continue
+		}
+		go func() {
+			defer s.wg.Done()
+			s.ssh.HandleConn(tc)
+		}()
+	}
+}
+
+// Close stops accepting connections, ends every session (each player's
+// client leaves the game) and waits for all of the server's goroutines.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		s.wg.Wait()
+		return nil
+	}
+	s.closed = true
+	var err error
+	for ln := range s.listeners {
+		if cerr := ln.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}
+	conns := make([]*trackedConn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+
+	s.cancel() // every session's context: the handlers return
+	for _, c := range conns {
+		c.Close()
+	}
+	s.wg.Wait()
+	s.log.Info("ssh server closed")
+	return err
+}
+
+func (s *Server) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// track counts one more goroutine of the server, unless it is closing.
+func (s *Server) track() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.wg.Add(1)
+	return true
+}
+
+// temporaryAcceptError reports whether an Accept error is worth retrying:
+// the process ran out of file descriptors, or one connection was aborted
+// before it was accepted.
+func temporaryAcceptError(err error) bool {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return true
+	}
+	return errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) ||
+		errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.ENOBUFS)
+}
+
+// admitConn applies the connection caps to a new connection. On success
+// the connection is tracked and counted in s.wg for its HandleConn
+// goroutine.
+func (s *Server) admitConn(c net.Conn) (*trackedConn, bool) {
+	host := hostOf(c.RemoteAddr())
+	s.mu.Lock()
+	reason := ""
+	switch {
+	case s.closed:
+		reason = "server closing"
+	case len(s.conns) >= 2*s.opts.MaxSessions:
+		reason = fmt.Sprintf("too many connections (%d)", len(s.conns))
+	case s.connsFrom[host] >= 2*s.opts.MaxPerAddr:
+		reason = fmt.Sprintf("too many connections from %s (%d)", host, s.connsFrom[host])
+	}
+	if reason != "" {
+		s.mu.Unlock()
+		s.log.Warn("connection refused", "remote", c.RemoteAddr().String(), "reason", reason)
+		c.Close()
+		return nil, false
+	}
+	tc := &trackedConn{Conn: c, srv: s, host: host}
+	s.conns[tc] = struct{}{}
+	s.connsFrom[host]++
+	s.wg.Add(1)
+	tc.mu.Lock()
+	tc.armLocked()
+	tc.mu.Unlock()
+	s.mu.Unlock()
+	return tc, true
+}
+
+// releaseConn forgets a closed connection.
+func (s *Server) releaseConn(c *trackedConn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.conns[c]; !ok {
+		return
+	}
+	delete(s.conns, c)
+	if s.connsFrom[c.host]--; s.connsFrom[c.host] <= 0 {
+		delete(s.connsFrom, c.host)
+	}
+}
+
+// acquireSession applies the session caps; on success the caller must call
+// the returned release when the session ends.
+func (s *Server) acquireSession(host string) (release func(), refusal string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return nil, "the server is shutting down"
+	case s.sessions >= s.opts.MaxSessions:
+		return nil, fmt.Sprintf("the server is full (%d players): try again later", s.opts.MaxSessions)
+	case s.sessFrom[host] >= s.opts.MaxPerAddr:
+		return nil, fmt.Sprintf("too many sessions from your address (%d): close one and try again", s.opts.MaxPerAddr)
+	}
+	s.sessions++
+	s.sessFrom[host]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.sessions--
+			if s.sessFrom[host]--; s.sessFrom[host] <= 0 {
+				delete(s.sessFrom, host)
+			}
+		})
+	}, ""
+}
+
+// sessionChannel handles a new "session" channel: gliderlabs' session
+// handling, with the channel's requests filtered and the goroutine counted.
+func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
+	if !s.track() {
+		nc.Reject(gossh.ResourceShortage, "server closing")
+		return
+	}
+	defer s.wg.Done()
+	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, srv: s}, ctx)
+}
+
+// handshakeFailed logs a connection whose SSH handshake failed.
+func (s *Server) handshakeFailed(c net.Conn, err error) {
+	s.log.Info("ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
+}

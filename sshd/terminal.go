@@ -1,0 +1,60 @@
+package sshd
+
+import (
+	"fmt"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/gdamore/tcell/v2/terminfo"
+)
+
+// FallbackTerm is the terminal type used when the client's TERM is missing
+// or not in tcell's built-in terminal database.
+const FallbackTerm = "xterm-256color"
+
+// Window size limits. A client may claim any size; the screen allocates a
+// cell per character, so absurd claims are clamped.
+const (
+	maxCols = 512
+	maxRows = 256
+)
+
+// lookupTerm finds the terminal description for the client's TERM in
+// tcell's built-in database, falling back to FallbackTerm. It never runs an
+// external program (tcell.LookupTerminfo may run infocmp): the name comes
+// from the network.
+func lookupTerm(name string) (*terminfo.Terminfo, string, error) {
+	if validTermName(name) {
+		if ti, err := terminfo.LookupTerminfo(name); err == nil {
+			return ti, name, nil
+		}
+	}
+	ti, err := terminfo.LookupTerminfo(FallbackTerm)
+	if err != nil {
+		return nil, "", fmt.Errorf("sshd: no terminfo for %s: %w", FallbackTerm, err)
+	}
+	return ti, FallbackTerm, nil
+}
+
+// validTermName reports whether name looks like a terminal type: short,
+// letters, digits and a few punctuation characters.
+func validTermName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for _, r := range name {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
+		case r == '-', r == '_', r == '.', r == '+':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// clampWindow limits a window size claimed by a client to what a screen
+// will allocate. Zero stays zero (unknown: tcell uses the terminal's
+// default size).
+func clampWindow(cols, rows int) tcell.WindowSize {
+	return tcell.WindowSize{Width: min(max(cols, 0), maxCols), Height: min(max(rows, 0), maxRows)}
+}

@@ -1,0 +1,223 @@
+package sshd
+
+import (
+	"errors"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// Errors a channelTty's Read returns instead of blocking.
+var (
+	// errDrained wakes tcell's input loop when the screen is stopping.
+	errDrained = errors.New("sshd: terminal input drained")
+	// errSessionEnded ends input when the session is being closed.
+	errSessionEnded = errors.New("sshd: session ended")
+)
+
+// channelTty is a tcell.Tty over one SSH session channel.
+//
+// Input comes from a pump goroutine (pump) that reads the channel and hands
+// chunks to Read through a channel, so that Read can also be woken by Drain
+// (tcell calls it before Stop: the player pressed q and the screen must let
+// go at once) and by end (the session is being closed). The window size
+// comes from the session's pty-req and window-change requests (watchWindow).
+type channelTty struct {
+	w io.Writer // the session channel, toward the client
+
+	in    chan []byte // chunks of input from pump; closed at end of input
+	inErr error       // why input ended; written before in is closed
+
+	ended   chan struct{} // closed by end or Close: Read fails at once
+	endOnce sync.Once
+
+	mu       sync.Mutex
+	wake     chan struct{} // closed by Drain; a new one on Start
+	woken    bool
+	pending  []byte // input Read could not return yet
+	size     tcell.WindowSize
+	onResize func()
+	started  bool // tcell engaged the tty at least once
+	closed   bool // tcell finalised the screen
+
+	writeMu    sync.Mutex
+	lastInput  atomic.Int64 // unix ns of the last input from the client
+	writeSince atomic.Int64 // unix ns a blocked write began, 0 if none
+	written    atomic.Int64 // bytes written toward the client
+}
+
+// newChannelTty returns a tty writing to w; feed its input with pump and
+// its size with setWindow.
+func newChannelTty(w io.Writer, size tcell.WindowSize) *channelTty {
+	t := &channelTty{
+		w:     w,
+		in:    make(chan []byte),
+		ended: make(chan struct{}),
+		wake:  make(chan struct{}),
+		size:  size,
+	}
+	t.lastInput.Store(time.Now().UnixNano())
+	return t
+}
+
+// pump reads the client's input from r until it ends, handing each chunk to
+// Read. It returns at the end of input or once the tty has ended.
+func (t *channelTty) pump(r io.Reader) {
+	defer close(t.in)
+	for {
+		buf := make([]byte, 256)
+		n, err := r.Read(buf)
+		if n > 0 {
+			t.lastInput.Store(time.Now().UnixNano())
+			select {
+			case t.in <- buf[:n]:
+			case <-t.ended:
+				t.inErr = errSessionEnded
+				return
+			}
+		}
+		if err != nil {
+			t.inErr = err
+			return
+		}
+	}
+}
+
+// setWindow records a new window size from the client and tells the screen.
+func (t *channelTty) setWindow(cols, rows int) {
+	t.mu.Lock()
+	t.size = clampWindow(cols, rows)
+	cb := t.onResize
+	t.mu.Unlock()
+	if cb != nil {
+		cb()
+	}
+}
+
+// end makes Read fail from now on, so the screen's input loop reports an
+// error event and the interface on it stops.
+func (t *channelTty) end() { t.endOnce.Do(func() { close(t.ended) }) }
+
+// Start implements tcell.Tty.
+func (t *channelTty) Start() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.closed {
+		return errors.New("sshd: terminal closed")
+	}
+	if t.woken {
+		t.wake = make(chan struct{})
+		t.woken = false
+	}
+	t.started = true
+	return nil
+}
+
+// Stop implements tcell.Tty. The client's terminal modes belong to the
+// client; tcell has already written the sequences that restore the screen.
+func (t *channelTty) Stop() error { return nil }
+
+// Drain implements tcell.Tty: it wakes a Read blocked waiting for input.
+func (t *channelTty) Drain() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.woken {
+		close(t.wake)
+		t.woken = true
+	}
+	return nil
+}
+
+// NotifyResize implements tcell.Tty.
+func (t *channelTty) NotifyResize(cb func()) {
+	t.mu.Lock()
+	t.onResize = cb
+	t.mu.Unlock()
+}
+
+// WindowSize implements tcell.Tty.
+func (t *channelTty) WindowSize() (tcell.WindowSize, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.size, nil
+}
+
+// Read implements io.Reader: the client's key presses.
+func (t *channelTty) Read(p []byte) (int, error) {
+	t.mu.Lock()
+	if len(t.pending) > 0 {
+		n := copy(p, t.pending)
+		t.pending = t.pending[n:]
+		t.mu.Unlock()
+		return n, nil
+	}
+	wake := t.wake
+	t.mu.Unlock()
+	select {
+	case <-wake:
+		return 0, errDrained
+	case <-t.ended:
+		return 0, errSessionEnded
+	case b, ok := <-t.in:
+		if !ok {
+			if t.inErr == nil {
+				return 0, io.EOF
+			}
+			return 0, t.inErr
+		}
+		n := copy(p, b)
+		if n < len(b) {
+			t.mu.Lock()
+			t.pending = append(t.pending, b[n:]...)
+			t.mu.Unlock()
+		}
+		return n, nil
+	}
+}
+
+// Write implements io.Writer: screen output toward the client.
+func (t *channelTty) Write(p []byte) (int, error) {
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	t.writeSince.Store(time.Now().UnixNano())
+	n, err := t.w.Write(p)
+	t.writeSince.Store(0)
+	t.written.Add(int64(n))
+	return n, err
+}
+
+// Close implements io.Closer. tcell calls it when the screen is
+// finalised; the SSH channel itself is closed by the session.
+func (t *channelTty) Close() error {
+	t.mu.Lock()
+	t.closed = true
+	t.mu.Unlock()
+	t.end()
+	return nil
+}
+
+// state reports whether tcell engaged the tty and whether it finalised it.
+func (t *channelTty) state() (started, closed bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.started, t.closed
+}
+
+// idleFor is how long ago the client last sent input.
+func (t *channelTty) idleFor(now time.Time) time.Duration {
+	return now.Sub(time.Unix(0, t.lastInput.Load()))
+}
+
+// stalledFor is how long the current write has been blocked, 0 if none.
+func (t *channelTty) stalledFor(now time.Time) time.Duration {
+	since := t.writeSince.Load()
+	if since == 0 {
+		return 0
+	}
+	return now.Sub(time.Unix(0, since))
+}
+
+var _ tcell.Tty = (*channelTty)(nil)
