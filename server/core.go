@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"gridlag/grid"
@@ -28,6 +29,10 @@ type Core struct {
 	botN  uint32    // bots spawned so far, to spread the next one
 
 	tick uint32
+
+	// cells of every player sorted by ID, kept in step with the world so
+	// that a tick copies one slice instead of looking up every player.
+	cellsByID []grid.PlayerPos
 
 	out     []Envelope
 	events  []Event
@@ -263,6 +268,8 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 	cl.info = protocol.PlayerInfo{ID: pid, Color: color, Name: h.Name}
 	c.slots[pid] = cl
 	c.count++
+	i := c.indexOf(pid)
+	c.cellsByID = slices.Insert(c.cellsByID, i, grid.PlayerPos{ID: pid, Pos: pos})
 	c.stats.Joins++
 	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: h.Name, Bot: h.Bot, Pos: pos})
 
@@ -319,6 +326,7 @@ func (c *Core) leave(now time.Duration, cl *client, reason string) {
 		return
 	}
 	c.world.Remove(cl.player)
+	c.cellsByID = slices.Delete(c.cellsByID, c.indexOf(cl.player), c.indexOf(cl.player)+1)
 	c.slots[cl.player] = nil
 	c.count--
 	if cl.bot {
@@ -346,6 +354,8 @@ func (c *Core) input(now time.Duration, cl *client, in *protocol.Input) {
 	switch c.world.Apply(cl.player, in.Dir, int64(now)) {
 	case grid.Moved:
 		c.stats.Moves++
+		p, _ := c.world.Pos(cl.player)
+		c.cellsByID[c.indexOf(cl.player)].Pos = p
 	case grid.TooFast:
 		c.stats.TooFast++
 	default:
@@ -372,7 +382,7 @@ func (c *Core) snapshot() []grid.PlayerPos {
 	if c.posUsed == len(c.positions) {
 		c.positions = append(c.positions, make([]grid.PlayerPos, 0, min(c.cfg.MaxPlayers, 1024)))
 	}
-	p := c.world.Players(c.positions[c.posUsed][:0])
+	p := append(c.positions[c.posUsed][:0], c.cellsByID...)
 	c.positions[c.posUsed] = p
 	c.posUsed++
 	return p
@@ -386,6 +396,14 @@ func (c *Core) sendState(now time.Duration, cl *client, positions []grid.PlayerP
 	st.Players = positions
 	c.stats.StatesSent++
 	c.send(cl.conn, st)
+}
+
+// indexOf returns where player id is, or would be inserted, in cellsByID.
+func (c *Core) indexOf(id grid.PlayerID) int {
+	i, _ := slices.BinarySearchFunc(c.cellsByID, id, func(p grid.PlayerPos, id grid.PlayerID) int {
+		return int(p.ID) - int(id)
+	})
+	return i
 }
 
 // freeID returns the lowest player ID not in use. The caller has checked

@@ -1,0 +1,556 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+const ms = time.Millisecond
+
+// join sends a Hello from conn and returns the Welcome it got.
+func join(t *testing.T, c *Core, now time.Duration, conn ConnID, name string, bot bool) *protocol.Welcome {
+	t.Helper()
+	c.Receive(now, conn, &protocol.Hello{Version: protocol.Version, Name: name, Bot: bot})
+	out := c.Outbox()
+	if len(out) < 2 || out[0].To != conn {
+		t.Fatalf("join %s: outbox %v", name, describe(out))
+	}
+	w, ok := out[0].Msg.(*protocol.Welcome)
+	if !ok || out[0].Close {
+		t.Fatalf("join %s: first message %v, want a Welcome", name, describe(out))
+	}
+	return CopyMessage(w).(*protocol.Welcome)
+}
+
+// posOf returns player id's cell in a State.
+func posOf(t *testing.T, st *protocol.State, id grid.PlayerID) grid.Pos {
+	t.Helper()
+	for _, p := range st.Players {
+		if p.ID == id {
+			return p.Pos
+		}
+	}
+	t.Fatalf("player %d not in state %+v", id, st)
+	return grid.Pos{}
+}
+
+// statesTo returns the States in out addressed to conn.
+func statesTo(out []Envelope, conn ConnID) []*protocol.State {
+	var r []*protocol.State
+	for _, e := range out {
+		if st, ok := e.Msg.(*protocol.State); ok && e.To == conn {
+			r = append(r, st)
+		}
+	}
+	return r
+}
+
+func describe(out []Envelope) string {
+	var b strings.Builder
+	for _, e := range out {
+		fmt.Fprintf(&b, " %v->%d", e.Msg.Type(), e.To)
+		if e.Close {
+			b.WriteString("(close)")
+		}
+	}
+	return b.String()
+}
+
+func TestWelcomeCarriesMapAndIDAndRoster(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	c.Receive(0, 1, &protocol.Hello{Version: protocol.Version, Name: "ann", Color: 3})
+	out := c.Outbox()
+	if len(out) != 2 {
+		t.Fatalf("outbox %v, want Welcome and State", describe(out))
+	}
+	w := out[0].Msg.(*protocol.Welcome)
+	if w.Player != 1 || w.UpdateRate != 20 || w.MoveTimeMS != 100 || w.Burst != 4 {
+		t.Errorf("welcome %+v: want player 1, 20 Hz, 100 ms, burst 4", w)
+	}
+	m, err := w.Map()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.String() != grid.DefaultMap().String() {
+		t.Errorf("welcome map differs from the default map")
+	}
+	if len(w.Players) != 1 || w.Players[0] != (protocol.PlayerInfo{ID: 1, Color: 3, Name: "ann"}) {
+		t.Errorf("roster %+v, want ann alone with colour 3", w.Players)
+	}
+	st := out[1].Msg.(*protocol.State)
+	if out[1].To != 1 || st.Ack != 0 || posOf(t, st, 1) != (grid.Pos{X: 10, Y: 10}) {
+		t.Errorf("first state %+v, want ann at (10,10) with ack 0", st)
+	}
+
+	w2 := join(t, c, 0, 2, "bob", false)
+	if w2.Player != 2 || len(w2.Players) != 2 || w2.Players[0].Name != "ann" || w2.Players[1].Name != "bob" {
+		t.Errorf("bob's welcome %+v: want player 2 and a roster of ann and bob", w2)
+	}
+	if w2.Players[1].Color < 1 || w2.Players[1].Color > 8 {
+		t.Errorf("derived colour %d is not 1..8", w2.Players[1].Color)
+	}
+}
+
+func TestJoinAnnouncedAndSpawnsNearest(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	join(t, c, 0, 1, "ann", false)
+	c.Receive(0, 2, &protocol.Hello{Version: protocol.Version, Name: "bob"})
+	out := c.Outbox()
+	var joinSeen bool
+	for _, e := range out {
+		if j, ok := e.Msg.(*protocol.Join); ok {
+			if e.To != 1 || j.Player.ID != 2 || j.Player.Name != "bob" {
+				t.Errorf("join %+v to %d, want bob announced to ann", j, e.To)
+			}
+			joinSeen = true
+		}
+	}
+	if !joinSeen {
+		t.Fatalf("ann was not told bob joined: %v", describe(out))
+	}
+	st := statesTo(out, 2)[0]
+	if got := posOf(t, st, 2); abs(got.X-10)+abs(got.Y-10) != 1 {
+		t.Errorf("bob spawned at %v, want next to (10,10)", got)
+	}
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func TestBotsNeverSpawnOnHumanSpawn(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	seen := map[grid.Pos]bool{}
+	for i := 1; i <= 20; i++ {
+		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "bot", Bot: true})
+		out := c.Outbox()
+		st := statesTo(out, ConnID(i))[0]
+		p := posOf(t, st, grid.PlayerID(i))
+		if p == grid.DefaultSpawn {
+			t.Fatalf("bot %d spawned on the human spawn %v", i, p)
+		}
+		seen[p] = true
+	}
+	if len(seen) != 20 {
+		t.Errorf("bots share cells: %v", seen)
+	}
+	// Spread out: the first bots are not crowded in one corner.
+	c.Receive(0, 100, &protocol.Hello{Version: protocol.Version, Name: "human"})
+	st := statesTo(c.Outbox(), 100)[0]
+	if p := posOf(t, st, 21); p != grid.DefaultSpawn {
+		t.Errorf("human after 20 bots spawned at %v, want %v", p, grid.DefaultSpawn)
+	}
+
+	// Same joins, same cells: spawning is deterministic.
+	d := NewCore(Config{Rate: 20})
+	for i := 1; i <= 20; i++ {
+		d.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "bot", Bot: true})
+		d.Outbox()
+	}
+	if c.Positions(nil)[5] != d.Positions(nil)[5] {
+		t.Errorf("bot spawn is not deterministic")
+	}
+}
+
+func TestBotsSpreadOut(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	for i := 1; i <= 4; i++ {
+		join(t, c, 0, ConnID(i), "bot", true)
+	}
+	ps := c.Positions(nil)
+	for i := range ps {
+		for j := i + 1; j < len(ps); j++ {
+			a, b := ps[i].Pos, ps[j].Pos
+			if abs(a.X-b.X)+abs(a.Y-b.Y) < 5 {
+				t.Errorf("bots %v and %v spawned within 5 cells of each other", a, b)
+			}
+		}
+	}
+}
+
+func TestHandshakeRefusals(t *testing.T) {
+	cases := []struct {
+		name string
+		msg  protocol.Message
+		code uint8
+		text []string
+	}{
+		{"wrong version", &protocol.Hello{Version: protocol.Version + 6, Name: "ann"}, protocol.ErrCodeVersion, []string{"version 7", "version 1"}},
+		{"empty name", &protocol.Hello{Version: protocol.Version, Name: " "}, protocol.ErrCodeName, []string{protocol.ErrNameEmpty.Error()}},
+		{"control name", &protocol.Hello{Version: protocol.Version, Name: "a\x1b[2Jb"}, protocol.ErrCodeName, []string{protocol.ErrNameControl.Error()}},
+		{"long name", &protocol.Hello{Version: protocol.Version, Name: strings.Repeat("x", 17)}, protocol.ErrCodeName, []string{protocol.ErrNameLong.Error()}},
+		{"input first", &protocol.Input{Seq: 1, Dir: grid.Up}, protocol.ErrCodeProtocol, []string{"Hello", "Input"}},
+		{"ping first", &protocol.Ping{Stamp: 1}, protocol.ErrCodeProtocol, []string{"Hello", "Ping"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewCore(Config{Rate: 20})
+			c.Receive(0, 7, tc.msg)
+			out := c.Outbox()
+			if len(out) != 1 || out[0].To != 7 || !out[0].Close {
+				t.Fatalf("outbox %v, want one Error with Close", describe(out))
+			}
+			e, ok := out[0].Msg.(*protocol.Error)
+			if !ok || e.Code != tc.code {
+				t.Fatalf("got %+v, want error code %d", out[0].Msg, tc.code)
+			}
+			for _, s := range tc.text {
+				if !strings.Contains(e.Text, s) {
+					t.Errorf("error text %q does not mention %q", e.Text, s)
+				}
+			}
+			if _, err := protocol.Marshal(e); err != nil {
+				t.Errorf("the error does not encode: %v", err)
+			}
+			// Nothing it sends afterwards is answered, and nobody joined.
+			c.Receive(ms, 7, &protocol.Hello{Version: protocol.Version, Name: "ann"})
+			if out := c.Outbox(); len(out) != 0 {
+				t.Errorf("closed connection got %v", describe(out))
+			}
+			if s := c.Stats(); s.Players != 0 || s.Refused != 1 {
+				t.Errorf("stats %+v, want 0 players and 1 refusal", s)
+			}
+			c.Disconnect(2*ms, 7, "gone")
+			if s := c.Stats(); s.Connections != 0 {
+				t.Errorf("%d connections remembered after Disconnect", s.Connections)
+			}
+		})
+	}
+}
+
+func TestSecondHelloClosesAndAnnouncesLeave(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	join(t, c, 0, 1, "ann", false)
+	join(t, c, 0, 2, "bob", false)
+	c.Receive(ms, 2, &protocol.Hello{Version: protocol.Version, Name: "bob"})
+	out := c.Outbox()
+	var gotErr, gotLeave bool
+	for _, e := range out {
+		switch m := e.Msg.(type) {
+		case *protocol.Error:
+			gotErr = e.To == 2 && e.Close && m.Code == protocol.ErrCodeProtocol
+		case *protocol.Leave:
+			gotLeave = e.To == 1 && m.ID == 2
+		}
+	}
+	if !gotErr || !gotLeave {
+		t.Errorf("outbox %v: want Error(protocol, close) to bob and Leave to ann", describe(out))
+	}
+}
+
+func TestServerFull(t *testing.T) {
+	c := NewCore(Config{Rate: 20, MaxPlayers: 2})
+	join(t, c, 0, 1, "a", false)
+	join(t, c, 0, 2, "b", false)
+	c.Receive(0, 3, &protocol.Hello{Version: protocol.Version, Name: "c"})
+	out := c.Outbox()
+	if len(out) != 1 || !out[0].Close || out[0].Msg.(*protocol.Error).Code != protocol.ErrCodeFull {
+		t.Fatalf("third player got %v, want Error(full)", describe(out))
+	}
+	// A leave frees the lowest ID again.
+	c.Disconnect(ms, 1, "gone")
+	c.Outbox()
+	if w := join(t, c, 2*ms, 4, "d", false); w.Player != 1 {
+		t.Errorf("rejoin got player %d, want the freed ID 1", w.Player)
+	}
+}
+
+func TestInputAckedPerRecipient(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	join(t, c, 0, 1, "ann", false)
+	join(t, c, 0, 2, "bob", false)
+	c.Receive(ms, 1, &protocol.Input{Seq: 1, Dir: grid.Right})
+	c.Receive(ms, 1, &protocol.Input{Seq: 2, Dir: grid.Up})
+	c.Receive(ms, 2, &protocol.Input{Seq: 1, Dir: grid.Down})
+	if out := c.Outbox(); len(out) != 0 {
+		t.Fatalf("inputs answered before the tick: %v", describe(out))
+	}
+	c.Tick(50 * ms)
+	out := c.Outbox()
+	a, b := statesTo(out, 1), statesTo(out, 2)
+	if len(a) != 1 || len(b) != 1 {
+		t.Fatalf("tick sent %v, want one State each", describe(out))
+	}
+	if a[0].Ack != 2 || b[0].Ack != 1 {
+		t.Errorf("acks %d and %d, want 2 for ann and 1 for bob", a[0].Ack, b[0].Ack)
+	}
+	if got := posOf(t, a[0], 1); got != (grid.Pos{X: 11, Y: 9}) {
+		t.Errorf("ann at %v after RIGHT, UP from (10,10), want (11,9)", got)
+	}
+	if a[0].TimeNS != uint64(50*ms) || a[0].Tick != b[0].Tick || a[0].Tick == 0 {
+		t.Errorf("state time %d tick %d/%d, want 50ms and the same non-zero tick", a[0].TimeNS, a[0].Tick, b[0].Tick)
+	}
+	if len(a[0].Players) != 2 || a[0].Players[0].ID != 1 || a[0].Players[1].ID != 2 {
+		t.Errorf("players %+v, want both sorted by ID", a[0].Players)
+	}
+}
+
+func TestDuplicateAndOutOfOrderInputsRefused(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	join(t, c, 0, 1, "ann", false)
+	c.Receive(0, 1, &protocol.Input{Seq: 5, Dir: grid.Right})
+	c.Receive(200*ms, 1, &protocol.Input{Seq: 5, Dir: grid.Right}) // duplicate
+	c.Receive(400*ms, 1, &protocol.Input{Seq: 3, Dir: grid.Right}) // out of order
+	if out := c.Outbox(); len(out) != 0 {
+		t.Errorf("refused inputs got a reply: %v", describe(out))
+	}
+	c.Tick(500 * ms)
+	st := statesTo(c.Outbox(), 1)[0]
+	if st.Ack != 5 || posOf(t, st, 1) != (grid.Pos{X: 11, Y: 10}) {
+		t.Errorf("state ack %d at %v, want ack 5 at (11,10): the repeats must not move", st.Ack, posOf(t, st, 1))
+	}
+	if s := c.Stats(); s.InputsProcessed != 1 || s.InputsRefused != 2 {
+		t.Errorf("stats %+v, want 1 processed, 2 refused", s)
+	}
+}
+
+func TestBurstThenTooFastIsAcked(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	join(t, c, 0, 1, "ann", false)
+	burst := c.Config().Burst
+	for i := 1; i <= burst+1; i++ {
+		c.Receive(time.Second, 1, &protocol.Input{Seq: uint32(i), Dir: grid.Right})
+	}
+	c.Tick(time.Second)
+	st := statesTo(c.Outbox(), 1)[0]
+	if want := (grid.Pos{X: 10 + burst, Y: 10}); posOf(t, st, 1) != want {
+		t.Errorf("after %d inputs at once ann is at %v, want %v", burst+1, posOf(t, st, 1), want)
+	}
+	if st.Ack != uint32(burst+1) {
+		t.Errorf("ack %d, want %d: the too-fast input is processed and acknowledged", st.Ack, burst+1)
+	}
+	if s := c.Stats(); s.TooFast != 1 || s.Moves != uint64(burst) {
+		t.Errorf("stats %+v, want %d moves and 1 too fast", s, burst)
+	}
+	// One move time later one more move is allowed.
+	c.Receive(time.Second+c.Config().MoveTime, 1, &protocol.Input{Seq: uint32(burst + 2), Dir: grid.Right})
+	c.Tick(time.Second + c.Config().MoveTime)
+	st = statesTo(c.Outbox(), 1)[0]
+	if want := (grid.Pos{X: 11 + burst, Y: 10}); posOf(t, st, 1) != want {
+		t.Errorf("one move time later ann is at %v, want %v", posOf(t, st, 1), want)
+	}
+}
+
+func TestImmediateModeAnswersEveryInput(t *testing.T) {
+	c := NewCore(Config{Rate: 0})
+	join(t, c, 0, 1, "ann", false)
+	c.Receive(0, 2, &protocol.Hello{Version: protocol.Version, Name: "bob"})
+	out := c.Outbox()
+	if len(statesTo(out, 1)) != 1 {
+		t.Errorf("immediate mode: ann did not get a State when bob joined: %v", describe(out))
+	}
+	for i := 1; i <= 3; i++ {
+		now := time.Duration(i) * 100 * ms
+		c.Receive(now, 1, &protocol.Input{Seq: uint32(i), Dir: grid.Down})
+		out := c.Outbox()
+		a, b := statesTo(out, 1), statesTo(out, 2)
+		if len(out) != 2 || len(a) != 1 || len(b) != 1 {
+			t.Fatalf("input %d: outbox %v, want one State to each client", i, describe(out))
+		}
+		if a[0].Ack != uint32(i) || b[0].Ack != 0 {
+			t.Errorf("input %d: acks %d/%d, want %d for ann, 0 for bob", i, a[0].Ack, b[0].Ack, i)
+		}
+		if got := posOf(t, b[0], 1); got != (grid.Pos{X: 10, Y: 10 + i}) {
+			t.Errorf("input %d: bob sees ann at %v", i, got)
+		}
+		if a[0].TimeNS != uint64(now) {
+			t.Errorf("state time %d, want %d", a[0].TimeNS, now)
+		}
+	}
+	// A refused input is not answered.
+	c.Receive(time.Second, 1, &protocol.Input{Seq: 2, Dir: grid.Down})
+	if out := c.Outbox(); len(out) != 0 {
+		t.Errorf("duplicate input answered: %v", describe(out))
+	}
+	// Several inputs before one Outbox call keep their own states.
+	c.Receive(2*time.Second, 1, &protocol.Input{Seq: 4, Dir: grid.Up})
+	c.Receive(3*time.Second, 1, &protocol.Input{Seq: 5, Dir: grid.Up})
+	a := statesTo(c.Outbox(), 1)
+	if len(a) != 2 || a[0].Ack != 4 || a[1].Ack != 5 || posOf(t, a[0], 1).Y != 12 || posOf(t, a[1], 1).Y != 11 {
+		t.Errorf("batched immediate states %+v %+v, want ack 4 at y=12 then ack 5 at y=11", a[0], a[1])
+	}
+}
+
+func TestRateModeOneStatePerClientPerTick(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	for i := 1; i <= 5; i++ {
+		join(t, c, 0, ConnID(i), "p", false)
+	}
+	for i := 1; i <= 5; i++ {
+		c.Receive(10*ms, ConnID(i), &protocol.Input{Seq: 1, Dir: grid.Left})
+		c.Receive(20*ms, ConnID(i), &protocol.Ping{Stamp: 9})
+	}
+	for _, e := range c.Outbox() {
+		if _, ok := e.Msg.(*protocol.State); ok {
+			t.Fatalf("a State was sent between ticks")
+		}
+	}
+	for tick := 1; tick <= 3; tick++ {
+		c.Tick(time.Duration(tick) * 50 * ms)
+		out := c.Outbox()
+		if len(out) != 5 {
+			t.Fatalf("tick %d sent %d messages, want 5", tick, len(out))
+		}
+		for i := 1; i <= 5; i++ {
+			if s := statesTo(out, ConnID(i)); len(s) != 1 || len(s[0].Players) != 5 {
+				t.Errorf("tick %d: client %d got %d states", tick, i, len(s))
+			}
+		}
+	}
+	if s := c.Stats(); s.Ticks != 3 {
+		t.Errorf("%d ticks counted, want 3", s.Ticks)
+	}
+}
+
+func TestPingPong(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	join(t, c, 0, 1, "ann", false)
+	join(t, c, 0, 2, "bob", false)
+	c.Receive(ms, 2, &protocol.Ping{Stamp: 0xDEADBEEF})
+	out := c.Outbox()
+	if len(out) != 1 || out[0].To != 2 || out[0].Close {
+		t.Fatalf("ping answered with %v, want one Pong to bob", describe(out))
+	}
+	if p, ok := out[0].Msg.(*protocol.Pong); !ok || p.Stamp != 0xDEADBEEF {
+		t.Errorf("got %+v, want Pong with the same stamp", out[0].Msg)
+	}
+}
+
+func TestLeaveOnByeAndDisconnect(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	join(t, c, 0, 1, "ann", false)
+	join(t, c, 0, 2, "bob", false)
+	join(t, c, 0, 3, "cid", false)
+
+	c.Receive(ms, 2, &protocol.Bye{Reason: "dinner"})
+	out := c.Outbox()
+	leaves := 0
+	for _, e := range out {
+		if l, ok := e.Msg.(*protocol.Leave); ok {
+			if l.ID != 2 || e.To == 2 {
+				t.Errorf("leave %+v to %d", l, e.To)
+			}
+			leaves++
+		}
+	}
+	if leaves != 2 {
+		t.Errorf("bye: %v, want Leave to ann and cid", describe(out))
+	}
+	evs := c.Events()
+	if len(evs) != 1 || evs[0].Kind != EventLeave || !strings.Contains(evs[0].Reason, "dinner") {
+		t.Errorf("events %+v, want bob's leave with his reason", evs)
+	}
+
+	c.Disconnect(2*ms, 3, "connection reset")
+	out = c.Outbox()
+	if len(out) != 1 || out[0].To != 1 || out[0].Msg.(*protocol.Leave).ID != 3 {
+		t.Errorf("disconnect: %v, want Leave(3) to ann", describe(out))
+	}
+	c.Tick(3 * ms)
+	st := statesTo(c.Outbox(), 1)
+	if len(st) != 1 || len(st[0].Players) != 1 {
+		t.Errorf("after two leaves the state is %+v, want ann alone", st)
+	}
+	if s := c.Stats(); s.Players != 1 || s.Leaves != 2 {
+		t.Errorf("stats %+v", s)
+	}
+}
+
+func TestSameInputsSameOutputs(t *testing.T) {
+	run := func() []byte {
+		c := NewCore(Config{Rate: 20})
+		var wire []byte
+		step := func() {
+			for _, e := range c.Outbox() {
+				wire = append(wire, byte(e.To))
+				var err error
+				if wire, err = protocol.Append(wire, e.Msg); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		for i := 1; i <= 6; i++ {
+			c.Receive(time.Duration(i)*ms, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "p", Bot: i%2 == 0})
+			step()
+		}
+		for k := 0; k < 40; k++ {
+			now := time.Duration(k) * 25 * ms
+			c.Receive(now, ConnID(k%6+1), &protocol.Input{Seq: uint32(k + 1), Dir: grid.Dir(k%4 + 1)})
+			step()
+			if k%2 == 0 {
+				c.Tick(now)
+				step()
+			}
+		}
+		return wire
+	}
+	if a, b := run(), run(); string(a) != string(b) {
+		t.Errorf("two runs with the same inputs produced different output")
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	bad := []Config{
+		{Rate: -1},
+		{Rate: MaxRate + 1},
+		{Burst: -1},
+		{Burst: 300},
+		{MoveTime: 1500 * time.Microsecond},
+		{MoveTime: 70 * time.Second},
+		{MaxPlayers: 70000},
+		{Map: grid.DefaultMap(), Spawn: grid.Pos{X: 100, Y: 1}},
+	}
+	for _, cfg := range bad {
+		if cfg.Validate() == nil {
+			t.Errorf("config %+v passed validation", cfg)
+		}
+	}
+	if err := (Config{}).Validate(); err != nil {
+		t.Errorf("zero config: %v", err)
+	}
+	d := Config{}.WithDefaults()
+	if d.Spawn != grid.DefaultSpawn || d.MoveTime != 100*ms || d.Burst != 4 || d.MaxPlayers != 256 || d.Rate != 0 || d.Map == nil {
+		t.Errorf("defaults %+v", d)
+	}
+}
+
+func TestStatesMatchTheWorld(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	for i := 1; i <= 30; i++ {
+		join(t, c, 0, ConnID(i), "p", i%3 == 0)
+	}
+	seq := make([]uint32, 31)
+	for k := 0; k < 3000; k++ {
+		now := time.Duration(k) * 3 * ms
+		id := ConnID(k*7%30 + 1)
+		switch {
+		case k%97 == 0:
+			c.Disconnect(now, id, "gone")
+			seq[id] = 0
+		case k%97 == 1:
+			c.Receive(now, ConnID(1000+k), &protocol.Hello{Version: protocol.Version, Name: "late"})
+		default:
+			seq[id]++
+			c.Receive(now, id, &protocol.Input{Seq: seq[id], Dir: grid.Dir(k*13%4 + 1)})
+		}
+		c.Outbox()
+		if k%10 == 0 {
+			c.Tick(now)
+			want := c.Positions(nil)
+			for _, e := range c.Outbox() {
+				st := e.Msg.(*protocol.State)
+				if fmt.Sprint(st.Players) != fmt.Sprint(want) {
+					t.Fatalf("step %d: state %v, world %v", k, st.Players, want)
+				}
+			}
+		}
+	}
+}
