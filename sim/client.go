@@ -62,6 +62,7 @@ func (c *Client) fromServer(t time.Duration, frame []byte) {
 	if err != nil {
 		panic(fmt.Sprintf("sim: the server sent a frame that does not decode: %v", err))
 	}
+	corrections := c.core.Stats().Corrections
 	c.core.Receive(t, m)
 	c.flush()
 	if s, ok := m.(*protocol.State); ok {
@@ -69,6 +70,9 @@ func (c *Client) fromServer(t time.Duration, frame []byte) {
 		text := fmt.Sprintf("%s: state arrives, ack #%d, server says %v", c.name, s.Ack, v.Server)
 		if len(v.Pending) > 0 && v.Reconcile {
 			text += fmt.Sprintf(", replays %d pending", len(v.Pending))
+		}
+		if v.Corrections > corrections && v.LastCorrection != nil {
+			text += fmt.Sprintf("; CORRECTION %v -> %v (%s)", v.LastCorrection.From, v.LastCorrection.To, v.LastCorrection.Reason)
 		}
 		c.w.emit(Event{T: t, Client: c, Kind: StateArrived, Seq: s.Ack, Text: text})
 	} else {

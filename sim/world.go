@@ -179,8 +179,18 @@ func (w *World) step(t time.Duration) {
 			c.fromServer(t, f)
 		}
 		if at, ok := c.core.NextWake(); ok && at <= t {
+			sent := c.core.Stats().InputsSent
 			c.core.Advance(t)
 			c.flush()
+			if c.core.Stats().InputsSent > sent {
+				v := c.core.View(t)
+				last := v.Pending[len(v.Pending)-1]
+				text := fmt.Sprintf("%s: speed limit allows the held press: sends #%d %v", c.name, last.Seq, last.Dir)
+				if v.Predict {
+					text += fmt.Sprintf(", predicts %v", v.Predicted)
+				}
+				w.emit(Event{T: t, Client: c, Kind: Press, Seq: last.Seq, Text: text})
+			}
 		}
 	}
 }
@@ -265,4 +275,12 @@ func (w *World) position(c *Client) (grid.Pos, bool) {
 		}
 	}
 	return grid.Pos{}, false
+}
+
+// Locked runs f with the world's lock held, as a Trace function runs: f may
+// use the Locked variants of the read methods.
+func (w *World) Locked(f func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	f()
 }

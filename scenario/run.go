@@ -1,0 +1,175 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/server"
+	"gridlag/sim"
+)
+
+// Player is one player of a scenario: where it starts, its link and its
+// presses.
+type Player struct {
+	Name    string
+	Start   grid.Pos
+	Latency time.Duration // injected round trip
+	Jitter  time.Duration
+	Presses []Press
+}
+
+// Config is a whole scenario.
+type Config struct {
+	Player    Player  // the player whose view the timeline follows
+	Second    *Player // an optional second player, e.g. to collide with
+	Seed      int64   // drives the jitter
+	MoveTime  time.Duration
+	Rate      int // server update rate in Hz; 0 = answer each input at once
+	Predict   bool
+	Reconcile bool
+	// Until is how long the timeline runs after the start; 0 = long enough
+	// for every press to be acknowledged.
+	Until time.Duration
+}
+
+// Default returns the article's scenario: (10,10), 250 ms round trip, RIGHT
+// at 0 and 100 ms, 100 ms move time, immediate answers, prediction and
+// reconciliation on.
+func Default() Config {
+	return Config{
+		Player: Player{Name: "you", Start: grid.DefaultSpawn, Latency: 250 * time.Millisecond,
+			Presses: []Press{{0, grid.Right}, {100 * time.Millisecond, grid.Right}}},
+		Seed: 1, MoveTime: 100 * time.Millisecond, Predict: true, Reconcile: true,
+	}
+}
+
+// Line is one moment of the timeline, as the JSON output prints it.
+type Line struct {
+	TMS     int64    `json:"t_ms"`    // milliseconds since the start
+	T       int64    `json:"t_ns"`    // the same, in nanoseconds
+	Player  string   `json:"player"`  // whose moment it is
+	Event   string   `json:"event"`   // what happened
+	Client  [2]int   `json:"client"`  // where the player SEES itself
+	Server  [2]int   `json:"server"`  // where the server has the player
+	Pending []uint32 `json:"pending"` // unacknowledged input numbers
+	Ack     uint32   `json:"ack"`     // the last acknowledged number
+	Corr    int      `json:"corrections"`
+}
+
+// Run plays the scenario and returns its timeline.
+func Run(cfg Config) ([]Line, error) {
+	if cfg.Player.Name == "" {
+		cfg.Player.Name = "you"
+	}
+	m := grid.DefaultMap()
+	starts := []grid.Pos{cfg.Player.Start}
+	if cfg.Second != nil {
+		if cfg.Second.Name == "" || cfg.Second.Name == cfg.Player.Name {
+			cfg.Second.Name = "rival"
+		}
+		if cfg.Second.Start == cfg.Player.Start {
+			return nil, errors.New("scenario: the two players cannot start on the same cell")
+		}
+		starts = append(starts, cfg.Second.Start)
+	}
+	for _, s := range starts {
+		if m.Wall(s) {
+			return nil, fmt.Errorf("scenario: start %v is a wall or off the map", s)
+		}
+	}
+	scfg := server.Config{Spawn: cfg.Player.Start, MoveTime: cfg.MoveTime, Rate: cfg.Rate}
+	if err := scfg.Validate(); err != nil {
+		return nil, err
+	}
+	w := sim.New(scfg)
+
+	join := func(p *Player) *sim.Client {
+		return w.Join(p.Name, client.Options{
+			NoPredict: !cfg.Predict, NoReconcile: !cfg.Reconcile,
+			Latency: p.Latency, Jitter: p.Jitter, Seed: cfg.Seed + int64(len(p.Name)),
+			PingInterval: time.Hour,
+		})
+	}
+	players := []*Player{&cfg.Player}
+	clients := []*sim.Client{join(&cfg.Player)}
+	if cfg.Second != nil {
+		players = append(players, cfg.Second)
+		clients = append(clients, join(cfg.Second))
+	}
+	for i, c := range clients {
+		if v := c.View(); v.Err != nil || !v.HasState {
+			return nil, fmt.Errorf("scenario: %s could not join: %v", players[i].Name, v.Err)
+		}
+	}
+	start := w.Now()
+
+	var lines []Line
+	last := map[*sim.Client]Line{}
+	record := func(t time.Duration, c *sim.Client, event string, always bool) {
+		v := c.ViewLocked()
+		sp, _ := w.PositionLocked(c)
+		l := Line{TMS: int64((t - start) / time.Millisecond), T: int64(t - start), Player: c.Name(), Event: event,
+			Client: [2]int{v.Predicted.X, v.Predicted.Y}, Server: [2]int{sp.X, sp.Y},
+			Pending: []uint32{}, Ack: v.LastAck, Corr: v.Corrections}
+		for _, p := range v.Pending {
+			l.Pending = append(l.Pending, p.Seq)
+		}
+		prev, seen := last[c]
+		if !always && seen && prev.Client == l.Client && prev.Server == l.Server && slices.Equal(prev.Pending, l.Pending) && prev.Ack == l.Ack {
+			return
+		}
+		last[c] = l
+		lines = append(lines, l)
+	}
+	for _, c := range clients {
+		w.Locked(func() {
+			record(start, c, fmt.Sprintf("%s: starts at %v", c.Name(), c.ViewLocked().Predicted), true)
+		})
+	}
+
+	type timed struct {
+		at time.Duration
+		c  *sim.Client
+		d  grid.Dir
+	}
+	var all []timed
+	end := time.Duration(0)
+	for i, p := range players {
+		for _, pr := range p.Presses {
+			all = append(all, timed{pr.At, clients[i], pr.Dir})
+			end = max(end, pr.At+time.Duration(len(p.Presses))*cfg.MoveTime)
+		}
+		end = max(end, 2*(p.Latency+p.Jitter))
+	}
+	slices.SortStableFunc(all, func(a, b timed) int { return int(a.at - b.at) })
+	until := cfg.Until
+	if until <= 0 {
+		until = end + 2*(cfg.Player.Latency+cfg.Player.Jitter) + 100*time.Millisecond
+		if cfg.Second != nil {
+			until += 2 * (cfg.Second.Latency + cfg.Second.Jitter)
+		}
+		if cfg.Rate > 0 {
+			until += 2 * time.Second / time.Duration(cfg.Rate)
+		}
+	}
+	w.Trace(func(e sim.Event) {
+		if e.Client == nil || e.Kind == sim.OtherArrived {
+			return
+		}
+		record(e.T, e.Client, e.Text, e.Kind == sim.Press || e.Kind == sim.ServerInput)
+	})
+	for _, p := range all {
+		w.AdvanceTo(start + p.at)
+		p.c.Press(p.d)
+	}
+	w.AdvanceTo(start + until)
+	w.Trace(nil)
+	for _, c := range clients {
+		c.Close()
+	}
+	return lines, nil
+}
