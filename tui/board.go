@@ -29,9 +29,9 @@ func drawBoard(screen tcell.Screen, l layout, v *client.View) {
 		putText(screen, l.areaX+(l.areaW-textWidth(msg))/2, l.areaY+l.areaH/2, l.areaW, msg, styleDim)
 		return
 	}
-	floor, wall := "·", " "
+	floor, wall := "·", "█"
 	if l.cellW == 2 {
-		floor, wall = " ·", "  "
+		floor, wall = " ·", "██"
 	}
 	for y := 0; y < m.Height(); y++ {
 		for x := 0; x < m.Width(); x++ {
@@ -43,9 +43,6 @@ func drawBoard(screen tcell.Screen, l layout, v *client.View) {
 			}
 		}
 	}
-	if c := v.LastCorrection; correctionVisible(v) && m.Inside(c.From) {
-		putCell(screen, l, c.From, "×", styleCorrection)
-	}
 	if v.HasState && v.Server != v.Predicted && m.Inside(v.Server) {
 		putCell(screen, l, v.Server, "@", styleGhost)
 	}
@@ -56,9 +53,26 @@ func drawBoard(screen tcell.Screen, l layout, v *client.View) {
 		st := tcell.StyleDefault.Foreground(PlayerColor(o.Color)).Bold(true)
 		putCell(screen, l, o.Pos, initials(o.Name, l.cellW), st)
 	}
+	if c := v.LastCorrection; correctionVisible(v) && m.Inside(c.From) {
+		drawCorrectionMark(screen, l, v, c.From)
+	}
 	if v.HasState && m.Inside(v.Predicted) {
 		putCell(screen, l, v.Predicted, "@", styleMe)
 	}
+}
+
+// drawCorrectionMark marks the cell where a prediction was wrong: a red
+// cross on an empty cell, or a red background under the player who took
+// the cell first.
+func drawCorrectionMark(screen tcell.Screen, l layout, v *client.View, p grid.Pos) {
+	for _, o := range v.Others {
+		if o.Pos == p {
+			st := tcell.StyleDefault.Foreground(tcell.ColorWhite).Background(styleCorrectionBg).Bold(true)
+			putCell(screen, l, p, initials(o.Name, l.cellW), st)
+			return
+		}
+	}
+	putCell(screen, l, p, "×", styleCorrection)
 }
 
 // putCell draws one map cell: s padded with spaces to the cell's width.

@@ -91,6 +91,9 @@ func (u *UI) Frame() {
 	w, h := u.screen.Size()
 	u.x, u.y, u.w, u.h = 0, 0, w, h
 	u.refresh()
+	// Clearing only resets the back buffer: tcell still sends just the
+	// cells whose content or style differs from what the terminal shows.
+	u.screen.Clear()
 	u.render(u.screen)
 	u.screen.Show()
 }

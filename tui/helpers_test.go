@@ -1,0 +1,149 @@
+package tui_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/server"
+	"gridlag/sim"
+	"gridlag/tui"
+)
+
+// rig is one player of a simulated world, drawn on a simulated 120x40
+// terminal.
+type rig struct {
+	t      *testing.T
+	world  *sim.World
+	me     *sim.Client
+	screen tcell.SimulationScreen
+	ui     *tui.UI
+}
+
+// newRig joins "alice" with the given options to a 20 Hz world and draws
+// the first frame.
+func newRig(t *testing.T, opts client.Options) *rig {
+	t.Helper()
+	w := sim.New(server.Config{Rate: 20})
+	me := w.Join("alice", opts)
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(scr.Fini)
+	scr.SetSize(120, 40)
+	r := &rig{t: t, world: w, me: me, screen: scr, ui: tui.New(scr, me, tui.Options{Title: "gridlag — test", LogPath: "/var/log/gridlag-test.log"})}
+	r.ui.Frame()
+	return r
+}
+
+// key sends a special key and draws the next frame.
+func (r *rig) key(k tcell.Key) {
+	r.ui.HandleKey(tcell.NewEventKey(k, 0, tcell.ModNone))
+	r.ui.Frame()
+}
+
+// char sends a character key and draws the next frame.
+func (r *rig) char(c rune) {
+	r.ui.HandleKey(tcell.NewEventKey(tcell.KeyRune, c, tcell.ModNone))
+	r.ui.Frame()
+}
+
+// advance moves the virtual clock and draws the next frame.
+func (r *rig) advance(d time.Duration) {
+	r.world.Advance(d)
+	r.ui.Frame()
+}
+
+// mouse sends one mouse action at (x, y) and draws the next frame.
+func (r *rig) mouse(action tview.MouseAction, x, y int, buttons tcell.ButtonMask) bool {
+	used := r.ui.HandleMouse(action, tcell.NewEventMouse(x, y, buttons, tcell.ModNone))
+	r.ui.Frame()
+	return used
+}
+
+// rows returns the screen's text, one string per row.
+func rows(scr tcell.SimulationScreen) []string {
+	cells, w, h := scr.GetContents()
+	out := make([]string, h)
+	for y := 0; y < h; y++ {
+		var b strings.Builder
+		for x := 0; x < w; x++ {
+			c := cells[y*w+x]
+			if len(c.Runes) == 0 {
+				b.WriteByte(' ')
+				continue
+			}
+			b.WriteString(string(c.Runes))
+		}
+		out[y] = b.String()
+	}
+	return out
+}
+
+// text returns the whole screen as one string.
+func (r *rig) text() string { return strings.Join(rows(r.screen), "\n") }
+
+// has reports whether the screen shows s somewhere on one row.
+func (r *rig) has(s string) bool { return strings.Contains(r.text(), s) }
+
+// mustShow fails the test unless the screen shows s.
+func (r *rig) mustShow(s string) {
+	r.t.Helper()
+	if !r.has(s) {
+		r.t.Fatalf("screen does not show %q:\n%s", s, r.text())
+	}
+}
+
+// mustNotShow fails the test if the screen shows s.
+func (r *rig) mustNotShow(s string) {
+	r.t.Helper()
+	if r.has(s) {
+		r.t.Fatalf("screen shows %q, it should not:\n%s", s, r.text())
+	}
+}
+
+// cell returns what is drawn on map cell p: its first character and style.
+func (r *rig) cell(p grid.Pos) (string, tcell.Style) {
+	r.t.Helper()
+	x, y, ok := r.ui.BoardCell(p)
+	if !ok {
+		r.t.Fatalf("map cell %v is not on screen", p)
+	}
+	cells, w, _ := r.screen.GetContents()
+	c := cells[y*w+x]
+	return string(c.Runes), c.Style
+}
+
+// fg returns a style's foreground colour.
+func fg(st tcell.Style) tcell.Color {
+	c, _, _ := st.Decompose()
+	return c
+}
+
+// avatarAt reports whether your bright avatar is drawn on p.
+func (r *rig) avatarAt(p grid.Pos) bool {
+	s, st := r.cell(p)
+	return s == "@" && fg(st) == tcell.ColorYellow
+}
+
+// ghostAt reports whether the dim ghost is drawn on p.
+func (r *rig) ghostAt(p grid.Pos) bool {
+	s, st := r.cell(p)
+	return s == "@" && fg(st) != tcell.ColorYellow
+}
+
+// rowWith returns the first screen row containing s, or "".
+func (r *rig) rowWith(s string) string {
+	for _, row := range rows(r.screen) {
+		if strings.Contains(row, s) {
+			return row
+		}
+	}
+	return ""
+}
