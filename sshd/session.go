@@ -119,10 +119,10 @@ func (s *Server) handleSession(sess ssh.Session) {
 	reason := killed.get()
 	switch {
 	case reason != "":
-	case sess.Context().Err() != nil:
-		reason = "connection closed"
 	case s.ctx.Err() != nil:
 		reason = "server shutting down"
+	case sess.Context().Err() != nil:
+		reason = "connection closed"
 	case herr != nil:
 		reason = herr.Error()
 	default:
