@@ -412,6 +412,9 @@ func (c *Core) View(now time.Duration) View {
 	if info, ok := c.roster[c.me]; ok && v.Name == "" {
 		v.Name = info.Name
 	}
+	if c.interp.hasOffset {
+		v.RenderTime = c.interp.renderTime(now)
+	}
 	var drawn []grid.PlayerPos
 	if c.interpolate {
 		drawn = c.interp.at(now)

@@ -12,9 +12,9 @@ const (
 	// InterpStep is how much the interpolation delay grows when the buffer
 	// runs dry and shrinks when states arrive on time: one frame at 60 Hz.
 	InterpStep = time.Second / 60
-	// interpShrinkAfter is how many states in a row must arrive with room
-	// to spare before the delay shrinks by one step.
-	interpShrinkAfter = 10
+	// interpShrinkAfter is how long states must keep arriving in a row with
+	// room to spare before the delay shrinks by one step (at least 3 states).
+	interpShrinkAfter = 500 * time.Millisecond
 	// interpMaxDelay bounds the delay.
 	interpMaxDelay = 2 * time.Second
 	// interpKeep bounds the buffered states.
@@ -80,7 +80,7 @@ func (ip *interpolator) add(now time.Duration, s *protocol.State, me grid.Player
 		ip.onTime = 0
 	case margin >= ip.interval+2*InterpStep:
 		ip.onTime++
-		if ip.onTime >= interpShrinkAfter && ip.delay-InterpStep >= ip.interval {
+		if ip.onTime >= max(3, int(interpShrinkAfter/ip.interval)) && ip.delay-InterpStep >= ip.interval {
 			ip.delay -= InterpStep
 			ip.shrank++
 			ip.onTime = 0

@@ -47,6 +47,9 @@ type View struct {
 	Interpolate bool
 	// InterpDelay is how far in the past others are drawn.
 	InterpDelay time.Duration
+	// RenderTime is the server time others are drawn at when interpolating
+	// (now on the server's clock, minus InterpDelay); 0 before any State.
+	RenderTime time.Duration
 
 	UpdateRate int           // server states per second (0 = one per input)
 	MoveTime   time.Duration // the speed limit
