@@ -15,6 +15,7 @@ var (
 	ErrNameEmpty   = errors.New("name is empty")
 	ErrNameLong    = errors.New("name is longer than 16 characters")
 	ErrNameControl = errors.New("name contains control or invisible characters")
+	ErrNameSpace   = errors.New("name has leading, trailing or repeated spaces")
 )
 
 // CheckName reports whether s is acceptable as a player name: 1 to
@@ -25,8 +26,11 @@ func CheckName(s string) error {
 		return ErrNameEmpty
 	}
 	if !utf8.ValidString(s) || SanitizeName(s) != s {
-		if utf8.RuneCountInString(s) > MaxNameRunes {
+		switch {
+		case utf8.RuneCountInString(s) > MaxNameRunes:
 			return ErrNameLong
+		case SanitizeName(s) == strings.Join(strings.Fields(s), " "):
+			return ErrNameSpace
 		}
 		return ErrNameControl
 	}
