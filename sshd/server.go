@@ -17,6 +17,10 @@ import (
 // ErrServerClosed is returned by Serve and ListenAndServe after Close.
 var ErrServerClosed = errors.New("sshd: server closed")
 
+// closeGrace is how long Close lets sessions end by themselves before it
+// closes their connections.
+const closeGrace = 2 * time.Second
+
 // Server is the SSH front end. Create it with New.
 type Server struct {
 	opts    Options
@@ -37,7 +41,8 @@ type Server struct {
 	sessions  int
 	sessFrom  map[string]int // game sessions per remote IP
 
-	wg sync.WaitGroup // every goroutine the server started
+	wg     sync.WaitGroup // every goroutine the server started
+	sessWG sync.WaitGroup // the running session handlers
 }
 
 // New loads the host key (creating it on first start) and returns a server
@@ -173,11 +178,25 @@ func (s *Server) Close() error {
 	}
 	s.mu.Unlock()
 
-	s.cancel() // every session's context: the handlers return
+	// End every session first, so that players are told why and get an
+	// exit status; then close the connections, which also frees sessions
+	// stuck writing to clients that stopped reading.
+	s.cancel()
+	ended := make(chan struct{})
+	go func() {
+		s.sessWG.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(closeGrace):
+		s.log.Warn("sessions still running after the grace period; closing their connections")
+	}
 	for _, c := range conns {
 		c.Close()
 	}
 	s.wg.Wait()
+	<-ended
 	s.log.Info("ssh server closed")
 	return err
 }
@@ -209,6 +228,19 @@ func temporaryAcceptError(err error) bool {
 	}
 	return errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) ||
 		errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.ENOBUFS)
+}
+
+// trackSession counts one more session handler (in s.wg and s.sessWG),
+// unless the server is closing.
+func (s *Server) trackSession() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.wg.Add(1)
+	s.sessWG.Add(1)
+	return true
 }
 
 // admitConn applies the connection caps to a new connection. On success

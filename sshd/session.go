@@ -21,11 +21,12 @@ const killGrace = 5 * time.Second
 // handleSession runs one SSH session: the checks, then the handler on a
 // screen bound to the session, then the exit status.
 func (s *Server) handleSession(sess ssh.Session) {
-	if !s.track() {
+	if !s.trackSession() {
 		sess.Exit(1)
 		return
 	}
 	defer s.wg.Done()
+	defer s.sessWG.Done()
 
 	begun := time.Now()
 	name := PlayerName(sess.User())

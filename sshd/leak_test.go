@@ -1,0 +1,78 @@
+package sshd
+
+import (
+	"bytes"
+	"runtime"
+	"runtime/pprof"
+	"testing"
+	"time"
+)
+
+// waitGoroutines waits until no more goroutines run than baseline, and
+// fails with their stacks if that never happens.
+func waitGoroutines(t *testing.T, baseline int) {
+	t.Helper()
+	deadline := time.Now().Add(waitLong)
+	for {
+		n := runtime.NumGoroutine()
+		if n <= baseline {
+			t.Logf("goroutines back to %d (baseline %d)", n, baseline)
+			return
+		}
+		if time.Now().After(deadline) {
+			var buf bytes.Buffer
+			pprof.Lookup("goroutine").WriteTo(&buf, 1)
+			t.Fatalf("%d goroutines, baseline %d:\n%s", n, baseline, buf.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Sessions that end every way (q, a dropped connection, a refusal) leave
+// no goroutine behind, and Close ends the sessions still running.
+func TestSessionsLeakNoGoroutines(t *testing.T) {
+	s := startSSH(t, Options{Handler: echoHandler(nil), MaxPerAddr: 64})
+	baseline := runtime.NumGoroutine()
+	for i := range 20 {
+		c := dialSSH(t, s, "ada", nil)
+		tm := openTerm(t, c, "xterm-256color", 80, 24)
+		tm.waitText("hello ada")
+		switch i % 3 {
+		case 0:
+			tm.send("q")
+			tm.waitExit(time.Now())
+		case 1:
+			// A dropped connection: no goodbye at all.
+		case 2:
+			sess, _ := c.NewSession()
+			sess.Run("") // refused: no terminal
+		}
+		c.Close()
+	}
+	waitGoroutines(t, baseline)
+
+	// Sessions still running when the server closes end with it.
+	var terms []*term
+	for range 3 {
+		tm := openTerm(t, dialSSH(t, s, "ada", nil), "xterm-256color", 80, 24)
+		tm.waitText("hello ada")
+		terms = append(terms, tm)
+	}
+	closed := make(chan struct{})
+	go func() {
+		s.Close()
+		close(closed)
+	}()
+	select {
+	case <-closed:
+	case <-time.After(waitLong):
+		t.Fatal("Close did not return with sessions running")
+	}
+	for _, tm := range terms {
+		tm.waitText("gridlag: server shutting down")
+		if status, _ := tm.waitExit(time.Now()); status != 1 {
+			t.Errorf("exit status %d when the server closed, want 1", status)
+		}
+	}
+	waitGoroutines(t, baseline)
+}
