@@ -1,0 +1,71 @@
+package server
+
+import (
+	"io"
+	"time"
+
+	"github.com/charmbracelet/log"
+)
+
+// Defaults of the adapter's options, applied by New.
+const (
+	DefaultHandshakeTimeout = 5 * time.Second
+	DefaultIdleTimeout      = 30 * time.Second
+	DefaultWriteTimeout     = 10 * time.Second
+	DefaultSendQueue        = 256
+	DefaultMaxMessageRate   = 200
+)
+
+// Options configure the TCP server.
+type Options struct {
+	// Config are the game numbers. The Core takes Rate as given; cmd
+	// passes DefaultRate (20) unless told otherwise.
+	Config
+	// Logger receives the server's log; nil discards it.
+	Logger *log.Logger
+	// HandshakeTimeout is how long a new connection has to send its
+	// Hello. Default 5s.
+	HandshakeTimeout time.Duration
+	// IdleTimeout disconnects a client that sends nothing for this long.
+	// Default 30s (clients ping every second).
+	IdleTimeout time.Duration
+	// WriteTimeout disconnects a client whose socket accepts no data for
+	// this long. Default 10s.
+	WriteTimeout time.Duration
+	// SendQueue is how many frames may wait for a client before it counts
+	// as stalled and is disconnected. Default 256.
+	SendQueue int
+	// MaxMessageRate is how many messages per second a client may send,
+	// sustained, with bursts of twice as many. Above it the client is
+	// disconnected for flooding. Default 200.
+	MaxMessageRate int
+	// WriteBuffer, if positive, sets the kernel send buffer (SO_SNDBUF) of
+	// every client socket, bounding the memory a stalled client can hold
+	// and making it count as stalled sooner. 0 keeps the system default.
+	WriteBuffer int
+}
+
+// withDefaults fills the zero fields of the adapter's options (not the game
+// numbers: the Core does that).
+func (o Options) withDefaults() Options {
+	if o.Logger == nil {
+		o.Logger = log.New(io.Discard)
+		o.Logger.SetLevel(log.FatalLevel + 1) // skip formatting as well
+	}
+	if o.HandshakeTimeout <= 0 {
+		o.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.WriteTimeout <= 0 {
+		o.WriteTimeout = DefaultWriteTimeout
+	}
+	if o.SendQueue <= 0 {
+		o.SendQueue = DefaultSendQueue
+	}
+	if o.MaxMessageRate <= 0 {
+		o.MaxMessageRate = DefaultMaxMessageRate
+	}
+	return o
+}

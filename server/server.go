@@ -1,0 +1,391 @@
+package server
+
+import (
+	"errors"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/charmbracelet/log"
+
+	"gridlag/protocol"
+)
+
+// lingerTime is how long a connection being closed after a final frame
+// (an Error, a Bye) waits for the peer to close its side, so that the peer
+// reads the frame instead of a reset.
+const lingerTime = time.Second
+
+// Server is the TCP adapter around one Core. Create it with New, run it
+// with Serve or ListenAndServe, stop it with Close.
+type Server struct {
+	opts Options
+	log  *log.Logger
+
+	events     chan event
+	quit       chan struct{} // closed to stop the loop
+	acceptDone chan struct{} // closed when the accept loop has ended
+	done       chan struct{} // closed when Close has finished
+	closeOnce  sync.Once
+	wg         sync.WaitGroup // the loop and every connection goroutine
+
+	mu      sync.Mutex
+	ln      net.Listener
+	closed  bool
+	nextID  ConnID
+	stats   Stats
+	serving bool
+
+	// Owned by the loop goroutine.
+	core  *Core
+	start time.Time
+	conns map[ConnID]*conn
+	enc   encoder
+	slow  []*conn
+}
+
+// New returns a server with the given options; zero options take their
+// defaults. The game numbers are checked by Serve.
+func New(opts Options) *Server {
+	opts = opts.withDefaults()
+	return &Server{
+		opts:       opts,
+		log:        opts.Logger,
+		events:     make(chan event, 1024),
+		quit:       make(chan struct{}),
+		acceptDone: make(chan struct{}),
+		done:       make(chan struct{}),
+		conns:      make(map[ConnID]*conn),
+	}
+}
+
+// ListenAndServe listens on the TCP address addr and serves, like Serve.
+func (s *Server) ListenAndServe(addr string) error {
+	if err := s.opts.Config.Validate(); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ln)
+}
+
+// Serve accepts connections on ln and plays the game until Close. It
+// returns nil after Close, or the error that stopped it (invalid game
+// numbers, a listener that fails for good); then the server is closed.
+func (s *Server) Serve(ln net.Listener) error {
+	if err := s.opts.Config.Validate(); err != nil {
+		ln.Close()
+		return err
+	}
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		ln.Close()
+		return nil
+	}
+	if s.serving {
+		s.mu.Unlock()
+		return errors.New("server: Serve called twice")
+	}
+	s.serving = true
+	s.ln = ln
+	s.core = NewCore(s.opts.Config)
+	s.start = time.Now()
+	s.stats = s.core.Stats()
+	s.wg.Add(1)
+	go s.loop()
+	s.mu.Unlock()
+
+	cfg := s.core.Config()
+	s.log.Info("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
+		"burst", cfg.Burst, "max", cfg.MaxPlayers, "map", mapSize(cfg), "spawn", cfg.Spawn)
+	err := s.acceptLoop(ln)
+	close(s.acceptDone)
+	if err != nil {
+		s.log.Error("accept failed, stopping", "err", err)
+		s.Close()
+		return err
+	}
+	<-s.done
+	return nil
+}
+
+func mapSize(c Config) string {
+	return itoa(c.Map.Width()) + "x" + itoa(c.Map.Height())
+}
+
+// acceptLoop accepts connections until the listener is closed (nil) or
+// fails for good.
+func (s *Server) acceptLoop(ln net.Listener) error {
+	var delay time.Duration
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if s.isClosed() {
+				return nil
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return err
+			}
+			// Out of file descriptors and the like: wait and retry.
+			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+			s.log.Warn("accept", "err", err, "retry", delay)
+			select {
+			case <-time.After(delay):
+			case <-s.quit:
+				return nil
+			}
+			continue
+		}
+		delay = 0
+		s.accept(nc)
+	}
+}
+
+// accept starts the goroutines of a new connection and introduces it to
+// the loop.
+func (s *Server) accept(nc net.Conn) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		nc.Close()
+		return
+	}
+	s.nextID++
+	c := newConn(s.nextID, nc, s.opts.SendQueue)
+	s.wg.Add(2)
+	s.mu.Unlock()
+	if s.opts.WriteBuffer > 0 {
+		if tc, ok := nc.(*net.TCPConn); ok {
+			tc.SetWriteBuffer(s.opts.WriteBuffer)
+		}
+	}
+	// The loop learns of the connection before any of its messages: the
+	// reader starts only after this send.
+	s.events <- event{kind: evConnect, c: c}
+	go s.read(c)
+	go s.write(c)
+}
+
+func (s *Server) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// Addr returns the address the server listens on, or nil before Serve.
+func (s *Server) Addr() net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ln == nil {
+		return nil
+	}
+	return s.ln.Addr()
+}
+
+// Stats returns the Core's counters as of the last event the server
+// handled.
+func (s *Server) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stats
+}
+
+// Close stops the server: it says Bye{"server shutting down"} to every
+// client, closes every connection and the listener, and returns once every
+// goroutine of the server has ended. It is safe to call more than once.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		ln, serving := s.ln, s.serving
+		s.mu.Unlock()
+		if serving {
+			ln.Close()
+			<-s.acceptDone
+			close(s.quit)
+			s.wg.Wait()
+			s.log.Info("stopped")
+		}
+		close(s.done)
+	})
+	<-s.done
+	return nil
+}
+
+// stopping reports whether Close has begun stopping the connections.
+func (s *Server) stopping() bool {
+	select {
+	case <-s.quit:
+		return true
+	default:
+		return false
+	}
+}
+
+// deliver passes an event to the loop. It reports false if the server is
+// stopping and the event was dropped.
+func (s *Server) deliver(ev event) bool {
+	select {
+	case s.events <- ev:
+		return true
+	case <-s.quit:
+		return false
+	}
+}
+
+// loop is the one goroutine that owns the Core.
+func (s *Server) loop() {
+	defer s.wg.Done()
+	var tick <-chan time.Time
+	if rate := s.core.Config().Rate; rate > 0 {
+		t := time.NewTicker(time.Second / time.Duration(rate))
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case ev := <-s.events:
+			s.handle(ev)
+		case <-tick:
+			s.core.Tick(s.now())
+		case <-s.quit:
+			s.shutdown()
+			return
+		}
+		s.flush()
+	}
+}
+
+// now is the Core's clock: time since Serve began.
+func (s *Server) now() time.Duration { return time.Since(s.start) }
+
+// handle applies one event from a connection goroutine.
+func (s *Server) handle(ev event) {
+	c := ev.c
+	switch ev.kind {
+	case evConnect:
+		s.conns[c.id] = c
+		s.log.Debug("connect", "conn", c.id, "remote", c.remote)
+	case evMessage:
+		if !c.dropped {
+			s.core.Receive(s.now(), c.id, ev.msg)
+		}
+	case evGone:
+		s.drop(c, ev.reason, ev.final, ev.abuse)
+	}
+}
+
+// drop ends connection c for reason: its player leaves, and it is closed,
+// after final if that is not nil. abuse logs it as a warning.
+func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool) {
+	if c.dropped {
+		return
+	}
+	c.dropped = true
+	delete(s.conns, c.id)
+	if abuse {
+		s.log.Warn("disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
+	} else {
+		s.log.Debug("disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
+	}
+	s.core.Disconnect(s.now(), c.id, reason)
+	if c.closing {
+		return // a final frame is queued; the writer closes after it
+	}
+	if final != nil {
+		f, err := s.enc.one(final)
+		f.close = true
+		if err == nil && c.push(f) {
+			c.closing = true
+			return
+		}
+	}
+	c.hardClose()
+}
+
+// flush logs the Core's events and queues its outbox, then drops the
+// clients whose queue was full, which may produce more output.
+func (s *Server) flush() {
+	for {
+		for _, ev := range s.core.Events() {
+			s.logEvent(ev)
+		}
+		out := s.core.Outbox()
+		frames := s.enc.encode(out, func(env Envelope, err error) {
+			s.log.Error("cannot encode", "type", env.Msg.Type(), "conn", env.To, "err", err)
+		})
+		s.slow = s.slow[:0]
+		for i, env := range out {
+			c := s.conns[env.To]
+			if c == nil || c.closing || c.stalled || frames[i].head == nil {
+				continue
+			}
+			if !c.push(frames[i]) {
+				c.stalled = true
+				s.slow = append(s.slow, c)
+				continue
+			}
+			if env.Close {
+				c.closing = true
+			}
+		}
+		s.mu.Lock()
+		s.stats = s.core.Stats()
+		s.mu.Unlock()
+		if len(s.slow) == 0 {
+			return
+		}
+		for _, c := range s.slow {
+			s.drop(c, "too slow: "+itoa(cap(c.send))+" frames queued unread", nil, true)
+		}
+	}
+}
+
+// logEvent logs a join, leave or refusal.
+func (s *Server) logEvent(ev Event) {
+	remote := ""
+	if c := s.conns[ev.Conn]; c != nil {
+		remote = c.remote
+	}
+	switch ev.Kind {
+	case EventJoin:
+		s.log.Info("join", "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos)
+	case EventLeave:
+		s.log.Info("leave", "id", ev.Player, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
+	case EventRefused:
+		s.log.Warn("refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
+	}
+}
+
+// shutdown says Bye to every client. Connections accepted just before the
+// listener closed are still in the event queue: they get it too.
+func (s *Server) shutdown() {
+	for {
+		select {
+		case ev := <-s.events:
+			if ev.kind == evConnect {
+				s.conns[ev.c.id] = ev.c
+			}
+			continue
+		default:
+		}
+		break
+	}
+	s.log.Info("shutting down", "clients", len(s.conns))
+	f, err := s.enc.one(&protocol.Bye{Reason: "server shutting down"})
+	f.close = true
+	deadline := time.Now().Add(lingerTime)
+	for _, c := range s.conns {
+		c.nc.SetWriteDeadline(deadline) // a writer stuck on a client that does not read gives up soon
+		if c.closing {
+			continue
+		}
+		if err != nil || !c.push(f) {
+			c.hardClose()
+		}
+		c.closing = true
+	}
+}
