@@ -32,7 +32,7 @@ func TestInitials(t *testing.T) {
 
 // putText never writes control characters, whatever it is given.
 func TestHasControl(t *testing.T) {
-	for _, s := range []string{"\x1b", "\x07", "\x9b", "a\nb"} {
+	for _, s := range []string{"\x1b", "\x07", "\u009b", "a\nb"} {
 		if !hasControl(s) {
 			t.Errorf("hasControl(%q) = false", s)
 		}

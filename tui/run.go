@@ -66,6 +66,11 @@ type initialised struct{ tcell.Screen }
 // Init does nothing: the screen is initialised.
 func (initialised) Init() error { return nil }
 
+// Clear does nothing. tview clears the screen before every frame, which
+// would make tcell send every non-blank cell again; the UI paints every
+// cell of every frame itself, so no clear is needed.
+func (initialised) Clear() {}
+
 // frameClock paces the frames of a running UI: it wakes when the UI is
 // dirty or the session changed, and draws at most one fresh frame per
 // FrameInterval, going on while what is drawn changes with time. It also

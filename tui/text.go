@@ -11,11 +11,10 @@ import (
 // of columns written.
 func putText(screen tcell.Screen, x, y, maxWidth int, s string, st tcell.Style) int {
 	used := 0
-	state := -1
 	for s != "" && used < maxWidth {
 		var cluster string
 		var width int
-		cluster, s, width, state = uniseg.FirstGraphemeClusterInString(s, state)
+		cluster, s, width = firstCluster(s)
 		if width == 0 || hasControl(cluster) {
 			continue
 		}

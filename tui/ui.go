@@ -41,6 +41,7 @@ type UI struct {
 	session client.Session
 	opts    Options
 	slider  *LatencySlider
+	canvas  canvas // the frame being drawn
 
 	view      client.View // the view drawn by the last frame
 	haveView  bool
@@ -91,10 +92,7 @@ func (u *UI) Frame() {
 	w, h := u.screen.Size()
 	u.x, u.y, u.w, u.h = 0, 0, w, h
 	u.refresh()
-	// Clearing only resets the back buffer: tcell still sends just the
-	// cells whose content or style differs from what the terminal shows.
-	u.screen.Clear()
-	u.render(u.screen)
+	u.paint(u.screen)
 	u.screen.Show()
 }
 
@@ -108,7 +106,16 @@ func (u *UI) Draw(screen tcell.Screen) {
 	if !u.haveView || u.now().Sub(u.lastFrame) >= FrameInterval {
 		u.refresh()
 	}
-	u.render(screen)
+	u.paint(screen)
+}
+
+// paint draws u.view on the canvas, then copies the canvas to screen with
+// one write per cell, so tcell sends only the cells that really changed.
+func (u *UI) paint(screen tcell.Screen) {
+	w, h := screen.Size()
+	u.canvas.reset(screen, w, h)
+	u.render(&u.canvas)
+	u.canvas.flush()
 }
 
 // refresh takes a fresh View and keeps the slider in step with it.

@@ -1,0 +1,255 @@
+package tui_test
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/server"
+	"gridlag/sim"
+	"gridlag/tui"
+)
+
+// running is Run on a simulated terminal in the background. Run uses real
+// goroutines and a real frame clock, so these tests poll for what the
+// screen shows, with a generous deadline.
+type running struct {
+	t      *testing.T
+	screen *readyScreen
+	world  *sim.World
+	me     *sim.Client
+	done   chan error
+	panic  chan any
+}
+
+// readyScreen is a simulation screen that says when Run has initialised
+// it, and keeps a copy of the text of every frame shown: a simulation
+// screen's contents may not be read while another goroutine draws.
+type readyScreen struct {
+	tcell.SimulationScreen
+	ready chan struct{}
+	mu    sync.Mutex
+	shown []string
+}
+
+func (s *readyScreen) Init() error {
+	err := s.SimulationScreen.Init()
+	s.SetSize(120, 40)
+	close(s.ready)
+	return err
+}
+
+func (s *readyScreen) Show() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.SimulationScreen.Show()
+	s.shown = rows(s.SimulationScreen)
+}
+
+// text returns the last frame shown.
+func (s *readyScreen) text() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return strings.Join(s.shown, "\n")
+}
+
+// row returns row y of the last frame shown.
+func (s *readyScreen) rows() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.shown...)
+}
+
+func startRun(t *testing.T, s client.Session, world *sim.World, me *sim.Client, opts tui.Options) *running {
+	t.Helper()
+	scr := &readyScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), ready: make(chan struct{})}
+	r := &running{t: t, screen: scr, world: world, me: me,
+		done: make(chan error, 1), panic: make(chan any, 1)}
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				r.panic <- p
+			}
+		}()
+		r.done <- tui.Run(scr, s, opts)
+	}()
+	select {
+	case <-scr.ready:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not initialise the screen")
+	}
+	return r
+}
+
+func newRunning(t *testing.T, opts tui.Options) *running {
+	w := sim.New(server.Config{Rate: 20})
+	me := w.Join("alice", client.Options{Latency: 200 * time.Millisecond})
+	return startRun(t, me, w, me, opts)
+}
+
+// waitFor polls until the screen shows s.
+func (r *running) waitFor(s string) {
+	r.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if strings.Contains(r.screen.text(), s) {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	r.t.Fatalf("screen never showed %q:\n%s", s, r.screen.text())
+}
+
+// result waits for Run to return.
+func (r *running) result() error {
+	r.t.Helper()
+	select {
+	case err := <-r.done:
+		return err
+	case p := <-r.panic:
+		r.t.Fatalf("Run panicked: %v", p)
+	case <-time.After(10 * time.Second):
+		r.t.Fatal("Run did not return")
+	}
+	return nil
+}
+
+// finalised reports whether the screen was finalised (a finalised
+// simulation screen has no cells).
+func (r *running) finalised() bool {
+	w, h := r.screen.Size()
+	return w == 0 && h == 0
+}
+
+func TestRunPlayAndQuit(t *testing.T) {
+	r := newRunning(t, tui.Options{Title: "gridlag — run test"})
+	r.waitFor("you (10,10)  server (10,10)")
+	r.waitFor("gridlag — run test")
+	r.screen.InjectKey(tcell.KeyRight, 0, tcell.ModNone)
+	r.waitFor("you (11,10)  server (10,10)")
+	r.waitFor("#1 ")
+	r.world.Advance(time.Second) // the acknowledgement arrives; Changed fires
+	r.waitFor("you (11,10)  server (11,10)")
+	r.waitFor("last ack #1   pending 0")
+	r.screen.InjectKey(tcell.KeyRune, '+', tcell.ModNone)
+	r.waitFor("┤ 210ms")
+	if got := r.me.View().Latency; got != 210*time.Millisecond {
+		t.Fatalf("latency %v after +", got)
+	}
+	r.screen.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	if err := r.result(); err != nil {
+		t.Fatalf("Run after q: %v", err)
+	}
+	if !r.finalised() {
+		t.Fatal("screen not finalised after Run returned")
+	}
+}
+
+func TestRunCtrlC(t *testing.T) {
+	r := newRunning(t, tui.Options{})
+	r.waitFor("you (10,10)")
+	r.screen.InjectKey(tcell.KeyCtrlC, 0, tcell.ModCtrl)
+	if err := r.result(); err != nil {
+		t.Fatalf("Run after Ctrl-C: %v", err)
+	}
+	if !r.finalised() {
+		t.Fatal("screen not finalised after Ctrl-C")
+	}
+}
+
+func TestRunMouseDragsSlider(t *testing.T) {
+	r := newRunning(t, tui.Options{})
+	r.waitFor("┤ 200ms")
+	row := -1
+	col := -1
+	for y, s := range r.screen.rows() {
+		if i := strings.Index(s, "├"); i >= 0 {
+			row, col = y, len([]rune(s[:i]))
+		}
+	}
+	if row < 0 {
+		t.Fatal("no slider track on screen")
+	}
+	// Press at the left end, drag right by five columns, release.
+	r.screen.InjectMouse(col, row, tcell.Button1, tcell.ModNone)
+	r.waitFor("┤ 0ms")
+	r.screen.InjectMouse(col+5, row, tcell.Button1, tcell.ModNone)
+	r.screen.InjectMouse(col+5, row, tcell.ButtonNone, tcell.ModNone)
+	deadline := time.Now().Add(10 * time.Second)
+	for r.me.View().Latency < 100*time.Millisecond && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got := r.me.View().Latency; got < 100*time.Millisecond {
+		t.Fatalf("drag did not raise the latency: %v", got)
+	}
+	r.screen.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	r.result()
+}
+
+func TestRunSessionEnds(t *testing.T) {
+	r := newRunning(t, tui.Options{EndGrace: time.Minute})
+	r.waitFor("you (10,10)")
+	r.me.Close()
+	r.waitFor("session ended")
+	r.screen.InjectKey(tcell.KeyRune, 'x', tcell.ModNone) // any key leaves
+	err := r.result()
+	if want := r.me.View().Err; err != want {
+		t.Fatalf("Run returned %v, want the session's error %v", err, want)
+	}
+	if !r.finalised() {
+		t.Fatal("screen not finalised after the session ended")
+	}
+}
+
+func TestRunSessionEndsAlone(t *testing.T) {
+	r := newRunning(t, tui.Options{EndGrace: 50 * time.Millisecond})
+	r.waitFor("you (10,10)")
+	r.me.Close()
+	r.result()
+	if !r.finalised() {
+		t.Fatal("screen not finalised after the session ended")
+	}
+}
+
+// panicky is the real simulated client whose Press panics, to check that
+// Run finalises the terminal on a panic.
+type panicky struct{ *sim.Client }
+
+func (panicky) Press(grid.Dir) { panic("boom") }
+
+func TestRunFinalisesOnPanic(t *testing.T) {
+	w := sim.New(server.Config{Rate: 20})
+	me := w.Join("alice", client.Options{})
+	r := startRun(t, panicky{me}, w, me, tui.Options{})
+	r.waitFor("you (10,10)")
+	r.screen.InjectKey(tcell.KeyRight, 0, tcell.ModNone)
+	select {
+	case p := <-r.panic:
+		if p != "boom" {
+			t.Fatalf("panic %v, want boom", p)
+		}
+	case err := <-r.done:
+		t.Fatalf("Run returned %v instead of panicking", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not return")
+	}
+	if !r.finalised() {
+		t.Fatal("screen not finalised after a panic")
+	}
+}
+
+func TestRunRejectsNil(t *testing.T) {
+	w := sim.New(server.Config{})
+	me := w.Join("alice", client.Options{})
+	if err := tui.Run(nil, me, tui.Options{}); err == nil {
+		t.Fatal("Run accepted a nil screen")
+	}
+	if err := tui.Run(tcell.NewSimulationScreen("UTF-8"), nil, tui.Options{}); err == nil {
+		t.Fatal("Run accepted a nil session")
+	}
+}
