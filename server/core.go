@@ -95,18 +95,26 @@ func (c *Core) Stats() Stats {
 	return s
 }
 
-// Outbox returns everything produced since the last Outbox call, in order.
-// The slice and the messages stay valid until the next call of a Core
-// method other than Outbox and Events.
+// Outbox returns everything produced since the last Outbox call, in order,
+// and ends the batch. The slice and the messages stay valid until the next
+// call of any Core method.
 func (c *Core) Outbox() []Envelope {
+	if c.drained {
+		c.reset() // nothing new since the last Outbox call
+	}
 	c.drained = true
 	return c.out
 }
 
-// Events returns what happened since the last Outbox call (joins, leaves,
-// refusals), in order, for logging. It follows the same validity rule as
-// Outbox; call it before or after Outbox, before any other method.
-func (c *Core) Events() []Event { return c.events }
+// Events returns what happened (joins, leaves, refusals) in the batch that
+// the next Outbox call will end, in order, for logging. Call it before
+// Outbox; after Outbox it returns nothing until something new happens.
+func (c *Core) Events() []Event {
+	if c.drained {
+		return nil
+	}
+	return c.events
+}
 
 // Positions appends every player's cell, sorted by player ID, to dst.
 func (c *Core) Positions(dst []grid.PlayerPos) []grid.PlayerPos { return c.world.Players(dst) }
@@ -133,12 +141,17 @@ func (c *Core) Player(id ConnID) (grid.PlayerID, bool) {
 
 // begin starts a new output batch if the last one was handed over.
 func (c *Core) begin() {
-	if !c.drained {
-		return
+	if c.drained {
+		c.drained = false
+		c.reset()
 	}
-	c.drained = false
+}
+
+// reset empties the batch, making its buffers available again.
+func (c *Core) reset() {
 	clear(c.out) // drop references to messages of past batches
 	c.out = c.out[:0]
+	clear(c.events)
 	c.events = c.events[:0]
 	c.posUsed = 0
 	c.states.reset()

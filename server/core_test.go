@@ -431,6 +431,10 @@ func TestLeaveOnByeAndDisconnect(t *testing.T) {
 	join(t, c, 0, 3, "cid", false)
 
 	c.Receive(ms, 2, &protocol.Bye{Reason: "dinner"})
+	evs := c.Events()
+	if len(evs) != 1 || evs[0].Kind != EventLeave || !strings.Contains(evs[0].Reason, "dinner") {
+		t.Errorf("events %+v, want bob's leave with his reason", evs)
+	}
 	out := c.Outbox()
 	leaves := 0
 	for _, e := range out {
@@ -443,10 +447,6 @@ func TestLeaveOnByeAndDisconnect(t *testing.T) {
 	}
 	if leaves != 2 {
 		t.Errorf("bye: %v, want Leave to ann and cid", describe(out))
-	}
-	evs := c.Events()
-	if len(evs) != 1 || evs[0].Kind != EventLeave || !strings.Contains(evs[0].Reason, "dinner") {
-		t.Errorf("events %+v, want bob's leave with his reason", evs)
 	}
 
 	c.Disconnect(2*ms, 3, "connection reset")
@@ -552,5 +552,19 @@ func TestStatesMatchTheWorld(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func TestOutboxHandsEachMessageOverOnce(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	c.Receive(0, 1, &protocol.Hello{Version: protocol.Version, Name: "ann"})
+	if evs := c.Events(); len(evs) != 1 || evs[0].Kind != EventJoin || evs[0].Pos != grid.DefaultSpawn {
+		t.Errorf("events %+v, want ann's join at the spawn", evs)
+	}
+	if out := c.Outbox(); len(out) != 2 {
+		t.Fatalf("outbox %v", describe(out))
+	}
+	if evs, out := c.Events(), c.Outbox(); len(evs) != 0 || len(out) != 0 {
+		t.Errorf("nothing happened, yet events %+v and outbox %v", evs, describe(out))
 	}
 }

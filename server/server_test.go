@@ -1,0 +1,456 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/log"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+// wait is the generous deadline for anything that happens over real
+// sockets.
+const wait = 10 * time.Second
+
+// syncBuffer is a log sink safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// testServer is a server on 127.0.0.1:0 and its log.
+type testServer struct {
+	*Server
+	logs  *syncBuffer
+	serve chan error
+}
+
+func startServer(t *testing.T, opts Options) *testServer {
+	t.Helper()
+	logs := &syncBuffer{}
+	opts.Logger = log.NewWithOptions(logs, log.Options{Level: log.DebugLevel})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{Server: New(opts), logs: logs, serve: make(chan error, 1)}
+	go func() { ts.serve <- ts.Serve(ln) }()
+	t.Cleanup(func() {
+		ts.Close()
+		if t.Failed() {
+			t.Logf("server log:\n%s", logs.String())
+		}
+	})
+	deadline := time.Now().Add(wait)
+	for ts.Addr() == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("server did not start")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	return ts
+}
+
+// waitLog polls the log for text.
+func (ts *testServer) waitLog(t *testing.T, text string) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for !strings.Contains(ts.logs.String(), text) {
+		if time.Now().After(deadline) {
+			t.Fatalf("log never said %q", text)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// testClient is a raw protocol client.
+type testClient struct {
+	t   *testing.T
+	nc  net.Conn
+	dec *protocol.Decoder
+	enc *protocol.Encoder
+
+	welcomes int    // Welcomes received: never more than one
+	tick     uint32 // the last State's tick: ticks only grow
+}
+
+func dial(t *testing.T, ts *testServer) *testClient {
+	t.Helper()
+	nc, err := net.Dial("tcp", ts.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	return &testClient{t: t, nc: nc, dec: protocol.NewDecoder(nc), enc: protocol.NewEncoder(nc)}
+}
+
+func (c *testClient) send(m protocol.Message) {
+	c.t.Helper()
+	c.nc.SetWriteDeadline(time.Now().Add(wait))
+	if err := c.enc.Encode(m); err != nil {
+		c.t.Fatalf("send %v: %v", m.Type(), err)
+	}
+}
+
+// recv reads one message, checking what holds for every connection: one
+// Welcome, and States whose ticks never go back (nothing is sent twice).
+func (c *testClient) recv() (protocol.Message, error) {
+	c.nc.SetReadDeadline(time.Now().Add(wait))
+	m, err := c.dec.Decode()
+	switch v := m.(type) {
+	case *protocol.Welcome:
+		if c.welcomes++; c.welcomes > 1 {
+			c.t.Errorf("a second Welcome arrived")
+		}
+	case *protocol.State:
+		if v.Tick < c.tick {
+			c.t.Errorf("state of tick %d after tick %d", v.Tick, c.tick)
+		}
+		c.tick = v.Tick
+	}
+	return m, err
+}
+
+// until reads messages until one satisfies ok, and returns it.
+func (c *testClient) until(what string, ok func(protocol.Message) bool) protocol.Message {
+	c.t.Helper()
+	for {
+		m, err := c.recv()
+		if err != nil {
+			c.t.Fatalf("waiting for %s: %v", what, err)
+		}
+		if ok(m) {
+			return m
+		}
+	}
+}
+
+// join says Hello and returns the Welcome.
+func (c *testClient) join(name string) *protocol.Welcome {
+	c.t.Helper()
+	c.send(&protocol.Hello{Version: protocol.Version, Name: name})
+	m, err := c.recv()
+	if err != nil {
+		c.t.Fatalf("join %s: %v", name, err)
+	}
+	w, ok := m.(*protocol.Welcome)
+	if !ok {
+		c.t.Fatalf("join %s: got %+v, want a Welcome", name, m)
+	}
+	return w
+}
+
+// state reads until a State satisfying ok.
+func (c *testClient) state(what string, ok func(*protocol.State) bool) *protocol.State {
+	c.t.Helper()
+	return c.until(what, func(m protocol.Message) bool {
+		st, is := m.(*protocol.State)
+		return is && ok(st)
+	}).(*protocol.State)
+}
+
+// closed reads until the server closes the connection, and returns the
+// last Error or Bye it sent.
+func (c *testClient) closed() protocol.Message {
+	c.t.Helper()
+	var last protocol.Message
+	for {
+		m, err := c.recv()
+		if errors.Is(err, io.EOF) {
+			return last
+		}
+		if err != nil {
+			c.t.Fatalf("waiting for the server to close: %v", err)
+		}
+		switch m.(type) {
+		case *protocol.Error, *protocol.Bye:
+			last = m
+		}
+	}
+}
+
+func stateCell(st *protocol.State, id grid.PlayerID) (grid.Pos, bool) {
+	for _, p := range st.Players {
+		if p.ID == id {
+			return p.Pos, true
+		}
+	}
+	return grid.Pos{}, false
+}
+
+func TestTCPHandshakeMoveAndPing(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 20}})
+	c := dial(t, ts)
+	w := c.join("ann")
+	if w.Player != 1 || w.UpdateRate != 20 || w.MapWidth != 40 {
+		t.Fatalf("welcome %+v", w)
+	}
+	st := c.state("first state", func(*protocol.State) bool { return true })
+	if p, _ := stateCell(st, 1); p != grid.DefaultSpawn || st.Ack != 0 {
+		t.Fatalf("first state %+v, want ann at %v, ack 0", st, grid.DefaultSpawn)
+	}
+	c.send(&protocol.Input{Seq: 1, Dir: grid.Right})
+	st = c.state("ack 1", func(st *protocol.State) bool { return st.Ack == 1 })
+	if p, _ := stateCell(st, 1); p != (grid.Pos{X: 11, Y: 10}) {
+		t.Errorf("after RIGHT ann is at %v, want (11,10)", p)
+	}
+	c.send(&protocol.Ping{Stamp: 42})
+	c.until("pong", func(m protocol.Message) bool {
+		p, ok := m.(*protocol.Pong)
+		return ok && p.Stamp == 42
+	})
+	ts.waitLog(t, "join")
+	if !strings.Contains(ts.logs.String(), "spawn=(10,10)") || !strings.Contains(ts.logs.String(), "name=ann") {
+		t.Errorf("join log lacks the name or spawn cell:\n%s", ts.logs)
+	}
+	c.send(&protocol.Bye{Reason: "done"})
+	if m := c.closed(); m == nil {
+		t.Errorf("no Bye back after Bye")
+	}
+	ts.waitLog(t, "leave")
+}
+
+func TestTCPWrongVersion(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 20}})
+	c := dial(t, ts)
+	c.send(&protocol.Hello{Version: 99, Name: "old"})
+	m := c.closed()
+	e, ok := m.(*protocol.Error)
+	if !ok || e.Code != protocol.ErrCodeVersion || !strings.Contains(e.Text, "99") {
+		t.Fatalf("got %+v, want Error(version) naming version 99", m)
+	}
+	ts.waitLog(t, "refused")
+}
+
+func TestTCPGarbageClosesOnlyThatClient(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 50}})
+	good := dial(t, ts)
+	good.join("good")
+	garbage := [][]byte{
+		[]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"),
+		{0, 3, 0xEE, 1, 2},       // unknown message type
+		{0, 2, 4, 1},             // a truncated Input
+		{0, 0},                   // an empty frame
+		{0, 6, 4, 0, 0, 0, 1, 9}, // an Input with direction 9
+	}
+	for i, g := range garbage {
+		bad := dial(t, ts)
+		if i%2 == 1 {
+			bad.join("bad")
+		}
+		bad.nc.Write(g)
+		m := bad.closed()
+		if e, ok := m.(*protocol.Error); !ok || e.Code != protocol.ErrCodeProtocol || !strings.Contains(e.Text, "malformed") {
+			t.Errorf("garbage %q: got %+v, want Error(protocol, malformed frame)", g, m)
+		}
+	}
+	ts.waitLog(t, "malformed frame")
+	// The good client still gets fresh states.
+	first := good.state("a state", func(*protocol.State) bool { return true })
+	good.state("a later state", func(st *protocol.State) bool { return st.Tick >= first.Tick+5 })
+}
+
+func TestTCPHandshakeTimeout(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 20}, HandshakeTimeout: 100 * time.Millisecond})
+	c := dial(t, ts)
+	m := c.closed()
+	if e, ok := m.(*protocol.Error); !ok || e.Code != protocol.ErrCodeTimeout {
+		t.Fatalf("silent client got %+v, want Error(timeout)", m)
+	}
+	ts.waitLog(t, "no Hello within")
+}
+
+func TestTCPSlowClientDroppedOthersUnaffected(t *testing.T) {
+	const rate = 200
+	ts := startServer(t, Options{Config: Config{Rate: rate}, SendQueue: 4, WriteBuffer: 4096})
+	good := dial(t, ts)
+	good.join("good")
+	slow := dial(t, ts)
+	slow.nc.(*net.TCPConn).SetReadBuffer(4096)
+	slow.join("slow") // and never read again
+
+	// Meanwhile the good client hears a state every tick, then the slow
+	// one's Leave.
+	start := time.Now()
+	first := good.state("a state", func(*protocol.State) bool { return true })
+	var last *protocol.State
+	good.until("the slow client's Leave", func(m protocol.Message) bool {
+		if st, ok := m.(*protocol.State); ok {
+			last = st
+		}
+		l, ok := m.(*protocol.Leave)
+		return ok && l.ID == 2
+	})
+	ts.waitLog(t, "too slow")
+	elapsed := time.Since(start)
+	if last == nil {
+		t.Fatal("no state while the slow client was stalling")
+	}
+	ticks := int(last.Tick - first.Tick)
+	if want := int(elapsed.Seconds() * rate / 2); ticks < want {
+		t.Errorf("good client saw %d ticks in %v, want at least %d: the stalled client slowed the server", ticks, elapsed, want)
+	}
+	gap := time.Duration(last.TimeNS - first.TimeNS)
+	if ticks > 0 && gap/time.Duration(ticks) > 3*time.Second/rate {
+		t.Errorf("states every %v on average, want about %v", gap/time.Duration(ticks), time.Second/rate)
+	}
+	good.state("a state after the drop", func(st *protocol.State) bool { return len(st.Players) == 1 })
+	if testing.Verbose() {
+		t.Logf("%d ticks in %v; log:\n%s", ticks, elapsed, ts.logs)
+	}
+}
+
+func TestTCPFloodDisconnected(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 20}, MaxMessageRate: 50})
+	good := dial(t, ts)
+	good.join("good")
+	c := dial(t, ts)
+	c.join("flood")
+	go func() {
+		for i := 0; i < 1000; i++ {
+			if c.enc.Encode(&protocol.Ping{Stamp: uint64(i)}) != nil {
+				return
+			}
+		}
+	}()
+	m := c.closed()
+	if e, ok := m.(*protocol.Error); !ok || e.Code != protocol.ErrCodeFlood {
+		t.Fatalf("flooder got %+v, want Error(flood)", m)
+	}
+	ts.waitLog(t, "flooding")
+	good.until("the flooder's Leave", func(m protocol.Message) bool {
+		l, ok := m.(*protocol.Leave)
+		return ok && l.ID == 2
+	})
+}
+
+// serverGoroutines returns the stacks of goroutines running server code.
+func serverGoroutines() []string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var r []string
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "gridlag/server.(*Server)") {
+			r = append(r, g)
+		}
+	}
+	return r
+}
+
+func TestTCPCloseSaysByeAndLeavesNoGoroutines(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 20}})
+	var clients []*testClient
+	for _, name := range []string{"ann", "bob"} {
+		c := dial(t, ts)
+		c.join(name)
+		clients = append(clients, c)
+	}
+	silent := dial(t, ts) // connected, no Hello yet
+	deadline := time.Now().Add(wait)
+	for ts.Stats().Connections < 2 || len(serverGoroutines()) < 2*3+1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("connections not set up: %+v", ts.Stats())
+		}
+		time.Sleep(time.Millisecond)
+	}
+
+	done := make(chan struct{})
+	go func() {
+		ts.Close()
+		close(done)
+	}()
+	for _, c := range append(clients, silent) {
+		m := c.closed()
+		if b, ok := m.(*protocol.Bye); !ok || b.Reason != "server shutting down" {
+			t.Errorf("got %+v, want Bye(server shutting down)", m)
+		}
+		c.nc.Close()
+	}
+	select {
+	case <-done:
+	case <-time.After(wait):
+		t.Fatal("Close did not return")
+	}
+	if err := <-ts.serve; err != nil {
+		t.Errorf("Serve returned %v after Close, want nil", err)
+	}
+	if g := serverGoroutines(); len(g) != 0 {
+		t.Errorf("%d server goroutines still running after Close:\n%s", len(g), strings.Join(g, "\n\n"))
+	}
+	if _, err := net.Dial("tcp", ts.Addr().String()); err == nil {
+		t.Errorf("the listener still accepts connections after Close")
+	}
+	ts.Close() // a second Close is harmless
+}
+
+func TestServeRejectsBadConfig(t *testing.T) {
+	s := New(Options{Config: Config{Rate: -5}})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Serve(ln); err == nil || !strings.Contains(err.Error(), "rate") {
+		t.Errorf("Serve with rate -5: %v, want an error about the rate", err)
+	}
+	s.Close()
+}
+
+func TestTCPIdleTimeout(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 20}, IdleTimeout: 150 * time.Millisecond})
+	good := dial(t, ts)
+	good.join("good")
+	quiet := dial(t, ts)
+	quiet.join("quiet")
+	// good keeps pinging, quiet says nothing.
+	stop := make(chan struct{})
+	pinged := make(chan struct{})
+	go func() {
+		defer close(pinged)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(30 * time.Millisecond):
+				good.nc.SetWriteDeadline(time.Now().Add(wait))
+				if good.enc.Encode(&protocol.Ping{Stamp: 1}) != nil {
+					return
+				}
+			}
+		}
+	}()
+	m := quiet.closed()
+	if e, ok := m.(*protocol.Error); !ok || e.Code != protocol.ErrCodeTimeout {
+		t.Errorf("silent player got %+v, want Error(timeout)", m)
+	}
+	good.until("the quiet player's Leave", func(m protocol.Message) bool {
+		l, ok := m.(*protocol.Leave)
+		return ok && l.ID == 2
+	})
+	close(stop)
+	<-pinged
+	if ts.Stats().Players != 1 {
+		t.Errorf("stats %+v, want the pinging player still in", ts.Stats())
+	}
+	ts.waitLog(t, "silent for")
+}
