@@ -1,0 +1,86 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/charmbracelet/log"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+// MaxBots bounds Options.N: as many players as a server can hold.
+const MaxBots = 65534
+
+// Options configure a run of bots.
+type Options struct {
+	// Addr is the game server's TCP address, host:port.
+	Addr string
+	// N is the number of bots, 1 to MaxBots.
+	N int
+	// Duration is how long the bots walk, from the start of the run; 0
+	// means until the context is done.
+	Duration time.Duration
+	// Latency and Jitter are each bot's injected link: the round trip,
+	// half each way, and 0..Jitter more per message (client.Options).
+	Latency, Jitter time.Duration
+	// Seed makes the run reproducible: bot i walks with a seed derived
+	// from Seed and i, and so does its link's jitter. 0 means a seed from
+	// the clock.
+	Seed int64
+	// NamePrefix names the bots NamePrefix-1, NamePrefix-2, ... Default
+	// "bot". The names must pass protocol.CheckName.
+	NamePrefix string
+	// Avoid are the cells the bots never step onto; nil means
+	// grid.DefaultSpawn, the human spawn of the default map. A server
+	// with a spawn of its own should pass that cell.
+	Avoid []grid.Pos
+	// Logger receives each bot's connection events; nil discards them.
+	Logger *log.Logger
+}
+
+// withDefaults fills the zero fields and checks the rest.
+func (o Options) withDefaults() (Options, error) {
+	if o.NamePrefix == "" {
+		o.NamePrefix = "bot"
+	}
+	if o.Avoid == nil {
+		o.Avoid = []grid.Pos{grid.DefaultSpawn}
+	}
+	if o.Seed == 0 {
+		o.Seed = time.Now().UnixNano()
+	}
+	if o.Logger == nil {
+		o.Logger = log.New(io.Discard)
+	}
+	switch {
+	case o.Addr == "":
+		return o, errors.New("bot: no server address")
+	case o.N < 1 || o.N > MaxBots:
+		return o, fmt.Errorf("bot: number of bots %d is out of range (1 to %d)", o.N, MaxBots)
+	case o.Duration < 0:
+		return o, fmt.Errorf("bot: negative duration %v", o.Duration)
+	case o.Latency < 0 || o.Jitter < 0:
+		return o, fmt.Errorf("bot: negative latency %v or jitter %v", o.Latency, o.Jitter)
+	}
+	if err := protocol.CheckName(o.name(o.N)); err != nil {
+		return o, fmt.Errorf("bot: name prefix %q: %q: %w", o.NamePrefix, o.name(o.N), err)
+	}
+	return o, nil
+}
+
+// name is bot i's name, i from 1.
+func (o Options) name(i int) string { return fmt.Sprintf("%s-%d", o.NamePrefix, i) }
+
+// seed is bot i's seed, i from 1: distinct per bot and never 0 (which
+// the client takes as "from the clock").
+func (o Options) seed(i int) int64 {
+	s := o.Seed*1_000_003 + int64(i)
+	if s == 0 {
+		s = 1
+	}
+	return s
+}
