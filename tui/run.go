@@ -53,8 +53,11 @@ func Run(screen tcell.Screen, s client.Session, opts Options) (err error) {
 		panic(p)
 	}
 	if c.sessionOver {
-		return s.View().Err
+		err := s.View().Err
+		u.opts.Logger.Info("tui: session ended", "err", err)
+		return err
 	}
+	u.opts.Logger.Info("tui: player quit")
 	return nil
 }
 
@@ -136,7 +139,9 @@ func (c *frameClock) run() {
 			arm(c.ui.untilNextFrame())
 		case <-timer.C:
 			armed = false
-			c.app.ForceDraw() // serialised with tview's own drawing
+			if c.ui.Stale() {
+				c.app.ForceDraw() // serialised with tview's own drawing
+			}
 			if c.ui.NeedsFrame() {
 				arm(c.ui.untilNextFrame())
 			}

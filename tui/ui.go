@@ -2,9 +2,11 @@ package tui
 
 import (
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
+	"github.com/charmbracelet/log"
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
@@ -26,6 +28,9 @@ type Options struct {
 	// EndGrace is how long Run keeps showing why the session ended before
 	// it returns (any key returns at once). Zero means 3 seconds.
 	EndGrace time.Duration
+	// Logger receives the interface's few events (the session ended, the
+	// player quit); nil discards them.
+	Logger *log.Logger
 }
 
 // UI is the interface for one session. It is a tview.Primitive filling the
@@ -65,6 +70,9 @@ type UI struct {
 func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 	if opts.EndGrace <= 0 {
 		opts.EndGrace = 3 * time.Second
+	}
+	if opts.Logger == nil {
+		opts.Logger = log.New(io.Discard)
 	}
 	u := &UI{
 		screen:  screen,
@@ -353,6 +361,19 @@ func (u *UI) NeedsFrame() bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.dirty || u.animating()
+}
+
+// Stale reports whether a frame drawn now would differ from the last one:
+// the UI is dirty, or the session's view changed in a way the screen shows.
+// The frame clock skips frames that are not stale.
+func (u *UI) Stale() bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.dirty || !u.haveView {
+		return true
+	}
+	v := u.session.View()
+	return !sameDrawing(&v, &u.view)
 }
 
 // animating reports whether the last frame shows something that changes

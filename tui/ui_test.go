@@ -349,3 +349,31 @@ func TestMovementKeys(t *testing.T) {
 		}
 	}
 }
+
+// The frame clock only needs frames while something changes: a key, or a
+// ledger whose ages grow; an idle screen needs none.
+func TestNeedsFrame(t *testing.T) {
+	r := newRig(t, client.Options{Latency: 200 * time.Millisecond, NoInterpolate: true})
+	if r.ui.NeedsFrame() || r.ui.Stale() {
+		t.Fatal("an idle screen asks for frames")
+	}
+	r.ui.HandleKey(tcell.NewEventKey(tcell.KeyRight, 0, tcell.ModNone))
+	if !r.ui.NeedsFrame() || !r.ui.Stale() {
+		t.Fatal("a key did not ask for a frame")
+	}
+	r.ui.Frame()
+	if !r.ui.NeedsFrame() {
+		t.Fatal("a pending input's age needs refreshing, but no frame is asked for")
+	}
+	if r.ui.Stale() {
+		t.Fatal("stale with no time passed")
+	}
+	r.world.Advance(5 * time.Millisecond)
+	if !r.ui.Stale() {
+		t.Fatal("the ledger's age changed but the frame is not stale")
+	}
+	r.advance(time.Second)
+	if r.ui.NeedsFrame() || r.ui.Stale() {
+		t.Fatal("still asking for frames once everything is acknowledged")
+	}
+}
