@@ -69,6 +69,12 @@ type initialised struct{ tcell.Screen }
 // Init does nothing: the screen is initialised.
 func (initialised) Init() error { return nil }
 
+// EnableMouse asks the terminal for clicks and drags only, not for every
+// motion of the pointer, which would cost an SSH player bytes for nothing.
+func (s initialised) EnableMouse(...tcell.MouseFlags) {
+	s.Screen.EnableMouse(tcell.MouseButtonEvents | tcell.MouseDragEvents)
+}
+
 // Clear does nothing. tview clears the screen before every frame, which
 // would make tcell send every non-blank cell again; the UI paints every
 // cell of every frame itself, so no clear is needed.
@@ -134,12 +140,12 @@ func (c *frameClock) run() {
 			c.ui.sessionEnded()
 			leave = time.After(c.ui.opts.EndGrace)
 		case <-c.session.Changed():
-			c.ui.MarkDirty()
+			c.ui.SessionChanged()
 		case <-c.ui.wake:
 			arm(c.ui.untilNextFrame())
 		case <-timer.C:
 			armed = false
-			if c.ui.Stale() {
+			if c.ui.frameDue() {
 				c.app.ForceDraw() // serialised with tview's own drawing
 			}
 			if c.ui.NeedsFrame() {

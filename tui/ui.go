@@ -56,7 +56,8 @@ type UI struct {
 	focused   bool
 	help      bool
 	ended     bool // the session is over; the screen says why
-	dirty     bool // something changed since the last fresh frame
+	dirty     bool // the UI changed since the last fresh frame
+	check     bool // the session signalled a change: compare its view
 	lastFrame time.Time
 	now       func() time.Time
 
@@ -130,7 +131,7 @@ func (u *UI) paint(screen tcell.Screen) {
 func (u *UI) refresh() {
 	u.view = u.session.View()
 	u.haveView = true
-	u.dirty = false
+	u.dirty, u.check = false, false
 	u.lastFrame = u.now()
 	if !u.slider.Dragging() {
 		u.slider.SetValue(u.view.Latency)
@@ -360,7 +361,7 @@ func (u *UI) Quit() <-chan struct{} { return u.quit }
 func (u *UI) NeedsFrame() bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	return u.dirty || u.animating()
+	return u.dirty || u.check || u.animating()
 }
 
 // Stale reports whether a frame drawn now would differ from the last one:
@@ -369,6 +370,22 @@ func (u *UI) NeedsFrame() bool {
 func (u *UI) Stale() bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()
+	return u.stale()
+}
+
+// frameDue is Stale for the frame clock: when the session's view turns
+// out unchanged, the session's signal is settled.
+func (u *UI) frameDue() bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.stale() {
+		return true
+	}
+	u.check = false
+	return false
+}
+
+func (u *UI) stale() bool {
 	if u.dirty || !u.haveView {
 		return true
 	}
@@ -385,16 +402,25 @@ func (u *UI) animating() bool {
 		v.Interpolate && len(v.Others) > 0
 }
 
-// MarkDirty asks for a frame: the session changed.
-func (u *UI) MarkDirty() {
+// SessionChanged tells the UI that the session signalled a change
+// (Session.Changed). The next frame is drawn only if the view really looks
+// different: many messages (a state that moves no one) change nothing on
+// screen.
+func (u *UI) SessionChanged() {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	u.markDirty()
+	u.check = true
+	u.wakeClock()
 }
 
 // markDirty sets the dirty flag and wakes the frame clock.
 func (u *UI) markDirty() {
 	u.dirty = true
+	u.wakeClock()
+}
+
+// wakeClock tells the frame clock to look for a frame to draw.
+func (u *UI) wakeClock() {
 	select {
 	case u.wake <- struct{}{}:
 	default:

@@ -357,6 +357,10 @@ func TestNeedsFrame(t *testing.T) {
 	if r.ui.NeedsFrame() || r.ui.Stale() {
 		t.Fatal("an idle screen asks for frames")
 	}
+	r.ui.SessionChanged() // a message that changes nothing on screen
+	if r.ui.Stale() {
+		t.Fatal("a session signal with an unchanged view makes the frame stale")
+	}
 	r.ui.HandleKey(tcell.NewEventKey(tcell.KeyRight, 0, tcell.ModNone))
 	if !r.ui.NeedsFrame() || !r.ui.Stale() {
 		t.Fatal("a key did not ask for a frame")
