@@ -55,8 +55,12 @@ func play(ctx context.Context, o Options, i int) (r botResult) {
 		step = defaultStep
 	}
 	brain := NewBrain(o.seed(i), o.Avoid...)
+	// The next press comes one step after the last one returned, so the
+	// client never holds a press back for the speed limit: each press is
+	// sent at once, on top of exactly the pending inputs the brain saw,
+	// which is what its guarantee about the avoided cells needs.
 	var lastPress time.Time
-	tick := time.NewTicker(step)
+	pace := time.NewTimer(step)
 	dropped := false
 walk:
 	for {
@@ -66,19 +70,21 @@ walk:
 		case <-conn.Done():
 			dropped = true
 			break walk
-		case <-tick.C:
+		case <-pace.C:
 			if d := brain.Next(conn.View()); d != grid.None {
 				conn.Press(d)
 				lastPress = time.Now()
 			}
+			pace.Reset(step)
 		}
 	}
-	tick.Stop()
+	pace.Stop()
 
 	if !dropped {
-		// A press held back by the speed limit goes out within one step
-		// of the last press; after that only acknowledgements can come.
-		quiet := lastPress.Add(step + step/2)
+		// Should a press have been held back all the same, it goes out
+		// within one step of the last press; after that only
+		// acknowledgements can come.
+		quiet := lastPress.Add(step)
 		bound := 2*(o.Latency+o.Jitter) + step + settleSlack
 		switch settle(conn, quiet, bound) {
 		case settleDropped:

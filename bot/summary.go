@@ -35,6 +35,8 @@ type Summary struct {
 	// Errors lists the bots that failed to connect or were dropped, one
 	// line each.
 	Errors []string
+
+	deferred int // presses the clients held back for the speed limit
 }
 
 // botResult is what one bot brings back.
@@ -61,6 +63,7 @@ func summarize(results []botResult, took time.Duration) Summary {
 		s.InputsSent += r.stats.InputsSent
 		s.InputsAcked += r.stats.InputsAcked
 		s.Corrections += r.stats.Corrections
+		s.deferred += r.stats.Deferred
 		rtts = append(rtts, r.stats.RTTs...)
 		if secs := r.connected.Seconds(); secs > 0 {
 			s.BytesInPerBotPerSec += float64(r.in) / secs
