@@ -3,6 +3,7 @@ package client
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"gridlag/grid"
@@ -245,6 +246,11 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 		c.roster[m.Player.ID] = m.Player
 	case *protocol.Leave:
 		delete(c.roster, m.ID)
+		c.latest = slices.DeleteFunc(c.latest, func(p grid.PlayerPos) bool { return p.ID == m.ID })
+		c.interp.forget(m.ID)
+		if c.world != nil {
+			c.world.Remove(m.ID)
+		}
 	default:
 		return fmt.Errorf("client: unexpected %v from the server", m.Type())
 	}

@@ -195,3 +195,21 @@ func TestOthersNamesAreSanitised(t *testing.T) {
 		t.Fatalf("others %+v", v.Others)
 	}
 }
+
+func TestLeaveRemovesAtOnce(t *testing.T) {
+	for _, opts := range []Options{{}, {NoInterpolate: true}} {
+		c := playing(t, opts)
+		c.Receive(0, &protocol.Join{Player: protocol.PlayerInfo{ID: 2, Color: 3, Name: "bob"}})
+		c.Receive(0, state(0, 0, at(1, 10, 10), at(2, 12, 10)))
+		c.Receive(50*ms, state(0, 50*ms, at(1, 10, 10), at(2, 12, 10)))
+		c.Receive(60*ms, &protocol.Leave{ID: 2})
+		if v := c.View(60 * ms); len(v.Others) != 0 {
+			t.Fatalf("interpolate=%v: a player who left is still drawn: %+v", !opts.NoInterpolate, v.Others)
+		}
+		c.Press(60*ms, grid.Right)
+		c.Press(160*ms, grid.Right)
+		if v := c.View(160 * ms); v.Predicted != (grid.Pos{X: 12, Y: 10}) {
+			t.Fatalf("the cell of a player who left still blocks prediction: %v", v.Predicted)
+		}
+	}
+}

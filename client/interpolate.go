@@ -1,6 +1,7 @@
 package client
 
 import (
+	"slices"
 	"time"
 
 	"gridlag/grid"
@@ -106,6 +107,13 @@ func (ip *interpolator) add(now time.Duration, s *protocol.State, me grid.Player
 	}
 	if drop > 0 {
 		ip.buf = append(ip.buf[:0], ip.buf[drop:]...)
+	}
+}
+
+// forget removes a player who left from every buffered state.
+func (ip *interpolator) forget(id grid.PlayerID) {
+	for i := range ip.buf {
+		ip.buf[i].players = slices.DeleteFunc(ip.buf[i].players, func(p grid.PlayerPos) bool { return p.ID == id })
 	}
 }
 
