@@ -122,12 +122,12 @@ func (s *Server) handleSession(sess ssh.Session) {
 	case reason != "":
 	case s.ctx.Err() != nil:
 		reason = "server shutting down"
-	case sess.Context().Err() != nil:
-		reason = "connection closed"
-	case herr != nil:
-		reason = herr.Error()
-	default:
+	case herr == nil:
 		reason = "quit"
+	case sess.Context().Err() != nil, tty.inputEnded.Load():
+		reason = "connection closed"
+	default:
+		reason = herr.Error()
 	}
 	logger.Info("session end", "reason", reason, "duration", time.Since(begun).Round(time.Millisecond))
 	if reason == "quit" {

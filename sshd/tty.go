@@ -47,6 +47,7 @@ type channelTty struct {
 	lastInput  atomic.Int64 // unix ns of the last input from the client
 	writeSince atomic.Int64 // unix ns a blocked write began, 0 if none
 	written    atomic.Int64 // bytes written toward the client
+	inputEnded atomic.Bool  // the client's input ended (EOF or a broken channel)
 }
 
 // newChannelTty returns a tty writing to w; feed its input with pump and
@@ -81,6 +82,7 @@ func (t *channelTty) pump(r io.Reader) {
 		}
 		if err != nil {
 			t.inErr = err
+			t.inputEnded.Store(true)
 			return
 		}
 	}
