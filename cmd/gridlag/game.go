@@ -1,0 +1,277 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/charmbracelet/log"
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/protocol"
+	"gridlag/server"
+	"gridlag/sshd"
+	"gridlag/tui"
+)
+
+// gameFlags are the flags of the default mode (play), -connect and -server.
+type gameFlags struct {
+	serve    bool
+	addr     string
+	connect  string
+	name     string
+	latency  time.Duration
+	jitter   time.Duration
+	rate     int
+	moveTime time.Duration
+	mapPath  string
+	bots     int
+	ssh      string
+	sshKey   string
+	logPath  string
+	debug    bool
+}
+
+func gameMain(args []string) error {
+	var f gameFlags
+	fs := flag.NewFlagSet("gridlag", flag.ContinueOnError)
+	fs.BoolVar(&f.serve, "server", false, "run a headless server (no terminal interface); logs go to standard error unless -log is given")
+	fs.StringVar(&f.addr, "addr", ":7777", "with -server: the TCP address to listen on; \"\" with -ssh = SSH players only (the game port stays on loopback)")
+	fs.StringVar(&f.connect, "connect", "", "join the server at HOST:PORT instead of starting an embedded one")
+	fs.StringVar(&f.name, "name", defaultName(), "your player name (1-16 printable characters)")
+	fs.DurationVar(&f.latency, "latency", 0, "injected round-trip latency, half each way (the slider changes it live)")
+	fs.DurationVar(&f.jitter, "jitter", 0, "injected jitter: 0..J extra per message, never reordering")
+	fs.IntVar(&f.rate, "rate", server.DefaultRate, "server update rate in Hz (states per second); 0 = one state per processed input")
+	fs.DurationVar(&f.moveTime, "move-time", server.DefaultMoveTime, "server speed limit: one move per this time")
+	fs.StringVar(&f.mapPath, "map", "", "server map file ('#' wall, '.' floor); default: the embedded map")
+	fs.IntVar(&f.bots, "bots", -1, "bots walking in the world (default 3 on the embedded server, 0 with -server)")
+	fs.StringVar(&f.ssh, "ssh", "", "also serve players over SSH on this address, e.g. :2222")
+	fs.StringVar(&f.sshKey, "ssh-key", defaultKeyPath(), "SSH host key file (ed25519, created on first start)")
+	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
+	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), `Usage:
+  gridlag [flags]                      play on an embedded local server
+  gridlag -connect HOST:PORT [flags]   play on a remote server
+  gridlag -server [-addr :7777] [-ssh :2222] [flags]
+                                       run a headless server
+  gridlag scenario [flags]             replay the articles' timelines (gridlag scenario -help)
+  gridlag bots -connect HOST:PORT      run headless players (gridlag bots -help)
+  gridlag version
+
+Keys while playing: arrows (or hjkl, wasd) move; p prediction, r reconciliation,
+i interpolation; - + [ ] latency; ? help; q quit.
+Log file while playing: %s
+
+Flags:
+`, defaultLogPath())
+		fs.PrintDefaults()
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := f.check(); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	if f.serve {
+		return serveMain(ctx, f)
+	}
+	return playMain(ctx, f)
+}
+
+func (f *gameFlags) check() error {
+	switch {
+	case f.serve && f.connect != "":
+		return errors.New("-server and -connect do not go together")
+	case f.latency < 0 || f.jitter < 0:
+		return errors.New("-latency and -jitter must not be negative")
+	case f.rate < 0 || f.rate > server.MaxRate:
+		return fmt.Errorf("-rate must be 0 to %d", server.MaxRate)
+	case f.connect != "" && f.bots > 0:
+		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
+	}
+	if err := protocol.CheckName(f.name); err != nil {
+		return fmt.Errorf("-name %q: %w", f.name, err)
+	}
+	return nil
+}
+
+func defaultName() string {
+	if n := protocol.SanitizeName(os.Getenv("USER")); n != "" {
+		return n
+	}
+	return "player"
+}
+
+// serverConfig builds the game numbers from the flags.
+func (f *gameFlags) serverConfig() (server.Config, error) {
+	cfg := server.Config{Rate: f.rate, MoveTime: f.moveTime}
+	if f.mapPath != "" {
+		text, err := os.ReadFile(f.mapPath)
+		if err != nil {
+			return cfg, err
+		}
+		m, err := grid.ParseMap(string(text))
+		if err != nil {
+			return cfg, fmt.Errorf("%s: %w", f.mapPath, err)
+		}
+		cfg.Map = m
+		spawn, ok := grid.NewWorld(m, grid.Rules{}).Spawn(grid.DefaultSpawn)
+		if !ok {
+			return cfg, fmt.Errorf("%s: the map has no floor", f.mapPath)
+		}
+		cfg.Spawn = spawn
+	}
+	return cfg, cfg.Validate()
+}
+
+// game is a running server with its optional SSH front end and bots.
+type game struct {
+	srv   *server.Server
+	ssh   *sshd.Server
+	bots  func()
+	addr  string
+	errCh chan error
+}
+
+// startGame starts the game server on addr, then the SSH front end and
+// bots if asked.
+func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger, logPath string, bots int) (*game, error) {
+	cfg, err := f.serverConfig()
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	g := &game{srv: server.New(server.Options{Config: cfg, Logger: logger}), errCh: make(chan error, 2), bots: func() {}}
+	go func() { g.errCh <- g.srv.Serve(ln) }()
+	g.addr = ln.Addr().String()
+	gameAddr := g.addr
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		gameAddr = net.JoinHostPort("127.0.0.1", fmt.Sprint(tcp.Port))
+	}
+	if f.ssh != "" {
+		g.ssh, err = sshd.New(sshd.Options{
+			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr,
+			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"), LogPath: logPath,
+		})
+		if err != nil {
+			g.close()
+			return nil, err
+		}
+		go func() { g.errCh <- g.ssh.ListenAndServe() }()
+	}
+	if bots > 0 {
+		g.bots = startBots(ctx, gameAddr, bots, f.latency, f.jitter, logger.WithPrefix("bots"))
+	}
+	return g, nil
+}
+
+func (g *game) close() {
+	g.bots()
+	if g.ssh != nil {
+		g.ssh.Close()
+	}
+	g.srv.Close()
+}
+
+// serveMain runs a headless server until a signal.
+func serveMain(ctx context.Context, f gameFlags) error {
+	path := f.logPath
+	if path == "" {
+		path = "-"
+	}
+	logger, closeLog, err := openLog(path, level(f.debug))
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	bots := max(f.bots, 0)
+	addr := f.addr
+	if addr == "" {
+		if f.ssh == "" {
+			return errors.New("-addr \"\" needs -ssh: nobody could join")
+		}
+		addr = "127.0.0.1:0"
+	}
+	g, err := startGame(ctx, f, addr, logger, path, bots)
+	if err != nil {
+		return err
+	}
+	defer g.close()
+	logger.Info("gridlag server", "addr", g.addr, "rate", f.rate, "move_time", f.moveTime, "bots", bots, "ssh", f.ssh)
+	select {
+	case <-ctx.Done():
+		logger.Info("shutting down", "why", "signal")
+		return nil
+	case err := <-g.errCh:
+		return err
+	}
+}
+
+// playMain runs the terminal client, on an embedded server unless
+// -connect is given.
+func playMain(ctx context.Context, f gameFlags) error {
+	path := f.logPath
+	if path == "" {
+		path = defaultLogPath()
+	}
+	logger, closeLog, err := openLog(path, level(f.debug))
+	if err != nil {
+		return fmt.Errorf("log file: %w", err)
+	}
+	defer closeLog()
+
+	addr := f.connect
+	title := "gridlag — " + addr
+	if addr == "" {
+		bots := f.bots
+		if bots < 0 {
+			bots = 3
+		}
+		g, err := startGame(ctx, f, "127.0.0.1:0", logger, path, bots)
+		if err != nil {
+			return err
+		}
+		defer g.close()
+		addr = g.addr
+		title = "gridlag — embedded server " + addr
+		if f.ssh != "" {
+			title += ", ssh " + f.ssh
+		}
+	}
+	conn, err := client.Dial(ctx, addr, client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("client")})
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	go func() {
+		<-ctx.Done()
+		conn.Close()
+	}()
+	screen, err := tcell.NewScreen()
+	if err != nil {
+		return fmt.Errorf("terminal: %w", err)
+	}
+	logger.Info("playing", "server", addr, "name", f.name, "latency", f.latency, "jitter", f.jitter)
+	return tui.Run(screen, conn, tui.Options{LogPath: path, Title: title})
+}
+
+func level(debug bool) log.Level {
+	if debug {
+		return log.DebugLevel
+	}
+	return log.InfoLevel
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/charmbracelet/log"
+)
+
+// stateDir is where gridlag keeps its log and SSH host key:
+// $XDG_STATE_HOME/gridlag, else ~/.local/state/gridlag, else the temporary
+// directory.
+func stateDir() string {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "gridlag")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "state", "gridlag")
+	}
+	return filepath.Join(os.TempDir(), "gridlag")
+}
+
+func defaultLogPath() string { return filepath.Join(stateDir(), "gridlag.log") }
+
+func defaultKeyPath() string { return filepath.Join(stateDir(), "ssh_host_ed25519_key") }
+
+// openLog returns a logger writing to path ("-" = standard error) and a
+// function that closes the file.
+func openLog(path string, level log.Level) (*log.Logger, func(), error) {
+	if path == "-" {
+		l := log.NewWithOptions(os.Stderr, log.Options{ReportTimestamp: true, Level: level})
+		return l, func() {}, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	l := log.NewWithOptions(f, log.Options{ReportTimestamp: true, Level: level})
+	return l, func() { f.Close() }, nil
+}
