@@ -314,6 +314,10 @@ func (s *Server) flush() {
 			s.logEvent(ev)
 		}
 		out := s.core.Outbox()
+		// Counters first: whoever reads a frame of this batch then sees them.
+		s.mu.Lock()
+		s.stats = s.core.Stats()
+		s.mu.Unlock()
 		frames := s.enc.encode(out, func(env Envelope, err error) {
 			s.log.Error("cannot encode", "type", env.Msg.Type(), "conn", env.To, "err", err)
 		})
@@ -332,9 +336,6 @@ func (s *Server) flush() {
 				c.closing = true
 			}
 		}
-		s.mu.Lock()
-		s.stats = s.core.Stats()
-		s.mu.Unlock()
 		if len(s.slow) == 0 {
 			return
 		}

@@ -395,7 +395,12 @@ func TestTCPCloseSaysByeAndLeavesNoGoroutines(t *testing.T) {
 	if err := <-ts.serve; err != nil {
 		t.Errorf("Serve returned %v after Close, want nil", err)
 	}
-	if g := serverGoroutines(); len(g) != 0 {
+	// A goroutine that has called wg.Done may take a moment to vanish.
+	g := serverGoroutines()
+	for deadline := time.Now().Add(wait); len(g) != 0 && time.Now().Before(deadline); g = serverGoroutines() {
+		time.Sleep(time.Millisecond)
+	}
+	if len(g) != 0 {
 		t.Errorf("%d server goroutines still running after Close:\n%s", len(g), strings.Join(g, "\n\n"))
 	}
 	if _, err := net.Dial("tcp", ts.Addr().String()); err == nil {
@@ -453,4 +458,51 @@ func TestTCPIdleTimeout(t *testing.T) {
 		t.Errorf("stats %+v, want the pinging player still in", ts.Stats())
 	}
 	ts.waitLog(t, "silent for")
+}
+
+func TestTCPManyClientsEachGetTheirOwnAck(t *testing.T) {
+	const n, inputs = 40, 12
+	ts := startServer(t, Options{Config: Config{Rate: 50, Map: openMap(t, 60, 60), Spawn: grid.Pos{X: 30, Y: 30}}})
+	clients := make([]*testClient, n)
+	for i := range clients {
+		clients[i] = dial(t, ts)
+		clients[i].join("p")
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, n)
+	for i, c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for s := 1; s <= inputs; s++ {
+				c.nc.SetWriteDeadline(time.Now().Add(wait))
+				if err := c.enc.Encode(&protocol.Input{Seq: uint32(s), Dir: grid.Dir(i%4 + 1)}); err != nil {
+					errs <- err.Error()
+					return
+				}
+			}
+			for {
+				c.nc.SetReadDeadline(time.Now().Add(wait))
+				m, err := c.dec.Decode()
+				if err != nil {
+					errs <- err.Error()
+					return
+				}
+				if st, ok := m.(*protocol.State); ok && st.Ack == inputs {
+					if len(st.Players) != n {
+						errs <- "state without every player"
+					}
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	if s := ts.Stats(); s.InputsProcessed != n*inputs || s.InputsRefused != 0 {
+		t.Errorf("stats %+v, want %d inputs processed", s, n*inputs)
+	}
 }
