@@ -39,6 +39,7 @@ type Conn struct {
 	wg      sync.WaitGroup
 
 	bytesIn, bytesOut int64 // guarded by mu
+	readErr           error // why the socket stopped reading; guarded by mu
 }
 
 // DialTimeout bounds the TCP connect and the handshake when the context
@@ -121,27 +122,25 @@ func (c *Conn) queueOut(now time.Duration) {
 }
 
 // read decodes frames from the socket and puts them on the incoming line.
+// The end of the stream goes on the line too (as nil), so that it reaches
+// the core after every message read before it, with the same delay.
 func (c *Conn) read() {
 	defer c.wg.Done()
 	dec := protocol.NewDecoder(bufio.NewReader(c.nc))
 	for {
 		m, err := dec.Decode()
-		if err != nil {
-			c.mu.Lock()
-			c.bytesIn = dec.BytesRead
-			c.mu.Unlock()
-			select {
-			case <-c.closing:
-			default:
-				if errors.Is(err, io.EOF) {
-					err = errors.New("client: the server closed the connection")
-				}
-				c.finish(err)
-			}
-			return
-		}
 		c.mu.Lock()
 		c.bytesIn = dec.BytesRead
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				err = errors.New("client: the server closed the connection")
+			}
+			c.readErr = err
+			c.link.Down.Send(c.now(), nil)
+			c.mu.Unlock()
+			signal(c.wake)
+			return
+		}
 		c.link.Down.Send(c.now(), m)
 		c.mu.Unlock()
 		signal(c.wake)
@@ -164,6 +163,10 @@ func (c *Conn) pump() {
 		now := c.now()
 		in = c.link.Down.Receive(now, in[:0])
 		for _, m := range in {
+			if m == nil {
+				c.core.Disconnected(c.readErr)
+				break
+			}
 			c.core.Receive(now, m)
 		}
 		c.core.Advance(now)

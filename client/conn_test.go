@@ -1,0 +1,126 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"testing"
+	"time"
+
+	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/protocol"
+	"gridlag/server"
+)
+
+// startServer runs the real TCP server on a free loopback port.
+func startServer(t *testing.T, rate int) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Options{Config: server.Config{Rate: rate}})
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	t.Cleanup(func() {
+		srv.Close()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	return ln.Addr().String()
+}
+
+// TestRealTCPPredictionAndAck: over real TCP with 200 ms injected round
+// trip, RIGHT from (10,10) shows (11,10) at once; the acknowledgement comes
+// after about 200 ms plus at most one update interval, and nothing is then
+// pending.
+func TestRealTCPPredictionAndAck(t *testing.T) {
+	const rate = 20
+	addr := startServer(t, rate)
+	c, err := client.Dial(context.Background(), addr, client.Options{Name: "ada", Latency: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if v := c.View(); v.Predicted != (grid.Pos{X: 10, Y: 10}) || v.Server != (grid.Pos{X: 10, Y: 10}) {
+		t.Fatalf("joined at %v (server %v), want (10,10)", v.Predicted, v.Server)
+	}
+	sent := time.Now()
+	c.Press(grid.Right)
+	v := c.View()
+	if v.Predicted != (grid.Pos{X: 11, Y: 10}) || len(v.Pending) != 1 || v.Pending[0].Seq != 1 {
+		t.Fatalf("right after the press: sees %v, pending %+v; want (11,10) and #1", v.Predicted, v.Pending)
+	}
+	if v.Server != (grid.Pos{X: 10, Y: 10}) {
+		t.Fatalf("the server's word moved before any answer: %v", v.Server)
+	}
+	deadline := time.After(5 * time.Second)
+	for c.View().LastAck < 1 {
+		select {
+		case <-c.Changed():
+		case <-deadline:
+			t.Fatal("no acknowledgement within 5 s")
+		case <-c.Done():
+			t.Fatalf("connection ended: %v", c.View().Err)
+		}
+	}
+	took := time.Since(sent)
+	interval := time.Second / rate
+	if took < 200*time.Millisecond || took > 200*time.Millisecond+interval+100*time.Millisecond {
+		t.Fatalf("acknowledged after %v, want 200ms plus at most one update interval (%v) and a little scheduling", took, interval)
+	}
+	v = c.View()
+	if len(v.Pending) != 0 || v.Predicted != (grid.Pos{X: 11, Y: 10}) || v.Server != (grid.Pos{X: 11, Y: 10}) || v.Corrections != 0 {
+		t.Fatalf("after the ack: sees %v, server %v, pending %d, corrections %d", v.Predicted, v.Server, len(v.Pending), v.Corrections)
+	}
+	t.Logf("acknowledged after %v", took)
+}
+
+// TestRealTCPLatencyChangesLive: the slider's call applies to the next
+// messages.
+func TestRealTCPLatencyChangesLive(t *testing.T) {
+	addr := startServer(t, 50)
+	c, err := client.Dial(context.Background(), addr, client.Options{Name: "ada", Latency: 600 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetLatency(0)
+	if v := c.View(); v.Latency != 0 {
+		t.Fatalf("latency %v after SetLatency(0)", v.Latency)
+	}
+	// A Ping sent before the change is still on its way: TCP keeps order,
+	// so the next input would queue behind it. Wait for its Pong.
+	for c.View().RTT == 0 {
+		select {
+		case <-c.Changed():
+		case <-time.After(5 * time.Second):
+			t.Fatal("no pong")
+		}
+	}
+	sent := time.Now()
+	c.Press(grid.Down)
+	for c.View().LastAck < 1 {
+		select {
+		case <-c.Changed():
+		case <-time.After(5 * time.Second):
+			t.Fatal("no acknowledgement")
+		}
+	}
+	if took := time.Since(sent); took > 300*time.Millisecond {
+		t.Fatalf("acknowledged after %v with the latency set to 0", took)
+	}
+}
+
+// TestDialRefusedName: a bad name gets the server's clear error.
+func TestDialRefusedName(t *testing.T) {
+	addr := startServer(t, 20)
+	_, err := client.Dial(context.Background(), addr, client.Options{Name: "\x1b[2Jevil", Latency: 100 * time.Millisecond})
+	var pe *protocol.Error
+	if !errors.As(err, &pe) || pe.Code != protocol.ErrCodeName {
+		t.Fatalf("dial with a name carrying an escape sequence: %v, want the server's name error", err)
+	}
+	t.Logf("error: %v", err)
+}
