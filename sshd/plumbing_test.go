@@ -335,6 +335,44 @@ func TestSessionCaps(t *testing.T) {
 	terms[0].waitExit(time.Now())
 	tm = openTerm(t, dialSSH(t, s, "ada", nil), "xterm-256color", 80, 24)
 	tm.waitText("hello ada")
+
+	// The total cap.
+	full := startSSH(t, Options{Handler: echoHandler(nil), MaxPerAddr: 10, MaxSessions: 2})
+	for range 2 {
+		openTerm(t, dialSSH(t, full, "ada", nil), "xterm-256color", 80, 24).waitText("hello ada")
+	}
+	tm = openTerm(t, dialSSH(t, full, "ada", nil), "xterm-256color", 80, 24)
+	tm.waitText("the server is full (2 players)")
+	if status, _ := tm.waitExit(time.Now()); status != 1 {
+		t.Errorf("exit status %d for a session over the total cap, want 1", status)
+	}
+}
+
+// Open connections, handshaking or not, are capped at twice the session
+// caps: a flood of connections that never authenticate is turned away
+// before its handshake.
+func TestConnectionCap(t *testing.T) {
+	s := startSSH(t, Options{Handler: echoHandler(nil), MaxPerAddr: 1})
+	for range 2 {
+		c, err := net.Dial("tcp", s.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetReadDeadline(time.Now().Add(waitLong))
+		if line, err := bufio.NewReader(c).ReadString('\n'); err != nil || !strings.HasPrefix(line, "SSH-2.0-") {
+			t.Fatalf("connection within the cap: banner %q, %v", line, err)
+		}
+	}
+	c, err := net.Dial("tcp", s.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetReadDeadline(time.Now().Add(waitLong))
+	if b, err := io.ReadAll(c); err != nil || len(b) != 0 {
+		t.Fatalf("connection over the cap: read %q, %v; want it closed at once", b, err)
+	}
 }
 
 // A connection that never completes its handshake is closed at the

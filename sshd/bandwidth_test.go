@@ -1,0 +1,110 @@
+package sshd
+
+import (
+	"net"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// countingConn counts the bytes read from a connection.
+type countingConn struct {
+	net.Conn
+	read atomic.Int64
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.read.Add(int64(n))
+	return n, err
+}
+
+// rates are the bytes per second one SSH player receives: what reaches
+// the terminal, and what crosses the network (SSH framing, MACs and
+// encryption included).
+type rates struct {
+	terminal, wire float64
+}
+
+// measureRates plays one SSH session for d, walking (one move per 100 ms,
+// the default speed limit, back and forth) or idle, and measures the bytes
+// it receives once the first screen is drawn.
+func measureRates(t testing.TB, s *Server, walking bool, d time.Duration) rates {
+	t.Helper()
+	raw, err := net.Dial("tcp", s.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := &countingConn{Conn: raw}
+	cfg := &gossh.ClientConfig{
+		User:            "ada",
+		HostKeyCallback: hostKeyIs(s.HostKeyFingerprint()),
+		Auth:            []gossh.AuthMethod{gossh.PublicKeys(newClientKey(t))},
+	}
+	conn, chans, reqs, err := gossh.NewClientConn(cc, raw.RemoteAddr().String(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := gossh.NewClient(conn, chans, reqs)
+	defer c.Close()
+	tm := openTerm(t, c, "xterm-256color", 100, 40)
+	tm.waitText("you (", "rtt ") // the first full screen
+	time.Sleep(200 * time.Millisecond)
+
+	term0, wire0, start := tm.vt.Bytes(), cc.read.Load(), time.Now()
+	keys := []string{"\x1b[C", "\x1b[D"}
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for i := 0; time.Since(start) < d; i++ {
+		<-tick.C
+		if walking {
+			tm.send(keys[i%2])
+		}
+	}
+	secs := time.Since(start).Seconds()
+	r := rates{
+		terminal: float64(tm.vt.Bytes()-term0) / secs,
+		wire:     float64(cc.read.Load()-wire0) / secs,
+	}
+	tm.send("q")
+	tm.waitExit(time.Now())
+	return r
+}
+
+// An idle player costs little; a walking player costs what redrawing the
+// moves takes, not whole screens.
+func TestBytesPerSecond(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures for 4 s")
+	}
+	s := startGameSSH(t, Options{})
+	idle := measureRates(t, s, false, 2*time.Second)
+	walking := measureRates(t, s, true, 2*time.Second)
+	t.Logf("idle player:    %6.0f B/s to the terminal, %6.0f B/s on the wire", idle.terminal, idle.wire)
+	t.Logf("walking player: %6.0f B/s to the terminal, %6.0f B/s on the wire (10 moves/s)", walking.terminal, walking.wire)
+	// A full 100x40 screen is about 4 KB; a player must never be sent
+	// whole screens at the frame rate.
+	if idle.wire > 2000 {
+		t.Errorf("idle player receives %.0f B/s, want under 2000", idle.wire)
+	}
+	if walking.wire > 20000 {
+		t.Errorf("walking player receives %.0f B/s, want under 20000", walking.wire)
+	}
+}
+
+// BenchmarkPlayerBytesPerSecond reports the bytes per second sent to one
+// idle and one walking SSH player (go test -bench PlayerBytes -run ^$).
+func BenchmarkPlayerBytesPerSecond(b *testing.B) {
+	s := startGameSSH(b, Options{})
+	var idle, walking rates
+	for b.Loop() {
+		idle = measureRates(b, s, false, 2*time.Second)
+		walking = measureRates(b, s, true, 2*time.Second)
+	}
+	b.ReportMetric(idle.terminal, "idle-term-B/s")
+	b.ReportMetric(idle.wire, "idle-wire-B/s")
+	b.ReportMetric(walking.terminal, "walk-term-B/s")
+	b.ReportMetric(walking.wire, "walk-wire-B/s")
+}
