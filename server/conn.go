@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"strconv"
 	"sync"
 	"time"
 
@@ -254,5 +253,3 @@ func clip(s string, n int) string {
 	}
 	return s[:n]
 }
-
-func itoa(v int) string { return strconv.Itoa(v) }

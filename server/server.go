@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"net"
+	"strconv"
 	"sync"
 	"time"
 
@@ -36,7 +37,8 @@ type Server struct {
 	stats   Stats
 	serving bool
 
-	// Owned by the loop goroutine.
+	// Owned by the loop goroutine (start is set before any other goroutine
+	// reads it).
 	core  *Core
 	start time.Time
 	conns map[ConnID]*conn
@@ -113,7 +115,7 @@ func (s *Server) Serve(ln net.Listener) error {
 }
 
 func mapSize(c Config) string {
-	return itoa(c.Map.Width()) + "x" + itoa(c.Map.Height())
+	return strconv.Itoa(c.Map.Width()) + "x" + strconv.Itoa(c.Map.Height())
 }
 
 // acceptLoop accepts connections until the listener is closed (nil) or
@@ -340,7 +342,7 @@ func (s *Server) flush() {
 			return
 		}
 		for _, c := range s.slow {
-			s.drop(c, "too slow: "+itoa(cap(c.send))+" frames queued unread", nil, true)
+			s.drop(c, "too slow: "+strconv.Itoa(cap(c.send))+" frames queued unread", nil, true)
 		}
 	}
 }
