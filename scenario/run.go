@@ -81,7 +81,7 @@ func Run(cfg Config) ([]Line, error) {
 			return nil, fmt.Errorf("scenario: start %v is a wall or off the map", s)
 		}
 	}
-	scfg := server.Config{Spawn: cfg.Player.Start, MoveTime: cfg.MoveTime, Rate: cfg.Rate}
+	scfg := server.Config{Spawn: cfg.Player.Start, Spawns: starts[1:], MoveTime: cfg.MoveTime, Rate: cfg.Rate}
 	if err := scfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -195,3 +195,34 @@ func TestBatchedRate(t *testing.T) {
 		t.Fatalf("final %+v: inputs left pending", last)
 	}
 }
+
+func TestCollisionTimeline(t *testing.T) {
+	cfg := Default()
+	cfg.Player.Presses = []Press{{0, grid.Right}}
+	cfg.Second = &Player{Start: grid.Pos{X: 12, Y: 10}, Latency: 20 * ms, Presses: []Press{{0, grid.Left}}}
+	lines := run(t, cfg)
+	var you, rival Line
+	for _, l := range lines {
+		switch l.Player {
+		case "you":
+			you = l
+		case "rival":
+			rival = l
+		}
+	}
+	if you.Corr != 1 || you.Client != [2]int{10, 10} || you.Server != [2]int{10, 10} {
+		t.Errorf("loser ends %+v: want one correction, back at (10,10)", you)
+	}
+	if rival.Corr != 0 || rival.Client != [2]int{11, 10} {
+		t.Errorf("winner ends %+v: want no correction, at (11,10)", rival)
+	}
+	found := false
+	for _, l := range lines {
+		if l.Player == "you" && strings.Contains(l.Event, "CORRECTION") && strings.Contains(l.Event, "blocked by another player") {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("no line shows the correction and its reason")
+	}
+}

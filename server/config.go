@@ -31,6 +31,10 @@ type Config struct {
 	// Spawn is the human spawn cell. Its zero value means grid.DefaultSpawn
 	// when Map is nil; with a map of your own it is taken as given.
 	Spawn grid.Pos
+	// Spawns are further human spawn cells, tried in order when Spawn is
+	// taken (then the free cell nearest to Spawn is used). Bots never spawn
+	// on Spawn nor on any of these.
+	Spawns []grid.Pos
 	// MoveTime is the speed limit: one move per MoveTime on average.
 	// Default 100ms. It is sent to clients in whole milliseconds.
 	MoveTime time.Duration
@@ -83,6 +87,11 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: max players %d is out of range (1 to %d)", c.MaxPlayers, MaxPlayersCap)
 	case !c.Map.Inside(c.Spawn):
 		return fmt.Errorf("server: spawn %v is outside the %dx%d map", c.Spawn, c.Map.Width(), c.Map.Height())
+	}
+	for _, p := range c.Spawns {
+		if c.Map.Wall(p) {
+			return fmt.Errorf("server: spawn %v is a wall or outside the %dx%d map", p, c.Map.Width(), c.Map.Height())
+		}
 	}
 	return nil
 }

@@ -253,9 +253,9 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 		ok2 bool
 	)
 	if h.Bot {
-		pos, ok2 = c.world.Spawn(botAnchor(c.cfg.Map, c.botN), c.cfg.Spawn)
+		pos, ok2 = c.world.Spawn(botAnchor(c.cfg.Map, c.botN), append([]grid.Pos{c.cfg.Spawn}, c.cfg.Spawns...)...)
 	} else {
-		pos, ok2 = c.world.Spawn(c.cfg.Spawn)
+		pos, ok2 = c.humanSpawn()
 	}
 	if !ok2 {
 		c.refuse(cl, protocol.ErrCodeFull, "server full: no free cell on the map")
@@ -428,4 +428,15 @@ func (c *Core) freeID() grid.PlayerID {
 		}
 	}
 	return 0
+}
+
+// humanSpawn picks a human's cell: Spawn, else the first free of Spawns,
+// else the free cell nearest to Spawn.
+func (c *Core) humanSpawn() (grid.Pos, bool) {
+	for _, p := range append([]grid.Pos{c.cfg.Spawn}, c.cfg.Spawns...) {
+		if c.world.Free(p) {
+			return p, true
+		}
+	}
+	return c.world.Spawn(c.cfg.Spawn)
 }

@@ -568,3 +568,28 @@ func TestOutboxHandsEachMessageOverOnce(t *testing.T) {
 		t.Errorf("nothing happened, yet events %+v and outbox %v", evs, describe(out))
 	}
 }
+
+func TestSpawnList(t *testing.T) {
+	extra := []grid.Pos{{X: 12, Y: 10}, {X: 14, Y: 10}}
+	c := NewCore(Config{Rate: 20, Spawns: extra})
+	// Bots first: they must leave every spawn cell free.
+	for i := 1; i <= 30; i++ {
+		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "bot", Bot: true})
+		p := posOf(t, statesTo(c.Outbox(), ConnID(i))[0], grid.PlayerID(i))
+		if p == grid.DefaultSpawn || p == extra[0] || p == extra[1] {
+			t.Fatalf("bot %d spawned on a human spawn %v", i, p)
+		}
+	}
+	want := []grid.Pos{grid.DefaultSpawn, extra[0], extra[1], {X: 10, Y: 9}}
+	for i, w := range want {
+		conn := ConnID(100 + i)
+		c.Receive(0, conn, &protocol.Hello{Version: protocol.Version, Name: "human"})
+		st := statesTo(c.Outbox(), conn)[0]
+		if p := posOf(t, st, grid.PlayerID(31+i)); p != w {
+			t.Errorf("human %d spawned at %v, want %v", i+1, p, w)
+		}
+	}
+	if err := (Config{Spawns: []grid.Pos{{X: 0, Y: 0}}}).Validate(); err == nil {
+		t.Error("a spawn on a wall was accepted")
+	}
+}
