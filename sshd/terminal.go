@@ -21,18 +21,22 @@ const (
 // lookupTerm finds the terminal description for the client's TERM in
 // tcell's built-in database, falling back to FallbackTerm. It never runs an
 // external program (tcell.LookupTerminfo may run infocmp): the name comes
-// from the network.
+// from the network. The result is a copy of the database's entry: tcell
+// writes to the entry it is given when it builds a screen, and sessions
+// build screens concurrently.
 func lookupTerm(name string) (*terminfo.Terminfo, string, error) {
 	if validTermName(name) {
 		if ti, err := terminfo.LookupTerminfo(name); err == nil {
-			return ti, name, nil
+			own := *ti
+			return &own, name, nil
 		}
 	}
 	ti, err := terminfo.LookupTerminfo(FallbackTerm)
 	if err != nil {
 		return nil, "", fmt.Errorf("sshd: no terminfo for %s: %w", FallbackTerm, err)
 	}
-	return ti, FallbackTerm, nil
+	own := *ti
+	return &own, FallbackTerm, nil
 }
 
 // validTermName reports whether name looks like a terminal type: short,

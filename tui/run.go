@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -33,14 +34,16 @@ func Run(screen tcell.Screen, s client.Session, opts Options) (err error) {
 
 	u := New(screen, s, opts)
 	app := tview.NewApplication()
-	app.SetScreen(initialised{screen})
+	wrapped := &initialised{Screen: screen, app: app}
+	app.SetScreen(wrapped)
 	app.EnableMouse(true)
 	app.SetRoot(u, true)
 	if opts.Title != "" {
 		app.SetTitle(opts.Title)
 	}
 
-	c := &frameClock{ui: u, app: app, session: s, stop: make(chan struct{})}
+	c := &frameClock{ui: u, app: app, screen: screen, session: s, stop: make(chan struct{}), drawn: make(chan struct{}, 1)}
+	wrapped.onDraw = c.frameDrawn
 	c.wg.Add(1)
 	go c.run()
 	defer c.halt()
@@ -64,21 +67,49 @@ func Run(screen tcell.Screen, s client.Session, opts Options) (err error) {
 // initialised wraps a screen Run has already initialised, so that tview,
 // which initialises the screens it is given and ignores the error, does
 // not initialise it a second time.
-type initialised struct{ tcell.Screen }
+type initialised struct {
+	tcell.Screen
+	app    *tview.Application
+	onDraw func() // called after each frame drawn for the clock
+}
+
+// drawRequest marks the interrupt events with which the frame clock asks
+// for a frame.
+type drawRequest struct{}
 
 // Init does nothing: the screen is initialised.
-func (initialised) Init() error { return nil }
+func (*initialised) Init() error { return nil }
 
 // EnableMouse asks the terminal for clicks and drags only, not for every
 // motion of the pointer, which would cost an SSH player bytes for nothing.
-func (s initialised) EnableMouse(...tcell.MouseFlags) {
+func (s *initialised) EnableMouse(...tcell.MouseFlags) {
 	s.Screen.EnableMouse(tcell.MouseButtonEvents | tcell.MouseDragEvents)
 }
 
 // Clear does nothing. tview clears the screen before every frame, which
 // would make tcell send every non-blank cell again; the UI paints every
 // cell of every frame itself, so no clear is needed.
-func (initialised) Clear() {}
+func (*initialised) Clear() {}
+
+// PollEvent draws the frames the clock asks for, on tview's own event
+// poller, and hands every other event to tview. tview's Run waits for its
+// poller before it lets go of the screen, so a frame drawn here can never
+// race with the end of Run, as a draw from another goroutine could.
+func (s *initialised) PollEvent() tcell.Event {
+	for {
+		ev := s.Screen.PollEvent()
+		if in, ok := ev.(*tcell.EventInterrupt); ok {
+			if _, ok := in.Data().(drawRequest); ok {
+				s.app.ForceDraw()
+				if s.onDraw != nil {
+					s.onDraw()
+				}
+				continue
+			}
+		}
+		return ev
+	}
+}
 
 // frameClock paces the frames of a running UI: it wakes when the UI is
 // dirty or the session changed, and draws at most one fresh frame per
@@ -87,7 +118,10 @@ func (initialised) Clear() {}
 type frameClock struct {
 	ui      *UI
 	app     *tview.Application
+	screen  tcell.Screen
 	session client.Session
+	drawn   chan struct{} // a frame the clock asked for was drawn
+	asked   atomic.Bool   // a frame was asked for and not drawn yet
 	stop    chan struct{}
 	once    sync.Once
 	wg      sync.WaitGroup
@@ -95,6 +129,16 @@ type frameClock struct {
 	// Set by run before it returns; read after halt.
 	panicked    any
 	sessionOver bool
+}
+
+// frameDrawn is called by the event poller after drawing a frame the
+// clock asked for.
+func (c *frameClock) frameDrawn() {
+	c.asked.Store(false)
+	select {
+	case c.drawn <- struct{}{}:
+	default:
+	}
 }
 
 // halt stops the clock and waits for it.
@@ -145,9 +189,21 @@ func (c *frameClock) run() {
 			arm(c.ui.untilNextFrame())
 		case <-timer.C:
 			armed = false
-			if c.ui.frameDue() {
-				c.app.ForceDraw() // serialised with tview's own drawing
+			if c.asked.Load() {
+				break // the frame asked for is not drawn yet; drawn re-arms
 			}
+			if c.ui.frameDue() {
+				// Drawn by the screen's event poller (see PollEvent), one
+				// request at a time.
+				c.asked.Store(true)
+				if c.screen.PostEvent(tcell.NewEventInterrupt(drawRequest{})) != nil {
+					c.asked.Store(false)
+				}
+			}
+			if !c.asked.Load() && c.ui.NeedsFrame() {
+				arm(c.ui.untilNextFrame())
+			}
+		case <-c.drawn:
 			if c.ui.NeedsFrame() {
 				arm(c.ui.untilNextFrame())
 			}
