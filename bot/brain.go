@@ -73,13 +73,13 @@ func (b *Brain) Next(v client.View) grid.Dir {
 	var cands [4]grid.Dir
 	n := 0
 	for d := grid.Up; d <= grid.Right; d++ {
-		if d != reverse(b.dir) && b.open(v.Map, here, d) {
+		if d != b.dir.Opposite() && b.open(v.Map, here, d) {
 			cands[n] = d
 			n++
 		}
 	}
-	if n == 0 && b.dir != grid.None && b.open(v.Map, here, reverse(b.dir)) {
-		cands[0], n = reverse(b.dir), 1 // a dead end: walk back
+	if n == 0 && b.dir != grid.None && b.open(v.Map, here, b.dir.Opposite()) {
+		cands[0], n = b.dir.Opposite(), 1 // a dead end: walk back
 	}
 	if n == 0 {
 		b.dir, b.left = grid.None, 0
@@ -125,19 +125,4 @@ func (b *Brain) open(m *grid.Map, here grid.Pos, d grid.Dir) bool {
 		}
 	}
 	return true
-}
-
-// reverse returns the opposite direction (None for None).
-func reverse(d grid.Dir) grid.Dir {
-	switch d {
-	case grid.Up:
-		return grid.Down
-	case grid.Down:
-		return grid.Up
-	case grid.Left:
-		return grid.Right
-	case grid.Right:
-		return grid.Left
-	}
-	return grid.None
 }

@@ -32,6 +32,21 @@ func (d Dir) Delta() (dx, dy int) {
 	return 0, 0
 }
 
+// Opposite returns the direction that undoes d (None for None).
+func (d Dir) Opposite() Dir {
+	switch d {
+	case Up:
+		return Down
+	case Down:
+		return Up
+	case Left:
+		return Right
+	case Right:
+		return Left
+	}
+	return None
+}
+
 // String returns the upper-case name of the direction, e.g. "RIGHT".
 func (d Dir) String() string {
 	switch d {

@@ -34,6 +34,11 @@ func TestCoordinates(t *testing.T) {
 			t.Errorf("%v from %v = %v, want %v", d, at, got, want)
 		}
 	}
+	for _, d := range []Dir{Up, Down, Left, Right} {
+		if at.Add(d).Add(d.Opposite()) != at {
+			t.Errorf("%v then its opposite %v does not come back", d, d.Opposite())
+		}
+	}
 	if s := (Pos{11, 10}).String(); s != "(11,10)" {
 		t.Errorf("String = %q", s)
 	}

@@ -53,16 +53,7 @@ func TestPlayOverSSH(t *testing.T) {
 	screen = tm.waitText("you (11,10)", "server (11,10)")
 	t.Logf("after RIGHT:\n%s", screen)
 
-	quit := time.Now()
-	tm.send("q")
-	status, took := tm.waitExit(quit)
-	if status != 0 {
-		t.Errorf("exit status %d after q, want 0", status)
-	}
-	if took > time.Second {
-		t.Errorf("q took %v to end the session", took)
-	}
-	t.Logf("q to session end: %v", took)
+	tm.quitAtOnce()
 }
 
 // Two SSH players share one world with a third client: everyone sees

@@ -293,3 +293,18 @@ func echoHandler(seen chan<- *Player) func(context.Context, *Player) error {
 		}
 	}
 }
+
+// quitAtOnce presses q and checks the session ends at once with status 0.
+func (tm *term) quitAtOnce() {
+	tm.t.Helper()
+	quit := time.Now()
+	tm.send("q")
+	status, took := tm.waitExit(quit)
+	if status != 0 {
+		tm.t.Errorf("exit status %d after q, want 0", status)
+	}
+	if took > time.Second {
+		tm.t.Errorf("q took %v to end the session, want it at once", took)
+	}
+	tm.t.Logf("q to session end: %v", took)
+}
