@@ -12,6 +12,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 )
@@ -35,7 +37,7 @@ func main() {
 		err = gameMain(args)
 	}
 	if err != nil {
-		if err != errUsage {
+		if !errors.Is(err, errUsage) && !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "gridlag:", err)
 		}
 		os.Exit(exitCode(err))
