@@ -117,6 +117,13 @@ func initials(name string, width int) string {
 			break
 		}
 	}
+	// A name that ends in a number (bot-1, bot-2, player7) shows its
+	// first letter and last digit, so that numbered players can be told
+	// apart.
+	if last := words[len(words)-1]; used < width && len(words) == 1 && len(last) > 1 && last[len(last)-1] >= '0' && last[len(last)-1] <= '9' {
+		add(last[len(last)-1:])
+		return b.String()
+	}
 	if used < width && len(words) == 1 {
 		rest := words[0]
 		_, rest, _, _ = uniseg.FirstGraphemeClusterInString(rest, -1)

@@ -11,6 +11,10 @@ func TestInitials(t *testing.T) {
 		want  string
 	}{
 		{"Bob Smith", 2, "BS"},
+		{"bot-1", 2, "b1"},
+		{"bot-12", 2, "b2"},
+		{"bot-3", 1, "b"},
+		{"7", 2, "7"},
 		{"Bob Smith", 1, "B"},
 		{"alice", 2, "al"},
 		{"a", 2, "a"},
