@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/protocol"
 )
 
 // Defaults of the game numbers, applied by Config.WithDefaults.
@@ -18,10 +19,20 @@ const (
 
 // Limits of the game numbers: what the wire format can carry.
 const (
-	MaxRate       = 1000                     // updates per second
-	MaxBurst      = math.MaxUint8            // Welcome.Burst is one byte
-	MaxPlayersCap = math.MaxUint16 - 1       // grid.PlayerID is 16 bits and 0 is never used
-	MaxMoveTime   = 65535 * time.Millisecond // Welcome.MoveTimeMS is 16 bits
+	MaxRate       = 1000                                            // updates per second
+	MaxBurst      = math.MaxUint8                                   // Welcome.Burst is one byte
+	MaxPlayersCap = (protocol.MaxFrame - stateHeader) / statePlayer // every player's cell must fit in one State frame
+	// MaxMapCells is the largest map (width x height) a Welcome frame can
+	// carry, with room for its other fields and the player's own entry.
+	MaxMapCells = protocol.MaxFrame - 128
+	MaxMoveTime = 65535 * time.Millisecond // Welcome.MoveTimeMS is 16 bits
+)
+
+// Sizes in a State frame body: type, tick, time, ack, count; then per player
+// an ID and two coordinates.
+const (
+	stateHeader = 1 + 4 + 8 + 4 + 2
+	statePlayer = 2 + 2 + 2
 )
 
 // Config are the game numbers.
@@ -84,7 +95,9 @@ func (c Config) Validate() error {
 	case c.Rate < 0 || c.Rate > MaxRate:
 		return fmt.Errorf("server: update rate %d Hz is out of range (0 to %d)", c.Rate, MaxRate)
 	case c.MaxPlayers < 1 || c.MaxPlayers > MaxPlayersCap:
-		return fmt.Errorf("server: max players %d is out of range (1 to %d)", c.MaxPlayers, MaxPlayersCap)
+		return fmt.Errorf("server: max players %d is out of range (1 to %d, what one State frame can carry)", c.MaxPlayers, MaxPlayersCap)
+	case c.Map.Width()*c.Map.Height() > MaxMapCells:
+		return fmt.Errorf("server: the %dx%d map has more than %d cells, more than a Welcome frame can carry", c.Map.Width(), c.Map.Height(), MaxMapCells)
 	case !c.Map.Inside(c.Spawn):
 		return fmt.Errorf("server: spawn %v is outside the %dx%d map", c.Spawn, c.Map.Width(), c.Map.Height())
 	}

@@ -30,6 +30,7 @@ type conn struct {
 	kill       chan struct{} // closed to make the writer stop at once
 	killOnce   sync.Once
 	readerDone chan struct{} // closed when the reader has returned
+	running    int32         // goroutines still running (reader, writer); guarded by Server.mu
 
 	// Owned by the loop goroutine.
 	dropped bool // the Core was told it is gone
@@ -90,6 +91,7 @@ type event struct {
 // size limit and the message rate.
 func (s *Server) read(c *conn) {
 	defer s.wg.Done()
+	defer s.release(c)
 	defer close(c.readerDone)
 	br := bufio.NewReaderSize(c.nc, 4096)
 	dec := protocol.NewDecoder(br)
@@ -181,6 +183,7 @@ func (s *Server) drain(c *conn, br *bufio.Reader) {
 // under a write deadline.
 func (s *Server) write(c *conn) {
 	defer s.wg.Done()
+	defer s.release(c)
 	bufs := make([][]byte, 0, 8)
 	for {
 		var f frame

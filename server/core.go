@@ -199,6 +199,7 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 		// A client may explain why it is leaving.
 		c.leave(now, cl, fmt.Sprintf("client error %d: %s", v.Code, printable(v.Text)))
 		cl.phase = phaseClosed
+		c.sendClose(id, &protocol.Bye{Reason: "goodbye"})
 	case *protocol.Hello:
 		c.violation(now, cl, "second Hello on the connection")
 	default:
@@ -294,9 +295,16 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 		MapWidth:   uint16(c.cfg.Map.Width()),
 		MapHeight:  uint16(c.cfg.Map.Height()),
 		Cells:      c.cells,
-		Players:    c.Roster(),
+		Players:    []protocol.PlayerInfo{cl.info},
 	})
+	// The others come as one Join each, so that the Welcome's size does
+	// not grow with the number of players.
 	positions := c.snapshot()
+	for _, p := range positions {
+		if o := c.slots[p.ID]; o != cl {
+			c.send(cl.conn, &protocol.Join{Player: o.info})
+		}
+	}
 	c.sendState(now, cl, positions)
 	join := &protocol.Join{Player: cl.info}
 	for _, p := range positions {
@@ -364,18 +372,27 @@ func (c *Core) input(now time.Duration, cl *client, in *protocol.Input) {
 	}
 	cl.lastSeq = in.Seq
 	c.stats.InputsProcessed++
+	moved := false
 	switch c.world.Apply(cl.player, in.Dir, int64(now)) {
 	case grid.Moved:
 		c.stats.Moves++
 		p, _ := c.world.Pos(cl.player)
 		c.cellsByID[c.indexOf(cl.player)].Pos = p
+		moved = true
 	case grid.TooFast:
 		c.stats.TooFast++
 	default:
 		c.stats.Blocked++
 	}
 	if c.cfg.Rate == 0 {
-		c.broadcast(now)
+		// Immediate mode: a move is news for everyone; an input that moved
+		// nothing only needs its acknowledgement, so one client cannot make
+		// the server send a State to every player for each of its inputs.
+		if moved {
+			c.broadcast(now)
+		} else {
+			c.sendState(now, cl, c.snapshot())
+		}
 	}
 }
 

@@ -87,12 +87,23 @@ func TestWelcomeCarriesMapAndIDAndRoster(t *testing.T) {
 		t.Errorf("first state %+v, want ann at (10,10) with ack 0", st)
 	}
 
-	w2 := join(t, c, 0, 2, "bob", false)
-	if w2.Player != 2 || len(w2.Players) != 2 || w2.Players[0].Name != "ann" || w2.Players[1].Name != "bob" {
-		t.Errorf("bob's welcome %+v: want player 2 and a roster of ann and bob", w2)
+	// A newcomer's Welcome carries only itself; everyone already there
+	// follows as one Join each, so the Welcome does not grow with players.
+	c.Receive(0, 2, &protocol.Hello{Version: protocol.Version, Name: "bob"})
+	out = c.Outbox()
+	w2 := out[0].Msg.(*protocol.Welcome)
+	if w2.Player != 2 || len(w2.Players) != 1 || w2.Players[0].Name != "bob" {
+		t.Errorf("bob's welcome %+v: want player 2 with bob's own entry", w2)
 	}
-	if w2.Players[1].Color < 1 || w2.Players[1].Color > 8 {
-		t.Errorf("derived colour %d is not 1..8", w2.Players[1].Color)
+	if w2.Players[0].Color < 1 || w2.Players[0].Color > 8 {
+		t.Errorf("derived colour %d is not 1..8", w2.Players[0].Color)
+	}
+	j, ok := out[1].Msg.(*protocol.Join)
+	if !ok || out[1].To != 2 || j.Player != (protocol.PlayerInfo{ID: 1, Color: 3, Name: "ann"}) {
+		t.Errorf("after bob's welcome %s: want ann's Join to bob", describe(out))
+	}
+	if _, ok := out[2].Msg.(*protocol.State); !ok || out[2].To != 2 {
+		t.Errorf("bob's first state should follow the roster: %s", describe(out))
 	}
 }
 
@@ -103,9 +114,9 @@ func TestJoinAnnouncedAndSpawnsNearest(t *testing.T) {
 	out := c.Outbox()
 	var joinSeen bool
 	for _, e := range out {
-		if j, ok := e.Msg.(*protocol.Join); ok {
-			if e.To != 1 || j.Player.ID != 2 || j.Player.Name != "bob" {
-				t.Errorf("join %+v to %d, want bob announced to ann", j, e.To)
+		if j, ok := e.Msg.(*protocol.Join); ok && e.To == 1 {
+			if j.Player.ID != 2 || j.Player.Name != "bob" {
+				t.Errorf("join %+v to ann, want bob announced", j)
 			}
 			joinSeen = true
 		}

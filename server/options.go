@@ -13,6 +13,7 @@ const (
 	DefaultIdleTimeout      = 30 * time.Second
 	DefaultWriteTimeout     = 10 * time.Second
 	DefaultSendQueue        = 256
+	DefaultMaxConns         = 1024
 	DefaultMaxMessageRate   = 200
 )
 
@@ -39,6 +40,10 @@ type Options struct {
 	// sustained, with bursts of twice as many. Above it the client is
 	// disconnected for flooding. Default 200.
 	MaxMessageRate int
+	// MaxConns caps the connections open at once, joined or not (each
+	// costs two goroutines and a send queue). Above it a new connection gets
+	// Error{ErrCodeFull} and is closed. Default 1024.
+	MaxConns int
 	// WriteBuffer, if positive, sets the kernel send buffer (SO_SNDBUF) of
 	// every client socket, bounding the memory a stalled client can hold
 	// and making it count as stalled sooner. 0 keeps the system default.
@@ -63,6 +68,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.SendQueue <= 0 {
 		o.SendQueue = DefaultSendQueue
+	}
+	if o.MaxConns <= 0 {
+		o.MaxConns = DefaultMaxConns
 	}
 	if o.MaxMessageRate <= 0 {
 		o.MaxMessageRate = DefaultMaxMessageRate

@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"strconv"
 	"sync"
@@ -35,6 +36,7 @@ type Server struct {
 	closed  bool
 	nextID  ConnID
 	stats   Stats
+	live    map[ConnID]*conn // connections whose goroutines still run
 	serving bool
 
 	// Owned by the loop goroutine (start is set before any other goroutine
@@ -58,6 +60,7 @@ func New(opts Options) *Server {
 		acceptDone: make(chan struct{}),
 		done:       make(chan struct{}),
 		conns:      make(map[ConnID]*conn),
+		live:       make(map[ConnID]*conn),
 	}
 }
 
@@ -155,8 +158,20 @@ func (s *Server) accept(nc net.Conn) {
 		nc.Close()
 		return
 	}
+	if len(s.live) >= s.opts.MaxConns {
+		s.mu.Unlock()
+		s.log.Warn("refused connection", "remote", nc.RemoteAddr().String(), "reason", fmt.Sprintf("%d connections open, the most allowed", s.opts.MaxConns))
+		if f, err := protocol.Marshal(&protocol.Error{Code: protocol.ErrCodeFull, Text: "server busy: too many connections"}); err == nil {
+			nc.SetWriteDeadline(time.Now().Add(time.Second))
+			nc.Write(f)
+		}
+		nc.Close()
+		return
+	}
 	s.nextID++
 	c := newConn(s.nextID, nc, s.opts.SendQueue)
+	c.running = 2
+	s.live[c.id] = c
 	s.wg.Add(2)
 	s.mu.Unlock()
 	if s.opts.WriteBuffer > 0 {
@@ -169,6 +184,15 @@ func (s *Server) accept(nc net.Conn) {
 	s.events <- event{kind: evConnect, c: c}
 	go s.read(c)
 	go s.write(c)
+}
+
+// release records that one of c's goroutines has ended.
+func (s *Server) release(c *conn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c.running--; c.running == 0 {
+		delete(s.live, c.id)
+	}
 }
 
 func (s *Server) isClosed() bool {
@@ -326,7 +350,14 @@ func (s *Server) flush() {
 		s.slow = s.slow[:0]
 		for i, env := range out {
 			c := s.conns[env.To]
-			if c == nil || c.closing || c.stalled || frames[i].head == nil {
+			if c == nil || c.closing || c.stalled {
+				continue
+			}
+			if frames[i].head == nil {
+				// Cannot happen with a valid Config; if it does, the
+				// client would be out of step: drop it rather than skip.
+				c.stalled = true
+				s.slow = append(s.slow, c)
 				continue
 			}
 			if !c.push(frames[i]) {
@@ -342,7 +373,11 @@ func (s *Server) flush() {
 			return
 		}
 		for _, c := range s.slow {
-			s.drop(c, "too slow: "+strconv.Itoa(cap(c.send))+" frames queued unread", nil, true)
+			reason := "too slow: " + strconv.Itoa(cap(c.send)) + " frames queued unread"
+			if len(c.send) < cap(c.send) {
+				reason = "a message for it could not be encoded"
+			}
+			s.drop(c, reason, nil, true)
 		}
 	}
 }
@@ -381,6 +416,16 @@ func (s *Server) shutdown() {
 	f, err := s.enc.one(&protocol.Bye{Reason: "server shutting down"})
 	f.close = true
 	deadline := time.Now().Add(lingerTime)
+	s.mu.Lock()
+	for id, c := range s.live {
+		if _, ok := s.conns[id]; !ok {
+			// Dropped already, but its writer may still be stuck in a
+			// write to a client that does not read: cut it now.
+			c.nc.SetWriteDeadline(deadline)
+			c.hardClose()
+		}
+	}
+	s.mu.Unlock()
 	for _, c := range s.conns {
 		c.nc.SetWriteDeadline(deadline) // a writer stuck on a client that does not read gives up soon
 		if c.closing {
