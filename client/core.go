@@ -80,6 +80,7 @@ type Core struct {
 	lastCorr    *Correction
 	rtt         time.Duration
 	nextPing    time.Duration
+	lastHeard   time.Duration // when the last message from the server arrived
 
 	interp interpolator
 	stats  Stats
@@ -91,8 +92,11 @@ type Stats struct {
 	InputsAcked int             // inputs the server acknowledged
 	Corrections int             // times the server's word moved the predicted avatar
 	Deferred    int             // presses held back by the speed limit
-	RTTs        []time.Duration // every round trip measured by Ping/Pong
+	RTTs        []time.Duration // the round trips measured by Ping/Pong, the latest MaxRTTSamples
 }
+
+// MaxRTTSamples bounds Stats.RTTs: a long session keeps the latest ones.
+const MaxRTTSamples = 4096
 
 // NewCore returns a client core that starts by sending a Hello at time now.
 func NewCore(now time.Duration, opts Options) *Core {
@@ -103,6 +107,7 @@ func NewCore(now time.Duration, opts Options) *Core {
 		reconcile:   !opts.NoReconcile && !opts.NoPredict,
 		interpolate: !opts.NoInterpolate,
 		nextPing:    now,
+		lastHeard:   now,
 	}
 	c.send(&protocol.Hello{Version: protocol.Version, Name: opts.Name, Bot: opts.Bot, Color: opts.Color})
 	return c
@@ -190,7 +195,7 @@ func (c *Core) NextWake() (at time.Duration, ok bool) {
 	if c.phase != Playing {
 		return 0, false
 	}
-	at = c.nextPing
+	at = min(c.nextPing, c.lastHeard+c.opts.serverTimeout())
 	if c.held != grid.None {
 		at = min(at, time.Duration(c.limit.Earliest(int64(c.moveTime), 1)))
 	}
@@ -201,6 +206,10 @@ func (c *Core) NextWake() (at time.Duration, ok bool) {
 // speed limit allows it, and a Ping every ping interval.
 func (c *Core) Advance(now time.Duration) {
 	if c.phase != Playing {
+		return
+	}
+	if silent := now - c.lastHeard; silent >= c.opts.serverTimeout() {
+		c.fail(fmt.Errorf("client: no word from the server for %v", silent.Round(time.Millisecond)))
 		return
 	}
 	if c.held != grid.None && c.limit.Allow(int64(now), int64(c.moveTime), 1) {
@@ -219,6 +228,7 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 	if c.phase == Closed {
 		return nil
 	}
+	c.lastHeard = now
 	switch m := m.(type) {
 	case *protocol.Welcome:
 		return c.welcome(now, m)
@@ -240,6 +250,9 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Pong:
 		if sent := time.Duration(m.Stamp); sent <= now {
 			c.rtt = now - sent
+			if len(c.stats.RTTs) == MaxRTTSamples {
+				c.stats.RTTs = append(c.stats.RTTs[:0], c.stats.RTTs[MaxRTTSamples/2:]...)
+			}
 			c.stats.RTTs = append(c.stats.RTTs, c.rtt)
 		}
 	case *protocol.Join:

@@ -213,3 +213,40 @@ func TestLeaveRemovesAtOnce(t *testing.T) {
 		}
 	}
 }
+
+func TestSilentServerEndsTheConnection(t *testing.T) {
+	c := playing(t, Options{PingInterval: time.Second})
+	for now := time.Duration(0); now < 9*time.Second; now += 100 * ms {
+		c.Advance(now)
+	}
+	if c.Phase() != Playing {
+		t.Fatalf("closed after 9 s of silence: %v", c.Err())
+	}
+	at, ok := c.NextWake()
+	if !ok || at > 10*time.Second {
+		t.Fatalf("next wake %v: the silence deadline must be scheduled", at)
+	}
+	c.Advance(10 * time.Second)
+	if c.Phase() != Closed || c.Err() == nil {
+		t.Fatalf("still %v after 10 s without a word from the server", c.Phase())
+	}
+	if v := c.View(10 * time.Second); v.Connected || v.Err == nil {
+		t.Fatalf("view says connected=%v err=%v", v.Connected, v.Err)
+	}
+}
+
+func TestSameMomentStateReplaces(t *testing.T) {
+	c := playing(t, Options{})
+	c.Receive(0, state(0, 100*ms, at(1, 10, 10), at(2, 12, 10)))
+	c.Receive(0, state(0, 100*ms, at(1, 10, 10), at(2, 13, 10))) // same server time, later word
+	c.Receive(300*ms, state(0, 400*ms, at(1, 10, 10), at(2, 13, 10)))
+	v := c.View(5 * time.Second)
+	if len(v.Others) != 1 || v.Others[0].Pos != (grid.Pos{X: 13, Y: 10}) {
+		t.Fatalf("others %+v, want player 2 at (13,10)", v.Others)
+	}
+	for now := time.Duration(0); now < 2*time.Second; now += 10 * ms {
+		if o := c.View(now).Others; len(o) == 1 && o[0].Pos == (grid.Pos{X: 12, Y: 10}) {
+			t.Fatalf("t=%v: drawn at the superseded cell (12,10)", now)
+		}
+	}
+}

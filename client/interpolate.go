@@ -89,14 +89,19 @@ func (ip *interpolator) add(now time.Duration, s *protocol.State, me grid.Player
 	default:
 		ip.onTime = 0
 	}
-	if n := len(ip.buf); n > 0 && t <= ip.buf[n-1].t {
-		return // not newer than what we have: nothing to interpolate towards
+	n := len(ip.buf)
+	if n > 0 && t < ip.buf[n-1].t {
+		return // older than what we have: nothing to interpolate towards
 	}
 	snap := snapshot{t: t, players: make([]grid.PlayerPos, 0, len(s.Players))}
 	for _, p := range s.Players {
 		if p.ID != me {
 			snap.players = append(snap.players, p)
 		}
+	}
+	if n > 0 && t == ip.buf[n-1].t {
+		ip.buf[n-1] = snap // the same moment, later word: it replaces
+		return
 	}
 	ip.buf = append(ip.buf, snap)
 	// Drop states the render time has left well behind.

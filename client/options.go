@@ -25,6 +25,12 @@ type Options struct {
 	// 0 = one second.
 	PingInterval time.Duration
 
+	// ServerTimeout ends the connection when nothing at all has come from
+	// the server for this long (it answers every Ping, so only a dead
+	// server or network is that silent). 0 = the larger of 10 s and three
+	// ping intervals.
+	ServerTimeout time.Duration
+
 	// Logger receives corrections and connection events; nil = discard.
 	Logger *log.Logger
 }
@@ -34,4 +40,11 @@ func (o Options) pingInterval() time.Duration {
 		return time.Second
 	}
 	return o.PingInterval
+}
+
+func (o Options) serverTimeout() time.Duration {
+	if o.ServerTimeout > 0 {
+		return o.ServerTimeout
+	}
+	return max(10*time.Second, 3*o.pingInterval())
 }

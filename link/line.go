@@ -16,6 +16,11 @@ type Line[T any] struct {
 	queue  []item[T]
 	head   int
 	last   time.Duration // delivery time of the latest message queued
+	sent   time.Duration // send time of the latest message queued
+	sentAt time.Duration // the delay in force when it was sent
+	credit time.Duration // compression a lowered delay allows and messages have not used yet
+	spaced bool          // jitter never delivers closer together than sent
+	any    bool          // a message was sent
 }
 
 type item[T any] struct {
@@ -35,6 +40,14 @@ func (l *Line[T]) SetDelay(delay, jitter time.Duration) {
 	l.delay, l.jitter = max(delay, 0), max(jitter, 0)
 }
 
+// KeepSpacing makes jitter unable to bunch messages together: they are
+// delivered at least as far apart as they were sent, less only what a
+// lowered delay takes off (which applies at once, to the next message). The
+// client-to-server line keeps spacing so that an honest player's inputs,
+// sent no faster than the speed limit, reach the server no faster either,
+// whatever the jitter.
+func (l *Line[T]) KeepSpacing(on bool) { l.spaced = on }
+
 // Delay returns the one-way delay.
 func (l *Line[T]) Delay() time.Duration { return l.delay }
 
@@ -50,7 +63,20 @@ func (l *Line[T]) Send(now time.Duration, v T) time.Duration {
 	if at < l.last {
 		at = l.last
 	}
-	l.last = at
+	if l.spaced && l.any {
+		// A lowered delay may bring messages closer together by as much
+		// as it was lowered, in total, over as many messages as the order
+		// needs; a raised one cancels what is left of that.
+		l.credit = max(l.credit+l.sentAt-l.delay, 0)
+		spaced := l.last + (now - l.sent)
+		if floor := spaced - l.credit; at < floor {
+			at = floor
+		}
+		if at < spaced {
+			l.credit -= spaced - at
+		}
+	}
+	l.last, l.sent, l.sentAt, l.any = at, now, l.delay, true
 	l.queue = append(l.queue, item[T]{at: at, v: v})
 	return at
 }

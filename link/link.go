@@ -4,7 +4,10 @@ import "time"
 
 // Link is a two-way connection with an injected round-trip latency: half of
 // it on the way up (client to server), half on the way down. Each direction
-// adds its own jitter per message.
+// adds its own jitter per message. The way up keeps the spacing of what is
+// sent (see Line.KeepSpacing): a player's inputs never reach the server
+// faster than the player sent them, so the server's speed limit never
+// refuses an honest player, whatever the jitter or a change of latency.
 type Link[Up, Down any] struct {
 	Up   *Line[Up]
 	Down *Line[Down]
@@ -18,6 +21,7 @@ func New[Up, Down any](rtt, jitter time.Duration, seed int64) *Link[Up, Down] {
 		Up:   NewLine[Up](0, 0, seed),
 		Down: NewLine[Down](0, 0, seed^0x5DEECE66D),
 	}
+	l.Up.KeepSpacing(true)
 	l.Set(rtt, jitter)
 	return l
 }

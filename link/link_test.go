@@ -70,3 +70,47 @@ func TestLoweringLatencyKeepsOrder(t *testing.T) {
 		t.Fatalf("second message overtook the first: %v < %v", second, first)
 	}
 }
+
+func TestUpKeepsSpacing(t *testing.T) {
+	l := New[int, int](1000*ms, 300*ms, 11)
+	var prevAt, prevSent, compressed time.Duration
+	for i := 0; i < 200; i++ {
+		now := time.Duration(i) * 100 * ms
+		if i == 50 {
+			l.Set(0, 300*ms) // the latency slider drops from 1000 ms to 0
+		}
+		at := l.Up.Send(now, i)
+		if i > 0 {
+			if c := (now - prevSent) - (at - prevAt); c > 0 {
+				if i < 50 {
+					t.Fatalf("message %d bunched by jitter alone: arrives %v after the previous, sent %v after", i, at-prevAt, now-prevSent)
+				}
+				compressed += c
+			}
+		}
+		if i == 50 && at-prevAt > now-prevSent {
+			t.Fatalf("the lowered latency did not apply to the next message")
+		}
+		if i > 70 && at-now > 300*ms {
+			t.Fatalf("message %d delayed %v with no latency and 300 ms jitter", i, at-now)
+		}
+		prevAt, prevSent = at, now
+	}
+	if compressed > 500*ms {
+		t.Fatalf("messages bunched by %v in all, more than the 500 ms the latency drop took off", compressed)
+	}
+	// The way down may bunch (only the client reads it), and does.
+	bunched := false
+	d := NewLine[int](50*ms, 200*ms, 7)
+	prevAt = 0
+	for i := 0; i < 100; i++ {
+		at := d.Send(time.Duration(i)*50*ms, i)
+		if i > 0 && at-prevAt < 50*ms {
+			bunched = true
+		}
+		prevAt = at
+	}
+	if !bunched {
+		t.Fatal("plain line never bunched under jitter")
+	}
+}

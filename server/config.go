@@ -12,7 +12,7 @@ import (
 // Defaults of the game numbers, applied by Config.WithDefaults.
 const (
 	DefaultMoveTime   = 100 * time.Millisecond
-	DefaultBurst      = 4
+	DefaultBurst      = 6
 	DefaultRate       = 20 // the adapter's and cmd's default; the Core takes Rate as given
 	DefaultMaxPlayers = 256
 )
@@ -49,7 +49,9 @@ type Config struct {
 	// MoveTime is the speed limit: one move per MoveTime on average.
 	// Default 100ms. It is sent to clients in whole milliseconds.
 	MoveTime time.Duration
-	// Burst is how many moves are accepted back to back. Default 4.
+	// Burst is how many moves are accepted back to back. Default 6: enough
+	// for the bunching of a player walking while the latency slider drops
+	// from its 1000 ms maximum to 0 (500 ms one way, five moves).
 	Burst int
 	// Rate is the update rate in Hz. The Core takes it as given (the
 	// adapter's and cmd's default is DefaultRate). 0 is "immediate mode":

@@ -69,8 +69,8 @@ func TestWelcomeCarriesMapAndIDAndRoster(t *testing.T) {
 		t.Fatalf("outbox %v, want Welcome and State", describe(out))
 	}
 	w := out[0].Msg.(*protocol.Welcome)
-	if w.Player != 1 || w.UpdateRate != 20 || w.MoveTimeMS != 100 || w.Burst != 4 {
-		t.Errorf("welcome %+v: want player 1, 20 Hz, 100 ms, burst 4", w)
+	if w.Player != 1 || w.UpdateRate != 20 || w.MoveTimeMS != 100 || w.Burst != 6 {
+		t.Errorf("welcome %+v: want player 1, 20 Hz, 100 ms, burst 6", w)
 	}
 	m, err := w.Map()
 	if err != nil {
@@ -528,7 +528,7 @@ func TestConfigValidate(t *testing.T) {
 		t.Errorf("zero config: %v", err)
 	}
 	d := Config{}.WithDefaults()
-	if d.Spawn != grid.DefaultSpawn || d.MoveTime != 100*ms || d.Burst != 4 || d.MaxPlayers != 256 || d.Rate != 0 || d.Map == nil {
+	if d.Spawn != grid.DefaultSpawn || d.MoveTime != 100*ms || d.Burst != 6 || d.MaxPlayers != 256 || d.Rate != 0 || d.Map == nil {
 		t.Errorf("defaults %+v", d)
 	}
 }

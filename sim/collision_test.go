@@ -43,3 +43,19 @@ func TestCollisionCorrectsOnlyTheLoser(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedClientsAreForgotten: a connection the server refuses and
+// closes does not linger in the server's books.
+func TestRefusedClientsAreForgotten(t *testing.T) {
+	w := New(server.Config{Rate: 20})
+	for i := 0; i < 20; i++ {
+		c := w.Join("bad\x1bname", client.Options{})
+		if c.View().Err == nil {
+			t.Fatal("a name with an escape sequence was accepted")
+		}
+	}
+	w.Advance(time.Second)
+	if st := w.Server().Stats(); st.Connections != 0 || st.Players != 0 {
+		t.Fatalf("after 20 refusals the server still counts %d connections, %d players", st.Connections, st.Players)
+	}
+}

@@ -175,3 +175,28 @@ func TestLonePlayerUnderJitterIsNeverCorrected(t *testing.T) {
 		}
 	}
 }
+
+// TestSliderDropWhileWalkingIsNeverCorrected: dragging the latency from
+// 1000 ms to 0 while walking at the speed limit bunches the inputs that
+// were on their way; the server's burst allowance absorbs it.
+func TestSliderDropWhileWalkingIsNeverCorrected(t *testing.T) {
+	for _, jitter := range []time.Duration{0, 100 * ms} {
+		w := New(server.Config{Rate: 20})
+		c := w.Join("solo", client.Options{Latency: 1000 * ms, Jitter: jitter, Seed: 2})
+		dirs := []grid.Dir{grid.Right, grid.Right, grid.Right, grid.Left, grid.Left, grid.Left}
+		for i := 0; i < 60; i++ {
+			if i == 30 {
+				c.SetLatency(0)
+			}
+			c.Press(dirs[i%len(dirs)])
+			w.Advance(100 * ms)
+		}
+		w.Advance(3 * time.Second)
+		if v := c.View(); v.Corrections != 0 || len(v.Pending) != 0 {
+			t.Errorf("jitter %v: %d corrections (last %+v), %d pending", jitter, v.Corrections, v.LastCorrection, len(v.Pending))
+		}
+		if st := w.Server().Stats(); st.TooFast != 0 {
+			t.Errorf("jitter %v: the server refused %d honest inputs as too fast", jitter, st.TooFast)
+		}
+	}
+}

@@ -219,12 +219,18 @@ func (w *World) toServer(c *Client, frame []byte) {
 	w.route()
 }
 
-// route moves the server's outbox onto the clients' links.
+// route moves the server's outbox onto the clients' links. A connection
+// the server closes after its last message is gone for the server at once,
+// as the TCP adapter reports it; that may produce more messages to route.
 func (w *World) route() {
+	var closed []server.ConnID
 	for _, e := range w.server.Outbox() {
 		c := w.client(e.To)
 		if c == nil {
 			continue
+		}
+		if e.Close {
+			closed = append(closed, e.To)
 		}
 		var err error
 		w.frames, err = protocol.Append(w.frames[:0], e.Msg)
@@ -235,6 +241,12 @@ func (w *World) route() {
 		if e.Close {
 			c.link.Down.Send(w.now, nil)
 		}
+	}
+	for _, id := range closed {
+		w.server.Disconnect(w.now, id, "closed by the server")
+	}
+	if len(closed) > 0 {
+		w.route()
 	}
 }
 
