@@ -18,6 +18,7 @@ type trackedConn struct {
 
 	mu       sync.Mutex
 	sessions int  // game sessions running on this connection
+	channels int  // session channels open on this connection
 	hadOne   bool // a game session ran at some point
 	gen      int  // bumped whenever the watchdog is re-armed
 	timer    *time.Timer
@@ -53,6 +54,30 @@ func (c *trackedConn) expire(gen int) {
 	c.mu.Unlock()
 	c.srv.log.Warn("closing connection", "remote", c.RemoteAddr().String(), "reason", reason)
 	c.Close()
+}
+
+// MaxChannelsPerConn caps the session channels one SSH connection may hold
+// open: a game needs one. Without a cap a client could open thousands of
+// idle channels on one connection and exhaust the server's memory.
+const MaxChannelsPerConn = 2
+
+// openChannel counts a new session channel; false means the connection
+// already holds MaxChannelsPerConn.
+func (c *trackedConn) openChannel() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.channels >= MaxChannelsPerConn {
+		return false
+	}
+	c.channels++
+	return true
+}
+
+// closeChannel counts a session channel's end.
+func (c *trackedConn) closeChannel() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.channels--
 }
 
 // sessionStarted stops the watchdog while a session runs.

@@ -29,5 +29,6 @@ func (s *Server) playGame(ctx context.Context, p *Player) error {
 		return fmt.Errorf("cannot join the game: %w", err)
 	}
 	defer conn.Close()
-	return tui.Run(p.Screen, conn, tui.Options{LogPath: s.opts.LogPath, Title: Title})
+	// The log is the server's: its path means nothing to a remote player.
+	return tui.Run(p.Screen, conn, tui.Options{Title: Title, Logger: s.log.With("user", p.User)})
 }

@@ -41,8 +41,6 @@ type Options struct {
 	Jitter time.Duration
 	// Logger receives the server's log; nil discards it.
 	Logger *log.Logger
-	// LogPath is shown in the help overlay.
-	LogPath string
 	// MaxSessions caps the game sessions running at once;
 	// DefaultMaxSessions if zero or less. Open connections are capped at
 	// twice this, which bounds connections still in their handshake.

@@ -90,7 +90,7 @@ func TestNoTerminalIsRefused(t *testing.T) {
 		t.Errorf("stdout %q, want nothing", stdout.String())
 	}
 
-	// ssh host cmd: no PTY either.
+	// ssh host cmd: no PTY either, but the advice is about the command.
 	sess, err = c.NewSession()
 	if err != nil {
 		t.Fatal(err)
@@ -98,8 +98,8 @@ func TestNoTerminalIsRefused(t *testing.T) {
 	stderr.Reset()
 	sess.Stderr = &stderr
 	assertExit(t, sess.Run("cat /etc/passwd"), 1)
-	if !strings.Contains(stderr.String(), want) {
-		t.Errorf("stderr %q, want %q", stderr.String(), want)
+	if !strings.Contains(stderr.String(), "gridlag runs only the game, not commands") {
+		t.Errorf("stderr %q, want the refusal of commands", stderr.String())
 	}
 
 	// ssh -t host cmd: a terminal, but commands are not run.
@@ -426,5 +426,36 @@ func TestIdleTimeout(t *testing.T) {
 	active.send("q")
 	if status, _ := active.waitExit(time.Now()); status != 0 {
 		t.Errorf("exit status %d, want 0", status)
+	}
+}
+
+// TestChannelsPerConnectionCapped: one connection cannot hold more than
+// MaxChannelsPerConn session channels (each costs memory).
+func TestChannelsPerConnectionCapped(t *testing.T) {
+	s := startSSH(t, Options{Handler: echoHandler(nil)})
+	c := dialSSH(t, s, "ada", nil)
+	var open []*gossh.Session
+	for i := 0; i < MaxChannelsPerConn; i++ {
+		sess, err := c.NewSession()
+		if err != nil {
+			t.Fatalf("channel %d refused: %v", i+1, err)
+		}
+		open = append(open, sess)
+	}
+	if _, err := c.NewSession(); err == nil {
+		t.Fatalf("channel %d accepted on one connection", MaxChannelsPerConn+1)
+	}
+	open[0].Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		sess, err := c.NewSession()
+		if err == nil {
+			sess.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no channel after one closed: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -324,6 +324,14 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 		return
 	}
 	defer s.wg.Done()
+	if tc, _ := ctx.Value(connKey{}).(*trackedConn); tc != nil {
+		if !tc.openChannel() {
+			s.log.Warn("channel refused", "remote", conn.RemoteAddr().String(), "reason", fmt.Sprintf("more than %d session channels on one connection", MaxChannelsPerConn))
+			nc.Reject(gossh.ResourceShortage, "one game per connection")
+			return
+		}
+		defer tc.closeChannel()
+	}
 	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, srv: s}, ctx)
 }
 

@@ -43,14 +43,14 @@ func (s *Server) handleSession(sess ssh.Session) {
 		port = a.Port
 	}
 	ptyReq, winCh, isPty := sess.Pty()
+	if sess.RawCommand() != "" {
+		refuse(sess, isPty, logger, "command refused",
+			fmt.Sprintf("gridlag runs only the game, not commands: connect with ssh -p %d host", port))
+		return
+	}
 	if !isPty {
 		refuse(sess, false, logger, "no terminal",
 			fmt.Sprintf("gridlag needs a terminal: connect with ssh -t -p %d host", port))
-		return
-	}
-	if sess.RawCommand() != "" {
-		refuse(sess, true, logger, "command refused",
-			fmt.Sprintf("gridlag runs only the game, not commands: connect with ssh -p %d host", port))
 		return
 	}
 	release, refusal := s.acquireSession(hostOf(remote))

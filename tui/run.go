@@ -98,6 +98,12 @@ func (*initialised) Clear() {}
 func (s *initialised) PollEvent() tcell.Event {
 	for {
 		ev := s.Screen.PollEvent()
+		if _, ok := ev.(*tcell.EventResize); ok {
+			// After a resize the terminal's content is not what tcell
+			// remembers: clear for real (tview's Clear is a no-op here),
+			// so that the next frame repaints every cell.
+			s.Screen.Clear()
+		}
 		if in, ok := ev.(*tcell.EventInterrupt); ok {
 			if _, ok := in.Data().(drawRequest); ok {
 				s.app.ForceDraw()
@@ -175,6 +181,9 @@ func (c *frameClock) run() {
 		case <-c.ui.Quit():
 			c.app.Stop()
 			return
+		case <-c.ui.opts.Stop:
+			c.app.Stop()
+			return
 		case <-leave:
 			c.app.Stop()
 			return
@@ -192,7 +201,8 @@ func (c *frameClock) run() {
 			if c.asked.Load() {
 				break // the frame asked for is not drawn yet; drawn re-arms
 			}
-			if c.ui.frameDue() {
+			due := c.ui.frameDue()
+			if due {
 				// Drawn by the screen's event poller (see PollEvent), one
 				// request at a time.
 				c.asked.Store(true)
@@ -201,7 +211,13 @@ func (c *frameClock) run() {
 				}
 			}
 			if !c.asked.Load() && c.ui.NeedsFrame() {
-				arm(c.ui.untilNextFrame())
+				if due {
+					arm(c.ui.untilNextFrame())
+				} else {
+					// Nothing looked different: look again a frame later
+					// (untilNextFrame would be 0 and spin).
+					arm(FrameInterval)
+				}
 			}
 		case <-c.drawn:
 			if c.ui.NeedsFrame() {

@@ -253,3 +253,60 @@ func TestRunRejectsNil(t *testing.T) {
 		t.Fatal("Run accepted a nil session")
 	}
 }
+
+// countingSession counts the views the interface takes.
+type countingSession struct {
+	*sim.Client
+	mu    sync.Mutex
+	views int
+}
+
+func (c *countingSession) View() client.View {
+	c.mu.Lock()
+	c.views++
+	c.mu.Unlock()
+	return c.Client.View()
+}
+
+// TestRunClockDoesNotSpin: with interpolation on and another player on the
+// board, the frame clock looks at the view about once a frame, not in a
+// tight loop.
+func TestRunClockDoesNotSpin(t *testing.T) {
+	w := sim.New(server.Config{Rate: 20})
+	me := w.Join("alice", client.Options{})
+	w.Join("bob", client.Options{})
+	w.Advance(time.Second)
+	cs := &countingSession{Client: me}
+	r := startRun(t, cs, w, me, tui.Options{})
+	r.waitFor("you (10,10)")
+	cs.mu.Lock()
+	cs.views = 0
+	cs.mu.Unlock()
+	start := time.Now()
+	time.Sleep(500 * time.Millisecond) // a real-time budget: the clock is real
+	cs.mu.Lock()
+	views := cs.views
+	cs.mu.Unlock()
+	elapsed := time.Since(start)
+	if max := int(elapsed/tui.FrameInterval) * 3; views > max {
+		t.Fatalf("%d views in %v: the frame clock spins (want at most %d)", views, elapsed, max)
+	}
+	r.screen.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	if err := r.result(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRunStop: closing Options.Stop ends Run at once with no error.
+func TestRunStop(t *testing.T) {
+	stop := make(chan struct{})
+	r := newRunning(t, tui.Options{Stop: stop})
+	r.waitFor("you (10,10)")
+	close(stop)
+	if err := r.result(); err != nil {
+		t.Fatalf("Run after Stop: %v", err)
+	}
+	if !r.finalised() {
+		t.Fatal("screen not finalised")
+	}
+}

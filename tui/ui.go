@@ -31,6 +31,9 @@ type Options struct {
 	// Logger receives the interface's few events (the session ended, the
 	// player quit); nil discards them.
 	Logger *log.Logger
+	// Stop, when closed, makes Run return nil at once, as if the player
+	// had quit (e.g. on a signal). Nil never stops.
+	Stop <-chan struct{}
 }
 
 // UI is the interface for one session. It is a tview.Primitive filling the

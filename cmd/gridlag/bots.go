@@ -65,10 +65,3 @@ Flags:
 	}
 	return sum.WriteText(out)
 }
-
-// startBots starts n bots on the server at addr in the background and
-// returns a function that stops them.
-func startBots(ctx context.Context, addr string, n int, latency, jitter time.Duration, logger *log.Logger) func() {
-	stop := bot.Start(ctx, bot.Options{Addr: addr, N: n, Latency: latency, Jitter: jitter, Logger: logger})
-	return func() { stop() }
-}

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/log"
 	"github.com/gdamore/tcell/v2"
 
+	"gridlag/bot"
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
@@ -34,6 +35,7 @@ type gameFlags struct {
 	moveTime time.Duration
 	mapPath  string
 	bots     int
+	botsSet  bool // -bots was given
 	ssh      string
 	sshKey   string
 	logPath  string
@@ -52,7 +54,7 @@ func gameMain(args []string) error {
 	fs.IntVar(&f.rate, "rate", server.DefaultRate, "server update rate in Hz (states per second); 0 = one state per processed input")
 	fs.DurationVar(&f.moveTime, "move-time", server.DefaultMoveTime, "server speed limit: one move per this time")
 	fs.StringVar(&f.mapPath, "map", "", "server map file ('#' wall, '.' floor); default: the embedded map")
-	fs.IntVar(&f.bots, "bots", -1, "bots walking in the world (default 3 on the embedded server, 0 with -server)")
+	fs.IntVar(&f.bots, "bots", 3, "bots walking in the world (with -server the default is 0)")
 	fs.StringVar(&f.ssh, "ssh", "", "also serve players over SSH on this address, e.g. :2222")
 	fs.StringVar(&f.sshKey, "ssh-key", defaultKeyPath(), "SSH host key file (ed25519, created on first start)")
 	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
@@ -78,6 +80,10 @@ Flags:
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	f.botsSet = setExplicitly(fs, "bots")
+	if f.serve && !f.botsSet {
+		f.bots = 0
+	}
 	if err := f.check(); err != nil {
 		return err
 	}
@@ -95,9 +101,17 @@ func (f *gameFlags) check() error {
 		return errors.New("-server and -connect do not go together")
 	case f.latency < 0 || f.jitter < 0:
 		return errors.New("-latency and -jitter must not be negative")
+	case f.latency > tui.MaxLatency:
+		return fmt.Errorf("-latency %v is more than the slider's %v", f.latency, tui.MaxLatency)
+	case f.moveTime < time.Millisecond:
+		return errors.New("-move-time must be at least 1ms")
+	case f.bots < 0:
+		return errors.New("-bots must not be negative")
+	case !f.serve && f.logPath == "-":
+		return errors.New("-log - is for -server: while playing, the screen is the game's (logs go to a file)")
 	case f.rate < 0 || f.rate > server.MaxRate:
 		return fmt.Errorf("-rate must be 0 to %d", server.MaxRate)
-	case f.connect != "" && f.bots > 0:
+	case f.connect != "" && f.botsSet && f.bots > 0:
 		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
 	}
 	if err := protocol.CheckName(f.name); err != nil {
@@ -146,7 +160,7 @@ type game struct {
 
 // startGame starts the game server on addr, then the SSH front end and
 // bots if asked.
-func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger, logPath string, bots int) (*game, error) {
+func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger, bots int) (*game, error) {
 	cfg, err := f.serverConfig()
 	if err != nil {
 		return nil, err
@@ -165,7 +179,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if f.ssh != "" {
 		g.ssh, err = sshd.New(sshd.Options{
 			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr,
-			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"), LogPath: logPath,
+			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"),
 		})
 		if err != nil {
 			g.close()
@@ -174,7 +188,11 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		go func() { g.errCh <- g.ssh.ListenAndServe() }()
 	}
 	if bots > 0 {
-		g.bots = startBots(ctx, gameAddr, bots, f.latency, f.jitter, logger.WithPrefix("bots"))
+		stop := bot.Start(ctx, bot.Options{
+			Addr: gameAddr, N: bots, Latency: f.latency, Jitter: f.jitter,
+			Avoid: append([]grid.Pos{cfg.WithDefaults().Spawn}, cfg.Spawns...), Logger: logger.WithPrefix("bots"),
+		})
+		g.bots = func() { stop() }
 	}
 	return g, nil
 }
@@ -198,7 +216,7 @@ func serveMain(ctx context.Context, f gameFlags) error {
 		return err
 	}
 	defer closeLog()
-	bots := max(f.bots, 0)
+	bots := f.bots
 	addr := f.addr
 	if addr == "" {
 		if f.ssh == "" {
@@ -206,12 +224,14 @@ func serveMain(ctx context.Context, f gameFlags) error {
 		}
 		addr = "127.0.0.1:0"
 	}
-	g, err := startGame(ctx, f, addr, logger, path, bots)
+	g, err := startGame(ctx, f, addr, logger, bots)
 	if err != nil {
 		return err
 	}
 	defer g.close()
-	logger.Info("gridlag server", "addr", g.addr, "rate", f.rate, "move_time", f.moveTime, "bots", bots, "ssh", f.ssh)
+	cfg, _ := f.serverConfig()
+	cfg = cfg.WithDefaults()
+	logger.Info("gridlag server", "addr", g.addr, "rate", cfg.Rate, "move_time", cfg.MoveTime, "burst", cfg.Burst, "bots", bots, "ssh", f.ssh)
 	select {
 	case <-ctx.Done():
 		logger.Info("shutting down", "why", "signal")
@@ -237,11 +257,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 	addr := f.connect
 	title := "gridlag — " + addr
 	if addr == "" {
-		bots := f.bots
-		if bots < 0 {
-			bots = 3
-		}
-		g, err := startGame(ctx, f, "127.0.0.1:0", logger, path, bots)
+		g, err := startGame(ctx, f, "127.0.0.1:0", logger, f.bots)
 		if err != nil {
 			return err
 		}
@@ -257,16 +273,13 @@ func playMain(ctx context.Context, f gameFlags) error {
 		return err
 	}
 	defer conn.Close()
-	go func() {
-		<-ctx.Done()
-		conn.Close()
-	}()
 	screen, err := tcell.NewScreen()
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	logger.Info("playing", "server", addr, "name", f.name, "latency", f.latency, "jitter", f.jitter)
-	return tui.Run(screen, conn, tui.Options{LogPath: path, Title: title})
+	// A signal ends the game like q: the terminal is restored, exit 0.
+	return tui.Run(screen, conn, tui.Options{LogPath: path, Title: title, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
 }
 
 func level(debug bool) log.Level {
