@@ -201,16 +201,6 @@ func (w *World) Apply(id PlayerID, d Dir, now int64) Outcome {
 	return w.Move(id, d)
 }
 
-// SetPos puts player id at p, whatever is there, as when a client takes the
-// server's word for a position. Another player recorded at p is not moved; a
-// client's picture of the world may briefly disagree with itself.
-func (w *World) SetPos(id PlayerID, p Pos) {
-	if _, ok := w.players[id]; !ok {
-		return
-	}
-	w.place(id, p)
-}
-
 func (w *World) place(id PlayerID, to Pos) {
 	pl := w.players[id]
 	if w.at[pl.pos] == id {

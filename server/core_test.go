@@ -24,7 +24,7 @@ func join(t *testing.T, c *Core, now time.Duration, conn ConnID, name string, bo
 	if !ok || out[0].Close {
 		t.Fatalf("join %s: first message %v, want a Welcome", name, describe(out))
 	}
-	return CopyMessage(w).(*protocol.Welcome)
+	return w // Welcomes are not pooled: it stays valid
 }
 
 // posOf returns player id's cell in a State.
