@@ -42,24 +42,16 @@ type Conn struct {
 	readErr           error // why the socket stopped reading; guarded by mu
 }
 
-// DialTimeout bounds the TCP connect and the handshake when the context
-// has no deadline.
+// DialTimeout bounds the TCP connect when the context has no deadline.
 const DialTimeout = 10 * time.Second
 
 // Dial connects to the server at addr, says Hello and waits for the
 // Welcome and the first State. The returned Conn is playing.
 func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DialTimeout+opts.Latency)
-		defer cancel()
-	}
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, "tcp", addr)
+	c, err := Connect(ctx, addr, opts)
 	if err != nil {
-		return nil, fmt.Errorf("client: connect to %s: %w", addr, err)
+		return nil, err
 	}
-	c := newConn(nc, opts)
 	for {
 		v := c.View()
 		switch {
@@ -77,6 +69,26 @@ func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
 		case <-c.done:
 		}
 	}
+}
+
+// Connect opens the TCP connection to addr and says Hello, and returns
+// without waiting for the answer: an interface can show the player that
+// it is connecting (View().Map is nil until the Welcome) and let them quit
+// meanwhile. A refusal (a wrong version, a bad name) ends the connection
+// with the server's Error as View().Err; a server that does not answer at
+// all within Options.ServerTimeout ends it too.
+func Connect(ctx context.Context, addr string, opts Options) (*Conn, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DialTimeout)
+		defer cancel()
+	}
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("client: connect to %s: %w", addr, err)
+	}
+	return newConn(nc, opts), nil
 }
 
 func newConn(nc net.Conn, opts Options) *Conn {

@@ -192,7 +192,10 @@ func (c *Core) sendInput(now time.Duration, d grid.Dir) {
 // NextWake returns the next time Advance has something to do: a held press
 // to send or a ping. ok is false when nothing is scheduled.
 func (c *Core) NextWake() (at time.Duration, ok bool) {
-	if c.phase != Playing {
+	switch c.phase {
+	case Handshaking:
+		return c.lastHeard + c.opts.serverTimeout(), true
+	case Closed:
 		return 0, false
 	}
 	at = min(c.nextPing, c.lastHeard+c.opts.serverTimeout())
@@ -205,11 +208,18 @@ func (c *Core) NextWake() (at time.Duration, ok bool) {
 // Advance does what is due at time now: it sends a held press once the
 // speed limit allows it, and a Ping every ping interval.
 func (c *Core) Advance(now time.Duration) {
-	if c.phase != Playing {
+	if c.phase == Closed {
 		return
 	}
 	if silent := now - c.lastHeard; silent >= c.opts.serverTimeout() {
-		c.fail(fmt.Errorf("client: no word from the server for %v", silent.Round(time.Millisecond)))
+		if c.phase == Handshaking {
+			c.fail(fmt.Errorf("client: no answer from the server for %v", silent.Round(time.Millisecond)))
+		} else {
+			c.fail(fmt.Errorf("client: no word from the server for %v", silent.Round(time.Millisecond)))
+		}
+		return
+	}
+	if c.phase != Playing {
 		return
 	}
 	if c.held != grid.None && c.limit.Allow(int64(now), int64(c.moveTime), 1) {

@@ -250,3 +250,19 @@ func TestSameMomentStateReplaces(t *testing.T) {
 		}
 	}
 }
+
+func TestHandshakeTimesOut(t *testing.T) {
+	c := NewCore(0, Options{Name: "ada"})
+	c.Outbox()
+	if at, ok := c.NextWake(); !ok || at != 10*time.Second {
+		t.Fatalf("next wake %v %v, want the handshake deadline at 10s", at, ok)
+	}
+	c.Advance(9 * time.Second)
+	if c.Phase() != Handshaking {
+		t.Fatal("gave up early")
+	}
+	c.Advance(10 * time.Second)
+	if c.Phase() != Closed || c.Err() == nil {
+		t.Fatalf("still %v after 10 s without a Welcome", c.Phase())
+	}
+}

@@ -18,7 +18,7 @@ const Title = "gridlag over ssh"
 // the tui stops); closing the client makes the game server announce the
 // player's Leave.
 func (s *Server) playGame(ctx context.Context, p *Player) error {
-	conn, err := client.Dial(ctx, s.opts.GameAddr, client.Options{
+	conn, err := client.Connect(ctx, s.opts.GameAddr, client.Options{
 		Name:    p.User,
 		Color:   p.Color,
 		Latency: s.opts.Latency,
@@ -30,5 +30,7 @@ func (s *Server) playGame(ctx context.Context, p *Player) error {
 	}
 	defer conn.Close()
 	// The log is the server's: its path means nothing to a remote player.
+	// A refusal by the game server shows on the screen, then ends the
+	// session with its error.
 	return tui.Run(p.Screen, conn, tui.Options{Title: Title, Logger: s.log.With("user", p.User)})
 }

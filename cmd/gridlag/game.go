@@ -268,7 +268,10 @@ func playMain(ctx context.Context, f gameFlags) error {
 			title += ", ssh " + f.ssh
 		}
 	}
-	conn, err := client.Dial(ctx, addr, client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("client")})
+	// Connect, not Dial: the screen comes up at once and says it is
+	// waiting for the server (which takes a round trip, up to a second at
+	// the slider's maximum); q works meanwhile.
+	conn, err := client.Connect(ctx, addr, client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("client")})
 	if err != nil {
 		return err
 	}
