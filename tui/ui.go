@@ -173,7 +173,7 @@ func (u *UI) render(screen tcell.Screen) {
 	drawPanel(screen, l, v)
 	u.slider.SetRect(l.panelX, l.panelY+panelSliderRow, panelWidth, 1)
 	u.slider.Draw(screen)
-	putText(screen, 0, l.statusY, l.w, statusLine(v), styleText)
+	putText(screen, 0, l.statusY, l.w, statusLine(v, l.w), styleText)
 	drawHelpLine(screen, l)
 	if u.ended {
 		u.drawEnded(screen)
