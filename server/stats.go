@@ -4,7 +4,7 @@ package server
 type Stats struct {
 	Players     int // players in the world now
 	Bots        int // of which bots
-	Connections int // connections the Core knows: joined, before Hello, or closing
+	Connections int // connections the Core knows: from their first message until Disconnect (a connection that has sent nothing yet is the adapter's alone)
 
 	Ticks      uint64 // update ticks (and immediate-mode broadcasts)
 	Joins      uint64 // players who joined
