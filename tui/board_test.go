@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -78,6 +79,8 @@ func TestCorrectionMark(t *testing.T) {
 		t.Fatal("no correction happened")
 	}
 	r.mustShow("corrections 1")
+	r.mustShow(fmt.Sprintf("last %v → %v", c.From, c.To))
+	r.mustShow(c.Reason)
 	s, st := r.cell(c.From)
 	_, bg, _ := st.Decompose()
 	if s != "×" && bg != tcell.ColorDarkRed {

@@ -66,11 +66,10 @@ func drawPanel(screen tcell.Screen, l layout, v *client.View) {
 	n = put(panelCorrRow, "corrections ", styleHeading)
 	putText(screen, x+n, y+panelCorrRow, w-n, strconv.Itoa(v.Corrections), corrStyle(v))
 	if c := v.LastCorrection; c != nil {
-		info := fmt.Sprintf("#%d %s→%s", c.Seq, c.From, c.To)
-		if c.Reason != "" {
-			info += " " + c.Reason
-		}
-		put(panelCorrInfoRow, info, styleDim)
+		// Where prediction had the avatar and where the server's word put
+		// it, and why, on the row below (the panel is narrow).
+		put(panelCorrInfoRow, fmt.Sprintf("last %s → %s", c.From, c.To), styleDim)
+		put(panelCorrInfoRow+1, c.Reason, styleDim)
 	}
 
 	put(panelLedgerHeadRow, "Waiting for the server", styleHeading)
