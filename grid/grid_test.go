@@ -163,3 +163,38 @@ func TestDeterminism(t *testing.T) {
 		t.Fatal("clone hashes differently")
 	}
 }
+
+// TestPlayersStaysInStep: after any mix of adds, moves and removes, the
+// sorted list Players returns agrees with Pos and At for every player.
+func TestPlayersStaysInStep(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	w := NewWorld(DefaultMap(), Rules{MoveTime: 1, Burst: 1})
+	for i := 0; i < 20000; i++ {
+		id := PlayerID(1 + rng.Intn(40))
+		switch rng.Intn(10) {
+		case 0:
+			w.Remove(id)
+		case 1:
+			if p, ok := w.Spawn(Pos{X: 1 + rng.Intn(38), Y: 1 + rng.Intn(20)}); ok {
+				w.Add(id, p)
+			}
+		default:
+			w.Move(id, Dir(1+rng.Intn(4)))
+		}
+	}
+	list := w.Players(nil)
+	if len(list) != w.Len() || w.Len() == 0 {
+		t.Fatalf("%d players listed, Len %d", len(list), w.Len())
+	}
+	for i, pp := range list {
+		if i > 0 && list[i-1].ID >= pp.ID {
+			t.Fatalf("not sorted by ID at %d: %v", i, list)
+		}
+		if p, ok := w.Pos(pp.ID); !ok || p != pp.Pos {
+			t.Fatalf("player %d listed at %v, Pos says %v", pp.ID, pp.Pos, p)
+		}
+		if id, ok := w.At(pp.Pos); !ok || id != pp.ID {
+			t.Fatalf("cell %v: At says %d, want %d", pp.Pos, id, pp.ID)
+		}
+	}
+}

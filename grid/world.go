@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 )
 
@@ -74,7 +75,7 @@ type World struct {
 	rules   Rules
 	players map[PlayerID]*player
 	at      map[Pos]PlayerID
-	ids     []PlayerID // sorted, for deterministic iteration
+	cells   []PlayerPos // every player's cell, sorted by ID: the order of iteration, and what Players copies
 }
 
 // Errors returned by World.Add.
@@ -95,7 +96,12 @@ func (w *World) Map() *Map { return w.m }
 func (w *World) Rules() Rules { return w.rules }
 
 // Len returns the number of players.
-func (w *World) Len() int { return len(w.ids) }
+func (w *World) Len() int { return len(w.cells) }
+
+// index returns where player id is, or would be inserted, in w.cells.
+func (w *World) index(id PlayerID) int {
+	return sort.Search(len(w.cells), func(i int) bool { return w.cells[i].ID >= id })
+}
 
 // Add places player id at p. It fails if the ID is in use or p is not a free
 // floor cell.
@@ -108,10 +114,7 @@ func (w *World) Add(id PlayerID, p Pos) error {
 	}
 	w.players[id] = &player{pos: p}
 	w.at[p] = id
-	i := sort.Search(len(w.ids), func(i int) bool { return w.ids[i] >= id })
-	w.ids = append(w.ids, 0)
-	copy(w.ids[i+1:], w.ids[i:])
-	w.ids[i] = id
+	w.cells = slices.Insert(w.cells, w.index(id), PlayerPos{ID: id, Pos: p})
 	return nil
 }
 
@@ -123,8 +126,8 @@ func (w *World) Remove(id PlayerID) {
 	}
 	delete(w.at, p.pos)
 	delete(w.players, id)
-	i := sort.Search(len(w.ids), func(i int) bool { return w.ids[i] >= id })
-	w.ids = append(w.ids[:i], w.ids[i+1:]...)
+	i := w.index(id)
+	w.cells = slices.Delete(w.cells, i, i+1)
 }
 
 // Pos returns the cell of player id.
@@ -203,20 +206,16 @@ func (w *World) Apply(id PlayerID, d Dir, now int64) Outcome {
 
 func (w *World) place(id PlayerID, to Pos) {
 	pl := w.players[id]
-	if w.at[pl.pos] == id {
-		delete(w.at, pl.pos)
-	}
+	delete(w.at, pl.pos)
 	pl.pos = to
 	w.at[to] = id
+	w.cells[w.index(id)].Pos = to
 }
 
 // Players appends every player's ID and cell to dst, sorted by ID, and
-// returns the extended slice.
+// returns the extended slice. It is one copy: servers call it every tick.
 func (w *World) Players(dst []PlayerPos) []PlayerPos {
-	for _, id := range w.ids {
-		dst = append(dst, PlayerPos{ID: id, Pos: w.players[id].pos})
-	}
-	return dst
+	return append(dst, w.cells...)
 }
 
 // Spawn returns the free floor cell nearest to want (by Manhattan distance,
@@ -264,8 +263,8 @@ func (w *World) Hash() uint64 {
 	h.Write(w.m.cells)
 	put(w.rules.MoveTime)
 	put(int64(w.rules.Burst))
-	for _, id := range w.ids {
-		p := w.players[id]
+	for _, c := range w.cells {
+		id, p := c.ID, w.players[c.ID]
 		put(int64(id))
 		put(int64(p.pos.X))
 		put(int64(p.pos.Y))
@@ -282,12 +281,12 @@ func (w *World) Hash() uint64 {
 // Clone returns a deep copy of the world sharing only the immutable map.
 func (w *World) Clone() *World {
 	c := NewWorld(w.m, w.rules)
-	for _, id := range w.ids {
-		p := *w.players[id]
-		c.players[id] = &p
-		c.at[p.pos] = id
+	for _, pc := range w.cells {
+		p := *w.players[pc.ID]
+		c.players[pc.ID] = &p
+		c.at[p.pos] = pc.ID
 	}
-	c.ids = append([]PlayerID(nil), w.ids...)
+	c.cells = slices.Clone(w.cells)
 	return c
 }
 

@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"gridlag/grid"
@@ -28,11 +27,8 @@ type Core struct {
 	bots  int       // joined bots
 	botN  uint32    // bots spawned so far, to spread the next one
 
-	tick uint32
-
-	// cells of every player sorted by ID, kept in step with the world so
-	// that a tick copies one slice instead of looking up every player.
-	cellsByID []grid.PlayerPos
+	tick   uint32
+	spawns []grid.Pos // the human spawn cells: Spawn, then Spawns
 
 	out     []Envelope
 	events  []Event
@@ -75,11 +71,12 @@ func NewCore(cfg Config) *Core {
 	cfg = cfg.WithDefaults()
 	rules := grid.Rules{MoveTime: int64(cfg.MoveTime), Burst: cfg.Burst}
 	return &Core{
-		cfg:   cfg,
-		world: grid.NewWorld(cfg.Map, rules),
-		cells: cfg.Map.Cells(),
-		conns: make(map[ConnID]*client),
-		slots: make([]*client, cfg.MaxPlayers+1),
+		cfg:    cfg,
+		world:  grid.NewWorld(cfg.Map, rules),
+		cells:  cfg.Map.Cells(),
+		conns:  make(map[ConnID]*client),
+		slots:  make([]*client, cfg.MaxPlayers+1),
+		spawns: append([]grid.Pos{cfg.Spawn}, cfg.Spawns...),
 	}
 }
 
@@ -118,17 +115,6 @@ func (c *Core) Events() []Event {
 
 // Positions appends every player's cell, sorted by player ID, to dst.
 func (c *Core) Positions(dst []grid.PlayerPos) []grid.PlayerPos { return c.world.Players(dst) }
-
-// Roster returns every player's ID, colour and name, sorted by ID.
-func (c *Core) Roster() []protocol.PlayerInfo {
-	r := make([]protocol.PlayerInfo, 0, c.count)
-	for _, cl := range c.slots {
-		if cl != nil {
-			r = append(r, cl.info)
-		}
-	}
-	return r
-}
 
 // Player returns the player of connection id, if it has joined.
 func (c *Core) Player(id ConnID) (grid.PlayerID, bool) {
@@ -254,7 +240,7 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 		ok2 bool
 	)
 	if h.Bot {
-		pos, ok2 = c.world.Spawn(botAnchor(c.cfg.Map, c.botN), append([]grid.Pos{c.cfg.Spawn}, c.cfg.Spawns...)...)
+		pos, ok2 = c.world.Spawn(botAnchor(c.cfg.Map, c.botN), c.spawns...)
 	} else {
 		pos, ok2 = c.humanSpawn()
 	}
@@ -282,8 +268,6 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 	cl.info = protocol.PlayerInfo{ID: pid, Color: color, Name: h.Name}
 	c.slots[pid] = cl
 	c.count++
-	i := c.indexOf(pid)
-	c.cellsByID = slices.Insert(c.cellsByID, i, grid.PlayerPos{ID: pid, Pos: pos})
 	c.stats.Joins++
 	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: h.Name, Bot: h.Bot, Pos: pos})
 
@@ -298,29 +282,18 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 		Players:    []protocol.PlayerInfo{cl.info},
 	})
 	// The others come as one Join each, so that the Welcome's size does
-	// not grow with the number of players.
-	positions := c.snapshot()
-	for _, p := range positions {
-		if o := c.slots[p.ID]; o != cl {
-			c.send(cl.conn, &protocol.Join{Player: o.info})
-		}
-	}
-	c.sendState(now, cl, positions)
+	// not grow with the number of players; they hear of the newcomer.
 	join := &protocol.Join{Player: cl.info}
-	for _, p := range positions {
-		if o := c.slots[p.ID]; o != cl {
+	for _, o := range c.slots {
+		if o != nil && o != cl {
+			c.send(cl.conn, &protocol.Join{Player: o.info})
 			c.send(o.conn, join)
 		}
 	}
 	if c.cfg.Rate == 0 {
-		// Immediate mode: the others see the newcomer's cell at once.
-		c.tick++
-		c.stats.Ticks++
-		for _, p := range positions {
-			if o := c.slots[p.ID]; o != cl {
-				c.sendState(now, o, positions)
-			}
-		}
+		c.broadcast(now) // immediate mode: everyone sees the newcomer's cell at once
+	} else {
+		c.sendState(now, cl, c.snapshot()) // the others see it at the next tick
 	}
 }
 
@@ -347,7 +320,6 @@ func (c *Core) leave(now time.Duration, cl *client, reason string) {
 		return
 	}
 	c.world.Remove(cl.player)
-	c.cellsByID = slices.Delete(c.cellsByID, c.indexOf(cl.player), c.indexOf(cl.player)+1)
 	c.slots[cl.player] = nil
 	c.count--
 	if cl.bot {
@@ -376,8 +348,6 @@ func (c *Core) input(now time.Duration, cl *client, in *protocol.Input) {
 	switch c.world.Apply(cl.player, in.Dir, int64(now)) {
 	case grid.Moved:
 		c.stats.Moves++
-		p, _ := c.world.Pos(cl.player)
-		c.cellsByID[c.indexOf(cl.player)].Pos = p
 		moved = true
 	case grid.TooFast:
 		c.stats.TooFast++
@@ -412,7 +382,7 @@ func (c *Core) snapshot() []grid.PlayerPos {
 	if c.posUsed == len(c.positions) {
 		c.positions = append(c.positions, make([]grid.PlayerPos, 0, min(c.cfg.MaxPlayers, 1024)))
 	}
-	p := append(c.positions[c.posUsed][:0], c.cellsByID...)
+	p := c.world.Players(c.positions[c.posUsed][:0])
 	c.positions[c.posUsed] = p
 	c.posUsed++
 	return p
@@ -426,14 +396,6 @@ func (c *Core) sendState(now time.Duration, cl *client, positions []grid.PlayerP
 	st.Players = positions
 	c.stats.StatesSent++
 	c.send(cl.conn, st)
-}
-
-// indexOf returns where player id is, or would be inserted, in cellsByID.
-func (c *Core) indexOf(id grid.PlayerID) int {
-	i, _ := slices.BinarySearchFunc(c.cellsByID, id, func(p grid.PlayerPos, id grid.PlayerID) int {
-		return int(p.ID) - int(id)
-	})
-	return i
 }
 
 // freeID returns the lowest player ID not in use. The caller has checked
@@ -450,7 +412,7 @@ func (c *Core) freeID() grid.PlayerID {
 // humanSpawn picks a human's cell: Spawn, else the first free of Spawns,
 // else the free cell nearest to Spawn.
 func (c *Core) humanSpawn() (grid.Pos, bool) {
-	for _, p := range append([]grid.Pos{c.cfg.Spawn}, c.cfg.Spawns...) {
+	for _, p := range c.spawns {
 		if c.world.Free(p) {
 			return p, true
 		}
