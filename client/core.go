@@ -243,10 +243,11 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Welcome:
 		return c.welcome(now, m)
 	case *protocol.Error:
+		m.Text = protocol.Printable(m.Text) // it reaches the player's screen and logs
 		c.fail(m)
 		return nil
 	case *protocol.Bye:
-		c.fail(fmt.Errorf("client: server said goodbye: %s", m.Reason))
+		c.fail(fmt.Errorf("client: server said goodbye: %s", protocol.Printable(m.Reason)))
 		return nil
 	}
 	if c.phase != Playing {

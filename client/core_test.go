@@ -2,6 +2,7 @@ package client
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -158,6 +159,11 @@ func TestHandshakeErrors(t *testing.T) {
 	var pe *protocol.Error
 	if c.Phase() != Closed || !errors.As(c.Err(), &pe) || pe.Code != protocol.ErrCodeVersion {
 		t.Fatalf("phase %v err %v", c.Phase(), c.Err())
+	}
+	c3 := NewCore(0, Options{Name: "ada"})
+	c3.Receive(0, &protocol.Error{Code: protocol.ErrCodeFull, Text: "full\x1b[2J\x1b]0;owned\x07"})
+	if msg := c3.Err().Error(); strings.ContainsAny(msg, "\x1b\x07") {
+		t.Fatalf("a server's error text reaches the player with control characters: %q", msg)
 	}
 	c2 := NewCore(0, Options{})
 	if err := c2.Receive(0, state(0, 0)); err == nil || c2.Phase() != Closed {

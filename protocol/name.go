@@ -51,12 +51,10 @@ func SanitizeName(s string) string {
 			break
 		}
 		switch {
-		case r == utf8.RuneError:
-			continue
 		case unicode.IsSpace(r):
 			space = n > 0
 			continue
-		case !unicode.IsPrint(r) || unicode.Is(unicode.Cf, r):
+		case !visible(r):
 			continue
 		}
 		if space {
@@ -71,4 +69,24 @@ func SanitizeName(s string) string {
 		n++
 	}
 	return b.String()
+}
+
+// Printable returns s without invalid UTF-8, control characters (escape
+// sequences included), format characters and other invisible runes: text
+// that came over the wire (a Bye's reason, an Error's text) made safe to log
+// or show in a terminal. Unlike SanitizeName it keeps the length and the
+// spaces.
+func Printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if !visible(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// visible reports whether r may be shown: valid, printable, not a format
+// character.
+func visible(r rune) bool {
+	return r != utf8.RuneError && unicode.IsPrint(r) && !unicode.Is(unicode.Cf, r)
 }

@@ -142,3 +142,19 @@ func TestCheckName(t *testing.T) {
 
 // errAny stands for "any error" in TestCheckName.
 var errAny = errors.New("any error")
+
+func TestPrintable(t *testing.T) {
+	cases := map[string]string{
+		"player quit":                "player quit",
+		"\x1b[2Jwiped\x1b]0;t\x07":   "[2Jwiped]0;t",
+		"tab\tand\nnewline":          "tabandnewline",
+		"bidi \u202eoverride \u200b": "bidi override ",
+		"bad \xff byte":              "bad  byte",
+		"日本語 ok":                     "日本語 ok",
+	}
+	for in, want := range cases {
+		if got := protocol.Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

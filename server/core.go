@@ -178,12 +178,12 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 		c.stats.Pongs++
 		c.send(id, p)
 	case *protocol.Bye:
-		c.leave(now, cl, "said bye: "+printable(v.Reason))
+		c.leave(now, cl, "said bye: "+protocol.Printable(v.Reason))
 		cl.phase = phaseClosed
 		c.sendClose(id, &protocol.Bye{Reason: "goodbye"})
 	case *protocol.Error:
 		// A client may explain why it is leaving.
-		c.leave(now, cl, fmt.Sprintf("client error %d: %s", v.Code, printable(v.Text)))
+		c.leave(now, cl, fmt.Sprintf("client error %d: %s", v.Code, protocol.Printable(v.Text)))
 		cl.phase = phaseClosed
 		c.sendClose(id, &protocol.Bye{Reason: "goodbye"})
 	case *protocol.Hello:
