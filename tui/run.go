@@ -162,19 +162,17 @@ func (c *frameClock) run() {
 		}
 	}()
 
-	timer := time.NewTimer(time.Hour)
-	timer.Stop()
-	defer timer.Stop()
-	armed := false
-	arm := func(d time.Duration) {
-		if !armed {
-			timer.Reset(d)
-			armed = true
-		}
-	}
+	// The clock ticks at the frame rate while the screen may be out of
+	// date, and stops when it is not. A frame is drawn when one is due (no
+	// frame requested and not drawn yet, and the screen would look
+	// different).
+	ticker := time.NewTicker(FrameInterval)
+	defer ticker.Stop()
+	ticking := true
 	var leave <-chan time.Time
 	done := c.session.Done()
 	for {
+		tick := false
 		select {
 		case <-c.stop:
 			return
@@ -195,34 +193,32 @@ func (c *frameClock) run() {
 		case <-c.session.Changed():
 			c.ui.SessionChanged()
 		case <-c.ui.wake:
-			arm(c.ui.untilNextFrame())
-		case <-timer.C:
-			armed = false
-			if c.asked.Load() {
-				break // the frame asked for is not drawn yet; drawn re-arms
-			}
-			due := c.ui.frameDue()
-			if due {
-				// Drawn by the screen's event poller (see PollEvent), one
-				// request at a time.
-				c.asked.Store(true)
-				if c.screen.PostEvent(tcell.NewEventInterrupt(drawRequest{})) != nil {
-					c.asked.Store(false)
-				}
-			}
-			if !c.asked.Load() && c.ui.NeedsFrame() {
-				if due {
-					arm(c.ui.untilNextFrame())
-				} else {
-					// Nothing looked different: look again a frame later
-					// (untilNextFrame would be 0 and spin).
-					arm(FrameInterval)
-				}
-			}
+		case <-ticker.C:
+			tick = true
 		case <-c.drawn:
-			if c.ui.NeedsFrame() {
-				arm(c.ui.untilNextFrame())
+		}
+		// While ticking, frames are drawn on ticks only: at most one a
+		// tick. An idle clock draws at once (a key after a quiet spell
+		// shows on the very next frame) and starts ticking from there.
+		if !c.asked.Load() && (tick || !ticking && c.ui.untilNextFrame() == 0) && c.ui.frameDue() {
+			// Drawn by the screen's event poller (see PollEvent), one
+			// request at a time.
+			c.asked.Store(true)
+			if c.screen.PostEvent(tcell.NewEventInterrupt(drawRequest{})) != nil {
+				c.asked.Store(false)
 			}
+			if !tick {
+				ticker.Reset(FrameInterval)
+				ticking = true
+			}
+		}
+		if want := c.ui.NeedsFrame() || c.asked.Load(); want != ticking {
+			if want {
+				ticker.Reset(FrameInterval)
+			} else {
+				ticker.Stop()
+			}
+			ticking = want
 		}
 	}
 }

@@ -1,6 +1,8 @@
 package tui_test
 
 import (
+	"context"
+	"net"
 	"strings"
 	"sync"
 	"testing"
@@ -35,6 +37,7 @@ type readyScreen struct {
 	ready chan struct{}
 	mu    sync.Mutex
 	shown []string
+	shows int
 }
 
 func (s *readyScreen) Init() error {
@@ -48,6 +51,7 @@ func (s *readyScreen) Show() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.SimulationScreen.Show()
+	s.shows++
 	s.shown = rows(s.SimulationScreen)
 }
 
@@ -308,5 +312,45 @@ func TestRunStop(t *testing.T) {
 	}
 	if !r.finalised() {
 		t.Fatal("screen not finalised")
+	}
+}
+
+// TestRunFrameRate: while the ledger's ages change, the real frame clock
+// redraws steadily at the frame rate, and never faster. The clock is real,
+// so this runs a real client on a real server for one second.
+func TestRunFrameRate(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Options{Config: server.Config{Rate: 20}})
+	go srv.Serve(ln)
+	defer srv.Close()
+	conn, err := client.Dial(context.Background(), ln.Addr().String(), client.Options{Name: "ada"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetLatency(tui.MaxLatency) // the press stays pending, its age ticking
+	r := startRun(t, conn, nil, nil, tui.Options{})
+	r.waitFor("you (10,10)")
+	r.screen.InjectKey(tcell.KeyRight, 0, tcell.ModNone)
+	r.waitFor("pending 1")
+	r.screen.mu.Lock()
+	r.screen.shows = 0
+	r.screen.mu.Unlock()
+	start := time.Now()
+	time.Sleep(500 * time.Millisecond) // a real-time budget: the clock is real
+	r.screen.mu.Lock()
+	shows := r.screen.shows
+	r.screen.mu.Unlock()
+	elapsed := time.Since(start)
+	perSecond := float64(shows) / elapsed.Seconds()
+	if perSecond > 62 || perSecond < 40 {
+		t.Fatalf("%d frames in %v (%.0f/s), want a steady 60/s at most", shows, elapsed, perSecond)
+	}
+	r.screen.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	if err := r.result(); err != nil {
+		t.Fatal(err)
 	}
 }
