@@ -124,7 +124,7 @@ func (s *Server) read(c *conn) {
 			return
 		}
 		now := time.Now()
-		if !flood.Allow(int64(time.Since(s.start)), interval, burst) {
+		if !flood.Allow(int64(now.Sub(s.start)), interval, burst) {
 			s.deliver(event{kind: evGone, c: c, abuse: true,
 				reason: fmt.Sprintf("flooding: more than %d messages per second", s.opts.MaxMessageRate),
 				final:  &protocol.Error{Code: protocol.ErrCodeFlood, Text: fmt.Sprintf("too many messages: at most %d per second", s.opts.MaxMessageRate)}})
