@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -137,21 +138,20 @@ func Run(cfg Config) ([]Line, error) {
 		d  grid.Dir
 	}
 	var all []timed
-	end := time.Duration(0)
+	var lastPress, slowest time.Duration // the last press, plus time for held ones; the slowest link
 	for i, p := range players {
 		for _, pr := range p.Presses {
 			all = append(all, timed{pr.At, clients[i], pr.Dir})
-			end = max(end, pr.At+time.Duration(len(p.Presses))*cfg.MoveTime)
+			lastPress = max(lastPress, pr.At+time.Duration(len(p.Presses))*cfg.MoveTime)
 		}
-		end = max(end, 2*(p.Latency+p.Jitter))
+		slowest = max(slowest, p.Latency+p.Jitter)
 	}
-	slices.SortStableFunc(all, func(a, b timed) int { return int(a.at - b.at) })
+	slices.SortStableFunc(all, func(a, b timed) int { return cmp.Compare(a.at, b.at) })
 	until := cfg.Until
 	if until <= 0 {
-		until = end + 2*(cfg.Player.Latency+cfg.Player.Jitter) + 100*time.Millisecond
-		if cfg.Second != nil {
-			until += 2 * (cfg.Second.Latency + cfg.Second.Jitter)
-		}
+		// Long enough for every input, and every state that follows it, to
+		// cross the slowest link both ways, and for two update ticks.
+		until = lastPress + 2*slowest + 100*time.Millisecond
 		if cfg.Rate > 0 {
 			until += 2 * time.Second / time.Duration(cfg.Rate)
 		}
