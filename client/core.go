@@ -116,6 +116,10 @@ func NewCore(now time.Duration, opts Options) *Core {
 // Phase returns where the connection is.
 func (c *Core) Phase() Phase { return c.phase }
 
+// Ready reports whether the handshake is done: the Welcome and the first
+// State have arrived, so the player is on the board.
+func (c *Core) Ready() bool { return c.phase == Playing && c.hasState }
+
 // Err returns why the connection closed, or nil.
 func (c *Core) Err() error { return c.err }
 

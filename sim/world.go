@@ -20,7 +20,8 @@ type World struct {
 	server    *server.Core
 	rate      int
 	nextTick  time.Duration
-	clients   []*Client
+	clients   []*Client // in the order they joined: the order of every step
+	byID      map[server.ConnID]*Client
 	nextConn  server.ConnID
 	trace     func(Event)
 	frames    []byte
@@ -30,7 +31,7 @@ type World struct {
 // New returns a world around a server core with the given configuration.
 func New(cfg server.Config) *World {
 	cfg = cfg.WithDefaults()
-	w := &World{server: server.NewCore(cfg), rate: cfg.Rate}
+	w := &World{server: server.NewCore(cfg), rate: cfg.Rate, byID: make(map[server.ConnID]*Client)}
 	if w.rate > 0 {
 		w.nextTick = w.interval()
 	}
@@ -80,8 +81,9 @@ func (w *World) Join(name string, opts client.Options) *Client {
 	}
 	c.core = client.NewCore(w.now, opts)
 	w.clients = append(w.clients, c)
+	w.byID[c.id] = c
 	c.flush()
-	for c.core.Phase() == client.Handshaking || (c.core.Phase() == client.Playing && !c.core.View(w.now).HasState) {
+	for !c.core.Ready() && c.core.Phase() != client.Closed {
 		next, ok := w.next()
 		if !ok {
 			break
@@ -250,14 +252,7 @@ func (w *World) route() {
 	}
 }
 
-func (w *World) client(id server.ConnID) *Client {
-	for _, c := range w.clients {
-		if c.id == id {
-			return c
-		}
-	}
-	return nil
-}
+func (w *World) client(id server.ConnID) *Client { return w.byID[id] }
 
 func (w *World) emit(e Event) {
 	if w.trace != nil {
