@@ -222,13 +222,10 @@ func (c *Conn) pump() {
 		if ok {
 			wait = max(next-c.now(), 0)
 		}
-		timer.Reset(wait)
+		timer.Reset(wait) // since Go 1.23 a reset timer never delivers a stale tick
 		select {
 		case <-timer.C:
 		case <-c.wake:
-			if !timer.Stop() {
-				<-timer.C
-			}
 		case <-c.closing:
 			return
 		}
