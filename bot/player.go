@@ -23,8 +23,9 @@ func play(ctx context.Context, o Options, i int) (r botResult) {
 	name := o.name(i)
 	lg := o.Logger.With("bot", name)
 
-	dctx, cancel := context.WithTimeout(ctx, client.DialTimeout+o.Latency+o.Jitter)
-	conn, err := client.Dial(dctx, o.Addr, client.Options{
+	// Dial is bounded: the TCP connect by client.DialTimeout, the
+	// handshake by the client's silence timeout.
+	conn, err := client.Dial(ctx, o.Addr, client.Options{
 		Name:    name,
 		Bot:     true,
 		Latency: o.Latency,
@@ -34,7 +35,6 @@ func play(ctx context.Context, o Options, i int) (r botResult) {
 		// rather than by where they are drawn in the past.
 		NoInterpolate: true,
 	})
-	cancel()
 	if err != nil {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			lg.Debug("stopped before it connected", "err", err)
