@@ -65,9 +65,16 @@ func TestTCPCloseIsQuickAfterADrop(t *testing.T) {
 	c := dial(t, ts)
 	c.nc.(*net.TCPConn).SetReadBuffer(4096)
 	c.join("stuck") // and never reads again
-	// Let the socket buffers fill so that the writer blocks (the queue is
-	// large: the client is not dropped as slow).
-	time.Sleep(800 * time.Millisecond)
+	// Wait until far more has been sent than the two 4 KB socket buffers
+	// hold (a State here is 27 bytes), so that the writer is blocked; the
+	// queue is large, so the client is not dropped as slow.
+	deadline := time.Now().Add(wait)
+	for ts.Stats().StatesSent < 1000 {
+		if time.Now().After(deadline) {
+			t.Fatal("the server sent too few states")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	c.nc.Write([]byte{0, 3, 99, 1, 2})
 	ts.waitLog(t, "malformed")
 	start := time.Now()
