@@ -131,19 +131,54 @@ func TestInterpolationDelayAdapts(t *testing.T) {
 }
 
 // TestInterpolationOffShowsLatest: with interpolation off, others are drawn
-// at the latest state's cell as soon as it arrives.
+// at the latest state's cell as soon as it arrives; with it on, they are
+// drawn behind. At 3 Hz, with 50 ms each way, the state of the tick at t
+// arrives at t+50ms.
 func TestInterpolationOffShowsLatest(t *testing.T) {
-	w := New(server.Config{Rate: 3})
-	obs := w.Join("obs", client.Options{Latency: 100 * ms, NoInterpolate: true})
+	// The walker starts at (5,14), with row 14 open to its right up to x=17.
+	w := New(server.Config{Rate: 3, Spawns: []grid.Pos{{X: 10, Y: 12}, {X: 5, Y: 14}}})
+	off := w.Join("off", client.Options{Latency: 100 * ms, NoInterpolate: true})
+	on := w.Join("on", client.Options{Latency: 100 * ms})
 	walker := w.Join("walker", client.Options{})
-	for i := 0; i < 10; i++ {
-		walker.Press(grid.Right)
-		w.Advance(100 * ms)
+	id := walker.View().Me
+	w.Advance(time.Second) // everyone has heard of everyone
+	interval := time.Second / 3
+	var h history // the walker's cell at each tick
+	record := func() {
+		p, _ := w.Position(walker)
+		h.times = append(h.times, w.Now()/interval*interval)
+		h.cells = append(h.cells, p)
 	}
-	w.Advance(500 * ms)
-	p, _ := w.Position(walker)
-	if got, _ := other(obs.View(), walker.View().Me); got != p {
-		t.Fatalf("drawn at %v, latest state says %v", got, p)
+	record()
+	start := w.Now()
+	behind := false
+	for step := time.Duration(1); step <= 3000; step++ {
+		now := start + step*ms
+		if step%100 == 0 && step <= 1200 {
+			walker.Press(grid.Right)
+		}
+		tickBefore := w.Now() / interval
+		w.AdvanceTo(now)
+		if now/interval > tickBefore {
+			record()
+		}
+		// The latest state to have arrived: the last tick 50 ms ago or more.
+		i := len(h.times) - 1
+		for i > 0 && h.times[i]+50*ms > now {
+			i--
+		}
+		if got, _ := other(off.View(), id); got != h.cells[i] {
+			t.Fatalf("t=%v: drawn at %v with interpolation off, the latest state (tick %v) says %v", now-start, got, h.times[i], h.cells[i])
+		}
+		if got, _ := other(on.View(), id); got.X < h.cells[i].X {
+			behind = true
+		}
+	}
+	if moved := h.cells[len(h.cells)-1].X - h.cells[0].X; moved != 12 {
+		t.Fatalf("the walker moved %d cells, want 12", moved)
+	}
+	if !behind {
+		t.Fatal("with interpolation on the walker was never drawn behind the latest state")
 	}
 }
 
