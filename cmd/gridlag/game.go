@@ -151,6 +151,7 @@ func (f *gameFlags) serverConfig() (server.Config, error) {
 
 // game is a running server with its optional SSH front end and bots.
 type game struct {
+	cfg   server.Config // the game numbers in force, defaults filled in
 	srv   *server.Server
 	ssh   *sshd.Server
 	bots  func()
@@ -169,7 +170,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if err != nil {
 		return nil, err
 	}
-	g := &game{srv: server.New(server.Options{Config: cfg, Logger: logger}), errCh: make(chan error, 2), bots: func() {}}
+	g := &game{cfg: cfg.WithDefaults(), srv: server.New(server.Options{Config: cfg, Logger: logger}), errCh: make(chan error, 2), bots: func() {}}
 	go func() { g.errCh <- g.srv.Serve(ln) }()
 	g.addr = ln.Addr().String()
 	gameAddr := g.addr
@@ -181,16 +182,22 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr,
 			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"),
 		})
+		var sln net.Listener
+		if err == nil {
+			// Bound here, not in the goroutine: a busy port is an error
+			// now, while playing as well as serving.
+			sln, err = net.Listen("tcp", f.ssh)
+		}
 		if err != nil {
 			g.close()
-			return nil, err
+			return nil, fmt.Errorf("-ssh %s: %w", f.ssh, err)
 		}
-		go func() { g.errCh <- g.ssh.ListenAndServe() }()
+		go func() { g.errCh <- g.ssh.Serve(sln) }()
 	}
 	if bots > 0 {
 		stop := bot.Start(ctx, bot.Options{
 			Addr: gameAddr, N: bots, Latency: f.latency, Jitter: f.jitter,
-			Avoid: append([]grid.Pos{cfg.WithDefaults().Spawn}, cfg.Spawns...), Logger: logger.WithPrefix("bots"),
+			Avoid: append([]grid.Pos{g.cfg.Spawn}, g.cfg.Spawns...), Logger: logger.WithPrefix("bots"),
 		})
 		g.bots = func() { stop() }
 	}
@@ -229,9 +236,7 @@ func serveMain(ctx context.Context, f gameFlags) error {
 		return err
 	}
 	defer g.close()
-	cfg, _ := f.serverConfig()
-	cfg = cfg.WithDefaults()
-	logger.Info("gridlag server", "addr", g.addr, "rate", cfg.Rate, "move_time", cfg.MoveTime, "burst", cfg.Burst, "bots", bots, "ssh", f.ssh)
+	logger.Info("gridlag server", "addr", g.addr, "rate", g.cfg.Rate, "move_time", g.cfg.MoveTime, "burst", g.cfg.Burst, "bots", bots, "ssh", f.ssh)
 	select {
 	case <-ctx.Done():
 		logger.Info("shutting down", "why", "signal")
