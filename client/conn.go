@@ -1,7 +1,6 @@
 package client
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -13,33 +12,26 @@ import (
 	"github.com/charmbracelet/log"
 
 	"gridlag/grid"
-	"gridlag/link"
-	"gridlag/protocol"
 )
 
-// Conn is a client connected to a gridlag server over TCP. It runs a Core
-// on the wall clock with an injected latency between the Core and the
-// socket: outgoing messages wait half the round trip before they are
-// written, incoming ones half the round trip after they are read. Conn
-// implements Session; all its methods are safe for concurrent use.
+// Conn is a client connected to a gridlag server over TCP. It runs a
+// Driver on the wall clock: outgoing frames wait half the injected round
+// trip before they are written, incoming ones half the round trip after
+// they are read. Conn implements Session; all its methods are safe for
+// concurrent use.
 type Conn struct {
 	nc     net.Conn
 	start  time.Time
 	logger *log.Logger
 
-	mu   sync.Mutex
-	core *Core
-	link *link.Link[protocol.Message, protocol.Message]
+	mu sync.Mutex
+	d  *Driver
 
 	wake    chan struct{}
-	changed chan struct{}
 	done    chan struct{}
 	closing chan struct{}
 	once    sync.Once
 	wg      sync.WaitGroup
-
-	bytesIn, bytesOut int64 // guarded by mu
-	readErr           error // why the socket stopped reading; guarded by mu
 }
 
 // DialTimeout bounds the TCP connect when the context has no deadline.
@@ -65,7 +57,7 @@ func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
 		case <-ctx.Done():
 			c.Close()
 			return nil, fmt.Errorf("client: handshake with %s: %w", addr, ctx.Err())
-		case <-c.changed:
+		case <-c.Changed():
 		case <-c.done:
 		}
 	}
@@ -92,25 +84,21 @@ func Connect(ctx context.Context, addr string, opts Options) (*Conn, error) {
 }
 
 func newConn(nc net.Conn, opts Options) *Conn {
-	seed := opts.Seed
-	if seed == 0 {
-		seed = time.Now().UnixNano()
+	if opts.Seed == 0 {
+		opts.Seed = time.Now().UnixNano()
 	}
 	c := &Conn{
 		nc:      nc,
 		start:   time.Now(),
 		logger:  opts.Logger,
-		link:    link.New[protocol.Message, protocol.Message](opts.Latency, opts.Jitter, seed),
 		wake:    make(chan struct{}, 1),
-		changed: make(chan struct{}, 1),
 		done:    make(chan struct{}),
 		closing: make(chan struct{}),
 	}
 	if c.logger == nil {
 		c.logger = log.New(io.Discard)
 	}
-	c.core = NewCore(0, opts)
-	c.queueOut(0)
+	c.d = NewDriver(0, opts)
 	c.wg.Add(2)
 	go c.read()
 	go c.pump()
@@ -119,97 +107,47 @@ func newConn(nc net.Conn, opts Options) *Conn {
 
 func (c *Conn) now() time.Duration { return time.Since(c.start) }
 
-func signal(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
-	}
-}
+// readSize is the most a read from the socket takes at once.
+const readSize = 4096
 
-// queueOut moves the core's outbox onto the link. Called with mu held.
-func (c *Conn) queueOut(now time.Duration) {
-	for _, m := range c.core.Outbox() {
-		c.link.Up.Send(now, m)
-	}
-}
-
-// read decodes frames from the socket and puts them on the incoming line.
-// The end of the stream goes on the line too (as nil), so that it reaches
-// the core after every message read before it, with the same delay.
+// read hands what the socket gives to the driver, then the end of the
+// stream, which reaches the core after every byte read before it, with the
+// same delay.
 func (c *Conn) read() {
 	defer c.wg.Done()
-	dec := protocol.NewDecoder(bufio.NewReader(c.nc))
+	buf := make([]byte, readSize)
 	for {
-		m, err := dec.Decode()
+		n, err := c.nc.Read(buf)
 		c.mu.Lock()
-		c.bytesIn = dec.BytesRead
+		c.d.Deliver(c.now(), append([]byte(nil), buf[:n]...))
 		if err != nil {
-			if errors.Is(err, io.EOF) {
-				err = errors.New("client: the server closed the connection")
-			}
-			c.readErr = err
-			c.link.Down.Send(c.now(), nil)
-			c.mu.Unlock()
-			signal(c.wake)
-			return
+			c.d.Hangup(c.now(), err)
 		}
-		c.link.Down.Send(c.now(), m)
 		c.mu.Unlock()
 		signal(c.wake)
+		if err != nil {
+			return
+		}
 	}
 }
 
-// pump delivers what the link has due, lets the core do what is due, and
-// writes outgoing frames, then sleeps until the next thing is due.
+// pump steps the driver, writes the frames due, then sleeps until the next
+// thing is due or something new comes.
 func (c *Conn) pump() {
 	defer c.wg.Done()
 	timer := time.NewTimer(time.Hour)
 	defer timer.Stop()
-	var (
-		in  []protocol.Message
-		out []protocol.Message
-		buf []byte
-	)
+	var out net.Buffers
 	for {
 		c.mu.Lock()
-		now := c.now()
-		in = c.link.Down.Receive(now, in[:0])
-		for _, m := range in {
-			if m == nil {
-				c.core.Disconnected(c.readErr)
-				break
-			}
-			c.core.Receive(now, m)
-		}
-		c.core.Advance(now)
-		c.queueOut(now)
-		out = c.link.Up.Receive(now, out[:0])
-		next, ok := c.link.Next()
-		if w, wok := c.core.NextWake(); wok && (!ok || w < next) {
-			next, ok = w, true
-		}
-		closed := c.core.Phase() == Closed
+		frames, next, ok := c.d.Step(c.now())
+		out = append(out[:0], frames...)
+		closed := c.d.Closed()
 		c.mu.Unlock()
-		clear(in)
 
-		if len(in) > 0 {
-			signal(c.changed)
-		}
-		buf = buf[:0]
-		for _, m := range out {
-			var err error
-			if buf, err = protocol.Append(buf, m); err != nil {
-				c.logger.Error("encode", "err", err)
-			}
-		}
-		clear(out)
-		if len(buf) > 0 {
+		if len(out) > 0 {
 			c.nc.SetWriteDeadline(time.Now().Add(10 * time.Second))
-			n, err := c.nc.Write(buf)
-			c.mu.Lock()
-			c.bytesOut += int64(n)
-			c.mu.Unlock()
-			if err != nil {
+			if _, err := out.WriteTo(c.nc); err != nil {
 				c.finish(fmt.Errorf("client: write: %w", err))
 				return
 			}
@@ -238,48 +176,42 @@ func (c *Conn) finish(err error) {
 	c.once.Do(func() {
 		c.mu.Lock()
 		if err != nil {
-			c.core.Disconnected(err)
+			c.d.Core().Disconnected(err)
 		}
-		if e := c.core.Err(); e != nil && !errors.Is(e, ErrClosed) {
+		if e := c.d.Core().Err(); e != nil && !errors.Is(e, ErrClosed) {
 			c.logger.Warn("disconnected", "err", e)
 		}
 		c.mu.Unlock()
 		close(c.closing)
 		c.nc.Close()
 		close(c.done)
-		signal(c.changed)
+		signal(c.d.changed)
 	})
 }
 
 // Press implements Session.
 func (c *Conn) Press(d grid.Dir) {
-	c.mu.Lock()
-	now := c.now()
-	c.core.Press(now, d)
-	c.queueOut(now)
-	c.mu.Unlock()
+	c.with(func() { c.d.Press(c.now(), d) })
 	signal(c.wake)
 }
 
 // SetPredict implements Session.
-func (c *Conn) SetPredict(on bool) { c.with(func() { c.core.SetPredict(on) }) }
+func (c *Conn) SetPredict(on bool) { c.with(func() { c.d.SetPredict(on) }) }
 
 // SetReconcile implements Session.
-func (c *Conn) SetReconcile(on bool) { c.with(func() { c.core.SetReconcile(on) }) }
+func (c *Conn) SetReconcile(on bool) { c.with(func() { c.d.SetReconcile(on) }) }
 
 // SetInterpolate implements Session.
-func (c *Conn) SetInterpolate(on bool) { c.with(func() { c.core.SetInterpolate(on) }) }
+func (c *Conn) SetInterpolate(on bool) { c.with(func() { c.d.SetInterpolate(on) }) }
 
 // SetLatency implements Session.
 func (c *Conn) SetLatency(rtt time.Duration) {
-	c.with(func() { c.link.Set(rtt, c.link.Jitter()) })
+	c.with(func() { c.d.SetLatency(rtt) })
 	signal(c.wake)
 }
 
 // SetJitter changes the injected jitter for messages sent from now on.
-func (c *Conn) SetJitter(j time.Duration) {
-	c.with(func() { c.link.Set(c.link.RTT(), j) })
-}
+func (c *Conn) SetJitter(j time.Duration) { c.with(func() { c.d.SetJitter(j) }) }
 
 func (c *Conn) with(f func()) {
 	c.mu.Lock()
@@ -291,29 +223,25 @@ func (c *Conn) with(f func()) {
 func (c *Conn) View() View {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	v := c.core.View(c.now())
-	v.Latency, v.Jitter = c.link.RTT(), c.link.Jitter()
-	return v
+	return c.d.View(c.now())
 }
 
 // Stats returns the core's running totals (the RTT list is a copy).
 func (c *Conn) Stats() Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := c.core.Stats()
-	s.RTTs = append([]time.Duration(nil), s.RTTs...)
-	return s
+	return c.d.Stats()
 }
 
 // Bytes returns the bytes read from and written to the socket so far.
 func (c *Conn) Bytes() (in, out int64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.bytesIn, c.bytesOut
+	return c.d.Bytes()
 }
 
 // Changed implements Session.
-func (c *Conn) Changed() <-chan struct{} { return c.changed }
+func (c *Conn) Changed() <-chan struct{} { return c.d.Changed() }
 
 // Done implements Session.
 func (c *Conn) Done() <-chan struct{} { return c.done }
@@ -322,16 +250,11 @@ func (c *Conn) Done() <-chan struct{} { return c.done }
 // the socket and waits for the connection's goroutines.
 func (c *Conn) Close() error {
 	c.mu.Lock()
-	if c.core.Phase() != Closed {
-		c.core.Close()
-		var buf []byte
-		for _, m := range c.core.Outbox() {
-			buf, _ = protocol.Append(buf, m)
-		}
+	if bye := net.Buffers(c.d.Close()); len(bye) > 0 {
 		// Written under the lock so that the pump cannot close the socket
 		// first; the deadline bounds the wait.
 		c.nc.SetWriteDeadline(time.Now().Add(time.Second))
-		c.nc.Write(buf)
+		bye.WriteTo(c.nc)
 	}
 	c.mu.Unlock()
 	c.finish(nil)

@@ -1,0 +1,98 @@
+package client
+
+import (
+	"strings"
+	"testing"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+func frames(t *testing.T, msgs ...protocol.Message) []byte {
+	t.Helper()
+	var b []byte
+	for _, m := range msgs {
+		var err error
+		if b, err = protocol.Append(b, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return b
+}
+
+// TestDriverStreamInPieces: the server's bytes may come in any pieces, a
+// frame split across reads or several in one; each reaches the core half
+// the round trip after its last byte was read, and the bytes are counted.
+func TestDriverStreamInPieces(t *testing.T) {
+	d := NewDriver(0, Options{Name: "ada", Latency: 100 * ms})
+	if out, _, _ := d.Step(0); len(out) != 0 {
+		t.Fatalf("the Hello went out at once despite the latency: %d frames", len(out))
+	}
+	out, _, _ := d.Step(50 * ms)
+	if len(out) != 1 {
+		t.Fatalf("%d frames due at 50ms, want the Hello", len(out))
+	}
+	if m, _, err := protocol.Unmarshal(out[0]); err != nil || m.Type() != protocol.TypeHello {
+		t.Fatalf("first frame %v, %v; want a Hello", m, err)
+	}
+	stream := frames(t, welcome(), state(0, 0, at(1, 10, 10)))
+	cut := len(stream) - 3 // the State is split
+	d.Deliver(60*ms, stream[:cut])
+	d.Deliver(70*ms, stream[cut:])
+	d.Step(110 * ms)
+	if v := d.View(110 * ms); !v.Connected || v.HasState {
+		t.Fatalf("at 110ms: connected %v, has state %v; want the Welcome only", v.Connected, v.HasState)
+	}
+	d.Step(120 * ms)
+	if v := d.View(120 * ms); !v.HasState || v.Predicted != (grid.Pos{X: 10, Y: 10}) || v.Latency != 100*ms {
+		t.Fatalf("at 120ms: %+v; want the State delivered, at (10,10), latency 100ms", v)
+	}
+	if in, out := d.Bytes(); in != int64(len(stream)) || out == 0 {
+		t.Fatalf("bytes in %d (want %d), out %d", in, len(stream), out)
+	}
+}
+
+// TestDriverHangup: the end of the stream reaches the core after what came
+// before it, ends the connection with a reason, and is noted once.
+func TestDriverHangup(t *testing.T) {
+	d := NewDriver(0, Options{Name: "ada", Latency: 100 * ms})
+	var notes []NoteKind
+	d.Observe(func(n Note) { notes = append(notes, n.Kind) })
+	d.Deliver(10*ms, frames(t, welcome(), state(0, 0, at(1, 10, 10))))
+	d.Hangup(20*ms, nil)
+	d.Step(60 * ms)
+	if d.Closed() || len(notes) != 2 {
+		t.Fatalf("at 60ms: closed %v, notes %v; want two messages and still open", d.Closed(), notes)
+	}
+	select {
+	case <-d.Changed():
+	default:
+		t.Fatal("no change signalled for the messages")
+	}
+	d.Step(70 * ms)
+	if !d.Closed() || !strings.Contains(d.View(70*ms).Err.Error(), "server closed") {
+		t.Fatalf("at 70ms: closed %v, err %v", d.Closed(), d.View(70*ms).Err)
+	}
+	if len(notes) != 3 || notes[2] != Ended {
+		t.Fatalf("notes %v, want Arrived, Arrived, Ended", notes)
+	}
+	if bye := d.Close(); len(bye) != 0 {
+		t.Fatal("a closed driver said Bye")
+	}
+}
+
+// TestDriverCloseSaysBye: Close returns the Bye at once, whatever the
+// latency.
+func TestDriverCloseSaysBye(t *testing.T) {
+	d := NewDriver(0, Options{Name: "ada", Latency: 500 * ms})
+	bye := d.Close()
+	if len(bye) != 1 {
+		t.Fatalf("%d frames, want the Bye", len(bye))
+	}
+	if m, _, err := protocol.Unmarshal(bye[0]); err != nil || m.Type() != protocol.TypeBye {
+		t.Fatalf("Close returned %v, %v; want a Bye", m, err)
+	}
+	if !d.Closed() {
+		t.Fatal("not closed after Close")
+	}
+}
