@@ -160,7 +160,7 @@ func Run(cfg Config) ([]Line, error) {
 		if e.Client == nil || e.Kind == sim.OtherArrived {
 			return
 		}
-		record(e.T, e.Client, e.Text, e.Kind == sim.Press || e.Kind == sim.ServerInput)
+		record(e.T, e.Client, sentence(e), e.Kind == sim.Press || e.Kind == sim.HeldSent || e.Kind == sim.ServerInput)
 	})
 	for _, p := range all {
 		w.AdvanceTo(start + p.at)

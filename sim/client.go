@@ -1,147 +1,92 @@
 package sim
 
 import (
-	"fmt"
 	"time"
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/link"
 	"gridlag/protocol"
 	"gridlag/server"
 )
 
-// Client is a client core on a simulated link to the world's server. It
-// implements client.Session on the world's virtual clock.
+// Client is a client driver (client.Driver, the code a TCP player runs) on
+// a simulated link to the world's server. It implements client.Session on
+// the world's virtual clock.
 type Client struct {
-	w       *World
-	id      server.ConnID
-	name    string
-	core    *client.Core
-	link    *link.Link[[]byte, []byte]
-	changed chan struct{}
-	done    chan struct{}
-	gone    bool // fully disconnected: nothing more to deliver either way
-	quit    bool // closed locally: the Bye and the close are still on the way up
-	buf     []byte
-
-	// BytesIn and BytesOut count the frames' bytes each way.
-	BytesIn, BytesOut int64
+	w    *World
+	id   server.ConnID
+	name string
+	d    *client.Driver
+	done chan struct{}
+	gone bool // closed by either side: nothing more to deliver either way
 }
 
 // Name returns the client's player name.
 func (c *Client) Name() string { return c.name }
 
 // Core returns the client's core. Use it only between calls of the world.
-func (c *Client) Core() *client.Core { return c.core }
+func (c *Client) Core() *client.Core { return c.d.Core() }
 
-// flush moves the core's outbox onto the link.
-func (c *Client) flush() {
-	for _, m := range c.core.Outbox() {
-		var err error
-		c.buf, err = protocol.Append(c.buf[:0], m)
-		if err != nil {
-			panic(fmt.Sprintf("sim: client message does not encode: %v", err))
+// noted reports what the driver did as an event of the world.
+func (c *Client) noted(n client.Note) {
+	t := c.w.now
+	v := c.d.View(t)
+	switch n.Kind {
+	case client.Arrived:
+		s, ok := n.Msg.(*protocol.State)
+		if !ok {
+			c.w.emit(Event{T: t, Client: c, Kind: OtherArrived, Message: n.Msg.Type()})
+			return
 		}
-		c.BytesOut += int64(len(c.buf))
-		c.link.Up.Send(c.w.now, append([]byte(nil), c.buf...))
+		e := Event{T: t, Client: c, Kind: StateArrived, Seq: s.Ack, Pos: v.Server}
+		if v.Reconcile {
+			e.Replayed = len(v.Pending)
+		}
+		if n.Corrected {
+			e.Correction = v.LastCorrection
+		}
+		c.w.emit(e)
+	case client.HeldSent:
+		last := v.Pending[len(v.Pending)-1]
+		c.w.emit(Event{T: t, Client: c, Kind: HeldSent, Seq: last.Seq, Dir: last.Dir, Predict: v.Predict, Pos: v.Predicted})
+	case client.Ended:
+		c.end()
+		c.w.emit(Event{T: t, Client: c, Kind: Closed, Err: v.Err})
 	}
 }
 
-func (c *Client) fromServer(t time.Duration, frame []byte) {
-	if c.quit {
-		return
-	}
-	if frame == nil {
-		c.core.Disconnected(fmt.Errorf("sim: server closed the connection"))
-		c.end(t)
-		return
-	}
-	c.BytesIn += int64(len(frame))
-	m, _, err := protocol.Unmarshal(frame)
-	if err != nil {
-		panic(fmt.Sprintf("sim: the server sent a frame that does not decode: %v", err))
-	}
-	corrections := c.core.Stats().Corrections
-	c.core.Receive(t, m)
-	c.flush()
-	if s, ok := m.(*protocol.State); ok {
-		v := c.core.View(t)
-		text := fmt.Sprintf("%s: state arrives, ack #%d, server says %v", c.name, s.Ack, v.Server)
-		if len(v.Pending) > 0 && v.Reconcile {
-			text += fmt.Sprintf(", replays %d pending", len(v.Pending))
-		}
-		if v.Corrections > corrections && v.LastCorrection != nil {
-			text += fmt.Sprintf("; CORRECTION %v -> %v (%s)", v.LastCorrection.From, v.LastCorrection.To, v.LastCorrection.Reason)
-		}
-		c.w.emit(Event{T: t, Client: c, Kind: StateArrived, Seq: s.Ack, Text: text})
-	} else {
-		c.w.emit(Event{T: t, Client: c, Kind: OtherArrived, Text: fmt.Sprintf("%s: %v arrives", c.name, m.Type())})
-	}
-	signal(c.changed)
-	if c.core.Phase() == client.Closed {
-		c.end(t)
-	}
-}
-
-func (c *Client) end(t time.Duration) {
-	if c.gone || c.quit {
-		return
-	}
+// end marks the client gone and its session done.
+func (c *Client) end() {
 	c.gone = true
 	close(c.done)
-	signal(c.changed)
-	c.w.emit(Event{T: t, Client: c, Kind: Closed, Text: fmt.Sprintf("%s: connection closed: %v", c.name, c.core.Err())})
-}
-
-func signal(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
-	}
 }
 
 // Press implements client.Session at the world's current time.
 func (c *Client) Press(d grid.Dir) {
 	c.w.mu.Lock()
 	defer c.w.mu.Unlock()
-	r := c.core.Press(c.w.now, d)
-	c.flush()
-	v := c.core.View(c.w.now)
-	text := ""
-	switch r {
-	case client.Sent:
-		last := v.Pending[len(v.Pending)-1]
-		text = fmt.Sprintf("%s: press %v, sends #%d", c.name, d, last.Seq)
-		if v.Predict {
-			text += fmt.Sprintf(", predicts %v", v.Predicted)
-		}
-	case client.Deferred:
-		text = fmt.Sprintf("%s: press %v, held by the speed limit", c.name, d)
-	default:
-		text = fmt.Sprintf("%s: press %v, ignored", c.name, d)
+	e := Event{T: c.w.now, Client: c, Kind: Press, Dir: d, Result: c.d.Press(c.w.now, d)}
+	if e.Result == client.Sent {
+		v := c.d.View(c.w.now)
+		e.Seq, e.Predict, e.Pos = v.Pending[len(v.Pending)-1].Seq, v.Predict, v.Predicted
 	}
-	c.w.emit(Event{T: c.w.now, Client: c, Kind: Press, Text: text})
+	c.w.emit(e)
 }
 
 // SetPredict implements client.Session.
-func (c *Client) SetPredict(on bool) { c.locked(func() { c.core.SetPredict(on) }) }
+func (c *Client) SetPredict(on bool) { c.locked(func() { c.d.SetPredict(on) }) }
 
 // SetReconcile implements client.Session.
-func (c *Client) SetReconcile(on bool) { c.locked(func() { c.core.SetReconcile(on) }) }
+func (c *Client) SetReconcile(on bool) { c.locked(func() { c.d.SetReconcile(on) }) }
 
 // SetInterpolate implements client.Session.
-func (c *Client) SetInterpolate(on bool) { c.locked(func() { c.core.SetInterpolate(on) }) }
+func (c *Client) SetInterpolate(on bool) { c.locked(func() { c.d.SetInterpolate(on) }) }
 
 // SetLatency implements client.Session.
-func (c *Client) SetLatency(rtt time.Duration) {
-	c.locked(func() { c.link.Set(rtt, c.link.Jitter()) })
-}
+func (c *Client) SetLatency(rtt time.Duration) { c.locked(func() { c.d.SetLatency(rtt) }) }
 
 // SetJitter changes the injected jitter.
-func (c *Client) SetJitter(j time.Duration) {
-	c.locked(func() { c.link.Set(c.link.RTT(), j) })
-}
+func (c *Client) SetJitter(j time.Duration) { c.locked(func() { c.d.SetJitter(j) }) }
 
 func (c *Client) locked(f func()) {
 	c.w.mu.Lock()
@@ -157,34 +102,42 @@ func (c *Client) View() client.View {
 }
 
 // ViewLocked is View for use inside a Trace function.
-func (c *Client) ViewLocked() client.View {
-	v := c.core.View(c.w.now)
-	v.Latency, v.Jitter = c.link.RTT(), c.link.Jitter()
-	return v
+func (c *Client) ViewLocked() client.View { return c.d.View(c.w.now) }
+
+// Stats returns the client's running totals (the RTT list is a copy).
+func (c *Client) Stats() client.Stats {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	return c.d.Stats()
+}
+
+// Bytes returns the bytes of the frames that came from the server and
+// went to it so far.
+func (c *Client) Bytes() (in, out int64) {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	return c.d.Bytes()
 }
 
 // Changed implements client.Session.
-func (c *Client) Changed() <-chan struct{} { return c.changed }
+func (c *Client) Changed() <-chan struct{} { return c.d.Changed() }
 
 // Done implements client.Session.
 func (c *Client) Done() <-chan struct{} { return c.done }
 
-// Close implements client.Session: Bye goes on the link, then the
-// connection closes when it arrives.
+// Close implements client.Session: the Bye reaches the server at once,
+// and the connection closes, as the TCP client does it.
 func (c *Client) Close() error {
 	c.w.mu.Lock()
 	defer c.w.mu.Unlock()
 	if c.gone {
 		return nil
 	}
-	if c.quit {
-		return nil
+	for _, f := range c.d.Close() {
+		c.w.toServer(c, f)
 	}
-	c.core.Close()
-	c.flush()
-	c.link.Up.Send(c.w.now, nil)
-	c.quit = true
-	close(c.done)
+	c.end()
+	c.w.disconnect(c)
 	return nil
 }
 

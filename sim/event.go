@@ -1,6 +1,12 @@
 package sim
 
-import "time"
+import (
+	"time"
+
+	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/protocol"
+)
 
 // Kind is the kind of an Event.
 type Kind uint8
@@ -14,13 +20,43 @@ const (
 	StateArrived                 // a State reached a client
 	OtherArrived                 // another message reached a client
 	Closed                       // a client's connection ended
+	HeldSent                     // the speed limit let a client's held press go
 )
 
-// Event is one thing that happened in a World.
+// Event is one thing that happened in a World: the facts, for a timeline
+// to put in words. Each field says which kinds fill it.
 type Event struct {
 	T      time.Duration
 	Client *Client
 	Kind   Kind
-	Seq    uint32 // the input number concerned, if any
-	Text   string // a sentence for a timeline
+
+	// Seq is the input concerned: the one sent (Press when Sent,
+	// HeldSent), processed (ServerInput) or last acknowledged
+	// (StateArrived).
+	Seq uint32
+	// Dir is the direction pressed (Press), sent (HeldSent) or processed
+	// (ServerInput).
+	Dir grid.Dir
+	// Result is what the client did with the press (Press).
+	Result client.PressResult
+	// Predict says prediction is on, so Pos is where the client predicts
+	// the player (Press, HeldSent).
+	Predict bool
+	// Pos is a cell: the prediction (Press, HeldSent, with Predict), where
+	// the server placed the player (ServerJoin) or has it after the input
+	// (ServerInput), the server's word in the State (StateArrived).
+	Pos grid.Pos
+	// Moved says the input moved the player; false, it stayed
+	// (ServerInput).
+	Moved bool
+	// Replayed is how many pending inputs reconciliation replayed on top
+	// of the server's word (StateArrived).
+	Replayed int
+	// Correction is the correction the State caused, nil if none
+	// (StateArrived).
+	Correction *client.Correction
+	// Message is the type of the message that arrived (OtherArrived).
+	Message protocol.Type
+	// Err is why the connection ended (Closed).
+	Err error
 }

@@ -7,7 +7,6 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/link"
 	"gridlag/protocol"
 	"gridlag/server"
 )
@@ -70,20 +69,19 @@ func (w *World) Join(name string, opts client.Options) *Client {
 	if seed == 0 {
 		seed = 1
 	}
+	opts.Seed = seed
 	w.nextConn++
 	c := &Client{
-		w:       w,
-		id:      w.nextConn,
-		name:    name,
-		link:    link.New[[]byte, []byte](opts.Latency, opts.Jitter, seed),
-		changed: make(chan struct{}, 1),
-		done:    make(chan struct{}),
+		w:    w,
+		id:   w.nextConn,
+		name: name,
+		d:    client.NewDriver(w.now, opts),
+		done: make(chan struct{}),
 	}
-	c.core = client.NewCore(w.now, opts)
+	c.d.Observe(c.noted)
 	w.clients = append(w.clients, c)
 	w.byID[c.id] = c
-	c.flush()
-	for !c.core.Ready() && c.core.Phase() != client.Closed {
+	for !c.d.Core().Ready() && !c.d.Closed() {
 		next, ok := w.next()
 		if !ok {
 			break
@@ -137,8 +135,7 @@ func (w *World) next() (time.Duration, bool) {
 		if c.gone {
 			continue
 		}
-		consider(c.link.Next())
-		consider(c.core.NextWake())
+		consider(c.d.Next())
 	}
 	if found && best < w.now {
 		best = w.now
@@ -150,20 +147,11 @@ func (w *World) next() (time.Duration, bool) {
 // server, the server's tick, frames reaching the clients, client timers.
 func (w *World) step(t time.Duration) {
 	w.now = t
-	var frames [][]byte
 	for _, c := range w.clients {
 		if c.gone {
 			continue
 		}
-		frames = c.link.Up.Receive(t, frames[:0])
-		for _, f := range frames {
-			if f == nil {
-				c.gone = true
-				w.server.Disconnect(t, c.id, "client closed")
-				w.emit(Event{T: t, Client: c, Kind: ServerDisconnect, Text: "server: connection closed"})
-				w.route()
-				continue
-			}
+		for _, f := range c.d.Outgoing(t) {
 			w.toServer(c, f)
 		}
 	}
@@ -173,26 +161,8 @@ func (w *World) step(t time.Duration) {
 		w.nextTick += w.interval()
 	}
 	for _, c := range w.clients {
-		if c.gone {
-			continue
-		}
-		frames = c.link.Down.Receive(t, frames[:0])
-		for _, f := range frames {
-			c.fromServer(t, f)
-		}
-		if at, ok := c.core.NextWake(); ok && at <= t {
-			sent := c.core.Stats().InputsSent
-			c.core.Advance(t)
-			c.flush()
-			if c.core.Stats().InputsSent > sent {
-				v := c.core.View(t)
-				last := v.Pending[len(v.Pending)-1]
-				text := fmt.Sprintf("%s: speed limit allows the held press: sends #%d %v", c.name, last.Seq, last.Dir)
-				if v.Predict {
-					text += fmt.Sprintf(", predicts %v", v.Predicted)
-				}
-				w.emit(Event{T: t, Client: c, Kind: Press, Seq: last.Seq, Text: text})
-			}
+		if !c.gone {
+			c.d.Update(t)
 		}
 	}
 }
@@ -207,17 +177,19 @@ func (w *World) toServer(c *Client, frame []byte) {
 	switch m := m.(type) {
 	case *protocol.Input:
 		after, _ := w.position(c)
-		what := "moves to " + after.String()
-		if had && after == before {
-			what = "stays at " + after.String()
-		}
-		w.emit(Event{T: w.now, Client: c, Kind: ServerInput, Seq: m.Seq,
-			Text: fmt.Sprintf("server: processes #%d %v, %s", m.Seq, m.Dir, what)})
+		w.emit(Event{T: w.now, Client: c, Kind: ServerInput, Seq: m.Seq, Dir: m.Dir, Pos: after, Moved: !had || after != before})
 	case *protocol.Hello:
 		if p, ok := w.position(c); ok {
-			w.emit(Event{T: w.now, Client: c, Kind: ServerJoin, Text: "server: " + c.name + " joins at " + p.String()})
+			w.emit(Event{T: w.now, Client: c, Kind: ServerJoin, Pos: p})
 		}
 	}
+	w.route()
+}
+
+// disconnect tells the server that client c closed its connection.
+func (w *World) disconnect(c *Client) {
+	w.server.Disconnect(w.now, c.id, "client closed")
+	w.emit(Event{T: w.now, Client: c, Kind: ServerDisconnect})
 	w.route()
 }
 
@@ -239,9 +211,9 @@ func (w *World) route() {
 		if err != nil {
 			panic(fmt.Sprintf("sim: the server sent a message that does not encode: %v", err))
 		}
-		c.link.Down.Send(w.now, append([]byte(nil), w.frames...))
+		c.d.Deliver(w.now, append([]byte(nil), w.frames...))
 		if e.Close {
-			c.link.Down.Send(w.now, nil)
+			c.d.Hangup(w.now, nil)
 		}
 	}
 	for _, id := range closed {
