@@ -19,6 +19,7 @@ type Client struct {
 	d    *client.Driver
 	done chan struct{}
 	gone bool // closed by either side: nothing more to deliver either way
+	cut  bool // closed by the server: what the client still sends is lost
 }
 
 // Name returns the client's player name.
@@ -137,7 +138,7 @@ func (c *Client) Close() error {
 		c.w.toServer(c, f)
 	}
 	c.end()
-	c.w.disconnect(c)
+	c.w.disconnect(c, "client closed")
 	return nil
 }
 

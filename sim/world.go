@@ -152,7 +152,9 @@ func (w *World) step(t time.Duration) {
 			continue
 		}
 		for _, f := range c.d.Outgoing(t) {
-			w.toServer(c, f)
+			if !c.cut {
+				w.toServer(c, f)
+			}
 		}
 	}
 	if w.rate > 0 && len(w.clients) > 0 && w.nextTick <= t {
@@ -186,9 +188,23 @@ func (w *World) toServer(c *Client, frame []byte) {
 	w.route()
 }
 
-// disconnect tells the server that client c closed its connection.
-func (w *World) disconnect(c *Client) {
-	w.server.Disconnect(w.now, c.id, "client closed")
+// Hangup closes client c's connection from the server's side, as a server
+// that shuts down does: the server forgets the client at once, the client
+// learns it after its link's latency, as the end of the stream.
+func (w *World) Hangup(c *Client, reason string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if c.gone {
+		return
+	}
+	c.d.Hangup(w.now, nil)
+	c.cut = true
+	w.disconnect(c, reason)
+}
+
+// disconnect tells the server that client c's connection closed.
+func (w *World) disconnect(c *Client, reason string) {
+	w.server.Disconnect(w.now, c.id, reason)
 	w.emit(Event{T: w.now, Client: c, Kind: ServerDisconnect})
 	w.route()
 }
@@ -214,6 +230,7 @@ func (w *World) route() {
 		c.d.Deliver(w.now, append([]byte(nil), w.frames...))
 		if e.Close {
 			c.d.Hangup(w.now, nil)
+			c.cut = true
 		}
 	}
 	for _, id := range closed {
