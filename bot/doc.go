@@ -6,6 +6,12 @@
 // spawn cell by default, so that a newcomer can always spawn there). It is
 // pure and deterministic for a seed.
 //
+// A Bot is one player's schedule with a Brain, free of I/O and of any clock:
+// its runner asks it what to press and when to look again, then stops it
+// and lets it wait for its acknowledgements. It plays through a Client (a
+// client.Session that reports its totals), so bots run on the wall clock
+// over TCP or inside a simulated world on a virtual clock.
+//
 // Run connects bots to a server over TCP with client.Dial, lets them walk at
 // the speed limit through an injected latency, and returns a Summary of what
 // the clients measured: inputs sent and acknowledged, corrections, round

@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
 )
@@ -74,6 +75,30 @@ func (o Options) withDefaults() (Options, error) {
 
 // name is bot i's name, i from 1.
 func (o Options) name(i int) string { return fmt.Sprintf("%s-%d", o.NamePrefix, i) }
+
+// clientOptions are bot i's client options, i from 1.
+func (o Options) clientOptions(i int) client.Options {
+	return client.Options{
+		Name:    o.name(i),
+		Bot:     true,
+		Latency: o.Latency,
+		Jitter:  o.Jitter,
+		Seed:    o.seed(i),
+		// A bot draws nothing: it steers by the others' latest cells
+		// rather than by where they are drawn in the past.
+		NoInterpolate: true,
+	}
+}
+
+// newBot returns bot i's schedule, i from 1, starting at time now on a
+// client whose first view is v.
+func (o Options) newBot(i int, now time.Duration, v client.View) *Bot {
+	step := v.MoveTime
+	if step <= 0 {
+		step = defaultStep
+	}
+	return NewBot(NewBrain(o.seed(i), o.Avoid...), now, step, Settle(o.Latency, o.Jitter, step))
+}
 
 // seed is bot i's seed, i from 1: distinct per bot and never 0 (which
 // the client takes as "from the clock").

@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/charmbracelet/log"
+
 	"gridlag/client"
 	"gridlag/grid"
 )
-
-// settleSlack is the time a bot waits, at the end, on top of twice the
-// round trip for its last inputs to be acknowledged.
-const settleSlack = 2 * time.Second
 
 // defaultStep is the pace of a bot whose server sent no speed limit.
 const defaultStep = 100 * time.Millisecond
@@ -25,16 +23,7 @@ func play(ctx context.Context, o Options, i int) (r botResult) {
 
 	// Dial is bounded: the TCP connect by client.DialTimeout, the
 	// handshake by the client's silence timeout.
-	conn, err := client.Dial(ctx, o.Addr, client.Options{
-		Name:    name,
-		Bot:     true,
-		Latency: o.Latency,
-		Jitter:  o.Jitter,
-		Seed:    o.seed(i),
-		// A bot draws nothing: it steers by the others' latest cells
-		// rather than by where they are drawn in the past.
-		NoInterpolate: true,
-	})
+	conn, err := client.Dial(ctx, o.Addr, o.clientOptions(i))
 	if err != nil {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			lg.Debug("stopped before it connected", "err", err)
@@ -48,98 +37,57 @@ func play(ctx context.Context, o Options, i int) (r botResult) {
 	start := time.Now()
 	v := conn.View()
 	lg.Debug("connected", "player", v.Me, "at", v.Predicted)
-	r.played = true
-
-	step := v.MoveTime
-	if step <= 0 {
-		step = defaultStep
-	}
-	brain := NewBrain(o.seed(i), o.Avoid...)
-	// The next press comes one step after the last one returned, so the
-	// client never holds a press back for the speed limit: each press is
-	// sent at once, on top of exactly the pending inputs the brain saw,
-	// which is what its guarantee about the avoided cells needs.
-	var lastPress time.Time
-	pace := time.NewTimer(step)
-	dropped := false
-walk:
-	for {
-		select {
-		case <-ctx.Done():
-			break walk
-		case <-conn.Done():
-			dropped = true
-			break walk
-		case <-pace.C:
-			if d := brain.Next(conn.View()); d != grid.None {
-				conn.Press(d)
-				lastPress = time.Now()
-			}
-			pace.Reset(step)
-		}
-	}
-	pace.Stop()
-
-	if !dropped {
-		// Should a press have been held back all the same, it goes out
-		// within one step of the last press; after that only
-		// acknowledgements can come.
-		quiet := lastPress.Add(step)
-		bound := 2*(o.Latency+o.Jitter) + step + settleSlack
-		switch settle(conn, quiet, bound) {
-		case settleDropped:
-			dropped = true
-		case settleTimeout:
-			lg.Warn("inputs still unacknowledged at the end", "pending", len(conn.View().Pending), "waited", bound)
-		}
-	}
-	if dropped {
-		err := conn.View().Err
-		lg.Warn("dropped by the server", "err", err)
-		r.err = fmt.Errorf("%s: dropped: %v", name, err)
-	}
-	r.stats = conn.Stats()
-	r.in, r.out = conn.Bytes()
-	r.connected = time.Since(start)
-	lg.Debug("done", "sent", r.stats.InputsSent, "acked", r.stats.InputsAcked, "corrections", r.stats.Corrections)
-	return r
+	b := o.newBot(i, 0, v)
+	dropped := drive(ctx, conn, b, start)
+	return outcome(lg, name, conn, b, dropped, time.Since(start))
 }
 
-// settleResult says how settle ended.
-type settleResult uint8
-
-const (
-	settled       settleResult = iota // nothing pending any more
-	settleTimeout                     // still pending after the bound
-	settleDropped                     // the connection ended
-)
-
-// settlePoll is how often settle looks, on top of every message received.
-const settlePoll = 10 * time.Millisecond
-
-// settle waits until quiet has passed and conn has no pending input, for
-// at most bound.
-func settle(conn *client.Conn, quiet time.Time, bound time.Duration) settleResult {
-	deadline := time.NewTimer(bound)
-	defer deadline.Stop()
-	poll := time.NewTicker(settlePoll)
-	defer poll.Stop()
+// drive runs b on s on the wall clock, from start, until b is done or s
+// ends (dropped); the end of ctx stops the walk.
+func drive(ctx context.Context, s Client, b *Bot, start time.Time) (dropped bool) {
+	now := func() time.Duration { return time.Since(start) }
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	stop := ctx.Done()
 	for {
 		select {
-		case <-conn.Done():
-			return settleDropped
+		case <-s.Done():
+			return true
 		default:
 		}
-		if !time.Now().Before(quiet) && len(conn.View().Pending) == 0 {
-			return settled
+		press, wake, done := b.Next(now(), s.View())
+		if press != grid.None {
+			s.Press(press)
 		}
+		if done {
+			return false
+		}
+		timer.Reset(max(wake-now(), 0)) // since Go 1.23 a reset timer never delivers a stale tick
 		select {
-		case <-conn.Changed():
-		case <-poll.C:
-		case <-conn.Done():
-			return settleDropped
-		case <-deadline.C:
-			return settleTimeout
+		case <-stop:
+			b.Stop(now())
+			stop = nil
+		case <-s.Done():
+			return true
+		case <-s.Changed():
+		case <-timer.C:
 		}
 	}
+}
+
+// outcome is what a bot that played on s for connected brings back, and
+// logs how it ended.
+func outcome(lg *log.Logger, name string, s Client, b *Bot, dropped bool, connected time.Duration) botResult {
+	r := botResult{played: true, stats: s.Stats(), connected: connected}
+	r.in, r.out = s.Bytes()
+	switch {
+	case dropped:
+		err := s.View().Err
+		lg.Warn("dropped by the server", "err", err)
+		r.err = fmt.Errorf("%s: dropped: %v", name, err)
+	case b.Unsettled():
+		lg.Warn("inputs still unacknowledged at the end", "pending", len(s.View().Pending), "waited", b.settle)
+	}
+	lg.Debug("done", "sent", r.stats.InputsSent, "acked", r.stats.InputsAcked, "corrections", r.stats.Corrections)
+	return r
 }

@@ -4,16 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/server"
+	"gridlag/sim"
 )
 
 // startServer serves a real game server on a loopback port.
@@ -35,113 +33,11 @@ func startServer(t *testing.T, cfg server.Config) (*server.Server, string) {
 	return srv, ln.Addr().String()
 }
 
-// watcher is a client that stands still and looks at every State, noting
-// any player other than the human it sees on the forbidden cell. (A player
-// who left may still be drawn, nameless, until the next State: the human
-// is known by ID as well as by name.)
-type watcher struct {
-	conn   *client.Conn
-	stop   chan struct{}
-	done   chan struct{}
-	mu     sync.Mutex
-	bad    []string
-	states int
-	human  grid.PlayerID // the human's player, once known
-}
-
-func watch(t *testing.T, addr string, forbidden grid.Pos) *watcher {
-	t.Helper()
-	conn, err := client.Dial(context.Background(), addr, client.Options{Name: "watcher", Bot: true, NoInterpolate: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &watcher{conn: conn, stop: make(chan struct{}), done: make(chan struct{})}
-	go func() {
-		defer close(w.done)
-		for {
-			select {
-			case <-conn.Changed():
-			case <-conn.Done():
-				return
-			case <-w.stop:
-				return
-			}
-			v := conn.View()
-			w.mu.Lock()
-			w.states++
-			for _, o := range v.Others {
-				if o.Pos == forbidden && o.Name != "human" && o.ID != w.human {
-					w.bad = append(w.bad, fmt.Sprintf("player %d %q on %v", o.ID, o.Name, o.Pos))
-				}
-			}
-			w.mu.Unlock()
-		}
-	}()
-	return w
-}
-
-func (w *watcher) finish(t *testing.T) {
-	t.Helper()
-	close(w.stop)
-	<-w.done
-	w.conn.Close()
-	if w.states < 10 {
-		t.Errorf("the watcher saw only %d updates (err %v)", w.states, w.conn.View().Err)
-	}
-	if len(w.bad) > 0 {
-		t.Errorf("bots stood on the human spawn: %v", w.bad)
-	}
-}
-
-// humanJoins dials as a human, tells w who it is, and checks that it
-// spawns on spawn.
-func humanJoins(t *testing.T, addr string, spawn grid.Pos, w *watcher) {
-	t.Helper()
-	h, err := client.Dial(context.Background(), addr, client.Options{Name: "human"})
-	if err != nil {
-		t.Errorf("a human could not join during the bots' run: %v", err)
-		return
-	}
-	defer h.Close()
-	w.mu.Lock()
-	w.human = h.View().Me
-	w.mu.Unlock()
-	if at := h.View().Server; at != spawn {
-		t.Errorf("a human joining during the bots' run spawned at %v, want the spawn %v", at, spawn)
-	}
-}
-
-// runWithHuman runs the bots and, halfway through, has a human join.
-func runWithHuman(t *testing.T, addr string, opts Options, spawn grid.Pos) Summary {
-	t.Helper()
-	w := watch(t, addr, spawn)
-	var s Summary
-	var err error
-	ran := make(chan struct{})
-	go func() {
-		defer close(ran)
-		s, err = Run(context.Background(), opts)
-	}()
-	select {
-	case <-time.After(opts.Duration / 2):
-		humanJoins(t, addr, spawn, w)
-	case <-ran:
-		t.Error("the run ended before half its duration")
-	}
-	<-ran
-	w.finish(t)
-	if err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	return s
-}
-
 func TestRunAgainstServer(t *testing.T) {
 	t.Parallel()
-	_, addr := startServer(t, server.Config{Rate: 20})
 	const latency, jitter = 60 * time.Millisecond, 20 * time.Millisecond
-	s := runWithHuman(t, addr, Options{
-		Addr: addr, N: 4, Duration: 2 * time.Second,
+	s, w := runWithHuman(t, server.Config{Rate: 20}, Options{
+		N: 4, Duration: 2 * time.Second,
 		Latency: latency, Jitter: jitter, Seed: 1,
 	}, grid.DefaultSpawn)
 
@@ -194,18 +90,20 @@ func TestRunAgainstServer(t *testing.T) {
 			t.Errorf("text summary lacks %q:\n%s", want, buf.String())
 		}
 	}
+	if st := w.Server().Stats(); st.Bots != 0 {
+		t.Errorf("%d bots still on the server after the run", st.Bots)
+	}
 	t.Logf("4 bots, %v round trip, %v jitter:\n%s", latency, jitter, buf.String())
 }
 
 func TestLoneBotIsNeverCorrected(t *testing.T) {
 	t.Parallel()
-	_, addr := startServer(t, server.Config{Rate: 20})
-	s, err := Run(context.Background(), Options{
-		Addr: addr, N: 1, Duration: 2 * time.Second,
+	s := simRun(t, sim.New(server.Config{Rate: 20}), Options{
+		N: 1, Duration: 2 * time.Second,
 		Latency: 80 * time.Millisecond, Jitter: 40 * time.Millisecond, Seed: 9,
-	})
-	if err != nil || len(s.Errors) != 0 {
-		t.Fatalf("Run: %v, %v", err, s.Errors)
+	}, nil)
+	if len(s.Errors) != 0 {
+		t.Fatalf("errors: %v", s.Errors)
 	}
 	if s.InputsSent < 10 || s.InputsAcked != s.InputsSent {
 		t.Errorf("inputs sent %d, acknowledged %d", s.InputsSent, s.InputsAcked)
@@ -228,9 +126,8 @@ func TestCrowdedRoomKeepsSpawnFree(t *testing.T) {
 		t.Fatal(err)
 	}
 	spawn := grid.Pos{X: 3, Y: 2}
-	_, addr := startServer(t, server.Config{Rate: 20, Map: m, Spawn: spawn})
-	s := runWithHuman(t, addr, Options{
-		Addr: addr, N: 6, Duration: 2 * time.Second,
+	s, _ := runWithHuman(t, server.Config{Rate: 20, Map: m, Spawn: spawn}, Options{
+		N: 6, Duration: 2 * time.Second,
 		Latency: 60 * time.Millisecond, Jitter: 20 * time.Millisecond, Seed: 3,
 		Avoid: []grid.Pos{spawn},
 	}, spawn)
@@ -246,39 +143,37 @@ func TestCrowdedRoomKeepsSpawnFree(t *testing.T) {
 	t.Logf("crowded room: %d inputs, %d corrections", s.InputsSent, s.Corrections)
 }
 
-func TestStartSurvivesServerClose(t *testing.T) {
+// TestBotsSurviveServerClose: bots walking until stopped, whose server
+// closes their connections, each end with an error saying they were
+// dropped, and the run ends.
+func TestBotsSurviveServerClose(t *testing.T) {
 	t.Parallel()
-	srv, addr := startServer(t, server.Config{Rate: 20})
-	stop := Start(context.Background(), Options{Addr: addr, N: 3, Latency: 20 * time.Millisecond, Seed: 5})
-	deadline := time.Now().Add(10 * time.Second)
-	// Walking: the bots have their first State and are pressing.
-	for srv.Stats().Bots < 3 || srv.Stats().Moves < 6 {
-		if time.Now().After(deadline) {
-			t.Fatalf("bots joined %d, moves %d: the bots do not walk", srv.Stats().Bots, srv.Stats().Moves)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	srv.Close()
-	got := make(chan Summary, 1)
-	go func() { got <- stop() }()
-	select {
-	case s := <-got:
-		if s.Bots != 3 || len(s.Errors) != 3 {
-			t.Fatalf("after the server closed: %d bots, errors %v; want 3 and 3 drops", s.Bots, s.Errors)
-		}
-		for _, e := range s.Errors {
-			if !strings.Contains(e, "dropped") {
-				t.Errorf("error %q does not say the bot was dropped", e)
+	w := sim.New(server.Config{Rate: 20})
+	closed := false
+	s := simRun(t, w, Options{N: 3, Latency: 20 * time.Millisecond, Seed: 5}, func(_ time.Duration, bots []*sim.Client) {
+		// Walking: the bots have their first State and are pressing.
+		if st := w.Server().Stats(); !closed && st.Bots == 3 && st.Moves >= 6 {
+			closed = true
+			for _, c := range bots {
+				w.Hangup(c, "server closed")
 			}
 		}
-		if again := stop(); again.Bots != 3 {
-			t.Errorf("a second stop returned %d bots", again.Bots)
+	})
+	if !closed {
+		t.Fatal("the bots did not walk")
+	}
+	if s.Bots != 3 || len(s.Errors) != 3 {
+		t.Fatalf("after the server closed: %d bots, errors %v; want 3 and 3 drops", s.Bots, s.Errors)
+	}
+	for _, e := range s.Errors {
+		if !strings.Contains(e, "dropped") {
+			t.Errorf("error %q does not say the bot was dropped", e)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("stop did not return after the server closed")
 	}
 }
 
+// TestStartStops, over real TCP: Start's bots walk until stop, which waits
+// for them to close cleanly, and may be called again.
 func TestStartStops(t *testing.T) {
 	t.Parallel()
 	srv, addr := startServer(t, server.Config{Rate: 20})
@@ -293,6 +188,9 @@ func TestStartStops(t *testing.T) {
 	s := stop()
 	if s.Bots != 2 || len(s.Errors) != 0 || s.InputsAcked != s.InputsSent {
 		t.Fatalf("stopped: %+v", s)
+	}
+	if again := stop(); again.Bots != 2 {
+		t.Errorf("a second stop returned %d bots", again.Bots)
 	}
 	for srv.Stats().Bots != 0 {
 		if time.Now().After(deadline) {
