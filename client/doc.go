@@ -3,8 +3,10 @@
 // players in the past.
 //
 // Core is the sans-I/O state machine: it is fed server messages and key
-// presses with an explicit now, and hands back the messages to send. Conn is
-// the thin adapter that runs a Core over TCP on the wall clock, with an
-// injected latency (package link) between the Core and the socket. Both give
-// interfaces a View through the Session interface.
+// presses with an explicit now, and hands back the messages to send. Driver
+// runs a Core over an injected latency (package link) on a clock its caller
+// gives: bytes from the transport in, the frames due to be written out, and
+// when to step next. Conn is the thin adapter that runs a Driver over TCP on
+// the wall clock; package sim runs the same Driver on a virtual clock. Both
+// give interfaces a View through the Session interface.
 package client

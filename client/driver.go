@@ -25,7 +25,7 @@ type Driver struct {
 	observe func(Note)
 
 	hangup  error    // why the transport's stream ended
-	stream  []byte   // bytes delivered, not yet a whole frame
+	stream  []byte   // the start of a frame whose end has not come yet
 	in, out [][]byte // scratch lists of chunks and frames, reused
 	frame   []byte   // scratch encoding buffer
 
@@ -120,13 +120,13 @@ func (d *Driver) receive(now time.Duration, chunk []byte) {
 		d.checkEnded()
 		return
 	}
-	d.stream = append(d.stream, chunk...)
+	buf := append(d.stream, chunk...)
 	for d.core.Phase() != Closed {
-		m, n, err := protocol.Unmarshal(d.stream)
+		m, n, err := protocol.Unmarshal(buf)
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			break
 		}
-		d.stream = d.stream[n:]
+		buf = buf[n:]
 		if err != nil {
 			d.core.Disconnected(fmt.Errorf("client: from the server: %w", err))
 			break
@@ -137,9 +137,7 @@ func (d *Driver) receive(now time.Duration, chunk []byte) {
 		d.note(Note{Kind: Arrived, Msg: m, Corrected: d.core.Stats().Corrections > corrections})
 		d.checkEnded()
 	}
-	if len(d.stream) == 0 {
-		d.stream = d.stream[:0:0] // let a long stream's array go
-	}
+	d.stream = append(d.stream[:0], buf...) // a partial frame waits for the rest
 }
 
 // checkEnded tells the observer, once, that the core has closed.

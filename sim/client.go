@@ -25,9 +25,6 @@ type Client struct {
 // Name returns the client's player name.
 func (c *Client) Name() string { return c.name }
 
-// Core returns the client's core. Use it only between calls of the world.
-func (c *Client) Core() *client.Core { return c.d.Core() }
-
 // noted reports what the driver did as an event of the world.
 func (c *Client) noted(n client.Note) {
 	t := c.w.now

@@ -198,7 +198,7 @@ func TestLonePlayerUnderJitterIsNeverCorrected(t *testing.T) {
 		}
 		w.Advance(3 * time.Second)
 		v := c.View()
-		st := c.Core().Stats()
+		st := c.Stats()
 		if v.Corrections != 0 {
 			t.Errorf("rate %d latency %v jitter %v: %d corrections, last %+v", tc.rate, tc.latency, tc.jitter, v.Corrections, v.LastCorrection)
 		}
