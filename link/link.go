@@ -41,6 +41,18 @@ func (l *Link[Up, Down]) RTT() time.Duration { return l.rtt }
 // Jitter returns the injected jitter per message.
 func (l *Link[Up, Down]) Jitter() time.Duration { return l.Up.Jitter() }
 
+// SetLoss sets the probability that a message sent from now on is lost, in
+// either direction, and retransmitted as TCP does (see Line.SetLoss). The
+// retransmission timeout is the round trip plus four times the jitter, at
+// least MinRTO.
+func (l *Link[Up, Down]) SetLoss(p float64) {
+	l.Up.SetLoss(p)
+	l.Down.SetLoss(p)
+}
+
+// Loss returns the probability that a message is lost, in either direction.
+func (l *Link[Up, Down]) Loss() float64 { return l.Up.Loss() }
+
 // Next returns the earliest delivery time on either line.
 func (l *Link[Up, Down]) Next() (time.Duration, bool) {
 	a, okA := l.Up.Next()
