@@ -53,6 +53,13 @@ func (l *Link[Up, Down]) SetLoss(p float64) {
 // Loss returns the probability that a message is lost, in either direction.
 func (l *Link[Up, Down]) Loss() float64 { return l.Up.Loss() }
 
+// Stall makes a lag spike both ways: nothing is delivered after now and
+// before now+d, and the backlog is released at now+d (see Line.Stall).
+func (l *Link[Up, Down]) Stall(now, d time.Duration) {
+	l.Up.Stall(now, d)
+	l.Down.Stall(now, d)
+}
+
 // Next returns the earliest delivery time on either line.
 func (l *Link[Up, Down]) Next() (time.Duration, bool) {
 	a, okA := l.Up.Next()
