@@ -61,7 +61,8 @@ func (l *Line[T]) Delay() time.Duration { return l.delay }
 // Jitter returns the jitter bound.
 func (l *Line[T]) Jitter() time.Duration { return l.jitter }
 
-// Send puts v on the line at time now and returns when it will be delivered.
+// Send puts v on the line at time now and returns when it will be delivered
+// (a later Stall may hold it longer).
 func (l *Line[T]) Send(now time.Duration, v T) time.Duration {
 	due := l.schedule(now)
 	lost := l.losses()
