@@ -30,8 +30,8 @@ var (
 // FILLER and variation selectors, U+2800 BRAILLE PATTERN BLANK, unassigned
 // code points), single plain spaces between words only, and at least one
 // visible character that is not a combining mark. The error names the first
-// problem found. CheckName accepts exactly the names SanitizeName leaves
-// unchanged.
+// problem found. CheckName accepts exactly the names that are not empty and
+// that SanitizeName leaves unchanged.
 func CheckName(s string) error {
 	if strings.TrimSpace(s) == "" {
 		return ErrNameEmpty
@@ -63,8 +63,9 @@ func CheckName(s string) error {
 }
 
 // CheckPlayerName is CheckName for the name a player joins with; bot says
-// whether the player is a bot (Hello.Bot). The names a bot would use are
-// reserved for bots, so that a human can always be told apart from one: a
+// whether the player says they are a bot (Hello.Bot). gridlag's bots are
+// named bot-1, bot-2, ... (the bot package's default prefix), and such names
+// are reserved for bots, so that a human can be told apart from one: a
 // human's name may not start with "bot", in any case, unless a letter
 // follows ("bot", "bot-1", "Bot_2" and "BOT 3" are refused, "botanist" and
 // "robot" are not).
