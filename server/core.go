@@ -227,7 +227,7 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 			"protocol version %d is not supported: this server speaks version %d; please update your client", h.Version, protocol.Version))
 		return
 	}
-	if err := protocol.CheckName(h.Name); err != nil {
+	if err := protocol.CheckPlayerName(h.Name, h.Bot); err != nil {
 		c.refuse(cl, protocol.ErrCodeName, "name refused: "+err.Error())
 		return
 	}

@@ -207,6 +207,9 @@ func TestHandshakeRefusals(t *testing.T) {
 		{"empty name", &protocol.Hello{Version: protocol.Version, Name: " "}, protocol.ErrCodeName, []string{protocol.ErrNameEmpty.Error()}},
 		{"control name", &protocol.Hello{Version: protocol.Version, Name: "a\x1b[2Jb"}, protocol.ErrCodeName, []string{protocol.ErrNameControl.Error()}},
 		{"long name", &protocol.Hello{Version: protocol.Version, Name: strings.Repeat("x", 17)}, protocol.ErrCodeName, []string{protocol.ErrNameLong.Error()}},
+		{"newline in name", &protocol.Hello{Version: protocol.Version, Name: "a\nX"}, protocol.ErrCodeName, []string{protocol.ErrNameControl.Error()}},
+		{"blank name", &protocol.Hello{Version: protocol.Version, Name: "\u3164"}, protocol.ErrCodeName, []string{protocol.ErrNameInvisible.Error()}},
+		{"human named like a bot", &protocol.Hello{Version: protocol.Version, Name: "bot-1"}, protocol.ErrCodeName, []string{protocol.ErrNameBot.Error()}},
 		{"input first", &protocol.Input{Seq: 1, Dir: grid.Up}, protocol.ErrCodeProtocol, []string{"Hello", "Input"}},
 		{"ping first", &protocol.Ping{Stamp: 1}, protocol.ErrCodeProtocol, []string{"Hello", "Ping"}},
 	}

@@ -36,11 +36,13 @@ const NumColors = 8
 const DefaultPlayerName = "player"
 
 // PlayerName turns an SSH user name into a valid player name: control
-// characters and escape sequences removed, white space folded, cut to
-// protocol.MaxNameRunes characters; DefaultPlayerName if nothing is left.
+// characters, escape sequences and invisible characters removed, white space
+// folded, cut to protocol.MaxNameRunes characters; DefaultPlayerName if
+// nothing is left or if what is left is reserved for bots (see
+// protocol.CheckPlayerName), so the session is never refused for its name.
 func PlayerName(user string) string {
 	name := protocol.SanitizeName(user)
-	if protocol.CheckName(name) != nil {
+	if protocol.CheckPlayerName(name, false) != nil {
 		return DefaultPlayerName
 	}
 	return name

@@ -114,7 +114,7 @@ func (f *gameFlags) check() error {
 	case f.connect != "" && f.botsSet && f.bots > 0:
 		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
 	}
-	if err := protocol.CheckName(f.name); err != nil {
+	if err := protocol.CheckPlayerName(f.name, false); err != nil {
 		return fmt.Errorf("-name %q: %w", f.name, err)
 	}
 	return nil
