@@ -19,20 +19,13 @@ const (
 
 // Limits of the game numbers: what the wire format can carry.
 const (
-	MaxRate       = 1000                                            // updates per second
-	MaxBurst      = math.MaxUint8                                   // Welcome.Burst is one byte
-	MaxPlayersCap = (protocol.MaxFrame - stateHeader) / statePlayer // every player's cell must fit in one State frame
+	MaxRate       = 1000                     // updates per second
+	MaxBurst      = math.MaxUint8            // Welcome.Burst is one byte
+	MaxPlayersCap = protocol.MaxStatePlayers // every player's cell must fit in one State frame
 	// MaxMapCells is the largest map (width x height) a Welcome frame can
 	// carry, with room for its other fields and the player's own entry.
 	MaxMapCells = protocol.MaxFrame - 128
 	MaxMoveTime = 65535 * time.Millisecond // Welcome.MoveTimeMS is 16 bits
-)
-
-// Sizes in a State frame body: type, tick, time, ack, count; then per player
-// an ID and two coordinates.
-const (
-	stateHeader = 1 + 4 + 8 + 4 + 2
-	statePlayer = 2 + 2 + 2
 )
 
 // Config are the game numbers.
