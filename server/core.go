@@ -259,8 +259,8 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 		c.bots++
 	}
 	color := h.Color
-	if color < 1 || color > 8 {
-		color = uint8((int(pid)-1)%8 + 1)
+	if color < 1 || color > protocol.NumColors {
+		color = uint8((int(pid)-1)%protocol.NumColors + 1)
 	}
 	cl.phase = phaseJoined
 	cl.player = pid

@@ -17,6 +17,7 @@ import (
 	"gridlag/bot"
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/link"
 	"gridlag/protocol"
 	"gridlag/server"
 	"gridlag/sshd"
@@ -101,8 +102,8 @@ func (f *gameFlags) check() error {
 		return errors.New("-server and -connect do not go together")
 	case f.latency < 0 || f.jitter < 0:
 		return errors.New("-latency and -jitter must not be negative")
-	case f.latency > tui.MaxLatency:
-		return fmt.Errorf("-latency %v is more than the slider's %v", f.latency, tui.MaxLatency)
+	case f.latency > link.MaxRTT:
+		return fmt.Errorf("-latency %v is more than the slider's %v", f.latency, link.MaxRTT)
 	case f.moveTime < time.Millisecond:
 		return errors.New("-move-time must be at least 1ms")
 	case f.bots < 0:
