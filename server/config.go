@@ -32,8 +32,9 @@ const (
 type Config struct {
 	// Map is the map to play on; nil means grid.DefaultMap().
 	Map *grid.Map
-	// Spawn is the human spawn cell. Its zero value means grid.DefaultSpawn
-	// when Map is nil; with a map of your own it is taken as given.
+	// Spawn is the human spawn cell. Its zero value means the floor cell
+	// nearest to grid.DefaultSpawn: grid.DefaultSpawn itself on the default
+	// map.
 	Spawn grid.Pos
 	// Spawns are further human spawn cells, tried in order when Spawn is
 	// taken (then the free cell nearest to Spawn is used). Bots never spawn
@@ -60,9 +61,11 @@ type Config struct {
 func (c Config) WithDefaults() Config {
 	if c.Map == nil {
 		c.Map = grid.DefaultMap()
-		if c.Spawn == (grid.Pos{}) {
-			c.Spawn = grid.DefaultSpawn
-		}
+	}
+	if c.Spawn == (grid.Pos{}) {
+		// A map without floor keeps the zero Spawn: the Core refuses
+		// every player, as it has no free cell for them.
+		c.Spawn, _ = nearestFloor(c.Map, grid.DefaultSpawn)
 	}
 	if c.MoveTime == 0 {
 		c.MoveTime = DefaultMoveTime

@@ -130,22 +130,10 @@ func defaultName() string {
 
 // serverConfig builds the game numbers from the flags.
 func (f *gameFlags) serverConfig() (server.Config, error) {
-	cfg := server.Config{Rate: f.rate, MoveTime: f.moveTime}
-	if f.mapPath != "" {
-		text, err := os.ReadFile(f.mapPath)
-		if err != nil {
-			return cfg, err
-		}
-		m, err := grid.ParseMap(string(text))
-		if err != nil {
-			return cfg, fmt.Errorf("%s: %w", f.mapPath, err)
-		}
-		cfg.Map = m
-		spawn, ok := grid.NewWorld(m, grid.Rules{}).Spawn(grid.DefaultSpawn)
-		if !ok {
-			return cfg, fmt.Errorf("%s: the map has no floor", f.mapPath)
-		}
-		cfg.Spawn = spawn
+	m, err := server.LoadMap(f.mapPath)
+	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime}
+	if err != nil {
+		return cfg, err
 	}
 	return cfg, cfg.Validate()
 }
