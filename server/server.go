@@ -336,10 +336,11 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 // clients whose queue was full, which may produce more output.
 func (s *Server) flush() {
 	for {
-		for _, ev := range s.core.Events() {
+		batch := s.core.Outbox()
+		for _, ev := range batch.Events {
 			s.logEvent(ev)
 		}
-		out := s.core.Outbox()
+		out := batch.Envelopes
 		// Counters first: whoever reads a frame of this batch then sees them.
 		s.mu.Lock()
 		s.stats = s.core.Stats()
