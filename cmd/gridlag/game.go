@@ -231,8 +231,17 @@ func serveMain(ctx context.Context, f gameFlags) error {
 		logger.Info("shutting down", "why", "signal")
 		return nil
 	case err := <-g.errCh:
-		return err
+		return cleanStop(err)
 	}
+}
+
+// cleanStop returns nil for the error a server's Serve returns when it was
+// closed: a clean stop, not a failure.
+func cleanStop(err error) error {
+	if errors.Is(err, server.ErrServerClosed) || errors.Is(err, sshd.ErrServerClosed) {
+		return nil
+	}
+	return err
 }
 
 // playMain runs the terminal client, on an embedded server unless
