@@ -2,6 +2,10 @@ package link
 
 import "time"
 
+// MaxRTT is the largest injected round-trip latency the game offers: the
+// latency slider's range and the -latency flag's limit.
+const MaxRTT = 1000 * time.Millisecond
+
 // Link is a two-way connection with an injected round-trip latency: half of
 // it on the way up (client to server), half on the way down. Each direction
 // adds its own jitter per message. The way up keeps the spacing of what is

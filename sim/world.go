@@ -226,7 +226,7 @@ func (w *World) toServer(c *Client, frame []byte) {
 // as the TCP adapter reports it; that may produce more messages to route.
 func (w *World) route() {
 	var closed []server.ConnID
-	for _, e := range w.server.Outbox() {
+	for _, e := range w.server.Outbox().Envelopes {
 		c := w.client(e.To)
 		if c == nil {
 			continue

@@ -20,16 +20,13 @@ type Player struct {
 	// Fingerprint is the SHA256 fingerprint of the public key the player
 	// authenticated with, "" if they joined without a key.
 	Fingerprint string
-	// Color is the player's palette colour, 1 to NumColors: from the key's
+	// Color is the player's palette colour, 1 to protocol.NumColors: from the key's
 	// fingerprint, so a returning player keeps it, or from the user name
 	// for players without a key.
 	Color uint8
 	// RemoteAddr is the client's network address.
 	RemoteAddr net.Addr
 }
-
-// NumColors is the number of player colours Player.Color chooses from.
-const NumColors = 8
 
 // DefaultPlayerName is the name of a player whose SSH user name has nothing
 // printable in it.
@@ -48,17 +45,17 @@ func PlayerName(user string) string {
 	return name
 }
 
-// FingerprintColor is the colour (1 to NumColors) of a player who
+// FingerprintColor is the colour (1 to protocol.NumColors) of a player who
 // authenticated with the key of this SHA256 fingerprint: the same key always
 // gets the same colour.
 func FingerprintColor(fingerprint string) uint8 {
 	sum := sha256.Sum256([]byte("gridlag key colour\x00" + fingerprint))
-	return sum[0]%NumColors + 1
+	return sum[0]%protocol.NumColors + 1
 }
 
-// NameColor is the colour (1 to NumColors) of a player who joined without a
+// NameColor is the colour (1 to protocol.NumColors) of a player who joined without a
 // key, from their player name.
 func NameColor(name string) uint8 {
 	sum := sha256.Sum256([]byte("gridlag name colour\x00" + name))
-	return sum[0]%NumColors + 1
+	return sum[0]%protocol.NumColors + 1
 }
