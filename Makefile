@@ -6,6 +6,17 @@ BIN      := bin/gridlag
 ARGS     ?=
 FUZZTIME ?= 60s
 
+# The race detector needs cgo, hence a C compiler. Without one, cgo is
+# turned off (go vet and go test would fail to build) and the tests run
+# without -race, saying so.
+CC_NAME := $(shell $(GO) env CC)
+ifeq ($(shell [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$(CC_NAME)" >/dev/null 2>&1 && echo yes),yes)
+RACE := -race
+else
+RACE :=
+export CGO_ENABLED := 0
+endif
+
 .PHONY: all help build run test fuzz bench clean
 
 all: build
@@ -26,7 +37,8 @@ run: build
 	./$(BIN) $(ARGS)
 
 # test checks formatting, then vets, then runs every test with the race
-# detector, in that order, stopping at the first failure.
+# detector (when there is a C compiler), in that order, stopping at the
+# first failure. A missing tmux or ssh is named: their end-to-end tests skip.
 test:
 	@unformatted="$$($(GOFMT) -l .)" || exit 1; \
 	if [ -n "$$unformatted" ]; then \
@@ -35,7 +47,12 @@ test:
 		exit 1; \
 	fi
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	@for tool in tmux ssh; do \
+		command -v $$tool >/dev/null 2>&1 || \
+			echo "note: $$tool is not installed: the end-to-end tests that need it will SKIP (.ci/run installs it)"; \
+	done
+	@[ -n "$(RACE)" ] || echo "note: no C compiler ($(CC_NAME)), which the race detector needs: testing without -race (install gcc for it)"
+	$(GO) test $(RACE) -count=1 ./...
 
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./protocol

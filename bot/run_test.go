@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"net"
 	"strings"
 	"testing"
@@ -26,8 +27,8 @@ func startServer(t *testing.T, cfg server.Config) (*server.Server, string) {
 	go func() { served <- srv.Serve(ln) }()
 	t.Cleanup(func() {
 		srv.Close()
-		if err := <-served; err != nil {
-			t.Errorf("Serve: %v", err)
+		if err := <-served; !errors.Is(err, server.ErrServerClosed) {
+			t.Errorf("Serve: %v, want ErrServerClosed", err)
 		}
 	})
 	return srv, ln.Addr().String()

@@ -25,8 +25,8 @@ func startServer(t *testing.T, rate int) string {
 	go func() { done <- srv.Serve(ln) }()
 	t.Cleanup(func() {
 		srv.Close()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
+		if err := <-done; !errors.Is(err, server.ErrServerClosed) {
+			t.Errorf("serve: %v, want ErrServerClosed", err)
 		}
 	})
 	return ln.Addr().String()

@@ -304,7 +304,7 @@ func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
 	for _, p := range w.Players {
 		c.roster[p.ID] = p
 	}
-	c.interp.reset(c.rate, c.opts.Jitter)
+	c.interp.reset(w, m, c.opts.Jitter)
 	c.nextPing = now
 	return nil
 }

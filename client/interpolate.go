@@ -25,11 +25,13 @@ const (
 type snapshot struct {
 	t       time.Duration    // server time
 	players []grid.PlayerPos // everyone but the player, sorted by ID
+	walks   walks            // from the state before, found as they are drawn
 }
 
 // interpolator buffers the server's states and draws the other players at
 // render time = now - delay on the server's clock, between the two buffered
-// states around that time (netcode-notes section 6, Gambetta part III).
+// states around that time (netcode-notes section 6, Gambetta part III),
+// each on the walk the walker finds between the two.
 //
 // The first state rebases the server's clock onto the client's: offset is
 // the local arrival time minus the server time, and is lowered whenever a
@@ -39,6 +41,7 @@ type snapshot struct {
 // interpShrinkAfter states in a row arrive with more than a step to spare it
 // shrinks by InterpStep, never below one update interval.
 type interpolator struct {
+	walker    walker
 	interval  time.Duration
 	delay     time.Duration
 	offset    time.Duration
@@ -49,10 +52,12 @@ type interpolator struct {
 	shrank    int // times the delay shrank
 }
 
-func (ip *interpolator) reset(rate int, jitter time.Duration) {
+// reset starts over for the game a Welcome describes, on its map m.
+func (ip *interpolator) reset(w *protocol.Welcome, m *grid.Map, jitter time.Duration) {
+	ip.walker = newWalker(w, m)
 	ip.interval = 100 * time.Millisecond
-	if rate > 0 {
-		ip.interval = time.Second / time.Duration(rate)
+	if w.UpdateRate > 0 {
+		ip.interval = time.Second / time.Duration(w.UpdateRate)
 	}
 	ip.delay = ip.interval + max(jitter, InterpStep)
 	ip.hasOffset, ip.onTime, ip.buf = false, 0, nil
@@ -119,6 +124,7 @@ func (ip *interpolator) add(now time.Duration, s *protocol.State, me grid.Player
 func (ip *interpolator) forget(id grid.PlayerID) {
 	for i := range ip.buf {
 		ip.buf[i].players = slices.DeleteFunc(ip.buf[i].players, func(p grid.PlayerPos) bool { return p.ID == id })
+		delete(ip.buf[i].walks, id)
 	}
 }
 
@@ -138,17 +144,17 @@ func (ip *interpolator) at(now time.Duration) []grid.PlayerPos {
 	case i == len(ip.buf)-1:
 		return ip.buf[i].players // the buffer ran dry: hold the latest
 	}
-	return between(ip.buf[i], ip.buf[i+1], rt)
+	return ip.between(ip.buf[i], &ip.buf[i+1], rt)
 }
 
-// between draws the players at server time rt between states a and b. On a
-// grid a position is a cell, so each axis is linearly interpolated and
-// rounded to the nearest cell, halves going to b: for a one-cell move that
-// is the cell of a until the midpoint, then the cell of b; a several-cell
-// move (a slow update rate) walks cell by cell. A player who appears or
-// disappears between the two states does so at the midpoint, and so does a
-// jump longer than anyone could walk (a respawn).
-func between(a, b snapshot, rt time.Duration) []grid.PlayerPos {
+// between draws the players at server time rt between states a and b, the
+// state after a in the buffer. A player in both is drawn on their walk
+// from a to b (see walker.at): for a one-cell move that is the cell of a
+// until the midpoint, then the cell of b; a several-cell move (a slow
+// update rate) walks cell by cell, round corners, never through a wall. A
+// player who appears or disappears between the two states does so at the
+// midpoint.
+func (ip *interpolator) between(a snapshot, b *snapshot, rt time.Duration) []grid.PlayerPos {
 	num, den := int64(rt-a.t), int64(b.t-a.t)
 	late := 2*num >= den
 	out := make([]grid.PlayerPos, 0, len(b.players))
@@ -166,40 +172,12 @@ func between(a, b snapshot, rt time.Duration) []grid.PlayerPos {
 			}
 			j++
 		default:
-			pa, pb := a.players[i].Pos, b.players[j].Pos
-			p := grid.Pos{X: lerp(pa.X, pb.X, num, den), Y: lerp(pa.Y, pb.Y, num, den)}
-			if abs(pb.X-pa.X)+abs(pb.Y-pa.Y) > 16 {
-				p = pa
-				if late {
-					p = pb
-				}
-			}
-			out = append(out, grid.PlayerPos{ID: b.players[j].ID, Pos: p})
+			id := b.players[j].ID
+			p := ip.walker.at(&b.walks, id, a.players[i].Pos, b.players[j].Pos, b.t-a.t, num, den)
+			out = append(out, grid.PlayerPos{ID: id, Pos: p})
 			i++
 			j++
 		}
 	}
 	return out
-}
-
-// lerp returns from + round(num/den * (to-from)), halves rounded away from
-// from.
-func lerp(from, to int, num, den int64) int {
-	d := int64(to - from)
-	if d == 0 || den <= 0 {
-		return from
-	}
-	sign := int64(1)
-	if d < 0 {
-		sign, d = -1, -d
-	}
-	k := (2*num*d + den) / (2 * den)
-	return from + int(sign*k)
-}
-
-func abs(v int) int {
-	if v < 0 {
-		return -v
-	}
-	return v
 }

@@ -1,5 +1,6 @@
 // Package grid holds the rules of gridlag: the map, the players' positions,
-// what a move does and how fast a player may move.
+// what a move does, how fast a player may move and how a player can walk
+// from one cell to another.
 //
 // The package is pure and deterministic. It imports only the standard
 // library, never reads a clock, starts no goroutine, logs nothing and uses no

@@ -7,15 +7,18 @@ import (
 
 // Line delays the messages sent one way. Each message is delivered at the
 // time it was sent plus the line's delay plus a random jitter between 0 and
-// the line's jitter, but never before a message sent earlier: the order is
-// kept, as TCP keeps it. A Line is not safe for concurrent use.
+// the line's jitter, later if it is lost and sent again (see SetLoss) or
+// caught in a stall (see Stall), and never before a message sent earlier:
+// the order is kept, as TCP keeps it. A Line is not safe for concurrent use.
 type Line[T any] struct {
 	delay  time.Duration
 	jitter time.Duration
+	loss   float64
 	rng    *rand.Rand
 	queue  []item[T]
 	head   int
-	last   time.Duration // delivery time of the latest message queued
+	floor  time.Duration // no message sent from now on is delivered before this
+	own    time.Duration // when the latest message queued was due, had nothing been lost or stalled
 	sent   time.Duration // send time of the latest message queued
 	sentAt time.Duration // the delay in force when it was sent
 	credit time.Duration // compression a lowered delay allows and messages have not used yet
@@ -24,8 +27,11 @@ type Line[T any] struct {
 }
 
 type item[T any] struct {
-	at time.Duration
-	v  T
+	sent time.Duration
+	due  time.Duration // its own delivery time, losses included: later is a hold-up
+	at   time.Duration
+	lost int
+	v    T
 }
 
 // NewLine returns a line with the given one-way delay and jitter; seed
@@ -45,7 +51,8 @@ func (l *Line[T]) SetDelay(delay, jitter time.Duration) {
 // lowered delay takes off (which applies at once, to the next message). The
 // client-to-server line keeps spacing so that an honest player's inputs,
 // sent no faster than the speed limit, reach the server no faster either,
-// whatever the jitter.
+// whatever the jitter. Loss and stalls still bunch messages, as TCP
+// releases its backlog in a burst.
 func (l *Line[T]) KeepSpacing(on bool) { l.spaced = on }
 
 // Delay returns the one-way delay.
@@ -54,21 +61,35 @@ func (l *Line[T]) Delay() time.Duration { return l.delay }
 // Jitter returns the jitter bound.
 func (l *Line[T]) Jitter() time.Duration { return l.jitter }
 
-// Send puts v on the line at time now and returns when it will be delivered.
+// Send puts v on the line at time now and returns when it will be delivered
+// (a later Stall may hold it longer).
 func (l *Line[T]) Send(now time.Duration, v T) time.Duration {
+	due := l.schedule(now)
+	lost := l.losses()
+	due += backoff(l.RTO(), lost)
+	at := max(due, l.floor)
+	l.floor = at
+	l.queue = append(l.queue, item[T]{sent: now, due: due, at: at, lost: lost, v: v})
+	return at
+}
+
+// schedule returns when a message sent at now is due if it is not lost and
+// nothing stalls: delay and jitter, kept in order behind the previous
+// message and, with KeepSpacing, spaced as sent.
+func (l *Line[T]) schedule(now time.Duration) time.Duration {
 	at := now + l.delay
 	if l.jitter > 0 {
 		at += time.Duration(l.rng.Int63n(int64(l.jitter) + 1))
 	}
-	if at < l.last {
-		at = l.last
+	if at < l.own {
+		at = l.own
 	}
 	if l.spaced && l.any {
 		// A lowered delay may bring messages closer together by as much
 		// as it was lowered, in total, over as many messages as the order
 		// needs; a raised one cancels what is left of that.
 		l.credit = max(l.credit+l.sentAt-l.delay, 0)
-		spaced := l.last + (now - l.sent)
+		spaced := l.own + (now - l.sent)
 		if floor := spaced - l.credit; at < floor {
 			at = floor
 		}
@@ -76,8 +97,7 @@ func (l *Line[T]) Send(now time.Duration, v T) time.Duration {
 			l.credit -= spaced - at
 		}
 	}
-	l.last, l.sent, l.sentAt, l.any = at, now, l.delay, true
-	l.queue = append(l.queue, item[T]{at: at, v: v})
+	l.own, l.sent, l.sentAt, l.any = at, now, l.delay, true
 	return at
 }
 

@@ -2,6 +2,10 @@ package link
 
 import "time"
 
+// MaxRTT is the largest injected round-trip latency the game offers: the
+// latency slider's range and the -latency flag's limit.
+const MaxRTT = 1000 * time.Millisecond
+
 // Link is a two-way connection with an injected round-trip latency: half of
 // it on the way up (client to server), half on the way down. Each direction
 // adds its own jitter per message. The way up keeps the spacing of what is
@@ -40,6 +44,25 @@ func (l *Link[Up, Down]) RTT() time.Duration { return l.rtt }
 
 // Jitter returns the injected jitter per message.
 func (l *Link[Up, Down]) Jitter() time.Duration { return l.Up.Jitter() }
+
+// SetLoss sets the probability that a message sent from now on is lost, in
+// either direction, and retransmitted as TCP does (see Line.SetLoss). The
+// retransmission timeout is the round trip plus four times the jitter, at
+// least MinRTO.
+func (l *Link[Up, Down]) SetLoss(p float64) {
+	l.Up.SetLoss(p)
+	l.Down.SetLoss(p)
+}
+
+// Loss returns the probability that a message is lost, in either direction.
+func (l *Link[Up, Down]) Loss() float64 { return l.Up.Loss() }
+
+// Stall makes a lag spike both ways: nothing is delivered after now and
+// before now+d, and the backlog is released at now+d (see Line.Stall).
+func (l *Link[Up, Down]) Stall(now, d time.Duration) {
+	l.Up.Stall(now, d)
+	l.Down.Stall(now, d)
+}
 
 // Next returns the earliest delivery time on either line.
 func (l *Link[Up, Down]) Next() (time.Duration, bool) {

@@ -68,7 +68,7 @@ type Hello struct {
 	Version uint16 // the client's protocol version
 	Name    string // the player's name; see CheckName
 	Bot     bool   // the player is a headless bot (bots spawn away from the human spawn)
-	Color   uint8  // the colour the player would like (1-based palette index), 0 = any
+	Color   uint8  // the colour the player would like (1 to NumColors), 0 = any
 }
 
 // Welcome accepts a client: its player ID, the map and the game's numbers,
@@ -92,9 +92,13 @@ func (w *Welcome) Map() (*grid.Map, error) {
 // PlayerInfo describes a player for display.
 type PlayerInfo struct {
 	ID    grid.PlayerID
-	Color uint8 // an index into the client's palette
+	Color uint8 // an index into the client's palette, 1 to NumColors
 	Name  string
 }
+
+// NumColors is the number of player colours: PlayerInfo.Color and
+// Hello.Color are 1 to NumColors.
+const NumColors = 8
 
 // Error codes.
 const (

@@ -10,42 +10,96 @@ import (
 // MaxNameRunes is the longest player name, in characters.
 const MaxNameRunes = 16
 
-// Name errors returned by CheckName.
+// Name errors returned by CheckName and CheckPlayerName, one for each way a
+// name can be refused.
 var (
-	ErrNameEmpty   = errors.New("name is empty")
-	ErrNameLong    = errors.New("name is longer than 16 characters")
-	ErrNameControl = errors.New("name contains control or invisible characters")
-	ErrNameSpace   = errors.New("name has leading, trailing or repeated spaces")
+	ErrNameEmpty     = errors.New("name is empty")
+	ErrNameLong      = errors.New("name is longer than 16 characters")
+	ErrNameUTF8      = errors.New("name is not valid UTF-8")
+	ErrNameControl   = errors.New("name contains a control character")
+	ErrNameInvisible = errors.New("name contains an invisible character")
+	ErrNameSpace     = errors.New("name has leading, trailing, repeated or unusual spaces")
+	ErrNameBlank     = errors.New("name has no visible character")
+	ErrNameBot       = errors.New(`name is reserved for bots (it starts with "bot" and no letter follows)`)
 )
 
-// CheckName reports whether s is acceptable as a player name: 1 to
-// MaxNameRunes printable characters, valid UTF-8, no control characters, no
-// leading or trailing space.
+// CheckName reports whether s is acceptable as a player name: valid UTF-8,
+// 1 to MaxNameRunes characters, no control character (tabs and newlines
+// included), no invisible character (format characters such as zero-width
+// spaces and bidi overrides, default-ignorable ones such as U+3164 HANGUL
+// FILLER and variation selectors, U+2800 BRAILLE PATTERN BLANK, unassigned
+// code points), single plain spaces between words only, and at least one
+// visible character that is not a combining mark. The error names the first
+// problem found. CheckName accepts exactly the names that are not empty and
+// that SanitizeName leaves unchanged.
 func CheckName(s string) error {
-	if s == "" || strings.TrimSpace(s) == "" {
+	if strings.TrimSpace(s) == "" {
 		return ErrNameEmpty
 	}
-	if !utf8.ValidString(s) || SanitizeName(s) != s {
+	if utf8.RuneCountInString(s) > MaxNameRunes {
+		return ErrNameLong
+	}
+	base := false
+	for _, r := range s {
 		switch {
-		case utf8.RuneCountInString(s) > MaxNameRunes:
-			return ErrNameLong
-		case SanitizeName(s) == strings.Join(strings.Fields(s), " "):
+		case r == utf8.RuneError:
+			return ErrNameUTF8
+		case unicode.IsControl(r):
+			return ErrNameControl
+		case r != ' ' && unicode.IsSpace(r):
 			return ErrNameSpace
+		case !visible(r):
+			return ErrNameInvisible
 		}
-		return ErrNameControl
+		base = base || isBase(r)
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' || strings.Contains(s, "  ") {
+		return ErrNameSpace
+	}
+	if !base {
+		return ErrNameBlank
 	}
 	return nil
 }
 
+// CheckPlayerName is CheckName for the name a player joins with; bot says
+// whether the player says they are a bot (Hello.Bot). gridlag's bots are
+// named bot-1, bot-2, ... (the bot package's default prefix), and such names
+// are reserved for bots, so that a human can be told apart from one: a
+// human's name may not start with "bot", in any case, unless a letter
+// follows ("bot", "bot-1", "Bot_2" and "BOT 3" are refused, "botanist" and
+// "robot" are not).
+func CheckPlayerName(name string, bot bool) error {
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	if !bot && reservedForBots(name) {
+		return ErrNameBot
+	}
+	return nil
+}
+
+// reservedForBots reports whether name starts with "bot", in any case, and
+// no letter follows.
+func reservedForBots(name string) bool {
+	const prefix = "bot"
+	if len(name) < len(prefix) || !strings.EqualFold(name[:len(prefix)], prefix) {
+		return false
+	}
+	next, _ := utf8.DecodeRuneInString(name[len(prefix):])
+	return len(name) == len(prefix) || !unicode.IsLetter(next)
+}
+
 // SanitizeName turns any string into a name that is safe to show in a
 // terminal: invalid UTF-8, control characters (escape sequences included),
-// format characters and other invisible runes are removed, white space is
-// folded to single spaces, and the result is cut to MaxNameRunes characters.
-// It may return "".
+// format characters and other invisible runes (see CheckName) are removed,
+// white space is folded to single spaces, and the result is cut to
+// MaxNameRunes characters. It returns "" when nothing visible but combining
+// marks is left.
 func SanitizeName(s string) string {
 	var b strings.Builder
 	n := 0
-	space := false
+	space, base := false, false
 	for _, r := range s {
 		if n >= MaxNameRunes {
 			break
@@ -67,6 +121,10 @@ func SanitizeName(s string) string {
 		}
 		b.WriteRune(r)
 		n++
+		base = base || isBase(r)
+	}
+	if !base {
+		return ""
 	}
 	return b.String()
 }
@@ -85,8 +143,19 @@ func Printable(s string) string {
 	}, s)
 }
 
-// visible reports whether r may be shown: valid, printable, not a format
-// character.
+// brailleBlank is U+2800 BRAILLE PATTERN BLANK: a symbol that shows as
+// nothing.
+const brailleBlank = '\u2800'
+
+// visible reports whether r may be shown and shows as something: valid,
+// printable, not a format character, not default-ignorable (fillers,
+// variation selectors), not the blank braille pattern.
 func visible(r rune) bool {
-	return r != utf8.RuneError && unicode.IsPrint(r) && !unicode.Is(unicode.Cf, r)
+	return r != utf8.RuneError && r != brailleBlank && unicode.IsPrint(r) &&
+		!unicode.In(r, unicode.Cf, unicode.Other_Default_Ignorable_Code_Point, unicode.Variation_Selector)
 }
+
+// isBase reports whether r, a visible rune, takes a cell of its own: not a
+// space and not a combining mark (which is drawn on the character before
+// it).
+func isBase(r rune) bool { return r != ' ' && !unicode.Is(unicode.M, r) }

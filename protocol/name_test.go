@@ -2,6 +2,7 @@ package protocol_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -28,6 +29,14 @@ func TestSanitizeName(t *testing.T) {
 		{"bad\xff\xfeutf8", "badutf8"},
 		{"rep\ufffdlace", "replace"},
 		{"\U000e0041tag", "tag"}, // tag character
+		{"\u3164", ""},           // HANGUL FILLER
+		{"a\u3164b\uffa0c", "abc"},
+		{"\u2800x\u2800", "x"},
+		{"a\ufe0f\u034f", "a"},
+		{"\u0301\u0308", ""}, // nothing but combining marks
+		{" \u0301 \u0308 ", ""},
+		{"e\u0301", "e\u0301"},
+		{"a\nX", "a X"},
 		{"abcdefghijklmnopqrstu", "abcdefghijklmnop"},
 		{"ééééééééééééééééé", "éééééééééééééééé"}, // runes, not bytes
 		{"fifteen letters x", "fifteen letters"},  // no trailing space at the cut
@@ -93,10 +102,19 @@ func FuzzSanitizeName(f *testing.F) {
 		if err == nil && protocol.SanitizeName(s) != s {
 			t.Fatalf("CheckName accepts %q, which SanitizeName changes", s)
 		}
-		if err != nil && !errors.Is(err, protocol.ErrNameEmpty) && !errors.Is(err, protocol.ErrNameLong) && !errors.Is(err, protocol.ErrNameControl) && !errors.Is(err, protocol.ErrNameSpace) {
+		if err != nil && !slices.Contains(nameErrors, err) {
 			t.Fatalf("CheckName(%q) = %v, not one of the name errors", s, err)
 		}
+		if bot := protocol.CheckPlayerName(s, true); bot != err {
+			t.Fatalf("CheckPlayerName(%q, bot) = %v, CheckName = %v", s, bot, err)
+		}
 	})
+}
+
+// nameErrors are the errors CheckName may return.
+var nameErrors = []error{
+	protocol.ErrNameEmpty, protocol.ErrNameLong, protocol.ErrNameUTF8, protocol.ErrNameControl,
+	protocol.ErrNameInvisible, protocol.ErrNameSpace, protocol.ErrNameBlank,
 }
 
 func TestCheckName(t *testing.T) {
@@ -120,13 +138,39 @@ func TestCheckName(t *testing.T) {
 		{"\x1b[2J", protocol.ErrNameControl},
 		{"a\u009bb", protocol.ErrNameControl},
 		{"a\x00", protocol.ErrNameControl},
-		{"a\u202e", protocol.ErrNameControl},
-		{"\u200b", protocol.ErrNameControl},
-		{"bad\xff", protocol.ErrNameControl},
+		{"a\u202e", protocol.ErrNameInvisible},
+		{"\u200b", protocol.ErrNameInvisible},
+		{"bad\xff", protocol.ErrNameUTF8},
 		{" ada", protocol.ErrNameSpace},
 		{"ada ", protocol.ErrNameSpace},
 		{"a  b", protocol.ErrNameSpace},
 		{"a\tb", errAny},
+		// Issue 9: a newline is a control character, not a space problem;
+		// names that show as blank are refused for being invisible or for
+		// having nothing visible.
+		{"a\nX", protocol.ErrNameControl},
+		{"ada\r", protocol.ErrNameControl},
+		{"a\u0085b", protocol.ErrNameControl},       // NEL, a C1 control and a space
+		{"a\u00a0b", protocol.ErrNameSpace},         // no-break space
+		{"a\u3000b", protocol.ErrNameSpace},         // ideographic space
+		{"rep\ufffdlace", protocol.ErrNameUTF8},     // what invalid bytes decode to
+		{"\u3164", protocol.ErrNameInvisible},       // HANGUL FILLER
+		{"ada\u3164", protocol.ErrNameInvisible},    // a blank tail
+		{"\uffa0", protocol.ErrNameInvisible},       // HALFWIDTH HANGUL FILLER
+		{"\u115f\u1160", protocol.ErrNameInvisible}, // HANGUL CHOSEONG and JUNGSEONG FILLER
+		{"\u2800", protocol.ErrNameInvisible},       // BRAILLE PATTERN BLANK
+		{"a\u200db", protocol.ErrNameInvisible},     // zero-width joiner
+		{"a\u2060b", protocol.ErrNameInvisible},     // word joiner
+		{"a\u034fb", protocol.ErrNameInvisible},     // combining grapheme joiner
+		{"a\ufe0f", protocol.ErrNameInvisible},      // variation selector
+		{"a\U000e0100", protocol.ErrNameInvisible},  // variation selector supplement
+		{"a\U0010fffe", protocol.ErrNameInvisible},  // noncharacter
+		{"\u0301", protocol.ErrNameBlank},           // a combining mark alone
+		{"\u0301\u0308\u20dd", protocol.ErrNameBlank},
+		{"\u0301 \u0308", protocol.ErrNameBlank},
+		{"e\u0301", nil}, // a mark on a letter is fine
+		{"\u0301e", nil},
+		{"bot", nil}, // CheckName takes bots' names too: see CheckPlayerName
 	} {
 		err := protocol.CheckName(c.in)
 		switch {
@@ -136,6 +180,39 @@ func TestCheckName(t *testing.T) {
 			t.Errorf("CheckName(%q) accepted it, want it refused", c.in)
 		case c.want != nil && c.want != errAny && !errors.Is(err, c.want):
 			t.Errorf("CheckName(%q) = %v, want %v", c.in, err, c.want)
+		}
+	}
+}
+
+func TestCheckPlayerName(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		bot  bool
+		want error
+	}{
+		{"ada", false, nil},
+		{"ada", true, nil},
+		{"bot-1", true, nil},
+		{"bot", true, nil},
+		{"bot-1", false, protocol.ErrNameBot},
+		{"bot-12", false, protocol.ErrNameBot},
+		{"bot", false, protocol.ErrNameBot},
+		{"BOT-1", false, protocol.ErrNameBot},
+		{"Bot_7", false, protocol.ErrNameBot},
+		{"bot 2", false, protocol.ErrNameBot},
+		{"bot1", false, protocol.ErrNameBot},
+		{"bot\u0301", false, protocol.ErrNameBot},
+		{"botanist", false, nil},
+		{"Botond", false, nil},
+		{"robot-1", false, nil},
+		{"my bot-1", false, nil},
+		{"bo", false, nil},
+		{"bot\n1", false, protocol.ErrNameControl}, // the form is checked first
+		{"bot\u200b", true, protocol.ErrNameInvisible},
+		{"", true, protocol.ErrNameEmpty},
+	} {
+		if err := protocol.CheckPlayerName(c.name, c.bot); err != c.want {
+			t.Errorf("CheckPlayerName(%q, bot=%v) = %v, want %v", c.name, c.bot, err, c.want)
 		}
 	}
 }

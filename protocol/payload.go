@@ -230,47 +230,6 @@ func (m *Input) decodePayload(r *reader) error {
 	return r.done()
 }
 
-func (m *State) appendPayload(b []byte) ([]byte, error) {
-	if len(m.Players) > math.MaxUint16 {
-		return b, fmt.Errorf("%d players: %w", len(m.Players), ErrBadValue)
-	}
-	b = binary.BigEndian.AppendUint32(b, m.Tick)
-	b = binary.BigEndian.AppendUint64(b, m.TimeNS)
-	b = binary.BigEndian.AppendUint32(b, m.Ack)
-	b = binary.BigEndian.AppendUint16(b, uint16(len(m.Players)))
-	for _, p := range m.Players {
-		if p.ID == 0 || p.Pos.X < 0 || p.Pos.Y < 0 || p.Pos.X > math.MaxUint16 || p.Pos.Y > math.MaxUint16 {
-			return b, fmt.Errorf("player %d at %v: %w", p.ID, p.Pos, ErrBadValue)
-		}
-		b = binary.BigEndian.AppendUint16(b, uint16(p.ID))
-		b = binary.BigEndian.AppendUint16(b, uint16(p.Pos.X))
-		b = binary.BigEndian.AppendUint16(b, uint16(p.Pos.Y))
-	}
-	return b, nil
-}
-
-func (m *State) decodePayload(r *reader) error {
-	m.Tick = r.u32()
-	m.TimeNS = r.u64()
-	m.Ack = r.u32()
-	n := int(r.u16())
-	if r.err == nil && len(r.b) != 6*n {
-		if len(r.b) < 6*n {
-			return ErrShort
-		}
-		return ErrTrailing
-	}
-	m.Players = make([]grid.PlayerPos, n)
-	for i := range m.Players {
-		id := grid.PlayerID(r.u16())
-		if id == 0 {
-			r.fail(ErrBadValue)
-		}
-		m.Players[i] = grid.PlayerPos{ID: id, Pos: grid.Pos{X: int(r.u16()), Y: int(r.u16())}}
-	}
-	return r.done()
-}
-
 func (m *Ping) appendPayload(b []byte) ([]byte, error) {
 	return binary.BigEndian.AppendUint64(b, m.Stamp), nil
 }

@@ -62,7 +62,7 @@ func BenchmarkCoreTick1000(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		now += 50 * time.Millisecond
 		c.Tick(now)
-		if out := c.Outbox(); len(out) != n {
+		if out := c.Outbox().Envelopes; len(out) != n {
 			b.Fatalf("%d envelopes", len(out))
 		}
 	}

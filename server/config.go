@@ -19,28 +19,22 @@ const (
 
 // Limits of the game numbers: what the wire format can carry.
 const (
-	MaxRate       = 1000                                            // updates per second
-	MaxBurst      = math.MaxUint8                                   // Welcome.Burst is one byte
-	MaxPlayersCap = (protocol.MaxFrame - stateHeader) / statePlayer // every player's cell must fit in one State frame
+	MaxRate       = 1000                     // updates per second
+	MaxBurst      = math.MaxUint8            // Welcome.Burst is one byte
+	MaxPlayersCap = protocol.MaxStatePlayers // every player's cell must fit in one State frame
 	// MaxMapCells is the largest map (width x height) a Welcome frame can
 	// carry, with room for its other fields and the player's own entry.
 	MaxMapCells = protocol.MaxFrame - 128
 	MaxMoveTime = 65535 * time.Millisecond // Welcome.MoveTimeMS is 16 bits
 )
 
-// Sizes in a State frame body: type, tick, time, ack, count; then per player
-// an ID and two coordinates.
-const (
-	stateHeader = 1 + 4 + 8 + 4 + 2
-	statePlayer = 2 + 2 + 2
-)
-
 // Config are the game numbers.
 type Config struct {
 	// Map is the map to play on; nil means grid.DefaultMap().
 	Map *grid.Map
-	// Spawn is the human spawn cell. Its zero value means grid.DefaultSpawn
-	// when Map is nil; with a map of your own it is taken as given.
+	// Spawn is the human spawn cell. Its zero value means the floor cell
+	// nearest to grid.DefaultSpawn: grid.DefaultSpawn itself on the default
+	// map.
 	Spawn grid.Pos
 	// Spawns are further human spawn cells, tried in order when Spawn is
 	// taken (then the free cell nearest to Spawn is used). Bots never spawn
@@ -67,9 +61,11 @@ type Config struct {
 func (c Config) WithDefaults() Config {
 	if c.Map == nil {
 		c.Map = grid.DefaultMap()
-		if c.Spawn == (grid.Pos{}) {
-			c.Spawn = grid.DefaultSpawn
-		}
+	}
+	if c.Spawn == (grid.Pos{}) {
+		// A map without floor keeps the zero Spawn: the Core refuses
+		// every player, as it has no free cell for them.
+		c.Spawn, _ = nearestFloor(c.Map, grid.DefaultSpawn)
 	}
 	if c.MoveTime == 0 {
 		c.MoveTime = DefaultMoveTime

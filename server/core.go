@@ -92,25 +92,15 @@ func (c *Core) Stats() Stats {
 	return s
 }
 
-// Outbox returns everything produced since the last Outbox call, in order,
-// and ends the batch. The slice and the messages stay valid until the next
-// call of any Core method.
-func (c *Core) Outbox() []Envelope {
+// Outbox hands over everything produced since the last Outbox call, the
+// messages to send and the events to log, and ends the batch. The batch's
+// slices and messages stay valid until the next call of any Core method.
+func (c *Core) Outbox() Batch {
 	if c.drained {
 		c.reset() // nothing new since the last Outbox call
 	}
 	c.drained = true
-	return c.out
-}
-
-// Events returns what happened (joins, leaves, refusals) in the batch that
-// the next Outbox call will end, in order, for logging. Call it before
-// Outbox; after Outbox it returns nothing until something new happens.
-func (c *Core) Events() []Event {
-	if c.drained {
-		return nil
-	}
-	return c.events
+	return Batch{Envelopes: c.out, Events: c.events}
 }
 
 // Positions appends every player's cell, sorted by player ID, to dst.
@@ -227,7 +217,7 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 			"protocol version %d is not supported: this server speaks version %d; please update your client", h.Version, protocol.Version))
 		return
 	}
-	if err := protocol.CheckName(h.Name); err != nil {
+	if err := protocol.CheckPlayerName(h.Name, h.Bot); err != nil {
 		c.refuse(cl, protocol.ErrCodeName, "name refused: "+err.Error())
 		return
 	}
@@ -259,8 +249,8 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 		c.bots++
 	}
 	color := h.Color
-	if color < 1 || color > 8 {
-		color = uint8((int(pid)-1)%8 + 1)
+	if color < 1 || color > protocol.NumColors {
+		color = uint8((int(pid)-1)%protocol.NumColors + 1)
 	}
 	cl.phase = phaseJoined
 	cl.player = pid

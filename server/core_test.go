@@ -16,7 +16,7 @@ const ms = time.Millisecond
 func join(t *testing.T, c *Core, now time.Duration, conn ConnID, name string, bot bool) *protocol.Welcome {
 	t.Helper()
 	c.Receive(now, conn, &protocol.Hello{Version: protocol.Version, Name: name, Bot: bot})
-	out := c.Outbox()
+	out := c.Outbox().Envelopes
 	if len(out) < 2 || out[0].To != conn {
 		t.Fatalf("join %s: outbox %v", name, describe(out))
 	}
@@ -64,7 +64,7 @@ func describe(out []Envelope) string {
 func TestWelcomeCarriesMapAndIDAndRoster(t *testing.T) {
 	c := NewCore(Config{Rate: 20})
 	c.Receive(0, 1, &protocol.Hello{Version: protocol.Version, Name: "ann", Color: 3})
-	out := c.Outbox()
+	out := c.Outbox().Envelopes
 	if len(out) != 2 {
 		t.Fatalf("outbox %v, want Welcome and State", describe(out))
 	}
@@ -90,7 +90,7 @@ func TestWelcomeCarriesMapAndIDAndRoster(t *testing.T) {
 	// A newcomer's Welcome carries only itself; everyone already there
 	// follows as one Join each, so the Welcome does not grow with players.
 	c.Receive(0, 2, &protocol.Hello{Version: protocol.Version, Name: "bob"})
-	out = c.Outbox()
+	out = c.Outbox().Envelopes
 	w2 := out[0].Msg.(*protocol.Welcome)
 	if w2.Player != 2 || len(w2.Players) != 1 || w2.Players[0].Name != "bob" {
 		t.Errorf("bob's welcome %+v: want player 2 with bob's own entry", w2)
@@ -120,7 +120,7 @@ func TestJoinAnnouncedAndSpawnsNearest(t *testing.T) {
 	c := NewCore(Config{Rate: 20})
 	join(t, c, 0, 1, "ann", false)
 	c.Receive(0, 2, &protocol.Hello{Version: protocol.Version, Name: "bob"})
-	out := c.Outbox()
+	out := c.Outbox().Envelopes
 	var joinSeen bool
 	for _, e := range out {
 		if j, ok := e.Msg.(*protocol.Join); ok && e.To == 1 {
@@ -151,7 +151,7 @@ func TestBotsNeverSpawnOnHumanSpawn(t *testing.T) {
 	seen := map[grid.Pos]bool{}
 	for i := 1; i <= 20; i++ {
 		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "bot", Bot: true})
-		out := c.Outbox()
+		out := c.Outbox().Envelopes
 		st := statesTo(out, ConnID(i))[0]
 		p := posOf(t, st, grid.PlayerID(i))
 		if p == grid.DefaultSpawn {
@@ -164,7 +164,7 @@ func TestBotsNeverSpawnOnHumanSpawn(t *testing.T) {
 	}
 	// Spread out: the first bots are not crowded in one corner.
 	c.Receive(0, 100, &protocol.Hello{Version: protocol.Version, Name: "human"})
-	st := statesTo(c.Outbox(), 100)[0]
+	st := statesTo(c.Outbox().Envelopes, 100)[0]
 	if p := posOf(t, st, 21); p != grid.DefaultSpawn {
 		t.Errorf("human after 20 bots spawned at %v, want %v", p, grid.DefaultSpawn)
 	}
@@ -207,6 +207,9 @@ func TestHandshakeRefusals(t *testing.T) {
 		{"empty name", &protocol.Hello{Version: protocol.Version, Name: " "}, protocol.ErrCodeName, []string{protocol.ErrNameEmpty.Error()}},
 		{"control name", &protocol.Hello{Version: protocol.Version, Name: "a\x1b[2Jb"}, protocol.ErrCodeName, []string{protocol.ErrNameControl.Error()}},
 		{"long name", &protocol.Hello{Version: protocol.Version, Name: strings.Repeat("x", 17)}, protocol.ErrCodeName, []string{protocol.ErrNameLong.Error()}},
+		{"newline in name", &protocol.Hello{Version: protocol.Version, Name: "a\nX"}, protocol.ErrCodeName, []string{protocol.ErrNameControl.Error()}},
+		{"blank name", &protocol.Hello{Version: protocol.Version, Name: "\u3164"}, protocol.ErrCodeName, []string{protocol.ErrNameInvisible.Error()}},
+		{"human named like a bot", &protocol.Hello{Version: protocol.Version, Name: "bot-1"}, protocol.ErrCodeName, []string{protocol.ErrNameBot.Error()}},
 		{"input first", &protocol.Input{Seq: 1, Dir: grid.Up}, protocol.ErrCodeProtocol, []string{"Hello", "Input"}},
 		{"ping first", &protocol.Ping{Stamp: 1}, protocol.ErrCodeProtocol, []string{"Hello", "Ping"}},
 	}
@@ -214,7 +217,7 @@ func TestHandshakeRefusals(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := NewCore(Config{Rate: 20})
 			c.Receive(0, 7, tc.msg)
-			out := c.Outbox()
+			out := c.Outbox().Envelopes
 			if len(out) != 1 || out[0].To != 7 || !out[0].Close {
 				t.Fatalf("outbox %v, want one Error with Close", describe(out))
 			}
@@ -232,7 +235,7 @@ func TestHandshakeRefusals(t *testing.T) {
 			}
 			// Nothing it sends afterwards is answered, and nobody joined.
 			c.Receive(ms, 7, &protocol.Hello{Version: protocol.Version, Name: "ann"})
-			if out := c.Outbox(); len(out) != 0 {
+			if out := c.Outbox().Envelopes; len(out) != 0 {
 				t.Errorf("closed connection got %v", describe(out))
 			}
 			if s := c.Stats(); s.Players != 0 || s.Refused != 1 {
@@ -251,7 +254,7 @@ func TestSecondHelloClosesAndAnnouncesLeave(t *testing.T) {
 	join(t, c, 0, 1, "ann", false)
 	join(t, c, 0, 2, "bob", false)
 	c.Receive(ms, 2, &protocol.Hello{Version: protocol.Version, Name: "bob"})
-	out := c.Outbox()
+	out := c.Outbox().Envelopes
 	var gotErr, gotLeave bool
 	for _, e := range out {
 		switch m := e.Msg.(type) {
@@ -271,7 +274,7 @@ func TestServerFull(t *testing.T) {
 	join(t, c, 0, 1, "a", false)
 	join(t, c, 0, 2, "b", false)
 	c.Receive(0, 3, &protocol.Hello{Version: protocol.Version, Name: "c"})
-	out := c.Outbox()
+	out := c.Outbox().Envelopes
 	if len(out) != 1 || !out[0].Close || out[0].Msg.(*protocol.Error).Code != protocol.ErrCodeFull {
 		t.Fatalf("third player got %v, want Error(full)", describe(out))
 	}
@@ -290,11 +293,11 @@ func TestInputAckedPerRecipient(t *testing.T) {
 	c.Receive(ms, 1, &protocol.Input{Seq: 1, Dir: grid.Right})
 	c.Receive(ms, 1, &protocol.Input{Seq: 2, Dir: grid.Up})
 	c.Receive(ms, 2, &protocol.Input{Seq: 1, Dir: grid.Down})
-	if out := c.Outbox(); len(out) != 0 {
+	if out := c.Outbox().Envelopes; len(out) != 0 {
 		t.Fatalf("inputs answered before the tick: %v", describe(out))
 	}
 	c.Tick(50 * ms)
-	out := c.Outbox()
+	out := c.Outbox().Envelopes
 	a, b := statesTo(out, 1), statesTo(out, 2)
 	if len(a) != 1 || len(b) != 1 {
 		t.Fatalf("tick sent %v, want one State each", describe(out))
@@ -319,11 +322,11 @@ func TestDuplicateAndOutOfOrderInputsRefused(t *testing.T) {
 	c.Receive(0, 1, &protocol.Input{Seq: 5, Dir: grid.Right})
 	c.Receive(200*ms, 1, &protocol.Input{Seq: 5, Dir: grid.Right}) // duplicate
 	c.Receive(400*ms, 1, &protocol.Input{Seq: 3, Dir: grid.Right}) // out of order
-	if out := c.Outbox(); len(out) != 0 {
+	if out := c.Outbox().Envelopes; len(out) != 0 {
 		t.Errorf("refused inputs got a reply: %v", describe(out))
 	}
 	c.Tick(500 * ms)
-	st := statesTo(c.Outbox(), 1)[0]
+	st := statesTo(c.Outbox().Envelopes, 1)[0]
 	if st.Ack != 5 || posOf(t, st, 1) != (grid.Pos{X: 11, Y: 10}) {
 		t.Errorf("state ack %d at %v, want ack 5 at (11,10): the repeats must not move", st.Ack, posOf(t, st, 1))
 	}
@@ -340,7 +343,7 @@ func TestBurstThenTooFastIsAcked(t *testing.T) {
 		c.Receive(time.Second, 1, &protocol.Input{Seq: uint32(i), Dir: grid.Right})
 	}
 	c.Tick(time.Second)
-	st := statesTo(c.Outbox(), 1)[0]
+	st := statesTo(c.Outbox().Envelopes, 1)[0]
 	if want := (grid.Pos{X: 10 + burst, Y: 10}); posOf(t, st, 1) != want {
 		t.Errorf("after %d inputs at once ann is at %v, want %v", burst+1, posOf(t, st, 1), want)
 	}
@@ -353,7 +356,7 @@ func TestBurstThenTooFastIsAcked(t *testing.T) {
 	// One move time later one more move is allowed.
 	c.Receive(time.Second+c.Config().MoveTime, 1, &protocol.Input{Seq: uint32(burst + 2), Dir: grid.Right})
 	c.Tick(time.Second + c.Config().MoveTime)
-	st = statesTo(c.Outbox(), 1)[0]
+	st = statesTo(c.Outbox().Envelopes, 1)[0]
 	if want := (grid.Pos{X: 11 + burst, Y: 10}); posOf(t, st, 1) != want {
 		t.Errorf("one move time later ann is at %v, want %v", posOf(t, st, 1), want)
 	}
@@ -363,14 +366,14 @@ func TestImmediateModeAnswersEveryInput(t *testing.T) {
 	c := NewCore(Config{Rate: 0})
 	join(t, c, 0, 1, "ann", false)
 	c.Receive(0, 2, &protocol.Hello{Version: protocol.Version, Name: "bob"})
-	out := c.Outbox()
+	out := c.Outbox().Envelopes
 	if len(statesTo(out, 1)) != 1 {
 		t.Errorf("immediate mode: ann did not get a State when bob joined: %v", describe(out))
 	}
 	for i := 1; i <= 3; i++ {
 		now := time.Duration(i) * 100 * ms
 		c.Receive(now, 1, &protocol.Input{Seq: uint32(i), Dir: grid.Down})
-		out := c.Outbox()
+		out := c.Outbox().Envelopes
 		a, b := statesTo(out, 1), statesTo(out, 2)
 		if len(out) != 2 || len(a) != 1 || len(b) != 1 {
 			t.Fatalf("input %d: outbox %v, want one State to each client", i, describe(out))
@@ -387,13 +390,13 @@ func TestImmediateModeAnswersEveryInput(t *testing.T) {
 	}
 	// A refused input is not answered.
 	c.Receive(time.Second, 1, &protocol.Input{Seq: 2, Dir: grid.Down})
-	if out := c.Outbox(); len(out) != 0 {
+	if out := c.Outbox().Envelopes; len(out) != 0 {
 		t.Errorf("duplicate input answered: %v", describe(out))
 	}
 	// Several inputs before one Outbox call keep their own states.
 	c.Receive(2*time.Second, 1, &protocol.Input{Seq: 4, Dir: grid.Up})
 	c.Receive(3*time.Second, 1, &protocol.Input{Seq: 5, Dir: grid.Up})
-	a := statesTo(c.Outbox(), 1)
+	a := statesTo(c.Outbox().Envelopes, 1)
 	if len(a) != 2 || a[0].Ack != 4 || a[1].Ack != 5 || posOf(t, a[0], 1).Y != 12 || posOf(t, a[1], 1).Y != 11 {
 		t.Errorf("batched immediate states %+v %+v, want ack 4 at y=12 then ack 5 at y=11", a[0], a[1])
 	}
@@ -408,14 +411,14 @@ func TestRateModeOneStatePerClientPerTick(t *testing.T) {
 		c.Receive(10*ms, ConnID(i), &protocol.Input{Seq: 1, Dir: grid.Left})
 		c.Receive(20*ms, ConnID(i), &protocol.Ping{Stamp: 9})
 	}
-	for _, e := range c.Outbox() {
+	for _, e := range c.Outbox().Envelopes {
 		if _, ok := e.Msg.(*protocol.State); ok {
 			t.Fatalf("a State was sent between ticks")
 		}
 	}
 	for tick := 1; tick <= 3; tick++ {
 		c.Tick(time.Duration(tick) * 50 * ms)
-		out := c.Outbox()
+		out := c.Outbox().Envelopes
 		if len(out) != 5 {
 			t.Fatalf("tick %d sent %d messages, want 5", tick, len(out))
 		}
@@ -435,7 +438,7 @@ func TestPingPong(t *testing.T) {
 	join(t, c, 0, 1, "ann", false)
 	join(t, c, 0, 2, "bob", false)
 	c.Receive(ms, 2, &protocol.Ping{Stamp: 0xDEADBEEF})
-	out := c.Outbox()
+	out := c.Outbox().Envelopes
 	if len(out) != 1 || out[0].To != 2 || out[0].Close {
 		t.Fatalf("ping answered with %v, want one Pong to bob", describe(out))
 	}
@@ -451,11 +454,11 @@ func TestLeaveOnByeAndDisconnect(t *testing.T) {
 	join(t, c, 0, 3, "cid", false)
 
 	c.Receive(ms, 2, &protocol.Bye{Reason: "dinner"})
-	evs := c.Events()
-	if len(evs) != 1 || evs[0].Kind != EventLeave || !strings.Contains(evs[0].Reason, "dinner") {
+	batch := c.Outbox()
+	if evs := batch.Events; len(evs) != 1 || evs[0].Kind != EventLeave || !strings.Contains(evs[0].Reason, "dinner") {
 		t.Errorf("events %+v, want bob's leave with his reason", evs)
 	}
-	out := c.Outbox()
+	out := batch.Envelopes
 	leaves := 0
 	for _, e := range out {
 		if l, ok := e.Msg.(*protocol.Leave); ok {
@@ -470,12 +473,12 @@ func TestLeaveOnByeAndDisconnect(t *testing.T) {
 	}
 
 	c.Disconnect(2*ms, 3, "connection reset")
-	out = c.Outbox()
+	out = c.Outbox().Envelopes
 	if len(out) != 1 || out[0].To != 1 || out[0].Msg.(*protocol.Leave).ID != 3 {
 		t.Errorf("disconnect: %v, want Leave(3) to ann", describe(out))
 	}
 	c.Tick(3 * ms)
-	st := statesTo(c.Outbox(), 1)
+	st := statesTo(c.Outbox().Envelopes, 1)
 	if len(st) != 1 || len(st[0].Players) != 1 {
 		t.Errorf("after two leaves the state is %+v, want ann alone", st)
 	}
@@ -489,7 +492,7 @@ func TestSameInputsSameOutputs(t *testing.T) {
 		c := NewCore(Config{Rate: 20})
 		var wire []byte
 		step := func() {
-			for _, e := range c.Outbox() {
+			for _, e := range c.Outbox().Envelopes {
 				wire = append(wire, byte(e.To))
 				var err error
 				if wire, err = protocol.Append(wire, e.Msg); err != nil {
@@ -565,7 +568,7 @@ func TestStatesMatchTheWorld(t *testing.T) {
 		if k%10 == 0 {
 			c.Tick(now)
 			want := c.Positions(nil)
-			for _, e := range c.Outbox() {
+			for _, e := range c.Outbox().Envelopes {
 				st := e.Msg.(*protocol.State)
 				if fmt.Sprint(st.Players) != fmt.Sprint(want) {
 					t.Fatalf("step %d: state %v, world %v", k, st.Players, want)
@@ -578,14 +581,15 @@ func TestStatesMatchTheWorld(t *testing.T) {
 func TestOutboxHandsEachMessageOverOnce(t *testing.T) {
 	c := NewCore(Config{Rate: 20})
 	c.Receive(0, 1, &protocol.Hello{Version: protocol.Version, Name: "ann"})
-	if evs := c.Events(); len(evs) != 1 || evs[0].Kind != EventJoin || evs[0].Pos != grid.DefaultSpawn {
+	batch := c.Outbox()
+	if evs := batch.Events; len(evs) != 1 || evs[0].Kind != EventJoin || evs[0].Pos != grid.DefaultSpawn {
 		t.Errorf("events %+v, want ann's join at the spawn", evs)
 	}
-	if out := c.Outbox(); len(out) != 2 {
+	if out := batch.Envelopes; len(out) != 2 {
 		t.Fatalf("outbox %v", describe(out))
 	}
-	if evs, out := c.Events(), c.Outbox(); len(evs) != 0 || len(out) != 0 {
-		t.Errorf("nothing happened, yet events %+v and outbox %v", evs, describe(out))
+	if again := c.Outbox(); len(again.Events) != 0 || len(again.Envelopes) != 0 {
+		t.Errorf("nothing happened, yet events %+v and outbox %v", again.Events, describe(again.Envelopes))
 	}
 }
 
@@ -595,7 +599,7 @@ func TestSpawnList(t *testing.T) {
 	// Bots first: they must leave every spawn cell free.
 	for i := 1; i <= 30; i++ {
 		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "bot", Bot: true})
-		p := posOf(t, statesTo(c.Outbox(), ConnID(i))[0], grid.PlayerID(i))
+		p := posOf(t, statesTo(c.Outbox().Envelopes, ConnID(i))[0], grid.PlayerID(i))
 		if p == grid.DefaultSpawn || p == extra[0] || p == extra[1] {
 			t.Fatalf("bot %d spawned on a human spawn %v", i, p)
 		}
@@ -604,7 +608,7 @@ func TestSpawnList(t *testing.T) {
 	for i, w := range want {
 		conn := ConnID(100 + i)
 		c.Receive(0, conn, &protocol.Hello{Version: protocol.Version, Name: "human"})
-		st := statesTo(c.Outbox(), conn)[0]
+		st := statesTo(c.Outbox().Envelopes, conn)[0]
 		if p := posOf(t, st, grid.PlayerID(31+i)); p != w {
 			t.Errorf("human %d spawned at %v, want %v", i+1, p, w)
 		}

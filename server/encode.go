@@ -1,17 +1,9 @@
 package server
 
 import (
-	"encoding/binary"
-
 	"gridlag/grid"
 	"gridlag/protocol"
 )
-
-// stateAckEnd is where a State frame's Ack field ends: after the length
-// prefix, the type byte, Tick (4), TimeNS (8) and Ack (4). What follows (the
-// player count and the players) is the same in every State of one tick.
-// TestEncoderMatchesProtocol keeps this in step with the protocol package.
-const stateAckEnd = protocol.HeaderLen + 1 + 4 + 8 + 4
 
 // arenaSize is the size of the chunks frames are encoded into.
 const arenaSize = 64 << 10
@@ -37,7 +29,8 @@ func (f frame) appendTo(bufs [][]byte) [][]byte {
 // encoder turns a batch of the Core's envelopes into frames, encoding each
 // envelope once. The States of one tick differ only in their Ack, so their
 // shared player list is encoded once per tick and each client gets only its
-// own 19-byte head: with N players a tick costs O(N) encoding, not O(N^2).
+// own head (protocol.AppendStateHead): with N players a tick costs O(N)
+// encoding, not O(N^2).
 //
 // Frames are carved out of chunks that are never reused, so a frame stays
 // valid for as long as a writer holds it. The encoder is not safe for
@@ -50,8 +43,8 @@ type encoder struct {
 	lastMsg   protocol.Message
 	lastFrame frame
 
-	// the State whose encoding later States of the batch may share
-	shared     frame
+	// the State whose player list later States of the batch may share
+	sharedTail []byte
 	sharedSrc  *grid.PlayerPos
 	sharedLen  int
 	sharedTick uint32
@@ -90,19 +83,20 @@ func (e *encoder) one(m protocol.Message) (frame, error) {
 	}
 	if e.sharedSrc == &st.Players[0] && e.sharedLen == len(st.Players) &&
 		e.sharedTick == st.Tick && e.sharedTime == st.TimeNS {
-		head := e.alloc(stateAckEnd)
-		copy(head, e.shared.head)
-		binary.BigEndian.PutUint32(head[stateAckEnd-4:], st.Ack)
-		return frame{head: head, tail: e.shared.tail}, nil
+		head, err := protocol.AppendStateHead(e.alloc(protocol.StateHeadLen)[:0], st)
+		if err != nil {
+			return frame{}, err
+		}
+		return frame{head: head, tail: e.sharedTail}, nil
 	}
 	b, err := e.append(st)
 	if err != nil {
 		return frame{}, err
 	}
-	e.shared = frame{head: b[:stateAckEnd:stateAckEnd], tail: b[stateAckEnd:]}
+	e.sharedTail = b[protocol.StateHeadLen:]
 	e.sharedSrc, e.sharedLen = &st.Players[0], len(st.Players)
 	e.sharedTick, e.sharedTime = st.Tick, st.TimeNS
-	return e.shared, nil
+	return frame{head: b[:protocol.StateHeadLen:protocol.StateHeadLen], tail: e.sharedTail}, nil
 }
 
 // append encodes m into the arena.

@@ -36,7 +36,7 @@ func TestEncoderMatchesProtocol(t *testing.T) {
 	var enc encoder
 	check := func(what string) {
 		t.Helper()
-		out := c.Outbox()
+		out := c.Outbox().Envelopes
 		frames := enc.encode(out, func(env Envelope, err error) { t.Fatalf("%s: %v", what, err) })
 		if len(frames) != len(out) {
 			t.Fatalf("%s: %d frames for %d envelopes", what, len(frames), len(out))
@@ -84,7 +84,7 @@ func BenchmarkEncodeTick1000(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		now += 50 * time.Millisecond
 		c.Tick(now)
-		frames := enc.encode(c.Outbox(), nil)
+		frames := enc.encode(c.Outbox().Envelopes, nil)
 		bytes = 0
 		for _, f := range frames {
 			bytes += len(f.head) + len(f.tail)
@@ -107,7 +107,7 @@ func BenchmarkEncodeTick1000Naive(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		now += 50 * time.Millisecond
 		c.Tick(now)
-		for _, env := range c.Outbox() {
+		for _, env := range c.Outbox().Envelopes {
 			buf, _ = protocol.Append(buf[:0], env.Msg)
 		}
 	}

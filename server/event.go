@@ -36,7 +36,7 @@ func (k EventKind) String() string {
 }
 
 // Event is something an operator wants to hear about. The Core records
-// events next to its Outbox; the TCP adapter logs them.
+// events in the Batch its Outbox hands over; the TCP adapter logs them.
 type Event struct {
 	Kind   EventKind
 	Conn   ConnID

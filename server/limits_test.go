@@ -92,12 +92,12 @@ func TestImmediateModeSendsNothingToOthersForNoMove(t *testing.T) {
 	join(t, c, 0, 2, "bob", false) // at (5,1), under the top wall
 	c.Outbox()
 	c.Receive(0, 2, &protocol.Input{Seq: 1, Dir: grid.Up}) // into the wall
-	out := c.Outbox()
+	out := c.Outbox().Envelopes
 	if len(statesTo(out, 1)) != 0 || len(statesTo(out, 2)) != 1 || statesTo(out, 2)[0].Ack != 1 {
 		t.Fatalf("a blocked input sent %s, want one State, to its sender, acknowledging #1", describe(out))
 	}
 	c.Receive(time.Second, 2, &protocol.Input{Seq: 2, Dir: grid.Down})
-	out = c.Outbox()
+	out = c.Outbox().Envelopes
 	if len(statesTo(out, 1)) != 1 || len(statesTo(out, 2)) != 1 {
 		t.Fatalf("a move sent %s, want a State to everyone", describe(out))
 	}

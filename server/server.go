@@ -13,6 +13,9 @@ import (
 	"gridlag/protocol"
 )
 
+// ErrServerClosed is returned by Serve and ListenAndServe after Close.
+var ErrServerClosed = errors.New("server: server closed")
+
 // lingerTime is how long a connection being closed after a final frame
 // (an Error, a Bye) waits for the peer to close its side, so that the peer
 // reads the frame instead of a reset.
@@ -77,8 +80,9 @@ func (s *Server) ListenAndServe(addr string) error {
 }
 
 // Serve accepts connections on ln and plays the game until Close. It
-// returns nil after Close, or the error that stopped it (invalid game
-// numbers, a listener that fails for good); then the server is closed.
+// returns ErrServerClosed after Close, or the error that stopped it
+// (invalid game numbers, a listener that fails for good); then the server
+// is closed.
 func (s *Server) Serve(ln net.Listener) error {
 	if err := s.opts.Config.Validate(); err != nil {
 		ln.Close()
@@ -88,7 +92,7 @@ func (s *Server) Serve(ln net.Listener) error {
 	if s.closed {
 		s.mu.Unlock()
 		ln.Close()
-		return nil
+		return ErrServerClosed
 	}
 	if s.serving {
 		s.mu.Unlock()
@@ -114,7 +118,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		return err
 	}
 	<-s.done
-	return nil
+	return ErrServerClosed
 }
 
 func mapSize(c Config) string {
@@ -336,10 +340,11 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 // clients whose queue was full, which may produce more output.
 func (s *Server) flush() {
 	for {
-		for _, ev := range s.core.Events() {
+		batch := s.core.Outbox()
+		for _, ev := range batch.Events {
 			s.logEvent(ev)
 		}
-		out := s.core.Outbox()
+		out := batch.Envelopes
 		// Counters first: whoever reads a frame of this batch then sees them.
 		s.mu.Lock()
 		s.stats = s.core.Stats()

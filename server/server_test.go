@@ -392,8 +392,15 @@ func TestTCPCloseSaysByeAndLeavesNoGoroutines(t *testing.T) {
 	case <-time.After(wait):
 		t.Fatal("Close did not return")
 	}
-	if err := <-ts.serve; err != nil {
-		t.Errorf("Serve returned %v after Close, want nil", err)
+	if err := <-ts.serve; !errors.Is(err, ErrServerClosed) {
+		t.Errorf("Serve returned %v after Close, want ErrServerClosed", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.Serve(ln); !errors.Is(err, ErrServerClosed) {
+		t.Errorf("Serve after Close returned %v, want ErrServerClosed", err)
 	}
 	// A goroutine that has called wg.Done may take a moment to vanish.
 	g := serverGoroutines()

@@ -22,3 +22,12 @@ func botAnchor(m *grid.Map, k uint32) grid.Pos {
 		Y: int(uint64(fy) * uint64(m.Height()) >> 32),
 	}
 }
+
+// nearestFloor returns the floor cell of m nearest to want; ok is false
+// when m has no floor. want is first moved to the nearest cell inside the
+// map, which keeps the order of the distances (World.Spawn searches only
+// as far as a cell inside the map needs to).
+func nearestFloor(m *grid.Map, want grid.Pos) (p grid.Pos, ok bool) {
+	inside := grid.Pos{X: min(max(want.X, 0), m.Width()-1), Y: min(max(want.Y, 0), m.Height()-1)}
+	return grid.NewWorld(m, grid.Rules{}).Spawn(inside)
+}

@@ -214,7 +214,7 @@ func (w *World) disconnect(c *Client, reason string) {
 // as the TCP adapter reports it; that may produce more messages to route.
 func (w *World) route() {
 	var closed []server.ConnID
-	for _, e := range w.server.Outbox() {
+	for _, e := range w.server.Outbox().Envelopes {
 		c := w.client(e.To)
 		if c == nil {
 			continue

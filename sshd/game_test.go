@@ -2,6 +2,7 @@ package sshd
 
 import (
 	"context"
+	"errors"
 	"net"
 	"runtime"
 	"slices"
@@ -25,8 +26,8 @@ func startGame(t testing.TB) string {
 	go func() { served <- g.Serve(ln) }()
 	t.Cleanup(func() {
 		g.Close()
-		if err := <-served; err != nil {
-			t.Errorf("game server: %v", err)
+		if err := <-served; !errors.Is(err, server.ErrServerClosed) {
+			t.Errorf("game server: %v, want ErrServerClosed", err)
 		}
 	})
 	return ln.Addr().String()

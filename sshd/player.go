@@ -20,7 +20,7 @@ type Player struct {
 	// Fingerprint is the SHA256 fingerprint of the public key the player
 	// authenticated with, "" if they joined without a key.
 	Fingerprint string
-	// Color is the player's palette colour, 1 to NumColors: from the key's
+	// Color is the player's palette colour, 1 to protocol.NumColors: from the key's
 	// fingerprint, so a returning player keeps it, or from the user name
 	// for players without a key.
 	Color uint8
@@ -28,35 +28,34 @@ type Player struct {
 	RemoteAddr net.Addr
 }
 
-// NumColors is the number of player colours Player.Color chooses from.
-const NumColors = 8
-
 // DefaultPlayerName is the name of a player whose SSH user name has nothing
 // printable in it.
 const DefaultPlayerName = "player"
 
 // PlayerName turns an SSH user name into a valid player name: control
-// characters and escape sequences removed, white space folded, cut to
-// protocol.MaxNameRunes characters; DefaultPlayerName if nothing is left.
+// characters, escape sequences and invisible characters removed, white space
+// folded, cut to protocol.MaxNameRunes characters; DefaultPlayerName if
+// nothing is left or if what is left is reserved for bots (see
+// protocol.CheckPlayerName), so the session is never refused for its name.
 func PlayerName(user string) string {
 	name := protocol.SanitizeName(user)
-	if protocol.CheckName(name) != nil {
+	if protocol.CheckPlayerName(name, false) != nil {
 		return DefaultPlayerName
 	}
 	return name
 }
 
-// FingerprintColor is the colour (1 to NumColors) of a player who
+// FingerprintColor is the colour (1 to protocol.NumColors) of a player who
 // authenticated with the key of this SHA256 fingerprint: the same key always
 // gets the same colour.
 func FingerprintColor(fingerprint string) uint8 {
 	sum := sha256.Sum256([]byte("gridlag key colour\x00" + fingerprint))
-	return sum[0]%NumColors + 1
+	return sum[0]%protocol.NumColors + 1
 }
 
-// NameColor is the colour (1 to NumColors) of a player who joined without a
+// NameColor is the colour (1 to protocol.NumColors) of a player who joined without a
 // key, from their player name.
 func NameColor(name string) uint8 {
 	sum := sha256.Sum256([]byte("gridlag name colour\x00" + name))
-	return sum[0]%NumColors + 1
+	return sum[0]%protocol.NumColors + 1
 }

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"gridlag/protocol"
 )
 
 // A player with a terminal sees the handler's screen, their keys reach it,
@@ -196,7 +198,7 @@ func TestIdentity(t *testing.T) {
 		if p.User != "ada" || p.Fingerprint != wantFP {
 			t.Errorf("player %q key %q, want ada with %s", p.User, p.Fingerprint, wantFP)
 		}
-		if p.Color < 1 || p.Color > NumColors || p.Color != FingerprintColor(wantFP) {
+		if p.Color < 1 || p.Color > protocol.NumColors || p.Color != FingerprintColor(wantFP) {
 			t.Errorf("colour %d, want %d", p.Color, FingerprintColor(wantFP))
 		}
 		colours = append(colours, p.Color)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"runtime/debug"
-	"sync"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -14,220 +13,253 @@ import (
 	"github.com/gliderlabs/ssh"
 )
 
-// killGrace is how long a session handler has to return after its session
-// was ended before the connection is closed under it.
-const killGrace = 5 * time.Second
+// session is one SSH session on its way through the steps of
+// handleSession: each step fills in what the steps inside it need.
+type session struct {
+	ssh.Session
+	begun  time.Time
+	logger *log.Logger
+	conn   *trackedConn // nil if the connection is not tracked
+	pty    ssh.Pty
+	winCh  <-chan ssh.Window
+	isPty  bool
+
+	// Set by the steps, for the steps inside them.
+	tty      *channelTty     // openScreen: the screen's end of the terminal
+	screen   tcell.Screen    // openScreen
+	termName string          // openScreen: the terminal type in use
+	player   *Player         // introducePlayer
+	ctx      context.Context // watchdog: done when the session must end
+	killed   killReason      // watchdog: why it ended the session, if it did
+	err      error           // runHandler: what the handler returned
+}
+
+// sessionHandler runs a session, or what is left of it after the steps
+// around it.
+type sessionHandler func(ss *session)
+
+// sessionStep is one step of a session, in the manner of wish's
+// middleware: it does its part and calls next, or refuses the session and
+// does not.
+type sessionStep func(next sessionHandler) sessionHandler
 
 // handleSession runs one SSH session: the checks, then the handler on a
 // screen bound to the session, then the exit status.
 func (s *Server) handleSession(sess ssh.Session) {
-	if !s.trackSession() {
-		sess.Exit(1)
-		return
+	steps := []sessionStep{ // outermost first
+		s.countSession,
+		refuseCommand,
+		requireTerminal,
+		s.limitSessions,
+		openScreen,
+		introducePlayer,
+		s.reportEnd,
+		s.driveTerminal,
+		s.watchdog,
+		recoverPanic,
 	}
-	defer s.wg.Done()
-	defer s.sessWG.Done()
+	h := s.runHandler
+	for i := len(steps) - 1; i >= 0; i-- {
+		h = steps[i](h)
+	}
+	h(s.newSession(sess))
+}
 
-	begun := time.Now()
-	name := PlayerName(sess.User())
-	remote := sess.RemoteAddr()
-	logger := s.log.With("user", name, "remote", remote.String())
-	tc, _ := sess.Context().Value(connKey{}).(*trackedConn)
-	if tc != nil {
-		tc.sessionStarted()
-		defer tc.sessionEnded()
-	}
+// newSession starts the record of a session.
+func (s *Server) newSession(sess ssh.Session) *session {
+	ss := &session{Session: sess, begun: time.Now()}
+	ss.logger = s.log.With("user", PlayerName(sess.User()), "remote", sess.RemoteAddr().String())
+	ss.conn, _ = sess.Context().Value(connKey{}).(*trackedConn)
+	ss.pty, ss.winCh, ss.isPty = sess.Pty()
+	return ss
+}
 
-	port := 2222
-	if a, ok := sess.LocalAddr().(*net.TCPAddr); ok {
-		port = a.Port
-	}
-	ptyReq, winCh, isPty := sess.Pty()
-	if sess.RawCommand() != "" {
-		refuse(sess, isPty, logger, "command refused",
-			fmt.Sprintf("gridlag runs only the game, not commands: connect with ssh -p %d host", port))
-		return
-	}
-	if !isPty {
-		refuse(sess, false, logger, "no terminal",
-			fmt.Sprintf("gridlag needs a terminal: connect with ssh -t -p %d host", port))
-		return
-	}
-	release, refusal := s.acquireSession(hostOf(remote))
-	if refusal != "" {
-		refuse(sess, true, logger, refusal, "gridlag: "+refusal)
-		return
-	}
-	defer release()
-
-	ti, termName, err := lookupTerm(ptyReq.Term)
-	if err != nil {
-		refuse(sess, true, logger, err.Error(), "gridlag: the server cannot drive your terminal")
-		return
-	}
-	tty := newChannelTty(sess, clampWindow(ptyReq.Window.Width, ptyReq.Window.Height))
-	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
-	if err != nil {
-		refuse(sess, true, logger, err.Error(), "gridlag: the server cannot drive your terminal")
-		return
-	}
-	s.wg.Add(2)
-	go func() {
-		defer s.wg.Done()
-		tty.pump(sess)
-	}()
-	go func() {
-		defer s.wg.Done()
-		for w := range winCh {
-			tty.setWindow(w.Width, w.Height)
+// countSession counts the session in the server's wait groups, so that
+// Close waits for it, and holds off its connection's handshake watchdog
+// while it runs. A session that starts as the server closes ends at once.
+func (s *Server) countSession(next sessionHandler) sessionHandler {
+	return func(ss *session) {
+		if !s.trackSession() {
+			ss.Exit(1)
+			return
 		}
-	}()
-
-	p := &Player{Screen: screen, User: name, RemoteAddr: remote}
-	fp, color, hasKey := authedKey(sess)
-	if hasKey {
-		p.Fingerprint, p.Color = fp, color
-	} else {
-		p.Color = NameColor(name)
-		fp = "none"
-	}
-	logger.Info("session start", "key", fp, "color", p.Color, "term", termName,
-		"size", fmt.Sprintf("%dx%d", ptyReq.Window.Width, ptyReq.Window.Height))
-
-	// The session ends when the player quits (the handler returns), when
-	// the connection drops, when the server closes, or when the watchdog
-	// ends it; the last three make the tty's input fail so that the
-	// interface stops.
-	ctx, cancel := context.WithCancel(s.ctx)
-	defer cancel()
-	stopConnWatch := context.AfterFunc(sess.Context(), cancel)
-	defer stopConnWatch()
-	context.AfterFunc(ctx, tty.end)
-	var killed killReason
-	done := make(chan struct{})
-	s.wg.Add(1)
-	go func() {
 		defer s.wg.Done()
-		s.watch(tty, tc, done, &killed, cancel, logger)
-	}()
+		defer s.sessWG.Done()
+		if ss.conn != nil {
+			ss.conn.sessionStarted()
+			defer ss.conn.sessionEnded()
+		}
+		next(ss)
+	}
+}
 
-	herr := runHandler(ctx, s.handler, p, logger)
-	close(done)
-	if started, closed := tty.state(); started && !closed {
-		screen.Fini()
+// refuseCommand refuses a session that asks to run a command: the server
+// runs only the game.
+func refuseCommand(next sessionHandler) sessionHandler {
+	return func(ss *session) {
+		if ss.RawCommand() != "" {
+			ss.refuse("command refused",
+				fmt.Sprintf("gridlag runs only the game, not commands: connect with ssh -p %d host", localPort(ss)))
+			return
+		}
+		next(ss)
 	}
+}
 
-	reason := killed.get()
-	switch {
-	case reason != "":
-	case s.ctx.Err() != nil:
-		reason = "server shutting down"
-	case herr == nil:
-		reason = "quit"
-	case sess.Context().Err() != nil, tty.inputEnded.Load():
-		reason = "connection closed"
-	default:
-		reason = herr.Error()
+// requireTerminal refuses a session without a terminal: the game needs
+// one.
+func requireTerminal(next sessionHandler) sessionHandler {
+	return func(ss *session) {
+		if !ss.isPty {
+			ss.refuse("no terminal",
+				fmt.Sprintf("gridlag needs a terminal: connect with ssh -t -p %d host", localPort(ss)))
+			return
+		}
+		next(ss)
 	}
-	logger.Info("session end", "reason", reason, "duration", time.Since(begun).Round(time.Millisecond))
-	if reason == "quit" {
-		sess.Exit(0)
-		return
+}
+
+// localPort is the port the client connected to, for the advice in a
+// refusal.
+func localPort(ss *session) int {
+	if a, ok := ss.LocalAddr().(*net.TCPAddr); ok {
+		return a.Port
 	}
-	io.WriteString(sess, "gridlag: "+reason+"\n")
-	sess.Exit(1)
+	return 2222
+}
+
+// limitSessions applies the caps on sessions, in all and per address.
+func (s *Server) limitSessions(next sessionHandler) sessionHandler {
+	return func(ss *session) {
+		release, refusal := s.acquireSession(hostOf(ss.RemoteAddr()))
+		if refusal != "" {
+			ss.refuse(refusal, "gridlag: "+refusal)
+			return
+		}
+		defer release()
+		next(ss)
+	}
+}
+
+// openScreen makes a screen that draws on the session's terminal, or
+// refuses a terminal the server cannot drive.
+func openScreen(next sessionHandler) sessionHandler {
+	return func(ss *session) {
+		ti, termName, err := lookupTerm(ss.pty.Term)
+		if err != nil {
+			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
+			return
+		}
+		tty := newChannelTty(ss, clampWindow(ss.pty.Window.Width, ss.pty.Window.Height))
+		screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+		if err != nil {
+			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
+			return
+		}
+		ss.tty, ss.screen, ss.termName = tty, screen, termName
+		next(ss)
+	}
+}
+
+// introducePlayer makes the session's Player, coloured by its key (by its
+// name without one), and logs the start of the session.
+func introducePlayer(next sessionHandler) sessionHandler {
+	return func(ss *session) {
+		name := PlayerName(ss.User())
+		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr()}
+		fp, color, hasKey := authedKey(ss)
+		if hasKey {
+			p.Fingerprint, p.Color = fp, color
+		} else {
+			p.Color = NameColor(name)
+			fp = "none"
+		}
+		ss.player = p
+		ss.logger.Info("session start", "key", fp, "color", p.Color, "term", ss.termName,
+			"size", fmt.Sprintf("%dx%d", ss.pty.Window.Width, ss.pty.Window.Height))
+		next(ss)
+	}
+}
+
+// reportEnd logs why the session ended and tells the player: exit status
+// 0 when they quit, else a line saying why and exit status 1. It runs
+// after the screen is finalised, so the line stays on the terminal.
+func (s *Server) reportEnd(next sessionHandler) sessionHandler {
+	return func(ss *session) {
+		next(ss)
+		reason := ss.killed.get()
+		switch {
+		case reason != "":
+		case s.ctx.Err() != nil:
+			reason = "server shutting down"
+		case ss.err == nil:
+			reason = "quit"
+		case ss.Context().Err() != nil, ss.tty.inputEnded.Load():
+			reason = "connection closed"
+		default:
+			reason = ss.err.Error()
+		}
+		ss.logger.Info("session end", "reason", reason, "duration", time.Since(ss.begun).Round(time.Millisecond))
+		if reason == "quit" {
+			ss.Exit(0)
+			return
+		}
+		io.WriteString(ss, "gridlag: "+reason+"\n")
+		ss.Exit(1)
+	}
+}
+
+// driveTerminal feeds the session's input and window changes to the
+// screen's tty while the session runs, and finalises the screen after it
+// if the handler left it initialised.
+func (s *Server) driveTerminal(next sessionHandler) sessionHandler {
+	return func(ss *session) {
+		s.wg.Add(2)
+		go func() {
+			defer s.wg.Done()
+			ss.tty.pump(ss)
+		}()
+		go func() {
+			defer s.wg.Done()
+			for w := range ss.winCh {
+				ss.tty.setWindow(w.Width, w.Height)
+			}
+		}()
+		next(ss)
+		if started, closed := ss.tty.state(); started && !closed {
+			ss.screen.Fini()
+		}
+	}
+}
+
+// recoverPanic turns a panic of the handler into an error, so that one
+// session's failure cannot take the server down.
+func recoverPanic(next sessionHandler) sessionHandler {
+	return func(ss *session) {
+		defer func() {
+			if r := recover(); r != nil {
+				ss.logger.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
+				ss.err = fmt.Errorf("internal error")
+			}
+		}()
+		next(ss)
+	}
+}
+
+// runHandler runs the session handler: the game, or Options.Handler.
+func (s *Server) runHandler(ss *session) {
+	ss.err = s.handler(ss.ctx, ss.player)
 }
 
 // refuse tells the client why its session cannot run and ends it with exit
 // status 1. Without a terminal the line goes to the client's stderr; with
 // one, to the terminal (the session turns "\n" into "\r\n").
-func refuse(sess ssh.Session, pty bool, logger *log.Logger, reason, message string) {
-	logger.Warn("session refused", "reason", reason)
-	if pty {
-		io.WriteString(sess, message+"\n")
+func (ss *session) refuse(reason, message string) {
+	ss.logger.Warn("session refused", "reason", reason)
+	if ss.isPty {
+		io.WriteString(ss, message+"\n")
 	} else {
-		io.WriteString(sess.Stderr(), message+"\n")
+		io.WriteString(ss.Stderr(), message+"\n")
 	}
-	sess.Exit(1)
-}
-
-// runHandler runs the session handler, turning a panic into an error so
-// that one session's failure cannot take the server down.
-func runHandler(ctx context.Context, h func(context.Context, *Player) error, p *Player, logger *log.Logger) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			logger.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
-			err = fmt.Errorf("internal error")
-		}
-	}()
-	return h(ctx, p)
-}
-
-// killReason is why the watchdog ended a session; the first one sticks.
-type killReason struct {
-	mu     sync.Mutex
-	reason string
-}
-
-func (k *killReason) set(r string) bool {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	if k.reason != "" {
-		return false
-	}
-	k.reason = r
-	return true
-}
-
-func (k *killReason) get() string {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	return k.reason
-}
-
-// watch ends the session when its player pressed no key for IdleTimeout,
-// or its client stopped reading (a write blocked for writeStallTimeout: the
-// connection is closed, as only that frees the write). If the handler has
-// not returned killGrace after the session was ended, it closes the
-// connection. It returns when done is closed.
-func (s *Server) watch(tty *channelTty, tc *trackedConn, done <-chan struct{}, killed *killReason, cancel context.CancelFunc, logger *log.Logger) {
-	idle := s.opts.IdleTimeout
-	period := min(max(idle/4, 20*time.Millisecond), 5*time.Second)
-	tick := time.NewTicker(period)
-	defer tick.Stop()
-	var deadline time.Time // when the handler must have returned; zero before the session is ended
-	for {
-		select {
-		case <-done:
-			return
-		case now := <-tick.C:
-			switch {
-			case !deadline.IsZero():
-				if now.After(deadline) {
-					logger.Error("session handler did not stop; closing the connection")
-					if tc != nil {
-						tc.Close()
-					}
-					return
-				}
-				continue
-			case tty.idleFor(now) >= idle:
-				reason := fmt.Sprintf("disconnected after %s without a key press", idle)
-				if killed.set(reason) {
-					logger.Warn("ending session", "reason", "idle timeout")
-				}
-			case tty.stalledFor(now) >= writeStallTimeout:
-				if killed.set("the connection stalled") {
-					logger.Warn("ending session", "reason", fmt.Sprintf("client read nothing for %s", writeStallTimeout))
-				}
-				if tc != nil {
-					tc.Close()
-				}
-			default:
-				continue
-			}
-			cancel()
-			deadline = now.Add(killGrace)
-		}
-	}
+	ss.Exit(1)
 }

@@ -1,11 +1,15 @@
 package tui
 
-import "github.com/gdamore/tcell/v2"
+import (
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/protocol"
+)
 
 // playerColors are the colours of other players, indexed by Other.Color-1.
 // They are chosen to be told apart from each other and from your own
 // avatar (bold yellow) on both dark and light terminals.
-var playerColors = [8]tcell.Color{
+var playerColors = [protocol.NumColors]tcell.Color{
 	tcell.ColorTomato,
 	tcell.ColorLimeGreen,
 	tcell.ColorDeepSkyBlue,

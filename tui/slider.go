@@ -6,12 +6,14 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"gridlag/link"
 )
 
 // The range and steps of the latency slider.
 const (
 	// MaxLatency is the largest injected round trip the slider offers.
-	MaxLatency = 1000 * time.Millisecond
+	MaxLatency = link.MaxRTT
 	// FineStep is the step of the '-' and '+' keys, the mouse wheel, and
 	// the resolution of a click on the track.
 	FineStep = 10 * time.Millisecond

@@ -17,6 +17,7 @@ import (
 	"gridlag/bot"
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/link"
 	"gridlag/protocol"
 	"gridlag/server"
 	"gridlag/sshd"
@@ -101,8 +102,8 @@ func (f *gameFlags) check() error {
 		return errors.New("-server and -connect do not go together")
 	case f.latency < 0 || f.jitter < 0:
 		return errors.New("-latency and -jitter must not be negative")
-	case f.latency > tui.MaxLatency:
-		return fmt.Errorf("-latency %v is more than the slider's %v", f.latency, tui.MaxLatency)
+	case f.latency > link.MaxRTT:
+		return fmt.Errorf("-latency %v is more than the slider's %v", f.latency, link.MaxRTT)
 	case f.moveTime < time.Millisecond:
 		return errors.New("-move-time must be at least 1ms")
 	case f.bots < 0:
@@ -114,7 +115,7 @@ func (f *gameFlags) check() error {
 	case f.connect != "" && f.botsSet && f.bots > 0:
 		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
 	}
-	if err := protocol.CheckName(f.name); err != nil {
+	if err := protocol.CheckPlayerName(f.name, false); err != nil {
 		return fmt.Errorf("-name %q: %w", f.name, err)
 	}
 	return nil
@@ -129,22 +130,10 @@ func defaultName() string {
 
 // serverConfig builds the game numbers from the flags.
 func (f *gameFlags) serverConfig() (server.Config, error) {
-	cfg := server.Config{Rate: f.rate, MoveTime: f.moveTime}
-	if f.mapPath != "" {
-		text, err := os.ReadFile(f.mapPath)
-		if err != nil {
-			return cfg, err
-		}
-		m, err := grid.ParseMap(string(text))
-		if err != nil {
-			return cfg, fmt.Errorf("%s: %w", f.mapPath, err)
-		}
-		cfg.Map = m
-		spawn, ok := grid.NewWorld(m, grid.Rules{}).Spawn(grid.DefaultSpawn)
-		if !ok {
-			return cfg, fmt.Errorf("%s: the map has no floor", f.mapPath)
-		}
-		cfg.Spawn = spawn
+	m, err := server.LoadMap(f.mapPath)
+	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime}
+	if err != nil {
+		return cfg, err
 	}
 	return cfg, cfg.Validate()
 }
@@ -242,8 +231,17 @@ func serveMain(ctx context.Context, f gameFlags) error {
 		logger.Info("shutting down", "why", "signal")
 		return nil
 	case err := <-g.errCh:
-		return err
+		return cleanStop(err)
 	}
+}
+
+// cleanStop returns nil for the error a server's Serve returns when it was
+// closed: a clean stop, not a failure.
+func cleanStop(err error) error {
+	if errors.Is(err, server.ErrServerClosed) || errors.Is(err, sshd.ErrServerClosed) {
+		return nil
+	}
+	return err
 }
 
 // playMain runs the terminal client, on an embedded server unless

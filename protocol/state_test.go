@@ -1,0 +1,93 @@
+package protocol_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"gridlag/protocol"
+)
+
+// TestStateHeadSharesThePlayerList: the States of one tick, which differ
+// only in Ack, are each a head from AppendStateHead followed by the player
+// list of any one of them, byte for byte what Append writes.
+func TestStateHeadSharesThePlayerList(t *testing.T) {
+	for _, n := range []int{0, 1, 3, 1000} {
+		first := bigState(n)
+		whole, err := protocol.Append(nil, first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(whole) != protocol.StateSize(n) {
+			t.Errorf("%d players: the frame is %d bytes, StateSize says %d", n, len(whole), protocol.StateSize(n))
+		}
+		tail := whole[protocol.StateHeadLen:]
+		for _, ack := range []uint32{0, 1, first.Ack, 0xA1B2C3D4, 0xFFFFFFFF} {
+			st := *first
+			st.Ack = ack
+			head, err := protocol.AppendStateHead(nil, &st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(head) != protocol.StateHeadLen {
+				t.Fatalf("head of %d bytes, want %d", len(head), protocol.StateHeadLen)
+			}
+			want, err := protocol.Append(nil, &st)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := append(head, tail...); !bytes.Equal(got, want) {
+				t.Fatalf("%d players, ack %#x: head and shared list give\n%x\nAppend gives\n%x", n, ack, got, want)
+			}
+		}
+	}
+}
+
+// TestMaxStatePlayers: the largest State fits in one frame, one more
+// player does not, and AppendStateHead refuses it too.
+func TestMaxStatePlayers(t *testing.T) {
+	if protocol.StateSize(protocol.MaxStatePlayers)-protocol.HeaderLen > protocol.MaxFrame {
+		t.Fatalf("StateSize(MaxStatePlayers) is %d, more than a frame", protocol.StateSize(protocol.MaxStatePlayers))
+	}
+	if _, err := protocol.Append(nil, bigState(protocol.MaxStatePlayers)); err != nil {
+		t.Errorf("a State with MaxStatePlayers players does not encode: %v", err)
+	}
+	over := bigState(protocol.MaxStatePlayers + 1)
+	if _, err := protocol.Append(nil, over); !errors.Is(err, protocol.ErrTooLarge) {
+		t.Errorf("a State with one player too many: %v, want ErrTooLarge", err)
+	}
+	if b, err := protocol.AppendStateHead(nil, over); !errors.Is(err, protocol.ErrTooLarge) || len(b) != 0 {
+		t.Errorf("the head of a State with one player too many: %x, %v; want nothing and ErrTooLarge", b, err)
+	}
+}
+
+// bigTick is the States of one tick of n players: one per player, each
+// with its own Ack, all sharing one player list.
+func bigTick(n int) []protocol.State {
+	players := bigState(n).Players
+	states := make([]protocol.State, n)
+	for i := range states {
+		states[i] = protocol.State{Tick: 123456, TimeNS: 6172800000000, Ack: uint32(i * 3), Players: players}
+	}
+	return states
+}
+
+// BenchmarkEncodeStateTick1000 encodes one tick of 1,000 players as a
+// server does: the player list once, then a head per recipient.
+func BenchmarkEncodeStateTick1000(b *testing.B) {
+	states := bigTick(1000)
+	var list, heads []byte
+	b.ReportAllocs()
+	for b.Loop() {
+		var err error
+		if list, err = protocol.Append(list[:0], &states[0]); err != nil {
+			b.Fatal(err)
+		}
+		heads = heads[:0]
+		for i := range states[1:] {
+			if heads, err = protocol.AppendStateHead(heads, &states[i+1]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
