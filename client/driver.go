@@ -123,8 +123,8 @@ func (d *Driver) receive(now time.Duration, chunk []byte) {
 	buf := append(d.stream, chunk...)
 	for d.core.Phase() != Closed {
 		m, n, err := protocol.Unmarshal(buf)
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			break
+		if n == 0 {
+			break // less than a whole frame: the rest is still on its way
 		}
 		buf = buf[n:]
 		if err != nil {

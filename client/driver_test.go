@@ -96,3 +96,16 @@ func TestDriverCloseSaysBye(t *testing.T) {
 		t.Fatal("not closed after Close")
 	}
 }
+
+// TestDriverBadFrame: a whole frame that does not decode ends the
+// connection with the decoder's reason, however it was cut.
+func TestDriverBadFrame(t *testing.T) {
+	d := NewDriver(0, Options{Name: "ada"})
+	d.Deliver(0, frames(t, welcome()))
+	d.Deliver(0, []byte{0, 3, 0xee})
+	d.Deliver(0, []byte{1, 2})
+	d.Step(0)
+	if err := d.View(0).Err; !d.Closed() || err == nil || !strings.Contains(err.Error(), "unknown message type") {
+		t.Fatalf("closed %v, err %v; want the decoder's error", d.Closed(), err)
+	}
+}
