@@ -83,6 +83,11 @@ func NewCore(cfg Config) *Core {
 // Config returns the game numbers in force, defaults filled in.
 func (c *Core) Config() Config { return c.cfg }
 
+// SetRate changes the update rate to hz (0 = immediate mode, at most
+// MaxRate) from now on. The caller ticks at the new rate; clients keep the
+// rate their Welcome gave them.
+func (c *Core) SetRate(hz int) { c.cfg.Rate = hz }
+
 // Stats returns the counters.
 func (c *Core) Stats() Stats {
 	s := c.stats
