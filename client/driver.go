@@ -48,6 +48,11 @@ func NewDriver(now time.Duration, opts Options) *Driver {
 // Core returns the driven core. Use it only between calls of the driver.
 func (d *Driver) Core() *Core { return d.core }
 
+// Link returns the injected link: frames to the server go up, bytes from
+// it come down. A simulator or viewer uses it to list what is in flight and
+// to set loss and stalls. Use it only between calls of the driver.
+func (d *Driver) Link() *link.Link[[]byte, []byte] { return d.link }
+
 // Observe makes the driver tell f what it does with the core during Step,
 // as it happens; nil stops it.
 func (d *Driver) Observe(f func(Note)) { d.observe = f }
