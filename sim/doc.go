@@ -4,6 +4,11 @@
 // again, as over TCP; only the sockets and the wall clock are replaced. Same
 // inputs, same seed: same timeline, to the nanosecond.
 //
+// A World can also be stepped one moment at a time (Next, Step) and its
+// update rate changed live; each Client's link can be given loss, a preset
+// or a stall, and lists what is in flight, decoded (Client.InFlight): what
+// the lab shows.
+//
 // A World reports what happens as Events that carry the facts; package
 // scenario puts them into words for its timelines. The tests replay the
 // articles' examples with it, and interfaces and bots are tested against

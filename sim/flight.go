@@ -1,0 +1,80 @@
+package sim
+
+import (
+	"time"
+
+	"gridlag/grid"
+	"gridlag/link"
+	"gridlag/protocol"
+)
+
+// Way is one direction of a client's link.
+type Way uint8
+
+// The two ways of a link.
+const (
+	Up   Way = iota // from the client to the server
+	Down            // from the server to the client
+)
+
+// Flight is a message on its way between a client and the server, decoded
+// for a viewer that draws it travelling: what it is, when it left and
+// arrives, how far along it is, and whether it is held up.
+type Flight struct {
+	// Type is the message's type; zero for the end of the stream (the
+	// server closing the connection).
+	Type protocol.Type
+	// Seq and Dir are an Input's number and direction.
+	Seq uint32
+	Dir grid.Dir
+	// Ack is a State's last processed input for the client.
+	Ack uint32
+	// Sent is when the message left; At is when it will arrive.
+	Sent, At time.Duration
+	// Progress is how far along its trip the message is at the world's
+	// time: 0 just sent, 1 due.
+	Progress float64
+	// Lost is how many times the message is lost before a copy gets
+	// through: above zero, it waits for a retransmission.
+	Lost int
+	// Held says the message arrives later than its own delay and
+	// retransmissions make it: held by a stall or behind a lost message.
+	Held bool
+}
+
+// InFlight appends to dst every message on client c's link one way, oldest
+// first, and returns the extended slice.
+func (c *Client) InFlight(way Way, dst []Flight) []Flight {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	line := c.d.Link().Down
+	if way == Up {
+		line = c.d.Link().Up
+	}
+	for f := range line.InFlight {
+		dst = append(dst, decodeFlight(f, c.w.now))
+	}
+	return dst
+}
+
+// decodeFlight labels a frame on a line at time now. Every frame on a
+// simulated line is one whole frame the world encoded (or nil, the end of
+// the stream), so it decodes.
+func decodeFlight(f link.Flight[[]byte], now time.Duration) Flight {
+	out := Flight{Sent: f.Sent, At: f.At, Progress: f.Progress(now), Lost: f.Lost, Held: f.Held}
+	if f.Value == nil {
+		return out
+	}
+	m, _, err := protocol.Unmarshal(f.Value)
+	if err != nil {
+		return out
+	}
+	out.Type = m.Type()
+	switch m := m.(type) {
+	case *protocol.Input:
+		out.Seq, out.Dir = m.Seq, m.Dir
+	case *protocol.State:
+		out.Ack = m.Ack
+	}
+	return out
+}
