@@ -1,0 +1,37 @@
+package lab
+
+import (
+	"time"
+
+	"gridlag/scenario"
+	"gridlag/sim"
+)
+
+// SpikeLength is how long the lag spike key stalls a player's link.
+const SpikeLength = time.Second
+
+// Player is one of the lab's two players: a client on its own simulated
+// link (the embedded sim.Client, a client.Session: press, toggles, latency,
+// View, and the link's conditions and messages in flight), and the presses
+// its script still has to play.
+type Player struct {
+	*sim.Client
+	script []scenario.Press // still to play, in time order
+}
+
+// nextPress returns the time of the player's next scripted press since
+// the lab's start.
+func (p *Player) nextPress() (time.Duration, bool) {
+	if len(p.script) == 0 {
+		return 0, false
+	}
+	return p.script[0].At, true
+}
+
+// play presses every scripted press due at t (since the lab's start).
+func (p *Player) play(t time.Duration) {
+	for len(p.script) > 0 && p.script[0].At == t {
+		p.Press(p.script[0].Dir)
+		p.script = p.script[1:]
+	}
+}
