@@ -122,6 +122,11 @@ func TestStepDoesOneEvent(t *testing.T) {
 	l, w := newLab(t, cfg)
 	l.Pause()
 	p1 := l.Players()[0]
+	w.pass(time.Hour)
+	l.Sync()
+	if got := seqs(p1); len(got) != 0 {
+		t.Fatalf("paused before the press at 0, a frame played it: pending %v", got)
+	}
 	for l.Now() < 125*ms {
 		next, ok := l.Next()
 		if !ok || next < l.Now() {

@@ -85,8 +85,13 @@ func (l *Lab) Now() time.Duration { return l.world.Now() - l.origin }
 
 // Sync brings the lab up to the clock's time, playing everything due on
 // the way in time order: messages, ticks, timers and scripted presses. The
-// screen calls it every frame.
-func (l *Lab) Sync() { l.advanceTo(l.clock.Now()) }
+// screen calls it every frame. While paused it does nothing: what is due
+// at the paused moment waits for Step or Resume.
+func (l *Lab) Sync() {
+	if !l.clock.Paused() {
+		l.advanceTo(l.clock.Now())
+	}
+}
 
 // advanceTo brings the world to t (world time), pressing scripted presses
 // at their moments, after what else is due then.
