@@ -16,8 +16,10 @@ type usageError struct {
 	err error
 }
 
+// Error is the mistake, without the pointer to -help.
 func (e *usageError) Error() string { return e.err.Error() }
 
+// Unwrap returns the mistake.
 func (e *usageError) Unwrap() error { return e.err }
 
 // exitCode is the exit status for what a mode returned: 0 for success and

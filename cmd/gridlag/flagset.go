@@ -91,7 +91,7 @@ func (fs *flagSet) int(p *int, name string, def int, r intRange, usage string) {
 // seed defines a flag for a seed, any 64-bit number.
 func (fs *flagSet) seed(p *int64, name string, def int64, usage string) {
 	*p = def
-	fs.value(&intValue[int64]{p: p, r: seed}, name, usage+" (a `number`)")
+	fs.value(&intValue[int64]{p: p, r: seedKind}, name, usage+" (a `number`)")
 }
 
 // refusing is a flag's value that records the first refusal in its

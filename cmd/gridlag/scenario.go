@@ -24,20 +24,20 @@ func scenarioMain(args []string, out io.Writer) error {
 	cfg := scenario.Default()
 	var f scenarioFlags
 	fs := newFlagSet("gridlag scenario", out, scenarioUsage)
-	fs.duration(&cfg.Player.Latency, "latency", cfg.Player.Latency, roundTrip, "injected round trip, half each way")
-	fs.duration(&cfg.Player.Jitter, "jitter", 0, jitterRange, "extra delay of 0..J at random per message (never reorders)")
+	fs.duration(&cfg.Player.Latency, "latency", cfg.Player.Latency, latencyKind, "injected round trip, half each way")
+	fs.duration(&cfg.Player.Jitter, "jitter", 0, jitterKind, "extra delay of 0..J at random per message (never reorders)")
 	fs.seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter")
 	fs.value(&pressesValue{p: &cfg.Player.Presses, text: "right@0ms,right@100ms"}, "presses", "the player's key presses, `DIRECTION@TIME,...`")
 	fs.value(&posValue{&cfg.Player.Start}, "start", "the player's starting cell `x,y`")
-	fs.duration(&cfg.MoveTime, "move-time", cfg.MoveTime, moveTime, "speed limit: one move per this time")
-	fs.int(&cfg.Rate, "rate", 0, rate, "server update rate in Hz; 0 = the server answers each input the moment it processes it")
+	fs.duration(&cfg.MoveTime, "move-time", cfg.MoveTime, moveTimeKind, "speed limit: one move per this time")
+	fs.int(&cfg.Rate, "rate", 0, rateKind, "server update rate in Hz; 0 = the server answers each input the moment it processes it")
 	fs.BoolVar(&cfg.Predict, "predict", true, "client-side prediction")
 	fs.BoolVar(&cfg.Reconcile, "reconcile", true, "server reconciliation (turns prediction on)")
 	fs.value(&pressesValue{p: &f.presses2}, "presses2", "a second player's key presses, `DIRECTION@TIME,...`; adds a second player, e.g. left@0ms")
 	f.start2 = grid.Pos{X: 12, Y: 10}
 	fs.value(&posValue{&f.start2}, "start2", "the second player's starting cell `x,y`")
-	fs.duration(&f.latency2, "latency2", 50*time.Millisecond, roundTrip, "the second player's injected round trip")
-	fs.duration(&cfg.Until, "until", 0, length, "how long the timeline runs; 0 = until every press is acknowledged")
+	fs.duration(&f.latency2, "latency2", 50*time.Millisecond, latencyKind, "the second player's injected round trip")
+	fs.duration(&cfg.Until, "until", 0, lengthKind, "how long the timeline runs; 0 = until every press is acknowledged")
 	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object per line: t_ms, event, client [x,y], server [x,y], pending [...]")
 	if err := fs.parse(args); err != nil {
 		return err
