@@ -356,9 +356,9 @@ func TestRefusedSessionsLeaveTheCap(t *testing.T) {
 		honest = append(honest, tm)
 	}
 	refusals := []func(c *gossh.Client) error{
-		func(c *gossh.Client) error { return run(t, c, false, "") },
-		func(c *gossh.Client) error { return run(t, c, false, "id") },
-		func(c *gossh.Client) error { return run(t, c, true, "id") },
+		func(c *gossh.Client) error { return runSession(t, c, false, "") },
+		func(c *gossh.Client) error { return runSession(t, c, false, "id") },
+		func(c *gossh.Client) error { return runSession(t, c, true, "id") },
 	}
 	for i := range n + 3 {
 		c, err := tryDialSSH(s, "ada", nil)
@@ -379,8 +379,8 @@ func TestRefusedSessionsLeaveTheCap(t *testing.T) {
 	openTerm(t, dialSSH(t, s, "ada", nil), "xterm-256color", 80, 24).waitText("hello ada")
 }
 
-// run runs command in a new session of c, with a terminal if pty.
-func run(t *testing.T, c *gossh.Client, pty bool, command string) error {
+// runSession runs command in a new session of c, with a terminal if pty.
+func runSession(t *testing.T, c *gossh.Client, pty bool, command string) error {
 	t.Helper()
 	sess, err := c.NewSession()
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 )
 
 // flagSet is a mode's flags. Its values check themselves as they are set
-// (see values.go), so that every mode refuses a bad number the same way:
+// (see kinds.go), so that every mode refuses a bad number the same way:
 // the error names the flag, the value and what is allowed.
 type flagSet struct {
 	*flag.FlagSet
