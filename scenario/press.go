@@ -1,8 +1,10 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -18,7 +20,7 @@ type Press struct {
 // ParsePresses reads a list like "right@0ms,right@100ms": directions (up,
 // down, left, right or u, d, l, r) with the time of the press as a Go
 // duration. The result is sorted by time; presses at the same time keep
-// their order.
+// their order. An error names the press and says what is wrong with it.
 func ParsePresses(s string) ([]Press, error) {
 	var out []Press
 	s = strings.TrimSpace(s)
@@ -26,34 +28,56 @@ func ParsePresses(s string) ([]Press, error) {
 		return nil, nil
 	}
 	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		name, when, ok := strings.Cut(part, "@")
-		if !ok {
-			return nil, fmt.Errorf("scenario: press %q: want DIRECTION@TIME, e.g. right@100ms", part)
-		}
-		d, err := grid.ParseDir(strings.TrimSpace(name))
+		p, err := parsePress(strings.TrimSpace(part))
 		if err != nil {
-			return nil, fmt.Errorf("scenario: press %q: %w", part, err)
+			return nil, fmt.Errorf("press %q: %w", part, err)
 		}
-		at, err := time.ParseDuration(strings.TrimSpace(when))
-		if err != nil {
-			return nil, fmt.Errorf("scenario: press %q: time: %w", part, err)
-		}
-		if at < 0 {
-			return nil, fmt.Errorf("scenario: press %q: negative time", part)
-		}
-		out = append(out, Press{At: at, Dir: d})
+		out = append(out, p)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At < out[j].At })
 	return out, nil
 }
 
-// ParsePos reads a cell written "x,y" (parentheses allowed).
+// parsePress reads one press, DIRECTION@TIME.
+func parsePress(s string) (Press, error) {
+	name, when, ok := strings.Cut(s, "@")
+	if !ok {
+		return Press{}, errors.New("want DIRECTION@TIME, e.g. right@100ms")
+	}
+	name, when = strings.TrimSpace(name), strings.TrimSpace(when)
+	d, err := grid.ParseDir(name)
+	if err != nil {
+		return Press{}, fmt.Errorf("%q is not a direction: up, down, left or right", name)
+	}
+	at, err := time.ParseDuration(when)
+	switch {
+	case err != nil && isNumber(when):
+		return Press{}, fmt.Errorf("%q needs a unit, e.g. %s@%sms", when, name, when)
+	case err != nil:
+		return Press{}, fmt.Errorf("%q is not a time, e.g. %s@100ms", when, name)
+	case at < 0:
+		return Press{}, fmt.Errorf("%q is before the start", when)
+	}
+	return Press{At: at, Dir: d}, nil
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+// ParsePos reads a cell written "x,y" (parentheses allowed); the error
+// says what is wanted (the caller names what it read).
 func ParsePos(s string) (grid.Pos, error) {
+	x, y, ok := strings.Cut(strings.Trim(strings.TrimSpace(s), "()"), ",")
+	var errX, errY error
 	var p grid.Pos
-	s = strings.Trim(strings.TrimSpace(s), "()")
-	if _, err := fmt.Sscanf(s, "%d,%d", &p.X, &p.Y); err != nil {
-		return p, fmt.Errorf("scenario: cell %q: want x,y, e.g. 10,10", s)
+	if ok {
+		p.X, errX = strconv.Atoi(strings.TrimSpace(x))
+		p.Y, errY = strconv.Atoi(strings.TrimSpace(y))
+	}
+	if !ok || errX != nil || errY != nil {
+		return grid.Pos{}, errors.New("want x,y, e.g. 10,10")
 	}
 	return p, nil
 }

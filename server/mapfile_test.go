@@ -1,10 +1,13 @@
 package server
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"gridlag/grid"
 )
@@ -53,5 +56,90 @@ func TestLoadMapAndItsSpawn(t *testing.T) {
 	}
 	if _, err := LoadMap(filepath.Join(dir, "missing.map")); err == nil {
 		t.Error("a missing file was loaded")
+	}
+}
+
+// TestAnyMapWithFloorIsPlayed: a map with a single floor cell, wherever it
+// is, is loaded and a player spawns on that cell.
+func TestAnyMapWithFloorIsPlayed(t *testing.T) {
+	far := strings.Repeat(strings.Repeat("#", 30)+"\n", 29) + strings.Repeat("#", 29) + ".\n"
+	for name, c := range map[string]struct {
+		text string
+		want grid.Pos
+	}{
+		"one.map": {".\n", grid.Pos{}},
+		"far.map": {far, grid.Pos{X: 29, Y: 29}},
+	} {
+		path := filepath.Join(t.TempDir(), name)
+		if err := os.WriteFile(path, []byte(c.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		m, err := LoadMap(path)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		cfg := Config{Map: m}
+		if err := cfg.Validate(); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		core := NewCore(cfg)
+		join(t, core, 0, 1, "ada", false)
+		if got := core.Positions(nil); len(got) != 1 || got[0].Pos != c.want {
+			t.Errorf("%s: the players are at %v, want one at %v, the only floor cell", name, got, c.want)
+		}
+	}
+}
+
+// TestMapFilesThatCannotHang: what is not a regular file (a FIFO nobody
+// writes to, a device that never ends) and files larger than any map are
+// refused at once with a clear error; the largest map loads, and the
+// Welcome frame's own limit is a separate error.
+func TestMapFilesThatCannotHang(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.map")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge.map")
+	if err := os.WriteFile(huge, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, MaxMapFileSize+1); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]string{
+		fifo:        "not a regular file (a named pipe)",
+		"/dev/zero": "not a regular file (a device)",
+		dir:         "not a regular file (a directory)",
+		huge:        fmt.Sprintf("larger than %d bytes", MaxMapFileSize),
+	}
+	for path, want := range cases {
+		done := make(chan error, 1)
+		go func() {
+			_, err := LoadMap(path)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
+				t.Errorf("%s: %v, want an error naming it and saying %q", path, err, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: LoadMap still reading after 10s", path)
+		}
+	}
+
+	side := grid.MaxMapSide
+	largest := filepath.Join(dir, "largest.map")
+	text := strings.Repeat("."+strings.Repeat("#", side-1)+"\r\n", side)
+	if err := os.WriteFile(largest, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m, err := LoadMap(largest)
+	if err != nil {
+		t.Fatalf("a %dx%d map: %v", side, side, err)
+	}
+	if err := (Config{Map: m}).Validate(); err == nil || !strings.Contains(err.Error(), "more than a Welcome frame can carry") {
+		t.Errorf("a %dx%d map: %v, want the Welcome frame's limit", side, side, err)
 	}
 }

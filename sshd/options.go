@@ -12,7 +12,7 @@ import (
 const (
 	DefaultAddr             = ":2222"
 	DefaultMaxSessions      = 64
-	DefaultMaxPerAddr       = 4
+	DefaultMaxPerAddr       = 16 // a classroom behind one NAT address
 	DefaultHandshakeTimeout = 10 * time.Second
 	DefaultIdleTimeout      = 30 * time.Minute
 )

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -339,6 +340,59 @@ func TestSessionCaps(t *testing.T) {
 	if status, _ := tm.waitExit(time.Now()); status != 1 {
 		t.Errorf("exit status %d for a session over the total cap, want 1", status)
 	}
+}
+
+// Refused sessions give their place back: with a cap of N sessions from
+// one address, N+3 refused sessions in a row (no terminal, a command, a
+// terminal and a command) leave room for an honest one, and the cap still
+// holds after them.
+func TestRefusedSessionsLeaveTheCap(t *testing.T) {
+	const n = 3
+	s := startSSH(t, Options{Handler: echoHandler(nil), MaxPerAddr: n})
+	var honest []*term
+	for range n - 1 {
+		tm := openTerm(t, dialSSH(t, s, "ada", nil), "xterm-256color", 80, 24)
+		tm.waitText("hello ada")
+		honest = append(honest, tm)
+	}
+	refusals := []func(c *gossh.Client) error{
+		func(c *gossh.Client) error { return runSession(t, c, false, "") },
+		func(c *gossh.Client) error { return runSession(t, c, false, "id") },
+		func(c *gossh.Client) error { return runSession(t, c, true, "id") },
+	}
+	for i := range n + 3 {
+		c, err := tryDialSSH(s, "ada", nil)
+		if err != nil {
+			t.Fatalf("refused session %d: dial: %v", i+1, err)
+		}
+		assertExit(t, refusals[i%len(refusals)](c), 1)
+		c.Close()
+	}
+	last := openTerm(t, dialSSH(t, s, "ada", nil), "xterm-256color", 80, 24)
+	last.waitText("hello ada")
+	over := openTerm(t, dialSSH(t, s, "ada", nil), "xterm-256color", 80, 24)
+	over.waitText(fmt.Sprintf("too many sessions from your address (%d)", n))
+	if status, _ := over.waitExit(time.Now()); status != 1 {
+		t.Errorf("exit status %d for a session over the cap, want 1", status)
+	}
+	honest[0].quitAtOnce()
+	openTerm(t, dialSSH(t, s, "ada", nil), "xterm-256color", 80, 24).waitText("hello ada")
+}
+
+// runSession runs command in a new session of c, with a terminal if pty.
+func runSession(t *testing.T, c *gossh.Client, pty bool, command string) error {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if pty {
+		if err := sess.RequestPty("xterm", 24, 80, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return sess.Run(command)
 }
 
 // Open connections, handshaking or not, are capped at twice the session

@@ -128,7 +128,9 @@ func (s *Server) Serve(ln net.Listener) error {
 		ln.Close()
 	}()
 
-	s.log.Info("ssh listening", "addr", ln.Addr().String(), "hostkey", s.fp)
+	s.log.Info("ssh listening", "addr", ln.Addr().String(), "hostkey", s.fp,
+		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
+		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout)
 	var delay time.Duration
 	for {
 		c, err := ln.Accept()

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,18 +15,45 @@ import (
 )
 
 func botsMain(args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("gridlag bots", flag.ContinueOnError)
-	connect := fs.String("connect", "", "the server to play on, HOST:PORT (required)")
-	n := fs.Int("n", 10, "number of bots")
-	duration := fs.Duration("duration", 10*time.Second, "how long the bots walk; 0 = until interrupted")
-	latency := fs.Duration("latency", 0, "each bot's injected round trip")
-	jitter := fs.Duration("jitter", 0, "each bot's injected jitter per message")
-	seed := fs.Int64("seed", 0, "seed of the bots' walks and jitter; 0 = from the clock")
-	prefix := fs.String("name", "bot", "name prefix: bot-1, bot-2, ...")
-	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
-	logPath := fs.String("log", "-", "log file (\"-\" = standard error)")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `Usage: gridlag bots -connect HOST:PORT [flags]
+	var o bot.Options
+	var asJSON bool
+	var logPath string
+	fs := newFlagSet("gridlag bots", out, botsUsage)
+	fs.StringVar(&o.Addr, "connect", "", "the server to play on, HOST:PORT (required)")
+	fs.int(&o.N, "n", 10, botRunKind, "number of bots")
+	fs.duration(&o.Duration, "duration", 10*time.Second, lengthKind, "how long the bots walk; 0 = until interrupted")
+	fs.duration(&o.Latency, "latency", 0, latencyKind, "each bot's injected round trip")
+	fs.duration(&o.Jitter, "jitter", 0, jitterKind, "each bot's injected jitter per message")
+	fs.seed(&o.Seed, "seed", 0, "seed of the bots' walks and jitter; 0 = from the clock")
+	fs.StringVar(&o.NamePrefix, "name", "bot", "name prefix: bot-1, bot-2, ...")
+	fs.BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
+	fs.StringVar(&logPath, "log", "-", "log file (\"-\" = standard error)")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if o.Addr == "" {
+		return fs.usageErrorf("-connect HOST:PORT is required")
+	}
+	logger, closeLog, err := openLog(logPath, log.WarnLevel)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	o.Logger = logger
+	sum, err := bot.Run(ctx, o)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return sum.WriteJSON(out)
+	}
+	return sum.WriteText(out)
+}
+
+func botsUsage(w io.Writer) {
+	fmt.Fprint(w, `Usage: gridlag bots -connect HOST:PORT [flags]
 
 Runs N headless players on the real client core (random walks at the speed
 limit, each with its own injected latency), then prints a summary: inputs
@@ -37,31 +62,4 @@ bot per second.
 
 Flags:
 `)
-		fs.PrintDefaults()
-	}
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *connect == "" {
-		fs.Usage()
-		return errors.New("bots: -connect HOST:PORT is required")
-	}
-	logger, closeLog, err := openLog(*logPath, log.WarnLevel)
-	if err != nil {
-		return err
-	}
-	defer closeLog()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	sum, err := bot.Run(ctx, bot.Options{
-		Addr: *connect, N: *n, Duration: *duration, Latency: *latency, Jitter: *jitter,
-		Seed: *seed, NamePrefix: *prefix, Logger: logger,
-	})
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return sum.WriteJSON(out)
-	}
-	return sum.WriteText(out)
 }

@@ -8,32 +8,29 @@ import (
 // version is the program's version, printed by `gridlag version`.
 const version = "0.1.0"
 
-// errUsage is returned after a flag error has been printed with the usage.
-var errUsage = errors.New("usage")
+// usageError is a mistake on the command line: a flag's value, an argument
+// no mode takes, flags that do not go together. main prints it on one line
+// with a pointer to the command's -help, and exits with status 2.
+type usageError struct {
+	cmd string // the command whose -help lists the flags: "gridlag", "gridlag scenario"
+	err error
+}
 
+// Error is the mistake, without the pointer to -help.
+func (e *usageError) Error() string { return e.err.Error() }
+
+// Unwrap returns the mistake.
+func (e *usageError) Unwrap() error { return e.err }
+
+// exitCode is the exit status for what a mode returned: 0 for success and
+// -help, 2 for a usage error, 1 for any other failure.
 func exitCode(err error) int {
+	var ue *usageError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.Is(err, errUsage):
+	case errors.As(err, &ue):
 		return 2
 	}
 	return 1
-}
-
-// parse parses args with fs, mapping -help to flag.ErrHelp (exit 0) and
-// other flag errors to errUsage (exit 2); fs prints the message itself.
-func parse(fs *flag.FlagSet, args []string) error {
-	fs.SetOutput(fs.Output())
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return errUsage
-	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return errUsage
-	}
-	return nil
 }

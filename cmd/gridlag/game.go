@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/signal"
@@ -17,7 +17,6 @@ import (
 	"gridlag/bot"
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/link"
 	"gridlag/protocol"
 	"gridlag/server"
 	"gridlag/sshd"
@@ -39,29 +38,41 @@ type gameFlags struct {
 	botsSet  bool // -bots was given
 	ssh      string
 	sshKey   string
+	sshLimit sshLimits
 	logPath  string
 	debug    bool
 }
 
+// sshLimits are the SSH front end's caps, -ssh-per-addr, -ssh-max,
+// -ssh-idle and -ssh-handshake.
+type sshLimits struct {
+	perAddr, max    int
+	idle, handshake time.Duration
+}
+
 func gameMain(args []string) error {
 	var f gameFlags
-	fs := flag.NewFlagSet("gridlag", flag.ContinueOnError)
+	fs := newFlagSet("gridlag", os.Stdout, nil)
 	fs.BoolVar(&f.serve, "server", false, "run a headless server (no terminal interface); logs go to standard error unless -log is given")
 	fs.StringVar(&f.addr, "addr", ":7777", "with -server: the TCP address to listen on; \"\" with -ssh = SSH players only (the game port stays on loopback)")
 	fs.StringVar(&f.connect, "connect", "", "join the server at HOST:PORT instead of starting an embedded one")
 	fs.StringVar(&f.name, "name", defaultName(), "your player name (1-16 printable characters)")
-	fs.DurationVar(&f.latency, "latency", 0, "injected round-trip latency, half each way (the slider changes it live)")
-	fs.DurationVar(&f.jitter, "jitter", 0, "injected jitter: 0..J extra per message, never reordering")
-	fs.IntVar(&f.rate, "rate", server.DefaultRate, "server update rate in Hz (states per second); 0 = one state per processed input")
-	fs.DurationVar(&f.moveTime, "move-time", server.DefaultMoveTime, "server speed limit: one move per this time")
+	fs.duration(&f.latency, "latency", 0, latencyKind, "injected round-trip latency, half each way (the slider changes it live)")
+	fs.duration(&f.jitter, "jitter", 0, jitterKind, "injected jitter: 0..J extra per message, never reordering")
+	fs.int(&f.rate, "rate", server.DefaultRate, rateKind, "server update rate in Hz (states per second); 0 = one state per processed input")
+	fs.duration(&f.moveTime, "move-time", server.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
 	fs.StringVar(&f.mapPath, "map", "", "server map file ('#' wall, '.' floor); default: the embedded map")
-	fs.IntVar(&f.bots, "bots", 3, "bots walking in the world (with -server the default is 0)")
+	fs.int(&f.bots, "bots", 3, botsKind, "bots walking in the world (with -server the default is 0)")
 	fs.StringVar(&f.ssh, "ssh", "", "also serve players over SSH on this address, e.g. :2222")
 	fs.StringVar(&f.sshKey, "ssh-key", defaultKeyPath(), "SSH host key file (ed25519, created on first start)")
+	fs.int(&f.sshLimit.perAddr, "ssh-per-addr", sshd.DefaultMaxPerAddr, sessionsKind, "SSH sessions at once from one address")
+	fs.int(&f.sshLimit.max, "ssh-max", sshd.DefaultMaxSessions, sessionsKind, "SSH sessions at once in all")
+	fs.duration(&f.sshLimit.idle, "ssh-idle", sshd.DefaultIdleTimeout, timeoutKind, "an SSH session without a key press for this long ends")
+	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
 	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `Usage:
+	fs.usage = func(w io.Writer) {
+		fmt.Fprintf(w, `Usage:
   gridlag [flags]                      play on an embedded local server
   gridlag -connect HOST:PORT [flags]   play on a remote server
   gridlag -server [-addr :7777] [-ssh :2222] [flags]
@@ -76,17 +87,16 @@ Log file while playing: %s
 
 Flags:
 `, defaultLogPath())
-		fs.PrintDefaults()
 	}
-	if err := parse(fs, args); err != nil {
+	if err := fs.parse(args); err != nil {
 		return err
 	}
-	f.botsSet = setExplicitly(fs, "bots")
+	f.botsSet = fs.set("bots")
 	if f.serve && !f.botsSet {
 		f.bots = 0
 	}
 	if err := f.check(); err != nil {
-		return err
+		return fs.usageError(err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
@@ -96,22 +106,16 @@ Flags:
 	return playMain(ctx, f)
 }
 
+// check refuses flags that do not go together (each flag's value was
+// checked as it was parsed).
 func (f *gameFlags) check() error {
 	switch {
 	case f.serve && f.connect != "":
 		return errors.New("-server and -connect do not go together")
-	case f.latency < 0 || f.jitter < 0:
-		return errors.New("-latency and -jitter must not be negative")
-	case f.latency > link.MaxRTT:
-		return fmt.Errorf("-latency %v is more than the slider's %v", f.latency, link.MaxRTT)
-	case f.moveTime < time.Millisecond:
-		return errors.New("-move-time must be at least 1ms")
-	case f.bots < 0:
-		return errors.New("-bots must not be negative")
 	case !f.serve && f.logPath == "-":
 		return errors.New("-log - is for -server: while playing, the screen is the game's (logs go to a file)")
-	case f.rate < 0 || f.rate > server.MaxRate:
-		return fmt.Errorf("-rate must be 0 to %d", server.MaxRate)
+	case f.serve && f.addr == "" && f.ssh == "":
+		return errors.New("-addr \"\" needs -ssh: nobody could join")
 	case f.connect != "" && f.botsSet && f.bots > 0:
 		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
 	}
@@ -133,7 +137,7 @@ func (f *gameFlags) serverConfig() (server.Config, error) {
 	m, err := server.LoadMap(f.mapPath)
 	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime}
 	if err != nil {
-		return cfg, err
+		return cfg, fmt.Errorf("-map: %w", err)
 	}
 	return cfg, cfg.Validate()
 }
@@ -170,6 +174,8 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		g.ssh, err = sshd.New(sshd.Options{
 			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr,
 			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"),
+			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
+			IdleTimeout: f.sshLimit.idle, HandshakeTimeout: f.sshLimit.handshake,
 		})
 		var sln net.Listener
 		if err == nil {
@@ -215,9 +221,6 @@ func serveMain(ctx context.Context, f gameFlags) error {
 	bots := f.bots
 	addr := f.addr
 	if addr == "" {
-		if f.ssh == "" {
-			return errors.New("-addr \"\" needs -ssh: nobody could join")
-		}
 		addr = "127.0.0.1:0"
 	}
 	g, err := startGame(ctx, f, addr, logger, bots)

@@ -13,33 +13,47 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 )
 
 func main() {
-	args := os.Args[1:]
-	var err error
+	err := run(os.Args[1:], os.Stdout)
+	var ue *usageError
 	switch {
-	case len(args) > 0 && args[0] == "scenario":
-		err = scenarioMain(args[1:], os.Stdout)
-	case len(args) > 0 && args[0] == "bots":
-		err = botsMain(args[1:], os.Stdout)
-	case len(args) > 0 && (args[0] == "help" || args[0] == "version"):
-		if args[0] == "version" {
-			fmt.Println("gridlag", version)
-			return
-		}
-		args = []string{"-help"}
-		fallthrough
-	default:
-		err = gameMain(args)
+	case errors.As(err, &ue):
+		fmt.Fprintf(os.Stderr, "%s: %v\nRun '%s -help' for its flags.\n", ue.cmd, ue.err, ue.cmd)
+	case err != nil && exitCode(err) != 0:
+		fmt.Fprintln(os.Stderr, "gridlag:", err)
 	}
-	if err != nil {
-		if !errors.Is(err, errUsage) && !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "gridlag:", err)
-		}
-		os.Exit(exitCode(err))
+	os.Exit(exitCode(err))
+}
+
+// modes are the first words gridlag takes; without one it plays.
+var modes = []string{"scenario", "bots", "version", "help"}
+
+// run runs the mode args ask for.
+func run(args []string, out io.Writer) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return gameMain(args)
 	}
+	switch mode, rest := args[0], args[1:]; mode {
+	case "scenario":
+		return scenarioMain(rest, out)
+	case "bots":
+		return botsMain(rest, out)
+	case "version", "help":
+		if len(rest) > 0 {
+			return &usageError{cmd: "gridlag", err: fmt.Errorf("unexpected argument %q after %s", rest[0], mode)}
+		}
+		if mode == "help" {
+			return gameMain([]string{"-help"})
+		}
+		_, err := fmt.Fprintln(out, "gridlag", version)
+		return err
+	}
+	return &usageError{cmd: "gridlag", err: fmt.Errorf("unexpected argument %q: the modes are %s (or none, to play)",
+		args[0], strings.Join(modes, ", "))}
 }

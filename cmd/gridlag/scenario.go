@@ -1,92 +1,108 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
 
+	"gridlag/grid"
 	"gridlag/scenario"
 )
 
+// scenarioFlags are the flags of `gridlag scenario`, beside the
+// scenario.Config they fill.
+type scenarioFlags struct {
+	presses2 []scenario.Press
+	start2   grid.Pos
+	latency2 time.Duration
+	asJSON   bool
+}
+
 func scenarioMain(args []string, out io.Writer) error {
-	def := scenario.Default()
-	fs := flag.NewFlagSet("gridlag scenario", flag.ContinueOnError)
-	latency := fs.Duration("latency", def.Player.Latency, "injected round trip, half each way")
-	jitter := fs.Duration("jitter", 0, "extra delay of 0..J at random per message (never reorders)")
-	seed := fs.Int64("seed", def.Seed, "seed of the jitter")
-	presses := fs.String("presses", "right@0ms,right@100ms", "the player's key presses, DIRECTION@TIME,...")
-	start := fs.String("start", "10,10", "the player's starting cell x,y")
-	moveTime := fs.Duration("move-time", def.MoveTime, "speed limit: one move per this time")
-	rate := fs.Int("rate", 0, "server update rate in Hz; 0 = the server answers each input the moment it processes it")
-	predict := fs.Bool("predict", true, "client-side prediction")
-	reconcile := fs.Bool("reconcile", true, "server reconciliation (turns prediction on)")
-	presses2 := fs.String("presses2", "", "a second player's key presses; adds a second player, e.g. left@0ms")
-	start2 := fs.String("start2", "12,10", "the second player's starting cell")
-	latency2 := fs.Duration("latency2", 50*time.Millisecond, "the second player's injected round trip")
-	until := fs.Duration("until", 0, "how long the timeline runs; 0 = until every press is acknowledged")
-	asJSON := fs.Bool("json", false, "print one JSON object per line: t_ms, event, client [x,y], server [x,y], pending [...]")
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `Usage: gridlag scenario [flags]
-
-Replays key presses on the real server and client cores over a simulated link
-on a virtual clock and prints the timeline: what the player sees, where the
-server has the player, and the pending inputs. The defaults are Gambetta's
-example: 250 ms round trip, RIGHT at 0 and 100 ms from (10,10).
-
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if err := parse(fs, args); err != nil {
+	cfg := scenario.Default()
+	var f scenarioFlags
+	fs := newFlagSet("gridlag scenario", out, scenarioUsage)
+	fs.duration(&cfg.Player.Latency, "latency", cfg.Player.Latency, latencyKind, "injected round trip, half each way")
+	fs.duration(&cfg.Player.Jitter, "jitter", 0, jitterKind, "extra delay of 0..J at random per message (never reorders)")
+	fs.seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter")
+	fs.value(&pressesValue{p: &cfg.Player.Presses, text: "right@0ms,right@100ms"}, "presses", "the player's key presses, `DIRECTION@TIME,...`")
+	fs.value(&posValue{&cfg.Player.Start}, "start", "the player's starting cell `x,y`")
+	fs.duration(&cfg.MoveTime, "move-time", cfg.MoveTime, moveTimeKind, "speed limit: one move per this time")
+	fs.int(&cfg.Rate, "rate", 0, rateKind, "server update rate in Hz; 0 = the server answers each input the moment it processes it")
+	fs.BoolVar(&cfg.Predict, "predict", true, "client-side prediction")
+	fs.BoolVar(&cfg.Reconcile, "reconcile", true, "server reconciliation (turns prediction on)")
+	fs.value(&pressesValue{p: &f.presses2}, "presses2", "a second player's key presses, `DIRECTION@TIME,...`; adds a second player, e.g. left@0ms")
+	f.start2 = grid.Pos{X: 12, Y: 10}
+	fs.value(&posValue{&f.start2}, "start2", "the second player's starting cell `x,y`")
+	fs.duration(&f.latency2, "latency2", 50*time.Millisecond, latencyKind, "the second player's injected round trip")
+	fs.duration(&cfg.Until, "until", 0, lengthKind, "how long the timeline runs; 0 = until every press is acknowledged")
+	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object per line: t_ms, event, client [x,y], server [x,y], pending [...]")
+	if err := fs.parse(args); err != nil {
 		return err
 	}
-	cfg := def
-	cfg.Player.Latency, cfg.Player.Jitter = *latency, *jitter
-	cfg.Seed, cfg.MoveTime, cfg.Rate, cfg.Until = *seed, *moveTime, *rate, *until
-	cfg.Predict, cfg.Reconcile = *predict, *reconcile
-	if *reconcile && !*predict {
-		if setExplicitly(fs, "reconcile") {
+	if cfg.Reconcile && !cfg.Predict {
+		if fs.set("reconcile") {
 			fmt.Fprintln(os.Stderr, "gridlag scenario: -reconcile turns prediction on")
 			cfg.Predict = true
 		} else {
 			cfg.Reconcile = false
 		}
 	}
-	var err error
-	if cfg.Player.Presses, err = scenario.ParsePresses(*presses); err != nil {
-		return err
+	if len(f.presses2) > 0 {
+		cfg.Second = &scenario.Player{Name: "rival", Start: f.start2, Latency: f.latency2, Jitter: cfg.Player.Jitter, Presses: f.presses2}
 	}
-	if cfg.Player.Start, err = scenario.ParsePos(*start); err != nil {
+	if err := checkStates(fs, cfg); err != nil {
 		return err
-	}
-	if *presses2 != "" {
-		p2 := scenario.Player{Name: "rival", Latency: *latency2, Jitter: *jitter}
-		if p2.Presses, err = scenario.ParsePresses(*presses2); err != nil {
-			return err
-		}
-		if p2.Start, err = scenario.ParsePos(*start2); err != nil {
-			return err
-		}
-		cfg.Second = &p2
 	}
 	lines, err := scenario.Run(cfg)
 	if err != nil {
 		return err
 	}
-	if *asJSON {
+	if f.asJSON {
 		return scenario.WriteJSON(out, lines)
 	}
 	return scenario.WriteTable(out, lines)
 }
 
-func setExplicitly(fs *flag.FlagSet, name string) bool {
-	found := false
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == name {
-			found = true
-		}
-	})
-	return found
+// checkStates refuses, before running, a timeline that would look at more
+// than scenario.MaxStates states: its run time would grow with virtual
+// time at the update rate, with nothing more to show.
+func checkStates(fs *flagSet, cfg scenario.Config) error {
+	n := cfg.States()
+	if n <= scenario.MaxStates {
+		return nil
+	}
+	what, fix := fmt.Sprintf("-until %v", cfg.Until), "shorten -until"
+	if span := cfg.Span(); span > cfg.Until {
+		what, fix = fmt.Sprintf("a press at %v", span), "press sooner"
+	}
+	return fs.usageErrorf("%s at -rate %d is %s states; at most %s (%s or lower -rate)",
+		what, cfg.Rate, thousands(n), thousands(scenario.MaxStates), fix)
+}
+
+// thousands writes n with a comma between groups of three digits.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func scenarioUsage(w io.Writer) {
+	fmt.Fprint(w, `Usage: gridlag scenario [flags]
+
+Replays key presses on the real server and client cores over a simulated link
+on a virtual clock and prints the timeline: what the player sees, where the
+server has the player, and the pending inputs. The defaults are Gambetta's
+example: 250 ms round trip, RIGHT at 0 and 100 ms from (10,10).
+
+At -rate N the server sends a state every tick, so a timeline is refused at
+once if it would take more than `+thousands(scenario.MaxStates)+` states to run (-until, or the
+last press, times the rate, for each player).
+
+Flags:
+`)
 }

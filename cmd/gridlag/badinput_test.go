@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestBadFlagsSayWhatIsWrong: every mode refuses a bad value the same way,
+// naming the flag, the value and what is allowed, as a usage error.
+func TestBadFlagsSayWhatIsWrong(t *testing.T) {
+	type bad struct {
+		args []string
+		want string
+	}
+	cases := []bad{
+		{[]string{"-latency", "250"}, "-latency 250: a duration needs a unit, e.g. 250ms"},
+		{[]string{"-ssh-idle", "30"}, "-ssh-idle 30: a duration needs a unit, e.g. 30s"},
+		{[]string{"-latency", "soon"}, "-latency soon: not a duration, e.g. 250ms or 1.5s"},
+		{[]string{"-move-time", "1.5ms"}, "-move-time 1.5ms: not a whole number of 1ms"},
+		{[]string{"-latency", "2s"}, "-latency 2s: out of range (0 to 1s)"},
+		{[]string{"-rate", "5000"}, "-rate 5000: out of range (0 to 1000)"},
+		{[]string{"-rate", "fast"}, "-rate fast: not a whole number"},
+		{[]string{"-bots", "-1"}, "-bots -1: out of range (0 to 65534)"},
+		{[]string{"-ssh-per-addr", "0"}, "-ssh-per-addr 0: out of range (1 to "},
+		{[]string{"-ssh-handshake", "10ms"}, "-ssh-handshake 10ms: out of range (at least 1s)"},
+		{[]string{"-server", "-connect", "host:7777"}, "-server and -connect do not go together"},
+		{[]string{"extra"}, `unexpected argument "extra": the modes are scenario, bots, version, help`},
+		{[]string{"-rate", "3", "extra"}, `unexpected argument "extra"`},
+		{[]string{"scenario", "bogus"}, `unexpected argument "bogus"`},
+		{[]string{"scenario", "-until", "-1s"}, "-until -1s: out of range (0 or more)"},
+		{[]string{"scenario", "-start", "10,10junk"}, "-start 10,10junk: want x,y, e.g. 10,10"},
+		{[]string{"scenario", "-start2", "12"}, "-start2 12: want x,y, e.g. 10,10"},
+		{[]string{"scenario", "-presses", "right@abc"}, `press "right@abc": "abc" is not a time, e.g. right@100ms`},
+		{[]string{"scenario", "-presses", "right@100"}, `press "right@100": "100" needs a unit, e.g. right@100ms`},
+		{[]string{"scenario", "-presses", "right@-1s"}, `press "right@-1s": "-1s" is before the start`},
+		{[]string{"scenario", "-presses2", "sideways@0ms"}, `press "sideways@0ms": "sideways" is not a direction`},
+		{[]string{"scenario", "-presses", "right"}, `press "right": want DIRECTION@TIME, e.g. right@100ms`},
+		{[]string{"scenario", "-seed", "x"}, "-seed x: not a whole number"},
+		{[]string{"bots", "-connect", "h:1", "-n", "0"}, "-n 0: out of range (1 to 65534)"},
+		{[]string{"bots"}, "-connect HOST:PORT is required"},
+		{[]string{"version", "x"}, `unexpected argument "x"`},
+	}
+	// The same checks in every mode: the game's and scenario's flags,
+	// and bots'.
+	for _, mode := range [][]string{nil, {"scenario"}, {"bots"}} {
+		cases = append(cases,
+			bad{append(mode, "-latency", "-5ms"), "-latency -5ms: out of range (0 to 1s)"},
+			bad{append(mode, "-jitter", "-1ms"), "-jitter -1ms: out of range (0 to 1s)"},
+			bad{append(mode, "-jitter", "5"), "-jitter 5: a duration needs a unit, e.g. 5ms"})
+	}
+	for _, mode := range [][]string{nil, {"scenario"}} {
+		cases = append(cases,
+			bad{append(mode, "-move-time", "0"), "-move-time 0: out of range (1ms to 1m5.535s)"},
+			bad{append(mode, "-move-time", "100"), "-move-time 100: a duration needs a unit, e.g. 100ms"})
+	}
+	for _, f := range []string{"-latency2", "-until"} {
+		cases = append(cases, bad{[]string{"scenario", f, "1"}, f + " 1: a duration needs a unit, e.g. 1ms"})
+	}
+	cases = append(cases,
+		bad{[]string{"scenario", "-latency2", "-1ms"}, "-latency2 -1ms: out of range (0 to 1s)"},
+		bad{[]string{"bots", "-duration", "10"}, "-duration 10: a duration needs a unit, e.g. 10ms"})
+
+	for _, c := range cases {
+		var out bytes.Buffer
+		err := run(c.args, &out)
+		var ue *usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("gridlag %s: %v, want a usage error saying %q", strings.Join(c.args, " "), err, c.want)
+		}
+		if out.Len() > 0 {
+			t.Errorf("gridlag %s printed %q; a refusal prints nothing but its error", strings.Join(c.args, " "), out.String())
+		}
+	}
+}
+
+// TestScenarioRefusesWhatItCannotShow: a timeline that would step through
+// more states than scenario.MaxStates is refused at once, saying why; far
+// presses without update ticks (rate 0) need no such work and run.
+func TestScenarioRefusesWhatItCannotShow(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-rate", "1000", "-presses", "right@100h"},
+			"a press at 100h0m0s at -rate 1000 is 360,000,000 states; at most 1,000,000 (press sooner or lower -rate)"},
+		{[]string{"-rate", "1000", "-until", "100h"},
+			"-until 100h0m0s at -rate 1000 is 360,000,000 states; at most 1,000,000 (shorten -until or lower -rate)"},
+		{[]string{"-rate", "20", "-until", "10h", "-presses2", "left@0ms"},
+			"-until 10h0m0s at -rate 20 is 1,440,000 states"},
+	} {
+		err := promptly(t, func() error { return scenarioMain(c.args, &bytes.Buffer{}) })
+		var ue *usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("scenario %v: %v, want %q", c.args, err, c.want)
+		}
+	}
+
+	var lines []jsonLine
+	promptly(t, func() error {
+		_, lines = seenX(t, "-presses", "right@100h")
+		return nil
+	})
+	if last := lines[len(lines)-1]; last.TMS != 100*3600*1000+250 || last.Client != [2]int{11, 10} || len(last.Pending) != 0 {
+		t.Errorf("rate 0, a press at 100h: the timeline ends with %+v, want the answer at 360000250 ms", last)
+	}
+}
+
+// promptly runs f and returns its error, failing the test if f has not
+// returned within a generous minute.
+func promptly(t *testing.T, f func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(time.Minute):
+		t.Fatal("still running after a minute")
+		return nil
+	}
+}
+
+// TestBadInputsEndTheProcess runs the binary: a flag error is two lines
+// (the error and a pointer to -help, not the whole usage) and exit status
+// 2; a map that is a FIFO or a device, and a scenario too long to run, end
+// the process at once with a clear error.
+func TestBadInputsEndTheProcess(t *testing.T) {
+	bin := buildBinary(t)
+	fifo := filepath.Join(t.TempDir(), "fifo.map")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args   []string
+		status int
+		stderr string
+	}{
+		{[]string{"-latency", "250"}, 2,
+			"gridlag: -latency 250: a duration needs a unit, e.g. 250ms\nRun 'gridlag -help' for its flags.\n"},
+		{[]string{"scenario", "bogus"}, 2,
+			"gridlag scenario: unexpected argument \"bogus\"\nRun 'gridlag scenario -help' for its flags.\n"},
+		{[]string{"scenario", "-rate", "1000", "-presses", "right@100h"}, 2,
+			"gridlag scenario: a press at 100h0m0s at -rate 1000 is 360,000,000 states"},
+		{[]string{"-server", "-addr", "127.0.0.1:0", "-map", fifo}, 1,
+			"gridlag: -map: " + fifo + ": not a regular file (a named pipe)"},
+		{[]string{"-server", "-addr", "127.0.0.1:0", "-map", "/dev/zero"}, 1,
+			"gridlag: -map: /dev/zero: not a regular file (a device)"},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		cmd := exec.CommandContext(ctx, bin, c.args...)
+		cmd.Env = append(cmd.Environ(), "XDG_STATE_HOME="+t.TempDir())
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		timedOut := ctx.Err() != nil
+		cancel()
+		var ee *exec.ExitError
+		switch {
+		case timedOut:
+			t.Errorf("gridlag %v still running after a minute", c.args)
+		case !errors.As(err, &ee) || ee.ExitCode() != c.status:
+			t.Errorf("gridlag %v: %v, want exit status %d", c.args, err, c.status)
+		case !strings.Contains(stderr.String(), c.stderr):
+			t.Errorf("gridlag %v wrote %q, want it to say %q", c.args, stderr.String(), c.stderr)
+		}
+		if c.status == 2 && strings.Count(stderr.String(), "\n") != 2 {
+			t.Errorf("gridlag %v wrote %q, want two lines: the error and a pointer to -help", c.args, stderr.String())
+		}
+	}
+}

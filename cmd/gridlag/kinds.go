@@ -1,0 +1,108 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"gridlag/bot"
+	"gridlag/link"
+	"gridlag/server"
+)
+
+// The kinds of number the flags take. Every mode uses these, so that a
+// value is refused the same way wherever it is given.
+var (
+	// latencyKind: -latency, -latency2: the latency slider's range.
+	latencyKind = durationRange{max: link.MaxRTT}
+	// jitterKind: -jitter, at most the slider's range too.
+	jitterKind = durationRange{max: link.MaxRTT}
+	// moveTimeKind: -move-time, what a Welcome frame carries.
+	moveTimeKind = durationRange{min: time.Millisecond, max: server.MaxMoveTime, unit: time.Millisecond}
+	// lengthKind: -until, -duration: how long something runs; 0 says "auto"
+	// or "until interrupted".
+	lengthKind = durationRange{}
+	// timeoutKind: -ssh-idle, -ssh-handshake.
+	timeoutKind = durationRange{min: time.Second}
+
+	// rateKind: -rate, in Hz.
+	rateKind = intRange{lo: 0, hi: server.MaxRate}
+	// botsKind: -bots, 0 for none.
+	botsKind = intRange{lo: 0, hi: bot.MaxBots}
+	// botRunKind: bots' -n, at least one.
+	botRunKind = intRange{lo: 1, hi: bot.MaxBots}
+	// sessionsKind: -ssh-per-addr, -ssh-max: each session is a player.
+	sessionsKind = intRange{lo: 1, hi: server.MaxPlayersCap}
+	// seedKind: -seed, any 64-bit number.
+	seedKind = intRange{lo: math.MinInt64, hi: math.MaxInt64}
+)
+
+// durationRange is a kind of duration flag: from min to max (no upper
+// bound if max is 0), a whole number of unit if unit is not 0.
+type durationRange struct {
+	min, max, unit time.Duration
+}
+
+// String is the range, as errors and -help show it.
+func (r durationRange) String() string {
+	switch {
+	case r.max > 0:
+		return fmt.Sprintf("%s to %v", showDuration(r.min), r.max)
+	case r.min > 0:
+		return fmt.Sprintf("at least %v", r.min)
+	}
+	return "0 or more"
+}
+
+// showDuration writes d as Go does, but 0 as "0".
+func showDuration(d time.Duration) string {
+	if d == 0 {
+		return "0"
+	}
+	return d.String()
+}
+
+// check refuses d if it is not of the kind.
+func (r durationRange) check(d time.Duration) error {
+	switch {
+	case d < r.min || (r.max > 0 && d > r.max):
+		return fmt.Errorf("out of range (%v)", r)
+	case r.unit > 0 && d%r.unit != 0:
+		return fmt.Errorf("not a whole number of %v", r.unit)
+	}
+	return nil
+}
+
+// parse reads a Go duration. A number without a unit is refused with a
+// hint: the number in milliseconds, or in seconds if that is too short.
+func (r durationRange) parse(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(s)
+	if err == nil {
+		return d, nil
+	}
+	n, nerr := strconv.ParseFloat(s, 64)
+	if nerr != nil {
+		return 0, errors.New("not a duration, e.g. 250ms or 1.5s")
+	}
+	unit := "ms"
+	if time.Duration(n*float64(time.Millisecond)) < r.min {
+		unit = "s"
+	}
+	return 0, fmt.Errorf("a duration needs a unit, e.g. %s%s", s, unit)
+}
+
+// intRange is a kind of whole-number flag: lo to hi.
+type intRange struct{ lo, hi int64 }
+
+// String is the range, as errors and -help show it.
+func (r intRange) String() string { return fmt.Sprintf("%d to %d", r.lo, r.hi) }
+
+// check refuses n if it is out of the range.
+func (r intRange) check(n int64) error {
+	if n < r.lo || n > r.hi {
+		return fmt.Errorf("out of range (%v)", r)
+	}
+	return nil
+}

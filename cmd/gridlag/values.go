@@ -1,0 +1,109 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"gridlag/grid"
+	"gridlag/scenario"
+)
+
+// durationValue is a duration flag of a kind.
+type durationValue struct {
+	p *time.Duration
+	r durationRange
+}
+
+// String is the duration, as Go writes it.
+func (v *durationValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return v.p.String()
+}
+
+// Set reads a duration and refuses it if it is not of the flag's kind.
+func (v *durationValue) Set(s string) error {
+	d, err := v.r.parse(s)
+	if err != nil {
+		return err
+	}
+	if err := v.r.check(d); err != nil {
+		return err
+	}
+	*v.p = d
+	return nil
+}
+
+// intValue is a whole-number flag of a kind.
+type intValue[T int | int64] struct {
+	p *T
+	r intRange
+}
+
+// String is the number.
+func (v *intValue[T]) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strconv.FormatInt(int64(*v.p), 10)
+}
+
+// Set reads a whole number and refuses it if it is out of the flag's range.
+func (v *intValue[T]) Set(s string) error {
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return fmt.Errorf("out of range (%v)", v.r)
+	case err != nil:
+		return errors.New("not a whole number")
+	}
+	if err := v.r.check(n); err != nil {
+		return err
+	}
+	*v.p = T(n)
+	return nil
+}
+
+// posValue is a cell flag, x,y.
+type posValue struct{ p *grid.Pos }
+
+// String is the cell, x,y.
+func (v *posValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return fmt.Sprintf("%d,%d", v.p.X, v.p.Y)
+}
+
+// Set reads a cell, x,y.
+func (v *posValue) Set(s string) error {
+	p, err := scenario.ParsePos(s)
+	if err != nil {
+		return err
+	}
+	*v.p = p
+	return nil
+}
+
+// pressesValue is a flag listing key presses, DIRECTION@TIME,...
+type pressesValue struct {
+	p    *[]scenario.Press
+	text string
+}
+
+// String is the list as it was given.
+func (v *pressesValue) String() string { return v.text }
+
+// Set reads a list of presses.
+func (v *pressesValue) Set(s string) error {
+	presses, err := scenario.ParsePresses(s)
+	if err != nil {
+		return err
+	}
+	*v.p, v.text = presses, s
+	return nil
+}
