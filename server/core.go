@@ -24,8 +24,10 @@ type Core struct {
 	conns map[ConnID]*client
 	slots []*client // joined clients by player ID; slot 0 unused
 	count int       // joined clients
-	bots  int       // joined bots
-	botN  uint32    // bots spawned so far, to spread the next one
+	// spectators are the watching clients, in the order they came
+	spectators []*client
+	bots       int    // joined bots
+	botN       uint32 // bots spawned so far, to spread the next one
 
 	tick   uint32
 	spawns []grid.Pos // the human spawn cells: Spawn, then Spawns
@@ -38,6 +40,9 @@ type Core struct {
 	posUsed   int
 	states    pool[protocol.State]
 	pongs     pool[protocol.Pong]
+	pings     pool[protocol.Ping]
+	overviews pool[protocol.Overview]
+	facts     []PlayerOverview // scratch of overview
 
 	stats Stats
 }
@@ -46,9 +51,10 @@ type Core struct {
 type phase uint8
 
 const (
-	phaseNew    phase = iota // no Hello yet
-	phaseJoined              // in the world
-	phaseClosed              // the Core asked for it to close, or it said Bye
+	phaseNew      phase = iota // no Hello yet
+	phaseJoined                // in the world
+	phaseWatching              // a spectator, watching
+	phaseClosed                // the Core asked for it to close, or it said Bye
 )
 
 // client is one connection the Core knows.
@@ -58,7 +64,8 @@ type client struct {
 	player  grid.PlayerID
 	info    protocol.PlayerInfo
 	bot     bool
-	lastSeq uint32 // the last input processed
+	lastSeq uint32   // the last input processed
+	rtt     rttMeter // the round trip, measured by the Core's Pings
 }
 
 // NewCore returns a Core with the given game numbers, defaults filled in.
@@ -88,6 +95,7 @@ func (c *Core) Stats() Stats {
 	s := c.stats
 	s.Players = c.count
 	s.Bots = c.bots
+	s.Spectators = len(c.spectators)
 	s.Connections = len(c.conns)
 	return s
 }
@@ -132,6 +140,8 @@ func (c *Core) reset() {
 	c.posUsed = 0
 	c.states.reset()
 	c.pongs.reset()
+	c.pings.reset()
+	c.overviews.reset()
 }
 
 func (c *Core) send(to ConnID, m protocol.Message) {
@@ -161,7 +171,13 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 	}
 	switch v := m.(type) {
 	case *protocol.Input:
+		if cl.phase == phaseWatching {
+			c.violation(now, cl, "a spectator cannot move: Input refused")
+			return
+		}
 		c.input(now, cl, v)
+	case *protocol.Pong:
+		cl.rtt.pong(now, v.Stamp)
 	case *protocol.Ping:
 		p := c.pongs.get()
 		p.Stamp = v.Stamp
@@ -176,15 +192,16 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 		c.leave(now, cl, fmt.Sprintf("client error %d: %s", v.Code, protocol.Printable(v.Text)))
 		cl.phase = phaseClosed
 		c.sendClose(id, &protocol.Bye{Reason: "goodbye"})
-	case *protocol.Hello:
-		c.violation(now, cl, "second Hello on the connection")
+	case *protocol.Hello, *protocol.Spectate:
+		c.violation(now, cl, fmt.Sprintf("second handshake (%v) on the connection", m.Type()))
 	default:
 		c.violation(now, cl, fmt.Sprintf("unexpected %v from a client", m.Type()))
 	}
 }
 
 // Disconnect reports that connection id is gone, for reason (for the
-// record). Its player leaves the world. Unknown IDs are ignored.
+// record). Its player leaves the world, or the spectator stops watching.
+// Unknown IDs are ignored.
 func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
 	c.begin()
 	cl := c.conns[id]
@@ -192,29 +209,43 @@ func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
 		return
 	}
 	delete(c.conns, id)
-	if cl.phase == phaseJoined {
-		c.leave(now, cl, reason)
-	}
+	c.leave(now, cl, reason)
 }
 
 // Tick runs one update tick: every joined client gets ONE State carrying
-// every player's cell and its own last processed input. With Rate 0 nobody
-// calls it, but it works the same.
+// every player's cell and its own last processed input, and every spectator
+// one Overview. With Rate 0 nobody calls it, but it works the same.
 func (c *Core) Tick(now time.Duration) {
 	c.begin()
 	c.broadcast(now)
 }
 
-// handshake handles the first message of a connection.
+// handshake handles the first message of a connection: a player's Hello
+// or a spectator's Spectate.
 func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
-	h, ok := m.(*protocol.Hello)
-	if !ok {
-		c.refuse(cl, protocol.ErrCodeProtocol, fmt.Sprintf("expected Hello as the first message, got %v", m.Type()))
-		return
+	switch h := m.(type) {
+	case *protocol.Hello:
+		c.join(now, cl, h)
+	case *protocol.Spectate:
+		c.watch(now, cl, h)
+	default:
+		c.refuse(cl, protocol.ErrCodeProtocol, fmt.Sprintf("expected Hello or Spectate as the first message, got %v", m.Type()))
 	}
-	if h.Version != protocol.Version {
+}
+
+// versionOK refuses a handshake of another protocol version.
+func (c *Core) versionOK(cl *client, v uint16) bool {
+	if v != protocol.Version {
 		c.refuse(cl, protocol.ErrCodeVersion, fmt.Sprintf(
-			"protocol version %d is not supported: this server speaks version %d; please update your client", h.Version, protocol.Version))
+			"protocol version %d is not supported: this server speaks version %d; please update your client", v, protocol.Version))
+		return false
+	}
+	return true
+}
+
+// join handles a Hello: the player enters the world.
+func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
+	if !c.versionOK(cl, h.Version) {
 		return
 	}
 	if err := protocol.CheckPlayerName(h.Name, h.Bot); err != nil {
@@ -280,6 +311,9 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 			c.send(o.conn, join)
 		}
 	}
+	for _, s := range c.spectators {
+		c.send(s.conn, join)
+	}
 	if c.cfg.Rate == 0 {
 		c.broadcast(now) // immediate mode: everyone sees the newcomer's cell at once
 	} else {
@@ -304,9 +338,15 @@ func (c *Core) violation(now time.Duration, cl *client, text string) {
 }
 
 // leave takes a joined client's player out of the world and tells the
-// others.
+// others, or ends a spectator's watch.
 func (c *Core) leave(now time.Duration, cl *client, reason string) {
-	if cl.phase != phaseJoined {
+	switch cl.phase {
+	case phaseWatching:
+		c.unwatch(cl, reason)
+		cl.phase = phaseNew // no longer watching; the caller sets the final phase
+		return
+	case phaseJoined:
+	default:
 		return
 	}
 	c.world.Remove(cl.player)
@@ -317,12 +357,7 @@ func (c *Core) leave(now time.Duration, cl *client, reason string) {
 	}
 	c.stats.Leaves++
 	c.events = append(c.events, Event{Kind: EventLeave, Conn: cl.conn, Player: cl.player, Name: cl.info.Name, Bot: cl.bot, Reason: reason})
-	leave := &protocol.Leave{ID: cl.player}
-	for _, o := range c.slots {
-		if o != nil {
-			c.send(o.conn, leave)
-		}
-	}
+	c.tellAll(&protocol.Leave{ID: cl.player})
 	cl.phase = phaseNew // no longer joined; the caller sets the final phase
 }
 
@@ -352,11 +387,13 @@ func (c *Core) input(now time.Duration, cl *client, in *protocol.Input) {
 			c.broadcast(now)
 		} else {
 			c.sendState(now, cl, c.snapshot())
+			c.showSpectators(now) // the acknowledgement is news for them
 		}
 	}
 }
 
-// broadcast sends every joined client one State.
+// broadcast sends every joined client one State and every spectator one
+// Overview.
 func (c *Core) broadcast(now time.Duration) {
 	c.tick++
 	c.stats.Ticks++
@@ -364,6 +401,7 @@ func (c *Core) broadcast(now time.Duration) {
 	for _, p := range positions {
 		c.sendState(now, c.slots[p.ID], positions)
 	}
+	c.showSpectators(now)
 }
 
 // snapshot returns every player's cell, sorted by ID, in a buffer that

@@ -4,6 +4,7 @@ package server
 type Stats struct {
 	Players     int // players in the world now
 	Bots        int // of which bots
+	Spectators  int // spectators watching now
 	Connections int // connections the Core knows: from their first message until Disconnect (a connection that has sent nothing yet is the adapter's alone)
 
 	Ticks      uint64 // update ticks (and immediate-mode broadcasts)
@@ -20,4 +21,6 @@ type Stats struct {
 
 	StatesSent uint64 // State messages produced
 	Pongs      uint64 // Pong messages produced
+	Pings      uint64 // Ping messages produced, to measure players' round trips
+	Overviews  uint64 // Overview messages produced, one per spectator per tick
 }
