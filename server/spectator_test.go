@@ -237,3 +237,66 @@ func TestMaxSpectatorsConfig(t *testing.T) {
 		t.Errorf("MaxSpectatorsCap refused: %v", err)
 	}
 }
+
+// TestOverviewCappedToOneFrame: with more players than one Overview frame
+// carries, spectators get those with the lowest IDs, and Total counts all;
+// the Overview encodes.
+func TestOverviewCappedToOneFrame(t *testing.T) {
+	n := protocol.MaxOverviewPlayers + 2
+	c := NewCore(Config{Rate: 20, Map: openMap(t, 100, 100), Spawn: grid.Pos{X: 1, Y: 1}, MaxPlayers: n})
+	for id := 1; id <= n; id++ { // straight into the world: n handshakes would cost n² Joins
+		cl := &client{conn: ConnID(id), phase: phaseJoined, player: grid.PlayerID(id), info: protocol.PlayerInfo{ID: grid.PlayerID(id), Name: "p"}}
+		if err := c.world.Add(cl.player, grid.Pos{X: 1 + (id-1)%98, Y: 1 + (id-1)/98}); err != nil {
+			t.Fatal(err)
+		}
+		c.conns[cl.conn], c.slots[id] = cl, cl
+		c.count++
+	}
+	o := overviewsTo(spectate(t, c, 0, ConnID(n+1), "teacher"), ConnID(n+1))
+	if len(o) != 1 || int(o[0].Total) != n || len(o[0].Players) != protocol.MaxOverviewPlayers {
+		t.Fatalf("overview of %d players lists %d of %d, want %d of %d", n, len(o[0].Players), o[0].Total, protocol.MaxOverviewPlayers, n)
+	}
+	if last := o[0].Players[len(o[0].Players)-1]; last.ID != protocol.MaxOverviewPlayers {
+		t.Errorf("the last listed player is %d, want %d: the lowest IDs", last.ID, protocol.MaxOverviewPlayers)
+	}
+	if _, err := protocol.Marshal(o[0]); err != nil {
+		t.Errorf("the capped Overview does not encode: %v", err)
+	}
+	if len(c.Overview(nil)) != n {
+		t.Error("Core.Overview, which no frame bounds, does not list every player")
+	}
+}
+
+// TestTickWithSpectatorsAllocatesNothing: spectators and the server's
+// pings keep the steady state free of allocations too (their Overviews and
+// Pings are pooled).
+func TestTickWithSpectatorsAllocatesNothing(t *testing.T) {
+	const players = 300
+	c := busyCore(t, players)
+	for conn := ConnID(players + 1); conn <= players+3; conn++ {
+		spectate(t, c, time.Second, conn, "teacher")
+	}
+	now := 2 * time.Second
+	pong := &protocol.Pong{}
+	round := func() {
+		now += 50 * time.Millisecond
+		c.Ping(now)
+		c.Outbox()
+		pong.Stamp = uint64(now) // every player answers
+		for conn := ConnID(1); conn <= players; conn++ {
+			c.Receive(now+ms, conn, pong)
+		}
+		c.Tick(now + ms)
+		c.Outbox()
+	}
+	round()
+	if s := c.Stats(); s.Pings != players || s.Overviews == 0 {
+		t.Fatalf("setup: %+v", s)
+	}
+	if allocs := testing.AllocsPerRun(50, round); allocs != 0 {
+		t.Errorf("a steady-state round of pings and a tick with spectators allocates %.1f times, want 0", allocs)
+	}
+	if p := c.Overview(nil); !p[0].HasRTT || p[0].RTT != ms {
+		t.Errorf("after the rounds player 1's round trip is %v (%v), want 1ms", p[0].RTT, p[0].HasRTT)
+	}
+}
