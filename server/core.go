@@ -152,6 +152,18 @@ func (c *Core) sendClose(to ConnID, m protocol.Message) {
 	c.out = append(c.out, Envelope{To: to, Msg: m, Close: true})
 }
 
+// tellAll sends m to every player and every spectator.
+func (c *Core) tellAll(m protocol.Message) {
+	for _, o := range c.slots {
+		if o != nil {
+			c.send(o.conn, m)
+		}
+	}
+	for _, s := range c.spectators {
+		c.send(s.conn, m)
+	}
+}
+
 // Receive feeds one decoded message from connection id, received at now.
 func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 	c.begin()
@@ -337,18 +349,23 @@ func (c *Core) violation(now time.Duration, cl *client, text string) {
 	c.sendClose(cl.conn, &protocol.Error{Code: protocol.ErrCodeProtocol, Text: text})
 }
 
-// leave takes a joined client's player out of the world and tells the
-// others, or ends a spectator's watch.
+// leave takes a joined client's player out of the world, or ends a
+// spectator's watch. The client is then neither; the caller sets its final
+// phase.
 func (c *Core) leave(now time.Duration, cl *client, reason string) {
 	switch cl.phase {
+	case phaseJoined:
+		c.leaveWorld(cl, reason)
 	case phaseWatching:
 		c.unwatch(cl, reason)
-		cl.phase = phaseNew // no longer watching; the caller sets the final phase
-		return
-	case phaseJoined:
 	default:
 		return
 	}
+	cl.phase = phaseNew
+}
+
+// leaveWorld takes a player out of the world and tells everyone.
+func (c *Core) leaveWorld(cl *client, reason string) {
 	c.world.Remove(cl.player)
 	c.slots[cl.player] = nil
 	c.count--
@@ -358,7 +375,6 @@ func (c *Core) leave(now time.Duration, cl *client, reason string) {
 	c.stats.Leaves++
 	c.events = append(c.events, Event{Kind: EventLeave, Conn: cl.conn, Player: cl.player, Name: cl.info.Name, Bot: cl.bot, Reason: reason})
 	c.tellAll(&protocol.Leave{ID: cl.player})
-	cl.phase = phaseNew // no longer joined; the caller sets the final phase
 }
 
 // input processes one numbered input.

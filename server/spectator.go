@@ -55,15 +55,3 @@ func (c *Core) unwatch(cl *client, reason string) {
 	c.spectators = slices.DeleteFunc(c.spectators, func(s *client) bool { return s == cl })
 	c.events = append(c.events, Event{Kind: EventUnwatch, Conn: cl.conn, Name: cl.info.Name, Reason: reason})
 }
-
-// tellAll sends m to every player and every spectator.
-func (c *Core) tellAll(m protocol.Message) {
-	for _, o := range c.slots {
-		if o != nil {
-			c.send(o.conn, m)
-		}
-	}
-	for _, s := range c.spectators {
-		c.send(s.conn, m)
-	}
-}

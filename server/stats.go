@@ -10,7 +10,7 @@ type Stats struct {
 	Ticks      uint64 // update ticks (and immediate-mode broadcasts)
 	Joins      uint64 // players who joined
 	Leaves     uint64 // players who left
-	Refused    uint64 // handshakes refused: bad version, bad name, server full, no Hello
+	Refused    uint64 // handshakes refused: bad version, bad name, server or spectators full, no Hello or Spectate
 	Violations uint64 // joined connections closed for an unexpected message
 
 	InputsProcessed uint64 // inputs processed (moves, blocked moves and too-fast ones)
