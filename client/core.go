@@ -270,6 +270,8 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 			}
 			c.stats.RTTs = append(c.stats.RTTs, c.rtt)
 		}
+	case *protocol.Ping:
+		c.send(&protocol.Pong{Stamp: m.Stamp}) // the server measures our round trip
 	case *protocol.Join:
 		c.roster[m.Player.ID] = m.Player
 	case *protocol.Leave:

@@ -272,3 +272,19 @@ func TestHandshakeTimesOut(t *testing.T) {
 		t.Fatalf("still %v after 10 s without a Welcome", c.Phase())
 	}
 }
+
+// TestServerPingAnswered: the server measures each player's round trip, so
+// the client answers its Ping at once with a Pong of the same stamp.
+func TestServerPingAnswered(t *testing.T) {
+	c := playing(t, Options{})
+	if err := c.Receive(300*ms, &protocol.Ping{Stamp: 0xFEEDF00D}); err != nil {
+		t.Fatal(err)
+	}
+	out := c.Outbox()
+	if len(out) != 1 {
+		t.Fatalf("a server's Ping gave %d messages, want one Pong", len(out))
+	}
+	if p, ok := out[0].(*protocol.Pong); !ok || p.Stamp != 0xFEEDF00D {
+		t.Errorf("a server's Ping was answered with %#v, want Pong{0xFEEDF00D}", out[0])
+	}
+}

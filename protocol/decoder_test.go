@@ -128,10 +128,17 @@ func badFrames() []badFrame {
 	state := func(count uint16, rest ...[]byte) []byte {
 		return frame(byte(protocol.TypeState), u32(1), u64(2), u32(3), u16(count), cat(rest...))
 	}
+	spectating := func(w, h uint16, cells string) []byte {
+		return frame(byte(protocol.TypeSpectating), u16(20), u16(100), []byte{4}, u16(w), u16(h), []byte(cells))
+	}
+	overview := func(total, count uint16, rest ...[]byte) []byte {
+		return frame(byte(protocol.TypeOverview), u32(1), u64(2), u16(total), u16(count), cat(rest...))
+	}
+	seen := func(id uint16) []byte { return cat(u16(id), []byte{0}, u16(2), u16(3), u32(4), u16(5)) }
 	return []badFrame{
 		{"zero length", []byte{0, 0}, protocol.ErrEmptyFrame, ""},
 		{"type 0", frame(0), protocol.ErrUnknownType, ""},
-		{"type 11", frame(11, u64(1)), protocol.ErrUnknownType, ""},
+		{"type 14", frame(14, u64(1)), protocol.ErrUnknownType, ""},
 		{"type 255", frame(255), protocol.ErrUnknownType, ""},
 		{"hello short", frame(byte(protocol.TypeHello), u16(1)), protocol.ErrShort, "Hello"},
 		{"hello bool 2", hello(2, "ada"), protocol.ErrBadValue, "Hello"},
@@ -161,6 +168,18 @@ func badFrames() []badFrame {
 		{"join ID 0", frame(byte(protocol.TypeJoin), u16(0), []byte{1}, str("x")), protocol.ErrBadValue, "Join"},
 		{"leave ID 0", frame(byte(protocol.TypeLeave), u16(0)), protocol.ErrBadValue, "Leave"},
 		{"leave trailing", frame(byte(protocol.TypeLeave), u16(1), u16(2)), protocol.ErrTrailing, "Leave"},
+		{"spectate bad UTF-8", frame(byte(protocol.TypeSpectate), u16(1), str("\xff")), protocol.ErrBadUTF8, "Spectate"},
+		{"spectate short", frame(byte(protocol.TypeSpectate), u16(1)), protocol.ErrShort, "Spectate"},
+		{"spectating bad cell", spectating(2, 1, "#x"), protocol.ErrBadValue, "Spectating"},
+		{"spectating map 0x0", spectating(0, 0, ""), protocol.ErrBadValue, "Spectating"},
+		{"spectating huge map", spectating(0xffff, 0xffff, "...."), protocol.ErrShort, "Spectating"},
+		{"spectating trailing", spectating(1, 1, ".."), protocol.ErrTrailing, "Spectating"},
+		{"overview huge count", overview(0xffff, 0xffff), protocol.ErrShort, "Overview"},
+		{"overview count too small", overview(2, 1, seen(1), seen(2)), protocol.ErrTrailing, "Overview"},
+		{"overview more listed than in all", overview(1, 2, seen(1), seen(2)), protocol.ErrBadValue, "Overview"},
+		{"overview player 0", overview(1, 1, seen(0)), protocol.ErrBadValue, "Overview"},
+		{"overview bool 2", overview(1, 1, cat(u16(1), []byte{2}, u16(2), u16(3), u32(4), u16(5))), protocol.ErrBadValue, "Overview"},
+		{"overview short header", frame(byte(protocol.TypeOverview), u32(1), u64(2)), protocol.ErrShort, "Overview"},
 	}
 }
 
@@ -309,6 +328,11 @@ func TestEncodeBadValues(t *testing.T) {
 		{"bye long reason", &protocol.Bye{Reason: strings.Repeat("é", 128)}, protocol.ErrBadValue},
 		{"join ID 0", &protocol.Join{Player: protocol.PlayerInfo{Name: "x"}}, protocol.ErrBadValue},
 		{"leave ID 0", &protocol.Leave{}, protocol.ErrBadValue},
+		{"spectate bad UTF-8", &protocol.Spectate{Name: "\xff"}, protocol.ErrBadUTF8},
+		{"spectating cells mismatch", &protocol.Spectating{MapWidth: 2, MapHeight: 1, Cells: cells}, protocol.ErrBadValue},
+		{"overview player 0", &protocol.Overview{Total: 1, Players: []protocol.OverviewPlayer{{ID: 0}}}, protocol.ErrBadValue},
+		{"overview negative y", &protocol.Overview{Total: 1, Players: []protocol.OverviewPlayer{{ID: 1, Pos: grid.Pos{Y: -1}}}}, protocol.ErrBadValue},
+		{"overview more listed than in all", &protocol.Overview{Total: 0, Players: []protocol.OverviewPlayer{{ID: 1}}}, protocol.ErrBadValue},
 	} {
 		b, err := protocol.Marshal(c.msg)
 		if !errors.Is(err, c.want) || len(b) != 0 {
@@ -387,7 +411,7 @@ func TestTypes(t *testing.T) {
 		}
 		names[name] = true
 	}
-	for _, typ := range []protocol.Type{0, 11, 255} {
+	for _, typ := range []protocol.Type{0, 14, 255} {
 		if m := protocol.New(typ); m != nil {
 			t.Errorf("New(%d) = %#v, want nil", typ, m)
 		}

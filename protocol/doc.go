@@ -8,8 +8,12 @@
 //
 // A connection starts with the client's Hello, which carries Version; the
 // server answers Welcome, or Error and closes. After that the client sends
-// Input, Ping and Bye; the server sends State, Pong, Join, Leave, Error and
-// Bye.
+// Input, Ping, Pong and Bye; the server sends State, Ping, Pong, Join, Leave,
+// Error and Bye.
+//
+// A spectator starts with Spectate instead of Hello; the server answers
+// Spectating, or Error and closes. After that the spectator sends Ping and
+// Bye; the server sends Overview, Pong, Join, Leave, Error and Bye.
 //
 // Decoding never panics: bad bytes give an error. Encoding is canonical, so
 // decoding a frame and encoding the result gives the same bytes back. The

@@ -41,6 +41,18 @@ func examples() []example {
 		{"bye.bin", &protocol.Bye{Reason: "quit"}},
 		{"join.bin", &protocol.Join{Player: protocol.PlayerInfo{ID: 4, Color: 1, Name: "grace"}}},
 		{"leave.bin", &protocol.Leave{ID: 0x0405}},
+		{"spectate.bin", &protocol.Spectate{Version: protocol.Version, Name: "teacher ☺"}},
+		{"spectating.bin", &protocol.Spectating{
+			UpdateRate: 0x0102, MoveTimeMS: 0x0304, Burst: 5,
+			MapWidth: 5, MapHeight: 3, Cells: append([]byte(nil), smallCells...),
+		}},
+		{"overview.bin", &protocol.Overview{
+			Tick: 0x01020304, TimeNS: 0x0102030405060708, Total: 3,
+			Players: []protocol.OverviewPlayer{
+				{ID: 1, Bot: true, Pos: grid.Pos{X: 10, Y: 11}, Ack: 0x0a0b0c0d, RTTMS: 0x0e0f},
+				{ID: 0x0102, Pos: grid.Pos{X: 0x0304, Y: 65535}, Ack: 7, RTTMS: protocol.NoRTT},
+			},
+		}},
 	}
 }
 
@@ -48,6 +60,7 @@ func examples() []example {
 var allTypes = []protocol.Type{
 	protocol.TypeHello, protocol.TypeWelcome, protocol.TypeError, protocol.TypeInput, protocol.TypeState,
 	protocol.TypePing, protocol.TypePong, protocol.TypeBye, protocol.TypeJoin, protocol.TypeLeave,
+	protocol.TypeSpectate, protocol.TypeSpectating, protocol.TypeOverview,
 }
 
 // mustMarshal encodes m or stops the test.

@@ -16,16 +16,19 @@ type Type uint8
 // The message types. Their numbers are part of the wire format: never reuse
 // or renumber one.
 const (
-	TypeHello   Type = 1
-	TypeWelcome Type = 2
-	TypeError   Type = 3
-	TypeInput   Type = 4
-	TypeState   Type = 5
-	TypePing    Type = 6
-	TypePong    Type = 7
-	TypeBye     Type = 8
-	TypeJoin    Type = 9
-	TypeLeave   Type = 10
+	TypeHello      Type = 1
+	TypeWelcome    Type = 2
+	TypeError      Type = 3
+	TypeInput      Type = 4
+	TypeState      Type = 5
+	TypePing       Type = 6
+	TypePong       Type = 7
+	TypeBye        Type = 8
+	TypeJoin       Type = 9
+	TypeLeave      Type = 10
+	TypeSpectate   Type = 11
+	TypeSpectating Type = 12
+	TypeOverview   Type = 13
 )
 
 // String names the message type.
@@ -51,6 +54,12 @@ func (t Type) String() string {
 		return "Join"
 	case TypeLeave:
 		return "Leave"
+	case TypeSpectate:
+		return "Spectate"
+	case TypeSpectating:
+		return "Spectating"
+	case TypeOverview:
+		return "Overview"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -136,6 +145,8 @@ type State struct {
 }
 
 // Ping asks for a Pong with the same Stamp, to measure the round trip.
+// Both sides send it: a client to see its own round trip, the server to
+// measure each player's, which it shows spectators in the Overview.
 type Ping struct {
 	Stamp uint64
 }
@@ -213,6 +224,12 @@ func New(t Type) Message {
 		return new(Join)
 	case TypeLeave:
 		return new(Leave)
+	case TypeSpectate:
+		return new(Spectate)
+	case TypeSpectating:
+		return new(Spectating)
+	case TypeOverview:
+		return new(Overview)
 	}
 	return nil
 }

@@ -151,12 +151,32 @@ func decodeInfo(r *reader) PlayerInfo {
 	return p
 }
 
+// appendMap appends a map: its width, its height and its cells, row-major.
+// They must make a valid grid.Map.
+func appendMap(b []byte, width, height uint16, cells []byte) ([]byte, error) {
+	if _, err := grid.NewMapFromCells(int(width), int(height), cells); err != nil {
+		return b, fmt.Errorf("%w: %w", ErrBadValue, err)
+	}
+	b = binary.BigEndian.AppendUint16(b, width)
+	b = binary.BigEndian.AppendUint16(b, height)
+	return append(b, cells...), nil
+}
+
+// decodeMap reads what appendMap wrote.
+func decodeMap(r *reader) (width, height uint16, cells []byte) {
+	width, height = r.u16(), r.u16()
+	cells = append([]byte(nil), r.take(int(width)*int(height))...)
+	if r.err == nil {
+		if _, err := grid.NewMapFromCells(int(width), int(height), cells); err != nil {
+			r.fail(fmt.Errorf("%w: %w", ErrBadValue, err))
+		}
+	}
+	return width, height, cells
+}
+
 func (m *Welcome) appendPayload(b []byte) ([]byte, error) {
 	if m.Player == 0 {
 		return b, fmt.Errorf("player ID 0: %w", ErrBadValue)
-	}
-	if _, err := m.Map(); err != nil {
-		return b, fmt.Errorf("%w: %w", ErrBadValue, err)
 	}
 	if len(m.Players) > math.MaxUint16 {
 		return b, fmt.Errorf("%d players: %w", len(m.Players), ErrBadValue)
@@ -165,11 +185,11 @@ func (m *Welcome) appendPayload(b []byte) ([]byte, error) {
 	b = binary.BigEndian.AppendUint16(b, m.UpdateRate)
 	b = binary.BigEndian.AppendUint16(b, m.MoveTimeMS)
 	b = append(b, m.Burst)
-	b = binary.BigEndian.AppendUint16(b, m.MapWidth)
-	b = binary.BigEndian.AppendUint16(b, m.MapHeight)
-	b = append(b, m.Cells...)
+	b, err := appendMap(b, m.MapWidth, m.MapHeight, m.Cells)
+	if err != nil {
+		return b, err
+	}
 	b = binary.BigEndian.AppendUint16(b, uint16(len(m.Players)))
-	var err error
 	for _, p := range m.Players {
 		if b, err = appendInfo(b, p); err != nil {
 			return b, err
@@ -183,14 +203,7 @@ func (m *Welcome) decodePayload(r *reader) error {
 	m.UpdateRate = r.u16()
 	m.MoveTimeMS = r.u16()
 	m.Burst = r.u8()
-	m.MapWidth = r.u16()
-	m.MapHeight = r.u16()
-	m.Cells = append([]byte(nil), r.take(int(m.MapWidth)*int(m.MapHeight))...)
-	if r.err == nil {
-		if _, err := m.Map(); err != nil {
-			return fmt.Errorf("%w: %w", ErrBadValue, err)
-		}
-	}
+	m.MapWidth, m.MapHeight, m.Cells = decodeMap(r)
 	n := int(r.u16())
 	m.Players = nil
 	for i := 0; i < n && r.err == nil; i++ {

@@ -64,6 +64,15 @@ func seeds(t testing.TB) []seed {
 		return frame(byte(protocol.TypeState), u32(9), u64(450e6), u32(7), u16(count), cat(players...))
 	}
 	pos := func(id, x, y uint16) []byte { return cat(u16(id), u16(x), u16(y)) }
+	overview := func(total, count uint16, players ...[]byte) []byte {
+		return frame(byte(protocol.TypeOverview), u32(9), u64(450e6), u16(total), u16(count), cat(players...))
+	}
+	seen := func(id uint16, bot byte, x, y uint16, ack uint32, rtt uint16) []byte {
+		return cat(u16(id), []byte{bot}, u16(x), u16(y), u32(ack), u16(rtt))
+	}
+	spectating := func(w, h uint16, cells string) []byte {
+		return frame(byte(protocol.TypeSpectating), u16(20), u16(100), []byte{4}, u16(w), u16(h), []byte(cells))
+	}
 	s = append(s,
 		seed{"empty", nil},
 		seed{"stream-all-types", stream},
@@ -73,7 +82,7 @@ func seeds(t testing.TB) []seed {
 		seed{"length-max-no-body", []byte{0xff, 0xff}},
 		seed{"length-max-short-body", cat([]byte{0xff, 0xff, byte(protocol.TypeState)}, bytes.Repeat([]byte{0}, 100))},
 		seed{"unknown-type-0", frame(0)},
-		seed{"unknown-type-11", frame(11, []byte{1, 2, 3})},
+		seed{"unknown-type-14", frame(14, []byte{1, 2, 3})},
 		seed{"unknown-type-255", frame(255)},
 		seed{"hello-escape-in-name", hello(protocol.Version, 0, 0, "\x1b]0;pwned\a\x1b[2J")},
 		seed{"hello-bad-bool", hello(protocol.Version, 2, 0, "ada")},
@@ -102,6 +111,15 @@ func seeds(t testing.TB) []seed {
 		seed{"bye-empty-reason", frame(byte(protocol.TypeBye), str(""))},
 		seed{"bye-no-payload", frame(byte(protocol.TypeBye))},
 		seed{"error-bad-utf8", frame(byte(protocol.TypeError), []byte{4}, str("\xc3\x28"))},
+		seed{"spectate-bad-utf8", frame(byte(protocol.TypeSpectate), u16(protocol.Version), str("\xff"))},
+		seed{"spectate-old-version", frame(byte(protocol.TypeSpectate), u16(0), str("teacher"))},
+		seed{"spectating-huge-map", spectating(0xffff, 0xffff, "")},
+		seed{"spectating-bad-cell", spectating(2, 1, "#x")},
+		seed{"overview-huge-count", overview(0xffff, 0xffff)},
+		seed{"overview-count-over-total", overview(0, 1, seen(1, 0, 2, 3, 4, 5))},
+		seed{"overview-player-0", overview(1, 1, seen(0, 0, 2, 3, 4, 5))},
+		seed{"overview-bad-bool", overview(1, 1, seen(1, 2, 2, 3, 4, 5))},
+		seed{"overview-capped", overview(9, 2, seen(1, 1, 2, 3, 4, protocol.NoRTT), seen(2, 0, 0xffff, 0xffff, 0xffffffff, 0))},
 		seed{"error-c1-controls", frame(byte(protocol.TypeError), []byte{4}, str("\u009b31m\u0085"))},
 	)
 	return s

@@ -15,6 +15,9 @@ const (
 	DefaultBurst      = 6
 	DefaultRate       = 20 // the adapter's and cmd's default; the Core takes Rate as given
 	DefaultMaxPlayers = 256
+	// DefaultMaxSpectators is how many spectators may watch at once unless
+	// told otherwise: a class's projector and a few more.
+	DefaultMaxSpectators = 16
 )
 
 // Limits of the game numbers: what the wire format can carry.
@@ -26,6 +29,9 @@ const (
 	// carry, with room for its other fields and the player's own entry.
 	MaxMapCells = protocol.MaxFrame - 128
 	MaxMoveTime = 65535 * time.Millisecond // Welcome.MoveTimeMS is 16 bits
+	// MaxSpectatorsCap bounds MaxSpectators: each spectator gets an
+	// Overview of every player per tick, up to a whole frame.
+	MaxSpectatorsCap = 1024
 )
 
 // Config are the game numbers.
@@ -54,10 +60,13 @@ type Config struct {
 	// MaxPlayers is how many players may be in the world at once. Default
 	// 256.
 	MaxPlayers int
+	// MaxSpectators is how many spectators may watch at once. They take no
+	// player slot: this is their own cap. Default 16.
+	MaxSpectators int
 }
 
 // WithDefaults returns c with its zero fields (Map, Spawn, MoveTime, Burst,
-// MaxPlayers) filled in. Rate stays as given.
+// MaxPlayers, MaxSpectators) filled in. Rate stays as given.
 func (c Config) WithDefaults() Config {
 	if c.Map == nil {
 		c.Map = grid.DefaultMap()
@@ -75,6 +84,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.MaxPlayers == 0 {
 		c.MaxPlayers = DefaultMaxPlayers
+	}
+	if c.MaxSpectators == 0 {
+		c.MaxSpectators = DefaultMaxSpectators
 	}
 	return c
 }
@@ -94,6 +106,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: update rate %d Hz is out of range (0 to %d)", c.Rate, MaxRate)
 	case c.MaxPlayers < 1 || c.MaxPlayers > MaxPlayersCap:
 		return fmt.Errorf("server: max players %d is out of range (1 to %d, what one State frame can carry)", c.MaxPlayers, MaxPlayersCap)
+	case c.MaxSpectators < 1 || c.MaxSpectators > MaxSpectatorsCap:
+		return fmt.Errorf("server: max spectators %d is out of range (1 to %d)", c.MaxSpectators, MaxSpectatorsCap)
 	case c.Map.Width()*c.Map.Height() > MaxMapCells:
 		return fmt.Errorf("server: the %dx%d map has more than %d cells, more than a Welcome frame can carry", c.Map.Width(), c.Map.Height(), MaxMapCells)
 	case !c.Map.Inside(c.Spawn):

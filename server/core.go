@@ -24,8 +24,10 @@ type Core struct {
 	conns map[ConnID]*client
 	slots []*client // joined clients by player ID; slot 0 unused
 	count int       // joined clients
-	bots  int       // joined bots
-	botN  uint32    // bots spawned so far, to spread the next one
+	// spectators are the watching clients, in the order they came
+	spectators []*client
+	bots       int    // joined bots
+	botN       uint32 // bots spawned so far, to spread the next one
 
 	tick   uint32
 	spawns []grid.Pos // the human spawn cells: Spawn, then Spawns
@@ -38,6 +40,9 @@ type Core struct {
 	posUsed   int
 	states    pool[protocol.State]
 	pongs     pool[protocol.Pong]
+	pings     pool[protocol.Ping]
+	overviews pool[protocol.Overview]
+	facts     []PlayerOverview // scratch of overview
 
 	stats Stats
 }
@@ -46,9 +51,10 @@ type Core struct {
 type phase uint8
 
 const (
-	phaseNew    phase = iota // no Hello yet
-	phaseJoined              // in the world
-	phaseClosed              // the Core asked for it to close, or it said Bye
+	phaseNew      phase = iota // no Hello yet
+	phaseJoined                // in the world
+	phaseWatching              // a spectator, watching
+	phaseClosed                // the Core asked for it to close, or it said Bye
 )
 
 // client is one connection the Core knows.
@@ -58,7 +64,8 @@ type client struct {
 	player  grid.PlayerID
 	info    protocol.PlayerInfo
 	bot     bool
-	lastSeq uint32 // the last input processed
+	lastSeq uint32   // the last input processed
+	rtt     rttMeter // the round trip, measured by the Core's Pings
 }
 
 // NewCore returns a Core with the given game numbers, defaults filled in.
@@ -93,6 +100,7 @@ func (c *Core) Stats() Stats {
 	s := c.stats
 	s.Players = c.count
 	s.Bots = c.bots
+	s.Spectators = len(c.spectators)
 	s.Connections = len(c.conns)
 	return s
 }
@@ -137,6 +145,8 @@ func (c *Core) reset() {
 	c.posUsed = 0
 	c.states.reset()
 	c.pongs.reset()
+	c.pings.reset()
+	c.overviews.reset()
 }
 
 func (c *Core) send(to ConnID, m protocol.Message) {
@@ -145,6 +155,18 @@ func (c *Core) send(to ConnID, m protocol.Message) {
 
 func (c *Core) sendClose(to ConnID, m protocol.Message) {
 	c.out = append(c.out, Envelope{To: to, Msg: m, Close: true})
+}
+
+// tellAll sends m to every player and every spectator.
+func (c *Core) tellAll(m protocol.Message) {
+	for _, o := range c.slots {
+		if o != nil {
+			c.send(o.conn, m)
+		}
+	}
+	for _, s := range c.spectators {
+		c.send(s.conn, m)
+	}
 }
 
 // Receive feeds one decoded message from connection id, received at now.
@@ -166,7 +188,13 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 	}
 	switch v := m.(type) {
 	case *protocol.Input:
+		if cl.phase == phaseWatching {
+			c.violation(now, cl, "a spectator cannot move: Input refused")
+			return
+		}
 		c.input(now, cl, v)
+	case *protocol.Pong:
+		cl.rtt.pong(now, v.Stamp)
 	case *protocol.Ping:
 		p := c.pongs.get()
 		p.Stamp = v.Stamp
@@ -181,15 +209,16 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 		c.leave(now, cl, fmt.Sprintf("client error %d: %s", v.Code, protocol.Printable(v.Text)))
 		cl.phase = phaseClosed
 		c.sendClose(id, &protocol.Bye{Reason: "goodbye"})
-	case *protocol.Hello:
-		c.violation(now, cl, "second Hello on the connection")
+	case *protocol.Hello, *protocol.Spectate:
+		c.violation(now, cl, fmt.Sprintf("second handshake (%v) on the connection", m.Type()))
 	default:
 		c.violation(now, cl, fmt.Sprintf("unexpected %v from a client", m.Type()))
 	}
 }
 
 // Disconnect reports that connection id is gone, for reason (for the
-// record). Its player leaves the world. Unknown IDs are ignored.
+// record). Its player leaves the world, or the spectator stops watching.
+// Unknown IDs are ignored.
 func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
 	c.begin()
 	cl := c.conns[id]
@@ -197,29 +226,43 @@ func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
 		return
 	}
 	delete(c.conns, id)
-	if cl.phase == phaseJoined {
-		c.leave(now, cl, reason)
-	}
+	c.leave(now, cl, reason)
 }
 
 // Tick runs one update tick: every joined client gets ONE State carrying
-// every player's cell and its own last processed input. With Rate 0 nobody
-// calls it, but it works the same.
+// every player's cell and its own last processed input, and every spectator
+// one Overview. With Rate 0 nobody calls it, but it works the same.
 func (c *Core) Tick(now time.Duration) {
 	c.begin()
 	c.broadcast(now)
 }
 
-// handshake handles the first message of a connection.
+// handshake handles the first message of a connection: a player's Hello
+// or a spectator's Spectate.
 func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
-	h, ok := m.(*protocol.Hello)
-	if !ok {
-		c.refuse(cl, protocol.ErrCodeProtocol, fmt.Sprintf("expected Hello as the first message, got %v", m.Type()))
-		return
+	switch h := m.(type) {
+	case *protocol.Hello:
+		c.join(now, cl, h)
+	case *protocol.Spectate:
+		c.watch(now, cl, h)
+	default:
+		c.refuse(cl, protocol.ErrCodeProtocol, fmt.Sprintf("expected Hello or Spectate as the first message, got %v", m.Type()))
 	}
-	if h.Version != protocol.Version {
+}
+
+// versionOK refuses a handshake of another protocol version.
+func (c *Core) versionOK(cl *client, v uint16) bool {
+	if v != protocol.Version {
 		c.refuse(cl, protocol.ErrCodeVersion, fmt.Sprintf(
-			"protocol version %d is not supported: this server speaks version %d; please update your client", h.Version, protocol.Version))
+			"protocol version %d is not supported: this server speaks version %d; please update your client", v, protocol.Version))
+		return false
+	}
+	return true
+}
+
+// join handles a Hello: the player enters the world.
+func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
+	if !c.versionOK(cl, h.Version) {
 		return
 	}
 	if err := protocol.CheckPlayerName(h.Name, h.Bot); err != nil {
@@ -285,6 +328,9 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 			c.send(o.conn, join)
 		}
 	}
+	for _, s := range c.spectators {
+		c.send(s.conn, join)
+	}
 	if c.cfg.Rate == 0 {
 		c.broadcast(now) // immediate mode: everyone sees the newcomer's cell at once
 	} else {
@@ -308,12 +354,23 @@ func (c *Core) violation(now time.Duration, cl *client, text string) {
 	c.sendClose(cl.conn, &protocol.Error{Code: protocol.ErrCodeProtocol, Text: text})
 }
 
-// leave takes a joined client's player out of the world and tells the
-// others.
+// leave takes a joined client's player out of the world, or ends a
+// spectator's watch. The client is then neither; the caller sets its final
+// phase.
 func (c *Core) leave(now time.Duration, cl *client, reason string) {
-	if cl.phase != phaseJoined {
+	switch cl.phase {
+	case phaseJoined:
+		c.leaveWorld(cl, reason)
+	case phaseWatching:
+		c.unwatch(cl, reason)
+	default:
 		return
 	}
+	cl.phase = phaseNew
+}
+
+// leaveWorld takes a player out of the world and tells everyone.
+func (c *Core) leaveWorld(cl *client, reason string) {
 	c.world.Remove(cl.player)
 	c.slots[cl.player] = nil
 	c.count--
@@ -322,13 +379,7 @@ func (c *Core) leave(now time.Duration, cl *client, reason string) {
 	}
 	c.stats.Leaves++
 	c.events = append(c.events, Event{Kind: EventLeave, Conn: cl.conn, Player: cl.player, Name: cl.info.Name, Bot: cl.bot, Reason: reason})
-	leave := &protocol.Leave{ID: cl.player}
-	for _, o := range c.slots {
-		if o != nil {
-			c.send(o.conn, leave)
-		}
-	}
-	cl.phase = phaseNew // no longer joined; the caller sets the final phase
+	c.tellAll(&protocol.Leave{ID: cl.player})
 }
 
 // input processes one numbered input.
@@ -357,11 +408,13 @@ func (c *Core) input(now time.Duration, cl *client, in *protocol.Input) {
 			c.broadcast(now)
 		} else {
 			c.sendState(now, cl, c.snapshot())
+			c.showSpectators(now) // the acknowledgement is news for them
 		}
 	}
 }
 
-// broadcast sends every joined client one State.
+// broadcast sends every joined client one State and every spectator one
+// Overview.
 func (c *Core) broadcast(now time.Duration) {
 	c.tick++
 	c.stats.Ticks++
@@ -369,6 +422,7 @@ func (c *Core) broadcast(now time.Duration) {
 	for _, p := range positions {
 		c.sendState(now, c.slots[p.ID], positions)
 	}
+	c.showSpectators(now)
 }
 
 // snapshot returns every player's cell, sorted by ID, in a buffer that

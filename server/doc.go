@@ -18,4 +18,10 @@
 // (Input), the server applies them under the speed limit and broadcasts ONE
 // batched State per client per tick, each carrying the number of the last
 // input it processed for its recipient, so the client can reconcile.
+//
+// Spectators (a connection that opens with Spectate instead of Hello) watch
+// without a player: no slot, no avatar, a cap of their own. Each tick they
+// get one Overview: every player's cell, the last input processed for them
+// and the round trip the server measured with its own Pings (Core.Ping).
+// Core.Overview gives the same facts to code that holds the Core.
 package server

@@ -18,8 +18,14 @@ const (
 	// the server).
 	EventLeave
 	// EventRefused: a connection was refused or closed before it joined
-	// (bad version, bad name, server full, message before Hello).
+	// (bad version, bad name, server full, spectators full, message before
+	// Hello).
 	EventRefused
+	// EventWatch: a spectator completed its handshake and watches.
+	EventWatch
+	// EventUnwatch: a spectator stopped watching (Bye, disconnection, or
+	// closed by the server).
+	EventUnwatch
 )
 
 // String names the kind.
@@ -31,6 +37,10 @@ func (k EventKind) String() string {
 		return "leave"
 	case EventRefused:
 		return "refused"
+	case EventWatch:
+		return "watch"
+	case EventUnwatch:
+		return "unwatch"
 	}
 	return fmt.Sprintf("EventKind(%d)", uint8(k))
 }
@@ -40,9 +50,9 @@ func (k EventKind) String() string {
 type Event struct {
 	Kind   EventKind
 	Conn   ConnID
-	Player grid.PlayerID // 0 for EventRefused
-	Name   string        // the player's name (EventJoin, EventLeave)
+	Player grid.PlayerID // 0 for EventRefused, EventWatch and EventUnwatch
+	Name   string        // the player's or spectator's name (all but EventRefused)
 	Bot    bool
 	Pos    grid.Pos // the spawn cell (EventJoin)
-	Reason string   // why (EventLeave, EventRefused)
+	Reason string   // why (EventLeave, EventRefused, EventUnwatch)
 }

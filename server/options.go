@@ -15,6 +15,7 @@ const (
 	DefaultSendQueue        = 256
 	DefaultMaxConns         = 1024
 	DefaultMaxMessageRate   = 200
+	DefaultPingInterval     = time.Second
 )
 
 // Options configure the TCP server.
@@ -44,6 +45,9 @@ type Options struct {
 	// costs two goroutines and a send queue). Above it a new connection gets
 	// Error{ErrCodeFull} and is closed. Default 1024.
 	MaxConns int
+	// PingInterval is how often the server pings every player to measure
+	// the round trips spectators are shown (Core.Ping). Default 1s.
+	PingInterval time.Duration
 	// WriteBuffer, if positive, sets the kernel send buffer (SO_SNDBUF) of
 	// every client socket, bounding the memory a stalled client can hold
 	// and making it count as stalled sooner. 0 keeps the system default.
@@ -74,6 +78,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxMessageRate <= 0 {
 		o.MaxMessageRate = DefaultMaxMessageRate
+	}
+	if o.PingInterval <= 0 {
+		o.PingInterval = DefaultPingInterval
 	}
 	return o
 }

@@ -109,7 +109,7 @@ func (s *Server) Serve(ln net.Listener) error {
 
 	cfg := s.core.Config()
 	s.log.Info("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
-		"burst", cfg.Burst, "max", cfg.MaxPlayers, "map", mapSize(cfg), "spawn", cfg.Spawn)
+		"burst", cfg.Burst, "max", cfg.MaxPlayers, "spectators", cfg.MaxSpectators, "map", mapSize(cfg), "spawn", cfg.Spawn)
 	err := s.acceptLoop(ln)
 	close(s.acceptDone)
 	if err != nil {
@@ -275,12 +275,16 @@ func (s *Server) loop() {
 		defer t.Stop()
 		tick = t.C
 	}
+	ping := time.NewTicker(s.opts.PingInterval)
+	defer ping.Stop()
 	for {
 		select {
 		case ev := <-s.events:
 			s.handle(ev)
 		case <-tick:
 			s.core.Tick(s.now())
+		case <-ping.C:
+			s.core.Ping(s.now())
 		case <-s.quit:
 			s.shutdown()
 			return
@@ -400,6 +404,10 @@ func (s *Server) logEvent(ev Event) {
 		s.log.Info("leave", "id", ev.Player, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
 	case EventRefused:
 		s.log.Warn("refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
+	case EventWatch:
+		s.log.Info("spectator joined", "name", ev.Name, "remote", remote, "conn", ev.Conn)
+	case EventUnwatch:
+		s.log.Info("spectator left", "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
 	}
 }
 

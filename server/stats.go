@@ -4,12 +4,13 @@ package server
 type Stats struct {
 	Players     int // players in the world now
 	Bots        int // of which bots
+	Spectators  int // spectators watching now
 	Connections int // connections the Core knows: from their first message until Disconnect (a connection that has sent nothing yet is the adapter's alone)
 
 	Ticks      uint64 // update ticks (and immediate-mode broadcasts)
 	Joins      uint64 // players who joined
 	Leaves     uint64 // players who left
-	Refused    uint64 // handshakes refused: bad version, bad name, server full, no Hello
+	Refused    uint64 // handshakes refused: bad version, bad name, server or spectators full, no Hello or Spectate
 	Violations uint64 // joined connections closed for an unexpected message
 
 	InputsProcessed uint64 // inputs processed (moves, blocked moves and too-fast ones)
@@ -20,4 +21,6 @@ type Stats struct {
 
 	StatesSent uint64 // State messages produced
 	Pongs      uint64 // Pong messages produced
+	Pings      uint64 // Ping messages produced, to measure players' round trips
+	Overviews  uint64 // Overview messages produced, one per spectator per tick
 }

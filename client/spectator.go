@@ -1,0 +1,202 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+// Spectator is the sans-I/O core of a spectator: it watches a server
+// without playing. It opens with Spectate, takes the map from Spectating,
+// the names from Join and Leave, and the world from each Overview, and
+// gives the latest as a WorldView. It pings the server every ping interval
+// (so that a spectator who sends nothing else is not dropped as idle) and
+// gives up when the server is silent for the server timeout. It is not
+// safe for concurrent use.
+type Spectator struct {
+	opts  Options
+	phase Phase // Playing means watching
+	err   error
+	out   []protocol.Message
+
+	m        *grid.Map
+	rate     int
+	moveTime time.Duration
+	roster   map[grid.PlayerID]protocol.PlayerInfo
+	latest   protocol.Overview // Players is the spectator's own copy
+
+	nextPing  time.Duration
+	lastHeard time.Duration
+}
+
+// NewSpectator returns a spectator core that starts by sending a Spectate
+// at time now. It uses Name, PingInterval and ServerTimeout of opts.
+func NewSpectator(now time.Duration, opts Options) *Spectator {
+	s := &Spectator{
+		opts:      opts,
+		roster:    make(map[grid.PlayerID]protocol.PlayerInfo),
+		nextPing:  now,
+		lastHeard: now,
+	}
+	s.out = append(s.out, &protocol.Spectate{Version: protocol.Version, Name: opts.Name})
+	return s
+}
+
+// Phase returns where the connection is; Playing means watching.
+func (s *Spectator) Phase() Phase { return s.phase }
+
+// Err returns why the connection closed, or nil.
+func (s *Spectator) Err() error { return s.err }
+
+// Outbox returns the messages to send, in order, and empties it. The slice
+// is reused by the next call of a Spectator method.
+func (s *Spectator) Outbox() []protocol.Message {
+	out := s.out
+	s.out = s.out[:0]
+	return out
+}
+
+// Close marks the connection closed by the local side and queues a Bye.
+func (s *Spectator) Close() {
+	if s.phase == Closed {
+		return
+	}
+	s.out = append(s.out, &protocol.Bye{Reason: "spectator quit"})
+	s.fail(ErrClosed)
+}
+
+// Disconnected records that the connection was lost for reason err.
+func (s *Spectator) Disconnected(err error) {
+	if err == nil {
+		err = errors.New("client: connection lost")
+	}
+	s.fail(err)
+}
+
+func (s *Spectator) fail(err error) {
+	if s.phase != Closed {
+		s.phase, s.err = Closed, err
+	}
+}
+
+// NextWake returns the next time Advance has something to do: a ping, or
+// giving up on a silent server. ok is false once closed.
+func (s *Spectator) NextWake() (at time.Duration, ok bool) {
+	switch s.phase {
+	case Handshaking:
+		return s.lastHeard + s.opts.serverTimeout(), true
+	case Closed:
+		return 0, false
+	}
+	return min(s.nextPing, s.lastHeard+s.opts.serverTimeout()), true
+}
+
+// Advance does what is due at time now: it gives up on a server silent
+// for the server timeout, and sends a Ping every ping interval.
+func (s *Spectator) Advance(now time.Duration) {
+	if s.phase == Closed {
+		return
+	}
+	if silent := now - s.lastHeard; silent >= s.opts.serverTimeout() {
+		s.fail(fmt.Errorf("client: no word from the server for %v", silent.Round(time.Millisecond)))
+		return
+	}
+	if s.phase == Playing && now >= s.nextPing {
+		s.out = append(s.out, &protocol.Ping{Stamp: uint64(now)})
+		s.nextPing = now + s.opts.pingInterval()
+	}
+}
+
+// Receive handles a message from the server arriving at time now. A
+// message a spectator should never get closes the connection with the
+// error returned.
+func (s *Spectator) Receive(now time.Duration, m protocol.Message) error {
+	if s.phase == Closed {
+		return nil
+	}
+	s.lastHeard = now
+	switch m := m.(type) {
+	case *protocol.Error:
+		m.Text = protocol.Printable(m.Text) // it reaches the screen and logs
+		s.fail(m)
+		return nil
+	case *protocol.Bye:
+		s.fail(fmt.Errorf("client: server said goodbye: %s", protocol.Printable(m.Reason)))
+		return nil
+	case *protocol.Spectating:
+		if s.phase == Handshaking {
+			return s.welcome(now, m)
+		}
+	}
+	if s.phase != Playing {
+		return s.refuse(fmt.Errorf("client: %v before Spectating", m.Type()))
+	}
+	switch m := m.(type) {
+	case *protocol.Overview:
+		s.latest.Tick, s.latest.TimeNS, s.latest.Total = m.Tick, m.TimeNS, m.Total
+		s.latest.Players = append(s.latest.Players[:0], m.Players...)
+	case *protocol.Join:
+		s.roster[m.Player.ID] = m.Player
+	case *protocol.Leave:
+		delete(s.roster, m.ID)
+		listed := len(s.latest.Players)
+		s.latest.Players = slices.DeleteFunc(s.latest.Players, func(p protocol.OverviewPlayer) bool { return p.ID == m.ID })
+		s.latest.Total -= uint16(listed - len(s.latest.Players)) // gone at once, not at the next Overview
+	case *protocol.Pong:
+		// The keep-alive's answer: hearing it is all it is for.
+	default:
+		return s.refuse(fmt.Errorf("client: unexpected %v for a spectator", m.Type()))
+	}
+	return nil
+}
+
+// welcome takes the Spectating: the game's numbers and the map.
+func (s *Spectator) welcome(now time.Duration, sp *protocol.Spectating) error {
+	m, err := sp.Map()
+	if err != nil {
+		return s.refuse(err)
+	}
+	s.phase = Playing
+	s.m = m
+	s.rate = int(sp.UpdateRate)
+	s.moveTime = time.Duration(sp.MoveTimeMS) * time.Millisecond
+	s.nextPing = now
+	return nil
+}
+
+// refuse closes the connection for err and returns it.
+func (s *Spectator) refuse(err error) error {
+	s.fail(err)
+	return err
+}
+
+// View returns the latest server's view, taken at time now.
+func (s *Spectator) View(now time.Duration) WorldView {
+	v := WorldView{
+		Now:       now,
+		Connected: s.phase == Playing,
+		Err:       s.err,
+		Map:       s.m,
+		Rate:      s.rate,
+		MoveTime:  s.moveTime,
+		Tick:      s.latest.Tick,
+		Time:      time.Duration(s.latest.TimeNS),
+		Total:     int(s.latest.Total),
+	}
+	if len(s.latest.Players) > 0 {
+		v.Players = make([]WorldPlayer, len(s.latest.Players))
+	}
+	for i, p := range s.latest.Players {
+		info := s.roster[p.ID]
+		wp := WorldPlayer{ID: p.ID, Name: protocol.SanitizeName(info.Name), Color: info.Color, Bot: p.Bot, Pos: p.Pos, Ack: p.Ack}
+		if p.RTTMS != protocol.NoRTT {
+			wp.RTT, wp.HasRTT = time.Duration(p.RTTMS)*time.Millisecond, true
+		}
+		v.Players[i] = wp
+	}
+	return v
+}

@@ -1,0 +1,44 @@
+package client
+
+import (
+	"time"
+
+	"gridlag/grid"
+)
+
+// WorldView is the server's view of the world, for an interface to draw:
+// what a spectator is shown (Spectator.View) and what a lab's "Server"
+// board shows, read there straight from the server's core. There is no
+// avatar: every player is where the server has them. It shares nothing
+// mutable with its source.
+type WorldView struct {
+	Now       time.Duration // the viewer's clock when the view was taken
+	Connected bool          // the handshake is done and the connection is up
+	Err       error         // why the connection ended, if it did
+
+	Map      *grid.Map     // nil until the map arrives
+	Rate     int           // server updates per second (0 = one per processed input)
+	MoveTime time.Duration // the speed limit
+
+	Tick uint32        // the server's update tick of this view
+	Time time.Duration // the server's time of this view, since it started
+	// Total is how many players are in the world: more than len(Players)
+	// when the server listed only as many as one message carries.
+	Total int
+	// Players are the players the server listed, sorted by ID.
+	Players []WorldPlayer
+}
+
+// WorldPlayer is one player as the server sees it.
+type WorldPlayer struct {
+	ID    grid.PlayerID
+	Name  string // sanitised for display
+	Color uint8  // palette index from the server
+	Bot   bool
+	Pos   grid.Pos
+	Ack   uint32        // the last input number the server processed for the player
+	RTT   time.Duration // the round trip the server measured to the player; see HasRTT
+	// HasRTT is false until the server has measured the player's round
+	// trip.
+	HasRTT bool
+}
