@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
@@ -101,6 +102,12 @@ func (c *canvas) flush() {
 			c.Screen.Put(x, y, cell.str, cell.style)
 		}
 	}
+}
+
+// equal reports whether two canvases hold the same frame, cell for cell:
+// a frame equal to the one last shown would change nothing on screen.
+func (c *canvas) equal(o *canvas) bool {
+	return c.w == o.w && c.h == o.h && slices.Equal(c.cells, o.cells)
 }
 
 // Size returns the canvas's size.
