@@ -119,6 +119,18 @@ func toggleLabel(t *toggle) string {
 	return ""
 }
 
+// groupLabels returns the keys of a group of rows, as the help names them,
+// e.g. "- + [ ]" for the latency keys.
+func groupLabels(group string) string {
+	var labels []string
+	for _, b := range keyTable {
+		if b.group == group {
+			labels = append(labels, b.label)
+		}
+	}
+	return strings.Join(labels, " ")
+}
+
 // bottomLine returns the reminder of the main keys drawn at the bottom of
 // the screen, e.g. "arrows/hjkl/wasd move  p r i toggles  ...".
 func bottomLine() string {

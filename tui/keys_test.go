@@ -30,7 +30,7 @@ func TestKeyTable(t *testing.T) {
 			}
 		}
 	}
-	if toggleLabel(predictToggle) != "p" || toggleLabel(interpolateToggle) != "i" {
-		t.Error("the panel's toggles do not show their keys from the table")
+	if toggleLabel(predictToggle) != "p" || toggleLabel(interpolateToggle) != "i" || groupLabels("latency") != "- + [ ]" {
+		t.Error("the panel does not show the keys of the table")
 	}
 }

@@ -88,7 +88,7 @@ func (p *Panel) Draw(screen tcell.Screen) {
 	}
 
 	n := put(panelSliderHeadRow, "Latency ", styleHeading)
-	putText(screen, x+n, y+panelSliderHeadRow, w-n, "(round trip)  - + [ ]", styleDim)
+	putText(screen, x+n, y+panelSliderHeadRow, w-n, "(round trip)  "+groupLabels("latency"), styleDim)
 	if !p.slider.Dragging() {
 		p.slider.SetValue(v.Latency)
 	}

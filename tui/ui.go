@@ -96,11 +96,14 @@ func (u *UI) Frame() bool {
 	w, h := u.screen.Size()
 	u.canvas.reset(u.screen, w, h)
 	u.render(&u.canvas)
-	if !u.repaint && u.canvas.equal(&u.shown) {
+	shown := &u.shown
+	if u.repaint {
+		shown = nil
+	} else if u.canvas.equal(shown) {
 		return false
 	}
 	u.repaint = false
-	u.canvas.flush()
+	u.canvas.flush(shown)
 	u.screen.Show()
 	u.canvas, u.shown = u.shown, u.canvas
 	return true
@@ -185,8 +188,8 @@ func (u *UI) HandleKey(ev *tcell.EventKey) {
 	}
 }
 
-// HandleMouse handles one mouse action (as mouseActions derives them from
-// raw events): any click closes the help overlay; otherwise the action
+// HandleMouse handles one mouse action (as mouseTracker derives them
+// from raw events): any click closes the help overlay; otherwise the action
 // goes to the primitive holding the mouse, or to the one under the
 // pointer (the panel's slider and toggles use them). It reports whether
 // the action was used.
