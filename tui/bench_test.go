@@ -198,3 +198,19 @@ func BenchmarkKeyToFrame(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/float64(b.N), "bytes/frame")
 }
+
+// BenchmarkUnchangedFrame measures a frame that would change nothing on
+// screen (a server state that moves no one): it is drawn off screen,
+// compared with the last one shown, and sends nothing.
+func BenchmarkUnchangedFrame(b *testing.B) {
+	term := newTerminal(b)
+	term.frameBytes()
+	var total int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		total += term.frameBytes()
+	}
+	if total != 0 {
+		b.Fatalf("unchanged frames sent %d bytes", total)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 	"github.com/rivo/uniseg"
 
 	"gridlag/client"
@@ -16,72 +17,114 @@ import (
 // prediction was wrong.
 const CorrectionMarkTime = time.Second
 
-// drawBoard draws the map and everyone on it: floor and walls, the mark of
-// a recent correction, the ghost where the server has you, the other
-// players by their initials, and your avatar where prediction puts it.
-func drawBoard(screen tcell.Screen, l layout, v *client.View) {
+// Board draws one client's view of the map into any rectangle: floor and
+// walls, the mark of a recent correction, the ghost where the server has
+// the player, the other players by their initials (where interpolation
+// puts them) and the player's avatar where prediction puts it. It is a
+// tview primitive, so several boards can share a screen. The map is
+// centred in the board's rectangle, two columns a cell when they fit.
+type Board struct {
+	*tview.Box
+	view func() *client.View
+
+	// Where the last Draw put the map: its top-left corner and the columns
+	// of one cell.
+	mapX, mapY, cellW int
+}
+
+// NewBoard returns a board that draws the view returned by view.
+func NewBoard(view func() *client.View) *Board {
+	return &Board{Box: tview.NewBox(), view: view, cellW: 1}
+}
+
+// Draw draws the view's map and everyone on it, or a line saying why
+// there is no map yet.
+func (b *Board) Draw(screen tcell.Screen) {
+	v := b.view()
+	x, y, w, h := b.GetInnerRect()
 	m := v.Map
 	if m == nil {
 		msg := "waiting for the server…"
 		if v.Err != nil {
 			msg = "not connected"
 		}
-		putText(screen, l.areaX+(l.areaW-textWidth(msg))/2, l.areaY+l.areaH/2, l.areaW, msg, styleDim)
+		putText(screen, x+(w-textWidth(msg))/2, y+h/2, w, msg, styleDim)
 		return
 	}
+	b.cellW = 1
+	if m.Width()*2 <= w {
+		b.cellW = 2
+	}
+	b.mapX, b.mapY = x+(w-m.Width()*b.cellW)/2, y+(h-m.Height())/2
 	floor, wall := "·", "█"
-	if l.cellW == 2 {
+	if b.cellW == 2 {
 		floor, wall = " ·", "██"
 	}
 	for y := 0; y < m.Height(); y++ {
 		for x := 0; x < m.Width(); x++ {
 			p := grid.Pos{X: x, Y: y}
 			if m.Wall(p) {
-				putCell(screen, l, p, wall, styleWall)
+				b.put(screen, p, wall, styleWall)
 			} else {
-				putCell(screen, l, p, floor, styleFloor)
+				b.put(screen, p, floor, styleFloor)
 			}
 		}
 	}
 	if v.HasState && v.Server != v.Predicted && m.Inside(v.Server) {
-		putCell(screen, l, v.Server, "@", styleGhost)
+		b.put(screen, v.Server, "@", styleGhost)
 	}
 	for _, o := range v.Others {
 		if !m.Inside(o.Pos) {
 			continue
 		}
 		st := tcell.StyleDefault.Foreground(PlayerColor(o.Color)).Bold(true)
-		putCell(screen, l, o.Pos, initials(o.Name, l.cellW), st)
+		b.put(screen, o.Pos, initials(o.Name, b.cellW), st)
 	}
 	if c := v.LastCorrection; correctionVisible(v) && m.Inside(c.From) {
-		drawCorrectionMark(screen, l, v, c.From)
+		b.drawCorrectionMark(screen, v, c.From)
 	}
 	if v.HasState && m.Inside(v.Predicted) {
-		putCell(screen, l, v.Predicted, "@", styleMe)
+		b.put(screen, v.Predicted, "@", styleMe)
 	}
 }
 
 // drawCorrectionMark marks the cell where a prediction was wrong: a red
 // cross on an empty cell, or a red background under the player who took
 // the cell first.
-func drawCorrectionMark(screen tcell.Screen, l layout, v *client.View, p grid.Pos) {
+func (b *Board) drawCorrectionMark(screen tcell.Screen, v *client.View, p grid.Pos) {
 	for _, o := range v.Others {
 		if o.Pos == p {
 			st := tcell.StyleDefault.Foreground(tcell.ColorWhite).Background(styleCorrectionBg).Bold(true)
-			putCell(screen, l, p, initials(o.Name, l.cellW), st)
+			b.put(screen, p, initials(o.Name, b.cellW), st)
 			return
 		}
 	}
-	putCell(screen, l, p, "×", styleCorrection)
+	b.put(screen, p, "×", styleCorrection)
 }
 
-// putCell draws one map cell: s padded with spaces to the cell's width.
-func putCell(screen tcell.Screen, l layout, p grid.Pos, s string, st tcell.Style) {
-	x, y := l.cell(p)
-	n := putText(screen, x, y, l.cellW, s, st)
-	for ; n < l.cellW; n++ {
+// put draws one map cell: s padded with spaces to the cell's width.
+func (b *Board) put(screen tcell.Screen, p grid.Pos, s string, st tcell.Style) {
+	x, y := b.screenPos(p)
+	n := putText(screen, x, y, b.cellW, s, st)
+	for ; n < b.cellW; n++ {
 		screen.Put(x+n, y, " ", st)
 	}
+}
+
+// screenPos returns where the last Draw put map cell p.
+func (b *Board) screenPos(p grid.Pos) (x, y int) {
+	return b.mapX + p.X*b.cellW, b.mapY + p.Y
+}
+
+// Cell returns where the last Draw put map cell p: the screen column and
+// row of its first character. ok is false when the view has no map, p is
+// off the map or the cell is outside the board's rectangle.
+func (b *Board) Cell(p grid.Pos) (x, y int, ok bool) {
+	if m := b.view().Map; m == nil || !m.Inside(p) {
+		return 0, 0, false
+	}
+	x, y = b.screenPos(p)
+	return x, y, b.InRect(x, y)
 }
 
 // correctionVisible reports whether the last correction is recent enough

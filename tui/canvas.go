@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
@@ -86,13 +87,19 @@ func plainGlyph(s string) int {
 	return 0
 }
 
-// flush copies every cell to the real screen, once each.
-func (c *canvas) flush() {
+// flush copies to the real screen the cells that differ from what it
+// shows, once each. shown is the frame the screen shows, or nil when that
+// is unknown (the first frame, after a resize): each cell is then compared
+// with the screen's.
+func (c *canvas) flush(shown *canvas) {
+	if shown != nil && (shown.w != c.w || shown.h != c.h) {
+		shown = nil
+	}
 	for y := 0; y < c.h; y++ {
-		row := c.cells[y*c.w : (y+1)*c.w]
 		for x := 0; x < c.w; x++ {
-			cell := row[x]
-			if cell.covered {
+			i := y*c.w + x
+			cell := c.cells[i]
+			if cell.covered || shown != nil && shown.cells[i] == cell {
 				continue
 			}
 			if str, style, _ := c.Screen.Get(x, y); str == cell.str && style == cell.style {
@@ -101,6 +108,12 @@ func (c *canvas) flush() {
 			c.Screen.Put(x, y, cell.str, cell.style)
 		}
 	}
+}
+
+// equal reports whether two canvases hold the same frame, cell for cell:
+// a frame equal to the one last shown would change nothing on screen.
+func (c *canvas) equal(o *canvas) bool {
+	return c.w == o.w && c.h == o.h && slices.Equal(c.cells, o.cells)
 }
 
 // Size returns the canvas's size.

@@ -21,7 +21,7 @@ func TestCanvasFlushKeepsUnchangedCellsClean(t *testing.T) {
 		c.reset(scr, 20, 3)
 		c.Clear()
 		putText(&c, 0, 1, 20, s, styleText)
-		c.flush()
+		c.flush(nil)
 		scr.Show()
 	}
 	draw("hello 山田 · world")

@@ -8,12 +8,19 @@
 // waiting for the server's acknowledgement, a latency slider, and toggles
 // for prediction, reconciliation and interpolation.
 //
-// Drawing is incremental: tcell only sends the cells that changed since the
-// last frame, and frames are paced by a clock with a dirty flag (at most 60
-// per second), so a one-cell move of one player costs a few dozen bytes,
-// which matters to players connected over SSH.
+// Board and Panel are tview primitives that draw any client's view into
+// any rectangle; UI lays them out for one player with a tview.Flex. Every
+// key is in one table, which the key handler, the help overlay and
+// KeyHelp (for gridlag -help) read.
 //
-// Run is the entry point. UI draws one frame synchronously with Frame and
-// takes input through HandleKey and HandleMouse, so tests can drive it on a
-// virtual clock without a real terminal.
+// Drawing is incremental: a frame is drawn on an off-screen canvas and
+// reaches the terminal only if it differs from the last one shown, and
+// then only the cells that changed are sent; frames are paced at most 60
+// per second. So an idle player costs no bytes and a one-cell move of one
+// player costs a few dozen, which matters to players connected over SSH.
+//
+// Run is the entry point: one event loop owns the interface's state, on a
+// Clock that tests replace by a virtual one. UI draws one frame
+// synchronously with Frame and takes input through HandleKey and
+// HandleMouse, so tests can drive it without a real terminal.
 package tui

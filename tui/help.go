@@ -4,22 +4,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-// helpLine is the reminder of the main keys at the bottom of the screen.
-const helpLine = "arrows/hjkl/wasd move  p r i toggles  - + [ ] latency  ? help  q quit"
-
-// keyHelp lists every key the interface understands, for the help overlay.
-var keyHelp = [][2]string{
-	{"← ↑ ↓ →", "move one cell (also h j k l and w a s d)"},
-	{"p", "prediction on/off (off also turns reconciliation off)"},
-	{"r", "reconciliation on/off (on also turns prediction on)"},
-	{"i", "interpolation of other players on/off"},
-	{"- +", "injected round trip -/+ 10 ms (also _ =)"},
-	{"[ ]", "injected round trip -/+ 50 ms"},
-	{"mouse", "click or drag the latency slider; click a toggle"},
-	{"?", "show or hide this help (Esc also hides it)"},
-	{"q Ctrl-C", "quit"},
-}
-
 // legendHelp explains the board's symbols.
 var legendHelp = []string{
 	"@ bright: you, where prediction puts you",
@@ -28,18 +12,13 @@ var legendHelp = []string{
 	"letters: other players' initials",
 }
 
-// drawHelpLine draws the bottom line.
-func drawHelpLine(screen tcell.Screen, l layout) {
-	putText(screen, 0, l.helpY, l.w, helpLine, styleDim)
-}
-
 // drawHelpOverlay draws the help box in the middle of the screen, listing
 // every key, the board's legend and where the log goes.
 func drawHelpOverlay(screen tcell.Screen, w, h int, logPath string) {
 	type helpRow struct{ key, text string }
 	lines := []helpRow{{"", "gridlag: keys"}}
-	for _, k := range keyHelp {
-		lines = append(lines, helpRow{k[0], k[1]})
+	for _, b := range keyTable {
+		lines = append(lines, helpRow{b.label, b.help})
 	}
 	lines = append(lines, helpRow{})
 	for _, s := range legendHelp {
@@ -50,7 +29,7 @@ func drawHelpOverlay(screen tcell.Screen, w, h int, logPath string) {
 	}
 	lines = append(lines, helpRow{}, helpRow{"log", logPath})
 
-	const keyCol = 10
+	const keyCol = keyLabelWidth
 	boxW := 0
 	for _, ln := range lines {
 		boxW = max(boxW, keyCol+textWidth(ln.text))

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 
 	"gridlag/client"
 )
@@ -28,29 +29,71 @@ const (
 // toggle is one of the netcode switches in the panel.
 type toggle struct {
 	row   int
-	key   rune
 	label string
 	on    func(v *client.View) bool
+	set   func(s client.Session, on bool)
 }
 
-// toggles are the panel's checkboxes, in the order they are drawn.
-var toggles = []toggle{
-	{panelPredictRow, 'p', "prediction", func(v *client.View) bool { return v.Predict }},
-	{panelReconcileRow, 'r', "reconciliation", func(v *client.View) bool { return v.Reconcile }},
-	{panelInterpRow, 'i', "interpolation", func(v *client.View) bool { return v.Interpolate }},
+// The panel's switches.
+var (
+	predictToggle = &toggle{panelPredictRow, "prediction",
+		func(v *client.View) bool { return v.Predict }, client.Session.SetPredict}
+	reconcileToggle = &toggle{panelReconcileRow, "reconciliation",
+		func(v *client.View) bool { return v.Reconcile }, client.Session.SetReconcile}
+	interpolateToggle = &toggle{panelInterpRow, "interpolation",
+		func(v *client.View) bool { return v.Interpolate }, client.Session.SetInterpolate}
+)
+
+// toggles are the panel's switches, in the order they are drawn.
+var toggles = []*toggle{predictToggle, reconcileToggle, interpolateToggle}
+
+// flip turns the switch over, from the session's current state.
+func (t *toggle) flip(s client.Session) {
+	v := s.View()
+	t.set(s, !t.on(&v))
 }
 
-// drawPanel draws the side panel: the latency slider's heading (the slider
-// draws itself), the toggles, the correction counter and the ledger of
-// inputs waiting for the server.
-func drawPanel(screen tcell.Screen, l layout, v *client.View) {
-	x, y, w := l.panelX, l.panelY, panelWidth
+// Panel is the side panel of one client's view: the latency slider, the
+// netcode toggles, the correction counter and the ledger of inputs
+// waiting for the server. It is a tview primitive: it draws into any
+// rectangle at least panelWidth wide, and its mouse handler moves the
+// slider and flips the toggles of the session it was made for.
+type Panel struct {
+	*tview.Box
+	session client.Session
+	view    func() *client.View
+	slider  *LatencySlider
+}
+
+// NewPanel returns the panel of session s; view returns the view to draw
+// (the same snapshot as the rest of the frame).
+func NewPanel(s client.Session, view func() *client.View) *Panel {
+	p := &Panel{Box: tview.NewBox(), session: s, view: view, slider: NewLatencySlider()}
+	p.slider.SetValue(s.View().Latency)
+	p.slider.SetChangedFunc(s.SetLatency)
+	return p
+}
+
+// Slider returns the panel's latency slider.
+func (p *Panel) Slider() *LatencySlider { return p.slider }
+
+// Draw draws the panel: the latency slider's heading and the slider (which
+// follows the view's latency unless it is being dragged), the toggles, the
+// correction counter and the ledger.
+func (p *Panel) Draw(screen tcell.Screen) {
+	v := p.view()
+	x, y, w, h := p.GetInnerRect()
 	put := func(row int, s string, st tcell.Style) int {
 		return putText(screen, x, y+row, w, s, st)
 	}
 
 	n := put(panelSliderHeadRow, "Latency ", styleHeading)
-	putText(screen, x+n, y+panelSliderHeadRow, w-n, "(round trip)  - + [ ]", styleDim)
+	putText(screen, x+n, y+panelSliderHeadRow, w-n, "(round trip)  "+groupLabels("latency"), styleDim)
+	if !p.slider.Dragging() {
+		p.slider.SetValue(v.Latency)
+	}
+	p.slider.SetRect(x, y+panelSliderRow, w, 1)
+	p.slider.Draw(screen)
 
 	put(panelToggleHeadRow, "Netcode", styleHeading)
 	for _, t := range toggles {
@@ -60,7 +103,7 @@ func drawPanel(screen tcell.Screen, l layout, v *client.View) {
 		}
 		n := put(t.row, box, styleText)
 		n += putText(screen, x+n, y+t.row, w-n, fmt.Sprintf("%-15s", t.label), styleText)
-		putText(screen, x+n, y+t.row, w-n, "("+string(t.key)+")", styleKey)
+		putText(screen, x+n, y+t.row, w-n, "("+toggleLabel(t)+")", styleKey)
 	}
 
 	n = put(panelCorrRow, "corrections ", styleHeading)
@@ -74,18 +117,44 @@ func drawPanel(screen tcell.Screen, l layout, v *client.View) {
 
 	put(panelLedgerHeadRow, "Waiting for the server", styleHeading)
 	put(panelAckRow, fmt.Sprintf("last ack #%d   pending %d", v.LastAck, len(v.Pending)), styleText)
-	rows := l.panelH - panelLedgerRow
+	rows := h - panelLedgerRow
 	shown := len(v.Pending)
 	if shown > rows {
 		shown = rows - 1
 	}
 	for i := 0; i < shown; i++ {
-		p := v.Pending[i]
-		put(panelLedgerRow+i, ledgerRow(p), styleText)
+		put(panelLedgerRow+i, ledgerRow(v.Pending[i]), styleText)
 	}
 	if shown < len(v.Pending) {
 		put(panelLedgerRow+shown, fmt.Sprintf("… and %d more", len(v.Pending)-shown), styleDim)
 	}
+}
+
+// MouseHandler moves the slider (a drag captures the mouse, so it goes on
+// when the pointer leaves the track) and flips a toggle that is clicked.
+func (p *Panel) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (consumed bool, capture tview.Primitive) {
+	return p.WrapMouseHandler(func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(tview.Primitive)) (bool, tview.Primitive) {
+		x, y := event.Position()
+		if p.slider.Dragging() || p.slider.InRect(x, y) {
+			if used, capture := p.slider.MouseHandler()(action, event, setFocus); used {
+				if capture != nil {
+					capture = p
+				}
+				return true, capture
+			}
+		}
+		if action != tview.MouseLeftClick || !p.InRect(x, y) {
+			return false, nil
+		}
+		_, top, _, _ := p.GetInnerRect()
+		for _, t := range toggles {
+			if y == top+t.row {
+				t.flip(p.session)
+				return true, nil
+			}
+		}
+		return false, nil
+	})
 }
 
 // ledgerRow writes one unacknowledged input: its number, arrow and age.

@@ -3,23 +3,28 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
 	"gridlag/client"
 )
 
 // Run runs the interface for session s on screen, which must not be
 // initialised yet (a local terminal, or one bound to an SSH channel). It
-// returns when the player quits (q or Ctrl-C), or when the session ends:
-// the screen then says why for Options.EndGrace (or until a key is
-// pressed) and Run returns the session's error. Run always finalises the
-// screen before it returns, panics included (the panic goes on after). It
-// does not close s.
+// returns when the player quits (q or Ctrl-C) or Options.Stop is closed,
+// or when the session ends: the screen then says why for Options.EndGrace
+// (or until a key is pressed) and Run returns the session's error. Run
+// always finalises the screen before it returns, panics included (the
+// panic goes on after). It does not close s.
+//
+// Run owns its event loop rather than use tview.Application: the
+// application draws from its own goroutine on a real clock, clears the
+// screen before every frame (making tcell send cells that did not change)
+// and has no notion of a frame that would change nothing. Here one
+// goroutine takes terminal events, the session's signals and the clock's
+// ticks, and is the only one to touch the interface's state and draw it;
+// tview lays out and draws the primitives.
 func Run(screen tcell.Screen, s client.Session, opts Options) (err error) {
 	if screen == nil {
 		return errors.New("tui: no screen")
@@ -32,30 +37,27 @@ func Run(screen tcell.Screen, s client.Session, opts Options) (err error) {
 	}
 	defer screen.Fini() // runs on every path, panics included
 
-	u := New(screen, s, opts)
-	app := tview.NewApplication()
-	wrapped := &initialised{Screen: screen, app: app}
-	app.SetScreen(wrapped)
-	app.EnableMouse(true)
-	app.SetRoot(u, true)
+	// Clicks and drags only, not every motion of the pointer, which would
+	// cost an SSH player bytes for nothing.
+	screen.EnableMouse(tcell.MouseButtonEvents | tcell.MouseDragEvents)
 	if opts.Title != "" {
-		app.SetTitle(opts.Title)
+		screen.SetTitle(opts.Title)
 	}
+	events := make(chan tcell.Event, 16)
+	stop := make(chan struct{})
+	defer close(stop)
+	go screen.ChannelEvents(events, stop)
 
-	c := &frameClock{ui: u, app: app, screen: screen, session: s, stop: make(chan struct{}), drawn: make(chan struct{}, 1)}
-	wrapped.onDraw = c.frameDrawn
-	c.wg.Add(1)
-	go c.run()
-	defer c.halt()
-
-	if err := app.Run(); err != nil {
+	u := New(screen, s, opts)
+	clock := opts.Clock
+	if clock == nil {
+		clock = realClock{}
+	}
+	over, err := newLoop(u, clock).run(events)
+	if err != nil {
 		return fmt.Errorf("tui: %w", err)
 	}
-	c.halt()
-	if p := c.panicked; p != nil {
-		panic(p)
-	}
-	if c.sessionOver {
+	if over {
 		err := s.View().Err
 		u.opts.Logger.Info("tui: session ended", "err", err)
 		return err
@@ -64,161 +66,108 @@ func Run(screen tcell.Screen, s client.Session, opts Options) (err error) {
 	return nil
 }
 
-// initialised wraps a screen Run has already initialised, so that tview,
-// which initialises the screens it is given and ignores the error, does
-// not initialise it a second time.
-type initialised struct {
-	tcell.Screen
-	app    *tview.Application
-	onDraw func() // called after each frame drawn for the clock
+// loop is the event loop of a running UI. It paces the frames: a change
+// (a key, a click, a message from the server) is drawn at once if the last
+// frame is at least FrameInterval old, else on the next tick; while what
+// is drawn changes with time alone (ledger ages, interpolated players) it
+// ticks every FrameInterval. So there are at most 60 frames a second, and
+// none while nothing changes.
+type loop struct {
+	ui    *UI
+	clock Clock
+	mouse mouseTracker
+
+	tick  <-chan time.Time // the next frame; nil when none is due
+	last  time.Time        // when the last frame was shown
+	leave <-chan time.Time // the end of the grace after the session ended
 }
 
-// drawRequest marks the interrupt events with which the frame clock asks
-// for a frame.
-type drawRequest struct{}
-
-// Init does nothing: the screen is initialised.
-func (*initialised) Init() error { return nil }
-
-// EnableMouse asks the terminal for clicks and drags only, not for every
-// motion of the pointer, which would cost an SSH player bytes for nothing.
-func (s *initialised) EnableMouse(...tcell.MouseFlags) {
-	s.Screen.EnableMouse(tcell.MouseButtonEvents | tcell.MouseDragEvents)
+// newLoop returns the loop of u on clock.
+func newLoop(u *UI, clock Clock) *loop {
+	return &loop{ui: u, clock: clock}
 }
 
-// Clear does nothing. tview clears the screen before every frame, which
-// would make tcell send every non-blank cell again; the UI paints every
-// cell of every frame itself, so no clear is needed.
-func (*initialised) Clear() {}
-
-// PollEvent draws the frames the clock asks for, on tview's own event
-// poller, and hands every other event to tview. tview's Run waits for its
-// poller before it lets go of the screen, so a frame drawn here can never
-// race with the end of Run, as a draw from another goroutine could.
-func (s *initialised) PollEvent() tcell.Event {
-	for {
-		ev := s.Screen.PollEvent()
-		if _, ok := ev.(*tcell.EventResize); ok {
-			// After a resize the terminal's content is not what tcell
-			// remembers: clear for real (tview's Clear is a no-op here),
-			// so that the next frame repaints every cell.
-			s.Screen.Clear()
-		}
-		if in, ok := ev.(*tcell.EventInterrupt); ok {
-			if _, ok := in.Data().(drawRequest); ok {
-				s.app.ForceDraw()
-				if s.onDraw != nil {
-					s.onDraw()
-				}
-				continue
-			}
-		}
-		return ev
-	}
-}
-
-// frameClock paces the frames of a running UI: it wakes when the UI is
-// dirty or the session changed, and draws at most one fresh frame per
-// FrameInterval, going on while what is drawn changes with time. It also
-// stops the application when the player quits or the session has ended.
-type frameClock struct {
-	ui      *UI
-	app     *tview.Application
-	screen  tcell.Screen
-	session client.Session
-	drawn   chan struct{} // a frame the clock asked for was drawn
-	asked   atomic.Bool   // a frame was asked for and not drawn yet
-	stop    chan struct{}
-	once    sync.Once
-	wg      sync.WaitGroup
-
-	// Set by run before it returns; read after halt.
-	panicked    any
-	sessionOver bool
-}
-
-// frameDrawn is called by the event poller after drawing a frame the
-// clock asked for.
-func (c *frameClock) frameDrawn() {
-	c.asked.Store(false)
-	select {
-	case c.drawn <- struct{}{}:
-	default:
-	}
-}
-
-// halt stops the clock and waits for it.
-func (c *frameClock) halt() {
-	c.once.Do(func() { close(c.stop) })
-	c.wg.Wait()
-}
-
-func (c *frameClock) run() {
-	defer c.wg.Done()
-	defer func() {
-		if p := recover(); p != nil {
-			c.panicked = p
-			c.app.Stop()
-		}
-	}()
-
-	// The clock ticks at the frame rate while the screen may be out of
-	// date, and stops when it is not. A frame is drawn when one is due (no
-	// frame requested and not drawn yet, and the screen would look
-	// different).
-	ticker := time.NewTicker(FrameInterval)
-	defer ticker.Stop()
-	ticking := true
-	var leave <-chan time.Time
-	done := c.session.Done()
-	for {
-		tick := false
+// run draws the first frame and handles events until the player quits,
+// Options.Stop is closed, the grace after the session's end is over or
+// the terminal fails (its input is gone: the error is returned). It
+// reports whether the session ended.
+func (l *loop) run(events <-chan tcell.Event) (over bool, err error) {
+	s := l.ui.session
+	done := s.Done()
+	l.changed()
+	for !l.ui.quit {
 		select {
-		case <-c.stop:
-			return
-		case <-c.ui.Quit():
-			c.app.Stop()
-			return
-		case <-c.ui.opts.Stop:
-			c.app.Stop()
-			return
-		case <-leave:
-			c.app.Stop()
-			return
+		case ev, ok := <-events:
+			if !ok { // the screen stopped
+				return over, nil
+			}
+			if e, failed := ev.(*tcell.EventError); failed {
+				return over, e
+			}
+			l.event(ev)
+		case <-s.Changed():
+			l.changed()
 		case <-done:
 			done = nil
-			c.sessionOver = true
-			c.ui.sessionEnded()
-			leave = time.After(c.ui.opts.EndGrace)
-		case <-c.session.Changed():
-			c.ui.SessionChanged()
-		case <-c.ui.wake:
-		case <-ticker.C:
-			tick = true
-		case <-c.drawn:
+			over = true
+			l.leave = l.clock.After(l.ui.opts.EndGrace)
+			l.changed()
+		case <-l.tick:
+			l.ticked()
+		case <-l.leave:
+			return over, nil
+		case <-l.ui.opts.Stop:
+			return over, nil
 		}
-		// While ticking, frames are drawn on ticks only: at most one a
-		// tick. An idle clock draws at once (a key after a quiet spell
-		// shows on the very next frame) and starts ticking from there.
-		if !c.asked.Load() && (tick || !ticking && c.ui.untilNextFrame() == 0) && c.ui.frameDue() {
-			// Drawn by the screen's event poller (see PollEvent), one
-			// request at a time.
-			c.asked.Store(true)
-			if c.screen.PostEvent(tcell.NewEventInterrupt(drawRequest{})) != nil {
-				c.asked.Store(false)
-			}
-			if !tick {
-				ticker.Reset(FrameInterval)
-				ticking = true
-			}
+	}
+	return over, nil
+}
+
+// event handles one terminal event.
+func (l *loop) event(ev tcell.Event) {
+	switch ev := ev.(type) {
+	case *tcell.EventKey:
+		l.ui.HandleKey(ev)
+	case *tcell.EventMouse:
+		for _, a := range l.mouse.actions(ev) {
+			l.ui.HandleMouse(a, ev)
 		}
-		if want := c.ui.NeedsFrame() || c.asked.Load(); want != ticking {
-			if want {
-				ticker.Reset(FrameInterval)
-			} else {
-				ticker.Stop()
-			}
-			ticking = want
-		}
+	case *tcell.EventResize:
+		l.ui.resized()
+	default:
+		return
+	}
+	l.changed()
+}
+
+// changed asks for a frame: at once if the last one shown is
+// FrameInterval old, else at the next tick.
+func (l *loop) changed() {
+	if l.tick != nil {
+		return
+	}
+	if wait := FrameInterval - l.clock.Now().Sub(l.last); wait > 0 {
+		l.tick = l.clock.After(wait)
+		return
+	}
+	l.frame()
+}
+
+// ticked draws the frame that was due.
+func (l *loop) ticked() {
+	l.tick = nil
+	l.frame()
+}
+
+// frame draws a frame, and asks for the next one in FrameInterval if what
+// it shows changes with time. Only a frame that changed the screen counts
+// for the frame rate: a message that changes nothing on screen does not
+// delay the next key's frame.
+func (l *loop) frame() {
+	if l.ui.Frame() {
+		l.last = l.clock.Now()
+	}
+	if l.ui.animating() {
+		l.tick = l.clock.After(FrameInterval)
 	}
 }

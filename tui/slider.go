@@ -14,10 +14,10 @@ import (
 const (
 	// MaxLatency is the largest injected round trip the slider offers.
 	MaxLatency = link.MaxRTT
-	// FineStep is the step of the '-' and '+' keys, the mouse wheel, and
-	// the resolution of a click on the track.
+	// FineStep is the step of the fine latency keys and the mouse wheel,
+	// and the resolution of a click on the track.
 	FineStep = 10 * time.Millisecond
-	// CoarseStep is the step of the '[' and ']' keys.
+	// CoarseStep is the step of the coarse latency keys.
 	CoarseStep = 50 * time.Millisecond
 )
 
@@ -27,9 +27,9 @@ const sliderLabelWidth = 7
 
 // LatencySlider is a one-row horizontal slider for the injected round-trip
 // latency, from 0 to MaxLatency in steps of FineStep. It is changed with
-// the keys '-' and '+' (or '=') by FineStep, '[' and ']' by CoarseStep, the
-// mouse wheel, a click on the track (jump) and a drag along it (slide).
-// Every change of value calls the changed function.
+// the mouse wheel, a click on the track (jump), a drag along it (slide),
+// and by the latency keys of the key table. Every change of value calls
+// the changed function.
 //
 // It draws as a track with a knob and the value on the right:
 //
@@ -133,42 +133,8 @@ func (s *LatencySlider) change(d time.Duration) {
 	}
 }
 
-// InputHandler handles the slider's keys: '-' and '+' (or '=') by FineStep,
-// '[' and ']' by CoarseStep, and the left and right arrows by FineStep when
-// the slider has the focus on its own.
-func (s *LatencySlider) InputHandler() func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
-	return s.WrapInputHandler(func(event *tcell.EventKey, setFocus func(p tview.Primitive)) {
-		if step, ok := sliderStep(event); ok {
-			s.change(s.value + step)
-			return
-		}
-		switch event.Key() {
-		case tcell.KeyLeft:
-			s.change(s.value - FineStep)
-		case tcell.KeyRight:
-			s.change(s.value + FineStep)
-		}
-	})
-}
-
-// sliderStep returns the change a slider key asks for; ok is false if the
-// key is not one of the slider's.
-func sliderStep(event *tcell.EventKey) (step time.Duration, ok bool) {
-	if event.Key() != tcell.KeyRune {
-		return 0, false
-	}
-	switch event.Rune() {
-	case '-', '_':
-		return -FineStep, true
-	case '+', '=':
-		return FineStep, true
-	case '[':
-		return -CoarseStep, true
-	case ']':
-		return CoarseStep, true
-	}
-	return 0, false
-}
+// step moves the slider by d, as its keys in the key table do.
+func (s *LatencySlider) step(d time.Duration) { s.change(s.value + d) }
 
 // MouseHandler handles clicks (jump to the clicked value), drags (slide,
 // even when the pointer leaves the track) and the wheel.

@@ -307,15 +307,11 @@ func TestQuitKeys(t *testing.T) {
 		tcell.NewEventKey(tcell.KeyCtrlC, 0, tcell.ModCtrl),
 	} {
 		r := newRig(t, client.Options{})
-		select {
-		case <-r.ui.Quit():
+		if r.ui.QuitAsked() {
 			t.Fatal("quit before any key")
-		default:
 		}
 		r.ui.HandleKey(ev)
-		select {
-		case <-r.ui.Quit():
-		default:
+		if !r.ui.QuitAsked() {
 			t.Fatalf("%v did not ask to quit", ev.Name())
 		}
 	}
@@ -347,37 +343,5 @@ func TestMovementKeys(t *testing.T) {
 		if !r.avatarAt(k.want) {
 			t.Fatalf("after %s the avatar is not at %v:\n%s", k.ev.Name(), k.want, r.text())
 		}
-	}
-}
-
-// The frame clock only needs frames while something changes: a key, or a
-// ledger whose ages grow; an idle screen needs none.
-func TestNeedsFrame(t *testing.T) {
-	r := newRig(t, client.Options{Latency: 200 * time.Millisecond, NoInterpolate: true})
-	if r.ui.NeedsFrame() || r.ui.Stale() {
-		t.Fatal("an idle screen asks for frames")
-	}
-	r.ui.SessionChanged() // a message that changes nothing on screen
-	if r.ui.Stale() {
-		t.Fatal("a session signal with an unchanged view makes the frame stale")
-	}
-	r.ui.HandleKey(tcell.NewEventKey(tcell.KeyRight, 0, tcell.ModNone))
-	if !r.ui.NeedsFrame() || !r.ui.Stale() {
-		t.Fatal("a key did not ask for a frame")
-	}
-	r.ui.Frame()
-	if !r.ui.NeedsFrame() {
-		t.Fatal("a pending input's age needs refreshing, but no frame is asked for")
-	}
-	if r.ui.Stale() {
-		t.Fatal("stale with no time passed")
-	}
-	r.world.Advance(5 * time.Millisecond)
-	if !r.ui.Stale() {
-		t.Fatal("the ledger's age changed but the frame is not stale")
-	}
-	r.advance(time.Second)
-	if r.ui.NeedsFrame() || r.ui.Stale() {
-		t.Fatal("still asking for frames once everything is acknowledged")
 	}
 }

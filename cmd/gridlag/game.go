@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -81,12 +82,12 @@ func gameMain(args []string) error {
   gridlag bots -connect HOST:PORT      run headless players (gridlag bots -help)
   gridlag version
 
-Keys while playing: arrows (or hjkl, wasd) move; p prediction, r reconciliation,
-i interpolation; - + [ ] latency; ? help; q quit.
+Keys while playing:
+  %s
 Log file while playing: %s
 
 Flags:
-`, defaultLogPath())
+`, strings.Join(tui.KeyHelp(), "\n  "), defaultLogPath())
 	}
 	if err := fs.parse(args); err != nil {
 		return err
