@@ -6,10 +6,11 @@ import (
 
 // legendHelp explains the board's symbols.
 var legendHelp = []string{
-	"@ bright: you, where prediction puts you",
-	"@ dim: where the server last said you are",
+	"@ bright yellow: you, where prediction puts you",
+	"@ dark yellow: you, where the server last said you are",
+	"A bold letter: another player (first letter, own colour)",
+	"b on a colour block: a bot",
 	"× red: a prediction the server corrected",
-	"letters: other players' initials",
 }
 
 // drawHelpOverlay draws the help box in the middle of the screen, listing

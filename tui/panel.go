@@ -54,8 +54,8 @@ func (t *toggle) flip(s client.Session) {
 }
 
 // Panel is the side panel of one client's view: the latency slider, the
-// netcode toggles, the correction counter and the ledger of inputs
-// waiting for the server. It is a tview primitive: it draws into any
+// netcode toggles, the correction counter and the ledger of pending
+// inputs (sent, not yet acknowledged by the server). It is a tview primitive: it draws into any
 // rectangle at least panelWidth wide, and its mouse handler moves the
 // slider and flips the toggles of the session it was made for.
 type Panel struct {
@@ -115,7 +115,8 @@ func (p *Panel) Draw(screen tcell.Screen) {
 		put(panelCorrInfoRow+1, c.Reason, styleDim)
 	}
 
-	put(panelLedgerHeadRow, "Waiting for the server", styleHeading)
+	n = put(panelLedgerHeadRow, "Pending inputs ", styleHeading)
+	putText(screen, x+n, y+panelLedgerHeadRow, w-n, "(sent, not acked)", styleDim)
 	put(panelAckRow, fmt.Sprintf("last ack #%d   pending %d", v.LastAck, len(v.Pending)), styleText)
 	rows := h - panelLedgerRow
 	shown := len(v.Pending)
