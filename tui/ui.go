@@ -40,7 +40,7 @@ type Options struct {
 
 // UI is the interface of one session on one screen: the title line, a
 // Board beside a Panel, the status line and the keys' reminder, laid out
-// by a tview.Flex, with the help overlay and the end-of-session notice on
+// by arrange, with the help overlay and the end-of-session notice on
 // top. It holds what the screen shows (the view of the last frame, the
 // overlay, whether the session ended) and belongs to one goroutine: the
 // loop of Run, or a test calling HandleKey, HandleMouse and Frame in turn.
