@@ -132,7 +132,7 @@ func (p *Panel) Draw(screen tcell.Screen) {
 }
 
 // MouseHandler moves the slider (a drag captures the mouse, so it goes on
-// when the pointer leaves the track) and flips a toggle that is clicked.
+// when the pointer leaves the track) and flips a toggle at every click.
 func (p *Panel) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (consumed bool, capture tview.Primitive) {
 	return p.WrapMouseHandler(func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(tview.Primitive)) (bool, tview.Primitive) {
 		x, y := event.Position()
@@ -144,7 +144,9 @@ func (p *Panel) MouseHandler() func(action tview.MouseAction, event *tcell.Event
 				return true, capture
 			}
 		}
-		if action != tview.MouseLeftClick || !p.InRect(x, y) {
+		// A click soon after another is a double click to tview: it flips
+		// the toggle again all the same.
+		if action != tview.MouseLeftClick && action != tview.MouseLeftDoubleClick || !p.InRect(x, y) {
 			return false, nil
 		}
 		_, top, _, _ := p.GetInnerRect()

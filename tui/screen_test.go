@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 
 	"gridlag/client"
 	"gridlag/grid"
@@ -249,4 +250,20 @@ func TestPlayersApart(t *testing.T) {
 	}
 	r.char('?')
 	r.mustShow("a bot")
+}
+
+// A click that tview would report as a double click (the second of two
+// within half a second) flips a toggle too.
+func TestDoubleClickFlipsAgain(t *testing.T) {
+	r := newRig(t, client.Options{})
+	x, y := r.mustFind("[x] interpolation")
+	r.mouse(tview.MouseLeftClick, x+1, y, 0)
+	if r.me.View().Interpolate {
+		t.Fatal("a click did not turn interpolation off")
+	}
+	r.mouse(tview.MouseLeftDoubleClick, x+1, y, 0)
+	if !r.me.View().Interpolate {
+		t.Fatal("a double click did not turn interpolation back on")
+	}
+	r.mustShow("[x] interpolation")
 }
