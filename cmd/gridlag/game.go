@@ -41,6 +41,15 @@ type gameFlags struct {
 	sshLimit sshLimits
 	logPath  string
 	debug    bool
+	scale    scaleFlags
+}
+
+// scaleFlags are the flags of the tools for scale: -map-gen, -seed and
+// -metrics.
+type scaleFlags struct {
+	mapGen  mapSize
+	seed    int64
+	metrics string
 }
 
 // sshLimits are the SSH front end's caps, -ssh-per-addr, -ssh-max,
@@ -71,6 +80,9 @@ func gameMain(args []string) error {
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
 	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
+	// The tools for scale.
+	fs.value(&mapSizeValue{p: &f.scale.mapGen}, "map-gen", "generate a `WxH` map of rooms and corridors (see -seed) instead of -map")
+	fs.seed(&f.scale.seed, "seed", 1, "seed of -map-gen: the same seed, the same map")
 	fs.usage = func(w io.Writer) {
 		fmt.Fprintf(w, `Usage:
   gridlag [flags]                      play on an embedded local server
@@ -116,6 +128,8 @@ func (f *gameFlags) check() error {
 		return errors.New("-log - is for -server: while playing, the screen is the game's (logs go to a file)")
 	case f.serve && f.addr == "" && f.ssh == "":
 		return errors.New("-addr \"\" needs -ssh: nobody could join")
+	case f.mapPath != "" && f.scale.mapGen != (mapSize{}):
+		return errors.New("-map and -map-gen do not go together")
 	case f.connect != "" && f.botsSet && f.bots > 0:
 		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
 	}
@@ -135,10 +149,15 @@ func defaultName() string {
 // serverConfig builds the game numbers from the flags.
 func (f *gameFlags) serverConfig() (server.Config, error) {
 	m, err := server.LoadMap(f.mapPath)
-	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime}
 	if err != nil {
-		return cfg, fmt.Errorf("-map: %w", err)
+		return server.Config{}, fmt.Errorf("-map: %w", err)
 	}
+	if g := f.scale.mapGen; g != (mapSize{}) {
+		if m, err = grid.Generate(g.w, g.h, f.scale.seed); err != nil {
+			return server.Config{}, fmt.Errorf("-map-gen: %w", err)
+		}
+	}
+	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime}
 	return cfg, cfg.Validate()
 }
 
