@@ -91,6 +91,7 @@ func gameMain(args []string) error {
                                        run a headless server
   gridlag scenario [flags]             replay the articles' timelines (gridlag scenario -help)
   gridlag bots -connect HOST:PORT      run headless players (gridlag bots -help)
+  gridlag load -connect HOST:PORT      measure a server with many light players (gridlag load -help)
   gridlag version
 
 Keys while playing: arrows (or hjkl, wasd) move; p prediction, r reconciliation,

@@ -19,6 +19,12 @@ func TestScaleFlagsRefuseBadValues(t *testing.T) {
 		{[]string{"-map-gen", "4x200"}, "-map-gen 4x200: out of range (each side 8 to 1024)"},
 		{[]string{"-map-gen", "200x2000"}, "-map-gen 200x2000: out of range (each side 8 to 1024)"},
 		{[]string{"-map", "x.map", "-map-gen", "200x200"}, "-map and -map-gen do not go together"},
+		{[]string{"load"}, "-connect HOST:PORT is required"},
+		{[]string{"load", "-connect", "h:1", "-n", "0"}, "-n 0: out of range (1 to 65534)"},
+		{[]string{"load", "-connect", "h:1", "-ramp", "1"}, "-ramp 1: a duration needs a unit"},
+		{[]string{"load", "-connect", "h:1", "-move-time", "-1ms"}, "-move-time -1ms: out of range (0 or more)"},
+		{[]string{"load", "-connect", "h:1", "-name", "a very long prefix"}, `-name "a very long prefix": the players' names`},
+		{[]string{"load", "-connect", "h:1", "-addrs", "127.0.0.9-127.0.0.2"}, "-addrs 127.0.0.9-127.0.0.2: 127.0.0.9-127.0.0.2 is not a range"},
 	}
 	for _, c := range cases {
 		var out bytes.Buffer
