@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,6 +18,7 @@ import (
 	"gridlag/bot"
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/metrics"
 	"gridlag/protocol"
 	"gridlag/server"
 	"gridlag/sshd"
@@ -83,6 +85,7 @@ func gameMain(args []string) error {
 	// The tools for scale.
 	fs.value(&mapSizeValue{p: &f.scale.mapGen}, "map-gen", "generate a `WxH` map of rooms and corridors (see -seed) instead of -map")
 	fs.seed(&f.scale.seed, "seed", 1, "seed of -map-gen: the same seed, the same map")
+	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the Go profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:9100; off by default")
 	fs.usage = func(w io.Writer) {
 		fmt.Fprintf(w, `Usage:
   gridlag [flags]                      play on an embedded local server
@@ -168,6 +171,7 @@ type game struct {
 	srv   *server.Server
 	ssh   *sshd.Server
 	bots  func()
+	web   *http.Server // -metrics, or nil
 	addr  string
 	errCh chan error
 }
@@ -183,7 +187,20 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if err != nil {
 		return nil, err
 	}
-	g := &game{cfg: cfg.WithDefaults(), srv: server.New(server.Options{Config: cfg, Logger: logger}), errCh: make(chan error, 2), bots: func() {}}
+	opts := server.Options{Config: cfg, Logger: logger}
+	var exp *metrics.Exporter
+	if f.scale.metrics != "" {
+		exp = metrics.New()
+		opts.Metrics = exp
+	}
+	g := &game{cfg: cfg.WithDefaults(), srv: server.New(opts), errCh: make(chan error, 2), bots: func() {}}
+	if exp != nil {
+		exp.Watch(g.srv.Stats)
+		if g.web, err = serveMetrics(f.scale.metrics, exp); err != nil {
+			ln.Close()
+			return nil, err
+		}
+	}
 	go func() { g.errCh <- g.srv.Serve(ln) }()
 	g.addr = ln.Addr().String()
 	gameAddr := g.addr
@@ -221,6 +238,9 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 
 func (g *game) close() {
 	g.bots()
+	if g.web != nil {
+		g.web.Close()
+	}
 	if g.ssh != nil {
 		g.ssh.Close()
 	}
@@ -248,7 +268,7 @@ func serveMain(ctx context.Context, f gameFlags) error {
 		return err
 	}
 	defer g.close()
-	logger.Info("gridlag server", "addr", g.addr, "rate", g.cfg.Rate, "move_time", g.cfg.MoveTime, "burst", g.cfg.Burst, "bots", bots, "ssh", f.ssh)
+	logger.Info("gridlag server", "addr", g.addr, "rate", g.cfg.Rate, "move_time", g.cfg.MoveTime, "burst", g.cfg.Burst, "bots", bots, "ssh", f.ssh, "metrics", f.scale.metrics)
 	select {
 	case <-ctx.Done():
 		logger.Info("shutting down", "why", "signal")
