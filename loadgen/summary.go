@@ -118,6 +118,7 @@ func writeReasons(b *strings.Builder, what string, reasons map[string]int) {
 	}
 }
 
+// total is the number of connections counted over all reasons.
 func total(reasons map[string]int) int {
 	n := 0
 	for _, v := range reasons {
