@@ -19,7 +19,8 @@ type Metrics interface {
 	// Sent reports frames queued for the writers, and their bytes.
 	Sent(frames, bytes int)
 	// Refused reports a connection refused before it joined or watched,
-	// by the kind of its reason (one of ReasonKinds).
+	// or ended before its first message (silent, malformed, closed), by
+	// the kind of its reason (one of ReasonKinds).
 	Refused(kind string)
 	// Left reports a player or spectator whose connection ended, by the
 	// kind of its reason (one of ReasonKinds).

@@ -70,7 +70,7 @@ func (r *recorder) waitFor(t *testing.T, what string, ok func(*recorder) bool) {
 // queues, refusals and leaves with the kind of their reason.
 func TestMetricsSeeTheServer(t *testing.T) {
 	rec := newRecorder()
-	ts := startServer(t, Options{Config: Config{Rate: 50}, Metrics: rec})
+	ts := startServer(t, Options{Config: Config{Rate: 50}, Metrics: rec, HandshakeTimeout: 50 * time.Millisecond})
 	c := dial(t, ts)
 	c.join("ada")
 	c.state("a tick's State", func(*protocol.State) bool { return true })
@@ -79,15 +79,18 @@ func TestMetricsSeeTheServer(t *testing.T) {
 	old.closed()
 	c.send(&protocol.Bye{Reason: "done"})
 	c.closed()
+	silent := dial(t, ts)
+	silent.closed()
 
-	read := c.dec.BytesRead + old.dec.BytesRead
-	rec.waitFor(t, "a tick, every byte read, a refusal for the version and a leave for the Bye", func(r *recorder) bool {
-		return r.ticks > 0 && int64(r.bytes) >= read && r.frames >= 4 && r.refused["version"] == 1 && r.left["bye"] == 1
+	read := c.dec.BytesRead + old.dec.BytesRead + silent.dec.BytesRead
+	rec.waitFor(t, "a tick, every byte read, refusals for the version and the silence, a leave for the Bye", func(r *recorder) bool {
+		return r.ticks > 0 && int64(r.bytes) >= read && r.frames >= 5 &&
+			r.refused["version"] == 1 && r.refused["timeout"] == 1 && r.left["bye"] == 1
 	})
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	if len(rec.refused) != 1 || len(rec.left) != 1 {
-		t.Errorf("refused %v, left %v: want one of each", rec.refused, rec.left)
+	if len(rec.refused) != 2 || len(rec.left) != 1 {
+		t.Errorf("refused %v, left %v: want the version, the silence and the Bye only", rec.refused, rec.left)
 	}
 }
 

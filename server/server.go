@@ -330,7 +330,12 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 	} else {
 		s.log.Debug("disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
 	}
+	known := s.core.Stats().Connections
 	s.core.Disconnect(s.now(), c.id, reason)
+	if s.core.Stats().Connections == known {
+		// The Core never heard of it: it ended before its first message.
+		s.opts.Metrics.Refused(ReasonKind(reason))
+	}
 	if c.closing {
 		return // a final frame is queued; the writer closes after it
 	}
@@ -338,6 +343,7 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 		f, err := s.enc.one(final)
 		f.close = true
 		if err == nil && c.push(f) {
+			s.opts.Metrics.Sent(1, len(f.head))
 			c.closing = true
 			return
 		}
