@@ -1,6 +1,8 @@
 package loadgen
 
 import (
+	"errors"
+	"fmt"
 	"net/netip"
 	"time"
 )
@@ -56,4 +58,17 @@ func (o Options) withDefaults() Options {
 		o.NamePrefix = DefaultNamePrefix
 	}
 	return o
+}
+
+// check refuses options out of range.
+func (o Options) check() error {
+	switch {
+	case o.Addr == "":
+		return errors.New("loadgen: no server address")
+	case o.N < 1 || o.N > MaxPlayers:
+		return fmt.Errorf("loadgen: %d players: want 1 to %d", o.N, MaxPlayers)
+	case o.Duration < 0 || o.Ramp < 0 || o.MoveTime < 0:
+		return errors.New("loadgen: negative duration, ramp or move time")
+	}
+	return nil
 }

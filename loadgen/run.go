@@ -2,8 +2,6 @@ package loadgen
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"math/rand"
 	"runtime"
 	"sync"
@@ -66,19 +64,6 @@ func (r *run) refuse(reason string) {
 	r.refusedMu.Lock()
 	defer r.refusedMu.Unlock()
 	r.refused[reason]++
-}
-
-// check refuses options out of range.
-func (o Options) check() error {
-	switch {
-	case o.Addr == "":
-		return errors.New("loadgen: no server address")
-	case o.N < 1 || o.N > MaxPlayers:
-		return fmt.Errorf("loadgen: %d players: want 1 to %d", o.N, MaxPlayers)
-	case o.Duration < 0 || o.Ramp < 0 || o.MoveTime < 0:
-		return errors.New("loadgen: negative duration, ramp or move time")
-	}
-	return nil
 }
 
 // Run connects o.N players to the server over o.Ramp, walks them for
