@@ -48,6 +48,9 @@ type Options struct {
 	// PingInterval is how often the server pings every player to measure
 	// the round trips spectators are shown (Core.Ping). Default 1s.
 	PingInterval time.Duration
+	// Metrics receives the server's measurements (tick durations, bytes
+	// out, refusals and leaves by reason); nil drops them.
+	Metrics Metrics
 	// WriteBuffer, if positive, sets the kernel send buffer (SO_SNDBUF) of
 	// every client socket, bounding the memory a stalled client can hold
 	// and making it count as stalled sooner. 0 keeps the system default.
@@ -81,6 +84,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.PingInterval <= 0 {
 		o.PingInterval = DefaultPingInterval
+	}
+	if o.Metrics == nil {
+		o.Metrics = noMetrics{}
 	}
 	return o
 }

@@ -165,6 +165,7 @@ func (s *Server) accept(nc net.Conn) {
 	if len(s.live) >= s.opts.MaxConns {
 		s.mu.Unlock()
 		s.log.Warn("refused connection", "remote", nc.RemoteAddr().String(), "reason", fmt.Sprintf("%d connections open, the most allowed", s.opts.MaxConns))
+		s.opts.Metrics.Refused("full")
 		if f, err := protocol.Marshal(&protocol.Error{Code: protocol.ErrCodeFull, Text: "server busy: too many connections"}); err == nil {
 			nc.SetWriteDeadline(time.Now().Add(time.Second))
 			nc.Write(f)
@@ -282,7 +283,11 @@ func (s *Server) loop() {
 		case ev := <-s.events:
 			s.handle(ev)
 		case <-tick:
+			began := time.Now()
 			s.core.Tick(s.now())
+			s.flush()
+			s.opts.Metrics.Tick(time.Since(began))
+			continue
 		case <-ping.C:
 			s.core.Ping(s.now())
 		case <-s.quit:
@@ -325,7 +330,12 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 	} else {
 		s.log.Debug("disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
 	}
+	known := s.core.Stats().Connections
 	s.core.Disconnect(s.now(), c.id, reason)
+	if s.core.Stats().Connections == known {
+		// The Core never heard of it: it ended before its first message.
+		s.opts.Metrics.Refused(ReasonKind(reason))
+	}
 	if c.closing {
 		return // a final frame is queued; the writer closes after it
 	}
@@ -333,6 +343,7 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 		f, err := s.enc.one(final)
 		f.close = true
 		if err == nil && c.push(f) {
+			s.opts.Metrics.Sent(1, len(f.head))
 			c.closing = true
 			return
 		}
@@ -357,6 +368,7 @@ func (s *Server) flush() {
 			s.log.Error("cannot encode", "type", env.Msg.Type(), "conn", env.To, "err", err)
 		})
 		s.slow = s.slow[:0]
+		sent, size := 0, 0
 		for i, env := range out {
 			c := s.conns[env.To]
 			if c == nil || c.closing || c.stalled {
@@ -374,10 +386,12 @@ func (s *Server) flush() {
 				s.slow = append(s.slow, c)
 				continue
 			}
+			sent, size = sent+1, size+len(frames[i].head)+len(frames[i].tail)
 			if env.Close {
 				c.closing = true
 			}
 		}
+		s.opts.Metrics.Sent(sent, size)
 		if len(s.slow) == 0 {
 			return
 		}
@@ -402,12 +416,15 @@ func (s *Server) logEvent(ev Event) {
 		s.log.Info("join", "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos)
 	case EventLeave:
 		s.log.Info("leave", "id", ev.Player, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
+		s.opts.Metrics.Left(ReasonKind(ev.Reason))
 	case EventRefused:
 		s.log.Warn("refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
+		s.opts.Metrics.Refused(ReasonKind(ev.Reason))
 	case EventWatch:
 		s.log.Info("spectator joined", "name", ev.Name, "remote", remote, "conn", ev.Conn)
 	case EventUnwatch:
 		s.log.Info("spectator left", "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
+		s.opts.Metrics.Left(ReasonKind(ev.Reason))
 	}
 }
 

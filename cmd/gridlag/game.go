@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"gridlag/bot"
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/metrics"
 	"gridlag/protocol"
 	"gridlag/server"
 	"gridlag/sshd"
@@ -42,6 +44,15 @@ type gameFlags struct {
 	sshLimit sshLimits
 	logPath  string
 	debug    bool
+	scale    scaleFlags
+}
+
+// scaleFlags are the flags of the tools for scale: -map-gen, -seed and
+// -metrics.
+type scaleFlags struct {
+	mapGen  mapSize
+	seed    int64
+	metrics string
 }
 
 // sshLimits are the SSH front end's caps, -ssh-per-addr, -ssh-max,
@@ -72,6 +83,10 @@ func gameMain(args []string) error {
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
 	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
+	// The tools for scale.
+	fs.value(&mapSizeValue{p: &f.scale.mapGen}, "map-gen", "generate a `WxH` map of rooms and corridors (see -seed) instead of -map")
+	fs.seed(&f.scale.seed, "seed", 1, "seed of -map-gen: the same seed, the same map")
+	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the Go profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:9100; off by default")
 	fs.usage = func(w io.Writer) {
 		fmt.Fprintf(w, `Usage:
   gridlag [flags]                      play on an embedded local server
@@ -80,6 +95,7 @@ func gameMain(args []string) error {
                                        run a headless server
   gridlag scenario [flags]             replay the articles' timelines (gridlag scenario -help)
   gridlag bots -connect HOST:PORT      run headless players (gridlag bots -help)
+  gridlag load -connect HOST:PORT      measure a server with many light players (gridlag load -help)
   gridlag version
 
 Keys while playing:
@@ -117,6 +133,8 @@ func (f *gameFlags) check() error {
 		return errors.New("-log - is for -server: while playing, the screen is the game's (logs go to a file)")
 	case f.serve && f.addr == "" && f.ssh == "":
 		return errors.New("-addr \"\" needs -ssh: nobody could join")
+	case f.mapPath != "" && f.scale.mapGen != (mapSize{}):
+		return errors.New("-map and -map-gen do not go together")
 	case f.connect != "" && f.botsSet && f.bots > 0:
 		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
 	}
@@ -136,10 +154,15 @@ func defaultName() string {
 // serverConfig builds the game numbers from the flags.
 func (f *gameFlags) serverConfig() (server.Config, error) {
 	m, err := server.LoadMap(f.mapPath)
-	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime}
 	if err != nil {
-		return cfg, fmt.Errorf("-map: %w", err)
+		return server.Config{}, fmt.Errorf("-map: %w", err)
 	}
+	if g := f.scale.mapGen; g != (mapSize{}) {
+		if m, err = grid.Generate(g.w, g.h, f.scale.seed); err != nil {
+			return server.Config{}, fmt.Errorf("-map-gen: %w", err)
+		}
+	}
+	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime}
 	return cfg, cfg.Validate()
 }
 
@@ -149,6 +172,7 @@ type game struct {
 	srv   *server.Server
 	ssh   *sshd.Server
 	bots  func()
+	web   *http.Server // -metrics, or nil
 	addr  string
 	errCh chan error
 }
@@ -164,7 +188,20 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if err != nil {
 		return nil, err
 	}
-	g := &game{cfg: cfg.WithDefaults(), srv: server.New(server.Options{Config: cfg, Logger: logger}), errCh: make(chan error, 2), bots: func() {}}
+	opts := server.Options{Config: cfg, Logger: logger}
+	var exp *metrics.Exporter
+	if f.scale.metrics != "" {
+		exp = metrics.New()
+		opts.Metrics = exp
+	}
+	g := &game{cfg: cfg.WithDefaults(), srv: server.New(opts), errCh: make(chan error, 2), bots: func() {}}
+	if exp != nil {
+		exp.Watch(g.srv.Stats)
+		if g.web, err = serveMetrics(f.scale.metrics, exp); err != nil {
+			ln.Close()
+			return nil, err
+		}
+	}
 	go func() { g.errCh <- g.srv.Serve(ln) }()
 	g.addr = ln.Addr().String()
 	gameAddr := g.addr
@@ -202,6 +239,9 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 
 func (g *game) close() {
 	g.bots()
+	if g.web != nil {
+		g.web.Close()
+	}
 	if g.ssh != nil {
 		g.ssh.Close()
 	}
@@ -229,7 +269,7 @@ func serveMain(ctx context.Context, f gameFlags) error {
 		return err
 	}
 	defer g.close()
-	logger.Info("gridlag server", "addr", g.addr, "rate", g.cfg.Rate, "move_time", g.cfg.MoveTime, "burst", g.cfg.Burst, "bots", bots, "ssh", f.ssh)
+	logger.Info("gridlag server", "addr", g.addr, "rate", g.cfg.Rate, "move_time", g.cfg.MoveTime, "burst", g.cfg.Burst, "bots", bots, "ssh", f.ssh, "metrics", f.scale.metrics)
 	select {
 	case <-ctx.Done():
 		logger.Info("shutting down", "why", "signal")

@@ -9,6 +9,7 @@ import (
 
 	"gridlag/bot"
 	"gridlag/link"
+	"gridlag/loadgen"
 	"gridlag/server"
 )
 
@@ -33,6 +34,8 @@ var (
 	botsKind = intRange{lo: 0, hi: bot.MaxBots}
 	// botRunKind: bots' -n, at least one.
 	botRunKind = intRange{lo: 1, hi: bot.MaxBots}
+	// loadRunKind: load's -n, at least one.
+	loadRunKind = intRange{lo: 1, hi: loadgen.MaxPlayers}
 	// sessionsKind: -ssh-per-addr, -ssh-max: each session is a player.
 	sessionsKind = intRange{lo: 1, hi: server.MaxPlayersCap}
 	// seedKind: -seed, any 64-bit number.

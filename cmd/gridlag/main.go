@@ -7,6 +7,7 @@
 //	gridlag -server -addr :7777   run a headless server (add -ssh :2222 for SSH players)
 //	gridlag scenario              replay Gambetta's timelines on a virtual clock
 //	gridlag bots -connect H:P     run headless players and print a summary
+//	gridlag load -connect H:P     drive many light players to measure a server
 //
 // This file and its siblings only parse flags and wire the packages.
 package main
@@ -32,7 +33,7 @@ func main() {
 }
 
 // modes are the first words gridlag takes; without one it plays.
-var modes = []string{"scenario", "bots", "version", "help"}
+var modes = []string{"scenario", "bots", "load", "version", "help"}
 
 // run runs the mode args ask for.
 func run(args []string, out io.Writer) error {
@@ -44,6 +45,8 @@ func run(args []string, out io.Writer) error {
 		return scenarioMain(rest, out)
 	case "bots":
 		return botsMain(rest, out)
+	case "load":
+		return loadMain(rest, out)
 	case "version", "help":
 		if len(rest) > 0 {
 			return &usageError{cmd: "gridlag", err: fmt.Errorf("unexpected argument %q after %s", rest[0], mode)}
