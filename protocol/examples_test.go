@@ -41,6 +41,7 @@ func examples() []example {
 		{"bye.bin", &protocol.Bye{Reason: "quit"}},
 		{"join.bin", &protocol.Join{Player: protocol.PlayerInfo{ID: 4, Color: 1, Name: "grace"}}},
 		{"leave.bin", &protocol.Leave{ID: 0x0405}},
+		{"notice.bin", &protocol.Notice{Text: "server restarting in 10 s"}},
 	}
 }
 
@@ -48,6 +49,7 @@ func examples() []example {
 var allTypes = []protocol.Type{
 	protocol.TypeHello, protocol.TypeWelcome, protocol.TypeError, protocol.TypeInput, protocol.TypeState,
 	protocol.TypePing, protocol.TypePong, protocol.TypeBye, protocol.TypeJoin, protocol.TypeLeave,
+	protocol.TypeNotice,
 }
 
 // mustMarshal encodes m or stops the test.

@@ -26,6 +26,7 @@ const (
 	TypeBye     Type = 8
 	TypeJoin    Type = 9
 	TypeLeave   Type = 10
+	TypeNotice  Type = 11
 )
 
 // String names the message type.
@@ -51,6 +52,8 @@ func (t Type) String() string {
 		return "Join"
 	case TypeLeave:
 		return "Leave"
+	case TypeNotice:
+		return "Notice"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -160,6 +163,15 @@ type Leave struct {
 	ID grid.PlayerID
 }
 
+// Notice is a message from the server's operator for the player to see,
+// such as "server restarting in 10 s"; the connection stays open.
+type Notice struct {
+	Text string
+}
+
+// Type implements Message.
+func (*Notice) Type() Type { return TypeNotice }
+
 // Type implements Message.
 func (*Hello) Type() Type { return TypeHello }
 
@@ -213,6 +225,8 @@ func New(t Type) Message {
 		return new(Join)
 	case TypeLeave:
 		return new(Leave)
+	case TypeNotice:
+		return new(Notice)
 	}
 	return nil
 }

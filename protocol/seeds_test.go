@@ -73,7 +73,7 @@ func seeds(t testing.TB) []seed {
 		seed{"length-max-no-body", []byte{0xff, 0xff}},
 		seed{"length-max-short-body", cat([]byte{0xff, 0xff, byte(protocol.TypeState)}, bytes.Repeat([]byte{0}, 100))},
 		seed{"unknown-type-0", frame(0)},
-		seed{"unknown-type-11", frame(11, []byte{1, 2, 3})},
+		seed{"unknown-type-12", frame(12, []byte{1, 2, 3})},
 		seed{"unknown-type-255", frame(255)},
 		seed{"hello-escape-in-name", hello(protocol.Version, 0, 0, "\x1b]0;pwned\a\x1b[2J")},
 		seed{"hello-bad-bool", hello(protocol.Version, 2, 0, "ada")},
@@ -101,6 +101,8 @@ func seeds(t testing.TB) []seed {
 		seed{"leave-id-0", frame(byte(protocol.TypeLeave), u16(0))},
 		seed{"bye-empty-reason", frame(byte(protocol.TypeBye), str(""))},
 		seed{"bye-no-payload", frame(byte(protocol.TypeBye))},
+		seed{"notice-no-payload", frame(byte(protocol.TypeNotice))},
+		seed{"notice-bad-utf8", frame(byte(protocol.TypeNotice), str("\xc3\x28"))},
 		seed{"error-bad-utf8", frame(byte(protocol.TypeError), []byte{4}, str("\xc3\x28"))},
 		seed{"error-c1-controls", frame(byte(protocol.TypeError), []byte{4}, str("\u009b31m\u0085"))},
 	)
