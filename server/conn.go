@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gridlag/grid"
@@ -28,7 +29,8 @@ type conn struct {
 	remote     string
 	host       string        // the remote IP, the key of the per-address caps
 	send       chan frame    // frames for the writer; bounded
-	wrote      chan struct{} // signalled by the writer after each write, for a reader holding back
+	room       chan struct{} // signalled when a message was handled or frames written, for a reader holding back
+	unhandled  atomic.Int32  // messages passed to the loop and not yet handled
 	kill       chan struct{} // closed to make the writer stop at once
 	killOnce   sync.Once
 	readerDone chan struct{} // closed when the reader has returned
@@ -47,7 +49,7 @@ func newConn(id ConnID, nc net.Conn, host string, queue int) *conn {
 		remote:     nc.RemoteAddr().String(),
 		host:       host,
 		send:       make(chan frame, queue),
-		wrote:      make(chan struct{}, 1),
+		room:       make(chan struct{}, 1),
 		kill:       make(chan struct{}),
 		readerDone: make(chan struct{}),
 	}
@@ -60,6 +62,14 @@ func (c *conn) push(f frame) bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// signalRoom wakes the reader if it holds back.
+func (c *conn) signalRoom() {
+	select {
+	case c.room <- struct{}{}:
+	default:
 	}
 }
 
@@ -143,6 +153,7 @@ func (s *Server) read(c *conn) {
 			return
 		}
 		c.nc.SetReadDeadline(time.Now().Add(s.opts.IdleTimeout))
+		c.unhandled.Add(1)
 		if !s.deliver(event{kind: evMessage, c: c, msg: m}) {
 			s.drain(c, br)
 			return
@@ -151,14 +162,15 @@ func (s *Server) read(c *conn) {
 }
 
 // holdBack waits, before the reader passes on another message, while
-// half of the connection's send queue is taken: a client is answered
-// (Pongs) only as fast as it reads, so a burst within the flood limit never
-// overflows its queue, and one that stops reading stops being read. It
-// reports false if the connection or the server is closing.
+// the messages not yet handled and the frames queued for the connection
+// take half of its send queue: a client is answered (Pongs) only as fast
+// as it reads, so a burst within the flood limit never overflows its
+// queue, and one that stops reading stops being read. It reports false if
+// the connection or the server is closing.
 func (s *Server) holdBack(c *conn) bool {
-	for len(c.send) >= cap(c.send)/2 && cap(c.send) > 1 {
+	for int(c.unhandled.Load())+len(c.send) >= cap(c.send)/2 && cap(c.send) > 1 {
 		select {
-		case <-c.wrote:
+		case <-c.room:
 		case <-c.kill:
 			return false
 		case <-s.quit:
@@ -238,18 +250,17 @@ func (s *Server) write(c *conn) {
 		}
 		err := writeAll(c.nc, bufs, timeout)
 		clear(bufs) // let the frames' memory go
-		select {
-		case c.wrote <- struct{}{}:
-		default:
-		}
+		c.signalRoom()
 		if err != nil {
-			c.hardClose()
 			reason := "write error: " + err.Error()
 			abuse := false
 			if errors.Is(err, os.ErrDeadlineExceeded) {
 				reason, abuse = "too slow: read nothing for "+timeout.String(), true
 			}
+			// The reason first: closing first would let the reader report
+			// a mere "connection closed".
 			s.deliver(event{kind: evGone, c: c, reason: reason, abuse: abuse})
+			c.hardClose()
 			return
 		}
 		if last {

@@ -343,6 +343,8 @@ func (s *Server) handle(ev event) {
 		s.conns[c.id] = c
 		s.log.Debug("connect", "conn", c.id, "remote", c.remote)
 	case evMessage:
+		c.unhandled.Add(-1)
+		defer c.signalRoom() // its answer is queued by the next flush: the reader counts it one late at most
 		if c.dropped {
 			return
 		}
