@@ -13,7 +13,7 @@ import (
 // the correction mark is still up).
 func sameDrawing(a, b *client.View) bool {
 	ms := func(d time.Duration) int64 { return d.Round(time.Millisecond).Milliseconds() }
-	if a.Connected != b.Connected || errText(a.Err) != errText(b.Err) || a.Me != b.Me || a.Name != b.Name || a.Map != b.Map ||
+	if a.Connected != b.Connected || a.Notice != b.Notice || errText(a.Err) != errText(b.Err) || a.Me != b.Me || a.Name != b.Name || a.Map != b.Map ||
 		a.Predicted != b.Predicted || a.Server != b.Server || a.HasState != b.HasState ||
 		a.LastAck != b.LastAck || a.Corrections != b.Corrections || ms(a.RTT) != ms(b.RTT) ||
 		a.Predict != b.Predict || a.Reconcile != b.Reconcile || a.Interpolate != b.Interpolate ||

@@ -166,6 +166,9 @@ func (u *UI) render(screen tcell.Screen) {
 	if v.Name != "" {
 		title += "  ·  playing as " + v.Name
 	}
+	if v.Notice != "" {
+		title = v.Notice + "  ·  " + title
+	}
 	fill(screen, 0, 0, l.w, 1, styleTitle)
 	putText(screen, 1, 0, l.w-2, title, styleTitle)
 
