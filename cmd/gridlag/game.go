@@ -45,10 +45,11 @@ type gameFlags struct {
 }
 
 // sshLimits are the SSH front end's caps, -ssh-per-addr, -ssh-max,
-// -ssh-idle and -ssh-handshake.
+// -ssh-handshakes, -ssh-handshakes-per-addr, -ssh-idle and -ssh-handshake.
 type sshLimits struct {
-	perAddr, max    int
-	idle, handshake time.Duration
+	perAddr, max                  int
+	handshakes, handshakesPerAddr int
+	idle, handshake               time.Duration
 }
 
 // gameLimits are the game port's caps: -max-conns, -max-conns-per-addr,
@@ -81,6 +82,8 @@ func gameMain(args []string) error {
 	fs.StringVar(&f.sshKey, "ssh-key", defaultKeyPath(), "SSH host key file (ed25519, created on first start)")
 	fs.int(&f.sshLimit.perAddr, "ssh-per-addr", sshd.DefaultMaxPerAddr, sessionsKind, "SSH sessions at once from one address")
 	fs.int(&f.sshLimit.max, "ssh-max", sshd.DefaultMaxSessions, sessionsKind, "SSH sessions at once in all")
+	fs.int(&f.sshLimit.handshakes, "ssh-handshakes", sshd.DefaultMaxHandshakes, sessionsKind, "SSH connections at once still in their handshake (apart from the players)")
+	fs.int(&f.sshLimit.handshakesPerAddr, "ssh-handshakes-per-addr", sshd.DefaultMaxHandshakesPerAddr, sessionsKind, "of which from one address")
 	fs.duration(&f.sshLimit.idle, "ssh-idle", sshd.DefaultIdleTimeout, timeoutKind, "an SSH session without a key press for this long ends")
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
 	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
@@ -197,6 +200,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr,
 			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"),
 			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
+			MaxHandshakes: f.sshLimit.handshakes, MaxHandshakesPerAddr: f.sshLimit.handshakesPerAddr,
 			IdleTimeout: f.sshLimit.idle, HandshakeTimeout: f.sshLimit.handshake,
 		})
 		var sln net.Listener
