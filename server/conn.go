@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,6 +64,11 @@ func (c *conn) push(f frame) bool {
 	default:
 		return false
 	}
+}
+
+// queueFull is the reason a client whose queue is full is dropped.
+func (c *conn) queueFull() string {
+	return "too slow: " + strconv.Itoa(cap(c.send)) + " frames queued unread"
 }
 
 // signalRoom wakes the reader if it holds back.

@@ -52,6 +52,7 @@ type Server struct {
 	start   time.Time
 	conns   map[ConnID]*conn
 	players addrCount // joined players per remote IP
+	told    string    // the Notice every connection got, "" if none
 	enc     encoder
 	slow    []*conn
 }
@@ -342,6 +343,10 @@ func (s *Server) handle(ev event) {
 	case evConnect:
 		s.conns[c.id] = c
 		s.log.Debug("connect", "conn", c.id, "remote", c.remote)
+		if s.told != "" {
+			// Accepted just before Drain refused newcomers.
+			s.notify(c, s.told)
+		}
 	case evMessage:
 		c.unhandled.Add(-1)
 		defer c.signalRoom() // its answer is queued by the next flush: the reader counts it one late at most
@@ -360,18 +365,28 @@ func (s *Server) handle(ev event) {
 	}
 }
 
-// noticeAll queues a Notice of text for every connection.
+// noticeAll queues a Notice of text for every connection, and for those
+// that are still on their way to the loop.
 func (s *Server) noticeAll(text string) {
+	s.told = text
+	for _, c := range s.conns {
+		s.notify(c, text)
+	}
+}
+
+// notify queues a Notice of text for c.
+func (s *Server) notify(c *conn, text string) {
+	if c.closing || c.stalled != "" {
+		return
+	}
 	f, err := s.enc.one(&protocol.Notice{Text: text})
 	if err != nil {
 		s.log.Error("cannot encode", "type", protocol.TypeNotice, "err", err)
 		return
 	}
-	for _, c := range s.conns {
-		if !c.closing && c.stalled == "" && !c.push(f) {
-			c.stalled = "too slow: " + strconv.Itoa(cap(c.send)) + " frames queued unread"
-			s.drop(c, c.stalled, nil, true)
-		}
+	if !c.push(f) {
+		c.stalled = c.queueFull()
+		s.drop(c, c.stalled, nil, true)
 	}
 }
 
@@ -454,7 +469,7 @@ func (s *Server) flush() {
 				// client would be out of step: drop it rather than skip.
 				c.stalled = "a " + env.Msg.Type().String() + " for it could not be encoded"
 			case !c.push(frames[i]):
-				c.stalled = "too slow: " + strconv.Itoa(cap(c.send)) + " frames queued unread"
+				c.stalled = c.queueFull()
 			case env.Close:
 				c.closing = true
 			}
