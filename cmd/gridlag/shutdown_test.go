@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net"
 	"os"
+	"os/exec"
+	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -124,4 +128,63 @@ func TestSecondSignalClosesAtOnce(t *testing.T) {
 	sigs <- syscall.SIGTERM
 	p.until("the Bye", func(m protocol.Message) bool { _, ok := m.(*protocol.Bye); return ok })
 	<-done
+}
+
+// syncBuffer is a buffer a process writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestSignalsEndTheServerWithStatus0: the process drains on SIGTERM and
+// exits 0 after a second one, however long the drain.
+func TestSignalsEndTheServerWithStatus0(t *testing.T) {
+	bin := buildBinary(t)
+	cmd := exec.Command(bin, "-server", "-addr", "127.0.0.1:0", "-drain", "1h")
+	logs := &syncBuffer{}
+	cmd.Stderr = logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	waitFor := func(text string) {
+		t.Helper()
+		deadline := time.Now().Add(time.Minute)
+		for !strings.Contains(logs.String(), text) {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("the server never logged %q:\n%s", text, logs)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitFor("listening")
+	cmd.Process.Signal(syscall.SIGTERM)
+	waitFor("shutting down")
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("exit: %v, want status 0\n%s", err, logs)
+		}
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("a second SIGTERM did not end the server:\n%s", logs)
+	}
+	if !strings.Contains(logs.String(), "second signal") {
+		t.Errorf("the log does not say why it closed at once:\n%s", logs)
+	}
 }
