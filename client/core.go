@@ -49,10 +49,11 @@ type pendingInput struct {
 // key presses and the time, that predicts, reconciles and interpolates. It
 // is not safe for concurrent use.
 type Core struct {
-	opts  Options
-	phase Phase
-	err   error
-	out   []protocol.Message
+	opts   Options
+	phase  Phase
+	err    error
+	notice string // the server's last Notice
+	out    []protocol.Message
 
 	me       grid.PlayerID
 	m        *grid.Map
@@ -258,6 +259,9 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Bye:
 		c.fail(fmt.Errorf("client: server said goodbye: %s", protocol.Printable(m.Reason)))
 		return nil
+	case *protocol.Notice:
+		c.notice = protocol.Printable(m.Text) // it reaches the player's screen
+		return nil
 	}
 	if c.phase != Playing {
 		err := fmt.Errorf("client: %v before Welcome", m.Type())
@@ -427,6 +431,7 @@ func (c *Core) View(now time.Duration) View {
 		Now:         now,
 		Connected:   c.phase == Playing,
 		Err:         c.err,
+		Notice:      c.notice,
 		Me:          c.me,
 		Name:        c.opts.Name,
 		Map:         c.m,

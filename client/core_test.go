@@ -324,3 +324,16 @@ func TestServerPingAnswered(t *testing.T) {
 		t.Errorf("a server's Ping was answered with %#v, want Pong{0xFEEDF00D}", out[0])
 	}
 }
+
+// TestNoticeReachesTheView: the operator's notice is in the view, printable,
+// and the game goes on.
+func TestNoticeReachesTheView(t *testing.T) {
+	c := playing(t, Options{})
+	if err := c.Receive(0, &protocol.Notice{Text: "server restarting in 10 s\x1b[2J"}); err != nil {
+		t.Fatal(err)
+	}
+	v := c.View(0)
+	if v.Notice != "server restarting in 10 s[2J" || !v.Connected || v.Err != nil {
+		t.Errorf("view notice %q, connected %v, err %v: want the printable notice, still playing", v.Notice, v.Connected, v.Err)
+	}
+}

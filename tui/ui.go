@@ -159,12 +159,19 @@ func (u *UI) titleText(width int) string {
 	if title == "" {
 		title = "gridlag"
 	}
+	if u.view.Notice != "" {
+		// The operator's notice (e.g. a restart) leads the line.
+		title = u.view.Notice + "  ·  " + title
+	}
 	if u.view.Name == "" {
 		return title
 	}
 	playing := "playing as " + u.view.Name
 	if full := title + "  ·  " + playing; textWidth(full) <= width {
 		return full
+	}
+	if u.view.Notice != "" {
+		return u.view.Notice
 	}
 	return playing
 }

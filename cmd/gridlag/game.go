@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -42,6 +41,8 @@ type gameFlags struct {
 	ssh      string
 	sshKey   string
 	sshLimit sshLimits
+	limits   gameLimits
+	drain    time.Duration
 	logPath  string
 	debug    bool
 	scale    scaleFlags
@@ -56,10 +57,24 @@ type scaleFlags struct {
 }
 
 // sshLimits are the SSH front end's caps, -ssh-per-addr, -ssh-max,
-// -ssh-idle and -ssh-handshake.
+// -ssh-handshakes, -ssh-handshakes-per-addr, -ssh-idle and -ssh-handshake.
 type sshLimits struct {
-	perAddr, max    int
-	idle, handshake time.Duration
+	perAddr, max                  int
+	handshakes, handshakesPerAddr int
+	idle, handshake               time.Duration
+}
+
+// gameLimits are the game port's caps: -max-conns, -max-conns-per-addr,
+// -max-players-per-addr, -write-buffer and -write-timeout.
+type gameLimits struct {
+	conns, connsPerAddr, playersPerAddr, writeBuffer int
+	writeTimeout                                     time.Duration
+}
+
+// options are the server options of the limits.
+func (l gameLimits) options() server.Options {
+	return server.Options{MaxConns: l.conns, MaxConnsPerAddr: l.connsPerAddr, MaxPlayersPerAddr: l.playersPerAddr,
+		WriteBuffer: l.writeBuffer, WriteTimeout: l.writeTimeout}
 }
 
 func gameMain(args []string) error {
@@ -79,8 +94,16 @@ func gameMain(args []string) error {
 	fs.StringVar(&f.sshKey, "ssh-key", defaultKeyPath(), "SSH host key file (ed25519, created on first start)")
 	fs.int(&f.sshLimit.perAddr, "ssh-per-addr", sshd.DefaultMaxPerAddr, sessionsKind, "SSH sessions at once from one address")
 	fs.int(&f.sshLimit.max, "ssh-max", sshd.DefaultMaxSessions, sessionsKind, "SSH sessions at once in all")
+	fs.int(&f.sshLimit.handshakes, "ssh-handshakes", sshd.DefaultMaxHandshakes, sessionsKind, "SSH connections at once still in their handshake (apart from the players)")
+	fs.int(&f.sshLimit.handshakesPerAddr, "ssh-handshakes-per-addr", sshd.DefaultMaxHandshakesPerAddr, sessionsKind, "of which from one address")
 	fs.duration(&f.sshLimit.idle, "ssh-idle", sshd.DefaultIdleTimeout, timeoutKind, "an SSH session without a key press for this long ends")
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
+	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
+	fs.int(&f.limits.connsPerAddr, "max-conns-per-addr", server.DefaultMaxConnsPerAddr, connsKind, "game connections open at once from one address")
+	fs.int(&f.limits.playersPerAddr, "max-players-per-addr", server.DefaultMaxPlayersPerAddr, sessionsKind, "players joined at once from one address (a classroom behind one NAT is one address)")
+	fs.int(&f.limits.writeBuffer, "write-buffer", server.DefaultWriteBuffer, bufferKind, "kernel send buffer of each game connection, in bytes: what a client that stops reading can hold")
+	fs.duration(&f.limits.writeTimeout, "write-timeout", server.DefaultWriteTimeout, stallKind, "a game client that reads nothing for this long is dropped")
+	fs.duration(&f.drain, "drain", 10*time.Second, lengthKind, "with -server: on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
 	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	// The tools for scale.
@@ -115,11 +138,11 @@ Flags:
 	if err := f.check(); err != nil {
 		return fs.usageError(err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
 	if f.serve {
-		return serveMain(ctx, f)
+		return serveMain(f)
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stop()
 	return playMain(ctx, f)
 }
 
@@ -188,7 +211,8 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if err != nil {
 		return nil, err
 	}
-	opts := server.Options{Config: cfg, Logger: logger}
+	opts := f.limits.options()
+	opts.Config, opts.Logger = cfg, logger
 	var exp *metrics.Exporter
 	if f.scale.metrics != "" {
 		exp = metrics.New()
@@ -213,6 +237,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr,
 			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"),
 			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
+			MaxHandshakes: f.sshLimit.handshakes, MaxHandshakesPerAddr: f.sshLimit.handshakesPerAddr,
 			IdleTimeout: f.sshLimit.idle, HandshakeTimeout: f.sshLimit.handshake,
 		})
 		var sln net.Listener
@@ -248,8 +273,9 @@ func (g *game) close() {
 	g.srv.Close()
 }
 
-// serveMain runs a headless server until a signal.
-func serveMain(ctx context.Context, f gameFlags) error {
+// serveMain runs a headless server until a signal, then shuts it down
+// (see shutdown).
+func serveMain(f gameFlags) error {
 	path := f.logPath
 	if path == "" {
 		path = "-"
@@ -259,6 +285,11 @@ func serveMain(ctx context.Context, f gameFlags) error {
 		return err
 	}
 	defer closeLog()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, stopSignals...)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	bots := f.bots
 	addr := f.addr
 	if addr == "" {
@@ -271,8 +302,9 @@ func serveMain(ctx context.Context, f gameFlags) error {
 	defer g.close()
 	logger.Info("gridlag server", "addr", g.addr, "rate", g.cfg.Rate, "move_time", g.cfg.MoveTime, "burst", g.cfg.Burst, "bots", bots, "ssh", f.ssh, "metrics", f.scale.metrics)
 	select {
-	case <-ctx.Done():
-		logger.Info("shutting down", "why", "signal")
+	case sig := <-sigs:
+		logger.Info("shutting down", "signal", sig.String(), "drain", f.drain)
+		shutdown{drain: f.drain, after: time.After, notify: g.srv.Drain, log: logger}.run(sigs)
 		return nil
 	case err := <-g.errCh:
 		return cleanStop(err)
