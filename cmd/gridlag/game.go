@@ -64,17 +64,34 @@ type sshLimits struct {
 	idle, handshake               time.Duration
 }
 
-// gameLimits are the game port's caps: -max-conns, -max-conns-per-addr,
-// -max-players-per-addr, -write-buffer and -write-timeout.
+// gameLimits are the game port's caps: -max-players, -max-conns,
+// -max-conns-per-addr, -max-players-per-addr, -send-queue, -write-buffer
+// and -write-timeout.
 type gameLimits struct {
-	conns, connsPerAddr, playersPerAddr, writeBuffer int
-	writeTimeout                                     time.Duration
+	players, conns, connsPerAddr, playersPerAddr int
+	sendQueue, writeBuffer                       int
+	writeTimeout                                 time.Duration
 }
 
-// options are the server options of the limits.
+// defaultMaxPlayers is -max-players' default, sized for a 2-core machine
+// while every State carries every player's cell: at 1,000 players a
+// client receives 120 KB/s and the server sends about 1 Gbit/s.
+const defaultMaxPlayers = 1000
+
+// options are the server options of the limits (the player cap is a game
+// number: see serverConfig).
 func (l gameLimits) options() server.Options {
 	return server.Options{MaxConns: l.conns, MaxConnsPerAddr: l.connsPerAddr, MaxPlayersPerAddr: l.playersPerAddr,
-		WriteBuffer: l.writeBuffer, WriteTimeout: l.writeTimeout}
+		SendQueue: l.sendQueue, WriteBuffer: l.writeBuffer, WriteTimeout: l.writeTimeout}
+}
+
+// check refuses a send queue too short for a newcomer's Joins: it is sent
+// one per player online at once.
+func (l gameLimits) check() error {
+	if l.sendQueue != 0 && l.sendQueue <= l.players {
+		return fmt.Errorf("-send-queue %d must be more than -max-players %d: a newcomer is sent one Join per player online at once", l.sendQueue, l.players)
+	}
+	return nil
 }
 
 func gameMain(args []string) error {
@@ -98,9 +115,11 @@ func gameMain(args []string) error {
 	fs.int(&f.sshLimit.handshakesPerAddr, "ssh-handshakes-per-addr", sshd.DefaultMaxHandshakesPerAddr, sessionsKind, "of which from one address")
 	fs.duration(&f.sshLimit.idle, "ssh-idle", sshd.DefaultIdleTimeout, timeoutKind, "an SSH session without a key press for this long ends")
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
+	fs.int(&f.limits.players, "max-players", defaultMaxPlayers, sessionsKind, "players in the world at once (spectators apart)")
 	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
 	fs.int(&f.limits.connsPerAddr, "max-conns-per-addr", server.DefaultMaxConnsPerAddr, connsKind, "game connections open at once from one address")
 	fs.int(&f.limits.playersPerAddr, "max-players-per-addr", server.DefaultMaxPlayersPerAddr, sessionsKind, "players joined at once from one address (a classroom behind one NAT is one address)")
+	fs.int(&f.limits.sendQueue, "send-queue", server.DefaultSendQueue, queueKind, "frames that may wait for a game client before it is dropped as too slow; more than -max-players")
 	fs.int(&f.limits.writeBuffer, "write-buffer", server.DefaultWriteBuffer, bufferKind, "kernel send buffer of each game connection, in bytes: what a client that stops reading can hold")
 	fs.duration(&f.limits.writeTimeout, "write-timeout", server.DefaultWriteTimeout, stallKind, "a game client that reads nothing for this long is dropped")
 	fs.duration(&f.drain, "drain", 10*time.Second, lengthKind, "with -server: on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
@@ -164,7 +183,7 @@ func (f *gameFlags) check() error {
 	if err := protocol.CheckPlayerName(f.name, false); err != nil {
 		return fmt.Errorf("-name %q: %w", f.name, err)
 	}
-	return nil
+	return f.limits.check()
 }
 
 func defaultName() string {
@@ -185,7 +204,7 @@ func (f *gameFlags) serverConfig() (server.Config, error) {
 			return server.Config{}, fmt.Errorf("-map-gen: %w", err)
 		}
 	}
-	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime}
+	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, MaxPlayers: f.limits.players}
 	return cfg, cfg.Validate()
 }
 
