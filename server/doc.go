@@ -8,10 +8,15 @@
 // virtual clock.
 //
 // Server is the TCP adapter around one Core. One goroutine owns the Core: it
-// runs the update ticker and handles the events that per-connection reader
-// goroutines pass it, then encodes what the Core produced and hands the
-// frames to per-connection writer goroutines through bounded queues, never
-// blocking. A client that does not read fast enough, sends garbage or floods
+// runs the update ticker and handles, in batches, the messages that
+// per-connection reader goroutines post to their shard's inbox, then
+// encodes what the Core produced and queues the frames in bounded queues,
+// never blocking. A few writer goroutines, one per shard of the
+// connections, write each connection's frames of a tick in one write that
+// never waits; a socket that takes nothing for WriteTimeout is dropped, and
+// a periodic check, not a deadline per message, finds the silent clients.
+// The flood limit charges a message at the time its bytes were read from
+// the kernel. A client that does not read fast enough, sends garbage or floods
 // the server is disconnected alone; nobody else notices. Connections and
 // players are capped per remote address as well as in all, so that one
 // address cannot lock the others out, and repeated refusals are logged
