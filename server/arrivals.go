@@ -4,6 +4,8 @@ import (
 	"io"
 	"sync/atomic"
 	"time"
+
+	"gridlag/grid"
 )
 
 // arrivals wraps a connection's reads to tell when the bytes of a message
@@ -48,4 +50,24 @@ func (a *arrivals) at(end int64) time.Duration {
 	}
 	frac := float64(min(end, a.total)-a.before) / float64(a.total-a.before)
 	return a.prev + time.Duration(frac*float64(a.last-a.prev))
+}
+
+// floodLimit is a connection's message rate limit, charged by arrivals.
+type floodLimit struct {
+	in       *arrivals
+	lim      grid.Limiter
+	interval int64 // ns per message, sustained
+	burst    int
+}
+
+// newFloodLimit limits what comes through in to rate messages per second,
+// sustained, with bursts of twice as many.
+func newFloodLimit(in *arrivals, rate int) *floodLimit {
+	return &floodLimit{in: in, interval: int64(time.Second) / int64(rate), burst: 2 * rate}
+}
+
+// allow charges the message whose last byte is at offset end-1 of the
+// stream, at the time it arrived; false means the client floods.
+func (f *floodLimit) allow(end int64) bool {
+	return f.lim.Allow(int64(f.in.at(end)), f.interval, f.burst)
 }

@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"gridlag/grid"
 	"gridlag/protocol"
 )
 
@@ -214,11 +213,7 @@ func (s *Server) read(c *conn) {
 	in := newArrivals(c.nc, s.now, c.born, &c.lastRead)
 	br := bufio.NewReaderSize(in, 4096)
 	dec := protocol.NewDecoder(br)
-	var (
-		flood    grid.Limiter
-		interval = int64(time.Second) / int64(s.opts.MaxMessageRate)
-		burst    = 2 * s.opts.MaxMessageRate
-	)
+	flood := newFloodLimit(in, s.opts.MaxMessageRate)
 	for {
 		var (
 			m   protocol.Message
@@ -241,7 +236,7 @@ func (s *Server) read(c *conn) {
 			s.drain(c, br)
 			return
 		}
-		if !flood.Allow(int64(in.at(dec.BytesRead)), interval, burst) {
+		if !flood.allow(dec.BytesRead) {
 			s.post(c.shard, event{kind: evGone, c: c, abuse: true,
 				reason: fmt.Sprintf("flooding: more than %d messages per second", s.opts.MaxMessageRate),
 				final:  &protocol.Error{Code: protocol.ErrCodeFlood, Text: fmt.Sprintf("too many messages: at most %d per second", s.opts.MaxMessageRate)}})
