@@ -114,8 +114,15 @@ func (c *conn) take(buf []byte) []byte {
 		c.finishing = c.finishing || f.close
 	}
 	clear(frames) // let the frames' memory go
+	if cap(frames) > queueKeep {
+		c.taken = nil // a burst's queue (a newcomer's Joins) is not kept
+	}
 	return buf
 }
+
+// queueKeep is the longest queue a connection keeps the memory of once
+// its frames are written.
+const queueKeep = 64
 
 // writeSome writes what the socket takes of b at once, without waiting:
 // nothing if its buffer is full.
