@@ -44,11 +44,12 @@ type conn struct {
 	greeted    atomic.Bool   // a whole message has come
 
 	// Guarded by shard.mu.
-	queue  []frame // frames for the writer
-	taken  []frame // the other half of queue's double buffer, the writer's
+	queue  []frame // frames for the writer: queue[head:]
+	head   int     // frames of queue already taken
 	listed bool    // in shard.ready
 
 	// Owned by the shard's writer.
+	taken     []frame   // the frames of the write under way
 	rest      []byte    // bytes the socket did not take yet
 	progress  time.Time // when the socket last took bytes, or nothing was waiting
 	inPending bool      // in shard.pending
@@ -85,7 +86,7 @@ func (c *conn) push(f frame) bool {
 	sh := c.shard
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if len(c.queue) >= c.queueCap {
+	if len(c.queue)-c.head >= c.queueCap {
 		return false
 	}
 	c.queue = append(c.queue, f)
@@ -97,27 +98,58 @@ func (c *conn) push(f frame) bool {
 	return true
 }
 
-// take appends the bytes of every queued frame to buf, for one write, and
-// empties the queue. The writer calls it.
-func (c *conn) take(buf []byte) []byte {
+// writeBudget is about the most a connection is given in one write: a
+// client that lags behind is sent the frames still queued a budget at a
+// time, so that what its socket does not take, copied aside, stays small;
+// the queued frames share their bytes with the other clients' frames.
+const writeBudget = 64 << 10
+
+// take appends to buf the bytes of the frames queued first, a writeBudget
+// of them (at least one frame), for one write, and reports whether more
+// are queued. The writer calls it.
+func (c *conn) take(buf []byte) ([]byte, bool) {
 	c.shard.mu.Lock()
-	frames := c.queue
-	c.queue, c.taken = c.taken[:0], frames
-	c.shard.mu.Unlock()
-	if len(frames) == 0 {
-		return buf
+	q := c.queue[c.head:]
+	k, size := 0, 0
+	for ; k < len(q) && (k == 0 || size+len(q[k].head)+len(q[k].tail) <= writeBudget); k++ {
+		size += len(q[k].head) + len(q[k].tail)
 	}
-	c.queued.Add(-int32(len(frames)))
+	c.taken = append(c.taken[:0], q[:k]...)
+	clear(q[:k]) // let the frames' memory go once written
+	c.head += k
+	more := c.head < len(c.queue)
+	c.compact()
+	c.shard.mu.Unlock()
+	if k == 0 {
+		return buf, false
+	}
+	c.queued.Add(-int32(k))
 	c.signalRoom()
-	for _, f := range frames {
+	for _, f := range c.taken {
 		buf = append(append(buf, f.head...), f.tail...)
 		c.finishing = c.finishing || f.close
 	}
-	clear(frames) // let the frames' memory go
-	if cap(frames) > queueKeep {
-		c.taken = nil // a burst's queue (a newcomer's Joins) is not kept
+	clear(c.taken)
+	if cap(c.taken) > queueKeep {
+		c.taken = nil
 	}
-	return buf
+	return buf, more
+}
+
+// compact moves the frames still queued to the front of the queue once
+// the taken ones fill half of it, and lets go of a burst's long queue (a
+// newcomer's Joins) once it is empty. shard.mu is held.
+func (c *conn) compact() {
+	switch {
+	case c.head == len(c.queue) && cap(c.queue) > queueKeep:
+		c.queue, c.head = nil, 0
+	case c.head == len(c.queue):
+		c.queue, c.head = c.queue[:0], 0
+	case c.head > len(c.queue)/2:
+		n := copy(c.queue, c.queue[c.head:])
+		clear(c.queue[n:])
+		c.queue, c.head = c.queue[:n], 0
+	}
 }
 
 // queueKeep is the longest queue a connection keeps the memory of once

@@ -136,10 +136,11 @@ func (s *Server) writePass(sh *shard) {
 	sh.pending = kept
 }
 
-// writeConn writes what is queued for c in one write, after what its
-// socket did not take last time. It reports whether bytes still wait: the
-// socket is full, and c has not been stalled for timeout yet (then it is
-// dropped as too slow).
+// writeConn writes what is queued for c, after what its socket did not
+// take last time, a writeBudget per write, until the socket is full or
+// nothing is left. It reports whether bytes still wait: the socket is
+// full, and c has not been stalled for timeout yet (then it is dropped as
+// too slow).
 func (s *Server) writeConn(sh *shard, c *conn, now time.Time, timeout time.Duration) bool {
 	if c.killed() {
 		return false
@@ -147,9 +148,11 @@ func (s *Server) writeConn(sh *shard, c *conn, now time.Time, timeout time.Durat
 	if len(c.rest) > 0 && !s.put(c, c.rest, now) {
 		return s.stillWaiting(c, now, timeout)
 	}
-	sh.buf = c.take(sh.buf[:0])
-	if len(sh.buf) > 0 && !s.put(c, sh.buf, now) {
-		return s.stillWaiting(c, now, timeout)
+	for more := true; more; {
+		sh.buf, more = c.take(sh.buf[:0])
+		if len(sh.buf) > 0 && !s.put(c, sh.buf, now) {
+			return s.stillWaiting(c, now, timeout)
+		}
 	}
 	if c.finishing && !c.killed() {
 		s.wg.Add(1)
