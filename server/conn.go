@@ -42,6 +42,7 @@ type conn struct {
 	born       time.Duration // when it was accepted, on the loop's clock
 	lastRead   atomic.Int64  // when a read last brought bytes, on the loop's clock
 	greeted    atomic.Bool   // a whole message has come
+	holding    atomic.Bool   // the reader holds back: the client's silence is the server's doing
 
 	// Guarded by shard.mu.
 	queue  []frame // frames for the writer: queue[head:]
@@ -299,13 +300,19 @@ func (s *Server) read(c *conn) {
 // the messages not yet handled and the frames queued for the connection
 // take half of its send queue: a client is answered (Pongs) only as fast
 // as it reads, so a burst within the flood limit never overflows its
-// queue, and one that stops reading stops being read. Time held back does
-// not count as the client's silence. It reports false if the connection
-// or the server is closing.
+// queue, and one that stops reading stops being read (the write stall
+// check then drops it). Time held back does not count as the client's
+// silence. It reports false if the connection or the server is closing.
 func (s *Server) holdBack(c *conn) bool {
-	held := false
-	for int(c.unhandled.Load()+c.queued.Load()) >= c.queueCap/2 && c.queueCap > 1 {
-		held = true
+	if !c.mustHold() {
+		return true
+	}
+	c.holding.Store(true)
+	defer func() {
+		c.lastRead.Store(int64(s.now()))
+		c.holding.Store(false)
+	}()
+	for c.mustHold() {
 		select {
 		case <-c.room:
 		case <-c.kill:
@@ -314,10 +321,13 @@ func (s *Server) holdBack(c *conn) bool {
 			return false
 		}
 	}
-	if held {
-		c.lastRead.Store(int64(s.now()))
-	}
 	return true
+}
+
+// mustHold reports whether the messages not yet handled and the frames
+// queued take half of c's send queue.
+func (c *conn) mustHold() bool {
+	return int(c.unhandled.Load()+c.queued.Load()) >= c.queueCap/2 && c.queueCap > 1
 }
 
 // readFailure turns a read error into the event that ends the connection.

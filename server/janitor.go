@@ -29,6 +29,8 @@ func (s *Server) dropSilent() {
 // silence says why c counts as silent at now, or "" if it does not.
 func (s *Server) silence(c *conn, now time.Duration) string {
 	switch {
+	case c.holding.Load():
+		// Not read because the server holds its reader back.
 	case !c.greeted.Load():
 		if now-c.born >= s.opts.HandshakeTimeout {
 			return "no Hello within " + s.opts.HandshakeTimeout.String()
