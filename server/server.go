@@ -277,6 +277,12 @@ func (s *Server) loop() {
 	}
 	ping := time.NewTicker(s.opts.PingInterval)
 	defer ping.Stop()
+	var beat <-chan time.Time
+	if s.opts.Heartbeat != nil {
+		t := time.NewTicker(s.opts.HeartbeatInterval)
+		defer t.Stop()
+		beat = t.C
+	}
 	for {
 		select {
 		case ev := <-s.events:
@@ -285,6 +291,8 @@ func (s *Server) loop() {
 			s.core.Tick(s.now())
 		case <-ping.C:
 			s.core.Ping(s.now())
+		case <-beat:
+			s.opts.Heartbeat()
 		case <-s.quit:
 			s.shutdown()
 			return
@@ -347,6 +355,9 @@ func (s *Server) flush() {
 		batch := s.core.Outbox()
 		for _, ev := range batch.Events {
 			s.logEvent(ev)
+			if s.opts.OnEvent != nil {
+				s.opts.OnEvent(ev)
+			}
 		}
 		out := batch.Envelopes
 		// Counters first: whoever reads a frame of this batch then sees them.
