@@ -42,6 +42,7 @@ type gameFlags struct {
 	sshLimit sshLimits
 	logPath  string
 	debug    bool
+	agones   agonesFlags
 }
 
 // sshLimits are the SSH front end's caps, -ssh-per-addr, -ssh-max,
@@ -72,11 +73,12 @@ func gameMain(args []string) error {
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
 	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
+	f.agones.define(fs)
 	fs.usage = func(w io.Writer) {
 		fmt.Fprintf(w, `Usage:
   gridlag [flags]                      play on an embedded local server
   gridlag -connect HOST:PORT [flags]   play on a remote server
-  gridlag -server [-addr :7777] [-ssh :2222] [flags]
+  gridlag -server [-addr :7777] [-ssh :2222] [-agones] [flags]
                                        run a headless server
   gridlag scenario [flags]             replay the articles' timelines (gridlag scenario -help)
   gridlag bots -connect HOST:PORT      run headless players (gridlag bots -help)
@@ -117,6 +119,8 @@ func (f *gameFlags) check() error {
 		return errors.New("-log - is for -server: while playing, the screen is the game's (logs go to a file)")
 	case f.serve && f.addr == "" && f.ssh == "":
 		return errors.New("-addr \"\" needs -ssh: nobody could join")
+	case f.agones.on && !f.serve:
+		return errors.New("-agones is for -server")
 	case f.connect != "" && f.botsSet && f.bots > 0:
 		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
 	}
@@ -154,8 +158,8 @@ type game struct {
 }
 
 // startGame starts the game server on addr, then the SSH front end and
-// bots if asked.
-func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger, bots int) (*game, error) {
+// bots if asked. hook, if not nil, completes the server's options.
+func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger, bots int, hook func(*server.Options)) (*game, error) {
 	cfg, err := f.serverConfig()
 	if err != nil {
 		return nil, err
@@ -164,7 +168,11 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if err != nil {
 		return nil, err
 	}
-	g := &game{cfg: cfg.WithDefaults(), srv: server.New(server.Options{Config: cfg, Logger: logger}), errCh: make(chan error, 2), bots: func() {}}
+	opts := server.Options{Config: cfg, Logger: logger}
+	if hook != nil {
+		hook(&opts)
+	}
+	g := &game{cfg: cfg.WithDefaults(), srv: server.New(opts), errCh: make(chan error, 2), bots: func() {}}
 	go func() { g.errCh <- g.srv.Serve(ln) }()
 	g.addr = ln.Addr().String()
 	gameAddr := g.addr
@@ -224,12 +232,19 @@ func serveMain(ctx context.Context, f gameFlags) error {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	g, err := startGame(ctx, f, addr, logger, bots)
+	ag, err := f.agones.start(logger)
+	if err != nil {
+		return err
+	}
+	g, err := startGame(ctx, f, addr, logger, bots, ag.hook)
 	if err != nil {
 		return err
 	}
 	defer g.close()
 	logger.Info("gridlag server", "addr", g.addr, "rate", g.cfg.Rate, "move_time", g.cfg.MoveTime, "burst", g.cfg.Burst, "bots", bots, "ssh", f.ssh)
+	if ag != nil {
+		return ag.serve(ctx, g)
+	}
 	select {
 	case <-ctx.Done():
 		logger.Info("shutting down", "why", "signal")
@@ -264,7 +279,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 	addr := f.connect
 	title := "gridlag — " + addr
 	if addr == "" {
-		g, err := startGame(ctx, f, "127.0.0.1:0", logger, f.bots)
+		g, err := startGame(ctx, f, "127.0.0.1:0", logger, f.bots, nil)
 		if err != nil {
 			return err
 		}
