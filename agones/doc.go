@@ -1,8 +1,8 @@
 // Package agones makes a process an Agones game server: it is a client of
 // the Agones SDK sidecar, the server that Agones runs beside every game
 // server in a Kubernetes cluster, over the sidecar's REST interface (the
-// documented HTTP gateway of the SDK's gRPC calls). It uses the standard
-// library only, not the Agones Go SDK module.
+// documented HTTP gateway of the SDK's gRPC calls). It needs no Agones
+// module: net/http and encoding/json do, with the project's logger.
 //
 // A game server calls Ready once its ports listen, Health at the period its
 // Fleet's health check expects, keeps its players in the GameServer's
