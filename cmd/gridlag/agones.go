@@ -150,7 +150,11 @@ func (ag *agonesGame) trackPlayers(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		}
-		for _, ev := range ag.events.take() {
+		events := ag.events.take()
+		if len(events) == 0 {
+			continue // taken with the previous token
+		}
+		for _, ev := range events {
 			var err error
 			if ev.Kind == server.EventJoin {
 				players++
