@@ -99,8 +99,8 @@ func retryable(err error) bool {
 // call sends method path with body (JSON-encoded unless nil) and decodes
 // the answer into out unless out is nil, trying again with backoff while
 // the sidecar does not answer, until Timeout or ctx ends.
-func (c *Client) call(ctx context.Context, method, path string, body, out any) error {
-	ctx, cancel := context.WithTimeout(ctx, c.opts.Timeout)
+func (c *Client) call(parent context.Context, method, path string, body, out any) error {
+	ctx, cancel := context.WithTimeout(parent, c.opts.Timeout)
 	defer cancel()
 	for try := 0; ; try++ {
 		err := c.try(ctx, method, path, body, out)
@@ -114,7 +114,7 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) e
 		select {
 		case <-time.After(wait):
 		case <-ctx.Done():
-			if ctx.Err() == context.DeadlineExceeded {
+			if parent.Err() == nil {
 				return fmt.Errorf("agones: %s %s: the SDK sidecar at %s did not answer within %v (is it running? Agones starts it beside the game server): %w",
 					method, path, c.opts.Addr, c.opts.Timeout, err)
 			}
