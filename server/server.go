@@ -320,6 +320,12 @@ func (s *Server) loop() {
 	defer ping.Stop()
 	summaries := time.NewTicker(time.Second)
 	defer summaries.Stop()
+	var beat <-chan time.Time
+	if s.opts.Heartbeat != nil {
+		t := time.NewTicker(s.opts.HeartbeatInterval)
+		defer t.Stop()
+		beat = t.C
+	}
 	for {
 		select {
 		case ev := <-s.events:
@@ -334,6 +340,8 @@ func (s *Server) loop() {
 			s.core.Ping(s.now())
 		case <-summaries.C:
 			s.warn.Flush()
+		case <-beat:
+			s.opts.Heartbeat()
 		case <-s.quit:
 			s.shutdown()
 			return
@@ -463,6 +471,9 @@ func (s *Server) flush() {
 		batch := s.core.Outbox()
 		for _, ev := range batch.Events {
 			s.logEvent(ev)
+			if s.opts.OnEvent != nil {
+				s.opts.OnEvent(ev)
+			}
 		}
 		out := batch.Envelopes
 		// Counters first: whoever reads a frame of this batch then sees them.

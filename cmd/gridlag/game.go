@@ -45,6 +45,7 @@ type gameFlags struct {
 	drain    time.Duration
 	logPath  string
 	debug    bool
+	agones   agonesFlags
 	scale    scaleFlags
 }
 
@@ -110,11 +111,12 @@ func gameMain(args []string) error {
 	fs.value(&mapSizeValue{p: &f.scale.mapGen}, "map-gen", "generate a `WxH` map of rooms and corridors (see -seed) instead of -map")
 	fs.seed(&f.scale.seed, "seed", 1, "seed of -map-gen: the same seed, the same map")
 	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the Go profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:9100; off by default")
+	f.agones.define(fs)
 	fs.usage = func(w io.Writer) {
 		fmt.Fprintf(w, `Usage:
   gridlag [flags]                      play on an embedded local server
   gridlag -connect HOST:PORT [flags]   play on a remote server
-  gridlag -server [-addr :7777] [-ssh :2222] [flags]
+  gridlag -server [-addr :7777] [-ssh :2222] [-agones] [flags]
                                        run a headless server
   gridlag scenario [flags]             replay the articles' timelines (gridlag scenario -help)
   gridlag bots -connect HOST:PORT      run headless players (gridlag bots -help)
@@ -158,6 +160,8 @@ func (f *gameFlags) check() error {
 		return errors.New("-addr \"\" needs -ssh: nobody could join")
 	case f.mapPath != "" && f.scale.mapGen != (mapSize{}):
 		return errors.New("-map and -map-gen do not go together")
+	case f.agones.on && !f.serve:
+		return errors.New("-agones is for -server")
 	case f.connect != "" && f.botsSet && f.bots > 0:
 		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
 	}
@@ -201,8 +205,8 @@ type game struct {
 }
 
 // startGame starts the game server on addr, then the SSH front end and
-// bots if asked.
-func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger, bots int) (*game, error) {
+// bots if asked. hook, if not nil, completes the server's options.
+func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger, bots int, hook func(*server.Options)) (*game, error) {
 	cfg, err := f.serverConfig()
 	if err != nil {
 		return nil, err
@@ -217,6 +221,9 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if f.scale.metrics != "" {
 		exp = metrics.New()
 		opts.Metrics = exp
+	}
+	if hook != nil {
+		hook(&opts)
 	}
 	g := &game{cfg: cfg.WithDefaults(), srv: server.New(opts), errCh: make(chan error, 2), bots: func() {}}
 	if exp != nil {
@@ -295,16 +302,24 @@ func serveMain(f gameFlags) error {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	g, err := startGame(ctx, f, addr, logger, bots)
+	ag, err := f.agones.start(logger)
+	if err != nil {
+		return err
+	}
+	g, err := startGame(ctx, f, addr, logger, bots, ag.hook)
 	if err != nil {
 		return err
 	}
 	defer g.close()
 	logger.Info("gridlag server", "addr", g.addr, "rate", g.cfg.Rate, "move_time", g.cfg.MoveTime, "burst", g.cfg.Burst, "bots", bots, "ssh", f.ssh, "metrics", f.scale.metrics)
+	sd := shutdown{drain: f.drain, after: time.After, notify: g.srv.Drain, log: logger}
+	if ag != nil {
+		return ag.serve(sigs, g, sd)
+	}
 	select {
 	case sig := <-sigs:
 		logger.Info("shutting down", "signal", sig.String(), "drain", f.drain)
-		shutdown{drain: f.drain, after: time.After, notify: g.srv.Drain, log: logger}.run(sigs)
+		sd.run(sigs)
 		return nil
 	case err := <-g.errCh:
 		return cleanStop(err)
@@ -336,7 +351,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 	addr := f.connect
 	title := "gridlag — " + addr
 	if addr == "" {
-		g, err := startGame(ctx, f, "127.0.0.1:0", logger, f.bots)
+		g, err := startGame(ctx, f, "127.0.0.1:0", logger, f.bots, nil)
 		if err != nil {
 			return err
 		}
