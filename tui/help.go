@@ -12,14 +12,22 @@ var legendHelp = []string{
 	"letters: other players' initials",
 }
 
-// drawHelpOverlay draws the help box in the middle of the screen, listing
-// every key, the board's legend and where the log goes.
-func drawHelpOverlay(screen tcell.Screen, w, h int, logPath string) {
-	type helpRow struct{ key, text string }
-	lines := []helpRow{{"", "gridlag: keys"}}
-	for _, b := range keyTable {
-		lines = append(lines, helpRow{b.label, b.help})
+// helpRow is one row of the help box: keys and what they do.
+type helpRow struct{ key, text string }
+
+// helpRows returns the help box's rows for the keys of table.
+func helpRows[T any](table []binding[T]) []helpRow {
+	rows := make([]helpRow, len(table))
+	for i, b := range table {
+		rows[i] = helpRow{b.label, b.help}
 	}
+	return rows
+}
+
+// drawHelpOverlay draws the help box in the middle of the screen: the
+// title, every key of keys, the board's legend and where the log goes.
+func drawHelpOverlay(screen tcell.Screen, w, h int, logPath, title string, keys []helpRow) {
+	lines := append([]helpRow{{"", title}}, keys...)
 	lines = append(lines, helpRow{})
 	for _, s := range legendHelp {
 		lines = append(lines, helpRow{"", s})
