@@ -64,7 +64,7 @@ func (l *Lab) join(i int, cfg Config) (*Player, error) {
 		return nil, fmt.Errorf("lab: %s could not join: %v", name, v.Err)
 	}
 	c.SetLoss(loss) // from the start on: the join itself is not held up
-	return &Player{Client: c, script: pc.Presses}, nil
+	return &Player{Client: c, script: pc.Presses, preset: presetIndex(pc.Preset)}, nil
 }
 
 // Players returns Player 1 and Player 2.
