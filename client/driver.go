@@ -34,13 +34,14 @@ type Driver struct {
 }
 
 // NewDriver returns a driver whose core says Hello at time now. The link
-// takes opts.Latency, opts.Jitter and opts.Seed as they are.
+// takes opts.Latency, opts.Jitter, opts.Loss and opts.Seed as they are.
 func NewDriver(now time.Duration, opts Options) *Driver {
 	d := &Driver{
 		core:    NewCore(now, opts),
 		link:    link.New[[]byte, []byte](opts.Latency, opts.Jitter, opts.Seed),
 		changed: make(chan struct{}, 1),
 	}
+	d.link.SetLoss(opts.Loss)
 	d.flush(now)
 	return d
 }

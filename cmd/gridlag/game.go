@@ -32,6 +32,7 @@ type gameFlags struct {
 	name     string
 	latency  time.Duration
 	jitter   time.Duration
+	loss     float64
 	rate     int
 	moveTime time.Duration
 	mapPath  string
@@ -60,6 +61,7 @@ func gameMain(args []string) error {
 	fs.StringVar(&f.name, "name", defaultName(), "your player name (1-16 printable characters)")
 	fs.duration(&f.latency, "latency", 0, latencyKind, "injected round-trip latency, half each way (the slider changes it live)")
 	fs.duration(&f.jitter, "jitter", 0, jitterKind, "injected jitter: 0..J extra per message, never reordering")
+	fs.loss(&f.loss, "loss", "injected loss, either way")
 	fs.int(&f.rate, "rate", server.DefaultRate, rateKind, "server update rate in Hz (states per second); 0 = one state per processed input")
 	fs.duration(&f.moveTime, "move-time", server.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
 	fs.StringVar(&f.mapPath, "map", "", "server map file ('#' wall, '.' floor); default: the embedded map")
@@ -278,7 +280,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 	// Connect, not Dial: the screen comes up at once and says it is
 	// waiting for the server (which takes a round trip, up to a second at
 	// the slider's maximum); q works meanwhile.
-	conn, err := client.Connect(ctx, addr, client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("client")})
+	conn, err := client.Connect(ctx, addr, client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("client")})
 	if err != nil {
 		return err
 	}
@@ -287,7 +289,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
-	logger.Info("playing", "server", addr, "name", f.name, "latency", f.latency, "jitter", f.jitter)
+	logger.Info("playing", "server", addr, "name", f.name, "latency", f.latency, "jitter", f.jitter, "loss", f.loss)
 	// A signal ends the game like q: the terminal is restored, exit 0.
 	return tui.Run(screen, conn, tui.Options{LogPath: path, Title: title, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
 }
