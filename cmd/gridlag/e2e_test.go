@@ -2,9 +2,12 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -199,6 +202,73 @@ func TestLabInTmux(t *testing.T) {
 			}
 		}
 		return shown == len(steps)
+	})
+	tm.keys("q")
+	tm.waitFor(5*time.Second, "EXIT=0")
+}
+
+// freeAddr returns a loopback address with a port free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestSpectateInTmux runs a real server with three bots and watches it
+// with `gridlag -connect ... -spectate` in a real terminal: each bot has a
+// line `NAME (x,y) ack #N`, and the ack numbers go up as they walk.
+func TestSpectateInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildBinary(t)
+	addr := freeAddr(t)
+	srv := exec.Command(bin, "-server", "-addr", addr, "-bots", "3", "-log", filepath.Join(t.TempDir(), "server.log"))
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Process.Signal(os.Interrupt)
+		srv.Wait()
+	})
+	for deadline := time.Now().Add(10 * time.Second); ; { // wait for the server to listen
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server does not listen on %s: %v", addr, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd := fmt.Sprintf("XDG_STATE_HOME=%s %s -connect %s -spectate; echo EXIT=$?; sleep 60", t.TempDir(), bin, addr)
+	tm := newTmux(t, 120, 40, cmd)
+	tm.waitFor(10*time.Second, "3 players", "bot-1 (", "bot-2 (", "bot-3 (", "updates 20/s")
+	if s := tm.screen(); strings.Contains(s, "@") {
+		t.Fatalf("the spectator has an avatar:\n%s", s)
+	}
+	line := regexp.MustCompile(`(bot-\d) \(\d+,\d+\) ack #(\d+)`)
+	acks := func(s string) map[string]int {
+		out := map[string]int{}
+		for _, m := range line.FindAllStringSubmatch(s, -1) {
+			out[m[1]], _ = strconv.Atoi(m[2])
+		}
+		return out
+	}
+	first := acks(tm.screen())
+	tm.waitUntil(15*time.Second, "every bot's ack number going up", func(s string) bool {
+		now := acks(s)
+		for _, b := range []string{"bot-1", "bot-2", "bot-3"} {
+			if now[b] <= first[b] {
+				return false
+			}
+		}
+		return true
 	})
 	tm.keys("q")
 	tm.waitFor(5*time.Second, "EXIT=0")

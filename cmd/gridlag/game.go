@@ -29,6 +29,7 @@ type gameFlags struct {
 	serve    bool
 	addr     string
 	connect  string
+	spectate bool
 	name     string
 	latency  time.Duration
 	jitter   time.Duration
@@ -58,6 +59,7 @@ func gameMain(args []string) error {
 	fs.BoolVar(&f.serve, "server", false, "run a headless server (no terminal interface); logs go to standard error unless -log is given")
 	fs.StringVar(&f.addr, "addr", ":7777", "with -server: the TCP address to listen on; \"\" with -ssh = SSH players only (the game port stays on loopback)")
 	fs.StringVar(&f.connect, "connect", "", "join the server at HOST:PORT instead of starting an embedded one")
+	fs.BoolVar(&f.spectate, "spectate", false, "with -connect: watch the server's view (every player, their acks and round trips) instead of playing")
 	fs.StringVar(&f.name, "name", defaultName(), "your player name (1-16 printable characters)")
 	fs.duration(&f.latency, "latency", 0, latencyKind, "injected round-trip latency, half each way (the slider changes it live)")
 	fs.duration(&f.jitter, "jitter", 0, jitterKind, "injected jitter: 0..J extra per message, never reordering")
@@ -78,6 +80,7 @@ func gameMain(args []string) error {
 		fmt.Fprintf(w, `Usage:
   gridlag [flags]                      play on an embedded local server
   gridlag -connect HOST:PORT [flags]   play on a remote server
+  gridlag -connect HOST:PORT -spectate watch a remote server, without playing
   gridlag -server [-addr :7777] [-ssh :2222] [flags]
                                        run a headless server
   gridlag scenario [flags]             replay the articles' timelines (gridlag scenario -help)
@@ -103,8 +106,11 @@ Flags:
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if f.serve {
+	switch {
+	case f.serve:
 		return serveMain(ctx, f)
+	case f.spectate:
+		return spectateMain(ctx, f)
 	}
 	return playMain(ctx, f)
 }
@@ -119,6 +125,8 @@ func (f *gameFlags) check() error {
 		return errors.New("-log - is for -server: while playing, the screen is the game's (logs go to a file)")
 	case f.serve && f.addr == "" && f.ssh == "":
 		return errors.New("-addr \"\" needs -ssh: nobody could join")
+	case f.spectate && f.connect == "":
+		return errors.New("-spectate needs -connect HOST:PORT: the server to watch")
 	case f.connect != "" && f.botsSet && f.bots > 0:
 		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
 	}
