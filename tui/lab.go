@@ -184,7 +184,7 @@ func (s *LabScreen) drawServerInfo(screen tcell.Screen, x, y, w, rows int) int {
 	r.text(" "+rateText(s.model.Rate())+" ", styleText)
 	r.button("[+]", styleKey, func() { s.changeRate(1) })
 	r.text("  "+tableGroupLabels(labKeyTable, "rate"), styleDim)
-	return n + 2 // and a blank row
+	return n + 1
 }
 
 // drawStripsStacked draws both strips one above the other.

@@ -305,3 +305,16 @@ func TestLabScreenHeadOfLine(t *testing.T) {
 		t.Fatalf("#2 is not marked as held behind #1:\n%s", r.text())
 	}
 }
+
+// TestLabScreenHelpFits: at 80x24 the help overlay shows every key with
+// what it does, whole.
+func TestLabScreenHelpFits(t *testing.T) {
+	r := newLabRig(t, lab.Default(), 80, 24)
+	r.key(tcell.KeyRune, '?')
+	shown := strings.Join(strings.Fields(r.text()), " ")
+	for _, line := range tui.LabKeyHelp() {
+		if !strings.Contains(shown, strings.Join(strings.Fields(line), " ")) {
+			t.Errorf("at 80x24 the help does not show %q whole:\n%s", line, r.text())
+		}
+	}
+}

@@ -29,7 +29,7 @@ var labKeyTable = []binding[*LabScreen]{
 	labPlayerBinding(0, "spike", "k", "lag spike: the link stalls for a second", LabPlayer.Spike),
 	labPlayerBinding(1, "spike", "x", "lag spike: the link stalls for a second", LabPlayer.Spike),
 	{label: ".", help: "pause / resume the lab's clock", keys: runeKeys(".", (*LabScreen).togglePause)},
-	{label: "n", help: "step: pause and go to the next event (a message arriving, a tick, a press)", keys: runeKeys("n", (*LabScreen).step)},
+	{label: "n", help: "step: pause, then go to the next event (message, tick, press)", keys: runeKeys("n", (*LabScreen).step)},
 	{label: "/", help: "speed: 1x, 1/2, 1/4, 1/10, and 1x again", keys: runeKeys("/", func(s *LabScreen) { s.model.SlowDown() })},
 	{label: "{ }", help: "server update rate -/+ 1 per second (0 = a state per input)", group: "rate", keys: concat(
 		runeKeys("{", func(s *LabScreen) { s.changeRate(-1) }), runeKeys("}", func(s *LabScreen) { s.changeRate(1) }))},

@@ -49,7 +49,7 @@ func (p labPanel) draw(screen tcell.Screen, hs *hotspots, x, y, w, h int) {
 	if h <= labToggleRow {
 		return
 	}
-	p.stepper(row(labLagRow), "lag    ", v.Latency, "lag", func(d time.Duration) { p.player.SetLatency(d) })
+	p.stepper(row(labLagRow), "lag    ", v.Latency, "lag", p.player.SetLatency)
 	p.stepper(row(labJitterRow), "jitter ", v.Jitter, "jitter", p.player.SetJitter)
 
 	r := row(labLossRow)

@@ -47,33 +47,51 @@ func (s *Strip) Draw(screen tcell.Screen) {
 			down = append(down, f)
 		}
 	}
-	half := h / 2
+	upRows, downRows := splitRows(h-2, len(up), len(down))
 	upHead, downHead := "to server ▸", "◂ to "+s.player
 	if !s.playerLeft {
 		upHead, downHead = "◂ to server", "to "+s.player+" ▸"
 	}
-	s.drawWay(screen, x, y, w, half, upHead, up, s.playerLeft)
-	s.drawWay(screen, x, y+half, w, h-half, downHead, down, !s.playerLeft)
+	s.drawWay(screen, x, y, w, upRows, upHead, up, s.playerLeft)
+	s.drawWay(screen, x, y+1+upRows, w, downRows, downHead, down, !s.playerLeft)
 }
 
-// drawWay draws one way: its heading on the first row, then one message a
-// row moving right or left, and "+N more" when they do not all fit.
-func (s *Strip) drawWay(screen tcell.Screen, x, y, w, h int, head string, fs []Flight, right bool) {
+// splitRows shares rows between the two ways: half each (the way down
+// gets the odd row) while both fit in their halves, so that the headings
+// stand still; else each way as many as it needs, the larger giving way
+// first.
+func splitRows(rows, up, down int) (upRows, downRows int) {
+	upRows, downRows = rows/2, rows-rows/2
+	if up <= upRows && down <= downRows {
+		return upRows, downRows
+	}
+	upRows, downRows = up, down
+	for upRows+downRows > rows {
+		if upRows > downRows {
+			upRows--
+		} else {
+			downRows--
+		}
+	}
+	return max(upRows, 0), max(downRows, 0)
+}
+
+// drawWay draws one way: its heading, then one message a row (rows of
+// them) moving right or left, the last row saying "+N more" when they do
+// not all fit.
+func (s *Strip) drawWay(screen tcell.Screen, x, y, w, rows int, head string, fs []Flight, right bool) {
 	hx := x
 	if !right {
 		hx = x + w - textWidth(head)
 	}
 	putText(screen, max(hx, x), y, w, head, styleHeading)
-	rows := h - 1
-	shown := len(fs)
-	if shown > rows {
-		shown = max(rows-1, 0)
+	shown := min(len(fs), rows)
+	if shown < len(fs) && rows > 1 {
+		shown = rows - 1
+		putText(screen, x, y+1+shown, w, fmt.Sprintf("+%d more", len(fs)-shown), styleDim)
 	}
 	for i := 0; i < shown; i++ {
 		drawFlight(screen, x, y+1+i, w, fs[i], right)
-	}
-	if shown < len(fs) && rows > 0 {
-		putText(screen, x, y+1+shown, w, fmt.Sprintf("+%d more", len(fs)-shown), styleDim)
 	}
 }
 
