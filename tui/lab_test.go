@@ -154,6 +154,12 @@ func TestLabScreenCompact(t *testing.T) {
 	r.boardsFit(0, 1, 2)
 	r.mustShow("Player 1", "Server", "Player 2", "to server ▸", "◂ to Player 1", "to Player 2 ▸",
 		"Player 1 (10,10) ack #0", "last ack #0", "[x]pred [x]recon [x]interp", "[. pause]")
+	r.key(tcell.KeyRight, 0)
+	r.pass(60 * time.Millisecond)
+	srvx, _, _ := r.s.BoardCell(1, grid.Pos{X: 0, Y: 0})
+	if x, _, ok := r.find("#1 →"); !ok || x < srvx || x >= srvx+40 {
+		t.Fatalf("#1 is not on the strip under the server's board:\n%s", r.text())
+	}
 }
 
 // TestLabScreenOneAtATime: at 80x24 one board shows at a time, and Tab
