@@ -46,6 +46,17 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		{[]string{"bots", "-connect", "h:1", "-n", "0"}, "-n 0: out of range (1 to 65534)"},
 		{[]string{"bots"}, "-connect HOST:PORT is required"},
 		{[]string{"version", "x"}, `unexpected argument "x"`},
+		{[]string{"-loss", "1.5"}, "-loss 1.5: out of range (0 to 1, or 0% to 100%)"},
+		{[]string{"-loss", "lots"}, "-loss lots: not a probability"},
+		{[]string{"-server", "-loss", "2%"}, "-loss is the terminal client's"},
+		{[]string{"-spectate"}, "-spectate needs -connect HOST:PORT"},
+		{[]string{"lab", "-loss2", "101%"}, "-loss2 101%: out of range"},
+		{[]string{"lab", "-preset", "awful"}, `-preset awful: link: no preset named "awful" (there are good, average, poor)`},
+		{[]string{"lab", "-speed", "2x"}, `-speed 2x: lab: speed "2x": want one of 1x, 1/2, 1/4, 1/10`},
+		{[]string{"lab", "-latency2", "2s"}, "-latency2 2s: out of range (0 to 1s)"},
+		{[]string{"lab", "-start", "0,0"}, "Player 1's start (0,0) is a wall"},
+		{[]string{"lab", "-start2", "10,10"}, "the two players cannot start on the same cell"},
+		{[]string{"lab", "extra"}, `unexpected argument "extra"`},
 	}
 	// The same checks in every mode: the game's and scenario's flags,
 	// and bots'.

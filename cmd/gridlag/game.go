@@ -63,7 +63,7 @@ func gameMain(args []string) error {
 	fs.StringVar(&f.name, "name", defaultName(), "your player name (1-16 printable characters)")
 	fs.duration(&f.latency, "latency", 0, latencyKind, "injected round-trip latency, half each way (the slider changes it live)")
 	fs.duration(&f.jitter, "jitter", 0, jitterKind, "injected jitter: 0..J extra per message, never reordering")
-	fs.loss(&f.loss, "loss", "injected loss, either way")
+	fs.loss(&f.loss, "loss", "injected loss of your client's messages, either way")
 	fs.int(&f.rate, "rate", server.DefaultRate, rateKind, "server update rate in Hz (states per second); 0 = one state per processed input")
 	fs.duration(&f.moveTime, "move-time", server.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
 	fs.StringVar(&f.mapPath, "map", "", "server map file ('#' wall, '.' floor); default: the embedded map")
@@ -125,6 +125,8 @@ func (f *gameFlags) check() error {
 		return errors.New("-log - is for -server: while playing, the screen is the game's (logs go to a file)")
 	case f.serve && f.addr == "" && f.ssh == "":
 		return errors.New("-addr \"\" needs -ssh: nobody could join")
+	case f.serve && f.loss > 0:
+		return errors.New("-loss is the terminal client's (playing or spectating); a server's SSH players and bots have none")
 	case f.spectate && f.connect == "":
 		return errors.New("-spectate needs -connect HOST:PORT: the server to watch")
 	case f.connect != "" && f.botsSet && f.bots > 0:
