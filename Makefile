@@ -17,7 +17,9 @@ RACE :=
 export CGO_ENABLED := 0
 endif
 
-.PHONY: all help build run test fuzz bench clean
+SOAK     ?= 10m
+
+.PHONY: all help build run test fuzz bench soak clean
 
 all: build
 
@@ -28,6 +30,7 @@ help:
 	@echo 'make test                  gofmt check, go vet, go test -race'
 	@echo 'make fuzz FUZZTIME=60s     fuzz the protocol decoder'
 	@echo 'make bench                 run the benchmarks'
+	@echo 'make soak SOAK=10m         run the server under abuse with an honest player, then print what it holds'
 	@echo 'make clean                 remove build output'
 
 build:
@@ -59,6 +62,14 @@ fuzz:
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
+
+# soak is not part of test: it runs for $(SOAK), the server in process
+# with its SSH front end, under churn, garbage, slow readers and floods
+# from loopback addresses (127.0.0.2 and up) while an honest player plays
+# from 127.0.0.9, then prints goroutines, file descriptors, heap and RSS
+# against the baseline and the honest player's round trips.
+soak:
+	SOAK=$(SOAK) $(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./cmd/gridlag
 
 clean:
 	rm -rf bin

@@ -49,10 +49,11 @@ type pendingInput struct {
 // key presses and the time, that predicts, reconciles and interpolates. It
 // is not safe for concurrent use.
 type Core struct {
-	opts  Options
-	phase Phase
-	err   error
-	out   []protocol.Message
+	opts   Options
+	phase  Phase
+	err    error
+	notice string // the server's last Notice
+	out    []protocol.Message
 
 	me       grid.PlayerID
 	m        *grid.Map
@@ -75,6 +76,9 @@ type Core struct {
 	held    grid.Dir // a press waiting for the speed limit, None if none
 
 	predict, reconcile, interpolate bool
+	// reconcileWas is what reconciliation goes back to when prediction,
+	// which turned it off, comes back on.
+	reconcileWas bool
 
 	corrections int
 	lastCorr    *Correction
@@ -106,8 +110,10 @@ func NewCore(now time.Duration, opts Options) *Core {
 		predict:     !opts.NoPredict,
 		reconcile:   !opts.NoReconcile && !opts.NoPredict,
 		interpolate: !opts.NoInterpolate,
-		nextPing:    now,
-		lastHeard:   now,
+		// Prediction off at the start has turned reconciliation off.
+		reconcileWas: !opts.NoReconcile,
+		nextPing:     now,
+		lastHeard:    now,
 	}
 	c.send(&protocol.Hello{Version: protocol.Version, Name: opts.Name, Bot: opts.Bot, Color: opts.Color})
 	return c
@@ -253,6 +259,9 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Bye:
 		c.fail(fmt.Errorf("client: server said goodbye: %s", protocol.Printable(m.Reason)))
 		return nil
+	case *protocol.Notice:
+		c.notice = protocol.Printable(m.Text) // it reaches the player's screen
+		return nil
 	}
 	if c.phase != Playing {
 		err := fmt.Errorf("client: %v before Welcome", m.Type())
@@ -380,19 +389,25 @@ func (c *Core) rebuild(players []grid.PlayerPos) {
 }
 
 // SetPredict turns prediction on or off. Turning it off also turns
-// reconciliation off.
+// reconciliation off; turning it back on gives reconciliation back what it
+// was before, so pressing the prediction key twice changes nothing.
 func (c *Core) SetPredict(on bool) {
-	c.predict = on
-	if !on {
-		c.reconcile = false
+	if on != c.predict {
+		if on {
+			c.reconcile = c.reconcileWas
+		} else {
+			c.reconcileWas, c.reconcile = c.reconcile, false
+		}
+		c.predict = on
 	}
 	c.refresh()
 }
 
 // SetReconcile turns reconciliation on or off. Turning it on also turns
-// prediction on.
+// prediction on. Turned off while prediction is off, it stays off when
+// prediction comes back.
 func (c *Core) SetReconcile(on bool) {
-	c.reconcile = on
+	c.reconcile, c.reconcileWas = on, on
 	if on {
 		c.predict = true
 	}
@@ -416,6 +431,7 @@ func (c *Core) View(now time.Duration) View {
 		Now:         now,
 		Connected:   c.phase == Playing,
 		Err:         c.err,
+		Notice:      c.notice,
 		Me:          c.me,
 		Name:        c.opts.Name,
 		Map:         c.m,

@@ -121,6 +121,42 @@ func TestToggleRules(t *testing.T) {
 	}
 }
 
+// Prediction off then on again gives reconciliation back what it was: the
+// prediction key pressed twice changes nothing.
+func TestPredictionBackRestoresReconciliation(t *testing.T) {
+	cases := []struct {
+		name      string
+		opts      Options
+		toggle    func(c *Core) // with prediction off
+		reconcile bool          // after prediction is back on
+	}{
+		{"on stays on", Options{}, func(*Core) {}, true},
+		{"off stays off", Options{NoReconcile: true}, func(*Core) {}, false},
+		{"started without prediction", Options{NoPredict: true}, func(*Core) {}, true},
+		{"turned off meanwhile", Options{}, func(c *Core) { c.SetReconcile(false) }, false},
+	}
+	for _, tc := range cases {
+		c := playing(t, tc.opts)
+		c.SetPredict(false)
+		c.SetPredict(false) // twice off is still off, remembering the first
+		tc.toggle(c)
+		c.SetPredict(true)
+		if v := c.View(0); !v.Predict || v.Reconcile != tc.reconcile {
+			t.Errorf("%s: predict %v reconcile %v, want true %v", tc.name, v.Predict, v.Reconcile, tc.reconcile)
+		}
+		c.SetPredict(true) // already on: no change
+		if v := c.View(0); v.Reconcile != tc.reconcile {
+			t.Errorf("%s: prediction on again changed reconciliation to %v", tc.name, v.Reconcile)
+		}
+	}
+	c := playing(t, Options{NoReconcile: true})
+	c.SetPredict(false)
+	c.SetReconcile(true) // r while prediction is off turns both on
+	if v := c.View(0); !v.Predict || !v.Reconcile {
+		t.Fatal("reconciliation on must turn prediction on")
+	}
+}
+
 func TestPredictionOffShowsTheServer(t *testing.T) {
 	c := playing(t, Options{NoPredict: true})
 	c.Press(0, grid.Right)
@@ -286,5 +322,18 @@ func TestServerPingAnswered(t *testing.T) {
 	}
 	if p, ok := out[0].(*protocol.Pong); !ok || p.Stamp != 0xFEEDF00D {
 		t.Errorf("a server's Ping was answered with %#v, want Pong{0xFEEDF00D}", out[0])
+	}
+}
+
+// TestNoticeReachesTheView: the operator's notice is in the view, printable,
+// and the game goes on.
+func TestNoticeReachesTheView(t *testing.T) {
+	c := playing(t, Options{})
+	if err := c.Receive(0, &protocol.Notice{Text: "server restarting in 10 s\x1b[2J"}); err != nil {
+		t.Fatal(err)
+	}
+	v := c.View(0)
+	if v.Notice != "server restarting in 10 s[2J" || !v.Connected || v.Err != nil {
+		t.Errorf("view notice %q, connected %v, err %v: want the printable notice, still playing", v.Notice, v.Connected, v.Err)
 	}
 }

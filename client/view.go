@@ -12,6 +12,7 @@ type View struct {
 	Now       time.Duration // the client's clock when the view was taken
 	Connected bool          // the handshake is done and the connection is up
 	Err       error         // why the connection ended, if it did
+	Notice    string        // the server operator's last notice, such as "server restarting in 10 s"; "" if none
 
 	Me   grid.PlayerID
 	Name string

@@ -53,6 +53,7 @@ func examples() []example {
 				{ID: 0x0102, Pos: grid.Pos{X: 0x0304, Y: 65535}, Ack: 7, RTTMS: protocol.NoRTT},
 			},
 		}},
+		{"notice.bin", &protocol.Notice{Text: "server restarting in 10 s"}},
 	}
 }
 
@@ -60,7 +61,7 @@ func examples() []example {
 var allTypes = []protocol.Type{
 	protocol.TypeHello, protocol.TypeWelcome, protocol.TypeError, protocol.TypeInput, protocol.TypeState,
 	protocol.TypePing, protocol.TypePong, protocol.TypeBye, protocol.TypeJoin, protocol.TypeLeave,
-	protocol.TypeSpectate, protocol.TypeSpectating, protocol.TypeOverview,
+	protocol.TypeSpectate, protocol.TypeSpectating, protocol.TypeOverview, protocol.TypeNotice,
 }
 
 // mustMarshal encodes m or stops the test.

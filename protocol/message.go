@@ -29,6 +29,7 @@ const (
 	TypeSpectate   Type = 11
 	TypeSpectating Type = 12
 	TypeOverview   Type = 13
+	TypeNotice     Type = 14
 )
 
 // String names the message type.
@@ -60,6 +61,8 @@ func (t Type) String() string {
 		return "Spectating"
 	case TypeOverview:
 		return "Overview"
+	case TypeNotice:
+		return "Notice"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -171,6 +174,15 @@ type Leave struct {
 	ID grid.PlayerID
 }
 
+// Notice is a message from the server's operator for the player to see,
+// such as "server restarting in 10 s"; the connection stays open.
+type Notice struct {
+	Text string
+}
+
+// Type implements Message.
+func (*Notice) Type() Type { return TypeNotice }
+
 // Type implements Message.
 func (*Hello) Type() Type { return TypeHello }
 
@@ -230,6 +242,8 @@ func New(t Type) Message {
 		return new(Spectating)
 	case TypeOverview:
 		return new(Overview)
+	case TypeNotice:
+		return new(Notice)
 	}
 	return nil
 }

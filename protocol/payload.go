@@ -268,6 +268,13 @@ func (m *Bye) decodePayload(r *reader) error {
 	return r.done()
 }
 
+func (m *Notice) appendPayload(b []byte) ([]byte, error) { return appendStr(b, m.Text) }
+
+func (m *Notice) decodePayload(r *reader) error {
+	m.Text = r.str()
+	return r.done()
+}
+
 func (m *Join) appendPayload(b []byte) ([]byte, error) { return appendInfo(b, m.Player) }
 
 func (m *Join) decodePayload(r *reader) error {

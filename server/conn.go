@@ -8,7 +8,9 @@ import (
 	"io"
 	"net"
 	"os"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"gridlag/grid"
@@ -26,24 +28,29 @@ type conn struct {
 	id         ConnID
 	nc         net.Conn
 	remote     string
+	host       string        // the remote IP, the key of the per-address caps
 	send       chan frame    // frames for the writer; bounded
+	room       chan struct{} // signalled when a message was handled or frames written, for a reader holding back
+	unhandled  atomic.Int32  // messages passed to the loop and not yet handled
 	kill       chan struct{} // closed to make the writer stop at once
 	killOnce   sync.Once
 	readerDone chan struct{} // closed when the reader has returned
 	running    int32         // goroutines still running (reader, writer); guarded by Server.mu
 
 	// Owned by the loop goroutine.
-	dropped bool // the Core was told it is gone
-	closing bool // a final frame is queued; nothing more is sent
-	stalled bool // its queue was full
+	dropped bool   // the Core was told it is gone
+	closing bool   // a final frame is queued; nothing more is sent
+	stalled string // why a frame could not be queued for it, "" if none was refused
 }
 
-func newConn(id ConnID, nc net.Conn, queue int) *conn {
+func newConn(id ConnID, nc net.Conn, host string, queue int) *conn {
 	return &conn{
 		id:         id,
 		nc:         nc,
 		remote:     nc.RemoteAddr().String(),
+		host:       host,
 		send:       make(chan frame, queue),
+		room:       make(chan struct{}, 1),
 		kill:       make(chan struct{}),
 		readerDone: make(chan struct{}),
 	}
@@ -56,6 +63,19 @@ func (c *conn) push(f frame) bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// queueFull is the reason a client whose queue is full is dropped.
+func (c *conn) queueFull() string {
+	return "too slow: " + strconv.Itoa(cap(c.send)) + " frames queued unread"
+}
+
+// signalRoom wakes the reader if it holds back.
+func (c *conn) signalRoom() {
+	select {
+	case c.room <- struct{}{}:
+	default:
 	}
 }
 
@@ -74,6 +94,7 @@ const (
 	evConnect eventKind = iota // a new connection (from the accept loop)
 	evMessage                  // a decoded message
 	evGone                     // the connection is over
+	evNotice                   // a Notice for everyone (from Drain); c is nil
 )
 
 // event is what connection goroutines pass to the loop.
@@ -84,6 +105,7 @@ type event struct {
 	reason string           // evGone: why, for the log and the Core
 	final  protocol.Message // evGone: a last message to send before closing, or nil
 	abuse  bool             // evGone: log as a warning (malformed, flood, timeout, slow)
+	notice string           // evNotice: the text
 }
 
 // read is the connection's reader goroutine: it decodes frames and passes
@@ -132,12 +154,36 @@ func (s *Server) read(c *conn) {
 			return
 		}
 		greeted = true
-		c.nc.SetReadDeadline(now.Add(s.opts.IdleTimeout))
+		if !s.holdBack(c) {
+			s.drain(c, br)
+			return
+		}
+		c.nc.SetReadDeadline(time.Now().Add(s.opts.IdleTimeout))
+		c.unhandled.Add(1)
 		if !s.deliver(event{kind: evMessage, c: c, msg: m}) {
 			s.drain(c, br)
 			return
 		}
 	}
+}
+
+// holdBack waits, before the reader passes on another message, while
+// the messages not yet handled and the frames queued for the connection
+// take half of its send queue: a client is answered (Pongs) only as fast
+// as it reads, so a burst within the flood limit never overflows its
+// queue, and one that stops reading stops being read. It reports false if
+// the connection or the server is closing.
+func (s *Server) holdBack(c *conn) bool {
+	for int(c.unhandled.Load())+len(c.send) >= cap(c.send)/2 && cap(c.send) > 1 {
+		select {
+		case <-c.room:
+		case <-c.kill:
+			return false
+		case <-s.quit:
+			return false
+		}
+	}
+	return true
 }
 
 // readFailure turns a read error into the event that ends the connection.
@@ -208,23 +254,39 @@ func (s *Server) write(c *conn) {
 		if s.stopping() {
 			timeout = min(timeout, lingerTime)
 		}
-		c.nc.SetWriteDeadline(time.Now().Add(timeout))
-		nb := net.Buffers(bufs)
-		_, err := nb.WriteTo(c.nc)
+		err := writeAll(c.nc, bufs, timeout)
 		clear(bufs) // let the frames' memory go
+		c.signalRoom()
 		if err != nil {
-			c.hardClose()
 			reason := "write error: " + err.Error()
 			abuse := false
 			if errors.Is(err, os.ErrDeadlineExceeded) {
-				reason, abuse = "too slow: nothing written for "+timeout.String(), true
+				reason, abuse = "too slow: read nothing for "+timeout.String(), true
 			}
+			// The reason first: closing first would let the reader report
+			// a mere "connection closed".
 			s.deliver(event{kind: evGone, c: c, reason: reason, abuse: abuse})
+			c.hardClose()
 			return
 		}
 		if last {
 			s.linger(c)
 			return
+		}
+	}
+}
+
+// writeAll writes bufs to nc with one vectored write, as long as each
+// timeout sees some progress: it fails with os.ErrDeadlineExceeded only
+// when the peer took nothing for timeout (it does not read), not when it
+// reads slowly.
+func writeAll(nc net.Conn, bufs [][]byte, timeout time.Duration) error {
+	nb := net.Buffers(bufs)
+	for {
+		nc.SetWriteDeadline(time.Now().Add(timeout))
+		n, err := nb.WriteTo(nc)
+		if err == nil || n == 0 || !errors.Is(err, os.ErrDeadlineExceeded) || len(nb) == 0 {
+			return err
 		}
 	}
 }
@@ -244,6 +306,43 @@ func (s *Server) linger(c *conn) {
 	case <-t.C:
 	}
 	c.hardClose()
+}
+
+// hostOf is the IP part of a remote address, the key of the per-address
+// caps.
+func hostOf(a net.Addr) string {
+	if tcp, ok := a.(*net.TCPAddr); ok {
+		return tcp.IP.String()
+	}
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return host
+}
+
+// addrCount counts the joined players of each remote IP. The loop owns it.
+type addrCount struct {
+	hosts map[ConnID]string // the IP of each joined connection
+	count map[string]int    // joined connections per IP
+}
+
+// join counts connection id, from host, as joined.
+func (a *addrCount) join(id ConnID, host string) {
+	a.hosts[id] = host
+	a.count[host]++
+}
+
+// leave forgets connection id if it had joined.
+func (a *addrCount) leave(id ConnID) {
+	host, ok := a.hosts[id]
+	if !ok {
+		return
+	}
+	delete(a.hosts, id)
+	if a.count[host]--; a.count[host] <= 0 {
+		delete(a.count, host)
+	}
 }
 
 // clip cuts s to at most n bytes without splitting a UTF-8 sequence.

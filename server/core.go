@@ -382,8 +382,18 @@ func (c *Core) leaveWorld(cl *client, reason string) {
 	c.tellAll(&protocol.Leave{ID: cl.player})
 }
 
+// MaxSeqJump is how far an input's number may be from the last processed
+// one. Numbers go 1, 2, 3... and never wrap: one further ahead (a client
+// skipping to 2^32-1 would have every later input ignored) or further back
+// (a wrap to 0) ends the connection with an Error.
+const MaxSeqJump = 1000
+
 // input processes one numbered input.
 func (c *Core) input(now time.Duration, cl *client, in *protocol.Input) {
+	if in.Seq > cl.lastSeq && in.Seq-cl.lastSeq > MaxSeqJump || in.Seq < cl.lastSeq && cl.lastSeq-in.Seq > MaxSeqJump {
+		c.violation(now, cl, fmt.Sprintf("input #%d after #%d: numbers go up one at a time and never wrap", in.Seq, cl.lastSeq))
+		return
+	}
 	if in.Seq <= cl.lastSeq {
 		c.stats.InputsRefused++
 		return

@@ -617,3 +617,52 @@ func TestSpawnList(t *testing.T) {
 		t.Error("a spawn on a wall was accepted")
 	}
 }
+
+// TestSeqJumpOrWrapRefused: an input number far ahead of the last (a jump
+// to 2^32-1 would make every later input look old) or far behind it (a
+// wrap to 0) ends the connection with an Error and a logged leave, instead
+// of every later input being ignored in silence.
+func TestSeqJumpOrWrapRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		first, bad uint32
+	}{
+		{"jump to the last number", 1, 1<<32 - 1},
+		{"jump ahead", 7, 7 + MaxSeqJump + 1},
+		{"wrap to 1", 1<<32 - 1, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := NewCore(Config{Rate: 20})
+			join(t, c, 0, 1, "ann", false)
+			join(t, c, 0, 2, "bob", false)
+			c.Outbox()
+			c.cl(1).lastSeq = tc.first - 1 // as if it had come this far one by one
+			c.Receive(0, 1, &protocol.Input{Seq: tc.first, Dir: grid.Right})
+			c.Receive(200*ms, 1, &protocol.Input{Seq: tc.bad, Dir: grid.Down})
+			b := c.Outbox()
+			var refused bool
+			for _, env := range b.Envelopes {
+				if e, ok := env.Msg.(*protocol.Error); ok && env.To == 1 && env.Close && e.Code == protocol.ErrCodeProtocol {
+					refused = true
+				}
+			}
+			if !refused {
+				t.Fatalf("input #%d after #%d got %s, want a closing protocol Error", tc.bad, tc.first, describe(b.Envelopes))
+			}
+			if len(b.Events) != 1 || b.Events[0].Kind != EventLeave || !strings.Contains(b.Events[0].Reason, "never wrap") {
+				t.Errorf("events %+v, want ann's leave saying why", b.Events)
+			}
+		})
+	}
+	// A step back within the window is a late duplicate: ignored, as before.
+	c := NewCore(Config{Rate: 20})
+	join(t, c, 0, 1, "ann", false)
+	c.Receive(0, 1, &protocol.Input{Seq: 900, Dir: grid.Right})
+	c.Receive(0, 1, &protocol.Input{Seq: 2, Dir: grid.Right})
+	if _, ok := c.Player(1); !ok {
+		t.Error("a late input within the window ended the connection")
+	}
+}
+
+// cl returns the client of connection id.
+func (c *Core) cl(id ConnID) *client { return c.conns[id] }

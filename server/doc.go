@@ -12,7 +12,10 @@
 // goroutines pass it, then encodes what the Core produced and hands the
 // frames to per-connection writer goroutines through bounded queues, never
 // blocking. A client that does not read fast enough, sends garbage or floods
-// the server is disconnected alone; nobody else notices.
+// the server is disconnected alone; nobody else notices. Connections and
+// players are capped per remote address as well as in all, so that one
+// address cannot lock the others out, and repeated refusals are logged
+// once, then summarised (package ratelog).
 //
 // The server follows the netcode notes: clients send numbered intents
 // (Input), the server applies them under the speed limit and broadcasts ONE

@@ -11,11 +11,19 @@ import (
 const (
 	DefaultHandshakeTimeout = 5 * time.Second
 	DefaultIdleTimeout      = 30 * time.Second
-	DefaultWriteTimeout     = 10 * time.Second
+	DefaultWriteTimeout     = 5 * time.Second
 	DefaultSendQueue        = 256
 	DefaultMaxConns         = 1024
 	DefaultMaxMessageRate   = 200
 	DefaultPingInterval     = time.Second
+	// DefaultMaxConnsPerAddr and DefaultMaxPlayersPerAddr leave room for a
+	// classroom of about 30 behind one NAT address, and stop one address
+	// from taking more than its share of MaxConns and of the player slots.
+	DefaultMaxConnsPerAddr   = 64
+	DefaultMaxPlayersPerAddr = 32
+	// DefaultWriteBuffer is the kernel send buffer cmd/gridlag gives every
+	// client socket: a few seconds of States for a full server.
+	DefaultWriteBuffer = 64 << 10
 )
 
 // Options configure the TCP server.
@@ -32,7 +40,9 @@ type Options struct {
 	// Default 30s (clients ping every second).
 	IdleTimeout time.Duration
 	// WriteTimeout disconnects a client whose socket accepts no data for
-	// this long. Default 10s.
+	// this long: a client that stopped reading, once its socket buffers are
+	// full. A client that reads slowly but reads makes progress and stays.
+	// Default 5s.
 	WriteTimeout time.Duration
 	// SendQueue is how many frames may wait for a client before it counts
 	// as stalled and is disconnected. Default 256.
@@ -48,6 +58,16 @@ type Options struct {
 	// PingInterval is how often the server pings every player to measure
 	// the round trips spectators are shown (Core.Ping). Default 1s.
 	PingInterval time.Duration
+	// Metrics receives the server's measurements (tick durations, bytes
+	// out, refusals and leaves by reason); nil drops them.
+	Metrics Metrics
+	// MaxConnsPerAddr caps the connections open at once from one remote
+	// IP address; above it a new connection from that address gets
+	// Error{ErrCodeFull} and is closed. Default 64.
+	MaxConnsPerAddr int
+	// MaxPlayersPerAddr caps the players joined at once from one remote
+	// IP address; above it a Hello gets Error{ErrCodeFull}. Default 32.
+	MaxPlayersPerAddr int
 	// WriteBuffer, if positive, sets the kernel send buffer (SO_SNDBUF) of
 	// every client socket, bounding the memory a stalled client can hold
 	// and making it count as stalled sooner. 0 keeps the system default.
@@ -76,11 +96,20 @@ func (o Options) withDefaults() Options {
 	if o.MaxConns <= 0 {
 		o.MaxConns = DefaultMaxConns
 	}
+	if o.MaxConnsPerAddr <= 0 {
+		o.MaxConnsPerAddr = DefaultMaxConnsPerAddr
+	}
+	if o.MaxPlayersPerAddr <= 0 {
+		o.MaxPlayersPerAddr = DefaultMaxPlayersPerAddr
+	}
 	if o.MaxMessageRate <= 0 {
 		o.MaxMessageRate = DefaultMaxMessageRate
 	}
 	if o.PingInterval <= 0 {
 		o.PingInterval = DefaultPingInterval
+	}
+	if o.Metrics == nil {
+		o.Metrics = noMetrics{}
 	}
 	return o
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"gridlag/protocol"
+	"gridlag/ratelog"
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Close.
@@ -26,6 +27,7 @@ const lingerTime = time.Second
 type Server struct {
 	opts Options
 	log  *log.Logger
+	warn *ratelog.Log // refusals and drops, summarised when they repeat
 
 	events     chan event
 	quit       chan struct{} // closed to stop the loop
@@ -34,21 +36,25 @@ type Server struct {
 	closeOnce  sync.Once
 	wg         sync.WaitGroup // the loop and every connection goroutine
 
-	mu      sync.Mutex
-	ln      net.Listener
-	closed  bool
-	nextID  ConnID
-	stats   Stats
-	live    map[ConnID]*conn // connections whose goroutines still run
-	serving bool
+	mu        sync.Mutex
+	ln        net.Listener
+	closed    bool
+	nextID    ConnID
+	stats     Stats
+	live      map[ConnID]*conn // connections whose goroutines still run
+	connsFrom map[string]int   // live connections per remote IP
+	serving   bool
+	notice    string // set by Drain: new connections are refused with it
 
 	// Owned by the loop goroutine (start is set before any other goroutine
 	// reads it).
-	core  *Core
-	start time.Time
-	conns map[ConnID]*conn
-	enc   encoder
-	slow  []*conn
+	core    *Core
+	start   time.Time
+	conns   map[ConnID]*conn
+	players addrCount // joined players per remote IP
+	told    string    // the Notice every connection got, "" if none
+	enc     encoder
+	slow    []*conn
 }
 
 // New returns a server with the given options; zero options take their
@@ -58,12 +64,15 @@ func New(opts Options) *Server {
 	return &Server{
 		opts:       opts,
 		log:        opts.Logger,
+		warn:       ratelog.New(opts.Logger, 0, nil),
 		events:     make(chan event, 1024),
 		quit:       make(chan struct{}),
 		acceptDone: make(chan struct{}),
 		done:       make(chan struct{}),
 		conns:      make(map[ConnID]*conn),
 		live:       make(map[ConnID]*conn),
+		connsFrom:  make(map[string]int),
+		players:    addrCount{hosts: make(map[ConnID]string), count: make(map[string]int)},
 	}
 }
 
@@ -154,28 +163,26 @@ func (s *Server) acceptLoop(ln net.Listener) error {
 }
 
 // accept starts the goroutines of a new connection and introduces it to
-// the loop.
+// the loop, unless a cap refuses it.
 func (s *Server) accept(nc net.Conn) {
+	host := hostOf(nc.RemoteAddr())
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		nc.Close()
 		return
 	}
-	if len(s.live) >= s.opts.MaxConns {
+	if kind, text := s.connRefusal(host); kind != "" {
 		s.mu.Unlock()
-		s.log.Warn("refused connection", "remote", nc.RemoteAddr().String(), "reason", fmt.Sprintf("%d connections open, the most allowed", s.opts.MaxConns))
-		if f, err := protocol.Marshal(&protocol.Error{Code: protocol.ErrCodeFull, Text: "server busy: too many connections"}); err == nil {
-			nc.SetWriteDeadline(time.Now().Add(time.Second))
-			nc.Write(f)
-		}
-		nc.Close()
+		s.opts.Metrics.Refused(ReasonKind(text))
+		s.refuseConn(nc, host, kind, text)
 		return
 	}
 	s.nextID++
-	c := newConn(s.nextID, nc, s.opts.SendQueue)
+	c := newConn(s.nextID, nc, host, s.opts.SendQueue)
 	c.running = 2
 	s.live[c.id] = c
+	s.connsFrom[host]++
 	s.wg.Add(2)
 	s.mu.Unlock()
 	if s.opts.WriteBuffer > 0 {
@@ -190,12 +197,46 @@ func (s *Server) accept(nc net.Conn) {
 	go s.write(c)
 }
 
+// connRefusal says why a new connection from host is refused (a short
+// kind for the log's summary, the text for the client), or "" if it is
+// welcome. s.mu is held.
+func (s *Server) connRefusal(host string) (kind, text string) {
+	switch {
+	case s.notice != "":
+		return "shutting down", s.notice
+	case len(s.live) >= s.opts.MaxConns:
+		return "connection cap", fmt.Sprintf("server busy: %d connections open, the most allowed", s.opts.MaxConns)
+	case s.connsFrom[host] >= s.opts.MaxConnsPerAddr:
+		return "per-address connection cap", fmt.Sprintf("too many connections from your address: %d open, the most allowed from one address", s.opts.MaxConnsPerAddr)
+	}
+	return "", ""
+}
+
+// refuseConn tells a refused connection why, closes it at once and logs
+// it, summarised when it repeats.
+func (s *Server) refuseConn(nc net.Conn, host, kind, text string) {
+	s.warn.Warn("refused connection "+host+" "+kind, "refused connection", "remote", host, "reason", text)
+	code := protocol.ErrCodeFull
+	if kind == "shutting down" {
+		code = protocol.ErrCodeShutdown
+	}
+	if f, err := protocol.Marshal(&protocol.Error{Code: code, Text: text}); err == nil {
+		// A new socket's buffer is empty: this write does not block.
+		nc.SetWriteDeadline(time.Now().Add(time.Second))
+		nc.Write(f)
+	}
+	nc.Close()
+}
+
 // release records that one of c's goroutines has ended.
 func (s *Server) release(c *conn) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c.running--; c.running == 0 {
 		delete(s.live, c.id)
+		if s.connsFrom[c.host]--; s.connsFrom[c.host] <= 0 {
+			delete(s.connsFrom, c.host)
+		}
 	}
 }
 
@@ -277,14 +318,22 @@ func (s *Server) loop() {
 	}
 	ping := time.NewTicker(s.opts.PingInterval)
 	defer ping.Stop()
+	summaries := time.NewTicker(time.Second)
+	defer summaries.Stop()
 	for {
 		select {
 		case ev := <-s.events:
 			s.handle(ev)
 		case <-tick:
+			began := time.Now()
 			s.core.Tick(s.now())
+			s.flush()
+			s.opts.Metrics.Tick(time.Since(began))
+			continue
 		case <-ping.C:
 			s.core.Ping(s.now())
+		case <-summaries.C:
+			s.warn.Flush()
 		case <-s.quit:
 			s.shutdown()
 			return
@@ -303,17 +352,78 @@ func (s *Server) handle(ev event) {
 	case evConnect:
 		s.conns[c.id] = c
 		s.log.Debug("connect", "conn", c.id, "remote", c.remote)
-	case evMessage:
-		if !c.dropped {
-			s.core.Receive(s.now(), c.id, ev.msg)
+		if s.told != "" {
+			// Accepted just before Drain refused newcomers.
+			s.notify(c, s.told)
 		}
+	case evMessage:
+		c.unhandled.Add(-1)
+		defer c.signalRoom() // its answer is queued by the next flush: the reader counts it one late at most
+		if c.dropped {
+			return
+		}
+		if text := s.playerRefusal(c, ev.msg); text != "" {
+			s.drop(c, "refused: "+text, &protocol.Error{Code: protocol.ErrCodeFull, Text: text}, true)
+			return
+		}
+		s.core.Receive(s.now(), c.id, ev.msg)
 	case evGone:
 		s.drop(c, ev.reason, ev.final, ev.abuse)
+	case evNotice:
+		s.noticeAll(ev.notice)
 	}
 }
 
+// noticeAll queues a Notice of text for every connection, and for those
+// that are still on their way to the loop.
+func (s *Server) noticeAll(text string) {
+	s.told = text
+	for _, c := range s.conns {
+		s.notify(c, text)
+	}
+}
+
+// notify queues a Notice of text for c.
+func (s *Server) notify(c *conn, text string) {
+	if c.closing || c.stalled != "" {
+		return
+	}
+	f, err := s.enc.one(&protocol.Notice{Text: text})
+	if err != nil {
+		s.log.Error("cannot encode", "type", protocol.TypeNotice, "err", err)
+		return
+	}
+	if !c.push(f) {
+		c.stalled = c.queueFull()
+		s.drop(c, c.stalled, nil, true)
+	}
+}
+
+// Drain prepares a restart: every client gets a Notice of text (such as
+// "server restarting in 10 s") and new connections are refused with an
+// Error of it, while the game goes on until Close.
+func (s *Server) Drain(text string) {
+	s.mu.Lock()
+	s.notice = text
+	s.mu.Unlock()
+	s.deliver(event{kind: evNotice, notice: text})
+}
+
+// playerRefusal says why m, a Hello from a connection of an address that
+// has its share of players already, is refused; "" lets m through.
+func (s *Server) playerRefusal(c *conn, m protocol.Message) string {
+	if _, hello := m.(*protocol.Hello); !hello || s.players.count[c.host] < s.opts.MaxPlayersPerAddr {
+		return ""
+	}
+	if _, joined := s.core.Player(c.id); joined {
+		return "" // a second Hello: the Core's protocol violation
+	}
+	return fmt.Sprintf("too many players from your address: %d joined, the most allowed from one address", s.opts.MaxPlayersPerAddr)
+}
+
 // drop ends connection c for reason: its player leaves, and it is closed,
-// after final if that is not nil. abuse logs it as a warning.
+// after final if that is not nil. abuse logs it as a warning, summarised
+// when the same reason repeats for the same address.
 func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool) {
 	if c.dropped {
 		return
@@ -321,11 +431,16 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 	c.dropped = true
 	delete(s.conns, c.id)
 	if abuse {
-		s.log.Warn("disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
+		s.warn.Warn("disconnect "+c.host+" "+reason, "disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
 	} else {
 		s.log.Debug("disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
 	}
+	known := s.core.Stats().Connections
 	s.core.Disconnect(s.now(), c.id, reason)
+	if s.core.Stats().Connections == known {
+		// The Core never heard of it: it ended before its first message.
+		s.opts.Metrics.Refused(ReasonKind(reason))
+	}
 	if c.closing {
 		return // a final frame is queued; the writer closes after it
 	}
@@ -333,6 +448,7 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 		f, err := s.enc.one(final)
 		f.close = true
 		if err == nil && c.push(f) {
+			s.opts.Metrics.Sent(1, len(f.head))
 			c.closing = true
 			return
 		}
@@ -341,7 +457,7 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 }
 
 // flush logs the Core's events and queues its outbox, then drops the
-// clients whose queue was full, which may produce more output.
+// clients whose frames could not be queued, which may produce more output.
 func (s *Server) flush() {
 	for {
 		batch := s.core.Outbox()
@@ -357,62 +473,67 @@ func (s *Server) flush() {
 			s.log.Error("cannot encode", "type", env.Msg.Type(), "conn", env.To, "err", err)
 		})
 		s.slow = s.slow[:0]
+		sent, size := 0, 0
 		for i, env := range out {
 			c := s.conns[env.To]
-			if c == nil || c.closing || c.stalled {
+			if c == nil || c.closing || c.stalled != "" {
 				continue
 			}
-			if frames[i].head == nil {
+			switch {
+			case frames[i].head == nil:
 				// Cannot happen with a valid Config; if it does, the
 				// client would be out of step: drop it rather than skip.
-				c.stalled = true
-				s.slow = append(s.slow, c)
-				continue
+				c.stalled = "a " + env.Msg.Type().String() + " for it could not be encoded"
+			case !c.push(frames[i]):
+				c.stalled = c.queueFull()
+			default:
+				sent, size = sent+1, size+len(frames[i].head)+len(frames[i].tail)
+				c.closing = env.Close
 			}
-			if !c.push(frames[i]) {
-				c.stalled = true
+			if c.stalled != "" {
 				s.slow = append(s.slow, c)
-				continue
-			}
-			if env.Close {
-				c.closing = true
 			}
 		}
+		s.opts.Metrics.Sent(sent, size)
 		if len(s.slow) == 0 {
 			return
 		}
 		for _, c := range s.slow {
-			reason := "too slow: " + strconv.Itoa(cap(c.send)) + " frames queued unread"
-			if len(c.send) < cap(c.send) {
-				reason = "a message for it could not be encoded"
-			}
-			s.drop(c, reason, nil, true)
+			s.drop(c, c.stalled, nil, true)
 		}
 	}
 }
 
-// logEvent logs a join, leave or refusal.
+// logEvent logs a join, leave or refusal, and counts the players of each
+// address.
 func (s *Server) logEvent(ev Event) {
-	remote := ""
+	remote, host := "", ""
 	if c := s.conns[ev.Conn]; c != nil {
-		remote = c.remote
+		remote, host = c.remote, c.host
 	}
 	switch ev.Kind {
 	case EventJoin:
+		s.players.join(ev.Conn, host)
 		s.log.Info("join", "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos)
 	case EventLeave:
+		s.players.leave(ev.Conn)
 		s.log.Info("leave", "id", ev.Player, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
+		s.opts.Metrics.Left(ReasonKind(ev.Reason))
 	case EventRefused:
-		s.log.Warn("refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
+		s.warn.Warn("refused "+host+" "+ev.Reason, "refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
+		s.opts.Metrics.Refused(ReasonKind(ev.Reason))
 	case EventWatch:
 		s.log.Info("spectator joined", "name", ev.Name, "remote", remote, "conn", ev.Conn)
 	case EventUnwatch:
 		s.log.Info("spectator left", "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
+		s.opts.Metrics.Left(ReasonKind(ev.Reason))
 	}
 }
 
-// shutdown says Bye to every client. Connections accepted just before the
-// listener closed are still in the event queue: they get it too.
+// shutdown takes every player out of the world, for the reason "server
+// shutting down", and says Bye to every client. Connections accepted just
+// before the listener closed are still in the event queue: they get it
+// too.
 func (s *Server) shutdown() {
 	for {
 		select {
@@ -426,6 +547,15 @@ func (s *Server) shutdown() {
 		break
 	}
 	s.log.Info("shutting down", "clients", len(s.conns))
+	now := s.now()
+	for id, c := range s.conns {
+		c.dropped = true
+		s.core.Disconnect(now, id, "server shutting down")
+	}
+	for _, ev := range s.core.Outbox().Events {
+		s.logEvent(ev)
+	}
+	s.warn.Flush()
 	f, err := s.enc.one(&protocol.Bye{Reason: "server shutting down"})
 	f.close = true
 	deadline := time.Now().Add(lingerTime)

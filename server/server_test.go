@@ -469,7 +469,7 @@ func TestTCPIdleTimeout(t *testing.T) {
 
 func TestTCPManyClientsEachGetTheirOwnAck(t *testing.T) {
 	const n, inputs = 40, 12
-	ts := startServer(t, Options{Config: Config{Rate: 50, Map: openMap(t, 60, 60), Spawn: grid.Pos{X: 30, Y: 30}}})
+	ts := startServer(t, Options{Config: Config{Rate: 50, Map: openMap(t, 60, 60), Spawn: grid.Pos{X: 30, Y: 30}}, MaxPlayersPerAddr: n})
 	clients := make([]*testClient, n)
 	for i := range clients {
 		clients[i] = dial(t, ts)

@@ -13,8 +13,9 @@ import (
 // its handshake, never starts a session, or lingers after its session.
 type trackedConn struct {
 	net.Conn
-	srv  *Server
-	host string // the remote IP, the key of the per-address caps
+	srv     *Server
+	host    string // the remote IP, the key of the per-address caps
+	shaking bool   // counted as in its handshake (no session channel yet); guarded by srv.mu
 
 	mu       sync.Mutex
 	sessions int  // game sessions running on this connection
@@ -23,6 +24,7 @@ type trackedConn struct {
 	gen      int  // bumped whenever the watchdog is re-armed
 	timer    *time.Timer
 	closed   bool
+	why      string // why the watchdog closed it, "" if it did not
 
 	closeOnce sync.Once
 	closeErr  error
@@ -51,9 +53,35 @@ func (c *trackedConn) expire(gen int) {
 	if c.hadOne {
 		reason = fmt.Sprintf("no game session for %s", c.srv.opts.HandshakeTimeout)
 	}
+	c.why = reason
 	c.mu.Unlock()
-	c.srv.log.Warn("closing connection", "remote", c.RemoteAddr().String(), "reason", reason)
+	c.srv.warn.Warn("closing "+c.host, "closing connection", "remote", c.RemoteAddr().String(), "reason", reason)
 	c.Close()
+}
+
+// closeReason is why the watchdog closed the connection, "" if it did not.
+func (c *trackedConn) closeReason() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.why
+}
+
+// cutError is what reads on a connection the watchdog closed return: the
+// watchdog's reason, not "use of closed network connection".
+type cutError struct{ why string }
+
+func (e cutError) Error() string { return "closed by the server: " + e.why }
+
+// Read reads from the connection; after the watchdog closed it, the error
+// says why.
+func (c *trackedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if err != nil {
+		if why := c.closeReason(); why != "" {
+			err = cutError{why}
+		}
+	}
+	return n, err
 }
 
 // MaxChannelsPerConn caps the session channels one SSH connection may hold

@@ -12,8 +12,10 @@
 // player's colour so a returning player keeps it, and players without a key
 // join through keyboard-interactive authentication that asks no questions.
 //
-// Abuse limits, each logged with its reason: a deadline for a new
-// connection to start a game session, caps on sessions per remote address
-// and in total, an idle timeout on keyboard input, and a stall timeout on
-// output to a client that stopped reading.
+// Abuse limits, each logged with its reason (summarised when it repeats):
+// a deadline for a new connection to start a game session, caps on
+// connections still in their handshake (per remote address and in total,
+// apart from the players), caps on sessions per remote address and in
+// total, an idle timeout on keyboard input, a stall timeout on output to a
+// client that stopped reading, and window changes coalesced to one a frame.
 package sshd

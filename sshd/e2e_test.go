@@ -42,11 +42,11 @@ func (p *tmuxPane) tmux(args ...string) (string, error) {
 	return string(out), err
 }
 
-// startPane runs shellCmd in a new detached 100x40 pane.
-func startPane(t *testing.T, socket, name, shellCmd string) *tmuxPane {
+// startPane runs shellCmd in a new detached w x h pane.
+func startPane(t *testing.T, socket, name string, w, h int, shellCmd string) *tmuxPane {
 	t.Helper()
 	p := &tmuxPane{t: t, socket: socket, name: name}
-	if out, err := p.tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "40", shellCmd); err != nil {
+	if out, err := p.tmux("new-session", "-d", "-s", name, "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), shellCmd); err != nil {
 		t.Fatalf("tmux new-session: %v: %s", err, out)
 	}
 	return p
@@ -100,8 +100,9 @@ func writeClientKey(t *testing.T) string {
 	return path
 }
 
-// The real OpenSSH client in a real terminal (tmux): the board and (10,10)
-// show, RIGHT moves to (11,10), q ends ssh at once with status 0. Without a
+// The real OpenSSH client in a real terminal (tmux) of the most common
+// size, 80x24: the board, (10,10) and the ledger show, RIGHT moves to
+// (11,10), q ends ssh at once with status 0. Without a
 // key the player joins with no password prompt; without a terminal (-T)
 // ssh prints the reason and exits 1.
 func TestEndToEndOpenSSHInTmux(t *testing.T) {
@@ -117,8 +118,8 @@ func TestEndToEndOpenSSHInTmux(t *testing.T) {
 		" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR"
 	tail := "; echo EXIT=$?; sleep 60"
 
-	withKey := startPane(t, socket, "key", ssh+" -i "+key+" -o IdentitiesOnly=yes -o BatchMode=yes ada@127.0.0.1"+tail)
-	screen := withKey.waitFor("you (10,10)", "server (10,10)", "████", "playing as ada")
+	withKey := startPane(t, socket, "key", 80, 24, ssh+" -i "+key+" -o IdentitiesOnly=yes -o BatchMode=yes ada@127.0.0.1"+tail)
+	screen := withKey.waitFor("you (10,10)", "server (10,10)", "████", "playing as ada", "Pending inputs", "[x] prediction")
 	t.Logf("OpenSSH in tmux:\n%s", screen)
 	withKey.keys("Right")
 	withKey.waitFor("you (11,10)", "server (11,10)")
@@ -134,12 +135,12 @@ func TestEndToEndOpenSSHInTmux(t *testing.T) {
 		t.Errorf("ssh took %v to exit after q, want at once", took)
 	}
 
-	noKey := startPane(t, socket, "nokey", ssh+" -o PubkeyAuthentication=no -o PasswordAuthentication=no bob@127.0.0.1"+tail)
+	noKey := startPane(t, socket, "nokey", 100, 40, ssh+" -o PubkeyAuthentication=no -o PasswordAuthentication=no bob@127.0.0.1"+tail)
 	noKey.waitFor("you (", "playing as bob")
 	noKey.keys("q")
 	noKey.waitFor("EXIT=0")
 
-	noPTY := startPane(t, socket, "nopty", ssh+" -T -i "+key+" -o IdentitiesOnly=yes -o BatchMode=yes ada@127.0.0.1 </dev/null"+tail)
+	noPTY := startPane(t, socket, "nopty", 100, 40, ssh+" -T -i "+key+" -o IdentitiesOnly=yes -o BatchMode=yes ada@127.0.0.1 </dev/null"+tail)
 	screen = noPTY.waitFor("EXIT=")
 	if !strings.Contains(screen, "gridlag needs a terminal: connect with ssh -t -p "+port+" host") || !strings.Contains(screen, "EXIT=1") {
 		t.Errorf("ssh -T: want the reason and EXIT=1:\n%s", screen)

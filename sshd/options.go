@@ -15,6 +15,12 @@ const (
 	DefaultMaxPerAddr       = 16 // a classroom behind one NAT address
 	DefaultHandshakeTimeout = 10 * time.Second
 	DefaultIdleTimeout      = 30 * time.Minute
+	// DefaultMaxHandshakes and DefaultMaxHandshakesPerAddr cap the
+	// connections still in their handshake, apart from the players: a
+	// crowd of connections that never send a banner cannot take the
+	// places of players, and one address cannot take all of them.
+	DefaultMaxHandshakes        = 32
+	DefaultMaxHandshakesPerAddr = 8
 )
 
 // writeStallTimeout is how long one write to a client may block (the client
@@ -49,6 +55,13 @@ type Options struct {
 	// DefaultMaxPerAddr if zero or less. Open connections from one address
 	// are capped at twice this.
 	MaxPerAddr int
+	// MaxHandshakes caps the connections that have not opened a session
+	// yet (still in their SSH handshake), apart from the sessions'
+	// caps; DefaultMaxHandshakes if zero or less.
+	MaxHandshakes int
+	// MaxHandshakesPerAddr caps those from one remote IP address;
+	// DefaultMaxHandshakesPerAddr if zero or less.
+	MaxHandshakesPerAddr int
 	// HandshakeTimeout is how long a new connection has to complete its
 	// SSH handshake and start a game session, and how long a connection
 	// may stay open without one; DefaultHandshakeTimeout if zero or less.
@@ -74,6 +87,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxPerAddr <= 0 {
 		o.MaxPerAddr = DefaultMaxPerAddr
+	}
+	if o.MaxHandshakes <= 0 {
+		o.MaxHandshakes = DefaultMaxHandshakes
+	}
+	if o.MaxHandshakesPerAddr <= 0 {
+		o.MaxHandshakesPerAddr = DefaultMaxHandshakesPerAddr
 	}
 	if o.HandshakeTimeout <= 0 {
 		o.HandshakeTimeout = DefaultHandshakeTimeout

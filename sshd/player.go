@@ -21,8 +21,9 @@ type Player struct {
 	// authenticated with, "" if they joined without a key.
 	Fingerprint string
 	// Color is the player's palette colour, 1 to protocol.NumColors: from the key's
-	// fingerprint, so a returning player keeps it, or from the user name
-	// for players without a key.
+	// fingerprint, so a returning player keeps it. It is 0 for players
+	// without a key: the game server colours them by player, so two
+	// players of one name look different.
 	Color uint8
 	// RemoteAddr is the client's network address.
 	RemoteAddr net.Addr
@@ -57,12 +58,5 @@ func PlayerName(user string) string {
 // gets the same colour.
 func FingerprintColor(fingerprint string) uint8 {
 	sum := sha256.Sum256([]byte("gridlag key colour\x00" + fingerprint))
-	return sum[0]%protocol.NumColors + 1
-}
-
-// NameColor is the colour (1 to protocol.NumColors) of a player who joined without a
-// key, from their player name.
-func NameColor(name string) uint8 {
-	sum := sha256.Sum256([]byte("gridlag name colour\x00" + name))
 	return sum[0]%protocol.NumColors + 1
 }

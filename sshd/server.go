@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sync"
 	"syscall"
@@ -12,6 +13,8 @@ import (
 	"github.com/charmbracelet/log"
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"gridlag/ratelog"
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Close.
@@ -25,6 +28,7 @@ const closeGrace = 2 * time.Second
 type Server struct {
 	opts    Options
 	log     *log.Logger
+	warn    *ratelog.Log // refusals and failed handshakes, summarised when they repeat
 	signer  gossh.Signer
 	fp      string
 	ssh     *ssh.Server
@@ -38,6 +42,8 @@ type Server struct {
 	listeners map[net.Listener]struct{}
 	conns     map[*trackedConn]struct{}
 	connsFrom map[string]int // open connections per remote IP
+	shaking   int            // connections without a session channel yet
+	shakeFrom map[string]int // of which per remote IP
 	sessions  int
 	sessFrom  map[string]int // game sessions per remote IP
 
@@ -56,12 +62,14 @@ func New(opts Options) (*Server, error) {
 	s := &Server{
 		opts:      opts,
 		log:       opts.Logger,
+		warn:      ratelog.New(opts.Logger, 0, nil),
 		signer:    signer,
 		fp:        gossh.FingerprintSHA256(signer.PublicKey()),
 		handler:   opts.Handler,
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[*trackedConn]struct{}),
 		connsFrom: make(map[string]int),
+		shakeFrom: make(map[string]int),
 		sessFrom:  make(map[string]int),
 	}
 	if created {
@@ -130,7 +138,10 @@ func (s *Server) Serve(ln net.Listener) error {
 
 	s.log.Info("ssh listening", "addr", ln.Addr().String(), "hostkey", s.fp,
 		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
+		"max_handshakes", s.opts.MaxHandshakes, "max_handshakes_per_addr", s.opts.MaxHandshakesPerAddr,
 		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout)
+	stopSummaries := s.summarise()
+	defer stopSummaries()
 	var delay time.Duration
 	for {
 		c, err := ln.Accept()
@@ -246,35 +257,97 @@ func (s *Server) trackSession() bool {
 }
 
 // admitConn applies the connection caps to a new connection. On success
-// the connection is tracked and counted in s.wg for its HandleConn
-// goroutine.
+// the connection is tracked, counted as in its handshake, and counted in
+// s.wg for its HandleConn goroutine.
 func (s *Server) admitConn(c net.Conn) (*trackedConn, bool) {
 	host := hostOf(c.RemoteAddr())
 	s.mu.Lock()
-	reason := ""
-	switch {
-	case s.closed:
-		reason = "server closing"
-	case len(s.conns) >= 2*s.opts.MaxSessions:
-		reason = fmt.Sprintf("too many connections (%d)", len(s.conns))
-	case s.connsFrom[host] >= 2*s.opts.MaxPerAddr:
-		reason = fmt.Sprintf("too many connections from %s (%d)", host, s.connsFrom[host])
-	}
-	if reason != "" {
+	if kind, text := s.connRefusal(host); kind != "" {
 		s.mu.Unlock()
-		s.log.Warn("connection refused", "remote", c.RemoteAddr().String(), "reason", reason)
-		c.Close()
+		s.refuseConn(c, host, kind, text)
 		return nil, false
 	}
-	tc := &trackedConn{Conn: c, srv: s, host: host}
+	tc := &trackedConn{Conn: c, srv: s, host: host, shaking: true}
 	s.conns[tc] = struct{}{}
 	s.connsFrom[host]++
+	s.shaking++
+	s.shakeFrom[host]++
 	s.wg.Add(1)
 	tc.mu.Lock()
 	tc.armLocked()
 	tc.mu.Unlock()
 	s.mu.Unlock()
 	return tc, true
+}
+
+// connRefusal says why a new connection from host is refused (a short
+// kind for the log's summary and the text for the client), or "" if it is
+// admitted. s.mu is held.
+func (s *Server) connRefusal(host string) (kind, text string) {
+	switch {
+	case s.closed:
+		return "closing", "the server is shutting down"
+	case len(s.conns) >= 2*s.opts.MaxSessions:
+		return "connection cap", fmt.Sprintf("the server is busy (%d connections): try again later", len(s.conns))
+	case s.connsFrom[host] >= 2*s.opts.MaxPerAddr:
+		return "per-address connection cap", fmt.Sprintf("too many connections from your address (%d): close one and try again", s.connsFrom[host])
+	case s.shaking >= s.opts.MaxHandshakes:
+		return "handshake cap", fmt.Sprintf("too many connections in their handshake (%d): try again in a few seconds", s.shaking)
+	case s.shakeFrom[host] >= s.opts.MaxHandshakesPerAddr:
+		return "per-address handshake cap", fmt.Sprintf("too many connections from your address in their handshake (%d): try again in a few seconds", s.shakeFrom[host])
+	}
+	return "", ""
+}
+
+// refuseConn tells a refused connection why, in a line before the SSH
+// banner (which the protocol allows and ssh -v shows), logs it, summarised,
+// and closes it.
+func (s *Server) refuseConn(c net.Conn, host, kind, text string) {
+	s.warn.Warn("refused "+host+" "+kind, "connection refused", "remote", host, "reason", text)
+	c.SetWriteDeadline(time.Now().Add(time.Second)) // a new socket's buffer is empty: this does not block
+	io.WriteString(c, "gridlag: connection refused: "+text+"\r\n")
+	c.Close()
+}
+
+// endHandshake counts connection c as past its handshake: it has opened a
+// session channel.
+func (s *Server) endHandshake(c *trackedConn) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.endHandshakeLocked(c)
+}
+
+func (s *Server) endHandshakeLocked(c *trackedConn) {
+	if !c.shaking {
+		return
+	}
+	c.shaking = false
+	s.shaking--
+	if s.shakeFrom[c.host]--; s.shakeFrom[c.host] <= 0 {
+		delete(s.shakeFrom, c.host)
+	}
+}
+
+// summarise flushes the log's summaries every second until the returned
+// stop is called.
+func (s *Server) summarise() (stop func()) {
+	t := time.NewTicker(time.Second)
+	done := make(chan struct{})
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				s.warn.Flush()
+			case <-done:
+				s.warn.Flush()
+				return
+			}
+		}
+	}()
+	return func() { close(done) }
 }
 
 // releaseConn forgets a closed connection.
@@ -288,6 +361,7 @@ func (s *Server) releaseConn(c *trackedConn) {
 	if s.connsFrom[c.host]--; s.connsFrom[c.host] <= 0 {
 		delete(s.connsFrom, c.host)
 	}
+	s.endHandshakeLocked(c)
 }
 
 // acquireSession applies the session caps; on success the caller must call
@@ -327,9 +401,11 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 	}
 	defer s.wg.Done()
 	if tc, _ := ctx.Value(connKey{}).(*trackedConn); tc != nil {
+		s.endHandshake(tc)
 		if !tc.openChannel() {
-			s.log.Warn("channel refused", "remote", conn.RemoteAddr().String(), "reason", fmt.Sprintf("more than %d session channels on one connection", MaxChannelsPerConn))
-			nc.Reject(gossh.ResourceShortage, "one game per connection")
+			text := fmt.Sprintf("at most %d session channels on one connection", MaxChannelsPerConn)
+			s.warn.Warn("channel refused "+tc.host, "channel refused", "remote", conn.RemoteAddr().String(), "reason", text)
+			nc.Reject(gossh.ResourceShortage, text)
 			return
 		}
 		defer tc.closeChannel()
@@ -337,7 +413,12 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, srv: s}, ctx)
 }
 
-// handshakeFailed logs a connection whose SSH handshake failed.
+// handshakeFailed logs a connection whose SSH handshake failed, summarised
+// when it repeats. One the watchdog cut was logged then, with its reason:
+// its failed handshake is not news.
 func (s *Server) handshakeFailed(c net.Conn, err error) {
-	s.log.Info("ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
+	if errors.As(err, new(cutError)) {
+		return
+	}
+	s.warn.Warn("handshake failed "+hostOf(c.RemoteAddr()), "ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
 }

@@ -161,8 +161,9 @@ func openScreen(next sessionHandler) sessionHandler {
 	}
 }
 
-// introducePlayer makes the session's Player, coloured by its key (by its
-// name without one), and logs the start of the session.
+// introducePlayer makes the session's Player, coloured by its key (without
+// one, the game server colours it by player), and logs the start of the
+// session.
 func introducePlayer(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		name := PlayerName(ss.User())
@@ -171,7 +172,6 @@ func introducePlayer(next sessionHandler) sessionHandler {
 		if hasKey {
 			p.Fingerprint, p.Color = fp, color
 		} else {
-			p.Color = NameColor(name)
 			fp = "none"
 		}
 		ss.player = p

@@ -6,11 +6,9 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
-	"github.com/rivo/uniseg"
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/protocol"
 )
 
 // CorrectionMarkTime is how long the board marks the cell where a
@@ -19,10 +17,12 @@ const CorrectionMarkTime = time.Second
 
 // Board draws one client's view of the map into any rectangle: floor and
 // walls, the mark of a recent correction, the ghost where the server has
-// the player, the other players by their initials (where interpolation
-// puts them) and the player's avatar where prediction puts it. It is a
-// tview primitive, so several boards can share a screen. The map is
-// centred in the board's rectangle, two columns a cell when they fit.
+// the player, the other players by the first letter of their names in
+// their colours, bots on a block of theirs (where interpolation puts
+// them), and the player's avatar where prediction puts it. It is a tview
+// primitive, so several boards can share a screen. The map is centred in
+// the board's rectangle, two columns a cell when they fit; a cell's mark
+// sits in its first column.
 type Board struct {
 	*tview.Box
 	view func() *client.View
@@ -56,17 +56,16 @@ func (b *Board) Draw(screen tcell.Screen) {
 		b.cellW = 2
 	}
 	b.mapX, b.mapY = x+(w-m.Width()*b.cellW)/2, y+(h-m.Height())/2
-	floor, wall := "·", "█"
-	if b.cellW == 2 {
-		floor, wall = " ·", "██"
-	}
+	// Everything sits in a cell's first column (floor, avatars, players);
+	// only walls fill the cell.
+	wall := strings.Repeat("█", b.cellW)
 	for y := 0; y < m.Height(); y++ {
 		for x := 0; x < m.Width(); x++ {
 			p := grid.Pos{X: x, Y: y}
 			if m.Wall(p) {
 				b.put(screen, p, wall, styleWall)
 			} else {
-				b.put(screen, p, floor, styleFloor)
+				b.put(screen, p, "·", styleFloor)
 			}
 		}
 	}
@@ -77,8 +76,7 @@ func (b *Board) Draw(screen tcell.Screen) {
 		if !m.Inside(o.Pos) {
 			continue
 		}
-		st := tcell.StyleDefault.Foreground(PlayerColor(o.Color)).Bold(true)
-		b.put(screen, o.Pos, initials(o.Name, b.cellW), st)
+		b.put(screen, o.Pos, playerGlyph(o.Name, b.cellW), otherStyle(o))
 	}
 	if c := v.LastCorrection; correctionVisible(v) && m.Inside(c.From) {
 		b.drawCorrectionMark(screen, v, c.From)
@@ -95,19 +93,20 @@ func (b *Board) drawCorrectionMark(screen tcell.Screen, v *client.View, p grid.P
 	for _, o := range v.Others {
 		if o.Pos == p {
 			st := tcell.StyleDefault.Foreground(tcell.ColorWhite).Background(styleCorrectionBg).Bold(true)
-			b.put(screen, p, initials(o.Name, b.cellW), st)
+			b.put(screen, p, playerGlyph(o.Name, b.cellW), st)
 			return
 		}
 	}
 	b.put(screen, p, "×", styleCorrection)
 }
 
-// put draws one map cell: s padded with spaces to the cell's width.
+// put draws one map cell: s in style st, padded with plain spaces to the
+// cell's width, so that neighbouring players stay apart.
 func (b *Board) put(screen tcell.Screen, p grid.Pos, s string, st tcell.Style) {
 	x, y := b.screenPos(p)
 	n := putText(screen, x, y, b.cellW, s, st)
 	for ; n < b.cellW; n++ {
-		screen.Put(x+n, y, " ", st)
+		screen.Put(x+n, y, " ", tcell.StyleDefault)
 	}
 }
 
@@ -132,54 +131,4 @@ func (b *Board) Cell(p grid.Pos) (x, y int, ok bool) {
 func correctionVisible(v *client.View) bool {
 	c := v.LastCorrection
 	return c != nil && v.Now >= c.At && v.Now-c.At < CorrectionMarkTime
-}
-
-// initials returns up to width columns of a player's initials: the first
-// character of each word, then more characters of the first word if there
-// is room. The name comes from the network and is sanitised first; an
-// empty name gives "?".
-func initials(name string, width int) string {
-	words := strings.Fields(protocol.SanitizeName(name))
-	if len(words) == 0 {
-		return "?"
-	}
-	var b strings.Builder
-	used := 0
-	add := func(g string) bool {
-		w := uniseg.StringWidth(g)
-		if w == 0 || used+w > width {
-			return false
-		}
-		b.WriteString(g)
-		used += w
-		return true
-	}
-	for _, word := range words {
-		g, _, _, _ := uniseg.FirstGraphemeClusterInString(word, -1)
-		if !add(g) {
-			break
-		}
-	}
-	// A name that ends in a number (bot-1, bot-2, player7) shows its
-	// first letter and last digit, so that numbered players can be told
-	// apart.
-	if last := words[len(words)-1]; used < width && len(words) == 1 && len(last) > 1 && last[len(last)-1] >= '0' && last[len(last)-1] <= '9' {
-		add(last[len(last)-1:])
-		return b.String()
-	}
-	if used < width && len(words) == 1 {
-		rest := words[0]
-		_, rest, _, _ = uniseg.FirstGraphemeClusterInString(rest, -1)
-		for rest != "" && used < width {
-			var g string
-			g, rest, _, _ = uniseg.FirstGraphemeClusterInString(rest, -1)
-			if !add(g) {
-				break
-			}
-		}
-	}
-	if used == 0 {
-		return "?"
-	}
-	return b.String()
 }

@@ -12,8 +12,9 @@ import (
 	"gridlag/tui"
 )
 
-// Other players are drawn by their initials in their palette colour, and
-// move on screen when the server says they moved.
+// Other players are drawn by the first letter of their names, bold in
+// their palette colour, with the rest of the cell blank so neighbours stay
+// apart, and move on screen when the server says they moved.
 func TestOthersByInitials(t *testing.T) {
 	r := newRig(t, client.Options{})
 	bob := r.world.Join("Bob Smith", client.Options{})
@@ -27,7 +28,13 @@ func TestOthersByInitials(t *testing.T) {
 	if s != "B" || fg(st) != tui.PlayerColor(others[0].Color) {
 		t.Fatalf("bob at %v drawn as %q in %v, want \"B\" in %v:\n%s", at, s, fg(st), tui.PlayerColor(others[0].Color), r.text())
 	}
-	r.mustShow("BS")
+	if _, _, attrs := st.Decompose(); attrs&tcell.AttrBold == 0 {
+		t.Errorf("bob's mark is not bold")
+	}
+	x, y, _ := r.ui.BoardCell(at)
+	if next := []rune(rows(r.screen)[y])[x+1]; next != ' ' {
+		t.Fatalf("bob's cell %v has %q in its second column, want a blank:\n%s", at, next, r.text())
+	}
 
 	bob.Press(grid.Left)
 	r.advance(time.Second)

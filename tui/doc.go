@@ -2,14 +2,17 @@
 // that draws a client.Session and turns keys and mouse into Session calls.
 //
 // The screen makes the netcode visible. It shows the board (your predicted
-// avatar, a dimmer ghost where the server last placed you, the other players
-// and a short-lived mark where a prediction was wrong), a status line with
-// both positions and the measured round trip, the ledger of inputs still
-// waiting for the server's acknowledgement, a latency slider, and toggles
-// for prediction, reconciliation and interpolation.
+// avatar, a darker ghost of it where the server last placed you, the other
+// players, bots apart, and a short-lived mark where a prediction was
+// wrong), a status line with both positions and the measured round trip,
+// the ledger of pending inputs (sent, not yet acknowledged by the server),
+// a latency slider, and toggles for prediction, reconciliation and
+// interpolation.
 //
 // Board and Panel are tview primitives that draw any client's view into
-// any rectangle; UI lays them out for one player with a tview.Flex. Every
+// any rectangle; UI lays them out for one player (see arrange): one block
+// centred on the screen, two columns a board cell when they fit, one on
+// a small terminal, down to 80x24. Every
 // key is in one table, which the key handler, the help overlay and
 // KeyHelp (for gridlag -help) read.
 //

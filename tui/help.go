@@ -2,24 +2,33 @@ package tui
 
 import (
 	"github.com/gdamore/tcell/v2"
+
+	"gridlag/client"
 )
 
-// legendHelp explains the board's symbols.
-var legendHelp = []string{
-	"@ bright: you, where prediction puts you",
-	"@ dim: where the server last said you are",
-	"× red: a prediction the server corrected",
-	"letters: other players' initials",
+// helpRow is one row of the help: a key (or a symbol of the board) in its
+// style, and what it does (or means).
+type helpRow struct {
+	key   string
+	style tcell.Style
+	text  string
 }
 
-// helpRow is one row of the help box: keys and what they do.
-type helpRow struct{ key, text string }
+// legendHelp explains the board's symbols, each drawn as the board draws
+// it.
+var legendHelp = []helpRow{
+	{"@", styleMe, "you, where prediction puts you"},
+	{"@", styleGhost, "you, where the server last said you are"},
+	{"A", otherStyle(client.Other{Name: "Ada", Color: 1}), "another player: first letter, own colour"},
+	{"b", otherStyle(client.Other{Name: "bot", Color: 2}), "a bot: first letter on a block of its colour"},
+	{"×", styleCorrection, "a prediction the server corrected"},
+}
 
 // helpRows returns the help box's rows for the keys of table.
 func helpRows[T any](table []binding[T]) []helpRow {
 	rows := make([]helpRow, len(table))
 	for i, b := range table {
-		rows[i] = helpRow{b.label, b.help}
+		rows[i] = helpRow{b.label, styleKey, b.help}
 	}
 	return rows
 }
@@ -27,15 +36,13 @@ func helpRows[T any](table []binding[T]) []helpRow {
 // drawHelpOverlay draws the help box in the middle of the screen: the
 // title, every key of keys, the board's legend and where the log goes.
 func drawHelpOverlay(screen tcell.Screen, w, h int, logPath, title string, keys []helpRow) {
-	lines := append([]helpRow{{"", title}}, keys...)
+	lines := append([]helpRow{{text: title}}, keys...)
 	lines = append(lines, helpRow{})
-	for _, s := range legendHelp {
-		lines = append(lines, helpRow{"", s})
-	}
+	lines = append(lines, legendHelp...)
 	if logPath == "" {
 		logPath = "(not written)"
 	}
-	lines = append(lines, helpRow{}, helpRow{"log", logPath})
+	lines = append(lines, helpRow{}, helpRow{"log", styleKey, logPath})
 
 	const keyCol = keyLabelWidth
 	boxW := 0
@@ -68,7 +75,7 @@ func drawHelpOverlay(screen tcell.Screen, w, h int, logPath, title string, keys 
 			putText(screen, x0+2, row, inner, ln.text, styleHeading)
 			continue
 		}
-		putText(screen, x0+2, row, min(keyCol, inner), ln.key, styleKey)
+		putText(screen, x0+2, row, min(keyCol, inner), ln.key, ln.style)
 		if inner > keyCol {
 			putText(screen, x0+2+keyCol, row, inner-keyCol, ln.text, styleText)
 		}

@@ -42,6 +42,12 @@ func newRig(t *testing.T, opts client.Options) *rig {
 	return r
 }
 
+// resize gives the terminal a new size and draws the next frame.
+func (r *rig) resize(w, h int) {
+	r.screen.SetSize(w, h)
+	r.ui.Frame()
+}
+
 // key sends a special key and draws the next frame.
 func (r *rig) key(k tcell.Key) {
 	r.ui.HandleKey(tcell.NewEventKey(k, 0, tcell.ModNone))

@@ -41,7 +41,7 @@ var keyTable = []binding[*UI]{
 		moveKeys(tcell.KeyLeft, "ha", grid.Left),
 		moveKeys(tcell.KeyRight, "ld", grid.Right),
 	)},
-	toggleBinding("p", "prediction on/off (off also turns reconciliation off)", predictToggle),
+	toggleBinding("p", "prediction on/off (turns reconciliation off and back)", predictToggle),
 	toggleBinding("r", "reconciliation on/off (on also turns prediction on)", reconcileToggle),
 	toggleBinding("i", "interpolation of other players on/off", interpolateToggle),
 	{label: "- +", help: "injected round trip -/+ 10 ms (also _ =)", brief: "- +", group: "latency", keys: concat(

@@ -1,9 +1,6 @@
 package tui
 
 import (
-	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
-
 	"gridlag/grid"
 )
 
@@ -13,38 +10,82 @@ const (
 	panelWidth = 34
 	// panelMinRows is the smallest panel that still shows two ledger rows.
 	panelMinRows = panelLedgerRow + 2
-	// chromeRows are the rows outside the board and panel: the title on
-	// top, the status and help lines at the bottom.
-	chromeRows = 3
-	// boardMargin is the least room between the board and the panel.
+	// belowRows are the rows under the board and panel: the status line
+	// and the keys' reminder.
+	belowRows = 2
+	// boardMargin is the room between the board and the panel.
 	boardMargin = 2
+	// waitingWidth is the board's width before the map arrives: room for
+	// "waiting for the server…".
+	waitingWidth = 30
 )
 
-// minSize returns the smallest screen that holds the board of map m (nil
-// before the server's welcome arrives) beside the panel, with the title,
-// status and help lines.
-func minSize(m *grid.Map) (w, h int) {
-	mw, mh := 30, 0 // without a map: room for "waiting for the server"
-	if m != nil {
-		mw, mh = m.Width(), m.Height()
-	}
-	return mw + boardMargin + panelWidth, max(mh, panelMinRows) + chromeRows
+// rect is a rectangle of the screen.
+type rect struct{ x, y, w, h int }
+
+// arrangement says where the parts of the single-player screen go.
+type arrangement struct {
+	title, board, panel, status, keys rect
 }
 
-// screenLayout arranges the single-player screen: the title on top, the
-// board (taking the room left) beside the panel, then the status line and
-// the keys' reminder.
-func screenLayout(title, board, panel, status, keys tview.Primitive) *tview.Flex {
-	body := tview.NewFlex().
-		AddItem(board, 0, 1, false).
-		AddItem(nil, boardMargin, 0, false).
-		AddItem(panel, panelWidth, 0, false)
-	root := tview.NewFlex().SetDirection(tview.FlexRow).
-		AddItem(title, 1, 0, false).
-		AddItem(body, 0, 1, false).
-		AddItem(status, 1, 0, false).
-		AddItem(keys, 1, 0, false)
-	body.SetBackgroundColor(tcell.ColorDefault)
-	root.SetBackgroundColor(tcell.ColorDefault)
-	return root
+// arrange lays out the single-player screen on a w x h screen for map m
+// (nil before the server's welcome): the board beside the panel, the
+// status line and the keys' reminder under them, as one block centred on
+// the screen. The board takes two columns a cell when they fit (the wide
+// layout), else one (the compact layout, down to 80x24). The title takes
+// the top row when there is room above the block, else it heads the
+// panel's column. ok is false when the screen is smaller than minSize.
+func arrange(w, h int, m *grid.Map) (a arrangement, ok bool) {
+	needW, needH := minSize(m)
+	if w < needW || h < needH {
+		return a, false
+	}
+	mw, mh := mapSize(m)
+	cellW := 1
+	if 2*mw+boardMargin+panelWidth <= w {
+		cellW = 2
+	}
+	boardW := mw * cellW
+	blockW := boardW + boardMargin + panelWidth
+	bodyH := max(mh, panelMinRows)
+	top := 0
+	titleOnTop := h >= 1+bodyH+belowRows
+	if titleOnTop {
+		top = 1
+	} else {
+		bodyH = max(mh, panelMinRows+1)
+	}
+	x := (w - blockW) / 2
+	y := top + (h-top-bodyH-belowRows)/2
+	panelX := x + boardW + boardMargin
+	a = arrangement{
+		title:  rect{0, 0, w, 1},
+		board:  rect{x, y, boardW, bodyH},
+		panel:  rect{panelX, y, panelWidth, bodyH},
+		status: rect{x, y + bodyH, blockW, 1},
+		keys:   rect{x, y + bodyH + 1, blockW, 1},
+	}
+	if !titleOnTop {
+		a.title = rect{panelX, y, panelWidth, 1}
+		a.panel.y, a.panel.h = y+1, bodyH-1
+	}
+	return a, true
+}
+
+// minSize returns the smallest screen that holds the compact layout for
+// map m (nil before the server's welcome): the board, one column a cell,
+// beside the panel headed by the title, then the status line and the
+// keys' reminder.
+func minSize(m *grid.Map) (w, h int) {
+	mw, mh := mapSize(m)
+	return mw + boardMargin + panelWidth, max(mh, panelMinRows+1) + belowRows
+}
+
+// mapSize returns the size of map m in cells; without a map, room for
+// the line saying why.
+func mapSize(m *grid.Map) (w, h int) {
+	if m == nil {
+		return waitingWidth, 0
+	}
+	return m.Width(), m.Height()
 }

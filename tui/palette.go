@@ -33,15 +33,17 @@ func PlayerColor(index uint8) tcell.Color {
 // The styles of the screen. Backgrounds are left to the terminal's default
 // so the interface fits any colour scheme.
 var (
-	styleText         = tcell.StyleDefault
-	styleDim          = tcell.StyleDefault.Foreground(tcell.ColorGray)
-	styleHeading      = tcell.StyleDefault.Bold(true)
-	styleTitle        = tcell.StyleDefault.Reverse(true)
-	styleKey          = tcell.StyleDefault.Foreground(tcell.ColorAqua)
-	styleWall         = tcell.StyleDefault.Foreground(tcell.ColorGray)
-	styleFloor        = tcell.StyleDefault.Foreground(tcell.ColorDimGray)
-	styleMe           = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
-	styleGhost        = tcell.StyleDefault.Foreground(tcell.ColorGray).Dim(true)
+	styleText    = tcell.StyleDefault
+	styleDim     = tcell.StyleDefault.Foreground(tcell.ColorGray)
+	styleHeading = tcell.StyleDefault.Bold(true)
+	styleTitle   = tcell.StyleDefault.Reverse(true)
+	styleKey     = tcell.StyleDefault.Foreground(tcell.ColorAqua)
+	styleWall    = tcell.StyleDefault.Foreground(tcell.ColorGray)
+	styleFloor   = tcell.StyleDefault.Foreground(tcell.ColorDimGray)
+	styleMe      = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
+	// styleGhost is you where the server has you: your avatar's colour,
+	// darker and not bold, so it reads as a shadow of you, not a wall.
+	styleGhost        = tcell.StyleDefault.Foreground(tcell.ColorOlive)
 	styleCorrection   = tcell.StyleDefault.Foreground(tcell.ColorRed).Bold(true)
 	styleCorrectionBg = tcell.ColorDarkRed
 	styleWarn         = tcell.StyleDefault.Foreground(tcell.ColorRed).Bold(true)

@@ -54,10 +54,11 @@ func (t *toggle) flip(s client.Session) {
 }
 
 // Panel is the side panel of one client's view: the latency slider, the
-// netcode toggles, the correction counter and the ledger of inputs
-// waiting for the server. It is a tview primitive: it draws into any
-// rectangle at least panelWidth wide, and its mouse handler moves the
-// slider and flips the toggles of the session it was made for.
+// netcode toggles, the correction counter and the ledger of pending
+// inputs (sent, not yet acknowledged by the server). It is a tview
+// primitive: it draws into any rectangle at least panelWidth wide, and its
+// mouse handler moves the slider and flips the toggles of the session it
+// was made for.
 type Panel struct {
 	*tview.Box
 	session client.Session
@@ -115,7 +116,8 @@ func (p *Panel) Draw(screen tcell.Screen) {
 		put(panelCorrInfoRow+1, c.Reason, styleDim)
 	}
 
-	put(panelLedgerHeadRow, "Waiting for the server", styleHeading)
+	n = put(panelLedgerHeadRow, "Pending inputs ", styleHeading)
+	putText(screen, x+n, y+panelLedgerHeadRow, w-n, "(sent, not acked)", styleDim)
 	put(panelAckRow, fmt.Sprintf("last ack #%d   pending %d", v.LastAck, len(v.Pending)), styleText)
 	rows := h - panelLedgerRow
 	shown := len(v.Pending)
@@ -131,7 +133,7 @@ func (p *Panel) Draw(screen tcell.Screen) {
 }
 
 // MouseHandler moves the slider (a drag captures the mouse, so it goes on
-// when the pointer leaves the track) and flips a toggle that is clicked.
+// when the pointer leaves the track) and flips a toggle at every click.
 func (p *Panel) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (consumed bool, capture tview.Primitive) {
 	return p.WrapMouseHandler(func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(tview.Primitive)) (bool, tview.Primitive) {
 		x, y := event.Position()
@@ -143,7 +145,9 @@ func (p *Panel) MouseHandler() func(action tview.MouseAction, event *tcell.Event
 				return true, capture
 			}
 		}
-		if action != tview.MouseLeftClick || !p.InRect(x, y) {
+		// A click soon after another is a double click to tview: it flips
+		// the toggle again all the same.
+		if action != tview.MouseLeftClick && action != tview.MouseLeftDoubleClick || !p.InRect(x, y) {
 			return false, nil
 		}
 		_, top, _, _ := p.GetInnerRect()

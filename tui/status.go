@@ -9,38 +9,38 @@ import (
 
 // statusLine writes the status line: both positions first, in the form
 // "you (11,10)  server (10,10)", then the measured round trip and the
-// settings that shape what the player sees. When the line is wider than
+// settings that shape what the player sees. A figure shows only once it
+// is known: the positions with the first state, the round trip once
+// measured, the update rate and move time with the server's welcome, the
+// interpolation delay with the first state. When the line is wider than
 // width, the least telling fields go first (move time, update rate, the
 // injected lag, the interpolation delay), so the positions and the round
 // trip always show.
 func statusLine(v *client.View, width int) string {
-	you, server := "—", "—"
-	if v.HasState {
-		you, server = v.Predicted.String(), v.Server.String()
-	}
-	rtt := "—"
-	if v.RTT > 0 {
-		rtt = millis(v.RTT)
-	}
-	rate := "per input"
-	if v.UpdateRate > 0 {
-		rate = strconv.Itoa(v.UpdateRate) + "/s"
-	}
-	interp := "off"
-	if v.Interpolate {
-		interp = millis(v.InterpDelay)
-	}
 	// In display order; drop holds the order in which fields give way.
-	fields := []string{
-		"you " + you + "  server " + server,
-		"rtt " + rtt + " ",
-		"updates " + rate,
-		"move " + millis(v.MoveTime),
-		"lag " + millis(v.Latency) + " ±" + millis(v.Jitter),
-		"interp " + interp,
+	fields := make([]string, 6)
+	if v.HasState {
+		fields[0] = "you " + v.Predicted.String() + "  server " + v.Server.String()
+	}
+	if v.RTT > 0 {
+		fields[1] = "rtt " + millis(v.RTT) + " "
+	}
+	if v.MoveTime > 0 { // both come with the server's welcome
+		fields[2] = "updates per input"
+		if v.UpdateRate > 0 {
+			fields[2] = "updates " + strconv.Itoa(v.UpdateRate) + "/s"
+		}
+		fields[3] = "move " + millis(v.MoveTime)
+	}
+	fields[4] = "lag " + millis(v.Latency) + " ±" + millis(v.Jitter)
+	switch {
+	case !v.Interpolate:
+		fields[5] = "interp off"
+	case v.HasState:
+		fields[5] = "interp " + millis(v.InterpDelay)
 	}
 	drop := []int{3, 2, 4, 5}
-	line := strings.Join(fields, "  ")
+	line := joinNonEmpty(fields)
 	for _, i := range drop {
 		if textWidth(line) <= width {
 			break
@@ -51,6 +51,7 @@ func statusLine(v *client.View, width int) string {
 	return line
 }
 
+// joinNonEmpty joins the parts that are not empty, two spaces apart.
 func joinNonEmpty(parts []string) string {
 	kept := parts[:0:0]
 	for _, p := range parts {

@@ -1,30 +1,61 @@
 package tui
 
 import (
+	"strings"
+
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
 )
 
+// ellipsis ends every text cut to fit.
+const ellipsis = "…"
+
 // putText writes s at (x, y) in style st, one grapheme cluster at a time,
-// never past column x+maxWidth. Control characters are dropped, so no text
-// can move the cursor or change the terminal's state. It returns the number
-// of columns written.
+// never past column x+maxWidth: a text too long for that is cut and ends
+// with an ellipsis. Control characters are dropped, so no text can move the
+// cursor or change the terminal's state. It returns the number of columns
+// written.
 func putText(screen tcell.Screen, x, y, maxWidth int, s string, st tcell.Style) int {
+	s = fitText(s, maxWidth)
 	used := 0
-	for s != "" && used < maxWidth {
+	for s != "" {
 		var cluster string
 		var width int
 		cluster, s, width = firstCluster(s)
 		if width == 0 || hasControl(cluster) {
 			continue
 		}
-		if used+width > maxWidth {
-			break
-		}
 		screen.Put(x+used, y, cluster, st)
 		used += width
 	}
 	return used
+}
+
+// fitText returns s if it fits in width columns, else as much of it as
+// fits with an ellipsis after it. It is the one place where the interface
+// cuts text.
+func fitText(s string, width int) string {
+	if width <= 0 {
+		return ""
+	}
+	if len(s) <= width || textWidth(s) <= width { // never more columns than bytes
+		return s
+	}
+	var b strings.Builder
+	used := 0
+	for s != "" {
+		cluster, rest, w := firstCluster(s)
+		s = rest
+		if w == 0 || hasControl(cluster) {
+			continue
+		}
+		if used+w > width-1 {
+			break
+		}
+		b.WriteString(cluster)
+		used += w
+	}
+	return b.String() + ellipsis
 }
 
 // textWidth returns how many columns s takes on screen.

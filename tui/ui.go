@@ -40,7 +40,7 @@ type Options struct {
 
 // UI is the interface of one session on one screen: the title line, a
 // Board beside a Panel, the status line and the keys' reminder, laid out
-// by a tview.Flex, with the help overlay and the end-of-session notice on
+// by arrange, with the help overlay and the end-of-session notice on
 // top. It holds what the screen shows (the view of the last frame, the
 // overlay, whether the session ended) and belongs to one goroutine: the
 // loop of Run, or a test calling HandleKey, HandleMouse and Frame in turn.
@@ -49,9 +49,11 @@ type UI struct {
 	opts    Options
 	view    client.View // the view the last frame drew
 
-	root    *tview.Flex
+	title   *textLine
 	board   *Board
 	panel   *Panel
+	status  *textLine
+	keys    *textLine
 	capture tview.Primitive // the primitive holding the mouse (a slider drag)
 	present presenter
 
@@ -69,11 +71,10 @@ func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 	view := func() *client.View { return &u.view }
 	u.board = NewBoard(view)
 	u.panel = NewPanel(s, view)
-	title := newTextLine(u.title, styleTitle)
-	title.indent, title.fill = 1, true
-	status := newTextLine(func(w int) string { return statusLine(&u.view, w) }, styleText)
-	keys := newTextLine(func(int) string { return bottomLine() }, styleDim)
-	u.root = screenLayout(title, u.board, u.panel, status, keys)
+	u.title = newTextLine(u.titleText, styleTitle)
+	u.title.indent, u.title.fill = 1, true
+	u.status = newTextLine(func(w int) string { return statusLine(&u.view, w) }, styleText)
+	u.keys = newTextLine(func(int) string { return bottomLine() }, styleDim)
 	return u
 }
 
@@ -108,16 +109,17 @@ func (u *UI) refresh() {
 	}
 }
 
-// render draws the whole screen for u.view.
+// render draws the whole screen for u.view: the parts where arrange puts
+// them, or why they do not fit.
 func (u *UI) render(screen tcell.Screen) {
 	w, h := screen.Size()
-	needW, needH := minSize(u.view.Map)
-	u.tooSmall = w < needW || h < needH
+	a, fits := arrange(w, h, u.view.Map)
+	u.tooSmall = !fits
 	if u.tooSmall {
+		needW, needH := minSize(u.view.Map)
 		drawTooSmall(screen, w, h, needW, needH)
 	} else {
-		u.root.SetRect(0, 0, w, h)
-		u.root.Draw(screen)
+		u.drawParts(screen, a)
 		if u.ended {
 			u.drawEnded(screen)
 		}
@@ -127,16 +129,40 @@ func (u *UI) render(screen tcell.Screen) {
 	}
 }
 
-// title returns the top line: the title and the player's name.
-func (u *UI) title(int) string {
+// drawParts draws each part of the screen in its rectangle.
+func (u *UI) drawParts(screen tcell.Screen, a arrangement) {
+	parts := []struct {
+		p tview.Primitive
+		r rect
+	}{{u.title, a.title}, {u.board, a.board}, {u.panel, a.panel}, {u.status, a.status}, {u.keys, a.keys}}
+	for _, part := range parts {
+		part.p.SetRect(part.r.x, part.r.y, part.r.w, part.r.h)
+		part.p.Draw(screen)
+	}
+}
+
+// titleText returns the top line for width columns: the title and the
+// player's name, or the name alone when both do not fit.
+func (u *UI) titleText(width int) string {
 	title := u.opts.Title
 	if title == "" {
 		title = "gridlag"
 	}
-	if u.view.Name != "" {
-		title += "  ·  playing as " + u.view.Name
+	if u.view.Notice != "" {
+		// The operator's notice (e.g. a restart) leads the line.
+		title = u.view.Notice + "  ·  " + title
 	}
-	return title
+	if u.view.Name == "" {
+		return title
+	}
+	playing := "playing as " + u.view.Name
+	if full := title + "  ·  " + playing; textWidth(full) <= width {
+		return full
+	}
+	if u.view.Notice != "" {
+		return u.view.Notice
+	}
+	return playing
 }
 
 // drawTooSmall replaces the interface by a message saying what size it
@@ -195,7 +221,7 @@ func (u *UI) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool {
 	}
 	target := u.capture
 	if target == nil {
-		target = u.root
+		target = u.panel // the only part that takes the mouse
 	}
 	used, capture := target.MouseHandler()(action, ev, func(tview.Primitive) {})
 	u.capture = capture

@@ -255,17 +255,17 @@ func TestTooSmallTerminal(t *testing.T) {
 	r := newRig(t, client.Options{})
 	r.screen.SetSize(60, 20)
 	r.ui.Frame()
-	r.mustShow("terminal too small: need 76x25, have 60x20")
+	r.mustShow("terminal too small: need 76x24, have 60x20")
 	r.mustNotShow("you (")
 	if _, _, ok := r.ui.BoardCell(spawn); ok {
 		t.Fatal("board cell reported while the terminal is too small")
 	}
 	r.key(tcell.KeyRight) // keys still work
 
-	r.screen.SetSize(80, 30)
+	r.screen.SetSize(80, 24)
 	r.ui.Frame()
 	r.mustNotShow("terminal too small")
-	if last := rows(r.screen)[29]; strings.TrimRight(last, " ") != strings.TrimRight(r.rowWith("? help"), " ") || strings.Contains(last, "█") {
+	if last := rows(r.screen)[23]; strings.TrimRight(last, " ") != strings.TrimRight(r.rowWith("? help"), " ") || strings.Contains(last, "█") {
 		t.Fatalf("stale cells after a resize: last row %q", last)
 	}
 	if !r.avatarAt(right) {

@@ -31,7 +31,7 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		{[]string{"-ssh-per-addr", "0"}, "-ssh-per-addr 0: out of range (1 to "},
 		{[]string{"-ssh-handshake", "10ms"}, "-ssh-handshake 10ms: out of range (at least 1s)"},
 		{[]string{"-server", "-connect", "host:7777"}, "-server and -connect do not go together"},
-		{[]string{"extra"}, `unexpected argument "extra": the modes are scenario, lab, bots, version, help`},
+		{[]string{"extra"}, `unexpected argument "extra": the modes are scenario, lab, bots, load, version, help`},
 		{[]string{"-rate", "3", "extra"}, `unexpected argument "extra"`},
 		{[]string{"scenario", "bogus"}, `unexpected argument "bogus"`},
 		{[]string{"scenario", "-until", "-1s"}, "-until -1s: out of range (0 or more)"},

@@ -97,16 +97,24 @@ func (tm *tmux) waitUntil(d time.Duration, what string, ok func(screen string) b
 }
 
 // TestPlayInTmux runs the real binary (embedded server, bots, 400 ms
-// injected latency) in a real terminal, presses RIGHT, and reads the screen.
+// injected latency) in a real terminal of the smallest common size and of
+// a large one, presses RIGHT, and reads the screen.
 func TestPlayInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
 	bin := buildBinary(t)
+	for _, size := range []struct{ w, h int }{{80, 24}, {200, 60}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) { playInTmux(t, bin, size.w, size.h) })
+	}
+}
+
+// playInTmux plays the binary in a w x h terminal.
+func playInTmux(t *testing.T, bin string, w, h int) {
 	state := t.TempDir()
 	cmd := fmt.Sprintf("XDG_STATE_HOME=%s %s -name ada -latency 400ms; echo EXIT=$?; sleep 60", state, bin)
-	tm := newTmux(t, 120, 40, cmd)
-	tm.waitFor(10*time.Second, "you (10,10)  server (10,10)", "[x] prediction", "last ack #0")
+	tm := newTmux(t, w, h, cmd)
+	tm.waitFor(10*time.Second, "████", "you (10,10)  server (10,10)", "[x] prediction", "Pending inputs", "last ack #0")
 
 	tm.keys("Right")
 	pressed := time.Now()
@@ -114,9 +122,10 @@ func TestPlayInTmux(t *testing.T) {
 	if time.Since(pressed) > 350*time.Millisecond {
 		t.Fatalf("the predicted move showed after %v, with a 400 ms round trip it must show before any answer", time.Since(pressed))
 	}
-	if !strings.Contains(s, "#1") {
+	if !strings.Contains(s, "#1") || !strings.Contains(s, "pending 1") {
 		t.Fatalf("#1 not in the ledger:\n%s", s)
 	}
+	t.Logf("%dx%d, RIGHT pressed:\n%s", w, h, s)
 	tm.waitFor(3*time.Second, "you (11,10)  server (11,10)", "last ack #1", "pending 0")
 
 	// Prediction off: the next move waits for the server.
@@ -146,7 +155,7 @@ func TestTooSmallInTmux(t *testing.T) {
 	bin := buildBinary(t)
 	cmd := fmt.Sprintf("XDG_STATE_HOME=%s %s -name ada -bots 0; echo EXIT=$?; sleep 60", t.TempDir(), bin)
 	tm := newTmux(t, 50, 15, cmd)
-	tm.waitFor(10*time.Second, "too small")
+	tm.waitFor(10*time.Second, "too small: need 76x24, have 50x15")
 	tm.run("resize-window", "-t", tm.session, "-x", "120", "-y", "40")
 	tm.waitFor(5*time.Second, "you (10,10)")
 	tm.keys("C-c")

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -18,6 +18,7 @@ import (
 	"gridlag/bot"
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/metrics"
 	"gridlag/protocol"
 	"gridlag/server"
 	"gridlag/sshd"
@@ -42,15 +43,40 @@ type gameFlags struct {
 	ssh      string
 	sshKey   string
 	sshLimit sshLimits
+	limits   gameLimits
+	drain    time.Duration
 	logPath  string
 	debug    bool
+	scale    scaleFlags
+}
+
+// scaleFlags are the flags of the tools for scale: -map-gen, -seed and
+// -metrics.
+type scaleFlags struct {
+	mapGen  mapSize
+	seed    int64
+	metrics string
 }
 
 // sshLimits are the SSH front end's caps, -ssh-per-addr, -ssh-max,
-// -ssh-idle and -ssh-handshake.
+// -ssh-handshakes, -ssh-handshakes-per-addr, -ssh-idle and -ssh-handshake.
 type sshLimits struct {
-	perAddr, max    int
-	idle, handshake time.Duration
+	perAddr, max                  int
+	handshakes, handshakesPerAddr int
+	idle, handshake               time.Duration
+}
+
+// gameLimits are the game port's caps: -max-conns, -max-conns-per-addr,
+// -max-players-per-addr, -write-buffer and -write-timeout.
+type gameLimits struct {
+	conns, connsPerAddr, playersPerAddr, writeBuffer int
+	writeTimeout                                     time.Duration
+}
+
+// options are the server options of the limits.
+func (l gameLimits) options() server.Options {
+	return server.Options{MaxConns: l.conns, MaxConnsPerAddr: l.connsPerAddr, MaxPlayersPerAddr: l.playersPerAddr,
+		WriteBuffer: l.writeBuffer, WriteTimeout: l.writeTimeout}
 }
 
 func gameMain(args []string) error {
@@ -72,10 +98,22 @@ func gameMain(args []string) error {
 	fs.StringVar(&f.sshKey, "ssh-key", defaultKeyPath(), "SSH host key file (ed25519, created on first start)")
 	fs.int(&f.sshLimit.perAddr, "ssh-per-addr", sshd.DefaultMaxPerAddr, sessionsKind, "SSH sessions at once from one address")
 	fs.int(&f.sshLimit.max, "ssh-max", sshd.DefaultMaxSessions, sessionsKind, "SSH sessions at once in all")
+	fs.int(&f.sshLimit.handshakes, "ssh-handshakes", sshd.DefaultMaxHandshakes, sessionsKind, "SSH connections at once still in their handshake (apart from the players)")
+	fs.int(&f.sshLimit.handshakesPerAddr, "ssh-handshakes-per-addr", sshd.DefaultMaxHandshakesPerAddr, sessionsKind, "of which from one address")
 	fs.duration(&f.sshLimit.idle, "ssh-idle", sshd.DefaultIdleTimeout, timeoutKind, "an SSH session without a key press for this long ends")
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
+	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
+	fs.int(&f.limits.connsPerAddr, "max-conns-per-addr", server.DefaultMaxConnsPerAddr, connsKind, "game connections open at once from one address")
+	fs.int(&f.limits.playersPerAddr, "max-players-per-addr", server.DefaultMaxPlayersPerAddr, sessionsKind, "players joined at once from one address (a classroom behind one NAT is one address)")
+	fs.int(&f.limits.writeBuffer, "write-buffer", server.DefaultWriteBuffer, bufferKind, "kernel send buffer of each game connection, in bytes: what a client that stops reading can hold")
+	fs.duration(&f.limits.writeTimeout, "write-timeout", server.DefaultWriteTimeout, stallKind, "a game client that reads nothing for this long is dropped")
+	fs.duration(&f.drain, "drain", 10*time.Second, lengthKind, "with -server: on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
 	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
+	// The tools for scale.
+	fs.value(&mapSizeValue{p: &f.scale.mapGen}, "map-gen", "generate a `WxH` map of rooms and corridors (see -seed) instead of -map")
+	fs.seed(&f.scale.seed, "seed", 1, "seed of -map-gen: the same seed, the same map")
+	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the Go profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:9100; off by default")
 	fs.usage = func(w io.Writer) {
 		fmt.Fprintf(w, `Usage:
   gridlag [flags]                      play on an embedded local server
@@ -85,6 +123,7 @@ func gameMain(args []string) error {
                                        run a headless server
   gridlag scenario [flags]             replay the articles' timelines (gridlag scenario -help)
   gridlag bots -connect HOST:PORT      run headless players (gridlag bots -help)
+  gridlag load -connect HOST:PORT      measure a server with many light players (gridlag load -help)
   gridlag version
 
 Keys while playing:
@@ -104,12 +143,12 @@ Flags:
 	if err := f.check(); err != nil {
 		return fs.usageError(err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	if f.serve {
+		return serveMain(f)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	switch {
-	case f.serve:
-		return serveMain(ctx, f)
-	case f.spectate:
+	if f.spectate {
 		return spectateMain(ctx, f)
 	}
 	return playMain(ctx, f)
@@ -129,6 +168,8 @@ func (f *gameFlags) check() error {
 		return errors.New("-loss is the terminal client's (playing or spectating); a server's SSH players and bots have none")
 	case f.spectate && f.connect == "":
 		return errors.New("-spectate needs -connect HOST:PORT: the server to watch")
+	case f.mapPath != "" && f.scale.mapGen != (mapSize{}):
+		return errors.New("-map and -map-gen do not go together")
 	case f.connect != "" && f.botsSet && f.bots > 0:
 		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
 	}
@@ -148,10 +189,15 @@ func defaultName() string {
 // serverConfig builds the game numbers from the flags.
 func (f *gameFlags) serverConfig() (server.Config, error) {
 	m, err := server.LoadMap(f.mapPath)
-	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime}
 	if err != nil {
-		return cfg, fmt.Errorf("-map: %w", err)
+		return server.Config{}, fmt.Errorf("-map: %w", err)
 	}
+	if g := f.scale.mapGen; g != (mapSize{}) {
+		if m, err = grid.Generate(g.w, g.h, f.scale.seed); err != nil {
+			return server.Config{}, fmt.Errorf("-map-gen: %w", err)
+		}
+	}
+	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime}
 	return cfg, cfg.Validate()
 }
 
@@ -161,6 +207,7 @@ type game struct {
 	srv   *server.Server
 	ssh   *sshd.Server
 	bots  func()
+	web   *http.Server // -metrics, or nil
 	addr  string
 	errCh chan error
 }
@@ -176,7 +223,21 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if err != nil {
 		return nil, err
 	}
-	g := &game{cfg: cfg.WithDefaults(), srv: server.New(server.Options{Config: cfg, Logger: logger}), errCh: make(chan error, 2), bots: func() {}}
+	opts := f.limits.options()
+	opts.Config, opts.Logger = cfg, logger
+	var exp *metrics.Exporter
+	if f.scale.metrics != "" {
+		exp = metrics.New()
+		opts.Metrics = exp
+	}
+	g := &game{cfg: cfg.WithDefaults(), srv: server.New(opts), errCh: make(chan error, 2), bots: func() {}}
+	if exp != nil {
+		exp.Watch(g.srv.Stats)
+		if g.web, err = serveMetrics(f.scale.metrics, exp); err != nil {
+			ln.Close()
+			return nil, err
+		}
+	}
 	go func() { g.errCh <- g.srv.Serve(ln) }()
 	g.addr = ln.Addr().String()
 	gameAddr := g.addr
@@ -188,6 +249,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr,
 			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"),
 			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
+			MaxHandshakes: f.sshLimit.handshakes, MaxHandshakesPerAddr: f.sshLimit.handshakesPerAddr,
 			IdleTimeout: f.sshLimit.idle, HandshakeTimeout: f.sshLimit.handshake,
 		})
 		var sln net.Listener
@@ -214,14 +276,18 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 
 func (g *game) close() {
 	g.bots()
+	if g.web != nil {
+		g.web.Close()
+	}
 	if g.ssh != nil {
 		g.ssh.Close()
 	}
 	g.srv.Close()
 }
 
-// serveMain runs a headless server until a signal.
-func serveMain(ctx context.Context, f gameFlags) error {
+// serveMain runs a headless server until a signal, then shuts it down
+// (see shutdown).
+func serveMain(f gameFlags) error {
 	path := f.logPath
 	if path == "" {
 		path = "-"
@@ -231,6 +297,11 @@ func serveMain(ctx context.Context, f gameFlags) error {
 		return err
 	}
 	defer closeLog()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, stopSignals...)
+	defer signal.Stop(sigs)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	bots := f.bots
 	addr := f.addr
 	if addr == "" {
@@ -241,10 +312,11 @@ func serveMain(ctx context.Context, f gameFlags) error {
 		return err
 	}
 	defer g.close()
-	logger.Info("gridlag server", "addr", g.addr, "rate", g.cfg.Rate, "move_time", g.cfg.MoveTime, "burst", g.cfg.Burst, "bots", bots, "ssh", f.ssh)
+	logger.Info("gridlag server", "addr", g.addr, "rate", g.cfg.Rate, "move_time", g.cfg.MoveTime, "burst", g.cfg.Burst, "bots", bots, "ssh", f.ssh, "metrics", f.scale.metrics)
 	select {
-	case <-ctx.Done():
-		logger.Info("shutting down", "why", "signal")
+	case sig := <-sigs:
+		logger.Info("shutting down", "signal", sig.String(), "drain", f.drain)
+		shutdown{drain: f.drain, after: time.After, notify: g.srv.Drain, log: logger}.run(sigs)
 		return nil
 	case err := <-g.errCh:
 		return cleanStop(err)

@@ -9,6 +9,7 @@ import (
 
 	"gridlag/bot"
 	"gridlag/link"
+	"gridlag/loadgen"
 	"gridlag/server"
 )
 
@@ -33,6 +34,14 @@ var (
 	botsKind = intRange{lo: 0, hi: bot.MaxBots}
 	// botRunKind: bots' -n, at least one.
 	botRunKind = intRange{lo: 1, hi: bot.MaxBots}
+	// loadRunKind: load's -n, at least one.
+	loadRunKind = intRange{lo: 1, hi: loadgen.MaxPlayers}
+	// connsKind: -max-conns, -max-conns-per-addr: each costs two goroutines.
+	connsKind = intRange{lo: 1, hi: 1 << 20}
+	// bufferKind: -write-buffer in bytes; 0 keeps the system's default.
+	bufferKind = intRange{lo: 0, hi: 64 << 20}
+	// stallKind: -write-timeout.
+	stallKind = durationRange{min: 100 * time.Millisecond}
 	// sessionsKind: -ssh-per-addr, -ssh-max: each session is a player.
 	sessionsKind = intRange{lo: 1, hi: server.MaxPlayersCap}
 	// seedKind: -seed, any 64-bit number.

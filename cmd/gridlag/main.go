@@ -8,6 +8,7 @@
 //	gridlag scenario              replay Gambetta's timelines on a virtual clock
 //	gridlag lab                   Player 1, the server and Player 2 side by side, slowed down
 //	gridlag bots -connect H:P     run headless players and print a summary
+//	gridlag load -connect H:P     drive many light players to measure a server
 //
 // This file and its siblings only parse flags and wire the packages.
 package main
@@ -33,7 +34,7 @@ func main() {
 }
 
 // modes are the first words gridlag takes; without one it plays.
-var modes = []string{"scenario", "lab", "bots", "version", "help"}
+var modes = []string{"scenario", "lab", "bots", "load", "version", "help"}
 
 // run runs the mode args ask for.
 func run(args []string, out io.Writer) error {
@@ -47,6 +48,8 @@ func run(args []string, out io.Writer) error {
 		return labMain(rest, out)
 	case "bots":
 		return botsMain(rest, out)
+	case "load":
+		return loadMain(rest, out)
 	case "version", "help":
 		if len(rest) > 0 {
 			return &usageError{cmd: "gridlag", err: fmt.Errorf("unexpected argument %q after %s", rest[0], mode)}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"gridlag/loadgen"
+	"gridlag/protocol"
+)
+
+func loadMain(args []string, out io.Writer) error {
+	var o loadgen.Options
+	var asJSON bool
+	var addrs string
+	fs := newFlagSet("gridlag load", out, loadUsage)
+	fs.StringVar(&o.Addr, "connect", "", "the server to measure, HOST:PORT (required)")
+	fs.int(&o.N, "n", 100, loadRunKind, "number of players")
+	fs.duration(&o.Duration, "duration", 10*time.Second, lengthKind, "how long the players walk once all are connected; 0 = until interrupted")
+	fs.duration(&o.Ramp, "ramp", 0, lengthKind, "connect the players evenly over this time; 0 = 1s per 1000 players")
+	fs.duration(&o.MoveTime, "move-time", 0, lengthKind, "time between two inputs of a player; 0 = the server's speed limit, from its Welcome")
+	fs.StringVar(&o.NamePrefix, "name", loadgen.DefaultNamePrefix, "name prefix: load-1, load-2, ... (the players say they are bots)")
+	fs.seed(&o.Seed, "seed", 0, "seed of the walks; 0 = from the clock")
+	fs.StringVar(&addrs, "addrs", "", "source addresses to spread the connections over, e.g. 127.0.0.2-127.0.0.9 (loopback aliases); default: the system's choice")
+	fs.BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if o.Addr == "" {
+		return fs.usageErrorf("-connect HOST:PORT is required")
+	}
+	if err := protocol.CheckPlayerName(fmt.Sprintf("%s-%d", o.NamePrefix, o.N), true); err != nil {
+		return fs.usageErrorf("-name %q: the players' names (%s-1 to %s-%d): %w", o.NamePrefix, o.NamePrefix, o.NamePrefix, o.N, err)
+	}
+	if addrs != "" {
+		var err error
+		if o.LocalAddrs, err = loadgen.ParseAddrs(addrs); err != nil {
+			return fs.usageErrorf("-addrs %s: %w", addrs, err)
+		}
+	}
+	if o.Seed == 0 {
+		o.Seed = time.Now().UnixNano()
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := loadgen.Run(ctx, o)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return sum.WriteJSON(out)
+	}
+	return sum.WriteText(out)
+}
+
+func loadUsage(w io.Writer) {
+	fmt.Fprint(w, `Usage: gridlag load -connect HOST:PORT [flags]
+
+Drives N light players from one process to measure a server: no client
+core, no view; each walks at the speed limit, answers Pings and reads the
+acknowledgement of each State. Then prints inputs sent and acknowledged,
+round-trip p50/p99/max (from an input to the first State acknowledging it),
+bytes in and out per player per second, connections refused or dropped with
+their reasons, and its own CPU time. For the full client, see gridlag bots.
+
+Flags:
+`)
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestScaleFlagsRefuseBadValues: -map-gen and the load generator's flags
+// are refused like any other flag, naming the flag, the value and what is
+// allowed.
+func TestScaleFlagsRefuseBadValues(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-map-gen", "200"}, "-map-gen 200: not a size WIDTHxHEIGHT, e.g. 200x200"},
+		{[]string{"-map-gen", "4x200"}, "-map-gen 4x200: out of range (each side 8 to 1024)"},
+		{[]string{"-map-gen", "200x2000"}, "-map-gen 200x2000: out of range (each side 8 to 1024)"},
+		{[]string{"-map", "x.map", "-map-gen", "200x200"}, "-map and -map-gen do not go together"},
+		{[]string{"load"}, "-connect HOST:PORT is required"},
+		{[]string{"load", "-connect", "h:1", "-n", "0"}, "-n 0: out of range (1 to 65534)"},
+		{[]string{"load", "-connect", "h:1", "-ramp", "1"}, "-ramp 1: a duration needs a unit"},
+		{[]string{"load", "-connect", "h:1", "-move-time", "-1ms"}, "-move-time -1ms: out of range (0 or more)"},
+		{[]string{"load", "-connect", "h:1", "-name", "a very long prefix"}, `-name "a very long prefix": the players' names`},
+		{[]string{"load", "-connect", "h:1", "-addrs", "127.0.0.9-127.0.0.2"}, "-addrs 127.0.0.9-127.0.0.2: 127.0.0.9-127.0.0.2 is not a range"},
+	}
+	for _, c := range cases {
+		var out bytes.Buffer
+		err := run(c.args, &out)
+		var ue *usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("gridlag %s: %v, want a usage error saying %q", strings.Join(c.args, " "), err, c.want)
+		}
+	}
+}
+
+// TestMapGenMakesTheServersMap: -map-gen WxH with -seed gives the server
+// a generated map of that size, the same for the same seed; a map larger
+// than a Welcome frame carries is refused, saying so.
+func TestMapGenMakesTheServersMap(t *testing.T) {
+	f := gameFlags{rate: 20, scale: scaleFlags{mapGen: mapSize{200, 120}, seed: 7}}
+	cfg, err := f.serverConfig()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Map.Width() != 200 || cfg.Map.Height() != 120 {
+		t.Fatalf("map %dx%d, want 200x120", cfg.Map.Width(), cfg.Map.Height())
+	}
+	again, _ := f.serverConfig()
+	f.scale.seed = 8
+	other, _ := f.serverConfig()
+	if again.Map.String() != cfg.Map.String() || other.Map.String() == cfg.Map.String() {
+		t.Error("-seed does not decide the map alone")
+	}
+	f.scale.mapGen = mapSize{1024, 1024}
+	if _, err := f.serverConfig(); err == nil || !strings.Contains(err.Error(), "more than a Welcome frame can carry") {
+		t.Errorf("-map-gen 1024x1024: %v, want the Welcome's limit", err)
+	}
+}

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/log"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+	"gridlag/server"
+)
+
+// player is a raw protocol client of a test game.
+type player struct {
+	t   *testing.T
+	nc  net.Conn
+	dec *protocol.Decoder
+}
+
+func joinGame(t *testing.T, addr string) *player {
+	t.Helper()
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	p := &player{t: t, nc: nc, dec: protocol.NewDecoder(nc)}
+	p.send(&protocol.Hello{Version: protocol.Version, Name: "ada"})
+	p.until("the Welcome", func(m protocol.Message) bool { _, ok := m.(*protocol.Welcome); return ok })
+	return p
+}
+
+func (p *player) send(m protocol.Message) {
+	p.t.Helper()
+	if err := protocol.NewEncoder(p.nc).Encode(m); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+func (p *player) until(what string, ok func(protocol.Message) bool) protocol.Message {
+	p.t.Helper()
+	for {
+		p.nc.SetReadDeadline(time.Now().Add(10 * time.Second))
+		m, err := p.dec.Decode()
+		if err != nil {
+			p.t.Fatalf("waiting for %s: %v", what, err)
+		}
+		if ok(m) {
+			return m
+		}
+	}
+}
+
+// startTestGame starts a headless game on loopback, closed by the test.
+func startTestGame(t *testing.T) *game {
+	t.Helper()
+	f := gameFlags{rate: 20, moveTime: server.DefaultMoveTime}
+	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(io.Discard), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.close)
+	return g
+}
+
+// runShutdown runs the shutdown of g with a drain whose end the test
+// fires, and closes g when it returns; done is closed then.
+func runShutdown(t *testing.T, g *game, sigs chan os.Signal) (fire chan time.Time, done chan struct{}) {
+	fire, done = make(chan time.Time), make(chan struct{})
+	sd := shutdown{drain: 10 * time.Second, notify: g.srv.Drain, log: log.New(io.Discard),
+		after: func(d time.Duration) <-chan time.Time {
+			if d != 10*time.Second {
+				t.Errorf("drain of %v, want 10s", d)
+			}
+			return fire
+		}}
+	go func() {
+		sd.run(sigs)
+		g.close()
+		close(done)
+	}()
+	return fire, done
+}
+
+// TestShutdownWarnsThenDrains: after the first signal a player sees
+// "server restarting in 10 s" and plays on until the drain ends; then the
+// server says Bye and closes.
+func TestShutdownWarnsThenDrains(t *testing.T) {
+	g := startTestGame(t)
+	p := joinGame(t, g.addr)
+	fire, done := runShutdown(t, g, make(chan os.Signal, 1))
+	n := p.until("the Notice", func(m protocol.Message) bool { _, ok := m.(*protocol.Notice); return ok }).(*protocol.Notice)
+	if n.Text != "server restarting in 10 s" {
+		t.Errorf("notice %q, want %q", n.Text, "server restarting in 10 s")
+	}
+	p.send(&protocol.Input{Seq: 1, Dir: grid.Right})
+	p.until("the move acknowledged while draining", func(m protocol.Message) bool {
+		st, ok := m.(*protocol.State)
+		return ok && st.Ack == 1
+	})
+	select {
+	case <-done:
+		t.Fatal("the server closed before the drain ended")
+	default:
+	}
+	fire <- time.Time{}
+	p.until("the Bye", func(m protocol.Message) bool { _, ok := m.(*protocol.Bye); return ok })
+	<-done
+}
+
+// TestSecondSignalClosesAtOnce: a second signal ends the drain.
+func TestSecondSignalClosesAtOnce(t *testing.T) {
+	g := startTestGame(t)
+	p := joinGame(t, g.addr)
+	sigs := make(chan os.Signal, 1)
+	_, done := runShutdown(t, g, sigs)
+	p.until("the Notice", func(m protocol.Message) bool { _, ok := m.(*protocol.Notice); return ok })
+	sigs <- syscall.SIGTERM
+	p.until("the Bye", func(m protocol.Message) bool { _, ok := m.(*protocol.Bye); return ok })
+	<-done
+}
+
+// syncBuffer is a buffer a process writes while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestSignalsEndTheServerWithStatus0: the process drains on SIGTERM and
+// exits 0 after a second one, however long the drain.
+func TestSignalsEndTheServerWithStatus0(t *testing.T) {
+	bin := buildBinary(t)
+	cmd := exec.Command(bin, "-server", "-addr", "127.0.0.1:0", "-drain", "1h")
+	logs := &syncBuffer{}
+	cmd.Stderr = logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	waitFor := func(text string) {
+		t.Helper()
+		deadline := time.Now().Add(time.Minute)
+		for !strings.Contains(logs.String(), text) {
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("the server never logged %q:\n%s", text, logs)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitFor("listening")
+	cmd.Process.Signal(syscall.SIGTERM)
+	waitFor("shutting down")
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("exit: %v, want status 0\n%s", err, logs)
+		}
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("a second SIGTERM did not end the server:\n%s", logs)
+	}
+	if !strings.Contains(logs.String(), "second signal") {
+		t.Errorf("the log does not say why it closed at once:\n%s", logs)
+	}
+}

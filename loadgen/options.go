@@ -1,0 +1,74 @@
+package loadgen
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"time"
+)
+
+// Defaults and limits of Options.
+const (
+	// MaxPlayers bounds Options.N: as many players as a server can hold.
+	MaxPlayers = 65534
+	// DefaultNamePrefix names the players load-1, load-2, ...
+	DefaultNamePrefix = "load"
+	// RampPerThousand is the default Options.Ramp for each 1,000 players.
+	RampPerThousand = time.Second
+	// HandshakeTimeout is how long a connection has to be welcomed.
+	HandshakeTimeout = 10 * time.Second
+	// DrainTimeout is how long the players wait, once they stop walking,
+	// for their last inputs to be acknowledged.
+	DrainTimeout = 5 * time.Second
+)
+
+// Options configure a load run.
+type Options struct {
+	// Addr is the game server's TCP address, host:port.
+	Addr string
+	// N is the number of players, 1 to MaxPlayers.
+	N int
+	// Duration is how long every player walks once all are connected; 0
+	// means until the context is done.
+	Duration time.Duration
+	// Ramp is the time over which the players connect, evenly spaced.
+	// 0 means RampPerThousand for each 1,000 players.
+	Ramp time.Duration
+	// MoveTime is the time between two inputs of a player. 0 means the
+	// server's speed limit, from its Welcome.
+	MoveTime time.Duration
+	// NamePrefix names the players NamePrefix-1, NamePrefix-2, ...; empty
+	// means DefaultNamePrefix. The players say they are bots, so
+	// "bot" is allowed.
+	NamePrefix string
+	// Seed seeds the walks; the same seed gives the same choices.
+	Seed int64
+	// LocalAddrs are the source addresses the connections are spread
+	// over, in turn (e.g. loopback aliases, so that a server's cap per
+	// address does not refuse the load); empty lets the system choose.
+	LocalAddrs []netip.Addr
+}
+
+// withDefaults fills the zero fields.
+func (o Options) withDefaults() Options {
+	if o.Ramp == 0 {
+		o.Ramp = time.Duration(o.N) * RampPerThousand / 1000
+	}
+	if o.NamePrefix == "" {
+		o.NamePrefix = DefaultNamePrefix
+	}
+	return o
+}
+
+// check refuses options out of range.
+func (o Options) check() error {
+	switch {
+	case o.Addr == "":
+		return errors.New("loadgen: no server address")
+	case o.N < 1 || o.N > MaxPlayers:
+		return fmt.Errorf("loadgen: %d players: want 1 to %d", o.N, MaxPlayers)
+	case o.Duration < 0 || o.Ramp < 0 || o.MoveTime < 0:
+		return errors.New("loadgen: negative duration, ramp or move time")
+	}
+	return nil
+}

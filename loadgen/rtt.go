@@ -1,0 +1,75 @@
+package loadgen
+
+import (
+	"math"
+	"sync/atomic"
+	"time"
+)
+
+// Round trips are counted in buckets growing by rttStep, from rttMin to
+// rttMax: percentiles within 2 %, in constant memory however many inputs a
+// run sends.
+const (
+	rttMin  = 10 * time.Microsecond
+	rttMax  = 100 * time.Second
+	rttStep = 1.02
+)
+
+// rttBuckets is how many buckets cover rttMin to rttMax.
+var rttBuckets = int(math.Ceil(math.Log(float64(rttMax/rttMin))/math.Log(rttStep))) + 1
+
+// rttHistogram counts round trips. It is safe for concurrent use.
+type rttHistogram struct {
+	counts []atomic.Uint64
+	max    atomic.Int64
+}
+
+func newRTTHistogram() *rttHistogram {
+	return &rttHistogram{counts: make([]atomic.Uint64, rttBuckets)}
+}
+
+// add counts one round trip.
+func (h *rttHistogram) add(d time.Duration) {
+	h.counts[rttBucket(d)].Add(1)
+	for {
+		m := h.max.Load()
+		if int64(d) <= m || h.max.CompareAndSwap(m, int64(d)) {
+			return
+		}
+	}
+}
+
+// rttBucket is the bucket of d: the first whose upper bound is d or more.
+func rttBucket(d time.Duration) int {
+	if d <= rttMin {
+		return 0
+	}
+	i := int(math.Ceil(math.Log(float64(d)/float64(rttMin)) / math.Log(rttStep)))
+	return min(i, rttBuckets-1)
+}
+
+// bucketTop is the upper bound of bucket i.
+func bucketTop(i int) time.Duration {
+	return time.Duration(float64(rttMin) * math.Pow(rttStep, float64(i)))
+}
+
+// percentile returns the round trip that p percent of those counted do
+// not exceed (to within a bucket, and never above the largest), or 0 if
+// none was counted.
+func (h *rttHistogram) percentile(p float64) time.Duration {
+	var total uint64
+	for i := range h.counts {
+		total += h.counts[i].Load()
+	}
+	if total == 0 {
+		return 0
+	}
+	rank := uint64(math.Ceil(p / 100 * float64(total)))
+	var seen uint64
+	for i := range h.counts {
+		if seen += h.counts[i].Load(); seen >= max(rank, 1) {
+			return min(bucketTop(i), time.Duration(h.max.Load()))
+		}
+	}
+	return time.Duration(h.max.Load())
+}

@@ -1,0 +1,211 @@
+package loadgen
+
+import (
+	"context"
+	"math/rand"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+// maxWriters bounds the writer goroutines: a few suffice for thousands of
+// players, as an input is 8 bytes.
+const maxWriters = 4
+
+// byeTimeout is how long the players wait for the server to answer their
+// Bye before they close the connections themselves.
+const byeTimeout = 5 * time.Second
+
+// pollEvery is how often the end of a run checks whether every input was
+// acknowledged and every connection closed.
+const pollEvery = 10 * time.Millisecond
+
+// run is one load run.
+type run struct {
+	opts  Options
+	start time.Time
+	rtt   *rttHistogram
+
+	mapMu sync.Mutex
+	m     *grid.Map // the map of the first Welcome, shared by all
+
+	refusedMu sync.Mutex
+	refused   map[string]int
+
+	reading sync.WaitGroup // the welcomed players' reader goroutines
+
+	undecodable atomic.Int64
+}
+
+// since is the run's clock: time since it started.
+func (r *run) since() time.Duration { return time.Since(r.start) }
+
+// mapOf returns the map a Welcome carries, built once for all the players
+// of a run (they play on one server).
+func (r *run) mapOf(w *protocol.Welcome) (*grid.Map, error) {
+	r.mapMu.Lock()
+	defer r.mapMu.Unlock()
+	if r.m == nil || r.m.Width() != int(w.MapWidth) || r.m.Height() != int(w.MapHeight) {
+		m, err := w.Map()
+		if err != nil {
+			return nil, err
+		}
+		r.m = m
+	}
+	return r.m, nil
+}
+
+// refuse counts a connection that was not welcomed.
+func (r *run) refuse(reason string) {
+	r.refusedMu.Lock()
+	defer r.refusedMu.Unlock()
+	r.refused[reason]++
+}
+
+// Run connects o.N players to the server over o.Ramp, walks them for
+// o.Duration once all are connected (or until ctx is done), stops them,
+// waits up to DrainTimeout for their last inputs to be acknowledged, says
+// Bye and returns what was measured. Refused and dropped connections are
+// counted in the Summary, not returned as errors: the error is for
+// options that cannot run.
+func Run(ctx context.Context, o Options) (Summary, error) {
+	if err := o.check(); err != nil {
+		return Summary{}, err
+	}
+	o = o.withDefaults()
+	r := &run{opts: o, start: time.Now(), rtt: newRTTHistogram(), refused: map[string]int{}}
+	cpu0 := readCPU()
+
+	writers := make([]*writer, min(runtime.GOMAXPROCS(0), maxWriters))
+	stop := make(chan struct{})
+	var writing sync.WaitGroup
+	for i := range writers {
+		writers[i] = &writer{add: make(chan *player, o.N/len(writers)+1), rng: rand.New(rand.NewSource(o.Seed + int64(i)))}
+		writing.Add(1)
+		go func() {
+			defer writing.Done()
+			writers[i].run(r, stop)
+		}()
+	}
+
+	players := r.connectAll(ctx, writers)
+	walkStart := r.since()
+	r.walk(ctx)
+	close(stop)
+	writing.Wait()
+	r.drain(players)
+	walked := r.since() - walkStart
+	r.leave(players)
+	return r.summarize(players, walked, readCPU().since(cpu0)), nil
+}
+
+// connectAll connects the players, evenly spaced over the ramp, each
+// welcomed one handed to a writer and read by its own goroutine; it
+// returns the welcomed players once every connection was welcomed or
+// refused.
+func (r *run) connectAll(ctx context.Context, writers []*writer) []*player {
+	all := make([]*player, r.opts.N)
+	var connecting sync.WaitGroup
+	for n := 1; n <= r.opts.N; n++ {
+		due := r.opts.Ramp * time.Duration(n-1) / time.Duration(r.opts.N)
+		if !sleepUntil(ctx, r.start.Add(due)) {
+			break
+		}
+		connecting.Add(1)
+		go func() {
+			p, err := r.connect(ctx, n)
+			if err != nil {
+				r.refuse(reasonOf(err))
+				connecting.Done()
+				return
+			}
+			all[n-1] = p
+			writers[n%len(writers)].add <- p
+			r.reading.Add(1)
+			defer r.reading.Done()
+			connecting.Done()
+			p.read(r)
+		}()
+	}
+	connecting.Wait()
+	var players []*player
+	for _, p := range all {
+		if p != nil {
+			players = append(players, p)
+		}
+	}
+	return players
+}
+
+// walk waits while the players walk.
+func (r *run) walk(ctx context.Context) {
+	if r.opts.Duration == 0 {
+		<-ctx.Done()
+		return
+	}
+	sleepUntil(ctx, time.Now().Add(r.opts.Duration))
+}
+
+// drain waits, up to DrainTimeout, until every live player's inputs are
+// all acknowledged.
+func (r *run) drain(players []*player) {
+	deadline := time.Now().Add(DrainTimeout)
+	for time.Now().Before(deadline) {
+		waiting := false
+		for _, p := range players {
+			if !p.dead.Load() && p.unacked() > 0 {
+				waiting = true
+				break
+			}
+		}
+		if !waiting {
+			return
+		}
+		time.Sleep(pollEvery)
+	}
+}
+
+// leave says Bye for every player and waits, up to byeTimeout, for the
+// server to answer and close the connections, then closes what is left.
+func (r *run) leave(players []*player) {
+	bye, _ := protocol.Marshal(&protocol.Bye{Reason: "load run over"})
+	for _, p := range players {
+		p.leaving.Store(true)
+		p.write(bye)
+	}
+	done := make(chan struct{})
+	go func() {
+		r.reading.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(byeTimeout)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		for _, p := range players {
+			p.end("")
+		}
+		<-done
+	}
+}
+
+// sleepUntil waits until t; false if ctx was done first.
+func sleepUntil(ctx context.Context, t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return ctx.Err() == nil
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}

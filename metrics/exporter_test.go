@@ -1,0 +1,127 @@
+package metrics
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gridlag/loadgen"
+	"gridlag/server"
+)
+
+// wait bounds every wait of these tests.
+const wait = 10 * time.Second
+
+// get fetches path from the exporter's handler and returns the body.
+func get(t *testing.T, base, path string) string {
+	t.Helper()
+	resp, err := http.Get(base + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s, %v", path, resp.Status, err)
+	}
+	return string(body)
+}
+
+// value returns the value of the sample series (a name, with its labels
+// if any) in a scrape, or -1 if it is not there.
+func value(scrape, series string) float64 {
+	for _, line := range strings.Split(scrape, "\n") {
+		if rest, ok := strings.CutPrefix(line, series+" "); ok {
+			v, err := strconv.ParseFloat(rest, 64)
+			if err == nil {
+				return v
+			}
+		}
+	}
+	return -1
+}
+
+// scrapeUntil scrapes /metrics until ok holds, and returns that scrape.
+func scrapeUntil(t *testing.T, base, what string, ok func(scrape string) bool) string {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		s := get(t, base, "/metrics")
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("/metrics never showed %s:\n%s", what, s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestScrapeAServerAtWork: with players walking, the gauges show them and
+// the counters move; when they leave, the disconnections say why; the
+// profiler answers.
+func TestScrapeAServerAtWork(t *testing.T) {
+	exp := New()
+	srv := server.New(server.Options{Config: server.Config{Rate: 50}, Metrics: exp})
+	exp.Watch(srv.Stats)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	defer func() {
+		srv.Close()
+		if err := <-served; !errors.Is(err, server.ErrServerClosed) {
+			t.Errorf("Serve: %v", err)
+		}
+	}()
+	web := httptest.NewServer(exp.Handler())
+	defer web.Close()
+
+	before := get(t, web.URL, "/metrics")
+	if value(before, "gridlag_players") != 0 || value(before, `gridlag_disconnections_total{reason="bye"}`) != 0 {
+		t.Fatalf("a fresh server's scrape:\n%s", before)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan loadgen.Summary, 1)
+	go func() {
+		s, err := loadgen.Run(ctx, loadgen.Options{Addr: ln.Addr().String(), N: 3})
+		if err != nil {
+			t.Error(err)
+		}
+		done <- s
+	}()
+	scrapeUntil(t, web.URL, "3 players walking, ticks timed, inputs processed, frames and bytes out", func(s string) bool {
+		return value(s, "gridlag_players") == 3 && value(s, "gridlag_bots") == 3 && value(s, "gridlag_connections") == 3 &&
+			value(s, "gridlag_tick_duration_seconds_count") > 0 && value(s, "gridlag_inputs_processed_total") > 0 &&
+			value(s, "gridlag_frames_out_total") > 0 && value(s, "gridlag_bytes_out_total") > value(s, "gridlag_frames_out_total")
+	})
+	stop()
+	sum := <-done
+	after := scrapeUntil(t, web.URL, "3 players gone, saying bye", func(s string) bool {
+		return value(s, "gridlag_players") == 0 && value(s, `gridlag_disconnections_total{reason="bye"}`) == 3
+	})
+	if got := value(after, "gridlag_inputs_processed_total"); got != float64(sum.InputsSent) {
+		t.Errorf("inputs processed %v, the players sent %d", got, sum.InputsSent)
+	}
+	for _, series := range []string{"process_resident_memory_bytes", "process_cpu_seconds_total", "go_goroutines", `gridlag_refusals_total{reason="full"}`} {
+		if value(after, series) < 0 {
+			t.Errorf("the scrape has no %s", series)
+		}
+	}
+
+	if idx := get(t, web.URL, "/debug/pprof/"); !strings.Contains(idx, "goroutine") {
+		t.Errorf("/debug/pprof/ lists no goroutine profile:\n%s", idx)
+	}
+	if g := get(t, web.URL, "/debug/pprof/goroutine?debug=1"); !strings.Contains(g, "gridlag/server") {
+		t.Error("the goroutine profile shows no server goroutine")
+	}
+}

@@ -1,0 +1,87 @@
+package server
+
+import (
+	"strings"
+	"time"
+)
+
+// Metrics receives the TCP server's measurements as they happen, for an
+// exporter such as package metrics (Prometheus). The server knows only
+// this interface, so that it, and everything that embeds a Core, stays free
+// of any exporter's dependency; gauges and counts the Core keeps are read
+// from Server.Stats instead. The methods are called from the server's
+// goroutines, mostly its loop: they must be safe for concurrent use and
+// must not block, as the tick waits for them.
+type Metrics interface {
+	// Tick reports how long an update tick took in the loop: the Core's
+	// tick, encoding its frames and queuing them for the writers.
+	Tick(took time.Duration)
+	// Sent reports frames queued for the writers, and their bytes.
+	Sent(frames, bytes int)
+	// Refused reports a connection refused before it joined or watched,
+	// or ended before its first message (silent, malformed, closed), by
+	// the kind of its reason (one of ReasonKinds).
+	Refused(kind string)
+	// Left reports a player or spectator whose connection ended, by the
+	// kind of its reason (one of ReasonKinds).
+	Left(kind string)
+}
+
+// noMetrics is the Metrics of a server given none.
+type noMetrics struct{}
+
+func (noMetrics) Tick(time.Duration) {}
+func (noMetrics) Sent(int, int)      {}
+func (noMetrics) Refused(string)     {}
+func (noMetrics) Left(string)        {}
+
+// reasonKinds sorts the server's reasons for refusing or ending a
+// connection into a few kinds, by how the reason begins: a label an
+// exporter can use without a label per address, player or number.
+var reasonKinds = []struct{ prefix, kind string }{
+	{"said bye", "bye"},
+	{"client error", "client_error"},
+	{"connection closed", "closed"},
+	{"too slow", "slow"},
+	{"flooding", "flood"},
+	{"silent for", "timeout"},
+	{"no Hello within", "timeout"},
+	{"malformed frame", "malformed"},
+	{"protocol violation", "violation"},
+	{"expected Hello or Spectate", "violation"},
+	{"read error", "io_error"},
+	{"write error", "io_error"},
+	{"protocol version", "version"},
+	{"name refused", "name"},
+	{"server full", "full"},
+	{"spectators full", "full"},
+	{"server busy", "full"},
+}
+
+// ReasonOther is the kind of a reason no other kind describes.
+const ReasonOther = "other"
+
+// ReasonKinds lists every kind ReasonKind returns, ReasonOther last.
+func ReasonKinds() []string {
+	var kinds []string
+	seen := map[string]bool{}
+	for _, k := range reasonKinds {
+		if !seen[k.kind] {
+			seen[k.kind] = true
+			kinds = append(kinds, k.kind)
+		}
+	}
+	return append(kinds, ReasonOther)
+}
+
+// ReasonKind returns the kind of a reason the server gives for refusing or
+// ending a connection (an Event's Reason): "bye", "closed", "slow", "flood",
+// "timeout", "full" and so on, or ReasonOther.
+func ReasonKind(reason string) string {
+	for _, k := range reasonKinds {
+		if strings.HasPrefix(reason, k.prefix) {
+			return k.kind
+		}
+	}
+	return ReasonOther
+}

@@ -1,0 +1,131 @@
+package server
+
+import (
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"gridlag/protocol"
+)
+
+// recorder is a Metrics that keeps what it is told.
+type recorder struct {
+	mu            sync.Mutex
+	ticks         int
+	frames, bytes int
+	refused, left map[string]int
+}
+
+func newRecorder() *recorder {
+	return &recorder{refused: map[string]int{}, left: map[string]int{}}
+}
+
+func (r *recorder) Tick(took time.Duration) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if took > 0 {
+		r.ticks++
+	}
+}
+
+func (r *recorder) Sent(frames, bytes int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.frames += frames
+	r.bytes += bytes
+}
+
+func (r *recorder) Refused(kind string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.refused[kind]++
+}
+
+func (r *recorder) Left(kind string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.left[kind]++
+}
+
+// waitFor polls until ok holds for the recorder.
+func (r *recorder) waitFor(t *testing.T, what string, ok func(*recorder) bool) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		r.mu.Lock()
+		done := ok(r)
+		r.mu.Unlock()
+		if done {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("metrics never showed %s: %+v", what, r)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestMetricsSeeTheServer: the server reports its ticks, every byte it
+// queues, refusals and leaves with the kind of their reason.
+func TestMetricsSeeTheServer(t *testing.T) {
+	rec := newRecorder()
+	ts := startServer(t, Options{Config: Config{Rate: 50}, Metrics: rec, HandshakeTimeout: 50 * time.Millisecond})
+	c := dial(t, ts)
+	c.join("ada")
+	c.state("a tick's State", func(*protocol.State) bool { return true })
+	old := dial(t, ts)
+	old.send(&protocol.Hello{Version: protocol.Version + 1, Name: "old"})
+	old.closed()
+	c.send(&protocol.Bye{Reason: "done"})
+	c.closed()
+	silent := dial(t, ts)
+	silent.closed()
+
+	read := c.dec.BytesRead + old.dec.BytesRead + silent.dec.BytesRead
+	rec.waitFor(t, "a tick, every byte read, refusals for the version and the silence, a leave for the Bye", func(r *recorder) bool {
+		return r.ticks > 0 && int64(r.bytes) >= read && r.frames >= 5 &&
+			r.refused["version"] == 1 && r.refused["timeout"] == 1 && r.left["bye"] == 1
+	})
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.refused) != 2 || len(rec.left) != 1 {
+		t.Errorf("refused %v, left %v: want the version, the silence and the Bye only", rec.refused, rec.left)
+	}
+}
+
+// TestReasonKinds: each reason the server gives falls in a kind of a
+// small fixed set, so that a label never carries an address, a name or a
+// number.
+func TestReasonKinds(t *testing.T) {
+	cases := map[string]string{
+		"said bye: done":                              "bye",
+		"connection closed by the client":             "closed",
+		"too slow: 256 frames queued unread":          "slow",
+		"too slow: nothing written for 10s":           "slow",
+		"flooding: more than 200 messages per second": "flood",
+		"silent for 30s":                              "timeout",
+		"no Hello within 5s":                          "timeout",
+		"malformed frame: protocol: empty frame":      "malformed",
+		"protocol violation: second handshake":        "violation",
+		"server full: 256 of 256 players":             "full",
+		"spectators full: 16 of 16":                   "full",
+		"name refused: name is empty":                 "name",
+		"protocol version 2 is not supported":         "version",
+		"write error: broken pipe":                    "io_error",
+		"a reason nobody wrote yet":                   ReasonOther,
+	}
+	kinds := ReasonKinds()
+	for reason, want := range cases {
+		got := ReasonKind(reason)
+		if got != want {
+			t.Errorf("ReasonKind(%q) = %q, want %q", reason, got, want)
+		}
+		if !slices.Contains(kinds, got) {
+			t.Errorf("ReasonKinds() = %v lacks %q", kinds, got)
+		}
+	}
+	if kinds[len(kinds)-1] != ReasonOther || len(kinds) > 16 {
+		t.Errorf("ReasonKinds() = %v, want a few kinds, %q last", kinds, ReasonOther)
+	}
+}
