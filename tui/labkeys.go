@@ -46,9 +46,11 @@ var labKeyTable = []binding[*LabScreen]{
 	}},
 }
 
-// latencyOf and jitterOf read a view's link settings.
+// latencyOf returns a view's injected round trip.
 func latencyOf(v client.View) time.Duration { return v.Latency }
-func jitterOf(v client.View) time.Duration  { return v.Jitter }
+
+// jitterOf returns a view's injected jitter.
+func jitterOf(v client.View) time.Duration { return v.Jitter }
 
 // labGroup names a group of rows of one player, e.g. "lag 1".
 func labGroup(what string, i int) string { return what + " " + strconv.Itoa(i+1) }
