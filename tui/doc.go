@@ -22,6 +22,12 @@
 // per second. So an idle player costs no bytes and a one-cell move of one
 // player costs a few dozen, which matters to players connected over SSH.
 //
+// Two more screens run on the same loop: LabScreen (RunLab), the three
+// boards of `gridlag lab` with the strips of messages in flight between
+// them, over a LabModel that package lab implements; and SpectateScreen
+// (RunSpectate), the server's view of a real server for a spectator.
+// ServerBoard draws a client.WorldView for both.
+//
 // Run is the entry point: one event loop owns the interface's state, on a
 // Clock that tests replace by a virtual one. UI draws one frame
 // synchronously with Frame and takes input through HandleKey and

@@ -24,13 +24,19 @@ var legendHelp = []helpRow{
 	{"×", styleCorrection, "a prediction the server corrected"},
 }
 
-// drawHelpOverlay draws the help box in the middle of the screen, listing
-// every key, the board's legend and where the log goes.
-func drawHelpOverlay(screen tcell.Screen, w, h int, logPath string) {
-	lines := []helpRow{{text: "gridlag: keys"}}
-	for _, b := range keyTable {
-		lines = append(lines, helpRow{b.label, styleKey, b.help})
+// helpRows returns the help box's rows for the keys of table.
+func helpRows[T any](table []binding[T]) []helpRow {
+	rows := make([]helpRow, len(table))
+	for i, b := range table {
+		rows[i] = helpRow{b.label, styleKey, b.help}
 	}
+	return rows
+}
+
+// drawHelpOverlay draws the help box in the middle of the screen: the
+// title, every key of keys, the board's legend and where the log goes.
+func drawHelpOverlay(screen tcell.Screen, w, h int, logPath, title string, keys []helpRow) {
+	lines := append([]helpRow{{text: title}}, keys...)
 	lines = append(lines, helpRow{})
 	lines = append(lines, legendHelp...)
 	if logPath == "" {

@@ -30,9 +30,11 @@ type gameFlags struct {
 	serve    bool
 	addr     string
 	connect  string
+	spectate bool
 	name     string
 	latency  time.Duration
 	jitter   time.Duration
+	loss     float64
 	rate     int
 	moveTime time.Duration
 	mapPath  string
@@ -84,9 +86,11 @@ func gameMain(args []string) error {
 	fs.BoolVar(&f.serve, "server", false, "run a headless server (no terminal interface); logs go to standard error unless -log is given")
 	fs.StringVar(&f.addr, "addr", ":7777", "with -server: the TCP address to listen on; \"\" with -ssh = SSH players only (the game port stays on loopback)")
 	fs.StringVar(&f.connect, "connect", "", "join the server at HOST:PORT instead of starting an embedded one")
+	fs.BoolVar(&f.spectate, "spectate", false, "with -connect: watch the server's view (every player, their acks and round trips) instead of playing")
 	fs.StringVar(&f.name, "name", defaultName(), "your player name (1-16 printable characters)")
 	fs.duration(&f.latency, "latency", 0, latencyKind, "injected round-trip latency, half each way (the slider changes it live)")
 	fs.duration(&f.jitter, "jitter", 0, jitterKind, "injected jitter: 0..J extra per message, never reordering")
+	fs.loss(&f.loss, "loss", "injected loss of your client's messages, either way")
 	fs.int(&f.rate, "rate", server.DefaultRate, rateKind, "server update rate in Hz (states per second); 0 = one state per processed input")
 	fs.duration(&f.moveTime, "move-time", server.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
 	fs.StringVar(&f.mapPath, "map", "", "server map file ('#' wall, '.' floor); default: the embedded map")
@@ -116,6 +120,7 @@ func gameMain(args []string) error {
 		fmt.Fprintf(w, `Usage:
   gridlag [flags]                      play on an embedded local server
   gridlag -connect HOST:PORT [flags]   play on a remote server
+  gridlag -connect HOST:PORT -spectate watch a remote server, without playing
   gridlag -server [-addr :7777] [-ssh :2222] [-agones] [flags]
                                        run a headless server
   gridlag scenario [flags]             replay the articles' timelines (gridlag scenario -help)
@@ -145,6 +150,9 @@ Flags:
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
+	if f.spectate {
+		return spectateMain(ctx, f)
+	}
 	return playMain(ctx, f)
 }
 
@@ -158,6 +166,10 @@ func (f *gameFlags) check() error {
 		return errors.New("-log - is for -server: while playing, the screen is the game's (logs go to a file)")
 	case f.serve && f.addr == "" && f.ssh == "":
 		return errors.New("-addr \"\" needs -ssh: nobody could join")
+	case f.serve && f.loss > 0:
+		return errors.New("-loss is the terminal client's (playing or spectating); a server's SSH players and bots have none")
+	case f.spectate && f.connect == "":
+		return errors.New("-spectate needs -connect HOST:PORT: the server to watch")
 	case f.mapPath != "" && f.scale.mapGen != (mapSize{}):
 		return errors.New("-map and -map-gen do not go together")
 	case f.agones.on && !f.serve:
@@ -365,7 +377,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 	// Connect, not Dial: the screen comes up at once and says it is
 	// waiting for the server (which takes a round trip, up to a second at
 	// the slider's maximum); q works meanwhile.
-	conn, err := client.Connect(ctx, addr, client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("client")})
+	conn, err := client.Connect(ctx, addr, client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("client")})
 	if err != nil {
 		return err
 	}
@@ -374,7 +386,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
-	logger.Info("playing", "server", addr, "name", f.name, "latency", f.latency, "jitter", f.jitter)
+	logger.Info("playing", "server", addr, "name", f.name, "latency", f.latency, "jitter", f.jitter, "loss", f.loss)
 	// A signal ends the game like q: the terminal is restored, exit 0.
 	return tui.Run(screen, conn, tui.Options{LogPath: path, Title: title, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
 }
