@@ -29,6 +29,10 @@ const (
 	TypeSpectate   Type = 11
 	TypeSpectating Type = 12
 	TypeOverview   Type = 13
+	TypeZap        Type = 14
+	TypeZapResult  Type = 15
+	TypeTagged     Type = 16
+	TypeScores     Type = 17
 )
 
 // String names the message type.
@@ -60,6 +64,14 @@ func (t Type) String() string {
 		return "Spectating"
 	case TypeOverview:
 		return "Overview"
+	case TypeZap:
+		return "Zap"
+	case TypeZapResult:
+		return "ZapResult"
+	case TypeTagged:
+		return "Tagged"
+	case TypeScores:
+		return "Scores"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -230,6 +242,14 @@ func New(t Type) Message {
 		return new(Spectating)
 	case TypeOverview:
 		return new(Overview)
+	case TypeZap:
+		return new(Zap)
+	case TypeZapResult:
+		return new(ZapResult)
+	case TypeTagged:
+		return new(Tagged)
+	case TypeScores:
+		return new(Scores)
 	}
 	return nil
 }
