@@ -214,6 +214,13 @@ func (d *Driver) Press(now time.Duration, dir grid.Dir) PressResult {
 	return r
 }
 
+// Zap fires a zap at time now (see Core.Zap); it goes on the link.
+func (d *Driver) Zap(now time.Duration) PressResult {
+	r := d.core.Zap(now)
+	d.flush(now)
+	return r
+}
+
 // SetPredict turns prediction on or off (see Core.SetPredict).
 func (d *Driver) SetPredict(on bool) { d.core.SetPredict(on) }
 

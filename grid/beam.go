@@ -48,6 +48,13 @@ func (b Beam) Cells(dst []Pos) []Pos {
 	return dst
 }
 
+// End returns the last cell the beam covers (the target's cell when it
+// reached a player), or From for a beam of no cells.
+func (b Beam) End() Pos {
+	dx, dy := b.Dir.Delta()
+	return Pos{b.From.X + dx*b.Len, b.From.Y + dy*b.Len}
+}
+
 // Trace follows a beam on map m from the cell from towards d, at most
 // BeamRange cells, and stops at the first wall (or the map's edge) or at the
 // first of targets standing on it. The targets are whatever positions the

@@ -44,6 +44,9 @@ func TestTraceStopsAtFirstPlayerWallOrRange(t *testing.T) {
 	if cells := b.Cells(nil); len(cells) != BeamRange || cells[0] != (Pos{1, 0}) || cells[7] != (Pos{8, 0}) {
 		t.Errorf("Cells = %v", cells)
 	}
+	if b.End() != (Pos{8, 0}) {
+		t.Errorf("End = %v, want (8,0)", b.End())
+	}
 }
 
 func TestFacingIsTheLastDirectionEvenBlocked(t *testing.T) {

@@ -1,0 +1,90 @@
+package server
+
+import (
+	"time"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+// due does what the clock asks at now: frozen players whose time is up
+// respawn, and a round that is over ends and the next begins; the
+// scoreboard goes out if that changed it. Every call of the Core that has
+// a time does it first, so in immediate mode (no Tick) it happens at the
+// next message or Ping.
+func (c *Core) due(now time.Duration) {
+	if c.roundEnd == 0 {
+		c.roundEnd = now + c.cfg.Round
+	}
+	changed := false
+	if c.thaw(now) {
+		changed = true
+		if c.cfg.Rate == 0 {
+			c.broadcast(now) // a respawn is news for everyone
+		}
+	}
+	for now >= c.roundEnd {
+		c.endRound()
+		changed = true
+	}
+	if changed {
+		c.tellScores(now)
+	}
+}
+
+// periodic is due for Ping, which the adapter calls every ping interval
+// whatever the update rate: it also sends the scoreboard a join or a leave
+// changed. A join's or a leave's own answer, and the States of a tick,
+// stay what they were; the scoreboard follows within a ping interval.
+func (c *Core) periodic(now time.Duration) {
+	c.due(now)
+	if c.stale {
+		c.tellScores(now)
+	}
+}
+
+// endRound names the round's winner, resets every score and starts the
+// next round.
+func (c *Core) endRound() {
+	c.scores = c.scores[:0]
+	for _, cl := range c.slots {
+		if cl != nil {
+			c.scores = append(c.scores, grid.Score{ID: cl.player, Points: cl.points})
+			cl.points = 0
+		}
+	}
+	w, _ := grid.Winner(c.scores)
+	c.winner = w
+	c.round++
+	c.stats.Rounds++
+	c.roundEnd += c.cfg.Round
+}
+
+// Round returns the round in play (1 for the first), when it ends on the
+// Core's clock, and the winner of the last round (ID 0 if none).
+func (c *Core) Round() (round int, ends time.Duration, last grid.Score) {
+	return c.round + 1, c.roundEnd, c.winner
+}
+
+// tellScores sends every player the scoreboard and the round.
+func (c *Core) tellScores(now time.Duration) {
+	c.stale = false
+	s := &protocol.Scores{
+		Round:        uint16(min(c.round+1, 65535)),
+		LeftMS:       uint32(max(c.roundEnd-now, 0) / time.Millisecond),
+		Winner:       c.winner.ID,
+		WinnerPoints: uint16(min(c.winner.Points, 65535)),
+	}
+	for _, cl := range c.slots {
+		if cl != nil && len(s.Players) < protocol.MaxScorePlayers {
+			s.Players = append(s.Players, protocol.ScoreEntry{
+				ID: cl.player, Bot: cl.bot, Frozen: cl.frozenUntil != 0, Points: uint16(min(cl.points, 65535)),
+			})
+		}
+	}
+	for _, cl := range c.slots {
+		if cl != nil {
+			c.send(cl.conn, s)
+		}
+	}
+}
