@@ -66,6 +66,19 @@ func (c *Core) Round() (round int, ends time.Duration, last grid.Score) {
 	return c.round + 1, c.roundEnd, c.winner
 }
 
+// Scoreboard appends every player's score in the round in play, frozen
+// or not, sorted by ID, to dst (at most protocol.MaxScorePlayers).
+func (c *Core) Scoreboard(dst []protocol.ScoreEntry) []protocol.ScoreEntry {
+	for _, cl := range c.slots {
+		if cl != nil && len(dst) < protocol.MaxScorePlayers {
+			dst = append(dst, protocol.ScoreEntry{
+				ID: cl.player, Bot: cl.bot, Frozen: cl.frozenUntil != 0, Points: uint16(min(cl.points, 65535)),
+			})
+		}
+	}
+	return dst
+}
+
 // tellScores sends every player the scoreboard and the round.
 func (c *Core) tellScores(now time.Duration) {
 	c.stale = false
@@ -75,13 +88,7 @@ func (c *Core) tellScores(now time.Duration) {
 		Winner:       c.winner.ID,
 		WinnerPoints: uint16(min(c.winner.Points, 65535)),
 	}
-	for _, cl := range c.slots {
-		if cl != nil && len(s.Players) < protocol.MaxScorePlayers {
-			s.Players = append(s.Players, protocol.ScoreEntry{
-				ID: cl.player, Bot: cl.bot, Frozen: cl.frozenUntil != 0, Points: uint16(min(cl.points, 65535)),
-			})
-		}
-	}
+	s.Players = c.Scoreboard(nil)
 	for _, cl := range c.slots {
 		if cl != nil {
 			c.send(cl.conn, s)
