@@ -34,6 +34,8 @@ type gameFlags struct {
 	rate     int
 	moveTime time.Duration
 	mapPath  string
+	lag      lagFlags
+	round    time.Duration
 	bots     int
 	botsSet  bool // -bots was given
 	ssh      string
@@ -62,6 +64,8 @@ func gameMain(args []string) error {
 	fs.int(&f.rate, "rate", server.DefaultRate, rateKind, "server update rate in Hz (states per second); 0 = one state per processed input")
 	fs.duration(&f.moveTime, "move-time", server.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
 	fs.StringVar(&f.mapPath, "map", "", "server map file ('#' wall, '.' floor); default: the embedded map")
+	f.lag.define(fs)
+	fs.duration(&f.round, "round", server.DefaultRound, roundKind, "length of a round of zap tag: the winner is announced, scores start again")
 	fs.int(&f.bots, "bots", 3, botsKind, "bots walking in the world (with -server the default is 0)")
 	fs.StringVar(&f.ssh, "ssh", "", "also serve players over SSH on this address, e.g. :2222")
 	fs.StringVar(&f.sshKey, "ssh-key", defaultKeyPath(), "SSH host key file (ed25519, created on first start)")
@@ -135,7 +139,7 @@ func defaultName() string {
 // serverConfig builds the game numbers from the flags.
 func (f *gameFlags) serverConfig() (server.Config, error) {
 	m, err := server.LoadMap(f.mapPath)
-	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime}
+	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, LagComp: f.lag.on, Unlag: f.lag.unlag, Round: f.round}
 	if err != nil {
 		return cfg, fmt.Errorf("-map: %w", err)
 	}
