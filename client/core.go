@@ -349,7 +349,9 @@ func (c *Core) state(now time.Duration, s *protocol.State) {
 	had := c.hasState
 	before := c.predicted
 	c.rebuild(s.Players)
-	if !had {
+	respawn := c.tag.respawn
+	c.tag.respawn = false
+	if !had || respawn {
 		return
 	}
 	if c.predict && c.predicted != before {

@@ -28,6 +28,9 @@ type tagState struct {
 	tagged *TagNote
 	frozen bool          // the server says the player is frozen
 	thaw   time.Duration // when it should respawn, by the Tagged's word
+	// respawn: the server said the player thawed; the next State moves it
+	// to its respawn cell, which is no correction.
+	respawn bool
 
 	scores   *protocol.Scores // the latest scoreboard
 	scoresAt time.Duration    // when it arrived
@@ -154,6 +157,7 @@ func (c *Core) scores(now time.Duration, m *protocol.Scores) {
 	c.tag.scores, c.tag.scoresAt = m, now
 	for _, p := range m.Players {
 		if p.ID == c.me {
+			c.tag.respawn = c.tag.respawn || c.tag.frozen && !p.Frozen
 			c.tag.frozen = p.Frozen
 		}
 	}

@@ -9,26 +9,25 @@ import (
 
 // due does what the clock asks at now: frozen players whose time is up
 // respawn, and a round that is over ends and the next begins; the
-// scoreboard goes out if that changed it. Every call of the Core that has
+// scoreboard goes out if that changed it, before the States that show the
+// respawns, so that a client knows a move is a respawn. Every call of the Core that has
 // a time does it first, so in immediate mode (no Tick) it happens at the
 // next message or Ping.
 func (c *Core) due(now time.Duration) {
 	if c.roundEnd == 0 {
 		c.roundEnd = now + c.cfg.Round
 	}
-	changed := false
-	if c.thaw(now) {
-		changed = true
-		if c.cfg.Rate == 0 {
-			c.broadcast(now) // a respawn is news for everyone
-		}
-	}
+	thawed := c.thaw(now)
+	ended := false
 	for now >= c.roundEnd {
 		c.endRound()
-		changed = true
+		ended = true
 	}
-	if changed {
+	if thawed || ended {
 		c.tellScores(now)
+	}
+	if thawed && c.cfg.Rate == 0 {
+		c.broadcast(now) // a respawn is news for everyone
 	}
 }
 

@@ -114,9 +114,9 @@ func (c *Core) tag(now time.Duration, shooter, target *client, rec ZapRecord) {
 }
 
 // thaw respawns every frozen player whose time is up at a free cell, as
-// it would join. It reports whether anyone moved.
+// it would join. It reports whether anyone thawed.
 func (c *Core) thaw(now time.Duration) bool {
-	moved := false
+	thawed := false
 	for _, cl := range c.slots {
 		if cl == nil || cl.frozenUntil == 0 || cl.frozenUntil > now {
 			continue
@@ -124,11 +124,11 @@ func (c *Core) thaw(now time.Duration) bool {
 		cl.frozenUntil = 0
 		if p, ok := c.spawnCell(cl.bot); ok {
 			c.world.Place(cl.player, p)
-			moved = true
 		}
+		thawed = true
 		c.stats.Respawns++
 	}
-	return moved
+	return thawed
 }
 
 // wireMS returns d in whole milliseconds as a 16-bit wire field, saturated.
