@@ -189,12 +189,18 @@ func (c *Core) Press(now time.Duration, d grid.Dir) PressResult {
 	return Sent
 }
 
-func (c *Core) sendInput(now time.Duration, d grid.Dir) {
+// number gives the next input, sent at now, its number and keeps it
+// pending until the server acknowledges it.
+func (c *Core) number(now time.Duration, d grid.Dir, still bool) uint32 {
 	c.nextSeq++
-	frozen := c.tag.frozen
-	c.pending = append(c.pending, pendingInput{seq: c.nextSeq, dir: d, sent: now, still: frozen})
+	c.pending = append(c.pending, pendingInput{seq: c.nextSeq, dir: d, sent: now, still: still})
 	c.stats.InputsSent++
-	c.send(&protocol.Input{Seq: c.nextSeq, Dir: d})
+	return c.nextSeq
+}
+
+func (c *Core) sendInput(now time.Duration, d grid.Dir) {
+	frozen := c.tag.frozen
+	c.send(&protocol.Input{Seq: c.number(now, d, frozen), Dir: d})
 	if !frozen {
 		c.tag.facing = d
 	}

@@ -46,11 +46,8 @@ func (c *Core) Zap(now time.Duration) PressResult {
 	if c.phase != Playing || !c.hasState {
 		return Ignored
 	}
-	c.nextSeq++
-	c.pending = append(c.pending, pendingInput{seq: c.nextSeq, sent: now, still: true})
-	c.stats.InputsSent++
 	c.stats.ZapsSent++
-	c.send(&protocol.Zap{Seq: c.nextSeq, RenderNS: uint64(max(c.seenTime(now), 0))})
+	c.send(&protocol.Zap{Seq: c.number(now, grid.None, true), RenderNS: uint64(max(c.seenTime(now), 0))})
 	if !c.tag.frozen && c.tag.gun.Fire(int64(now)) {
 		b := grid.Trace(c.m, c.shown(), c.tag.facing, c.drawn(now))
 		c.tag.beam, c.tag.beamAt = b.Cells(c.tag.beam[:0]), now

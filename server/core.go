@@ -52,7 +52,7 @@ type Core struct {
 	roundEnd time.Duration // when the round in play ends; 0 before the first call with a time
 	winner   grid.Score    // the last round's winner, ID 0 if none
 	scores   []grid.Score  // scratch of endRound
-	stale    bool          // someone joined or left: the next call with a time sends the scoreboard
+	stale    bool          // someone joined or left: the next Ping sends the scoreboard
 
 	stats Stats
 }
@@ -403,12 +403,9 @@ func (c *Core) leaveWorld(cl *client, reason string) {
 
 // input processes one numbered input.
 func (c *Core) input(now time.Duration, cl *client, in *protocol.Input) {
-	if in.Seq <= cl.lastSeq {
-		c.stats.InputsRefused++
+	if !c.accept(cl, in.Seq) {
 		return
 	}
-	cl.lastSeq = in.Seq
-	c.stats.InputsProcessed++
 	moved := false
 	if cl.frozenUntil != 0 {
 		c.stats.Frozen++ // acknowledged; a frozen player does not move
@@ -426,6 +423,19 @@ func (c *Core) input(now time.Duration, cl *client, in *protocol.Input) {
 			c.showSpectators(now) // the acknowledgement is news for them
 		}
 	}
+}
+
+// accept takes input number seq of cl in sequence: a duplicate or
+// out-of-order number is refused (false); otherwise it is the last
+// processed, which the next State acknowledges.
+func (c *Core) accept(cl *client, seq uint32) bool {
+	if seq <= cl.lastSeq {
+		c.stats.InputsRefused++
+		return false
+	}
+	cl.lastSeq = seq
+	c.stats.InputsProcessed++
+	return true
 }
 
 // move applies a move of cl's player and reports whether it moved.

@@ -38,12 +38,9 @@ func (c *Core) SetLagComp(on bool) { c.cfg.LagComp = on }
 // zap processes one numbered zap: it is acknowledged like a move whatever
 // it does.
 func (c *Core) zap(now time.Duration, cl *client, z *protocol.Zap) {
-	if z.Seq <= cl.lastSeq {
-		c.stats.InputsRefused++
+	if !c.accept(cl, z.Seq) {
 		return
 	}
-	cl.lastSeq = z.Seq
-	c.stats.InputsProcessed++
 	c.stats.Zaps++
 	from, _ := c.world.Pos(cl.player)
 	rec := ZapRecord{At: now, Shooter: cl.player, Beam: grid.Beam{From: from, Dir: c.world.Facing(cl.player), Stop: grid.StopRange}}
