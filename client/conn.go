@@ -90,6 +90,12 @@ func (c *Conn) Press(d grid.Dir) {
 	signal(c.wake)
 }
 
+// Zap implements Session.
+func (c *Conn) Zap() {
+	c.with(func() { c.d.Zap(c.now()) })
+	signal(c.wake)
+}
+
 // SetPredict implements Session.
 func (c *Conn) SetPredict(on bool) { c.with(func() { c.d.SetPredict(on) }) }
 

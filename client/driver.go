@@ -34,6 +34,13 @@ func (d *Driver) Press(now time.Duration, dir grid.Dir) PressResult {
 	return r
 }
 
+// Zap fires a zap at time now (see Core.Zap); it goes on the link.
+func (d *Driver) Zap(now time.Duration) PressResult {
+	r := d.m.Zap(now)
+	d.flush(now)
+	return r
+}
+
 // SetPredict turns prediction on or off (see Core.SetPredict).
 func (d *Driver) SetPredict(on bool) { d.m.SetPredict(on) }
 

@@ -33,7 +33,7 @@ func (p *Player) nextPress() (time.Duration, bool) {
 // play presses every scripted press due at t (since the lab's start).
 func (p *Player) play(t time.Duration) {
 	for len(p.script) > 0 && p.script[0].At == t {
-		p.Press(p.script[0].Dir)
+		p.script[0].On(p)
 		p.script = p.script[1:]
 	}
 }

@@ -29,6 +29,8 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		{[]string{"-rate", "fast"}, "-rate fast: not a whole number"},
 		{[]string{"-bots", "-1"}, "-bots -1: out of range (0 to 65534)"},
 		{[]string{"-ssh-per-addr", "0"}, "-ssh-per-addr 0: out of range (1 to "},
+		{[]string{"-round", "500ms"}, "-round 500ms: out of range (1s to 24h0m0s)"},
+		{[]string{"-server", "-round", "3"}, "-round 3: a duration needs a unit, e.g. 3s"},
 		{[]string{"-ssh-handshake", "10ms"}, "-ssh-handshake 10ms: out of range (at least 1s)"},
 		{[]string{"-server", "-connect", "host:7777"}, "-server and -connect do not go together"},
 		{[]string{"extra"}, `unexpected argument "extra": the modes are scenario, lab, bots, load, version, help`},
@@ -68,6 +70,9 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 	}
 	for _, mode := range [][]string{nil, {"scenario"}} {
 		cases = append(cases,
+			bad{append(mode, "-unlag", "2s"), "-unlag 2s: out of range (0 to 1s)"},
+			bad{append(mode, "-unlag", "300"), "-unlag 300: a duration needs a unit, e.g. 300ms"},
+			bad{append(mode, "-lagcomp=maybe"), "-lagcomp"},
 			bad{append(mode, "-move-time", "0"), "-move-time 0: out of range (1ms to 1m5.535s)"},
 			bad{append(mode, "-move-time", "100"), "-move-time 100: a duration needs a unit, e.g. 100ms"})
 	}
