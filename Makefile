@@ -52,6 +52,7 @@ test:
 		exit 1; \
 	fi
 	$(GO) vet ./...
+	$(GO) vet -tags soak ./cmd/gridlag
 	@for tool in tmux ssh; do \
 		command -v $$tool >/dev/null 2>&1 || \
 			echo "note: $$tool is not installed: the end-to-end tests that need it will SKIP (.ci/run installs it)"; \
