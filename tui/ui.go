@@ -57,6 +57,8 @@ type UI struct {
 	capture tview.Primitive // the primitive holding the mouse (a slider drag)
 	present presenter
 
+	winner banner // the last round's winner, over the board for a while
+
 	tooSmall bool // the last frame had no room for board and panel
 	help     bool // the help overlay is shown
 	ended    bool // the session is over; the screen says why
@@ -99,9 +101,12 @@ func (u *UI) Frame() bool {
 	return u.present.present(u.render)
 }
 
-// refresh takes a fresh View and notes whether the session has ended.
+// refresh takes a fresh View and notes whether a round ended and whether
+// the session has.
 func (u *UI) refresh() {
+	prev := u.view
 	u.view = u.session.View()
+	u.winner.note(&prev, &u.view)
 	select {
 	case <-u.session.Done():
 		u.ended = true
@@ -120,6 +125,9 @@ func (u *UI) render(screen tcell.Screen) {
 		drawTooSmall(screen, w, h, needW, needH)
 	} else {
 		u.drawParts(screen, a)
+		if u.winner.shown(u.view.Now) {
+			u.winner.draw(screen, a.board.x, a.board.y+1, a.board.w)
+		}
 		if u.ended {
 			u.drawEnded(screen)
 		}
@@ -232,13 +240,15 @@ func (u *UI) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool {
 func (u *UI) resized() { u.present.resized() }
 
 // animating reports whether the last frame shows something that changes
-// with time alone: the ledger's ages, a correction mark to expire, or
-// interpolated players.
+// with time alone: the ledger's ages, a correction mark to expire,
+// interpolated players, a beam to fade, the round's clock, a frozen
+// countdown or a winner's banner to take down.
 func (u *UI) animating() bool {
 	v := &u.view
 	return len(v.Pending) > 0 ||
 		v.LastCorrection != nil && v.Now-v.LastCorrection.At < CorrectionMarkTime+FrameInterval ||
-		v.Interpolate && len(v.Others) > 0
+		v.Interpolate && len(v.Others) > 0 ||
+		v.Beam != nil || v.Round > 0 || v.Frozen || u.winner.shown(v.Now-FrameInterval)
 }
 
 // BoardCell returns where the last frame drew map cell p: the screen
