@@ -15,9 +15,10 @@ import (
 // w columns: a heading with the round, its time left and your frozen
 // countdown, the server's word on your last zap and on the last time you
 // were tagged, then the scoreboard. When all of it does not fit, the
-// scoreboard keeps its top three and your own line, and the two lines of
-// news give way to the latest one. Everything but the heading's "Zap
-// tag" comes from fields of the view the server filled.
+// news give way to the latest and the scoreboard keeps its top lines and
+// your own (at 80x24, with one line of news, the top three and yours).
+// Everything but the heading's "Zap tag" comes from fields of the view
+// the server filled.
 func tagLines(v *client.View, w, rows int) []panelLine {
 	if rows <= 0 {
 		return nil
@@ -51,29 +52,37 @@ func tagHeading(v *client.View) panelLine {
 // (rewound 230 ms)") and on the last time you were tagged, wrapped to w
 // columns: none before the server said anything.
 func newsLines(v *client.View, w int) []panelLine {
-	var lines []panelLine
-	if z := v.LastZap; z != nil {
-		lines = append(lines, panelLine{{z.Line(), zapStyle(z)}})
-	}
-	if n := v.LastTagged; n != nil {
-		for _, s := range wrap(n.Line(), w) {
-			lines = append(lines, panelLine{{s, styleFrozen}})
-		}
-	}
-	return lines
+	return append(zapNews(v), taggedNews(v, w)...)
 }
 
 // latestNews returns the latest of the server's words on your last zap
-// and on the last time you were tagged, in one line cut to fit.
+// and on the last time you were tagged, wrapped to w columns.
 func latestNews(v *client.View, w int) []panelLine {
-	z, n := v.LastZap, v.LastTagged
-	switch {
-	case z != nil && (n == nil || z.At >= n.At):
+	if z, n := v.LastZap, v.LastTagged; n == nil || z != nil && z.At > n.At {
+		return zapNews(v)
+	}
+	return taggedNews(v, w)
+}
+
+// zapNews is the line of the server's judgement of your last zap, if any.
+func zapNews(v *client.View) []panelLine {
+	if z := v.LastZap; z != nil {
 		return []panelLine{{{z.Line(), zapStyle(z)}}}
-	case n != nil:
-		return []panelLine{{{n.Line(), styleFrozen}}}
 	}
 	return nil
+}
+
+// taggedNews is the server's word on the last time you were tagged, if
+// ever, wrapped to w columns.
+func taggedNews(v *client.View, w int) []panelLine {
+	if v.LastTagged == nil {
+		return nil
+	}
+	var lines []panelLine
+	for _, s := range wrap(v.LastTagged.Line(), w) {
+		lines = append(lines, panelLine{{s, styleFrozen}})
+	}
+	return lines
 }
 
 // zapStyle is the style of a zap's outcome: a hit stands out.

@@ -153,8 +153,14 @@ func TestZapNewsOnlyFromTheServer(t *testing.T) {
 	r.mustShow("tagged by bob, who saw you at")
 	r.mustShow("(12,10) 230 ms ago")
 	r.mustShow("FROZEN 1.4s")
-	r.resize(80, 24) // less room: the latest news stays
-	r.mustShow("tagged by bob")
+	s.view.Scoreboard = scoreboard()
+	r.resize(80, 24) // less room: the latest news stays, whole, beside the top two and you
+	r.mustShow("tagged by bob, who saw you at")
+	r.mustShow("(12,10) 230 ms ago")
+	r.mustNotShow("miss: ada")
+	r.mustShow(" 2 b bot-1")
+	r.mustShow(" 6 ▶ alice")
+	r.mustNotShow(" 3 b bob")
 }
 
 // When the round moves on, the board shows its winner for a few seconds.
