@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -302,10 +303,15 @@ func (s *LabScreen) QuitAsked() bool { return s.quit }
 // resized notes that the terminal changed size.
 func (s *LabScreen) resized() { s.present.resized() }
 
-// animating reports whether the lab's clock runs: then what the screen
-// shows changes with time alone.
-func (s *LabScreen) animating() bool { return !s.model.Paused() }
+// nextChange returns FrameInterval while the lab's clock runs: then what
+// the screen shows changes with time alone; 0 while it is paused.
+func (s *LabScreen) nextChange() time.Duration {
+	if s.model.Paused() {
+		return 0
+	}
+	return FrameInterval
+}
 
 // signals returns no channels: the lab changes only with its clock, which
-// animating follows.
+// nextChange follows.
 func (s *LabScreen) signals() (changed, done <-chan struct{}) { return nil, nil }

@@ -239,16 +239,30 @@ func (u *UI) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool {
 // resized notes that the terminal changed size (see presenter.resized).
 func (u *UI) resized() { u.present.resized() }
 
-// animating reports whether the last frame shows something that changes
-// with time alone: the ledger's ages, a correction mark to expire,
-// interpolated players, a beam to fade, the round's clock, a frozen
-// countdown or a winner's banner to take down.
-func (u *UI) animating() bool {
+// nextChange returns how soon the last frame changes with time alone:
+// FrameInterval while something moves (the ledger's ages, a correction
+// mark to expire, interpolated players, a beam to fade, a frozen
+// countdown); else when the round's clock shows the next second or the
+// winner's banner comes down, whichever is first; 0 for never.
+func (u *UI) nextChange() time.Duration {
 	v := &u.view
-	return len(v.Pending) > 0 ||
+	if len(v.Pending) > 0 ||
 		v.LastCorrection != nil && v.Now-v.LastCorrection.At < CorrectionMarkTime+FrameInterval ||
 		v.Interpolate && len(v.Others) > 0 ||
-		v.Beam != nil || v.Round > 0 || v.Frozen || u.winner.shown(v.Now-FrameInterval)
+		v.Beam != nil || v.Frozen {
+		return FrameInterval
+	}
+	var next time.Duration
+	if v.Round > 0 && v.RoundLeft > 0 {
+		next = v.RoundLeft % time.Second // clockText rounds up
+		if next == 0 {
+			next = time.Second
+		}
+	}
+	if u.winner.shown(v.Now) && (next == 0 || u.winner.until-v.Now < next) {
+		next = u.winner.until - v.Now
+	}
+	return next
 }
 
 // BoardCell returns where the last frame drew map cell p: the screen
