@@ -176,3 +176,38 @@ func TestWinnerBanner(t *testing.T) {
 	r.ui.Frame()
 	r.mustNotShow("round 3: ada wins")
 }
+
+// Against a real server, a hit shows only when the server says so: right
+// after Space the beam is drawn but the panel has no hit and alice no
+// point; a round trip later it has both, and bob's own screen says he was
+// tagged, frozen.
+func TestHitShowsWhenTheServerSaysSo(t *testing.T) {
+	r := newRig(t, client.Options{Latency: 400 * time.Millisecond})
+	bob := r.world.Join("bob", client.Options{})
+	r.advance(time.Second)
+	me, him := r.me.View().Predicted, bob.View().Predicted
+	if me.X != him.X || him.Y != me.Y-1 {
+		t.Fatalf("bob at %v is not right above alice at %v", him, me)
+	}
+	r.key(tcell.KeyUp) // face bob (a move onto him is blocked)
+	r.advance(time.Second)
+	r.char(' ')
+	if len(r.me.View().Beam) == 0 {
+		t.Fatalf("no beam drawn at once:\n%s", r.text())
+	}
+	r.mustNotShow("hit bob")
+	if row := r.rowWith("▲ alice"); !strings.HasSuffix(strings.TrimRight(row, " "), " 0") {
+		t.Fatalf("alice's score before the server's word: %q\n%s", row, r.text())
+	}
+	r.advance(time.Second)
+	r.mustShow("hit bob (rewound ")
+	if row := r.rowWith("▲ alice"); !strings.HasSuffix(strings.TrimRight(row, " "), " 1") {
+		t.Errorf("alice's score after the hit: %q\n%s", row, r.text())
+	}
+	if row := r.rowWith(" b bob"); !strings.Contains(row, "0 frozen") {
+		t.Errorf("bob's line after the hit: %q", row)
+	}
+	if v := bob.View(); v.LastTagged == nil || !v.Frozen {
+		t.Errorf("bob's view: tagged %+v, frozen %v", v.LastTagged, v.Frozen)
+	}
+}
