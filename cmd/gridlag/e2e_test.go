@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -141,8 +142,11 @@ func playInTmux(t *testing.T, bin string, w, h int) {
 	tm.waitFor(3*time.Second, "you (12,10)  server (12,10)")
 
 	// Space zaps to the right, where nobody stands: the zap waits in the
-	// ledger, then the server's verdict shows in the panel, beside the
-	// round and the scoreboard.
+	// ledger (a whole second: the round trip goes up to 1s first, so that
+	// a busy machine's captures see it), then the server's verdict shows
+	// in the panel, beside the round and the scoreboard.
+	tm.keys(slices.Repeat([]string{"]"}, 12)...)
+	tm.waitFor(2*time.Second, "1000ms")
 	tm.keys("Space")
 	tm.waitFor(2*time.Second, "#3     zap")
 	tm.waitFor(3*time.Second, "miss: ", "pending 0", "Round 1 ", " 1 ▶ ada")
