@@ -31,13 +31,13 @@ const stripMinWidth = 12
 // line, link controls, zap button, toggles, zap news and ledger, the
 // server's with its players' lines, tick, update rate, lag compensation
 // switch, scoreboard and last judged zap, and between them the strips of
-// messages in flight. The header shows the lab's virtual time, speed and PAUSED; the
-// bottom row has buttons for the lab's clock. At 160x45 everything shows
-// at once, at 120x40 the strips go under the server's board, and from
-// 80x24 one board shows at a time (Tab cycles). Every time it shows comes
-// from the model, which it syncs every frame. It belongs to one
-// goroutine: the loop of RunLab, or a test calling HandleKey, HandleMouse
-// and Frame in turn.
+// messages in flight. The header shows the lab's virtual time, speed and
+// PAUSED; the bottom row has buttons for the lab's clock. At 160x45
+// everything shows at once, at 120x40 the strips go under the server's
+// board, and from 80x24 one board shows at a time (Tab cycles). Every
+// time it shows comes from the model, which it syncs every frame. It
+// belongs to one goroutine: the loop of RunLab, or a test calling
+// HandleKey, HandleMouse and Frame in turn.
 type LabScreen struct {
 	model   LabModel
 	players [2]LabPlayer

@@ -60,10 +60,9 @@ func (t *toggle) flip(s client.Session) {
 // Panel is the side panel of one client's view: the latency slider, the
 // netcode toggles, the correction counter, the ledger of pending inputs
 // (sent, not yet acknowledged by the server) and, at the bottom, the game
-// of zap tag (see tagLines). It is a tview
-// primitive: it draws into any rectangle at least panelWidth wide, and its
-// mouse handler moves the slider and flips the toggles of the session it
-// was made for.
+// of zap tag (see tagLines). It is a tview primitive: it draws into any
+// rectangle at least panelWidth wide, and its mouse handler moves the
+// slider and flips the toggles of the session it was made for.
 type Panel struct {
 	*tview.Box
 	session client.Session
