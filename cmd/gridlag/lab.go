@@ -27,6 +27,15 @@ type labFlags struct {
 }
 
 func labMain(args []string, out io.Writer) error {
+	l, f, err := newLab(args, out)
+	if err != nil {
+		return err
+	}
+	return runLab(l, f)
+}
+
+// newLab builds the lab its flags describe, on the wall clock.
+func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 	cfg := lab.Default()
 	var f labFlags
 	fs := newFlagSet("gridlag lab", out, labUsage)
@@ -56,7 +65,7 @@ func labMain(args []string, out io.Writer) error {
 	fs.StringVar(&f.logPath, "log", "", "log file; default "+defaultLogPath())
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	if err := fs.parse(args); err != nil {
-		return err
+		return nil, f, err
 	}
 	cfg.LagComp, cfg.Unlag = f.lag.on, f.lag.unlag
 	for _, p := range []*lab.PlayerConfig{p1, p2} {
@@ -64,14 +73,14 @@ func labMain(args []string, out io.Writer) error {
 	}
 	m, err := server.LoadMap(f.mapPath)
 	if err != nil {
-		return fs.usageErrorf("-map: %v", err)
+		return nil, f, fs.usageErrorf("-map: %v", err)
 	}
 	cfg.Map = m
 	l, err := lab.New(cfg, time.Now)
 	if err != nil {
-		return fs.usageError(err)
+		return nil, f, fs.usageError(err)
 	}
-	return runLab(l, f)
+	return l, f, nil
 }
 
 // runLab shows the lab on the terminal until the user quits or a signal
