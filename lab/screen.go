@@ -1,8 +1,11 @@
 package lab
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
+	"gridlag/client"
 	"gridlag/protocol"
 	"gridlag/sim"
 	"gridlag/tui"
@@ -19,6 +22,24 @@ func (s screenLab) Speed() string { return s.Lab.Speed().String() }
 
 // SlowDown goes to the next slower speed, and to 1x after the slowest.
 func (s screenLab) SlowDown() { s.SetSpeed(s.Lab.Speed().Next()) }
+
+// LastZap returns the last zap the server judged, for the server's board.
+func (s screenLab) LastZap() (tui.LabZap, bool) {
+	z, ok := s.Lab.LastZap()
+	return tui.LabZap{At: z.At, Shooter: z.Shooter, Outcome: z.Outcome, Target: z.Target,
+		Seen: z.Seen, Rewind: z.Rewind, Beam: z.Beam}, ok
+}
+
+// Scores returns the round's scoreboard as the server has it, most points
+// first, then by player.
+func (s screenLab) Scores() []client.ScoreLine {
+	var lines []client.ScoreLine
+	for _, e := range s.world.Server().Scoreboard(nil) {
+		lines = append(lines, client.ScoreLine{ID: e.ID, Name: s.name(e.ID), Bot: e.Bot, Frozen: e.Frozen, Points: int(e.Points)})
+	}
+	slices.SortStableFunc(lines, func(a, b client.ScoreLine) int { return cmp.Compare(b.Points, a.Points) })
+	return lines
+}
 
 // Player returns player i (0 for Player 1) as the screen sees it.
 func (s screenLab) Player(i int) tui.LabPlayer { return screenPlayer{s.players[i]} }

@@ -17,7 +17,8 @@ type helpRow struct {
 // legendHelp explains the board's symbols, each drawn as the board draws
 // it.
 var legendHelp = []helpRow{
-	{"@", styleMe, "you, where prediction puts you"},
+	{"@ ▶", styleMe, "you, where prediction puts you; the arrow: your facing"},
+	{"─ │", styleBeam, "your zap's beam (a hit is the server's word)"},
 	{"@", styleGhost, "you, where the server last said you are"},
 	{"A", otherStyle(client.Other{Name: "Ada", Color: 1}), "another player: first letter, own colour"},
 	{"b", otherStyle(client.Other{Name: "bot", Color: 2}), "a bot: first letter on a block of its colour"},

@@ -41,6 +41,9 @@ var keyTable = []binding[*UI]{
 		moveKeys(tcell.KeyLeft, "ha", grid.Left),
 		moveKeys(tcell.KeyRight, "ld", grid.Right),
 	)},
+	{label: "Space", help: "zap the way you face (the server judges the hit)", brief: "Space", group: "zap", keys: []keyDo[*UI]{
+		{key: tcell.KeyRune, ch: ' ', do: func(u *UI) { u.session.Zap() }},
+	}},
 	toggleBinding("p", "prediction on/off (turns reconciliation off and back)", predictToggle),
 	toggleBinding("r", "reconciliation on/off (on also turns prediction on)", reconcileToggle),
 	toggleBinding("i", "interpolation of other players on/off", interpolateToggle),

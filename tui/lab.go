@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -27,15 +28,16 @@ const stripMinWidth = 12
 
 // LabScreen is the screen of `gridlag lab`: Player 1's board, the
 // server's and Player 2's side by side, each player's with its own status
-// line, link controls, toggles and ledger, the server's with its players'
-// lines, tick and update rate, and between them the strips of messages in
-// flight. The header shows the lab's virtual time, speed and PAUSED; the
-// bottom row has buttons for the lab's clock. At 160x45 everything shows
-// at once, at 120x40 the strips go under the server's board, and from
-// 80x24 one board shows at a time (Tab cycles). Every time it shows comes
-// from the model, which it syncs every frame. It belongs to one
-// goroutine: the loop of RunLab, or a test calling HandleKey, HandleMouse
-// and Frame in turn.
+// line, link controls, zap button, toggles, zap news and ledger, the
+// server's with its players' lines, tick, update rate, lag compensation
+// switch, scoreboard and last judged zap, and between them the strips of
+// messages in flight. The header shows the lab's virtual time, speed and
+// PAUSED; the bottom row has buttons for the lab's clock. At 160x45
+// everything shows at once, at 120x40 the strips go under the server's
+// board, and from 80x24 one board shows at a time (Tab cycles). Every
+// time it shows comes from the model, which it syncs every frame. It
+// belongs to one goroutine: the loop of RunLab, or a test calling
+// HandleKey, HandleMouse and Frame in turn.
 type LabScreen struct {
 	model   LabModel
 	players [2]LabPlayer
@@ -47,6 +49,9 @@ type LabScreen struct {
 	views   [2]client.View
 	world   client.WorldView
 	flights [2][]Flight
+	scores  []client.ScoreLine
+	zap     LabZap
+	zapped  bool // zap is the last judged zap: there was one
 
 	boards [2]*Board
 	server *ServerBoard
@@ -69,6 +74,7 @@ func NewLabScreen(screen tcell.Screen, model LabModel, opts Options) *LabScreen 
 		s.strips[i] = NewStrip(labHeadings[2*i], i == 0, func() []Flight { return s.flights[i] })
 	}
 	s.server = NewServerBoard(func() *client.WorldView { return &s.world })
+	s.server.judged = s.judgedZap
 	return s
 }
 
@@ -89,6 +95,8 @@ func (s *LabScreen) Frame() bool {
 		s.flights[i] = p.InFlight(s.flights[i][:0])
 	}
 	s.world = s.model.Overview()
+	s.scores = s.model.Scores()
+	s.zap, s.zapped = s.model.LastZap()
 	return s.present.present(s.render)
 }
 
@@ -170,8 +178,8 @@ func (s *LabScreen) drawSingle(screen tcell.Screen, w, h, mw, mh int) {
 	labPanel{i: i, player: s.players[i], view: &s.views[i]}.draw(screen, &s.hs, x, y+1, rw, rows-1)
 }
 
-// drawServerInfo draws the server's lines and its rate control from
-// (x, y), and returns the rows used.
+// drawServerInfo draws the server's lines, its rate control and its zap
+// tag (see drawZapInfo) from (x, y), and returns the rows used.
 func (s *LabScreen) drawServerInfo(screen tcell.Screen, x, y, w, rows int) int {
 	n := min(len(s.world.Players)+1, rows)
 	drawServerLines(screen, x, y, w, n, &s.world)
@@ -184,7 +192,7 @@ func (s *LabScreen) drawServerInfo(screen tcell.Screen, x, y, w, rows int) int {
 	r.text(" "+rateText(s.model.Rate())+" ", styleText)
 	r.button("[+]", styleKey, func() { s.changeRate(1) })
 	r.text("  "+tableGroupLabels(labKeyTable, "rate"), styleDim)
-	return n + 1
+	return n + 1 + s.drawZapInfo(screen, x, y+n+1, w, rows-n-1)
 }
 
 // drawStripsStacked draws both strips one above the other.
@@ -295,10 +303,15 @@ func (s *LabScreen) QuitAsked() bool { return s.quit }
 // resized notes that the terminal changed size.
 func (s *LabScreen) resized() { s.present.resized() }
 
-// animating reports whether the lab's clock runs: then what the screen
-// shows changes with time alone.
-func (s *LabScreen) animating() bool { return !s.model.Paused() }
+// nextChange returns FrameInterval while the lab's clock runs: then what
+// the screen shows changes with time alone; 0 while it is paused.
+func (s *LabScreen) nextChange() time.Duration {
+	if s.model.Paused() {
+		return 0
+	}
+	return FrameInterval
+}
 
 // signals returns no channels: the lab changes only with its clock, which
-// animating follows.
+// nextChange follows.
 func (s *LabScreen) signals() (changed, done <-chan struct{}) { return nil, nil }

@@ -13,11 +13,17 @@ import (
 // labKeyTable is every key of the lab's screen: Player 1's on the arrows
 // and the right of the keyboard, Player 2's on w a s d and the left, and
 // the lab's own. The key handler, the help overlay, the panels' key hints
-// and `gridlag lab -help` read it. Space is left to the game.
+// and `gridlag lab -help` read it. Space is left to the game. It fits
+// the help overlay at 80x24: the players share the rows of moves and zaps.
 var labKeyTable = []binding[*LabScreen]{
-	{label: "← ↑ ↓ →", help: "Player 1: move one cell", keys: labMoveKeys(0, map[grid.Dir]tcell.Key{
-		grid.Up: tcell.KeyUp, grid.Down: tcell.KeyDown, grid.Left: tcell.KeyLeft, grid.Right: tcell.KeyRight}, "")},
-	{label: "w a s d", help: "Player 2: move one cell", keys: labMoveKeys(1, nil, "wsad")},
+	{label: "↑↓←→ wasd", help: "move one cell: Player 1 the arrows, Player 2 w a s d", keys: concat(
+		labMoveKeys(0, map[grid.Dir]tcell.Key{
+			grid.Up: tcell.KeyUp, grid.Down: tcell.KeyDown, grid.Left: tcell.KeyLeft, grid.Right: tcell.KeyRight}, ""),
+		labMoveKeys(1, nil, "wsad"))},
+	{label: labZapKeys[0] + " " + labZapKeys[1], help: "zap the way the player faces: Player 1 " + labZapKeys[0] + ", Player 2 " + labZapKeys[1],
+		keys: []keyDo[*LabScreen]{
+			{key: tcell.KeyEnter, do: func(s *LabScreen) { s.players[0].Zap() }},
+			{key: tcell.KeyRune, ch: rune(labZapKeys[1][0]), do: func(s *LabScreen) { s.players[1].Zap() }}}},
 	labToggleBinding(0, "1 2 3"),
 	labToggleBinding(1, "4 5 6"),
 	labStepBinding(0, "lag", "- +", "-_", "+=", "injected round trip -/+ 10 ms (also _ =)", LabPlayer.SetLatency, latencyOf),
@@ -31,6 +37,7 @@ var labKeyTable = []binding[*LabScreen]{
 	{label: ".", help: "pause / resume the lab's clock", keys: runeKeys(".", (*LabScreen).togglePause)},
 	{label: "n", help: "step: pause, then go to the next event (message, tick, press)", keys: runeKeys("n", (*LabScreen).step)},
 	{label: "/", help: "speed: 1x, 1/2, 1/4, 1/10, and 1x again", keys: runeKeys("/", func(s *LabScreen) { s.model.SlowDown() })},
+	{label: "c", help: "server: lag compensation on/off, live", group: "lagcomp", keys: runeKeys("c", (*LabScreen).toggleLagComp)},
 	{label: "{ }", help: "server update rate -/+ 1 per second (0 = a state per input)", group: "rate", keys: concat(
 		runeKeys("{", func(s *LabScreen) { s.changeRate(-1) }), runeKeys("}", func(s *LabScreen) { s.changeRate(1) }))},
 	{label: "Tab", help: "next board, when the terminal shows one at a time", keys: []keyDo[*LabScreen]{
@@ -45,6 +52,10 @@ var labKeyTable = []binding[*LabScreen]{
 		{key: tcell.KeyCtrlC, do: func(s *LabScreen) { s.quit = true }},
 	}},
 }
+
+// labZapKeys are the players' zap keys, as the help and the panels name
+// them: Enter (on the right, near the arrows) and f.
+var labZapKeys = [2]string{"Enter", "f"}
 
 // latencyOf returns a view's injected round trip.
 func latencyOf(v client.View) time.Duration { return v.Latency }

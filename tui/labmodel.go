@@ -6,6 +6,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/protocol"
 )
 
 // LabModel is what the lab's screen needs from a lab (package lab
@@ -35,6 +36,16 @@ type LabModel interface {
 	// processed input); SetRate changes it live.
 	Rate() int
 	SetRate(hz int)
+	// LagComp reports whether the server compensates lag when it judges a
+	// zap; SetLagComp switches it live.
+	LagComp() bool
+	SetLagComp(on bool)
+	// LastZap returns the last zap the server judged; ok is false before
+	// any.
+	LastZap() (z LabZap, ok bool)
+	// Scores returns the round's scoreboard as the server has it, most
+	// points first.
+	Scores() []client.ScoreLine
 	// Overview returns the world as the server has it now.
 	Overview() client.WorldView
 	// Player returns Player 1 (i = 0) or Player 2 (i = 1).
@@ -61,6 +72,19 @@ type LabPlayer interface {
 	// InFlight appends the messages on the player's link, both ways,
 	// oldest first each way, to dst.
 	InFlight(dst []Flight) []Flight
+}
+
+// LabZap is a zap as the server judged it, for the server's board: who
+// shot, what it did, where the shooter saw the target and how far back
+// the server looked.
+type LabZap struct {
+	At      time.Duration // on the lab's clock
+	Shooter string
+	Outcome protocol.ZapOutcome
+	Target  string        // the tagged player, or the one that had left the line; "" if none
+	Seen    grid.Pos      // where the shooter saw the target
+	Rewind  time.Duration // 0 without lag compensation
+	Beam    []grid.Pos    // the beam as the server traced it, nearest first
 }
 
 // FlightKind is what a message in flight is, for its label.

@@ -18,8 +18,10 @@ const (
 	labLagRow           // lag [-] 250ms [+]
 	labJitterRow        // jitter [-] 0ms [+]
 	labLossRow          // loss and preset
-	labSpikeRow         // the lag spike button
+	labSpikeRow         // the lag spike and zap buttons, FROZEN
 	labToggleRow        // [x]pred [x]recon [x]interp
+	labNewsRow          // the server's word on the zaps (see labNews)
+	labNews2Row         // its second row
 	labAckRow           // last ack #N  pending N
 	labLedgerRow        // the first row of the ledger
 )
@@ -30,8 +32,9 @@ const labPanelRows = labLedgerRow + 1
 
 // labPanel draws what a lab player's own screen shows beside its board:
 // the status line, its link's controls (latency, jitter, loss preset, lag
-// spike), its toggles and its ledger of unacknowledged inputs. Every
-// control is a button; the keys of player i do the same.
+// spike), its zap button, its toggles, the server's word on its zaps and
+// its ledger of unacknowledged inputs. Every control is a button; the
+// keys of player i do the same.
 type labPanel struct {
 	i      int // 0 for Player 1
 	player LabPlayer
@@ -63,7 +66,12 @@ func (p labPanel) draw(screen tcell.Screen, hs *hotspots, x, y, w, h int) {
 
 	r = row(labSpikeRow)
 	r.button("[lag spike 1s]", styleKey, p.player.Spike)
-	r.text(" "+p.keys("spike"), styleDim)
+	r.text(" "+p.keys("spike")+"   ", styleDim)
+	r.button("[zap]", styleKey, p.player.Zap)
+	r.text(" "+labZapKeys[p.i], styleDim)
+	if v.Frozen {
+		r.text("  FROZEN "+seconds(v.FrozenUntil-v.Now), styleFrozen)
+	}
 
 	r = row(labToggleRow)
 	for _, t := range labToggles {
@@ -76,8 +84,21 @@ func (p labPanel) draw(screen tcell.Screen, hs *hotspots, x, y, w, h int) {
 	}
 	r.text(p.keys("toggles"), styleDim)
 
+	for i, l := range labNews(v, w) {
+		l.draw(screen, x, y+labNewsRow+i, w)
+	}
 	putText(screen, x, y+labAckRow, w, fmt.Sprintf("last ack #%d   pending %d", v.LastAck, len(v.Pending)), styleText)
 	p.drawLedger(screen, x, y+labLedgerRow, w, h-labLedgerRow)
+}
+
+// labNews returns the server's word on the player's last zap and on the
+// last time it was tagged, in the panel's two rows: both if they fit,
+// else the latest.
+func labNews(v *client.View, w int) []panelLine {
+	if news := newsLines(v, w); len(news) <= labAckRow-labNewsRow {
+		return news
+	}
+	return latestNews(v, w)
 }
 
 // labToggles are the toggles of a lab player's panel, with their short

@@ -53,9 +53,10 @@ type app interface {
 	QuitAsked() bool
 	// resized notes that the terminal changed size.
 	resized()
-	// animating reports whether the last frame shows something that
-	// changes with time alone, so that the loop ticks.
-	animating() bool
+	// nextChange returns how soon what the last frame shows changes with
+	// time alone (FrameInterval while something moves, longer for a
+	// clock that shows seconds), so that the loop ticks then; 0 for never.
+	nextChange() time.Duration
 	// signals returns a channel that receives when what the screen shows
 	// changed by itself (a message arrived) and one that is closed when it
 	// is over (the connection ended); nil channels for never.
@@ -199,15 +200,15 @@ func (l *loop) ticked() {
 	l.frame()
 }
 
-// frame draws a frame, and asks for the next one in FrameInterval if what
-// it shows changes with time. Only a frame that changed the screen counts
+// frame draws a frame, and asks for the next one when what it shows
+// changes with time (never sooner than FrameInterval). Only a frame that changed the screen counts
 // for the frame rate: a message that changes nothing on screen does not
 // delay the next key's frame.
 func (l *loop) frame() {
 	if l.app.Frame() {
 		l.last = l.clock.Now()
 	}
-	if l.app.animating() {
-		l.tick = l.clock.After(FrameInterval)
+	if d := l.app.nextChange(); d > 0 {
+		l.tick = l.clock.After(max(d, FrameInterval))
 	}
 }

@@ -16,12 +16,17 @@ import (
 // (no avatar, no ghost, no interpolation), and under it a line per player,
 // `NAME (x,y) ack #N`, with the round trip the server measured once it is
 // known, then the tick and the update rate. The lab's Server board and the
-// spectator's screen use it.
+// spectator's screen use it; the lab's also shows, for JudgedZapTime, the
+// last zap the server judged: its beam, and a faint mark of the target
+// where the shooter saw it.
 type ServerBoard struct {
 	*tview.Box
 	view  func() *client.WorldView
 	board *Board
 	world client.View // the server's world as a view the Board draws
+	// judged returns the zap the server judged last, while the board shows
+	// it; nil for none (a spectator's board has none).
+	judged func() *LabZap
 }
 
 // NewServerBoard returns a board that draws the view returned by view.
@@ -38,12 +43,19 @@ func (b *ServerBoard) Draw(screen tcell.Screen) {
 	v := b.view()
 	x, y, w, h := b.GetInnerRect()
 	b.world = worldAsView(v)
+	z := b.judgedZap()
+	if z != nil {
+		b.world.Beam = z.Beam
+	}
 	mapH := h
 	if v.Map != nil {
 		mapH = min(h, v.Map.Height())
 	}
 	b.board.SetRect(x, y, w, mapH)
 	b.board.Draw(screen)
+	if z != nil && z.Target != "" {
+		b.markSeen(screen, z)
+	}
 	if v.Map != nil {
 		drawServerLines(screen, x, y+mapH, w, h-mapH, v)
 	}
@@ -60,6 +72,27 @@ func drawServerLines(screen tcell.Screen, x, y, w, rows int, v *client.WorldView
 	}
 	for i := 0; i < min(rows, len(lines)); i++ {
 		putText(screen, x, y+i, w, lines[i].text, lines[i].style)
+	}
+}
+
+// judgedZap returns the judged zap to show, nil if none.
+func (b *ServerBoard) judgedZap() *LabZap {
+	if b.judged == nil {
+		return nil
+	}
+	return b.judged()
+}
+
+// markSeen draws a faint mark of a zap's target where the shooter saw it
+// (what the server judged the zap against), unless a player stands there.
+func (b *ServerBoard) markSeen(screen tcell.Screen, z *LabZap) {
+	for _, o := range b.world.Others {
+		if o.Pos == z.Seen {
+			return
+		}
+	}
+	if m := b.world.Map; m != nil && m.Inside(z.Seen) {
+		b.board.put(screen, z.Seen, playerGlyph(z.Target, b.board.cellW), styleJudged)
 	}
 }
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -167,9 +168,9 @@ func (s *SpectateScreen) QuitAsked() bool { return s.quit }
 // resized notes that the terminal changed size.
 func (s *SpectateScreen) resized() { s.present.resized() }
 
-// animating reports false: the view changes only when the server says
+// nextChange returns 0: the view changes only when the server says
 // something, which signals says.
-func (s *SpectateScreen) animating() bool { return false }
+func (s *SpectateScreen) nextChange() time.Duration { return 0 }
 
 // signals returns the connection's: something came, it ended.
 func (s *SpectateScreen) signals() (changed, done <-chan struct{}) {

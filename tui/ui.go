@@ -57,6 +57,8 @@ type UI struct {
 	capture tview.Primitive // the primitive holding the mouse (a slider drag)
 	present presenter
 
+	winner banner // the last round's winner, over the board for a while
+
 	tooSmall bool // the last frame had no room for board and panel
 	help     bool // the help overlay is shown
 	ended    bool // the session is over; the screen says why
@@ -99,9 +101,12 @@ func (u *UI) Frame() bool {
 	return u.present.present(u.render)
 }
 
-// refresh takes a fresh View and notes whether the session has ended.
+// refresh takes a fresh View and notes whether a round ended and whether
+// the session has.
 func (u *UI) refresh() {
+	prev := u.view
 	u.view = u.session.View()
+	u.winner.note(&prev, &u.view)
 	select {
 	case <-u.session.Done():
 		u.ended = true
@@ -120,6 +125,9 @@ func (u *UI) render(screen tcell.Screen) {
 		drawTooSmall(screen, w, h, needW, needH)
 	} else {
 		u.drawParts(screen, a)
+		if u.winner.shown(u.view.Now) {
+			u.winner.draw(screen, a.board.x, a.board.y+1, a.board.w)
+		}
 		if u.ended {
 			u.drawEnded(screen)
 		}
@@ -231,14 +239,30 @@ func (u *UI) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool {
 // resized notes that the terminal changed size (see presenter.resized).
 func (u *UI) resized() { u.present.resized() }
 
-// animating reports whether the last frame shows something that changes
-// with time alone: the ledger's ages, a correction mark to expire, or
-// interpolated players.
-func (u *UI) animating() bool {
+// nextChange returns how soon the last frame changes with time alone:
+// FrameInterval while something moves (the ledger's ages, a correction
+// mark to expire, interpolated players, a beam to fade, a frozen
+// countdown); else when the round's clock shows the next second or the
+// winner's banner comes down, whichever is first; 0 for never.
+func (u *UI) nextChange() time.Duration {
 	v := &u.view
-	return len(v.Pending) > 0 ||
+	if len(v.Pending) > 0 ||
 		v.LastCorrection != nil && v.Now-v.LastCorrection.At < CorrectionMarkTime+FrameInterval ||
-		v.Interpolate && len(v.Others) > 0
+		v.Interpolate && len(v.Others) > 0 ||
+		v.Beam != nil || v.Frozen {
+		return FrameInterval
+	}
+	var next time.Duration
+	if v.Round > 0 && v.RoundLeft > 0 {
+		next = v.RoundLeft % time.Second // clockText rounds up
+		if next == 0 {
+			next = time.Second
+		}
+	}
+	if u.winner.shown(v.Now) && (next == 0 || u.winner.until-v.Now < next) {
+		next = u.winner.until - v.Now
+	}
+	return next
 }
 
 // BoardCell returns where the last frame drew map cell p: the screen

@@ -68,7 +68,7 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 			bad{append(mode, "-jitter", "-1ms"), "-jitter -1ms: out of range (0 to 1s)"},
 			bad{append(mode, "-jitter", "5"), "-jitter 5: a duration needs a unit, e.g. 5ms"})
 	}
-	for _, mode := range [][]string{nil, {"scenario"}} {
+	for _, mode := range [][]string{nil, {"scenario"}, {"lab"}} {
 		cases = append(cases,
 			bad{append(mode, "-unlag", "2s"), "-unlag 2s: out of range (0 to 1s)"},
 			bad{append(mode, "-unlag", "300"), "-unlag 300: a duration needs a unit, e.g. 300ms"},

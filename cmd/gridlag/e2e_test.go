@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -98,7 +99,7 @@ func (tm *tmux) waitUntil(d time.Duration, what string, ok func(screen string) b
 
 // TestPlayInTmux runs the real binary (embedded server, bots, 400 ms
 // injected latency) in a real terminal of the smallest common size and of
-// a large one, presses RIGHT, and reads the screen.
+// a large one, presses RIGHT, then Space, and reads the screen.
 func TestPlayInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
@@ -139,6 +140,16 @@ func playInTmux(t *testing.T, bin string, w, h int) {
 		t.Fatalf("without prediction the avatar moved before the server answered:\n%s", s)
 	}
 	tm.waitFor(3*time.Second, "you (12,10)  server (12,10)")
+
+	// Space zaps to the right, where nobody stands: the zap waits in the
+	// ledger (a whole second: the round trip goes up to 1s first, so that
+	// a busy machine's captures see it), then the server's verdict shows
+	// in the panel, beside the round and the scoreboard.
+	tm.keys(slices.Repeat([]string{"]"}, 12)...)
+	tm.waitFor(2*time.Second, "1000ms")
+	tm.keys("Space")
+	tm.waitFor(2*time.Second, "#3     zap")
+	tm.waitFor(3*time.Second, "miss: ", "pending 0", "Round 1 ", " 1 ▶ ada")
 
 	tm.keys("q")
 	tm.waitFor(5*time.Second, "EXIT=0")
@@ -214,6 +225,9 @@ func TestLabInTmux(t *testing.T) {
 		}
 		return shown == len(steps)
 	})
+	// Enter zaps for Player 1; the server's board says how it judged it.
+	tm.keys("Enter")
+	tm.waitFor(5*time.Second, "zap Player 1: ")
 	tm.keys("q")
 	tm.waitFor(5*time.Second, "EXIT=0")
 }

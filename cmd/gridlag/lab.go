@@ -23,9 +23,19 @@ type labFlags struct {
 	mapPath string
 	logPath string
 	debug   bool
+	lag     lagFlags
 }
 
 func labMain(args []string, out io.Writer) error {
+	l, f, err := newLab(args, out)
+	if err != nil {
+		return err
+	}
+	return runLab(l, f)
+}
+
+// newLab builds the lab its flags describe, on the wall clock.
+func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 	cfg := lab.Default()
 	var f labFlags
 	fs := newFlagSet("gridlag lab", out, labUsage)
@@ -51,24 +61,26 @@ func labMain(args []string, out io.Writer) error {
 	fs.StringVar(&f.mapPath, "map", "", "map file ('#' wall, '.' floor); default: the embedded map")
 	fs.value(&speedValue{&cfg.Speed}, "speed", "the clock's `speed` at the start: 1x, 1/2, 1/4 or 1/10")
 	fs.seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")
+	f.lag.define(fs)
 	fs.StringVar(&f.logPath, "log", "", "log file; default "+defaultLogPath())
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	if err := fs.parse(args); err != nil {
-		return err
+		return nil, f, err
 	}
+	cfg.LagComp, cfg.Unlag = f.lag.on, f.lag.unlag
 	for _, p := range []*lab.PlayerConfig{p1, p2} {
 		p.Predict, p.Reconcile, p.Interpolate = predict, reconcile && predict, interpolate
 	}
 	m, err := server.LoadMap(f.mapPath)
 	if err != nil {
-		return fs.usageErrorf("-map: %v", err)
+		return nil, f, fs.usageErrorf("-map: %v", err)
 	}
 	cfg.Map = m
 	l, err := lab.New(cfg, time.Now)
 	if err != nil {
-		return fs.usageError(err)
+		return nil, f, fs.usageError(err)
 	}
-	return runLab(l, f)
+	return l, f, nil
 }
 
 // runLab shows the lab on the terminal until the user quits or a signal
@@ -125,6 +137,11 @@ at (10,10) with a 250 ms round trip, Player 2 at (14,10) with 150 ms, and the
 server updates 3 times a second. The article's example, slowed down:
 
   gridlag lab -presses right@0ms,right@100ms -rate 0 -speed 1/10
+
+Part IV's zap: Player 2 steps out of the line, Player 1 zaps where it still
+sees it; a hit with lag compensation, a miss with -lagcomp=false (or c):
+
+  gridlag lab -start2 12,10 -presses2 down@0ms -presses zap@150ms -latency 200ms -speed 1/10
 
 Keys:
   %s

@@ -23,7 +23,7 @@ type scenarioFlags struct {
 }
 
 // lagFlags are the server's lag compensation flags, -lagcomp and -unlag,
-// shared by the game modes and scenario.
+// shared by the game modes, scenario and the lab.
 type lagFlags struct {
 	on    bool
 	unlag time.Duration
