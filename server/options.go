@@ -24,7 +24,7 @@ const (
 	// DefaultWriteBuffer is the kernel send buffer cmd/gridlag gives every
 	// client socket: a few seconds of States for a full server.
 	DefaultWriteBuffer = 64 << 10
-	DefaultHeartbeat        = 2 * time.Second
+	DefaultHeartbeat   = 2 * time.Second
 )
 
 // Options configure the TCP server.
