@@ -35,7 +35,7 @@ type keyDo[T any] struct {
 // keyTable is every key the interface understands. The key handler, the
 // bottom line, the help overlay and gridlag -help all read it.
 var keyTable = []binding[*UI]{
-	{label: "← ↑ ↓ →", help: "move one cell (also h j k l and w a s d)", brief: "arrows/hjkl/wasd", group: "move", keys: concat(
+	{label: "← ↑ ↓ →", help: "move one cell (also h j k l and w a s d)", brief: "arrows", group: "move", keys: concat(
 		moveKeys(tcell.KeyUp, "kw", grid.Up),
 		moveKeys(tcell.KeyDown, "js", grid.Down),
 		moveKeys(tcell.KeyLeft, "ha", grid.Left),
@@ -144,7 +144,8 @@ func tableGroupLabels[T any](table []binding[T], group string) string {
 }
 
 // bottomLine returns the reminder of the game's main keys drawn at the
-// bottom of the screen, e.g. "arrows/hjkl/wasd move  p r i toggles  ...".
+// bottom of the screen, e.g. "arrows move  Space zap  p r i toggles ...".
+// It fits 76 columns, the compact layout's width, so "q quit" is never cut.
 func bottomLine() string { return tableBottomLine(keyTable) }
 
 // tableBottomLine returns the reminder of the main keys of table.
