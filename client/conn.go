@@ -2,14 +2,9 @@ package client
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"net"
-	"sync"
 	"time"
-
-	"github.com/charmbracelet/log"
 
 	"gridlag/grid"
 )
@@ -20,18 +15,8 @@ import (
 // they are read. Conn implements Session; all its methods are safe for
 // concurrent use.
 type Conn struct {
-	nc     net.Conn
-	start  time.Time
-	logger *log.Logger
-
-	mu sync.Mutex
-	d  *Driver
-
-	wake    chan struct{}
-	done    chan struct{}
-	closing chan struct{}
-	once    sync.Once
-	wg      sync.WaitGroup
+	*tcp
+	d *Driver
 }
 
 // DialTimeout bounds the TCP connect when the context has no deadline.
@@ -70,6 +55,16 @@ func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
 // with the server's Error as View().Err; a server that does not answer at
 // all within Options.ServerTimeout ends it too.
 func Connect(ctx context.Context, addr string, opts Options) (*Conn, error) {
+	nc, err := dial(ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	return newConn(nc, opts), nil
+}
+
+// dial opens a TCP connection to addr, within DialTimeout unless ctx has
+// a deadline.
+func dial(ctx context.Context, addr string) (net.Conn, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DialTimeout)
@@ -80,118 +75,24 @@ func Connect(ctx context.Context, addr string, opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("client: connect to %s: %w", addr, err)
 	}
-	return newConn(nc, opts), nil
+	return nc, nil
 }
 
 func newConn(nc net.Conn, opts Options) *Conn {
-	if opts.Seed == 0 {
-		opts.Seed = time.Now().UnixNano()
-	}
-	c := &Conn{
-		nc:      nc,
-		start:   time.Now(),
-		logger:  opts.Logger,
-		wake:    make(chan struct{}, 1),
-		done:    make(chan struct{}),
-		closing: make(chan struct{}),
-	}
-	if c.logger == nil {
-		c.logger = log.New(io.Discard)
-	}
-	c.d = NewDriver(0, opts)
-	c.wg.Add(2)
-	go c.read()
-	go c.pump()
-	return c
-}
-
-func (c *Conn) now() time.Duration { return time.Since(c.start) }
-
-// readSize is the most a read from the socket takes at once.
-const readSize = 4096
-
-// read hands what the socket gives to the driver, then the end of the
-// stream, which reaches the core after every byte read before it, with the
-// same delay.
-func (c *Conn) read() {
-	defer c.wg.Done()
-	buf := make([]byte, readSize)
-	for {
-		n, err := c.nc.Read(buf)
-		c.mu.Lock()
-		c.d.Deliver(c.now(), append([]byte(nil), buf[:n]...))
-		if err != nil {
-			c.d.Hangup(c.now(), err)
-		}
-		c.mu.Unlock()
-		signal(c.wake)
-		if err != nil {
-			return
-		}
-	}
-}
-
-// pump steps the driver, writes the frames due, then sleeps until the next
-// thing is due or something new comes.
-func (c *Conn) pump() {
-	defer c.wg.Done()
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	var out net.Buffers
-	for {
-		c.mu.Lock()
-		frames, next, ok := c.d.Step(c.now())
-		out = append(out[:0], frames...)
-		closed := c.d.Closed()
-		c.mu.Unlock()
-
-		if len(out) > 0 {
-			c.nc.SetWriteDeadline(time.Now().Add(10 * time.Second))
-			if _, err := out.WriteTo(c.nc); err != nil {
-				c.finish(fmt.Errorf("client: write: %w", err))
-				return
-			}
-		}
-		if closed {
-			c.finish(nil)
-			return
-		}
-		wait := time.Hour
-		if ok {
-			wait = max(next-c.now(), 0)
-		}
-		timer.Reset(wait) // since Go 1.23 a reset timer never delivers a stale tick
-		select {
-		case <-timer.C:
-		case <-c.wake:
-		case <-c.closing:
-			return
-		}
-	}
-}
-
-// finish ends the connection once, recording err (if the core has no
-// better reason already).
-func (c *Conn) finish(err error) {
-	c.once.Do(func() {
-		c.mu.Lock()
-		if err != nil {
-			c.d.Core().Disconnected(err)
-		}
-		if e := c.d.Core().Err(); e != nil && !errors.Is(e, ErrClosed) {
-			c.logger.Warn("disconnected", "err", e)
-		}
-		c.mu.Unlock()
-		close(c.closing)
-		c.nc.Close()
-		close(c.done)
-		signal(c.d.changed)
-	})
+	opts = withSeed(opts)
+	d := NewDriver(0, opts)
+	return &Conn{tcp: startTCP(nc, opts, d), d: d}
 }
 
 // Press implements Session.
 func (c *Conn) Press(d grid.Dir) {
 	c.with(func() { c.d.Press(c.now(), d) })
+	signal(c.wake)
+}
+
+// Zap implements Session.
+func (c *Conn) Zap() {
+	c.with(func() { c.d.Zap(c.now()) })
 	signal(c.wake)
 }
 
@@ -212,12 +113,6 @@ func (c *Conn) SetLatency(rtt time.Duration) {
 
 // SetJitter changes the injected jitter for messages sent from now on.
 func (c *Conn) SetJitter(j time.Duration) { c.with(func() { c.d.SetJitter(j) }) }
-
-func (c *Conn) with(f func()) {
-	c.mu.Lock()
-	f()
-	c.mu.Unlock()
-}
 
 // View implements Session.
 func (c *Conn) View() View {
@@ -248,18 +143,6 @@ func (c *Conn) Done() <-chan struct{} { return c.done }
 
 // Close implements Session: it says Bye at once (no injected delay), closes
 // the socket and waits for the connection's goroutines.
-func (c *Conn) Close() error {
-	c.mu.Lock()
-	if bye := net.Buffers(c.d.Close()); len(bye) > 0 {
-		// Written under the lock so that the pump cannot close the socket
-		// first; the deadline bounds the wait.
-		c.nc.SetWriteDeadline(time.Now().Add(time.Second))
-		bye.WriteTo(c.nc)
-	}
-	c.mu.Unlock()
-	c.finish(nil)
-	c.wg.Wait()
-	return nil
-}
+func (c *Conn) Close() error { return c.tcp.close() }
 
 var _ Session = (*Conn)(nil)

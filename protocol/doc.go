@@ -8,8 +8,8 @@
 //
 // A connection starts with the client's Hello, which carries Version; the
 // server answers Welcome, or Error and closes. After that the client sends
-// Input, Ping, Pong and Bye; the server sends State, Ping, Pong, Join, Leave,
-// Error and Bye.
+// Input, Zap, Ping, Pong and Bye; the server sends State, ZapResult,
+// Tagged, Scores, Ping, Pong, Join, Leave, Error and Bye.
 //
 // A spectator starts with Spectate instead of Hello; the server answers
 // Spectating, or Error and closes. After that the spectator sends Ping and

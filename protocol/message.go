@@ -30,6 +30,10 @@ const (
 	TypeSpectating Type = 12
 	TypeOverview   Type = 13
 	TypeNotice     Type = 14
+	TypeZap        Type = 15
+	TypeZapResult  Type = 16
+	TypeTagged     Type = 17
+	TypeScores     Type = 18
 )
 
 // String names the message type.
@@ -63,6 +67,14 @@ func (t Type) String() string {
 		return "Overview"
 	case TypeNotice:
 		return "Notice"
+	case TypeZap:
+		return "Zap"
+	case TypeZapResult:
+		return "ZapResult"
+	case TypeTagged:
+		return "Tagged"
+	case TypeScores:
+		return "Scores"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -244,6 +256,14 @@ func New(t Type) Message {
 		return new(Overview)
 	case TypeNotice:
 		return new(Notice)
+	case TypeZap:
+		return new(Zap)
+	case TypeZapResult:
+		return new(ZapResult)
+	case TypeTagged:
+		return new(Tagged)
+	case TypeScores:
+		return new(Scores)
 	}
 	return nil
 }

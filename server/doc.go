@@ -32,4 +32,14 @@
 // get one Overview: every player's cell, the last input processed for them
 // and the round trip the server measured with its own Pings (Core.Ping).
 // Core.Overview gives the same facts to code that holds the Core.
+//
+// Zap tag (zap.go, history.go, round.go): a Zap is a numbered input that
+// carries the server time of the world its client was drawing. With
+// Config.LagComp the Core rewinds the other players to that time, at most
+// Config.Unlag back, from a trail of every player's cells kept for at
+// least HistoryKeep, and traces the beam there (grid.Trace); the shooter
+// is told the outcome (ZapResult), the tagged player who saw it where
+// (Tagged), and every player the scoreboard (Scores). Freezes, respawns
+// and the end of a round happen at the first call with a time that is due
+// (Tick, Ping, a message), so in immediate mode within a ping interval.
 package server

@@ -30,6 +30,7 @@ const (
 	// DefaultWriteBuffer is the kernel send buffer cmd/gridlag gives every
 	// client socket: a few seconds of States for a full server.
 	DefaultWriteBuffer = 64 << 10
+	DefaultHeartbeat   = 2 * time.Second
 )
 
 // Options configure the TCP server.
@@ -79,6 +80,18 @@ type Options struct {
 	// every client socket, bounding the memory a stalled client can hold
 	// and making it count as stalled sooner. 0 keeps the system default.
 	WriteBuffer int
+	// Heartbeat, if set, is called every HeartbeatInterval from the
+	// goroutine that owns the world, between its ticks: a stuck world stops
+	// the beats, which is what a health check wants to notice. It must
+	// return at once (hand the work to another goroutine): the world waits
+	// for it.
+	Heartbeat func()
+	// HeartbeatInterval is how often Heartbeat is called. Default 2s.
+	HeartbeatInterval time.Duration
+	// OnEvent, if set, is called from the goroutine that owns the world with
+	// every Event the Core reports (joins, leaves, refusals, spectators), in
+	// order, after it is logged. Like Heartbeat it must return at once.
+	OnEvent func(Event)
 }
 
 // withDefaults fills the zero fields of the adapter's options (not the game
@@ -117,6 +130,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Metrics == nil {
 		o.Metrics = noMetrics{}
+	}
+	if o.HeartbeatInterval <= 0 {
+		o.HeartbeatInterval = DefaultHeartbeat
 	}
 	return o
 }

@@ -52,6 +52,7 @@ func (m *rttMeter) rtt() (time.Duration, bool) { return m.smoothed, m.measured }
 // a Pong, which Receive takes.
 func (c *Core) Ping(now time.Duration) {
 	c.begin()
+	c.periodic(now)
 	for _, cl := range c.slots {
 		if cl == nil {
 			continue

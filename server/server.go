@@ -327,6 +327,12 @@ func (s *Server) loop() {
 	defer summaries.Stop()
 	janitor := time.NewTicker(s.opts.janitorInterval())
 	defer janitor.Stop()
+	var beat <-chan time.Time
+	if s.opts.Heartbeat != nil {
+		t := time.NewTicker(s.opts.HeartbeatInterval)
+		defer t.Stop()
+		beat = t.C
+	}
 	for {
 		select {
 		case <-s.posted:
@@ -343,6 +349,8 @@ func (s *Server) loop() {
 			s.warn.Flush()
 		case <-janitor.C:
 			s.dropSilent()
+		case <-beat:
+			s.opts.Heartbeat()
 		case <-s.quit:
 			s.shutdown()
 			return
@@ -486,6 +494,9 @@ func (s *Server) flush() {
 		batch := s.core.Outbox()
 		for _, ev := range batch.Events {
 			s.logEvent(ev)
+			if s.opts.OnEvent != nil {
+				s.opts.OnEvent(ev)
+			}
 		}
 		out := batch.Envelopes
 		// Counters first: whoever reads a frame of this batch then sees them.

@@ -12,12 +12,16 @@ import (
 const Title = "gridlag over ssh"
 
 // playGame is the default session handler: a full game client of the game
-// server at Options.GameAddr, with its own prediction, ledger, latency and
+// server at Options.GameAddr (or the spectator's screen, for a session
+// that asked to watch), with its own prediction, ledger, latency and
 // toggles, drawn by the tui on the player's screen. It returns when the
 // player quits, or when the session ends (the screen's input then fails and
 // the tui stops); closing the client makes the game server announce the
 // player's Leave.
 func (s *Server) playGame(ctx context.Context, p *Player) error {
+	if p.Spectate {
+		return s.watchGame(ctx, p)
+	}
 	conn, err := client.Connect(ctx, s.opts.GameAddr, client.Options{
 		Name:    p.User,
 		Color:   p.Color,

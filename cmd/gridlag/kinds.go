@@ -27,6 +27,10 @@ var (
 	lengthKind = durationRange{}
 	// timeoutKind: -ssh-idle, -ssh-handshake.
 	timeoutKind = durationRange{min: time.Second}
+	// unlagKind: -unlag, as far back as the server keeps positions.
+	unlagKind = durationRange{max: server.MaxUnlag}
+	// roundKind: -round, what a Scores frame's time left carries and more.
+	roundKind = durationRange{min: server.MinRound, max: server.MaxRound}
 
 	// rateKind: -rate, in Hz.
 	rateKind = intRange{lo: 0, hi: server.MaxRate}
