@@ -64,6 +64,11 @@ func examples() []example {
 			Round: 0x0102, LeftMS: 0x03040506, Winner: 0x0708, WinnerPoints: 0x090a,
 			Players: []protocol.ScoreEntry{{ID: 1, Bot: true, Points: 0x0b0c}, {ID: 0x0708, Frozen: true, Points: 0x090a}},
 		}},
+		{"listrooms.bin", &protocol.ListRooms{Version: protocol.Version}},
+		{"rooms.bin", &protocol.Rooms{MaxRooms: 0x0102, Rooms: []protocol.RoomInfo{
+			{Players: 3, MaxPlayers: 256, Round: 2, LeftMS: 0x01020304},
+			{Name: "café", Players: 0x0304, MaxPlayers: 0x0506, Spectators: 0x0708, Round: 0x090a, LeftMS: 0x0b0c0d0e},
+		}}},
 	}
 }
 
@@ -73,6 +78,7 @@ var allTypes = []protocol.Type{
 	protocol.TypePing, protocol.TypePong, protocol.TypeBye, protocol.TypeJoin, protocol.TypeLeave,
 	protocol.TypeSpectate, protocol.TypeSpectating, protocol.TypeOverview, protocol.TypeNotice,
 	protocol.TypeZap, protocol.TypeZapResult, protocol.TypeTagged, protocol.TypeScores,
+	protocol.TypeListRooms, protocol.TypeRooms,
 }
 
 // mustMarshal encodes m or stops the test.

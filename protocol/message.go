@@ -34,6 +34,8 @@ const (
 	TypeZapResult  Type = 16
 	TypeTagged     Type = 17
 	TypeScores     Type = 18
+	TypeListRooms  Type = 19
+	TypeRooms      Type = 20
 )
 
 // String names the message type.
@@ -75,6 +77,10 @@ func (t Type) String() string {
 		return "Tagged"
 	case TypeScores:
 		return "Scores"
+	case TypeListRooms:
+		return "ListRooms"
+	case TypeRooms:
+		return "Rooms"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -93,6 +99,7 @@ type Hello struct {
 	Name    string // the player's name; see CheckName
 	Bot     bool   // the player is a headless bot (bots spawn away from the human spawn)
 	Color   uint8  // the colour the player would like (1 to NumColors), 0 = any
+	Room    string // the room to join, "" for the server's default room; optional on the wire (see ListRooms)
 }
 
 // Welcome accepts a client: its player ID, the map and the game's numbers,
@@ -264,6 +271,10 @@ func New(t Type) Message {
 		return new(Tagged)
 	case TypeScores:
 		return new(Scores)
+	case TypeListRooms:
+		return new(ListRooms)
+	case TypeRooms:
+		return new(Rooms)
 	}
 	return nil
 }

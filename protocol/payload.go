@@ -123,7 +123,11 @@ func (m *Hello) appendPayload(b []byte) ([]byte, error) {
 	b = binary.BigEndian.AppendUint16(b, m.Version)
 	b = appendBool(b, m.Bot)
 	b = append(b, m.Color)
-	return appendStr(b, m.Name)
+	b, err := appendStr(b, m.Name)
+	if err != nil {
+		return b, err
+	}
+	return appendRoom(b, m.Room)
 }
 
 func (m *Hello) decodePayload(r *reader) error {
@@ -131,6 +135,7 @@ func (m *Hello) decodePayload(r *reader) error {
 	m.Bot = r.bool()
 	m.Color = r.u8()
 	m.Name = r.str()
+	m.Room = decodeRoom(r)
 	return r.done()
 }
 

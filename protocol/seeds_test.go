@@ -142,6 +142,11 @@ func seeds(t testing.TB) []seed {
 		seed{"scores-count-too-small", scores(1, score(1, 0, 0, 2), score(2, 1, 1, 3))},
 		seed{"scores-player-0", scores(1, score(0, 0, 0, 2))},
 		seed{"scores-bad-bool", scores(1, score(1, 0, 2, 2))},
+		seed{"hello-room", frame(byte(protocol.TypeHello), u16(protocol.Version), []byte{0, 0}, str("ada"), str("kitchen"))},
+		seed{"hello-room-empty", frame(byte(protocol.TypeHello), u16(protocol.Version), []byte{0, 0}, str("ada"), str(""))},
+		seed{"spectate-room-past-end", frame(byte(protocol.TypeSpectate), u16(protocol.Version), str("teacher"), []byte{9}, []byte("a"))},
+		seed{"rooms-huge-count", frame(byte(protocol.TypeRooms), u16(256), u16(0xffff))},
+		seed{"rooms-count-too-small", frame(byte(protocol.TypeRooms), u16(256), u16(0), str("x"))},
 		seed{"error-c1-controls", frame(byte(protocol.TypeError), []byte{4}, str("\u009b31m\u0085"))},
 	)
 	return s

@@ -19,6 +19,7 @@ import (
 type Spectate struct {
 	Version uint16 // the spectator's protocol version, checked as Hello's is
 	Name    string // who is watching, for the server's log; see CheckName
+	Room    string // the room to watch, "" for the server's default room; optional on the wire (see ListRooms)
 }
 
 // Spectating accepts a spectator: the game's numbers and the map, as a
@@ -46,12 +47,17 @@ func (*Spectating) Type() Type { return TypeSpectating }
 
 func (m *Spectate) appendPayload(b []byte) ([]byte, error) {
 	b = binary.BigEndian.AppendUint16(b, m.Version)
-	return appendStr(b, m.Name)
+	b, err := appendStr(b, m.Name)
+	if err != nil {
+		return b, err
+	}
+	return appendRoom(b, m.Room)
 }
 
 func (m *Spectate) decodePayload(r *reader) error {
 	m.Version = r.u16()
 	m.Name = r.str()
+	m.Room = decodeRoom(r)
 	return r.done()
 }
 
