@@ -37,7 +37,7 @@ type RoomInfo struct {
 	Players    uint16 // players in the room now
 	MaxPlayers uint16 // the room's cap of players
 	Spectators uint16 // spectators watching it now
-	Round      uint16 // the round being played, from 0
+	Round      uint16 // the round being played, from 1
 	LeftMS     uint32 // time left in the round, in milliseconds
 }
 
