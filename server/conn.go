@@ -57,6 +57,8 @@ type conn struct {
 	finishing bool      // the final frame was taken: close after it
 
 	// Owned by the loop goroutine.
+	world   *room  // the room its first Hello or Spectate chose; nil before
+	lobby   bool   // it asked for the list of rooms (ListRooms)
 	dropped bool   // the Core was told it is gone
 	closing bool   // a final frame is queued; nothing more is sent
 	stalled string // why a frame could not be queued for it, "" if none was refused

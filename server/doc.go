@@ -7,7 +7,14 @@
 // same times always give the same outputs; the sim package drives it on a
 // virtual clock.
 //
-// Server is the TCP adapter around one Core. One goroutine owns the Core: it
+// Server is the TCP adapter around the Cores of its rooms (room.go). A
+// client names its room in its Hello or Spectate; the default room (no
+// name) opens with the server and never closes, so clients that name none
+// play as on a server without rooms. A named room, its own Core with its
+// own round, map world and players (at most Options.RoomPlayers), opens
+// when first named and closes when its last connection is gone; at most
+// Options.MaxRooms are open. ListRooms, before a handshake, gets the list
+// for a lobby. One goroutine owns every Core: it
 // runs the update ticker and handles, in batches, the messages that
 // per-connection reader goroutines post to their shard's inbox, then
 // encodes what the Core produced and queues the frames in bounded queues,

@@ -53,6 +53,7 @@ var reasonKinds = []struct{ prefix, kind string }{
 	{"write error", "io_error"},
 	{"protocol version", "version"},
 	{"name refused", "name"},
+	{"room name refused", "name"},
 	{"server full", "full"},
 	{"spectators full", "full"},
 	{"server busy", "full"},

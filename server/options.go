@@ -31,6 +31,11 @@ const (
 	// client socket: a few seconds of States for a full server.
 	DefaultWriteBuffer = 64 << 10
 	DefaultHeartbeat   = 2 * time.Second
+	// DefaultRoomPlayers caps a named room: a match of a few dozen.
+	DefaultRoomPlayers = 32
+	// DefaultMaxRooms caps the rooms open at once, the default room
+	// included (each costs a Core and its map's world).
+	DefaultMaxRooms = 256
 )
 
 // Options configure the TCP server.
@@ -92,6 +97,13 @@ type Options struct {
 	// every Event the Core reports (joins, leaves, refusals, spectators), in
 	// order, after it is logged. Like Heartbeat it must return at once.
 	OnEvent func(Event)
+	// RoomPlayers caps the players of each named room (the default room
+	// takes MaxPlayers). Default 32.
+	RoomPlayers int
+	// MaxRooms caps the rooms open at once, the default room included: a
+	// Hello or Spectate naming a new room above it gets Error{ErrCodeFull}.
+	// Default 256.
+	MaxRooms int
 }
 
 // withDefaults fills the zero fields of the adapter's options (not the game
@@ -133,6 +145,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.HeartbeatInterval <= 0 {
 		o.HeartbeatInterval = DefaultHeartbeat
+	}
+	if o.RoomPlayers <= 0 {
+		o.RoomPlayers = DefaultRoomPlayers
+	}
+	if o.MaxRooms <= 0 {
+		o.MaxRooms = DefaultMaxRooms
 	}
 	return o
 }

@@ -23,8 +23,9 @@ var ErrServerClosed = errors.New("server: server closed")
 // reads the frame instead of a reset.
 const lingerTime = time.Second
 
-// Server is the TCP adapter around one Core. Create it with New, run it
-// with Serve or ListenAndServe, stop it with Close.
+// Server is the TCP adapter around the Cores of its rooms (room.go): the
+// default room, and the named rooms its clients open. Create it with New,
+// run it with Serve or ListenAndServe, stop it with Close.
 type Server struct {
 	opts Options
 	log  *log.Logger
@@ -51,7 +52,8 @@ type Server struct {
 
 	// Owned by the loop goroutine (start is set before any other goroutine
 	// reads it).
-	core    *Core
+	rooms   map[string]*room // the open rooms by name; "" is the default room
+	retired Stats            // the counters of the rooms closed
 	start   time.Time
 	conns   map[ConnID]*conn
 	players addrCount // joined players per remote IP
@@ -82,6 +84,7 @@ func New(opts Options) *Server {
 		acceptDone: make(chan struct{}),
 		done:       make(chan struct{}),
 		conns:      make(map[ConnID]*conn),
+		rooms:      make(map[string]*room),
 		live:       make(map[ConnID]*conn),
 		connsFrom:  make(map[string]int),
 		players:    addrCount{hosts: make(map[ConnID]string), count: make(map[string]int)},
@@ -121,9 +124,9 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 	s.serving = true
 	s.ln = ln
-	s.core = NewCore(s.opts.Config)
+	def := s.openRoom("")
 	s.start = time.Now()
-	s.stats = s.core.Stats()
+	s.stats = def.stats
 	s.wg.Add(1 + len(s.shards))
 	go s.loop()
 	for _, sh := range s.shards {
@@ -131,9 +134,10 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 	s.mu.Unlock()
 
-	cfg := s.core.Config()
+	cfg := def.core.Config()
 	s.log.Info("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
-		"burst", cfg.Burst, "max", cfg.MaxPlayers, "spectators", cfg.MaxSpectators, "map", mapSize(cfg), "spawn", cfg.Spawn)
+		"burst", cfg.Burst, "max", cfg.MaxPlayers, "spectators", cfg.MaxSpectators, "map", mapSize(cfg), "spawn", cfg.Spawn,
+		"room-players", s.opts.RoomPlayers, "max-rooms", s.opts.MaxRooms)
 	err := s.acceptLoop(ln)
 	close(s.acceptDone)
 	if err != nil {
@@ -271,8 +275,9 @@ func (s *Server) Addr() net.Addr {
 	return s.ln.Addr()
 }
 
-// Stats returns the Core's counters as of the last event the server
-// handled.
+// Stats returns the Cores' counters as of the last event the server
+// handled, summed over its rooms, open and closed (Ticks counts each
+// room's ticks).
 func (s *Server) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -311,12 +316,14 @@ func (s *Server) stopping() bool {
 	}
 }
 
-// loop is the one goroutine that owns the Core.
+// loop is the one goroutine that owns the rooms' Cores. One ticker ticks
+// every room in turn: at 50 rooms that costs less than 50 tickers waking
+// the loop apart, and the rooms' States leave in one flush.
 func (s *Server) loop() {
 	defer s.wg.Done()
 	defer close(s.loopDone)
 	var tick <-chan time.Time
-	if rate := s.core.Config().Rate; rate > 0 {
+	if rate := s.opts.Config.Rate; rate > 0 {
 		t := time.NewTicker(time.Second / time.Duration(rate))
 		defer t.Stop()
 		tick = t.C
@@ -339,12 +346,18 @@ func (s *Server) loop() {
 			s.handleInboxes()
 		case <-tick:
 			began := time.Now()
-			s.core.Tick(s.now())
+			now := s.now()
+			for _, r := range s.rooms {
+				r.core.Tick(now)
+			}
 			s.flush()
 			s.opts.Metrics.Tick(time.Since(began))
 			continue
 		case <-ping.C:
-			s.core.Ping(s.now())
+			now := s.now()
+			for _, r := range s.rooms {
+				r.core.Ping(now)
+			}
 		case <-summaries.C:
 			s.warn.Flush()
 		case <-janitor.C:
@@ -393,11 +406,20 @@ func (s *Server) handle(ev event) {
 		if c.dropped {
 			return
 		}
+		if c.world == nil {
+			if lr, ok := ev.msg.(*protocol.ListRooms); ok {
+				s.listRooms(c, lr)
+				return
+			}
+			if !s.enter(c, ev.msg) {
+				return
+			}
+		}
 		if text := s.playerRefusal(c, ev.msg); text != "" {
 			s.drop(c, "refused: "+text, &protocol.Error{Code: protocol.ErrCodeFull, Text: text}, true)
 			return
 		}
-		s.core.Receive(s.now(), c.id, ev.msg)
+		c.world.core.Receive(s.now(), c.id, ev.msg)
 	case evGone:
 		s.drop(c, ev.reason, ev.final, ev.abuse)
 	case evNotice:
@@ -446,7 +468,7 @@ func (s *Server) playerRefusal(c *conn, m protocol.Message) string {
 	if _, hello := m.(*protocol.Hello); !hello || s.players.count[c.host] < s.opts.MaxPlayersPerAddr {
 		return ""
 	}
-	if _, joined := s.core.Player(c.id); joined {
+	if _, joined := c.world.core.Player(c.id); joined {
 		return "" // a second Hello: the Core's protocol violation
 	}
 	return fmt.Sprintf("too many players from your address: %d joined, the most allowed from one address", s.opts.MaxPlayersPerAddr)
@@ -466,10 +488,16 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 	} else {
 		s.log.Debug("disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
 	}
-	known := s.core.Stats().Connections
-	s.core.Disconnect(s.now(), c.id, reason)
-	if s.core.Stats().Connections == known {
-		// The Core never heard of it: it ended before its first message.
+	if r := c.world; r != nil {
+		r.conns--
+		known := r.core.Stats().Connections
+		r.core.Disconnect(s.now(), c.id, reason)
+		if r.core.Stats().Connections == known {
+			// The Core never heard of it: refused before it was handled.
+			s.opts.Metrics.Refused(ReasonKind(reason))
+		}
+	} else if !c.lobby {
+		// It ended before its first message.
 		s.opts.Metrics.Refused(ReasonKind(reason))
 	}
 	if c.closing {
@@ -487,22 +515,35 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 	s.hardClose(c)
 }
 
-// flush logs the Core's events and queues its outbox, then drops the
-// clients whose frames could not be queued, which may produce more output.
+// flush queues every room's output, wakes the writers, and closes the
+// rooms left empty.
 func (s *Server) flush() {
-	for {
-		batch := s.core.Outbox()
+	s.publishStats()
+	for _, r := range s.rooms {
+		s.flushRoom(r)
+	}
+	s.wakeWriters()
+	s.closeEmptyRooms()
+}
+
+// flushRoom logs r's Core's events and queues its outbox, then drops the
+// clients whose frames could not be queued, which may produce more output.
+func (s *Server) flushRoom(r *room) {
+	for again := false; ; again = true {
+		batch := r.core.Outbox()
+		if len(batch.Events) == 0 && len(batch.Envelopes) == 0 {
+			return
+		}
+		if again {
+			s.publishStats() // the drops changed them
+		}
 		for _, ev := range batch.Events {
-			s.logEvent(ev)
+			s.logEvent(r, ev)
 			if s.opts.OnEvent != nil {
 				s.opts.OnEvent(ev)
 			}
 		}
 		out := batch.Envelopes
-		// Counters first: whoever reads a frame of this batch then sees them.
-		s.mu.Lock()
-		s.stats = s.core.Stats()
-		s.mu.Unlock()
 		frames := s.enc.encode(out, func(env Envelope, err error) {
 			s.log.Error("cannot encode", "type", env.Msg.Type(), "conn", env.To, "err", err)
 		})
@@ -530,7 +571,6 @@ func (s *Server) flush() {
 		}
 		s.opts.Metrics.Sent(sent, size)
 		if len(s.slow) == 0 {
-			s.wakeWriters()
 			return
 		}
 		for _, c := range s.slow {
@@ -546,9 +586,9 @@ func (s *Server) wakeWriters() {
 	}
 }
 
-// logEvent logs a join, leave or refusal, and counts the players of each
-// address.
-func (s *Server) logEvent(ev Event) {
+// logEvent logs a join, leave or refusal in room r, and counts the
+// players of each address.
+func (s *Server) logEvent(r *room, ev Event) {
 	remote, host := "", ""
 	if c := s.conns[ev.Conn]; c != nil {
 		remote, host = c.remote, c.host
@@ -556,18 +596,18 @@ func (s *Server) logEvent(ev Event) {
 	switch ev.Kind {
 	case EventJoin:
 		s.players.join(ev.Conn, host)
-		s.log.Info("join", "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos)
+		s.log.Info("join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos)
 	case EventLeave:
 		s.players.leave(ev.Conn)
-		s.log.Info("leave", "id", ev.Player, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
+		s.log.Info("leave", "room", r.name, "id", ev.Player, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
 		s.opts.Metrics.Left(ReasonKind(ev.Reason))
 	case EventRefused:
 		s.warn.Warn("refused "+host+" "+ev.Reason, "refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
 		s.opts.Metrics.Refused(ReasonKind(ev.Reason))
 	case EventWatch:
-		s.log.Info("spectator joined", "name", ev.Name, "remote", remote, "conn", ev.Conn)
+		s.log.Info("spectator joined", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn)
 	case EventUnwatch:
-		s.log.Info("spectator left", "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
+		s.log.Info("spectator left", "room", r.name, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
 		s.opts.Metrics.Left(ReasonKind(ev.Reason))
 	}
 }
@@ -588,10 +628,14 @@ func (s *Server) shutdown() {
 	now := s.now()
 	for id, c := range s.conns {
 		c.dropped = true
-		s.core.Disconnect(now, id, "server shutting down")
+		if c.world != nil {
+			c.world.core.Disconnect(now, id, "server shutting down")
+		}
 	}
-	for _, ev := range s.core.Outbox().Events {
-		s.logEvent(ev)
+	for _, r := range s.rooms {
+		for _, ev := range r.core.Outbox().Events {
+			s.logEvent(r, ev)
+		}
 	}
 	s.warn.Flush()
 	f, err := s.enc.one(&protocol.Bye{Reason: "server shutting down"})

@@ -1,0 +1,156 @@
+package server
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"gridlag/protocol"
+)
+
+// room is one world of the server: a Core, with its own round and players,
+// and the connections routed to it. A connection is routed by its first
+// Hello or Spectate (its Room field; any other first message goes to the
+// default room, whose Core refuses it as before rooms). The default room,
+// named "", opens with the server and never closes, so a server whose
+// clients name no room plays exactly as one without rooms; a named room
+// opens when its first connection asks for it and closes, its Core
+// dropped, at the first flush after its last connection is gone: no grace,
+// as a room holds nothing worth keeping once nobody is in it (the next
+// player to name it starts a fresh round).
+type room struct {
+	name  string
+	core  *Core
+	conns int   // connections routed here and not yet dropped
+	stats Stats // the Core's counters as of its last output
+}
+
+// openRoom opens the room called name. A named room's Core is capped at
+// RoomPlayers players; the default room keeps the Config's MaxPlayers.
+func (s *Server) openRoom(name string) *room {
+	cfg := s.opts.Config
+	if name != "" {
+		cfg.MaxPlayers = s.opts.RoomPlayers
+	}
+	r := &room{name: name, core: NewCore(cfg)}
+	r.stats = r.core.Stats()
+	s.rooms[name] = r
+	if name != "" {
+		s.log.Info("room opened", "room", name, "rooms", len(s.rooms))
+	}
+	return r
+}
+
+// roomFor returns the room a connection's first message m asks for,
+// opening it if needed, or the Error that refuses it: a name CheckName
+// refuses, or a new room over MaxRooms.
+func (s *Server) roomFor(m protocol.Message) (*room, *protocol.Error) {
+	var name string
+	switch v := m.(type) {
+	case *protocol.Hello:
+		name = v.Room
+	case *protocol.Spectate:
+		name = v.Room
+	}
+	if r := s.rooms[name]; r != nil {
+		return r, nil
+	}
+	if err := protocol.CheckName(name); err != nil {
+		return nil, &protocol.Error{Code: protocol.ErrCodeName, Text: "room name refused: " + err.Error()}
+	}
+	if len(s.rooms) >= s.opts.MaxRooms {
+		return nil, &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf("server busy: %d rooms open, the most allowed", s.opts.MaxRooms)}
+	}
+	return s.openRoom(name), nil
+}
+
+// enter routes c to the room its first message m asks for. It reports
+// false if c was refused (and dropped).
+func (s *Server) enter(c *conn, m protocol.Message) bool {
+	r, refusal := s.roomFor(m)
+	if refusal != nil {
+		s.drop(c, refusal.Text, refusal, true)
+		return false
+	}
+	c.world = r
+	r.conns++
+	return true
+}
+
+// closeEmptyRooms closes the named rooms nobody is in any more; their
+// counters stay in the server's totals.
+func (s *Server) closeEmptyRooms() {
+	for name, r := range s.rooms {
+		if name == "" || r.conns > 0 {
+			continue
+		}
+		delete(s.rooms, name)
+		s.retired.add(r.core.Stats())
+		s.log.Info("room closed", "room", name, "rooms", len(s.rooms))
+	}
+}
+
+// listRooms answers a ListRooms from c with every room open now.
+func (s *Server) listRooms(c *conn, m *protocol.ListRooms) {
+	if m.Version != protocol.Version {
+		text := fmt.Sprintf("protocol version %d is not supported: this server speaks version %d; please update your client", m.Version, protocol.Version)
+		s.drop(c, "refused: "+text, &protocol.Error{Code: protocol.ErrCodeVersion, Text: text}, true)
+		return
+	}
+	c.lobby = true
+	f, err := s.enc.one(s.roomList())
+	if err != nil {
+		s.log.Error("cannot encode", "type", protocol.TypeRooms, "err", err)
+		return
+	}
+	if !c.push(f) {
+		c.stalled = c.queueFull()
+		s.drop(c, c.stalled, nil, true)
+	}
+}
+
+// roomList describes every open room, the default room first, the others
+// by name; a lobby shows it.
+func (s *Server) roomList() *protocol.Rooms {
+	now := s.now()
+	list := &protocol.Rooms{MaxRooms: uint16(min(s.opts.MaxRooms, protocol.MaxRooms))}
+	for _, r := range s.rooms {
+		st := r.core.Stats()
+		round, ends, _ := r.core.Round()
+		list.Rooms = append(list.Rooms, protocol.RoomInfo{
+			Name:       r.name,
+			Players:    uint16(st.Players),
+			MaxPlayers: uint16(r.core.Config().MaxPlayers),
+			Spectators: uint16(st.Spectators),
+			Round:      uint16(round),
+			LeftMS:     uint32(max(ends-now, 0).Milliseconds()),
+		})
+	}
+	slices.SortFunc(list.Rooms, func(a, b protocol.RoomInfo) int { return strings.Compare(a.Name, b.Name) })
+	if len(list.Rooms) > protocol.MaxRooms {
+		list.Rooms = list.Rooms[:protocol.MaxRooms]
+	}
+	return list
+}
+
+// publishStats takes every room's counters and publishes their totals
+// for Server.Stats, before the frames of a flush are queued: whoever reads
+// one of them then sees the counters.
+func (s *Server) publishStats() {
+	for _, r := range s.rooms {
+		r.stats = r.core.Stats()
+	}
+	t := s.totals()
+	s.mu.Lock()
+	s.stats = t
+	s.mu.Unlock()
+}
+
+// totals sums the counters of every room, open or closed: Server.Stats.
+func (s *Server) totals() Stats {
+	t := s.retired
+	for _, r := range s.rooms {
+		t.add(r.stats)
+	}
+	return t
+}

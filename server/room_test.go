@@ -1,0 +1,171 @@
+package server
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+// joinRoom says Hello naming room and returns the Welcome.
+func (c *testClient) joinRoom(name, room string) *protocol.Welcome {
+	c.t.Helper()
+	c.send(&protocol.Hello{Version: protocol.Version, Name: name, Room: room})
+	m, err := c.recv()
+	if err != nil {
+		c.t.Fatalf("join %s in %q: %v", name, room, err)
+	}
+	w, ok := m.(*protocol.Welcome)
+	if !ok {
+		c.t.Fatalf("join %s in %q: got %+v, want a Welcome", name, room, m)
+	}
+	return w
+}
+
+// listRooms asks a new connection for the rooms.
+func listRooms(t *testing.T, ts *testServer) *protocol.Rooms {
+	t.Helper()
+	c := dial(t, ts)
+	c.send(&protocol.ListRooms{Version: protocol.Version})
+	m, err := c.recv()
+	if err != nil {
+		t.Fatalf("list rooms: %v", err)
+	}
+	list, ok := m.(*protocol.Rooms)
+	if !ok {
+		t.Fatalf("list rooms: got %+v, want Rooms", m)
+	}
+	c.nc.Close()
+	return list
+}
+
+// roomNames are the names of the rooms a list carries, in order.
+func roomNames(list *protocol.Rooms) string {
+	var names []string
+	for _, r := range list.Rooms {
+		names = append(names, "["+r.Name+"]")
+	}
+	return strings.Join(names, " ")
+}
+
+func TestRoomsDoNotSeeEachOther(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 50}})
+	ann := dial(t, ts)
+	bob := dial(t, ts)
+	cy := dial(t, ts)
+	wa := ann.joinRoom("ann", "red")
+	wb := bob.joinRoom("bob", "red")
+	wc := cy.joinRoom("cy", "blue")
+	if wb.Player == wa.Player || wc.Player != wa.Player {
+		t.Fatalf("IDs ann %d, bob %d, cy %d: want bob after ann in red, cy first in blue", wa.Player, wb.Player, wc.Player)
+	}
+	// Each world is its own: cy spawns where ann did, on an empty map.
+	st := cy.state("cy's first state", func(*protocol.State) bool { return true })
+	if p, _ := stateCell(st, wc.Player); len(st.Players) != 1 || p != grid.DefaultSpawn {
+		t.Fatalf("cy's state %+v, want cy alone at %v", st, grid.DefaultSpawn)
+	}
+	ann.send(&protocol.Input{Seq: 1, Dir: grid.Right})
+	ann.state("ann's ack", func(st *protocol.State) bool { return st.Ack == 1 })
+	bob.state("bob sees ann move", func(st *protocol.State) bool {
+		p, _ := stateCell(st, wa.Player)
+		return p == grid.Pos{X: 11, Y: 10}
+	})
+	for range 5 {
+		m, err := cy.recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch v := m.(type) {
+		case *protocol.Join:
+			t.Fatalf("cy in blue was told of %+v from red", v.Player)
+		case *protocol.State:
+			if len(v.Players) != 1 {
+				t.Fatalf("cy in blue sees %+v", v.Players)
+			}
+		}
+	}
+	if got := roomNames(listRooms(t, ts)); got != "[] [blue] [red]" {
+		t.Errorf("rooms listed: %s, want the default room, blue and red", got)
+	}
+	ts.waitLog(t, "room=red")
+}
+
+func TestRoomClosesWhenLastPlayerLeaves(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 50}})
+	ann := dial(t, ts)
+	ann.joinRoom("ann", "red")
+	list := listRooms(t, ts)
+	if len(list.Rooms) != 2 || list.Rooms[1].Name != "red" || list.Rooms[1].Players != 1 || list.Rooms[1].MaxPlayers != DefaultRoomPlayers || list.Rooms[1].Round != 1 {
+		t.Fatalf("rooms %+v, want red with ann, capped at %d, in round 1", list.Rooms, DefaultRoomPlayers)
+	}
+	ann.send(&protocol.Bye{Reason: "done"})
+	ann.closed()
+	ts.waitLog(t, "room closed")
+	if got := roomNames(listRooms(t, ts)); got != "[]" {
+		t.Errorf("rooms after the last player left: %s, want the default room alone", got)
+	}
+	// The default room stays open with nobody in it.
+	if st := ts.Stats(); st.Joins != 1 || st.Leaves != 1 || st.Players != 0 {
+		t.Errorf("stats after the room closed: %+v, want its join and leave counted", st)
+	}
+}
+
+func TestRoomCaps(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 50}, MaxRooms: 2, RoomPlayers: 1})
+	dial(t, ts).joinRoom("ann", "red")
+	refused := func(name, room string, code uint8, text string) {
+		t.Helper()
+		c := dial(t, ts)
+		c.send(&protocol.Hello{Version: protocol.Version, Name: name, Room: room})
+		e, ok := c.closed().(*protocol.Error)
+		if !ok || e.Code != code || !strings.Contains(e.Text, text) {
+			t.Errorf("%s joining %q: got %+v, want Error %d saying %q", name, room, e, code, text)
+		}
+	}
+	refused("bob", "red", protocol.ErrCodeFull, "1 of 1")
+	refused("bob", "blue", protocol.ErrCodeFull, "2 rooms open")
+	refused("bob", " red", protocol.ErrCodeName, "room name refused")
+	// The default room is open already and keeps MaxPlayers.
+	dial(t, ts).join("bob")
+	dial(t, ts).join("cy")
+}
+
+func TestSpectatorWatchesOneRoom(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 50}})
+	dial(t, ts).joinRoom("ann", "red")
+	dial(t, ts).joinRoom("bob", "blue")
+	dial(t, ts).joinRoom("cy", "blue")
+	sp := dial(t, ts)
+	sp.send(&protocol.Spectate{Version: protocol.Version, Name: "teacher", Room: "blue"})
+	ov := sp.until("an overview", func(m protocol.Message) bool {
+		_, ok := m.(*protocol.Overview)
+		return ok
+	}).(*protocol.Overview)
+	if ov.Total != 2 {
+		t.Errorf("the spectator of blue sees %d players, want bob and cy", ov.Total)
+	}
+}
+
+// The server's totals count every counter of every room: a field added to
+// Stats and forgotten in add would read 0 on a server with rooms.
+func TestStatsAddCoversEveryField(t *testing.T) {
+	var one, sum Stats
+	v := reflect.ValueOf(&one).Elem()
+	for i := range v.NumField() {
+		if f := v.Field(i); f.CanInt() {
+			f.SetInt(1)
+		} else {
+			f.SetUint(1)
+		}
+	}
+	sum.add(one)
+	sum.add(one)
+	w := reflect.ValueOf(sum)
+	for i := range w.NumField() {
+		if f := w.Field(i); f.CanInt() && f.Int() != 2 || f.CanUint() && f.Uint() != 2 {
+			t.Errorf("Stats.add leaves out %s", w.Type().Field(i).Name)
+		}
+	}
+}
