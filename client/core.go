@@ -122,7 +122,7 @@ func NewCore(now time.Duration, opts Options) *Core {
 		nextPing:     now,
 		lastHeard:    now,
 	}
-	c.send(&protocol.Hello{Version: protocol.Version, Name: opts.Name, Bot: opts.Bot, Color: opts.Color})
+	c.send(&protocol.Hello{Version: protocol.Version, Name: opts.Name, Bot: opts.Bot, Color: opts.Color, Room: opts.Room})
 	return c
 }
 

@@ -12,6 +12,7 @@ type Options struct {
 	Name  string // the player's name, sent in the Hello
 	Color uint8  // the colour the player would like, 1..8; 0 = the server picks
 	Bot   bool   // a headless bot (spawns away from the human spawn)
+	Room  string // the room to join or watch, sent in the Hello or Spectate; "" = the server's default room
 
 	NoPredict     bool // start with prediction off
 	NoReconcile   bool // start with reconciliation off

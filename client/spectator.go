@@ -34,7 +34,7 @@ type Spectator struct {
 }
 
 // NewSpectator returns a spectator core that starts by sending a Spectate
-// at time now. It uses Name, PingInterval and ServerTimeout of opts.
+// at time now. It uses Name, Room, PingInterval and ServerTimeout of opts.
 func NewSpectator(now time.Duration, opts Options) *Spectator {
 	s := &Spectator{
 		opts:      opts,
@@ -42,7 +42,7 @@ func NewSpectator(now time.Duration, opts Options) *Spectator {
 		nextPing:  now,
 		lastHeard: now,
 	}
-	s.out = append(s.out, &protocol.Spectate{Version: protocol.Version, Name: opts.Name})
+	s.out = append(s.out, &protocol.Spectate{Version: protocol.Version, Name: opts.Name, Room: opts.Room})
 	return s
 }
 
