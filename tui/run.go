@@ -160,8 +160,23 @@ func (l *loop) run(events <-chan tcell.Event) (over bool, err error) {
 		case <-l.opts.Stop:
 			return over, nil
 		}
+		if h, ok := l.app.(handoff); ok {
+			if next := h.handedOff(); next != nil {
+				l.app = next
+				changed, done = next.signals()
+				next.resized()
+				l.changed()
+			}
+		}
 	}
 	return over, nil
+}
+
+// handoff is an app that hands the terminal over to another (the lobby,
+// to the game in the room joined).
+type handoff interface {
+	// handedOff returns the app that takes over, once; nil until then.
+	handedOff() app
 }
 
 // event handles one terminal event.

@@ -1,0 +1,304 @@
+package tui
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"gridlag/client"
+	"gridlag/protocol"
+)
+
+// LobbyRefresh is how often the lobby asks the server for its rooms again
+// while it is shown.
+const LobbyRefresh = 2 * time.Second
+
+// Lobby is what the lobby screen needs from a server: the list of its
+// rooms, and a way into one. Its methods may take a round trip: the lobby
+// calls them off its loop, one at a time.
+type Lobby interface {
+	// Rooms asks the server for the rooms it hosts.
+	Rooms() (*protocol.Rooms, error)
+	// Join connects to room ("" for the default room) as a player and
+	// returns the session without waiting for the Welcome
+	// (client.Connect).
+	Join(room string) (client.Session, error)
+}
+
+// lobbyAnswer is what a call of the Lobby brought: a list or a session,
+// or the error.
+type lobbyAnswer struct {
+	rooms   *protocol.Rooms
+	session client.Session
+	join    bool // the answer of Join (else of Rooms)
+	err     error
+}
+
+// LobbyScreen is the lobby: the rooms of a server (name, players and
+// cap, round and time left), the arrow keys to choose one, Enter to join
+// it, n to name a new one. Once a room is joined, the game's screen takes
+// the terminal over (see handoff). It belongs to one goroutine: the loop
+// of RunLobby, or a test calling HandleKey and Frame in turn.
+type LobbyScreen struct {
+	screen  tcell.Screen
+	lobby   Lobby
+	opts    Options
+	clock   Clock
+	present presenter
+
+	changed chan struct{} // signalled when an answer is waiting
+	mu      sync.Mutex
+	answers []lobbyAnswer // guarded by mu
+
+	fetching bool // Rooms was called and has not answered
+	joining  bool // Join was called and has not answered
+
+	list     *protocol.Rooms
+	listedAt time.Time
+	sel      int    // the chosen row: a room, or len(rooms) for "new room"
+	naming   bool   // typing a new room's name
+	name     []rune // the new room's name so far
+	status   string // the last error or what is under way
+	quit     bool
+
+	session client.Session // the room joined, once Join answered
+	game    *UI            // its screen, once handed off
+}
+
+// NewLobbyScreen returns the lobby of lobby drawn on screen, which must
+// already be initialised, and asks for the rooms.
+func NewLobbyScreen(screen tcell.Screen, lobby Lobby, opts Options) *LobbyScreen {
+	s := &LobbyScreen{screen: screen, lobby: lobby, opts: opts.withDefaults(), clock: opts.Clock,
+		present: presenter{screen: screen}, changed: make(chan struct{}, 1)}
+	if s.clock == nil {
+		s.clock = realClock{}
+	}
+	s.fetch()
+	return s
+}
+
+// RunLobby runs the lobby on screen, which must not be initialised yet,
+// then the game in the room the user joins, until they quit,
+// Options.Stop is closed or the game's session ends (as Run). It closes
+// the session it opened.
+func RunLobby(screen tcell.Screen, lobby Lobby, opts Options) error {
+	var s *LobbyScreen
+	over, err := runApp(screen, opts, func() app {
+		s = NewLobbyScreen(screen, lobby, opts)
+		return s
+	})
+	if s == nil || s.session == nil {
+		return err
+	}
+	defer s.session.Close()
+	if err == nil && over {
+		err = s.session.View().Err
+	}
+	return err
+}
+
+// call runs f off the loop and keeps its answer for the next Frame.
+func (s *LobbyScreen) call(f func() lobbyAnswer) {
+	go func() {
+		a := f()
+		s.mu.Lock()
+		s.answers = append(s.answers, a)
+		s.mu.Unlock()
+		s.wake()
+	}()
+}
+
+// wake signals the loop that the lobby has something new.
+func (s *LobbyScreen) wake() {
+	select {
+	case s.changed <- struct{}{}:
+	default:
+	}
+}
+
+// wakeAfter wakes the loop after d, for the next refresh: the loop's own
+// ticks are for frames that change with time, and would hold back a key's
+// frame until then.
+func (s *LobbyScreen) wakeAfter(d time.Duration) {
+	after := s.clock.After(d)
+	go func() {
+		<-after
+		s.wake()
+	}()
+}
+
+// fetch asks for the rooms.
+func (s *LobbyScreen) fetch() {
+	if s.fetching || s.joining || s.session != nil {
+		return
+	}
+	s.fetching = true
+	s.call(func() lobbyAnswer {
+		rooms, err := s.lobby.Rooms()
+		return lobbyAnswer{rooms: rooms, err: err}
+	})
+}
+
+// join asks to join room.
+func (s *LobbyScreen) join(room string) {
+	if s.joining || s.session != nil {
+		return
+	}
+	s.joining = true
+	s.status = "joining " + roomLabel(room) + "…"
+	s.call(func() lobbyAnswer {
+		sess, err := s.lobby.Join(room)
+		return lobbyAnswer{session: sess, join: true, err: err}
+	})
+}
+
+// take applies the answers that came since the last frame.
+func (s *LobbyScreen) take() {
+	s.mu.Lock()
+	answers := s.answers
+	s.answers = nil
+	s.mu.Unlock()
+	for _, a := range answers {
+		if a.join {
+			s.joining = false
+		} else {
+			s.fetching = false
+		}
+		switch {
+		case a.err != nil:
+			s.status = a.err.Error()
+			s.listedAt = s.clock.Now()
+			s.wakeAfter(LobbyRefresh)
+		case a.join:
+			s.session, s.status = a.session, ""
+		default:
+			s.list, s.listedAt = a.rooms, s.clock.Now()
+			s.wakeAfter(LobbyRefresh)
+			s.sel = min(s.sel, len(s.list.Rooms))
+		}
+	}
+}
+
+// Frame applies what the server answered, asks for the rooms again when
+// LobbyRefresh has passed, and draws the lobby; it shows the frame if it
+// changed anything and reports whether it did.
+func (s *LobbyScreen) Frame() bool {
+	s.take()
+	if s.session == nil && s.clock.Now().Sub(s.listedAt) >= LobbyRefresh {
+		s.fetch()
+	}
+	return s.present.present(s.render)
+}
+
+// rooms are the rooms listed last.
+func (s *LobbyScreen) rooms() []protocol.RoomInfo {
+	if s.list == nil {
+		return nil
+	}
+	return s.list.Rooms
+}
+
+// HandleKey does what a key says: the lobby's keys, or typing a new
+// room's name.
+func (s *LobbyScreen) HandleKey(ev *tcell.EventKey) {
+	if s.naming {
+		s.typeName(ev)
+		return
+	}
+	if do := lookupKey(lobbyKeyTable, ev); do != nil {
+		do(s)
+	}
+}
+
+// move moves the choice by d rows, the "new room" row included.
+func (s *LobbyScreen) move(d int) {
+	s.sel = min(max(s.sel+d, 0), len(s.rooms()))
+}
+
+// enter joins the room chosen, or starts naming a new one.
+func (s *LobbyScreen) enter() {
+	if rooms := s.rooms(); s.sel < len(rooms) {
+		s.join(rooms[s.sel].Name)
+		return
+	}
+	s.startNaming()
+}
+
+// startNaming starts typing a new room's name.
+func (s *LobbyScreen) startNaming() {
+	s.naming, s.name = true, s.name[:0]
+	s.status = ""
+}
+
+// typeName takes a key while a new room's name is typed: Enter joins it
+// if the name is acceptable, Esc gives up.
+func (s *LobbyScreen) typeName(ev *tcell.EventKey) {
+	switch ev.Key() {
+	case tcell.KeyCtrlC:
+		s.quit = true
+	case tcell.KeyEscape:
+		s.naming = false
+	case tcell.KeyBackspace, tcell.KeyBackspace2:
+		if len(s.name) > 0 {
+			s.name = s.name[:len(s.name)-1]
+		}
+	case tcell.KeyEnter:
+		name := string(s.name)
+		if err := protocol.CheckName(name); err != nil {
+			s.status = "room name: " + err.Error()
+			return
+		}
+		s.naming = false
+		s.join(name)
+	case tcell.KeyRune:
+		if len(s.name) < protocol.MaxNameRunes {
+			s.name = append(s.name, ev.Rune())
+		}
+	}
+}
+
+// HandleMouse takes nothing: the lobby is keys only.
+func (s *LobbyScreen) HandleMouse(tview.MouseAction, *tcell.EventMouse) bool { return false }
+
+// QuitAsked reports whether the user asked to quit.
+func (s *LobbyScreen) QuitAsked() bool { return s.quit }
+
+// resized notes that the terminal changed size.
+func (s *LobbyScreen) resized() { s.present.resized() }
+
+// nextChange returns 0: the lobby changes when an answer comes or a
+// refresh is due, which signals says (see wakeAfter).
+func (s *LobbyScreen) nextChange() time.Duration { return 0 }
+
+// signals returns the lobby's: an answer came. The lobby itself never
+// ends.
+func (s *LobbyScreen) signals() (changed, done <-chan struct{}) { return s.changed, nil }
+
+// handedOff returns the game's screen once a room was joined, so that the
+// loop runs it from then on.
+func (s *LobbyScreen) handedOff() app {
+	if s.session == nil || s.game != nil {
+		return nil
+	}
+	s.game = New(s.screen, s.session, s.opts)
+	return s.game
+}
+
+// roomLabel is how the lobby names a room.
+func roomLabel(name string) string {
+	if name == "" {
+		return "(default)"
+	}
+	return name
+}
+
+// lobbyRow is a room's row: name, players and cap, spectators, round and
+// time left.
+func lobbyRow(r protocol.RoomInfo) string {
+	left := time.Duration(r.LeftMS) * time.Millisecond
+	return fmt.Sprintf("%-16s %4d/%-4d %4d %6d %3d:%02d", roomLabel(r.Name), r.Players, r.MaxPlayers, r.Spectators, r.Round,
+		int(left/time.Minute), int(left%time.Minute/time.Second))
+}

@@ -1,0 +1,124 @@
+package tui_test
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/client"
+	"gridlag/protocol"
+	"gridlag/server"
+	"gridlag/sim"
+	"gridlag/tui"
+)
+
+// fakeLobby lists fixed rooms and joins a simulated world, remembering
+// which room was asked for.
+type fakeLobby struct {
+	world *sim.World
+	mu    sync.Mutex
+	rooms *protocol.Rooms
+	asked []string
+	me    *sim.Client
+}
+
+func (f *fakeLobby) Rooms() (*protocol.Rooms, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.rooms, nil
+}
+
+func (f *fakeLobby) Join(room string) (client.Session, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.asked = append(f.asked, room)
+	if room == "full" {
+		return nil, errors.New("server full: 32 of 32 players")
+	}
+	f.me = f.world.Join("alice", client.Options{})
+	return f.me, nil
+}
+
+func (f *fakeLobby) joined() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.asked...)
+}
+
+// startLobby runs RunLobby on a simulated terminal in the background.
+func startLobby(t *testing.T, lobby tui.Lobby, stop chan struct{}) *running {
+	t.Helper()
+	scr := &readyScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), ready: make(chan struct{})}
+	r := &running{t: t, screen: scr, done: make(chan error, 1), panic: make(chan any, 1)}
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				r.panic <- p
+			}
+		}()
+		r.done <- tui.RunLobby(scr, lobby, tui.Options{Title: "gridlag — lobby test", Stop: stop})
+	}()
+	select {
+	case <-scr.ready:
+	case <-time.After(10 * time.Second):
+		t.Fatal("RunLobby did not initialise the screen")
+	}
+	return r
+}
+
+func TestLobbyListsRoomsAndJoinsOne(t *testing.T) {
+	lobby := &fakeLobby{world: sim.New(server.Config{Rate: 20}), rooms: &protocol.Rooms{MaxRooms: 256, Rooms: []protocol.RoomInfo{
+		{Players: 3, MaxPlayers: 1000, Round: 2, LeftMS: 83_000},
+		{Name: "full", Players: 32, MaxPlayers: 32, Round: 1, LeftMS: 5_000},
+		{Name: "kitchen", Players: 1, MaxPlayers: 32, Spectators: 2, Round: 4, LeftMS: 179_000},
+	}}}
+	stop := make(chan struct{})
+	r := startLobby(t, lobby, stop)
+	r.waitFor("(default)           3/1000    0      2   1:23")
+	r.waitFor("kitchen             1/32      2      4   2:59")
+	r.waitFor("3 rooms open, at most 256")
+	// A refusal stays in the lobby and says why.
+	r.screen.InjectKey(tcell.KeyDown, 0, tcell.ModNone)
+	r.screen.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
+	r.waitFor("server full: 32 of 32 players")
+	r.screen.InjectKey(tcell.KeyDown, 0, tcell.ModNone)
+	r.screen.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
+	// The game's screen takes over.
+	r.waitFor("you (10,10)")
+	if got := lobby.joined(); len(got) != 2 || got[1] != "kitchen" {
+		t.Fatalf("rooms joined %q, want full then kitchen", got)
+	}
+	r.screen.InjectKey(tcell.KeyRight, 0, tcell.ModNone)
+	r.waitFor("you (11,10)")
+	close(stop)
+	if err := r.result(); err != nil {
+		t.Fatalf("RunLobby: %v", err)
+	}
+	if !r.finalised() {
+		t.Error("the screen was not finalised")
+	}
+}
+
+func TestLobbyNamesANewRoom(t *testing.T) {
+	lobby := &fakeLobby{world: sim.New(server.Config{Rate: 20}), rooms: &protocol.Rooms{MaxRooms: 256, Rooms: []protocol.RoomInfo{{MaxPlayers: 1000}}}}
+	stop := make(chan struct{})
+	defer close(stop)
+	r := startLobby(t, lobby, stop)
+	r.waitFor("1 rooms open")
+	r.screen.InjectKey(tcell.KeyRune, 'n', tcell.ModNone)
+	r.waitFor("+ new room: _")
+	r.screen.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
+	r.waitFor("room name: ")
+	for _, ch := range "attic" {
+		r.screen.InjectKey(tcell.KeyRune, ch, tcell.ModNone)
+	}
+	r.waitFor("+ new room: attic_")
+	r.screen.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
+	r.waitFor("you (10,10)")
+	if got := lobby.joined(); len(got) != 1 || got[0] != "attic" {
+		t.Fatalf("rooms joined %q, want attic", got)
+	}
+}

@@ -1,0 +1,81 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// lobbyKeyTable is every key of the lobby.
+var lobbyKeyTable = []binding[*LobbyScreen]{
+	{label: "↑ ↓", help: "choose a room", brief: "↑↓", group: "choose", keys: []keyDo[*LobbyScreen]{
+		{key: tcell.KeyUp, do: func(s *LobbyScreen) { s.move(-1) }},
+		{key: tcell.KeyDown, do: func(s *LobbyScreen) { s.move(1) }},
+		{key: tcell.KeyRune, ch: 'k', do: func(s *LobbyScreen) { s.move(-1) }},
+		{key: tcell.KeyRune, ch: 'j', do: func(s *LobbyScreen) { s.move(1) }},
+	}},
+	{label: "Enter", help: "join the room chosen", brief: "Enter join", group: "join", keys: []keyDo[*LobbyScreen]{
+		{key: tcell.KeyEnter, do: func(s *LobbyScreen) { s.enter() }},
+	}},
+	{label: "n", help: "name a new room and join it", brief: "n new room", group: "new", keys: []keyDo[*LobbyScreen]{
+		{key: tcell.KeyRune, ch: 'n', do: func(s *LobbyScreen) { s.startNaming() }},
+	}},
+	{label: "r", help: "ask for the rooms again now", brief: "r refresh", group: "refresh", keys: []keyDo[*LobbyScreen]{
+		{key: tcell.KeyRune, ch: 'r', do: func(s *LobbyScreen) { s.fetch() }},
+	}},
+	{label: "q Ctrl-C", help: "quit", brief: "q quit", group: "quit", keys: []keyDo[*LobbyScreen]{
+		{key: tcell.KeyRune, ch: 'q', do: func(s *LobbyScreen) { s.quit = true }},
+		{key: tcell.KeyCtrlC, do: func(s *LobbyScreen) { s.quit = true }},
+	}},
+}
+
+// lobbyHeading heads the rooms' rows (see lobbyRow).
+const lobbyHeading = "ROOM              PLAYERS SPEC  ROUND  LEFT"
+
+// render draws the title, the rooms, the "new room" row, the status and
+// the keys.
+func (s *LobbyScreen) render(screen tcell.Screen) {
+	w, h := screen.Size()
+	title := s.opts.Title
+	if title == "" {
+		title = "gridlag — lobby"
+	}
+	fill(screen, 0, 0, w, 1, styleTitle)
+	putText(screen, 1, 0, w-2, title, styleTitle)
+	putText(screen, 2, 2, w-4, lobbyHeading, styleHeading)
+	y := 3
+	rooms := s.rooms()
+	for i, r := range rooms {
+		if y >= h-3 {
+			break
+		}
+		s.row(screen, y, w, i, lobbyRow(r))
+		y++
+	}
+	newRow := "+ new room"
+	if s.naming {
+		newRow = "+ new room: " + string(s.name) + "_"
+	}
+	s.row(screen, y, w, len(rooms), newRow)
+	status := s.status
+	switch {
+	case s.list == nil && status == "":
+		status = "asking the server for its rooms…"
+	case s.naming && status == "":
+		status = "type the room's name, Enter to join it, Esc to go back"
+	case s.list != nil && status == "":
+		status = fmt.Sprintf("%d rooms open, at most %d", len(rooms), s.list.MaxRooms)
+	}
+	putText(screen, 2, h-2, w-4, status, styleDim)
+	putText(screen, 0, h-1, w, tableBottomLine(lobbyKeyTable), styleDim)
+}
+
+// row draws row i of the list at y, marked if it is the one chosen.
+func (s *LobbyScreen) row(screen tcell.Screen, y, w, i int, text string) {
+	if i == s.sel {
+		putText(screen, 0, y, 2, ">", styleMe)
+		putText(screen, 2, y, w-4, text, styleMe)
+		return
+	}
+	putText(screen, 2, y, w-4, text, styleText)
+}
