@@ -33,7 +33,8 @@ type Lobby interface {
 type lobbyAnswer struct {
 	rooms   *protocol.Rooms
 	session client.Session
-	join    bool // the answer of Join (else of Rooms)
+	join    bool   // the answer of Join (else of Rooms)
+	room    string // the room Join was asked for
 	err     error
 }
 
@@ -65,6 +66,7 @@ type LobbyScreen struct {
 	quit     bool
 
 	session client.Session // the room joined, once Join answered
+	room    string         // its name
 	game    *UI            // its screen, once handed off
 }
 
@@ -81,7 +83,8 @@ func NewLobbyScreen(screen tcell.Screen, lobby Lobby, opts Options) *LobbyScreen
 }
 
 // RunLobby runs the lobby on screen, which must not be initialised yet,
-// then the game in the room the user joins, until they quit,
+// then the game in the room the user joins (its title is Options.Title and
+// the room's name), until they quit,
 // Options.Stop is closed or the game's session ends (as Run). It closes
 // the session it opened.
 func RunLobby(screen tcell.Screen, lobby Lobby, opts Options) error {
@@ -151,7 +154,7 @@ func (s *LobbyScreen) join(room string) {
 	s.status = "joining " + roomLabel(room) + "…"
 	s.call(func() lobbyAnswer {
 		sess, err := s.lobby.Join(room)
-		return lobbyAnswer{session: sess, join: true, err: err}
+		return lobbyAnswer{session: sess, join: true, room: room, err: err}
 	})
 }
 
@@ -173,7 +176,7 @@ func (s *LobbyScreen) take() {
 			s.listedAt = s.clock.Now()
 			s.wakeAfter(LobbyRefresh)
 		case a.join:
-			s.session, s.status = a.session, ""
+			s.session, s.room, s.status = a.session, a.room, ""
 		default:
 			s.list, s.listedAt = a.rooms, s.clock.Now()
 			s.wakeAfter(LobbyRefresh)
@@ -283,8 +286,19 @@ func (s *LobbyScreen) handedOff() app {
 	if s.session == nil || s.game != nil {
 		return nil
 	}
-	s.game = New(s.screen, s.session, s.opts)
+	opts := s.opts
+	opts.Title += RoomTitle(s.room)
+	s.game = New(s.screen, s.session, opts)
 	return s.game
+}
+
+// RoomTitle is what a screen's title says of room: nothing for the
+// default room.
+func RoomTitle(room string) string {
+	if room == "" {
+		return ""
+	}
+	return " — room " + room
 }
 
 // roomLabel is how the lobby names a room.

@@ -14,16 +14,16 @@ var lobbyKeyTable = []binding[*LobbyScreen]{
 		{key: tcell.KeyRune, ch: 'k', do: func(s *LobbyScreen) { s.move(-1) }},
 		{key: tcell.KeyRune, ch: 'j', do: func(s *LobbyScreen) { s.move(1) }},
 	}},
-	{label: "Enter", help: "join the room chosen", brief: "Enter join", group: "join", keys: []keyDo[*LobbyScreen]{
+	{label: "Enter", help: "join the room chosen", brief: "Enter", group: "join", keys: []keyDo[*LobbyScreen]{
 		{key: tcell.KeyEnter, do: func(s *LobbyScreen) { s.enter() }},
 	}},
-	{label: "n", help: "name a new room and join it", brief: "n new room", group: "new", keys: []keyDo[*LobbyScreen]{
+	{label: "n", help: "name a new room and join it", brief: "n", group: "new room", keys: []keyDo[*LobbyScreen]{
 		{key: tcell.KeyRune, ch: 'n', do: func(s *LobbyScreen) { s.startNaming() }},
 	}},
-	{label: "r", help: "ask for the rooms again now", brief: "r refresh", group: "refresh", keys: []keyDo[*LobbyScreen]{
+	{label: "r", help: "ask for the rooms again now", brief: "r", group: "refresh", keys: []keyDo[*LobbyScreen]{
 		{key: tcell.KeyRune, ch: 'r', do: func(s *LobbyScreen) { s.fetch() }},
 	}},
-	{label: "q Ctrl-C", help: "quit", brief: "q quit", group: "quit", keys: []keyDo[*LobbyScreen]{
+	{label: "q Ctrl-C", help: "quit", brief: "q", group: "quit", keys: []keyDo[*LobbyScreen]{
 		{key: tcell.KeyRune, ch: 'q', do: func(s *LobbyScreen) { s.quit = true }},
 		{key: tcell.KeyCtrlC, do: func(s *LobbyScreen) { s.quit = true }},
 	}},
@@ -36,8 +36,8 @@ const lobbyHeading = "ROOM              PLAYERS SPEC  ROUND  LEFT"
 // the keys.
 func (s *LobbyScreen) render(screen tcell.Screen) {
 	w, h := screen.Size()
-	title := s.opts.Title
-	if title == "" {
+	title := s.opts.Title + " — lobby"
+	if s.opts.Title == "" {
 		title = "gridlag — lobby"
 	}
 	fill(screen, 0, 0, w, 1, styleTitle)
