@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
+	"strconv"
 	"time"
+
+	"gridlag/protocol"
 )
 
 // Defaults and limits of Options.
@@ -47,6 +50,18 @@ type Options struct {
 	// over, in turn (e.g. loopback aliases, so that a server's cap per
 	// address does not refuse the load); empty lets the system choose.
 	LocalAddrs []netip.Addr
+	// Rooms spreads the players over this many rooms of the server, named
+	// room-1, room-2, ..., in turn (player n in room ((n-1) mod Rooms)+1);
+	// 0 puts every player in the server's default room.
+	Rooms int
+}
+
+// room is the room player n (from 1) joins: "" for the default room.
+func (o Options) room(n int) string {
+	if o.Rooms == 0 {
+		return ""
+	}
+	return "room-" + strconv.Itoa((n-1)%o.Rooms+1)
 }
 
 // withDefaults fills the zero fields.
@@ -69,6 +84,8 @@ func (o Options) check() error {
 		return fmt.Errorf("loadgen: %d players: want 1 to %d", o.N, MaxPlayers)
 	case o.Duration < 0 || o.Ramp < 0 || o.MoveTime < 0:
 		return errors.New("loadgen: negative duration, ramp or move time")
+	case o.Rooms < 0 || o.Rooms > min(o.N, protocol.MaxRooms):
+		return fmt.Errorf("loadgen: %d rooms for %d players: want 0 to %d", o.Rooms, o.N, min(o.N, protocol.MaxRooms))
 	}
 	return nil
 }

@@ -63,7 +63,7 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 		return nil, err
 	}
 	nc.SetDeadline(time.Now().Add(HandshakeTimeout))
-	hello := &protocol.Hello{Version: protocol.Version, Name: fmt.Sprintf("%s-%d", r.opts.NamePrefix, n), Bot: true}
+	hello := &protocol.Hello{Version: protocol.Version, Name: fmt.Sprintf("%s-%d", r.opts.NamePrefix, n), Bot: true, Room: r.opts.room(n)}
 	if err := protocol.NewEncoder(nc).Encode(hello); err != nil {
 		nc.Close()
 		return nil, err
