@@ -42,3 +42,43 @@ func ListRooms(ctx context.Context, addr string) (*protocol.Rooms, error) {
 	}
 	return nil, fmt.Errorf("client: list rooms of %s: got %v, want Rooms", addr, m.Type())
 }
+
+// Lobby is a server's lobby over TCP: its rooms, and a way into one. It
+// is what tui.RunLobby needs.
+type Lobby struct {
+	Ctx     context.Context // ends the calls; nil = context.Background()
+	Addr    string          // the game server, host:port
+	Options Options         // the player's options; Join sets Room
+}
+
+// Rooms asks the server for its rooms (ListRooms).
+func (l Lobby) Rooms() (*protocol.Rooms, error) { return ListRooms(l.ctx(), l.Addr) }
+
+// Join connects to room as a player, without waiting for the Welcome
+// (Connect).
+func (l Lobby) Join(room string) (Session, error) {
+	opts := l.Options
+	opts.Room = room
+	return Connect(l.ctx(), l.Addr, opts)
+}
+
+func (l Lobby) ctx() context.Context {
+	if l.Ctx == nil {
+		return context.Background()
+	}
+	return l.Ctx
+}
+
+// RoomsAsk is how long HasRooms waits for the server's answer.
+const RoomsAsk = 2 * time.Second
+
+// HasRooms reports whether the server at addr hosts rooms besides its
+// default one, so that a player who named no room is shown the lobby. A
+// server that does not answer within RoomsAsk, or predates rooms, has
+// none: the player plays in its default room.
+func HasRooms(ctx context.Context, addr string) bool {
+	ctx, cancel := context.WithTimeout(ctx, RoomsAsk)
+	defer cancel()
+	list, err := ListRooms(ctx, addr)
+	return err == nil && len(list.Rooms) > 1
+}
