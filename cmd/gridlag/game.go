@@ -31,6 +31,8 @@ type gameFlags struct {
 	addr     string
 	connect  string
 	spectate bool
+	room     string
+	lobby    bool
 	name     string
 	latency  time.Duration
 	jitter   time.Duration
@@ -70,12 +72,13 @@ type sshLimits struct {
 }
 
 // gameLimits are the game port's caps: -max-players, -max-conns,
-// -max-conns-per-addr, -max-players-per-addr, -send-queue, -write-buffer
-// and -write-timeout.
+// -max-conns-per-addr, -max-players-per-addr, -send-queue, -write-buffer,
+// -write-timeout, -room-players and -max-rooms.
 type gameLimits struct {
 	players, conns, connsPerAddr, playersPerAddr int
 	sendQueue, writeBuffer                       int
 	writeTimeout                                 time.Duration
+	roomPlayers, rooms                           int
 }
 
 // defaultMaxPlayers is -max-players' default, sized for a 2-core machine
@@ -87,7 +90,8 @@ const defaultMaxPlayers = 1000
 // number: see serverConfig).
 func (l gameLimits) options() server.Options {
 	return server.Options{MaxConns: l.conns, MaxConnsPerAddr: l.connsPerAddr, MaxPlayersPerAddr: l.playersPerAddr,
-		SendQueue: l.sendQueue, WriteBuffer: l.writeBuffer, WriteTimeout: l.writeTimeout}
+		SendQueue: l.sendQueue, WriteBuffer: l.writeBuffer, WriteTimeout: l.writeTimeout,
+		RoomPlayers: l.roomPlayers, MaxRooms: l.rooms}
 }
 
 // check refuses a send queue too short for a newcomer's Joins: it is sent
@@ -106,6 +110,8 @@ func gameMain(args []string) error {
 	fs.StringVar(&f.addr, "addr", ":7777", "with -server: the TCP address to listen on; \"\" with -ssh = SSH players only (the game port stays on loopback)")
 	fs.StringVar(&f.connect, "connect", "", "join the server at HOST:PORT instead of starting an embedded one")
 	fs.BoolVar(&f.spectate, "spectate", false, "with -connect: watch the server's view (every player, their acks and round trips) instead of playing")
+	fs.StringVar(&f.room, "room", "", "with -connect: the room to join or watch (1-16 printable characters); default: the server's default room, or its lobby if it has other rooms")
+	fs.BoolVar(&f.lobby, "lobby", false, "show the lobby: the server's rooms, to pick one or name a new one")
 	fs.StringVar(&f.name, "name", defaultName(), "your player name (1-16 printable characters)")
 	fs.duration(&f.latency, "latency", 0, latencyKind, "injected round-trip latency, half each way (the slider changes it live)")
 	fs.duration(&f.jitter, "jitter", 0, jitterKind, "injected jitter: 0..J extra per message, never reordering")
@@ -130,6 +136,8 @@ func gameMain(args []string) error {
 	fs.int(&f.limits.playersPerAddr, "max-players-per-addr", server.DefaultMaxPlayersPerAddr, sessionsKind, "players joined at once from one address (a classroom behind one NAT is one address)")
 	fs.int(&f.limits.sendQueue, "send-queue", server.DefaultSendQueue, queueKind, "frames that may wait for a game client before it is dropped as too slow; more than -max-players")
 	fs.int(&f.limits.writeBuffer, "write-buffer", server.DefaultWriteBuffer, bufferKind, "kernel send buffer of each game connection, in bytes: what a client that stops reading can hold")
+	fs.int(&f.limits.roomPlayers, "room-players", server.DefaultRoomPlayers, sessionsKind, "players at once in each named room (the default room takes -max-players)")
+	fs.int(&f.limits.rooms, "max-rooms", server.DefaultMaxRooms, maxRoomsKind, "rooms open at once, the default room included")
 	fs.duration(&f.limits.writeTimeout, "write-timeout", server.DefaultWriteTimeout, stallKind, "a game client that reads nothing for this long is dropped")
 	fs.duration(&f.drain, "drain", 10*time.Second, lengthKind, "with -server: on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
 	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
@@ -199,6 +207,17 @@ func (f *gameFlags) check() error {
 		return errors.New("-agones is for -server")
 	case f.connect != "" && f.botsSet && f.bots > 0:
 		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
+	case f.room != "" && f.serve:
+		return errors.New("-room is the client's: a server opens rooms as clients name them")
+	case f.room != "" && f.lobby:
+		return errors.New("-room and -lobby do not go together: the lobby is for choosing a room")
+	case f.lobby && f.spectate:
+		return errors.New("-lobby is for playing; to watch a room, give -spectate -room NAME")
+	}
+	if f.room != "" {
+		if err := protocol.CheckName(f.room); err != nil {
+			return fmt.Errorf("-room %q: %w", f.room, err)
+		}
 	}
 	if err := protocol.CheckPlayerName(f.name, false); err != nil {
 		return fmt.Errorf("-name %q: %w", f.name, err)
@@ -398,21 +417,27 @@ func playMain(ctx context.Context, f gameFlags) error {
 			title += ", ssh " + f.ssh
 		}
 	}
-	// Connect, not Dial: the screen comes up at once and says it is
-	// waiting for the server (which takes a round trip, up to a second at
-	// the slider's maximum); q works meanwhile.
-	conn, err := client.Connect(ctx, addr, client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("client")})
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
+	opts := client.Options{Name: f.name, Room: f.room, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("client")}
 	screen, err := tcell.NewScreen()
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
-	logger.Info("playing", "server", addr, "name", f.name, "latency", f.latency, "jitter", f.jitter, "loss", f.loss)
 	// A signal ends the game like q: the terminal is restored, exit 0.
-	return tui.Run(screen, conn, tui.Options{LogPath: path, Title: title, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
+	topts := tui.Options{LogPath: path, Title: title + tui.RoomTitle(f.room), Logger: logger.WithPrefix("tui"), Stop: ctx.Done()}
+	if f.lobby || f.connect != "" && f.room == "" && client.HasRooms(ctx, addr) {
+		logger.Info("lobby", "server", addr, "name", f.name)
+		return tui.RunLobby(screen, client.Lobby{Ctx: ctx, Addr: addr, Options: opts}, topts)
+	}
+	// Connect, not Dial: the screen comes up at once and says it is
+	// waiting for the server (which takes a round trip, up to a second at
+	// the slider's maximum); q works meanwhile.
+	conn, err := client.Connect(ctx, addr, opts)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	logger.Info("playing", "server", addr, "room", f.room, "name", f.name, "latency", f.latency, "jitter", f.jitter, "loss", f.loss)
+	return tui.Run(screen, conn, topts)
 }
 
 func level(debug bool) log.Level {

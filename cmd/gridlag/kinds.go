@@ -10,6 +10,7 @@ import (
 	"gridlag/bot"
 	"gridlag/link"
 	"gridlag/loadgen"
+	"gridlag/protocol"
 	"gridlag/server"
 )
 
@@ -52,6 +53,10 @@ var (
 	// sessionsKind: -max-players, -max-players-per-addr, -ssh-per-addr,
 	// -ssh-max: each session is a player.
 	sessionsKind = intRange{lo: 1, hi: server.MaxPlayersCap}
+	// roomsKind: load's -rooms, 0 for the default room alone; -max-rooms
+	// takes at least 1 (the default room).
+	roomsKind    = intRange{lo: 0, hi: protocol.MaxRooms}
+	maxRoomsKind = intRange{lo: 1, hi: protocol.MaxRooms}
 	// seedKind: -seed, any 64-bit number.
 	seedKind = intRange{lo: math.MinInt64, hi: math.MaxInt64}
 )

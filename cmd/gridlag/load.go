@@ -26,6 +26,7 @@ func loadMain(args []string, out io.Writer) error {
 	fs.StringVar(&o.NamePrefix, "name", loadgen.DefaultNamePrefix, "name prefix: load-1, load-2, ... (the players say they are bots)")
 	fs.seed(&o.Seed, "seed", 0, "seed of the walks; 0 = from the clock")
 	fs.StringVar(&addrs, "addrs", "", "source addresses to spread the connections over, e.g. 127.0.0.2-127.0.0.9 (loopback aliases); default: the system's choice")
+	fs.int(&o.Rooms, "rooms", 0, roomsKind, "spread the players over this many rooms of the server (room-1, room-2, ...); 0 = its default room")
 	fs.BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -35,6 +36,9 @@ func loadMain(args []string, out io.Writer) error {
 	}
 	if err := protocol.CheckPlayerName(fmt.Sprintf("%s-%d", o.NamePrefix, o.N), true); err != nil {
 		return fs.usageErrorf("-name %q: the players' names (%s-1 to %s-%d): %w", o.NamePrefix, o.NamePrefix, o.NamePrefix, o.N, err)
+	}
+	if o.Rooms > o.N {
+		return fs.usageErrorf("-rooms %d: more rooms than the %d players", o.Rooms, o.N)
 	}
 	if addrs != "" {
 		var err error

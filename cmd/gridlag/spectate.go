@@ -22,7 +22,7 @@ func spectateMain(ctx context.Context, f gameFlags) error {
 		return fmt.Errorf("log file: %w", err)
 	}
 	defer closeLog()
-	w, err := client.ConnectSpectator(ctx, f.connect, client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("spectator")})
+	w, err := client.ConnectSpectator(ctx, f.connect, client.Options{Name: f.name, Room: f.room, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("spectator")})
 	if err != nil {
 		return err
 	}
@@ -31,6 +31,6 @@ func spectateMain(ctx context.Context, f gameFlags) error {
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
-	logger.Info("spectating", "server", f.connect, "name", f.name)
-	return tui.RunSpectate(screen, w, tui.Options{LogPath: path, Title: "gridlag — spectating " + f.connect, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
+	logger.Info("spectating", "server", f.connect, "room", f.room, "name", f.name)
+	return tui.RunSpectate(screen, w, tui.Options{LogPath: path, Title: "gridlag — spectating " + f.connect + tui.RoomTitle(f.room), Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
 }
