@@ -22,19 +22,25 @@ func (s *Server) playGame(ctx context.Context, p *Player) error {
 	if p.Spectate {
 		return s.watchGame(ctx, p)
 	}
-	conn, err := client.Connect(ctx, s.opts.GameAddr, client.Options{
+	opts := client.Options{
 		Name:    p.User,
 		Color:   p.Color,
+		Room:    p.Room,
 		Latency: s.opts.Latency,
 		Jitter:  s.opts.Jitter,
 		Logger:  s.log.With("user", p.User, "remote", p.RemoteAddr.String()),
-	})
+	}
+	// The log is the server's: its path means nothing to a remote player.
+	// A refusal by the game server shows on the screen, then ends the
+	// session with its error.
+	topts := tui.Options{Title: Title + tui.RoomTitle(p.Room), Logger: s.log.With("user", p.User)}
+	if p.Lobby || p.Room == "" && client.HasRooms(ctx, s.opts.GameAddr) {
+		return tui.RunLobby(p.Screen, client.Lobby{Ctx: ctx, Addr: s.opts.GameAddr, Options: opts}, topts)
+	}
+	conn, err := client.Connect(ctx, s.opts.GameAddr, opts)
 	if err != nil {
 		return fmt.Errorf("cannot join the game: %w", err)
 	}
 	defer conn.Close()
-	// The log is the server's: its path means nothing to a remote player.
-	// A refusal by the game server shows on the screen, then ends the
-	// session with its error.
-	return tui.Run(p.Screen, conn, tui.Options{Title: Title, Logger: s.log.With("user", p.User)})
+	return tui.Run(p.Screen, conn, topts)
 }

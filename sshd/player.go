@@ -30,10 +30,15 @@ type Player struct {
 	// Spectate says the session asked to watch the game rather than play
 	// (the command SpectateCommand).
 	Spectate bool
+	// Room is the room the session asked for (RoomCommand, or
+	// SpectateCommand with a name); "" for the default room.
+	Room string
+	// Lobby says the session asked for the lobby (LobbyCommand).
+	Lobby bool
 }
 
-// SpectateCommand is the one command a session may ask for: `ssh -t -p
-// 2222 host spectate` watches the game instead of playing it.
+// SpectateCommand watches the game instead of playing it: `ssh -t -p 2222
+// host spectate` the default room, `spectate NAME` room NAME.
 const SpectateCommand = "spectate"
 
 // DefaultPlayerName is the name of a player whose SSH user name has nothing

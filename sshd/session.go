@@ -28,6 +28,7 @@ type session struct {
 	tty      *channelTty     // openScreen: the screen's end of the terminal
 	screen   tcell.Screen    // openScreen
 	termName string          // openScreen: the terminal type in use
+	cmd      command         // refuseCommand
 	player   *Player         // introducePlayer
 	ctx      context.Context // watchdog: done when the session must end
 	killed   killReason      // watchdog: why it ended the session, if it did
@@ -94,14 +95,17 @@ func (s *Server) countSession(next sessionHandler) sessionHandler {
 }
 
 // refuseCommand refuses a session that asks to run a command: the server
-// runs only the game, or the spectator's screen for SpectateCommand.
+// runs only the game, in a room, the lobby, or the spectator's screen (see
+// RoomCommand).
 func refuseCommand(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		if cmd := ss.RawCommand(); cmd != "" && cmd != SpectateCommand {
+		cmd, err := parseCommand(ss.RawCommand())
+		if err != nil {
 			ss.refuse("command refused",
-				fmt.Sprintf("gridlag runs only the game, not commands: connect with ssh -p %d host (or ssh -t -p %[1]d host %s to watch)", localPort(ss), SpectateCommand))
+				fmt.Sprintf("gridlag runs only the game, not commands (%v): connect with ssh -p %d host, or ssh -t -p %[2]d host %s|%s NAME|%s [NAME]", err, localPort(ss), LobbyCommand, RoomCommand, SpectateCommand))
 			return
 		}
+		ss.cmd = cmd
 		next(ss)
 	}
 }
@@ -167,7 +171,7 @@ func openScreen(next sessionHandler) sessionHandler {
 func introducePlayer(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		name := PlayerName(ss.User())
-		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Spectate: ss.RawCommand() == SpectateCommand}
+		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Spectate: ss.cmd.spectate, Room: ss.cmd.room, Lobby: ss.cmd.lobby}
 		fp, color, hasKey := authedKey(ss)
 		if hasKey {
 			p.Fingerprint, p.Color = fp, color

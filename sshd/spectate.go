@@ -14,10 +14,10 @@ import (
 // caps spectators on their own.
 func (s *Server) watchGame(ctx context.Context, p *Player) error {
 	logger := s.log.With("user", p.User, "remote", p.RemoteAddr.String())
-	w, err := client.ConnectSpectator(ctx, s.opts.GameAddr, client.Options{Name: p.User, Logger: logger})
+	w, err := client.ConnectSpectator(ctx, s.opts.GameAddr, client.Options{Name: p.User, Room: p.Room, Logger: logger})
 	if err != nil {
 		return fmt.Errorf("cannot watch the game: %w", err)
 	}
 	defer w.Close()
-	return tui.RunSpectate(p.Screen, w, tui.Options{Title: Title + " — spectating", Logger: logger})
+	return tui.RunSpectate(p.Screen, w, tui.Options{Title: Title + " — spectating" + tui.RoomTitle(p.Room), Logger: logger})
 }
