@@ -143,7 +143,27 @@ func (s *Server) publishStats() {
 	t := s.totals()
 	s.mu.Lock()
 	s.stats = t
+	s.roomStats = s.roomStats[:0]
+	for _, r := range s.rooms {
+		s.roomStats = append(s.roomStats, RoomStats{Name: r.name, Stats: r.stats})
+	}
 	s.mu.Unlock()
+}
+
+// RoomStats are one room's counters.
+type RoomStats struct {
+	Name  string // "" for the default room
+	Stats Stats
+}
+
+// Rooms returns the counters of every open room, as of the last event the
+// server handled, the default room first, the others by name.
+func (s *Server) Rooms() []RoomStats {
+	s.mu.Lock()
+	rooms := slices.Clone(s.roomStats)
+	s.mu.Unlock()
+	slices.SortFunc(rooms, func(a, b RoomStats) int { return strings.Compare(a.Name, b.Name) })
+	return rooms
 }
 
 // totals sums the counters of every room, open or closed: Server.Stats.

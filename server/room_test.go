@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"gridlag/grid"
 	"gridlag/protocol"
@@ -167,5 +168,26 @@ func TestStatsAddCoversEveryField(t *testing.T) {
 		if f := w.Field(i); f.CanInt() && f.Int() != 2 || f.CanUint() && f.Uint() != 2 {
 			t.Errorf("Stats.add leaves out %s", w.Type().Field(i).Name)
 		}
+	}
+}
+
+func TestRoomsCounters(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 50}})
+	dial(t, ts).joinRoom("ann", "red")
+	dial(t, ts).joinRoom("bob", "red")
+	dial(t, ts).join("cy")
+	deadline := time.Now().Add(wait)
+	for {
+		rooms := ts.Rooms()
+		if len(rooms) == 2 && rooms[0].Name == "" && rooms[0].Stats.Players == 1 && rooms[1].Name == "red" && rooms[1].Stats.Players == 2 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("rooms %+v, want cy in the default room, ann and bob in red", rooms)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if st := ts.Stats(); st.Players != 3 || st.Joins != 3 {
+		t.Errorf("server totals %d players, %d joins; want 3 of each", st.Players, st.Joins)
 	}
 }

@@ -48,7 +48,8 @@ type Server struct {
 	live      map[ConnID]*conn // connections whose goroutines still run
 	connsFrom map[string]int   // live connections per remote IP
 	serving   bool
-	notice    string // set by Drain: new connections are refused with it
+	notice    string      // set by Drain: new connections are refused with it
+	roomStats []RoomStats // every open room's counters, for Rooms
 
 	// Owned by the loop goroutine (start is set before any other goroutine
 	// reads it).
