@@ -283,6 +283,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	g := &game{cfg: cfg.WithDefaults(), srv: server.New(opts), errCh: make(chan error, 2), bots: func() {}}
 	if exp != nil {
 		exp.Watch(g.srv.Stats)
+		exp.WatchRooms(g.srv.Rooms)
 		if g.web, err = serveMetrics(f.scale.metrics, exp); err != nil {
 			ln.Close()
 			return nil, err
