@@ -19,10 +19,10 @@ import (
 // as a room holds nothing worth keeping once nobody is in it (the next
 // player to name it starts a fresh round).
 type room struct {
-	name  string
-	core  *Core
-	conns int   // connections routed here and not yet dropped
-	stats Stats // the Core's counters as of its last output
+	name    string
+	core    *Core
+	conns   int  // connections routed here and not yet dropped
+	touched bool // in Server.touched
 }
 
 // openRoom opens the room called name. A named room's Core is capped at
@@ -33,7 +33,6 @@ func (s *Server) openRoom(name string) *room {
 		cfg.MaxPlayers = s.opts.RoomPlayers
 	}
 	r := &room{name: name, core: NewCore(cfg)}
-	r.stats = r.core.Stats()
 	s.rooms[name] = r
 	if name != "" {
 		s.log.Info("room opened", "room", name, "rooms", len(s.rooms))
@@ -77,17 +76,34 @@ func (s *Server) enter(c *conn, m protocol.Message) bool {
 	return true
 }
 
-// closeEmptyRooms closes the named rooms nobody is in any more; their
-// counters stay in the server's totals.
+// touch notes that r was given something (a message, a tick, a
+// disconnection): the next flush queues its output and publishes its
+// counters. Only the rooms touched cost a flush anything.
+func (s *Server) touch(r *room) {
+	if !r.touched {
+		r.touched = true
+		s.touched = append(s.touched, r)
+	}
+}
+
+// closeEmptyRooms closes the named rooms touched since the last flush
+// that nobody is in any more (a room empties only by a drop, which touches
+// it); their counters stay in the server's totals. It ends the flush.
 func (s *Server) closeEmptyRooms() {
-	for name, r := range s.rooms {
-		if name == "" || r.conns > 0 {
+	for _, r := range s.touched {
+		r.touched = false
+		if r.name == "" || r.conns > 0 {
 			continue
 		}
-		delete(s.rooms, name)
+		delete(s.rooms, r.name)
+		s.mu.Lock()
+		delete(s.published, r.name)
 		s.retired.add(r.core.Stats())
-		s.log.Info("room closed", "room", name, "rooms", len(s.rooms))
+		s.mu.Unlock()
+		s.log.Info("room closed", "room", r.name, "rooms", len(s.rooms))
 	}
+	clear(s.touched)
+	s.touched = s.touched[:0]
 }
 
 // listRooms answers a ListRooms from c with every room open now.
@@ -133,19 +149,13 @@ func (s *Server) roomList() *protocol.Rooms {
 	return list
 }
 
-// publishStats takes every room's counters and publishes their totals
-// for Server.Stats, before the frames of a flush are queued: whoever reads
-// one of them then sees the counters.
+// publishStats publishes the counters of the rooms touched for
+// Server.Stats and Rooms, before the frames of a flush are queued: whoever
+// reads one of them then sees the counters.
 func (s *Server) publishStats() {
-	for _, r := range s.rooms {
-		r.stats = r.core.Stats()
-	}
-	t := s.totals()
 	s.mu.Lock()
-	s.stats = t
-	s.roomStats = s.roomStats[:0]
-	for _, r := range s.rooms {
-		s.roomStats = append(s.roomStats, RoomStats{Name: r.name, Stats: r.stats})
+	for _, r := range s.touched {
+		s.published[r.name] = r.core.Stats()
 	}
 	s.mu.Unlock()
 }
@@ -160,17 +170,11 @@ type RoomStats struct {
 // server handled, the default room first, the others by name.
 func (s *Server) Rooms() []RoomStats {
 	s.mu.Lock()
-	rooms := slices.Clone(s.roomStats)
+	rooms := make([]RoomStats, 0, len(s.published))
+	for name, st := range s.published {
+		rooms = append(rooms, RoomStats{Name: name, Stats: st})
+	}
 	s.mu.Unlock()
 	slices.SortFunc(rooms, func(a, b RoomStats) int { return strings.Compare(a.Name, b.Name) })
 	return rooms
-}
-
-// totals sums the counters of every room, open or closed: Server.Stats.
-func (s *Server) totals() Stats {
-	t := s.retired
-	for _, r := range s.rooms {
-		t.add(r.stats)
-	}
-	return t
 }

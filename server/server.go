@@ -44,17 +44,17 @@ type Server struct {
 	ln        net.Listener
 	closed    bool
 	nextID    ConnID
-	stats     Stats
+	published map[string]Stats // each open room's counters as of its last flush
+	retired   Stats            // the counters of the rooms closed
 	live      map[ConnID]*conn // connections whose goroutines still run
 	connsFrom map[string]int   // live connections per remote IP
 	serving   bool
-	notice    string      // set by Drain: new connections are refused with it
-	roomStats []RoomStats // every open room's counters, for Rooms
+	notice    string // set by Drain: new connections are refused with it
 
 	// Owned by the loop goroutine (start is set before any other goroutine
 	// reads it).
 	rooms   map[string]*room // the open rooms by name; "" is the default room
-	retired Stats            // the counters of the rooms closed
+	touched []*room          // the rooms given something since the last flush
 	start   time.Time
 	conns   map[ConnID]*conn
 	players addrCount // joined players per remote IP
@@ -86,6 +86,7 @@ func New(opts Options) *Server {
 		done:       make(chan struct{}),
 		conns:      make(map[ConnID]*conn),
 		rooms:      make(map[string]*room),
+		published:  make(map[string]Stats),
 		live:       make(map[ConnID]*conn),
 		connsFrom:  make(map[string]int),
 		players:    addrCount{hosts: make(map[ConnID]string), count: make(map[string]int)},
@@ -127,7 +128,7 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.ln = ln
 	def := s.openRoom("")
 	s.start = time.Now()
-	s.stats = def.stats
+	s.published[""] = def.core.Stats()
 	s.wg.Add(1 + len(s.shards))
 	go s.loop()
 	for _, sh := range s.shards {
@@ -282,7 +283,11 @@ func (s *Server) Addr() net.Addr {
 func (s *Server) Stats() Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.stats
+	t := s.retired
+	for _, st := range s.published {
+		t.add(st)
+	}
+	return t
 }
 
 // Close stops the server: it says Bye{"server shutting down"} to every
@@ -350,6 +355,7 @@ func (s *Server) loop() {
 			now := s.now()
 			for _, r := range s.rooms {
 				r.core.Tick(now)
+				s.touch(r)
 			}
 			s.flush()
 			s.opts.Metrics.Tick(time.Since(began))
@@ -358,6 +364,7 @@ func (s *Server) loop() {
 			now := s.now()
 			for _, r := range s.rooms {
 				r.core.Ping(now)
+				s.touch(r)
 			}
 		case <-summaries.C:
 			s.warn.Flush()
@@ -421,6 +428,7 @@ func (s *Server) handle(ev event) {
 			return
 		}
 		c.world.core.Receive(s.now(), c.id, ev.msg)
+		s.touch(c.world)
 	case evGone:
 		s.drop(c, ev.reason, ev.final, ev.abuse)
 	case evNotice:
@@ -490,6 +498,7 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 		s.log.Debug("disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
 	}
 	if r := c.world; r != nil {
+		s.touch(r)
 		r.conns--
 		known := r.core.Stats().Connections
 		r.core.Disconnect(s.now(), c.id, reason)
@@ -516,12 +525,12 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 	s.hardClose(c)
 }
 
-// flush queues every room's output, wakes the writers, and closes the
-// rooms left empty.
+// flush queues the output of the rooms touched since the last flush,
+// wakes the writers, and closes the rooms left empty.
 func (s *Server) flush() {
 	s.publishStats()
-	for _, r := range s.rooms {
-		s.flushRoom(r)
+	for i := 0; i < len(s.touched); i++ { // a drop may touch one more
+		s.flushRoom(s.touched[i])
 	}
 	s.wakeWriters()
 	s.closeEmptyRooms()
