@@ -28,16 +28,6 @@ type Lobby interface {
 	Join(room string) (client.Session, error)
 }
 
-// lobbyAnswer is what a call of the Lobby brought: a list or a session,
-// or the error.
-type lobbyAnswer struct {
-	rooms   *protocol.Rooms
-	session client.Session
-	join    bool   // the answer of Join (else of Rooms)
-	room    string // the room Join was asked for
-	err     error
-}
-
 // LobbyScreen is the lobby: the rooms of a server (name, players and
 // cap, round and time left), the arrow keys to choose one, Enter to join
 // it, n to name a new one. Once a room is joined, the game's screen takes
@@ -50,9 +40,10 @@ type LobbyScreen struct {
 	clock   Clock
 	present presenter
 
-	changed chan struct{} // signalled when an answer is waiting
-	mu      sync.Mutex
-	answers []lobbyAnswer // guarded by mu
+	changed   chan struct{} // signalled when an answer is waiting
+	mu        sync.Mutex
+	answers   []lobbyAnswer // guarded by mu
+	abandoned bool          // guarded by mu: the lobby is over, answers are dropped
 
 	fetching bool // Rooms was called and has not answered
 	joining  bool // Join was called and has not answered
@@ -83,17 +74,21 @@ func NewLobbyScreen(screen tcell.Screen, lobby Lobby, opts Options) *LobbyScreen
 }
 
 // RunLobby runs the lobby on screen, which must not be initialised yet,
-// then the game in the room the user joins (its title is Options.Title and
-// the room's name), until they quit,
-// Options.Stop is closed or the game's session ends (as Run). It closes
-// the session it opened.
+// then the game in the room the user joins (titled Options.Title and the
+// room's name), until they quit, Options.Stop is closed or the game's
+// session ends (as Run). It closes the session it opened, and one that
+// comes after the user quit.
 func RunLobby(screen tcell.Screen, lobby Lobby, opts Options) error {
 	var s *LobbyScreen
 	over, err := runApp(screen, opts, func() app {
 		s = NewLobbyScreen(screen, lobby, opts)
 		return s
 	})
-	if s == nil || s.session == nil {
+	if s == nil {
+		return err
+	}
+	s.abandon()
+	if s.session == nil {
 		return err
 	}
 	defer s.session.Close()
@@ -101,88 +96,6 @@ func RunLobby(screen tcell.Screen, lobby Lobby, opts Options) error {
 		err = s.session.View().Err
 	}
 	return err
-}
-
-// call runs f off the loop and keeps its answer for the next Frame.
-func (s *LobbyScreen) call(f func() lobbyAnswer) {
-	go func() {
-		a := f()
-		s.mu.Lock()
-		s.answers = append(s.answers, a)
-		s.mu.Unlock()
-		s.wake()
-	}()
-}
-
-// wake signals the loop that the lobby has something new.
-func (s *LobbyScreen) wake() {
-	select {
-	case s.changed <- struct{}{}:
-	default:
-	}
-}
-
-// wakeAfter wakes the loop after d, for the next refresh: the loop's own
-// ticks are for frames that change with time, and would hold back a key's
-// frame until then.
-func (s *LobbyScreen) wakeAfter(d time.Duration) {
-	after := s.clock.After(d)
-	go func() {
-		<-after
-		s.wake()
-	}()
-}
-
-// fetch asks for the rooms.
-func (s *LobbyScreen) fetch() {
-	if s.fetching || s.joining || s.session != nil {
-		return
-	}
-	s.fetching = true
-	s.call(func() lobbyAnswer {
-		rooms, err := s.lobby.Rooms()
-		return lobbyAnswer{rooms: rooms, err: err}
-	})
-}
-
-// join asks to join room.
-func (s *LobbyScreen) join(room string) {
-	if s.joining || s.session != nil {
-		return
-	}
-	s.joining = true
-	s.status = "joining " + roomLabel(room) + "…"
-	s.call(func() lobbyAnswer {
-		sess, err := s.lobby.Join(room)
-		return lobbyAnswer{session: sess, join: true, room: room, err: err}
-	})
-}
-
-// take applies the answers that came since the last frame.
-func (s *LobbyScreen) take() {
-	s.mu.Lock()
-	answers := s.answers
-	s.answers = nil
-	s.mu.Unlock()
-	for _, a := range answers {
-		if a.join {
-			s.joining = false
-		} else {
-			s.fetching = false
-		}
-		switch {
-		case a.err != nil:
-			s.status = a.err.Error()
-			s.listedAt = s.clock.Now()
-			s.wakeAfter(LobbyRefresh)
-		case a.join:
-			s.session, s.room, s.status = a.session, a.room, ""
-		default:
-			s.list, s.listedAt = a.rooms, s.clock.Now()
-			s.wakeAfter(LobbyRefresh)
-			s.sel = min(s.sel, len(s.list.Rooms))
-		}
-	}
 }
 
 // Frame applies what the server answered, asks for the rooms again when

@@ -23,6 +23,7 @@ type fakeLobby struct {
 	rooms *protocol.Rooms
 	asked []string
 	me    *sim.Client
+	hold  chan struct{} // if not nil, Join waits for it
 }
 
 func (f *fakeLobby) Rooms() (*protocol.Rooms, error) {
@@ -32,6 +33,9 @@ func (f *fakeLobby) Rooms() (*protocol.Rooms, error) {
 }
 
 func (f *fakeLobby) Join(room string) (client.Session, error) {
+	if f.hold != nil {
+		<-f.hold
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.asked = append(f.asked, room)
@@ -120,5 +124,40 @@ func TestLobbyNamesANewRoom(t *testing.T) {
 	r.waitFor("you (10,10)")
 	if got := lobby.joined(); len(got) != 1 || got[0] != "attic" {
 		t.Fatalf("rooms joined %q, want attic", got)
+	}
+}
+
+// A room joined after the user quit the lobby is left at once: its
+// session is closed, not left playing with nobody at the keys.
+func TestLobbyClosesALateSession(t *testing.T) {
+	lobby := &fakeLobby{world: sim.New(server.Config{Rate: 20}), hold: make(chan struct{}),
+		rooms: &protocol.Rooms{MaxRooms: 256, Rooms: []protocol.RoomInfo{{MaxPlayers: 1000}}}}
+	r := startLobby(t, lobby, nil)
+	r.waitFor("1 rooms open")
+	r.screen.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
+	r.waitFor("joining (default)…")
+	r.screen.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+	if err := r.result(); err != nil {
+		t.Fatalf("RunLobby: %v", err)
+	}
+	close(lobby.hold)
+	deadline := time.After(10 * time.Second)
+	for {
+		lobby.mu.Lock()
+		me := lobby.me
+		lobby.mu.Unlock()
+		if me != nil {
+			select {
+			case <-me.Done():
+				return
+			case <-deadline:
+				t.Fatal("the session joined after quitting was not closed")
+			}
+		}
+		select {
+		case <-deadline:
+			t.Fatal("Join never answered")
+		case <-time.After(time.Millisecond):
+		}
 	}
 }
