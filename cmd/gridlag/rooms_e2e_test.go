@@ -1,0 +1,55 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestLobbyInTmux runs a real server and two real terminal clients: ada
+// plays in room kitchen (-room); bob names no room, so, the server having
+// rooms besides its default one, he gets the lobby, which lists kitchen
+// with ada; Down and Enter put him in kitchen with her.
+func TestLobbyInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildBinary(t)
+	addr := freeAddr(t)
+	srv := exec.Command(bin, "-server", "-addr", addr, "-log", filepath.Join(t.TempDir(), "server.log"))
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Process.Signal(os.Interrupt)
+		srv.Wait()
+	})
+	for deadline := time.Now().Add(10 * time.Second); ; { // wait for the server to listen
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server does not listen on %s: %v", addr, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	client := func(args string) *tmux {
+		return newTmux(t, 120, 40, fmt.Sprintf("XDG_STATE_HOME=%s %s -connect %s %s; echo EXIT=$?; sleep 60", t.TempDir(), bin, addr, args))
+	}
+	ada := client("-name ada -room kitchen")
+	ada.waitFor(10*time.Second, "room kitchen", "you (10,10)")
+	bob := client("-name bob")
+	bob.waitFor(10*time.Second, "— lobby", "(default)", "kitchen             1/32")
+	bob.keys("Down", "Enter")
+	bob.waitFor(10*time.Second, "room kitchen", "playing as bob", "a ada")
+	for _, tm := range []*tmux{ada, bob} {
+		tm.keys("q")
+		tm.waitFor(5*time.Second, "EXIT=0")
+	}
+}
