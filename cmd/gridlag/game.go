@@ -374,13 +374,9 @@ func cleanStop(err error) error {
 // playMain runs the terminal client, on an embedded server unless
 // -connect is given.
 func playMain(ctx context.Context, f gameFlags) error {
-	path := f.logPath
-	if path == "" {
-		path = defaultLogPath()
-	}
-	logger, closeLog, err := openLog(path, level(f.debug))
+	logger, closeLog, path, err := openScreenLog(f.logPath, f.debug)
 	if err != nil {
-		return fmt.Errorf("log file: %w", err)
+		return err
 	}
 	defer closeLog()
 
