@@ -166,7 +166,7 @@ func badFrames() []badFrame {
 		{"pong short", frame(byte(protocol.TypePong), u32(1)), protocol.ErrShort, "Pong"},
 		{"bye no payload", frame(byte(protocol.TypeBye)), protocol.ErrShort, "Bye"},
 		{"join ID 0", frame(byte(protocol.TypeJoin), u16(0), []byte{1}, str("x")), protocol.ErrBadValue, "Join"},
-		{"leave ID 0", frame(byte(protocol.TypeLeave), u16(0), []byte{0}), protocol.ErrBadValue, "Leave"},
+		{"leave ID 0", frame(byte(protocol.TypeLeave), u16(0)), protocol.ErrBadValue, "Leave"},
 		{"leave trailing", frame(byte(protocol.TypeLeave), u16(1), u16(2)), protocol.ErrTrailing, "Leave"},
 		{"spectate bad UTF-8", frame(byte(protocol.TypeSpectate), u16(1), str("\xff")), protocol.ErrBadUTF8, "Spectate"},
 		{"spectate short", frame(byte(protocol.TypeSpectate), u16(1)), protocol.ErrShort, "Spectate"},

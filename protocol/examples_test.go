@@ -41,7 +41,7 @@ func examples() []example {
 		{"pong.bin", &protocol.Pong{Stamp: 0x0807060504030201}},
 		{"bye.bin", &protocol.Bye{Reason: "quit"}},
 		{"join.bin", &protocol.Join{Player: protocol.PlayerInfo{ID: 4, Color: 1, Name: "grace"}}},
-		{"leave.bin", &protocol.Leave{ID: 0x0405, OutOfView: true}},
+		{"leave.bin", &protocol.Leave{ID: 0x0405}},
 		{"spectate.bin", &protocol.Spectate{Version: protocol.Version, Name: "teacher ☺"}},
 		{"spectating.bin", &protocol.Spectating{
 			UpdateRate: 0x0102, MoveTimeMS: 0x0304, Burst: 5,

@@ -8,9 +8,8 @@ import (
 
 // Version is the protocol version this build speaks. A Hello with any other
 // version is refused with an Error of code ErrCodeVersion. Version 2: a
-// State carries what changed in the recipient's area of interest, a Leave
-// says whether the player left the game or only the area, and a map too
-// large for a Welcome follows in MapChunks.
+// State carries what changed in the recipient's area of interest, and a
+// map too large for a Welcome follows in MapChunks.
 const Version uint16 = 2
 
 // Type is the numeric type of a message, the first byte of a frame's body.
@@ -199,12 +198,11 @@ type Join struct {
 	Player PlayerInfo
 }
 
-// Leave announces a player who left the world, or, with OutOfView, one
-// who only left the recipient's area of interest: forget its name and
-// colour, it comes back with a Join if it comes back into view.
+// Leave announces a player who left the world. It goes to the players who
+// had it in view (and to spectators); one who only walks out of view is
+// in its State's Gone instead.
 type Leave struct {
-	ID        grid.PlayerID
-	OutOfView bool
+	ID grid.PlayerID
 }
 
 // Notice is a message from the server's operator for the player to see,

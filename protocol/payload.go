@@ -303,13 +303,11 @@ func (m *Leave) appendPayload(b []byte) ([]byte, error) {
 	if m.ID == 0 {
 		return b, fmt.Errorf("player ID 0: %w", ErrBadValue)
 	}
-	b = binary.BigEndian.AppendUint16(b, uint16(m.ID))
-	return appendBool(b, m.OutOfView), nil
+	return binary.BigEndian.AppendUint16(b, uint16(m.ID)), nil
 }
 
 func (m *Leave) decodePayload(r *reader) error {
 	m.ID = grid.PlayerID(r.u16())
-	m.OutOfView = r.bool()
 	if r.err == nil && m.ID == 0 {
 		r.fail(ErrBadValue)
 	}
