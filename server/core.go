@@ -482,7 +482,7 @@ func (c *Core) broadcast(now time.Duration) {
 	positions := c.indexWorld()
 	c.record(now, positions)
 	for _, p := range positions {
-		c.sendState(now, c.slots[p.ID])
+		c.sendState(now, c.slots[p.ID], p.Pos)
 	}
 	c.showSpectators(now)
 }
@@ -510,14 +510,14 @@ func (c *Core) snapshot() []grid.PlayerPos {
 // sendOwnState sends cl alone a State of the world as it is now.
 func (c *Core) sendOwnState(now time.Duration, cl *client) {
 	c.indexWorld()
-	c.sendState(now, cl)
+	at, _ := c.world.Pos(cl.player)
+	c.sendState(now, cl, at)
 }
 
 // sendState sends cl a State of what changed in its area of interest since
 // the last one, after a Join for each player it has not met, as of the
-// last indexWorld.
-func (c *Core) sendState(now time.Duration, cl *client) {
-	at, _ := c.world.Pos(cl.player)
+// last indexWorld, its player standing at cell at.
+func (c *Core) sendState(now time.Duration, cl *client, at grid.Pos) {
 	c.near = c.index.near(c.near[:0], at, protocol.AreaHalfWidth+protocol.AreaMargin, protocol.AreaHalfHeight+protocol.AreaMargin)
 	slices.SortFunc(c.near, func(a, b grid.PlayerPos) int { return int(a.ID) - int(b.ID) })
 	d, g := len(c.deltas), len(c.gones)
