@@ -122,3 +122,24 @@ func roundTrip(t *testing.T, m protocol.Message) protocol.Message {
 	}
 	return got
 }
+
+// TestSpectatorGetsABigMapInChunks: a spectator of a 1024x1024 world puts
+// its map together from the chunks after the Spectating.
+func TestSpectatorGetsABigMapInChunks(t *testing.T) {
+	m, err := grid.Generate(1024, 1024, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSpectator(0, Options{Name: "teacher"})
+	if err := s.Receive(0, roundTrip(t, &protocol.Spectating{UpdateRate: 20, MoveTimeMS: 100, Burst: 4, MapWidth: 1024, MapHeight: 1024})); err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range protocol.MapChunks(m) {
+		if err := s.Receive(0, roundTrip(t, ch)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := s.View(0); !v.Connected || v.Map == nil || mapHash(v.Map) != mapHash(m) {
+		t.Fatal("the spectator's map differs from the server's")
+	}
+}

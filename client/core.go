@@ -70,7 +70,7 @@ type Core struct {
 	latest    []grid.PlayerPos  // the players in the area, after the latest State
 	spare     []grid.PlayerPos  // the array of the area before, reused
 	waiting   *protocol.Welcome // a Welcome whose map is still arriving in chunks
-	cells     []byte            // the chunks of that map so far
+	parts     mapParts          // that map's chunks so far
 	server    grid.Pos
 	predicted grid.Pos
 	hasState  bool
@@ -331,7 +331,8 @@ func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
 		return err
 	}
 	if w.MapFollows() {
-		c.waiting, c.cells = w, make([]byte, 0, int(w.MapWidth)*int(w.MapHeight))
+		c.waiting = w
+		c.parts.expecting(w.MapWidth, w.MapHeight)
 		return nil // the game starts with the map's last chunk
 	}
 	m, err := w.Map()
@@ -346,23 +347,16 @@ func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
 // mapChunk takes the next rows of a map that follows its Welcome, and
 // starts the game with the last of them.
 func (c *Core) mapChunk(now time.Duration, ch *protocol.MapChunk) error {
-	w := c.waiting
-	if w == nil || ch.Width != w.MapWidth || int(ch.Y)*int(w.MapWidth) != len(c.cells) || len(c.cells)+len(ch.Cells) > cap(c.cells) {
-		err := fmt.Errorf("client: unexpected map chunk at row %d", ch.Y)
-		c.fail(err)
-		return err
-	}
-	c.cells = append(c.cells, ch.Cells...)
-	if len(c.cells) < cap(c.cells) {
-		return nil
-	}
-	m, err := grid.NewMapFromCells(int(w.MapWidth), int(w.MapHeight), c.cells)
+	m, err := c.parts.add(ch)
 	if err != nil {
 		c.fail(err)
 		return err
 	}
-	c.waiting, c.cells = nil, nil
-	c.start(now, w, m)
+	if m != nil {
+		w := c.waiting
+		c.waiting = nil
+		c.start(now, w, m)
+	}
 	return nil
 }
 

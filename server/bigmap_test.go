@@ -42,3 +42,29 @@ func TestBigMapFollowsTheWelcome(t *testing.T) {
 		t.Error("the chunks do not give the map back")
 	}
 }
+
+// TestBigMapFollowsTheSpectating: a spectator of a big world gets the map
+// in chunks right after its Spectating, as a player after its Welcome.
+func TestBigMapFollowsTheSpectating(t *testing.T) {
+	m, err := grid.Generate(1024, 1024, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spawn, _ := nearestFloor(m, grid.Pos{X: 512, Y: 512})
+	c := NewCore(Config{Map: m, Spawn: spawn, Rate: 20})
+	c.Receive(0, 1, &protocol.Spectate{Version: protocol.Version, Name: "teacher"})
+	out := c.Outbox().Envelopes
+	sp, ok := out[0].Msg.(*protocol.Spectating)
+	if !ok || !sp.MapFollows() {
+		t.Fatalf("first message %s, want a Spectating whose map follows", describe(out))
+	}
+	var cells []byte
+	for _, e := range out[1:] {
+		if ch, ok := e.Msg.(*protocol.MapChunk); ok {
+			cells = append(cells, ch.Cells...)
+		}
+	}
+	if !bytes.Equal(cells, m.Cells()) {
+		t.Error("the chunks do not give the map back")
+	}
+}
