@@ -53,32 +53,58 @@ type areaUpdate struct {
 	met     []grid.PlayerID
 }
 
-// update moves the area to the players near, sorted by ID (everyone within
-// the area plus its margin around me, the client's own player at cell at),
-// and appends the news to u's slices.
-func (a *area) update(u *areaUpdate, me grid.PlayerID, at grid.Pos, near []grid.PlayerPos) {
+// marks tells, in O(1), whether a player is among the ones marked since
+// the last clear. Clearing is a counter's step.
+type marks struct {
+	at  []uint32 // by player ID: the round it was marked in
+	now uint32
+}
+
+// clear unmarks everyone.
+func (m *marks) clear() { m.now++ }
+
+// set marks id.
+func (m *marks) set(id grid.PlayerID) {
+	if int(id) >= len(m.at) {
+		m.at = append(m.at, make([]uint32, int(id)+1-len(m.at))...)
+	}
+	m.at[id] = m.now
+}
+
+// has reports whether id is marked.
+func (m *marks) has(id grid.PlayerID) bool { return int(id) < len(m.at) && m.at[id] == m.now }
+
+// update moves the area of a client, its player me at cell at, to the
+// moment ix indexes, and appends the news to u's slices. Those it knew
+// stay while within the area plus its margin, and are news if they moved;
+// those newly within the area arrive (up to MaxAreaPlayers). arrivals and
+// seen are scratch.
+func (a *area) update(u *areaUpdate, me grid.PlayerID, at grid.Pos, ix *areaIndex, seen *marks, arrivals []grid.PlayerPos) []grid.PlayerPos {
 	u.full = a.fresh || a.jumped(at)
 	old := a.known
 	if u.full {
-		old = old[:0] // a full picture: everything is news, nothing is gone
+		old = nil // a full picture: everything is news, nothing is gone
 	}
+	seen.clear()
+	first := len(u.changed)
 	next := a.spare[:0]
-	i := 0
-	for _, p := range near {
-		for ; i < len(old) && old[i].ID < p.ID; i++ {
-			u.gone = append(u.gone, old[i].ID)
-		}
-		if i < len(old) && old[i].ID == p.ID {
-			if old[i].Pos != p.Pos || u.full {
-				u.changed = append(u.changed, p)
-			}
-			next = append(next, p)
-			i++
+	for _, k := range old {
+		p, ok := ix.where(k.ID)
+		if !ok || !within(p, at, protocol.AreaHalfWidth+protocol.AreaMargin, protocol.AreaHalfHeight+protocol.AreaMargin) {
+			u.gone = append(u.gone, k.ID)
 			continue
 		}
-		if p.ID != me && (!within(p.Pos, at, protocol.AreaHalfWidth, protocol.AreaHalfHeight) ||
-			len(next)+len(old)-i >= protocol.MaxAreaPlayers) {
-			continue // not in view yet, or the area is full
+		seen.set(k.ID)
+		if p != k.Pos {
+			u.changed = append(u.changed, grid.PlayerPos{ID: k.ID, Pos: p})
+		}
+		next = append(next, grid.PlayerPos{ID: k.ID, Pos: p})
+	}
+	arrivals = ix.near(arrivals[:0], at, protocol.AreaHalfWidth, protocol.AreaHalfHeight)
+	kept := len(next)
+	for _, p := range arrivals {
+		if seen.has(p.ID) || p.ID != me && len(next) >= protocol.MaxAreaPlayers {
+			continue // known, or the area is full
 		}
 		if p.ID != me && !a.knows(p.ID) {
 			u.met = append(u.met, p.ID)
@@ -86,9 +112,15 @@ func (a *area) update(u *areaUpdate, me grid.PlayerID, at grid.Pos, near []grid.
 		u.changed = append(u.changed, p)
 		next = append(next, p)
 	}
-	for ; i < len(old); i++ {
-		u.gone = append(u.gone, old[i].ID)
+	if len(next) > kept { // arrivals: back in ID order
+		slices.SortFunc(next, cmpID)
+		slices.SortFunc(u.changed[first:], cmpID)
+		slices.Sort(u.met)
 	}
 	a.spare, a.known = a.known[:0], next
 	a.at, a.fresh = at, false
+	return arrivals
 }
+
+// cmpID orders players by ID.
+func cmpID(a, b grid.PlayerPos) int { return int(a.ID) - int(b.ID) }

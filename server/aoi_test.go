@@ -158,13 +158,19 @@ func TestFullPictureOnJoinResetAndJump(t *testing.T) {
 		t.Errorf("after a reset: %+v, want a full picture", st[0])
 	}
 
-	var a area
+	var (
+		a    area
+		ix   areaIndex
+		seen marks
+		u    areaUpdate
+	)
 	a.reset()
-	var u areaUpdate
-	a.update(&u, 1, grid.Pos{X: 10, Y: 10}, []grid.PlayerPos{{ID: 1, Pos: grid.Pos{X: 10, Y: 10}}, {ID: 2, Pos: grid.Pos{X: 11, Y: 10}}})
+	ix.build(1024, 100, []grid.PlayerPos{{ID: 1, Pos: grid.Pos{X: 10, Y: 10}}, {ID: 2, Pos: grid.Pos{X: 11, Y: 10}}})
+	a.update(&u, 1, grid.Pos{X: 10, Y: 10}, &ix, &seen, nil)
 	u = areaUpdate{}
 	far := grid.Pos{X: 10 + 2*protocol.AreaHalfWidth + 1, Y: 10}
-	a.update(&u, 1, far, []grid.PlayerPos{{ID: 1, Pos: far}, {ID: 2, Pos: grid.Pos{X: far.X + 1, Y: 10}}})
+	ix.build(1024, 100, []grid.PlayerPos{{ID: 1, Pos: far}, {ID: 2, Pos: grid.Pos{X: far.X + 1, Y: 10}}})
+	a.update(&u, 1, far, &ix, &seen, nil)
 	if !u.full || len(u.gone) != 0 || len(u.changed) != 2 || len(u.met) != 0 {
 		t.Errorf("a jump: %+v, want a full picture of both, player 2 already met", u)
 	}

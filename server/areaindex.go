@@ -13,6 +13,9 @@ type areaIndex struct {
 	start      []int            // bucket b holds players[start[b]:start[b+1]]
 	players    []grid.PlayerPos // by bucket, by ID within a bucket
 	fill       []int            // scratch of build
+	cells      []grid.Pos       // by player ID: its cell, if present
+	present    []uint32         // by player ID: the build it was present in
+	builds     uint32
 }
 
 // build indexes ps on a w x h map. The index copies what it needs.
@@ -30,11 +33,25 @@ func (ix *areaIndex) build(w, h int, ps []grid.PlayerPos) {
 	}
 	copy(ix.fill, ix.start[:n])
 	ix.players = resize(ix.players, len(ps))
+	ix.builds++
 	for _, p := range ps {
 		b := ix.bucket(p.Pos)
 		ix.players[ix.fill[b]] = p
 		ix.fill[b]++
+		if int(p.ID) >= len(ix.cells) {
+			ix.cells = append(ix.cells, make([]grid.Pos, int(p.ID)+1-len(ix.cells))...)
+			ix.present = append(ix.present, make([]uint32, int(p.ID)+1-len(ix.present))...)
+		}
+		ix.cells[p.ID], ix.present[p.ID] = p.Pos, ix.builds
 	}
+}
+
+// where returns the cell of player id, if it was in the indexed moment.
+func (ix *areaIndex) where(id grid.PlayerID) (grid.Pos, bool) {
+	if int(id) >= len(ix.present) || ix.present[id] != ix.builds {
+		return grid.Pos{}, false
+	}
+	return ix.cells[id], true
 }
 
 // bucket returns the bucket of cell p.
@@ -62,10 +79,12 @@ func within(p, c grid.Pos, hw, hh int) bool {
 	return p.X >= c.X-hw && p.X <= c.X+hw && p.Y >= c.Y-hh && p.Y <= c.Y+hh
 }
 
-// resize returns s with length n, reusing its array when it is big enough.
+// resize returns s with length n, reusing its array when it is big enough
+// and growing it as append does when not, so that a world growing by one
+// player at a time does not reallocate at each.
 func resize[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		return append(s[:cap(s)], make([]T, n-cap(s))...)
 	}
 	return s[:n]
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"gridlag/grid"
@@ -42,6 +41,7 @@ type Core struct {
 	posUsed   int
 	index     areaIndex        // the latest snapshot's players by where they stand
 	near      []grid.PlayerPos // scratch of sendState
+	seen      marks            // scratch of sendState
 	deltas    []grid.PlayerPos // the batch's States' players
 	gones     []grid.PlayerID  // the batch's States' gone players
 	met       []grid.PlayerID  // scratch of sendState
@@ -518,11 +518,9 @@ func (c *Core) sendOwnState(now time.Duration, cl *client) {
 // the last one, after a Join for each player it has not met, as of the
 // last indexWorld, its player standing at cell at.
 func (c *Core) sendState(now time.Duration, cl *client, at grid.Pos) {
-	c.near = c.index.near(c.near[:0], at, protocol.AreaHalfWidth+protocol.AreaMargin, protocol.AreaHalfHeight+protocol.AreaMargin)
-	slices.SortFunc(c.near, func(a, b grid.PlayerPos) int { return int(a.ID) - int(b.ID) })
 	d, g := len(c.deltas), len(c.gones)
 	u := areaUpdate{changed: c.deltas, gone: c.gones, met: c.met[:0]}
-	cl.area.update(&u, cl.player, at, c.near)
+	c.near = cl.area.update(&u, cl.player, at, &c.index, &c.seen, c.near)
 	c.deltas, c.gones, c.met = u.changed, u.gone, u.met
 	for _, id := range c.met {
 		c.send(cl.conn, c.slots[id].join)
