@@ -257,8 +257,9 @@ func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
 }
 
 // Tick runs one update tick: every joined client gets ONE State carrying
-// every player's cell and its own last processed input, and every spectator
-// one Overview. With Rate 0 nobody calls it, but it works the same.
+// its own last processed input and what changed in its area of interest
+// (aoi.go), after a Join for each player come into view, and every
+// spectator one Overview. With Rate 0 nobody calls it, but it works the same.
 func (c *Core) Tick(now time.Duration) {
 	c.begin()
 	c.due(now)
