@@ -67,7 +67,10 @@ type Core struct {
 	// world is the client's picture: others at their latest server cells,
 	// the player at the predicted cell.
 	world     *grid.World
-	latest    []grid.PlayerPos // players of the latest State
+	latest    []grid.PlayerPos  // the players in the area, after the latest State
+	spare     []grid.PlayerPos  // the array of the area before, reused
+	waiting   *protocol.Welcome // a Welcome whose map is still arriving in chunks
+	parts     mapParts          // that map's chunks so far
 	server    grid.Pos
 	predicted grid.Pos
 	hasState  bool
@@ -279,6 +282,8 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Notice:
 		c.notice = protocol.Printable(m.Text) // it reaches the player's screen
 		return nil
+	case *protocol.MapChunk:
+		return c.mapChunk(now, m)
 	}
 	if c.phase != Playing {
 		err := fmt.Errorf("client: %v before Welcome", m.Type())
@@ -320,16 +325,43 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 }
 
 func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
-	if c.phase != Handshaking {
+	if c.phase != Handshaking || c.waiting != nil {
 		err := errors.New("client: second Welcome")
 		c.fail(err)
 		return err
+	}
+	if w.MapFollows() {
+		c.waiting = w
+		c.parts.expecting(w.MapWidth, w.MapHeight)
+		return nil // the game starts with the map's last chunk
 	}
 	m, err := w.Map()
 	if err != nil {
 		c.fail(err)
 		return err
 	}
+	c.start(now, w, m)
+	return nil
+}
+
+// mapChunk takes the next rows of a map that follows its Welcome, and
+// starts the game with the last of them.
+func (c *Core) mapChunk(now time.Duration, ch *protocol.MapChunk) error {
+	m, err := c.parts.add(ch)
+	if err != nil {
+		c.fail(err)
+		return err
+	}
+	if m != nil {
+		w := c.waiting
+		c.waiting = nil
+		c.start(now, w, m)
+	}
+	return nil
+}
+
+// start begins the game a Welcome describes, on its map m.
+func (c *Core) start(now time.Duration, w *protocol.Welcome, m *grid.Map) {
 	c.phase = Playing
 	c.me = w.Player
 	c.m = m
@@ -341,15 +373,16 @@ func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
 	c.interp.reset(w, m, c.opts.Jitter)
 	c.tag.facing = grid.Right
 	c.nextPing = now
-	return nil
 }
 
-// state applies the server's word: drop acknowledged inputs, take the
-// server's position, and with reconciliation re-apply the inputs still
-// pending on top of it.
+// state applies the server's word: bring the area up to date with what
+// changed in it, drop acknowledged inputs, take the server's position, and
+// with reconciliation re-apply the inputs still pending on top of it.
 func (c *Core) state(now time.Duration, s *protocol.State) {
-	c.interp.add(now, s, c.me)
-	c.latest = append(c.latest[:0], s.Players...)
+	c.latest, c.spare = applyState(c.spare, c.latest, s), c.latest
+	whole := *s
+	whole.Players = c.latest
+	c.interp.add(now, &whole, c.me)
 
 	if s.Ack > c.lastAck {
 		c.lastAck = s.Ack
@@ -363,7 +396,7 @@ func (c *Core) state(now time.Duration, s *protocol.State) {
 
 	had := c.hasState
 	before := c.predicted
-	c.rebuild(s.Players)
+	c.rebuild(c.latest)
 	respawn := c.tag.respawn
 	c.tag.respawn = false
 	if !had || respawn {

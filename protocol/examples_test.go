@@ -35,6 +35,7 @@ func examples() []example {
 		{"state.bin", &protocol.State{
 			Tick: 0x01020304, TimeNS: 0x0102030405060708, Ack: 0x0a0b0c0d,
 			Players: []grid.PlayerPos{{ID: 1, Pos: grid.Pos{X: 10, Y: 10}}, {ID: 0x0102, Pos: grid.Pos{X: 0x0304, Y: 65535}}},
+			Gone:    []grid.PlayerID{0x0506},
 		}},
 		{"ping.bin", &protocol.Ping{Stamp: 0x0102030405060708}},
 		{"pong.bin", &protocol.Pong{Stamp: 0x0807060504030201}},
@@ -64,6 +65,7 @@ func examples() []example {
 			Round: 0x0102, LeftMS: 0x03040506, Winner: 0x0708, WinnerPoints: 0x090a,
 			Players: []protocol.ScoreEntry{{ID: 1, Bot: true, Points: 0x0b0c}, {ID: 0x0708, Frozen: true, Points: 0x090a}},
 		}},
+		{"mapchunk.bin", &protocol.MapChunk{Width: 5, Y: 0x0102, Cells: []byte("#####" + "#..##")}},
 	}
 }
 
@@ -72,7 +74,7 @@ var allTypes = []protocol.Type{
 	protocol.TypeHello, protocol.TypeWelcome, protocol.TypeError, protocol.TypeInput, protocol.TypeState,
 	protocol.TypePing, protocol.TypePong, protocol.TypeBye, protocol.TypeJoin, protocol.TypeLeave,
 	protocol.TypeSpectate, protocol.TypeSpectating, protocol.TypeOverview, protocol.TypeNotice,
-	protocol.TypeZap, protocol.TypeZapResult, protocol.TypeTagged, protocol.TypeScores,
+	protocol.TypeZap, protocol.TypeZapResult, protocol.TypeTagged, protocol.TypeScores, protocol.TypeMapChunk,
 }
 
 // mustMarshal encodes m or stops the test.
