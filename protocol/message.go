@@ -30,6 +30,7 @@ const (
 	TypeSpectating Type = 12
 	TypeOverview   Type = 13
 	TypeNotice     Type = 14
+	TypeResume     Type = 15
 )
 
 // String names the message type.
@@ -63,6 +64,8 @@ func (t Type) String() string {
 		return "Overview"
 	case TypeNotice:
 		return "Notice"
+	case TypeResume:
+		return "Resume"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -94,6 +97,13 @@ type Welcome struct {
 	MapHeight  uint16
 	Cells      []byte // MapWidth*MapHeight cells, row-major, '#' or '.'
 	Players    []PlayerInfo
+	// Token brings this avatar back after a dropped connection (see
+	// Resume); zero when the server keeps no avatar for a player who
+	// dropped.
+	Token Token
+	// ResumeS is how many seconds the server keeps a dropped player's
+	// avatar for its Token; 0 with the zero Token.
+	ResumeS uint16
 }
 
 // Map builds the grid map the Welcome carries.
@@ -122,6 +132,7 @@ const (
 	ErrCodeFlood    uint8 = 6 // the client sends too much
 	ErrCodeTimeout  uint8 = 7 // the client was silent too long
 	ErrCodeShutdown uint8 = 8 // the server is stopping
+	ErrCodeResume   uint8 = 9 // the Resume's token is unknown, used or expired
 )
 
 // Error reports why the sender is about to close the connection.
@@ -244,6 +255,8 @@ func New(t Type) Message {
 		return new(Overview)
 	case TypeNotice:
 		return new(Notice)
+	case TypeResume:
+		return new(Resume)
 	}
 	return nil
 }
