@@ -63,6 +63,11 @@ type Config struct {
 	// MaxSpectators is how many spectators may watch at once. They take no
 	// player slot: this is their own cap. Default 16.
 	MaxSpectators int
+	// Resume is how long a player whose connection dropped keeps its
+	// avatar for the resume token its Welcome gave (see Core.Drop). The
+	// Core takes it as given: 0 (the zero value) turns resuming off;
+	// cmd passes DefaultResume unless told otherwise.
+	Resume time.Duration
 }
 
 // WithDefaults returns c with its zero fields (Map, Spawn, MoveTime, Burst,
@@ -108,6 +113,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: max players %d is out of range (1 to %d, what one State frame can carry)", c.MaxPlayers, MaxPlayersCap)
 	case c.MaxSpectators < 1 || c.MaxSpectators > MaxSpectatorsCap:
 		return fmt.Errorf("server: max spectators %d is out of range (1 to %d)", c.MaxSpectators, MaxSpectatorsCap)
+	case c.Resume < 0 || c.Resume > MaxResume:
+		return fmt.Errorf("server: resume window %v is out of range (0 to %v)", c.Resume, MaxResume)
 	case c.Map.Width()*c.Map.Height() > MaxMapCells:
 		return fmt.Errorf("server: the %dx%d map has more than %d cells, more than a Welcome frame can carry", c.Map.Width(), c.Map.Height(), MaxMapCells)
 	case !c.Map.Inside(c.Spawn):

@@ -26,8 +26,10 @@ type Core struct {
 	count int       // joined clients
 	// spectators are the watching clients, in the order they came
 	spectators []*client
-	bots       int    // joined bots
-	botN       uint32 // bots spawned so far, to spread the next one
+	bots       int                        // joined bots
+	awayN      int                        // joined players whose connection dropped, kept for resume
+	tokens     map[protocol.Token]*client // resume tokens, each bound to its player
+	botN       uint32                     // bots spawned so far, to spread the next one
 
 	tick   uint32
 	spawns []grid.Pos // the human spawn cells: Spawn, then Spawns
@@ -64,8 +66,15 @@ type client struct {
 	player  grid.PlayerID
 	info    protocol.PlayerInfo
 	bot     bool
-	lastSeq uint32   // the last input processed
-	rtt     rttMeter // the round trip, measured by the Core's Pings
+	lastSeq uint32         // the last input processed
+	rtt     rttMeter       // the round trip, measured by the Core's Pings
+	token   protocol.Token // brings the avatar back after a drop; zero if resuming is off
+
+	// A player whose connection dropped is away until awayUntil, kept for
+	// resume; conn is then the connection it dropped from.
+	away       bool
+	awayUntil  time.Duration
+	awayReason string
 }
 
 // NewCore returns a Core with the given game numbers, defaults filled in.
@@ -82,6 +91,7 @@ func NewCore(cfg Config) *Core {
 		world:  grid.NewWorld(cfg.Map, rules),
 		cells:  cfg.Map.Cells(),
 		conns:  make(map[ConnID]*client),
+		tokens: make(map[protocol.Token]*client),
 		slots:  make([]*client, cfg.MaxPlayers+1),
 		spawns: append([]grid.Pos{cfg.Spawn}, cfg.Spawns...),
 	}
@@ -102,6 +112,7 @@ func (c *Core) Stats() Stats {
 	s.Bots = c.bots
 	s.Spectators = len(c.spectators)
 	s.Connections = len(c.conns)
+	s.Away = c.awayN
 	return s
 }
 
@@ -160,7 +171,7 @@ func (c *Core) sendClose(to ConnID, m protocol.Message) {
 // tellAll sends m to every player and every spectator.
 func (c *Core) tellAll(m protocol.Message) {
 	for _, o := range c.slots {
-		if o != nil {
+		if o != nil && !o.away {
 			c.send(o.conn, m)
 		}
 	}
@@ -172,6 +183,7 @@ func (c *Core) tellAll(m protocol.Message) {
 // Receive feeds one decoded message from connection id, received at now.
 func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 	c.begin()
+	c.expire(now)
 	cl := c.conns[id]
 	if cl == nil {
 		cl = &client{conn: id}
@@ -209,7 +221,7 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 		c.leave(now, cl, fmt.Sprintf("client error %d: %s", v.Code, protocol.Printable(v.Text)))
 		cl.phase = phaseClosed
 		c.sendClose(id, &protocol.Bye{Reason: "goodbye"})
-	case *protocol.Hello, *protocol.Spectate:
+	case *protocol.Hello, *protocol.Spectate, *protocol.Resume:
 		c.violation(now, cl, fmt.Sprintf("second handshake (%v) on the connection", m.Type()))
 	default:
 		c.violation(now, cl, fmt.Sprintf("unexpected %v from a client", m.Type()))
@@ -217,8 +229,8 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 }
 
 // Disconnect reports that connection id is gone, for reason (for the
-// record). Its player leaves the world, or the spectator stops watching.
-// Unknown IDs are ignored.
+// record). Its player leaves the world at once (see Drop to keep it for a
+// while), or the spectator stops watching. Unknown IDs are ignored.
 func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
 	c.begin()
 	cl := c.conns[id]
@@ -234,6 +246,7 @@ func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
 // one Overview. With Rate 0 nobody calls it, but it works the same.
 func (c *Core) Tick(now time.Duration) {
 	c.begin()
+	c.expire(now)
 	c.broadcast(now)
 }
 
@@ -245,8 +258,10 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 		c.join(now, cl, h)
 	case *protocol.Spectate:
 		c.watch(now, cl, h)
+	case *protocol.Resume:
+		c.resume(now, cl, h)
 	default:
-		c.refuse(cl, protocol.ErrCodeProtocol, fmt.Sprintf("expected Hello or Spectate as the first message, got %v", m.Type()))
+		c.refuse(cl, protocol.ErrCodeProtocol, fmt.Sprintf("expected Hello, Resume or Spectate as the first message, got %v", m.Type()))
 	}
 }
 
@@ -309,22 +324,12 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	c.stats.Joins++
 	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: h.Name, Bot: h.Bot, Pos: pos})
 
-	c.send(cl.conn, &protocol.Welcome{
-		Player:     pid,
-		UpdateRate: uint16(c.cfg.Rate),
-		MoveTimeMS: uint16(c.cfg.MoveTime / time.Millisecond),
-		Burst:      uint8(c.cfg.Burst),
-		MapWidth:   uint16(c.cfg.Map.Width()),
-		MapHeight:  uint16(c.cfg.Map.Height()),
-		Cells:      c.cells,
-		Players:    []protocol.PlayerInfo{cl.info},
-	})
-	// The others come as one Join each, so that the Welcome's size does
-	// not grow with the number of players; they hear of the newcomer.
+	c.issue(cl)
+	c.welcome(cl)
+	// The others hear of the newcomer.
 	join := &protocol.Join{Player: cl.info}
 	for _, o := range c.slots {
-		if o != nil && o != cl {
-			c.send(cl.conn, &protocol.Join{Player: o.info})
+		if o != nil && o != cl && !o.away {
 			c.send(o.conn, join)
 		}
 	}
@@ -335,6 +340,32 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 		c.broadcast(now) // immediate mode: everyone sees the newcomer's cell at once
 	} else {
 		c.sendState(now, cl, c.snapshot()) // the others see it at the next tick
+	}
+}
+
+// welcome sends cl its Welcome, then the others in the world as one Join
+// each, so that the Welcome's size does not grow with the number of
+// players.
+func (c *Core) welcome(cl *client) {
+	w := &protocol.Welcome{
+		Player:     cl.player,
+		UpdateRate: uint16(c.cfg.Rate),
+		MoveTimeMS: uint16(c.cfg.MoveTime / time.Millisecond),
+		Burst:      uint8(c.cfg.Burst),
+		MapWidth:   uint16(c.cfg.Map.Width()),
+		MapHeight:  uint16(c.cfg.Map.Height()),
+		Cells:      c.cells,
+		Players:    []protocol.PlayerInfo{cl.info},
+		Token:      cl.token,
+	}
+	if !cl.token.IsZero() {
+		w.ResumeS = uint16((c.cfg.Resume + time.Second - 1) / time.Second)
+	}
+	c.send(cl.conn, w)
+	for _, o := range c.slots {
+		if o != nil && o != cl {
+			c.send(cl.conn, &protocol.Join{Player: o.info})
+		}
 	}
 }
 
@@ -373,6 +404,7 @@ func (c *Core) leave(now time.Duration, cl *client, reason string) {
 func (c *Core) leaveWorld(cl *client, reason string) {
 	c.world.Remove(cl.player)
 	c.slots[cl.player] = nil
+	delete(c.tokens, cl.token)
 	c.count--
 	if cl.bot {
 		c.bots--
@@ -430,7 +462,9 @@ func (c *Core) broadcast(now time.Duration) {
 	c.stats.Ticks++
 	positions := c.snapshot()
 	for _, p := range positions {
-		c.sendState(now, c.slots[p.ID], positions)
+		if cl := c.slots[p.ID]; !cl.away {
+			c.sendState(now, cl, positions)
+		}
 	}
 	c.showSpectators(now)
 }
