@@ -21,6 +21,7 @@ import (
 type Driver struct {
 	core    *Core
 	link    *link.Link[[]byte, []byte]
+	seed    int64 // the link's seed, for the link of the next connection
 	changed chan struct{}
 	observe func(Note)
 
@@ -39,6 +40,7 @@ func NewDriver(now time.Duration, opts Options) *Driver {
 	d := &Driver{
 		core:    NewCore(now, opts),
 		link:    link.New[[]byte, []byte](opts.Latency, opts.Jitter, opts.Seed),
+		seed:    opts.Seed,
 		changed: make(chan struct{}, 1),
 	}
 	d.flush(now)
@@ -121,7 +123,7 @@ func (d *Driver) receive(now time.Duration, chunk []byte) {
 		return
 	}
 	if chunk == nil {
-		d.core.Disconnected(d.hangup)
+		d.core.Dropped(now, d.hangup)
 		d.checkEnded()
 		return
 	}
@@ -201,6 +203,32 @@ func (d *Driver) Next() (at time.Duration, ok bool) {
 		at, ok = w, true
 	}
 	return at, ok
+}
+
+// Drop tells the driver that writing to the transport failed at time now
+// for reason err: the connection is lost (see Core.Dropped).
+func (d *Driver) Drop(now time.Duration, err error) {
+	d.core.Dropped(now, err)
+	signal(d.changed)
+}
+
+// Reconnecting reports whether the connection dropped and the core waits
+// for a new one: the caller dials again, then calls Reconnect.
+func (d *Driver) Reconnecting() bool { return d.core.Phase() == Reconnecting }
+
+// Reconnect starts over on a new transport at time now, after a drop:
+// what was in flight on the old one is forgotten (the core sends its
+// unacknowledged inputs again once the server says which), and the core
+// says Resume. The injected latency and jitter stay as they were.
+func (d *Driver) Reconnect(now time.Duration) {
+	if !d.Reconnecting() {
+		return
+	}
+	d.seed++
+	d.link = link.New[[]byte, []byte](d.link.RTT(), d.link.Jitter(), d.seed)
+	d.stream, d.hangup = d.stream[:0], nil
+	d.core.Resume(now)
+	d.flush(now)
 }
 
 // Closed reports whether the core has closed: the connection is over.
