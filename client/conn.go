@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"sync"
 	"time"
@@ -19,13 +20,22 @@ import (
 // trip before they are written, incoming ones half the round trip after
 // they are read. Conn implements Session; all its methods are safe for
 // concurrent use.
+//
+// If the connection drops and the server gave a resume token, Conn dials
+// again by itself (see Redial) and comes back as the same player; View
+// says Reconnecting meanwhile. It gives up when the server's window ends,
+// or with the server's Error if the server refuses.
 type Conn struct {
-	nc     net.Conn
+	addr   string
 	start  time.Time
 	logger *log.Logger
+	ctx    context.Context // ends with the Conn: bounds a redial
+	cancel context.CancelFunc
 
-	mu sync.Mutex
-	d  *Driver
+	mu      sync.Mutex
+	d       *Driver
+	nc      net.Conn // the connection in use
+	dialing bool     // a redial goroutine runs
 
 	wake    chan struct{}
 	done    chan struct{}
@@ -80,14 +90,15 @@ func Connect(ctx context.Context, addr string, opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("client: connect to %s: %w", addr, err)
 	}
-	return newConn(nc, opts), nil
+	return newConn(addr, nc, opts), nil
 }
 
-func newConn(nc net.Conn, opts Options) *Conn {
+func newConn(addr string, nc net.Conn, opts Options) *Conn {
 	if opts.Seed == 0 {
 		opts.Seed = time.Now().UnixNano()
 	}
 	c := &Conn{
+		addr:    addr,
 		nc:      nc,
 		start:   time.Now(),
 		logger:  opts.Logger,
@@ -98,9 +109,10 @@ func newConn(nc net.Conn, opts Options) *Conn {
 	if c.logger == nil {
 		c.logger = log.New(io.Discard)
 	}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.d = NewDriver(0, opts)
 	c.wg.Add(2)
-	go c.read()
+	go c.read(nc)
 	go c.pump()
 	return c
 }
@@ -110,15 +122,20 @@ func (c *Conn) now() time.Duration { return time.Since(c.start) }
 // readSize is the most a read from the socket takes at once.
 const readSize = 4096
 
-// read hands what the socket gives to the driver, then the end of the
+// read hands what socket nc gives to the driver, then the end of the
 // stream, which reaches the core after every byte read before it, with the
-// same delay.
-func (c *Conn) read() {
+// same delay. Once another connection replaced nc, what nc gives is
+// dropped.
+func (c *Conn) read(nc net.Conn) {
 	defer c.wg.Done()
 	buf := make([]byte, readSize)
 	for {
-		n, err := c.nc.Read(buf)
+		n, err := nc.Read(buf)
 		c.mu.Lock()
+		if c.nc != nc {
+			c.mu.Unlock()
+			return
+		}
 		c.d.Deliver(c.now(), append([]byte(nil), buf[:n]...))
 		if err != nil {
 			c.d.Hangup(c.now(), err)
@@ -143,13 +160,20 @@ func (c *Conn) pump() {
 		frames, next, ok := c.d.Step(c.now())
 		out = append(out[:0], frames...)
 		closed := c.d.Closed()
+		nc := c.nc
+		redial := c.d.Reconnecting() && !c.dialing
+		c.dialing = c.dialing || redial
 		c.mu.Unlock()
 
+		if redial {
+			c.wg.Add(1)
+			go c.redial()
+		}
 		if len(out) > 0 {
-			c.nc.SetWriteDeadline(time.Now().Add(10 * time.Second))
-			if _, err := out.WriteTo(c.nc); err != nil {
-				c.finish(fmt.Errorf("client: write: %w", err))
-				return
+			nc.SetWriteDeadline(time.Now().Add(10 * time.Second))
+			if _, err := out.WriteTo(nc); err != nil {
+				c.lost(nc, fmt.Errorf("client: write: %w", err))
+				continue
 			}
 		}
 		if closed {
@@ -170,6 +194,68 @@ func (c *Conn) pump() {
 	}
 }
 
+// lost records that writing to nc failed with err: the connection
+// dropped (the core may wait to resume it).
+func (c *Conn) lost(nc net.Conn, err error) {
+	c.mu.Lock()
+	if c.nc == nc {
+		c.d.Drop(c.now(), err)
+	}
+	c.mu.Unlock()
+	nc.Close()
+}
+
+// Redial is the backoff between attempts to reconnect after a drop: the
+// first wait is about RedialMin, each failed attempt doubles it up to
+// RedialMax, and each wait is drawn between half of it and all of it so
+// that clients dropped together do not come back together.
+const (
+	RedialMin = 250 * time.Millisecond
+	RedialMax = 5 * time.Second
+)
+
+// redial dials the server again with backoff until a connection is up
+// (then the driver resumes on it), the core gives up, or the Conn closes.
+func (c *Conn) redial() {
+	defer c.wg.Done()
+	c.mu.Lock()
+	c.nc.Close() // the dropped one, if it is not closed yet
+	c.mu.Unlock()
+	delay := RedialMin
+	for {
+		wait := delay/2 + time.Duration(rand.Int64N(int64(delay/2)+1))
+		select {
+		case <-time.After(wait):
+		case <-c.closing:
+			return
+		}
+		delay = min(2*delay, RedialMax)
+		ctx, cancel := context.WithTimeout(c.ctx, DialTimeout)
+		var dialer net.Dialer
+		nc, err := dialer.DialContext(ctx, "tcp", c.addr)
+		cancel()
+		if err != nil {
+			c.logger.Debug("reconnect failed", "addr", c.addr, "err", err, "retry", delay)
+			continue
+		}
+		c.mu.Lock()
+		if !c.d.Reconnecting() {
+			c.dialing = false
+			c.mu.Unlock()
+			nc.Close()
+			return
+		}
+		c.nc, c.dialing = nc, false
+		c.d.Reconnect(c.now())
+		c.wg.Add(1)
+		go c.read(nc)
+		c.mu.Unlock()
+		c.logger.Info("reconnected", "addr", c.addr)
+		signal(c.wake)
+		return
+	}
+}
+
 // finish ends the connection once, recording err (if the core has no
 // better reason already).
 func (c *Conn) finish(err error) {
@@ -181,9 +267,11 @@ func (c *Conn) finish(err error) {
 		if e := c.d.Core().Err(); e != nil && !errors.Is(e, ErrClosed) {
 			c.logger.Warn("disconnected", "err", e)
 		}
+		nc := c.nc
 		c.mu.Unlock()
+		c.cancel()
 		close(c.closing)
-		c.nc.Close()
+		nc.Close()
 		close(c.done)
 		signal(c.d.changed)
 	})
