@@ -27,6 +27,8 @@ var (
 	lengthKind = durationRange{}
 	// timeoutKind: -ssh-idle, -ssh-handshake.
 	timeoutKind = durationRange{min: time.Second}
+	// resumeKind: -resume, whole seconds as a Welcome carries them; 0 = off.
+	resumeKind = durationRange{max: server.MaxResume, unit: time.Second}
 
 	// rateKind: -rate, in Hz.
 	rateKind = intRange{lo: 0, hi: server.MaxRate}
