@@ -23,6 +23,10 @@ type Summary struct {
 	// (client.Stats).
 	InputsSent, InputsAcked, Corrections int
 
+	// Resumes is how many times a bot's connection dropped and the bot
+	// came back as the same player (client.Stats), summed over the bots.
+	Resumes int
+
 	// RTTp50 and RTTp99 are percentiles of every Ping/Pong round trip of
 	// every bot, injected latency included; 0 if none was measured.
 	RTTp50, RTTp99 time.Duration
@@ -63,6 +67,7 @@ func summarize(results []botResult, took time.Duration) Summary {
 		s.InputsSent += r.stats.InputsSent
 		s.InputsAcked += r.stats.InputsAcked
 		s.Corrections += r.stats.Corrections
+		s.Resumes += r.stats.Resumes
 		s.deferred += r.stats.Deferred
 		rtts = append(rtts, r.stats.RTTs...)
 		if secs := r.connected.Seconds(); secs > 0 {
@@ -94,6 +99,7 @@ func (s Summary) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "bots:         %d for %v\n", s.Bots, s.Duration.Round(time.Millisecond))
 	fmt.Fprintf(&b, "inputs:       %d sent, %d acknowledged, %d corrections\n", s.InputsSent, s.InputsAcked, s.Corrections)
+	fmt.Fprintf(&b, "resumes:      %d after dropped connections\n", s.Resumes)
 	fmt.Fprintf(&b, "round trip:   p50 %v, p99 %v\n", s.RTTp50.Round(100*time.Microsecond), s.RTTp99.Round(100*time.Microsecond))
 	fmt.Fprintf(&b, "bytes/bot/s:  %.0f in, %.0f out\n", s.BytesInPerBotPerSec, s.BytesOutPerBotPerSec)
 	if len(s.Errors) == 0 {
@@ -115,6 +121,7 @@ type summaryJSON struct {
 	InputsSent           int      `json:"inputs_sent"`
 	InputsAcked          int      `json:"inputs_acked"`
 	Corrections          int      `json:"corrections"`
+	Resumes              int      `json:"resumes"`
 	RTTp50MS             float64  `json:"rtt_p50_ms"`
 	RTTp99MS             float64  `json:"rtt_p99_ms"`
 	BytesInPerBotPerSec  float64  `json:"bytes_in_per_bot_per_sec"`
@@ -138,6 +145,7 @@ func (s Summary) WriteJSON(w io.Writer) error {
 		InputsSent:           s.InputsSent,
 		InputsAcked:          s.InputsAcked,
 		Corrections:          s.Corrections,
+		Resumes:              s.Resumes,
 		RTTp50MS:             ms(s.RTTp50),
 		RTTp99MS:             ms(s.RTTp99),
 		BytesInPerBotPerSec:  s.BytesInPerBotPerSec,

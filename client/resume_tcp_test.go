@@ -9,6 +9,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/netcut"
 	"gridlag/server"
 )
 
@@ -50,7 +51,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // every input it sent is processed by the server exactly once.
 func TestResumeThroughACutProxy(t *testing.T) {
 	srv, addr := startResumeServer(t, 30*time.Second)
-	proxy := startProxy(t, addr)
+	proxy := netcut.Start(t, addr)
 	c, err := client.Dial(context.Background(), proxy.Addr(), client.Options{Name: "ada", Latency: 40 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

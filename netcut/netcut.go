@@ -1,4 +1,7 @@
-package client_test
+// Package netcut is a TCP relay that can cut every connection it carries
+// at once, as a network blip does, for tests of players coming back after
+// a drop. It is test support: nothing in the game imports it.
+package netcut
 
 import (
 	"io"
@@ -7,26 +10,25 @@ import (
 	"testing"
 )
 
-// cutProxy relays TCP connections to a target and can cut every one of
-// them at once, as a network blip does; it keeps accepting new ones.
-type cutProxy struct {
+// Proxy relays TCP connections to a target and can cut every one of them
+// at once; it keeps accepting new ones.
+type Proxy struct {
 	ln     net.Listener
 	target string
 
 	mu    sync.Mutex
 	conns []net.Conn
-	cuts  int
 }
 
-// startProxy listens on a free loopback port and relays to target until
-// the test ends.
-func startProxy(t *testing.T, target string) *cutProxy {
+// Start listens on a free loopback port and relays to target until the
+// test ends.
+func Start(t testing.TB, target string) *Proxy {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &cutProxy{ln: ln, target: target}
+	p := &Proxy{ln: ln, target: target}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
@@ -42,9 +44,9 @@ func startProxy(t *testing.T, target string) *cutProxy {
 }
 
 // Addr is where clients connect.
-func (p *cutProxy) Addr() string { return p.ln.Addr().String() }
+func (p *Proxy) Addr() string { return p.ln.Addr().String() }
 
-func (p *cutProxy) serve(wg *sync.WaitGroup) {
+func (p *Proxy) serve(wg *sync.WaitGroup) {
 	for {
 		in, err := p.ln.Accept()
 		if err != nil {
@@ -73,12 +75,11 @@ func relay(wg *sync.WaitGroup, dst, src net.Conn) {
 }
 
 // Cut closes every relayed connection, both ends.
-func (p *cutProxy) Cut() {
+func (p *Proxy) Cut() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, c := range p.conns {
 		c.Close()
 	}
 	p.conns = nil
-	p.cuts++
 }
