@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"gridlag/grid"
+	"gridlag/protocol"
 )
 
 // Conn is a client connected to a gridlag server over TCP. It runs a
@@ -348,6 +349,23 @@ func (c *Conn) Close() error {
 	c.finish(nil)
 	c.wg.Wait()
 	return nil
+}
+
+// Abandon ends the connection without saying Bye, as a dropped
+// connection ends: with a resume window, the server keeps the avatar for
+// a client started with Options.Resume set to the token of Resumable. It
+// waits for the connection's goroutines.
+func (c *Conn) Abandon() {
+	c.finish(ErrClosed)
+	c.wg.Wait()
+}
+
+// Resumable returns the resume token of the last Welcome and how long the
+// server keeps the avatar for it after a drop (see Core.Resumable).
+func (c *Conn) Resumable() (protocol.Token, time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.d.Core().Resumable()
 }
 
 var _ Session = (*Conn)(nil)

@@ -187,10 +187,11 @@ func (c *Core) Disconnected(err error) {
 	c.fail(err)
 }
 
-// Token returns the resume token of the last Welcome (zero if the server
-// keeps no avatar after a drop), for a caller that may come back with it
-// on a client of its own (see Options.Resume).
-func (c *Core) Token() protocol.Token { return c.token }
+// Resumable returns the resume token of the last Welcome and how long the
+// server keeps the avatar for it after a drop (zero and 0 if it keeps
+// none), for a caller that may come back with it on a client of its own
+// (see Options.Resume).
+func (c *Core) Resumable() (protocol.Token, time.Duration) { return c.token, c.resumeFor }
 
 // Dropped records that the connection was lost at time now for reason
 // err. If the server gave a resume token, the core waits for a new
