@@ -222,6 +222,7 @@ func (c *Conn) redial() {
 	c.mu.Lock()
 	c.nc.Close() // the dropped one, if it is not closed yet
 	c.mu.Unlock()
+	c.logger.Info("connection lost, reconnecting", "addr", c.addr)
 	delay := RedialMin
 	for {
 		wait := delay/2 + time.Duration(rand.Int64N(int64(delay/2)+1))

@@ -27,7 +27,7 @@ const lingerTime = time.Second
 type Server struct {
 	opts Options
 	log  *log.Logger
-	warn *ratelog.Log // refusals and drops, summarised when they repeat
+	warn *ratelog.Log // refusals, drops and resumes, summarised when they repeat
 
 	events     chan event
 	quit       chan struct{} // closed to stop the loop
@@ -524,11 +524,14 @@ func (s *Server) logEvent(ev Event) {
 		s.warn.Warn("refused "+host+" "+ev.Reason, "refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
 		s.opts.Metrics.Refused(ReasonKind(ev.Reason))
 	case EventAway:
-		s.log.Info("away, kept for resume", "id", ev.Player, "name", ev.Name, "conn", ev.Conn, "for", s.core.Config().Resume, "reason", ev.Reason)
+		// Summarised per address: a client that drops and comes back in a
+		// loop, or an outage behind one NAT address, is a few lines.
+		from := s.players.hosts[ev.Conn] // its connection is gone already
+		s.warn.Info("away "+from, "away, kept for resume", "id", ev.Player, "name", ev.Name, "remote", from, "conn", ev.Conn, "for", s.core.Config().Resume, "reason", ev.Reason)
 	case EventResume:
 		s.players.leave(ev.From)
 		s.players.join(ev.Conn, host)
-		s.log.Info("resume", "id", ev.Player, "name", ev.Name, "remote", remote, "conn", ev.Conn, "from", ev.From)
+		s.warn.Info("resume "+host, "resume", "id", ev.Player, "name", ev.Name, "remote", remote, "conn", ev.Conn, "from", ev.From)
 	case EventWatch:
 		s.log.Info("spectator joined", "name", ev.Name, "remote", remote, "conn", ev.Conn)
 	case EventUnwatch:
