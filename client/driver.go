@@ -76,7 +76,8 @@ func (d *Driver) Deliver(now time.Duration, data []byte) {
 
 // Hangup tells the driver that the transport's stream ended at time now,
 // for reason err (nil: the server closed the connection). The core learns
-// it after every byte delivered before, with the same latency.
+// it after every byte delivered before, with the same latency, as a drop
+// (see Core.Dropped).
 func (d *Driver) Hangup(now time.Duration, err error) {
 	if err == nil || errors.Is(err, io.EOF) {
 		err = errors.New("client: the server closed the connection")

@@ -95,6 +95,9 @@ func (c *Core) resume(now time.Duration, cl *client, r *protocol.Resume) {
 		c.conns[from] = &client{conn: from, phase: phaseClosed}
 		c.sendClose(from, &protocol.Bye{Reason: "resumed on another connection"})
 	}
+	// The avatar's client and its entry in the world are kept whole, so
+	// whatever a player has (its cell, its input numbering, a score) comes
+	// back with it; only the connection changes.
 	av.conn = cl.conn
 	av.rtt = rttMeter{}
 	c.conns[cl.conn] = av
