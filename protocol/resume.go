@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"crypto/subtle"
 	"encoding/binary"
 	"fmt"
 )
@@ -17,9 +16,6 @@ type Token [TokenLen]byte
 
 // IsZero reports whether t is the zero Token, "none".
 func (t Token) IsZero() bool { return t == Token{} }
-
-// Equal compares two tokens in constant time.
-func (t Token) Equal(u Token) bool { return subtle.ConstantTimeCompare(t[:], u[:]) == 1 }
 
 // Resume is a returning player's first message, sent instead of Hello: it
 // asks for the avatar the token is bound to. The server answers with a

@@ -80,7 +80,7 @@ func (c *Core) resume(now time.Duration, cl *client, r *protocol.Resume) {
 		return
 	}
 	av := c.tokens[r.Token]
-	if av == nil || !av.token.Equal(r.Token) {
+	if av == nil {
 		c.refuse(cl, protocol.ErrCodeResume, fmt.Sprintf(
 			"resume refused: the token is unknown, already used or expired (avatars are kept %v after a drop); join again", c.cfg.Resume))
 		return
