@@ -41,7 +41,9 @@ run: build
 
 # test checks formatting, then vets, then runs every test with the race
 # detector (when there is a C compiler), in that order, stopping at the
-# first failure. A missing tmux or ssh is named: their end-to-end tests skip.
+# first failure. A missing tmux or ssh is named: their end-to-end tests skip;
+# so is a missing ../shared/agones (the tests against the real Agones SDK
+# server skip).
 test:
 	@unformatted="$$($(GOFMT) -l .)" || exit 1; \
 	if [ -n "$$unformatted" ]; then \
@@ -50,10 +52,16 @@ test:
 		exit 1; \
 	fi
 	$(GO) vet ./...
+	$(GO) vet -tags soak ./cmd/gridlag
 	@for tool in tmux ssh; do \
 		command -v $$tool >/dev/null 2>&1 || \
 			echo "note: $$tool is not installed: the end-to-end tests that need it will SKIP (.ci/run installs it)"; \
 	done
+	@if [ ! -x ../shared/agones/run-sdk-server ]; then \
+		echo "note: ../shared/agones/run-sdk-server is absent: the tests against the real Agones SDK server will SKIP"; \
+	elif ! command -v xz >/dev/null 2>&1; then \
+		echo "note: xz is not installed: the tests against the real Agones SDK server will FAIL (.ci/run installs xz-utils)"; \
+	fi
 	@[ -n "$(RACE)" ] || echo "note: no C compiler ($(CC_NAME)), which the race detector needs: testing without -race (install gcc for it)"
 	$(GO) test $(RACE) -count=1 ./...
 

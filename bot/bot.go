@@ -22,9 +22,10 @@ const settlePoll = 10 * time.Millisecond
 // and when to call again, so a runner may keep the wall clock (Run) or a
 // virtual one. It is not safe for concurrent use.
 type Bot struct {
-	brain  *Brain
-	step   time.Duration // time between presses: the speed limit
-	settle time.Duration // the most a stopped bot waits for its acks
+	brain   *Brain
+	trigger *Trigger      // nil: the bot never zaps
+	step    time.Duration // time between presses: the speed limit
+	settle  time.Duration // the most a stopped bot waits for its acks
 
 	next     time.Duration // when the walking bot presses next
 	last     time.Duration // when it last pressed
@@ -42,7 +43,8 @@ func NewBot(brain *Brain, now, step, settle time.Duration) *Bot {
 }
 
 // Next returns the direction to press at time now given the client's view
-// (grid.None for none), and when to call Next again; the runner may call
+// (grid.None for none, and none while the bot aims: see Aim), and when to
+// call Next again; the runner may call
 // it sooner, when the view changed. The next press comes one step after
 // the last call that pressed or could have, so the client never holds a
 // press back for the speed limit: each press is sent at once, on top of
@@ -53,7 +55,9 @@ func NewBot(brain *Brain, now, step, settle time.Duration) *Bot {
 func (b *Bot) Next(now time.Duration, v client.View) (press grid.Dir, wake time.Duration, done bool) {
 	if !b.stopped {
 		if now >= b.next {
-			if press = b.brain.Next(v); press != grid.None {
+			if b.trigger.aiming() {
+				press = grid.None
+			} else if press = b.brain.Next(v); press != grid.None {
 				b.last = now
 			}
 			b.next = now + b.step
@@ -70,6 +74,25 @@ func (b *Bot) Next(now time.Duration, v client.View) (press grid.Dir, wake time.
 	return grid.None, min(b.until, now+settlePoll), false
 }
 
+// Arm gives the bot a trigger: from then on Aim may zap.
+func (b *Bot) Arm(t *Trigger) { b.trigger = t }
+
+// Aim reports whether to zap at time now given the client's view (see
+// Trigger), and when to call it again if someone is in line (ok false:
+// nobody is, or the bot is unarmed or stopped). A stopped bot never zaps.
+// While someone is in line the bot stands still and aims, as a person
+// would: call Aim before Next.
+func (b *Bot) Aim(now time.Duration, v client.View) (zap bool, wake time.Duration, ok bool) {
+	if b.trigger == nil || b.stopped {
+		return false, 0, false
+	}
+	zap, wake, ok = b.trigger.Pull(now, v)
+	if zap {
+		b.last = now
+	}
+	return zap, wake, ok
+}
+
 // Stop ends the walk at time now: the bot presses nothing more and waits
 // for its acknowledgements. Stopping again does nothing.
 func (b *Bot) Stop(now time.Duration) {
@@ -78,7 +101,8 @@ func (b *Bot) Stop(now time.Duration) {
 	}
 	b.stopped = true
 	// Should a press have been held back all the same, it goes out within
-	// one step of the last press; after that only acknowledgements come.
+	// one step of the last press or zap; after that only acknowledgements
+	// come.
 	b.quiet = b.last + b.step
 	b.until = now + b.settle
 }

@@ -4,7 +4,9 @@
 // random walk that keeps a heading for a few steps before turning, prefers
 // open cells and never steps onto the cells it is told to avoid (the human
 // spawn cell by default, so that a newcomer can always spawn there). It is
-// pure and deterministic for a seed.
+// pure and deterministic for a seed. A Trigger zaps whoever the View shows
+// in the bot's line, a human-like reaction time after they came into it;
+// the bot stands still while it aims.
 //
 // A Bot is one player's schedule with a Brain, free of I/O and of any clock:
 // its runner asks it what to press and when to look again, then stops it
@@ -14,7 +16,7 @@
 //
 // Run connects bots to a server over TCP with client.Dial, lets them walk at
 // the speed limit through an injected latency, and returns a Summary of what
-// the clients measured: inputs sent and acknowledged, corrections, round
-// trips and bytes. Start runs bots in the background of another process (the
+// the clients measured: inputs sent and acknowledged, corrections, zaps
+// sent, tags made and suffered, round trips and bytes. Start runs bots in the background of another process (the
 // embedded game, a server with house bots) until it is stopped.
 package bot

@@ -97,7 +97,9 @@ func (o Options) newBot(i int, now time.Duration, v client.View) *Bot {
 	if step <= 0 {
 		step = defaultStep
 	}
-	return NewBot(NewBrain(o.seed(i), o.Avoid...), now, step, Settle(o.Latency, o.Jitter, step))
+	b := NewBot(NewBrain(o.seed(i), o.Avoid...), now, step, Settle(o.Latency, o.Jitter, step))
+	b.Arm(NewTrigger(-o.seed(i)))
+	return b
 }
 
 // seed is bot i's seed, i from 1: distinct per bot and never 0 (which

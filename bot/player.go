@@ -55,12 +55,19 @@ func drive(ctx context.Context, s Client, b *Bot, start time.Time) (dropped bool
 			return true
 		default:
 		}
+		zap, aim, aiming := b.Aim(now(), s.View())
+		if zap {
+			s.Zap()
+		}
 		press, wake, done := b.Next(now(), s.View())
 		if press != grid.None {
 			s.Press(press)
 		}
 		if done {
 			return false
+		}
+		if aiming {
+			wake = min(wake, aim)
 		}
 		timer.Reset(max(wake-now(), 0)) // since Go 1.23 a reset timer never delivers a stale tick
 		select {

@@ -75,19 +75,19 @@ func TestRunAgainstServer(t *testing.T) {
 		t.Fatalf("WriteJSON wrote %q: %v", buf.String(), err)
 	}
 	for _, k := range []string{"bots", "duration_ms", "inputs_sent", "inputs_acked", "corrections", "resumes",
-		"rtt_p50_ms", "rtt_p99_ms", "bytes_in_per_bot_per_sec", "bytes_out_per_bot_per_sec", "errors"} {
+		"zaps_sent", "tags_made", "tags_suffered", "rtt_p50_ms", "rtt_p99_ms", "bytes_in_per_bot_per_sec", "bytes_out_per_bot_per_sec", "errors"} {
 		if _, ok := obj[k]; !ok {
 			t.Errorf("JSON summary has no %q: %s", k, buf.String())
 		}
 	}
-	if len(obj) != 11 || obj["bots"] != 4.0 || obj["errors"] == nil {
+	if len(obj) != 14 || obj["bots"] != 4.0 || obj["errors"] == nil {
 		t.Errorf("JSON summary: %s", buf.String())
 	}
 	buf.Reset()
 	if err := s.WriteText(&buf); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"bots:", "acknowledged", "p50", "errors:       none"} {
+	for _, want := range []string{"bots:", "acknowledged", "tags made", "tags suffered", "p50", "errors:       none"} {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("text summary lacks %q:\n%s", want, buf.String())
 		}

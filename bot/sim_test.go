@@ -90,11 +90,18 @@ func (sb *simBot) step(now time.Duration) (wake time.Duration, ok bool) {
 		return 0, false
 	default:
 	}
+	zap, aim, aiming := sb.b.Aim(now, sb.c.View())
+	if zap {
+		sb.c.Zap()
+	}
 	press, wake, done := sb.b.Next(now, sb.c.View())
 	if press != grid.None {
 		sb.c.Press(press)
 	}
 	sb.done = done
+	if aiming {
+		wake = min(wake, aim)
+	}
 	return wake, !done
 }
 

@@ -26,6 +26,10 @@ type Summary struct {
 	// Resumes is how many times a bot's connection dropped and the bot
 	// came back as the same player (client.Stats), summed over the bots.
 	Resumes int
+	// ZapsSent, TagsMade and TagsSuffered are summed over the bots: zaps
+	// fired, zaps the server judged a hit, and times the server said a bot
+	// was tagged (client.Stats).
+	ZapsSent, TagsMade, TagsSuffered int
 
 	// RTTp50 and RTTp99 are percentiles of every Ping/Pong round trip of
 	// every bot, injected latency included; 0 if none was measured.
@@ -68,6 +72,9 @@ func summarize(results []botResult, took time.Duration) Summary {
 		s.InputsAcked += r.stats.InputsAcked
 		s.Corrections += r.stats.Corrections
 		s.Resumes += r.stats.Resumes
+		s.ZapsSent += r.stats.ZapsSent
+		s.TagsMade += r.stats.Tags
+		s.TagsSuffered += r.stats.Tagged
 		s.deferred += r.stats.Deferred
 		rtts = append(rtts, r.stats.RTTs...)
 		if secs := r.connected.Seconds(); secs > 0 {
@@ -100,6 +107,7 @@ func (s Summary) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "bots:         %d for %v\n", s.Bots, s.Duration.Round(time.Millisecond))
 	fmt.Fprintf(&b, "inputs:       %d sent, %d acknowledged, %d corrections\n", s.InputsSent, s.InputsAcked, s.Corrections)
 	fmt.Fprintf(&b, "resumes:      %d after dropped connections\n", s.Resumes)
+	fmt.Fprintf(&b, "zaps:         %d sent, %d tags made, %d tags suffered\n", s.ZapsSent, s.TagsMade, s.TagsSuffered)
 	fmt.Fprintf(&b, "round trip:   p50 %v, p99 %v\n", s.RTTp50.Round(100*time.Microsecond), s.RTTp99.Round(100*time.Microsecond))
 	fmt.Fprintf(&b, "bytes/bot/s:  %.0f in, %.0f out\n", s.BytesInPerBotPerSec, s.BytesOutPerBotPerSec)
 	if len(s.Errors) == 0 {
@@ -122,6 +130,9 @@ type summaryJSON struct {
 	InputsAcked          int      `json:"inputs_acked"`
 	Corrections          int      `json:"corrections"`
 	Resumes              int      `json:"resumes"`
+	ZapsSent             int      `json:"zaps_sent"`
+	TagsMade             int      `json:"tags_made"`
+	TagsSuffered         int      `json:"tags_suffered"`
 	RTTp50MS             float64  `json:"rtt_p50_ms"`
 	RTTp99MS             float64  `json:"rtt_p99_ms"`
 	BytesInPerBotPerSec  float64  `json:"bytes_in_per_bot_per_sec"`
@@ -146,6 +157,9 @@ func (s Summary) WriteJSON(w io.Writer) error {
 		InputsAcked:          s.InputsAcked,
 		Corrections:          s.Corrections,
 		Resumes:              s.Resumes,
+		ZapsSent:             s.ZapsSent,
+		TagsMade:             s.TagsMade,
+		TagsSuffered:         s.TagsSuffered,
 		RTTp50MS:             ms(s.RTTp50),
 		RTTp99MS:             ms(s.RTTp99),
 		BytesInPerBotPerSec:  s.BytesInPerBotPerSec,

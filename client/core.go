@@ -45,8 +45,13 @@ var ErrClosed = errors.New("client: connection closed")
 
 type pendingInput struct {
 	seq  uint32
-	dir  grid.Dir
+	dir  grid.Dir // None for a zap
 	sent time.Duration
+	// still: the input moves nothing when replayed: a zap, or a move sent
+	// while the server says the player is frozen.
+	still bool
+	// render: a zap's RenderNS, sent again as it was after a resume.
+	render uint64
 }
 
 // Core is the sans-I/O client: a state machine fed with server messages,
@@ -101,6 +106,7 @@ type Core struct {
 	lastHeard   time.Duration // when the last message from the server arrived
 
 	interp interpolator
+	tag    tagState // zap tag: facing, beam, results, scoreboard (zap.go)
 	stats  Stats
 }
 
@@ -111,6 +117,9 @@ type Stats struct {
 	Corrections int             // times the server's word moved the predicted avatar
 	Deferred    int             // presses held back by the speed limit
 	Resumes     int             // times the player came back after a dropped connection
+	ZapsSent    int             // zaps sent
+	Tags        int             // zaps the server judged a hit
+	Tagged      int             // times the server said this player was tagged
 	RTTs        []time.Duration // the round trips measured by Ping/Pong, the latest MaxRTTSamples
 }
 
@@ -253,14 +262,25 @@ func (c *Core) Press(now time.Duration, d grid.Dir) PressResult {
 	return Sent
 }
 
-func (c *Core) sendInput(now time.Duration, d grid.Dir) {
+// number gives the next input, sent at now, its number and keeps it
+// pending until the server acknowledges it.
+func (c *Core) number(now time.Duration, d grid.Dir, still bool) uint32 {
 	c.nextSeq++
-	c.pending = append(c.pending, pendingInput{seq: c.nextSeq, dir: d, sent: now})
+	c.pending = append(c.pending, pendingInput{seq: c.nextSeq, dir: d, sent: now, still: still})
 	c.stats.InputsSent++
+	return c.nextSeq
+}
+
+func (c *Core) sendInput(now time.Duration, d grid.Dir) {
+	frozen := c.tag.frozen
+	seq := c.number(now, d, frozen)
 	if !c.away {
-		c.send(&protocol.Input{Seq: c.nextSeq, Dir: d})
+		c.send(&protocol.Input{Seq: seq, Dir: d})
 	}
-	if c.predict {
+	if !frozen {
+		c.tag.facing = d
+	}
+	if c.predict && !frozen {
 		c.world.Move(c.me, d)
 		c.predicted, _ = c.world.Pos(c.me)
 	}
@@ -358,6 +378,12 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 		c.send(&protocol.Pong{Stamp: m.Stamp}) // the server measures our round trip
 	case *protocol.Join:
 		c.roster[m.Player.ID] = m.Player
+	case *protocol.ZapResult:
+		c.zapResult(now, m)
+	case *protocol.Tagged:
+		c.tagged(now, m)
+	case *protocol.Scores:
+		c.scores(now, m)
 	case *protocol.Leave:
 		delete(c.roster, m.ID)
 		c.latest = slices.DeleteFunc(c.latest, func(p grid.PlayerPos) bool { return p.ID == m.ID })
@@ -403,6 +429,7 @@ func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
 		c.roster[p.ID] = p
 	}
 	c.interp.reset(w, m, c.opts.Jitter)
+	c.tag.facing = grid.Right
 	c.nextPing = now
 	return nil
 }
@@ -431,14 +458,20 @@ func (c *Core) state(now time.Duration, s *protocol.State) {
 		// processed goes again, in order, with the same numbers.
 		c.away = false
 		for _, in := range c.pending {
-			c.send(&protocol.Input{Seq: in.seq, Dir: in.dir})
+			if in.dir == grid.None {
+				c.send(&protocol.Zap{Seq: in.seq, RenderNS: in.render})
+			} else {
+				c.send(&protocol.Input{Seq: in.seq, Dir: in.dir})
+			}
 		}
 	}
 
 	had := c.hasState
 	before := c.predicted
 	c.rebuild(s.Players)
-	if !had {
+	respawn := c.tag.respawn
+	c.tag.respawn = false
+	if !had || respawn {
 		return
 	}
 	if c.predict && c.predicted != before {
@@ -479,7 +512,9 @@ func (c *Core) rebuild(players []grid.PlayerPos) {
 	w.Add(c.me, c.server)
 	if c.predict && c.reconcile {
 		for _, in := range c.pending {
-			w.Move(c.me, in.dir)
+			if !in.still {
+				w.Move(c.me, in.dir)
+			}
 		}
 	}
 	c.world = w
@@ -557,7 +592,7 @@ func (c *Core) View(now time.Duration) View {
 	if len(c.pending) > 0 {
 		v.Pending = make([]PendingInput, len(c.pending))
 		for i, p := range c.pending {
-			v.Pending[i] = PendingInput{Seq: p.seq, Dir: p.dir, Age: now - p.sent}
+			v.Pending[i] = PendingInput{Seq: p.seq, Dir: p.dir, Zap: p.dir == grid.None, Age: now - p.sent}
 		}
 	}
 	if info, ok := c.roster[c.me]; ok && v.Name == "" {
@@ -579,5 +614,6 @@ func (c *Core) View(now time.Duration) View {
 		info := c.roster[p.ID]
 		v.Others = append(v.Others, Other{ID: p.ID, Name: protocol.SanitizeName(info.Name), Color: info.Color, Pos: p.Pos})
 	}
+	c.tagView(now, &v)
 	return v
 }

@@ -1,6 +1,8 @@
 // Package client is gridlag's client: it predicts its own player's moves,
 // reconciles them with the authoritative server, and interpolates the other
-// players in the past.
+// players in the past. It plays zap tag by the articles' rule: a zap is an
+// input like a move and its beam shows at once, but a tag, a point or a
+// freeze shows only when the server says so.
 //
 // Core is the sans-I/O state machine: it is fed server messages and key
 // presses with an explicit now, and hands back the messages to send. Driver

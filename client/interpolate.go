@@ -68,6 +68,14 @@ func (ip *interpolator) renderTime(now time.Duration) time.Duration {
 	return now - ip.offset - ip.delay
 }
 
+// latest returns the server time of the latest buffered state (0 if none).
+func (ip *interpolator) latest() time.Duration {
+	if len(ip.buf) == 0 {
+		return 0
+	}
+	return ip.buf[len(ip.buf)-1].t
+}
+
 func (ip *interpolator) add(now time.Duration, s *protocol.State, me grid.PlayerID) {
 	t := time.Duration(s.TimeNS)
 	if off := now - t; !ip.hasOffset || off < ip.offset {

@@ -21,7 +21,10 @@ type Options struct {
 
 	Latency time.Duration // injected round trip, half each way
 	Jitter  time.Duration // injected jitter, 0..Jitter per message
-	Seed    int64         // drives the jitter; 0 = from the clock (Conn) or 1 (sim)
+	// Loss is the probability (0 to 1) that a message, either way, is
+	// lost and retransmitted as TCP does (see link.Link.SetLoss).
+	Loss float64
+	Seed int64 // drives the jitter and the loss; 0 = from the clock (Conn) or 1 (sim)
 
 	// PingInterval is how often the client measures the round trip.
 	// 0 = one second.

@@ -14,6 +14,9 @@ type Session interface {
 	// Press asks to move one cell. With prediction on, the next View
 	// already shows the move.
 	Press(d grid.Dir)
+	// Zap fires a zap in the direction the player faces. The next View
+	// shows the beam; a hit shows only when the server says so.
+	Zap()
 	// SetPredict turns prediction on or off. Turning it off turns
 	// reconciliation off.
 	SetPredict(on bool)

@@ -55,6 +55,37 @@ type View struct {
 	// (now on the server's clock, minus InterpDelay); 0 before any State.
 	RenderTime time.Duration
 
+	// Zap tag. Facing and Beam are the client's own, drawn at once; every
+	// other field is the server's word.
+
+	// Facing is the direction the player faces: the last one pressed.
+	Facing grid.Dir
+	// Beam is the player's own last beam, cells nearest first, while it
+	// flashes (BeamFlash after BeamAt); nil otherwise. It is cosmetic:
+	// traced against the others as drawn, it says nothing of a hit.
+	Beam   []grid.Pos
+	BeamAt time.Duration
+	// LastZap is the server's judgement of the player's last judged zap
+	// (its Line: "hit ada (rewound 230 ms)"); nil before any.
+	LastZap *ZapResult
+	// LastTagged is the last time the server said the player was tagged
+	// (its Line: "tagged by bob, who saw you at (12,10) 230 ms ago"); nil
+	// before any.
+	LastTagged *TagNote
+	// Frozen is true while the server says the player is frozen; its moves
+	// then move nothing. FrozenUntil is when it should respawn.
+	Frozen      bool
+	FrozenUntil time.Duration
+	// Scoreboard lists every player online, most points first.
+	Scoreboard []ScoreLine
+	// Round is the round in play (0 before the server's first Scores) and
+	// RoundLeft the time left in it.
+	Round     int
+	RoundLeft time.Duration
+	// LastWinner is the winner of the last round; nil if none yet (or
+	// nobody scored).
+	LastWinner *Winner
+
 	UpdateRate int           // server states per second (0 = one per input)
 	MoveTime   time.Duration // the speed limit
 	Latency    time.Duration // injected round-trip latency
@@ -64,7 +95,8 @@ type View struct {
 // PendingInput is one unacknowledged input.
 type PendingInput struct {
 	Seq uint32
-	Dir grid.Dir
+	Dir grid.Dir      // None for a zap
+	Zap bool          // a zap rather than a move
 	Age time.Duration // time since it was sent
 }
 

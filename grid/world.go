@@ -64,8 +64,9 @@ type PlayerPos struct {
 }
 
 type player struct {
-	pos   Pos
-	limit Limiter
+	pos    Pos
+	limit  Limiter
+	facing Dir
 }
 
 // World is the state of a game: a map and the players on it. It is not safe
@@ -78,10 +79,11 @@ type World struct {
 	cells   []PlayerPos // every player's cell, sorted by ID: the order of iteration, and what Players copies
 }
 
-// Errors returned by World.Add.
+// Errors returned by World.Add and World.Place.
 var (
 	ErrTaken    = errors.New("grid: player ID already in the world")
 	ErrOccupied = errors.New("grid: cell is a wall, outside the map or taken")
+	ErrNoPlayer = errors.New("grid: no such player in the world")
 )
 
 // NewWorld returns an empty world on map m with the given rules.
@@ -103,7 +105,7 @@ func (w *World) index(id PlayerID) int {
 	return sort.Search(len(w.cells), func(i int) bool { return w.cells[i].ID >= id })
 }
 
-// Add places player id at p. It fails if the ID is in use or p is not a free
+// Add places player id at p, facing Right. It fails if the ID is in use or p is not a free
 // floor cell.
 func (w *World) Add(id PlayerID, p Pos) error {
 	if _, ok := w.players[id]; ok || id == 0 {
@@ -112,7 +114,7 @@ func (w *World) Add(id PlayerID, p Pos) error {
 	if !w.Free(p) {
 		return ErrOccupied
 	}
-	w.players[id] = &player{pos: p}
+	w.players[id] = &player{pos: p, facing: Right}
 	w.at[p] = id
 	w.cells = slices.Insert(w.cells, w.index(id), PlayerPos{ID: id, Pos: p})
 	return nil
@@ -178,18 +180,46 @@ func (w *World) Check(id PlayerID, d Dir) Outcome {
 }
 
 // Move moves player id one cell in direction d if nothing is in the way,
-// ignoring the speed limit. The client uses it to replay inputs the speed
-// limit already admitted.
+// ignoring the speed limit. The player faces d, moved or blocked. The
+// client uses it to replay inputs the speed limit already admitted.
 func (w *World) Move(id PlayerID, d Dir) Outcome {
 	o := w.Check(id, d)
+	if o == NoPlayer || o == BadDir {
+		return o
+	}
+	w.players[id].facing = d
 	if o == Moved {
 		w.place(id, w.players[id].pos.Add(d))
 	}
 	return o
 }
 
+// Facing returns the direction player id faces: the last one pressed (a
+// move that was blocked or too fast turns the player all the same), Right
+// before any.
+func (w *World) Facing(id PlayerID) Dir {
+	if p, ok := w.players[id]; ok {
+		return p.facing
+	}
+	return None
+}
+
+// Place moves player id to the free floor cell to at once, as a respawn
+// does. It fails if the player is not in the world or to is not free.
+func (w *World) Place(id PlayerID, to Pos) error {
+	if _, ok := w.players[id]; !ok {
+		return ErrNoPlayer
+	}
+	if !w.Free(to) {
+		return ErrOccupied
+	}
+	w.place(id, to)
+	return nil
+}
+
 // Apply is the server's rule for an input of player id at time now: over the
-// speed limit nothing moves (TooFast); otherwise it is Move.
+// speed limit nothing moves (TooFast) but the player turns to d; otherwise
+// it is Move.
 func (w *World) Apply(id PlayerID, d Dir, now int64) Outcome {
 	p, ok := w.players[id]
 	if !ok {
@@ -199,6 +229,7 @@ func (w *World) Apply(id PlayerID, d Dir, now int64) Outcome {
 		return BadDir
 	}
 	if !p.limit.Allow(now, w.rules.MoveTime, w.rules.Burst) {
+		p.facing = d
 		return TooFast
 	}
 	return w.Move(id, d)
@@ -269,6 +300,7 @@ func (w *World) Hash() uint64 {
 		put(int64(p.pos.X))
 		put(int64(p.pos.Y))
 		put(p.limit.next)
+		put(int64(p.facing))
 		if p.limit.begun {
 			put(1)
 		} else {

@@ -48,17 +48,23 @@ type Config struct {
 	// Seed drives the jitter and the loss: Player 1's link takes Seed,
 	// Player 2's Seed+1.
 	Seed int64
+	// LagComp and Unlag are the server's lag compensation at the start
+	// (-lagcomp, -unlag; see server.Config); Lab.SetLagComp switches it
+	// live.
+	LagComp bool
+	Unlag   time.Duration
 }
 
 // Default returns the lab of the issue and the articles: Player 1 at
 // (10,10) with a 250 ms round trip, Player 2 at (14,10) with 150 ms, the
-// server updating 3 times a second, every toggle on, full speed, seed 1.
+// server updating 3 times a second, every toggle on, full speed, seed 1,
+// lag compensation on within server.DefaultUnlag.
 func Default() Config {
 	p := PlayerConfig{Predict: true, Reconcile: true, Interpolate: true}
 	p1, p2 := p, p
 	p1.Start, p1.Latency = grid.DefaultSpawn, 250*time.Millisecond
 	p2.Start, p2.Latency = grid.Pos{X: 14, Y: 10}, 150*time.Millisecond
-	return Config{Players: [2]PlayerConfig{p1, p2}, Rate: 3, Seed: 1}
+	return Config{Players: [2]PlayerConfig{p1, p2}, Rate: 3, Seed: 1, LagComp: true, Unlag: server.DefaultUnlag}
 }
 
 // serverConfig returns the server's game numbers for the lab, checked.
@@ -78,7 +84,7 @@ func (c Config) serverConfig() (server.Config, error) {
 			return server.Config{}, fmt.Errorf("lab: Player %d's start %v is a wall or off the map", i+1, s)
 		}
 	}
-	cfg := server.Config{Map: m, Spawn: b, Spawns: []grid.Pos{a}, MoveTime: c.MoveTime, Rate: c.Rate}
+	cfg := server.Config{Map: m, Spawn: b, Spawns: []grid.Pos{a}, MoveTime: c.MoveTime, Rate: c.Rate, LagComp: c.LagComp, Unlag: c.Unlag}
 	return cfg, cfg.Validate()
 }
 

@@ -30,7 +30,10 @@ func TestDefaultLab(t *testing.T) {
 	if n := l.Tick() - tick; n != 6 {
 		t.Fatalf("%d ticks in two seconds at 3 Hz", n)
 	}
-	sp := l.ServerPlayers(nil)
+	sp := l.Overview().Players
+	if len(sp) == 2 && sp[0].Name == "Player 2" { // listed by ID: Player 2 joined first
+		sp[0], sp[1] = sp[1], sp[0]
+	}
 	if len(sp) != 2 || sp[0].Name != "Player 1" || sp[1].Name != "Player 2" || sp[0].Color == sp[1].Color {
 		t.Fatalf("the server's board lists %+v", sp)
 	}

@@ -7,7 +7,8 @@
 // latency, jitter, loss, preset and lag spikes, and lists the messages in
 // flight each way, for the strips between the boards.
 //
-// The lab screen and cmd/gridlag import it; it imports sim, client, link,
-// scenario, server and grid, never tui. A Lab is used from one
+// Model gives the lab as a tui.LabModel, which the lab's screen draws;
+// cmd/gridlag imports it. It imports sim, client, link, scenario, server,
+// grid and tui (for the LabModel it implements; tui never imports lab). A Lab is used from one
 // goroutine, the screen's event loop: it is not safe for concurrent use.
 package lab

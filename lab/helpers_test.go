@@ -44,7 +44,7 @@ func ofType(p *Player, way sim.Way, typ protocol.Type) []sim.Flight {
 // serverHas returns where the server has player i and its ack.
 func serverHas(t *testing.T, l *Lab, i int) (grid.Pos, uint32) {
 	t.Helper()
-	for _, sp := range l.ServerPlayers(nil) {
+	for _, sp := range l.Overview().Players {
 		if sp.Name == l.Players()[i].Name() {
 			return sp.Pos, sp.Ack
 		}

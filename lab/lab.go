@@ -20,7 +20,8 @@ type Lab struct {
 	clock   *Clock
 	origin  time.Duration // the world's time at the lab's start
 	players [2]*Player
-	acks    map[*sim.Client]uint32 // the last input the server processed, per player
+	// nextPing is when the server next pings the players (world time).
+	nextPing time.Duration
 }
 
 // New builds the lab of cfg and joins both players, on a clock that
@@ -32,8 +33,7 @@ func New(cfg Config, wall func() time.Time) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Lab{world: sim.New(scfg), acks: make(map[*sim.Client]uint32)}
-	l.world.Trace(l.record)
+	l := &Lab{world: sim.New(scfg)}
 	for _, i := range []int{1, 0} {
 		p, err := l.join(i, cfg)
 		if err != nil {
@@ -42,6 +42,7 @@ func New(cfg Config, wall func() time.Time) (*Lab, error) {
 		l.players[i] = p
 	}
 	l.origin = l.world.Now()
+	l.nextPing = l.origin + PingInterval
 	l.clock = NewClock(wall, l.origin, cfg.Speed)
 	return l, nil
 }
@@ -63,15 +64,7 @@ func (l *Lab) join(i int, cfg Config) (*Player, error) {
 		return nil, fmt.Errorf("lab: %s could not join: %v", name, v.Err)
 	}
 	c.SetLoss(loss) // from the start on: the join itself is not held up
-	return &Player{Client: c, script: pc.Presses}, nil
-}
-
-// record keeps what the lab needs from the world's events; it runs with
-// the world's lock held.
-func (l *Lab) record(e sim.Event) {
-	if e.Kind == sim.ServerInput {
-		l.acks[e.Client] = e.Seq
-	}
+	return &Player{Client: c, script: pc.Presses, preset: presetIndex(pc.Preset)}, nil
 }
 
 // Players returns Player 1 and Player 2.
@@ -93,18 +86,40 @@ func (l *Lab) Sync() {
 	}
 }
 
-// advanceTo brings the world to t (world time), pressing scripted presses
-// at their moments, after what else is due then.
+// advanceTo brings the world to t (world time), doing the lab's own events
+// (scripted presses, the server's pings) at their moments, after what else
+// is due then.
 func (l *Lab) advanceTo(t time.Duration) {
 	for {
-		at, ok := l.nextPress()
-		if !ok || l.origin+at > t {
+		at := l.nextOwn()
+		if at > t {
 			break
 		}
-		l.world.AdvanceTo(l.origin + at)
-		l.play(at)
+		l.world.AdvanceTo(at)
+		l.doOwn(at)
 	}
 	l.world.AdvanceTo(t)
+}
+
+// nextOwn returns when the lab's own next event is due, in world time: the
+// next scripted press or the server's next ping.
+func (l *Lab) nextOwn() time.Duration {
+	at := l.nextPing
+	if pt, ok := l.nextPress(); ok {
+		at = min(at, l.origin+pt)
+	}
+	return at
+}
+
+// doOwn does the lab's own events due at world time t: the server pings
+// the players (as the TCP server does every PingInterval, so that the
+// Server board shows their round trips), and the scripted presses.
+func (l *Lab) doOwn(t time.Duration) {
+	if t == l.nextPing {
+		l.world.Ping()
+		l.nextPing += PingInterval
+	}
+	l.play(t - l.origin)
 }
 
 // nextPress returns when the next scripted press of either player is due,
@@ -129,36 +144,31 @@ func (l *Lab) play(t time.Duration) {
 
 // Next returns when the next event is due, since the start: a message
 // arriving at either end, a server tick, a client's timer (a held press, a
-// ping) or a scripted press. ok is false when nothing is scheduled.
-func (l *Lab) Next() (time.Duration, bool) {
-	at, ok := l.world.Next()
-	at -= l.origin
-	if pt, pok := l.nextPress(); pok && (!ok || pt < at) {
-		return pt, true
+// ping), the server's ping or a scripted press. There is always one: the
+// server pings every PingInterval.
+func (l *Lab) Next() time.Duration {
+	own := l.nextOwn()
+	if wt, ok := l.world.Next(); ok && wt < own {
+		return wt - l.origin
 	}
-	return at, ok
+	return own - l.origin
 }
 
 // Step pauses the clock, then moves the virtual time to exactly the next
 // event (see Next) and does it, and nothing due later. Things due at the
-// same moment are one event; a scripted press due with other things comes
-// after them, in a step of its own. It reports false when nothing is
-// scheduled.
-func (l *Lab) Step() bool {
+// same moment are one event; the lab's own events (a scripted press, the
+// server's ping) due with other things come after them, in a step of their
+// own.
+func (l *Lab) Step() {
 	l.Pause()
-	wt, wok := l.world.Next()
-	pt, pok := l.nextPress()
-	switch {
-	case pok && (!wok || l.origin+pt < wt):
-		l.world.AdvanceTo(l.origin + pt)
-		l.play(pt)
-	case wok:
+	own := l.nextOwn()
+	if wt, ok := l.world.Next(); ok && wt <= own {
 		l.world.Step()
-	default:
-		return false
+	} else {
+		l.world.AdvanceTo(own)
+		l.doOwn(own)
 	}
 	l.clock.Set(l.world.Now())
-	return true
 }
 
 // Pause stops the clock at the lab's time, the moment the screen shows

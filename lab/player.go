@@ -12,11 +12,13 @@ const SpikeLength = time.Second
 
 // Player is one of the lab's two players: a client on its own simulated
 // link (the embedded sim.Client, a client.Session: press, toggles, latency,
-// View, and the link's conditions and messages in flight), and the presses
-// its script still has to play.
+// View, and the link's conditions and messages in flight), the presses
+// its script still has to play, and the link preset it has.
 type Player struct {
 	*sim.Client
 	script []scenario.Press // still to play, in time order
+	preset int              // index in link.Presets(); -1 for none
+	own    ownLink          // the link's own conditions, while a preset is on
 }
 
 // nextPress returns the time of the player's next scripted press since
@@ -31,7 +33,7 @@ func (p *Player) nextPress() (time.Duration, bool) {
 // play presses every scripted press due at t (since the lab's start).
 func (p *Player) play(t time.Duration) {
 	for len(p.script) > 0 && p.script[0].At == t {
-		p.Press(p.script[0].Dir)
+		p.script[0].On(p)
 		p.script = p.script[1:]
 	}
 }

@@ -39,7 +39,7 @@ func TestAgreesWithScenario(t *testing.T) {
 			last := time.Duration(lines[len(lines)-1].T)
 			checked := map[int64]bool{}
 			for l.Now() <= last+time.Second {
-				if next, ok := l.Next(); ok && next == l.Now() {
+				if l.Next() == l.Now() {
 					l.Step() // this moment is not done yet
 					continue
 				}
@@ -53,9 +53,7 @@ func TestAgreesWithScenario(t *testing.T) {
 					t.Fatalf("t=%v: sees %v, server %v, pending %v; the scenario at %d ms (%s): %v %v %v",
 						l.Now(), got[0], got[1], got[2], want.TMS, want.Event, want.Client, want.Server, want.Pending)
 				}
-				if !l.Step() {
-					t.Fatal("nothing scheduled")
-				}
+				l.Step()
 			}
 			for _, ln := range lines {
 				if !checked[ln.TMS] {

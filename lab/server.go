@@ -3,43 +3,42 @@ package lab
 import (
 	"time"
 
-	"gridlag/grid"
+	"gridlag/client"
+	"gridlag/protocol"
+	"gridlag/server"
 )
 
-// ServerPlayer is one player as the server has it, for the server's board
-// line `NAME (x,y) ack #N`.
-type ServerPlayer struct {
-	ID    grid.PlayerID
-	Name  string
-	Color uint8
-	Pos   grid.Pos
-	// Ack is the last input the server processed for the player.
-	Ack uint32
-	// RTT is the player's round trip, once measured (HasRTT).
-	RTT    time.Duration
-	HasRTT bool
+// PingInterval is how often the lab's server pings the players to measure
+// their round trips, as the TCP server does.
+const PingInterval = time.Second
+
+// Overview returns the world as the server has it now, for the Server
+// board: every player's cell, last processed input and the round trip the
+// server measured (known a round trip after the first ping, PingInterval
+// after the start), the tick and the update rate. Its times count from the
+// lab's start.
+func (l *Lab) Overview() client.WorldView {
+	srv := l.world.Server()
+	cfg := srv.Config()
+	facts := srv.Overview(nil)
+	v := client.WorldView{
+		Now: l.Now(), Connected: true,
+		Map: cfg.Map, Rate: l.Rate(), MoveTime: cfg.MoveTime,
+		Tick: uint32(srv.Stats().Ticks), Time: l.Now(), Total: len(facts),
+		Players: make([]client.WorldPlayer, len(facts)),
+	}
+	for i, f := range facts {
+		v.Players[i] = worldPlayer(f)
+	}
+	return v
 }
 
-// ServerPlayers appends the lab's players as the server has them now,
-// Player 1 first, to dst. A player the server does not have (its
-// connection ended) is left out.
-//
-// Until the server core lists its players itself, the position comes from
-// the core, the ack from the inputs the lab saw the server process, and
-// the round trip from the client's own measure.
-func (l *Lab) ServerPlayers(dst []ServerPlayer) []ServerPlayer {
-	for i, p := range l.players {
-		pos, ok := l.world.Position(p.Client)
-		if !ok {
-			continue
-		}
-		v := p.View()
-		dst = append(dst, ServerPlayer{
-			ID: v.Me, Name: p.Name(), Color: color(i), Pos: pos,
-			Ack: l.acks[p.Client], RTT: v.RTT, HasRTT: v.RTT > 0,
-		})
+// worldPlayer converts the server's facts on a player for a view.
+func worldPlayer(f server.PlayerOverview) client.WorldPlayer {
+	return client.WorldPlayer{
+		ID: f.ID, Name: protocol.SanitizeName(f.Name), Color: f.Color, Bot: f.Bot,
+		Pos: f.Pos, Ack: f.Ack, RTT: f.RTT, HasRTT: f.HasRTT,
 	}
-	return dst
 }
 
 // color is the colour the lab asks for player i (0 for Player 1).

@@ -138,7 +138,7 @@ func badFrames() []badFrame {
 	return []badFrame{
 		{"zero length", []byte{0, 0}, protocol.ErrEmptyFrame, ""},
 		{"type 0", frame(0), protocol.ErrUnknownType, ""},
-		{"type 16", frame(16, u64(1)), protocol.ErrUnknownType, ""},
+		{"type 20", frame(20, u64(1)), protocol.ErrUnknownType, ""},
 		{"type 255", frame(255), protocol.ErrUnknownType, ""},
 		{"hello short", frame(byte(protocol.TypeHello), u16(1)), protocol.ErrShort, "Hello"},
 		{"hello bool 2", hello(2, "ada"), protocol.ErrBadValue, "Hello"},
@@ -411,7 +411,7 @@ func TestTypes(t *testing.T) {
 		}
 		names[name] = true
 	}
-	for _, typ := range []protocol.Type{0, 16, 255} {
+	for _, typ := range []protocol.Type{0, protocol.Type(len(allTypes) + 1), 255} {
 		if m := protocol.New(typ); m != nil {
 			t.Errorf("New(%d) = %#v, want nil", typ, m)
 		}

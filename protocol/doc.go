@@ -8,8 +8,8 @@
 //
 // A connection starts with the client's Hello, which carries Version; the
 // server answers Welcome, or Error and closes. After that the client sends
-// Input, Ping, Pong and Bye; the server sends State, Ping, Pong, Join, Leave,
-// Error and Bye.
+// Input, Zap, Ping, Pong and Bye; the server sends State, ZapResult,
+// Tagged, Scores, Ping, Pong, Join, Leave, Error and Bye.
 //
 // A player whose connection dropped may start the next one with Resume
 // instead of Hello, carrying the Token of its last Welcome; the server

@@ -56,6 +56,16 @@ func examples() []example {
 			},
 		}},
 		{"notice.bin", &protocol.Notice{Text: "server restarting in 10 s"}},
+		{"zap.bin", &protocol.Zap{Seq: 0x01020304, RenderNS: 0x0102030405060708}},
+		{"zapresult.bin", &protocol.ZapResult{
+			Seq: 0x01020304, Outcome: protocol.ZapHit, Target: 0x0506, RewindMS: 0x0708,
+			From: grid.Pos{X: 0x090a, Y: 0x0b0c}, Dir: grid.Left, Len: 7,
+		}},
+		{"tagged.bin", &protocol.Tagged{By: 0x0102, Seen: grid.Pos{X: 0x0304, Y: 0x0506}, AgoMS: 0x0708, FrozenMS: 0x090a}},
+		{"scores.bin", &protocol.Scores{
+			Round: 0x0102, LeftMS: 0x03040506, Winner: 0x0708, WinnerPoints: 0x090a,
+			Players: []protocol.ScoreEntry{{ID: 1, Bot: true, Points: 0x0b0c}, {ID: 0x0708, Frozen: true, Points: 0x090a}},
+		}},
 		{"resume.bin", &protocol.Resume{Version: protocol.Version, Token: protocol.Token{0xf0, 0xe1, 0xd2, 0xc3, 0xb4, 0xa5, 0x96, 0x87, 0x78, 0x69, 0x5a, 0x4b, 0x3c, 0x2d, 0x1e, 0x0f}}},
 	}
 }
@@ -65,6 +75,7 @@ var allTypes = []protocol.Type{
 	protocol.TypeHello, protocol.TypeWelcome, protocol.TypeError, protocol.TypeInput, protocol.TypeState,
 	protocol.TypePing, protocol.TypePong, protocol.TypeBye, protocol.TypeJoin, protocol.TypeLeave,
 	protocol.TypeSpectate, protocol.TypeSpectating, protocol.TypeOverview, protocol.TypeNotice,
+	protocol.TypeZap, protocol.TypeZapResult, protocol.TypeTagged, protocol.TypeScores,
 	protocol.TypeResume,
 }
 

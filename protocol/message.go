@@ -30,7 +30,11 @@ const (
 	TypeSpectating Type = 12
 	TypeOverview   Type = 13
 	TypeNotice     Type = 14
-	TypeResume     Type = 15
+	TypeZap        Type = 15
+	TypeZapResult  Type = 16
+	TypeTagged     Type = 17
+	TypeScores     Type = 18
+	TypeResume     Type = 19
 )
 
 // String names the message type.
@@ -64,6 +68,14 @@ func (t Type) String() string {
 		return "Overview"
 	case TypeNotice:
 		return "Notice"
+	case TypeZap:
+		return "Zap"
+	case TypeZapResult:
+		return "ZapResult"
+	case TypeTagged:
+		return "Tagged"
+	case TypeScores:
+		return "Scores"
 	case TypeResume:
 		return "Resume"
 	}
@@ -255,6 +267,14 @@ func New(t Type) Message {
 		return new(Overview)
 	case TypeNotice:
 		return new(Notice)
+	case TypeZap:
+		return new(Zap)
+	case TypeZapResult:
+		return new(ZapResult)
+	case TypeTagged:
+		return new(Tagged)
+	case TypeScores:
+		return new(Scores)
 	case TypeResume:
 		return new(Resume)
 	}

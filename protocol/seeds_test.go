@@ -79,6 +79,15 @@ func seeds(t testing.TB) []seed {
 	spectating := func(w, h uint16, cells string) []byte {
 		return frame(byte(protocol.TypeSpectating), u16(20), u16(100), []byte{4}, u16(w), u16(h), []byte(cells))
 	}
+	zapResult := func(outcome byte, target uint16, dir, n byte) []byte {
+		return frame(byte(protocol.TypeZapResult), u32(1), []byte{outcome}, u16(target), u16(0), u16(3), u16(4), []byte{dir, n})
+	}
+	scores := func(count uint16, players ...[]byte) []byte {
+		return frame(byte(protocol.TypeScores), u16(1), u32(180000), u16(0), u16(0), u16(count), cat(players...))
+	}
+	score := func(id uint16, bot, frozen byte, points uint16) []byte {
+		return cat(u16(id), []byte{bot, frozen}, u16(points))
+	}
 	s = append(s,
 		seed{"empty", nil},
 		seed{"stream-all-types", stream},
@@ -88,7 +97,7 @@ func seeds(t testing.TB) []seed {
 		seed{"length-max-no-body", []byte{0xff, 0xff}},
 		seed{"length-max-short-body", cat([]byte{0xff, 0xff, byte(protocol.TypeState)}, bytes.Repeat([]byte{0}, 100))},
 		seed{"unknown-type-0", frame(0)},
-		seed{"unknown-type-16", frame(16, []byte{1, 2, 3})},
+		seed{"unknown-type-20", frame(20, []byte{1, 2, 3})},
 		seed{"unknown-type-255", frame(255)},
 		seed{"hello-escape-in-name", hello(protocol.Version, 0, 0, "\x1b]0;pwned\a\x1b[2J")},
 		seed{"hello-bad-bool", hello(protocol.Version, 2, 0, "ada")},
@@ -128,6 +137,17 @@ func seeds(t testing.TB) []seed {
 		seed{"overview-player-0", overview(1, 1, seen(0, 0, 2, 3, 4, 5))},
 		seed{"overview-bad-bool", overview(1, 1, seen(1, 2, 2, 3, 4, 5))},
 		seed{"overview-capped", overview(9, 2, seen(1, 1, 2, 3, 4, protocol.NoRTT), seen(2, 0, 0xffff, 0xffff, 0xffffffff, 0))},
+		seed{"zap-short", frame(byte(protocol.TypeZap), u32(1), u32(2))},
+		seed{"zapresult-outcome-0", zapResult(0, 2, 1, 3)},
+		seed{"zapresult-outcome-7", zapResult(7, 2, 1, 3)},
+		seed{"zapresult-hit-nobody", zapResult(byte(protocol.ZapHit), 0, 1, 3)},
+		seed{"zapresult-dir-5", zapResult(byte(protocol.ZapWall), 0, 5, 3)},
+		seed{"zapresult-len-9", zapResult(byte(protocol.ZapRange), 0, 4, 9)},
+		seed{"tagged-by-0", frame(byte(protocol.TypeTagged), u16(0), u16(1), u16(2), u16(3), u16(4))},
+		seed{"scores-huge-count", scores(0xffff)},
+		seed{"scores-count-too-small", scores(1, score(1, 0, 0, 2), score(2, 1, 1, 3))},
+		seed{"scores-player-0", scores(1, score(0, 0, 0, 2))},
+		seed{"scores-bad-bool", scores(1, score(1, 0, 2, 2))},
 		seed{"resume-zero-token", resume(protocol.Version, token(0))},
 		seed{"resume-short-token", resume(protocol.Version, token(7)[:protocol.TokenLen-1])},
 		seed{"resume-old-version", resume(0, token(7))},

@@ -8,17 +8,30 @@ import (
 	"strings"
 	"time"
 
+	"gridlag/client"
 	"gridlag/grid"
 )
 
-// Press is one key press at a time from the start of the scenario.
+// Press is one key press at a time from the start of the scenario: a move
+// in Dir, or a zap (Zap, Dir None).
 type Press struct {
 	At  time.Duration
 	Dir grid.Dir
+	Zap bool
 }
 
-// ParsePresses reads a list like "right@0ms,right@100ms": directions (up,
-// down, left, right or u, d, l, r) with the time of the press as a Go
+// On plays the press on session s.
+func (p Press) On(s client.Session) {
+	if p.Zap {
+		s.Zap()
+		return
+	}
+	s.Press(p.Dir)
+}
+
+// ParsePresses reads a list like "right@0ms,right@100ms,zap@300ms":
+// directions (up, down, left, right or u, d, l, r), or zap (in the
+// direction the player faces), with the time of the press as a Go
 // duration. The result is sorted by time; presses at the same time keep
 // their order. An error names the press and says what is wrong with it.
 func ParsePresses(s string) ([]Press, error) {
@@ -45,9 +58,10 @@ func parsePress(s string) (Press, error) {
 		return Press{}, errors.New("want DIRECTION@TIME, e.g. right@100ms")
 	}
 	name, when = strings.TrimSpace(name), strings.TrimSpace(when)
+	zap := strings.EqualFold(name, "zap")
 	d, err := grid.ParseDir(name)
-	if err != nil {
-		return Press{}, fmt.Errorf("%q is not a direction: up, down, left or right", name)
+	if err != nil && !zap {
+		return Press{}, fmt.Errorf("%q is not a direction: up, down, left or right, or zap", name)
 	}
 	at, err := time.ParseDuration(when)
 	switch {
@@ -58,7 +72,7 @@ func parsePress(s string) (Press, error) {
 	case at < 0:
 		return Press{}, fmt.Errorf("%q is before the start", when)
 	}
-	return Press{At: at, Dir: d}, nil
+	return Press{At: at, Dir: d, Zap: zap}, nil
 }
 
 func isNumber(s string) bool {

@@ -9,6 +9,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/protocol"
 	"gridlag/server"
 	"gridlag/sim"
 )
@@ -32,6 +33,9 @@ type Config struct {
 	Rate      int // server update rate in Hz; 0 = answer each input at once
 	Predict   bool
 	Reconcile bool
+	// LagComp and Unlag are the server's lag compensation (server.Config).
+	LagComp bool
+	Unlag   time.Duration
 	// Until is how long the timeline runs after the start; 0 = long enough
 	// for every press to be acknowledged.
 	Until time.Duration
@@ -39,12 +43,13 @@ type Config struct {
 
 // Default returns the article's scenario: (10,10), 250 ms round trip, RIGHT
 // at 0 and 100 ms, 100 ms move time, immediate answers, prediction and
-// reconciliation on.
+// reconciliation on, lag compensation on within server.DefaultUnlag.
 func Default() Config {
 	return Config{
 		Player: Player{Name: "you", Start: grid.DefaultSpawn, Latency: 250 * time.Millisecond,
-			Presses: []Press{{0, grid.Right}, {100 * time.Millisecond, grid.Right}}},
+			Presses: []Press{{At: 0, Dir: grid.Right}, {At: 100 * time.Millisecond, Dir: grid.Right}}},
 		Seed: 1, MoveTime: 100 * time.Millisecond, Predict: true, Reconcile: true,
+		LagComp: true, Unlag: server.DefaultUnlag,
 	}
 }
 
@@ -59,6 +64,16 @@ type Line struct {
 	Pending []uint32 `json:"pending"` // unacknowledged input numbers
 	Ack     uint32   `json:"ack"`     // the last acknowledged number
 	Corr    int      `json:"corrections"`
+	Zap     *ZapLine `json:"zap,omitempty"` // the server's judgement, on the line where it judges a zap
+}
+
+// ZapLine is how the server judged a zap, as the JSON output prints it.
+// Players are named as in Line.Player.
+type ZapLine struct {
+	Shooter  string  `json:"shooter"`
+	Hit      bool    `json:"hit"`
+	Target   *string `json:"target"` // the tagged player; null for a miss
+	RewindMS int64   `json:"rewind_ms"`
 }
 
 // Run plays the scenario and returns its timeline.
@@ -82,7 +97,8 @@ func Run(cfg Config) ([]Line, error) {
 			return nil, fmt.Errorf("scenario: start %v is a wall or off the map", s)
 		}
 	}
-	scfg := server.Config{Spawn: cfg.Player.Start, Spawns: starts[1:], MoveTime: cfg.MoveTime, Rate: cfg.Rate}
+	scfg := server.Config{Spawn: cfg.Player.Start, Spawns: starts[1:], MoveTime: cfg.MoveTime, Rate: cfg.Rate,
+		LagComp: cfg.LagComp, Unlag: cfg.Unlag}
 	if err := scfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -107,6 +123,11 @@ func Run(cfg Config) ([]Line, error) {
 		}
 	}
 	start := w.Now()
+	byID := map[grid.PlayerID]string{}
+	for _, c := range clients {
+		byID[c.View().Me] = c.Name()
+	}
+	name := func(id grid.PlayerID) string { return byID[id] }
 
 	var lines []Line
 	last := map[*sim.Client]Line{}
@@ -133,20 +154,19 @@ func Run(cfg Config) ([]Line, error) {
 	}
 
 	type timed struct {
-		at time.Duration
-		c  *sim.Client
-		d  grid.Dir
+		Press
+		c *sim.Client
 	}
 	var all []timed
 	var lastPress, slowest time.Duration // the last press, plus time for held ones; the slowest link
 	for i, p := range players {
 		for _, pr := range p.Presses {
-			all = append(all, timed{pr.At, clients[i], pr.Dir})
+			all = append(all, timed{pr, clients[i]})
 			lastPress = max(lastPress, pr.At+time.Duration(len(p.Presses))*cfg.MoveTime)
 		}
 		slowest = max(slowest, p.Latency+p.Jitter)
 	}
-	slices.SortStableFunc(all, func(a, b timed) int { return cmp.Compare(a.at, b.at) })
+	slices.SortStableFunc(all, func(a, b timed) int { return cmp.Compare(a.At, b.At) })
 	until := cfg.Until
 	if until <= 0 {
 		// Long enough for every input, and every state that follows it, to
@@ -157,14 +177,20 @@ func Run(cfg Config) ([]Line, error) {
 		}
 	}
 	w.Trace(func(e sim.Event) {
-		if e.Client == nil || e.Kind == sim.OtherArrived {
+		if e.Client == nil || e.Kind == sim.OtherArrived && e.Message != protocol.TypeZapResult && e.Message != protocol.TypeTagged {
 			return
 		}
-		record(e.T, e.Client, sentence(e), e.Kind == sim.Press || e.Kind == sim.HeldSent || e.Kind == sim.ServerInput)
+		always := e.Kind == sim.Press || e.Kind == sim.HeldSent || e.Kind == sim.ServerInput || e.Kind == sim.Zapped || e.Kind == sim.OtherArrived
+		if e.Kind == sim.ServerZap {
+			record(e.T, e.Client, sentence(e, name), true)
+			lines[len(lines)-1].Zap = zapLine(e, name)
+			return
+		}
+		record(e.T, e.Client, sentence(e, name), always)
 	})
 	for _, p := range all {
-		w.AdvanceTo(start + p.at)
-		p.c.Press(p.d)
+		w.AdvanceTo(start + p.At)
+		p.On(p.c)
 	}
 	w.AdvanceTo(start + until)
 	w.Trace(nil)

@@ -120,7 +120,7 @@ func TestWithoutPredictionWaits(t *testing.T) {
 func TestOtherLatencyAndDirection(t *testing.T) {
 	cfg := Default()
 	cfg.Player.Latency = 300 * ms
-	cfg.Player.Presses = []Press{{0, grid.Up}, {100 * ms, grid.Left}}
+	cfg.Player.Presses = []Press{{At: 0, Dir: grid.Up}, {At: 100 * ms, Dir: grid.Left}}
 	cfg.Reconcile = false
 	lines := run(t, cfg)
 	// Up then left from (10,10): (10,9), then (9,9). The first state comes
@@ -147,7 +147,7 @@ func TestWallInTheWay(t *testing.T) {
 	// (17,10) is floor and (18,10) too; (18,8) is the room's wall: start
 	// below it and press UP twice.
 	cfg.Player.Start = grid.Pos{X: 18, Y: 9}
-	cfg.Player.Presses = []Press{{0, grid.Up}, {100 * ms, grid.Up}}
+	cfg.Player.Presses = []Press{{At: 0, Dir: grid.Up}, {At: 100 * ms, Dir: grid.Up}}
 	lines := run(t, cfg)
 	for _, l := range lines {
 		if l.Client != [2]int{18, 9} || l.Server != [2]int{18, 9} {
@@ -161,7 +161,7 @@ func TestWallInTheWay(t *testing.T) {
 
 func TestPressOverTheSpeedLimitIsHeld(t *testing.T) {
 	cfg := Default()
-	cfg.Player.Presses = []Press{{0, grid.Right}, {30 * ms, grid.Right}}
+	cfg.Player.Presses = []Press{{At: 0, Dir: grid.Right}, {At: 30 * ms, Dir: grid.Right}}
 	lines := run(t, cfg)
 	s := seen(lines)
 	if s[30] != 11 {
@@ -198,8 +198,8 @@ func TestBatchedRate(t *testing.T) {
 
 func TestCollisionTimeline(t *testing.T) {
 	cfg := Default()
-	cfg.Player.Presses = []Press{{0, grid.Right}}
-	cfg.Second = &Player{Start: grid.Pos{X: 12, Y: 10}, Latency: 20 * ms, Presses: []Press{{0, grid.Left}}}
+	cfg.Player.Presses = []Press{{At: 0, Dir: grid.Right}}
+	cfg.Second = &Player{Start: grid.Pos{X: 12, Y: 10}, Latency: 20 * ms, Presses: []Press{{At: 0, Dir: grid.Left}}}
 	lines := run(t, cfg)
 	var you, rival Line
 	for _, l := range lines {

@@ -4,11 +4,14 @@ import (
 	"fmt"
 
 	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/protocol"
 	"gridlag/sim"
 )
 
-// sentence puts an event of the world into the timeline's words.
-func sentence(e sim.Event) string {
+// sentence puts an event of the world into the timeline's words; names
+// names the players by ID.
+func sentence(e sim.Event, names func(grid.PlayerID) string) string {
 	name := e.Client.Name()
 	switch e.Kind {
 	case sim.Press:
@@ -33,8 +36,15 @@ func sentence(e sim.Event) string {
 		return "server: connection closed"
 	case sim.StateArrived:
 		return stateArrives(e)
+	case sim.Zapped:
+		if e.Result == client.Sent {
+			return fmt.Sprintf("%s: zap %v, sends #%d", name, e.Dir, e.Seq)
+		}
+		return fmt.Sprintf("%s: zap, ignored", name)
+	case sim.ServerZap:
+		return zapJudged(e, names)
 	case sim.OtherArrived:
-		return fmt.Sprintf("%s: %v arrives", name, e.Message)
+		return arrives(e)
 	case sim.Closed:
 		return fmt.Sprintf("%s: connection closed: %v", name, e.Err)
 	}
@@ -60,4 +70,49 @@ func stateArrives(e sim.Event) string {
 		s += fmt.Sprintf("; CORRECTION %v -> %v (%s)", c.From, c.To, c.Reason)
 	}
 	return s
+}
+
+// arrives says what a message other than a State told a client: the
+// zap's result or the tag in the panel's words.
+func arrives(e sim.Event) string {
+	name := e.Client.Name()
+	v := e.Client.ViewLocked()
+	switch {
+	case e.Message == protocol.TypeZapResult && v.LastZap != nil:
+		return fmt.Sprintf("%s: zap result arrives: %s", name, v.LastZap.Line())
+	case e.Message == protocol.TypeTagged && v.LastTagged != nil:
+		return fmt.Sprintf("%s: %s; frozen", name, v.LastTagged.Line())
+	}
+	return fmt.Sprintf("%s: %v arrives", name, e.Message)
+}
+
+// zapJudged says how the server judged a zap, e.g. "server: processes #3
+// zap RIGHT from (10,10): hits rival, rewound 216 ms".
+func zapJudged(e sim.Event, names func(grid.PlayerID) string) string {
+	z := e.Zap
+	s := fmt.Sprintf("server: processes #%d zap %v from %v: ", e.Seq, z.Beam.Dir, z.Beam.From)
+	switch z.Outcome {
+	case protocol.ZapHit:
+		s += fmt.Sprintf("hits %s at %v", names(z.Target), z.Seen)
+	case protocol.ZapLeft:
+		s += fmt.Sprintf("misses, %s had left the line (seen at %v)", names(z.Target), z.Seen)
+	default:
+		s += "misses: " + z.Outcome.String()
+	}
+	if z.Rewind > 0 {
+		s += fmt.Sprintf(", rewound %d ms", z.Rewind.Milliseconds())
+	} else {
+		s += ", not rewound"
+	}
+	return s
+}
+
+// zapLine is the JSON object of a ServerZap event.
+func zapLine(e sim.Event, names func(grid.PlayerID) string) *ZapLine {
+	z := &ZapLine{Shooter: e.Client.Name(), Hit: e.Zap.Hit(), RewindMS: e.Zap.Rewind.Milliseconds()}
+	if z.Hit {
+		t := names(e.Zap.Target)
+		z.Target = &t
+	}
+	return z
 }

@@ -34,7 +34,8 @@ func openMap(tb testing.TB, w, h int) *grid.Map {
 // its outbox drained.
 func busyCore(tb testing.TB, n int) *Core {
 	tb.Helper()
-	c := NewCore(Config{Map: openMap(tb, 100, 100), Spawn: grid.Pos{X: 50, Y: 50}, Rate: 20, MaxPlayers: n})
+	// The longest round: a round's end would add a scoreboard to a tick.
+	c := NewCore(Config{Map: openMap(tb, 100, 100), Spawn: grid.Pos{X: 50, Y: 50}, Rate: 20, MaxPlayers: n, Round: MaxRound})
 	for i := 1; i <= n; i++ {
 		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "p", Bot: i%2 == 0})
 		c.Outbox()

@@ -18,6 +18,12 @@ const (
 	// DefaultMaxSpectators is how many spectators may watch at once unless
 	// told otherwise: a class's projector and a few more.
 	DefaultMaxSpectators = 16
+	// DefaultUnlag is how far back lag compensation may rewind the other
+	// players: the adapter's and cmd's default; the Core takes Unlag as
+	// given.
+	DefaultUnlag = 500 * time.Millisecond
+	// DefaultRound is the length of a round of zap tag.
+	DefaultRound = time.Duration(grid.DefaultRound)
 )
 
 // Limits of the game numbers: what the wire format can carry.
@@ -32,6 +38,11 @@ const (
 	// MaxSpectatorsCap bounds MaxSpectators: each spectator gets an
 	// Overview of every player per tick, up to a whole frame.
 	MaxSpectatorsCap = 1024
+	// MaxUnlag bounds Unlag: the Core keeps HistoryKeep of positions.
+	MaxUnlag = HistoryKeep
+	// MinRound and MaxRound bound Round.
+	MinRound = time.Second
+	MaxRound = 24 * time.Hour
 )
 
 // Config are the game numbers.
@@ -68,10 +79,23 @@ type Config struct {
 	// Core takes it as given: 0 (the zero value) turns resuming off;
 	// cmd passes DefaultResume unless told otherwise.
 	Resume time.Duration
+	// LagComp turns lag compensation on: a zap is judged against the other
+	// players rewound to the moment the shooter saw (within Unlag). The
+	// Core takes it as given, like Rate; cmd turns it on unless told
+	// otherwise (SetLagComp changes it live).
+	LagComp bool
+	// Unlag is how far back lag compensation may rewind, 0 to MaxUnlag; 0
+	// rewinds nothing. The Core takes it as given; cmd passes
+	// DefaultUnlag.
+	Unlag time.Duration
+	// Round is the length of a round of zap tag, MinRound to MaxRound.
+	// Default 3 minutes.
+	Round time.Duration
 }
 
 // WithDefaults returns c with its zero fields (Map, Spawn, MoveTime, Burst,
-// MaxPlayers, MaxSpectators) filled in. Rate stays as given.
+// MaxPlayers, MaxSpectators, Round) filled in. Rate, LagComp and Unlag
+// stay as given.
 func (c Config) WithDefaults() Config {
 	if c.Map == nil {
 		c.Map = grid.DefaultMap()
@@ -92,6 +116,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.MaxSpectators == 0 {
 		c.MaxSpectators = DefaultMaxSpectators
+	}
+	if c.Round == 0 {
+		c.Round = DefaultRound
 	}
 	return c
 }
@@ -115,6 +142,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: max spectators %d is out of range (1 to %d)", c.MaxSpectators, MaxSpectatorsCap)
 	case c.Resume < 0 || c.Resume > MaxResume:
 		return fmt.Errorf("server: resume window %v is out of range (0 to %v)", c.Resume, MaxResume)
+	case c.Unlag < 0 || c.Unlag > MaxUnlag:
+		return fmt.Errorf("server: unlag %v is out of range (0 to %v)", c.Unlag, MaxUnlag)
+	case c.Round < MinRound || c.Round > MaxRound:
+		return fmt.Errorf("server: round %v is out of range (%v to %v)", c.Round, MinRound, MaxRound)
 	case c.Map.Width()*c.Map.Height() > MaxMapCells:
 		return fmt.Errorf("server: the %dx%d map has more than %d cells, more than a Welcome frame can carry", c.Map.Width(), c.Map.Height(), MaxMapCells)
 	case !c.Map.Inside(c.Spawn):

@@ -11,9 +11,9 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
-	"gridlag/grid"
 	"gridlag/protocol"
 )
 
@@ -27,15 +27,34 @@ const maxClientFrame = 1024
 type conn struct {
 	id         ConnID
 	nc         net.Conn
+	raw        syscall.RawConn // nc's descriptor, for writes that never wait; nil if nc has none
 	remote     string
-	host       string        // the remote IP, the key of the per-address caps
-	send       chan frame    // frames for the writer; bounded
-	room       chan struct{} // signalled when a message was handled or frames written, for a reader holding back
+	host       string // the remote IP, the key of the per-address caps
+	shard      *shard
+	queueCap   int           // the most frames that may wait
+	queued     atomic.Int32  // frames queued, not yet taken by the writer
+	room       chan struct{} // signalled when a message was handled or frames taken, for a reader holding back
 	unhandled  atomic.Int32  // messages passed to the loop and not yet handled
-	kill       chan struct{} // closed to make the writer stop at once
+	kill       chan struct{} // closed when the socket is closed for good
 	killOnce   sync.Once
 	readerDone chan struct{} // closed when the reader has returned
-	running    int32         // goroutines still running (reader, writer); guarded by Server.mu
+	running    int32         // reader and socket still open (2, 1, 0); guarded by Server.mu
+	born       time.Duration // when it was accepted, on the loop's clock
+	lastRead   atomic.Int64  // when a read last brought bytes, on the loop's clock
+	greeted    atomic.Bool   // a whole message has come
+	holding    atomic.Bool   // the reader holds back: the client's silence is the server's doing
+
+	// Guarded by shard.mu.
+	queue  []frame // frames for the writer: queue[head:]
+	head   int     // frames of queue already taken
+	listed bool    // in shard.ready
+
+	// Owned by the shard's writer.
+	taken     []frame   // the frames of the write under way
+	rest      []byte    // bytes the socket did not take yet
+	progress  time.Time // when the socket last took bytes, or nothing was waiting
+	inPending bool      // in shard.pending
+	finishing bool      // the final frame was taken: close after it
 
 	// Owned by the loop goroutine.
 	dropped bool   // the Core was told it is gone
@@ -43,32 +62,136 @@ type conn struct {
 	stalled string // why a frame could not be queued for it, "" if none was refused
 }
 
-func newConn(id ConnID, nc net.Conn, host string, queue int) *conn {
-	return &conn{
+func newConn(id ConnID, nc net.Conn, host string, sh *shard, queue int, born time.Duration) *conn {
+	c := &conn{
 		id:         id,
 		nc:         nc,
 		remote:     nc.RemoteAddr().String(),
 		host:       host,
-		send:       make(chan frame, queue),
+		shard:      sh,
+		queueCap:   queue,
 		room:       make(chan struct{}, 1),
 		kill:       make(chan struct{}),
 		readerDone: make(chan struct{}),
+		born:       born,
+	}
+	if sc, ok := nc.(syscall.Conn); ok {
+		c.raw, _ = sc.SyscallConn()
+	}
+	return c
+}
+
+// push queues f for the writer without blocking; false means the queue is
+// full. The loop calls it, then wakes the writers once.
+func (c *conn) push(f frame) bool {
+	sh := c.shard
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if len(c.queue)-c.head >= c.queueCap {
+		return false
+	}
+	c.queue = append(c.queue, f)
+	c.queued.Add(1)
+	if !c.listed {
+		c.listed = true
+		sh.ready = append(sh.ready, c)
+	}
+	return true
+}
+
+// writeBudget is about the most a connection is given in one write: a
+// client that lags behind is sent the frames still queued a budget at a
+// time, so that what its socket does not take, copied aside, stays small;
+// the queued frames share their bytes with the other clients' frames.
+const writeBudget = 64 << 10
+
+// take appends to buf the bytes of the frames queued first, a writeBudget
+// of them (at least one frame), for one write, and reports whether more
+// are queued. The writer calls it.
+func (c *conn) take(buf []byte) ([]byte, bool) {
+	c.shard.mu.Lock()
+	q := c.queue[c.head:]
+	k, size := 0, 0
+	for ; k < len(q) && (k == 0 || size+len(q[k].head)+len(q[k].tail) <= writeBudget); k++ {
+		size += len(q[k].head) + len(q[k].tail)
+	}
+	c.taken = append(c.taken[:0], q[:k]...)
+	clear(q[:k]) // let the frames' memory go once written
+	c.head += k
+	more := c.head < len(c.queue)
+	c.compact()
+	c.shard.mu.Unlock()
+	if k == 0 {
+		return buf, false
+	}
+	c.queued.Add(-int32(k))
+	c.signalRoom()
+	for _, f := range c.taken {
+		buf = append(append(buf, f.head...), f.tail...)
+		c.finishing = c.finishing || f.close
+	}
+	clear(c.taken)
+	if cap(c.taken) > queueKeep {
+		c.taken = nil
+	}
+	return buf, more
+}
+
+// compact moves the frames still queued to the front of the queue once
+// the taken ones fill half of it, and lets go of a burst's long queue (a
+// newcomer's Joins) once it is empty. shard.mu is held.
+func (c *conn) compact() {
+	switch {
+	case c.head == len(c.queue) && cap(c.queue) > queueKeep:
+		c.queue, c.head = nil, 0
+	case c.head == len(c.queue):
+		c.queue, c.head = c.queue[:0], 0
+	case c.head > len(c.queue)/2:
+		n := copy(c.queue, c.queue[c.head:])
+		clear(c.queue[n:])
+		c.queue, c.head = c.queue[:n], 0
 	}
 }
 
-// push queues f without blocking; false means the queue is full.
-func (c *conn) push(f frame) bool {
-	select {
-	case c.send <- f:
-		return true
-	default:
-		return false
+// queueKeep is the longest queue a connection keeps the memory of once
+// its frames are written.
+const queueKeep = 64
+
+// writeSome writes what the socket takes of b at once, without waiting:
+// nothing if its buffer is full.
+func (c *conn) writeSome(b []byte) (int, error) {
+	if c.raw == nil {
+		// A connection without a descriptor (not TCP): an ordinary write,
+		// bounded by a deadline.
+		c.nc.SetWriteDeadline(time.Now().Add(retryInterval))
+		n, err := c.nc.Write(b)
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			err = nil
+		}
+		return n, err
 	}
+	var (
+		n     int
+		errno error
+	)
+	err := c.raw.Write(func(fd uintptr) bool {
+		n, errno = syscall.Write(int(fd), b)
+		return true // never wait for the socket: the writer comes back
+	})
+	switch {
+	case err != nil:
+		return 0, err
+	case errno == syscall.EAGAIN || errno == syscall.EINTR:
+		return 0, nil
+	case errno != nil:
+		return 0, errno
+	}
+	return n, nil
 }
 
 // queueFull is the reason a client whose queue is full is dropped.
 func (c *conn) queueFull() string {
-	return "too slow: " + strconv.Itoa(cap(c.send)) + " frames queued unread"
+	return "too slow: " + strconv.Itoa(c.queueCap) + " frames queued unread"
 }
 
 // signalRoom wakes the reader if it holds back.
@@ -79,11 +202,23 @@ func (c *conn) signalRoom() {
 	}
 }
 
-// hardClose closes the socket now, dropping whatever is queued.
-func (c *conn) hardClose() {
+// killed reports whether the socket was closed for good.
+func (c *conn) killed() bool {
+	select {
+	case <-c.kill:
+		return true
+	default:
+		return false
+	}
+}
+
+// hardClose closes c's socket now, dropping whatever is queued. s.mu must
+// not be held.
+func (s *Server) hardClose(c *conn) {
 	c.killOnce.Do(func() {
 		close(c.kill)
 		c.nc.Close()
+		s.release(c)
 	})
 }
 
@@ -93,7 +228,7 @@ type eventKind uint8
 const (
 	evConnect eventKind = iota // a new connection (from the accept loop)
 	evMessage                  // a decoded message
-	evGone                     // the connection is over
+	evGone                     // the connection is over (from its reader or writer)
 	evNotice                   // a Notice for everyone (from Drain); c is nil
 )
 
@@ -109,21 +244,16 @@ type event struct {
 }
 
 // read is the connection's reader goroutine: it decodes frames and passes
-// them to the loop, enforcing the handshake and idle deadlines, the frame
-// size limit and the message rate.
+// them to the loop, enforcing the frame size limit and the message rate.
+// It never sets a deadline: the loop's janitor checks for silence.
 func (s *Server) read(c *conn) {
 	defer s.wg.Done()
 	defer s.release(c)
 	defer close(c.readerDone)
-	br := bufio.NewReaderSize(c.nc, 4096)
+	in := newArrivals(c.nc, s.now, c.born, &c.lastRead)
+	br := bufio.NewReaderSize(in, 4096)
 	dec := protocol.NewDecoder(br)
-	var (
-		flood    grid.Limiter
-		interval = int64(time.Second) / int64(s.opts.MaxMessageRate)
-		burst    = 2 * s.opts.MaxMessageRate
-		greeted  bool
-	)
-	c.nc.SetReadDeadline(time.Now().Add(s.opts.HandshakeTimeout))
+	flood := newFloodLimit(in, s.opts.MaxMessageRate)
 	for {
 		var (
 			m   protocol.Message
@@ -138,29 +268,28 @@ func (s *Server) read(c *conn) {
 			}
 		}
 		if err != nil {
-			ev := s.readFailure(c, err, greeted)
-			if s.deliver(ev) && ev.final == nil {
+			ev := readFailure(err)
+			ev.c = c
+			if s.post(c.shard, ev) && ev.final == nil {
 				return
 			}
 			s.drain(c, br)
 			return
 		}
-		now := time.Now()
-		if !flood.Allow(int64(now.Sub(s.start)), interval, burst) {
-			s.deliver(event{kind: evGone, c: c, abuse: true,
+		if !flood.allow(dec.BytesRead) {
+			s.post(c.shard, event{kind: evGone, c: c, abuse: true,
 				reason: fmt.Sprintf("flooding: more than %d messages per second", s.opts.MaxMessageRate),
 				final:  &protocol.Error{Code: protocol.ErrCodeFlood, Text: fmt.Sprintf("too many messages: at most %d per second", s.opts.MaxMessageRate)}})
 			s.drain(c, br)
 			return
 		}
-		greeted = true
+		c.greeted.Store(true)
 		if !s.holdBack(c) {
 			s.drain(c, br)
 			return
 		}
-		c.nc.SetReadDeadline(time.Now().Add(s.opts.IdleTimeout))
 		c.unhandled.Add(1)
-		if !s.deliver(event{kind: evMessage, c: c, msg: m}) {
+		if !s.post(c.shard, event{kind: evMessage, c: c, msg: m}) {
 			s.drain(c, br)
 			return
 		}
@@ -171,10 +300,19 @@ func (s *Server) read(c *conn) {
 // the messages not yet handled and the frames queued for the connection
 // take half of its send queue: a client is answered (Pongs) only as fast
 // as it reads, so a burst within the flood limit never overflows its
-// queue, and one that stops reading stops being read. It reports false if
-// the connection or the server is closing.
+// queue, and one that stops reading stops being read (the write stall
+// check then drops it). Time held back does not count as the client's
+// silence. It reports false if the connection or the server is closing.
 func (s *Server) holdBack(c *conn) bool {
-	for int(c.unhandled.Load())+len(c.send) >= cap(c.send)/2 && cap(c.send) > 1 {
+	if !c.mustHold() {
+		return true
+	}
+	c.holding.Store(true)
+	defer func() {
+		c.lastRead.Store(int64(s.now()))
+		c.holding.Store(false)
+	}()
+	for c.mustHold() {
 		select {
 		case <-c.room:
 		case <-c.kill:
@@ -186,23 +324,21 @@ func (s *Server) holdBack(c *conn) bool {
 	return true
 }
 
+// mustHold reports whether the messages not yet handled and the frames
+// queued take half of c's send queue.
+func (c *conn) mustHold() bool {
+	return int(c.unhandled.Load()+c.queued.Load()) >= c.queueCap/2 && c.queueCap > 1
+}
+
 // readFailure turns a read error into the event that ends the connection.
-func (s *Server) readFailure(c *conn, err error, greeted bool) event {
-	ev := event{kind: evGone, c: c}
+func readFailure(err error) event {
+	ev := event{kind: evGone}
 	var ne net.Error
 	switch {
 	case errors.Is(err, io.EOF):
 		ev.reason = "connection closed by the client"
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		ev.reason = "connection closed by the client in the middle of a frame"
-	case errors.Is(err, os.ErrDeadlineExceeded) && !greeted:
-		ev.abuse = true
-		ev.reason = "no Hello within " + s.opts.HandshakeTimeout.String()
-		ev.final = &protocol.Error{Code: protocol.ErrCodeTimeout, Text: ev.reason}
-	case errors.Is(err, os.ErrDeadlineExceeded):
-		ev.abuse = true
-		ev.reason = "silent for " + s.opts.IdleTimeout.String()
-		ev.final = &protocol.Error{Code: protocol.ErrCodeTimeout, Text: ev.reason}
 	case errors.Is(err, net.ErrClosed):
 		ev.reason = "connection closed"
 	case errors.As(err, &ne):
@@ -224,77 +360,11 @@ func (s *Server) drain(c *conn, br *bufio.Reader) {
 	io.Copy(io.Discard, br)
 }
 
-// write is the connection's writer goroutine: it sends whatever frames
-// are queued with one vectored write (one write per client per tick),
-// under a write deadline.
-func (s *Server) write(c *conn) {
-	defer s.wg.Done()
-	defer s.release(c)
-	bufs := make([][]byte, 0, 8)
-	for {
-		var f frame
-		select {
-		case f = <-c.send:
-		case <-c.kill:
-			return
-		}
-		bufs = f.appendTo(bufs[:0])
-		last := f.close
-	batch:
-		for !last {
-			select {
-			case f = <-c.send:
-				bufs = f.appendTo(bufs)
-				last = f.close
-			default:
-				break batch
-			}
-		}
-		timeout := s.opts.WriteTimeout
-		if s.stopping() {
-			timeout = min(timeout, lingerTime)
-		}
-		err := writeAll(c.nc, bufs, timeout)
-		clear(bufs) // let the frames' memory go
-		c.signalRoom()
-		if err != nil {
-			reason := "write error: " + err.Error()
-			abuse := false
-			if errors.Is(err, os.ErrDeadlineExceeded) {
-				reason, abuse = "too slow: read nothing for "+timeout.String(), true
-			}
-			// The reason first: closing first would let the reader report
-			// a mere "connection closed".
-			s.deliver(event{kind: evGone, c: c, reason: reason, abuse: abuse})
-			c.hardClose()
-			return
-		}
-		if last {
-			s.linger(c)
-			return
-		}
-	}
-}
-
-// writeAll writes bufs to nc with one vectored write, as long as each
-// timeout sees some progress: it fails with os.ErrDeadlineExceeded only
-// when the peer took nothing for timeout (it does not read), not when it
-// reads slowly.
-func writeAll(nc net.Conn, bufs [][]byte, timeout time.Duration) error {
-	nb := net.Buffers(bufs)
-	for {
-		nc.SetWriteDeadline(time.Now().Add(timeout))
-		n, err := nb.WriteTo(nc)
-		if err == nil || n == 0 || !errors.Is(err, os.ErrDeadlineExceeded) || len(nb) == 0 {
-			return err
-		}
-	}
-}
-
 // linger ends a connection after its final frame: it closes our side for
 // writing, waits for the peer to close (the reader returns) for at most
 // lingerTime, then closes the socket.
 func (s *Server) linger(c *conn) {
+	defer s.wg.Done()
 	if cw, ok := c.nc.(interface{ CloseWrite() error }); ok {
 		cw.CloseWrite()
 	}
@@ -305,7 +375,7 @@ func (s *Server) linger(c *conn) {
 	case <-c.kill:
 	case <-t.C:
 	}
-	c.hardClose()
+	s.hardClose(c)
 }
 
 // hostOf is the IP part of a remote address, the key of the per-address

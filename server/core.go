@@ -46,6 +46,16 @@ type Core struct {
 	overviews pool[protocol.Overview]
 	facts     []PlayerOverview // scratch of overview
 
+	// zap tag: see zap.go and round.go
+	targets  []grid.PlayerPos // scratch of judge
+	lastZap  ZapRecord
+	zaps     int           // zaps judged
+	round    int           // rounds ended
+	roundEnd time.Duration // when the round in play ends; 0 before the first call with a time
+	winner   grid.Score    // the last round's winner, ID 0 if none
+	scores   []grid.Score  // scratch of endRound
+	stale    bool          // someone joined or left: the next Ping sends the scoreboard
+
 	stats Stats
 }
 
@@ -75,6 +85,11 @@ type client struct {
 	away       bool
 	awayUntil  time.Duration
 	awayReason string
+
+	trail       trail         // recent cells, for lag compensation
+	gun         grid.Cooldown // the zap's cooldown
+	frozenUntil time.Duration // when a tagged player respawns; 0 if not frozen
+	points      int           // score in this round
 }
 
 // NewCore returns a Core with the given game numbers, defaults filled in.
@@ -184,6 +199,7 @@ func (c *Core) tellAll(m protocol.Message) {
 func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 	c.begin()
 	c.expire(now)
+	c.due(now)
 	cl := c.conns[id]
 	if cl == nil {
 		cl = &client{conn: id}
@@ -205,6 +221,12 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 			return
 		}
 		c.input(now, cl, v)
+	case *protocol.Zap:
+		if cl.phase == phaseWatching {
+			c.violation(now, cl, "a spectator cannot zap: Zap refused")
+			return
+		}
+		c.zap(now, cl, v)
 	case *protocol.Pong:
 		cl.rtt.pong(now, v.Stamp)
 	case *protocol.Ping:
@@ -233,6 +255,7 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 // while), or the spectator stops watching. Unknown IDs are ignored.
 func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
 	c.begin()
+	c.due(now)
 	cl := c.conns[id]
 	if cl == nil {
 		return
@@ -247,6 +270,7 @@ func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
 func (c *Core) Tick(now time.Duration) {
 	c.begin()
 	c.expire(now)
+	c.due(now)
 	c.broadcast(now)
 }
 
@@ -288,16 +312,8 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 		c.refuse(cl, protocol.ErrCodeFull, fmt.Sprintf("server full: %d of %d players", c.count, c.cfg.MaxPlayers))
 		return
 	}
-	var (
-		pos grid.Pos
-		ok2 bool
-	)
-	if h.Bot {
-		pos, ok2 = c.world.Spawn(botAnchor(c.cfg.Map, c.botN), c.spawns...)
-	} else {
-		pos, ok2 = c.humanSpawn()
-	}
-	if !ok2 {
+	pos, ok := c.spawnCell(h.Bot)
+	if !ok {
 		c.refuse(cl, protocol.ErrCodeFull, "server full: no free cell on the map")
 		return
 	}
@@ -319,6 +335,7 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	cl.player = pid
 	cl.bot = h.Bot
 	cl.info = protocol.PlayerInfo{ID: pid, Color: color, Name: h.Name}
+	cl.trail = newTrail(now, pos)
 	c.slots[pid] = cl
 	c.count++
 	c.stats.Joins++
@@ -341,6 +358,7 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	} else {
 		c.sendState(now, cl, c.snapshot()) // the others see it at the next tick
 	}
+	c.stale = true
 }
 
 // welcome sends cl its Welcome, then the others in the world as one Join
@@ -392,6 +410,7 @@ func (c *Core) leave(now time.Duration, cl *client, reason string) {
 	switch cl.phase {
 	case phaseJoined:
 		c.leaveWorld(cl, reason)
+		c.stale = true
 	case phaseWatching:
 		c.unwatch(cl, reason)
 	default:
@@ -422,25 +441,14 @@ const MaxSeqJump = 1000
 
 // input processes one numbered input.
 func (c *Core) input(now time.Duration, cl *client, in *protocol.Input) {
-	if in.Seq > cl.lastSeq && in.Seq-cl.lastSeq > MaxSeqJump || in.Seq < cl.lastSeq && cl.lastSeq-in.Seq > MaxSeqJump {
-		c.violation(now, cl, fmt.Sprintf("input #%d after #%d: numbers go up one at a time and never wrap", in.Seq, cl.lastSeq))
+	if !c.accept(now, cl, in.Seq) {
 		return
 	}
-	if in.Seq <= cl.lastSeq {
-		c.stats.InputsRefused++
-		return
-	}
-	cl.lastSeq = in.Seq
-	c.stats.InputsProcessed++
 	moved := false
-	switch c.world.Apply(cl.player, in.Dir, int64(now)) {
-	case grid.Moved:
-		c.stats.Moves++
-		moved = true
-	case grid.TooFast:
-		c.stats.TooFast++
-	default:
-		c.stats.Blocked++
+	if cl.frozenUntil != 0 {
+		c.stats.Frozen++ // acknowledged; a frozen player does not move
+	} else {
+		moved = c.move(now, cl, in.Dir)
 	}
 	if c.cfg.Rate == 0 {
 		// Immediate mode: a move is news for everyone; an input that moved
@@ -455,12 +463,45 @@ func (c *Core) input(now time.Duration, cl *client, in *protocol.Input) {
 	}
 }
 
+// accept takes input number seq of cl (a move or a zap) in sequence: a
+// duplicate or out-of-order number is refused (false), one that jumps or
+// wraps (see MaxSeqJump) ends the connection; otherwise it is the last
+// processed, which the next State acknowledges.
+func (c *Core) accept(now time.Duration, cl *client, seq uint32) bool {
+	if seq > cl.lastSeq && seq-cl.lastSeq > MaxSeqJump || seq < cl.lastSeq && cl.lastSeq-seq > MaxSeqJump {
+		c.violation(now, cl, fmt.Sprintf("input #%d after #%d: numbers go up one at a time and never wrap", seq, cl.lastSeq))
+		return false
+	}
+	if seq <= cl.lastSeq {
+		c.stats.InputsRefused++
+		return false
+	}
+	cl.lastSeq = seq
+	c.stats.InputsProcessed++
+	return true
+}
+
+// move applies a move of cl's player and reports whether it moved.
+func (c *Core) move(now time.Duration, cl *client, d grid.Dir) bool {
+	switch c.world.Apply(cl.player, d, int64(now)) {
+	case grid.Moved:
+		c.stats.Moves++
+		return true
+	case grid.TooFast:
+		c.stats.TooFast++
+	default:
+		c.stats.Blocked++
+	}
+	return false
+}
+
 // broadcast sends every joined client one State and every spectator one
 // Overview.
 func (c *Core) broadcast(now time.Duration) {
 	c.tick++
 	c.stats.Ticks++
 	positions := c.snapshot()
+	c.record(now, positions)
 	for _, p := range positions {
 		if cl := c.slots[p.ID]; !cl.away {
 			c.sendState(now, cl, positions)
@@ -500,6 +541,15 @@ func (c *Core) freeID() grid.PlayerID {
 		}
 	}
 	return 0
+}
+
+// spawnCell picks the cell a player joins or respawns on: away from the
+// human spawn cells for a bot, see humanSpawn for a human.
+func (c *Core) spawnCell(bot bool) (grid.Pos, bool) {
+	if bot {
+		return c.world.Spawn(botAnchor(c.cfg.Map, c.botN), c.spawns...)
+	}
+	return c.humanSpawn()
 }
 
 // humanSpawn picks a human's cell: Spawn, else the first free of Spawns,

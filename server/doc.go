@@ -8,10 +8,15 @@
 // virtual clock.
 //
 // Server is the TCP adapter around one Core. One goroutine owns the Core: it
-// runs the update ticker and handles the events that per-connection reader
-// goroutines pass it, then encodes what the Core produced and hands the
-// frames to per-connection writer goroutines through bounded queues, never
-// blocking. A client that does not read fast enough, sends garbage or floods
+// runs the update ticker and handles, in batches, the messages that
+// per-connection reader goroutines post to their shard's inbox, then
+// encodes what the Core produced and queues the frames in bounded queues,
+// never blocking. A few writer goroutines, one per shard of the
+// connections, write each connection's frames of a tick in one write that
+// never waits; a socket that takes nothing for WriteTimeout is dropped, and
+// a periodic check, not a deadline per message, finds the silent clients.
+// The flood limit charges a message at the time its bytes were read from
+// the kernel. A client that does not read fast enough, sends garbage or floods
 // the server is disconnected alone; nobody else notices. Connections and
 // players are capped per remote address as well as in all, so that one
 // address cannot lock the others out, and repeated refusals are logged
@@ -27,4 +32,14 @@
 // get one Overview: every player's cell, the last input processed for them
 // and the round trip the server measured with its own Pings (Core.Ping).
 // Core.Overview gives the same facts to code that holds the Core.
+//
+// Zap tag (zap.go, history.go, round.go): a Zap is a numbered input that
+// carries the server time of the world its client was drawing. With
+// Config.LagComp the Core rewinds the other players to that time, at most
+// Config.Unlag back, from a trail of every player's cells kept for at
+// least HistoryKeep, and traces the beam there (grid.Trace); the shooter
+// is told the outcome (ZapResult), the tagged player who saw it where
+// (Tagged), and every player the scoreboard (Scores). Freezes, respawns
+// and the end of a round happen at the first call with a time that is due
+// (Tick, Ping, a message), so in immediate mode within a ping interval.
 package server

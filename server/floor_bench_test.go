@@ -28,21 +28,33 @@ func BenchmarkBareWriteFloor(b *testing.B) {
 			frames := tickFrames(b, n)
 			b.SetBytes(int64(len(frames[0]) * n))
 			b.ReportAllocs()
-			cpu0 := processCPU()
 			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				for k, c := range conns {
-					if _, err := c.Write(frames[k]); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
+			cpu := writeTicks(b, conns, frames, b.N, 0)
 			b.StopTimer()
 			states := float64(b.N) * float64(n)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/states, "ns/state")
-			b.ReportMetric(float64(processCPU()-cpu0)/states, "cpu-ns/state")
+			b.ReportMetric(cpu/states, "cpu-ns/state")
 		})
 	}
+}
+
+// writeTicks writes frames[k] to conns[k], for every k, ticks times from a
+// bare loop, one tick per interval (0: back to back), and returns the
+// process's CPU time it took, in ns.
+func writeTicks(tb testing.TB, conns []net.Conn, frames [][]byte, ticks int, interval time.Duration) float64 {
+	tb.Helper()
+	cpu0 := processCPU()
+	next := time.Now()
+	for range ticks {
+		time.Sleep(time.Until(next))
+		next = next.Add(interval)
+		for k, c := range conns {
+			if _, err := c.Write(frames[k]); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	return float64(processCPU() - cpu0)
 }
 
 // tickFrames returns the States of one tick with n players, one frame per

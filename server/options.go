@@ -12,10 +12,16 @@ const (
 	DefaultHandshakeTimeout = 5 * time.Second
 	DefaultIdleTimeout      = 30 * time.Second
 	DefaultWriteTimeout     = 5 * time.Second
-	DefaultSendQueue        = 256
-	DefaultMaxConns         = 1024
-	DefaultMaxMessageRate   = 200
-	DefaultPingInterval     = time.Second
+	// DefaultSendQueue has room for a newcomer's Join of every player
+	// online, sent at once, up to a few thousand players, and for seconds
+	// of States; queued frames share their bytes, so it costs little.
+	DefaultSendQueue = 4096
+	// DefaultMaxConns is sized for a 2-core machine with GiBs of memory:
+	// each connection costs a reading goroutine and its socket's buffers
+	// (at most about 150 KB with the default write buffer).
+	DefaultMaxConns       = 4096
+	DefaultMaxMessageRate = 200
+	DefaultPingInterval   = time.Second
 	// DefaultMaxConnsPerAddr and DefaultMaxPlayersPerAddr leave room for a
 	// classroom of about 30 behind one NAT address, and stop one address
 	// from taking more than its share of MaxConns and of the player slots.
@@ -24,6 +30,7 @@ const (
 	// DefaultWriteBuffer is the kernel send buffer cmd/gridlag gives every
 	// client socket: a few seconds of States for a full server.
 	DefaultWriteBuffer = 64 << 10
+	DefaultHeartbeat   = 2 * time.Second
 )
 
 // Options configure the TCP server.
@@ -45,15 +52,16 @@ type Options struct {
 	// Default 5s.
 	WriteTimeout time.Duration
 	// SendQueue is how many frames may wait for a client before it counts
-	// as stalled and is disconnected. Default 256.
+	// as stalled and is disconnected. It must exceed MaxPlayers: a
+	// newcomer is sent one Join per player online at once. Default 4096.
 	SendQueue int
 	// MaxMessageRate is how many messages per second a client may send,
 	// sustained, with bursts of twice as many. Above it the client is
 	// disconnected for flooding. Default 200.
 	MaxMessageRate int
 	// MaxConns caps the connections open at once, joined or not (each
-	// costs two goroutines and a send queue). Above it a new connection gets
-	// Error{ErrCodeFull} and is closed. Default 1024.
+	// costs a goroutine and its socket's buffers). Above it a new
+	// connection gets Error{ErrCodeFull} and is closed. Default 4096.
 	MaxConns int
 	// PingInterval is how often the server pings every player to measure
 	// the round trips spectators are shown (Core.Ping). Default 1s.
@@ -72,6 +80,18 @@ type Options struct {
 	// every client socket, bounding the memory a stalled client can hold
 	// and making it count as stalled sooner. 0 keeps the system default.
 	WriteBuffer int
+	// Heartbeat, if set, is called every HeartbeatInterval from the
+	// goroutine that owns the world, between its ticks: a stuck world stops
+	// the beats, which is what a health check wants to notice. It must
+	// return at once (hand the work to another goroutine): the world waits
+	// for it.
+	Heartbeat func()
+	// HeartbeatInterval is how often Heartbeat is called. Default 2s.
+	HeartbeatInterval time.Duration
+	// OnEvent, if set, is called from the goroutine that owns the world with
+	// every Event the Core reports (joins, leaves, refusals, spectators), in
+	// order, after it is logged. Like Heartbeat it must return at once.
+	OnEvent func(Event)
 }
 
 // withDefaults fills the zero fields of the adapter's options (not the game
@@ -110,6 +130,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Metrics == nil {
 		o.Metrics = noMetrics{}
+	}
+	if o.HeartbeatInterval <= 0 {
+		o.HeartbeatInterval = DefaultHeartbeat
 	}
 	return o
 }

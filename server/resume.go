@@ -106,4 +106,5 @@ func (c *Core) resume(now time.Duration, cl *client, r *protocol.Resume) {
 	c.events = append(c.events, Event{Kind: EventResume, Conn: av.conn, From: from, Player: av.player, Name: av.info.Name, Bot: av.bot})
 	c.welcome(av)
 	c.sendState(now, av, c.snapshot())
+	c.tellScores(now) // its points and a freeze come back with it
 }

@@ -53,6 +53,7 @@ func (m *rttMeter) rtt() (time.Duration, bool) { return m.smoothed, m.measured }
 func (c *Core) Ping(now time.Duration) {
 	c.begin()
 	c.expire(now)
+	c.periodic(now)
 	for _, cl := range c.slots {
 		if cl == nil || cl.away {
 			continue

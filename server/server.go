@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -29,12 +30,14 @@ type Server struct {
 	log  *log.Logger
 	warn *ratelog.Log // refusals, drops and resumes, summarised when they repeat
 
-	events     chan event
+	shards     []*shard
+	posted     chan struct{} // signalled when something was posted to a shard's inbox
 	quit       chan struct{} // closed to stop the loop
+	loopDone   chan struct{} // closed when the loop has ended: nothing more is queued
 	acceptDone chan struct{} // closed when the accept loop has ended
 	done       chan struct{} // closed when Close has finished
 	closeOnce  sync.Once
-	wg         sync.WaitGroup // the loop and every connection goroutine
+	wg         sync.WaitGroup // the loop, the writers, the readers and lingering closes
 
 	mu        sync.Mutex
 	ln        net.Listener
@@ -59,14 +62,23 @@ type Server struct {
 
 // New returns a server with the given options; zero options take their
 // defaults. The game numbers are checked by Serve.
+//
+// The connections are shared among GOMAXPROCS shards, each with one
+// writer goroutine; each connection has a reader goroutine of its own.
 func New(opts Options) *Server {
 	opts = opts.withDefaults()
+	shards := make([]*shard, max(runtime.GOMAXPROCS(0), 1))
+	for i := range shards {
+		shards[i] = newShard()
+	}
 	return &Server{
 		opts:       opts,
 		log:        opts.Logger,
 		warn:       ratelog.New(opts.Logger, 0, nil),
-		events:     make(chan event, 1024),
+		shards:     shards,
+		posted:     make(chan struct{}, 1),
 		quit:       make(chan struct{}),
+		loopDone:   make(chan struct{}),
 		acceptDone: make(chan struct{}),
 		done:       make(chan struct{}),
 		conns:      make(map[ConnID]*conn),
@@ -112,8 +124,11 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.core = NewCore(s.opts.Config)
 	s.start = time.Now()
 	s.stats = s.core.Stats()
-	s.wg.Add(1)
+	s.wg.Add(1 + len(s.shards))
 	go s.loop()
+	for _, sh := range s.shards {
+		go s.writeLoop(sh)
+	}
 	s.mu.Unlock()
 
 	cfg := s.core.Config()
@@ -179,11 +194,11 @@ func (s *Server) accept(nc net.Conn) {
 		return
 	}
 	s.nextID++
-	c := newConn(s.nextID, nc, host, s.opts.SendQueue)
+	c := newConn(s.nextID, nc, host, s.shards[int(s.nextID)%len(s.shards)], s.opts.SendQueue, s.now())
 	c.running = 2
 	s.live[c.id] = c
 	s.connsFrom[host]++
-	s.wg.Add(2)
+	s.wg.Add(1)
 	s.mu.Unlock()
 	if s.opts.WriteBuffer > 0 {
 		if tc, ok := nc.(*net.TCPConn); ok {
@@ -191,10 +206,10 @@ func (s *Server) accept(nc net.Conn) {
 		}
 	}
 	// The loop learns of the connection before any of its messages: the
-	// reader starts only after this send.
-	s.events <- event{kind: evConnect, c: c}
+	// reader starts only after this post, to the same inbox. (Close stops
+	// the loop only after the accept loop has ended.)
+	s.post(c.shard, event{kind: evConnect, c: c})
 	go s.read(c)
-	go s.write(c)
 }
 
 // connRefusal says why a new connection from host is refused (a short
@@ -296,20 +311,10 @@ func (s *Server) stopping() bool {
 	}
 }
 
-// deliver passes an event to the loop. It reports false if the server is
-// stopping and the event was dropped.
-func (s *Server) deliver(ev event) bool {
-	select {
-	case s.events <- ev:
-		return true
-	case <-s.quit:
-		return false
-	}
-}
-
 // loop is the one goroutine that owns the Core.
 func (s *Server) loop() {
 	defer s.wg.Done()
+	defer close(s.loopDone)
 	var tick <-chan time.Time
 	if rate := s.core.Config().Rate; rate > 0 {
 		t := time.NewTicker(time.Second / time.Duration(rate))
@@ -320,10 +325,18 @@ func (s *Server) loop() {
 	defer ping.Stop()
 	summaries := time.NewTicker(time.Second)
 	defer summaries.Stop()
+	janitor := time.NewTicker(s.opts.janitorInterval())
+	defer janitor.Stop()
+	var beat <-chan time.Time
+	if s.opts.Heartbeat != nil {
+		t := time.NewTicker(s.opts.HeartbeatInterval)
+		defer t.Stop()
+		beat = t.C
+	}
 	for {
 		select {
-		case ev := <-s.events:
-			s.handle(ev)
+		case <-s.posted:
+			s.handleInboxes()
 		case <-tick:
 			began := time.Now()
 			s.core.Tick(s.now())
@@ -334,6 +347,10 @@ func (s *Server) loop() {
 			s.core.Ping(s.now())
 		case <-summaries.C:
 			s.warn.Flush()
+		case <-janitor.C:
+			s.dropSilent()
+		case <-beat:
+			s.opts.Heartbeat()
 		case <-s.quit:
 			s.shutdown()
 			return
@@ -344,6 +361,20 @@ func (s *Server) loop() {
 
 // now is the Core's clock: time since Serve began.
 func (s *Server) now() time.Duration { return time.Since(s.start) }
+
+// handleInboxes applies what the connection goroutines posted, a shard's
+// inbox at a time. The Core's output so far is queued before a connection
+// ends, so that it gets what was answered to it (a Bye's goodbye).
+func (s *Server) handleInboxes() {
+	for _, sh := range s.shards {
+		for _, ev := range sh.takeInbox() {
+			if ev.kind == evGone {
+				s.flush()
+			}
+			s.handle(ev)
+		}
+	}
+}
 
 // handle applies one event from a connection goroutine.
 func (s *Server) handle(ev event) {
@@ -406,7 +437,7 @@ func (s *Server) Drain(text string) {
 	s.mu.Lock()
 	s.notice = text
 	s.mu.Unlock()
-	s.deliver(event{kind: evNotice, notice: text})
+	s.post(s.shards[0], event{kind: evNotice, notice: text})
 }
 
 // playerRefusal says why m, a Hello from a connection of an address that
@@ -454,7 +485,7 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 			return
 		}
 	}
-	c.hardClose()
+	s.hardClose(c)
 }
 
 // flush logs the Core's events and queues its outbox, then drops the
@@ -464,6 +495,9 @@ func (s *Server) flush() {
 		batch := s.core.Outbox()
 		for _, ev := range batch.Events {
 			s.logEvent(ev)
+			if s.opts.OnEvent != nil {
+				s.opts.OnEvent(ev)
+			}
 		}
 		out := batch.Envelopes
 		// Counters first: whoever reads a frame of this batch then sees them.
@@ -497,11 +531,19 @@ func (s *Server) flush() {
 		}
 		s.opts.Metrics.Sent(sent, size)
 		if len(s.slow) == 0 {
+			s.wakeWriters()
 			return
 		}
 		for _, c := range s.slow {
 			s.drop(c, c.stalled, nil, true)
 		}
+	}
+}
+
+// wakeWriters wakes every shard's writer for the frames just queued.
+func (s *Server) wakeWriters() {
+	for _, sh := range s.shards {
+		sh.signal()
 	}
 }
 
@@ -542,19 +584,15 @@ func (s *Server) logEvent(ev Event) {
 
 // shutdown takes every player out of the world, for the reason "server
 // shutting down", and says Bye to every client. Connections accepted just
-// before the listener closed are still in the event queue: they get it
-// too.
+// before the listener closed are still in the inboxes: they get it too.
+// The writers give up on a client that takes nothing for lingerTime.
 func (s *Server) shutdown() {
-	for {
-		select {
-		case ev := <-s.events:
+	for _, sh := range s.shards {
+		for _, ev := range sh.takeInbox() {
 			if ev.kind == evConnect {
 				s.conns[ev.c.id] = ev.c
 			}
-			continue
-		default:
 		}
-		break
 	}
 	s.log.Info("shutting down", "clients", len(s.conns))
 	now := s.now()
@@ -568,24 +606,23 @@ func (s *Server) shutdown() {
 	s.warn.Flush()
 	f, err := s.enc.one(&protocol.Bye{Reason: "server shutting down"})
 	f.close = true
-	deadline := time.Now().Add(lingerTime)
+	var gone []*conn
 	s.mu.Lock()
 	for id, c := range s.live {
 		if _, ok := s.conns[id]; !ok {
-			// Dropped already, but its writer may still be stuck in a
-			// write to a client that does not read: cut it now.
-			c.nc.SetWriteDeadline(deadline)
-			c.hardClose()
+			gone = append(gone, c) // dropped already, maybe stuck on a client that does not read
 		}
 	}
 	s.mu.Unlock()
+	for _, c := range gone {
+		s.hardClose(c)
+	}
 	for _, c := range s.conns {
-		c.nc.SetWriteDeadline(deadline) // a writer stuck on a client that does not read gives up soon
 		if c.closing {
 			continue
 		}
 		if err != nil || !c.push(f) {
-			c.hardClose()
+			s.hardClose(c)
 		}
 		c.closing = true
 	}

@@ -20,6 +20,12 @@ type Stats struct {
 	Moves           uint64 // processed inputs that moved their player
 	Blocked         uint64 // processed inputs blocked by a wall, the map's edge or a player
 	TooFast         uint64 // processed inputs over the speed limit (nothing moved)
+	Frozen          uint64 // processed moves of a frozen player (nothing moved)
+
+	Zaps     uint64 // zaps processed (they count as inputs too), cooldown and frozen ones included
+	Tags     uint64 // zaps that tagged someone
+	Respawns uint64 // frozen players who respawned
+	Rounds   uint64 // rounds ended
 
 	StatesSent uint64 // State messages produced
 	Pongs      uint64 // Pong messages produced

@@ -71,6 +71,18 @@ func (c *Client) Press(d grid.Dir) {
 	c.w.emit(e)
 }
 
+// Zap implements client.Session at the world's current time.
+func (c *Client) Zap() {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	e := Event{T: c.w.now, Client: c, Kind: Zapped, Result: c.d.Zap(c.w.now)}
+	if e.Result == client.Sent {
+		v := c.d.View(c.w.now)
+		e.Seq, e.Dir, e.Pos = v.Pending[len(v.Pending)-1].Seq, v.Facing, v.Predicted
+	}
+	c.w.emit(e)
+}
+
 // SetPredict implements client.Session.
 func (c *Client) SetPredict(on bool) { c.locked(func() { c.d.SetPredict(on) }) }
 

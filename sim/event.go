@@ -6,6 +6,7 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
+	"gridlag/server"
 )
 
 // Kind is the kind of an Event.
@@ -21,6 +22,8 @@ const (
 	OtherArrived                 // another message reached a client
 	Closed                       // a client's connection ended
 	HeldSent                     // the speed limit let a client's held press go
+	Zapped                       // a client fired a zap
+	ServerZap                    // the server judged a zap
 )
 
 // Event is one thing that happened in a World: the facts, for a timeline
@@ -31,8 +34,8 @@ type Event struct {
 	Kind   Kind
 
 	// Seq is the input concerned: the one sent (Press when Sent,
-	// HeldSent), processed (ServerInput) or last acknowledged
-	// (StateArrived).
+	// HeldSent, Zapped), processed (ServerInput, ServerZap) or last
+	// acknowledged (StateArrived).
 	Seq uint32
 	// Dir is the direction pressed (Press), sent (HeldSent) or processed
 	// (ServerInput).
@@ -59,4 +62,6 @@ type Event struct {
 	Message protocol.Type
 	// Err is why the connection ended (Closed).
 	Err error
+	// Zap is how the server judged the zap (ServerZap).
+	Zap server.ZapRecord
 }

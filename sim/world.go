@@ -180,6 +180,9 @@ func (w *World) toServer(c *Client, frame []byte) {
 	case *protocol.Input:
 		after, _ := w.position(c)
 		w.emit(Event{T: w.now, Client: c, Kind: ServerInput, Seq: m.Seq, Dir: m.Dir, Pos: after, Moved: !had || after != before})
+	case *protocol.Zap:
+		z, _ := w.server.LastZap()
+		w.emit(Event{T: w.now, Client: c, Kind: ServerZap, Seq: m.Seq, Dir: z.Beam.Dir, Pos: z.Beam.From, Zap: z})
 	case *protocol.Hello:
 		if p, ok := w.position(c); ok {
 			w.emit(Event{T: w.now, Client: c, Kind: ServerJoin, Pos: p})

@@ -13,7 +13,8 @@ import (
 const Title = "gridlag over ssh"
 
 // playGame is the default session handler: a full game client of the game
-// server at Options.GameAddr, with its own prediction, ledger, latency and
+// server at Options.GameAddr (or the spectator's screen, for a session
+// that asked to watch), with its own prediction, ledger, latency and
 // toggles, drawn by the tui on the player's screen. It returns when the
 // player quits, or when the session ends (the screen's input then fails and
 // the tui stops). A player who quits leaves the game (the game server
@@ -22,6 +23,9 @@ const Title = "gridlag over ssh"
 // connection is abandoned without a goodbye, and a new session with the
 // same key within the window comes back as the same player.
 func (s *Server) playGame(ctx context.Context, p *Player) error {
+	if p.Spectate {
+		return s.watchGame(ctx, p)
+	}
 	opts := client.Options{
 		Name:    p.User,
 		Color:   p.Color,

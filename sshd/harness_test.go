@@ -141,6 +141,12 @@ type term struct {
 // openTerm starts a shell session with a PTY of TERM termName and w x h.
 func openTerm(t testing.TB, c *gossh.Client, termName string, w, h int) *term {
 	t.Helper()
+	return openTermRunning(t, c, termName, w, h, "")
+}
+
+// openTermRunning is openTerm asking for command ("" for none).
+func openTermRunning(t testing.TB, c *gossh.Client, termName string, w, h int, command string) *term {
+	t.Helper()
 	sess, err := c.NewSession()
 	if err != nil {
 		t.Fatalf("new session: %v", err)
@@ -158,8 +164,12 @@ func openTerm(t testing.TB, c *gossh.Client, termName string, w, h int) *term {
 		t.Fatal(err)
 	}
 	tm := &term{t: t, sess: sess, in: in, vt: newVT(w, h), read: make(chan struct{}), exit: make(chan error, 1), start: time.Now()}
-	if err := sess.Shell(); err != nil {
-		t.Fatalf("shell: %v", err)
+	start := sess.Shell
+	if command != "" {
+		start = func() error { return sess.Start(command) }
+	}
+	if err := start(); err != nil {
+		t.Fatalf("start the session: %v", err)
 	}
 	go func() {
 		defer close(tm.read)

@@ -27,7 +27,14 @@ type Player struct {
 	Color uint8
 	// RemoteAddr is the client's network address.
 	RemoteAddr net.Addr
+	// Spectate says the session asked to watch the game rather than play
+	// (the command SpectateCommand).
+	Spectate bool
 }
+
+// SpectateCommand is the one command a session may ask for: `ssh -t -p
+// 2222 host spectate` watches the game instead of playing it.
+const SpectateCommand = "spectate"
 
 // DefaultPlayerName is the name of a player whose SSH user name has nothing
 // printable in it.

@@ -94,12 +94,12 @@ func (s *Server) countSession(next sessionHandler) sessionHandler {
 }
 
 // refuseCommand refuses a session that asks to run a command: the server
-// runs only the game.
+// runs only the game, or the spectator's screen for SpectateCommand.
 func refuseCommand(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		if ss.RawCommand() != "" {
+		if cmd := ss.RawCommand(); cmd != "" && cmd != SpectateCommand {
 			ss.refuse("command refused",
-				fmt.Sprintf("gridlag runs only the game, not commands: connect with ssh -p %d host", localPort(ss)))
+				fmt.Sprintf("gridlag runs only the game, not commands: connect with ssh -p %d host (or ssh -t -p %[1]d host %s to watch)", localPort(ss), SpectateCommand))
 			return
 		}
 		next(ss)
@@ -167,7 +167,7 @@ func openScreen(next sessionHandler) sessionHandler {
 func introducePlayer(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		name := PlayerName(ss.User())
-		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr()}
+		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Spectate: ss.RawCommand() == SpectateCommand}
 		fp, color, hasKey := authedKey(ss)
 		if hasKey {
 			p.Fingerprint, p.Color = fp, color

@@ -16,10 +16,11 @@ import (
 const CorrectionMarkTime = time.Second
 
 // Board draws one client's view of the map into any rectangle: floor and
-// walls, the mark of a recent correction, the ghost where the server has
-// the player, the other players by the first letter of their names in
-// their colours, bots on a block of theirs (where interpolation puts
-// them), and the player's avatar where prediction puts it. It is a tview
+// walls, the player's own beam while it flashes, the mark of a recent
+// correction, the ghost where the server has the player, the other
+// players by the first letter of their names in their colours, bots on a
+// block of theirs (where interpolation puts them), and the player's
+// avatar, an arrow the way it faces, where prediction puts it. It is a tview
 // primitive, so several boards can share a screen. The map is centred in
 // the board's rectangle, two columns a cell when they fit; a cell's mark
 // sits in its first column.
@@ -69,6 +70,7 @@ func (b *Board) Draw(screen tcell.Screen) {
 			}
 		}
 	}
+	b.drawBeam(screen, v.Beam, v.Facing, styleBeam)
 	if v.HasState && v.Server != v.Predicted && m.Inside(v.Server) {
 		b.put(screen, v.Server, "@", styleGhost)
 	}
@@ -82,7 +84,7 @@ func (b *Board) Draw(screen tcell.Screen) {
 		b.drawCorrectionMark(screen, v, c.From)
 	}
 	if v.HasState && m.Inside(v.Predicted) {
-		b.put(screen, v.Predicted, "@", styleMe)
+		b.put(screen, v.Predicted, avatarGlyph(v.Facing), styleMe)
 	}
 }
 

@@ -9,6 +9,14 @@
 // a latency slider, and toggles for prediction, reconciliation and
 // interpolation.
 //
+// It is also the game of zap tag: Space zaps, the avatar is an arrow the
+// way the player faces, and the player's own beam flashes at once; the
+// panel's last section (tagLines) has the round and its clock, the
+// server's word on the player's last zap and last tag, a frozen countdown
+// and the scoreboard, cut to fit down to 80x24, and the board shows a
+// round's winner for a while. A point, a tag or a freeze shows only from
+// what the server said (netcode-notes section 3).
+//
 // Board and Panel are tview primitives that draw any client's view into
 // any rectangle; UI lays them out for one player (see arrange): one block
 // centred on the screen, two columns a board cell when they fit, one on
@@ -21,6 +29,13 @@
 // then only the cells that changed are sent; frames are paced at most 60
 // per second. So an idle player costs no bytes and a one-cell move of one
 // player costs a few dozen, which matters to players connected over SSH.
+//
+// Two more screens run on the same loop: LabScreen (RunLab), the three
+// boards of `gridlag lab` with the strips of messages in flight between
+// them, over a LabModel that package lab implements (with the server's
+// lag compensation switch and the last zap it judged); and SpectateScreen
+// (RunSpectate), the server's view of a real server for a spectator.
+// ServerBoard draws a client.WorldView for both.
 //
 // Run is the entry point: one event loop owns the interface's state, on a
 // Clock that tests replace by a virtual one. UI draws one frame

@@ -17,20 +17,27 @@ type helpRow struct {
 // legendHelp explains the board's symbols, each drawn as the board draws
 // it.
 var legendHelp = []helpRow{
-	{"@", styleMe, "you, where prediction puts you"},
+	{"@ ▶", styleMe, "you, where prediction puts you; the arrow: your facing"},
+	{"─ │", styleBeam, "your zap's beam (a hit is the server's word)"},
 	{"@", styleGhost, "you, where the server last said you are"},
 	{"A", otherStyle(client.Other{Name: "Ada", Color: 1}), "another player: first letter, own colour"},
 	{"b", otherStyle(client.Other{Name: "bot", Color: 2}), "a bot: first letter on a block of its colour"},
 	{"×", styleCorrection, "a prediction the server corrected"},
 }
 
-// drawHelpOverlay draws the help box in the middle of the screen, listing
-// every key, the board's legend and where the log goes.
-func drawHelpOverlay(screen tcell.Screen, w, h int, logPath string) {
-	lines := []helpRow{{text: "gridlag: keys"}}
-	for _, b := range keyTable {
-		lines = append(lines, helpRow{b.label, styleKey, b.help})
+// helpRows returns the help box's rows for the keys of table.
+func helpRows[T any](table []binding[T]) []helpRow {
+	rows := make([]helpRow, len(table))
+	for i, b := range table {
+		rows[i] = helpRow{b.label, styleKey, b.help}
 	}
+	return rows
+}
+
+// drawHelpOverlay draws the help box in the middle of the screen: the
+// title, every key of keys, the board's legend and where the log goes.
+func drawHelpOverlay(screen tcell.Screen, w, h int, logPath, title string, keys []helpRow) {
+	lines := append([]helpRow{{text: title}}, keys...)
 	lines = append(lines, helpRow{})
 	lines = append(lines, legendHelp...)
 	if logPath == "" {

@@ -132,10 +132,11 @@ func fg(st tcell.Style) tcell.Color {
 	return c
 }
 
-// avatarAt reports whether your bright avatar is drawn on p.
+// avatarAt reports whether your bright avatar is drawn on p: "@", or the
+// arrow of the way it faces.
 func (r *rig) avatarAt(p grid.Pos) bool {
 	s, st := r.cell(p)
-	return s == "@" && fg(st) == tcell.ColorYellow
+	return strings.Contains("@▲▼◀▶", s) && fg(st) == tcell.ColorYellow
 }
 
 // ghostAt reports whether the dim ghost is drawn on p.

@@ -11,7 +11,7 @@ import (
 // with keys is on the bottom line's reminder and in gridlag -help, and
 // each of its keys does something.
 func TestKeyTable(t *testing.T) {
-	if got, want := bottomLine(), "arrows/hjkl/wasd move  p r i toggles  - + [ ] latency  ? help  q quit"; got != want {
+	if got, want := bottomLine(), "arrows move  Space zap  p r i toggles  - + [ ] latency  ? help  q quit"; got != want || textWidth(got) > 76 {
 		t.Errorf("bottom line %q, want %q", got, want)
 	}
 	help := KeyHelp()

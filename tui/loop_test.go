@@ -104,7 +104,7 @@ func newLoopRig(t *testing.T, opts client.Options, others ...string) *loopRig {
 	t.Cleanup(scr.Fini)
 	scr.SetSize(120, 40)
 	clock := &virtualClock{world: w}
-	r := &loopRig{t: t, world: w, me: me, clock: clock, screen: scr, loop: newLoop(New(scr, me, Options{}), clock)}
+	r := &loopRig{t: t, world: w, me: me, clock: clock, screen: scr, loop: newLoop(New(scr, me, Options{}), clock, Options{})}
 	r.loop.changed() // as run does first
 	return r
 }
@@ -210,7 +210,7 @@ func TestFrameClock(t *testing.T) {
 	if r.shows() != shown+1 || r.screen.shows[shown] != r.world.Now() {
 		t.Fatalf("a key on an idle screen was not drawn at once: frames at %v, now %v", r.screen.shows, r.world.Now())
 	}
-	if r.loop.ui.Frame() {
+	if r.loop.app.Frame() {
 		t.Fatal("a frame with no time passed showed something")
 	}
 	r.advance(200 * time.Millisecond)
@@ -270,7 +270,7 @@ func TestFrameClockResizeAndMouse(t *testing.T) {
 	if r.shows() != n+1 {
 		t.Fatal("a resize did not repaint the screen")
 	}
-	_, y, _ := r.loop.ui.Slider().Track()
+	_, y, _ := r.loop.app.(*UI).Slider().Track()
 	row := y - panelSliderRow + panelInterpRow
 	x := 120 - panelWidth + 1
 	r.advance(time.Second)

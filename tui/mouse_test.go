@@ -13,7 +13,7 @@ import (
 // clicks 100 ms apart (a double click to tview) flip it twice.
 func TestEveryClickToggles(t *testing.T) {
 	r := newLoopRig(t, client.Options{})
-	x, y, _ := r.loop.ui.Slider().Track()
+	x, y, _ := r.loop.app.(*UI).Slider().Track()
 	row := y - panelSliderRow + panelInterpRow
 	click := func() {
 		r.loop.event(tcell.NewEventMouse(x+1, row, tcell.Button1, tcell.ModNone))

@@ -49,4 +49,11 @@ var (
 	styleWarn         = tcell.StyleDefault.Foreground(tcell.ColorRed).Bold(true)
 	styleSliderOn     = tcell.StyleDefault.Foreground(tcell.ColorAqua)
 	styleKnob         = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
+	// styleBeam is a zap's beam: the colour of your avatar, not bold.
+	styleBeam = tcell.StyleDefault.Foreground(tcell.ColorYellow)
+	// styleHit is a tag the server confirmed; styleFrozen a frozen player.
+	styleHit    = tcell.StyleDefault.Foreground(tcell.ColorLime).Bold(true)
+	styleFrozen = tcell.StyleDefault.Foreground(tcell.ColorAqua).Bold(true)
+	// styleBanner is the winner's banner over the board.
+	styleBanner = tcell.StyleDefault.Foreground(tcell.ColorBlack).Background(tcell.ColorYellow).Bold(true)
 )

@@ -26,6 +26,10 @@ const (
 	panelLedgerRow     = 13 // the first row of the ledger proper
 )
 
+// ledgerMinRows is the fewest rows the ledger keeps below its heading
+// when the zap tag section takes the rest.
+const ledgerMinRows = 2
+
 // toggle is one of the netcode switches in the panel.
 type toggle struct {
 	row   int
@@ -54,11 +58,11 @@ func (t *toggle) flip(s client.Session) {
 }
 
 // Panel is the side panel of one client's view: the latency slider, the
-// netcode toggles, the correction counter and the ledger of pending
-// inputs (sent, not yet acknowledged by the server). It is a tview
-// primitive: it draws into any rectangle at least panelWidth wide, and its
-// mouse handler moves the slider and flips the toggles of the session it
-// was made for.
+// netcode toggles, the correction counter, the ledger of pending inputs
+// (sent, not yet acknowledged by the server) and, at the bottom, the game
+// of zap tag (see tagLines). It is a tview primitive: it draws into any
+// rectangle at least panelWidth wide, and its mouse handler moves the
+// slider and flips the toggles of the session it was made for.
 type Panel struct {
 	*tview.Box
 	session client.Session
@@ -80,7 +84,7 @@ func (p *Panel) Slider() *LatencySlider { return p.slider }
 
 // Draw draws the panel: the latency slider's heading and the slider (which
 // follows the view's latency unless it is being dragged), the toggles, the
-// correction counter and the ledger.
+// correction counter, the ledger and the zap tag section under it.
 func (p *Panel) Draw(screen tcell.Screen) {
 	v := p.view()
 	x, y, w, h := p.GetInnerRect()
@@ -120,6 +124,11 @@ func (p *Panel) Draw(screen tcell.Screen) {
 	putText(screen, x+n, y+panelLedgerHeadRow, w-n, "(sent, not acked)", styleDim)
 	put(panelAckRow, fmt.Sprintf("last ack #%d   pending %d", v.LastAck, len(v.Pending)), styleText)
 	rows := h - panelLedgerRow
+	game := tagLines(v, w, rows-ledgerMinRows)
+	for i, l := range game {
+		l.draw(screen, x, y+h-len(game)+i, w)
+	}
+	rows -= len(game)
 	shown := len(v.Pending)
 	if shown > rows {
 		shown = rows - 1
@@ -161,9 +170,14 @@ func (p *Panel) MouseHandler() func(action tview.MouseAction, event *tcell.Event
 	})
 }
 
-// ledgerRow writes one unacknowledged input: its number, arrow and age.
+// ledgerRow writes one unacknowledged input: its number, its arrow (or
+// "zap") and its age.
 func ledgerRow(p client.PendingInput) string {
-	return fmt.Sprintf("#%-5d %s %7s", p.Seq, p.Dir.Arrow(), millis(p.Age))
+	what := p.Dir.Arrow()
+	if p.Zap {
+		what = "zap"
+	}
+	return fmt.Sprintf("#%-5d %-3s %7s", p.Seq, what, millis(p.Age))
 }
 
 // corrStyle highlights the correction counter while the board marks one.

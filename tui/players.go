@@ -14,9 +14,13 @@ import (
 // otherStyle returns the style of another player on the board: bold in
 // their colour (the server's, by player, not by name), or for a bot, dark
 // on a block of their colour.
-func otherStyle(o client.Other) tcell.Style {
-	c := PlayerColor(o.Color)
-	if isBot(o.Name) {
+func otherStyle(o client.Other) tcell.Style { return playerStyle(o.Color, isBot(o.Name)) }
+
+// playerStyle returns the style of a player's mark in palette colour
+// color: bold in it, or for a bot, dark on a block of it.
+func playerStyle(color uint8, bot bool) tcell.Style {
+	c := PlayerColor(color)
+	if bot {
 		return tcell.StyleDefault.Foreground(tcell.ColorBlack).Background(c)
 	}
 	return tcell.StyleDefault.Foreground(c).Bold(true)

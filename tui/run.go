@@ -6,34 +6,82 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 
 	"gridlag/client"
 )
 
-// Run runs the interface for session s on screen, which must not be
+// Run runs the game's interface for session s on screen, which must not be
 // initialised yet (a local terminal, or one bound to an SSH channel). It
 // returns when the player quits (q or Ctrl-C) or Options.Stop is closed,
 // or when the session ends: the screen then says why for Options.EndGrace
 // (or until a key is pressed) and Run returns the session's error. Run
 // always finalises the screen before it returns, panics included (the
-// panic goes on after). It does not close s.
-//
-// Run owns its event loop rather than use tview.Application: the
-// application draws from its own goroutine on a real clock, clears the
-// screen before every frame (making tcell send cells that did not change)
-// and has no notion of a frame that would change nothing. Here one
-// goroutine takes terminal events, the session's signals and the clock's
-// ticks, and is the only one to touch the interface's state and draw it;
-// tview lays out and draws the primitives.
-func Run(screen tcell.Screen, s client.Session, opts Options) (err error) {
-	if screen == nil {
-		return errors.New("tui: no screen")
-	}
+// panic goes on after). It does not close s. See runApp for its loop.
+func Run(screen tcell.Screen, s client.Session, opts Options) error {
 	if s == nil {
 		return errors.New("tui: no session")
 	}
+	var u *UI
+	over, err := runApp(screen, opts, func() app {
+		u = New(screen, s, opts)
+		return u
+	})
+	if err != nil || u == nil {
+		return err
+	}
+	if over {
+		err := s.View().Err
+		u.opts.Logger.Info("tui: session ended", "err", err)
+		return err
+	}
+	u.opts.Logger.Info("tui: player quit")
+	return nil
+}
+
+// app is a screen the event loop drives: the game's UI, the lab's screen
+// or the spectator's. It belongs to the loop's goroutine.
+type app interface {
+	// Frame draws a frame and shows it if it changed anything; it reports
+	// whether it did.
+	Frame() bool
+	// HandleKey does what a key says.
+	HandleKey(ev *tcell.EventKey)
+	// HandleMouse handles one mouse action; it reports whether it was used.
+	HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool
+	// QuitAsked reports whether the user asked to quit.
+	QuitAsked() bool
+	// resized notes that the terminal changed size.
+	resized()
+	// nextChange returns how soon what the last frame shows changes with
+	// time alone (FrameInterval while something moves, longer for a
+	// clock that shows seconds), so that the loop ticks then; 0 for never.
+	nextChange() time.Duration
+	// signals returns a channel that receives when what the screen shows
+	// changed by itself (a message arrived) and one that is closed when it
+	// is over (the connection ended); nil channels for never.
+	signals() (changed, done <-chan struct{})
+}
+
+// runApp initialises screen, makes the app with build and runs the event
+// loop until the user quits, Options.Stop is closed, the grace after the
+// app's end is over or the terminal fails. It reports whether the app
+// ended by itself, and always finalises the screen, panics included (the
+// panic goes on after).
+//
+// It owns its event loop rather than use tview.Application: the
+// application draws from its own goroutine on a real clock, clears the
+// screen before every frame (making tcell send cells that did not change)
+// and has no notion of a frame that would change nothing. Here one
+// goroutine takes terminal events, the app's signals and the clock's
+// ticks, and is the only one to touch the app's state and draw it; tview
+// lays out and draws the primitives.
+func runApp(screen tcell.Screen, opts Options, build func() app) (over bool, err error) {
+	if screen == nil {
+		return false, errors.New("tui: no screen")
+	}
 	if err := screen.Init(); err != nil {
-		return fmt.Errorf("tui: cannot start the terminal: %w", err)
+		return false, fmt.Errorf("tui: cannot start the terminal: %w", err)
 	}
 	defer screen.Fini() // runs on every path, panics included
 
@@ -48,54 +96,47 @@ func Run(screen tcell.Screen, s client.Session, opts Options) (err error) {
 	defer close(stop)
 	go screen.ChannelEvents(events, stop)
 
-	u := New(screen, s, opts)
 	clock := opts.Clock
 	if clock == nil {
 		clock = realClock{}
 	}
-	over, err := newLoop(u, clock).run(events)
+	over, err = newLoop(build(), clock, opts).run(events)
 	if err != nil {
-		return fmt.Errorf("tui: %w", err)
+		return over, fmt.Errorf("tui: %w", err)
 	}
-	if over {
-		err := s.View().Err
-		u.opts.Logger.Info("tui: session ended", "err", err)
-		return err
-	}
-	u.opts.Logger.Info("tui: player quit")
-	return nil
+	return over, nil
 }
 
-// loop is the event loop of a running UI. It paces the frames: a change
+// loop is the event loop of a running app. It paces the frames: a change
 // (a key, a click, a message from the server) is drawn at once if the last
 // frame is at least FrameInterval old, else on the next tick; while what
-// is drawn changes with time alone (ledger ages, interpolated players) it
-// ticks every FrameInterval. So there are at most 60 frames a second, and
-// none while nothing changes.
+// is drawn changes with time alone (ledger ages, interpolated players, a
+// lab's running clock) it ticks every FrameInterval. So there are at most
+// 60 frames a second, and none while nothing changes.
 type loop struct {
-	ui    *UI
+	app   app
 	clock Clock
+	opts  Options
 	mouse mouseTracker
 
 	tick  <-chan time.Time // the next frame; nil when none is due
 	last  time.Time        // when the last frame was shown
-	leave <-chan time.Time // the end of the grace after the session ended
+	leave <-chan time.Time // the end of the grace after the app ended
 }
 
-// newLoop returns the loop of u on clock.
-func newLoop(u *UI, clock Clock) *loop {
-	return &loop{ui: u, clock: clock}
+// newLoop returns the loop of a on clock; opts gives Stop and EndGrace.
+func newLoop(a app, clock Clock, opts Options) *loop {
+	return &loop{app: a, clock: clock, opts: opts.withDefaults()}
 }
 
-// run draws the first frame and handles events until the player quits,
-// Options.Stop is closed, the grace after the session's end is over or
-// the terminal fails (its input is gone: the error is returned). It
-// reports whether the session ended.
+// run draws the first frame and handles events until the user quits,
+// Options.Stop is closed, the grace after the app's end is over or the
+// terminal fails (its input is gone: the error is returned). It reports
+// whether the app ended by itself.
 func (l *loop) run(events <-chan tcell.Event) (over bool, err error) {
-	s := l.ui.session
-	done := s.Done()
+	changed, done := l.app.signals()
 	l.changed()
-	for !l.ui.quit {
+	for !l.app.QuitAsked() {
 		select {
 		case ev, ok := <-events:
 			if !ok { // the screen stopped
@@ -105,18 +146,18 @@ func (l *loop) run(events <-chan tcell.Event) (over bool, err error) {
 				return over, e
 			}
 			l.event(ev)
-		case <-s.Changed():
+		case <-changed:
 			l.changed()
 		case <-done:
 			done = nil
 			over = true
-			l.leave = l.clock.After(l.ui.opts.EndGrace)
+			l.leave = l.clock.After(l.opts.EndGrace)
 			l.changed()
 		case <-l.tick:
 			l.ticked()
 		case <-l.leave:
 			return over, nil
-		case <-l.ui.opts.Stop:
+		case <-l.opts.Stop:
 			return over, nil
 		}
 	}
@@ -127,13 +168,13 @@ func (l *loop) run(events <-chan tcell.Event) (over bool, err error) {
 func (l *loop) event(ev tcell.Event) {
 	switch ev := ev.(type) {
 	case *tcell.EventKey:
-		l.ui.HandleKey(ev)
+		l.app.HandleKey(ev)
 	case *tcell.EventMouse:
 		for _, a := range l.mouse.actions(ev) {
-			l.ui.HandleMouse(a, ev)
+			l.app.HandleMouse(a, ev)
 		}
 	case *tcell.EventResize:
-		l.ui.resized()
+		l.app.resized()
 	default:
 		return
 	}
@@ -159,15 +200,15 @@ func (l *loop) ticked() {
 	l.frame()
 }
 
-// frame draws a frame, and asks for the next one in FrameInterval if what
-// it shows changes with time. Only a frame that changed the screen counts
+// frame draws a frame, and asks for the next one when what it shows
+// changes with time (never sooner than FrameInterval). Only a frame that changed the screen counts
 // for the frame rate: a message that changes nothing on screen does not
 // delay the next key's frame.
 func (l *loop) frame() {
-	if l.ui.Frame() {
+	if l.app.Frame() {
 		l.last = l.clock.Now()
 	}
-	if l.ui.animating() {
-		l.tick = l.clock.After(FrameInterval)
+	if d := l.app.nextChange(); d > 0 {
+		l.tick = l.clock.After(max(d, FrameInterval))
 	}
 }

@@ -119,6 +119,7 @@ func newStubSession(v client.View) *stubSession {
 }
 
 func (s *stubSession) Press(grid.Dir)           {}
+func (s *stubSession) Zap()                     {}
 func (s *stubSession) SetPredict(bool)          {}
 func (s *stubSession) SetReconcile(bool)        {}
 func (s *stubSession) SetInterpolate(bool)      {}

@@ -45,7 +45,6 @@ type Options struct {
 // overlay, whether the session ended) and belongs to one goroutine: the
 // loop of Run, or a test calling HandleKey, HandleMouse and Frame in turn.
 type UI struct {
-	screen  tcell.Screen
 	session client.Session
 	opts    Options
 	view    client.View // the view the last frame drew
@@ -56,10 +55,9 @@ type UI struct {
 	status  *textLine
 	keys    *textLine
 	capture tview.Primitive // the primitive holding the mouse (a slider drag)
+	present presenter
 
-	canvas  canvas // the frame being drawn
-	shown   canvas // the frame last shown
-	repaint bool   // the next frame goes to the screen whole
+	winner banner // the last round's winner, over the board for a while
 
 	tooSmall bool // the last frame had no room for board and panel
 	help     bool // the help overlay is shown
@@ -70,13 +68,8 @@ type UI struct {
 // New returns the interface for session s drawn on screen, which must
 // already be initialised. New draws nothing; call Frame (or Run).
 func New(screen tcell.Screen, s client.Session, opts Options) *UI {
-	if opts.EndGrace <= 0 {
-		opts.EndGrace = 3 * time.Second
-	}
-	if opts.Logger == nil {
-		opts.Logger = log.New(io.Discard)
-	}
-	u := &UI{screen: screen, session: s, opts: opts}
+	opts = opts.withDefaults()
+	u := &UI{session: s, opts: opts, present: presenter{screen: screen}}
 	view := func() *client.View { return &u.view }
 	u.board = NewBoard(view)
 	u.panel = NewPanel(s, view)
@@ -87,6 +80,17 @@ func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 	return u
 }
 
+// withDefaults fills in the defaults of the zero fields.
+func (o Options) withDefaults() Options {
+	if o.EndGrace <= 0 {
+		o.EndGrace = 3 * time.Second
+	}
+	if o.Logger == nil {
+		o.Logger = log.New(io.Discard)
+	}
+	return o
+}
+
 // Frame takes a fresh View of the session and draws it on the off-screen
 // canvas. When that differs from the frame last shown, or the terminal
 // was resized, Frame copies it to the screen and shows it (tcell sends
@@ -94,25 +98,15 @@ func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 // left alone and nothing is sent.
 func (u *UI) Frame() bool {
 	u.refresh()
-	w, h := u.screen.Size()
-	u.canvas.reset(u.screen, w, h)
-	u.render(&u.canvas)
-	shown := &u.shown
-	if u.repaint {
-		shown = nil
-	} else if u.canvas.equal(shown) {
-		return false
-	}
-	u.repaint = false
-	u.canvas.flush(shown)
-	u.screen.Show()
-	u.canvas, u.shown = u.shown, u.canvas
-	return true
+	return u.present.present(u.render)
 }
 
-// refresh takes a fresh View and notes whether the session has ended.
+// refresh takes a fresh View and notes whether a round ended and whether
+// the session has.
 func (u *UI) refresh() {
+	prev := u.view
 	u.view = u.session.View()
+	u.winner.note(&prev, &u.view)
 	select {
 	case <-u.session.Done():
 		u.ended = true
@@ -131,12 +125,15 @@ func (u *UI) render(screen tcell.Screen) {
 		drawTooSmall(screen, w, h, needW, needH)
 	} else {
 		u.drawParts(screen, a)
+		if u.winner.shown(u.view.Now) {
+			u.winner.draw(screen, a.board.x, a.board.y+1, a.board.w)
+		}
 		if u.ended {
 			u.drawEnded(screen)
 		}
 	}
 	if u.help {
-		drawHelpOverlay(screen, w, h, u.opts.LogPath)
+		drawHelpOverlay(screen, w, h, u.opts.LogPath, "gridlag: keys", helpRows(keyTable))
 	}
 }
 
@@ -244,22 +241,33 @@ func (u *UI) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool {
 	return used
 }
 
-// resized notes that the terminal changed size: its content is no longer
-// what tcell remembers, so the screen is cleared for real and the next
-// frame repaints every cell.
-func (u *UI) resized() {
-	u.screen.Clear()
-	u.repaint = true
-}
+// resized notes that the terminal changed size (see presenter.resized).
+func (u *UI) resized() { u.present.resized() }
 
-// animating reports whether the last frame shows something that changes
-// with time alone: the ledger's ages, a correction mark to expire, or
-// interpolated players.
-func (u *UI) animating() bool {
+// nextChange returns how soon the last frame changes with time alone:
+// FrameInterval while something moves (the ledger's ages, a correction
+// mark to expire, interpolated players, a beam to fade, a frozen
+// countdown); else when the round's clock shows the next second or the
+// winner's banner comes down, whichever is first; 0 for never.
+func (u *UI) nextChange() time.Duration {
 	v := &u.view
-	return len(v.Pending) > 0 ||
+	if len(v.Pending) > 0 ||
 		v.LastCorrection != nil && v.Now-v.LastCorrection.At < CorrectionMarkTime+FrameInterval ||
-		v.Interpolate && len(v.Others) > 0
+		v.Interpolate && len(v.Others) > 0 ||
+		v.Beam != nil || v.Frozen {
+		return FrameInterval
+	}
+	var next time.Duration
+	if v.Round > 0 && v.RoundLeft > 0 {
+		next = v.RoundLeft % time.Second // clockText rounds up
+		if next == 0 {
+			next = time.Second
+		}
+	}
+	if u.winner.shown(v.Now) && (next == 0 || u.winner.until-v.Now < next) {
+		next = u.winner.until - v.Now
+	}
+	return next
 }
 
 // BoardCell returns where the last frame drew map cell p: the screen
@@ -277,6 +285,11 @@ func (u *UI) Slider() *LatencySlider { return u.panel.Slider() }
 
 // HelpVisible reports whether the help overlay is shown.
 func (u *UI) HelpVisible() bool { return u.help }
+
+// signals returns the session's: it changed, it ended.
+func (u *UI) signals() (changed, done <-chan struct{}) {
+	return u.session.Changed(), u.session.Done()
+}
 
 // QuitAsked reports whether the player asked to quit (q, Ctrl-C, or any
 // key once the session has ended).

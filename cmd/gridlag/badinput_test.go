@@ -29,9 +29,11 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		{[]string{"-rate", "fast"}, "-rate fast: not a whole number"},
 		{[]string{"-bots", "-1"}, "-bots -1: out of range (0 to 65534)"},
 		{[]string{"-ssh-per-addr", "0"}, "-ssh-per-addr 0: out of range (1 to "},
+		{[]string{"-round", "500ms"}, "-round 500ms: out of range (1s to 24h0m0s)"},
+		{[]string{"-server", "-round", "3"}, "-round 3: a duration needs a unit, e.g. 3s"},
 		{[]string{"-ssh-handshake", "10ms"}, "-ssh-handshake 10ms: out of range (at least 1s)"},
 		{[]string{"-server", "-connect", "host:7777"}, "-server and -connect do not go together"},
-		{[]string{"extra"}, `unexpected argument "extra": the modes are scenario, bots, load, version, help`},
+		{[]string{"extra"}, `unexpected argument "extra": the modes are scenario, lab, bots, load, version, help`},
 		{[]string{"-rate", "3", "extra"}, `unexpected argument "extra"`},
 		{[]string{"scenario", "bogus"}, `unexpected argument "bogus"`},
 		{[]string{"scenario", "-until", "-1s"}, "-until -1s: out of range (0 or more)"},
@@ -46,6 +48,17 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		{[]string{"bots", "-connect", "h:1", "-n", "0"}, "-n 0: out of range (1 to 65534)"},
 		{[]string{"bots"}, "-connect HOST:PORT is required"},
 		{[]string{"version", "x"}, `unexpected argument "x"`},
+		{[]string{"-loss", "1.5"}, "-loss 1.5: out of range (0 to 1, or 0% to 100%)"},
+		{[]string{"-loss", "lots"}, "-loss lots: not a probability"},
+		{[]string{"-server", "-loss", "2%"}, "-loss is the terminal client's"},
+		{[]string{"-spectate"}, "-spectate needs -connect HOST:PORT"},
+		{[]string{"lab", "-loss2", "101%"}, "-loss2 101%: out of range"},
+		{[]string{"lab", "-preset", "awful"}, `-preset awful: link: no preset named "awful" (there are good, average, poor)`},
+		{[]string{"lab", "-speed", "2x"}, `-speed 2x: lab: speed "2x": want one of 1x, 1/2, 1/4, 1/10`},
+		{[]string{"lab", "-latency2", "2s"}, "-latency2 2s: out of range (0 to 1s)"},
+		{[]string{"lab", "-start", "0,0"}, "Player 1's start (0,0) is a wall"},
+		{[]string{"lab", "-start2", "10,10"}, "the two players cannot start on the same cell"},
+		{[]string{"lab", "extra"}, `unexpected argument "extra"`},
 	}
 	// The same checks in every mode: the game's and scenario's flags,
 	// and bots'.
@@ -55,8 +68,11 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 			bad{append(mode, "-jitter", "-1ms"), "-jitter -1ms: out of range (0 to 1s)"},
 			bad{append(mode, "-jitter", "5"), "-jitter 5: a duration needs a unit, e.g. 5ms"})
 	}
-	for _, mode := range [][]string{nil, {"scenario"}} {
+	for _, mode := range [][]string{nil, {"scenario"}, {"lab"}} {
 		cases = append(cases,
+			bad{append(mode, "-unlag", "2s"), "-unlag 2s: out of range (0 to 1s)"},
+			bad{append(mode, "-unlag", "300"), "-unlag 300: a duration needs a unit, e.g. 300ms"},
+			bad{append(mode, "-lagcomp=maybe"), "-lagcomp"},
 			bad{append(mode, "-move-time", "0"), "-move-time 0: out of range (1ms to 1m5.535s)"},
 			bad{append(mode, "-move-time", "100"), "-move-time 100: a duration needs a unit, e.g. 100ms"})
 	}

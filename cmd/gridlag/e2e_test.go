@@ -2,9 +2,13 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -76,9 +80,26 @@ func (tm *tmux) waitFor(d time.Duration, want ...string) string {
 	}
 }
 
+// waitUntil polls the screen until ok says yes, or fails after d saying
+// what it waited for.
+func (tm *tmux) waitUntil(d time.Duration, what string, ok func(screen string) bool) {
+	tm.t.Helper()
+	deadline := time.Now().Add(d)
+	for {
+		s := tm.screen()
+		if ok(s) {
+			return
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("after %v, still no %s:\n%s", d, what, s)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // TestPlayInTmux runs the real binary (embedded server, bots, 400 ms
 // injected latency) in a real terminal of the smallest common size and of
-// a large one, presses RIGHT, and reads the screen.
+// a large one, presses RIGHT, then Space, and reads the screen.
 func TestPlayInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
@@ -92,7 +113,9 @@ func TestPlayInTmux(t *testing.T) {
 // playInTmux plays the binary in a w x h terminal.
 func playInTmux(t *testing.T, bin string, w, h int) {
 	state := t.TempDir()
-	cmd := fmt.Sprintf("XDG_STATE_HOME=%s %s -name ada -latency 400ms; echo EXIT=$?; sleep 60", state, bin)
+	// No bots: they zap whoever stands in their line, and a frozen
+	// player's presses move nothing, which is not what this test is about.
+	cmd := fmt.Sprintf("XDG_STATE_HOME=%s %s -name ada -latency 400ms -bots 0; echo EXIT=$?; sleep 60", state, bin)
 	tm := newTmux(t, w, h, cmd)
 	tm.waitFor(10*time.Second, "████", "you (10,10)  server (10,10)", "[x] prediction", "Pending inputs", "last ack #0")
 
@@ -118,6 +141,16 @@ func playInTmux(t *testing.T, bin string, w, h int) {
 	}
 	tm.waitFor(3*time.Second, "you (12,10)  server (12,10)")
 
+	// Space zaps to the right, where nobody stands: the zap waits in the
+	// ledger (a whole second: the round trip goes up to 1s first, so that
+	// a busy machine's captures see it), then the server's verdict shows
+	// in the panel, beside the round and the scoreboard.
+	tm.keys(slices.Repeat([]string{"]"}, 12)...)
+	tm.waitFor(2*time.Second, "1000ms")
+	tm.keys("Space")
+	tm.waitFor(2*time.Second, "#3     zap")
+	tm.waitFor(3*time.Second, "miss: ", "pending 0", "Round 1 ", " 1 ▶ ada")
+
 	tm.keys("q")
 	tm.waitFor(5*time.Second, "EXIT=0")
 	log, err := os.ReadFile(filepath.Join(state, "gridlag", "gridlag.log"))
@@ -139,5 +172,129 @@ func TestTooSmallInTmux(t *testing.T) {
 	tm.run("resize-window", "-t", tm.session, "-x", "120", "-y", "40")
 	tm.waitFor(5*time.Second, "you (10,10)")
 	tm.keys("C-c")
+	tm.waitFor(5*time.Second, "EXIT=0")
+}
+
+// TestLabInTmux runs `gridlag lab` at 160x45 with a one-second round
+// trip for Player 1 (half a second each way): RIGHT moves Player 1's own
+// avatar at once, the server's board has the move only after the way up,
+// and Player 2's board shows Player 1 moving later still. It asserts the
+// order in which the screen shows them, not how fast.
+func TestLabInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildBinary(t)
+	state := t.TempDir()
+	cmd := fmt.Sprintf("XDG_STATE_HOME=%s %s lab -latency 1000ms; echo EXIT=$?; sleep 60", state, bin)
+	tm := newTmux(t, 160, 45, cmd)
+	tm.waitFor(10*time.Second, "Player 1", "Server", "Player 2", "Player 1 (10,10) ack #0", "you (10,10)", "you (14,10)")
+	// Player 2's board is the right third: map cell (x,y) is at column
+	// 120+x, row 2+y.
+	p2Sees := func(s string, x int) bool {
+		lines := strings.Split(s, "\n")
+		return len(lines) > 12 && len([]rune(lines[12])) > 120+x && []rune(lines[12])[120+x] == 'P'
+	}
+	tm.waitUntil(10*time.Second, "Player 2's board shows Player 1 at (10,10)", func(s string) bool { return p2Sees(s, 10) })
+
+	tm.keys("Right")
+	// Each capture shows a prefix of the three, in this order; the first
+	// to show Player 1's own move does not show the server's yet (half a
+	// second away).
+	steps := []func(s string) bool{
+		func(s string) bool { return strings.Contains(s, "you (11,10)") },
+		func(s string) bool { return strings.Contains(s, "Player 1 (11,10) ack #1") },
+		func(s string) bool { return p2Sees(s, 11) },
+	}
+	first := true
+	tm.waitUntil(15*time.Second, "the move on all three boards", func(s string) bool {
+		shown := 0
+		for shown < len(steps) && steps[shown](s) {
+			shown++
+		}
+		for _, later := range steps[shown:] {
+			if later(s) {
+				t.Fatalf("the move showed out of order (only the first %d of own, server, Player 2 before):\n%s", shown, s)
+			}
+		}
+		if first && shown > 0 {
+			first = false
+			if shown > 1 {
+				t.Fatalf("the server had the move as soon as Player 1 saw it:\n%s", s)
+			}
+		}
+		return shown == len(steps)
+	})
+	// Enter zaps for Player 1; the server's board says how it judged it.
+	tm.keys("Enter")
+	tm.waitFor(5*time.Second, "zap Player 1: ")
+	tm.keys("q")
+	tm.waitFor(5*time.Second, "EXIT=0")
+}
+
+// freeAddr returns a loopback address with a port free a moment ago.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestSpectateInTmux runs a real server with three bots and watches it
+// with `gridlag -connect ... -spectate` in a real terminal: each bot has a
+// line `NAME (x,y) ack #N`, and the ack numbers go up as they walk.
+func TestSpectateInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildBinary(t)
+	addr := freeAddr(t)
+	srv := exec.Command(bin, "-server", "-addr", addr, "-bots", "3", "-log", filepath.Join(t.TempDir(), "server.log"))
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Process.Signal(os.Interrupt)
+		srv.Wait()
+	})
+	for deadline := time.Now().Add(10 * time.Second); ; { // wait for the server to listen
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server does not listen on %s: %v", addr, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd := fmt.Sprintf("XDG_STATE_HOME=%s %s -connect %s -spectate; echo EXIT=$?; sleep 60", t.TempDir(), bin, addr)
+	tm := newTmux(t, 120, 40, cmd)
+	tm.waitFor(10*time.Second, "3 players", "bot-1 (", "bot-2 (", "bot-3 (", "updates 20/s")
+	if s := tm.screen(); strings.Contains(s, "@") {
+		t.Fatalf("the spectator has an avatar:\n%s", s)
+	}
+	line := regexp.MustCompile(`(bot-\d) \(\d+,\d+\) ack #(\d+)`)
+	acks := func(s string) map[string]int {
+		out := map[string]int{}
+		for _, m := range line.FindAllStringSubmatch(s, -1) {
+			out[m[1]], _ = strconv.Atoi(m[2])
+		}
+		return out
+	}
+	first := acks(tm.screen())
+	tm.waitUntil(15*time.Second, "every bot's ack number going up", func(s string) bool {
+		now := acks(s)
+		for _, b := range []string{"bot-1", "bot-2", "bot-3"} {
+			if now[b] <= first[b] {
+				return false
+			}
+		}
+		return true
+	})
+	tm.keys("q")
 	tm.waitFor(5*time.Second, "EXIT=0")
 }

@@ -30,12 +30,16 @@ type gameFlags struct {
 	serve    bool
 	addr     string
 	connect  string
+	spectate bool
 	name     string
 	latency  time.Duration
 	jitter   time.Duration
+	loss     float64
 	rate     int
 	moveTime time.Duration
 	mapPath  string
+	lag      lagFlags
+	round    time.Duration
 	bots     int
 	botsSet  bool // -bots was given
 	ssh      string
@@ -46,6 +50,7 @@ type gameFlags struct {
 	resume   time.Duration
 	logPath  string
 	debug    bool
+	agones   agonesFlags
 	scale    scaleFlags
 }
 
@@ -65,17 +70,34 @@ type sshLimits struct {
 	idle, handshake               time.Duration
 }
 
-// gameLimits are the game port's caps: -max-conns, -max-conns-per-addr,
-// -max-players-per-addr, -write-buffer and -write-timeout.
+// gameLimits are the game port's caps: -max-players, -max-conns,
+// -max-conns-per-addr, -max-players-per-addr, -send-queue, -write-buffer
+// and -write-timeout.
 type gameLimits struct {
-	conns, connsPerAddr, playersPerAddr, writeBuffer int
-	writeTimeout                                     time.Duration
+	players, conns, connsPerAddr, playersPerAddr int
+	sendQueue, writeBuffer                       int
+	writeTimeout                                 time.Duration
 }
 
-// options are the server options of the limits.
+// defaultMaxPlayers is -max-players' default, sized for a 2-core machine
+// while every State carries every player's cell: at 1,000 players a
+// client receives 120 KB/s and the server sends about 1 Gbit/s.
+const defaultMaxPlayers = 1000
+
+// options are the server options of the limits (the player cap is a game
+// number: see serverConfig).
 func (l gameLimits) options() server.Options {
 	return server.Options{MaxConns: l.conns, MaxConnsPerAddr: l.connsPerAddr, MaxPlayersPerAddr: l.playersPerAddr,
-		WriteBuffer: l.writeBuffer, WriteTimeout: l.writeTimeout}
+		SendQueue: l.sendQueue, WriteBuffer: l.writeBuffer, WriteTimeout: l.writeTimeout}
+}
+
+// check refuses a send queue too short for a newcomer's Joins: it is sent
+// one per player online at once.
+func (l gameLimits) check() error {
+	if l.sendQueue != 0 && l.sendQueue <= l.players {
+		return fmt.Errorf("-send-queue %d must be more than -max-players %d: a newcomer is sent one Join per player online at once", l.sendQueue, l.players)
+	}
+	return nil
 }
 
 func gameMain(args []string) error {
@@ -84,12 +106,16 @@ func gameMain(args []string) error {
 	fs.BoolVar(&f.serve, "server", false, "run a headless server (no terminal interface); logs go to standard error unless -log is given")
 	fs.StringVar(&f.addr, "addr", ":7777", "with -server: the TCP address to listen on; \"\" with -ssh = SSH players only (the game port stays on loopback)")
 	fs.StringVar(&f.connect, "connect", "", "join the server at HOST:PORT instead of starting an embedded one")
+	fs.BoolVar(&f.spectate, "spectate", false, "with -connect: watch the server's view (every player, their acks and round trips) instead of playing")
 	fs.StringVar(&f.name, "name", defaultName(), "your player name (1-16 printable characters)")
 	fs.duration(&f.latency, "latency", 0, latencyKind, "injected round-trip latency, half each way (the slider changes it live)")
 	fs.duration(&f.jitter, "jitter", 0, jitterKind, "injected jitter: 0..J extra per message, never reordering")
+	fs.loss(&f.loss, "loss", "injected loss of your client's messages, either way")
 	fs.int(&f.rate, "rate", server.DefaultRate, rateKind, "server update rate in Hz (states per second); 0 = one state per processed input")
 	fs.duration(&f.moveTime, "move-time", server.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
 	fs.StringVar(&f.mapPath, "map", "", "server map file ('#' wall, '.' floor); default: the embedded map")
+	f.lag.define(fs)
+	fs.duration(&f.round, "round", server.DefaultRound, roundKind, "length of a round of zap tag: the winner is announced, scores start again")
 	fs.int(&f.bots, "bots", 3, botsKind, "bots walking in the world (with -server the default is 0)")
 	fs.StringVar(&f.ssh, "ssh", "", "also serve players over SSH on this address, e.g. :2222")
 	fs.StringVar(&f.sshKey, "ssh-key", defaultKeyPath(), "SSH host key file (ed25519, created on first start)")
@@ -99,9 +125,11 @@ func gameMain(args []string) error {
 	fs.int(&f.sshLimit.handshakesPerAddr, "ssh-handshakes-per-addr", sshd.DefaultMaxHandshakesPerAddr, sessionsKind, "of which from one address")
 	fs.duration(&f.sshLimit.idle, "ssh-idle", sshd.DefaultIdleTimeout, timeoutKind, "an SSH session without a key press for this long ends")
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
+	fs.int(&f.limits.players, "max-players", defaultMaxPlayers, sessionsKind, "players in the world at once (spectators apart)")
 	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
 	fs.int(&f.limits.connsPerAddr, "max-conns-per-addr", server.DefaultMaxConnsPerAddr, connsKind, "game connections open at once from one address")
 	fs.int(&f.limits.playersPerAddr, "max-players-per-addr", server.DefaultMaxPlayersPerAddr, sessionsKind, "players joined at once from one address (a classroom behind one NAT is one address)")
+	fs.int(&f.limits.sendQueue, "send-queue", server.DefaultSendQueue, queueKind, "frames that may wait for a game client before it is dropped as too slow; more than -max-players")
 	fs.int(&f.limits.writeBuffer, "write-buffer", server.DefaultWriteBuffer, bufferKind, "kernel send buffer of each game connection, in bytes: what a client that stops reading can hold")
 	fs.duration(&f.limits.writeTimeout, "write-timeout", server.DefaultWriteTimeout, stallKind, "a game client that reads nothing for this long is dropped")
 	fs.duration(&f.drain, "drain", 10*time.Second, lengthKind, "with -server: on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
@@ -112,11 +140,13 @@ func gameMain(args []string) error {
 	fs.value(&mapSizeValue{p: &f.scale.mapGen}, "map-gen", "generate a `WxH` map of rooms and corridors (see -seed) instead of -map")
 	fs.seed(&f.scale.seed, "seed", 1, "seed of -map-gen: the same seed, the same map")
 	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the Go profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:9100; off by default")
+	f.agones.define(fs)
 	fs.usage = func(w io.Writer) {
 		fmt.Fprintf(w, `Usage:
   gridlag [flags]                      play on an embedded local server
   gridlag -connect HOST:PORT [flags]   play on a remote server
-  gridlag -server [-addr :7777] [-ssh :2222] [flags]
+  gridlag -connect HOST:PORT -spectate watch a remote server, without playing
+  gridlag -server [-addr :7777] [-ssh :2222] [-agones] [flags]
                                        run a headless server
   gridlag scenario [flags]             replay the articles' timelines (gridlag scenario -help)
   gridlag bots -connect HOST:PORT      run headless players (gridlag bots -help)
@@ -145,6 +175,9 @@ Flags:
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
+	if f.spectate {
+		return spectateMain(ctx, f)
+	}
 	return playMain(ctx, f)
 }
 
@@ -158,15 +191,21 @@ func (f *gameFlags) check() error {
 		return errors.New("-log - is for -server: while playing, the screen is the game's (logs go to a file)")
 	case f.serve && f.addr == "" && f.ssh == "":
 		return errors.New("-addr \"\" needs -ssh: nobody could join")
+	case f.serve && f.loss > 0:
+		return errors.New("-loss is the terminal client's (playing or spectating); a server's SSH players and bots have none")
+	case f.spectate && f.connect == "":
+		return errors.New("-spectate needs -connect HOST:PORT: the server to watch")
 	case f.mapPath != "" && f.scale.mapGen != (mapSize{}):
 		return errors.New("-map and -map-gen do not go together")
+	case f.agones.on && !f.serve:
+		return errors.New("-agones is for -server")
 	case f.connect != "" && f.botsSet && f.bots > 0:
 		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
 	}
 	if err := protocol.CheckPlayerName(f.name, false); err != nil {
 		return fmt.Errorf("-name %q: %w", f.name, err)
 	}
-	return nil
+	return f.limits.check()
 }
 
 func defaultName() string {
@@ -187,7 +226,8 @@ func (f *gameFlags) serverConfig() (server.Config, error) {
 			return server.Config{}, fmt.Errorf("-map-gen: %w", err)
 		}
 	}
-	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, Resume: f.resume}
+	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, LagComp: f.lag.on, Unlag: f.lag.unlag, Round: f.round,
+		MaxPlayers: f.limits.players, Resume: f.resume}
 	return cfg, cfg.Validate()
 }
 
@@ -203,8 +243,8 @@ type game struct {
 }
 
 // startGame starts the game server on addr, then the SSH front end and
-// bots if asked.
-func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger, bots int) (*game, error) {
+// bots if asked. hook, if not nil, completes the server's options.
+func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger, bots int, hook func(*server.Options)) (*game, error) {
 	cfg, err := f.serverConfig()
 	if err != nil {
 		return nil, err
@@ -219,6 +259,9 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if f.scale.metrics != "" {
 		exp = metrics.New()
 		opts.Metrics = exp
+	}
+	if hook != nil {
+		hook(&opts)
 	}
 	g := &game{cfg: cfg.WithDefaults(), srv: server.New(opts), errCh: make(chan error, 2), bots: func() {}}
 	if exp != nil {
@@ -297,16 +340,24 @@ func serveMain(f gameFlags) error {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	g, err := startGame(ctx, f, addr, logger, bots)
+	ag, err := f.agones.start(logger)
+	if err != nil {
+		return err
+	}
+	g, err := startGame(ctx, f, addr, logger, bots, ag.hook)
 	if err != nil {
 		return err
 	}
 	defer g.close()
 	logger.Info("gridlag server", "addr", g.addr, "rate", g.cfg.Rate, "move_time", g.cfg.MoveTime, "burst", g.cfg.Burst, "bots", bots, "ssh", f.ssh, "metrics", f.scale.metrics)
+	sd := shutdown{drain: f.drain, after: time.After, notify: g.srv.Drain, log: logger}
+	if ag != nil {
+		return ag.serve(sigs, g, sd)
+	}
 	select {
 	case sig := <-sigs:
 		logger.Info("shutting down", "signal", sig.String(), "drain", f.drain)
-		shutdown{drain: f.drain, after: time.After, notify: g.srv.Drain, log: logger}.run(sigs)
+		sd.run(sigs)
 		return nil
 	case err := <-g.errCh:
 		return cleanStop(err)
@@ -325,20 +376,16 @@ func cleanStop(err error) error {
 // playMain runs the terminal client, on an embedded server unless
 // -connect is given.
 func playMain(ctx context.Context, f gameFlags) error {
-	path := f.logPath
-	if path == "" {
-		path = defaultLogPath()
-	}
-	logger, closeLog, err := openLog(path, level(f.debug))
+	logger, closeLog, path, err := openScreenLog(f.logPath, f.debug)
 	if err != nil {
-		return fmt.Errorf("log file: %w", err)
+		return err
 	}
 	defer closeLog()
 
 	addr := f.connect
 	title := "gridlag — " + addr
 	if addr == "" {
-		g, err := startGame(ctx, f, "127.0.0.1:0", logger, f.bots)
+		g, err := startGame(ctx, f, "127.0.0.1:0", logger, f.bots, nil)
 		if err != nil {
 			return err
 		}
@@ -352,7 +399,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 	// Connect, not Dial: the screen comes up at once and says it is
 	// waiting for the server (which takes a round trip, up to a second at
 	// the slider's maximum); q works meanwhile.
-	conn, err := client.Connect(ctx, addr, client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("client")})
+	conn, err := client.Connect(ctx, addr, client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("client")})
 	if err != nil {
 		return err
 	}
@@ -361,7 +408,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
-	logger.Info("playing", "server", addr, "name", f.name, "latency", f.latency, "jitter", f.jitter)
+	logger.Info("playing", "server", addr, "name", f.name, "latency", f.latency, "jitter", f.jitter, "loss", f.loss)
 	// A signal ends the game like q: the terminal is restored, exit 0.
 	return tui.Run(screen, conn, tui.Options{LogPath: path, Title: title, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
 }

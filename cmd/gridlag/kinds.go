@@ -29,6 +29,10 @@ var (
 	timeoutKind = durationRange{min: time.Second}
 	// resumeKind: -resume, whole seconds as a Welcome carries them; 0 = off.
 	resumeKind = durationRange{max: server.MaxResume, unit: time.Second}
+	// unlagKind: -unlag, as far back as the server keeps positions.
+	unlagKind = durationRange{max: server.MaxUnlag}
+	// roundKind: -round, what a Scores frame's time left carries and more.
+	roundKind = durationRange{min: server.MinRound, max: server.MaxRound}
 
 	// rateKind: -rate, in Hz.
 	rateKind = intRange{lo: 0, hi: server.MaxRate}
@@ -38,13 +42,17 @@ var (
 	botRunKind = intRange{lo: 1, hi: bot.MaxBots}
 	// loadRunKind: load's -n, at least one.
 	loadRunKind = intRange{lo: 1, hi: loadgen.MaxPlayers}
-	// connsKind: -max-conns, -max-conns-per-addr: each costs two goroutines.
+	// connsKind: -max-conns, -max-conns-per-addr: each costs a goroutine
+	// and its socket's buffers.
 	connsKind = intRange{lo: 1, hi: 1 << 20}
+	// queueKind: -send-queue, in frames.
+	queueKind = intRange{lo: 1, hi: 1 << 20}
 	// bufferKind: -write-buffer in bytes; 0 keeps the system's default.
 	bufferKind = intRange{lo: 0, hi: 64 << 20}
 	// stallKind: -write-timeout.
 	stallKind = durationRange{min: 100 * time.Millisecond}
-	// sessionsKind: -ssh-per-addr, -ssh-max: each session is a player.
+	// sessionsKind: -max-players, -max-players-per-addr, -ssh-per-addr,
+	// -ssh-max: each session is a player.
 	sessionsKind = intRange{lo: 1, hi: server.MaxPlayersCap}
 	// seedKind: -seed, any 64-bit number.
 	seedKind = intRange{lo: math.MinInt64, hi: math.MaxInt64}

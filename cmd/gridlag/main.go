@@ -6,6 +6,7 @@
 //	gridlag -connect HOST:PORT    play on a remote server
 //	gridlag -server -addr :7777   run a headless server (add -ssh :2222 for SSH players)
 //	gridlag scenario              replay Gambetta's timelines on a virtual clock
+//	gridlag lab                   Player 1, the server and Player 2 side by side, slowed down
 //	gridlag bots -connect H:P     run headless players and print a summary
 //	gridlag load -connect H:P     drive many light players to measure a server
 //
@@ -33,7 +34,7 @@ func main() {
 }
 
 // modes are the first words gridlag takes; without one it plays.
-var modes = []string{"scenario", "bots", "load", "version", "help"}
+var modes = []string{"scenario", "lab", "bots", "load", "version", "help"}
 
 // run runs the mode args ask for.
 func run(args []string, out io.Writer) error {
@@ -43,6 +44,8 @@ func run(args []string, out io.Writer) error {
 	switch mode, rest := args[0], args[1:]; mode {
 	case "scenario":
 		return scenarioMain(rest, out)
+	case "lab":
+		return labMain(rest, out)
 	case "bots":
 		return botsMain(rest, out)
 	case "load":

@@ -9,6 +9,7 @@ import (
 
 	"gridlag/grid"
 	"gridlag/scenario"
+	"gridlag/server"
 )
 
 // scenarioFlags are the flags of `gridlag scenario`, beside the
@@ -17,7 +18,21 @@ type scenarioFlags struct {
 	presses2 []scenario.Press
 	start2   grid.Pos
 	latency2 time.Duration
+	lag      lagFlags
 	asJSON   bool
+}
+
+// lagFlags are the server's lag compensation flags, -lagcomp and -unlag,
+// shared by the game modes, scenario and the lab.
+type lagFlags struct {
+	on    bool
+	unlag time.Duration
+}
+
+// define adds -lagcomp and -unlag to fs.
+func (l *lagFlags) define(fs *flagSet) {
+	fs.BoolVar(&l.on, "lagcomp", true, "lag compensation: the server judges a zap against the world the shooter saw")
+	fs.duration(&l.unlag, "unlag", server.DefaultUnlag, unlagKind, "how far back lag compensation may rewind; 0 = none")
 }
 
 func scenarioMain(args []string, out io.Writer) error {
@@ -27,7 +42,7 @@ func scenarioMain(args []string, out io.Writer) error {
 	fs.duration(&cfg.Player.Latency, "latency", cfg.Player.Latency, latencyKind, "injected round trip, half each way")
 	fs.duration(&cfg.Player.Jitter, "jitter", 0, jitterKind, "extra delay of 0..J at random per message (never reorders)")
 	fs.seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter")
-	fs.value(&pressesValue{p: &cfg.Player.Presses, text: "right@0ms,right@100ms"}, "presses", "the player's key presses, `DIRECTION@TIME,...`")
+	fs.value(&pressesValue{p: &cfg.Player.Presses, text: "right@0ms,right@100ms"}, "presses", "the player's key presses, `DIRECTION@TIME,...`; zap@TIME zaps where the player faces")
 	fs.value(&posValue{&cfg.Player.Start}, "start", "the player's starting cell `x,y`")
 	fs.duration(&cfg.MoveTime, "move-time", cfg.MoveTime, moveTimeKind, "speed limit: one move per this time")
 	fs.int(&cfg.Rate, "rate", 0, rateKind, "server update rate in Hz; 0 = the server answers each input the moment it processes it")
@@ -37,6 +52,7 @@ func scenarioMain(args []string, out io.Writer) error {
 	f.start2 = grid.Pos{X: 12, Y: 10}
 	fs.value(&posValue{&f.start2}, "start2", "the second player's starting cell `x,y`")
 	fs.duration(&f.latency2, "latency2", 50*time.Millisecond, latencyKind, "the second player's injected round trip")
+	f.lag.define(fs)
 	fs.duration(&cfg.Until, "until", 0, lengthKind, "how long the timeline runs; 0 = until every press is acknowledged")
 	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object per line: t_ms, event, client [x,y], server [x,y], pending [...]")
 	if err := fs.parse(args); err != nil {
@@ -50,6 +66,7 @@ func scenarioMain(args []string, out io.Writer) error {
 			cfg.Reconcile = false
 		}
 	}
+	cfg.LagComp, cfg.Unlag = f.lag.on, f.lag.unlag
 	if len(f.presses2) > 0 {
 		cfg.Second = &scenario.Player{Name: "rival", Start: f.start2, Latency: f.latency2, Jitter: cfg.Player.Jitter, Presses: f.presses2}
 	}

@@ -65,7 +65,7 @@ func (p *player) until(what string, ok func(protocol.Message) bool) protocol.Mes
 func startTestGame(t *testing.T) *game {
 	t.Helper()
 	f := gameFlags{rate: 20, moveTime: server.DefaultMoveTime}
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(io.Discard), 0)
+	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(io.Discard), 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

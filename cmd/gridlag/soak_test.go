@@ -52,7 +52,7 @@ func TestSoak(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer logFile.Close()
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logFile), 0)
+	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logFile), 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

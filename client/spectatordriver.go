@@ -1,0 +1,24 @@
+package client
+
+import "time"
+
+// SpectatorDriver runs a Spectator over a link of encoded frames, as a
+// Driver runs a Core: the TCP spectator (Watch) runs one on the wall
+// clock. It is not safe for concurrent use.
+type SpectatorDriver struct {
+	pipe[*Spectator]
+}
+
+// NewSpectatorDriver returns a driver whose spectator says Spectate at
+// time now. The link takes opts.Latency, opts.Jitter, opts.Loss and
+// opts.Seed as they are.
+func NewSpectatorDriver(now time.Duration, opts Options) *SpectatorDriver {
+	return &SpectatorDriver{newPipe(now, NewSpectator(now, opts), opts)}
+}
+
+// View returns the spectator's view of the server at time now.
+func (d *SpectatorDriver) View(now time.Duration) WorldView { return d.m.View(now) }
+
+// Reconnect does nothing: a spectator that lost its connection has closed
+// (it never reconnects; see Spectator.Dropped).
+func (d *SpectatorDriver) Reconnect(now time.Duration) {}

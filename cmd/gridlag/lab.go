@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/lab"
+	"gridlag/server"
+	"gridlag/tui"
+)
+
+// labFlags are the flags of `gridlag lab` beside the lab.Config they
+// fill.
+type labFlags struct {
+	mapPath string
+	logPath string
+	debug   bool
+	lag     lagFlags
+}
+
+func labMain(args []string, out io.Writer) error {
+	l, f, err := newLab(args, out)
+	if err != nil {
+		return err
+	}
+	return runLab(l, f)
+}
+
+// newLab builds the lab its flags describe, on the wall clock.
+func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
+	cfg := lab.Default()
+	var f labFlags
+	fs := newFlagSet("gridlag lab", out, labUsage)
+	p1, p2 := &cfg.Players[0], &cfg.Players[1]
+	fs.duration(&p1.Latency, "latency", p1.Latency, latencyKind, "Player 1's injected round trip, half each way")
+	fs.duration(&p2.Latency, "latency2", p2.Latency, latencyKind, "Player 2's injected round trip")
+	fs.duration(&p1.Jitter, "jitter", 0, jitterKind, "Player 1's jitter: 0..J extra per message")
+	fs.duration(&p2.Jitter, "jitter2", 0, jitterKind, "Player 2's jitter")
+	fs.loss(&p1.Loss, "loss", "Player 1's loss")
+	fs.loss(&p2.Loss, "loss2", "Player 2's loss")
+	fs.value(&presetValue{&p1.Preset}, "preset", "Player 1's link `condition`, instead of -latency, -jitter and -loss: "+presetNames())
+	fs.value(&presetValue{&p2.Preset}, "preset2", "Player 2's link `condition`")
+	fs.value(&posValue{&p1.Start}, "start", "Player 1's starting cell `x,y`")
+	fs.value(&posValue{&p2.Start}, "start2", "Player 2's starting cell `x,y`")
+	fs.value(&pressesValue{p: &p1.Presses}, "presses", "Player 1's scripted key presses, `DIRECTION@TIME,...` (the scenario syntax)")
+	fs.value(&pressesValue{p: &p2.Presses}, "presses2", "Player 2's scripted key presses")
+	var predict, reconcile, interpolate bool
+	fs.BoolVar(&predict, "predict", true, "client-side prediction, both players")
+	fs.BoolVar(&reconcile, "reconcile", true, "server reconciliation, both players (needs prediction)")
+	fs.BoolVar(&interpolate, "interpolate", true, "interpolation of the other player, both players")
+	fs.int(&cfg.Rate, "rate", cfg.Rate, rateKind, "server update rate in Hz; 0 = a state right after each processed input")
+	fs.duration(&cfg.MoveTime, "move-time", server.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
+	fs.StringVar(&f.mapPath, "map", "", "map file ('#' wall, '.' floor); default: the embedded map")
+	fs.value(&speedValue{&cfg.Speed}, "speed", "the clock's `speed` at the start: 1x, 1/2, 1/4 or 1/10")
+	fs.seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")
+	f.lag.define(fs)
+	fs.StringVar(&f.logPath, "log", "", "log file; default "+defaultLogPath())
+	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
+	if err := fs.parse(args); err != nil {
+		return nil, f, err
+	}
+	cfg.LagComp, cfg.Unlag = f.lag.on, f.lag.unlag
+	for _, p := range []*lab.PlayerConfig{p1, p2} {
+		p.Predict, p.Reconcile, p.Interpolate = predict, reconcile && predict, interpolate
+	}
+	m, err := server.LoadMap(f.mapPath)
+	if err != nil {
+		return nil, f, fs.usageErrorf("-map: %v", err)
+	}
+	cfg.Map = m
+	l, err := lab.New(cfg, time.Now)
+	if err != nil {
+		return nil, f, fs.usageError(err)
+	}
+	return l, f, nil
+}
+
+// runLab shows the lab on the terminal until the user quits or a signal
+// comes.
+func runLab(l *lab.Lab, f labFlags) error {
+	logger, closeLog, path, err := openScreenLog(f.logPath, f.debug)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	screen, err := tcell.NewScreen()
+	if err != nil {
+		return fmt.Errorf("terminal: %w", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	logger.Info("lab", "rate", l.Rate(), "speed", l.Speed())
+	return tui.RunLab(screen, l.Model(), tui.Options{LogPath: path, Title: "gridlag lab", Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
+}
+
+// speedValue is the lab's -speed flag.
+type speedValue struct{ p *lab.Speed }
+
+// String is the speed, as the screen writes it.
+func (v *speedValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return v.p.String()
+}
+
+// Set reads a speed.
+func (v *speedValue) Set(s string) error {
+	sp, err := lab.ParseSpeed(s)
+	if err != nil {
+		return err
+	}
+	*v.p = sp
+	return nil
+}
+
+func labUsage(w io.Writer) {
+	fmt.Fprintf(w, `Usage: gridlag lab [flags]
+
+Gambetta's demo in the terminal: Player 1, the server and Player 2 side by
+side, on the real server and client cores over simulated links, with every
+message in flight drawn between the boards. The clock can run at 1x, 1/2,
+1/4 or 1/10, pause and step one event at a time. By default Player 1 starts
+at (10,10) with a 250 ms round trip, Player 2 at (14,10) with 150 ms, and the
+server updates 3 times a second. The article's example, slowed down:
+
+  gridlag lab -presses right@0ms,right@100ms -rate 0 -speed 1/10
+
+Part IV's zap: Player 2 steps out of the line, Player 1 zaps where it still
+sees it; a hit with lag compensation, a miss with -lagcomp=false (or c):
+
+  gridlag lab -start2 12,10 -presses2 down@0ms -presses zap@150ms -latency 200ms -speed 1/10
+
+Keys:
+  %s
+Log file: %s
+
+Flags:
+`, strings.Join(tui.LabKeyHelp(), "\n  "), defaultLogPath())
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/client"
+	"gridlag/tui"
+)
+
+// spectateMain watches the server at -connect on the terminal: the
+// server's view, no avatar, no player slot.
+func spectateMain(ctx context.Context, f gameFlags) error {
+	logger, closeLog, path, err := openScreenLog(f.logPath, f.debug)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	w, err := client.ConnectSpectator(ctx, f.connect, client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("spectator")})
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	screen, err := tcell.NewScreen()
+	if err != nil {
+		return fmt.Errorf("terminal: %w", err)
+	}
+	logger.Info("spectating", "server", f.connect, "name", f.name)
+	return tui.RunSpectate(screen, w, tui.Options{LogPath: path, Title: "gridlag — spectating " + f.connect, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
+}

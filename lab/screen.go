@@ -1,0 +1,75 @@
+package lab
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"gridlag/client"
+	"gridlag/protocol"
+	"gridlag/sim"
+	"gridlag/tui"
+)
+
+// Model returns the lab as the lab's screen sees it (a tui.LabModel).
+func (l *Lab) Model() tui.LabModel { return screenLab{l} }
+
+// screenLab is a Lab as a tui.LabModel.
+type screenLab struct{ *Lab }
+
+// Speed names the clock's speed.
+func (s screenLab) Speed() string { return s.Lab.Speed().String() }
+
+// SlowDown goes to the next slower speed, and to 1x after the slowest.
+func (s screenLab) SlowDown() { s.SetSpeed(s.Lab.Speed().Next()) }
+
+// LastZap returns the last zap the server judged, for the server's board.
+func (s screenLab) LastZap() (tui.LabZap, bool) {
+	z, ok := s.Lab.LastZap()
+	return tui.LabZap{At: z.At, Shooter: z.Shooter, Outcome: z.Outcome, Target: z.Target,
+		Seen: z.Seen, Rewind: z.Rewind, Beam: z.Beam}, ok
+}
+
+// Scores returns the round's scoreboard as the server has it, most points
+// first, then by player.
+func (s screenLab) Scores() []client.ScoreLine {
+	var lines []client.ScoreLine
+	for _, e := range s.world.Server().Scoreboard(nil) {
+		lines = append(lines, client.ScoreLine{ID: e.ID, Name: s.name(e.ID), Bot: e.Bot, Frozen: e.Frozen, Points: int(e.Points)})
+	}
+	slices.SortStableFunc(lines, func(a, b client.ScoreLine) int { return cmp.Compare(b.Points, a.Points) })
+	return lines
+}
+
+// Player returns player i (0 for Player 1) as the screen sees it.
+func (s screenLab) Player(i int) tui.LabPlayer { return screenPlayer{s.players[i]} }
+
+// screenPlayer is a Player as a tui.LabPlayer.
+type screenPlayer struct{ *Player }
+
+// InFlight appends the messages on the player's link to dst, those going
+// up first, each labelled for a strip.
+func (p screenPlayer) InFlight(dst []tui.Flight) []tui.Flight {
+	for _, way := range []sim.Way{sim.Up, sim.Down} {
+		for _, f := range p.Player.InFlight(way, nil) {
+			dst = append(dst, screenFlight(f, way == sim.Up))
+		}
+	}
+	return dst
+}
+
+// screenFlight converts a message in flight for a strip.
+func screenFlight(f sim.Flight, up bool) tui.Flight {
+	out := tui.Flight{Up: up, Progress: f.Progress, Lost: f.Lost, Held: f.Held}
+	switch f.Type {
+	case protocol.TypeInput:
+		out.Kind, out.Seq, out.Dir = tui.FlightInput, f.Seq, f.Dir
+	case protocol.TypeState:
+		out.Kind, out.Ack = tui.FlightState, f.Ack
+	case 0:
+		out.Name = "end" // the end of the stream
+	default:
+		out.Name = strings.ToLower(f.Type.String())
+	}
+	return out
+}

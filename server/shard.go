@@ -1,0 +1,206 @@
+package server
+
+import (
+	"sync"
+	"time"
+)
+
+// retryInterval is how often a writer comes back to the connections whose
+// sockets did not take everything (their clients read slowly, or not at
+// all), to write more and to check them for a stall.
+const retryInterval = 20 * time.Millisecond
+
+// shard is a share of the connections. One writer goroutine writes what is
+// queued for all of them, each connection's frames of a tick in one write
+// that never waits; their readers pass what they decode to the loop
+// through the shard's inbox, which the loop takes whole.
+type shard struct {
+	wake chan struct{} // signalled when frames were queued
+
+	mu    sync.Mutex // guards ready and the connections' queues
+	ready []*conn    // connections with frames queued since the writer last looked
+
+	inMu  sync.Mutex
+	inbox []event // from the shard's readers and writer, for the loop
+
+	// Owned by the loop goroutine.
+	inSpare []event // the other half of inbox's double buffer
+
+	// Owned by the writer goroutine.
+	spare   []*conn // the other half of ready's double buffer
+	pending []*conn // connections with bytes still to write
+	buf     []byte  // one connection's bytes for one write
+}
+
+func newShard() *shard { return &shard{wake: make(chan struct{}, 1)} }
+
+// signal wakes the shard's writer.
+func (sh *shard) signal() {
+	select {
+	case sh.wake <- struct{}{}:
+	default:
+	}
+}
+
+// post passes ev to the loop through sh. It reports false if the server
+// is stopping and ev was dropped.
+func (s *Server) post(sh *shard, ev event) bool {
+	if s.stopping() {
+		return false
+	}
+	sh.inMu.Lock()
+	sh.inbox = append(sh.inbox, ev)
+	sh.inMu.Unlock()
+	select {
+	case s.posted <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+// takeInbox returns what sh's goroutines posted since the last call; the
+// slice is the loop's until the next call.
+func (sh *shard) takeInbox() []event {
+	clear(sh.inSpare)
+	sh.inMu.Lock()
+	evs := sh.inbox
+	sh.inbox = sh.inSpare[:0]
+	sh.inMu.Unlock()
+	sh.inSpare = evs
+	return evs
+}
+
+// writeLoop is a shard's writer goroutine. It writes whenever the loop
+// queued frames, and every retryInterval while some socket has not taken
+// everything; once the loop has ended, it returns when everything is
+// written or given up.
+func (s *Server) writeLoop(sh *shard) {
+	defer s.wg.Done()
+	retry := time.NewTimer(retryInterval)
+	retry.Stop()
+	var retried <-chan time.Time
+	done := s.loopDone
+	for {
+		select {
+		case <-sh.wake:
+		case <-retried:
+		case <-done:
+			done = nil
+		}
+		s.writePass(sh)
+		if len(sh.pending) == 0 {
+			if done == nil {
+				return
+			}
+			retried = nil
+			continue
+		}
+		retry.Reset(retryInterval)
+		retried = retry.C
+	}
+}
+
+// writePass writes what is queued for the shard's connections, behind
+// what their sockets did not take last time.
+func (s *Server) writePass(sh *shard) {
+	sh.mu.Lock()
+	ready := sh.ready
+	sh.ready = sh.spare[:0]
+	for _, c := range ready {
+		c.listed = false
+	}
+	sh.mu.Unlock()
+	for _, c := range ready {
+		if !c.inPending {
+			c.inPending = true
+			sh.pending = append(sh.pending, c)
+		}
+	}
+	clear(ready)
+	sh.spare = ready
+
+	now := time.Now()
+	timeout := s.opts.WriteTimeout
+	if s.stopping() {
+		timeout = min(timeout, lingerTime)
+	}
+	kept := sh.pending[:0]
+	for _, c := range sh.pending {
+		if s.writeConn(sh, c, now, timeout) {
+			kept = append(kept, c)
+		} else {
+			c.inPending = false
+		}
+	}
+	clear(sh.pending[len(kept):])
+	sh.pending = kept
+}
+
+// writeConn writes what is queued for c, after what its socket did not
+// take last time, a writeBudget per write, until the socket is full or
+// nothing is left. It reports whether bytes still wait: the socket is
+// full, and c has not been stalled for timeout yet (then it is dropped as
+// too slow).
+func (s *Server) writeConn(sh *shard, c *conn, now time.Time, timeout time.Duration) bool {
+	if c.killed() {
+		return false
+	}
+	if len(c.rest) > 0 && !s.put(c, c.rest, now) {
+		return s.stillWaiting(c, now, timeout)
+	}
+	for more := true; more; {
+		sh.buf, more = c.take(sh.buf[:0])
+		if len(sh.buf) > 0 && !s.put(c, sh.buf, now) {
+			return s.stillWaiting(c, now, timeout)
+		}
+	}
+	if c.finishing && !c.killed() {
+		s.wg.Add(1)
+		go s.linger(c)
+	}
+	return false
+}
+
+// put writes b to c without waiting and keeps what the socket did not take
+// in c.rest. It reports whether all of b was written. A write error ends
+// the connection.
+func (s *Server) put(c *conn, b []byte, now time.Time) bool {
+	if len(c.rest) == 0 {
+		c.progress = now // nothing was waiting: a stall starts now at the earliest
+	}
+	n, err := c.writeSome(b)
+	if err != nil {
+		// The reason first: closing first would let the reader report a
+		// mere "connection closed".
+		s.post(c.shard, event{kind: evGone, c: c, reason: "write error: " + err.Error()})
+		s.hardClose(c)
+		return false
+	}
+	if n > 0 {
+		c.progress = now
+	}
+	c.rest = append(c.rest[:0], b[n:]...)
+	if len(c.rest) == 0 && cap(c.rest) > restKeep {
+		c.rest = nil
+	}
+	return len(c.rest) == 0
+}
+
+// restKeep is the most memory a connection keeps for bytes its socket did
+// not take, once they are written.
+const restKeep = 16 << 10
+
+// stillWaiting reports whether c, whose socket did not take everything,
+// may wait for the next pass: it has not taken anything for timeout. Else
+// it is dropped as too slow.
+func (s *Server) stillWaiting(c *conn, now time.Time, timeout time.Duration) bool {
+	if c.killed() {
+		return false
+	}
+	if now.Sub(c.progress) < timeout {
+		return true
+	}
+	s.post(c.shard, event{kind: evGone, c: c, reason: "too slow: read nothing for " + timeout.String(), abuse: true})
+	s.hardClose(c)
+	return false
+}

@@ -1,0 +1,118 @@
+package tui
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/client"
+	"gridlag/grid"
+)
+
+// labKeyTable is every key of the lab's screen: Player 1's on the arrows
+// and the right of the keyboard, Player 2's on w a s d and the left, and
+// the lab's own. The key handler, the help overlay, the panels' key hints
+// and `gridlag lab -help` read it. Space is left to the game. It fits
+// the help overlay at 80x24: the players share the rows of moves and zaps.
+var labKeyTable = []binding[*LabScreen]{
+	{label: "↑↓←→ wasd", help: "move one cell: Player 1 the arrows, Player 2 w a s d", keys: concat(
+		labMoveKeys(0, map[grid.Dir]tcell.Key{
+			grid.Up: tcell.KeyUp, grid.Down: tcell.KeyDown, grid.Left: tcell.KeyLeft, grid.Right: tcell.KeyRight}, ""),
+		labMoveKeys(1, nil, "wsad"))},
+	{label: labZapKeys[0] + " " + labZapKeys[1], help: "zap the way the player faces: Player 1 " + labZapKeys[0] + ", Player 2 " + labZapKeys[1],
+		keys: []keyDo[*LabScreen]{
+			{key: tcell.KeyEnter, do: func(s *LabScreen) { s.players[0].Zap() }},
+			{key: tcell.KeyRune, ch: rune(labZapKeys[1][0]), do: func(s *LabScreen) { s.players[1].Zap() }}}},
+	labToggleBinding(0, "1 2 3"),
+	labToggleBinding(1, "4 5 6"),
+	labStepBinding(0, "lag", "- +", "-_", "+=", "injected round trip -/+ 10 ms (also _ =)", LabPlayer.SetLatency, latencyOf),
+	labStepBinding(1, "lag", "[ ]", "[", "]", "injected round trip -/+ 10 ms", LabPlayer.SetLatency, latencyOf),
+	labStepBinding(0, "jitter", "9 0", "9", "0", "jitter -/+ 10 ms", LabPlayer.SetJitter, jitterOf),
+	labStepBinding(1, "jitter", "( )", "(", ")", "jitter -/+ 10 ms", LabPlayer.SetJitter, jitterOf),
+	labPlayerBinding(0, "preset", "l", "next link preset: good, average, poor, then its own link", LabPlayer.NextPreset),
+	labPlayerBinding(1, "preset", "e", "next link preset: good, average, poor, then its own link", LabPlayer.NextPreset),
+	labPlayerBinding(0, "spike", "k", "lag spike: the link stalls for a second", LabPlayer.Spike),
+	labPlayerBinding(1, "spike", "x", "lag spike: the link stalls for a second", LabPlayer.Spike),
+	{label: ".", help: "pause / resume the lab's clock", keys: runeKeys(".", (*LabScreen).togglePause)},
+	{label: "n", help: "step: pause, then go to the next event (message, tick, press)", keys: runeKeys("n", (*LabScreen).step)},
+	{label: "/", help: "speed: 1x, 1/2, 1/4, 1/10, and 1x again", keys: runeKeys("/", func(s *LabScreen) { s.model.SlowDown() })},
+	{label: "c", help: "server: lag compensation on/off, live", group: "lagcomp", keys: runeKeys("c", (*LabScreen).toggleLagComp)},
+	{label: "{ }", help: "server update rate -/+ 1 per second (0 = a state per input)", group: "rate", keys: concat(
+		runeKeys("{", func(s *LabScreen) { s.changeRate(-1) }), runeKeys("}", func(s *LabScreen) { s.changeRate(1) }))},
+	{label: "Tab", help: "next board, when the terminal shows one at a time", keys: []keyDo[*LabScreen]{
+		{key: tcell.KeyTab, do: (*LabScreen).nextBoard}}},
+	{label: "mouse", help: "click any [button] or [x] switch"},
+	{label: "?", help: "show or hide this help (Esc also hides it)", keys: []keyDo[*LabScreen]{
+		{key: tcell.KeyRune, ch: '?', do: func(s *LabScreen) { s.help = !s.help }},
+		{key: tcell.KeyEscape, do: func(s *LabScreen) { s.help = false }},
+	}},
+	{label: "q Ctrl-C", help: "quit", keys: []keyDo[*LabScreen]{
+		{key: tcell.KeyRune, ch: 'q', do: func(s *LabScreen) { s.quit = true }},
+		{key: tcell.KeyCtrlC, do: func(s *LabScreen) { s.quit = true }},
+	}},
+}
+
+// labZapKeys are the players' zap keys, as the help and the panels name
+// them: Enter (on the right, near the arrows) and f.
+var labZapKeys = [2]string{"Enter", "f"}
+
+// latencyOf returns a view's injected round trip.
+func latencyOf(v client.View) time.Duration { return v.Latency }
+
+// jitterOf returns a view's injected jitter.
+func jitterOf(v client.View) time.Duration { return v.Jitter }
+
+// labGroup names a group of rows of one player, e.g. "lag 1".
+func labGroup(what string, i int) string { return what + " " + strconv.Itoa(i+1) }
+
+// playerHelp starts a help text with the player it is for.
+func playerHelp(i int, help string) string { return "Player " + strconv.Itoa(i+1) + ": " + help }
+
+// labMoveKeys binds player i's move keys: arrows, or the characters of
+// chars for up, down, left and right.
+func labMoveKeys(i int, arrows map[grid.Dir]tcell.Key, chars string) []keyDo[*LabScreen] {
+	var keys []keyDo[*LabScreen]
+	for j, d := range []grid.Dir{grid.Up, grid.Down, grid.Left, grid.Right} {
+		move := func(s *LabScreen) { s.players[i].Press(d) }
+		if arrows != nil {
+			keys = append(keys, keyDo[*LabScreen]{key: arrows[d], do: move})
+		} else {
+			keys = append(keys, keyDo[*LabScreen]{key: tcell.KeyRune, ch: rune(chars[j]), do: move})
+		}
+	}
+	return keys
+}
+
+// labToggleBinding binds player i's three toggles to the characters of
+// label (prediction, reconciliation, interpolation).
+func labToggleBinding(i int, label string) binding[*LabScreen] {
+	var keys []keyDo[*LabScreen]
+	for j, t := range labToggles {
+		keys = append(keys, runeKeys(label[2*j:2*j+1], func(s *LabScreen) { t.toggle.flip(s.players[i]) })...)
+	}
+	return binding[*LabScreen]{label: label, group: labGroup("toggles", i), keys: keys,
+		help: playerHelp(i, "prediction, reconciliation, interpolation on/off")}
+}
+
+// labStepBinding binds player i's keys that step one of its link's
+// durations by labStep: the characters of down and of up.
+func labStepBinding(i int, what, label, down, up, help string, set func(LabPlayer, time.Duration), get func(client.View) time.Duration) binding[*LabScreen] {
+	step := func(by time.Duration) func(s *LabScreen) {
+		return func(s *LabScreen) {
+			set(s.players[i], clampLatency(get(s.players[i].View())+by))
+		}
+	}
+	return binding[*LabScreen]{label: label, group: labGroup(what, i), help: playerHelp(i, help),
+		keys: concat(runeKeys(down, step(-labStep)), runeKeys(up, step(labStep)))}
+}
+
+// labPlayerBinding binds player i's key that does do to the player.
+func labPlayerBinding(i int, what, ch, help string, do func(LabPlayer)) binding[*LabScreen] {
+	return binding[*LabScreen]{label: ch, group: labGroup(what, i), help: playerHelp(i, help),
+		keys: runeKeys(ch, func(s *LabScreen) { do(s.players[i]) })}
+}
+
+// LabKeyHelp returns one line per row of the lab's key table, for
+// `gridlag lab -help`.
+func LabKeyHelp() []string { return tableHelp(labKeyTable) }

@@ -1,0 +1,132 @@
+package tui
+
+import (
+	"strconv"
+	"time"
+
+	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+// LabModel is what the lab's screen needs from a lab (package lab
+// implements it): a server and two players on a virtual clock that can
+// run slower than the wall clock, pause and step. The screen calls Sync
+// every frame and takes every time it shows from the model, so that
+// nothing moves while it is paused. It is used from the screen's loop
+// only.
+type LabModel interface {
+	// Sync brings the lab up to its clock's time.
+	Sync()
+	// Now returns the virtual time since the lab's start.
+	Now() time.Duration
+	// Paused reports whether the clock stands still.
+	Paused() bool
+	// Pause stops the clock; Resume lets it run again.
+	Pause()
+	Resume()
+	// Step pauses, then moves to the next event and does it.
+	Step()
+	// Speed names the clock's speed: 1x, 1/2, 1/4 or 1/10.
+	Speed() string
+	// SlowDown goes to the next slower speed, and to 1x after the
+	// slowest.
+	SlowDown()
+	// Rate returns the server's update rate in Hz (0 = one State per
+	// processed input); SetRate changes it live.
+	Rate() int
+	SetRate(hz int)
+	// LagComp reports whether the server compensates lag when it judges a
+	// zap; SetLagComp switches it live.
+	LagComp() bool
+	SetLagComp(on bool)
+	// LastZap returns the last zap the server judged; ok is false before
+	// any.
+	LastZap() (z LabZap, ok bool)
+	// Scores returns the round's scoreboard as the server has it, most
+	// points first.
+	Scores() []client.ScoreLine
+	// Overview returns the world as the server has it now.
+	Overview() client.WorldView
+	// Player returns Player 1 (i = 0) or Player 2 (i = 1).
+	Player(i int) LabPlayer
+}
+
+// LabPlayer is one player of a lab: a client session on its own
+// simulated link, whose conditions the screen changes and whose messages
+// in flight it draws.
+type LabPlayer interface {
+	client.Session
+	// SetJitter sets the injected jitter per message.
+	SetJitter(j time.Duration)
+	// Loss returns the probability that a message is lost (and
+	// retransmitted, as TCP does).
+	Loss() float64
+	// Preset names the link condition last applied ("" for none).
+	Preset() string
+	// NextPreset applies the next named condition (latency, jitter and
+	// loss), and after the last one the player's own link again.
+	NextPreset()
+	// Spike stalls the link both ways for a moment: a lag spike.
+	Spike()
+	// InFlight appends the messages on the player's link, both ways,
+	// oldest first each way, to dst.
+	InFlight(dst []Flight) []Flight
+}
+
+// LabZap is a zap as the server judged it, for the server's board: who
+// shot, what it did, where the shooter saw the target and how far back
+// the server looked.
+type LabZap struct {
+	At      time.Duration // on the lab's clock
+	Shooter string
+	Outcome protocol.ZapOutcome
+	Target  string        // the tagged player, or the one that had left the line; "" if none
+	Seen    grid.Pos      // where the shooter saw the target
+	Rewind  time.Duration // 0 without lag compensation
+	Beam    []grid.Pos    // the beam as the server traced it, nearest first
+}
+
+// FlightKind is what a message in flight is, for its label.
+type FlightKind uint8
+
+// The kinds of messages a strip tells apart.
+const (
+	FlightOther FlightKind = iota // anything else, labelled by Name
+	FlightInput                   // an Input: #N and its arrow
+	FlightState                   // a State: ack #N
+)
+
+// Flight is one message on a player's link, as a strip draws it.
+type Flight struct {
+	Kind FlightKind
+	// Up is true for a message going to the server, false for one coming
+	// from it.
+	Up bool
+	// Seq and Dir are an Input's number and direction; Ack is a State's
+	// last processed input; Name names any other message ("ping").
+	Seq  uint32
+	Dir  grid.Dir
+	Ack  uint32
+	Name string
+	// Progress is how far along its trip the message is: 0 just sent, 1
+	// arriving.
+	Progress float64
+	// Lost is how many times the message is lost before a copy gets
+	// through: above zero it waits for a retransmission.
+	Lost int
+	// Held says it arrives later than its own delay makes it: held by a
+	// lag spike or queued behind a lost message.
+	Held bool
+}
+
+// label is how the strip writes the message: "#3 →", "ack #3", "ping".
+func (f Flight) label() string {
+	switch f.Kind {
+	case FlightInput:
+		return "#" + strconv.FormatUint(uint64(f.Seq), 10) + " " + f.Dir.Arrow()
+	case FlightState:
+		return "ack #" + strconv.FormatUint(uint64(f.Ack), 10)
+	}
+	return f.Name
+}

@@ -1,0 +1,103 @@
+package tui
+
+import (
+	"fmt"
+
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/client"
+)
+
+// scoreCompactRows is the fewest rows the panel gives the scoreboard
+// when the player's lines must be cut to one: the top three and your own.
+const scoreCompactRows = 4
+
+// span is a piece of a panel line in its own style.
+type span struct {
+	text  string
+	style tcell.Style
+}
+
+// panelLine is one line of the panel, in pieces of their own styles.
+type panelLine []span
+
+// draw writes the line at (x, y), at most w columns.
+func (l panelLine) draw(screen tcell.Screen, x, y, w int) {
+	used := 0
+	for _, s := range l {
+		used += putText(screen, x+used, y, w-used, s.text, s.style)
+	}
+}
+
+// scoreLines returns the scoreboard in at most rows lines (see
+// scoreShown), one player each: rank, the player's mark as the board
+// draws it (a bot's on a block of its colour), name, points and
+// "frozen" while the server says so; your own line in your colour.
+func scoreLines(v *client.View, rows int) []panelLine {
+	var out []panelLine
+	for _, i := range scoreShown(v.Scoreboard, rows) {
+		out = append(out, scoreLine(v, i))
+	}
+	return out
+}
+
+// scoreShown returns which lines of a scoreboard (most points first) fit
+// in rows: all of them if they fit, else the top ones and, when you are
+// not among them, your own last.
+func scoreShown(board []client.ScoreLine, rows int) []int {
+	n := min(len(board), max(rows, 0))
+	shown := make([]int, 0, n)
+	for i := range n {
+		shown = append(shown, i)
+	}
+	if n == 0 || n == len(board) {
+		return shown
+	}
+	for i := n; i < len(board); i++ {
+		if board[i].Me {
+			shown[n-1] = i
+		}
+	}
+	return shown
+}
+
+// scoreLine writes line i of the view's scoreboard.
+func scoreLine(v *client.View, i int) panelLine {
+	l := v.Scoreboard[i]
+	glyph, glyphStyle, nameStyle := avatarGlyph(v.Facing), styleMe, styleMe
+	if !l.Me {
+		glyph, glyphStyle, nameStyle = playerGlyph(l.Name, 1), playerStyle(otherColor(v, l), l.Bot), styleText
+	}
+	line := panelLine{
+		{fmt.Sprintf("%2d ", rank(v.Scoreboard, i)), styleDim},
+		{glyph, glyphStyle},
+		{fmt.Sprintf(" %-16s %3d", fitText(l.Name, 16), l.Points), nameStyle},
+	}
+	if l.Frozen {
+		line = append(line, span{" frozen", styleFrozen})
+	}
+	return line
+}
+
+// rank returns the place of line i of a scoreboard (most points first):
+// one more than the players with more points, so that ties share it.
+func rank(board []client.ScoreLine, i int) int {
+	r := 1
+	for _, l := range board[:i] {
+		if l.Points > board[i].Points {
+			r++
+		}
+	}
+	return r
+}
+
+// otherColor returns the palette index of the player of a scoreboard line,
+// as the board draws it; 0 when the player is not drawn.
+func otherColor(v *client.View, l client.ScoreLine) uint8 {
+	for _, o := range v.Others {
+		if o.ID == l.ID {
+			return o.Color
+		}
+	}
+	return 0
+}

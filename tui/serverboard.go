@@ -1,0 +1,152 @@
+package tui
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"gridlag/client"
+	"gridlag/grid"
+)
+
+// ServerBoard draws the server's view of the world (a client.WorldView)
+// into any rectangle: the map with every player where the server has them
+// (no avatar, no ghost, no interpolation), and under it a line per player,
+// `NAME (x,y) ack #N`, with the round trip the server measured once it is
+// known, then the tick and the update rate. The lab's Server board and the
+// spectator's screen use it; the lab's also shows, for JudgedZapTime, the
+// last zap the server judged: its beam, and a faint mark of the target
+// where the shooter saw it.
+type ServerBoard struct {
+	*tview.Box
+	view  func() *client.WorldView
+	board *Board
+	world client.View // the server's world as a view the Board draws
+	// judged returns the zap the server judged last, while the board shows
+	// it; nil for none (a spectator's board has none).
+	judged func() *LabZap
+}
+
+// NewServerBoard returns a board that draws the view returned by view.
+func NewServerBoard(view func() *client.WorldView) *ServerBoard {
+	b := &ServerBoard{Box: tview.NewBox(), view: view}
+	b.board = NewBoard(func() *client.View { return &b.world })
+	return b
+}
+
+// Draw draws the map in the top rows (as many as the map has) and the
+// lines below it, as many as fit (none when the rectangle is only as high
+// as the map).
+func (b *ServerBoard) Draw(screen tcell.Screen) {
+	v := b.view()
+	x, y, w, h := b.GetInnerRect()
+	b.world = worldAsView(v)
+	z := b.judgedZap()
+	if z != nil {
+		b.world.Beam = z.Beam
+	}
+	mapH := h
+	if v.Map != nil {
+		mapH = min(h, v.Map.Height())
+	}
+	b.board.SetRect(x, y, w, mapH)
+	b.board.Draw(screen)
+	if z != nil && z.Target != "" {
+		b.markSeen(screen, z)
+	}
+	if v.Map != nil {
+		drawServerLines(screen, x, y+mapH, w, h-mapH, v)
+	}
+}
+
+// drawServerLines draws the lines under the server's map (see
+// serverLines) into rows rows from (x, y), the last one saying how many
+// more there are when they do not all fit.
+func drawServerLines(screen tcell.Screen, x, y, w, rows int, v *client.WorldView) {
+	lines := serverLines(v)
+	if len(lines) > rows && rows > 0 {
+		more := len(lines) - rows + 1
+		lines = append(lines[:rows-1], serverLine{text: fmt.Sprintf("… and %d more", more), style: styleDim})
+	}
+	for i := 0; i < min(rows, len(lines)); i++ {
+		putText(screen, x, y+i, w, lines[i].text, lines[i].style)
+	}
+}
+
+// judgedZap returns the judged zap to show, nil if none.
+func (b *ServerBoard) judgedZap() *LabZap {
+	if b.judged == nil {
+		return nil
+	}
+	return b.judged()
+}
+
+// markSeen draws a faint mark of a zap's target where the shooter saw it
+// (what the server judged the zap against), unless a player stands there.
+func (b *ServerBoard) markSeen(screen tcell.Screen, z *LabZap) {
+	for _, o := range b.world.Others {
+		if o.Pos == z.Seen {
+			return
+		}
+	}
+	if m := b.world.Map; m != nil && m.Inside(z.Seen) {
+		b.board.put(screen, z.Seen, playerGlyph(z.Target, b.board.cellW), styleJudged)
+	}
+}
+
+// Cell returns where the last Draw put map cell p (see Board.Cell).
+func (b *ServerBoard) Cell(p grid.Pos) (x, y int, ok bool) { return b.board.Cell(p) }
+
+// serverLine is one line under the server's map.
+type serverLine struct {
+	text  string
+	style tcell.Style
+}
+
+// serverLines returns the lines under the server's map: one per player,
+// then the tick and the update rate.
+func serverLines(v *client.WorldView) []serverLine {
+	lines := make([]serverLine, 0, len(v.Players)+1)
+	for _, p := range v.Players {
+		lines = append(lines, serverLine{playerLine(p), tcell.StyleDefault.Foreground(PlayerColor(p.Color))})
+	}
+	summary := "tick " + strconv.FormatUint(uint64(v.Tick), 10) + "  updates " + rateText(v.Rate)
+	if v.Total > len(v.Players) {
+		summary += fmt.Sprintf("  players %d (%d listed)", v.Total, len(v.Players))
+	}
+	return append(lines, serverLine{summary, styleText})
+}
+
+// playerLine writes one player as the server has it: `NAME (x,y) ack #N`
+// and the round trip the server measured, once it has.
+func playerLine(p client.WorldPlayer) string {
+	s := fmt.Sprintf("%s %s ack #%d", p.Name, p.Pos, p.Ack)
+	if p.HasRTT {
+		s += "  rtt " + millis(p.RTT)
+	}
+	return s
+}
+
+// rateText writes an update rate: "3/s", or "per input" for 0.
+func rateText(hz int) string {
+	if hz <= 0 {
+		return "per input"
+	}
+	return strconv.Itoa(hz) + "/s"
+}
+
+// worldAsView is the server's world as a client view for a Board: the map
+// and every player as another player, where the server has them; no
+// avatar of one's own.
+func worldAsView(v *client.WorldView) client.View {
+	out := client.View{Map: v.Map, Err: v.Err, Connected: v.Connected}
+	if len(v.Players) > 0 {
+		out.Others = make([]client.Other, len(v.Players))
+	}
+	for i, p := range v.Players {
+		out.Others[i] = client.Other{ID: p.ID, Name: p.Name, Color: p.Color, Pos: p.Pos}
+	}
+	return out
+}

@@ -1,0 +1,178 @@
+package tui
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"gridlag/client"
+)
+
+// Watcher is what the spectator's screen needs from a connection to a
+// server: client.Watch implements it. All its methods are safe for
+// concurrent use.
+type Watcher interface {
+	// View returns the latest view of the server.
+	View() client.WorldView
+	// Changed receives when something came from the server.
+	Changed() <-chan struct{}
+	// Done is closed when the connection has ended; View().Err says why.
+	Done() <-chan struct{}
+}
+
+// spectateKeyTable is every key of the spectator's screen.
+var spectateKeyTable = []binding[*SpectateScreen]{
+	{label: "?", help: "show or hide this help (Esc also hides it)", brief: "?", group: "help", keys: []keyDo[*SpectateScreen]{
+		{key: tcell.KeyRune, ch: '?', do: func(s *SpectateScreen) { s.help = !s.help }},
+		{key: tcell.KeyEscape, do: func(s *SpectateScreen) { s.help = false }},
+	}},
+	{label: "q Ctrl-C", help: "quit", brief: "q", group: "quit", keys: []keyDo[*SpectateScreen]{
+		{key: tcell.KeyRune, ch: 'q', do: func(s *SpectateScreen) { s.quit = true }},
+		{key: tcell.KeyCtrlC, do: func(s *SpectateScreen) { s.quit = true }},
+	}},
+}
+
+// SpectateScreen is the spectator's screen: the server's view of a real
+// server (the world now, every player's `NAME (x,y) ack #N` and measured
+// round trip, the tick and the update rate), with no avatar. The lines go
+// under the map when they fit, else beside it. It belongs to one
+// goroutine: the loop of RunSpectate, or a test calling HandleKey and
+// Frame in turn.
+type SpectateScreen struct {
+	watch   Watcher
+	opts    Options
+	present presenter
+	view    client.WorldView // the view the last frame drew
+	board   *ServerBoard
+
+	tooSmall bool
+	ended    bool
+	help     bool
+	quit     bool
+}
+
+// NewSpectateScreen returns the spectator's screen of watch drawn on
+// screen, which must already be initialised. It draws nothing; call Frame
+// (or RunSpectate).
+func NewSpectateScreen(screen tcell.Screen, watch Watcher, opts Options) *SpectateScreen {
+	s := &SpectateScreen{watch: watch, opts: opts.withDefaults(), present: presenter{screen: screen}}
+	s.board = NewServerBoard(func() *client.WorldView { return &s.view })
+	return s
+}
+
+// RunSpectate runs the spectator's screen for watch on screen, which must
+// not be initialised yet, until the user quits, Options.Stop is closed or
+// the connection ends (the screen then says why for Options.EndGrace, or
+// until a key is pressed, and RunSpectate returns the connection's
+// error). It does not close watch.
+func RunSpectate(screen tcell.Screen, watch Watcher, opts Options) error {
+	over, err := runApp(screen, opts, func() app { return NewSpectateScreen(screen, watch, opts) })
+	if err != nil {
+		return err
+	}
+	if over {
+		return watch.View().Err
+	}
+	return nil
+}
+
+// Frame takes a fresh view and draws it; it shows the frame if it changed
+// anything and reports whether it did.
+func (s *SpectateScreen) Frame() bool {
+	s.view = s.watch.View()
+	select {
+	case <-s.watch.Done():
+		s.ended = true
+	default:
+	}
+	return s.present.present(s.render)
+}
+
+// render draws the title, the server's board and the keys' reminder.
+func (s *SpectateScreen) render(screen tcell.Screen) {
+	w, h := screen.Size()
+	v := &s.view
+	mw, mh := 30, 1 // before the map: room for "waiting for the server"
+	if v.Map != nil {
+		mw, mh = v.Map.Width(), v.Map.Height()
+	}
+	lines := len(v.Players) + 1
+	s.tooSmall = w < mw || h < mh+2
+	switch {
+	case s.tooSmall:
+		drawTooSmall(screen, w, h, mw, mh+2)
+	case h-2 >= mh+lines || v.Map == nil:
+		s.board.SetRect(0, 1, w, h-2)
+		s.board.Draw(screen)
+	default: // the lines beside the map
+		s.board.SetRect(0, 1, mw, mh)
+		s.board.Draw(screen)
+		drawServerLines(screen, mw+1, 1, w-mw-1, h-2, v)
+	}
+	if !s.tooSmall {
+		fill(screen, 0, 0, w, 1, styleTitle)
+		putText(screen, 1, 0, w-2, s.title(), styleTitle)
+		putText(screen, 0, h-1, w, tableBottomLine(spectateKeyTable)+"   (watching: no avatar)", styleDim)
+	}
+	if s.help {
+		drawHelpOverlay(screen, w, h, s.opts.LogPath, "gridlag spectator: keys", helpRows(spectateKeyTable))
+	}
+}
+
+// title returns the top line: the title, the players, and why the
+// connection ended if it did.
+func (s *SpectateScreen) title() string {
+	title := s.opts.Title
+	if title == "" {
+		title = "gridlag — spectating"
+	}
+	title += fmt.Sprintf("  ·  %d players", s.view.Total)
+	switch {
+	case s.ended && s.view.Err != nil:
+		title += "  ·  ended: " + s.view.Err.Error()
+	case s.ended:
+		title += "  ·  ended"
+	case !s.view.Connected:
+		title += "  ·  connecting…"
+	}
+	return title
+}
+
+// HandleKey does what the key table says of a key; once the connection
+// has ended, any key asks to quit.
+func (s *SpectateScreen) HandleKey(ev *tcell.EventKey) {
+	if s.ended {
+		s.quit = true
+		return
+	}
+	if do := lookupKey(spectateKeyTable, ev); do != nil {
+		do(s)
+	}
+}
+
+// HandleMouse closes the help overlay on a click; nothing else on the
+// screen takes the mouse.
+func (s *SpectateScreen) HandleMouse(action tview.MouseAction, _ *tcell.EventMouse) bool {
+	if s.help && action == tview.MouseLeftClick {
+		s.help = false
+		return true
+	}
+	return false
+}
+
+// QuitAsked reports whether the user asked to quit.
+func (s *SpectateScreen) QuitAsked() bool { return s.quit }
+
+// resized notes that the terminal changed size.
+func (s *SpectateScreen) resized() { s.present.resized() }
+
+// nextChange returns 0: the view changes only when the server says
+// something, which signals says.
+func (s *SpectateScreen) nextChange() time.Duration { return 0 }
+
+// signals returns the connection's: something came, it ended.
+func (s *SpectateScreen) signals() (changed, done <-chan struct{}) {
+	return s.watch.Changed(), s.watch.Done()
+}

@@ -1,0 +1,109 @@
+package tui_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/tui"
+)
+
+// fakeWatch is a spectator's connection whose view the test sets.
+type fakeWatch struct {
+	view    client.WorldView
+	changed chan struct{}
+	done    chan struct{}
+}
+
+func (f *fakeWatch) View() client.WorldView   { return f.view }
+func (f *fakeWatch) Changed() <-chan struct{} { return f.changed }
+func (f *fakeWatch) Done() <-chan struct{}    { return f.done }
+
+// spectateRig is the spectator's screen on a simulated terminal.
+type spectateRig struct {
+	t      *testing.T
+	watch  *fakeWatch
+	screen tcell.SimulationScreen
+	s      *tui.SpectateScreen
+}
+
+func newSpectateRig(t *testing.T, w, h int) *spectateRig {
+	t.Helper()
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(scr.Fini)
+	scr.SetSize(w, h)
+	fw := &fakeWatch{changed: make(chan struct{}, 1), done: make(chan struct{}), view: client.WorldView{
+		Connected: true, Map: grid.DefaultMap(), Rate: 20, Tick: 42, Total: 2,
+		Players: []client.WorldPlayer{
+			{ID: 1, Name: "ada", Color: 1, Pos: grid.Pos{X: 10, Y: 10}, Ack: 7, RTT: 48 * time.Millisecond, HasRTT: true},
+			{ID: 2, Name: "bot-1", Color: 2, Bot: true, Pos: grid.Pos{X: 3, Y: 1}, Ack: 12},
+		},
+	}}
+	r := &spectateRig{t: t, watch: fw, screen: scr, s: tui.NewSpectateScreen(scr, fw, tui.Options{})}
+	r.s.Frame()
+	return r
+}
+
+func (r *spectateRig) text() string { return strings.Join(rows(r.screen), "\n") }
+
+func (r *spectateRig) mustShow(want ...string) {
+	r.t.Helper()
+	for _, w := range want {
+		if !strings.Contains(r.text(), w) {
+			r.t.Fatalf("the screen does not show %q:\n%s", w, r.text())
+		}
+	}
+}
+
+// TestSpectateScreen: the spectator sees every player where the server
+// has them, by initials, with a line each, `NAME (x,y) ack #N` and the
+// round trip once measured, then the tick and the rate; no avatar. At
+// 80x24 the lines go beside the map.
+func TestSpectateScreen(t *testing.T) {
+	for _, size := range [][2]int{{120, 40}, {80, 24}} {
+		r := newSpectateRig(t, size[0], size[1])
+		r.mustShow("2 players", "ada (10,10) ack #7  rtt 48ms", "bot-1 (3,1) ack #12", "tick 42  updates 20/s", "q quit")
+		if strings.Contains(r.text(), "@") {
+			t.Fatalf("%v: the spectator has an avatar:\n%s", size, r.text())
+		}
+		var line string
+		for _, row := range rows(r.screen) {
+			if strings.Contains(row, "ada (10,10)") {
+				line = row
+			}
+		}
+		if beside := strings.Contains(line, "█"); beside != (size[0] == 80) {
+			t.Fatalf("%v: the lines beside the map: %v, want %v:\n%s", size, beside, size[0] == 80, r.text())
+		}
+	}
+	r := newSpectateRig(t, 120, 40)
+	r.watch.view.Players[0].Pos, r.watch.view.Players[0].Ack = grid.Pos{X: 11, Y: 10}, 8
+	r.s.Frame()
+	r.mustShow("ada (11,10) ack #8")
+	r.s.HandleKey(tcell.NewEventKey(tcell.KeyRune, 'q', tcell.ModNone))
+	if !r.s.QuitAsked() {
+		t.Fatal("q did not quit")
+	}
+}
+
+// TestSpectateScreenEnded: when the connection ends the title says why,
+// and any key quits.
+func TestSpectateScreenEnded(t *testing.T) {
+	r := newSpectateRig(t, 120, 40)
+	r.watch.view.Err, r.watch.view.Connected = errors.New("too many spectators"), false
+	close(r.watch.done)
+	r.s.Frame()
+	r.mustShow("ended: too many spectators")
+	r.s.HandleKey(tcell.NewEventKey(tcell.KeyRune, 'x', tcell.ModNone))
+	if !r.s.QuitAsked() {
+		t.Fatal("a key after the end did not quit")
+	}
+}
