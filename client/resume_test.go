@@ -135,3 +135,55 @@ func tokenOf(c *Core) protocol.Token {
 	tok, _ := c.Resumable()
 	return tok
 }
+
+func zaps(out []protocol.Message) []*protocol.Zap {
+	var z []*protocol.Zap
+	for _, m := range out {
+		if v, ok := m.(*protocol.Zap); ok {
+			z = append(z, v)
+		}
+	}
+	return z
+}
+
+// TestZapIsHeldAndResentLikeAPress: a zap unacknowledged at the drop and
+// one fired while reconnecting go out again after the resume, in order
+// with the moves, with their own numbers and render times.
+func TestZapIsHeldAndResentLikeAPress(t *testing.T) {
+	c := resumable(t)
+	c.Zap(100 * ms) // #1
+	first := zaps(c.Outbox())
+	if len(first) != 1 || first[0].Seq != 1 {
+		t.Fatalf("zap #1: %v", first)
+	}
+	c.Dropped(200*ms, errors.New("read: connection reset"))
+	c.Press(300*ms, grid.Right)          // #2, held
+	if r := c.Zap(400 * ms); r != Sent { // #3, held
+		t.Fatalf("zap while reconnecting: %v", r)
+	}
+	if out := c.Outbox(); len(out) != 0 {
+		t.Fatalf("sent %v while reconnecting", out)
+	}
+	c.Resume(time.Second)
+	c.Outbox()
+	w := welcome()
+	w.Token, w.ResumeS = protocol.Token{9}, 30
+	c.Receive(1100*ms, w)
+	c.Receive(1100*ms, state(0, 1100*ms, at(1, 10, 10)))
+	var got []uint32
+	var render []uint64
+	for _, m := range c.Outbox() {
+		switch m := m.(type) {
+		case *protocol.Zap:
+			got, render = append(got, m.Seq), append(render, m.RenderNS)
+		case *protocol.Input:
+			got = append(got, m.Seq)
+		}
+	}
+	if len(got) != 3 || got[0] != 1 || got[1] != 2 || got[2] != 3 {
+		t.Fatalf("re-sent %v, want #1 (zap) #2 (move) #3 (zap) in order", got)
+	}
+	if render[0] != first[0].RenderNS {
+		t.Errorf("zap #1 re-sent with render time %d, want %d as first sent", render[0], first[0].RenderNS)
+	}
+}

@@ -211,3 +211,45 @@ func TestByeAndDisconnectDoNotKeepTheAvatar(t *testing.T) {
 		t.Errorf("resume after a Bye: %s, want it refused", describe(env))
 	}
 }
+
+// TestResumeKeepsPointsAndFreeze: bob, tagged by ann, drops while frozen;
+// nothing goes to his dead connection meanwhile; resumed, he hears the
+// scoreboard (ann's point, his freeze) and still cannot move until he
+// thaws.
+func TestResumeKeepsPointsAndFreeze(t *testing.T) {
+	cfg := Config{LagComp: true, Unlag: DefaultUnlag, Resume: 30 * time.Second, Map: openMap(t, 30, 20)}
+	cfg.Spawn, cfg.Spawns = grid.Pos{X: 10, Y: 10}, []grid.Pos{{X: 12, Y: 10}}
+	c := NewCore(cfg)
+	join(t, c, 0, 1, "ann", false)
+	bob := join(t, c, 0, 2, "bob", false)
+	c.Outbox()
+	out := zapAt(t, c, 100*ms, 0, 1)
+	if _, ok := find[*protocol.Tagged](out, 2); !ok {
+		t.Fatalf("ann's zap: %s, want bob tagged", describe(out))
+	}
+	c.Drop(200*ms, 2, "read: connection reset")
+	c.Outbox()
+	c.Ping(300 * ms)
+	c.Tick(400 * ms)
+	for _, e := range c.Outbox().Envelopes {
+		if e.To == 2 {
+			t.Errorf("%T sent to bob's dropped connection", e.Msg)
+		}
+	}
+	env := resumeWith(c, 500*ms, 3, bob.Token)
+	sc, ok := find[*protocol.Scores](env, 3)
+	if !ok {
+		t.Fatalf("resume: %s, want the scoreboard", describe(env))
+	}
+	points := map[grid.PlayerID]protocol.ScoreEntry{}
+	for _, p := range sc.Players {
+		points[p.ID] = p
+	}
+	if points[1].Points != 1 || !points[bob.Player].Frozen {
+		t.Errorf("scoreboard after the resume %+v: want ann's point and bob frozen", sc.Players)
+	}
+	c.Receive(600*ms, 3, &protocol.Input{Seq: 1, Dir: grid.Down})
+	if st := statesTo(c.Outbox().Envelopes, 3); len(st) != 1 || st[0].Ack != 1 || posOf(t, st[0], bob.Player) != (grid.Pos{X: 12, Y: 10}) {
+		t.Errorf("a move of the resumed, frozen bob: %+v, want acknowledged and still at (12,10)", st)
+	}
+}
