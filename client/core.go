@@ -83,7 +83,10 @@ type Core struct {
 	// world is the client's picture: others at their latest server cells,
 	// the player at the predicted cell.
 	world     *grid.World
-	latest    []grid.PlayerPos // players of the latest State
+	latest    []grid.PlayerPos  // the players in the area, after the latest State
+	spare     []grid.PlayerPos  // the array of the area before, reused
+	waiting   *protocol.Welcome // a Welcome whose map is still arriving in chunks
+	parts     mapParts          // that map's chunks so far
 	server    grid.Pos
 	predicted grid.Pos
 	hasState  bool
@@ -219,6 +222,7 @@ func (c *Core) Dropped(now time.Duration, err error) {
 		c.away, c.droppedAt, c.dropErr = true, now, err
 	}
 	c.phase = Reconnecting
+	c.waiting = nil   // a resumed Welcome's map comes again, whole
 	c.out = c.out[:0] // nothing more goes on the lost connection
 }
 
@@ -357,6 +361,8 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Notice:
 		c.notice = protocol.Printable(m.Text) // it reaches the player's screen
 		return nil
+	case *protocol.MapChunk:
+		return c.mapChunk(now, m)
 	}
 	if c.phase != Playing {
 		err := fmt.Errorf("client: %v before Welcome", m.Type())
@@ -398,7 +404,7 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 }
 
 func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
-	if c.phase != Handshaking {
+	if c.phase != Handshaking || c.waiting != nil {
 		err := errors.New("client: second Welcome")
 		c.fail(err)
 		return err
@@ -408,15 +414,48 @@ func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
 		c.fail(err)
 		return err
 	}
+	// The token is the Welcome's from now on: a drop while its map's
+	// chunks arrive resumes with it (the server issued it in place of the
+	// last).
+	c.token, c.resumeFor = w.Token, time.Duration(w.ResumeS)*time.Second
+	if w.MapFollows() {
+		c.waiting = w
+		c.parts.expecting(w.MapWidth, w.MapHeight)
+		return nil // the game starts (or resumes) with the map's last chunk
+	}
 	m, err := w.Map()
 	if err != nil {
 		c.fail(err)
 		return err
 	}
+	c.start(now, w, m)
+	return nil
+}
+
+// mapChunk takes the next rows of a map that follows its Welcome, and
+// starts the game with the last of them.
+func (c *Core) mapChunk(now time.Duration, ch *protocol.MapChunk) error {
+	m, err := c.parts.add(ch)
+	if err != nil {
+		c.fail(err)
+		return err
+	}
+	if m != nil {
+		w := c.waiting
+		c.waiting = nil
+		c.start(now, w, m)
+	}
+	return nil
+}
+
+// start begins the game a Welcome describes, on its map m, or takes it up
+// again after a resume: the Joins that follow, with the full picture of
+// the first State, are the area of now.
+func (c *Core) start(now time.Duration, w *protocol.Welcome, m *grid.Map) {
 	if c.resuming {
 		c.stats.Resumes++
 		c.resuming = false
-		clear(c.roster) // the Joins that follow are the world of now
+		clear(c.roster)
 	}
 	c.phase = Playing
 	c.me = w.Player
@@ -424,22 +463,22 @@ func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
 	c.moveTime = time.Duration(w.MoveTimeMS) * time.Millisecond
 	c.rate = int(w.UpdateRate)
 	c.burst = int(w.Burst)
-	c.token, c.resumeFor = w.Token, time.Duration(w.ResumeS)*time.Second
 	for _, p := range w.Players {
 		c.roster[p.ID] = p
 	}
 	c.interp.reset(w, m, c.opts.Jitter)
 	c.tag.facing = grid.Right
 	c.nextPing = now
-	return nil
 }
 
-// state applies the server's word: drop acknowledged inputs, take the
-// server's position, and with reconciliation re-apply the inputs still
-// pending on top of it.
+// state applies the server's word: bring the area up to date with what
+// changed in it, drop acknowledged inputs, take the server's position, and
+// with reconciliation re-apply the inputs still pending on top of it.
 func (c *Core) state(now time.Duration, s *protocol.State) {
-	c.interp.add(now, s, c.me)
-	c.latest = append(c.latest[:0], s.Players...)
+	c.latest, c.spare = applyState(c.spare, c.latest, s), c.latest
+	whole := *s
+	whole.Players = c.latest
+	c.interp.add(now, &whole, c.me)
 
 	if s.Ack > c.lastAck {
 		c.lastAck = s.Ack
@@ -468,7 +507,7 @@ func (c *Core) state(now time.Duration, s *protocol.State) {
 
 	had := c.hasState
 	before := c.predicted
-	c.rebuild(s.Players)
+	c.rebuild(c.latest)
 	respawn := c.tag.respawn
 	c.tag.respawn = false
 	if !had || respawn {

@@ -37,6 +37,7 @@ func examples() []example {
 		{"state.bin", &protocol.State{
 			Tick: 0x01020304, TimeNS: 0x0102030405060708, Ack: 0x0a0b0c0d,
 			Players: []grid.PlayerPos{{ID: 1, Pos: grid.Pos{X: 10, Y: 10}}, {ID: 0x0102, Pos: grid.Pos{X: 0x0304, Y: 65535}}},
+			Gone:    []grid.PlayerID{0x0506},
 		}},
 		{"ping.bin", &protocol.Ping{Stamp: 0x0102030405060708}},
 		{"pong.bin", &protocol.Pong{Stamp: 0x0807060504030201}},
@@ -66,6 +67,7 @@ func examples() []example {
 			Round: 0x0102, LeftMS: 0x03040506, Winner: 0x0708, WinnerPoints: 0x090a,
 			Players: []protocol.ScoreEntry{{ID: 1, Bot: true, Points: 0x0b0c}, {ID: 0x0708, Frozen: true, Points: 0x090a}},
 		}},
+		{"mapchunk.bin", &protocol.MapChunk{Width: 5, Y: 0x0102, Cells: []byte("#####" + "#..##")}},
 		{"resume.bin", &protocol.Resume{Version: protocol.Version, Token: protocol.Token{0xf0, 0xe1, 0xd2, 0xc3, 0xb4, 0xa5, 0x96, 0x87, 0x78, 0x69, 0x5a, 0x4b, 0x3c, 0x2d, 0x1e, 0x0f}}},
 	}
 }
@@ -75,7 +77,7 @@ var allTypes = []protocol.Type{
 	protocol.TypeHello, protocol.TypeWelcome, protocol.TypeError, protocol.TypeInput, protocol.TypeState,
 	protocol.TypePing, protocol.TypePong, protocol.TypeBye, protocol.TypeJoin, protocol.TypeLeave,
 	protocol.TypeSpectate, protocol.TypeSpectating, protocol.TypeOverview, protocol.TypeNotice,
-	protocol.TypeZap, protocol.TypeZapResult, protocol.TypeTagged, protocol.TypeScores,
+	protocol.TypeZap, protocol.TypeZapResult, protocol.TypeTagged, protocol.TypeScores, protocol.TypeMapChunk,
 	protocol.TypeResume,
 }
 

@@ -66,8 +66,18 @@ func seeds(t testing.TB) []seed {
 		return frame(byte(protocol.TypeResume), u16(version), tok)
 	}
 	info := func(id uint16, color byte, name string) []byte { return cat(u16(id), []byte{color}, str(name)) }
-	state := func(count uint16, players ...[]byte) []byte {
-		return frame(byte(protocol.TypeState), u32(9), u64(450e6), u32(7), u16(count), cat(players...))
+	state := func(flags byte, count uint16, players ...[]byte) []byte {
+		return frame(byte(protocol.TypeState), u32(9), u64(450e6), u32(7), []byte{flags}, u16(count), cat(players...), u16(0))
+	}
+	gone := func(count uint16, ids ...uint16) []byte {
+		b := cat(u32(9), u64(450e6), u32(7), []byte{0}, u16(0), u16(count))
+		for _, id := range ids {
+			b = append(b, u16(id)...)
+		}
+		return frame(byte(protocol.TypeState), b)
+	}
+	chunk := func(w, y, rows uint16, runs ...byte) []byte {
+		return frame(byte(protocol.TypeMapChunk), u16(w), u16(y), u16(rows), runs)
 	}
 	pos := func(id, x, y uint16) []byte { return cat(u16(id), u16(x), u16(y)) }
 	overview := func(total, count uint16, players ...[]byte) []byte {
@@ -97,7 +107,7 @@ func seeds(t testing.TB) []seed {
 		seed{"length-max-no-body", []byte{0xff, 0xff}},
 		seed{"length-max-short-body", cat([]byte{0xff, 0xff, byte(protocol.TypeState)}, bytes.Repeat([]byte{0}, 100))},
 		seed{"unknown-type-0", frame(0)},
-		seed{"unknown-type-20", frame(20, []byte{1, 2, 3})},
+		seed{"unknown-type-21", frame(21, []byte{1, 2, 3})},
 		seed{"unknown-type-255", frame(255)},
 		seed{"hello-escape-in-name", hello(protocol.Version, 0, 0, "\x1b]0;pwned\a\x1b[2J")},
 		seed{"hello-bad-bool", hello(protocol.Version, 2, 0, "ada")},
@@ -113,11 +123,28 @@ func seeds(t testing.TB) []seed {
 		seed{"welcome-huge-player-count", frame(byte(protocol.TypeWelcome), u16(1), u16(20), u16(100), []byte{4}, u16(1), u16(1), []byte("."), u16(0xffff))},
 		seed{"welcome-info-id-0", welcome(1, 1, 1, "#", info(0, 1, "zero"))},
 		seed{"welcome-info-bad-utf8", welcome(1, 1, 1, "#", info(2, 1, "\x80"))},
-		seed{"state-huge-count", state(0xffff)},
-		seed{"state-count-too-small", state(1, pos(1, 2, 3), pos(2, 3, 4))},
-		seed{"state-player-0", state(1, pos(0, 2, 3))},
-		seed{"state-no-players", state(0)},
-		seed{"state-max-coords", state(2, pos(0xffff, 0xffff, 0xffff), pos(1, 0, 0))},
+		seed{"state-huge-count", state(0, 0xffff)},
+		seed{"state-count-too-small", state(0, 1, pos(1, 2, 3), pos(2, 3, 4))},
+		seed{"state-player-0", state(0, 1, pos(0, 2, 3))},
+		seed{"state-empty-body", state(0, 0)},
+		seed{"state-full-nobody", state(1, 0)},
+		seed{"state-bad-flags", state(2, 1, pos(1, 2, 3))},
+		seed{"state-head-only", frame(byte(protocol.TypeState), u32(9), u64(450e6), u32(7))},
+		seed{"state-max-coords", state(0, 2, pos(0xffff, 0xffff, 0xffff), pos(1, 0, 0))},
+		seed{"state-gone-0", gone(1, 0)},
+		seed{"state-gone-huge-count", gone(0xffff, 1)},
+		seed{"state-full-and-gone", frame(byte(protocol.TypeState), u32(9), u64(450e6), u32(7), []byte{1}, u16(1), pos(1, 2, 3), u16(1), u16(2))},
+		seed{"mapchunk-width-0", chunk(0, 0, 1, 2)},
+		seed{"mapchunk-width-1025", chunk(1025, 0, 1, 0x8a, 0x10)},
+		seed{"mapchunk-past-last-row", chunk(1, 1023, 2, 4)},
+		seed{"mapchunk-too-many-cells", chunk(1024, 0, 64, 0x80, 0x80, 0x04)},
+		seed{"mapchunk-run-0", chunk(2, 0, 1, 0, 4)},
+		seed{"mapchunk-run-past-row", chunk(2, 0, 1, 6)},
+		seed{"mapchunk-same-kind-twice", chunk(2, 0, 1, 3, 3)},
+		seed{"mapchunk-overlong-varint", chunk(2, 0, 1, 0x85, 0x00)},
+		seed{"mapchunk-varint-cut", chunk(200, 0, 1, 0x91)},
+		seed{"mapchunk-runs-short", chunk(3, 0, 1, 3)},
+		seed{"mapchunk-trailing-run", chunk(1, 0, 1, 3, 2)},
 		seed{"input-dir-none", frame(byte(protocol.TypeInput), u32(1), []byte{0})},
 		seed{"input-dir-5", frame(byte(protocol.TypeInput), u32(1), []byte{5})},
 		seed{"input-dir-255", frame(byte(protocol.TypeInput), u32(1), []byte{255})},

@@ -105,6 +105,9 @@ func (c *Core) resume(now time.Duration, cl *client, r *protocol.Resume) {
 	c.stats.Resumes++
 	c.events = append(c.events, Event{Kind: EventResume, Conn: av.conn, From: from, Player: av.player, Name: av.info.Name, Bot: av.bot})
 	c.welcome(av)
-	c.sendState(now, av, c.snapshot())
+	// A full picture of its area, with a Join for each player in it: what
+	// it knew went with the old connection.
+	av.area.reset()
+	c.sendOwnState(now, av)
 	c.tellScores(now) // its points and a freeze come back with it
 }

@@ -20,13 +20,33 @@ func resumeWith(c *Core, now time.Duration, conn ConnID, tok protocol.Token) []E
 
 // walk sends inputs seq from..to, all right, 200 ms apart from start.
 func walk(c *Core, start time.Duration, conn ConnID, from, to uint32) time.Duration {
+	return walkSeen(c, nil, start, conn, from, to)
+}
+
+// walkSeen is walk, keeping what the clients are told in v (if not nil).
+func walkSeen(c *Core, v views, start time.Duration, conn ConnID, from, to uint32) time.Duration {
 	now := start
 	for seq := from; seq <= to; seq++ {
 		c.Receive(now, conn, &protocol.Input{Seq: seq, Dir: grid.Right})
 		now += 200 * ms
 	}
-	c.Outbox()
+	if out := c.Outbox().Envelopes; v != nil {
+		v.apply(out)
+	}
 	return now
+}
+
+// posIn returns where player id is in a client's picture ps, or stops the
+// test.
+func posIn(t *testing.T, ps []grid.PlayerPos, id grid.PlayerID) grid.Pos {
+	t.Helper()
+	for _, p := range ps {
+		if p.ID == id {
+			return p.Pos
+		}
+	}
+	t.Fatalf("player %d not in the picture %v", id, ps)
+	return grid.Pos{}
 }
 
 func TestWelcomeGivesAnUnguessableToken(t *testing.T) {
@@ -47,9 +67,10 @@ func TestWelcomeGivesAnUnguessableToken(t *testing.T) {
 
 func TestResumeWithinTheWindowKeepsIDCellAndNumbering(t *testing.T) {
 	c := resumeCore()
-	w := join(t, c, 0, 1, "ann", false)
-	join(t, c, 0, 2, "bob", false)
-	now := walk(c, 0, 1, 1, 3) // ann at (13,10), last input #3
+	v := views{}
+	w := joinSeen(t, c, v, 0, 1, "ann", false)
+	joinSeen(t, c, v, 0, 2, "bob", false)
+	now := walkSeen(c, v, 0, 1, 1, 3) // ann at (13,10), last input #3
 	c.Drop(now, 1, "read: connection reset")
 	out := c.Outbox()
 	if len(out.Events) != 1 || out.Events[0].Kind != EventAway {
@@ -65,8 +86,10 @@ func TestResumeWithinTheWindowKeepsIDCellAndNumbering(t *testing.T) {
 	}
 	// Others still see ann standing, blocking her cell.
 	c.Receive(now, 2, &protocol.Input{Seq: 1, Dir: grid.Right})
-	if st := statesTo(c.Outbox().Envelopes, 2); len(st) != 1 || posOf(t, st[0], 1) != (grid.Pos{X: 13, Y: 10}) {
-		t.Errorf("bob's state %+v: want ann kept at (13,10)", st)
+	out = c.Outbox()
+	v.apply(out.Envelopes)
+	if st := statesTo(out.Envelopes, 2); len(st) != 1 || posIn(t, v.players(2), 1) != (grid.Pos{X: 13, Y: 10}) {
+		t.Errorf("bob's state %+v, picture %v: want ann kept at (13,10)", st, v.players(2))
 	}
 
 	env := resumeWith(c, now+29*time.Second, 3, w.Token)
@@ -248,8 +271,12 @@ func TestResumeKeepsPointsAndFreeze(t *testing.T) {
 	if points[1].Points != 1 || !points[bob.Player].Frozen {
 		t.Errorf("scoreboard after the resume %+v: want ann's point and bob frozen", sc.Players)
 	}
+	v := views{}
+	v.apply(env)
 	c.Receive(600*ms, 3, &protocol.Input{Seq: 1, Dir: grid.Down})
-	if st := statesTo(c.Outbox().Envelopes, 3); len(st) != 1 || st[0].Ack != 1 || posOf(t, st[0], bob.Player) != (grid.Pos{X: 12, Y: 10}) {
-		t.Errorf("a move of the resumed, frozen bob: %+v, want acknowledged and still at (12,10)", st)
+	out = c.Outbox().Envelopes
+	v.apply(out)
+	if st := statesTo(out, 3); len(st) != 1 || st[0].Ack != 1 || posIn(t, v.players(3), bob.Player) != (grid.Pos{X: 12, Y: 10}) {
+		t.Errorf("a move of the resumed, frozen bob: %+v, picture %v, want acknowledged and still at (12,10)", st, v.players(3))
 	}
 }

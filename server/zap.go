@@ -62,7 +62,7 @@ func (c *Core) zap(now time.Duration, cl *client, z *protocol.Zap) {
 		c.tag(now, cl, c.slots[rec.Target], rec)
 	}
 	if c.cfg.Rate == 0 {
-		c.sendState(now, cl, c.snapshot()) // the acknowledgement
+		c.sendOwnState(now, cl) // the acknowledgement
 		c.showSpectators(now)
 	}
 }

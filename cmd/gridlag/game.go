@@ -92,10 +92,11 @@ func (l gameLimits) options() server.Options {
 }
 
 // check refuses a send queue too short for a newcomer's Joins: it is sent
-// one per player online at once.
+// one per player in its area of interest at once, and there are at most
+// protocol.MaxAreaPlayers of those, whatever the number online.
 func (l gameLimits) check() error {
-	if l.sendQueue != 0 && l.sendQueue <= l.players {
-		return fmt.Errorf("-send-queue %d must be more than -max-players %d: a newcomer is sent one Join per player online at once", l.sendQueue, l.players)
+	if l.sendQueue != 0 && l.sendQueue <= protocol.MaxAreaPlayers {
+		return fmt.Errorf("-send-queue %d must be more than %d, the most players one area of interest holds: a newcomer is sent one Join per player in view at once", l.sendQueue, protocol.MaxAreaPlayers)
 	}
 	return nil
 }
@@ -129,7 +130,7 @@ func gameMain(args []string) error {
 	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
 	fs.int(&f.limits.connsPerAddr, "max-conns-per-addr", server.DefaultMaxConnsPerAddr, connsKind, "game connections open at once from one address")
 	fs.int(&f.limits.playersPerAddr, "max-players-per-addr", server.DefaultMaxPlayersPerAddr, sessionsKind, "players joined at once from one address (a classroom behind one NAT is one address)")
-	fs.int(&f.limits.sendQueue, "send-queue", server.DefaultSendQueue, queueKind, "frames that may wait for a game client before it is dropped as too slow; more than -max-players")
+	fs.int(&f.limits.sendQueue, "send-queue", server.DefaultSendQueue, queueKind, "frames that may wait for a game client before it is dropped as too slow; more than the 2048 players an area of interest holds")
 	fs.int(&f.limits.writeBuffer, "write-buffer", server.DefaultWriteBuffer, bufferKind, "kernel send buffer of each game connection, in bytes: what a client that stops reading can hold")
 	fs.duration(&f.limits.writeTimeout, "write-timeout", server.DefaultWriteTimeout, stallKind, "a game client that reads nothing for this long is dropped")
 	fs.duration(&f.drain, "drain", 10*time.Second, lengthKind, "with -server: on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
