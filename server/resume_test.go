@@ -280,3 +280,59 @@ func TestResumeKeepsPointsAndFreeze(t *testing.T) {
 		t.Errorf("a move of the resumed, frozen bob: %+v, picture %v, want acknowledged and still at (12,10)", st, v.players(3))
 	}
 }
+
+// TestAwayPlayerInAreas: with areas of interest, a dropped player's
+// connection hears nothing (no State, Join, Leave or Scores) while those
+// near still see it standing in their area; a newcomer near it meets it
+// with a Join; when its window ends its Leave goes to whoever has it in
+// view and to the spectators, not to a player far away.
+func TestAwayPlayerInAreas(t *testing.T) {
+	ann, bob, far, cid := grid.Pos{X: 20, Y: 20}, grid.Pos{X: 22, Y: 20}, grid.Pos{X: 300, Y: 20}, grid.Pos{X: 20, Y: 22}
+	c := NewCore(Config{Map: openMap(t, 400, 60), Spawn: ann, Spawns: []grid.Pos{ann, bob, far, cid}, Rate: 20, Resume: 30 * time.Second})
+	v := views{}
+	joinSeen(t, c, v, 0, 1, "ann", false)
+	joinSeen(t, c, v, 0, 2, "bob", false)
+	joinSeen(t, c, v, 0, 3, "far", false)
+	spectate(t, c, 0, 9, "teacher")
+	c.Tick(50 * ms)
+	v.apply(c.Outbox().Envelopes)
+	if got := v.players(2); len(got) != 2 || posIn(t, got, 1) != ann {
+		t.Fatalf("bob's picture %v, want ann and himself", got)
+	}
+
+	c.Drop(time.Second, 1, "read: connection reset")
+	c.Outbox()
+	c.Receive(1100*ms, 2, &protocol.Bye{Reason: "dinner"})                         // a Leave ann had in view
+	c.Receive(1100*ms, 4, &protocol.Hello{Version: protocol.Version, Name: "cid"}) // a newcomer next to ann
+	c.Tick(1150 * ms)
+	c.Ping(1200 * ms)
+	out := c.Outbox().Envelopes
+	v.apply(out)
+	if m := messagesTo(out, 1); len(m) != 0 {
+		t.Errorf("sent %v to ann's dropped connection", m)
+	}
+	if posIn(t, v.players(4), 1) != ann {
+		t.Errorf("cid's picture %v, want ann standing at %v", v.players(4), ann)
+	}
+	var met bool
+	for _, e := range out {
+		if j, ok := e.Msg.(*protocol.Join); ok && e.To == 4 && j.Player.ID == 1 {
+			met = true
+		}
+	}
+	if !met {
+		t.Errorf("cid did not meet ann: %s", describe(out))
+	}
+
+	c.Tick(31 * time.Second)
+	out = c.Outbox().Envelopes
+	leaves := map[ConnID]bool{}
+	for _, e := range out {
+		if l, ok := e.Msg.(*protocol.Leave); ok && l.ID == 1 {
+			leaves[e.To] = true
+		}
+	}
+	if len(leaves) != 2 || !leaves[4] || !leaves[9] {
+		t.Errorf("ann's Leave at the window's end went to %v, want cid (conn 4) and the spectator (9) only", leaves)
+	}
+}
