@@ -78,6 +78,9 @@ func (s *Spectator) Disconnected(err error) {
 	s.fail(err)
 }
 
+// Dropped is Disconnected: a spectator has no avatar to come back to.
+func (s *Spectator) Dropped(now time.Duration, err error) { s.Disconnected(err) }
+
 func (s *Spectator) fail(err error) {
 	if s.phase != Closed {
 		s.phase, s.err = Closed, err

@@ -123,7 +123,7 @@ func badFrames() []badFrame {
 		return frame(byte(protocol.TypeHello), u16(protocol.Version), []byte{bot, 0}, str(name))
 	}
 	welcome := func(player, w, h uint16, cells string) []byte {
-		return frame(byte(protocol.TypeWelcome), u16(player), u16(20), u16(100), []byte{4}, u16(w), u16(h), []byte(cells), u16(0))
+		return frame(byte(protocol.TypeWelcome), u16(player), u16(20), u16(100), []byte{4}, u16(w), u16(h), []byte(cells), u16(0), token(7), u16(30))
 	}
 	state := func(count uint16, rest ...[]byte) []byte {
 		return frame(byte(protocol.TypeState), u32(1), u64(2), u32(3), []byte{0}, u16(count), cat(rest...), u16(0))
@@ -138,7 +138,7 @@ func badFrames() []badFrame {
 	return []badFrame{
 		{"zero length", []byte{0, 0}, protocol.ErrEmptyFrame, ""},
 		{"type 0", frame(0), protocol.ErrUnknownType, ""},
-		{"type 20", frame(20, u64(1)), protocol.ErrUnknownType, ""},
+		{"type 21", frame(21, u64(1)), protocol.ErrUnknownType, ""},
 		{"type 255", frame(255), protocol.ErrUnknownType, ""},
 		{"hello short", frame(byte(protocol.TypeHello), u16(1)), protocol.ErrShort, "Hello"},
 		{"hello bool 2", hello(2, "ada"), protocol.ErrBadValue, "Hello"},
@@ -265,10 +265,10 @@ func TestEncodeTooLarge(t *testing.T) {
 	checkTooLarge(t, st)
 
 	// A Welcome whose body is exactly MaxFrame bytes encodes; one byte more
-	// does not. Body: 1 type, 13 header, 255*255 cells, 2 count, and two
-	// players of 3+244 bytes.
+	// does not. Body: 1 type, 13 header, 255*255 cells, 2 count, two
+	// players of 3+235 bytes, and 18 of token and resume window.
 	w := &protocol.Welcome{Player: 1, MapWidth: 255, MapHeight: 255, Cells: bytes.Repeat([]byte("."), 255*255),
-		Players: []protocol.PlayerInfo{{ID: 1, Name: strings.Repeat("a", 244)}, {ID: 2, Name: strings.Repeat("b", 244)}}}
+		Players: []protocol.PlayerInfo{{ID: 1, Name: strings.Repeat("a", 235)}, {ID: 2, Name: strings.Repeat("b", 235)}}}
 	b = mustMarshal(t, w)
 	if len(b) != protocol.HeaderLen+protocol.MaxFrame {
 		t.Fatalf("Welcome frame is %d bytes, want %d", len(b), protocol.HeaderLen+protocol.MaxFrame)

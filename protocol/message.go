@@ -37,6 +37,7 @@ const (
 	TypeTagged     Type = 17
 	TypeScores     Type = 18
 	TypeMapChunk   Type = 19
+	TypeResume     Type = 20
 )
 
 // String names the message type.
@@ -80,6 +81,8 @@ func (t Type) String() string {
 		return "Scores"
 	case TypeMapChunk:
 		return "MapChunk"
+	case TypeResume:
+		return "Resume"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -113,6 +116,13 @@ type Welcome struct {
 	MapHeight  uint16
 	Cells      []byte // MapWidth*MapHeight cells, row-major, '#' or '.'; empty if MapFollows
 	Players    []PlayerInfo
+	// Token brings this avatar back after a dropped connection (see
+	// Resume); zero when the server keeps no avatar for a player who
+	// dropped.
+	Token Token
+	// ResumeS is how many seconds the server keeps a dropped player's
+	// avatar for its Token; 0 with the zero Token.
+	ResumeS uint16
 }
 
 // MapFollows reports whether the map is too large for the Welcome and
@@ -145,6 +155,7 @@ const (
 	ErrCodeFlood    uint8 = 6 // the client sends too much
 	ErrCodeTimeout  uint8 = 7 // the client was silent too long
 	ErrCodeShutdown uint8 = 8 // the server is stopping
+	ErrCodeResume   uint8 = 9 // the Resume's token is unknown, used or expired
 )
 
 // Error reports why the sender is about to close the connection.
@@ -285,6 +296,8 @@ func New(t Type) Message {
 		return new(Scores)
 	case TypeMapChunk:
 		return new(MapChunk)
+	case TypeResume:
+		return new(Resume)
 	}
 	return nil
 }

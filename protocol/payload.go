@@ -212,7 +212,8 @@ func (m *Welcome) appendPayload(b []byte) ([]byte, error) {
 			return b, err
 		}
 	}
-	return b, nil
+	b = append(b, m.Token[:]...)
+	return binary.BigEndian.AppendUint16(b, m.ResumeS), nil
 }
 
 func (m *Welcome) decodePayload(r *reader) error {
@@ -226,6 +227,8 @@ func (m *Welcome) decodePayload(r *reader) error {
 	for i := 0; i < n && r.err == nil; i++ {
 		m.Players = append(m.Players, decodeInfo(r))
 	}
+	m.Token = r.token()
+	m.ResumeS = r.u16()
 	if r.err == nil && m.Player == 0 {
 		r.fail(ErrBadValue)
 	}

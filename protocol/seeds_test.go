@@ -33,6 +33,9 @@ func str(s string) []byte { return append([]byte{byte(len(s))}, s...) }
 
 func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 
+// token is a wire resume token of TokenLen bytes, each b.
+func token(b byte) []byte { return bytes.Repeat([]byte{b}, protocol.TokenLen) }
+
 // seeds returns FuzzDecode's seed corpus: a valid frame of every type, a
 // stream of them all, and the nasty inputs a hostile or broken peer sends.
 func seeds(t testing.TB) []seed {
@@ -57,7 +60,10 @@ func seeds(t testing.TB) []seed {
 	}
 	welcome := func(player, w, h uint16, cells string, players ...[]byte) []byte {
 		return frame(byte(protocol.TypeWelcome), u16(player), u16(20), u16(100), []byte{4},
-			u16(w), u16(h), []byte(cells), u16(uint16(len(players))), cat(players...))
+			u16(w), u16(h), []byte(cells), u16(uint16(len(players))), cat(players...), token(7), u16(30))
+	}
+	resume := func(version uint16, tok []byte) []byte {
+		return frame(byte(protocol.TypeResume), u16(version), tok)
 	}
 	info := func(id uint16, color byte, name string) []byte { return cat(u16(id), []byte{color}, str(name)) }
 	state := func(flags byte, count uint16, players ...[]byte) []byte {
@@ -101,7 +107,7 @@ func seeds(t testing.TB) []seed {
 		seed{"length-max-no-body", []byte{0xff, 0xff}},
 		seed{"length-max-short-body", cat([]byte{0xff, 0xff, byte(protocol.TypeState)}, bytes.Repeat([]byte{0}, 100))},
 		seed{"unknown-type-0", frame(0)},
-		seed{"unknown-type-20", frame(20, []byte{1, 2, 3})},
+		seed{"unknown-type-21", frame(21, []byte{1, 2, 3})},
 		seed{"unknown-type-255", frame(255)},
 		seed{"hello-escape-in-name", hello(protocol.Version, 0, 0, "\x1b]0;pwned\a\x1b[2J")},
 		seed{"hello-bad-bool", hello(protocol.Version, 2, 0, "ada")},
@@ -169,6 +175,10 @@ func seeds(t testing.TB) []seed {
 		seed{"scores-count-too-small", scores(1, score(1, 0, 0, 2), score(2, 1, 1, 3))},
 		seed{"scores-player-0", scores(1, score(0, 0, 0, 2))},
 		seed{"scores-bad-bool", scores(1, score(1, 0, 2, 2))},
+		seed{"resume-zero-token", resume(protocol.Version, token(0))},
+		seed{"resume-short-token", resume(protocol.Version, token(7)[:protocol.TokenLen-1])},
+		seed{"resume-old-version", resume(0, token(7))},
+		seed{"welcome-zero-token", frame(byte(protocol.TypeWelcome), u16(1), u16(20), u16(100), []byte{4}, u16(1), u16(1), []byte("."), u16(0), token(0), u16(0))},
 		seed{"error-c1-controls", frame(byte(protocol.TypeError), []byte{4}, str("\u009b31m\u0085"))},
 	)
 	return s

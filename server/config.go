@@ -74,6 +74,11 @@ type Config struct {
 	// MaxSpectators is how many spectators may watch at once. They take no
 	// player slot: this is their own cap. Default 16.
 	MaxSpectators int
+	// Resume is how long a player whose connection dropped keeps its
+	// avatar for the resume token its Welcome gave (see Core.Drop). The
+	// Core takes it as given: 0 (the zero value) turns resuming off;
+	// cmd passes DefaultResume unless told otherwise.
+	Resume time.Duration
 	// LagComp turns lag compensation on: a zap is judged against the other
 	// players rewound to the moment the shooter saw (within Unlag). The
 	// Core takes it as given, like Rate; cmd turns it on unless told
@@ -135,6 +140,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: max players %d is out of range (1 to %d)", c.MaxPlayers, MaxPlayersCap)
 	case c.MaxSpectators < 1 || c.MaxSpectators > MaxSpectatorsCap:
 		return fmt.Errorf("server: max spectators %d is out of range (1 to %d)", c.MaxSpectators, MaxSpectatorsCap)
+	case c.Resume < 0 || c.Resume > MaxResume:
+		return fmt.Errorf("server: resume window %v is out of range (0 to %v)", c.Resume, MaxResume)
 	case c.Unlag < 0 || c.Unlag > MaxUnlag:
 		return fmt.Errorf("server: unlag %v is out of range (0 to %v)", c.Unlag, MaxUnlag)
 	case c.Round < MinRound || c.Round > MaxRound:

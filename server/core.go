@@ -27,8 +27,10 @@ type Core struct {
 	count int       // joined clients
 	// spectators are the watching clients, in the order they came
 	spectators []*client
-	bots       int    // joined bots
-	botN       uint32 // bots spawned so far, to spread the next one
+	bots       int                        // joined bots
+	awayN      int                        // joined players whose connection dropped, kept for resume
+	tokens     map[protocol.Token]*client // resume tokens, each bound to its player
+	botN       uint32                     // bots spawned so far, to spread the next one
 
 	tick   uint32
 	spawns []grid.Pos // the human spawn cells: Spawn, then Spawns
@@ -83,8 +85,15 @@ type client struct {
 	join    *protocol.Join // announces the player to those it comes into view of
 	area    area           // what the client was last told of its area of interest
 	bot     bool
-	lastSeq uint32   // the last input processed
-	rtt     rttMeter // the round trip, measured by the Core's Pings
+	lastSeq uint32         // the last input processed
+	rtt     rttMeter       // the round trip, measured by the Core's Pings
+	token   protocol.Token // brings the avatar back after a drop; zero if resuming is off
+
+	// A player whose connection dropped is away until awayUntil, kept for
+	// resume; conn is then the connection it dropped from.
+	away       bool
+	awayUntil  time.Duration
+	awayReason string
 
 	trail       trail         // recent cells, for lag compensation
 	gun         grid.Cooldown // the zap's cooldown
@@ -105,6 +114,7 @@ func NewCore(cfg Config) *Core {
 		cfg:    cfg,
 		world:  grid.NewWorld(cfg.Map, rules),
 		conns:  make(map[ConnID]*client),
+		tokens: make(map[protocol.Token]*client),
 		slots:  make([]*client, cfg.MaxPlayers+1),
 		spawns: append([]grid.Pos{cfg.Spawn}, cfg.Spawns...),
 	}
@@ -131,6 +141,7 @@ func (c *Core) Stats() Stats {
 	s.Bots = c.bots
 	s.Spectators = len(c.spectators)
 	s.Connections = len(c.conns)
+	s.Away = c.awayN
 	return s
 }
 
@@ -191,6 +202,7 @@ func (c *Core) sendClose(to ConnID, m protocol.Message) {
 // Receive feeds one decoded message from connection id, received at now.
 func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 	c.begin()
+	c.expire(now)
 	c.due(now)
 	cl := c.conns[id]
 	if cl == nil {
@@ -235,7 +247,7 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 		c.leave(now, cl, fmt.Sprintf("client error %d: %s", v.Code, protocol.Printable(v.Text)))
 		cl.phase = phaseClosed
 		c.sendClose(id, &protocol.Bye{Reason: "goodbye"})
-	case *protocol.Hello, *protocol.Spectate:
+	case *protocol.Hello, *protocol.Spectate, *protocol.Resume:
 		c.violation(now, cl, fmt.Sprintf("second handshake (%v) on the connection", m.Type()))
 	default:
 		c.violation(now, cl, fmt.Sprintf("unexpected %v from a client", m.Type()))
@@ -243,8 +255,8 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 }
 
 // Disconnect reports that connection id is gone, for reason (for the
-// record). Its player leaves the world, or the spectator stops watching.
-// Unknown IDs are ignored.
+// record). Its player leaves the world at once (see Drop to keep it for a
+// while), or the spectator stops watching. Unknown IDs are ignored.
 func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
 	c.begin()
 	c.due(now)
@@ -262,6 +274,7 @@ func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
 // spectator one Overview. With Rate 0 nobody calls it, but it works the same.
 func (c *Core) Tick(now time.Duration) {
 	c.begin()
+	c.expire(now)
 	c.due(now)
 	c.broadcast(now)
 }
@@ -274,8 +287,10 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 		c.join(now, cl, h)
 	case *protocol.Spectate:
 		c.watch(now, cl, h)
+	case *protocol.Resume:
+		c.resume(now, cl, h)
 	default:
-		c.refuse(cl, protocol.ErrCodeProtocol, fmt.Sprintf("expected Hello or Spectate as the first message, got %v", m.Type()))
+		c.refuse(cl, protocol.ErrCodeProtocol, fmt.Sprintf("expected Hello, Resume or Spectate as the first message, got %v", m.Type()))
 	}
 }
 
@@ -333,19 +348,8 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	c.stats.Joins++
 	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: h.Name, Bot: h.Bot, Pos: pos})
 
-	c.send(cl.conn, &protocol.Welcome{
-		Player:     pid,
-		UpdateRate: uint16(c.cfg.Rate),
-		MoveTimeMS: uint16(c.cfg.MoveTime / time.Millisecond),
-		Burst:      uint8(c.cfg.Burst),
-		MapWidth:   uint16(c.cfg.Map.Width()),
-		MapHeight:  uint16(c.cfg.Map.Height()),
-		Cells:      c.cells,
-		Players:    []protocol.PlayerInfo{cl.info},
-	})
-	for _, m := range c.chunks {
-		c.send(cl.conn, m)
-	}
+	c.issue(cl)
+	c.welcome(cl)
 	// The others in view come as one Join each with the first State, and
 	// hear of the newcomer with theirs, as it comes into their view.
 	for _, s := range c.spectators {
@@ -357,6 +361,31 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 		c.sendOwnState(now, cl) // the others see it at the next tick
 	}
 	c.stale = true
+}
+
+// welcome sends cl its Welcome (with its resume token), then the map's
+// chunks if the map does not fit in it. The players in view come as one
+// Join each with the State that shows them (its area is reset on joining
+// and on resuming), so that neither grows with the number of players.
+func (c *Core) welcome(cl *client) {
+	w := &protocol.Welcome{
+		Player:     cl.player,
+		UpdateRate: uint16(c.cfg.Rate),
+		MoveTimeMS: uint16(c.cfg.MoveTime / time.Millisecond),
+		Burst:      uint8(c.cfg.Burst),
+		MapWidth:   uint16(c.cfg.Map.Width()),
+		MapHeight:  uint16(c.cfg.Map.Height()),
+		Cells:      c.cells,
+		Players:    []protocol.PlayerInfo{cl.info},
+		Token:      cl.token,
+	}
+	if !cl.token.IsZero() {
+		w.ResumeS = uint16((c.cfg.Resume + time.Second - 1) / time.Second)
+	}
+	c.send(cl.conn, w)
+	for _, m := range c.chunks {
+		c.send(cl.conn, m)
+	}
 }
 
 // refuse ends a connection that has not joined.
@@ -395,6 +424,7 @@ func (c *Core) leave(now time.Duration, cl *client, reason string) {
 func (c *Core) leaveWorld(cl *client, reason string) {
 	c.world.Remove(cl.player)
 	c.slots[cl.player] = nil
+	delete(c.tokens, cl.token)
 	c.count--
 	if cl.bot {
 		c.bots--
@@ -405,7 +435,9 @@ func (c *Core) leaveWorld(cl *client, reason string) {
 	for _, o := range c.slots {
 		if o != nil && o.area.knows(cl.player) {
 			o.area.forget(cl.player)
-			c.send(o.conn, leave)
+			if !o.away { // its connection is gone; a resume resets its area
+				c.send(o.conn, leave)
+			}
 		}
 	}
 	for _, s := range c.spectators {
@@ -483,7 +515,9 @@ func (c *Core) broadcast(now time.Duration) {
 	positions := c.indexWorld()
 	c.record(now, positions)
 	for _, p := range positions {
-		c.sendState(now, c.slots[p.ID], p.Pos)
+		if cl := c.slots[p.ID]; !cl.away { // an away player stays in the index, unseen by itself
+			c.sendState(now, cl, p.Pos)
+		}
 	}
 	c.showSpectators(now)
 }

@@ -92,7 +92,7 @@ func (c *Core) tellScores(now time.Duration) {
 	}
 	s.Players = c.Scoreboard(nil)
 	for _, cl := range c.slots {
-		if cl != nil {
+		if cl != nil && !cl.away {
 			c.send(cl.conn, s)
 		}
 	}

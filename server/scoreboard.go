@@ -15,7 +15,7 @@ import (
 // the same few bytes however many play. A smaller world's lists everyone.
 const ScoreboardTop = 16
 
-// tellTopScores sends each player head with the best ScoreboardTop players
+// tellTopScores sends each player (not an away one) head with the best ScoreboardTop players
 // and itself, sorted by ID.
 func (c *Core) tellTopScores(head *protocol.Scores) {
 	all := c.Scoreboard(nil)
@@ -25,7 +25,7 @@ func (c *Core) tellTopScores(head *protocol.Scores) {
 	top := all[:ScoreboardTop]
 	slices.SortFunc(top, func(a, b protocol.ScoreEntry) int { return cmp.Compare(a.ID, b.ID) })
 	for _, cl := range c.slots {
-		if cl == nil {
+		if cl == nil || cl.away {
 			continue
 		}
 		s := *head

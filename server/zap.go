@@ -106,7 +106,9 @@ func (c *Core) tag(now time.Duration, shooter, target *client, rec ZapRecord) {
 	c.stats.Tags++
 	shooter.points++
 	target.frozenUntil = now + time.Duration(grid.FreezeTime)
-	c.send(target.conn, &protocol.Tagged{By: shooter.player, Seen: rec.Seen, AgoMS: wireMS(rec.Rewind), FrozenMS: wireMS(time.Duration(grid.FreezeTime))})
+	if !target.away {
+		c.send(target.conn, &protocol.Tagged{By: shooter.player, Seen: rec.Seen, AgoMS: wireMS(rec.Rewind), FrozenMS: wireMS(time.Duration(grid.FreezeTime))})
+	}
 	c.tellScores(now)
 }
 

@@ -47,6 +47,7 @@ type gameFlags struct {
 	sshLimit sshLimits
 	limits   gameLimits
 	drain    time.Duration
+	resume   time.Duration
 	logPath  string
 	debug    bool
 	agones   agonesFlags
@@ -133,6 +134,7 @@ func gameMain(args []string) error {
 	fs.int(&f.limits.writeBuffer, "write-buffer", server.DefaultWriteBuffer, bufferKind, "kernel send buffer of each game connection, in bytes: what a client that stops reading can hold")
 	fs.duration(&f.limits.writeTimeout, "write-timeout", server.DefaultWriteTimeout, stallKind, "a game client that reads nothing for this long is dropped")
 	fs.duration(&f.drain, "drain", 10*time.Second, lengthKind, "with -server: on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
+	fs.duration(&f.resume, "resume", server.DefaultResume, resumeKind, "a player whose connection drops gets the same avatar back if it returns within this time; 0 = off")
 	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	// The tools for scale.
@@ -226,7 +228,7 @@ func (f *gameFlags) serverConfig() (server.Config, error) {
 		}
 	}
 	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, LagComp: f.lag.on, Unlag: f.lag.unlag, Round: f.round,
-		MaxPlayers: f.limits.players}
+		MaxPlayers: f.limits.players, Resume: f.resume}
 	return cfg, cfg.Validate()
 }
 
