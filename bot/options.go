@@ -28,6 +28,9 @@ type Options struct {
 	// Latency and Jitter are each bot's injected link: the round trip,
 	// half each way, and 0..Jitter more per message (client.Options).
 	Latency, Jitter time.Duration
+	// Loss is the probability that a message of a bot's link is lost and
+	// retransmitted, as TCP does (client.Options.Loss).
+	Loss float64
 	// Seed makes the run reproducible: bot i walks with a seed derived
 	// from Seed and i, and so does its link's jitter. 0 means a seed from
 	// the clock.
@@ -64,6 +67,8 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("bot: number of bots %d is out of range (1 to %d)", o.N, MaxBots)
 	case o.Duration < 0:
 		return o, fmt.Errorf("bot: negative duration %v", o.Duration)
+	case o.Loss < 0 || o.Loss > 1:
+		return o, fmt.Errorf("bot: loss %v is not a probability", o.Loss)
 	case o.Latency < 0 || o.Jitter < 0:
 		return o, fmt.Errorf("bot: negative latency %v or jitter %v", o.Latency, o.Jitter)
 	}
@@ -83,6 +88,7 @@ func (o Options) clientOptions(i int) client.Options {
 		Bot:     true,
 		Latency: o.Latency,
 		Jitter:  o.Jitter,
+		Loss:    o.Loss,
 		Seed:    o.seed(i),
 		// A bot draws nothing: it steers by the others' latest cells
 		// rather than by where they are drawn in the past.

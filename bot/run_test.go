@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/netcut"
 	"gridlag/server"
 	"gridlag/sim"
 )
@@ -73,13 +74,13 @@ func TestRunAgainstServer(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &obj); err != nil {
 		t.Fatalf("WriteJSON wrote %q: %v", buf.String(), err)
 	}
-	for _, k := range []string{"bots", "duration_ms", "inputs_sent", "inputs_acked", "corrections",
+	for _, k := range []string{"bots", "duration_ms", "inputs_sent", "inputs_acked", "corrections", "resumes",
 		"zaps_sent", "tags_made", "tags_suffered", "rtt_p50_ms", "rtt_p99_ms", "bytes_in_per_bot_per_sec", "bytes_out_per_bot_per_sec", "errors"} {
 		if _, ok := obj[k]; !ok {
 			t.Errorf("JSON summary has no %q: %s", k, buf.String())
 		}
 	}
-	if len(obj) != 13 || obj["bots"] != 4.0 || obj["errors"] == nil {
+	if len(obj) != 14 || obj["bots"] != 4.0 || obj["errors"] == nil {
 		t.Errorf("JSON summary: %s", buf.String())
 	}
 	buf.Reset()
@@ -229,5 +230,47 @@ func TestRunRefusesBadOptions(t *testing.T) {
 		if s.Bots != 0 {
 			t.Errorf("%s: %d bots played", c.name, s.Bots)
 		}
+	}
+}
+
+// TestBotsComeBackAfterADrop, over real TCP through a proxy that cuts
+// every connection while the bots walk: each comes back as the same
+// player, the summary counts the resumes, and every input was processed
+// once.
+func TestBotsComeBackAfterADrop(t *testing.T) {
+	t.Parallel()
+	srv, addr := startServer(t, server.Config{Rate: 20, Resume: 30 * time.Second})
+	proxy := netcut.Start(t, addr)
+	stop := Start(context.Background(), Options{Addr: proxy.Addr(), N: 2, Seed: 7})
+	waitServer := func(what string, cond func(server.Stats) bool) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for !cond(srv.Stats()) {
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s: %+v", what, srv.Stats())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitServer("the bots to walk", func(s server.Stats) bool { return s.Bots == 2 && s.Moves >= 4 })
+	proxy.Cut()
+	waitServer("both to come back", func(s server.Stats) bool { return s.Resumes == 2 })
+	moves := srv.Stats().Moves
+	waitServer("the bots to walk on", func(s server.Stats) bool { return s.Moves >= moves+4 })
+	s := stop()
+	if s.Bots != 2 || len(s.Errors) != 0 || s.Resumes != 2 {
+		t.Fatalf("summary %+v: want 2 bots, no error, 2 resumes", s)
+	}
+	waitServer("the bots to leave", func(s server.Stats) bool { return s.Players == 0 })
+	st := srv.Stats()
+	if s.InputsAcked != s.InputsSent || st.InputsProcessed != uint64(s.InputsSent) || st.Joins != 2 || st.Leaves != 2 {
+		t.Errorf("bots sent %d, acknowledged %d; server processed %d, %d joins, %d leaves: want every input once, the same 2 players",
+			s.InputsSent, s.InputsAcked, st.InputsProcessed, st.Joins, st.Leaves)
+	}
+	var text, js bytes.Buffer
+	s.WriteText(&text)
+	s.WriteJSON(&js)
+	if !strings.Contains(text.String(), "resumes:      2") || !strings.Contains(js.String(), `"resumes":2`) {
+		t.Errorf("summaries do not count the resumes:\n%s%s", text.String(), js.String())
 	}
 }

@@ -23,6 +23,9 @@ type Summary struct {
 	// (client.Stats).
 	InputsSent, InputsAcked, Corrections int
 
+	// Resumes is how many times a bot's connection dropped and the bot
+	// came back as the same player (client.Stats), summed over the bots.
+	Resumes int
 	// ZapsSent, TagsMade and TagsSuffered are summed over the bots: zaps
 	// fired, zaps the server judged a hit, and times the server said a bot
 	// was tagged (client.Stats).
@@ -68,6 +71,7 @@ func summarize(results []botResult, took time.Duration) Summary {
 		s.InputsSent += r.stats.InputsSent
 		s.InputsAcked += r.stats.InputsAcked
 		s.Corrections += r.stats.Corrections
+		s.Resumes += r.stats.Resumes
 		s.ZapsSent += r.stats.ZapsSent
 		s.TagsMade += r.stats.Tags
 		s.TagsSuffered += r.stats.Tagged
@@ -102,6 +106,7 @@ func (s Summary) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "bots:         %d for %v\n", s.Bots, s.Duration.Round(time.Millisecond))
 	fmt.Fprintf(&b, "inputs:       %d sent, %d acknowledged, %d corrections\n", s.InputsSent, s.InputsAcked, s.Corrections)
+	fmt.Fprintf(&b, "resumes:      %d after dropped connections\n", s.Resumes)
 	fmt.Fprintf(&b, "zaps:         %d sent, %d tags made, %d tags suffered\n", s.ZapsSent, s.TagsMade, s.TagsSuffered)
 	fmt.Fprintf(&b, "round trip:   p50 %v, p99 %v\n", s.RTTp50.Round(100*time.Microsecond), s.RTTp99.Round(100*time.Microsecond))
 	fmt.Fprintf(&b, "bytes/bot/s:  %.0f in, %.0f out\n", s.BytesInPerBotPerSec, s.BytesOutPerBotPerSec)
@@ -124,6 +129,7 @@ type summaryJSON struct {
 	InputsSent           int      `json:"inputs_sent"`
 	InputsAcked          int      `json:"inputs_acked"`
 	Corrections          int      `json:"corrections"`
+	Resumes              int      `json:"resumes"`
 	ZapsSent             int      `json:"zaps_sent"`
 	TagsMade             int      `json:"tags_made"`
 	TagsSuffered         int      `json:"tags_suffered"`
@@ -150,6 +156,7 @@ func (s Summary) WriteJSON(w io.Writer) error {
 		InputsSent:           s.InputsSent,
 		InputsAcked:          s.InputsAcked,
 		Corrections:          s.Corrections,
+		Resumes:              s.Resumes,
 		ZapsSent:             s.ZapsSent,
 		TagsMade:             s.TagsMade,
 		TagsSuffered:         s.TagsSuffered,

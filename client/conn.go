@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/protocol"
 )
 
 // Conn is a client connected to a gridlag server over TCP. It runs a
@@ -14,6 +15,11 @@ import (
 // trip before they are written, incoming ones half the round trip after
 // they are read. Conn implements Session; all its methods are safe for
 // concurrent use.
+//
+// If the connection drops and the server gave a resume token, Conn dials
+// again by itself (see RedialMin) and comes back as the same player; View
+// says Reconnecting meanwhile. It gives up when the server's window ends,
+// or with the server's Error if the server refuses.
 type Conn struct {
 	*tcp
 	d *Driver
@@ -59,7 +65,7 @@ func Connect(ctx context.Context, addr string, opts Options) (*Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newConn(nc, opts), nil
+	return newConn(addr, nc, opts), nil
 }
 
 // dial opens a TCP connection to addr, within DialTimeout unless ctx has
@@ -78,10 +84,10 @@ func dial(ctx context.Context, addr string) (net.Conn, error) {
 	return nc, nil
 }
 
-func newConn(nc net.Conn, opts Options) *Conn {
+func newConn(addr string, nc net.Conn, opts Options) *Conn {
 	opts = withSeed(opts)
 	d := NewDriver(0, opts)
-	return &Conn{tcp: startTCP(nc, opts, d), d: d}
+	return &Conn{tcp: startTCP(addr, nc, opts, d), d: d}
 }
 
 // Press implements Session.
@@ -144,5 +150,22 @@ func (c *Conn) Done() <-chan struct{} { return c.done }
 // Close implements Session: it says Bye at once (no injected delay), closes
 // the socket and waits for the connection's goroutines.
 func (c *Conn) Close() error { return c.tcp.close() }
+
+// Abandon ends the connection without saying Bye, as a dropped
+// connection ends: with a resume window, the server keeps the avatar for
+// a client started with Options.Resume set to the token of Resumable. It
+// waits for the connection's goroutines.
+func (c *Conn) Abandon() {
+	c.finish(ErrClosed)
+	c.wg.Wait()
+}
+
+// Resumable returns the resume token of the last Welcome and how long the
+// server keeps the avatar for it after a drop (see Core.Resumable).
+func (c *Conn) Resumable() (protocol.Token, time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.d.Core().Resumable()
+}
 
 var _ Session = (*Conn)(nil)

@@ -18,6 +18,9 @@ const (
 	Handshaking Phase = iota // Hello sent, waiting for Welcome
 	Playing                  // Welcome received
 	Closed                   // Error, Bye or disconnect
+	// Reconnecting: the connection dropped and the server keeps the
+	// avatar for a while; the caller dials again and calls Resume.
+	Reconnecting
 )
 
 // PressResult says what Core.Press did with a key press.
@@ -32,7 +35,8 @@ const (
 	// held (one press at most, the latest wins) and sent as soon as the
 	// limit allows.
 	Deferred
-	// Ignored: not playing yet, or no longer.
+	// Ignored: not playing yet, or no longer, or Burst presses are already
+	// held while reconnecting.
 	Ignored
 )
 
@@ -46,6 +50,8 @@ type pendingInput struct {
 	// still: the input moves nothing when replayed: a zap, or a move sent
 	// while the server says the player is frozen.
 	still bool
+	// render: a zap's RenderNS, sent again as it was after a resume.
+	render uint64
 }
 
 // Core is the sans-I/O client: a state machine fed with server messages,
@@ -62,12 +68,25 @@ type Core struct {
 	m        *grid.Map
 	moveTime time.Duration
 	rate     int
-	roster   map[grid.PlayerID]protocol.PlayerInfo
+	burst    int // moves the server accepts back to back
+
+	// Coming back after a drop: the token of the last Welcome and how long
+	// the server keeps the avatar for it.
+	token     protocol.Token
+	resumeFor time.Duration
+	resuming  bool          // the handshake under way is a Resume
+	away      bool          // dropped: inputs are held, not sent, until the resumed State
+	droppedAt time.Duration // when the drop that made it away happened
+	dropErr   error         // why
+	roster    map[grid.PlayerID]protocol.PlayerInfo
 
 	// world is the client's picture: others at their latest server cells,
 	// the player at the predicted cell.
 	world     *grid.World
-	latest    []grid.PlayerPos // players of the latest State
+	latest    []grid.PlayerPos  // the players in the area, after the latest State
+	spare     []grid.PlayerPos  // the array of the area before, reused
+	waiting   *protocol.Welcome // a Welcome whose map is still arriving in chunks
+	parts     mapParts          // that map's chunks so far
 	server    grid.Pos
 	predicted grid.Pos
 	hasState  bool
@@ -100,6 +119,7 @@ type Stats struct {
 	InputsAcked int             // inputs the server acknowledged
 	Corrections int             // times the server's word moved the predicted avatar
 	Deferred    int             // presses held back by the speed limit
+	Resumes     int             // times the player came back after a dropped connection
 	ZapsSent    int             // zaps sent
 	Tags        int             // zaps the server judged a hit
 	Tagged      int             // times the server said this player was tagged
@@ -121,6 +141,11 @@ func NewCore(now time.Duration, opts Options) *Core {
 		reconcileWas: !opts.NoReconcile,
 		nextPing:     now,
 		lastHeard:    now,
+	}
+	if !opts.Resume.IsZero() {
+		c.token, c.resuming = opts.Resume, true
+		c.send(&protocol.Resume{Version: protocol.Version, Token: opts.Resume})
+		return c
 	}
 	c.send(&protocol.Hello{Version: protocol.Version, Name: opts.Name, Bot: opts.Bot, Color: opts.Color, Room: opts.Room})
 	return c
@@ -174,6 +199,44 @@ func (c *Core) Disconnected(err error) {
 	c.fail(err)
 }
 
+// Resumable returns the resume token of the last Welcome and how long the
+// server keeps the avatar for it after a drop (zero and 0 if it keeps
+// none), for a caller that may come back with it on a client of its own
+// (see Options.Resume).
+func (c *Core) Resumable() (protocol.Token, time.Duration) { return c.token, c.resumeFor }
+
+// Dropped records that the connection was lost at time now for reason
+// err. If the server gave a resume token, the core waits for a new
+// connection (phase Reconnecting; see Resume) until the server's window
+// ends, then it closes with err; otherwise it closes at once.
+func (c *Core) Dropped(now time.Duration, err error) {
+	if err == nil {
+		err = errors.New("client: connection lost")
+	}
+	resumable := c.phase == Playing || c.phase == Handshaking && c.resuming
+	if !resumable || c.token.IsZero() || c.resumeFor <= 0 {
+		c.fail(err)
+		return
+	}
+	if !c.away {
+		c.away, c.droppedAt, c.dropErr = true, now, err
+	}
+	c.phase = Reconnecting
+	c.waiting = nil   // a resumed Welcome's map comes again, whole
+	c.out = c.out[:0] // nothing more goes on the lost connection
+}
+
+// Resume starts the handshake on a new connection at time now, after a
+// drop: the core says Resume with its token. It does nothing unless the
+// phase is Reconnecting.
+func (c *Core) Resume(now time.Duration) {
+	if c.phase != Reconnecting {
+		return
+	}
+	c.phase, c.resuming, c.lastHeard = Handshaking, true, now
+	c.send(&protocol.Resume{Version: protocol.Version, Token: c.token})
+}
+
 func (c *Core) fail(err error) {
 	if c.phase != Closed {
 		c.phase, c.err = Closed, err
@@ -181,8 +244,16 @@ func (c *Core) fail(err error) {
 }
 
 // Press handles a key press at time now. See PressResult.
+//
+// While reconnecting, presses are numbered, predicted and held as pending
+// (up to the server's Burst of them, so that the server does not refuse
+// them as too fast when they all come at once): the resumed connection
+// sends them with those that were unacknowledged at the drop.
 func (c *Core) Press(now time.Duration, d grid.Dir) PressResult {
-	if c.phase != Playing || !c.hasState || !d.Valid() {
+	if c.phase != Playing && !c.away || !c.hasState || !d.Valid() || c.phase == Closed {
+		return Ignored
+	}
+	if c.away && len(c.pending) >= c.burst {
 		return Ignored
 	}
 	if !c.limit.Allow(int64(now), int64(c.moveTime), 1) {
@@ -206,7 +277,10 @@ func (c *Core) number(now time.Duration, d grid.Dir, still bool) uint32 {
 
 func (c *Core) sendInput(now time.Duration, d grid.Dir) {
 	frozen := c.tag.frozen
-	c.send(&protocol.Input{Seq: c.number(now, d, frozen), Dir: d})
+	seq := c.number(now, d, frozen)
+	if !c.away {
+		c.send(&protocol.Input{Seq: seq, Dir: d})
+	}
 	if !frozen {
 		c.tag.facing = d
 	}
@@ -224,6 +298,8 @@ func (c *Core) NextWake() (at time.Duration, ok bool) {
 		return c.lastHeard + c.opts.serverTimeout(), true
 	case Closed:
 		return 0, false
+	case Reconnecting:
+		return c.droppedAt + c.resumeFor, true
 	}
 	at = min(c.nextPing, c.lastHeard+c.opts.serverTimeout())
 	if c.held != grid.None {
@@ -235,14 +311,20 @@ func (c *Core) NextWake() (at time.Duration, ok bool) {
 // Advance does what is due at time now: it sends a held press once the
 // speed limit allows it, and a Ping every ping interval.
 func (c *Core) Advance(now time.Duration) {
-	if c.phase == Closed {
+	switch {
+	case c.phase == Closed:
+		return
+	case c.phase == Reconnecting:
+		if now >= c.droppedAt+c.resumeFor {
+			c.fail(fmt.Errorf("client: could not come back within %v: %w", c.resumeFor, c.dropErr))
+		}
 		return
 	}
 	if silent := now - c.lastHeard; silent >= c.opts.serverTimeout() {
-		if c.phase == Handshaking {
+		if c.phase == Handshaking && !c.resuming {
 			c.fail(fmt.Errorf("client: no answer from the server for %v", silent.Round(time.Millisecond)))
 		} else {
-			c.fail(fmt.Errorf("client: no word from the server for %v", silent.Round(time.Millisecond)))
+			c.Dropped(now, fmt.Errorf("client: no word from the server for %v", silent.Round(time.Millisecond)))
 		}
 		return
 	}
@@ -262,7 +344,7 @@ func (c *Core) Advance(now time.Duration) {
 
 // Receive handles a message from the server arriving at time now.
 func (c *Core) Receive(now time.Duration, m protocol.Message) error {
-	if c.phase == Closed {
+	if c.phase == Closed || c.phase == Reconnecting {
 		return nil
 	}
 	c.lastHeard = now
@@ -279,6 +361,8 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Notice:
 		c.notice = protocol.Printable(m.Text) // it reaches the player's screen
 		return nil
+	case *protocol.MapChunk:
+		return c.mapChunk(now, m)
 	}
 	if c.phase != Playing {
 		err := fmt.Errorf("client: %v before Welcome", m.Type())
@@ -320,50 +404,110 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 }
 
 func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
-	if c.phase != Handshaking {
+	if c.phase != Handshaking || c.waiting != nil {
 		err := errors.New("client: second Welcome")
 		c.fail(err)
 		return err
+	}
+	if c.resuming && c.me != 0 && w.Player != c.me {
+		err := fmt.Errorf("client: resumed as player %d, was %d", w.Player, c.me)
+		c.fail(err)
+		return err
+	}
+	// The token is the Welcome's from now on: a drop while its map's
+	// chunks arrive resumes with it (the server issued it in place of the
+	// last).
+	c.token, c.resumeFor = w.Token, time.Duration(w.ResumeS)*time.Second
+	if w.MapFollows() {
+		c.waiting = w
+		c.parts.expecting(w.MapWidth, w.MapHeight)
+		return nil // the game starts (or resumes) with the map's last chunk
 	}
 	m, err := w.Map()
 	if err != nil {
 		c.fail(err)
 		return err
 	}
+	c.start(now, w, m)
+	return nil
+}
+
+// mapChunk takes the next rows of a map that follows its Welcome, and
+// starts the game with the last of them.
+func (c *Core) mapChunk(now time.Duration, ch *protocol.MapChunk) error {
+	m, err := c.parts.add(ch)
+	if err != nil {
+		c.fail(err)
+		return err
+	}
+	if m != nil {
+		w := c.waiting
+		c.waiting = nil
+		c.start(now, w, m)
+	}
+	return nil
+}
+
+// start begins the game a Welcome describes, on its map m, or takes it up
+// again after a resume: the Joins that follow, with the full picture of
+// the first State, are the area of now.
+func (c *Core) start(now time.Duration, w *protocol.Welcome, m *grid.Map) {
+	if c.resuming {
+		c.stats.Resumes++
+		c.resuming = false
+		clear(c.roster)
+	}
 	c.phase = Playing
 	c.me = w.Player
 	c.m = m
 	c.moveTime = time.Duration(w.MoveTimeMS) * time.Millisecond
 	c.rate = int(w.UpdateRate)
+	c.burst = int(w.Burst)
 	for _, p := range w.Players {
 		c.roster[p.ID] = p
 	}
 	c.interp.reset(w, m, c.opts.Jitter)
 	c.tag.facing = grid.Right
 	c.nextPing = now
-	return nil
 }
 
-// state applies the server's word: drop acknowledged inputs, take the
-// server's position, and with reconciliation re-apply the inputs still
-// pending on top of it.
+// state applies the server's word: bring the area up to date with what
+// changed in it, drop acknowledged inputs, take the server's position, and
+// with reconciliation re-apply the inputs still pending on top of it.
 func (c *Core) state(now time.Duration, s *protocol.State) {
-	c.interp.add(now, s, c.me)
-	c.latest = append(c.latest[:0], s.Players...)
+	c.latest, c.spare = applyState(c.spare, c.latest, s), c.latest
+	whole := *s
+	whole.Players = c.latest
+	c.interp.add(now, &whole, c.me)
 
 	if s.Ack > c.lastAck {
 		c.lastAck = s.Ack
 	}
+	// A client that came back with another's token (Options.Resume)
+	// numbers on from the server's count.
+	c.nextSeq = max(c.nextSeq, c.lastAck)
 	drop := 0
 	for drop < len(c.pending) && c.pending[drop].seq <= c.lastAck {
 		drop++
 	}
 	c.stats.InputsAcked += drop
 	c.pending = append(c.pending[:0], c.pending[drop:]...)
+	if c.away {
+		// The first State after a resume: what the server has not
+		// processed goes again, in order, with the same numbers.
+		c.away = false
+		for _, in := range c.pending {
+			if in.dir == grid.None {
+				c.send(&protocol.Zap{Seq: in.seq, RenderNS: in.render})
+			} else {
+				c.send(&protocol.Input{Seq: in.seq, Dir: in.dir})
+			}
+		}
+	}
 
 	had := c.hasState
 	before := c.predicted
-	c.rebuild(s.Players)
+	c.rebuild(c.latest)
 	respawn := c.tag.respawn
 	c.tag.respawn = false
 	if !had || respawn {
@@ -456,25 +600,26 @@ func (c *Core) refresh() {
 // View returns a snapshot of the client at time now.
 func (c *Core) View(now time.Duration) View {
 	v := View{
-		Now:         now,
-		Connected:   c.phase == Playing,
-		Err:         c.err,
-		Notice:      c.notice,
-		Me:          c.me,
-		Name:        c.opts.Name,
-		Map:         c.m,
-		Predicted:   c.predicted,
-		Server:      c.server,
-		HasState:    c.hasState,
-		LastAck:     c.lastAck,
-		Corrections: c.corrections,
-		RTT:         c.rtt,
-		Predict:     c.predict,
-		Reconcile:   c.reconcile,
-		Interpolate: c.interpolate,
-		InterpDelay: c.interp.delay,
-		UpdateRate:  c.rate,
-		MoveTime:    c.moveTime,
+		Now:          now,
+		Connected:    c.phase == Playing,
+		Reconnecting: c.away,
+		Err:          c.err,
+		Notice:       c.notice,
+		Me:           c.me,
+		Name:         c.opts.Name,
+		Map:          c.m,
+		Predicted:    c.predicted,
+		Server:       c.server,
+		HasState:     c.hasState,
+		LastAck:      c.lastAck,
+		Corrections:  c.corrections,
+		RTT:          c.rtt,
+		Predict:      c.predict,
+		Reconcile:    c.reconcile,
+		Interpolate:  c.interpolate,
+		InterpDelay:  c.interp.delay,
+		UpdateRate:   c.rate,
+		MoveTime:     c.moveTime,
 	}
 	if !c.predict {
 		v.Predicted = c.server

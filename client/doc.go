@@ -11,4 +11,12 @@
 // when to step next. Conn is the thin adapter that runs a Driver over TCP on
 // the wall clock; package sim runs the same Driver on a virtual clock. Both
 // give interfaces a View through the Session interface.
+//
+// A connection that drops is not the end when the server's Welcome gave a
+// resume token: the Core waits (phase Reconnecting) while its caller dials
+// again, then says Resume and carries on as the same player. While it is
+// away its presses are numbered, predicted and held, up to the server's
+// burst of them; on the first State after the resume it sends every input
+// the server has not acknowledged, in order, so none is lost or applied
+// twice. Conn does the dialling by itself, with backoff.
 package client

@@ -26,6 +26,19 @@ func NewDriver(now time.Duration, opts Options) *Driver {
 // Core returns the driven core. Use it only between calls of the driver.
 func (d *Driver) Core() *Core { return d.m }
 
+// Reconnect starts over on a new transport at time now, after a drop:
+// what was in flight on the old one is forgotten (the core sends its
+// unacknowledged inputs again once the server says which), and the core
+// says Resume. The injected latency, jitter and loss stay as they were.
+func (d *Driver) Reconnect(now time.Duration) {
+	if !d.Reconnecting() {
+		return
+	}
+	d.fresh()
+	d.m.Resume(now)
+	d.flush(now)
+}
+
 // Press handles a key press at time now (see Core.Press); what it sends
 // goes on the link.
 func (d *Driver) Press(now time.Duration, dir grid.Dir) PressResult {

@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/log"
+
+	"gridlag/protocol"
 )
 
 // Options configure a client. The zero value is a sensible client: prediction,
@@ -34,6 +36,12 @@ type Options struct {
 	// server or network is that silent). 0 = the larger of 10 s and three
 	// ping intervals.
 	ServerTimeout time.Duration
+
+	// Resume, if not zero, is a resume token from an earlier client's
+	// Welcome (Core.Token): the client asks for that avatar back with a
+	// Resume instead of joining with a Hello, and a refusal ends it with
+	// the server's Error.
+	Resume protocol.Token
 
 	// Logger receives corrections and connection events; nil = discard.
 	Logger *log.Logger

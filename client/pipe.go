@@ -16,6 +16,9 @@ type machine interface {
 	Phase() Phase
 	Err() error
 	Disconnected(err error)
+	// Dropped is Disconnected for a connection that broke rather than
+	// ended: a player's Core may wait to resume (see Core.Dropped).
+	Dropped(now time.Duration, err error)
 	Receive(now time.Duration, m protocol.Message) error
 	Advance(now time.Duration)
 	Outbox() []protocol.Message
@@ -38,6 +41,7 @@ func (s *Spectator) tally() (inputsSent, corrections int) { return 0, 0 }
 type pipe[M machine] struct {
 	m       M
 	link    *link.Link[[]byte, []byte]
+	seed    int64 // the link's seed, for the link of the next connection
 	changed chan struct{}
 	observe func(Note)
 
@@ -56,6 +60,7 @@ func newPipe[M machine](now time.Duration, m M, opts Options) pipe[M] {
 	p := pipe[M]{
 		m:       m,
 		link:    link.New[[]byte, []byte](opts.Latency, opts.Jitter, opts.Seed),
+		seed:    opts.Seed,
 		changed: make(chan struct{}, 1),
 	}
 	p.link.SetLoss(opts.Loss)
@@ -89,7 +94,8 @@ func (p *pipe[M]) Deliver(now time.Duration, data []byte) {
 
 // Hangup tells the driver that the transport's stream ended at time now,
 // for reason err (nil: the server closed the connection). The core learns
-// it after every byte delivered before, with the same latency.
+// it after every byte delivered before, with the same latency, as a drop
+// (see Core.Dropped).
 func (p *pipe[M]) Hangup(now time.Duration, err error) {
 	if err == nil || errors.Is(err, io.EOF) {
 		err = errors.New("client: the server closed the connection")
@@ -136,7 +142,7 @@ func (p *pipe[M]) receive(now time.Duration, chunk []byte) {
 		return
 	}
 	if chunk == nil {
-		p.m.Disconnected(p.hangup)
+		p.m.Dropped(now, p.hangup)
 		p.checkEnded()
 		return
 	}
@@ -217,6 +223,27 @@ func (p *pipe[M]) Next() (at time.Duration, ok bool) {
 		at, ok = w, true
 	}
 	return at, ok
+}
+
+// Drop tells the driver that writing to the transport failed at time now
+// for reason err: the connection is lost (see Core.Dropped).
+func (p *pipe[M]) Drop(now time.Duration, err error) {
+	p.m.Dropped(now, err)
+	signal(p.changed)
+}
+
+// Reconnecting reports whether the connection dropped and the core waits
+// for a new one: the caller dials again, then calls Reconnect.
+func (p *pipe[M]) Reconnecting() bool { return p.m.Phase() == Reconnecting }
+
+// fresh starts over on a new transport: what was in flight on the old one
+// is forgotten. The injected latency, jitter and loss stay as they were.
+func (p *pipe[M]) fresh() {
+	p.seed++
+	l := link.New[[]byte, []byte](p.link.RTT(), p.link.Jitter(), p.seed)
+	l.SetLoss(p.link.Loss())
+	p.link = l
+	p.stream, p.hangup = p.stream[:0], nil
 }
 
 // Closed reports whether the core has closed: the connection is over.

@@ -28,6 +28,7 @@ type Spectator struct {
 	moveTime time.Duration
 	roster   map[grid.PlayerID]protocol.PlayerInfo
 	latest   protocol.Overview // Players is the spectator's own copy
+	parts    mapParts          // the chunks of a big map so far
 
 	nextPing  time.Duration
 	lastHeard time.Duration
@@ -76,6 +77,9 @@ func (s *Spectator) Disconnected(err error) {
 	}
 	s.fail(err)
 }
+
+// Dropped is Disconnected: a spectator has no avatar to come back to.
+func (s *Spectator) Dropped(now time.Duration, err error) { s.Disconnected(err) }
 
 func (s *Spectator) fail(err error) {
 	if s.phase != Closed {
@@ -128,8 +132,12 @@ func (s *Spectator) Receive(now time.Duration, m protocol.Message) error {
 		s.fail(fmt.Errorf("client: server said goodbye: %s", protocol.Printable(m.Reason)))
 		return nil
 	case *protocol.Spectating:
-		if s.phase == Handshaking {
+		if s.phase == Handshaking && !s.parts.waiting() {
 			return s.welcome(now, m)
+		}
+	case *protocol.MapChunk:
+		if s.phase == Handshaking {
+			return s.mapChunk(now, m)
 		}
 	}
 	if s.phase != Playing {
@@ -154,18 +162,40 @@ func (s *Spectator) Receive(now time.Duration, m protocol.Message) error {
 	return nil
 }
 
-// welcome takes the Spectating: the game's numbers and the map.
+// welcome takes the Spectating: the game's numbers and the map, or the
+// map's size if its chunks follow.
 func (s *Spectator) welcome(now time.Duration, sp *protocol.Spectating) error {
+	s.rate = int(sp.UpdateRate)
+	s.moveTime = time.Duration(sp.MoveTimeMS) * time.Millisecond
+	if sp.MapFollows() {
+		s.parts.expecting(sp.MapWidth, sp.MapHeight)
+		return nil // the watch starts with the map's last chunk
+	}
 	m, err := sp.Map()
 	if err != nil {
 		return s.refuse(err)
 	}
+	s.start(now, m)
+	return nil
+}
+
+// mapChunk takes the next rows of a map that follows the Spectating.
+func (s *Spectator) mapChunk(now time.Duration, ch *protocol.MapChunk) error {
+	m, err := s.parts.add(ch)
+	if err != nil {
+		return s.refuse(err)
+	}
+	if m != nil {
+		s.start(now, m)
+	}
+	return nil
+}
+
+// start begins the watch on map m.
+func (s *Spectator) start(now time.Duration, m *grid.Map) {
 	s.phase = Playing
 	s.m = m
-	s.rate = int(sp.UpdateRate)
-	s.moveTime = time.Duration(sp.MoveTimeMS) * time.Millisecond
 	s.nextPing = now
-	return nil
 }
 
 // refuse closes the connection for err and returns it.

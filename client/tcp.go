@@ -1,9 +1,11 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"sync"
 	"time"
@@ -19,6 +21,9 @@ type wire interface {
 	Step(now time.Duration) (frames [][]byte, next time.Duration, ok bool)
 	Closed() bool
 	Close() [][]byte
+	Drop(now time.Duration, err error)
+	Reconnecting() bool
+	Reconnect(now time.Duration)
 	disconnect(err error)
 	err() error
 	notify()
@@ -27,15 +32,22 @@ type wire interface {
 // tcp runs a driver over a TCP connection on the wall clock: one goroutine
 // reads the socket into the driver, another steps the driver and writes
 // what is due, sleeping until the next thing is due or something new
-// comes. Conn (a player) and Watch (a spectator) are built on it. Its
-// lock guards the driver: every use of the driver holds it.
+// comes. After a drop that the driver's core waits to resume, it dials
+// addr again with backoff (see RedialMin) and reconnects the driver on the
+// new connection. Conn (a player) and Watch (a spectator) are built on
+// it. Its lock guards the driver and the connection in use: every use of
+// either holds it.
 type tcp struct {
-	nc     net.Conn
+	addr   string
 	start  time.Time
 	logger *log.Logger
+	ctx    context.Context // ends with the connection: bounds a redial
+	cancel context.CancelFunc
 
-	mu sync.Mutex
-	w  wire
+	mu      sync.Mutex
+	w       wire
+	nc      net.Conn // the connection in use
+	dialing bool     // a redial goroutine runs
 
 	wake    chan struct{}
 	done    chan struct{}
@@ -52,9 +64,10 @@ func withSeed(opts Options) Options {
 	return opts
 }
 
-// startTCP starts running driver w over nc.
-func startTCP(nc net.Conn, opts Options, w wire) *tcp {
+// startTCP starts running driver w over nc, a connection to addr.
+func startTCP(addr string, nc net.Conn, opts Options, w wire) *tcp {
 	c := &tcp{
+		addr:    addr,
 		nc:      nc,
 		start:   time.Now(),
 		logger:  opts.Logger,
@@ -66,8 +79,9 @@ func startTCP(nc net.Conn, opts Options, w wire) *tcp {
 	if c.logger == nil {
 		c.logger = log.New(io.Discard)
 	}
+	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.wg.Add(2)
-	go c.read()
+	go c.read(nc)
 	go c.pump()
 	return c
 }
@@ -77,15 +91,20 @@ func (c *tcp) now() time.Duration { return time.Since(c.start) }
 // readSize is the most a read from the socket takes at once.
 const readSize = 4096
 
-// read hands what the socket gives to the driver, then the end of the
+// read hands what socket nc gives to the driver, then the end of the
 // stream, which reaches the core after every byte read before it, with the
-// same delay.
-func (c *tcp) read() {
+// same delay. Once another connection replaced nc, what nc gives is
+// dropped.
+func (c *tcp) read(nc net.Conn) {
 	defer c.wg.Done()
 	buf := make([]byte, readSize)
 	for {
-		n, err := c.nc.Read(buf)
+		n, err := nc.Read(buf)
 		c.mu.Lock()
+		if c.nc != nc {
+			c.mu.Unlock()
+			return
+		}
 		c.w.Deliver(c.now(), append([]byte(nil), buf[:n]...))
 		if err != nil {
 			c.w.Hangup(c.now(), err)
@@ -110,13 +129,20 @@ func (c *tcp) pump() {
 		frames, next, ok := c.w.Step(c.now())
 		out = append(out[:0], frames...)
 		closed := c.w.Closed()
+		nc := c.nc
+		redial := c.w.Reconnecting() && !c.dialing
+		c.dialing = c.dialing || redial
 		c.mu.Unlock()
 
+		if redial {
+			c.wg.Add(1)
+			go c.redial()
+		}
 		if len(out) > 0 {
-			c.nc.SetWriteDeadline(time.Now().Add(10 * time.Second))
-			if _, err := out.WriteTo(c.nc); err != nil {
-				c.finish(fmt.Errorf("client: write: %w", err))
-				return
+			nc.SetWriteDeadline(time.Now().Add(10 * time.Second))
+			if _, err := out.WriteTo(nc); err != nil {
+				c.lost(nc, fmt.Errorf("client: write: %w", err))
+				continue
 			}
 		}
 		if closed {
@@ -137,6 +163,70 @@ func (c *tcp) pump() {
 	}
 }
 
+// lost records that writing to nc failed with err: the connection
+// dropped (the core may wait to resume it).
+func (c *tcp) lost(nc net.Conn, err error) {
+	c.mu.Lock()
+	if c.nc == nc {
+		c.w.Drop(c.now(), err)
+	}
+	c.mu.Unlock()
+	nc.Close()
+}
+
+// Redial is the backoff between attempts to reconnect after a drop: the
+// first wait is about RedialMin, each failed attempt doubles it up to
+// RedialMax, and each wait is drawn between half of it and all of it so
+// that clients dropped together do not come back together.
+const (
+	RedialMin = 250 * time.Millisecond
+	RedialMax = 5 * time.Second
+)
+
+// redial dials the server again with backoff until a connection is up
+// (then the driver resumes on it), the core gives up, or the connection
+// closes.
+func (c *tcp) redial() {
+	defer c.wg.Done()
+	c.mu.Lock()
+	c.nc.Close() // the dropped one, if it is not closed yet
+	c.mu.Unlock()
+	c.logger.Info("connection lost, reconnecting", "addr", c.addr)
+	delay := RedialMin
+	for {
+		wait := delay/2 + time.Duration(rand.Int64N(int64(delay/2)+1))
+		select {
+		case <-time.After(wait):
+		case <-c.closing:
+			return
+		}
+		delay = min(2*delay, RedialMax)
+		ctx, cancel := context.WithTimeout(c.ctx, DialTimeout)
+		var dialer net.Dialer
+		nc, err := dialer.DialContext(ctx, "tcp", c.addr)
+		cancel()
+		if err != nil {
+			c.logger.Debug("reconnect failed", "addr", c.addr, "err", err, "retry", delay)
+			continue
+		}
+		c.mu.Lock()
+		if !c.w.Reconnecting() {
+			c.dialing = false
+			c.mu.Unlock()
+			nc.Close()
+			return
+		}
+		c.nc, c.dialing = nc, false
+		c.w.Reconnect(c.now())
+		c.wg.Add(1)
+		go c.read(nc)
+		c.mu.Unlock()
+		c.logger.Info("reconnected", "addr", c.addr)
+		signal(c.wake)
+		return
+	}
+}
+
 // finish ends the connection once, recording err (if the core has no
 // better reason already).
 func (c *tcp) finish(err error) {
@@ -148,9 +238,11 @@ func (c *tcp) finish(err error) {
 		if e := c.w.err(); e != nil && !errors.Is(e, ErrClosed) {
 			c.logger.Warn("disconnected", "err", e)
 		}
+		nc := c.nc
 		c.mu.Unlock()
+		c.cancel()
 		close(c.closing)
-		c.nc.Close()
+		nc.Close()
 		close(c.done)
 		c.w.notify()
 	})

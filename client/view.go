@@ -12,7 +12,10 @@ type View struct {
 	Now       time.Duration // the client's clock when the view was taken
 	Connected bool          // the handshake is done and the connection is up
 	Err       error         // why the connection ended, if it did
-	Notice    string        // the server operator's last notice, such as "server restarting in 10 s"; "" if none
+	// Reconnecting is true from a dropped connection until the resumed
+	// one has caught up: presses are held meanwhile and sent then.
+	Reconnecting bool
+	Notice       string // the server operator's last notice, such as "server restarting in 10 s"; "" if none
 
 	Me   grid.PlayerID
 	Name string

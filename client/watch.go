@@ -29,7 +29,7 @@ func ConnectSpectator(ctx context.Context, addr string, opts Options) (*Watch, e
 func newWatch(nc net.Conn, opts Options) *Watch {
 	opts = withSeed(opts)
 	d := NewSpectatorDriver(0, opts)
-	return &Watch{tcp: startTCP(nc, opts, d), d: d}
+	return &Watch{tcp: startTCP(nc.RemoteAddr().String(), nc, opts, d), d: d}
 }
 
 // View returns the latest view of the server.

@@ -41,13 +41,23 @@ type tagState struct {
 // acknowledges it, and replays as nothing. The beam shows at once (View's
 // Beam, cosmetic, unless frozen or cooling down); whether it hit shows
 // when the server's ZapResult comes. It carries the server time of the
-// world the player sees: the interpolation render time.
+// world the player sees: the interpolation render time. While
+// reconnecting, a zap is held like a press (see Press) and goes with its
+// number and render time once the connection is resumed.
 func (c *Core) Zap(now time.Duration) PressResult {
-	if c.phase != Playing || !c.hasState {
+	if c.phase != Playing && !c.away || !c.hasState || c.phase == Closed {
+		return Ignored
+	}
+	if c.away && len(c.pending) >= c.burst {
 		return Ignored
 	}
 	c.stats.ZapsSent++
-	c.send(&protocol.Zap{Seq: c.number(now, grid.None, true), RenderNS: uint64(max(c.seenTime(now), 0))})
+	render := uint64(max(c.seenTime(now), 0))
+	seq := c.number(now, grid.None, true)
+	c.pending[len(c.pending)-1].render = render
+	if !c.away {
+		c.send(&protocol.Zap{Seq: seq, RenderNS: render})
+	}
 	if !c.tag.frozen && c.tag.gun.Fire(int64(now)) {
 		b := grid.Trace(c.m, c.shown(), c.tag.facing, c.drawn(now))
 		c.tag.beam, c.tag.beamAt = b.Cells(c.tag.beam[:0]), now

@@ -88,7 +88,8 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 	return p, nil
 }
 
-// welcome reads the server's answer to the Hello.
+// welcome reads the server's answer to the Hello, and the chunks of a map
+// too big for the Welcome, which it puts in the Welcome's Cells.
 func welcome(dec *protocol.Decoder) (*protocol.Welcome, error) {
 	m, err := dec.Decode()
 	if err != nil {
@@ -96,11 +97,31 @@ func welcome(dec *protocol.Decoder) (*protocol.Welcome, error) {
 	}
 	switch v := m.(type) {
 	case *protocol.Welcome:
+		if v.MapFollows() {
+			return v, mapChunks(dec, v)
+		}
 		return v, nil
 	case *protocol.Error:
 		return nil, errors.New(protocol.Printable(v.Text))
 	}
 	return nil, fmt.Errorf("%v instead of Welcome", m.Type())
+}
+
+// mapChunks reads the chunks of w's map into w.Cells.
+func mapChunks(dec *protocol.Decoder, w *protocol.Welcome) error {
+	size := int(w.MapWidth) * int(w.MapHeight)
+	for len(w.Cells) < size {
+		m, err := dec.Decode()
+		if err != nil {
+			return err
+		}
+		ch, ok := m.(*protocol.MapChunk)
+		if !ok || int(ch.Y)*int(w.MapWidth) != len(w.Cells) {
+			return fmt.Errorf("%v instead of the map's chunk at cell %d", m.Type(), len(w.Cells))
+		}
+		w.Cells = append(w.Cells, ch.Cells...)
+	}
+	return nil
 }
 
 // read reads the server's frames until the connection ends: it takes the

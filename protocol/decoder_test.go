@@ -123,10 +123,10 @@ func badFrames() []badFrame {
 		return frame(byte(protocol.TypeHello), u16(protocol.Version), []byte{bot, 0}, str(name))
 	}
 	welcome := func(player, w, h uint16, cells string) []byte {
-		return frame(byte(protocol.TypeWelcome), u16(player), u16(20), u16(100), []byte{4}, u16(w), u16(h), []byte(cells), u16(0))
+		return frame(byte(protocol.TypeWelcome), u16(player), u16(20), u16(100), []byte{4}, u16(w), u16(h), []byte(cells), u16(0), token(7), u16(30))
 	}
 	state := func(count uint16, rest ...[]byte) []byte {
-		return frame(byte(protocol.TypeState), u32(1), u64(2), u32(3), u16(count), cat(rest...))
+		return frame(byte(protocol.TypeState), u32(1), u64(2), u32(3), []byte{0}, u16(count), cat(rest...), u16(0))
 	}
 	spectating := func(w, h uint16, cells string) []byte {
 		return frame(byte(protocol.TypeSpectating), u16(20), u16(100), []byte{4}, u16(w), u16(h), []byte(cells))
@@ -138,7 +138,7 @@ func badFrames() []badFrame {
 	return []badFrame{
 		{"zero length", []byte{0, 0}, protocol.ErrEmptyFrame, ""},
 		{"type 0", frame(0), protocol.ErrUnknownType, ""},
-		{"type 21", frame(21, u64(1)), protocol.ErrUnknownType, ""},
+		{"type 23", frame(23, u64(1)), protocol.ErrUnknownType, ""},
 		{"type 255", frame(255), protocol.ErrUnknownType, ""},
 		{"hello short", frame(byte(protocol.TypeHello), u16(1)), protocol.ErrShort, "Hello"},
 		{"hello bool 2", hello(2, "ada"), protocol.ErrBadValue, "Hello"},
@@ -150,7 +150,7 @@ func badFrames() []badFrame {
 		{"welcome map 0x0", welcome(1, 0, 0, ""), protocol.ErrBadValue, "Welcome"},
 		{"welcome map too wide", welcome(1, grid.MaxMapSide+1, 1, strings.Repeat(".", grid.MaxMapSide+1)), protocol.ErrBadValue, "Welcome"},
 		{"welcome bad cell", welcome(1, 2, 1, "#x"), protocol.ErrBadValue, "Welcome"},
-		{"welcome huge map", welcome(1, 0xffff, 0xffff, "...."), protocol.ErrShort, "Welcome"},
+		{"welcome huge map", welcome(1, 0xffff, 0xffff, "...."), protocol.ErrBadValue, "Welcome"},
 		{"welcome huge player count", frame(byte(protocol.TypeWelcome), u16(1), u16(20), u16(100), []byte{4}, u16(1), u16(1), []byte("."), u16(0xffff)), protocol.ErrShort, "Welcome"},
 		{"welcome info ID 0", frame(byte(protocol.TypeWelcome), u16(1), u16(20), u16(100), []byte{4}, u16(1), u16(1), []byte("."), u16(1), u16(0), []byte{1}, str("x")), protocol.ErrBadValue, "Welcome"},
 		{"error bad UTF-8", frame(byte(protocol.TypeError), []byte{1}, str("\xc3\x28")), protocol.ErrBadUTF8, "Error"},
@@ -172,7 +172,7 @@ func badFrames() []badFrame {
 		{"spectate short", frame(byte(protocol.TypeSpectate), u16(1)), protocol.ErrShort, "Spectate"},
 		{"spectating bad cell", spectating(2, 1, "#x"), protocol.ErrBadValue, "Spectating"},
 		{"spectating map 0x0", spectating(0, 0, ""), protocol.ErrBadValue, "Spectating"},
-		{"spectating huge map", spectating(0xffff, 0xffff, "...."), protocol.ErrShort, "Spectating"},
+		{"spectating huge map", spectating(0xffff, 0xffff, "...."), protocol.ErrBadValue, "Spectating"},
 		{"spectating trailing", spectating(1, 1, ".."), protocol.ErrTrailing, "Spectating"},
 		{"overview huge count", overview(0xffff, 0xffff), protocol.ErrShort, "Overview"},
 		{"overview count too small", overview(2, 1, seen(1), seen(2)), protocol.ErrTrailing, "Overview"},
@@ -250,8 +250,9 @@ func TestDecodedMessagesOwnTheirBytes(t *testing.T) {
 }
 
 func TestEncodeTooLarge(t *testing.T) {
-	// The largest State: 19 bytes of type and header, 6 per player.
-	most := (protocol.MaxFrame - 19) / 6
+	// The largest State: 22 bytes of type, header, flags and the two
+	// counts, 6 per player.
+	most := (protocol.MaxFrame - 22) / 6
 	st := &protocol.State{Players: make([]grid.PlayerPos, most)}
 	for i := range st.Players {
 		st.Players[i] = grid.PlayerPos{ID: grid.PlayerID(i + 1), Pos: grid.Pos{X: i % 100, Y: i / 100}}
@@ -264,10 +265,10 @@ func TestEncodeTooLarge(t *testing.T) {
 	checkTooLarge(t, st)
 
 	// A Welcome whose body is exactly MaxFrame bytes encodes; one byte more
-	// does not. Body: 1 type, 13 header, 255*255 cells, 2 count, and two
-	// players of 3+244 bytes.
+	// does not. Body: 1 type, 13 header, 255*255 cells, 2 count, two
+	// players of 3+235 bytes, and 18 of token and resume window.
 	w := &protocol.Welcome{Player: 1, MapWidth: 255, MapHeight: 255, Cells: bytes.Repeat([]byte("."), 255*255),
-		Players: []protocol.PlayerInfo{{ID: 1, Name: strings.Repeat("a", 244)}, {ID: 2, Name: strings.Repeat("b", 244)}}}
+		Players: []protocol.PlayerInfo{{ID: 1, Name: strings.Repeat("a", 235)}, {ID: 2, Name: strings.Repeat("b", 235)}}}
 	b = mustMarshal(t, w)
 	if len(b) != protocol.HeaderLen+protocol.MaxFrame {
 		t.Fatalf("Welcome frame is %d bytes, want %d", len(b), protocol.HeaderLen+protocol.MaxFrame)

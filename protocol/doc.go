@@ -11,6 +11,11 @@
 // Input, Zap, Ping, Pong and Bye; the server sends State, ZapResult,
 // Tagged, Scores, Ping, Pong, Join, Leave, Error and Bye.
 //
+// A player whose connection dropped may start the next one with Resume
+// instead of Hello, carrying the Token of its last Welcome; the server
+// answers as to a Hello (a Welcome for the same player, with a new Token),
+// or with an Error of code ErrCodeResume and closes.
+//
 // A spectator starts with Spectate instead of Hello; the server answers
 // Spectating, or Error and closes. After that the spectator sends Ping and
 // Bye; the server sends Overview, Pong, Join, Leave, Error and Bye.

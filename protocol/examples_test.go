@@ -29,12 +29,15 @@ func examples() []example {
 			Player: 0x0102, UpdateRate: 20, MoveTimeMS: 100, Burst: 4,
 			MapWidth: 5, MapHeight: 3, Cells: append([]byte(nil), smallCells...),
 			Players: []protocol.PlayerInfo{{ID: 1, Color: 2, Name: "bot-1"}, {ID: 0x0102, Color: 5, Name: "grace"}},
+			Token:   protocol.Token{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
+			ResumeS: 0x0102,
 		}},
 		{"error.bin", &protocol.Error{Code: protocol.ErrCodeVersion, Text: "protocol version 2 is not 1"}},
 		{"input.bin", &protocol.Input{Seq: 0x01020304, Dir: grid.Right}},
 		{"state.bin", &protocol.State{
 			Tick: 0x01020304, TimeNS: 0x0102030405060708, Ack: 0x0a0b0c0d,
 			Players: []grid.PlayerPos{{ID: 1, Pos: grid.Pos{X: 10, Y: 10}}, {ID: 0x0102, Pos: grid.Pos{X: 0x0304, Y: 65535}}},
+			Gone:    []grid.PlayerID{0x0506},
 		}},
 		{"ping.bin", &protocol.Ping{Stamp: 0x0102030405060708}},
 		{"pong.bin", &protocol.Pong{Stamp: 0x0807060504030201}},
@@ -64,6 +67,8 @@ func examples() []example {
 			Round: 0x0102, LeftMS: 0x03040506, Winner: 0x0708, WinnerPoints: 0x090a,
 			Players: []protocol.ScoreEntry{{ID: 1, Bot: true, Points: 0x0b0c}, {ID: 0x0708, Frozen: true, Points: 0x090a}},
 		}},
+		{"mapchunk.bin", &protocol.MapChunk{Width: 5, Y: 0x0102, Cells: []byte("#####" + "#..##")}},
+		{"resume.bin", &protocol.Resume{Version: protocol.Version, Token: protocol.Token{0xf0, 0xe1, 0xd2, 0xc3, 0xb4, 0xa5, 0x96, 0x87, 0x78, 0x69, 0x5a, 0x4b, 0x3c, 0x2d, 0x1e, 0x0f}}},
 		{"listrooms.bin", &protocol.ListRooms{Version: protocol.Version}},
 		{"rooms.bin", &protocol.Rooms{MaxRooms: 0x0102, Rooms: []protocol.RoomInfo{
 			{Players: 3, MaxPlayers: 256, Round: 2, LeftMS: 0x01020304},
@@ -77,8 +82,8 @@ var allTypes = []protocol.Type{
 	protocol.TypeHello, protocol.TypeWelcome, protocol.TypeError, protocol.TypeInput, protocol.TypeState,
 	protocol.TypePing, protocol.TypePong, protocol.TypeBye, protocol.TypeJoin, protocol.TypeLeave,
 	protocol.TypeSpectate, protocol.TypeSpectating, protocol.TypeOverview, protocol.TypeNotice,
-	protocol.TypeZap, protocol.TypeZapResult, protocol.TypeTagged, protocol.TypeScores,
-	protocol.TypeListRooms, protocol.TypeRooms,
+	protocol.TypeZap, protocol.TypeZapResult, protocol.TypeTagged, protocol.TypeScores, protocol.TypeMapChunk,
+	protocol.TypeResume, protocol.TypeListRooms, protocol.TypeRooms,
 }
 
 // mustMarshal encodes m or stops the test.

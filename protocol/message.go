@@ -7,8 +7,10 @@ import (
 )
 
 // Version is the protocol version this build speaks. A Hello with any other
-// version is refused with an Error of code ErrCodeVersion.
-const Version uint16 = 1
+// version is refused with an Error of code ErrCodeVersion. Version 2: a
+// State carries what changed in the recipient's area of interest, and a
+// map too large for a Welcome follows in MapChunks.
+const Version uint16 = 2
 
 // Type is the numeric type of a message, the first byte of a frame's body.
 type Type uint8
@@ -34,8 +36,10 @@ const (
 	TypeZapResult  Type = 16
 	TypeTagged     Type = 17
 	TypeScores     Type = 18
-	TypeListRooms  Type = 19
-	TypeRooms      Type = 20
+	TypeMapChunk   Type = 19
+	TypeResume     Type = 20
+	TypeListRooms  Type = 21
+	TypeRooms      Type = 22
 )
 
 // String names the message type.
@@ -77,6 +81,10 @@ func (t Type) String() string {
 		return "Tagged"
 	case TypeScores:
 		return "Scores"
+	case TypeMapChunk:
+		return "MapChunk"
+	case TypeResume:
+		return "Resume"
 	case TypeListRooms:
 		return "ListRooms"
 	case TypeRooms:
@@ -103,7 +111,9 @@ type Hello struct {
 }
 
 // Welcome accepts a client: its player ID, the map and the game's numbers,
-// and who is already playing.
+// and who is already playing. A map of more than MaxInlineMapCells cells
+// does not travel in the Welcome (Cells is empty): it follows in MapChunks,
+// see MapFollows.
 type Welcome struct {
 	Player     grid.PlayerID
 	UpdateRate uint16 // server states per second; 0 = one state per processed input
@@ -111,9 +121,20 @@ type Welcome struct {
 	Burst      uint8  // moves the server accepts back to back
 	MapWidth   uint16
 	MapHeight  uint16
-	Cells      []byte // MapWidth*MapHeight cells, row-major, '#' or '.'
+	Cells      []byte // MapWidth*MapHeight cells, row-major, '#' or '.'; empty if MapFollows
 	Players    []PlayerInfo
+	// Token brings this avatar back after a dropped connection (see
+	// Resume); zero when the server keeps no avatar for a player who
+	// dropped.
+	Token Token
+	// ResumeS is how many seconds the server keeps a dropped player's
+	// avatar for its Token; 0 with the zero Token.
+	ResumeS uint16
 }
+
+// MapFollows reports whether the map is too large for the Welcome and
+// follows in MapChunks.
+func (w *Welcome) MapFollows() bool { return !inlineMap(w.MapWidth, w.MapHeight) }
 
 // Map builds the grid map the Welcome carries.
 func (w *Welcome) Map() (*grid.Map, error) {
@@ -141,6 +162,7 @@ const (
 	ErrCodeFlood    uint8 = 6 // the client sends too much
 	ErrCodeTimeout  uint8 = 7 // the client was silent too long
 	ErrCodeShutdown uint8 = 8 // the server is stopping
+	ErrCodeResume   uint8 = 9 // the Resume's token is unknown, used or expired
 )
 
 // Error reports why the sender is about to close the connection.
@@ -158,12 +180,18 @@ type Input struct {
 	Dir grid.Dir
 }
 
-// State is the server's word on the world, sent to one client.
+// State is the server's word on the world, sent to one client: the tick,
+// the server time and the recipient's acknowledgement, then what changed in
+// its area of interest since the previous State sent to it (TCP delivers
+// every State, in order, so the previous one is a safe base). Full marks a
+// whole picture of the area: on joining, and when the area jumps.
 type State struct {
 	Tick    uint32           // the server's update tick
 	TimeNS  uint64           // server time of this state, ns since the server started
 	Ack     uint32           // the last input Seq the server processed FOR THE RECIPIENT
-	Players []grid.PlayerPos // every player's cell, sorted by ID
+	Full    bool             // Players is everyone in the area: forget anyone else
+	Players []grid.PlayerPos // the players that moved or came into the area, sorted by ID
+	Gone    []grid.PlayerID  // the players that left the area, sorted (none when Full)
 }
 
 // Ping asks for a Pong with the same Stamp, to measure the round trip.
@@ -188,7 +216,9 @@ type Join struct {
 	Player PlayerInfo
 }
 
-// Leave announces a player who left the world.
+// Leave announces a player who left the world. It goes to the players who
+// had it in view (and to spectators); one who only walks out of view is
+// in its State's Gone instead.
 type Leave struct {
 	ID grid.PlayerID
 }
@@ -271,6 +301,10 @@ func New(t Type) Message {
 		return new(Tagged)
 	case TypeScores:
 		return new(Scores)
+	case TypeMapChunk:
+		return new(MapChunk)
+	case TypeResume:
+		return new(Resume)
 	case TypeListRooms:
 		return new(ListRooms)
 	case TypeRooms:

@@ -156,11 +156,12 @@ func decodeInfo(r *reader) PlayerInfo {
 	return p
 }
 
-// appendMap appends a map: its width, its height and its cells, row-major.
-// They must make a valid grid.Map.
+// appendMap appends a map: its width, its height and, if it is small
+// enough to travel inline (see MaxInlineMapCells), its cells, row-major.
+// They must make a valid grid.Map; a larger map has no cells here.
 func appendMap(b []byte, width, height uint16, cells []byte) ([]byte, error) {
-	if _, err := grid.NewMapFromCells(int(width), int(height), cells); err != nil {
-		return b, fmt.Errorf("%w: %w", ErrBadValue, err)
+	if err := checkMap(width, height, cells); err != nil {
+		return b, err
 	}
 	b = binary.BigEndian.AppendUint16(b, width)
 	b = binary.BigEndian.AppendUint16(b, height)
@@ -170,13 +171,29 @@ func appendMap(b []byte, width, height uint16, cells []byte) ([]byte, error) {
 // decodeMap reads what appendMap wrote.
 func decodeMap(r *reader) (width, height uint16, cells []byte) {
 	width, height = r.u16(), r.u16()
-	cells = append([]byte(nil), r.take(int(width)*int(height))...)
+	if inlineMap(width, height) {
+		cells = append([]byte(nil), r.take(int(width)*int(height))...)
+	}
 	if r.err == nil {
-		if _, err := grid.NewMapFromCells(int(width), int(height), cells); err != nil {
-			r.fail(fmt.Errorf("%w: %w", ErrBadValue, err))
+		if err := checkMap(width, height, cells); err != nil {
+			r.fail(err)
 		}
 	}
 	return width, height, cells
+}
+
+// checkMap checks a map's dimensions, and its cells if it travels inline.
+func checkMap(width, height uint16, cells []byte) error {
+	if inlineMap(width, height) {
+		if _, err := grid.NewMapFromCells(int(width), int(height), cells); err != nil {
+			return fmt.Errorf("%w: %w", ErrBadValue, err)
+		}
+		return nil
+	}
+	if width > grid.MaxMapSide || height > grid.MaxMapSide || len(cells) != 0 {
+		return fmt.Errorf("%dx%d map with %d cells inline: %w", width, height, len(cells), ErrBadValue)
+	}
+	return nil
 }
 
 func (m *Welcome) appendPayload(b []byte) ([]byte, error) {
@@ -200,7 +217,8 @@ func (m *Welcome) appendPayload(b []byte) ([]byte, error) {
 			return b, err
 		}
 	}
-	return b, nil
+	b = append(b, m.Token[:]...)
+	return binary.BigEndian.AppendUint16(b, m.ResumeS), nil
 }
 
 func (m *Welcome) decodePayload(r *reader) error {
@@ -214,6 +232,8 @@ func (m *Welcome) decodePayload(r *reader) error {
 	for i := 0; i < n && r.err == nil; i++ {
 		m.Players = append(m.Players, decodeInfo(r))
 	}
+	m.Token = r.token()
+	m.ResumeS = r.u16()
 	if r.err == nil && m.Player == 0 {
 		r.fail(ErrBadValue)
 	}

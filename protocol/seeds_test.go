@@ -33,6 +33,9 @@ func str(s string) []byte { return append([]byte{byte(len(s))}, s...) }
 
 func cat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 
+// token is a wire resume token of TokenLen bytes, each b.
+func token(b byte) []byte { return bytes.Repeat([]byte{b}, protocol.TokenLen) }
+
 // seeds returns FuzzDecode's seed corpus: a valid frame of every type, a
 // stream of them all, and the nasty inputs a hostile or broken peer sends.
 func seeds(t testing.TB) []seed {
@@ -57,11 +60,24 @@ func seeds(t testing.TB) []seed {
 	}
 	welcome := func(player, w, h uint16, cells string, players ...[]byte) []byte {
 		return frame(byte(protocol.TypeWelcome), u16(player), u16(20), u16(100), []byte{4},
-			u16(w), u16(h), []byte(cells), u16(uint16(len(players))), cat(players...))
+			u16(w), u16(h), []byte(cells), u16(uint16(len(players))), cat(players...), token(7), u16(30))
+	}
+	resume := func(version uint16, tok []byte) []byte {
+		return frame(byte(protocol.TypeResume), u16(version), tok)
 	}
 	info := func(id uint16, color byte, name string) []byte { return cat(u16(id), []byte{color}, str(name)) }
-	state := func(count uint16, players ...[]byte) []byte {
-		return frame(byte(protocol.TypeState), u32(9), u64(450e6), u32(7), u16(count), cat(players...))
+	state := func(flags byte, count uint16, players ...[]byte) []byte {
+		return frame(byte(protocol.TypeState), u32(9), u64(450e6), u32(7), []byte{flags}, u16(count), cat(players...), u16(0))
+	}
+	gone := func(count uint16, ids ...uint16) []byte {
+		b := cat(u32(9), u64(450e6), u32(7), []byte{0}, u16(0), u16(count))
+		for _, id := range ids {
+			b = append(b, u16(id)...)
+		}
+		return frame(byte(protocol.TypeState), b)
+	}
+	chunk := func(w, y, rows uint16, runs ...byte) []byte {
+		return frame(byte(protocol.TypeMapChunk), u16(w), u16(y), u16(rows), runs)
 	}
 	pos := func(id, x, y uint16) []byte { return cat(u16(id), u16(x), u16(y)) }
 	overview := func(total, count uint16, players ...[]byte) []byte {
@@ -91,7 +107,7 @@ func seeds(t testing.TB) []seed {
 		seed{"length-max-no-body", []byte{0xff, 0xff}},
 		seed{"length-max-short-body", cat([]byte{0xff, 0xff, byte(protocol.TypeState)}, bytes.Repeat([]byte{0}, 100))},
 		seed{"unknown-type-0", frame(0)},
-		seed{"unknown-type-19", frame(19, []byte{1, 2, 3})},
+		seed{"unknown-type-23", frame(23, []byte{1, 2, 3})},
 		seed{"unknown-type-255", frame(255)},
 		seed{"hello-escape-in-name", hello(protocol.Version, 0, 0, "\x1b]0;pwned\a\x1b[2J")},
 		seed{"hello-bad-bool", hello(protocol.Version, 2, 0, "ada")},
@@ -107,11 +123,28 @@ func seeds(t testing.TB) []seed {
 		seed{"welcome-huge-player-count", frame(byte(protocol.TypeWelcome), u16(1), u16(20), u16(100), []byte{4}, u16(1), u16(1), []byte("."), u16(0xffff))},
 		seed{"welcome-info-id-0", welcome(1, 1, 1, "#", info(0, 1, "zero"))},
 		seed{"welcome-info-bad-utf8", welcome(1, 1, 1, "#", info(2, 1, "\x80"))},
-		seed{"state-huge-count", state(0xffff)},
-		seed{"state-count-too-small", state(1, pos(1, 2, 3), pos(2, 3, 4))},
-		seed{"state-player-0", state(1, pos(0, 2, 3))},
-		seed{"state-no-players", state(0)},
-		seed{"state-max-coords", state(2, pos(0xffff, 0xffff, 0xffff), pos(1, 0, 0))},
+		seed{"state-huge-count", state(0, 0xffff)},
+		seed{"state-count-too-small", state(0, 1, pos(1, 2, 3), pos(2, 3, 4))},
+		seed{"state-player-0", state(0, 1, pos(0, 2, 3))},
+		seed{"state-empty-body", state(0, 0)},
+		seed{"state-full-nobody", state(1, 0)},
+		seed{"state-bad-flags", state(2, 1, pos(1, 2, 3))},
+		seed{"state-head-only", frame(byte(protocol.TypeState), u32(9), u64(450e6), u32(7))},
+		seed{"state-max-coords", state(0, 2, pos(0xffff, 0xffff, 0xffff), pos(1, 0, 0))},
+		seed{"state-gone-0", gone(1, 0)},
+		seed{"state-gone-huge-count", gone(0xffff, 1)},
+		seed{"state-full-and-gone", frame(byte(protocol.TypeState), u32(9), u64(450e6), u32(7), []byte{1}, u16(1), pos(1, 2, 3), u16(1), u16(2))},
+		seed{"mapchunk-width-0", chunk(0, 0, 1, 2)},
+		seed{"mapchunk-width-1025", chunk(1025, 0, 1, 0x8a, 0x10)},
+		seed{"mapchunk-past-last-row", chunk(1, 1023, 2, 4)},
+		seed{"mapchunk-too-many-cells", chunk(1024, 0, 64, 0x80, 0x80, 0x04)},
+		seed{"mapchunk-run-0", chunk(2, 0, 1, 0, 4)},
+		seed{"mapchunk-run-past-row", chunk(2, 0, 1, 6)},
+		seed{"mapchunk-same-kind-twice", chunk(2, 0, 1, 3, 3)},
+		seed{"mapchunk-overlong-varint", chunk(2, 0, 1, 0x85, 0x00)},
+		seed{"mapchunk-varint-cut", chunk(200, 0, 1, 0x91)},
+		seed{"mapchunk-runs-short", chunk(3, 0, 1, 3)},
+		seed{"mapchunk-trailing-run", chunk(1, 0, 1, 3, 2)},
 		seed{"input-dir-none", frame(byte(protocol.TypeInput), u32(1), []byte{0})},
 		seed{"input-dir-5", frame(byte(protocol.TypeInput), u32(1), []byte{5})},
 		seed{"input-dir-255", frame(byte(protocol.TypeInput), u32(1), []byte{255})},
@@ -147,6 +180,10 @@ func seeds(t testing.TB) []seed {
 		seed{"spectate-room-past-end", frame(byte(protocol.TypeSpectate), u16(protocol.Version), str("teacher"), []byte{9}, []byte("a"))},
 		seed{"rooms-huge-count", frame(byte(protocol.TypeRooms), u16(256), u16(0xffff))},
 		seed{"rooms-count-too-small", frame(byte(protocol.TypeRooms), u16(256), u16(0), str("x"))},
+		seed{"resume-zero-token", resume(protocol.Version, token(0))},
+		seed{"resume-short-token", resume(protocol.Version, token(7)[:protocol.TokenLen-1])},
+		seed{"resume-old-version", resume(0, token(7))},
+		seed{"welcome-zero-token", frame(byte(protocol.TypeWelcome), u16(1), u16(20), u16(100), []byte{4}, u16(1), u16(1), []byte("."), u16(0), token(0), u16(0))},
 		seed{"error-c1-controls", frame(byte(protocol.TypeError), []byte{4}, str("\u009b31m\u0085"))},
 	)
 	return s

@@ -34,6 +34,10 @@ type Spectating struct {
 	Cells      []byte // MapWidth*MapHeight cells, row-major, '#' or '.'
 }
 
+// MapFollows reports whether the map is too large for the Spectating and
+// follows in MapChunks, as after a Welcome.
+func (s *Spectating) MapFollows() bool { return !inlineMap(s.MapWidth, s.MapHeight) }
+
 // Map builds the grid map the Spectating carries.
 func (s *Spectating) Map() (*grid.Map, error) {
 	return grid.NewMapFromCells(int(s.MapWidth), int(s.MapHeight), s.Cells)

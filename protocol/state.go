@@ -9,34 +9,54 @@ import (
 )
 
 // The layout of a State frame: a head of StateHeadLen bytes (the length
-// prefix, the type, Tick, TimeNS and Ack), then the player list (a 2-byte
-// count and 6 bytes per player: ID, X, Y). The States of one server tick
-// differ only in their Ack, so they share everything after the head: a
-// server encodes the list once with Append and writes each further
-// recipient's head with AppendStateHead.
+// prefix, the type, Tick, TimeNS and Ack), then, unless the State carries
+// no change at all, its body: a flags byte (stateFull), the moved or
+// appeared players (a 2-byte count and 6 bytes each: ID, X, Y) and the
+// players gone from the area (a 2-byte count and 2 bytes each: ID). A State
+// with nothing to say is its head alone: an idle crowd costs each client
+// StateHeadLen bytes a tick.
 const (
-	// StateHeadLen is the size of a State frame's head, the part that
-	// differs between the States of one tick.
+	// StateHeadLen is the size of a State frame's head, and of a whole
+	// State that changes nothing.
 	StateHeadLen = HeaderLen + 1 + 4 + 8 + 4
-	// MaxStatePlayers is the most players one State frame can carry.
-	MaxStatePlayers = (MaxFrame - (StateHeadLen - HeaderLen + stateCountLen)) / statePlayerLen
+	// MaxStatePlayers is the most players (moved or appeared, plus gone)
+	// one State frame can carry.
+	MaxStatePlayers = (MaxFrame - (StateHeadLen - HeaderLen + stateBodyLen)) / statePlayerLen
 
-	stateCountLen  = 2         // the player count
+	stateBodyLen   = 1 + 2 + 2 // flags and the two counts
 	statePlayerLen = 2 + 2 + 2 // a player's ID, X and Y
+	stateGoneLen   = 2         // a gone player's ID
+
+	stateFull = 1 // flags: Players is the whole area
 )
 
 // StateSize returns the size in bytes of the frame of a State carrying n
-// players, length prefix included.
-func StateSize(n int) int { return StateHeadLen + stateCountLen + n*statePlayerLen }
+// moved or appeared players and gone gone ones, length prefix included.
+// A State with neither (and not Full) is StateHeadLen bytes.
+func StateSize(n, gone int) int {
+	return StateHeadLen + stateBodyLen + n*statePlayerLen + gone*stateGoneLen
+}
+
+// Empty reports whether the State changes nothing: not Full, no player
+// moved, appeared or left. It travels as its head alone.
+func (m *State) Empty() bool { return !m.Full && len(m.Players) == 0 && len(m.Gone) == 0 }
+
+// size returns the size of m's frame.
+func (m *State) size() int {
+	if m.Empty() {
+		return StateHeadLen
+	}
+	return StateSize(len(m.Players), len(m.Gone))
+}
 
 // AppendStateHead appends the head of st's frame to dst: the first
-// StateHeadLen bytes that Append would write. Followed by the bytes after
-// the head of another State with the same Players, it is st's frame.
+// StateHeadLen bytes that Append would write (the length prefix counts
+// the whole frame).
 func AppendStateHead(dst []byte, st *State) ([]byte, error) {
-	if len(st.Players) > MaxStatePlayers {
-		return dst, fmt.Errorf("protocol: encode %v: %d players: %w", TypeState, len(st.Players), ErrTooLarge)
+	if len(st.Players)+len(st.Gone) > MaxStatePlayers {
+		return dst, fmt.Errorf("protocol: encode %v: %d players: %w", TypeState, len(st.Players)+len(st.Gone), ErrTooLarge)
 	}
-	dst = binary.BigEndian.AppendUint16(dst, uint16(StateSize(len(st.Players))-HeaderLen))
+	dst = binary.BigEndian.AppendUint16(dst, uint16(st.size()-HeaderLen))
 	dst = append(dst, byte(TypeState))
 	return st.appendFields(dst), nil
 }
@@ -49,40 +69,102 @@ func (m *State) appendFields(b []byte) []byte {
 }
 
 func (m *State) appendPayload(b []byte) ([]byte, error) {
-	if len(m.Players) > math.MaxUint16 {
-		return b, fmt.Errorf("%d players: %w", len(m.Players), ErrBadValue)
+	if len(m.Players) > math.MaxUint16 || len(m.Gone) > math.MaxUint16 {
+		return b, fmt.Errorf("%d players, %d gone: %w", len(m.Players), len(m.Gone), ErrBadValue)
+	}
+	if m.Full && len(m.Gone) > 0 {
+		return b, fmt.Errorf("a full State with %d gone players: %w", len(m.Gone), ErrBadValue)
 	}
 	b = m.appendFields(b)
+	if m.Empty() {
+		return b, nil
+	}
+	var flags byte
+	if m.Full {
+		flags = stateFull
+	}
+	b = append(b, flags)
 	b = binary.BigEndian.AppendUint16(b, uint16(len(m.Players)))
 	for _, p := range m.Players {
-		if p.ID == 0 || p.Pos.X < 0 || p.Pos.Y < 0 || p.Pos.X > math.MaxUint16 || p.Pos.Y > math.MaxUint16 {
+		if p.ID == 0 || !onWire(p.Pos) {
 			return b, fmt.Errorf("player %d at %v: %w", p.ID, p.Pos, ErrBadValue)
 		}
 		b = binary.BigEndian.AppendUint16(b, uint16(p.ID))
 		b = binary.BigEndian.AppendUint16(b, uint16(p.Pos.X))
 		b = binary.BigEndian.AppendUint16(b, uint16(p.Pos.Y))
 	}
+	b = binary.BigEndian.AppendUint16(b, uint16(len(m.Gone)))
+	for _, id := range m.Gone {
+		if id == 0 {
+			return b, fmt.Errorf("gone player 0: %w", ErrBadValue)
+		}
+		b = binary.BigEndian.AppendUint16(b, uint16(id))
+	}
 	return b, nil
 }
+
+// onWire reports whether p fits a State's 16-bit coordinates.
+func onWire(p grid.Pos) bool { return p.X >= 0 && p.Y >= 0 && p.X <= 0xffff && p.Y <= 0xffff }
 
 func (m *State) decodePayload(r *reader) error {
 	m.Tick = r.u32()
 	m.TimeNS = r.u64()
 	m.Ack = r.u32()
-	n := int(r.u16())
-	if r.err == nil && len(r.b) != statePlayerLen*n {
-		if len(r.b) < statePlayerLen*n {
-			return ErrShort
-		}
-		return ErrTrailing
+	m.Full, m.Players, m.Gone = false, nil, nil
+	if r.err != nil || len(r.b) == 0 {
+		return r.done() // the head alone: nothing changed
 	}
-	m.Players = make([]grid.PlayerPos, n)
-	for i := range m.Players {
+	switch r.u8() {
+	case 0:
+	case stateFull:
+		m.Full = true
+	default:
+		r.fail(ErrBadValue)
+	}
+	m.Players = decodePlayers(r)
+	m.Gone = decodeGone(r)
+	if r.err == nil && (m.Empty() || m.Full && len(m.Gone) > 0) {
+		r.fail(ErrBadValue) // an empty body travels as no body; a full picture has nobody gone
+	}
+	return r.done()
+}
+
+// decodePlayers reads a count and that many IDs and cells.
+func decodePlayers(r *reader) []grid.PlayerPos {
+	n := int(r.u16())
+	if r.err != nil || len(r.b) < n*statePlayerLen {
+		r.fail(ErrShort)
+		return nil
+	}
+	if n == 0 {
+		return nil
+	}
+	ps := make([]grid.PlayerPos, n)
+	for i := range ps {
 		id := grid.PlayerID(r.u16())
 		if id == 0 {
 			r.fail(ErrBadValue)
 		}
-		m.Players[i] = grid.PlayerPos{ID: id, Pos: grid.Pos{X: int(r.u16()), Y: int(r.u16())}}
+		ps[i] = grid.PlayerPos{ID: id, Pos: grid.Pos{X: int(r.u16()), Y: int(r.u16())}}
 	}
-	return r.done()
+	return ps
+}
+
+// decodeGone reads a count and that many IDs.
+func decodeGone(r *reader) []grid.PlayerID {
+	n := int(r.u16())
+	if r.err != nil || len(r.b) < n*stateGoneLen {
+		r.fail(ErrShort)
+		return nil
+	}
+	if n == 0 {
+		return nil
+	}
+	ids := make([]grid.PlayerID, n)
+	for i := range ids {
+		if ids[i] = grid.PlayerID(r.u16()); ids[i] == 0 {
+			r.fail(ErrBadValue)
+		}
+	}
+	return ids
 }

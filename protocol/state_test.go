@@ -3,8 +3,10 @@ package protocol_test
 import (
 	"bytes"
 	"errors"
+	"reflect"
 	"testing"
 
+	"gridlag/grid"
 	"gridlag/protocol"
 )
 
@@ -18,8 +20,12 @@ func TestStateHeadSharesThePlayerList(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(whole) != protocol.StateSize(n) {
-			t.Errorf("%d players: the frame is %d bytes, StateSize says %d", n, len(whole), protocol.StateSize(n))
+		size := protocol.StateSize(n, 0)
+		if n == 0 {
+			size = protocol.StateHeadLen // nothing changed: the head alone
+		}
+		if len(whole) != size {
+			t.Errorf("%d players: the frame is %d bytes, want %d", n, len(whole), size)
 		}
 		tail := whole[protocol.StateHeadLen:]
 		for _, ack := range []uint32{0, 1, first.Ack, 0xA1B2C3D4, 0xFFFFFFFF} {
@@ -46,8 +52,8 @@ func TestStateHeadSharesThePlayerList(t *testing.T) {
 // TestMaxStatePlayers: the largest State fits in one frame, one more
 // player does not, and AppendStateHead refuses it too.
 func TestMaxStatePlayers(t *testing.T) {
-	if protocol.StateSize(protocol.MaxStatePlayers)-protocol.HeaderLen > protocol.MaxFrame {
-		t.Fatalf("StateSize(MaxStatePlayers) is %d, more than a frame", protocol.StateSize(protocol.MaxStatePlayers))
+	if protocol.StateSize(protocol.MaxStatePlayers, 0)-protocol.HeaderLen > protocol.MaxFrame {
+		t.Fatalf("StateSize(MaxStatePlayers, 0) is %d, more than a frame", protocol.StateSize(protocol.MaxStatePlayers, 0))
 	}
 	if _, err := protocol.Append(nil, bigState(protocol.MaxStatePlayers)); err != nil {
 		t.Errorf("a State with MaxStatePlayers players does not encode: %v", err)
@@ -58,6 +64,63 @@ func TestMaxStatePlayers(t *testing.T) {
 	}
 	if b, err := protocol.AppendStateHead(nil, over); !errors.Is(err, protocol.ErrTooLarge) || len(b) != 0 {
 		t.Errorf("the head of a State with one player too many: %x, %v; want nothing and ErrTooLarge", b, err)
+	}
+}
+
+// TestIdleStateIsItsHead: a State that changes nothing (an idle crowd, or
+// nobody in view) is the 19-byte head alone, and decodes to the same tick,
+// time and acknowledgement with nothing changed.
+func TestIdleStateIsItsHead(t *testing.T) {
+	st := &protocol.State{Tick: 7, TimeNS: 350e6, Ack: 12}
+	b, err := protocol.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != protocol.StateHeadLen || protocol.StateHeadLen != 19 {
+		t.Fatalf("an idle State is %d bytes, want the %d-byte head (19)", len(b), protocol.StateHeadLen)
+	}
+	m, _, err := protocol.Unmarshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.(*protocol.State); !reflect.DeepEqual(got, st) || !got.Empty() {
+		t.Errorf("decoded %+v, want %+v", got, st)
+	}
+}
+
+// TestStateDeltaRoundTrip: a delta with moves, arrivals and departures and
+// a full picture decode to what was sent; a full picture with departures
+// does not encode, and a body that says nothing is refused on decoding.
+func TestStateDeltaRoundTrip(t *testing.T) {
+	for _, st := range []*protocol.State{
+		{Tick: 1, Ack: 2, Players: []grid.PlayerPos{{ID: 3, Pos: grid.Pos{X: 1023, Y: 5}}}, Gone: []grid.PlayerID{4, 900}},
+		{Tick: 1, Ack: 2, Gone: []grid.PlayerID{4}},
+		{Tick: 1, Ack: 2, Full: true, Players: []grid.PlayerPos{{ID: 3, Pos: grid.Pos{X: 1, Y: 5}}}},
+	} {
+		b, err := protocol.Marshal(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) != protocol.StateSize(len(st.Players), len(st.Gone)) {
+			t.Errorf("%+v: %d bytes, StateSize says %d", st, len(b), protocol.StateSize(len(st.Players), len(st.Gone)))
+		}
+		m, _, err := protocol.Unmarshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(m, st) {
+			t.Errorf("decoded %+v, want %+v", m, st)
+		}
+	}
+	bad := &protocol.State{Full: true, Players: []grid.PlayerPos{{ID: 1}}, Gone: []grid.PlayerID{2}}
+	if _, err := protocol.Marshal(bad); !errors.Is(err, protocol.ErrBadValue) {
+		t.Errorf("a full State with a gone player: %v, want ErrBadValue", err)
+	}
+	head, _ := protocol.Marshal(&protocol.State{Tick: 1})
+	silent := append(head, 0, 0, 0, 0, 0)
+	silent[1] += 5
+	if _, _, err := protocol.Unmarshal(silent); !errors.Is(err, protocol.ErrBadValue) {
+		t.Errorf("a body with nothing in it: %v, want ErrBadValue", err)
 	}
 }
 

@@ -34,6 +34,7 @@ type Log struct {
 
 // entry is one key's open interval.
 type entry struct {
+	level   log.Level
 	start   time.Time
 	msg     string
 	keyvals []any // those of the event logged at once
@@ -58,19 +59,26 @@ func (r *Log) Interval() time.Duration { return r.every }
 
 // Warn records one event of key: the first of an interval is logged at
 // once as a warning with msg and keyvals; the others are only counted.
-func (r *Log) Warn(key, msg string, keyvals ...any) {
+func (r *Log) Warn(key, msg string, keyvals ...any) { r.record(log.WarnLevel, key, msg, keyvals) }
+
+// Info is Warn for events that are news rather than trouble, such as a
+// player coming back after a drop: logged and summarised at info level.
+func (r *Log) Info(key, msg string, keyvals ...any) { r.record(log.InfoLevel, key, msg, keyvals) }
+
+// record logs or counts one event of key at level.
+func (r *Log) record(level log.Level, key, msg string, keyvals []any) {
 	now := r.now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.flushLocked(now)
 	if _, ok := r.entries[key]; !ok && len(r.entries) >= MaxKeys {
-		key, msg, keyvals = otherKey, "more events of other kinds", nil
+		key, msg, keyvals, level = otherKey, "more events of other kinds", nil, log.WarnLevel
 	}
 	if e, ok := r.entries[key]; ok {
 		e.repeats++
 		return
 	}
-	e := &entry{start: now, msg: msg, keyvals: keyvals}
+	e := &entry{level: level, start: now, msg: msg, keyvals: keyvals}
 	r.entries[key] = e
 	if r.nextDue.IsZero() || now.Add(r.every).Before(r.nextDue) {
 		r.nextDue = now.Add(r.every)
@@ -79,7 +87,7 @@ func (r *Log) Warn(key, msg string, keyvals ...any) {
 		e.repeats = 1 // not logged at once: the summary counts it
 		return
 	}
-	r.log.Warn(msg, keyvals...)
+	r.log.Log(level, msg, keyvals...)
 }
 
 // Flush logs the summary of every interval that has ended and forgets
@@ -107,7 +115,7 @@ func (r *Log) flushLocked(now time.Time) {
 		}
 		delete(r.entries, key)
 		if e.repeats > 0 {
-			r.log.Warn(e.msg+" (repeated)", append([]any{"more", e.repeats, "in_last", r.every}, e.keyvals...)...)
+			r.log.Log(e.level, e.msg+" (repeated)", append([]any{"more", e.repeats, "in_last", r.every}, e.keyvals...)...)
 		}
 	}
 }

@@ -90,3 +90,18 @@ func TestKeysAreBounded(t *testing.T) {
 		t.Errorf("%d entries remain after every interval ended", len(r.entries))
 	}
 }
+
+// Info events are summarised as warnings are, at info level.
+func TestInfoIsSummarisedAtInfoLevel(t *testing.T) {
+	var buf bytes.Buffer
+	r, clk := newLog(&buf)
+	for range 5 {
+		r.Info("resume 127.0.0.7", "resume", "remote", "127.0.0.7")
+	}
+	clk.add(11 * time.Second)
+	r.Flush()
+	got := lines(&buf)
+	if len(got) != 2 || !strings.HasPrefix(got[0], "INFO") || !strings.HasPrefix(got[1], "INFO") || !strings.Contains(got[1], "more=4") {
+		t.Fatalf("five info events: want the first and a summary of 4 more, at info level:\n%s", buf.String())
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/link"
 	"gridlag/protocol"
 	"gridlag/server"
 	"gridlag/sim"
@@ -21,6 +22,7 @@ type Player struct {
 	Start   grid.Pos
 	Latency time.Duration // injected round trip
 	Jitter  time.Duration
+	Loss    float64 // probability that a message is lost and retransmitted, as TCP does
 	Presses []Press
 }
 
@@ -107,7 +109,7 @@ func Run(cfg Config) ([]Line, error) {
 	join := func(p *Player) *sim.Client {
 		return w.Join(p.Name, client.Options{
 			NoPredict: !cfg.Predict, NoReconcile: !cfg.Reconcile,
-			Latency: p.Latency, Jitter: p.Jitter, Seed: cfg.Seed + int64(len(p.Name)),
+			Latency: p.Latency, Jitter: p.Jitter, Loss: p.Loss, Seed: cfg.Seed + int64(len(p.Name)),
 			PingInterval: time.Hour,
 		})
 	}
@@ -164,7 +166,13 @@ func Run(cfg Config) ([]Line, error) {
 			all = append(all, timed{pr, clients[i]})
 			lastPress = max(lastPress, pr.At+time.Duration(len(p.Presses))*cfg.MoveTime)
 		}
-		slowest = max(slowest, p.Latency+p.Jitter)
+		trip := p.Latency + p.Jitter
+		if p.Loss > 0 {
+			// Room for a message lost twice on the way: retransmitted
+			// after the RTO, then after twice it (link's RTO rule).
+			trip += 3 * max(link.MinRTO, p.Latency+4*p.Jitter)
+		}
+		slowest = max(slowest, trip)
 	}
 	slices.SortStableFunc(all, func(a, b timed) int { return cmp.Compare(a.At, b.At) })
 	until := cfg.Until

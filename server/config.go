@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"gridlag/grid"
-	"gridlag/protocol"
 )
 
 // Defaults of the game numbers, applied by Config.WithDefaults.
@@ -28,13 +27,14 @@ const (
 
 // Limits of the game numbers: what the wire format can carry.
 const (
-	MaxRate       = 1000                     // updates per second
-	MaxBurst      = math.MaxUint8            // Welcome.Burst is one byte
-	MaxPlayersCap = protocol.MaxStatePlayers // every player's cell must fit in one State frame
-	// MaxMapCells is the largest map (width x height) a Welcome frame can
-	// carry, with room for its other fields and the player's own entry.
-	MaxMapCells = protocol.MaxFrame - 128
-	MaxMoveTime = 65535 * time.Millisecond // Welcome.MoveTimeMS is 16 bits
+	MaxRate  = 1000          // updates per second
+	MaxBurst = math.MaxUint8 // Welcome.Burst is one byte
+	// MaxPlayersCap bounds MaxPlayers: player IDs are 16 bits. A State
+	// carries only its recipient's area of interest, which holds at most
+	// protocol.MaxAreaPlayers, so the world's population is not bound by
+	// a frame.
+	MaxPlayersCap = math.MaxUint16
+	MaxMoveTime   = 65535 * time.Millisecond // Welcome.MoveTimeMS is 16 bits
 	// MaxSpectatorsCap bounds MaxSpectators: each spectator gets an
 	// Overview of every player per tick, up to a whole frame.
 	MaxSpectatorsCap = 1024
@@ -74,6 +74,11 @@ type Config struct {
 	// MaxSpectators is how many spectators may watch at once. They take no
 	// player slot: this is their own cap. Default 16.
 	MaxSpectators int
+	// Resume is how long a player whose connection dropped keeps its
+	// avatar for the resume token its Welcome gave (see Core.Drop). The
+	// Core takes it as given: 0 (the zero value) turns resuming off;
+	// cmd passes DefaultResume unless told otherwise.
+	Resume time.Duration
 	// LagComp turns lag compensation on: a zap is judged against the other
 	// players rewound to the moment the shooter saw (within Unlag). The
 	// Core takes it as given, like Rate; cmd turns it on unless told
@@ -132,15 +137,15 @@ func (c Config) Validate() error {
 	case c.Rate < 0 || c.Rate > MaxRate:
 		return fmt.Errorf("server: update rate %d Hz is out of range (0 to %d)", c.Rate, MaxRate)
 	case c.MaxPlayers < 1 || c.MaxPlayers > MaxPlayersCap:
-		return fmt.Errorf("server: max players %d is out of range (1 to %d, what one State frame can carry)", c.MaxPlayers, MaxPlayersCap)
+		return fmt.Errorf("server: max players %d is out of range (1 to %d)", c.MaxPlayers, MaxPlayersCap)
 	case c.MaxSpectators < 1 || c.MaxSpectators > MaxSpectatorsCap:
 		return fmt.Errorf("server: max spectators %d is out of range (1 to %d)", c.MaxSpectators, MaxSpectatorsCap)
+	case c.Resume < 0 || c.Resume > MaxResume:
+		return fmt.Errorf("server: resume window %v is out of range (0 to %v)", c.Resume, MaxResume)
 	case c.Unlag < 0 || c.Unlag > MaxUnlag:
 		return fmt.Errorf("server: unlag %v is out of range (0 to %v)", c.Unlag, MaxUnlag)
 	case c.Round < MinRound || c.Round > MaxRound:
 		return fmt.Errorf("server: round %v is out of range (%v to %v)", c.Round, MinRound, MaxRound)
-	case c.Map.Width()*c.Map.Height() > MaxMapCells:
-		return fmt.Errorf("server: the %dx%d map has more than %d cells, more than a Welcome frame can carry", c.Map.Width(), c.Map.Height(), MaxMapCells)
 	case !c.Map.Inside(c.Spawn):
 		return fmt.Errorf("server: spawn %v is outside the %dx%d map", c.Spawn, c.Map.Width(), c.Map.Height())
 	}

@@ -17,17 +17,20 @@ import (
 // once a later call follows the Outbox call that returned them, which is
 // what lets a steady-state Tick allocate nothing.
 type Core struct {
-	cfg   Config
-	world *grid.World
-	cells []byte // the map's cells, shared by every Welcome
+	cfg    Config
+	world  *grid.World
+	cells  []byte               // the map's cells, shared by every Welcome, if small enough for one
+	chunks []*protocol.MapChunk // the map's chunks, shared by every Welcome of a big map
 
 	conns map[ConnID]*client
 	slots []*client // joined clients by player ID; slot 0 unused
 	count int       // joined clients
 	// spectators are the watching clients, in the order they came
 	spectators []*client
-	bots       int    // joined bots
-	botN       uint32 // bots spawned so far, to spread the next one
+	bots       int                        // joined bots
+	awayN      int                        // joined players whose connection dropped, kept for resume
+	tokens     map[protocol.Token]*client // resume tokens, each bound to its player
+	botN       uint32                     // bots spawned so far, to spread the next one
 
 	tick   uint32
 	spawns []grid.Pos // the human spawn cells: Spawn, then Spawns
@@ -38,6 +41,12 @@ type Core struct {
 
 	positions [][]grid.PlayerPos // per broadcast of the batch: every player's cell
 	posUsed   int
+	index     areaIndex        // the latest snapshot's players by where they stand
+	near      []grid.PlayerPos // scratch of sendState
+	seen      marks            // scratch of sendState
+	deltas    []grid.PlayerPos // the batch's States' players
+	gones     []grid.PlayerID  // the batch's States' gone players
+	met       []grid.PlayerID  // scratch of sendState
 	states    pool[protocol.State]
 	pongs     pool[protocol.Pong]
 	pings     pool[protocol.Ping]
@@ -73,9 +82,18 @@ type client struct {
 	phase   phase
 	player  grid.PlayerID
 	info    protocol.PlayerInfo
+	join    *protocol.Join // announces the player to those it comes into view of
+	area    area           // what the client was last told of its area of interest
 	bot     bool
-	lastSeq uint32   // the last input processed
-	rtt     rttMeter // the round trip, measured by the Core's Pings
+	lastSeq uint32         // the last input processed
+	rtt     rttMeter       // the round trip, measured by the Core's Pings
+	token   protocol.Token // brings the avatar back after a drop; zero if resuming is off
+
+	// A player whose connection dropped is away until awayUntil, kept for
+	// resume; conn is then the connection it dropped from.
+	away       bool
+	awayUntil  time.Duration
+	awayReason string
 
 	trail       trail         // recent cells, for lag compensation
 	gun         grid.Cooldown // the zap's cooldown
@@ -92,14 +110,20 @@ func NewCore(cfg Config) *Core {
 	}
 	cfg = cfg.WithDefaults()
 	rules := grid.Rules{MoveTime: int64(cfg.MoveTime), Burst: cfg.Burst}
-	return &Core{
+	c := &Core{
 		cfg:    cfg,
 		world:  grid.NewWorld(cfg.Map, rules),
-		cells:  cfg.Map.Cells(),
 		conns:  make(map[ConnID]*client),
+		tokens: make(map[protocol.Token]*client),
 		slots:  make([]*client, cfg.MaxPlayers+1),
 		spawns: append([]grid.Pos{cfg.Spawn}, cfg.Spawns...),
 	}
+	if cfg.Map.Width()*cfg.Map.Height() <= protocol.MaxInlineMapCells {
+		c.cells = cfg.Map.Cells()
+	} else {
+		c.chunks = protocol.MapChunks(cfg.Map)
+	}
+	return c
 }
 
 // Config returns the game numbers in force, defaults filled in.
@@ -117,6 +141,7 @@ func (c *Core) Stats() Stats {
 	s.Bots = c.bots
 	s.Spectators = len(c.spectators)
 	s.Connections = len(c.conns)
+	s.Away = c.awayN
 	return s
 }
 
@@ -158,6 +183,8 @@ func (c *Core) reset() {
 	clear(c.events)
 	c.events = c.events[:0]
 	c.posUsed = 0
+	c.deltas = c.deltas[:0]
+	c.gones = c.gones[:0]
 	c.states.reset()
 	c.pongs.reset()
 	c.pings.reset()
@@ -172,21 +199,10 @@ func (c *Core) sendClose(to ConnID, m protocol.Message) {
 	c.out = append(c.out, Envelope{To: to, Msg: m, Close: true})
 }
 
-// tellAll sends m to every player and every spectator.
-func (c *Core) tellAll(m protocol.Message) {
-	for _, o := range c.slots {
-		if o != nil {
-			c.send(o.conn, m)
-		}
-	}
-	for _, s := range c.spectators {
-		c.send(s.conn, m)
-	}
-}
-
 // Receive feeds one decoded message from connection id, received at now.
 func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 	c.begin()
+	c.expire(now)
 	c.due(now)
 	cl := c.conns[id]
 	if cl == nil {
@@ -231,7 +247,7 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 		c.leave(now, cl, fmt.Sprintf("client error %d: %s", v.Code, protocol.Printable(v.Text)))
 		cl.phase = phaseClosed
 		c.sendClose(id, &protocol.Bye{Reason: "goodbye"})
-	case *protocol.Hello, *protocol.Spectate:
+	case *protocol.Hello, *protocol.Spectate, *protocol.Resume:
 		c.violation(now, cl, fmt.Sprintf("second handshake (%v) on the connection", m.Type()))
 	default:
 		c.violation(now, cl, fmt.Sprintf("unexpected %v from a client", m.Type()))
@@ -239,8 +255,8 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 }
 
 // Disconnect reports that connection id is gone, for reason (for the
-// record). Its player leaves the world, or the spectator stops watching.
-// Unknown IDs are ignored.
+// record). Its player leaves the world at once (see Drop to keep it for a
+// while), or the spectator stops watching. Unknown IDs are ignored.
 func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
 	c.begin()
 	c.due(now)
@@ -253,10 +269,12 @@ func (c *Core) Disconnect(now time.Duration, id ConnID, reason string) {
 }
 
 // Tick runs one update tick: every joined client gets ONE State carrying
-// every player's cell and its own last processed input, and every spectator
-// one Overview. With Rate 0 nobody calls it, but it works the same.
+// its own last processed input and what changed in its area of interest
+// (aoi.go), after a Join for each player come into view, and every
+// spectator one Overview. With Rate 0 nobody calls it, but it works the same.
 func (c *Core) Tick(now time.Duration) {
 	c.begin()
+	c.expire(now)
 	c.due(now)
 	c.broadcast(now)
 }
@@ -269,8 +287,10 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 		c.join(now, cl, h)
 	case *protocol.Spectate:
 		c.watch(now, cl, h)
+	case *protocol.Resume:
+		c.resume(now, cl, h)
 	default:
-		c.refuse(cl, protocol.ErrCodeProtocol, fmt.Sprintf("expected Hello or Spectate as the first message, got %v", m.Type()))
+		c.refuse(cl, protocol.ErrCodeProtocol, fmt.Sprintf("expected Hello, Resume or Spectate as the first message, got %v", m.Type()))
 	}
 }
 
@@ -320,14 +340,36 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	cl.player = pid
 	cl.bot = h.Bot
 	cl.info = protocol.PlayerInfo{ID: pid, Color: color, Name: h.Name}
+	cl.join = &protocol.Join{Player: cl.info}
+	cl.area.reset()
 	cl.trail = newTrail(now, pos)
 	c.slots[pid] = cl
 	c.count++
 	c.stats.Joins++
 	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: h.Name, Bot: h.Bot, Pos: pos})
 
-	c.send(cl.conn, &protocol.Welcome{
-		Player:     pid,
+	c.issue(cl)
+	c.welcome(cl)
+	// The others in view come as one Join each with the first State, and
+	// hear of the newcomer with theirs, as it comes into their view.
+	for _, s := range c.spectators {
+		c.send(s.conn, cl.join)
+	}
+	if c.cfg.Rate == 0 {
+		c.broadcast(now) // immediate mode: everyone sees the newcomer's cell at once
+	} else {
+		c.sendOwnState(now, cl) // the others see it at the next tick
+	}
+	c.stale = true
+}
+
+// welcome sends cl its Welcome (with its resume token), then the map's
+// chunks if the map does not fit in it. The players in view come as one
+// Join each with the State that shows them (its area is reset on joining
+// and on resuming), so that neither grows with the number of players.
+func (c *Core) welcome(cl *client) {
+	w := &protocol.Welcome{
+		Player:     cl.player,
 		UpdateRate: uint16(c.cfg.Rate),
 		MoveTimeMS: uint16(c.cfg.MoveTime / time.Millisecond),
 		Burst:      uint8(c.cfg.Burst),
@@ -335,25 +377,15 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 		MapHeight:  uint16(c.cfg.Map.Height()),
 		Cells:      c.cells,
 		Players:    []protocol.PlayerInfo{cl.info},
-	})
-	// The others come as one Join each, so that the Welcome's size does
-	// not grow with the number of players; they hear of the newcomer.
-	join := &protocol.Join{Player: cl.info}
-	for _, o := range c.slots {
-		if o != nil && o != cl {
-			c.send(cl.conn, &protocol.Join{Player: o.info})
-			c.send(o.conn, join)
-		}
+		Token:      cl.token,
 	}
-	for _, s := range c.spectators {
-		c.send(s.conn, join)
+	if !cl.token.IsZero() {
+		w.ResumeS = uint16((c.cfg.Resume + time.Second - 1) / time.Second)
 	}
-	if c.cfg.Rate == 0 {
-		c.broadcast(now) // immediate mode: everyone sees the newcomer's cell at once
-	} else {
-		c.sendState(now, cl, c.snapshot()) // the others see it at the next tick
+	c.send(cl.conn, w)
+	for _, m := range c.chunks {
+		c.send(cl.conn, m)
 	}
-	c.stale = true
 }
 
 // refuse ends a connection that has not joined.
@@ -392,13 +424,25 @@ func (c *Core) leave(now time.Duration, cl *client, reason string) {
 func (c *Core) leaveWorld(cl *client, reason string) {
 	c.world.Remove(cl.player)
 	c.slots[cl.player] = nil
+	delete(c.tokens, cl.token)
 	c.count--
 	if cl.bot {
 		c.bots--
 	}
 	c.stats.Leaves++
 	c.events = append(c.events, Event{Kind: EventLeave, Conn: cl.conn, Player: cl.player, Name: cl.info.Name, Bot: cl.bot, Reason: reason})
-	c.tellAll(&protocol.Leave{ID: cl.player})
+	leave := &protocol.Leave{ID: cl.player}
+	for _, o := range c.slots {
+		if o != nil && o.area.knows(cl.player) {
+			o.area.forget(cl.player)
+			if !o.away { // its connection is gone; a resume resets its area
+				c.send(o.conn, leave)
+			}
+		}
+	}
+	for _, s := range c.spectators {
+		c.send(s.conn, leave)
+	}
 }
 
 // MaxSeqJump is how far an input's number may be from the last processed
@@ -425,7 +469,7 @@ func (c *Core) input(now time.Duration, cl *client, in *protocol.Input) {
 		if moved {
 			c.broadcast(now)
 		} else {
-			c.sendState(now, cl, c.snapshot())
+			c.sendOwnState(now, cl)
 			c.showSpectators(now) // the acknowledgement is news for them
 		}
 	}
@@ -468,12 +512,22 @@ func (c *Core) move(now time.Duration, cl *client, d grid.Dir) bool {
 func (c *Core) broadcast(now time.Duration) {
 	c.tick++
 	c.stats.Ticks++
-	positions := c.snapshot()
+	positions := c.indexWorld()
 	c.record(now, positions)
 	for _, p := range positions {
-		c.sendState(now, c.slots[p.ID], positions)
+		if cl := c.slots[p.ID]; !cl.away { // an away player stays in the index, unseen by itself
+			c.sendState(now, cl, p.Pos)
+		}
 	}
 	c.showSpectators(now)
+}
+
+// indexWorld takes a snapshot of every player's cell for the States that
+// follow, and returns it.
+func (c *Core) indexWorld() []grid.PlayerPos {
+	positions := c.snapshot()
+	c.index.build(c.cfg.Map.Width(), c.cfg.Map.Height(), positions)
+	return positions
 }
 
 // snapshot returns every player's cell, sorted by ID, in a buffer that
@@ -488,12 +542,31 @@ func (c *Core) snapshot() []grid.PlayerPos {
 	return p
 }
 
-func (c *Core) sendState(now time.Duration, cl *client, positions []grid.PlayerPos) {
+// sendOwnState sends cl alone a State of the world as it is now.
+func (c *Core) sendOwnState(now time.Duration, cl *client) {
+	c.indexWorld()
+	at, _ := c.world.Pos(cl.player)
+	c.sendState(now, cl, at)
+}
+
+// sendState sends cl a State of what changed in its area of interest since
+// the last one, after a Join for each player it has not met, as of the
+// last indexWorld, its player standing at cell at.
+func (c *Core) sendState(now time.Duration, cl *client, at grid.Pos) {
+	d, g := len(c.deltas), len(c.gones)
+	u := areaUpdate{changed: c.deltas, gone: c.gones, met: c.met[:0]}
+	c.near = cl.area.update(&u, cl.player, at, &c.index, &c.seen, c.near)
+	c.deltas, c.gones, c.met = u.changed, u.gone, u.met
+	for _, id := range c.met {
+		c.send(cl.conn, c.slots[id].join)
+	}
 	st := c.states.get()
 	st.Tick = c.tick
 	st.TimeNS = uint64(max(now, 0))
 	st.Ack = cl.lastSeq
-	st.Players = positions
+	st.Full = u.full
+	st.Players = c.deltas[d:len(c.deltas):len(c.deltas)]
+	st.Gone = c.gones[g:len(c.gones):len(c.gones)]
 	c.stats.StatesSent++
 	c.send(cl.conn, st)
 }

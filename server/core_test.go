@@ -15,8 +15,17 @@ const ms = time.Millisecond
 // join sends a Hello from conn and returns the Welcome it got.
 func join(t *testing.T, c *Core, now time.Duration, conn ConnID, name string, bot bool) *protocol.Welcome {
 	t.Helper()
+	return joinSeen(t, c, nil, now, conn, name, bot)
+}
+
+// joinSeen is join, keeping what the clients are told in v (if not nil).
+func joinSeen(t *testing.T, c *Core, v views, now time.Duration, conn ConnID, name string, bot bool) *protocol.Welcome {
+	t.Helper()
 	c.Receive(now, conn, &protocol.Hello{Version: protocol.Version, Name: name, Bot: bot})
 	out := c.Outbox().Envelopes
+	if v != nil {
+		v.apply(out)
+	}
 	if len(out) < 2 || out[0].To != conn {
 		t.Fatalf("join %s: outbox %v", name, describe(out))
 	}
@@ -121,6 +130,10 @@ func TestJoinAnnouncedAndSpawnsNearest(t *testing.T) {
 	join(t, c, 0, 1, "ann", false)
 	c.Receive(0, 2, &protocol.Hello{Version: protocol.Version, Name: "bob"})
 	out := c.Outbox().Envelopes
+	st := statesTo(out, 2)[0]
+	// ann hears of bob with the tick that shows him to her.
+	c.Tick(50 * ms)
+	out = c.Outbox().Envelopes
 	var joinSeen bool
 	for _, e := range out {
 		if j, ok := e.Msg.(*protocol.Join); ok && e.To == 1 {
@@ -133,7 +146,6 @@ func TestJoinAnnouncedAndSpawnsNearest(t *testing.T) {
 	if !joinSeen {
 		t.Fatalf("ann was not told bob joined: %v", describe(out))
 	}
-	st := statesTo(out, 2)[0]
 	if got := posOf(t, st, 2); abs(got.X-10)+abs(got.Y-10) != 1 {
 		t.Errorf("bob spawned at %v, want next to (10,10)", got)
 	}
@@ -203,7 +215,7 @@ func TestHandshakeRefusals(t *testing.T) {
 		code uint8
 		text []string
 	}{
-		{"wrong version", &protocol.Hello{Version: protocol.Version + 6, Name: "ann"}, protocol.ErrCodeVersion, []string{"version 7", "version 1"}},
+		{"wrong version", &protocol.Hello{Version: protocol.Version + 6, Name: "ann"}, protocol.ErrCodeVersion, []string{"version 8", "version 2"}},
 		{"empty name", &protocol.Hello{Version: protocol.Version, Name: " "}, protocol.ErrCodeName, []string{protocol.ErrNameEmpty.Error()}},
 		{"control name", &protocol.Hello{Version: protocol.Version, Name: "a\x1b[2Jb"}, protocol.ErrCodeName, []string{protocol.ErrNameControl.Error()}},
 		{"long name", &protocol.Hello{Version: protocol.Version, Name: strings.Repeat("x", 17)}, protocol.ErrCodeName, []string{protocol.ErrNameLong.Error()}},
@@ -253,6 +265,8 @@ func TestSecondHelloClosesAndAnnouncesLeave(t *testing.T) {
 	c := NewCore(Config{Rate: 20})
 	join(t, c, 0, 1, "ann", false)
 	join(t, c, 0, 2, "bob", false)
+	c.Tick(ms / 2) // ann sees bob
+	c.Outbox()
 	c.Receive(ms, 2, &protocol.Hello{Version: protocol.Version, Name: "bob"})
 	out := c.Outbox().Envelopes
 	var gotErr, gotLeave bool
@@ -404,8 +418,9 @@ func TestImmediateModeAnswersEveryInput(t *testing.T) {
 
 func TestRateModeOneStatePerClientPerTick(t *testing.T) {
 	c := NewCore(Config{Rate: 20})
+	v := views{}
 	for i := 1; i <= 5; i++ {
-		join(t, c, 0, ConnID(i), "p", false)
+		joinSeen(t, c, v, 0, ConnID(i), "p", false)
 	}
 	for i := 1; i <= 5; i++ {
 		c.Receive(10*ms, ConnID(i), &protocol.Input{Seq: 1, Dir: grid.Left})
@@ -416,20 +431,27 @@ func TestRateModeOneStatePerClientPerTick(t *testing.T) {
 			t.Fatalf("a State was sent between ticks")
 		}
 	}
+	c.Tick(30 * ms) // each player hears of those who joined after it
+	out := c.Outbox().Envelopes
+	v.apply(out)
+	if len(out) != 5+4+3+2+1 {
+		t.Fatalf("the first tick sent %d messages, want 5 States and 10 Joins", len(out))
+	}
 	for tick := 1; tick <= 3; tick++ {
 		c.Tick(time.Duration(tick) * 50 * ms)
 		out := c.Outbox().Envelopes
+		v.apply(out)
 		if len(out) != 5 {
 			t.Fatalf("tick %d sent %d messages, want 5", tick, len(out))
 		}
 		for i := 1; i <= 5; i++ {
-			if s := statesTo(out, ConnID(i)); len(s) != 1 || len(s[0].Players) != 5 {
+			if s := statesTo(out, ConnID(i)); len(s) != 1 || len(v.players(ConnID(i))) != 5 {
 				t.Errorf("tick %d: client %d got %d states", tick, i, len(s))
 			}
 		}
 	}
-	if s := c.Stats(); s.Ticks != 3 {
-		t.Errorf("%d ticks counted, want 3", s.Ticks)
+	if s := c.Stats(); s.Ticks != 4 {
+		t.Errorf("%d ticks counted, want 4", s.Ticks)
 	}
 }
 
@@ -449,9 +471,12 @@ func TestPingPong(t *testing.T) {
 
 func TestLeaveOnByeAndDisconnect(t *testing.T) {
 	c := NewCore(Config{Rate: 20})
-	join(t, c, 0, 1, "ann", false)
-	join(t, c, 0, 2, "bob", false)
-	join(t, c, 0, 3, "cid", false)
+	v := views{}
+	joinSeen(t, c, v, 0, 1, "ann", false)
+	joinSeen(t, c, v, 0, 2, "bob", false)
+	joinSeen(t, c, v, 0, 3, "cid", false)
+	c.Tick(ms / 2) // they see each other
+	v.apply(c.Outbox().Envelopes)
 
 	c.Receive(ms, 2, &protocol.Bye{Reason: "dinner"})
 	batch := c.Outbox()
@@ -459,6 +484,7 @@ func TestLeaveOnByeAndDisconnect(t *testing.T) {
 		t.Errorf("events %+v, want bob's leave with his reason", evs)
 	}
 	out := batch.Envelopes
+	v.apply(out)
 	leaves := 0
 	for _, e := range out {
 		if l, ok := e.Msg.(*protocol.Leave); ok {
@@ -474,13 +500,16 @@ func TestLeaveOnByeAndDisconnect(t *testing.T) {
 
 	c.Disconnect(2*ms, 3, "connection reset")
 	out = c.Outbox().Envelopes
+	v.apply(out)
 	if len(out) != 1 || out[0].To != 1 || out[0].Msg.(*protocol.Leave).ID != 3 {
 		t.Errorf("disconnect: %v, want Leave(3) to ann", describe(out))
 	}
 	c.Tick(3 * ms)
-	st := statesTo(c.Outbox().Envelopes, 1)
-	if len(st) != 1 || len(st[0].Players) != 1 {
-		t.Errorf("after two leaves the state is %+v, want ann alone", st)
+	out = c.Outbox().Envelopes
+	v.apply(out)
+	st := statesTo(out, 1)
+	if len(st) != 1 || len(v.players(1)) != 1 {
+		t.Errorf("after two leaves the state is %+v, want ann alone", v.players(1))
 	}
 	if s := c.Stats(); s.Players != 1 || s.Leaves != 2 {
 		t.Errorf("stats %+v", s)
@@ -547,8 +576,9 @@ func TestConfigValidate(t *testing.T) {
 
 func TestStatesMatchTheWorld(t *testing.T) {
 	c := NewCore(Config{Rate: 20})
+	v := views{}
 	for i := 1; i <= 30; i++ {
-		join(t, c, 0, ConnID(i), "p", i%3 == 0)
+		joinSeen(t, c, v, 0, ConnID(i), "p", i%3 == 0)
 	}
 	seq := make([]uint32, 31)
 	for k := 0; k < 3000; k++ {
@@ -564,14 +594,15 @@ func TestStatesMatchTheWorld(t *testing.T) {
 			seq[id]++
 			c.Receive(now, id, &protocol.Input{Seq: seq[id], Dir: grid.Dir(k*13%4 + 1)})
 		}
-		c.Outbox()
+		v.apply(c.Outbox().Envelopes)
 		if k%10 == 0 {
 			c.Tick(now)
 			want := c.Positions(nil)
-			for _, e := range c.Outbox().Envelopes {
-				st := e.Msg.(*protocol.State)
-				if fmt.Sprint(st.Players) != fmt.Sprint(want) {
-					t.Fatalf("step %d: state %v, world %v", k, st.Players, want)
+			out := c.Outbox().Envelopes
+			v.apply(out)
+			for _, e := range out {
+				if _, ok := e.Msg.(*protocol.State); ok && fmt.Sprint(v.players(e.To)) != fmt.Sprint(want) {
+					t.Fatalf("step %d: state %v, world %v", k, v.players(e.To), want)
 				}
 			}
 		}

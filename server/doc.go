@@ -32,7 +32,9 @@
 // The server follows the netcode notes: clients send numbered intents
 // (Input), the server applies them under the speed limit and broadcasts ONE
 // batched State per client per tick, each carrying the number of the last
-// input it processed for its recipient, so the client can reconcile.
+// input it processed for its recipient, so the client can reconcile, and
+// what changed in the recipient's area of interest since its last State
+// (aoi.go, areaindex.go): a client hears of the players around it only.
 //
 // Spectators (a connection that opens with Spectate instead of Hello) watch
 // without a player: no slot, no avatar, a cap of their own. Each tick they

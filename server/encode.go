@@ -1,16 +1,14 @@
 package server
 
-import (
-	"gridlag/grid"
-	"gridlag/protocol"
-)
+import "gridlag/protocol"
 
 // arenaSize is the size of the chunks frames are encoded into.
 const arenaSize = 64 << 10
 
 // frame is the encoded bytes of one message queued for one connection:
-// head followed by tail. tail is nil, except for a State, where it is the
-// player list the State shares with the other States of its tick.
+// head followed by tail. The encoder writes whole frames in head (each
+// State now carries its own client's area, so no two share bytes); tail is
+// a second piece a writer sends after head in the same vectored write.
 type frame struct {
 	head  []byte
 	tail  []byte
@@ -27,10 +25,10 @@ func (f frame) appendTo(bufs [][]byte) [][]byte {
 }
 
 // encoder turns a batch of the Core's envelopes into frames, encoding each
-// envelope once. The States of one tick differ only in their Ack, so their
-// shared player list is encoded once per tick and each client gets only its
-// own head (protocol.AppendStateHead): with N players a tick costs O(N)
-// encoding, not O(N^2).
+// envelope once: a Join, a Leave or a scoreboard sent to many clients in a
+// row is encoded once for all of them. A State is its own client's (what
+// changed in its area), encoded for it alone: an idle one is its
+// protocol.StateHeadLen-byte head.
 //
 // Frames are carved out of chunks that are never reused, so a frame stays
 // valid for as long as a writer holds it. The encoder is not safe for
@@ -42,13 +40,6 @@ type encoder struct {
 	// the last message encoded: a Join or Leave goes to many clients
 	lastMsg   protocol.Message
 	lastFrame frame
-
-	// the State whose player list later States of the batch may share
-	sharedTail []byte
-	sharedSrc  *grid.PlayerPos
-	sharedLen  int
-	sharedTick uint32
-	sharedTime uint64
 }
 
 // encode returns one frame per envelope, aligned with out; the same message
@@ -57,7 +48,7 @@ type encoder struct {
 // head and its error in errs. The slice is reused by the next call.
 func (e *encoder) encode(out []Envelope, errs func(Envelope, error)) []frame {
 	e.frames = e.frames[:0]
-	e.sharedSrc, e.lastMsg = nil, nil // the Core reuses messages between batches
+	e.lastMsg = nil // the Core reuses messages between batches
 	for _, env := range out {
 		f := e.lastFrame
 		if env.Msg != e.lastMsg {
@@ -76,27 +67,8 @@ func (e *encoder) encode(out []Envelope, errs func(Envelope, error)) []frame {
 
 // one encodes a single message.
 func (e *encoder) one(m protocol.Message) (frame, error) {
-	st, ok := m.(*protocol.State)
-	if !ok || len(st.Players) == 0 {
-		b, err := e.append(m)
-		return frame{head: b}, err
-	}
-	if e.sharedSrc == &st.Players[0] && e.sharedLen == len(st.Players) &&
-		e.sharedTick == st.Tick && e.sharedTime == st.TimeNS {
-		head, err := protocol.AppendStateHead(e.alloc(protocol.StateHeadLen)[:0], st)
-		if err != nil {
-			return frame{}, err
-		}
-		return frame{head: head, tail: e.sharedTail}, nil
-	}
-	b, err := e.append(st)
-	if err != nil {
-		return frame{}, err
-	}
-	e.sharedTail = b[protocol.StateHeadLen:]
-	e.sharedSrc, e.sharedLen = &st.Players[0], len(st.Players)
-	e.sharedTick, e.sharedTime = st.Tick, st.TimeNS
-	return frame{head: b[:protocol.StateHeadLen:protocol.StateHeadLen], tail: e.sharedTail}, nil
+	b, err := e.append(m)
+	return frame{head: b}, err
 }
 
 // append encodes m into the arena.
@@ -113,14 +85,4 @@ func (e *encoder) append(m protocol.Message) ([]byte, error) {
 		e.arena = e.arena[:len(e.arena)+len(b)]
 	}
 	return b[:len(b):len(b)], nil
-}
-
-// alloc returns n bytes of the arena.
-func (e *encoder) alloc(n int) []byte {
-	if cap(e.arena)-len(e.arena) < n {
-		e.arena = make([]byte, 0, arenaSize)
-	}
-	start := len(e.arena)
-	e.arena = e.arena[:start+n]
-	return e.arena[start : start+n : start+n]
 }

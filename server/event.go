@@ -26,6 +26,12 @@ const (
 	// EventUnwatch: a spectator stopped watching (Bye, disconnection, or
 	// closed by the server).
 	EventUnwatch
+	// EventAway: a player's connection dropped; its avatar is kept for
+	// resume (Conn is the connection it dropped from).
+	EventAway
+	// EventResume: a player came back on connection Conn, from connection
+	// From, with its resume token.
+	EventResume
 )
 
 // String names the kind.
@@ -41,6 +47,10 @@ func (k EventKind) String() string {
 		return "watch"
 	case EventUnwatch:
 		return "unwatch"
+	case EventAway:
+		return "away"
+	case EventResume:
+		return "resume"
 	}
 	return fmt.Sprintf("EventKind(%d)", uint8(k))
 }
@@ -54,5 +64,6 @@ type Event struct {
 	Name   string        // the player's or spectator's name (all but EventRefused)
 	Bot    bool
 	Pos    grid.Pos // the spawn cell (EventJoin)
-	Reason string   // why (EventLeave, EventRefused, EventUnwatch)
+	Reason string   // why (EventLeave, EventRefused, EventUnwatch, EventAway)
+	From   ConnID   // the connection the player came back from (EventResume)
 }

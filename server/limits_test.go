@@ -104,28 +104,31 @@ func TestImmediateModeSendsNothingToOthersForNoMove(t *testing.T) {
 }
 
 // TestConfigFitsTheWire: configurations whose frames could not be sent are
-// refused up front.
+// refused up front; a big map or a big world is not one of them.
 func TestConfigFitsTheWire(t *testing.T) {
 	if err := (Config{MaxPlayers: MaxPlayersCap}).Validate(); err != nil {
 		t.Errorf("the largest player count is refused: %v", err)
 	}
 	if err := (Config{MaxPlayers: MaxPlayersCap + 1}).Validate(); err == nil {
-		t.Error("more players than a State frame can carry was accepted")
+		t.Error("more players than 16-bit IDs number was accepted")
 	}
 	row := strings.Repeat(".", 300) + "\n"
 	big, err := grid.ParseMap(strings.Repeat(row, 300))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := (Config{Map: big, Spawn: grid.Pos{X: 1, Y: 1}}).Validate(); err == nil {
-		t.Error("a 300x300 map, too large for a Welcome frame, was accepted")
+	if err := (Config{Map: big, Spawn: grid.Pos{X: 1, Y: 1}}).Validate(); err != nil {
+		t.Errorf("a 300x300 map, whose cells follow the Welcome in chunks, was refused: %v", err)
 	}
-	// The largest State encodes.
-	st := &protocol.State{Players: make([]grid.PlayerPos, MaxPlayersCap)}
+	// The largest State: a full area and as many gone.
+	st := &protocol.State{Players: make([]grid.PlayerPos, protocol.MaxAreaPlayers+1), Gone: make([]grid.PlayerID, protocol.MaxAreaPlayers)}
 	for i := range st.Players {
 		st.Players[i] = grid.PlayerPos{ID: grid.PlayerID(i + 1)}
 	}
+	for i := range st.Gone {
+		st.Gone[i] = grid.PlayerID(i + 5000)
+	}
 	if _, err := protocol.Marshal(st); err != nil {
-		t.Errorf("a State with MaxPlayersCap players does not encode: %v", err)
+		t.Errorf("a State with a full area and as many gone does not encode: %v", err)
 	}
 }

@@ -11,9 +11,8 @@ import (
 
 // MaxMapFileSize is the largest map file LoadMap reads, in bytes: twice
 // what a map of grid.MaxMapSide x grid.MaxMapSide cells with "\r\n" line
-// ends takes, which leaves room for blank lines after it. Such a map loads;
-// whether a Welcome frame can carry it is Config.Validate's separate
-// question (MaxMapCells).
+// ends takes, which leaves room for blank lines after it. Such a map loads
+// and is played: its cells follow the Welcome in protocol.MapChunks.
 const MaxMapFileSize = (grid.MaxMapSide + 2) * grid.MaxMapSide * 2
 
 // LoadMap reads a map file for Config.Map: one line per row, '#' for a wall

@@ -12,9 +12,9 @@ const (
 	DefaultHandshakeTimeout = 5 * time.Second
 	DefaultIdleTimeout      = 30 * time.Second
 	DefaultWriteTimeout     = 5 * time.Second
-	// DefaultSendQueue has room for a newcomer's Join of every player
-	// online, sent at once, up to a few thousand players, and for seconds
-	// of States; queued frames share their bytes, so it costs little.
+	// DefaultSendQueue has room for a newcomer's Join of every player in
+	// its area of interest (at most protocol.MaxAreaPlayers), sent at once,
+	// and for seconds of States.
 	DefaultSendQueue = 4096
 	// DefaultMaxConns is sized for a 2-core machine with GiBs of memory:
 	// each connection costs a reading goroutine and its socket's buffers

@@ -70,15 +70,14 @@ func (c *Core) Round() (round int, ends time.Duration, last grid.Score) {
 func (c *Core) Scoreboard(dst []protocol.ScoreEntry) []protocol.ScoreEntry {
 	for _, cl := range c.slots {
 		if cl != nil && len(dst) < protocol.MaxScorePlayers {
-			dst = append(dst, protocol.ScoreEntry{
-				ID: cl.player, Bot: cl.bot, Frozen: cl.frozenUntil != 0, Points: uint16(min(cl.points, 65535)),
-			})
+			dst = append(dst, c.scoreOf(cl))
 		}
 	}
 	return dst
 }
 
-// tellScores sends every player the scoreboard and the round.
+// tellScores sends every player the scoreboard and the round: all of it
+// while it is short, else the best and the recipient (see ScoreboardTop).
 func (c *Core) tellScores(now time.Duration) {
 	c.stale = false
 	s := &protocol.Scores{
@@ -87,9 +86,13 @@ func (c *Core) tellScores(now time.Duration) {
 		Winner:       c.winner.ID,
 		WinnerPoints: uint16(min(c.winner.Points, 65535)),
 	}
+	if c.count > ScoreboardTop+1 {
+		c.tellTopScores(s)
+		return
+	}
 	s.Players = c.Scoreboard(nil)
 	for _, cl := range c.slots {
-		if cl != nil {
+		if cl != nil && !cl.away {
 			c.send(cl.conn, s)
 		}
 	}

@@ -52,9 +52,10 @@ func (m *rttMeter) rtt() (time.Duration, bool) { return m.smoothed, m.measured }
 // a Pong, which Receive takes.
 func (c *Core) Ping(now time.Duration) {
 	c.begin()
+	c.expire(now)
 	c.periodic(now)
 	for _, cl := range c.slots {
-		if cl == nil {
+		if cl == nil || cl.away {
 			continue
 		}
 		if stamp, ok := cl.rtt.ping(now); ok {

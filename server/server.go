@@ -29,7 +29,7 @@ const lingerTime = time.Second
 type Server struct {
 	opts Options
 	log  *log.Logger
-	warn *ratelog.Log // refusals and drops, summarised when they repeat
+	warn *ratelog.Log // refusals, drops and resumes, summarised when they repeat
 
 	shards     []*shard
 	posted     chan struct{} // signalled when something was posted to a shard's inbox
@@ -483,7 +483,8 @@ func (s *Server) playerRefusal(c *conn, m protocol.Message) string {
 	return fmt.Sprintf("too many players from your address: %d joined, the most allowed from one address", s.opts.MaxPlayersPerAddr)
 }
 
-// drop ends connection c for reason: its player leaves, and it is closed,
+// drop ends connection c for reason: its player leaves (or, with a resume
+// window, is kept for a while: see Core.Drop), and it is closed,
 // after final if that is not nil. abuse logs it as a warning, summarised
 // when the same reason repeats for the same address.
 func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool) {
@@ -501,7 +502,7 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 		s.touch(r)
 		r.conns--
 		known := r.core.Stats().Connections
-		r.core.Disconnect(s.now(), c.id, reason)
+		r.core.Drop(s.now(), c.id, reason)
 		if r.core.Stats().Connections == known {
 			// The Core never heard of it: refused before it was handled.
 			s.opts.Metrics.Refused(ReasonKind(reason))
@@ -614,6 +615,15 @@ func (s *Server) logEvent(r *room, ev Event) {
 	case EventRefused:
 		s.warn.Warn("refused "+host+" "+ev.Reason, "refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
 		s.opts.Metrics.Refused(ReasonKind(ev.Reason))
+	case EventAway:
+		// Summarised per address: a client that drops and comes back in a
+		// loop, or an outage behind one NAT address, is a few lines.
+		from := s.players.hosts[ev.Conn] // its connection is gone already
+		s.warn.Info("away "+from, "away, kept for resume", "id", ev.Player, "name", ev.Name, "remote", from, "conn", ev.Conn, "for", r.core.Config().Resume, "reason", ev.Reason)
+	case EventResume:
+		s.players.leave(ev.From)
+		s.players.join(ev.Conn, host)
+		s.warn.Info("resume "+host, "resume", "id", ev.Player, "name", ev.Name, "remote", remote, "conn", ev.Conn, "from", ev.From)
 	case EventWatch:
 		s.log.Info("spectator joined", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn)
 	case EventUnwatch:

@@ -91,8 +91,9 @@ type testClient struct {
 	dec *protocol.Decoder
 	enc *protocol.Encoder
 
-	welcomes int    // Welcomes received: never more than one
-	tick     uint32 // the last State's tick: ticks only grow
+	welcomes int     // Welcomes received: never more than one
+	tick     uint32  // the last State's tick: ticks only grow
+	seen     picture // the players in view, from the States so far
 }
 
 func dial(t *testing.T, ts *testServer) *testClient {
@@ -128,8 +129,18 @@ func (c *testClient) recv() (protocol.Message, error) {
 			c.t.Errorf("state of tick %d after tick %d", v.Tick, c.tick)
 		}
 		c.tick = v.Tick
+		wholePicture(&c.seen, v)
+	case *protocol.Leave:
+		c.seen.take(v)
 	}
 	return m, err
+}
+
+// wholePicture applies st to p and makes st the full picture after it, so
+// that a test reads it as a client's view.
+func wholePicture(p *picture, st *protocol.State) {
+	p.take(st)
+	st.Full, st.Players, st.Gone = true, p.players(), nil
 }
 
 // until reads messages until one satisfies ok, and returns it.
@@ -327,6 +338,10 @@ func TestTCPFloodDisconnected(t *testing.T) {
 	good.join("good")
 	c := dial(t, ts)
 	c.join("flood")
+	good.until("the flooder in view", func(m protocol.Message) bool {
+		j, ok := m.(*protocol.Join)
+		return ok && j.Player.ID == 2
+	})
 	go func() {
 		for i := 0; i < 1000; i++ {
 			if c.enc.Encode(&protocol.Ping{Stamp: uint64(i)}) != nil {
@@ -500,8 +515,7 @@ func TestTCPManyClientsEachGetTheirOwnAck(t *testing.T) {
 				}
 			}
 			for {
-				c.nc.SetReadDeadline(time.Now().Add(wait))
-				m, err := c.dec.Decode()
+				m, err := c.recv()
 				if err != nil {
 					errs <- err.Error()
 					return

@@ -5,6 +5,7 @@ type Stats struct {
 	Players     int // players in the world now
 	Bots        int // of which bots
 	Spectators  int // spectators watching now
+	Away        int // of the players, those whose connection dropped, kept for resume
 	Connections int // connections the Core knows: from their first message until Disconnect (a connection that has sent nothing yet is the adapter's alone)
 
 	Ticks      uint64 // update ticks (and immediate-mode broadcasts)
@@ -12,6 +13,7 @@ type Stats struct {
 	Leaves     uint64 // players who left
 	Refused    uint64 // handshakes refused: bad version, bad name, server or spectators full, no Hello or Spectate
 	Violations uint64 // joined connections closed for an unexpected message
+	Resumes    uint64 // players who came back on a new connection with their resume token
 
 	InputsProcessed uint64 // inputs processed (moves, blocked moves and too-fast ones)
 	InputsRefused   uint64 // inputs refused as duplicate or out of order (Seq not above the last)

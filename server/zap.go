@@ -62,7 +62,7 @@ func (c *Core) zap(now time.Duration, cl *client, z *protocol.Zap) {
 		c.tag(now, cl, c.slots[rec.Target], rec)
 	}
 	if c.cfg.Rate == 0 {
-		c.sendState(now, cl, c.snapshot()) // the acknowledgement
+		c.sendOwnState(now, cl) // the acknowledgement
 		c.showSpectators(now)
 	}
 }
@@ -106,7 +106,9 @@ func (c *Core) tag(now time.Duration, shooter, target *client, rec ZapRecord) {
 	c.stats.Tags++
 	shooter.points++
 	target.frozenUntil = now + time.Duration(grid.FreezeTime)
-	c.send(target.conn, &protocol.Tagged{By: shooter.player, Seen: rec.Seen, AgoMS: wireMS(rec.Rewind), FrozenMS: wireMS(time.Duration(grid.FreezeTime))})
+	if !target.away {
+		c.send(target.conn, &protocol.Tagged{By: shooter.player, Seen: rec.Seen, AgoMS: wireMS(rec.Rewind), FrozenMS: wireMS(time.Duration(grid.FreezeTime))})
+	}
 	c.tellScores(now)
 }
 

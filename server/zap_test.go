@@ -121,7 +121,8 @@ func TestFrozenPlayerRespawns(t *testing.T) {
 	zapAt(t, c, 1200*ms, 900*ms, 1)
 	c.Receive(1500*ms, 2, &protocol.Input{Seq: 2, Dir: grid.Down})
 	out := c.Outbox().Envelopes
-	if st := statesTo(out, 2); len(st) != 1 || st[0].Ack != 2 || posOf(t, st[0], 2) != (grid.Pos{X: 12, Y: 11}) {
+	// The State says what changed: bob did not move.
+	if st := statesTo(out, 2); len(st) != 1 || st[0].Ack != 2 || len(st[0].Players) != 0 || c.world.Players(nil)[1].Pos != (grid.Pos{X: 12, Y: 11}) {
 		t.Errorf("frozen move: %+v, want acknowledged, bob still at (12,11)", st)
 	}
 	c.Ping(3200 * ms)

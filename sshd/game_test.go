@@ -17,7 +17,15 @@ import (
 // rate and returns its address.
 func startGame(t testing.TB) string {
 	t.Helper()
-	g := server.New(server.Options{Config: server.Config{Rate: server.DefaultRate}, Logger: testLogger(t).WithPrefix("game")})
+	_, addr := startGameWith(t, server.Config{Rate: server.DefaultRate})
+	return addr
+}
+
+// startGameWith runs a real game server of cfg on 127.0.0.1:0 and returns
+// it with its address.
+func startGameWith(t testing.TB, cfg server.Config) (*server.Server, string) {
+	t.Helper()
+	g := server.New(server.Options{Config: cfg, Logger: testLogger(t).WithPrefix("game")})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -30,7 +38,7 @@ func startGame(t testing.TB) string {
 			t.Errorf("game server: %v, want ErrServerClosed", err)
 		}
 	})
-	return ln.Addr().String()
+	return g, ln.Addr().String()
 }
 
 // startGameSSH runs a game server and an SSH server playing on it.

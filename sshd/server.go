@@ -33,6 +33,7 @@ type Server struct {
 	fp      string
 	ssh     *ssh.Server
 	handler func(ctx context.Context, p *Player) error
+	kept    keptTokens // fingerprint -> resume token of a dropped session's avatar
 
 	ctx    context.Context // done when the server closes
 	cancel context.CancelFunc

@@ -38,7 +38,7 @@ func (b *Board) drawBeam(screen tcell.Screen, beam []grid.Pos, facing grid.Dir, 
 	}
 	m := b.view().Map
 	for _, p := range beam {
-		if m.Inside(p) {
+		if b.shows(m, p) {
 			b.put(screen, p, line, st)
 		}
 	}

@@ -23,14 +23,17 @@ const CorrectionMarkTime = time.Second
 // avatar, an arrow the way it faces, where prediction puts it. It is a tview
 // primitive, so several boards can share a screen. The map is centred in
 // the board's rectangle, two columns a cell when they fit; a cell's mark
-// sits in its first column.
+// sits in its first column. A map larger than the board is seen through a
+// camera that follows the player (see follow).
 type Board struct {
 	*tview.Box
 	view func() *client.View
 
-	// Where the last Draw put the map: its top-left corner and the columns
-	// of one cell.
+	// Where the last Draw put the map: its top-left corner (off the board
+	// when the camera shows part of it) and the columns of one cell.
 	mapX, mapY, cellW int
+	// The camera: the first map column and row shown, and how many.
+	camX, camY, cols, rows int
 }
 
 // NewBoard returns a board that draws the view returned by view.
@@ -56,12 +59,15 @@ func (b *Board) Draw(screen tcell.Screen) {
 	if m.Width()*2 <= w {
 		b.cellW = 2
 	}
-	b.mapX, b.mapY = x+(w-m.Width()*b.cellW)/2, y+(h-m.Height())/2
+	b.camX, b.cols = follow(b.camX, v.Predicted.X, w/b.cellW, m.Width())
+	b.camY, b.rows = follow(b.camY, v.Predicted.Y, h, m.Height())
+	b.mapX = x + (w-b.cols*b.cellW)/2 - b.camX*b.cellW
+	b.mapY = y + (h-b.rows)/2 - b.camY
 	// Everything sits in a cell's first column (floor, avatars, players);
 	// only walls fill the cell.
 	wall := strings.Repeat("█", b.cellW)
-	for y := 0; y < m.Height(); y++ {
-		for x := 0; x < m.Width(); x++ {
+	for y := b.camY; y < b.camY+b.rows; y++ {
+		for x := b.camX; x < b.camX+b.cols; x++ {
 			p := grid.Pos{X: x, Y: y}
 			if m.Wall(p) {
 				b.put(screen, p, wall, styleWall)
@@ -71,21 +77,49 @@ func (b *Board) Draw(screen tcell.Screen) {
 		}
 	}
 	b.drawBeam(screen, v.Beam, v.Facing, styleBeam)
-	if v.HasState && v.Server != v.Predicted && m.Inside(v.Server) {
+	if v.HasState && v.Server != v.Predicted && b.shows(m, v.Server) {
 		b.put(screen, v.Server, "@", styleGhost)
 	}
 	for _, o := range v.Others {
-		if !m.Inside(o.Pos) {
+		if !b.shows(m, o.Pos) {
 			continue
 		}
 		b.put(screen, o.Pos, playerGlyph(o.Name, b.cellW), otherStyle(o))
 	}
-	if c := v.LastCorrection; correctionVisible(v) && m.Inside(c.From) {
+	if c := v.LastCorrection; correctionVisible(v) && b.shows(m, c.From) {
 		b.drawCorrectionMark(screen, v, c.From)
 	}
-	if v.HasState && m.Inside(v.Predicted) {
+	if v.HasState && b.shows(m, v.Predicted) {
 		b.put(screen, v.Predicted, avatarGlyph(v.Facing), styleMe)
 	}
+}
+
+// follow places the camera along one axis of size cells on a board of
+// view cells, the player at cell p, the camera at cam before: it returns
+// the first cell shown and how many are shown. A map that fits is shown
+// whole (the board centres it). A larger one is followed
+// with a dead zone: while the player stays in the middle third of the
+// board the camera stays put; when the player leaves it, the camera jumps
+// by a chunk (about a third of the board) that puts the player at the
+// other end of the dead zone, so that the board is not redrawn shifted at
+// every step. The camera never shows past the map's edges.
+func follow(cam, p, view, size int) (first, n int) {
+	if size <= view {
+		return 0, size
+	}
+	third := max(view/3, 1)
+	switch {
+	case p < cam+third: // left the dead zone backwards: to its far end
+		cam = p - (view - third - 1)
+	case p >= cam+view-third: // forwards: to its near end
+		cam = p - third
+	}
+	return min(max(cam, 0), size-view), view
+}
+
+// shows reports whether map cell p is on the board.
+func (b *Board) shows(m *grid.Map, p grid.Pos) bool {
+	return m.Inside(p) && p.X >= b.camX && p.X < b.camX+b.cols && p.Y >= b.camY && p.Y < b.camY+b.rows
 }
 
 // drawCorrectionMark marks the cell where a prediction was wrong: a red
@@ -121,7 +155,7 @@ func (b *Board) screenPos(p grid.Pos) (x, y int) {
 // row of its first character. ok is false when the view has no map, p is
 // off the map or the cell is outside the board's rectangle.
 func (b *Board) Cell(p grid.Pos) (x, y int, ok bool) {
-	if m := b.view().Map; m == nil || !m.Inside(p) {
+	if m := b.view().Map; m == nil || !b.shows(m, p) {
 		return 0, 0, false
 	}
 	x, y = b.screenPos(p)

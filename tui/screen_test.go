@@ -268,3 +268,23 @@ func TestDoubleClickFlipsAgain(t *testing.T) {
 	}
 	r.mustShow("[x] interpolation")
 }
+
+// While the client comes back after a drop, the title line says so, and
+// stops saying it once the connection is back.
+func TestReconnectingShowsOnTheTitle(t *testing.T) {
+	s := newStubSession(client.View{Name: "alice", Map: grid.DefaultMap(), HasState: true, Predicted: spawn, Server: spawn, Reconnecting: true})
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(scr.Fini)
+	scr.SetSize(80, 24)
+	r := &rig{t: t, screen: scr, ui: tui.New(scr, s, tui.Options{})}
+	r.ui.Frame()
+	if !strings.Contains(rows(scr)[0], "reconnecting...") {
+		t.Errorf("title %q: want reconnecting...", rows(scr)[0])
+	}
+	s.view.Reconnecting, s.view.Connected = false, true
+	r.ui.Frame()
+	r.mustNotShow("reconnecting")
+}

@@ -91,7 +91,7 @@ func (b *ServerBoard) markSeen(screen tcell.Screen, z *LabZap) {
 			return
 		}
 	}
-	if m := b.world.Map; m != nil && m.Inside(z.Seen) {
+	if m := b.world.Map; m != nil && b.board.shows(m, z.Seen) {
 		b.board.put(screen, z.Seen, playerGlyph(z.Target, b.board.cellW), styleJudged)
 	}
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // statusLine writes the status line: both positions first, in the form
-// "you (11,10)  server (10,10)", then the measured round trip and the
+// "you (11,10)  server (10,10)" ("you (412,87) of 1024x1024  server
+// (412,86)" on a map too big for the board), then the measured round trip and the
 // settings that shape what the player sees. A figure shows only once it
 // is known: the positions with the first state, the round trip once
 // measured, the update rate and move time with the server's welcome, the
@@ -20,7 +21,7 @@ func statusLine(v *client.View, width int) string {
 	// In display order; drop holds the order in which fields give way.
 	fields := make([]string, 6)
 	if v.HasState {
-		fields[0] = "you " + v.Predicted.String() + "  server " + v.Server.String()
+		fields[0] = "you " + v.Predicted.String() + mapPlace(v, width) + "  server " + v.Server.String()
 	}
 	if v.RTT > 0 {
 		fields[1] = "rtt " + millis(v.RTT) + " "
@@ -49,6 +50,20 @@ func statusLine(v *client.View, width int) string {
 		line = joinNonEmpty(fields)
 	}
 	return line
+}
+
+// bigMapRows is the most rows a board shows: a taller map is seen
+// through the board's camera.
+const bigMapRows = 64
+
+// mapPlace returns " of WxH" when the map is too big to be on the board
+// whole (wider than the line, about the board's width, or taller than
+// bigMapRows), so that the player knows where on it they are; else "".
+func mapPlace(v *client.View, width int) string {
+	if m := v.Map; m != nil && (m.Width() > width || m.Height() > bigMapRows) {
+		return " of " + strconv.Itoa(m.Width()) + "x" + strconv.Itoa(m.Height())
+	}
+	return ""
 }
 
 // joinNonEmpty joins the parts that are not empty, two spaces apart.

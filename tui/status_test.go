@@ -32,3 +32,21 @@ func TestStatusLineFitsTheWidth(t *testing.T) {
 		t.Errorf("at the minimum width the interpolation delay should still show: %q", s)
 	}
 }
+
+// TestStatusLineSaysWhereOnABigMap: on a map too big for the board the
+// status line says where the player is on it; on the classroom map it
+// does not.
+func TestStatusLineSaysWhereOnABigMap(t *testing.T) {
+	big, err := grid.Generate(1024, 1024, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &client.View{Map: big, HasState: true, Predicted: grid.Pos{X: 412, Y: 87}, Server: grid.Pos{X: 412, Y: 87}}
+	if got := statusLine(v, 80); !strings.HasPrefix(got, "you (412,87) of 1024x1024  server (412,87)") {
+		t.Errorf("status line %q, want where on the 1024x1024 map", got)
+	}
+	v.Map = grid.DefaultMap()
+	if got := statusLine(v, 80); strings.Contains(got, " of ") {
+		t.Errorf("status line %q on the classroom map, want no map size", got)
+	}
+}

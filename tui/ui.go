@@ -156,9 +156,14 @@ func (u *UI) titleText(width int) string {
 	if title == "" {
 		title = "gridlag"
 	}
-	if u.view.Notice != "" {
-		// The operator's notice (e.g. a restart) leads the line.
-		title = u.view.Notice + "  ·  " + title
+	notice := u.view.Notice
+	if u.view.Reconnecting {
+		notice = "reconnecting..."
+	}
+	if notice != "" {
+		// The operator's notice (e.g. a restart) or the connection's state
+		// leads the line.
+		title = notice + "  ·  " + title
 	}
 	if u.view.Name == "" {
 		return title
@@ -167,8 +172,8 @@ func (u *UI) titleText(width int) string {
 	if full := title + "  ·  " + playing; textWidth(full) <= width {
 		return full
 	}
-	if u.view.Notice != "" {
-		return u.view.Notice
+	if notice != "" {
+		return notice
 	}
 	return playing
 }

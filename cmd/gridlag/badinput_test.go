@@ -33,6 +33,7 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		{[]string{"-server", "-round", "3"}, "-round 3: a duration needs a unit, e.g. 3s"},
 		{[]string{"-ssh-handshake", "10ms"}, "-ssh-handshake 10ms: out of range (at least 1s)"},
 		{[]string{"-server", "-connect", "host:7777"}, "-server and -connect do not go together"},
+		{[]string{"-server", "-send-queue", "100"}, "-send-queue 100 must be more than 2048, the most players one area of interest holds"},
 		{[]string{"extra"}, `unexpected argument "extra": the modes are scenario, lab, bots, load, version, help`},
 		{[]string{"-rate", "3", "extra"}, `unexpected argument "extra"`},
 		{[]string{"scenario", "bogus"}, `unexpected argument "bogus"`},

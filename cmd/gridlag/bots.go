@@ -24,6 +24,7 @@ func botsMain(args []string, out io.Writer) error {
 	fs.duration(&o.Duration, "duration", 10*time.Second, lengthKind, "how long the bots walk; 0 = until interrupted")
 	fs.duration(&o.Latency, "latency", 0, latencyKind, "each bot's injected round trip")
 	fs.duration(&o.Jitter, "jitter", 0, jitterKind, "each bot's injected jitter per message")
+	fs.loss(&o.Loss, "loss", "each bot's injected loss, either way")
 	fs.seed(&o.Seed, "seed", 0, "seed of the bots' walks and jitter; 0 = from the clock")
 	fs.StringVar(&o.NamePrefix, "name", "bot", "name prefix: bot-1, bot-2, ...")
 	fs.BoolVar(&asJSON, "json", false, "print the summary as one JSON object")

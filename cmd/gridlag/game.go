@@ -49,6 +49,7 @@ type gameFlags struct {
 	sshLimit sshLimits
 	limits   gameLimits
 	drain    time.Duration
+	resume   time.Duration
 	logPath  string
 	debug    bool
 	agones   agonesFlags
@@ -95,10 +96,11 @@ func (l gameLimits) options() server.Options {
 }
 
 // check refuses a send queue too short for a newcomer's Joins: it is sent
-// one per player online at once.
+// one per player in its area of interest at once, and there are at most
+// protocol.MaxAreaPlayers of those, whatever the number online.
 func (l gameLimits) check() error {
-	if l.sendQueue != 0 && l.sendQueue <= l.players {
-		return fmt.Errorf("-send-queue %d must be more than -max-players %d: a newcomer is sent one Join per player online at once", l.sendQueue, l.players)
+	if l.sendQueue != 0 && l.sendQueue <= protocol.MaxAreaPlayers {
+		return fmt.Errorf("-send-queue %d must be more than %d, the most players one area of interest holds: a newcomer is sent one Join per player in view at once", l.sendQueue, protocol.MaxAreaPlayers)
 	}
 	return nil
 }
@@ -134,12 +136,13 @@ func gameMain(args []string) error {
 	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
 	fs.int(&f.limits.connsPerAddr, "max-conns-per-addr", server.DefaultMaxConnsPerAddr, connsKind, "game connections open at once from one address")
 	fs.int(&f.limits.playersPerAddr, "max-players-per-addr", server.DefaultMaxPlayersPerAddr, sessionsKind, "players joined at once from one address (a classroom behind one NAT is one address)")
-	fs.int(&f.limits.sendQueue, "send-queue", server.DefaultSendQueue, queueKind, "frames that may wait for a game client before it is dropped as too slow; more than -max-players")
+	fs.int(&f.limits.sendQueue, "send-queue", server.DefaultSendQueue, queueKind, "frames that may wait for a game client before it is dropped as too slow; more than the 2048 players an area of interest holds")
 	fs.int(&f.limits.writeBuffer, "write-buffer", server.DefaultWriteBuffer, bufferKind, "kernel send buffer of each game connection, in bytes: what a client that stops reading can hold")
 	fs.int(&f.limits.roomPlayers, "room-players", server.DefaultRoomPlayers, sessionsKind, "players at once in each named room (the default room takes -max-players)")
 	fs.int(&f.limits.rooms, "max-rooms", server.DefaultMaxRooms, maxRoomsKind, "rooms open at once, the default room included")
 	fs.duration(&f.limits.writeTimeout, "write-timeout", server.DefaultWriteTimeout, stallKind, "a game client that reads nothing for this long is dropped")
 	fs.duration(&f.drain, "drain", 10*time.Second, lengthKind, "with -server: on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
+	fs.duration(&f.resume, "resume", server.DefaultResume, resumeKind, "a player whose connection drops gets the same avatar back if it returns within this time; 0 = off")
 	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	// The tools for scale.
@@ -244,7 +247,7 @@ func (f *gameFlags) serverConfig() (server.Config, error) {
 		}
 	}
 	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, LagComp: f.lag.on, Unlag: f.lag.unlag, Round: f.round,
-		MaxPlayers: f.limits.players}
+		MaxPlayers: f.limits.players, Resume: f.resume}
 	return cfg, cfg.Validate()
 }
 
@@ -394,13 +397,9 @@ func cleanStop(err error) error {
 // playMain runs the terminal client, on an embedded server unless
 // -connect is given.
 func playMain(ctx context.Context, f gameFlags) error {
-	path := f.logPath
-	if path == "" {
-		path = defaultLogPath()
-	}
-	logger, closeLog, err := openLog(path, level(f.debug))
+	logger, closeLog, path, err := openScreenLog(f.logPath, f.debug)
 	if err != nil {
-		return fmt.Errorf("log file: %w", err)
+		return err
 	}
 	defer closeLog()
 

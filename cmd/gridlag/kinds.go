@@ -28,6 +28,8 @@ var (
 	lengthKind = durationRange{}
 	// timeoutKind: -ssh-idle, -ssh-handshake.
 	timeoutKind = durationRange{min: time.Second}
+	// resumeKind: -resume, whole seconds as a Welcome carries them; 0 = off.
+	resumeKind = durationRange{max: server.MaxResume, unit: time.Second}
 	// unlagKind: -unlag, as far back as the server keeps positions.
 	unlagKind = durationRange{max: server.MaxUnlag}
 	// roundKind: -round, what a Scores frame's time left carries and more.

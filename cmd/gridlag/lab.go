@@ -86,13 +86,9 @@ func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 // runLab shows the lab on the terminal until the user quits or a signal
 // comes.
 func runLab(l *lab.Lab, f labFlags) error {
-	path := f.logPath
-	if path == "" {
-		path = defaultLogPath()
-	}
-	logger, closeLog, err := openLog(path, level(f.debug))
+	logger, closeLog, path, err := openScreenLog(f.logPath, f.debug)
 	if err != nil {
-		return fmt.Errorf("log file: %w", err)
+		return err
 	}
 	defer closeLog()
 	screen, err := tcell.NewScreen()

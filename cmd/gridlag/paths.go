@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -40,4 +41,18 @@ func openLog(path string, level log.Level) (*log.Logger, func(), error) {
 	}
 	l := log.NewWithOptions(f, log.Options{ReportTimestamp: true, Level: level})
 	return l, func() { f.Close() }, nil
+}
+
+// openScreenLog opens the log of a mode that owns the terminal (play, lab,
+// spectate): path, or the default log file when path is empty, never the
+// screen. It returns the path opened, for the help overlay.
+func openScreenLog(path string, debug bool) (*log.Logger, func(), string, error) {
+	if path == "" {
+		path = defaultLogPath()
+	}
+	logger, closeLog, err := openLog(path, level(debug))
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("log file: %w", err)
+	}
+	return logger, closeLog, path, nil
 }

@@ -41,7 +41,8 @@ func scenarioMain(args []string, out io.Writer) error {
 	fs := newFlagSet("gridlag scenario", out, scenarioUsage)
 	fs.duration(&cfg.Player.Latency, "latency", cfg.Player.Latency, latencyKind, "injected round trip, half each way")
 	fs.duration(&cfg.Player.Jitter, "jitter", 0, jitterKind, "extra delay of 0..J at random per message (never reorders)")
-	fs.seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter")
+	fs.loss(&cfg.Player.Loss, "loss", "injected loss of the player's messages, either way (TCP retransmits after 200 ms or more)")
+	fs.seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")
 	fs.value(&pressesValue{p: &cfg.Player.Presses, text: "right@0ms,right@100ms"}, "presses", "the player's key presses, `DIRECTION@TIME,...`; zap@TIME zaps where the player faces")
 	fs.value(&posValue{&cfg.Player.Start}, "start", "the player's starting cell `x,y`")
 	fs.duration(&cfg.MoveTime, "move-time", cfg.MoveTime, moveTimeKind, "speed limit: one move per this time")
@@ -68,7 +69,7 @@ func scenarioMain(args []string, out io.Writer) error {
 	}
 	cfg.LagComp, cfg.Unlag = f.lag.on, f.lag.unlag
 	if len(f.presses2) > 0 {
-		cfg.Second = &scenario.Player{Name: "rival", Start: f.start2, Latency: f.latency2, Jitter: cfg.Player.Jitter, Presses: f.presses2}
+		cfg.Second = &scenario.Player{Name: "rival", Start: f.start2, Latency: f.latency2, Jitter: cfg.Player.Jitter, Loss: cfg.Player.Loss, Presses: f.presses2}
 	}
 	if err := checkStates(fs, cfg); err != nil {
 		return err

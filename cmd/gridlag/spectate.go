@@ -13,13 +13,9 @@ import (
 // spectateMain watches the server at -connect on the terminal: the
 // server's view, no avatar, no player slot.
 func spectateMain(ctx context.Context, f gameFlags) error {
-	path := f.logPath
-	if path == "" {
-		path = defaultLogPath()
-	}
-	logger, closeLog, err := openLog(path, level(f.debug))
+	logger, closeLog, path, err := openScreenLog(f.logPath, f.debug)
 	if err != nil {
-		return fmt.Errorf("log file: %w", err)
+		return err
 	}
 	defer closeLog()
 	w, err := client.ConnectSpectator(ctx, f.connect, client.Options{Name: f.name, Room: f.room, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("spectator")})

@@ -1,0 +1,67 @@
+package server
+
+import (
+	"math/rand"
+	"testing"
+	"time"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+// bigWorld returns a core with n players spread at random over an open
+// 1024x1024 map, each having met those around it.
+func bigWorld(tb testing.TB, n int) *Core {
+	tb.Helper()
+	rng := rand.New(rand.NewSource(1))
+	spawns := make([]grid.Pos, n)
+	for i := range spawns {
+		spawns[i] = grid.Pos{X: 1 + rng.Intn(1022), Y: 1 + rng.Intn(1022)}
+	}
+	c := NewCore(Config{Map: openMap(tb, 1024, 1024), Spawn: spawns[0], Spawns: spawns[1:], Rate: 20,
+		MaxPlayers: n, MoveTime: time.Millisecond, Burst: 1, Round: MaxRound})
+	for i := 1; i <= n; i++ {
+		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "p"})
+		c.Outbox()
+	}
+	c.Tick(time.Millisecond)
+	c.Outbox()
+	return c
+}
+
+// benchAreaTick measures the broadcast of a tick in which every one of n
+// players took a step: each client's State of what changed in its area.
+func benchAreaTick(b *testing.B, n int) {
+	c := bigWorld(b, n)
+	seq := uint32(0)
+	now := time.Second
+	b.ReportAllocs()
+	b.ResetTimer()
+	states := 0
+	for b.Loop() {
+		b.StopTimer()
+		seq++
+		now += 50 * time.Millisecond
+		for i := 1; i <= n; i++ {
+			c.Receive(now, ConnID(i), &protocol.Input{Seq: seq, Dir: grid.Dir((int(seq)/8+i)%4 + 1)})
+		}
+		c.Outbox()
+		b.StartTimer()
+		c.Tick(now)
+		states = 0
+		for _, e := range c.Outbox().Envelopes {
+			if st, ok := e.Msg.(*protocol.State); ok {
+				states += len(st.Players)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/player-tick")
+	b.ReportMetric(float64(states)/float64(n), "moves-in-view/player")
+}
+
+// BenchmarkAreaTick1000 is a tick of 1,000 walking players on a 1024x1024
+// map with areas of interest and deltas.
+func BenchmarkAreaTick1000(b *testing.B) { benchAreaTick(b, 1000) }
+
+// BenchmarkAreaTick10000 is the same with 10,000 players.
+func BenchmarkAreaTick10000(b *testing.B) { benchAreaTick(b, 10000) }

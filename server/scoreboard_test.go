@@ -1,0 +1,41 @@
+package server
+
+import (
+	"testing"
+	"time"
+
+	"gridlag/grid"
+	"gridlag/protocol"
+)
+
+// TestBigWorldScoreboardIsTheBestAndYou: with more than ScoreboardTop+1
+// players, each one's Scores lists the ScoreboardTop best and itself, not
+// the whole world; with fewer, everyone.
+func TestBigWorldScoreboardIsTheBestAndYou(t *testing.T) {
+	c := NewCore(Config{Map: openMap(t, 60, 30), Spawn: grid.Pos{X: 30, Y: 15}, Rate: 20})
+	n := ScoreboardTop + 8
+	for i := 1; i <= n; i++ {
+		join(t, c, 0, ConnID(i), "p", false)
+	}
+	c.slots[n].points = 3 // the last to join leads
+	c.Ping(time.Second)
+	out := c.Outbox().Envelopes
+	for i := 1; i <= n; i++ {
+		sc, ok := find[*protocol.Scores](out, ConnID(i))
+		if !ok {
+			t.Fatalf("player %d got no scoreboard", i)
+		}
+		want := ScoreboardTop
+		if i > ScoreboardTop-1 && i != n {
+			want++ // itself, below the best
+		}
+		listed, leader := false, false
+		for _, e := range sc.Players {
+			listed = listed || e.ID == grid.PlayerID(i)
+			leader = leader || e.ID == grid.PlayerID(n) && e.Points == 3
+		}
+		if len(sc.Players) != want || !listed || !leader {
+			t.Errorf("player %d's scoreboard lists %d (itself: %v, the leader: %v), want %d", i, len(sc.Players), listed, leader, want)
+		}
+	}
+}

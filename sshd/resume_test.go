@@ -1,0 +1,55 @@
+package sshd
+
+import (
+	"testing"
+	"time"
+
+	"gridlag/server"
+)
+
+// waitGame waits until the game server's counters satisfy cond.
+func waitGame(t *testing.T, g *server.Server, what string, cond func(server.Stats) bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitLong)
+	for !cond(g.Stats()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s: %+v", what, g.Stats())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A player whose SSH connection drops comes back by their key within the
+// game server's window: a new session with the same key has the same
+// avatar at the same cell, and its input numbering goes on. A player
+// without a key who drops leaves at once.
+func TestSSHResumeByKey(t *testing.T) {
+	g, addr := startGameWith(t, server.Config{Rate: server.DefaultRate, Resume: 30 * time.Second})
+	s := startSSH(t, Options{GameAddr: addr})
+	key := newClientKey(t)
+
+	c := dialSSH(t, s, "ada", key)
+	tm := openTerm(t, c, "xterm-256color", 100, 40)
+	tm.waitText("you (10,10)", "server (10,10)")
+	tm.send("\x1b[C")
+	tm.waitText("you (11,10)", "server (11,10)")
+	tm.send("\x1b[C")
+	tm.waitText("you (12,10)", "server (12,10)")
+	c.Close() // the laptop lid shuts: no q
+	waitGame(t, g, "the avatar to be kept", func(st server.Stats) bool { return st.Away == 1 })
+
+	again := openTerm(t, dialSSH(t, s, "ada", key), "xterm-256color", 100, 40)
+	again.waitText("you (12,10)", "server (12,10)", "last ack #2")
+	again.send("\x1b[C")
+	again.waitText("you (13,10)", "server (13,10)", "last ack #3")
+	st := g.Stats()
+	if st.Joins != 1 || st.Resumes != 1 || st.Leaves != 0 || st.InputsProcessed != 3 || st.InputsRefused != 0 {
+		t.Errorf("game server: %+v; want one join, one resume, no leave, inputs #1 to #3 processed once", st)
+	}
+
+	bob := dialSSH(t, s, "bob", nil)
+	openTerm(t, bob, "xterm-256color", 100, 40).waitText("playing as bob")
+	bob.Close()
+	waitGame(t, g, "the keyless player to leave", func(st server.Stats) bool { return st.Leaves == 1 && st.Away == 0 })
+	again.quitAtOnce()
+}

@@ -1,0 +1,73 @@
+package tui_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/tui"
+)
+
+// openMap returns a w x h map of floor.
+func openMap(t *testing.T, w, h int) *grid.Map {
+	t.Helper()
+	m, err := grid.ParseMap(strings.Repeat(strings.Repeat(".", w)+"\n", h))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestCameraFollowsThePlayer: on an 80x24 board and a 300x200 map the
+// player walking right across the map, then down, stays on the board at
+// every step, drawn where the board says its cell is; a player next to it
+// is drawn too; and the camera moves by chunks, not at every step.
+func TestCameraFollowsThePlayer(t *testing.T) {
+	scr := tcell.NewSimulationScreen("UTF-8")
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	scr.SetSize(80, 24)
+	v := &client.View{Map: openMap(t, 300, 200), HasState: true, Predicted: grid.Pos{X: 2, Y: 2}}
+	b := tui.NewBoard(func() *client.View { return v })
+	b.SetRect(0, 0, 80, 24)
+	shifts, lastX, lastY := 0, -1, -1
+	step := func(p grid.Pos) {
+		t.Helper()
+		v.Predicted, v.Server = p, p
+		v.Others = []client.Other{{ID: 2, Name: "bob", Color: 1, Pos: grid.Pos{X: p.X, Y: p.Y + 1}}}
+		scr.Clear()
+		b.Draw(scr)
+		x, y, ok := b.Cell(p)
+		if !ok {
+			t.Fatalf("the player at %v is off the board", p)
+		}
+		if s, _, _ := scr.Get(x, y); s != "@" {
+			t.Fatalf("the player at %v is not drawn at its cell (%d,%d): %q", p, x, y, s)
+		}
+		if bx, by, ok := b.Cell(v.Others[0].Pos); !ok {
+			t.Fatalf("bob next to the player at %v is off the board", p)
+		} else if s, _, _ := scr.Get(bx, by); s != "b" {
+			t.Fatalf("bob at %v drawn as %q", v.Others[0].Pos, s)
+		}
+		// the map's cell (0,0) shows where the camera is
+		cx, cy := x-p.X, y-p.Y
+		if cx != lastX || cy != lastY {
+			shifts++
+			lastX, lastY = cx, cy
+		}
+	}
+	p := grid.Pos{X: 2, Y: 2}
+	for ; p.X < 299; p.X++ {
+		step(p)
+	}
+	for ; p.Y < 198; p.Y++ {
+		step(p)
+	}
+	if steps := 297 + 196; shifts > steps/10 {
+		t.Errorf("the camera moved %d times in %d steps, want it to move by chunks", shifts, steps)
+	}
+}
