@@ -66,4 +66,5 @@ type Event struct {
 	Pos    grid.Pos // the spawn cell (EventJoin)
 	Reason string   // why (EventLeave, EventRefused, EventUnwatch, EventAway)
 	From   ConnID   // the connection the player came back from (EventResume)
+	Room   string   // the room it happened in, "" for the default room (set by the Server)
 }

@@ -59,6 +59,13 @@ func (c *Core) expire(now time.Duration) {
 	}
 }
 
+// HasToken reports whether t is the resume token of one of this Core's
+// players, joined or away: a Resume with it would bring that player back.
+func (c *Core) HasToken(t protocol.Token) bool {
+	_, ok := c.tokens[t]
+	return ok
+}
+
 // issue gives cl a new resume token, if resuming is on, in place of its
 // last one.
 func (c *Core) issue(cl *client) {

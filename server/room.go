@@ -11,13 +11,15 @@ import (
 // room is one world of the server: a Core, with its own round and players,
 // and the connections routed to it. A connection is routed by its first
 // Hello or Spectate (its Room field; any other first message goes to the
-// default room, whose Core refuses it as before rooms). The default room,
+// default room, whose Core refuses it as before rooms); a Resume goes to
+// the room whose Core issued its token. The default room,
 // named "", opens with the server and never closes, so a server whose
 // clients name no room plays exactly as one without rooms; a named room
 // opens when its first connection asks for it and closes, its Core
-// dropped, at the first flush after its last connection is gone: no grace,
-// as a room holds nothing worth keeping once nobody is in it (the next
-// player to name it starts a fresh round).
+// dropped, at the first flush after its last connection is gone and its
+// last away player (kept for resume) has left: no other grace, as a room
+// holds nothing worth keeping once nobody is in it (the next player to
+// name it starts a fresh round).
 type room struct {
 	name    string
 	core    *Core
@@ -50,6 +52,15 @@ func (s *Server) roomFor(m protocol.Message) (*room, *protocol.Error) {
 		name = v.Room
 	case *protocol.Spectate:
 		name = v.Room
+	case *protocol.Resume:
+		// A token belongs to the room whose Core issued it; an unknown
+		// one goes to the default room, whose Core refuses it.
+		for _, r := range s.rooms {
+			if r.core.HasToken(v.Token) {
+				return r, nil
+			}
+		}
+		return s.rooms[""], nil
 	}
 	if r := s.rooms[name]; r != nil {
 		return r, nil
@@ -92,8 +103,8 @@ func (s *Server) touch(r *room) {
 func (s *Server) closeEmptyRooms() {
 	for _, r := range s.touched {
 		r.touched = false
-		if r.name == "" || r.conns > 0 {
-			continue
+		if r.name == "" || r.conns > 0 || r.core.Stats().Away > 0 {
+			continue // in use, or keeping an away player for its resume
 		}
 		delete(s.rooms, r.name)
 		s.mu.Lock()

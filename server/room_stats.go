@@ -6,12 +6,14 @@ func (a *Stats) add(b Stats) {
 	a.Players += b.Players
 	a.Bots += b.Bots
 	a.Spectators += b.Spectators
+	a.Away += b.Away
 	a.Connections += b.Connections
 	a.Ticks += b.Ticks
 	a.Joins += b.Joins
 	a.Leaves += b.Leaves
 	a.Refused += b.Refused
 	a.Violations += b.Violations
+	a.Resumes += b.Resumes
 	a.InputsProcessed += b.InputsProcessed
 	a.InputsRefused += b.InputsRefused
 	a.Moves += b.Moves

@@ -191,3 +191,57 @@ func TestRoomsCounters(t *testing.T) {
 		t.Errorf("server totals %d players, %d joins; want 3 of each", st.Players, st.Joins)
 	}
 }
+
+// A resume token belongs to its room: a Resume comes back to the room
+// that issued it, a room whose only player is away (kept for resume) stays
+// open, and it closes once the window ends. Events say their room.
+func TestRoomKeepsAwayPlayerAndResumesIntoIt(t *testing.T) {
+	events := make(chan Event, 64)
+	ts := startServer(t, Options{
+		Config:       Config{Rate: 0, Resume: 2 * time.Second},
+		PingInterval: 50 * time.Millisecond,
+		OnEvent:      func(ev Event) { events <- ev },
+	})
+	dial(t, ts).join("cy") // the default room has a player of its own
+	ann := dial(t, ts)
+	w := ann.joinRoom("ann", "red")
+	ann.nc.Close()
+	ts.waitLog(t, "away, kept for resume")
+	if got := roomNames(listRooms(t, ts)); got != "[] [red]" {
+		t.Fatalf("rooms with ann away: %s, want red still open", got)
+	}
+
+	back := dial(t, ts)
+	back.send(&protocol.Resume{Version: protocol.Version, Token: w.Token})
+	w2 := back.until("the resumed Welcome", func(m protocol.Message) bool { _, ok := m.(*protocol.Welcome); return ok }).(*protocol.Welcome)
+	if w2.Player != w.Player {
+		t.Fatalf("resumed as %d, want %d", w2.Player, w.Player)
+	}
+	ts.waitLog(t, "resume")
+	for _, r := range ts.Rooms() {
+		if want := r.Name == "red"; (r.Stats.Resumes == 1) != want || r.Stats.Players != 1 {
+			t.Errorf("room %q: %+v, want one player each and the resume in red", r.Name, r.Stats)
+		}
+	}
+	for ev := range events {
+		if ev.Kind == EventResume {
+			if ev.Room != "red" {
+				t.Errorf("the resume's event says room %q, want red", ev.Room)
+			}
+			break
+		}
+	}
+
+	back.nc.Close()
+	ts.waitLog(t, "did not come back within 2s")
+	ts.waitLog(t, "room closed")
+	if got := roomNames(listRooms(t, ts)); got != "[]" {
+		t.Errorf("rooms after ann's window ended: %s, want the default room alone", got)
+	}
+	// An unknown token is refused as before rooms.
+	d := dial(t, ts)
+	d.send(&protocol.Resume{Version: protocol.Version, Token: w2.Token})
+	if e, ok := d.closed().(*protocol.Error); !ok || e.Code != protocol.ErrCodeResume {
+		t.Errorf("a resume after the window ended with %+v, want Error %d", e, protocol.ErrCodeResume)
+	}
+}

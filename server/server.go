@@ -549,6 +549,7 @@ func (s *Server) flushRoom(r *room) {
 			s.publishStats() // the drops changed them
 		}
 		for _, ev := range batch.Events {
+			ev.Room = r.name
 			s.logEvent(r, ev)
 			if s.opts.OnEvent != nil {
 				s.opts.OnEvent(ev)
