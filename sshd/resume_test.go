@@ -53,3 +53,29 @@ func TestSSHResumeByKey(t *testing.T) {
 	waitGame(t, g, "the keyless player to leave", func(st server.Stats) bool { return st.Leaves == 1 && st.Away == 0 })
 	again.quitAtOnce()
 }
+
+// A player of a named room whose SSH connection drops comes back to that
+// room by their key, even when the new session names no room (the game
+// server routes the token to the room that issued it).
+func TestSSHResumeByKeyInRoom(t *testing.T) {
+	g, addr := startGameWith(t, server.Config{Rate: server.DefaultRate, Resume: 30 * time.Second})
+	s := startSSH(t, Options{GameAddr: addr})
+	key := newClientKey(t)
+
+	c := dialSSH(t, s, "ada", key)
+	tm := openTermRunning(t, c, "xterm-256color", 100, 40, "room kitchen")
+	tm.waitText("you (10,10)", "room kitchen")
+	tm.send("\x1b[C")
+	tm.waitText("you (11,10)", "server (11,10)")
+	c.Close()
+	waitGame(t, g, "the avatar to be kept", func(st server.Stats) bool { return st.Away == 1 })
+
+	again := openTerm(t, dialSSH(t, s, "ada", key), "xterm-256color", 100, 40)
+	again.waitText("room kitchen", "you (11,10)", "server (11,10)", "last ack #1")
+	for _, r := range g.Rooms() {
+		if want := r.Name == "kitchen"; (r.Stats.Players == 1) != want || (r.Stats.Resumes == 1) != want {
+			t.Errorf("room %q: %+v; want ada resumed in kitchen alone", r.Name, r.Stats)
+		}
+	}
+	again.quitAtOnce()
+}
