@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gridlag/client"
+	"gridlag/protocol"
 	"gridlag/tui"
 )
 
@@ -48,22 +49,40 @@ func (s *Server) playGame(ctx context.Context, p *Player) error {
 	// session with its error.
 	topts := tui.Options{Title: Title + tui.RoomTitle(room), Logger: s.log.With("user", p.User)}
 	if !resuming && (p.Lobby || p.Room == "" && client.HasRooms(ctx, s.opts.GameAddr)) {
-		return tui.RunLobby(p.Screen, client.Lobby{Ctx: ctx, Addr: s.opts.GameAddr, Options: opts}, topts)
+		sess, joined, err := tui.RunLobbySession(p.Screen, client.Lobby{Ctx: ctx, Addr: s.opts.GameAddr, Options: opts}, topts)
+		if sess == nil {
+			return err
+		}
+		return s.endGame(p, sess, joined, err)
 	}
 	conn, err := client.Connect(ctx, s.opts.GameAddr, opts)
 	if err != nil {
 		return fmt.Errorf("cannot join the game: %w", err)
 	}
 	err = tui.Run(p.Screen, conn, topts)
-	if err != nil && p.Fingerprint != "" && conn.View().Err == nil {
-		if tok, window := conn.Resumable(); !tok.IsZero() {
-			// The SSH side failed, not the game: keep the avatar.
+	return s.endGame(p, conn, room, err)
+}
+
+// resumable is a game session that can be left for a resume: a
+// client.Conn.
+type resumable interface {
+	Resumable() (protocol.Token, time.Duration)
+	Abandon()
+}
+
+// endGame ends the game session sess of room once the tui returned err:
+// if the SSH side failed, not the game, and the player has a key, the
+// avatar is kept for the game server's resume window (the session is
+// abandoned without a goodbye); otherwise the session is closed.
+func (s *Server) endGame(p *Player, sess client.Session, room string, err error) error {
+	if r, ok := sess.(resumable); ok && err != nil && p.Fingerprint != "" && sess.View().Err == nil {
+		if tok, window := r.Resumable(); !tok.IsZero() {
 			s.kept.keep(p.Fingerprint, tok, room, time.Now(), window)
-			conn.Abandon()
+			r.Abandon()
 			s.log.Info("ssh player dropped, kept for resume", "user", p.User, "fingerprint", p.Fingerprint, "room", room, "for", window, "err", err)
 			return err
 		}
 	}
-	conn.Close()
+	sess.Close()
 	return err
 }

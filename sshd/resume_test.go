@@ -79,3 +79,30 @@ func TestSSHResumeByKeyInRoom(t *testing.T) {
 	}
 	again.quitAtOnce()
 }
+
+// A player who chose their room in the lobby comes back to it by their
+// key too: the new session skips the lobby.
+func TestSSHResumeByKeyFromTheLobby(t *testing.T) {
+	g, addr := startGameWith(t, server.Config{Rate: server.DefaultRate, Resume: 30 * time.Second})
+	s := startSSH(t, Options{GameAddr: addr})
+	key := newClientKey(t)
+
+	c := dialSSH(t, s, "ada", key)
+	tm := openTermRunning(t, c, "xterm-256color", 100, 40, "lobby")
+	tm.waitText("— lobby", "> (default)")
+	tm.send("n")
+	tm.send("attic")
+	tm.send("\r")
+	tm.waitText("you (10,10)", "room attic")
+	tm.send("\x1b[C")
+	tm.waitText("you (11,10)", "server (11,10)")
+	c.Close()
+	waitGame(t, g, "the avatar to be kept", func(st server.Stats) bool { return st.Away == 1 })
+
+	again := openTermRunning(t, dialSSH(t, s, "ada", key), "xterm-256color", 100, 40, "lobby")
+	again.waitText("room attic", "you (11,10)", "server (11,10)", "last ack #1")
+	if st := g.Stats(); st.Joins != 1 || st.Resumes != 1 || st.Leaves != 0 {
+		t.Errorf("game server: %+v; want one join and one resume", st)
+	}
+	again.quitAtOnce()
+}

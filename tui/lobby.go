@@ -79,23 +79,34 @@ func NewLobbyScreen(screen tcell.Screen, lobby Lobby, opts Options) *LobbyScreen
 // session ends (as Run). It closes the session it opened, and one that
 // comes after the user quit.
 func RunLobby(screen tcell.Screen, lobby Lobby, opts Options) error {
+	sess, _, err := RunLobbySession(screen, lobby, opts)
+	if sess != nil {
+		sess.Close()
+	}
+	return err
+}
+
+// RunLobbySession is RunLobby, but hands the session of the room the user
+// joined, and its name, to the caller, who must close it (or, with a
+// client.Conn, abandon it to keep the avatar for a resume); it is nil if
+// no room was joined. A session that comes after the user quit is closed.
+func RunLobbySession(screen tcell.Screen, lobby Lobby, opts Options) (client.Session, string, error) {
 	var s *LobbyScreen
 	over, err := runApp(screen, opts, func() app {
 		s = NewLobbyScreen(screen, lobby, opts)
 		return s
 	})
 	if s == nil {
-		return err
+		return nil, "", err
 	}
 	s.abandon()
 	if s.session == nil {
-		return err
+		return nil, "", err
 	}
-	defer s.session.Close()
 	if err == nil && over {
 		err = s.session.View().Err
 	}
-	return err
+	return s.session, s.room, err
 }
 
 // Frame applies what the server answered, asks for the rooms again when
