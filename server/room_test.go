@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"reflect"
 	"strings"
 	"testing"
@@ -243,5 +244,51 @@ func TestRoomKeepsAwayPlayerAndResumesIntoIt(t *testing.T) {
 	d.send(&protocol.Resume{Version: protocol.Version, Token: w2.Token})
 	if e, ok := d.closed().(*protocol.Error); !ok || e.Code != protocol.ErrCodeResume {
 		t.Errorf("a resume after the window ended with %+v, want Error %d", e, protocol.ErrCodeResume)
+	}
+}
+
+// A named room on a big map works as the default room: its Welcome carries
+// the size, the map follows in chunks before the first State, and each
+// room's Core does its own areas (a player of another room is never
+// introduced, however near its cell).
+func TestRoomOnABigMap(t *testing.T) {
+	m, err := grid.Generate(300, 300, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spawn, _ := nearestFloor(m, grid.Pos{X: 150, Y: 150})
+	ts := startServer(t, Options{Config: Config{Map: m, Spawn: spawn, Rate: 50}})
+	cy := dial(t, ts)
+	cy.join("cy") // the default room, at the same spawn
+	ann := dial(t, ts)
+	w := ann.joinRoom("ann", "red")
+	if !w.MapFollows() || len(w.Cells) != 0 {
+		t.Fatalf("red's Welcome of a 300x300 map: %dx%d with %d cells, want the size alone", w.MapWidth, w.MapHeight, len(w.Cells))
+	}
+	var cells []byte
+	ann.until("red's first State", func(msg protocol.Message) bool {
+		switch v := msg.(type) {
+		case *protocol.MapChunk:
+			cells = append(cells, v.Cells...)
+		case *protocol.Join:
+			t.Errorf("ann of red was introduced to %q", v.Player.Name)
+		}
+		_, st := msg.(*protocol.State)
+		return st
+	})
+	if !bytes.Equal(cells, m.Cells()) {
+		t.Fatalf("red's chunks gave %d cells, not the map", len(cells))
+	}
+	bob := dial(t, ts)
+	wb := bob.joinRoom("bob", "red")
+	j := ann.until("bob's Join", func(msg protocol.Message) bool {
+		if v, ok := msg.(*protocol.Join); ok && v.Player.Name == "cy" {
+			t.Errorf("ann of red was introduced to cy of the default room")
+		}
+		_, ok := msg.(*protocol.Join)
+		return ok
+	}).(*protocol.Join)
+	if j.Player.Name != "bob" || j.Player.ID != wb.Player {
+		t.Errorf("ann was introduced to %+v, want bob (%d)", j, wb.Player)
 	}
 }
