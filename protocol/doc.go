@@ -20,6 +20,13 @@
 // Spectating, or Error and closes. After that the spectator sends Ping and
 // Bye; the server sends Overview, Pong, Join, Leave, Error and Bye.
 //
+// A Hello or a Spectate may name a room in an optional last field, absent
+// for the server's default room, so that the bytes of one naming none are
+// those of before rooms. A connection may instead start with ListRooms;
+// the server answers Rooms, the list of its rooms, and the connection may
+// then say Hello or Spectate. A Resume names no room: its token belongs to
+// the room that issued it.
+//
 // Decoding never panics: bad bytes give an error. Encoding is canonical, so
 // decoding a frame and encoding the result gives the same bytes back. The
 // package works on io.Reader and io.Writer and knows nothing of sockets.
