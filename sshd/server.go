@@ -129,6 +129,9 @@ func (s *Server) Serve(ln net.Listener) error {
 		return ErrServerClosed
 	}
 	s.listeners[ln] = struct{}{}
+	// The summariser counts in wg from here, under mu, so that Close
+	// (which sets closed under mu, then waits) never races this Add.
+	s.wg.Add(1)
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -330,11 +333,10 @@ func (s *Server) endHandshakeLocked(c *trackedConn) {
 }
 
 // summarise flushes the log's summaries every second until the returned
-// stop is called.
+// stop is called; its goroutine is counted in wg by Serve, which calls it.
 func (s *Server) summarise() (stop func()) {
 	t := time.NewTicker(time.Second)
 	done := make(chan struct{})
-	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		defer t.Stop()
