@@ -233,6 +233,33 @@ func TestLabInTmux(t *testing.T) {
 }
 
 // freeAddr returns a loopback address with a port free a moment ago.
+// startServerBinary runs bin -server on addr with args, waits until it
+// listens, and stops it when the test ends. It drains for no time: a
+// drain would only make every test's cleanup wait for it.
+func startServerBinary(t *testing.T, bin, addr string, args ...string) {
+	t.Helper()
+	args = append([]string{"-server", "-addr", addr, "-drain", "0s", "-log", filepath.Join(t.TempDir(), "server.log")}, args...)
+	srv := exec.Command(bin, args...)
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Process.Signal(os.Interrupt)
+		srv.Wait()
+	})
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server does not listen on %s: %v", addr, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func freeAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -252,25 +279,7 @@ func TestSpectateInTmux(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	addr := freeAddr(t)
-	srv := exec.Command(bin, "-server", "-addr", addr, "-bots", "3", "-log", filepath.Join(t.TempDir(), "server.log"))
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		srv.Process.Signal(os.Interrupt)
-		srv.Wait()
-	})
-	for deadline := time.Now().Add(10 * time.Second); ; { // wait for the server to listen
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server does not listen on %s: %v", addr, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	startServerBinary(t, bin, addr, "-bots", "3")
 	cmd := fmt.Sprintf("XDG_STATE_HOME=%s %s -connect %s -spectate; echo EXIT=$?; sleep 60", t.TempDir(), bin, addr)
 	tm := newTmux(t, 120, 40, cmd)
 	tm.waitFor(10*time.Second, "3 players", "bot-1 (", "bot-2 (", "bot-3 (", "updates 20/s")

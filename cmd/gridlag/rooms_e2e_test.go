@@ -2,10 +2,6 @@ package main
 
 import (
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -20,25 +16,7 @@ func TestLobbyInTmux(t *testing.T) {
 	}
 	bin := buildBinary(t)
 	addr := freeAddr(t)
-	srv := exec.Command(bin, "-server", "-addr", addr, "-log", filepath.Join(t.TempDir(), "server.log"))
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		srv.Process.Signal(os.Interrupt)
-		srv.Wait()
-	})
-	for deadline := time.Now().Add(10 * time.Second); ; { // wait for the server to listen
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server does not listen on %s: %v", addr, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	startServerBinary(t, bin, addr)
 	client := func(args string) *tmux {
 		return newTmux(t, 120, 40, fmt.Sprintf("XDG_STATE_HOME=%s %s -connect %s %s; echo EXIT=$?; sleep 60", t.TempDir(), bin, addr, args))
 	}
