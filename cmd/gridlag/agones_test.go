@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -60,7 +59,7 @@ type agonesGameProcess struct {
 	sdk    *sdktest.SDKServer
 	client *agones.Client
 	cmd    *exec.Cmd
-	log    *lockedLog
+	log    *syncBuffer
 	exited chan error
 }
 
@@ -71,7 +70,7 @@ func startAgonesGame(t *testing.T, bin string) *agonesGameProcess {
 	sdk := sdktest.Start(t)
 	client, err := agones.New(agones.Options{Addr: sdk.Addr, Timeout: 10 * time.Second})
 	must(t, err)
-	gs := &agonesGameProcess{t: t, sdk: sdk, client: client, log: &lockedLog{}, exited: make(chan error, 1)}
+	gs := &agonesGameProcess{t: t, sdk: sdk, client: client, log: &syncBuffer{}, exited: make(chan error, 1)}
 	gs.cmd = exec.Command(bin, "-server", "-addr", "127.0.0.1:0", "-bots", "2", "-agones", "-agones-health", "1s", "-drain", "300ms")
 	gs.cmd.Env = append(os.Environ(), agones.PortEnv+"="+strconv.Itoa(sdk.Port))
 	gs.cmd.Stderr = gs.log
@@ -215,24 +214,6 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-}
-
-// lockedLog is a process's standard error, safe to read while it writes.
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // TestHeartbeatNeverWaitsForHealth: while a Health call hangs, the world's
