@@ -31,6 +31,7 @@ type Core struct {
 	awayN      int                        // joined players whose connection dropped, kept for resume
 	tokens     map[protocol.Token]*client // resume tokens, each bound to its player
 	botN       uint32                     // bots spawned so far, to spread the next one
+	respawns   uint32                     // players respawned so far, to spread the next one
 
 	tick   uint32
 	spawns []grid.Pos // the human spawn cells: Spawn, then Spawns

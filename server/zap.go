@@ -112,8 +112,8 @@ func (c *Core) tag(now time.Duration, shooter, target *client, rec ZapRecord) {
 	c.tellScores(now)
 }
 
-// thaw respawns every frozen player whose time is up at a free cell, as
-// it would join. It reports whether anyone thawed.
+// thaw respawns every frozen player whose time is up (see respawnCell).
+// It reports whether anyone thawed.
 func (c *Core) thaw(now time.Duration) bool {
 	thawed := false
 	for _, cl := range c.slots {
@@ -121,13 +121,22 @@ func (c *Core) thaw(now time.Duration) bool {
 			continue
 		}
 		cl.frozenUntil = 0
-		if p, ok := c.spawnCell(cl.bot); ok {
+		if p, ok := c.respawnCell(); ok {
 			c.world.Place(cl.player, p)
 		}
 		thawed = true
 		c.stats.Respawns++
 	}
 	return thawed
+}
+
+// respawnCell is where a thawed player comes back: a free cell spread over
+// the map as bots' spawns are, never a human spawn cell. Not where it
+// joined: whoever tagged it there would still be in line, and would tag it
+// again the moment it thawed.
+func (c *Core) respawnCell() (grid.Pos, bool) {
+	c.respawns++
+	return c.world.Spawn(botAnchor(c.cfg.Map, c.respawns), c.spawns...)
 }
 
 // wireMS returns d in whole milliseconds as a 16-bit wire field, saturated.

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -115,7 +116,8 @@ func TestZapInCooldownIsAcknowledgedAndDoesNothing(t *testing.T) {
 }
 
 // TestFrozenPlayerRespawns: a tagged player's moves are acknowledged and
-// move nothing; after FreezeTime it respawns at a free cell.
+// move nothing; after FreezeTime it respawns at a free cell away from
+// where it was tagged and from the human spawns, and moves again.
 func TestFrozenPlayerRespawns(t *testing.T) {
 	c := partFour(t, Config{LagComp: true, Unlag: DefaultUnlag})
 	zapAt(t, c, 1200*ms, 900*ms, 1)
@@ -128,15 +130,28 @@ func TestFrozenPlayerRespawns(t *testing.T) {
 	c.Ping(3200 * ms)
 	out = c.Outbox().Envelopes
 	st := statesTo(out, 2)
-	if len(st) != 1 || posOf(t, st[0], 2) != (grid.Pos{X: 12, Y: 10}) {
-		t.Fatalf("after 2 s: %v, want bob respawned on his spawn (12,10)", describe(out))
+	if len(st) != 1 {
+		t.Fatalf("after 2 s: %v, want bob's State with his respawn", describe(out))
+	}
+	// Away from where he was tagged (the shooter is still in line there)
+	// and from the human spawns, on a free floor cell.
+	at := posOf(t, st[0], 2)
+	if at == (grid.Pos{X: 12, Y: 11}) || slices.Contains(c.spawns, at) || c.cfg.Map.Wall(at) {
+		t.Fatalf("bob respawned at %v: want a floor cell away from (12,11) and from the spawns %v", at, c.spawns)
 	}
 	if sc, ok := find[*protocol.Scores](out, 2); !ok || sc.Players[1].Frozen {
 		t.Errorf("scores after the respawn %+v, want bob thawed", sc)
 	}
-	c.Receive(3300*ms, 2, &protocol.Input{Seq: 3, Dir: grid.Down})
-	if st := statesTo(c.Outbox().Envelopes, 2); len(st) != 1 || posOf(t, st[0], 2) != (grid.Pos{X: 12, Y: 11}) {
-		t.Errorf("after the respawn bob cannot move: %+v", st)
+	d := grid.Down
+	for _, try := range []grid.Dir{grid.Down, grid.Up, grid.Left, grid.Right} {
+		if c.world.Free(at.Add(try)) {
+			d = try
+			break
+		}
+	}
+	c.Receive(3300*ms, 2, &protocol.Input{Seq: 3, Dir: d})
+	if st := statesTo(c.Outbox().Envelopes, 2); len(st) != 1 || posOf(t, st[0], 2) != at.Add(d) {
+		t.Errorf("after the respawn bob cannot move %v from %v: %+v", d, at, st)
 	}
 }
 

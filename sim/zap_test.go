@@ -69,7 +69,9 @@ func TestZapIsAnInputThatPredictsNothingButTheBeam(t *testing.T) {
 		w.Advance(3 * time.Second)
 		bob.Zap() // any message lets an immediate-mode server respawn bob
 		w.Advance(time.Second)
-		if v := bob.View(); v.Frozen || v.Predicted != (grid.Pos{X: 10, Y: 10}) || len(v.Pending) != 0 || v.Corrections != 0 {
+		// Respawned away from where ann tagged him, and drawn where the
+		// server has him, with no correction.
+		if v := bob.View(); v.Frozen || v.Predicted == (grid.Pos{X: 13, Y: 10}) || v.Predicted != v.Server || len(v.Pending) != 0 || v.Corrections != 0 {
 			t.Errorf("rate %d: bob after the freeze: frozen %v at %v, pending %+v, %d corrections", rate, v.Frozen, v.Predicted, v.Pending, v.Corrections)
 		}
 	}
