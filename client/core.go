@@ -646,6 +646,9 @@ func (c *Core) View(now time.Duration) View {
 	} else {
 		drawn = c.latest
 	}
+	if len(drawn) > 0 {
+		v.Others = make([]Other, 0, len(drawn))
+	}
 	for _, p := range drawn {
 		if p.ID == c.me {
 			continue
