@@ -383,7 +383,7 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Ping:
 		c.send(&protocol.Pong{Stamp: m.Stamp}) // the server measures our round trip
 	case *protocol.Join:
-		c.roster[m.Player.ID] = m.Player
+		c.roster[m.Player.ID] = known(m.Player)
 	case *protocol.ZapResult:
 		c.zapResult(now, m)
 	case *protocol.Tagged:
@@ -464,7 +464,7 @@ func (c *Core) start(now time.Duration, w *protocol.Welcome, m *grid.Map) {
 	c.rate = int(w.UpdateRate)
 	c.burst = int(w.Burst)
 	for _, p := range w.Players {
-		c.roster[p.ID] = p
+		c.roster[p.ID] = known(p)
 	}
 	c.interp.reset(w, m, c.opts.Jitter)
 	c.tag.facing = grid.Right
@@ -646,13 +646,23 @@ func (c *Core) View(now time.Duration) View {
 	} else {
 		drawn = c.latest
 	}
+	if len(drawn) > 0 {
+		v.Others = make([]Other, 0, len(drawn))
+	}
 	for _, p := range drawn {
 		if p.ID == c.me {
 			continue
 		}
 		info := c.roster[p.ID]
-		v.Others = append(v.Others, Other{ID: p.ID, Name: protocol.SanitizeName(info.Name), Color: info.Color, Pos: p.Pos})
+		v.Others = append(v.Others, Other{ID: p.ID, Name: info.Name, Color: info.Color, Pos: p.Pos})
 	}
 	c.tagView(now, &v)
 	return v
+}
+
+// known returns a roster entry with its name made safe to draw
+// (protocol.SanitizeName), once as it arrives rather than in every View.
+func known(p protocol.PlayerInfo) protocol.PlayerInfo {
+	p.Name = protocol.SanitizeName(p.Name)
+	return p
 }

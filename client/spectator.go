@@ -148,7 +148,7 @@ func (s *Spectator) Receive(now time.Duration, m protocol.Message) error {
 		s.latest.Tick, s.latest.TimeNS, s.latest.Total = m.Tick, m.TimeNS, m.Total
 		s.latest.Players = append(s.latest.Players[:0], m.Players...)
 	case *protocol.Join:
-		s.roster[m.Player.ID] = m.Player
+		s.roster[m.Player.ID] = known(m.Player)
 	case *protocol.Leave:
 		delete(s.roster, m.ID)
 		listed := len(s.latest.Players)
@@ -222,7 +222,7 @@ func (s *Spectator) View(now time.Duration) WorldView {
 	}
 	for i, p := range s.latest.Players {
 		info := s.roster[p.ID]
-		wp := WorldPlayer{ID: p.ID, Name: protocol.SanitizeName(info.Name), Color: info.Color, Bot: p.Bot, Pos: p.Pos, Ack: p.Ack}
+		wp := WorldPlayer{ID: p.ID, Name: info.Name, Color: info.Color, Bot: p.Bot, Pos: p.Pos, Ack: p.Ack}
 		if p.RTTMS != protocol.NoRTT {
 			wp.RTT, wp.HasRTT = time.Duration(p.RTTMS)*time.Millisecond, true
 		}

@@ -144,7 +144,7 @@ type Winner struct {
 	Points int
 }
 
-func (c *Core) name(id grid.PlayerID) string { return protocol.SanitizeName(c.roster[id].Name) }
+func (c *Core) name(id grid.PlayerID) string { return c.roster[id].Name }
 
 func (c *Core) zapResult(now time.Duration, m *protocol.ZapResult) {
 	if m.Outcome == protocol.ZapHit {

@@ -22,8 +22,8 @@ type fakeLobby struct {
 	mu    sync.Mutex
 	rooms *protocol.Rooms
 	asked []string
-	me    *sim.Client
-	hold  chan struct{} // if not nil, Join waits for it
+	hold  chan struct{}    // if not nil, Join waits for it
+	late  chan *sim.Client // if not nil, Join sends the session it returns
 }
 
 func (f *fakeLobby) Rooms() (*protocol.Rooms, error) {
@@ -42,8 +42,11 @@ func (f *fakeLobby) Join(room string) (client.Session, error) {
 	if room == "full" {
 		return nil, errors.New("server full: 32 of 32 players")
 	}
-	f.me = f.world.Join("alice", client.Options{})
-	return f.me, nil
+	me := f.world.Join("alice", client.Options{})
+	if f.late != nil {
+		f.late <- me
+	}
+	return me, nil
 }
 
 func (f *fakeLobby) joined() []string {
@@ -130,7 +133,7 @@ func TestLobbyNamesANewRoom(t *testing.T) {
 // A room joined after the user quit the lobby is left at once: its
 // session is closed, not left playing with nobody at the keys.
 func TestLobbyClosesALateSession(t *testing.T) {
-	lobby := &fakeLobby{world: sim.New(server.Config{Rate: 20}), hold: make(chan struct{}),
+	lobby := &fakeLobby{world: sim.New(server.Config{Rate: 20}), hold: make(chan struct{}), late: make(chan *sim.Client, 1),
 		rooms: &protocol.Rooms{MaxRooms: 256, Rooms: []protocol.RoomInfo{{MaxPlayers: 1000}}}}
 	r := startLobby(t, lobby, nil)
 	r.waitFor("1 rooms open")
@@ -142,22 +145,15 @@ func TestLobbyClosesALateSession(t *testing.T) {
 	}
 	close(lobby.hold)
 	deadline := time.After(10 * time.Second)
-	for {
-		lobby.mu.Lock()
-		me := lobby.me
-		lobby.mu.Unlock()
-		if me != nil {
-			select {
-			case <-me.Done():
-				return
-			case <-deadline:
-				t.Fatal("the session joined after quitting was not closed")
-			}
-		}
-		select {
-		case <-deadline:
-			t.Fatal("Join never answered")
-		case <-time.After(time.Millisecond):
-		}
+	var me *sim.Client
+	select {
+	case me = <-lobby.late:
+	case <-deadline:
+		t.Fatal("Join never answered")
+	}
+	select {
+	case <-me.Done():
+	case <-deadline:
+		t.Fatal("the session joined after quitting was not closed")
 	}
 }
