@@ -29,6 +29,7 @@ type Core struct {
 	spectators []*client
 	bots       int                        // joined bots
 	awayN      int                        // joined players whose connection dropped, kept for resume
+	awayDue    time.Duration              // no away player's window ends before this (meaningful while awayN > 0)
 	tokens     map[protocol.Token]*client // resume tokens, each bound to its player
 	botN       uint32                     // bots spawned so far, to spread the next one
 
