@@ -6,10 +6,27 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/log"
 )
+
+// signalWriter closes ch at the first write that contains text.
+type signalWriter struct {
+	text string
+	ch   chan struct{}
+	once sync.Once
+}
+
+func (w *signalWriter) Write(p []byte) (int, error) {
+	if strings.Contains(string(p), w.text) {
+		w.once.Do(func() { close(w.ch) })
+	}
+	return len(p), nil
+}
 
 // fast is a backoff of a few milliseconds, for tests.
 var fast = Backoff{First: time.Millisecond, Max: 4 * time.Millisecond}
@@ -56,9 +73,11 @@ func TestMissingSidecarIsAClearErrorAfterTheTimeout(t *testing.T) {
 }
 
 // TestCallWaitsForALateSidecar: the sidecar starts listening after the
-// first tries were refused, and the call succeeds.
+// first try was refused (the client says it waits), and the call succeeds.
 func TestCallWaitsForALateSidecar(t *testing.T) {
 	addr := closedAddr(t)
+	refused := make(chan struct{})
+	logger := log.New(&signalWriter{text: "waiting for the Agones SDK sidecar", ch: refused})
 	var readies atomic.Int32
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == "POST" && r.URL.Path == "/ready" {
@@ -68,7 +87,7 @@ func TestCallWaitsForALateSidecar(t *testing.T) {
 	})}
 	t.Cleanup(func() { srv.Close() })
 	go func() {
-		time.Sleep(20 * time.Millisecond) // the sidecar's start-up
+		<-refused // the sidecar starts once the first try was refused
 		ln, err := net.Listen("tcp", addr)
 		if err != nil {
 			t.Error(err) // the port was taken meanwhile
@@ -76,7 +95,10 @@ func TestCallWaitsForALateSidecar(t *testing.T) {
 		}
 		srv.Serve(ln)
 	}()
-	c := newClient(t, addr, 10*time.Second)
+	c, err := New(Options{Addr: addr, Timeout: 10 * time.Second, CallTimeout: time.Second, Backoff: fast, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := c.Ready(context.Background()); err != nil {
 		t.Fatal(err)
 	}

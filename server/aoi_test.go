@@ -82,8 +82,8 @@ func TestIdleCrowdCostsHeadersOnly(t *testing.T) {
 			t.Fatalf("tick %d: %d frames, want 11 States", k, len(frames))
 		}
 		for _, f := range frames {
-			if len(f.head)+len(f.tail) != protocol.StateHeadLen {
-				t.Fatalf("tick %d: a %d-byte frame, want every State %d bytes", k, len(f.head)+len(f.tail), protocol.StateHeadLen)
+			if len(f.head) != protocol.StateHeadLen {
+				t.Fatalf("tick %d: a %d-byte frame, want every State %d bytes", k, len(f.head), protocol.StateHeadLen)
 			}
 		}
 	}

@@ -114,8 +114,8 @@ func (c *conn) take(buf []byte) ([]byte, bool) {
 	c.shard.mu.Lock()
 	q := c.queue[c.head:]
 	k, size := 0, 0
-	for ; k < len(q) && (k == 0 || size+len(q[k].head)+len(q[k].tail) <= writeBudget); k++ {
-		size += len(q[k].head) + len(q[k].tail)
+	for ; k < len(q) && (k == 0 || size+len(q[k].head) <= writeBudget); k++ {
+		size += len(q[k].head)
 	}
 	c.taken = append(c.taken[:0], q[:k]...)
 	clear(q[:k]) // let the frames' memory go once written
@@ -129,7 +129,7 @@ func (c *conn) take(buf []byte) ([]byte, bool) {
 	c.queued.Add(-int32(k))
 	c.signalRoom()
 	for _, f := range c.taken {
-		buf = append(append(buf, f.head...), f.tail...)
+		buf = append(buf, f.head...)
 		c.finishing = c.finishing || f.close
 	}
 	clear(c.taken)

@@ -29,6 +29,7 @@ type Core struct {
 	spectators []*client
 	bots       int                        // joined bots
 	awayN      int                        // joined players whose connection dropped, kept for resume
+	awayDue    time.Duration              // no away player's window ends before this (meaningful while awayN > 0)
 	tokens     map[protocol.Token]*client // resume tokens, each bound to its player
 	botN       uint32                     // bots spawned so far, to spread the next one
 	respawns   uint32                     // players respawned so far, to spread the next one
@@ -57,6 +58,7 @@ type Core struct {
 	// zap tag: see zap.go and round.go
 	targets  []grid.PlayerPos // scratch of judge
 	lastZap  ZapRecord
+	thawAt   time.Duration // no frozen player thaws before this; 0 if none is frozen
 	zaps     int           // zaps judged
 	round    int           // rounds ended
 	roundEnd time.Duration // when the round in play ends; 0 before the first call with a time

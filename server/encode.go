@@ -5,23 +5,12 @@ import "gridlag/protocol"
 // arenaSize is the size of the chunks frames are encoded into.
 const arenaSize = 64 << 10
 
-// frame is the encoded bytes of one message queued for one connection:
-// head followed by tail. The encoder writes whole frames in head (each
-// State now carries its own client's area, so no two share bytes); tail is
-// a second piece a writer sends after head in the same vectored write.
+// frame is the encoded bytes of one message queued for one connection, in
+// head: the encoder writes whole frames (each State carries its own
+// client's area, so no two share bytes).
 type frame struct {
 	head  []byte
-	tail  []byte
 	close bool // close the connection after this frame
-}
-
-// appendTo appends the frame's pieces to bufs for a vectored write.
-func (f frame) appendTo(bufs [][]byte) [][]byte {
-	bufs = append(bufs, f.head)
-	if len(f.tail) > 0 {
-		bufs = append(bufs, f.tail)
-	}
-	return bufs
 }
 
 // encoder turns a batch of the Core's envelopes into frames, encoding each

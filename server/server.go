@@ -574,7 +574,7 @@ func (s *Server) flushRoom(r *room) {
 			case !c.push(frames[i]):
 				c.stalled = c.queueFull()
 			default:
-				sent, size = sent+1, size+len(frames[i].head)+len(frames[i].tail)
+				sent, size = sent+1, size+len(frames[i].head)
 				c.closing = env.Close
 			}
 			if c.stalled != "" {

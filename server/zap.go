@@ -106,6 +106,9 @@ func (c *Core) tag(now time.Duration, shooter, target *client, rec ZapRecord) {
 	c.stats.Tags++
 	shooter.points++
 	target.frozenUntil = now + time.Duration(grid.FreezeTime)
+	if c.thawAt == 0 || target.frozenUntil < c.thawAt {
+		c.thawAt = target.frozenUntil
+	}
 	if !target.away {
 		c.send(target.conn, &protocol.Tagged{By: shooter.player, Seen: rec.Seen, AgoMS: wireMS(rec.Rewind), FrozenMS: wireMS(time.Duration(grid.FreezeTime))})
 	}
@@ -113,11 +116,22 @@ func (c *Core) tag(now time.Duration, shooter, target *client, rec ZapRecord) {
 }
 
 // thaw respawns every frozen player whose time is up (see respawnCell).
-// It reports whether anyone thawed.
+// It reports whether anyone thawed. It runs on every message, so it walks
+// the players only when one is due (thawAt).
 func (c *Core) thaw(now time.Duration) bool {
+	if c.thawAt == 0 || now < c.thawAt {
+		return false
+	}
+	c.thawAt = 0
 	thawed := false
 	for _, cl := range c.slots {
-		if cl == nil || cl.frozenUntil == 0 || cl.frozenUntil > now {
+		if cl == nil || cl.frozenUntil == 0 {
+			continue
+		}
+		if cl.frozenUntil > now {
+			if c.thawAt == 0 || cl.frozenUntil < c.thawAt {
+				c.thawAt = cl.frozenUntil
+			}
 			continue
 		}
 		cl.frozenUntil = 0

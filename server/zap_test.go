@@ -197,3 +197,29 @@ func TestHistoryKeepsASecond(t *testing.T) {
 		t.Errorf("%d entries kept for a second of 10 moves", tr.n)
 	}
 }
+
+// TestFrozenPlayersThawInTurn: players tagged at different times each
+// respawn when their own freeze ends, not before.
+func TestFrozenPlayersThawInTurn(t *testing.T) {
+	c := partFour(t, Config{})
+	ann, bob := c.conns[1], c.conns[2]
+	c.tag(2*time.Second, bob, ann, ZapRecord{})
+	c.tag(3*time.Second, ann, bob, ZapRecord{})
+	c.Outbox()
+	freeze := time.Duration(grid.FreezeTime)
+	for _, step := range []struct {
+		now      time.Duration
+		respawns uint64
+	}{
+		{2*time.Second + freeze - 1, 0},
+		{2*time.Second + freeze, 1}, // ann's freeze ends
+		{3*time.Second + freeze - 1, 1},
+		{3*time.Second + freeze, 2}, // bob's
+	} {
+		c.Ping(step.now)
+		c.Outbox()
+		if got := c.Stats().Respawns; got != step.respawns {
+			t.Fatalf("at %v: %d respawns, want %d", step.now, got, step.respawns)
+		}
+	}
+}

@@ -128,7 +128,7 @@ func TestHandshakeCutSaysWhy(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(50 * time.Millisecond) // a late line would come now
+	s.Close() // waits for every connection's goroutine: no line can come later
 	if strings.Contains(logs.String(), "closed network connection") {
 		t.Errorf("the cut is logged as a failed handshake:\n%s", logs)
 	}
