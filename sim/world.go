@@ -213,9 +213,10 @@ func (w *World) disconnect(c *Client, reason string) {
 }
 
 // route moves the server's outbox onto the clients' links, encoded as the
-// TCP adapter encodes it (a State that changes nothing as a step). A connection
-// the server closes after its last message is gone for the server at once,
-// as the TCP adapter reports it; that may produce more messages to route.
+// TCP adapter encodes it (a State that changes nothing as a step). A
+// connection the server closes after its last message is gone for the
+// server at once, as the TCP adapter reports it; that may produce more
+// messages to route.
 func (w *World) route() {
 	var closed []server.ConnID
 	for _, e := range w.server.Outbox().Envelopes {
