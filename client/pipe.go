@@ -45,10 +45,11 @@ type pipe[M machine] struct {
 	changed chan struct{}
 	observe func(Note)
 
-	hangup  error    // why the transport's stream ended
-	stream  []byte   // the start of a frame whose end has not come yet
-	in, out [][]byte // scratch lists of chunks and frames, reused
-	frame   []byte   // scratch encoding buffer
+	hangup  error                // why the transport's stream ended
+	stream  []byte               // the start of a frame whose end has not come yet
+	states  protocol.StateStream // the last State from the server, the base of a step
+	in, out [][]byte             // scratch lists of chunks and frames, reused
+	frame   []byte               // scratch encoding buffer
 
 	bytesIn, bytesOut int64
 	ended             bool // the machine has closed and the observer was told
@@ -72,6 +73,12 @@ func newPipe[M machine](now time.Duration, m M, opts Options) pipe[M] {
 // it come down. A simulator or viewer uses it to list what is in flight and
 // to set loss and stalls. Use it only between calls of the driver.
 func (p *pipe[M]) Link() *link.Link[[]byte, []byte] { return p.link }
+
+// States returns a copy of what the driver remembers of the stream from
+// the server: the base of a State step. A simulator or viewer uses it to
+// decode the frames still in flight on the way down, in order. Use it only
+// between calls of the driver.
+func (p *pipe[M]) States() protocol.StateStream { return p.states }
 
 // Observe makes the driver tell f what it does with its core during Step,
 // as it happens; nil stops it.
@@ -148,7 +155,7 @@ func (p *pipe[M]) receive(now time.Duration, chunk []byte) {
 	}
 	buf := append(p.stream, chunk...)
 	for p.m.Phase() != Closed {
-		m, n, err := protocol.Unmarshal(buf)
+		m, n, err := p.states.Unmarshal(buf)
 		if n == 0 {
 			break // less than a whole frame: the rest is still on its way
 		}
@@ -244,6 +251,7 @@ func (p *pipe[M]) fresh() {
 	l.SetLoss(p.link.Loss())
 	p.link = l
 	p.stream, p.hangup = p.stream[:0], nil
+	p.states = protocol.StateStream{}
 }
 
 // Closed reports whether the core has closed: the connection is over.

@@ -5,7 +5,8 @@
 // Hello (as a bot, so that names such as load-1 are allowed), walks at the
 // speed limit (a random walk that turns at walls, guessing its cell from
 // the map and its own moves), answers the server's Pings and reads every
-// frame with the protocol decoder. From each State it reads only the head:
+// frame with the protocol decoder (which expands an idle State's step from
+// the State before it). From each State it reads only the head:
 // the tick, the server time and the acknowledgement. Each acknowledged input
 // gives a round trip, from the moment it was written to the arrival of the
 // first State acknowledging it. So the figures it reports do not depend on

@@ -77,7 +77,7 @@ func TestRunAgainstServer(t *testing.T) {
 	if want := int64(len(input))*int64(s.InputsSent) + int64(len(pong))*s.Pongs + int64(len(bye))*n; s.BytesOut != want {
 		t.Errorf("bytes out %d, want %d: the inputs, Pongs and Byes written", s.BytesOut, want)
 	}
-	if least := int64(st.StatesSent) * int64(protocol.StateHeadLen); s.BytesIn < least {
+	if least := int64(st.StatesSent) * int64(protocol.MinStateLen); s.BytesIn < least {
 		t.Errorf("bytes in %d, less than the %d States the server sent take (%d)", s.BytesIn, st.StatesSent, least)
 	}
 	if s.BytesInPerPlayerPerSec <= 0 || s.BytesOutPerPlayerPerSec <= 0 {

@@ -138,7 +138,7 @@ func badFrames() []badFrame {
 	return []badFrame{
 		{"zero length", []byte{0, 0}, protocol.ErrEmptyFrame, ""},
 		{"type 0", frame(0), protocol.ErrUnknownType, ""},
-		{"type 23", frame(23, u64(1)), protocol.ErrUnknownType, ""},
+		{"type 24", frame(24, u64(1)), protocol.ErrUnknownType, ""},
 		{"type 255", frame(255), protocol.ErrUnknownType, ""},
 		{"hello short", frame(byte(protocol.TypeHello), u16(1)), protocol.ErrShort, "Hello"},
 		{"hello bool 2", hello(2, "ada"), protocol.ErrBadValue, "Hello"},

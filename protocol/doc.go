@@ -11,6 +11,13 @@
 // Input, Zap, Ping, Pong and Bye; the server sends State, ZapResult,
 // Tagged, Scores, Ping, Pong, Join, Leave, Error and Bye.
 //
+// The frames from the server to a client are one stream: TCP delivers
+// them all, in order. So a State that changes nothing may travel as a
+// step from the State before it on the same stream (TypeStateStep, see
+// StateStream): an idle client receives about 8 bytes a tick. A Decoder
+// and an Encoder each keep that memory of their stream; Unmarshal and
+// DecodeBody, which see one frame alone, refuse a step with ErrNoBase.
+//
 // A player whose connection dropped may start the next one with Resume
 // instead of Hello, carrying the Token of its last Welcome; the server
 // answers as to a Hello (a Welcome for the same player, with a new Token),

@@ -77,6 +77,32 @@ func examples() []example {
 	}
 }
 
+// streamExample is a stream of messages whose bytes depend on the frames
+// before them on the stream: the golden file is the whole stream as an
+// Encoder writes it.
+type streamExample struct {
+	file string // the golden file's name under testdata/golden
+	msgs []protocol.Message
+}
+
+// streamExamples returns fresh copies of the golden streams: a State step
+// (an idle State after another, then after one with news), between the
+// idle States that cannot be steps (time not in whole microseconds, or
+// going back).
+func streamExamples() []streamExample {
+	return []streamExample{
+		{"statestep.bin", []protocol.Message{
+			&protocol.State{Tick: 0x01020304, TimeNS: 0x0102030405060708, Ack: 0x0a0b0c0d},
+			&protocol.State{Tick: 0x01020305, TimeNS: 0x0102030405060708 + 50e6, Ack: 0x0a0b0c0d},
+			&protocol.State{Tick: 0x01020306, TimeNS: 0x0102030405060708 + 100e6, Ack: 0x0a0b0c10, Players: []grid.PlayerPos{{ID: 0x0102, Pos: grid.Pos{X: 0x0304, Y: 0x0506}}}},
+			&protocol.Ping{Stamp: 0x0102030405060708},
+			&protocol.State{Tick: 0x01020406, TimeNS: 0x0102030405060708 + 100e6 + 0x0d0e0f*1000, Ack: 0x0a0b0c10 + 0x0708},
+			&protocol.State{Tick: 0x01020407, TimeNS: 0x0102030405060708 + 150e6 + 0x0d0e0f*1000 + 1, Ack: 0x0a0b0d10},
+			&protocol.State{Tick: 0x01020408, TimeNS: 0x0102030405060708, Ack: 0x0a0b0d10},
+		}},
+	}
+}
+
 // allTypes lists every message type the package defines.
 var allTypes = []protocol.Type{
 	protocol.TypeHello, protocol.TypeWelcome, protocol.TypeError, protocol.TypeInput, protocol.TypeState,

@@ -46,6 +46,9 @@ func DecodeBody(body []byte) (Message, error) {
 		return nil, fmt.Errorf("protocol: %w", ErrEmptyFrame)
 	}
 	t := Type(body[0])
+	if t == TypeStateStep {
+		return nil, fmt.Errorf("protocol: decode %v: %w", t, ErrNoBase)
+	}
 	m := New(t)
 	if m == nil {
 		return nil, fmt.Errorf("protocol: type %d: %w", body[0], ErrUnknownType)
@@ -59,8 +62,12 @@ func DecodeBody(body []byte) (Message, error) {
 
 // Unmarshal decodes the first frame in b and returns the message and the
 // number of bytes the frame took. If b holds less than a whole frame it
-// returns io.ErrUnexpectedEOF.
-func Unmarshal(b []byte) (Message, int, error) {
+// returns io.ErrUnexpectedEOF. A State step (see StateStream) does not
+// decode alone: it gives ErrNoBase.
+func Unmarshal(b []byte) (Message, int, error) { return unmarshal(b, DecodeBody) }
+
+// unmarshal is Unmarshal with the given decoder of a frame body.
+func unmarshal(b []byte, decode func(body []byte) (Message, error)) (Message, int, error) {
 	if len(b) < HeaderLen {
 		return nil, 0, io.ErrUnexpectedEOF
 	}
@@ -68,15 +75,17 @@ func Unmarshal(b []byte) (Message, int, error) {
 	if len(b) < HeaderLen+n {
 		return nil, 0, io.ErrUnexpectedEOF
 	}
-	m, err := DecodeBody(b[HeaderLen : HeaderLen+n])
+	m, err := decode(b[HeaderLen : HeaderLen+n])
 	return m, HeaderLen + n, err
 }
 
-// Decoder reads frames from an io.Reader. Wrap a socket in a bufio.Reader
+// Decoder reads frames from an io.Reader, one stream: a State step
+// decodes to its State (see StateStream). Wrap a socket in a bufio.Reader
 // first: the decoder makes two reads a frame.
 type Decoder struct {
-	r   io.Reader
-	buf []byte
+	r      io.Reader
+	buf    []byte
+	states StateStream
 	// BytesRead counts the bytes of every frame read so far.
 	BytesRead int64
 }
@@ -105,13 +114,16 @@ func (d *Decoder) Decode() (Message, error) {
 		return nil, err
 	}
 	d.BytesRead += int64(HeaderLen + n)
-	return DecodeBody(body)
+	return d.states.DecodeBody(body)
 }
 
-// Encoder writes frames to an io.Writer, one Write call per frame.
+// Encoder writes frames to an io.Writer, one Write call per frame, as one
+// stream: a State that changes nothing travels as a step (see
+// StateStream).
 type Encoder struct {
-	w   io.Writer
-	buf []byte
+	w      io.Writer
+	buf    []byte
+	states StateStream
 	// BytesWritten counts the bytes of every frame written so far.
 	BytesWritten int64
 }
@@ -122,7 +134,7 @@ func NewEncoder(w io.Writer) *Encoder { return &Encoder{w: w} }
 // Encode writes m as one frame.
 func (e *Encoder) Encode(m Message) error {
 	var err error
-	e.buf, err = Append(e.buf[:0], m)
+	e.buf, err = e.states.Append(e.buf[:0], m)
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 var decodeErrors = []error{
 	protocol.ErrEmptyFrame, protocol.ErrUnknownType,
 	protocol.ErrShort, protocol.ErrTrailing, protocol.ErrBadUTF8, protocol.ErrBadValue,
+	protocol.ErrNoBase,
 }
 
 // isDecodeError reports whether err wraps one of decodeErrors.
@@ -35,11 +36,13 @@ type result struct {
 	n   int // the frame's size in bytes, prefix included
 }
 
-// FuzzDecode feeds arbitrary bytes to Unmarshal and to a Decoder. Neither may
-// panic; both must agree frame by frame; every frame that decodes must encode
-// back to exactly its own bytes and decode again to an equal message; every
-// frame that does not decode must give an error wrapping a sentinel, and
-// decoding must go on in step with the next frame.
+// FuzzDecode feeds arbitrary bytes to Unmarshal, to a StateStream and to a
+// Decoder. None may panic; the stream must agree with Unmarshal on every
+// frame but a State step, and the Decoder with the stream, frame by frame;
+// every frame that decodes must encode back to exactly its own bytes (a
+// step through a stream that saw the same States) and decode again to an
+// equal message; every frame that does not decode must give an error
+// wrapping a sentinel, and decoding must go on in step with the next frame.
 //
 //	go test -run='^$' -fuzz='^FuzzDecode$' -fuzztime=60s ./protocol
 func FuzzDecode(f *testing.F) {
@@ -47,8 +50,8 @@ func FuzzDecode(f *testing.F) {
 		f.Add(s.data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		want := unmarshalAll(t, data)
-		decodeAll(t, data, want)
+		alone := unmarshalAll(t, data)
+		decodeAll(t, data, streamAll(t, data, alone))
 	})
 }
 
@@ -124,7 +127,52 @@ func checkCanonical(t *testing.T, frame []byte, m protocol.Message) {
 	}
 }
 
-// decodeAll reads data with a Decoder and checks it gives what Unmarshal gave,
+// streamAll decodes data's frames with a StateStream and checks each
+// against what Unmarshal gave alone: the same but for the State steps,
+// which decode to Empty States that a stream in step with the decoder
+// encodes back to the same bytes. Every State decoded, encoded again on
+// a stream of its own, decodes again to an equal State. It returns what
+// the stream gave.
+func streamAll(t *testing.T, data []byte, alone []result) []result {
+	var dec, enc, again protocol.StateStream
+	out := make([]result, len(alone))
+	rest := data
+	for i, a := range alone {
+		frame := rest[:a.n]
+		rest = rest[a.n:]
+		m, n, err := dec.Unmarshal(frame)
+		out[i] = result{m, err, n}
+		step := len(frame) > protocol.HeaderLen && frame[protocol.HeaderLen] == byte(protocol.TypeStateStep)
+		if !step {
+			if (err == nil) != (a.err == nil) || err != nil && err.Error() != a.err.Error() || !reflect.DeepEqual(m, a.msg) {
+				t.Fatalf("frame %d (%x): the stream gave %#v, %v; Unmarshal gave %#v, %v", i, frame, m, err, a.msg, a.err)
+			}
+		}
+		if err != nil {
+			if m != nil || !isDecodeError(err) {
+				t.Fatalf("frame %d (%x): the stream gave %#v with error %v, which wraps no sentinel", i, frame, m, err)
+			}
+			continue
+		}
+		st, ok := m.(*protocol.State)
+		if !ok {
+			continue
+		}
+		b, err := enc.AppendState(nil, st)
+		if err != nil {
+			t.Fatalf("frame %d: AppendState(%#v), decoded from %x: %v", i, st, frame, err)
+		}
+		if step && (!st.Empty() || !bytes.Equal(b, frame)) {
+			t.Fatalf("frame %d: step %x decoded to %#v, which encodes back to %x", i, frame, st, b)
+		}
+		if m2, n2, err := again.Unmarshal(b); err != nil || n2 != len(b) || !reflect.DeepEqual(m2, st) {
+			t.Fatalf("frame %d: %#v encoded on a stream to %x decodes to %#v, %v", i, st, b, m2, err)
+		}
+	}
+	return out
+}
+
+// decodeAll reads data with a Decoder and checks it gives what want says,
 // frame for frame, then io.EOF at a clean end or io.ErrUnexpectedEOF inside a
 // frame.
 func decodeAll(t *testing.T, data []byte, want []result) {

@@ -68,6 +68,42 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// TestGoldenStreams pins the frames whose bytes depend on the stream (a
+// State step): an Encoder writes each golden stream byte for byte, and a
+// Decoder gives its messages back.
+func TestGoldenStreams(t *testing.T) {
+	for _, ex := range streamExamples() {
+		t.Run(ex.file, func(t *testing.T) {
+			path := filepath.Join("testdata", "golden", ex.file)
+			var got bytes.Buffer
+			enc := protocol.NewEncoder(&got)
+			for _, m := range ex.msgs {
+				if err := enc.Encode(m); err != nil {
+					t.Fatalf("Encode(%#v): %v", m, err)
+				}
+			}
+			if *update {
+				if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			golden, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./protocol -update to create it)", err)
+			}
+			if !bytes.Equal(got.Bytes(), golden) {
+				t.Errorf("the stream changed the wire format:\n got  %s\n want %s", hex.EncodeToString(got.Bytes()), hex.EncodeToString(golden))
+			}
+			dec := protocol.NewDecoder(bytes.NewReader(golden))
+			for i, want := range ex.msgs {
+				if m, err := dec.Decode(); err != nil || !reflect.DeepEqual(m, want) {
+					t.Fatalf("frame %d of the golden stream: %#v, %v; want %#v", i, m, err, want)
+				}
+			}
+		})
+	}
+}
+
 // TestGoldenFilesHaveExamples catches a golden file left behind by a renamed
 // or removed example: every file must be checked by TestGolden.
 func TestGoldenFilesHaveExamples(t *testing.T) {
@@ -77,6 +113,9 @@ func TestGoldenFilesHaveExamples(t *testing.T) {
 	}
 	known := map[string]bool{}
 	for _, ex := range examples() {
+		known[ex.file] = true
+	}
+	for _, ex := range streamExamples() {
 		known[ex.file] = true
 	}
 	for _, f := range files {

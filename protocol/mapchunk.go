@@ -99,13 +99,8 @@ func (m *MapChunk) decodePayload(r *reader) error {
 // encoding appendPayload writes is accepted: the shortest uvarint, and no
 // run of the same kind as the one before.
 func decodeRun(r *reader, cells []byte, room int) (c byte, length int) {
-	run, k := binary.Uvarint(r.b)
-	switch {
-	case k == 0:
-		r.fail(ErrShort)
-		return 0, 0
-	case k < 0:
-		r.fail(ErrBadValue) // more than 64 bits
+	run := r.uvarint()
+	if r.err != nil {
 		return 0, 0
 	}
 	c = grid.FloorCell
@@ -113,12 +108,9 @@ func decodeRun(r *reader, cells []byte, room int) (c byte, length int) {
 		c = grid.WallCell
 	}
 	n := run >> 1
-	var canon [binary.MaxVarintLen64]byte
-	if k != binary.PutUvarint(canon[:], run) || n == 0 || n > uint64(room) ||
-		len(cells) > 0 && cells[len(cells)-1] == c {
+	if n == 0 || n > uint64(room) || len(cells) > 0 && cells[len(cells)-1] == c {
 		r.fail(ErrBadValue)
 		return 0, 0
 	}
-	r.b = r.b[k:]
 	return c, int(n)
 }

@@ -9,8 +9,9 @@ import (
 // Version is the protocol version this build speaks. A Hello with any other
 // version is refused with an Error of code ErrCodeVersion. Version 2: a
 // State carries what changed in the recipient's area of interest, and a
-// map too large for a Welcome follows in MapChunks.
-const Version uint16 = 2
+// map too large for a Welcome follows in MapChunks. Version 3: a State
+// that changes nothing may travel as a step (TypeStateStep).
+const Version uint16 = 3
 
 // Type is the numeric type of a message, the first byte of a frame's body.
 type Type uint8
@@ -40,6 +41,10 @@ const (
 	TypeResume     Type = 20
 	TypeListRooms  Type = 21
 	TypeRooms      Type = 22
+	// TypeStateStep is a frame type but no message type: the form a State
+	// that changes nothing takes on a stream (see StateStream). It decodes
+	// to a State; New knows no message of this type.
+	TypeStateStep Type = 23
 )
 
 // String names the message type.
@@ -89,6 +94,8 @@ func (t Type) String() string {
 		return "ListRooms"
 	case TypeRooms:
 		return "Rooms"
+	case TypeStateStep:
+		return "StateStep"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }

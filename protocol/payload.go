@@ -77,6 +77,31 @@ func (r *reader) str() string {
 	return string(b)
 }
 
+// uvarint reads a uvarint in its shortest encoding, the only one the
+// package writes.
+func (r *reader) uvarint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, k := binary.Uvarint(r.b)
+	switch {
+	case k == 0:
+		r.fail(ErrShort)
+		return 0
+	case k < 0 || k != uvarintLen(v):
+		r.fail(ErrBadValue) // more than 64 bits, or not the shortest
+		return 0
+	}
+	r.b = r.b[k:]
+	return v
+}
+
+// uvarintLen returns the size of v's shortest uvarint.
+func uvarintLen(v uint64) int {
+	var b [binary.MaxVarintLen64]byte
+	return binary.PutUvarint(b[:], v)
+}
+
 func (r *reader) bool() bool {
 	switch r.u8() {
 	case 0:

@@ -28,6 +28,9 @@ func u16(v uint16) []byte { return binary.BigEndian.AppendUint16(nil, v) }
 func u32(v uint32) []byte { return binary.BigEndian.AppendUint32(nil, v) }
 func u64(v uint64) []byte { return binary.BigEndian.AppendUint64(nil, v) }
 
+// uv is a uvarint in its shortest encoding.
+func uv(v uint64) []byte { return binary.AppendUvarint(nil, v) }
+
 // str is a wire string: a length byte, then the bytes, whatever they are.
 func str(s string) []byte { return append([]byte{byte(len(s))}, s...) }
 
@@ -55,6 +58,16 @@ func seeds(t testing.TB) []seed {
 			seed{"short-payload-" + name, frame(b[2], b[3:len(b)-1])},
 		)
 	}
+	for _, ex := range streamExamples() {
+		var b bytes.Buffer
+		enc := protocol.NewEncoder(&b)
+		for _, m := range ex.msgs {
+			if err := enc.Encode(m); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s = append(s, seed{"golden-stream-" + ex.file, b.Bytes()})
+	}
 	hello := func(version uint16, bot byte, color byte, name string) []byte {
 		return frame(byte(protocol.TypeHello), u16(version), []byte{bot, color}, str(name))
 	}
@@ -76,6 +89,8 @@ func seeds(t testing.TB) []seed {
 		}
 		return frame(byte(protocol.TypeState), b)
 	}
+	idle := frame(byte(protocol.TypeState), u32(9), u64(450e6), u32(7))
+	step := func(parts ...[]byte) []byte { return frame(byte(protocol.TypeStateStep), parts...) }
 	chunk := func(w, y, rows uint16, runs ...byte) []byte {
 		return frame(byte(protocol.TypeMapChunk), u16(w), u16(y), u16(rows), runs)
 	}
@@ -107,7 +122,7 @@ func seeds(t testing.TB) []seed {
 		seed{"length-max-no-body", []byte{0xff, 0xff}},
 		seed{"length-max-short-body", cat([]byte{0xff, 0xff, byte(protocol.TypeState)}, bytes.Repeat([]byte{0}, 100))},
 		seed{"unknown-type-0", frame(0)},
-		seed{"unknown-type-23", frame(23, []byte{1, 2, 3})},
+		seed{"unknown-type-24", frame(24, []byte{1, 2, 3})},
 		seed{"unknown-type-255", frame(255)},
 		seed{"hello-escape-in-name", hello(protocol.Version, 0, 0, "\x1b]0;pwned\a\x1b[2J")},
 		seed{"hello-bad-bool", hello(protocol.Version, 2, 0, "ada")},
@@ -134,6 +149,17 @@ func seeds(t testing.TB) []seed {
 		seed{"state-gone-0", gone(1, 0)},
 		seed{"state-gone-huge-count", gone(0xffff, 1)},
 		seed{"state-full-and-gone", frame(byte(protocol.TypeState), u32(9), u64(450e6), u32(7), []byte{1}, u16(1), pos(1, 2, 3), u16(1), u16(2))},
+		seed{"step-first", step(uv(1), uv(50000), uv(0))},
+		seed{"step-after-idle-state", cat(idle, step(uv(1), uv(50000), uv(0)), step(uv(1), uv(50000), uv(3)))},
+		seed{"step-after-moves", cat(valid[protocol.TypeState], step(uv(0), uv(0), uv(0)), idle, step(uv(200), uv(1), uv(1<<31)))},
+		seed{"step-after-bad-state", cat(idle, state(0, 0), step(uv(1), uv(50000), uv(0)))},
+		seed{"step-overlong-varint", cat(idle, step([]byte{0x81, 0x00}, uv(50000), uv(0)))},
+		seed{"step-varint-65-bits", cat(idle, step(uv(1), bytes.Repeat([]byte{0xff}, 10), []byte{0x01}, uv(0)))},
+		seed{"step-tick-past-32-bits", cat(idle, step(uv(1<<32-9), uv(50000), uv(0)))},
+		seed{"step-ack-past-32-bits", cat(idle, step(uv(1), uv(50000), uv(1<<32-7)))},
+		seed{"step-time-past-64-bits", cat(idle, step(uv(1), uv(1<<64/1000), uv(0)))},
+		seed{"step-short", cat(idle, step(uv(1), uv(50000)))},
+		seed{"step-trailing", cat(idle, step(uv(1), uv(50000), uv(0), []byte{0}))},
 		seed{"mapchunk-width-0", chunk(0, 0, 1, 2)},
 		seed{"mapchunk-width-1025", chunk(1025, 0, 1, 0x8a, 0x10)},
 		seed{"mapchunk-past-last-row", chunk(1, 1023, 2, 4)},

@@ -13,11 +13,12 @@ import (
 // no change at all, its body: a flags byte (stateFull), the moved or
 // appeared players (a 2-byte count and 6 bytes each: ID, X, Y) and the
 // players gone from the area (a 2-byte count and 2 bytes each: ID). A State
-// with nothing to say is its head alone: an idle crowd costs each client
-// StateHeadLen bytes a tick.
+// with nothing to say is its head alone, and on a stream, after another
+// State, usually a step of about 8 bytes instead (see StateStream): an idle
+// crowd costs each client a few bytes a tick.
 const (
 	// StateHeadLen is the size of a State frame's head, and of a whole
-	// State that changes nothing.
+	// State that changes nothing when it does not travel as a step.
 	StateHeadLen = HeaderLen + 1 + 4 + 8 + 4
 	// MaxStatePlayers is the most players (moved or appeared, plus gone)
 	// one State frame can carry.
@@ -38,7 +39,8 @@ func StateSize(n, gone int) int {
 }
 
 // Empty reports whether the State changes nothing: not Full, no player
-// moved, appeared or left. It travels as its head alone.
+// moved, appeared or left. It travels as its head alone, or as a step on
+// a stream (see StateStream).
 func (m *State) Empty() bool { return !m.Full && len(m.Players) == 0 && len(m.Gone) == 0 }
 
 // size returns the size of m's frame.

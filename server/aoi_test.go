@@ -77,7 +77,7 @@ func TestIdleCrowdCostsHeadersOnly(t *testing.T) {
 	var enc encoder
 	for k := 1; k <= 10; k++ {
 		c.Tick(time.Duration(k) * 50 * time.Millisecond)
-		frames := enc.encode(c.Outbox().Envelopes, nil)
+		frames := enc.encode(c.Outbox().Envelopes, wholeStates, nil, nil)
 		if len(frames) != 11 {
 			t.Fatalf("tick %d: %d frames, want 11 States", k, len(frames))
 		}

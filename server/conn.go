@@ -62,6 +62,9 @@ type conn struct {
 	dropped bool   // the Core was told it is gone
 	closing bool   // a final frame is queued; nothing more is sent
 	stalled string // why a frame could not be queued for it, "" if none was refused
+	// states is the server's end of the stream of States to it: the
+	// last State encoded for it, the base of a step.
+	states protocol.StateStream
 }
 
 func newConn(id ConnID, nc net.Conn, host string, sh *shard, queue int, born time.Duration) *conn {

@@ -565,7 +565,7 @@ func (c *Core) sendState(now time.Duration, cl *client, at grid.Pos) {
 	}
 	st := c.states.get()
 	st.Tick = c.tick
-	st.TimeNS = uint64(max(now, 0))
+	st.TimeNS = uint64(max(now, 0).Truncate(time.Microsecond))
 	st.Ack = cl.lastSeq
 	st.Full = u.full
 	st.Players = c.deltas[d:len(c.deltas):len(c.deltas)]

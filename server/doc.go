@@ -35,6 +35,10 @@
 // input it processed for its recipient, so the client can reconcile, and
 // what changed in the recipient's area of interest since its last State
 // (aoi.go, areaindex.go): a client hears of the players around it only.
+// The adapter encodes each connection's States on a stream of its own
+// (protocol.StateStream, on conn), so that an idle State travels as a step
+// of a few bytes, and each room's map chunks once (kept.go), whatever the
+// number of joins.
 //
 // Spectators (a connection that opens with Spectate instead of Hello) watch
 // without a player: no slot, no avatar, a cap of their own. Each tick they

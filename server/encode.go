@@ -15,9 +15,11 @@ type frame struct {
 
 // encoder turns a batch of the Core's envelopes into frames, encoding each
 // envelope once: a Join, a Leave or a scoreboard sent to many clients in a
-// row is encoded once for all of them. A State is its own client's (what
-// changed in its area), encoded for it alone: an idle one is its
-// protocol.StateHeadLen-byte head.
+// row is encoded once for all of them, and a map chunk once for the room
+// (see keptFrames). A State is its own client's (what changed in its
+// area), encoded for it alone on the stream to its connection: an idle one
+// is a step of a few bytes from the State before (see
+// protocol.StateStream).
 //
 // Frames are carved out of chunks that are never reused, so a frame stays
 // valid for as long as a writer holds it. The encoder is not safe for
@@ -31,22 +33,20 @@ type encoder struct {
 	lastFrame frame
 }
 
-// encode returns one frame per envelope, aligned with out; the same message
-// sent to several clients in a row is encoded once. A message that
-// does not encode (which the Core never produces) gives a frame with a nil
-// head and its error in errs. The slice is reused by the next call.
-func (e *encoder) encode(out []Envelope, errs func(Envelope, error)) []frame {
+// encode returns one frame per envelope, aligned with out: a State on the
+// stream streams gives for its connection (nil for a connection that is
+// gone: it is encoded whole, and not sent), a map chunk from kept, and
+// the same message sent to several clients in a row is encoded once. A
+// message that does not encode (which the Core never produces) gives a
+// frame with a nil head and its error in errs. The slice is reused by
+// the next call.
+func (e *encoder) encode(out []Envelope, streams func(ConnID) *protocol.StateStream, kept keptFrames, errs func(Envelope, error)) []frame {
 	e.frames = e.frames[:0]
 	e.lastMsg = nil // the Core reuses messages between batches
 	for _, env := range out {
-		f := e.lastFrame
-		if env.Msg != e.lastMsg {
-			var err error
-			f, err = e.one(env.Msg)
-			if err != nil && errs != nil {
-				errs(env, err)
-			}
-			e.lastMsg, e.lastFrame = env.Msg, f
+		f, err := e.frameOf(env, streams, kept)
+		if err != nil && errs != nil {
+			errs(env, err)
 		}
 		f.close = env.Close
 		e.frames = append(e.frames, f)
@@ -54,19 +54,42 @@ func (e *encoder) encode(out []Envelope, errs func(Envelope, error)) []frame {
 	return e.frames
 }
 
+// frameOf returns the frame of one envelope; see encode.
+func (e *encoder) frameOf(env Envelope, streams func(ConnID) *protocol.StateStream, kept keptFrames) (frame, error) {
+	switch m := env.Msg.(type) {
+	case *protocol.State:
+		b, err := e.append(m, streams(env.To))
+		return frame{head: b}, err
+	case *protocol.MapChunk:
+		return kept.frame(m)
+	}
+	if env.Msg == e.lastMsg {
+		return e.lastFrame, nil
+	}
+	f, err := e.one(env.Msg)
+	e.lastMsg, e.lastFrame = env.Msg, f
+	return f, err
+}
+
 // one encodes a single message.
 func (e *encoder) one(m protocol.Message) (frame, error) {
-	b, err := e.append(m)
+	b, err := e.append(m, nil)
 	return frame{head: b}, err
 }
 
-// append encodes m into the arena.
-func (e *encoder) append(m protocol.Message) ([]byte, error) {
+// append encodes m into the arena, on stream if it is not nil.
+func (e *encoder) append(m protocol.Message, stream *protocol.StateStream) ([]byte, error) {
 	if cap(e.arena)-len(e.arena) < 1024 {
 		e.arena = make([]byte, 0, arenaSize)
 	}
 	free := e.arena[len(e.arena):]
-	b, err := protocol.Append(free, m)
+	var b []byte
+	var err error
+	if stream != nil {
+		b, err = stream.Append(free, m)
+	} else {
+		b, err = protocol.Append(free, m)
+	}
 	if err != nil {
 		return nil, err
 	}

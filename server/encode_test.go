@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 	"time"
 
@@ -18,12 +19,28 @@ func wire(frames []frame) []byte {
 	return b
 }
 
-// marshalAll encodes every envelope with the protocol package.
-func marshalAll(t testing.TB, out []Envelope) []byte {
+// streams is a stream of States per connection, as the server keeps one
+// on each conn.
+type streams map[ConnID]*protocol.StateStream
+
+// of returns the stream to connection id.
+func (s streams) of(id ConnID) *protocol.StateStream {
+	if s[id] == nil {
+		s[id] = new(protocol.StateStream)
+	}
+	return s[id]
+}
+
+// wholeStates gives no stream: every State is encoded whole.
+func wholeStates(ConnID) *protocol.StateStream { return nil }
+
+// marshalAll encodes every envelope with the protocol package, each on
+// the stream to its connection.
+func marshalAll(t testing.TB, out []Envelope, to streams) []byte {
 	var b []byte
 	for _, env := range out {
 		var err error
-		if b, err = protocol.Append(b, env.Msg); err != nil {
+		if b, err = to.of(env.To).Append(b, env.Msg); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -33,10 +50,11 @@ func marshalAll(t testing.TB, out []Envelope) []byte {
 func TestEncoderMatchesProtocol(t *testing.T) {
 	c := NewCore(Config{Rate: 0})
 	var enc encoder
+	conns, protocolSide := streams{}, streams{}
 	check := func(what string) {
 		t.Helper()
 		out := c.Outbox().Envelopes
-		frames := enc.encode(out, func(env Envelope, err error) { t.Fatalf("%s: %v", what, err) })
+		frames := enc.encode(out, conns.of, keptFrames{}, func(env Envelope, err error) { t.Fatalf("%s: %v", what, err) })
 		if len(frames) != len(out) {
 			t.Fatalf("%s: %d frames for %d envelopes", what, len(frames), len(out))
 		}
@@ -45,7 +63,7 @@ func TestEncoderMatchesProtocol(t *testing.T) {
 				t.Errorf("%s: frame %d close=%v", what, i, frames[i].close)
 			}
 		}
-		if got, want := wire(frames), marshalAll(t, out); !bytes.Equal(got, want) {
+		if got, want := wire(frames), marshalAll(t, out, protocolSide); !bytes.Equal(got, want) {
 			t.Fatalf("%s: encoder wrote\n%x\nprotocol says\n%x", what, got, want)
 		}
 	}
@@ -76,6 +94,7 @@ func BenchmarkEncodeTick1000(b *testing.B) {
 	const n = 1000
 	c := busyCore(b, n)
 	var enc encoder
+	conns := streams{}
 	now := 2 * time.Second
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -83,7 +102,7 @@ func BenchmarkEncodeTick1000(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		now += 50 * time.Millisecond
 		c.Tick(now)
-		frames := enc.encode(c.Outbox().Envelopes, nil)
+		frames := enc.encode(c.Outbox().Envelopes, conns.of, nil, nil)
 		bytes = 0
 		for _, f := range frames {
 			bytes += len(f.head)
@@ -112,4 +131,113 @@ func BenchmarkEncodeTick1000Naive(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/player-tick")
+}
+
+// TestIdleStatesAreSteps: once a connection has had a State, an idle
+// tick's State is a step of a few bytes on its stream, and decoding each
+// connection's frames gives back the States the Core sent, head for head.
+func TestIdleStatesAreSteps(t *testing.T) {
+	c, _ := farAndCrowd(t, 10)
+	var enc encoder
+	conns, clients := streams{}, streams{}
+	for k := 1; k <= 10; k++ {
+		c.Tick(time.Duration(k) * 50 * time.Millisecond)
+		out := c.Outbox().Envelopes
+		frames := enc.encode(out, conns.of, keptFrames{}, nil)
+		for i, f := range frames {
+			if k > 1 && (protocol.Type(f.head[protocol.HeaderLen]) != protocol.TypeStateStep || len(f.head) > 9) {
+				t.Fatalf("tick %d: a %d-byte %v frame, want an idle State to be a step of at most 9 bytes", k, len(f.head), protocol.Type(f.head[protocol.HeaderLen]))
+			}
+			m, _, err := clients.of(out[i].To).Unmarshal(f.head)
+			if err != nil {
+				t.Fatalf("tick %d: %v", k, err)
+			}
+			if st := out[i].Msg.(*protocol.State); !sameState(m.(*protocol.State), st) {
+				t.Fatalf("tick %d: connection %d decoded %+v, the Core sent %+v", k, out[i].To, m, st)
+			}
+		}
+	}
+}
+
+// TestMapChunksEncodedOncePerRoom: on a big map the second join's Welcome
+// is followed by the very frames of the first's map chunks, not encoded
+// again.
+func TestMapChunksEncodedOncePerRoom(t *testing.T) {
+	m, err := grid.Generate(1024, 1024, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spawn, _ := nearestFloor(m, grid.Pos{X: 512, Y: 512})
+	c := NewCore(Config{Map: m, Spawn: spawn, Rate: 20})
+	var enc encoder
+	kept, conns := keptFrames{}, streams{}
+	chunkFrames := func(id ConnID) [][]byte {
+		c.Receive(0, id, &protocol.Hello{Version: protocol.Version, Name: "p"})
+		out := c.Outbox().Envelopes
+		frames := enc.encode(out, conns.of, kept, nil)
+		var heads [][]byte
+		for i, env := range out {
+			if _, ok := env.Msg.(*protocol.MapChunk); ok && env.To == id {
+				heads = append(heads, frames[i].head)
+			}
+		}
+		return heads
+	}
+	first := chunkFrames(1)
+	second := chunkFrames(2)
+	if len(first) == 0 || len(second) != len(first) || len(kept) != len(first) {
+		t.Fatalf("%d chunks to the first, %d to the second, %d kept", len(first), len(second), len(kept))
+	}
+	var cells []byte
+	for i := range first {
+		if &first[i][0] != &second[i][0] {
+			t.Errorf("chunk %d was encoded again for the second join", i)
+		}
+		ch, _, err := protocol.Unmarshal(second[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		cells = append(cells, ch.(*protocol.MapChunk).Cells...)
+	}
+	if !bytes.Equal(cells, m.Cells()) {
+		t.Error("the kept frames do not give the map back")
+	}
+}
+
+// sameState reports whether a and b say the same (nil and empty lists
+// alike).
+func sameState(a, b *protocol.State) bool {
+	return a.Tick == b.Tick && a.TimeNS == b.TimeNS && a.Ack == b.Ack && a.Full == b.Full &&
+		slices.Equal(a.Players, b.Players) && slices.Equal(a.Gone, b.Gone)
+}
+
+// BenchmarkJoinBigMap measures a join on a generated 1024x1024 map: the
+// Core's Welcome and the encoding of its output, the map's chunks kept
+// from join to join as a room keeps them ("kept"), or encoded at each join
+// ("each").
+func BenchmarkJoinBigMap(b *testing.B) {
+	m, err := grid.Generate(1024, 1024, 3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	spawn, _ := nearestFloor(m, grid.Pos{X: 512, Y: 512})
+	for _, keep := range []bool{true, false} {
+		name := map[bool]string{true: "kept", false: "each"}[keep]
+		b.Run(name, func(b *testing.B) {
+			c := NewCore(Config{Map: m, Spawn: spawn, Rate: 20})
+			var enc encoder
+			kept := keptFrames{}
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if !keep {
+					kept = keptFrames{}
+				}
+				id := ConnID(i%2 + 1)
+				c.Receive(0, id, &protocol.Hello{Version: protocol.Version, Name: "p"})
+				enc.encode(c.Outbox().Envelopes, wholeStates, kept, nil)
+				c.Disconnect(0, id, "bench")
+				c.Outbox()
+			}
+		})
+	}
 }

@@ -23,8 +23,9 @@ import (
 type room struct {
 	name    string
 	core    *Core
-	conns   int  // connections routed here and not yet dropped
-	touched bool // in Server.touched
+	conns   int        // connections routed here and not yet dropped
+	touched bool       // in Server.touched
+	kept    keptFrames // the frames of its map's chunks, encoded once
 }
 
 // openRoom opens the room called name. A named room's Core is capped at
@@ -34,7 +35,7 @@ func (s *Server) openRoom(name string) *room {
 	if name != "" {
 		cfg.MaxPlayers = s.opts.RoomPlayers
 	}
-	r := &room{name: name, core: NewCore(cfg)}
+	r := &room{name: name, core: NewCore(cfg), kept: make(keptFrames)}
 	s.rooms[name] = r
 	if name != "" {
 		s.log.Info("room opened", "room", name, "rooms", len(s.rooms))

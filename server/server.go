@@ -556,7 +556,7 @@ func (s *Server) flushRoom(r *room) {
 			}
 		}
 		out := batch.Envelopes
-		frames := s.enc.encode(out, func(env Envelope, err error) {
+		frames := s.enc.encode(out, s.stateStream, r.kept, func(env Envelope, err error) {
 			s.log.Error("cannot encode", "type", env.Msg.Type(), "conn", env.To, "err", err)
 		})
 		s.slow = s.slow[:0]
@@ -589,6 +589,15 @@ func (s *Server) flushRoom(r *room) {
 			s.drop(c, c.stalled, nil, true)
 		}
 	}
+}
+
+// stateStream returns the stream of States to connection id, nil if it is
+// gone.
+func (s *Server) stateStream(id ConnID) *protocol.StateStream {
+	if c := s.conns[id]; c != nil {
+		return &c.states
+	}
+	return nil
 }
 
 // wakeWriters wakes every shard's writer for the frames just queued.

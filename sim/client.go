@@ -20,6 +20,9 @@ type Client struct {
 	done chan struct{}
 	gone bool // closed by either side: nothing more to deliver either way
 	cut  bool // closed by the server: what the client still sends is lost
+	// states is the server's end of the stream to the client: the last
+	// State sent, the base of a step.
+	states protocol.StateStream
 }
 
 // Name returns the client's player name.

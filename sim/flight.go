@@ -51,21 +51,25 @@ func (c *Client) InFlight(way Way, dst []Flight) []Flight {
 	if way == Up {
 		line = c.d.Link().Up
 	}
+	// The frames on the way down are the rest of the stream the client
+	// decoded so far: a State step decodes from the State before it.
+	states := c.d.States()
 	for f := range line.InFlight {
-		dst = append(dst, decodeFlight(f, c.w.now))
+		dst = append(dst, decodeFlight(f, &states, c.w.now))
 	}
 	return dst
 }
 
-// decodeFlight labels a frame on a line at time now. Every frame on a
-// simulated line is one whole frame the world encoded (or nil, the end of
-// the stream), so it decodes.
-func decodeFlight(f link.Flight[[]byte], now time.Duration) Flight {
+// decodeFlight labels a frame on a line at time now, decoding it on
+// states, the stream it is on. Every frame on a simulated line is one
+// whole frame the world encoded (or nil, the end of the stream), so it
+// decodes.
+func decodeFlight(f link.Flight[[]byte], states *protocol.StateStream, now time.Duration) Flight {
 	out := Flight{Sent: f.Sent, At: f.At, Progress: f.Progress(now), Lost: f.Lost, Held: f.Held}
 	if f.Value == nil {
 		return out
 	}
-	m, _, err := protocol.Unmarshal(f.Value)
+	m, _, err := states.Unmarshal(f.Value)
 	if err != nil {
 		return out
 	}

@@ -47,3 +47,30 @@ func TestInFlightLabelsTheWire(t *testing.T) {
 		t.Fatalf("down %+v; want a State with ack #1 just sent, due at 250ms", down)
 	}
 }
+
+// TestInFlightLabelsSteps: at 20 Hz an idle client's States travel as
+// steps, and the strip still shows each one as a State with its ack.
+func TestInFlightLabelsSteps(t *testing.T) {
+	w := New(server.Config{Rate: 20})
+	c := w.Join("ada", client.Options{Latency: 250 * ms})
+	c.Press(grid.Right)
+	w.Advance(500 * ms) // #1 is acknowledged; the ticks since are idle
+	down := flights(c, Down, protocol.TypeState)
+	if len(down) < 2 {
+		t.Fatalf("down %+v; want the States of 125 ms at 20 Hz", down)
+	}
+	for _, f := range down {
+		if f.Ack != 1 {
+			t.Errorf("down %+v: a State in flight with ack #%d, want #1", down, f.Ack)
+		}
+	}
+	steps := 0
+	for f := range c.d.Link().Down.InFlight {
+		if len(f.Value) > protocol.HeaderLen && protocol.Type(f.Value[protocol.HeaderLen]) == protocol.TypeStateStep {
+			steps++
+		}
+	}
+	if steps != len(down) {
+		t.Errorf("%d of the %d idle States in flight are steps, want all", steps, len(down))
+	}
+}

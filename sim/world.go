@@ -212,9 +212,11 @@ func (w *World) disconnect(c *Client, reason string) {
 	w.route()
 }
 
-// route moves the server's outbox onto the clients' links. A connection
-// the server closes after its last message is gone for the server at once,
-// as the TCP adapter reports it; that may produce more messages to route.
+// route moves the server's outbox onto the clients' links, encoded as the
+// TCP adapter encodes it (a State that changes nothing as a step). A
+// connection the server closes after its last message is gone for the
+// server at once, as the TCP adapter reports it; that may produce more
+// messages to route.
 func (w *World) route() {
 	var closed []server.ConnID
 	for _, e := range w.server.Outbox().Envelopes {
@@ -226,7 +228,7 @@ func (w *World) route() {
 			closed = append(closed, e.To)
 		}
 		var err error
-		w.frames, err = protocol.Append(w.frames[:0], e.Msg)
+		w.frames, err = c.states.Append(w.frames[:0], e.Msg)
 		if err != nil {
 			panic(fmt.Sprintf("sim: the server sent a message that does not encode: %v", err))
 		}
