@@ -36,6 +36,7 @@ func (a *area) reset() { a.r, a.fresh, a.again, a.early = none, true, false, a.e
 type areaUpdate struct {
 	full    bool
 	changed []grid.PlayerPos
+	moved   []protocol.Run // more changed: runs of the broadcast's news.moved
 	gone    []grid.PlayerID
 	met     []grid.PlayerID
 }
@@ -79,8 +80,8 @@ func fit(ix *areaIndex, at grid.Pos) rect {
 
 // update moves the area of a client, its player me at cell at, to the
 // moment v.cur indexes, and appends the news to u's slices: the players
-// that moved or came into the area, the ones that left it, and the ones
-// it has not met.
+// that moved or came into the area (in changed, and as runs of
+// v.news.moved), the ones that left it, and the ones it has not met.
 func (a *area) update(u *areaUpdate, me grid.PlayerID, at grid.Pos, v view) {
 	ix := v.cur
 	old := a.r
@@ -97,7 +98,9 @@ func (a *area) update(u *areaUpdate, me grid.PlayerID, at grid.Pos, v view) {
 	kept, nw := old.and(r), v.news
 	for y := kept.y0; y <= kept.y1; y++ {
 		lo, hi := nw.run(nw.movedStart, ix.cols, y, kept.x0, kept.x1)
-		u.changed = append(u.changed, nw.moved[lo:hi]...)
+		if lo < hi {
+			u.moved = append(u.moved, protocol.Run{Lo: lo, Hi: hi})
+		}
 		lo, hi = nw.run(nw.cameStart, ix.cols, y, kept.x0, kept.x1)
 		for _, c := range nw.came[lo:hi] {
 			if c.id != me && !old.has(c.bucket, ix.cols) {

@@ -54,7 +54,7 @@ func benchAreaTick(b *testing.B, c *Core, n int) {
 		states = 0
 		for _, e := range c.Outbox().Envelopes {
 			if st, ok := e.Msg.(*protocol.State); ok {
-				states += len(st.Players)
+				states += st.Count()
 			}
 		}
 	}

@@ -48,8 +48,10 @@ type Core struct {
 	cur       *areaIndex       // and at this one, during a broadcast
 	news      news             // from base to cur
 	deltas    []grid.PlayerPos // the batch's States' players
-	gones     []grid.PlayerID  // the batch's States' gone players
-	met       []grid.PlayerID  // scratch of sendState
+	runs      []protocol.Run   // the batch's States' runs of their broadcast's news
+	shared    pool[protocol.SharedPlayers]
+	gones     []grid.PlayerID // the batch's States' gone players
+	met       []grid.PlayerID // scratch of sendState
 	states    pool[protocol.State]
 	pongs     pool[protocol.Pong]
 	pings     pool[protocol.Ping]
@@ -190,7 +192,9 @@ func (c *Core) reset() {
 	c.events = c.events[:0]
 	c.posUsed = 0
 	c.deltas = c.deltas[:0]
+	c.runs = c.runs[:0]
 	c.gones = c.gones[:0]
+	c.shared.reset()
 	c.states.reset()
 	c.pongs.reset()
 	c.pings.reset()
@@ -525,11 +529,13 @@ func (c *Core) broadcast(now time.Duration) {
 	c.cur.build(c.cfg.Map.Width(), c.cfg.Map.Height(), positions)
 	c.news.compare(c.base, c.cur)
 	v := view{base: c.base, cur: c.cur, news: &c.news}
+	moved := c.shared.get() // encoded once for every State carrying runs of it
+	moved.Set(append(moved.List()[:0], c.news.moved...))
 	for _, p := range positions {
 		if cl := c.slots[p.ID]; !cl.away { // an away player stays in the index, unseen by itself
 			u := c.startUpdate()
 			cl.area.update(&u, cl.player, p.Pos, v)
-			c.sendState(now, cl, u)
+			c.sendState(now, cl, u, moved)
 		}
 	}
 	c.base, c.cur = c.cur, c.base
@@ -560,20 +566,20 @@ func (c *Core) sendOwnState(now time.Duration, cl *client) {
 		c.cur.build(c.cfg.Map.Width(), c.cfg.Map.Height(), c.snapshot()) // cur is free between broadcasts
 		cl.area.tellEarly(&u, cl.player, at, c.cur)
 	}
-	c.sendState(now, cl, u)
+	c.sendState(now, cl, u, nil)
 }
 
 // startUpdate returns an areaUpdate that appends to the batch's buffers.
 func (c *Core) startUpdate() areaUpdate {
-	return areaUpdate{changed: c.deltas, gone: c.gones, met: c.met[:0]}
+	return areaUpdate{changed: c.deltas, moved: c.runs, gone: c.gones, met: c.met[:0]}
 }
 
 // sendState sends cl a State of u, the news of its area since the last
 // one, after a Join for each player it has not met. u's slices were
-// started by startUpdate.
-func (c *Core) sendState(now time.Duration, cl *client, u areaUpdate) {
-	d, g := len(c.deltas), len(c.gones)
-	c.deltas, c.gones, c.met = u.changed, u.gone, u.met
+// started by startUpdate; its runs are of moved.
+func (c *Core) sendState(now time.Duration, cl *client, u areaUpdate, moved *protocol.SharedPlayers) {
+	d, r, g := len(c.deltas), len(c.runs), len(c.gones)
+	c.deltas, c.runs, c.gones, c.met = u.changed, u.moved, u.gone, u.met
 	for _, id := range c.met {
 		c.send(cl.conn, c.slots[id].join)
 	}
@@ -583,6 +589,10 @@ func (c *Core) sendState(now time.Duration, cl *client, u areaUpdate) {
 	st.Ack = cl.lastSeq
 	st.Full = u.full
 	st.Players = c.deltas[d:len(c.deltas):len(c.deltas)]
+	st.Shared, st.Runs = moved, c.runs[r:len(c.runs):len(c.runs)]
+	if len(st.Runs) == 0 {
+		st.Shared = nil
+	}
 	st.Gone = c.gones[g:len(c.gones):len(c.gones)]
 	c.stats.StatesSent++
 	c.send(cl.conn, st)
