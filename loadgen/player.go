@@ -171,9 +171,7 @@ func (p *player) ack(r *run, st *protocol.State) {
 		r.rtt.add(now - p.sentAt[(p.acked+1)%window])
 	}
 	if !p.placed {
-		if i, ok := slices.BinarySearchFunc(st.Players, p.id, func(pp grid.PlayerPos, id grid.PlayerID) int {
-			return int(pp.ID) - int(id)
-		}); ok {
+		if i := slices.IndexFunc(st.Players, func(pp grid.PlayerPos) bool { return pp.ID == p.id }); i >= 0 { // in any order
 			p.pos, p.placed = st.Players[i].Pos, true
 		}
 	}

@@ -197,8 +197,13 @@ type State struct {
 	TimeNS  uint64           // server time of this state, ns since the server started
 	Ack     uint32           // the last input Seq the server processed FOR THE RECIPIENT
 	Full    bool             // Players is everyone in the area: forget anyone else
-	Players []grid.PlayerPos // the players that moved or came into the area, sorted by ID
-	Gone    []grid.PlayerID  // the players that left the area, sorted (none when Full)
+	Players []grid.PlayerPos // the players that moved or came into the area, in any order, each once
+	Gone    []grid.PlayerID  // the players that left the area, in any order, each once (none when Full)
+	// A sender's State may carry more players as Runs of a list that many
+	// States share (see SharedPlayers): on the wire they follow Players,
+	// and a decoded State has them in Players.
+	Shared *SharedPlayers
+	Runs   []Run
 }
 
 // Ping asks for a Pong with the same Stamp, to measure the round trip.

@@ -41,22 +41,22 @@ func StateSize(n, gone int) int {
 // Empty reports whether the State changes nothing: not Full, no player
 // moved, appeared or left. It travels as its head alone, or as a step on
 // a stream (see StateStream).
-func (m *State) Empty() bool { return !m.Full && len(m.Players) == 0 && len(m.Gone) == 0 }
+func (m *State) Empty() bool { return !m.Full && m.Count() == 0 && len(m.Gone) == 0 }
 
 // size returns the size of m's frame.
 func (m *State) size() int {
 	if m.Empty() {
 		return StateHeadLen
 	}
-	return StateSize(len(m.Players), len(m.Gone))
+	return StateSize(m.Count(), len(m.Gone))
 }
 
 // AppendStateHead appends the head of st's frame to dst: the first
 // StateHeadLen bytes that Append would write (the length prefix counts
 // the whole frame).
 func AppendStateHead(dst []byte, st *State) ([]byte, error) {
-	if len(st.Players)+len(st.Gone) > MaxStatePlayers {
-		return dst, fmt.Errorf("protocol: encode %v: %d players: %w", TypeState, len(st.Players)+len(st.Gone), ErrTooLarge)
+	if st.Count()+len(st.Gone) > MaxStatePlayers {
+		return dst, fmt.Errorf("protocol: encode %v: %d players: %w", TypeState, st.Count()+len(st.Gone), ErrTooLarge)
 	}
 	dst = binary.BigEndian.AppendUint16(dst, uint16(st.size()-HeaderLen))
 	dst = append(dst, byte(TypeState))
@@ -71,8 +71,9 @@ func (m *State) appendFields(b []byte) []byte {
 }
 
 func (m *State) appendPayload(b []byte) ([]byte, error) {
-	if len(m.Players) > math.MaxUint16 || len(m.Gone) > math.MaxUint16 {
-		return b, fmt.Errorf("%d players, %d gone: %w", len(m.Players), len(m.Gone), ErrBadValue)
+	n := m.Count()
+	if n > math.MaxUint16 || len(m.Gone) > math.MaxUint16 {
+		return b, fmt.Errorf("%d players, %d gone: %w", n, len(m.Gone), ErrBadValue)
 	}
 	if m.Full && len(m.Gone) > 0 {
 		return b, fmt.Errorf("a full State with %d gone players: %w", len(m.Gone), ErrBadValue)
@@ -86,14 +87,19 @@ func (m *State) appendPayload(b []byte) ([]byte, error) {
 		flags = stateFull
 	}
 	b = append(b, flags)
-	b = binary.BigEndian.AppendUint16(b, uint16(len(m.Players)))
-	for _, p := range m.Players {
-		if p.ID == 0 || !onWire(p.Pos) {
-			return b, fmt.Errorf("player %d at %v: %w", p.ID, p.Pos, ErrBadValue)
+	b = binary.BigEndian.AppendUint16(b, uint16(n))
+	b, err := appendPlayers(b, m.Players)
+	if err != nil {
+		return b, err
+	}
+	if len(m.Runs) > 0 {
+		shared, err := m.Shared.encoded()
+		if err != nil {
+			return b, err
 		}
-		b = binary.BigEndian.AppendUint16(b, uint16(p.ID))
-		b = binary.BigEndian.AppendUint16(b, uint16(p.Pos.X))
-		b = binary.BigEndian.AppendUint16(b, uint16(p.Pos.Y))
+		for _, r := range m.Runs {
+			b = append(b, shared[int(r.Lo)*statePlayerLen:int(r.Hi)*statePlayerLen]...)
+		}
 	}
 	b = binary.BigEndian.AppendUint16(b, uint16(len(m.Gone)))
 	for _, id := range m.Gone {
@@ -112,7 +118,7 @@ func (m *State) decodePayload(r *reader) error {
 	m.Tick = r.u32()
 	m.TimeNS = r.u64()
 	m.Ack = r.u32()
-	m.Full, m.Players, m.Gone = false, nil, nil
+	m.Full, m.Players, m.Gone, m.Shared, m.Runs = false, nil, nil, nil, nil
 	if r.err != nil || len(r.b) == 0 {
 		return r.done() // the head alone: nothing changed
 	}

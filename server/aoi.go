@@ -7,120 +7,213 @@ import (
 	"gridlag/protocol"
 )
 
-// area is what a client was last told of its area of interest: the base
-// of the next State's delta (TCP delivers every State, in order).
+// area is what a client was last told of its area of interest: a
+// rectangle of buckets around its player, every player in those buckets
+// at the last broadcast's cells. It is the base of the next State's
+// delta (TCP delivers every State, in order).
+//
+// The rectangle covers at least the cells within protocol.AreaHalfWidth
+// columns and protocol.AreaHalfHeight rows of the player: when the player
+// walks to where that is no longer so, the area moves to cover the cells
+// within AreaMargin more, so that it moves once every few buckets walked,
+// not at every step. An area holds at most protocol.MaxAreaPlayers: in a
+// crowd it shrinks, down to the player's own bucket.
 type area struct {
-	known []grid.PlayerPos // the players it was told of, at the cells it was told, sorted by ID
-	spare []grid.PlayerPos // the previous known's array, reused by the next update
-	at    grid.Pos         // its own cell in the last State
-	fresh bool             // it was told nothing yet: the next State is a full picture
+	r     rect // the buckets it was told of; none if it was told nothing
+	fresh bool // it was told nothing yet: the next State is a full picture
+	// A client told of its area between broadcasts (a join, a resume) was
+	// told of the players there at that moment, early, by ID: the next
+	// broadcast gives it a full picture again, with Joins for the others.
+	early []grid.PlayerID
+	again bool
 }
 
 // reset makes the next State a full picture, as after a join or a resume.
-func (a *area) reset() {
-	a.known = a.known[:0]
-	a.fresh = true
-}
-
-// knows reports whether the client was told of player id.
-func (a *area) knows(id grid.PlayerID) bool {
-	_, ok := slices.BinarySearchFunc(a.known, id, byID)
-	return ok
-}
-
-// forget drops player id, who left the game (its Leave tells the client).
-func (a *area) forget(id grid.PlayerID) {
-	if i, ok := slices.BinarySearchFunc(a.known, id, byID); ok {
-		a.known = slices.Delete(a.known, i, i+1)
-	}
-}
-
-// byID compares a player's ID with id.
-func byID(p grid.PlayerPos, id grid.PlayerID) int { return int(p.ID) - int(id) }
-
-// jumped reports whether a client's own cell moved so far since the last
-// State (a respawn) that its new area does not overlap the old one.
-func (a *area) jumped(me grid.Pos) bool {
-	return !within(me, a.at, 2*protocol.AreaHalfWidth, 2*protocol.AreaHalfHeight)
-}
+func (a *area) reset() { a.r, a.fresh, a.again, a.early = none, true, false, a.early[:0] }
 
 // areaUpdate is the news of one client's area: what its State carries, and
 // the players it must be introduced to (with a Join) before that State.
 type areaUpdate struct {
 	full    bool
 	changed []grid.PlayerPos
+	moved   []protocol.Run // more changed: runs of the broadcast's news.moved
 	gone    []grid.PlayerID
 	met     []grid.PlayerID
 }
 
-// marks tells, in O(1), whether a player is among the ones marked since
-// the last clear. Clearing is a counter's step.
-type marks struct {
-	at  []uint32 // by player ID: the round it was marked in
-	now uint32
+// view holds what an area's update reads: the last broadcast's index
+// (base), this one's (cur) and the news from one to the other. Between
+// broadcasts, a full picture is taken from base, with cur nil.
+type view struct {
+	base, cur *areaIndex
+	news      *news
 }
 
-// clear unmarks everyone.
-func (m *marks) clear() { m.now++ }
-
-// set marks id.
-func (m *marks) set(id grid.PlayerID) {
-	if int(id) >= len(m.at) {
-		m.at = append(m.at, make([]uint32, int(id)+1-len(m.at))...)
+// fit returns the area around cell at in ix: the buckets within the
+// area's half sizes plus its margin, shrunk while they hold more than
+// MaxAreaPlayers, never below at's own bucket.
+func fit(ix *areaIndex, at grid.Pos) rect {
+	r := ix.cover(at, protocol.AreaHalfWidth+protocol.AreaMargin, protocol.AreaHalfHeight+protocol.AreaMargin)
+	own := ix.cover(at, 0, 0)
+	for ix.count(r) > protocol.MaxAreaPlayers && r != own {
+		// Take off the row or column of buckets farthest from at's.
+		d := [4]int{own.x0 - r.x0, r.x1 - own.x1, (own.y0 - r.y0) * bucketH / bucketW, (r.y1 - own.y1) * bucketH / bucketW}
+		far := 0
+		for i := range d {
+			if d[i] > d[far] || d[far] == 0 {
+				far = i
+			}
+		}
+		switch far {
+		case 0:
+			r.x0++
+		case 1:
+			r.x1--
+		case 2:
+			r.y0++
+		default:
+			r.y1--
+		}
 	}
-	m.at[id] = m.now
+	return r
 }
-
-// has reports whether id is marked.
-func (m *marks) has(id grid.PlayerID) bool { return int(id) < len(m.at) && m.at[id] == m.now }
 
 // update moves the area of a client, its player me at cell at, to the
-// moment ix indexes, and appends the news to u's slices. Those it knew
-// stay while within the area plus its margin, and are news if they moved;
-// those newly within the area arrive (up to MaxAreaPlayers). arrivals and
-// seen are scratch.
-func (a *area) update(u *areaUpdate, me grid.PlayerID, at grid.Pos, ix *areaIndex, seen *marks, arrivals []grid.PlayerPos) []grid.PlayerPos {
-	u.full = a.fresh || a.jumped(at)
-	old := a.known
+// moment v.cur indexes, and appends the news to u's slices: the players
+// that moved or came into the area (in changed, and as runs of
+// v.news.moved), the ones that left it, and the ones it has not met.
+func (a *area) update(u *areaUpdate, me grid.PlayerID, at grid.Pos, v view) {
+	ix := v.cur
+	old := a.r
+	u.full = a.fresh || a.again || !old.has(int32(ix.bucket(at)), ix.cols) // joined, resumed, or respawned far
+	r := old
+	if u.full || !a.fits(ix, at) {
+		r = fit(ix, at)
+	}
 	if u.full {
-		old = nil // a full picture: everything is news, nothing is gone
+		a.picture(u, me, r, ix, v.base)
+		a.r, a.fresh, a.again, a.early = r, false, false, a.early[:0]
+		return
 	}
-	seen.clear()
-	first := len(u.changed)
-	next := a.spare[:0]
-	for _, k := range old {
-		p, ok := ix.where(k.ID)
-		if !ok || !within(p, at, protocol.AreaHalfWidth+protocol.AreaMargin, protocol.AreaHalfHeight+protocol.AreaMargin) {
-			u.gone = append(u.gone, k.ID)
-			continue
+	kept, nw := old.and(r), v.news
+	for y := kept.y0; y <= kept.y1; y++ {
+		lo, hi := nw.run(nw.movedStart, ix.cols, y, kept.x0, kept.x1)
+		if lo < hi {
+			u.moved = append(u.moved, protocol.Run{Lo: lo, Hi: hi})
 		}
-		seen.set(k.ID)
-		if p != k.Pos {
-			u.changed = append(u.changed, grid.PlayerPos{ID: k.ID, Pos: p})
+		lo, hi = nw.run(nw.cameStart, ix.cols, y, kept.x0, kept.x1)
+		for _, c := range nw.came[lo:hi] {
+			if c.id != me && !old.has(c.bucket, ix.cols) {
+				u.met = append(u.met, c.id)
+			}
 		}
-		next = append(next, grid.PlayerPos{ID: k.ID, Pos: p})
+		lo, hi = nw.run(nw.wentStart, ix.cols, y, kept.x0, kept.x1)
+		for _, c := range nw.went[lo:hi] {
+			if c.bucket >= 0 && !r.has(c.bucket, ix.cols) {
+				u.gone = append(u.gone, c.id)
+			}
+		}
 	}
-	arrivals = ix.near(arrivals[:0], at, protocol.AreaHalfWidth, protocol.AreaHalfHeight)
-	kept := len(next)
-	for _, p := range arrivals {
-		if seen.has(p.ID) || p.ID != me && len(next) >= protocol.MaxAreaPlayers {
-			continue // known, or the area is full
-		}
-		if p.ID != me && !a.knows(p.ID) {
-			u.met = append(u.met, p.ID)
-		}
-		u.changed = append(u.changed, p)
-		next = append(next, p)
+	if r == old {
+		return
 	}
-	if len(next) > kept { // arrivals: back in ID order
-		slices.SortFunc(next, cmpID)
-		slices.SortFunc(u.changed[first:], cmpID)
-		slices.Sort(u.met)
+	for y := r.y0; y <= r.y1; y++ { // buckets new to the area: everyone in them
+		r.outside(kept, y, func(x0, x1 int) {
+			lo, hi := ix.run(y, x0, x1)
+			for _, p := range ix.players[lo:hi] {
+				u.changed = append(u.changed, p)
+				if p.ID != me && !old.has(v.base.bucketOf(p.ID), ix.cols) {
+					u.met = append(u.met, p.ID)
+				}
+			}
+		})
 	}
-	a.spare, a.known = a.known[:0], next
-	a.at, a.fresh = at, false
-	return arrivals
+	base := v.base
+	for y := old.y0; y <= old.y1; y++ { // buckets the area left: who is not in it now
+		old.outside(kept, y, func(x0, x1 int) {
+			lo, hi := base.run(y, x0, x1)
+			for i := lo; i < hi; i++ {
+				if !base.present(i) {
+					continue
+				}
+				if b := ix.bucketOf(base.players[i].ID); b >= 0 && !r.has(b, ix.cols) {
+					u.gone = append(u.gone, base.players[i].ID)
+				}
+			}
+		})
+	}
+	a.r = r
 }
 
-// cmpID orders players by ID.
-func cmpID(a, b grid.PlayerPos) int { return int(a.ID) - int(b.ID) }
+// fits reports whether the area's buckets may stay as they are for a
+// client at cell at: they hold every cell within the area's half sizes,
+// none beyond twice its margin more than needed, and not too many players.
+func (a *area) fits(ix *areaIndex, at grid.Pos) bool {
+	need := ix.cover(at, protocol.AreaHalfWidth, protocol.AreaHalfHeight)
+	loose := ix.cover(at, protocol.AreaHalfWidth+2*protocol.AreaMargin, protocol.AreaHalfHeight+2*protocol.AreaMargin)
+	return a.r.covers(need) && loose.covers(a.r) && ix.count(a.r) <= protocol.MaxAreaPlayers
+}
+
+// picture appends a full picture of the buckets of r in ix to u: every
+// player in them, and those the client did not know as met: all when its
+// area is fresh, those it was not told of early when it was, else those
+// that were not in its buckets in base.
+func (a *area) picture(u *areaUpdate, me grid.PlayerID, r rect, ix, base *areaIndex) {
+	for y := r.y0; y <= r.y1; y++ {
+		lo, hi := ix.run(y, r.x0, r.x1)
+		for _, p := range ix.players[lo:hi] {
+			u.changed = append(u.changed, p)
+			if p.ID != me && !a.knew(p.ID, base) {
+				u.met = append(u.met, p.ID)
+			}
+		}
+	}
+}
+
+// knew reports whether the client was told of player id before this
+// update.
+func (a *area) knew(id grid.PlayerID, base *areaIndex) bool {
+	return !a.fresh && a.told(id, base.bucketOf(id), base.cols)
+}
+
+// told reports whether the client knows of player id, which stood in
+// bucket was at the last broadcast (-1 if absent).
+func (a *area) told(id grid.PlayerID, was int32, cols int) bool {
+	if a.again {
+		_, ok := slices.BinarySearch(a.early, id)
+		return ok
+	}
+	return a.r.has(was, cols)
+}
+
+// forget drops player id, who left the game, from those told of early: a
+// newcomer may come back with its ID.
+func (a *area) forget(id grid.PlayerID) {
+	if i, ok := slices.BinarySearch(a.early, id); ok {
+		a.early = slices.Delete(a.early, i, i+1)
+	}
+}
+
+// tellEarly makes u a full picture of the area around cell at between
+// broadcasts, from ix, an index of the world as it is now, and notes
+// whom it told of for the next broadcast's full picture.
+func (a *area) tellEarly(u *areaUpdate, me grid.PlayerID, at grid.Pos, ix *areaIndex) {
+	r := fit(ix, at)
+	first := len(u.changed)
+	u.full = true
+	a.picture(u, me, r, ix, ix)
+	a.early = a.early[:0]
+	for _, p := range u.changed[first:] {
+		if p.ID != me {
+			a.early = append(a.early, p.ID)
+		}
+	}
+	slices.Sort(a.early)
+	a.r, a.fresh, a.again = r, false, true
+}
+
+// run returns the bounds of the news of buckets x0..x1 of bucket row y,
+// in the list whose bucket starts are start.
+func (nw *news) run(start []int32, cols, y, x0, x1 int) (lo, hi int32) {
+	return start[y*cols+x0], start[y*cols+x1+1]
+}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"math/rand"
+	"slices"
 	"testing"
 	"time"
 
@@ -9,18 +10,18 @@ import (
 	"gridlag/protocol"
 )
 
-// farAndCrowd is a world on a 200x60 open map: "far" (player 1, conn 1)
-// alone at (160,20), and a crowd of n players on row 20 from x=20 to
-// x=19+n, just out of far's view (the nearest, at x=19+n, is more than
-// AreaHalfWidth columns away for n <= 12). Moves are fast (1 ms) so that a
-// test can walk.
+// farAndCrowd is a world on a 300x60 open map: "far" (player 1, conn 1)
+// alone at (200,20), and a crowd of n players on row 20 from x=20 to
+// x=19+n, out of far's reach (the nearest, at x=19+n, is more than protocol.AreaReachX
+// columns away for n <= 21). Moves are fast (1 ms) so that a test can
+// walk.
 func farAndCrowd(t *testing.T, n int) (*Core, views) {
 	t.Helper()
 	var crowd []grid.Pos
 	for i := range n {
 		crowd = append(crowd, grid.Pos{X: 20 + i, Y: 20})
 	}
-	c := NewCore(Config{Map: openMap(t, 200, 60), Spawn: grid.Pos{X: 160, Y: 20}, Spawns: crowd, Rate: 20, MoveTime: time.Millisecond, Burst: 1})
+	c := NewCore(Config{Map: openMap(t, 300, 60), Spawn: grid.Pos{X: 200, Y: 20}, Spawns: crowd, Rate: 20, MoveTime: time.Millisecond, Burst: 1})
 	v := views{}
 	joinSeen(t, c, v, 0, 1, "far", false)
 	for i := range n {
@@ -90,51 +91,66 @@ func TestIdleCrowdCostsHeadersOnly(t *testing.T) {
 }
 
 // TestWalkingIntoViewAndOut: walking towards the crowd brings its nearest
-// member into view with its name (a Join before the State that shows it);
-// walking away takes it out past the margin, in the State's Gone, with no
-// Leave: it did not leave the game.
+// member into view with its name (a Join before the State that shows it)
+// by the time it is AreaHalfWidth columns away; walking away takes it out
+// past the margin, in the State's Gone, with no Leave: it did not leave
+// the game.
 func TestWalkingIntoViewAndOut(t *testing.T) {
 	c, v := farAndCrowd(t, 10) // the nearest, player 11, at x=29
 	seq := uint32(0)
-	walk := func(d grid.Dir, steps int) []Envelope {
-		var all []Envelope
-		for range steps {
-			seq++
-			now := time.Duration(seq) * 10 * time.Millisecond
-			c.Receive(now, 1, &protocol.Input{Seq: seq, Dir: d})
-			c.Tick(now)
-			out := c.Outbox().Envelopes
-			v.apply(out)
-			all = append(all, out...)
+	step := func(d grid.Dir) []Envelope {
+		seq++
+		now := time.Duration(seq) * 10 * time.Millisecond
+		c.Receive(now, 1, &protocol.Input{Seq: seq, Dir: d})
+		c.Tick(now)
+		out := c.Outbox().Envelopes
+		v.apply(out)
+		return out
+	}
+	x := 200
+	for len(v.players(1)) == 1 {
+		out := step(grid.Left)
+		x--
+		if x-29 < protocol.AreaHalfWidth {
+			t.Fatalf("at %d columns far still sees %v", x-29, v.players(1))
 		}
-		return all
+		if len(v.players(1)) == 1 {
+			continue
+		}
+		if x-29 > protocol.AreaReachX {
+			t.Fatalf("far sees player 11 at %d columns, beyond its reach of %d", x-29, protocol.AreaReachX)
+		}
+		got := messagesTo(out, 1)
+		if len(got) < 2 || got[0] != protocol.TypeJoin || got[len(got)-1] != protocol.TypeState {
+			t.Fatalf("coming into view: far got %v, want Joins then a State", got)
+		}
+		if !slices.ContainsFunc(out, func(e Envelope) bool {
+			j, ok := e.Msg.(*protocol.Join)
+			return ok && e.To == 1 && j.Player.ID == 11 && j.Player.Name == "crowd"
+		}) {
+			t.Errorf("far got %v, want player 11's Join among them", got)
+		}
+		if ps := v.players(1); ps[len(ps)-1] != (grid.PlayerPos{ID: 11, Pos: grid.Pos{X: 29, Y: 20}}) {
+			t.Fatalf("far sees %v, want player 11 at (29,20) among them", ps)
+		}
 	}
-	out := walk(grid.Left, 2) // x=158: 129 columns from x=29
-	if len(v.players(1)) != 1 {
-		t.Fatalf("at 129 columns far sees %v", v.players(1))
-	}
-	out = walk(grid.Left, 1) // x=157: 128 columns, in view
-	got := messagesTo(out, 1)
-	if len(got) != 2 || got[0] != protocol.TypeJoin || got[1] != protocol.TypeState {
-		t.Fatalf("coming into view: far got %v, want a Join then a State", got)
-	}
-	if j, _ := find[*protocol.Join](out, 1); j.Player.ID != 11 || j.Player.Name != "crowd" {
-		t.Errorf("join %+v, want player 11, crowd", j.Player)
-	}
-	if ps := v.players(1); len(ps) != 2 || ps[1] != (grid.PlayerPos{ID: 11, Pos: grid.Pos{X: 29, Y: 20}}) {
-		t.Fatalf("far sees %v, want itself and player 11 at (29,20)", ps)
-	}
-	out = walk(grid.Right, 8) // x=165: 136 columns, still in the margin
-	if len(v.players(1)) != 2 {
-		t.Fatalf("within the margin far sees %v, want player 11 still", v.players(1))
-	}
-	out = walk(grid.Right, 1) // x=166: out of view
-	st := statesTo(out, 1)[0]
-	if len(st.Gone) != 1 || st.Gone[0] != 11 || len(v.players(1)) != 1 {
-		t.Errorf("out of view: State %+v, far sees %v; want player 11 gone", st, v.players(1))
-	}
-	if _, left := find[*protocol.Leave](out, 1); left {
-		t.Error("a player walking out of view was announced as leaving the game")
+	for seen := true; seen; {
+		out := step(grid.Right)
+		x++
+		seen = slices.ContainsFunc(v.players(1), func(p grid.PlayerPos) bool { return p.ID == 11 })
+		switch {
+		case !seen && x-29 <= protocol.AreaHalfWidth+protocol.AreaMargin:
+			t.Fatalf("far lost player 11 at %d columns, within the margin", x-29)
+		case seen && x-29 > protocol.AreaReachX:
+			t.Fatalf("far still sees player 11 at %d columns", x-29)
+		case !seen:
+			if st := statesTo(out, 1)[0]; !slices.Contains(st.Gone, 11) {
+				t.Errorf("out of view: State %+v; want player 11 gone", st)
+			}
+			if _, left := find[*protocol.Leave](out, 1); left {
+				t.Error("a player walking out of view was announced as leaving the game")
+			}
+		}
 	}
 }
 
@@ -148,9 +164,19 @@ func TestFullPictureOnJoinResetAndJump(t *testing.T) {
 	if st := statesTo(c.Outbox().Envelopes, 5); len(st) != 1 || !st[0].Full || len(st[0].Players) != 2 {
 		t.Fatalf("a newcomer's first State %+v, want a full picture of far and itself", st)
 	}
+	// The next tick's is a full picture again, as the others saw the
+	// newcomer; it brings no name twice.
 	c.Tick(time.Second + time.Millisecond)
+	out := c.Outbox().Envelopes
+	if st := statesTo(out, 5); !st[0].Full || len(st[0].Players) != 2 {
+		t.Errorf("the State of the next tick: %+v, want a full picture of far and itself", st[0])
+	}
+	if got := messagesTo(out, 5); len(got) != 1 {
+		t.Errorf("the next tick sent the newcomer %v, want a State alone", got)
+	}
+	c.Tick(time.Second + 1500*time.Microsecond)
 	if st := statesTo(c.Outbox().Envelopes, 5); st[0].Full {
-		t.Errorf("the next State is full again: %+v", st[0])
+		t.Errorf("the State after is full again: %+v", st[0])
 	}
 	c.slots[5].area.reset()
 	c.Tick(time.Second + 2*time.Millisecond)
@@ -159,18 +185,23 @@ func TestFullPictureOnJoinResetAndJump(t *testing.T) {
 	}
 
 	var (
-		a    area
-		ix   areaIndex
-		seen marks
-		u    areaUpdate
+		a         area
+		base, cur areaIndex
+		nw        news
+		u         areaUpdate
 	)
+	step := func(me grid.Pos, ps ...grid.PlayerPos) {
+		cur.build(1024, 100, ps)
+		nw.compare(&base, &cur)
+		u = areaUpdate{}
+		a.update(&u, 1, me, view{base: &base, cur: &cur, news: &nw})
+		base, cur = cur, base
+	}
 	a.reset()
-	ix.build(1024, 100, []grid.PlayerPos{{ID: 1, Pos: grid.Pos{X: 10, Y: 10}}, {ID: 2, Pos: grid.Pos{X: 11, Y: 10}}})
-	a.update(&u, 1, grid.Pos{X: 10, Y: 10}, &ix, &seen, nil)
-	u = areaUpdate{}
+	base.build(1024, 100, nil)
+	step(grid.Pos{X: 10, Y: 10}, grid.PlayerPos{ID: 1, Pos: grid.Pos{X: 10, Y: 10}}, grid.PlayerPos{ID: 2, Pos: grid.Pos{X: 11, Y: 10}})
 	far := grid.Pos{X: 10 + 2*protocol.AreaHalfWidth + 1, Y: 10}
-	ix.build(1024, 100, []grid.PlayerPos{{ID: 1, Pos: far}, {ID: 2, Pos: grid.Pos{X: far.X + 1, Y: 10}}})
-	a.update(&u, 1, far, &ix, &seen, nil)
+	step(far, grid.PlayerPos{ID: 1, Pos: far}, grid.PlayerPos{ID: 2, Pos: grid.Pos{X: far.X + 1, Y: 10}})
 	if !u.full || len(u.gone) != 0 || len(u.changed) != 2 || len(u.met) != 0 {
 		t.Errorf("a jump: %+v, want a full picture of both, player 2 already met", u)
 	}
@@ -209,25 +240,32 @@ func TestAreasMatchTheWorld(t *testing.T) {
 			v.apply(c.Outbox().Envelopes)
 			world := c.Positions(nil)
 			for i := 1; i <= n; i++ {
-				checkPicture(t, seed, k, grid.PlayerID(i), *v[ConnID(i)], world)
+				checkPicture(t, seed, k, c, grid.PlayerID(i), *v[ConnID(i)], world)
 			}
 		}
 	}
 }
 
-// checkPicture checks one client's picture against the world.
-func checkPicture(t *testing.T, seed int64, k int, me grid.PlayerID, p picture, world []grid.PlayerPos) {
+// checkPicture checks one client's picture against the world and the
+// server's account of its area: it holds exactly the players in the
+// area's buckets, at their true cells, which is everyone within the area's
+// half sizes and nobody beyond reach.
+func checkPicture(t *testing.T, seed int64, k int, c *Core, me grid.PlayerID, p picture, world []grid.PlayerPos) {
 	t.Helper()
 	at := world[me-1].Pos
+	a := c.slots[me].area
 	for _, w := range world {
 		seen, ok := p[w.ID]
 		if ok && seen != w.Pos {
 			t.Fatalf("seed %d tick %d: player %d sees %d at %v, it is at %v", seed, k, me, w.ID, seen, w.Pos)
 		}
+		if in := a.r.has(c.base.bucketOf(w.ID), c.base.cols); in != ok {
+			t.Fatalf("seed %d tick %d: player %d at %v sees %d at %v: %v; its area's buckets %+v hold it: %v", seed, k, me, at, w.ID, w.Pos, ok, a.r, in)
+		}
 		if !ok && within(w.Pos, at, protocol.AreaHalfWidth, protocol.AreaHalfHeight) {
 			t.Fatalf("seed %d tick %d: player %d at %v does not see %d at %v", seed, k, me, at, w.ID, w.Pos)
 		}
-		if ok && !within(w.Pos, at, protocol.AreaHalfWidth+protocol.AreaMargin, protocol.AreaHalfHeight+protocol.AreaMargin) {
+		if ok && !within(w.Pos, at, protocol.AreaReachX, protocol.AreaReachY) {
 			t.Fatalf("seed %d tick %d: player %d at %v still sees %d at %v", seed, k, me, at, w.ID, w.Pos)
 		}
 	}

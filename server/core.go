@@ -43,12 +43,15 @@ type Core struct {
 
 	positions [][]grid.PlayerPos // per broadcast of the batch: every player's cell
 	posUsed   int
-	index     areaIndex        // the latest snapshot's players by where they stand
-	near      []grid.PlayerPos // scratch of sendState
-	seen      marks            // scratch of sendState
+	indexes   [2]areaIndex     // base and cur
+	base      *areaIndex       // the players by where they stood at the last broadcast
+	cur       *areaIndex       // and at this one, during a broadcast
+	news      news             // from base to cur
 	deltas    []grid.PlayerPos // the batch's States' players
-	gones     []grid.PlayerID  // the batch's States' gone players
-	met       []grid.PlayerID  // scratch of sendState
+	runs      []protocol.Run   // the batch's States' runs of their broadcast's news
+	shared    pool[protocol.SharedPlayers]
+	gones     []grid.PlayerID // the batch's States' gone players
+	met       []grid.PlayerID // scratch of sendState
 	states    pool[protocol.State]
 	pongs     pool[protocol.Pong]
 	pings     pool[protocol.Ping]
@@ -126,6 +129,8 @@ func NewCore(cfg Config) *Core {
 	} else {
 		c.chunks = protocol.MapChunks(cfg.Map)
 	}
+	c.base, c.cur = &c.indexes[0], &c.indexes[1]
+	c.base.build(cfg.Map.Width(), cfg.Map.Height(), nil)
 	return c
 }
 
@@ -187,7 +192,9 @@ func (c *Core) reset() {
 	c.events = c.events[:0]
 	c.posUsed = 0
 	c.deltas = c.deltas[:0]
+	c.runs = c.runs[:0]
 	c.gones = c.gones[:0]
+	c.shared.reset()
 	c.states.reset()
 	c.pongs.reset()
 	c.pings.reset()
@@ -435,12 +442,14 @@ func (c *Core) leaveWorld(cl *client, reason string) {
 	c.stats.Leaves++
 	c.events = append(c.events, Event{Kind: EventLeave, Conn: cl.conn, Player: cl.player, Name: cl.info.Name, Bot: cl.bot, Reason: reason})
 	leave := &protocol.Leave{ID: cl.player}
+	// Those it was in the area of at the last broadcast know it; an away
+	// one's connection is gone, and a resume resets its area.
+	was := c.base.bucketOf(cl.player)
+	c.base.forget(cl.player) // the next news must not take a newcomer with its ID for it
 	for _, o := range c.slots {
-		if o != nil && o.area.knows(cl.player) {
+		if o != nil && !o.away && o.area.told(cl.player, was, c.base.cols) {
 			o.area.forget(cl.player)
-			if !o.away { // its connection is gone; a resume resets its area
-				c.send(o.conn, leave)
-			}
+			c.send(o.conn, leave)
 		}
 	}
 	for _, s := range c.spectators {
@@ -515,22 +524,22 @@ func (c *Core) move(now time.Duration, cl *client, d grid.Dir) bool {
 func (c *Core) broadcast(now time.Duration) {
 	c.tick++
 	c.stats.Ticks++
-	positions := c.indexWorld()
+	positions := c.snapshot()
 	c.record(now, positions)
+	c.cur.build(c.cfg.Map.Width(), c.cfg.Map.Height(), positions)
+	c.news.compare(c.base, c.cur)
+	v := view{base: c.base, cur: c.cur, news: &c.news}
+	moved := c.shared.get() // encoded once for every State carrying runs of it
+	moved.Set(append(moved.List()[:0], c.news.moved...))
 	for _, p := range positions {
 		if cl := c.slots[p.ID]; !cl.away { // an away player stays in the index, unseen by itself
-			c.sendState(now, cl, p.Pos)
+			u := c.startUpdate()
+			cl.area.update(&u, cl.player, p.Pos, v)
+			c.sendState(now, cl, u, moved)
 		}
 	}
+	c.base, c.cur = c.cur, c.base
 	c.showSpectators(now)
-}
-
-// indexWorld takes a snapshot of every player's cell for the States that
-// follow, and returns it.
-func (c *Core) indexWorld() []grid.PlayerPos {
-	positions := c.snapshot()
-	c.index.build(c.cfg.Map.Width(), c.cfg.Map.Height(), positions)
-	return positions
 }
 
 // snapshot returns every player's cell, sorted by ID, in a buffer that
@@ -545,21 +554,32 @@ func (c *Core) snapshot() []grid.PlayerPos {
 	return p
 }
 
-// sendOwnState sends cl alone a State of the world as it is now.
+// sendOwnState sends cl alone a State between broadcasts, which the next
+// broadcast's news does not start from: unless its area is fresh, the
+// State is its acknowledgement alone (moves since the last broadcast are
+// the next one's news). A fresh area gets a full picture of the world as
+// it is now, and another at the next broadcast.
 func (c *Core) sendOwnState(now time.Duration, cl *client) {
-	c.indexWorld()
-	at, _ := c.world.Pos(cl.player)
-	c.sendState(now, cl, at)
+	u := c.startUpdate()
+	if cl.area.fresh {
+		at, _ := c.world.Pos(cl.player)
+		c.cur.build(c.cfg.Map.Width(), c.cfg.Map.Height(), c.snapshot()) // cur is free between broadcasts
+		cl.area.tellEarly(&u, cl.player, at, c.cur)
+	}
+	c.sendState(now, cl, u, nil)
 }
 
-// sendState sends cl a State of what changed in its area of interest since
-// the last one, after a Join for each player it has not met, as of the
-// last indexWorld, its player standing at cell at.
-func (c *Core) sendState(now time.Duration, cl *client, at grid.Pos) {
-	d, g := len(c.deltas), len(c.gones)
-	u := areaUpdate{changed: c.deltas, gone: c.gones, met: c.met[:0]}
-	c.near = cl.area.update(&u, cl.player, at, &c.index, &c.seen, c.near)
-	c.deltas, c.gones, c.met = u.changed, u.gone, u.met
+// startUpdate returns an areaUpdate that appends to the batch's buffers.
+func (c *Core) startUpdate() areaUpdate {
+	return areaUpdate{changed: c.deltas, moved: c.runs, gone: c.gones, met: c.met[:0]}
+}
+
+// sendState sends cl a State of u, the news of its area since the last
+// one, after a Join for each player it has not met. u's slices were
+// started by startUpdate; its runs are of moved.
+func (c *Core) sendState(now time.Duration, cl *client, u areaUpdate, moved *protocol.SharedPlayers) {
+	d, r, g := len(c.deltas), len(c.runs), len(c.gones)
+	c.deltas, c.runs, c.gones, c.met = u.changed, u.moved, u.gone, u.met
 	for _, id := range c.met {
 		c.send(cl.conn, c.slots[id].join)
 	}
@@ -569,6 +589,10 @@ func (c *Core) sendState(now time.Duration, cl *client, at grid.Pos) {
 	st.Ack = cl.lastSeq
 	st.Full = u.full
 	st.Players = c.deltas[d:len(c.deltas):len(c.deltas)]
+	st.Shared, st.Runs = moved, c.runs[r:len(c.runs):len(c.runs)]
+	if len(st.Runs) == 0 {
+		st.Shared = nil
+	}
 	st.Gone = c.gones[g:len(c.gones):len(c.gones)]
 	c.stats.StatesSent++
 	c.send(cl.conn, st)

@@ -48,12 +48,20 @@ func posOf(t *testing.T, st *protocol.State, id grid.PlayerID) grid.Pos {
 	return grid.Pos{}
 }
 
-// statesTo returns the States in out addressed to conn.
+// flat returns a copy of st with every player it carries in Players, as
+// the client decodes it.
+func flat(st *protocol.State) *protocol.State {
+	c := *st
+	c.Players, c.Shared, c.Runs = st.AllPlayers(nil), nil, nil
+	return &c
+}
+
+// statesTo returns the States in out addressed to conn, flat.
 func statesTo(out []Envelope, conn ConnID) []*protocol.State {
 	var r []*protocol.State
 	for _, e := range out {
 		if st, ok := e.Msg.(*protocol.State); ok && e.To == conn {
-			r = append(r, st)
+			r = append(r, flat(st))
 		}
 	}
 	return r
@@ -91,7 +99,7 @@ func TestWelcomeCarriesMapAndIDAndRoster(t *testing.T) {
 	if len(w.Players) != 1 || w.Players[0] != (protocol.PlayerInfo{ID: 1, Color: 3, Name: "ann"}) {
 		t.Errorf("roster %+v, want ann alone with colour 3", w.Players)
 	}
-	st := out[1].Msg.(*protocol.State)
+	st := flat(out[1].Msg.(*protocol.State))
 	if out[1].To != 1 || st.Ack != 0 || posOf(t, st, 1) != (grid.Pos{X: 10, Y: 10}) {
 		t.Errorf("first state %+v, want ann at (10,10) with ack 0", st)
 	}

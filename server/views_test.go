@@ -20,7 +20,7 @@ func (p *picture) take(m protocol.Message) {
 		if *p == nil || m.Full {
 			*p = picture{}
 		}
-		for _, q := range m.Players {
+		for _, q := range m.AllPlayers(nil) {
 			(*p)[q.ID] = q.Pos
 		}
 		for _, id := range m.Gone {

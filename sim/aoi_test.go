@@ -11,17 +11,21 @@ import (
 	"gridlag/server"
 )
 
-// inArea reports whether p is within the area (plus margin) around c.
-func inArea(p, c grid.Pos, margin int) bool {
-	return abs(p.X-c.X) <= protocol.AreaHalfWidth+margin && abs(p.Y-c.Y) <= protocol.AreaHalfHeight+margin
+// inArea reports whether p is within the area around c, or within its
+// reach (protocol.AreaReachX, AreaReachY) if reach.
+func inArea(p, c grid.Pos, reach bool) bool {
+	if reach {
+		return abs(p.X-c.X) <= protocol.AreaReachX && abs(p.Y-c.Y) <= protocol.AreaReachY
+	}
+	return abs(p.X-c.X) <= protocol.AreaHalfWidth && abs(p.Y-c.Y) <= protocol.AreaHalfHeight
 }
 
 func abs(v int) int { return max(v, -v) }
 
 // TestViewsWithAreasMatchTheServer: clients on a map wider than the area,
 // walking at random, each draw (interpolation off, no latency) every player
-// within its area at the server's cell, with its name, and no one but those
-// it saw within the margin, also at their cells: what a client sees of the
+// within its area at the server's cell, with its name, and no one beyond
+// the area's reach, others also at their cells: what a client sees of the
 // players within its window is what it saw when every State carried
 // everyone. A property over a few seeds.
 func TestViewsWithAreasMatchTheServer(t *testing.T) {
@@ -73,9 +77,9 @@ func checkView(t *testing.T, seed int64, step int, v client.View, world []grid.P
 		switch {
 		case ok && (o.Pos != p.Pos || o.Name != "p"):
 			t.Fatalf("seed %d step %d: player %d draws %d as %q at %v, it is at %v", seed, step, v.Me, p.ID, o.Name, o.Pos, p.Pos)
-		case !ok && inArea(p.Pos, v.Server, 0):
+		case !ok && inArea(p.Pos, v.Server, false):
 			t.Fatalf("seed %d step %d: player %d at %v does not draw %d at %v", seed, step, v.Me, v.Server, p.ID, p.Pos)
-		case ok && !inArea(p.Pos, v.Server, protocol.AreaMargin):
+		case ok && !inArea(p.Pos, v.Server, true):
 			t.Fatalf("seed %d step %d: player %d at %v still draws %d at %v", seed, step, v.Me, v.Server, p.ID, p.Pos)
 		}
 	}
