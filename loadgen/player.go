@@ -31,9 +31,10 @@ type player struct {
 	id       grid.PlayerID
 	m        *grid.Map
 	moveTime time.Duration
-	joined   time.Duration // run time of the Welcome
-	left     time.Duration // run time the reader returned
-	inBase   int64         // bytes of the handshake, not counted
+	joined   time.Duration    // run time of the Welcome
+	left     time.Duration    // run time the reader returned
+	inBase   int64            // bytes of the handshake, not counted
+	first    protocol.Message // read after the map's chunks, to be taken first
 
 	mu     sync.Mutex
 	seq    uint32                // last input sent
@@ -69,7 +70,7 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 		return nil, err
 	}
 	dec := protocol.NewDecoder(bufio.NewReaderSize(nc, 4096))
-	w, err := welcome(dec)
+	w, first, err := welcome(dec, r.knowsMap)
 	if err != nil {
 		nc.Close()
 		return nil, err
@@ -80,7 +81,7 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 		nc.Close()
 		return nil, err
 	}
-	p := &player{nc: nc, dec: dec, id: w.Player, m: m, moveTime: r.opts.MoveTime, joined: r.since(), inBase: dec.BytesRead}
+	p := &player{nc: nc, dec: dec, id: w.Player, m: m, moveTime: r.opts.MoveTime, joined: r.since(), inBase: dec.BytesRead, first: first}
 	if p.moveTime == 0 {
 		p.moveTime = time.Duration(w.MoveTimeMS) * time.Millisecond
 	}
@@ -89,22 +90,40 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 }
 
 // welcome reads the server's answer to the Hello, and the chunks of a map
-// too big for the Welcome, which it puts in the Welcome's Cells.
-func welcome(dec *protocol.Decoder) (*protocol.Welcome, error) {
+// too big for the Welcome, which it puts in the Welcome's Cells; unless
+// known says the run has that map already (every player of a run plays
+// the same server): then it reads them without decoding them, and returns
+// the message after them.
+func welcome(dec *protocol.Decoder, known func(w *protocol.Welcome) bool) (*protocol.Welcome, protocol.Message, error) {
 	m, err := dec.Decode()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	switch v := m.(type) {
 	case *protocol.Welcome:
-		if v.MapFollows() {
-			return v, mapChunks(dec, v)
+		switch {
+		case !v.MapFollows():
+			return v, nil, nil
+		case known(v):
+			next, err := skipChunks(dec)
+			return v, next, err
 		}
-		return v, nil
+		return v, nil, mapChunks(dec, v)
 	case *protocol.Error:
-		return nil, errors.New(protocol.Printable(v.Text))
+		return nil, nil, errors.New(protocol.Printable(v.Text))
 	}
-	return nil, fmt.Errorf("%v instead of Welcome", m.Type())
+	return nil, nil, fmt.Errorf("%v instead of Welcome", m.Type())
+}
+
+// skipChunks reads the map's chunks without decoding them, and returns the
+// message after them.
+func skipChunks(dec *protocol.Decoder) (protocol.Message, error) {
+	for {
+		m, skipped, err := dec.Skip(protocol.TypeMapChunk)
+		if err != nil || !skipped {
+			return m, err
+		}
+	}
 }
 
 // mapChunks reads the chunks of w's map into w.Cells.
@@ -130,7 +149,12 @@ func (p *player) read(r *run) {
 	defer func() { p.left = r.since() }()
 	var pong []byte
 	for {
-		m, err := p.dec.Decode()
+		m, err := p.first, error(nil)
+		if m != nil {
+			p.first = nil
+		} else {
+			m, err = p.dec.Decode()
+		}
 		switch {
 		case err == nil:
 		case endOfStream(err):
@@ -173,6 +197,7 @@ func (p *player) ack(r *run, st *protocol.State) {
 	if !p.placed {
 		if i := slices.IndexFunc(st.Players, func(pp grid.PlayerPos) bool { return pp.ID == p.id }); i >= 0 { // in any order
 			p.pos, p.placed = st.Players[i].Pos, true
+			p.dec.HeadsOnly = true // from now on, only the acknowledgements matter
 		}
 	}
 	p.mu.Unlock()

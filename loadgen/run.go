@@ -59,6 +59,13 @@ func (r *run) mapOf(w *protocol.Welcome) (*grid.Map, error) {
 	return r.m, nil
 }
 
+// knowsMap reports whether the run has the map of w already.
+func (r *run) knowsMap(w *protocol.Welcome) bool {
+	r.mapMu.Lock()
+	defer r.mapMu.Unlock()
+	return r.m != nil && r.m.Width() == int(w.MapWidth) && r.m.Height() == int(w.MapHeight)
+}
+
 // refuse counts a connection that was not welcomed.
 func (r *run) refuse(reason string) {
 	r.refusedMu.Lock()

@@ -88,6 +88,12 @@ type Decoder struct {
 	states StateStream
 	// BytesRead counts the bytes of every frame read so far.
 	BytesRead int64
+	// HeadsOnly makes States decode to their head alone (Tick, TimeNS,
+	// Ack and Full, with no players and nobody gone): for a reader that
+	// needs only the acknowledgements, such as a load generator, which
+	// would otherwise make a list of every player moving in view, every
+	// tick, only to drop it.
+	HeadsOnly bool
 }
 
 // NewDecoder returns a decoder reading from r.
@@ -98,6 +104,46 @@ func NewDecoder(r io.Reader) *Decoder { return &Decoder{r: r, buf: make([]byte, 
 // frame that does not decode returns an error after the whole frame was
 // read, so the stream stays in step and the caller may choose to go on.
 func (d *Decoder) Decode() (Message, error) {
+	body, err := d.frame()
+	if err != nil {
+		return nil, err
+	}
+	if d.HeadsOnly && len(body) >= StateHeadLen-HeaderLen && Type(body[0]) == TypeState {
+		return d.stateHead(body), nil
+	}
+	return d.states.DecodeBody(body)
+}
+
+// Skip reads the next frame and, if its message is of type t, drops it
+// without decoding it and reports true: a reader may pass over frames it
+// has no use for (a load generator, the map chunks of a map it already
+// has) at the cost of reading them alone. A frame of another type, and
+// any State, is decoded and returned as by Decode.
+func (d *Decoder) Skip(t Type) (Message, bool, error) {
+	body, err := d.frame()
+	if err != nil {
+		return nil, false, err
+	}
+	if len(body) > 0 && Type(body[0]) == t && t != TypeState && t != TypeStateStep {
+		return nil, true, nil
+	}
+	m, err := d.states.DecodeBody(body)
+	return m, false, err
+}
+
+// stateHead decodes the head of a State's frame body, whose length was
+// checked, and remembers it for the steps that follow.
+func (d *Decoder) stateHead(body []byte) *State {
+	r := reader{b: body[1:]}
+	st := &State{Tick: r.u32(), TimeNS: r.u64(), Ack: r.u32()}
+	st.Full = len(r.b) > 0 && r.b[0] == stateFull
+	d.states.remember(st)
+	return st
+}
+
+// frame reads the next frame's body, which stays valid until the next
+// read.
+func (d *Decoder) frame() ([]byte, error) {
 	var hdr [HeaderLen]byte
 	if _, err := io.ReadFull(d.r, hdr[:]); err != nil {
 		return nil, err
@@ -114,7 +160,7 @@ func (d *Decoder) Decode() (Message, error) {
 		return nil, err
 	}
 	d.BytesRead += int64(HeaderLen + n)
-	return d.states.DecodeBody(body)
+	return body, nil
 }
 
 // Encoder writes frames to an io.Writer, one Write call per frame, as one
