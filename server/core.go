@@ -41,8 +41,7 @@ type Core struct {
 	events  []Event
 	drained bool // Outbox was called: the next producing call starts a new batch
 
-	positions [][]grid.PlayerPos // per broadcast of the batch: every player's cell
-	posUsed   int
+	positions []grid.PlayerPos // scratch of snapshot
 	indexes   [2]areaIndex     // base and cur
 	base      *areaIndex       // the players by where they stood at the last broadcast
 	cur       *areaIndex       // and at this one, during a broadcast
@@ -190,7 +189,6 @@ func (c *Core) reset() {
 	c.out = c.out[:0]
 	clear(c.events)
 	c.events = c.events[:0]
-	c.posUsed = 0
 	c.deltas = c.deltas[:0]
 	c.runs = c.runs[:0]
 	c.gones = c.gones[:0]
@@ -543,15 +541,10 @@ func (c *Core) broadcast(now time.Duration) {
 }
 
 // snapshot returns every player's cell, sorted by ID, in a buffer that
-// stays untouched until the batch is drained.
+// the next call reuses (the index copies what it needs).
 func (c *Core) snapshot() []grid.PlayerPos {
-	if c.posUsed == len(c.positions) {
-		c.positions = append(c.positions, make([]grid.PlayerPos, 0, min(c.cfg.MaxPlayers, 1024)))
-	}
-	p := c.world.Players(c.positions[c.posUsed][:0])
-	c.positions[c.posUsed] = p
-	c.posUsed++
-	return p
+	c.positions = c.world.Players(c.positions[:0])
+	return c.positions
 }
 
 // sendOwnState sends cl alone a State between broadcasts, which the next
