@@ -1,6 +1,7 @@
 package server
 
 import (
+	"maps"
 	"math/rand"
 	"slices"
 	"testing"
@@ -271,5 +272,107 @@ func checkPicture(t *testing.T, seed int64, k int, c *Core, me grid.PlayerID, p 
 	}
 	if len(p) > len(world) {
 		t.Fatalf("seed %d tick %d: player %d sees %d players of %d", seed, k, me, len(p), len(world))
+	}
+}
+
+// TestAreasFollowChurn: players join between ticks (told of their area
+// early), leave (their IDs coming back as newcomers'), respawn far away
+// and walk. After every tick, each client's picture holds exactly the
+// players in its area's buckets at their cells, everyone in it was
+// introduced by a Join since it was last seen go, and nobody was
+// introduced twice.
+func TestAreasFollowChurn(t *testing.T) {
+	for seed := int64(1); seed <= 4; seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		c := NewCore(Config{Map: openMap(t, 400, 100), Spawn: grid.Pos{X: 200, Y: 50}, Rate: 20, MoveTime: time.Millisecond, Burst: 1, MaxPlayers: 40})
+		v := views{}
+		named := map[ConnID]map[grid.PlayerID]bool{} // whom each client was introduced to
+		seq := map[ConnID]uint32{}
+		var joined []ConnID
+		next := ConnID(1)
+		take := func(out []Envelope) {
+			v.apply(out)
+			for _, e := range out {
+				names := named[e.To]
+				switch m := e.Msg.(type) {
+				case *protocol.Join:
+					if names[m.Player.ID] {
+						t.Fatalf("seed %d: conn %d introduced to player %d twice", seed, e.To, m.Player.ID)
+					}
+					names[m.Player.ID] = true
+				case *protocol.Leave:
+					delete(names, m.ID)
+				case *protocol.State:
+					for _, id := range m.Gone {
+						delete(names, id)
+					}
+					if m.Full { // forget anyone else
+						in := map[grid.PlayerID]bool{}
+						for _, p := range m.AllPlayers(nil) {
+							in[p.ID] = true
+						}
+						maps.DeleteFunc(names, func(id grid.PlayerID, _ bool) bool { return !in[id] })
+					}
+				}
+			}
+		}
+		now := time.Duration(0)
+		for k := 1; k <= 300; k++ {
+			now += 10 * time.Millisecond
+			for range rng.Intn(3) { // newcomers, spread by a respawn's rule
+				if len(joined) < 40 {
+					named[next] = map[grid.PlayerID]bool{}
+					c.Receive(now, next, &protocol.Hello{Version: protocol.Version, Name: "p"})
+					take(c.Outbox().Envelopes)
+					joined = append(joined, next)
+					next++
+				}
+			}
+			if len(joined) > 0 && rng.Intn(4) == 0 { // one leaves
+				i := rng.Intn(len(joined))
+				c.Disconnect(now, joined[i], "gone")
+				delete(v, joined[i])
+				joined = slices.Delete(joined, i, i+1)
+				take(c.Outbox().Envelopes)
+			}
+			for _, conn := range joined {
+				if rng.Intn(3) > 0 {
+					seq[conn]++
+					d := []grid.Dir{grid.Left, grid.Right, grid.Up, grid.Down}[rng.Intn(4)]
+					c.Receive(now, conn, &protocol.Input{Seq: seq[conn], Dir: d})
+				}
+			}
+			if len(joined) > 0 && rng.Intn(10) == 0 { // a respawn far away
+				cl := c.conns[joined[rng.Intn(len(joined))]]
+				to := grid.Pos{X: rng.Intn(400), Y: rng.Intn(100)}
+				if c.world.Free(to) {
+					c.world.Place(cl.player, to)
+				}
+			}
+			take(c.Outbox().Envelopes)
+			c.Tick(now)
+			take(c.Outbox().Envelopes)
+			where := map[grid.PlayerID]grid.Pos{}
+			for _, p := range c.Positions(nil) {
+				where[p.ID] = p.Pos
+			}
+			for _, conn := range joined {
+				cl := c.conns[conn]
+				for id, at := range *v[conn] {
+					if where[id] != at {
+						t.Fatalf("seed %d tick %d: conn %d sees %d at %v, it is at %v", seed, k, conn, id, at, where[id])
+					}
+					if id != cl.player && !named[conn][id] {
+						t.Fatalf("seed %d tick %d: conn %d sees %d, never introduced", seed, k, conn, id)
+					}
+				}
+				for id, at := range where {
+					_, seen := (*v[conn])[id]
+					if in := cl.area.r.has(int32(c.base.bucket(at)), c.base.cols); in != seen {
+						t.Fatalf("seed %d tick %d: conn %d sees %d at %v: %v; its area %+v holds it: %v", seed, k, conn, id, at, seen, cl.area.r, in)
+					}
+				}
+			}
+		}
 	}
 }
