@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,15 +15,16 @@ import (
 // of, side by side in one run: the real Server, at 20 Hz, delivering one
 // State per tick to each of n joined clients that read and discard, as the
 // floor's readers do; then, for the same n on the same machine, the bare
-// loop writing the same number of States of the same size at the same
-// rate (readers woken as often, for the same bytes). One iteration
-// is one tick. It reports the process's CPU per State delivered
-// (cpu-ns/state, readers included, as in the floor), the floor's
-// (floor-cpu-ns/state) and their ratio (x-floor).
+// loop writing as many frames of the same mean size as the server sent
+// (its States and Pings) at the same rate (readers woken as often, for the
+// same bytes). One iteration is one tick. It reports the process's CPU per
+// State delivered (cpu-ns/state, readers included, as in the floor), the
+// floor's (floor-cpu-ns/state), their ratio (x-floor) and the mean frame
+// (bytes/frame: the world stands still, so a State is a step).
 func BenchmarkServerDelivery(b *testing.B) {
 	for _, n := range []int{100, 1000} {
 		b.Run(fmt.Sprintf("clients=%d", n), func(b *testing.B) {
-			ticks := tickCounter{ch: make(chan struct{}, 1)}
+			ticks := &tickCounter{ch: make(chan struct{}, 1)}
 			srv := New(Options{Config: Config{Rate: DefaultRate, Map: openMap(b, 100, 100), MaxPlayers: n},
 				MaxConnsPerAddr: n, MaxPlayersPerAddr: n, IdleTimeout: time.Hour, Metrics: ticks})
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -46,17 +48,20 @@ func BenchmarkServerDelivery(b *testing.B) {
 				}
 			}
 			cpu0, sent0 := processCPU(), srv.Stats().StatesSent
+			frames0, bytes0 := ticks.frames.Load(), ticks.bytes.Load()
 			b.ResetTimer()
 			for range b.N {
 				<-ticks.ch
 			}
 			b.StopTimer()
 			cpu, states := float64(processCPU()-cpu0), float64(srv.Stats().StatesSent-sent0)
+			frames, size := ticks.frames.Load()-frames0, ticks.bytes.Load()-bytes0
 			srv.Close()
-			floor := writeTicks(b, loopbackPairs(b, n), tickFrames(b, n), int(states)/n, time.Second/DefaultRate)
+			floor := writeTicks(b, loopbackPairs(b, n), sizedFrames(n, int(size/frames)), int(frames)/n, time.Second/DefaultRate)
 			b.ReportMetric(cpu/states, "cpu-ns/state")
 			b.ReportMetric(floor/states, "floor-cpu-ns/state")
 			b.ReportMetric(cpu/floor, "x-floor")
+			b.ReportMetric(float64(size)/float64(frames), "bytes/frame")
 		})
 	}
 }
@@ -76,15 +81,28 @@ func joinAndDiscard(tb testing.TB, addr string) {
 	go io.Copy(io.Discard, nc)
 }
 
-// tickCounter is a server's Metrics that signals every tick.
-type tickCounter struct{ ch chan struct{} }
+// tickCounter is a server's Metrics that signals every tick and counts
+// the frames and bytes sent.
+type tickCounter struct {
+	ch            chan struct{}
+	frames, bytes atomic.Int64
+}
 
-func (t tickCounter) Tick(time.Duration) {
+func (t *tickCounter) Tick(time.Duration) {
 	select {
 	case t.ch <- struct{}{}:
 	default:
 	}
 }
-func (tickCounter) Sent(int, int)  {}
-func (tickCounter) Refused(string) {}
-func (tickCounter) Left(string)    {}
+func (t *tickCounter) Sent(frames, size int) { t.frames.Add(int64(frames)); t.bytes.Add(int64(size)) }
+func (*tickCounter) Refused(string)          {}
+func (*tickCounter) Left(string)             {}
+
+// sizedFrames returns n frames of size bytes each, for the floor to write.
+func sizedFrames(n, size int) [][]byte {
+	frames := make([][]byte, n)
+	for k := range frames {
+		frames[k] = make([]byte, size)
+	}
+	return frames
+}
