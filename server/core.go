@@ -52,9 +52,9 @@ type Core struct {
 	// them (State.Left). Their IDs are held (not given to a newcomer)
 	// until then, so that no client hears of a newcomer before it hears
 	// that the player with the same ID left.
-	departed []crossing
-	held     []bool           // by player ID
-	lefts    []grid.PlayerID // the batch's States' Left
+	departed  []crossing
+	held      []bool           // by player ID
+	lefts     []grid.PlayerID  // the batch's States' Left
 	deltas    []grid.PlayerPos // the batch's States' players
 	runs      []protocol.Run   // the batch's States' runs of their broadcast's news
 	shared    pool[protocol.SharedPlayers]
