@@ -391,12 +391,7 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Scores:
 		c.scores(now, m)
 	case *protocol.Leave:
-		delete(c.roster, m.ID)
-		c.latest = slices.DeleteFunc(c.latest, func(p grid.PlayerPos) bool { return p.ID == m.ID })
-		c.interp.forget(m.ID)
-		if c.world != nil {
-			c.world.Remove(m.ID)
-		}
+		c.leftGame(m.ID)
 	default:
 		return fmt.Errorf("client: unexpected %v from the server", m.Type())
 	}
@@ -471,10 +466,25 @@ func (c *Core) start(now time.Duration, w *protocol.Welcome, m *grid.Map) {
 	c.nextPing = now
 }
 
-// state applies the server's word: bring the area up to date with what
-// changed in it, drop acknowledged inputs, take the server's position, and
-// with reconciliation re-apply the inputs still pending on top of it.
+// leftGame forgets player id, who left the game: its name, its cell, and
+// its place in the buffered States (it is not drawn walking away).
+func (c *Core) leftGame(id grid.PlayerID) {
+	delete(c.roster, id)
+	c.latest = slices.DeleteFunc(c.latest, func(p grid.PlayerPos) bool { return p.ID == id })
+	c.interp.forget(id)
+	if c.world != nil {
+		c.world.Remove(id)
+	}
+}
+
+// state applies the server's word: forget those that left the game, bring
+// the area up to date with what changed in it, drop acknowledged inputs,
+// take the server's position, and with reconciliation re-apply the inputs
+// still pending on top of it.
 func (c *Core) state(now time.Duration, s *protocol.State) {
+	for _, id := range s.Left {
+		c.leftGame(id)
+	}
 	c.latest, c.spare = applyState(c.spare, c.latest, s), c.latest
 	whole := *s
 	whole.Players = c.latest

@@ -238,13 +238,21 @@ func TestOthersNamesAreSanitised(t *testing.T) {
 	}
 }
 
+// TestLeaveRemovesAtOnce: a player that left the game, told by a Leave
+// or in a State's Left, is no longer drawn, even interpolated, and its
+// cell no longer blocks.
 func TestLeaveRemovesAtOnce(t *testing.T) {
-	for _, opts := range []Options{{}, {NoInterpolate: true}} {
+	for i, opts := range []Options{{}, {NoInterpolate: true}, {}, {NoInterpolate: true}} {
+		inState := i >= 2
 		c := playing(t, opts)
 		c.Receive(0, &protocol.Join{Player: protocol.PlayerInfo{ID: 2, Color: 3, Name: "bob"}})
 		c.Receive(0, state(0, 0, at(1, 10, 10), at(2, 12, 10)))
 		c.Receive(50*ms, state(0, 50*ms, at(1, 10, 10), at(2, 12, 10)))
-		c.Receive(60*ms, &protocol.Leave{ID: 2})
+		if inState {
+			c.Receive(60*ms, &protocol.State{Tick: 2, TimeNS: uint64(60 * ms), Left: []grid.PlayerID{2}})
+		} else {
+			c.Receive(60*ms, &protocol.Leave{ID: 2})
+		}
 		if v := c.View(60 * ms); len(v.Others) != 0 {
 			t.Fatalf("interpolate=%v: a player who left is still drawn: %+v", !opts.NoInterpolate, v.Others)
 		}

@@ -38,6 +38,7 @@ func examples() []example {
 			Tick: 0x01020304, TimeNS: 0x0102030405060708, Ack: 0x0a0b0c0d,
 			Players: []grid.PlayerPos{{ID: 1, Pos: grid.Pos{X: 10, Y: 10}}, {ID: 0x0102, Pos: grid.Pos{X: 0x0304, Y: 65535}}},
 			Gone:    []grid.PlayerID{0x0506},
+			Left:    []grid.PlayerID{0x0708, 3},
 		}},
 		{"ping.bin", &protocol.Ping{Stamp: 0x0102030405060708}},
 		{"pong.bin", &protocol.Pong{Stamp: 0x0807060504030201}},

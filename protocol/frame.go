@@ -136,7 +136,7 @@ func (d *Decoder) Skip(t Type) (Message, bool, error) {
 func (d *Decoder) stateHead(body []byte) *State {
 	r := reader{b: body[1:]}
 	st := &State{Tick: r.u32(), TimeNS: r.u64(), Ack: r.u32()}
-	st.Full = len(r.b) > 0 && r.b[0] == stateFull
+	st.Full = len(r.b) > 0 && r.b[0]&stateFull != 0
 	d.states.remember(st)
 	return st
 }

@@ -199,6 +199,9 @@ type State struct {
 	Full    bool             // Players is everyone in the area: forget anyone else
 	Players []grid.PlayerPos // the players that moved or came into the area, in any order, each once
 	Gone    []grid.PlayerID  // the players that left the area, in any order, each once (none when Full)
+	// Left are the players the recipient knew that left the game since
+	// the State before: forget them, names and all. In any order.
+	Left []grid.PlayerID
 	// A sender's State may carry more players as Runs of a list that many
 	// States share (see SharedPlayers): on the wire they follow Players,
 	// and a decoded State has them in Players.

@@ -154,3 +154,37 @@ func BenchmarkEncodeStateTick1000(b *testing.B) {
 		}
 	}
 }
+
+// TestStateLeft: the players that left the game travel after the gone
+// ones, flagged, and only when there are some; a flag with no list, an
+// empty list or a player 0 does not decode.
+func TestStateLeft(t *testing.T) {
+	st := &protocol.State{Tick: 3, TimeNS: 150e6, Ack: 2, Left: []grid.PlayerID{7, 4}}
+	b, err := protocol.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != protocol.StateSize(0, 0)+2+2*2 {
+		t.Errorf("a State with two left is %d bytes, want %d", len(b), protocol.StateSize(0, 0)+6)
+	}
+	if m, _, err := protocol.Unmarshal(b); err != nil || !reflect.DeepEqual(m, st) {
+		t.Fatalf("decoded %+v, %v; want %+v", m, err, st)
+	}
+	if st.Empty() {
+		t.Error("a State with players that left is Empty")
+	}
+	body := b[protocol.StateHeadLen:] // flags, no players, nobody gone, left
+	for name, bad := range map[string][]byte{
+		"flag, no list":  {2, 0, 0, 0, 0},
+		"an empty list":  {2, 0, 0, 0, 0, 0, 0},
+		"player 0":       {2, 0, 0, 0, 0, 0, 1, 0, 0},
+		"list, no flag":  append([]byte{0}, body[1:]...),
+		"an unknown bit": append([]byte{6}, body[1:]...),
+	} {
+		frame := append(append([]byte(nil), b[:protocol.StateHeadLen]...), bad...)
+		frame[0], frame[1] = byte((len(frame)-2)>>8), byte(len(frame)-2)
+		if _, _, err := protocol.Unmarshal(frame); err == nil {
+			t.Errorf("%s: decoded", name)
+		}
+	}
+}

@@ -38,6 +38,7 @@ type areaUpdate struct {
 	changed []grid.PlayerPos
 	moved   []protocol.Run // more changed: runs of the broadcast's news.moved
 	gone    []grid.PlayerID
+	left    []grid.PlayerID // left the game
 	met     []grid.PlayerID
 }
 
@@ -47,6 +48,7 @@ type areaUpdate struct {
 type view struct {
 	base, cur *areaIndex
 	news      *news
+	departed  []crossing // the players that left the game since base, by the bucket they stood in
 }
 
 // fit returns the area around cell at in ix: the buckets within the
@@ -83,6 +85,7 @@ func fit(ix *areaIndex, at grid.Pos) rect {
 // that moved or came into the area (in changed, and as runs of
 // v.news.moved), the ones that left it, and the ones it has not met.
 func (a *area) update(u *areaUpdate, me grid.PlayerID, at grid.Pos, v view) {
+	a.departures(u, v.departed, v.base.cols)
 	ix := v.cur
 	old := a.r
 	u.full = a.fresh || a.again || !old.has(int32(ix.bucket(at)), ix.cols) // joined, resumed, or respawned far
@@ -145,6 +148,29 @@ func (a *area) update(u *areaUpdate, me grid.PlayerID, at grid.Pos, v view) {
 	a.r = r
 }
 
+// departures appends to u.left the players that left the game that the
+// client knew: those it was told of early, else those that stood in its
+// buckets. departed is sorted by bucket.
+func (a *area) departures(u *areaUpdate, departed []crossing, cols int) {
+	switch {
+	case len(departed) == 0 || a.fresh:
+	case a.again:
+		for _, d := range departed {
+			if _, ok := slices.BinarySearch(a.early, d.id); ok {
+				u.left = append(u.left, d.id)
+			}
+		}
+	default:
+		for y := a.r.y0; y <= a.r.y1; y++ {
+			lo, hi := int32(y*cols+a.r.x0), int32(y*cols+a.r.x1)
+			i, _ := slices.BinarySearchFunc(departed, lo, func(d crossing, b int32) int { return int(d.bucket) - int(b) })
+			for ; i < len(departed) && departed[i].bucket <= hi; i++ {
+				u.left = append(u.left, departed[i].id)
+			}
+		}
+	}
+}
+
 // fits reports whether the area's buckets may stay as they are for a
 // client at cell at: they hold every cell within the area's half sizes,
 // none beyond twice its margin more than needed, and not too many players.
@@ -184,14 +210,6 @@ func (a *area) told(id grid.PlayerID, was int32, cols int) bool {
 		return ok
 	}
 	return a.r.has(was, cols)
-}
-
-// forget drops player id, who left the game, from those told of early: a
-// newcomer may come back with its ID.
-func (a *area) forget(id grid.PlayerID) {
-	if i, ok := slices.BinarySearch(a.early, id); ok {
-		a.early = slices.Delete(a.early, i, i+1)
-	}
 }
 
 // tellEarly makes u a full picture of the area around cell at between

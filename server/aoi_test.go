@@ -303,6 +303,9 @@ func TestAreasFollowChurn(t *testing.T) {
 				case *protocol.Leave:
 					delete(names, m.ID)
 				case *protocol.State:
+					for _, id := range m.Left {
+						delete(names, id)
+					}
 					for _, id := range m.Gone {
 						delete(names, id)
 					}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"gridlag/grid"
@@ -46,6 +47,14 @@ type Core struct {
 	base      *areaIndex       // the players by where they stood at the last broadcast
 	cur       *areaIndex       // and at this one, during a broadcast
 	news      news             // from base to cur
+	// The players that left the game since the last broadcast, by the
+	// bucket they stood in then: the next broadcast tells those that knew
+	// them (State.Left). Their IDs are held (not given to a newcomer)
+	// until then, so that no client hears of a newcomer before it hears
+	// that the player with the same ID left.
+	departed  []crossing
+	held      []bool           // by player ID
+	lefts     []grid.PlayerID  // the batch's States' Left
 	deltas    []grid.PlayerPos // the batch's States' players
 	runs      []protocol.Run   // the batch's States' runs of their broadcast's news
 	shared    pool[protocol.SharedPlayers]
@@ -121,6 +130,7 @@ func NewCore(cfg Config) *Core {
 		conns:  make(map[ConnID]*client),
 		tokens: make(map[protocol.Token]*client),
 		slots:  make([]*client, cfg.MaxPlayers+1),
+		held:   make([]bool, cfg.MaxPlayers+1),
 		spawns: append([]grid.Pos{cfg.Spawn}, cfg.Spawns...),
 	}
 	if cfg.Map.Width()*cfg.Map.Height() <= protocol.MaxInlineMapCells {
@@ -192,6 +202,7 @@ func (c *Core) reset() {
 	c.deltas = c.deltas[:0]
 	c.runs = c.runs[:0]
 	c.gones = c.gones[:0]
+	c.lefts = c.lefts[:0]
 	c.shared.reset()
 	c.states.reset()
 	c.pongs.reset()
@@ -330,7 +341,7 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 		c.refuse(cl, protocol.ErrCodeFull, "server full: no free cell on the map")
 		return
 	}
-	pid := c.freeID()
+	pid := c.freeID(now)
 	if err := c.world.Add(pid, pos); err != nil {
 		// Cannot happen: the ID and the cell were just found free.
 		c.refuse(cl, protocol.ErrCodeFull, "server full: "+err.Error())
@@ -418,7 +429,7 @@ func (c *Core) violation(now time.Duration, cl *client, text string) {
 func (c *Core) leave(now time.Duration, cl *client, reason string) {
 	switch cl.phase {
 	case phaseJoined:
-		c.leaveWorld(cl, reason)
+		c.leaveWorld(now, cl, reason)
 		c.stale = true
 	case phaseWatching:
 		c.unwatch(cl, reason)
@@ -429,7 +440,7 @@ func (c *Core) leave(now time.Duration, cl *client, reason string) {
 }
 
 // leaveWorld takes a player out of the world and tells everyone.
-func (c *Core) leaveWorld(cl *client, reason string) {
+func (c *Core) leaveWorld(now time.Duration, cl *client, reason string) {
 	c.world.Remove(cl.player)
 	c.slots[cl.player] = nil
 	delete(c.tokens, cl.token)
@@ -439,19 +450,18 @@ func (c *Core) leaveWorld(cl *client, reason string) {
 	}
 	c.stats.Leaves++
 	c.events = append(c.events, Event{Kind: EventLeave, Conn: cl.conn, Player: cl.player, Name: cl.info.Name, Bot: cl.bot, Reason: reason})
+	// Those it was in the area of at the last broadcast hear of it with
+	// the next (an away one's connection is gone, and a resume resets its
+	// area); spectators at once.
+	c.departed = append(c.departed, crossing{id: cl.player, bucket: c.base.bucketOf(cl.player)})
+	c.held[cl.player] = true
+	c.base.forget(cl.player) // the next news must not take it for a player who moved
 	leave := &protocol.Leave{ID: cl.player}
-	// Those it was in the area of at the last broadcast know it; an away
-	// one's connection is gone, and a resume resets its area.
-	was := c.base.bucketOf(cl.player)
-	c.base.forget(cl.player) // the next news must not take a newcomer with its ID for it
-	for _, o := range c.slots {
-		if o != nil && !o.away && o.area.told(cl.player, was, c.base.cols) {
-			o.area.forget(cl.player)
-			c.send(o.conn, leave)
-		}
-	}
 	for _, s := range c.spectators {
 		c.send(s.conn, leave)
+	}
+	if c.cfg.Rate == 0 {
+		c.broadcast(now) // immediate mode: everyone hears of it at once
 	}
 }
 
@@ -526,7 +536,8 @@ func (c *Core) broadcast(now time.Duration) {
 	c.record(now, positions)
 	c.cur.build(c.cfg.Map.Width(), c.cfg.Map.Height(), positions)
 	c.news.compare(c.base, c.cur)
-	v := view{base: c.base, cur: c.cur, news: &c.news}
+	slices.SortFunc(c.departed, func(a, b crossing) int { return int(a.bucket) - int(b.bucket) })
+	v := view{base: c.base, cur: c.cur, news: &c.news, departed: c.departed}
 	moved := c.shared.get() // encoded once for every State carrying runs of it
 	moved.Set(append(moved.List()[:0], c.news.moved...))
 	for _, p := range positions {
@@ -537,6 +548,10 @@ func (c *Core) broadcast(now time.Duration) {
 		}
 	}
 	c.base, c.cur = c.cur, c.base
+	for _, d := range c.departed {
+		c.held[d.id] = false
+	}
+	c.departed = c.departed[:0]
 	c.showSpectators(now)
 }
 
@@ -564,15 +579,15 @@ func (c *Core) sendOwnState(now time.Duration, cl *client) {
 
 // startUpdate returns an areaUpdate that appends to the batch's buffers.
 func (c *Core) startUpdate() areaUpdate {
-	return areaUpdate{changed: c.deltas, moved: c.runs, gone: c.gones, met: c.met[:0]}
+	return areaUpdate{changed: c.deltas, moved: c.runs, gone: c.gones, left: c.lefts, met: c.met[:0]}
 }
 
 // sendState sends cl a State of u, the news of its area since the last
 // one, after a Join for each player it has not met. u's slices were
 // started by startUpdate; its runs are of moved.
 func (c *Core) sendState(now time.Duration, cl *client, u areaUpdate, moved *protocol.SharedPlayers) {
-	d, r, g := len(c.deltas), len(c.runs), len(c.gones)
-	c.deltas, c.runs, c.gones, c.met = u.changed, u.moved, u.gone, u.met
+	d, r, g, l := len(c.deltas), len(c.runs), len(c.gones), len(c.lefts)
+	c.deltas, c.runs, c.gones, c.lefts, c.met = u.changed, u.moved, u.gone, u.left, u.met
 	for _, id := range c.met {
 		c.send(cl.conn, c.slots[id].join)
 	}
@@ -587,17 +602,22 @@ func (c *Core) sendState(now time.Duration, cl *client, u areaUpdate, moved *pro
 		st.Shared = nil
 	}
 	st.Gone = c.gones[g:len(c.gones):len(c.gones)]
+	st.Left = c.lefts[l:len(c.lefts):len(c.lefts)]
 	c.stats.StatesSent++
 	c.send(cl.conn, st)
 }
 
-// freeID returns the lowest player ID not in use. The caller has checked
-// that one is free.
-func (c *Core) freeID() grid.PlayerID {
-	for i := 1; i < len(c.slots); i++ {
-		if c.slots[i] == nil {
-			return grid.PlayerID(i)
+// freeID returns the lowest player ID not in use nor held (see departed).
+// The caller has checked that one is free; if every free one is held, a
+// broadcast at now tells of the departures first.
+func (c *Core) freeID(now time.Duration) grid.PlayerID {
+	for range 2 {
+		for i := 1; i < len(c.slots); i++ {
+			if c.slots[i] == nil && !c.held[i] {
+				return grid.PlayerID(i)
+			}
 		}
+		c.broadcast(now)
 	}
 	return 0
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +47,18 @@ func posOf(t *testing.T, st *protocol.State, id grid.PlayerID) grid.Pos {
 	}
 	t.Fatalf("player %d not in state %+v", id, st)
 	return grid.Pos{}
+}
+
+// leftGame reports whether m tells its recipient that player id left the
+// game: a Leave (to a spectator), or a State listing it in Left.
+func leftGame(m protocol.Message, id grid.PlayerID) bool {
+	switch m := m.(type) {
+	case *protocol.Leave:
+		return m.ID == id
+	case *protocol.State:
+		return slices.Contains(m.Left, id)
+	}
+	return false
 }
 
 // flat returns a copy of st with every player it carries in Players, as
@@ -277,17 +290,12 @@ func TestSecondHelloClosesAndAnnouncesLeave(t *testing.T) {
 	c.Outbox()
 	c.Receive(ms, 2, &protocol.Hello{Version: protocol.Version, Name: "bob"})
 	out := c.Outbox().Envelopes
-	var gotErr, gotLeave bool
-	for _, e := range out {
-		switch m := e.Msg.(type) {
-		case *protocol.Error:
-			gotErr = e.To == 2 && e.Close && m.Code == protocol.ErrCodeProtocol
-		case *protocol.Leave:
-			gotLeave = e.To == 1 && m.ID == 2
-		}
+	if len(out) != 1 || out[0].To != 2 || !out[0].Close || out[0].Msg.(*protocol.Error).Code != protocol.ErrCodeProtocol {
+		t.Errorf("outbox %v: want Error(protocol, close) to bob", describe(out))
 	}
-	if !gotErr || !gotLeave {
-		t.Errorf("outbox %v: want Error(protocol, close) to bob and Leave to ann", describe(out))
+	c.Tick(2 * ms)
+	if st := statesTo(c.Outbox().Envelopes, 1); len(st) != 1 || !slices.Equal(st[0].Left, []grid.PlayerID{2}) {
+		t.Errorf("ann's next State %+v, want bob in Left", st)
 	}
 }
 
@@ -300,11 +308,34 @@ func TestServerFull(t *testing.T) {
 	if len(out) != 1 || !out[0].Close || out[0].Msg.(*protocol.Error).Code != protocol.ErrCodeFull {
 		t.Fatalf("third player got %v, want Error(full)", describe(out))
 	}
-	// A leave frees the lowest ID again.
+	// A leave frees the lowest ID again, once the next tick has told
+	// the others that its player left; before, a newcomer gets another.
 	c.Disconnect(ms, 1, "gone")
 	c.Outbox()
-	if w := join(t, c, 2*ms, 4, "d", false); w.Player != 1 {
+	c.Tick(2 * ms)
+	c.Outbox()
+	if w := join(t, c, 3*ms, 4, "d", false); w.Player != 1 {
 		t.Errorf("rejoin got player %d, want the freed ID 1", w.Player)
+	}
+	c = NewCore(Config{Rate: 20, MaxPlayers: 3})
+	join(t, c, 0, 1, "a", false)
+	join(t, c, 0, 2, "b", false)
+	c.Disconnect(ms, 1, "gone")
+	c.Outbox()
+	if w := join(t, c, 2*ms, 4, "d", false); w.Player != 3 {
+		t.Errorf("a join before the tick got player %d, want 3: ID 1 is held until b hears that a left", w.Player)
+	}
+	// Full but for a held ID: the others are told first, then the ID is
+	// given.
+	c.Disconnect(3*ms, 2, "gone")
+	c.Outbox()
+	c.Receive(4*ms, 5, &protocol.Hello{Version: protocol.Version, Name: "e"})
+	out = c.Outbox().Envelopes
+	if st := statesTo(out, 4); len(st) == 0 || !slices.Contains(st[0].Left, 2) {
+		t.Errorf("before e joins on a held ID, d got %v, want a State telling b left", describe(out))
+	}
+	if w, ok := out[len(out)-len(messagesTo(out, 5))].Msg.(*protocol.Welcome); !ok || w.Player != 1 {
+		t.Errorf("e: %v, want a Welcome with the freed ID 1", describe(out))
 	}
 }
 
@@ -491,32 +522,19 @@ func TestLeaveOnByeAndDisconnect(t *testing.T) {
 	if evs := batch.Events; len(evs) != 1 || evs[0].Kind != EventLeave || !strings.Contains(evs[0].Reason, "dinner") {
 		t.Errorf("events %+v, want bob's leave with his reason", evs)
 	}
-	out := batch.Envelopes
-	v.apply(out)
-	leaves := 0
-	for _, e := range out {
-		if l, ok := e.Msg.(*protocol.Leave); ok {
-			if l.ID != 2 || e.To == 2 {
-				t.Errorf("leave %+v to %d", l, e.To)
-			}
-			leaves++
-		}
-	}
-	if leaves != 2 {
-		t.Errorf("bye: %v, want Leave to ann and cid", describe(out))
-	}
-
+	v.apply(batch.Envelopes)
 	c.Disconnect(2*ms, 3, "connection reset")
-	out = c.Outbox().Envelopes
-	v.apply(out)
-	if len(out) != 1 || out[0].To != 1 || out[0].Msg.(*protocol.Leave).ID != 3 {
-		t.Errorf("disconnect: %v, want Leave(3) to ann", describe(out))
-	}
+	v.apply(c.Outbox().Envelopes)
+
+	// The next tick tells ann that both left.
 	c.Tick(3 * ms)
-	out = c.Outbox().Envelopes
+	out := c.Outbox().Envelopes
 	v.apply(out)
 	st := statesTo(out, 1)
-	if len(st) != 1 || len(v.players(1)) != 1 {
+	if len(st) != 1 || len(st[0].Left) != 2 || !slices.Contains(st[0].Left, 2) || !slices.Contains(st[0].Left, 3) {
+		t.Errorf("ann's State %+v, want bob and cid in Left", st)
+	}
+	if len(v.players(1)) != 1 {
 		t.Errorf("after two leaves the state is %+v, want ann alone", v.players(1))
 	}
 	if s := c.Stats(); s.Players != 1 || s.Leaves != 2 {

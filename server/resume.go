@@ -67,7 +67,7 @@ func (c *Core) expire(now time.Duration) {
 		}
 		c.awayN--
 		delete(c.tokens, cl.token)
-		c.leaveWorld(cl, fmt.Sprintf("did not come back within %v after %s", c.cfg.Resume, cl.awayReason))
+		c.leaveWorld(now, cl, fmt.Sprintf("did not come back within %v after %s", c.cfg.Resume, cl.awayReason))
 	}
 }
 

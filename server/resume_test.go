@@ -137,7 +137,7 @@ func TestAfterTheWindowTheAvatarLeavesAndTheTokenIsRefused(t *testing.T) {
 	out := c.Outbox()
 	var leave bool
 	for _, e := range out.Envelopes {
-		if l, ok := e.Msg.(*protocol.Leave); ok && l.ID == w.Player && e.To == 2 {
+		if leftGame(e.Msg, w.Player) && e.To == 2 {
 			leave = true
 		}
 	}
@@ -284,8 +284,8 @@ func TestResumeKeepsPointsAndFreeze(t *testing.T) {
 // TestAwayPlayerInAreas: with areas of interest, a dropped player's
 // connection hears nothing (no State, Join, Leave or Scores) while those
 // near still see it standing in their area; a newcomer near it meets it
-// with a Join; when its window ends its Leave goes to whoever has it in
-// view and to the spectators, not to a player far away.
+// with a Join; when its window ends whoever has it in view hears that it
+// left (in its State; the spectators in a Leave), not a player far away.
 func TestAwayPlayerInAreas(t *testing.T) {
 	ann, bob, far, cid := grid.Pos{X: 20, Y: 20}, grid.Pos{X: 22, Y: 20}, grid.Pos{X: 300, Y: 20}, grid.Pos{X: 20, Y: 22}
 	c := NewCore(Config{Map: openMap(t, 400, 60), Spawn: ann, Spawns: []grid.Pos{ann, bob, far, cid}, Rate: 20, Resume: 30 * time.Second})
@@ -328,7 +328,7 @@ func TestAwayPlayerInAreas(t *testing.T) {
 	out = c.Outbox().Envelopes
 	leaves := map[ConnID]bool{}
 	for _, e := range out {
-		if l, ok := e.Msg.(*protocol.Leave); ok && l.ID == 1 {
+		if leftGame(e.Msg, 1) {
 			leaves[e.To] = true
 		}
 	}

@@ -310,8 +310,7 @@ func TestTCPSlowClientDroppedOthersUnaffected(t *testing.T) {
 		if st, ok := m.(*protocol.State); ok {
 			last = st
 		}
-		l, ok := m.(*protocol.Leave)
-		return ok && l.ID == 2
+		return leftGame(m, 2)
 	})
 	ts.waitLog(t, "too slow")
 	elapsed := time.Since(start)
@@ -354,10 +353,7 @@ func TestTCPFloodDisconnected(t *testing.T) {
 		t.Fatalf("flooder got %+v, want Error(flood)", m)
 	}
 	ts.waitLog(t, "flooding")
-	good.until("the flooder's Leave", func(m protocol.Message) bool {
-		l, ok := m.(*protocol.Leave)
-		return ok && l.ID == 2
-	})
+	good.until("the flooder's Leave", func(m protocol.Message) bool { return leftGame(m, 2) })
 }
 
 // serverGoroutines returns the stacks of goroutines running server code.
@@ -481,10 +477,7 @@ func TestTCPIdleTimeout(t *testing.T) {
 	if e, ok := m.(*protocol.Error); !ok || e.Code != protocol.ErrCodeTimeout {
 		t.Errorf("silent player got %+v, want Error(timeout)", m)
 	}
-	good.until("the quiet player's Leave", func(m protocol.Message) bool {
-		l, ok := m.(*protocol.Leave)
-		return ok && l.ID == 2
-	})
+	good.until("the quiet player's Leave", func(m protocol.Message) bool { return leftGame(m, 2) })
 	close(stop)
 	<-pinged
 	if ts.Stats().Players != 1 {

@@ -17,6 +17,9 @@ type picture map[grid.PlayerID]grid.Pos
 func (p *picture) take(m protocol.Message) {
 	switch m := m.(type) {
 	case *protocol.State:
+		for _, id := range m.Left {
+			delete(*p, id)
+		}
 		if *p == nil || m.Full {
 			*p = picture{}
 		}
