@@ -231,9 +231,10 @@ type Join struct {
 	Player PlayerInfo
 }
 
-// Leave announces a player who left the world. It goes to the players who
-// had it in view (and to spectators); one who only walks out of view is
-// in its State's Gone instead.
+// Leave announces a player who left the world to a spectator. Players
+// hear of it in their next State's Left (so that a crowd leaving at once
+// is one frame a player, not one a leaver); one who only walks out of view
+// is in its State's Gone instead.
 type Leave struct {
 	ID grid.PlayerID
 }
