@@ -18,8 +18,12 @@ export CGO_ENABLED := 0
 endif
 
 SOAK     ?= 10m
+LOAD_N    ?= 1000
+LOAD_MAP  ?= 1024x1024
+LOAD_TIME ?= 15s
+LOAD_PORT ?= 7790
 
-.PHONY: all help build run test fuzz bench soak clean
+.PHONY: all help build run test fuzz bench soak load clean
 
 all: build
 
@@ -31,6 +35,8 @@ help:
 	@echo 'make fuzz FUZZTIME=60s     fuzz the protocol decoder'
 	@echo 'make bench                 run the benchmarks'
 	@echo 'make soak SOAK=10m         run the server under abuse with an honest player, then print what it holds'
+	@echo 'make load LOAD_N=3000      a server on core 0 and gridlag load on core 1: the scale figures of one run'
+	@echo '                           (LOAD_MAP=1024x1024 LOAD_TIME=15s LOAD_FLAGS="-ramp 20s" ...)'
 	@echo 'make clean                 remove build output'
 
 build:
@@ -78,6 +84,22 @@ bench:
 # against the baseline and the honest player's round trips.
 soak:
 	SOAK=$(SOAK) $(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./cmd/gridlag
+
+# load is not part of test either: one scale run on this machine. A server
+# on the first core (-map-gen $(LOAD_MAP), its caps raised for $(LOAD_N)
+# players, -metrics on the next port) and gridlag load on the second, the
+# players spread over one loopback address per 30 (the per-address cap),
+# walking for $(LOAD_TIME). It prints the load's summary, with the server's
+# ticks, CPU and RSS during the walk from its metrics. Linux (127/8).
+load: build
+	@set -e; n=$(LOAD_N); k=$$((n / 30 + 2)); last=127.0.$$((1 + k / 250)).$$((1 + k % 250)); \
+	metrics=127.0.0.1:$$(($(LOAD_PORT) + 1)); pin0=; pin1=; \
+	if command -v taskset >/dev/null && [ "$$(nproc)" -ge 2 ]; then pin0="taskset -c 0"; pin1="taskset -c 1"; fi; \
+	$$pin0 $(BIN) -server -addr 127.0.0.1:$(LOAD_PORT) -map-gen $(LOAD_MAP) -metrics $$metrics -drain 0s \
+		-max-players $$((n + 10)) -max-conns $$((n + 100)) -log bin/load-server.log & srv=$$!; \
+	trap 'kill $$srv 2>/dev/null' EXIT; sleep 1; \
+	$$pin1 $(BIN) load -connect 127.0.0.1:$(LOAD_PORT) -n $$n -duration $(LOAD_TIME) -addrs 127.0.1.1-$$last \
+		-server-metrics http://$$metrics/metrics $(LOAD_FLAGS)
 
 clean:
 	rm -rf bin

@@ -54,6 +54,11 @@ type Options struct {
 	// room-1, room-2, ..., in turn (player n in room ((n-1) mod Rooms)+1);
 	// 0 puts every player in the server's default room.
 	Rooms int
+	// ServerMetrics is the URL of the server's Prometheus metrics (its
+	// -metrics address and /metrics), read when the walk starts and ends
+	// for the server's side of the figures (Summary.Server); empty reads
+	// nothing.
+	ServerMetrics string
 }
 
 // room is the room player n (from 1) joins: "" for the default room.

@@ -2,6 +2,8 @@ package loadgen
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math/rand"
 	"runtime"
 	"sync"
@@ -84,6 +86,11 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 		return Summary{}, err
 	}
 	o = o.withDefaults()
+	if o.ServerMetrics != "" {
+		if _, err := readMetrics(ctx, o.ServerMetrics); err != nil {
+			return Summary{}, fmt.Errorf("the server's metrics: %w", err)
+		}
+	}
 	r := &run{opts: o, start: time.Now(), rtt: newRTTHistogram(), refused: map[string]int{}}
 	cpu0 := readCPU()
 
@@ -101,13 +108,34 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 
 	players := r.connectAll(ctx, writers)
 	walkStart := r.since()
+	before, beforeErr := r.readServer()
 	r.walk(ctx)
 	close(stop)
 	writing.Wait()
 	r.drain(players)
 	walked := r.since() - walkStart
+	after, afterErr := r.readServer()
 	r.leave(players)
-	return r.summarize(players, walked, readCPU().since(cpu0)), nil
+	s := r.summarize(players, walked, readCPU().since(cpu0))
+	if o.ServerMetrics != "" {
+		if err := errors.Join(beforeErr, afterErr); err != nil {
+			s.ServerErr = err.Error()
+		} else {
+			side := after.since(before)
+			s.Server = &side
+		}
+	}
+	return s, nil
+}
+
+// readServer reads the server's metrics, if the run was given their URL;
+// without a deadline of the run's, so that an interrupted walk still
+// gets its figures.
+func (r *run) readServer() (scrape, error) {
+	if r.opts.ServerMetrics == "" {
+		return scrape{}, nil
+	}
+	return readMetrics(context.Background(), r.opts.ServerMetrics)
 }
 
 // connectAll connects the players, evenly spaced over the ramp, each

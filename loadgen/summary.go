@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -49,6 +50,12 @@ type Summary struct {
 	// CPUUser and CPUSys are the load generator's own CPU time over the
 	// run (getrusage), in user space and in the kernel.
 	CPUUser, CPUSys time.Duration
+
+	// Server is the server's side of the walk, from its metrics, when
+	// Options.ServerMetrics was given and both readings worked; else
+	// ServerErr says why not.
+	Server    *ServerSide
+	ServerErr string
 }
 
 // summarize folds the players' counts into a Summary.
@@ -96,6 +103,13 @@ func (s Summary) WriteText(w io.Writer) error {
 		s.BytesInPerPlayerPerSec, s.BytesOutPerPlayerPerSec, s.BytesIn, s.BytesOut)
 	fmt.Fprintf(&b, "time        walked %v, whole run %v\n", ms(s.Walked), ms(s.Duration))
 	fmt.Fprintf(&b, "own cpu     %v user, %v sys (%.0f%% of one core)\n", ms(s.CPUUser), ms(s.CPUSys), 100*cpu.Seconds()/s.Duration.Seconds())
+	if v := s.Server; v != nil {
+		fmt.Fprintf(&b, "server      %d ticks, tick p50 <= %s, p99 <= %s; cpu %v (%.0f%% of one core), rss %.0f MB at the walk's end\n",
+			v.Ticks, bound(v.TickP50), bound(v.TickP99), ms(v.CPU), 100*v.CPUShare, v.RSS/(1<<20))
+	}
+	if s.ServerErr != "" {
+		fmt.Fprintf(&b, "server      no figures: %s\n", s.ServerErr)
+	}
 	writeReasons(&b, "refused", s.Refused)
 	writeReasons(&b, "dropped", s.Dropped)
 	if s.Undecodable > 0 {
@@ -127,6 +141,14 @@ func total(reasons map[string]int) int {
 	return n
 }
 
+// bound writes a histogram bucket's upper bound, in seconds, for reading.
+func bound(secs float64) string {
+	if math.IsInf(secs, 1) {
+		return "+Inf"
+	}
+	return time.Duration(secs * float64(time.Second)).String()
+}
+
 // ms rounds d for reading: to 0.1 ms.
 func ms(d time.Duration) time.Duration { return d.Round(100 * time.Microsecond) }
 
@@ -150,12 +172,37 @@ type jsonSummary struct {
 	Duration            float64        `json:"duration_ms"`
 	CPUUser             float64        `json:"cpu_user_ms"`
 	CPUSys              float64        `json:"cpu_sys_ms"`
+	Server              *jsonServer    `json:"server,omitempty"`
+	ServerErr           string         `json:"server_error,omitempty"`
+}
+
+// jsonServer is the JSON form of a ServerSide: tick bounds in
+// milliseconds (null beyond the last bucket).
+type jsonServer struct {
+	Ticks    uint64   `json:"ticks"`
+	TickP50  *float64 `json:"tick_p50_ms_at_most"`
+	TickP99  *float64 `json:"tick_p99_ms_at_most"`
+	CPU      float64  `json:"cpu_ms"`
+	CPUShare float64  `json:"cpu_share_of_a_core"`
+	RSS      float64  `json:"rss_bytes"`
 }
 
 // WriteJSON writes the summary as one JSON object on one line.
 func (s Summary) WriteJSON(w io.Writer) error {
 	msf := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	var server *jsonServer
+	if v := s.Server; v != nil {
+		boundMS := func(secs float64) *float64 {
+			if math.IsInf(secs, 1) {
+				return nil
+			}
+			v := secs * 1000
+			return &v
+		}
+		server = &jsonServer{Ticks: v.Ticks, TickP50: boundMS(v.TickP50), TickP99: boundMS(v.TickP99), CPU: msf(v.CPU), CPUShare: v.CPUShare, RSS: v.RSS}
+	}
 	return json.NewEncoder(w).Encode(jsonSummary{
+		Server: server, ServerErr: s.ServerErr,
 		Players: s.Players, Refused: s.Refused, Dropped: s.Dropped,
 		InputsSent: s.InputsSent, InputsAcked: s.InputsAcked,
 		RTTp50: msf(s.RTTp50), RTTp99: msf(s.RTTp99), RTTMax: msf(s.RTTMax),

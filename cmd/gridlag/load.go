@@ -27,6 +27,7 @@ func loadMain(args []string, out io.Writer) error {
 	fs.seed(&o.Seed, "seed", 0, "seed of the walks; 0 = from the clock")
 	fs.StringVar(&addrs, "addrs", "", "source addresses to spread the connections over, e.g. 127.0.0.2-127.0.0.9 (loopback aliases); default: the system's choice")
 	fs.int(&o.Rooms, "rooms", 0, roomsKind, "spread the players over this many rooms of the server (room-1, room-2, ...); 0 = its default room")
+	fs.StringVar(&o.ServerMetrics, "server-metrics", "", "the server's Prometheus metrics, e.g. http://127.0.0.1:9100/metrics (its -metrics address): read when the walk starts and ends, for its ticks, CPU and RSS during the walk")
 	fs.BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
 	if err := fs.parse(args); err != nil {
 		return err
