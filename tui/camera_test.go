@@ -3,11 +3,13 @@ package tui_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/server"
 	"gridlag/tui"
 )
 
@@ -70,4 +72,24 @@ func TestCameraFollowsThePlayer(t *testing.T) {
 	if steps := 297 + 196; shifts > steps/10 {
 		t.Errorf("the camera moved %d times in %d steps, want it to move by chunks", shifts, steps)
 	}
+}
+
+// TestBigMapPlaysAt80x24: a map far larger than the terminal is played
+// through the board's camera, not refused as "terminal too small": at
+// 80x24 the player is drawn, walks and stays on the board, and the status
+// line says where it is on the map.
+func TestBigMapPlaysAt80x24(t *testing.T) {
+	r := newRigOn(t, server.Config{Rate: 20, Map: openMap(t, 300, 200), Spawn: grid.Pos{X: 150, Y: 100}}, client.Options{})
+	r.resize(80, 24)
+	r.advance(200 * time.Millisecond)
+	r.mustNotShow("terminal too small")
+	r.mustShow("you (150,100) of 300x200")
+	for i := range 30 {
+		r.key(tcell.KeyRight)
+		r.advance(150 * time.Millisecond)
+		if !r.avatarAt(grid.Pos{X: 151 + i, Y: 100}) {
+			t.Fatalf("step %d: the avatar is not on the board at (%d,100):\n%s", i+1, 151+i, r.text())
+		}
+	}
+	r.mustShow("you (180,100) of 300x200")
 }

@@ -29,7 +29,13 @@ type rig struct {
 // the first frame.
 func newRig(t *testing.T, opts client.Options) *rig {
 	t.Helper()
-	w := sim.New(server.Config{Rate: 20})
+	return newRigOn(t, server.Config{Rate: 20}, opts)
+}
+
+// newRigOn is newRig on a world of the given game numbers.
+func newRigOn(t *testing.T, cfg server.Config, opts client.Options) *rig {
+	t.Helper()
+	w := sim.New(cfg)
 	me := w.Join("alice", opts)
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {

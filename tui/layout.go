@@ -18,6 +18,10 @@ const (
 	// waitingWidth is the board's width before the map arrives: room for
 	// "waiting for the server…".
 	waitingWidth = 30
+	// minBoardW and minBoardH are the smallest board a map larger than
+	// the screen is seen on, through the board's camera: the classic
+	// map's size, which 80x24 holds.
+	minBoardW, minBoardH = 40, 22
 )
 
 // rect is a rectangle of the screen.
@@ -34,7 +38,9 @@ type arrangement struct {
 // the screen. The board takes two columns a cell when they fit (the wide
 // layout), else one (the compact layout, down to 80x24). The title takes
 // the top row when there is room above the block, else it heads the
-// panel's column. ok is false when the screen is smaller than minSize.
+// panel's column. A map larger than the screen gets a board as large as
+// the screen allows, under the title, which shows it through its camera.
+// ok is false when the screen is smaller than minSize.
 func arrange(w, h int, m *grid.Map) (a arrangement, ok bool) {
 	needW, needH := minSize(m)
 	if w < needW || h < needH {
@@ -45,15 +51,18 @@ func arrange(w, h int, m *grid.Map) (a arrangement, ok bool) {
 	if 2*mw+boardMargin+panelWidth <= w {
 		cellW = 2
 	}
-	boardW := mw * cellW
+	boardW := min(mw*cellW, w-boardMargin-panelWidth)
 	blockW := boardW + boardMargin + panelWidth
 	bodyH := max(mh, panelMinRows)
 	top := 0
 	titleOnTop := h >= 1+bodyH+belowRows
+	if !titleOnTop && h-1-belowRows >= max(minBoardH, panelMinRows) {
+		bodyH, titleOnTop = h-1-belowRows, true // taller than the screen: the camera shows what fits
+	}
 	if titleOnTop {
 		top = 1
 	} else {
-		bodyH = max(mh, panelMinRows+1)
+		bodyH = max(min(mh, h-belowRows), panelMinRows+1)
 	}
 	x := (w - blockW) / 2
 	y := top + (h-top-bodyH-belowRows)/2
@@ -75,10 +84,11 @@ func arrange(w, h int, m *grid.Map) (a arrangement, ok bool) {
 // minSize returns the smallest screen that holds the compact layout for
 // map m (nil before the server's welcome): the board, one column a cell,
 // beside the panel headed by the title, then the status line and the
-// keys' reminder.
+// keys' reminder. A map larger than minBoardW x minBoardH needs only a
+// board that size: its camera shows the rest as the player walks.
 func minSize(m *grid.Map) (w, h int) {
 	mw, mh := mapSize(m)
-	return mw + boardMargin + panelWidth, max(mh, panelMinRows+1) + belowRows
+	return min(mw, minBoardW) + boardMargin + panelWidth, max(min(mh, minBoardH), panelMinRows+1) + belowRows
 }
 
 // mapSize returns the size of map m in cells; without a map, room for
