@@ -27,7 +27,15 @@ type ServerBoard struct {
 	// judged returns the zap the server judged last, while the board shows
 	// it; nil for none (a spectator's board has none).
 	judged func() *LabZap
+	// look is the cell the camera keeps in view on a map larger than the
+	// board (see Look).
+	look grid.Pos
 }
+
+// Look points the camera at cell p on a map larger than the board: the
+// board shows the part of the map around it, moving by chunks as Board's
+// camera does for a player.
+func (b *ServerBoard) Look(p grid.Pos) { b.look = p }
 
 // NewServerBoard returns a board that draws the view returned by view.
 func NewServerBoard(view func() *client.WorldView) *ServerBoard {
@@ -43,6 +51,7 @@ func (b *ServerBoard) Draw(screen tcell.Screen) {
 	v := b.view()
 	x, y, w, h := b.GetInnerRect()
 	b.world = worldAsView(v)
+	b.world.Predicted = b.look // the camera follows it; with no State, nothing is drawn there
 	z := b.judgedZap()
 	if z != nil {
 		b.world.Beam = z.Beam

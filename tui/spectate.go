@@ -8,6 +8,7 @@ import (
 	"github.com/rivo/tview"
 
 	"gridlag/client"
+	"gridlag/grid"
 )
 
 // Watcher is what the spectator's screen needs from a connection to a
@@ -27,6 +28,12 @@ var spectateKeyTable = []binding[*SpectateScreen]{
 	{label: "?", help: "show or hide this help (Esc also hides it)", brief: "?", group: "help", keys: []keyDo[*SpectateScreen]{
 		{key: tcell.KeyRune, ch: '?', do: func(s *SpectateScreen) { s.help = !s.help }},
 		{key: tcell.KeyEscape, do: func(s *SpectateScreen) { s.help = false }},
+	}},
+	{label: "arrows", help: "look around a map larger than the screen", brief: "arrows", group: "look", keys: []keyDo[*SpectateScreen]{
+		{key: tcell.KeyLeft, do: func(s *SpectateScreen) { s.pan(-1, 0) }},
+		{key: tcell.KeyRight, do: func(s *SpectateScreen) { s.pan(1, 0) }},
+		{key: tcell.KeyUp, do: func(s *SpectateScreen) { s.pan(0, -1) }},
+		{key: tcell.KeyDown, do: func(s *SpectateScreen) { s.pan(0, 1) }},
 	}},
 	{label: "q Ctrl-C", help: "quit", brief: "q", group: "quit", keys: []keyDo[*SpectateScreen]{
 		{key: tcell.KeyRune, ch: 'q', do: func(s *SpectateScreen) { s.quit = true }},
@@ -51,6 +58,23 @@ type SpectateScreen struct {
 	ended    bool
 	help     bool
 	quit     bool
+
+	// On a map larger than the screen, the cell the board keeps in view
+	// (the map's middle at first); the arrows move it.
+	look     grid.Pos
+	lookedAt *grid.Map // the map look is on
+}
+
+// pan moves the look by a third of the board along dx, dy, within the
+// map.
+func (s *SpectateScreen) pan(dx, dy int) {
+	m := s.view.Map
+	if m == nil {
+		return
+	}
+	_, _, w, h := s.board.GetRect()
+	s.look.X = min(max(s.look.X+dx*max(w/3, 1), 0), m.Width()-1)
+	s.look.Y = min(max(s.look.Y+dy*max(h/3, 1), 0), m.Height()-1)
 }
 
 // NewSpectateScreen returns the spectator's screen of watch drawn on
@@ -99,11 +123,17 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 		mw, mh = v.Map.Width(), v.Map.Height()
 	}
 	lines := len(v.Players) + 1
-	s.tooSmall = w < mw || h < mh+2
+	if v.Map != nil && v.Map != s.lookedAt {
+		s.look, s.lookedAt = grid.Pos{X: mw / 2, Y: mh / 2}, v.Map
+	}
+	s.board.Look(s.look)
+	// A map larger than the screen is seen through the board's camera,
+	// on a board at least the classic map's size.
+	s.tooSmall = w < min(mw, minBoardW) || h < min(mh, minBoardH)+2
 	switch {
 	case s.tooSmall:
-		drawTooSmall(screen, w, h, mw, mh+2)
-	case h-2 >= mh+lines || v.Map == nil:
+		drawTooSmall(screen, w, h, min(mw, minBoardW), min(mh, minBoardH)+2)
+	case h-2 >= mh+lines || v.Map == nil || mw > w || mh > h-2:
 		s.board.SetRect(0, 1, w, h-2)
 		s.board.Draw(screen)
 	default: // the lines beside the map

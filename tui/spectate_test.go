@@ -107,3 +107,41 @@ func TestSpectateScreenEnded(t *testing.T) {
 		t.Fatal("a key after the end did not quit")
 	}
 }
+
+// TestSpectateBigMap: a map larger than the terminal is watched through
+// the board's camera, looking at the map's middle first; the arrows look
+// around it by a third of the board at a time.
+func TestSpectateBigMap(t *testing.T) {
+	r := newSpectateRig(t, 80, 24)
+	r.watch.view.Map = openMap(t, 300, 200)
+	r.watch.view.Players[0].Pos = grid.Pos{X: 150, Y: 100} // ada, in the middle
+	r.s.Frame()
+	if strings.Contains(r.text(), "too small") || !strings.Contains(r.text(), "a") {
+		t.Fatalf("a 300x200 map at 80x24:\n%s", r.text())
+	}
+	ada := func() bool {
+		for _, row := range rows(r.screen)[1:23] {
+			if strings.Contains(row, "a") {
+				return true
+			}
+		}
+		return false
+	}
+	if !ada() {
+		t.Fatalf("ada in the map's middle is not on the board:\n%s", r.text())
+	}
+	key := func(k tcell.Key, n int) {
+		for range n {
+			r.s.HandleKey(tcell.NewEventKey(k, 0, tcell.ModNone))
+			r.s.Frame()
+		}
+	}
+	key(tcell.KeyLeft, 4)
+	if ada() {
+		t.Fatalf("after looking left ada is still on the board:\n%s", r.text())
+	}
+	key(tcell.KeyRight, 4)
+	if !ada() {
+		t.Fatalf("after looking back ada is not on the board:\n%s", r.text())
+	}
+}
