@@ -70,7 +70,7 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 		return nil, err
 	}
 	dec := protocol.NewDecoder(bufio.NewReaderSize(nc, 4096))
-	w, first, err := welcome(dec, r.knowsMap)
+	w, first, handshake, err := welcome(dec, r.knowsMap)
 	if err != nil {
 		nc.Close()
 		return nil, err
@@ -81,7 +81,7 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 		nc.Close()
 		return nil, err
 	}
-	p := &player{nc: nc, dec: dec, id: w.Player, m: m, moveTime: r.opts.MoveTime, joined: r.since(), inBase: dec.BytesRead, first: first}
+	p := &player{nc: nc, dec: dec, id: w.Player, m: m, moveTime: r.opts.MoveTime, joined: r.since(), inBase: handshake, first: first}
 	if p.moveTime == 0 {
 		p.moveTime = time.Duration(w.MoveTimeMS) * time.Millisecond
 	}
@@ -93,35 +93,38 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 // too big for the Welcome, which it puts in the Welcome's Cells; unless
 // known says the run has that map already (every player of a run plays
 // the same server): then it reads them without decoding them, and returns
-// the message after them.
-func welcome(dec *protocol.Decoder, known func(w *protocol.Welcome) bool) (*protocol.Welcome, protocol.Message, error) {
+// the message after them. handshake is the bytes of the handshake: all
+// read, but for that message.
+func welcome(dec *protocol.Decoder, known func(w *protocol.Welcome) bool) (w *protocol.Welcome, next protocol.Message, handshake int64, err error) {
 	m, err := dec.Decode()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	switch v := m.(type) {
 	case *protocol.Welcome:
 		switch {
 		case !v.MapFollows():
-			return v, nil, nil
+			return v, nil, dec.BytesRead, nil
 		case known(v):
-			next, err := skipChunks(dec)
-			return v, next, err
+			next, handshake, err := skipChunks(dec)
+			return v, next, handshake, err
 		}
-		return v, nil, mapChunks(dec, v)
+		err := mapChunks(dec, v)
+		return v, nil, dec.BytesRead, err
 	case *protocol.Error:
-		return nil, nil, errors.New(protocol.Printable(v.Text))
+		return nil, nil, 0, errors.New(protocol.Printable(v.Text))
 	}
-	return nil, nil, fmt.Errorf("%v instead of Welcome", m.Type())
+	return nil, nil, 0, fmt.Errorf("%v instead of Welcome", m.Type())
 }
 
 // skipChunks reads the map's chunks without decoding them, and returns the
-// message after them.
-func skipChunks(dec *protocol.Decoder) (protocol.Message, error) {
+// message after them and the bytes read before it (the handshake's).
+func skipChunks(dec *protocol.Decoder) (protocol.Message, int64, error) {
 	for {
+		before := dec.BytesRead
 		m, skipped, err := dec.Skip(protocol.TypeMapChunk)
 		if err != nil || !skipped {
-			return m, err
+			return m, before, err
 		}
 	}
 }

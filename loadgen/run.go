@@ -118,10 +118,10 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	r.leave(players)
 	s := r.summarize(players, walked, readCPU().since(cpu0))
 	if o.ServerMetrics != "" {
-		if err := errors.Join(beforeErr, afterErr); err != nil {
+		side, err := after.since(before)
+		if err := errors.Join(beforeErr, afterErr, err); err != nil {
 			s.ServerErr = err.Error()
 		} else {
-			side := after.since(before)
 			s.Server = &side
 		}
 	}

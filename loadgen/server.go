@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -28,7 +29,7 @@ type ServerSide struct {
 	Ticks uint64
 	// TickP50 and TickP99 bound the tick's duration: the upper bounds of
 	// the histogram's buckets that hold the 50th and the 99th percentile
-	// (+Inf beyond the last bucket).
+	// (+Inf beyond the last bucket, NaN if there was no tick).
 	TickP50, TickP99 float64
 	// CPU is the server process's CPU time over the walk.
 	CPU time.Duration
@@ -94,7 +95,11 @@ func single(f *dto.MetricFamily) float64 {
 }
 
 // since returns what the server did between an earlier reading and s.
-func (s scrape) since(before scrape) ServerSide {
+// The percentiles are NaN if it took no tick.
+func (s scrape) since(before scrape) (ServerSide, error) {
+	if s.ticks < before.ticks || s.cpu < before.cpu {
+		return ServerSide{}, errors.New("the server's counters went back: it restarted during the walk")
+	}
 	out := ServerSide{Ticks: s.ticks - before.ticks, RSS: s.rss}
 	out.CPU = time.Duration((s.cpu - before.cpu) * float64(time.Second))
 	if secs := s.at.Sub(before.at).Seconds(); secs > 0 {
@@ -108,6 +113,9 @@ func (s scrape) since(before scrape) ServerSide {
 		}
 	}
 	bound := func(q float64) float64 {
+		if out.Ticks == 0 {
+			return math.NaN()
+		}
 		for i, c := range counts {
 			if float64(c) >= q*float64(out.Ticks) {
 				return s.buckets[i].GetUpperBound()
@@ -116,5 +124,5 @@ func (s scrape) since(before scrape) ServerSide {
 		return math.Inf(1)
 	}
 	out.TickP50, out.TickP99 = bound(0.5), bound(0.99)
-	return out
+	return out, nil
 }

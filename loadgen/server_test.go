@@ -83,9 +83,19 @@ process_resident_memory_bytes 3.3e+07
 		t.Fatal(err)
 	}
 	after.at = before.at.Add(4 * time.Second)
-	v := after.since(before)
+	v, err := after.since(before)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if v.Ticks != 100 || v.TickP50 != 0.01 || !math.IsInf(v.TickP99, 1) || v.CPU != 2*time.Second || v.CPUShare != 0.5 || v.RSS != 33e6 {
 		t.Errorf("%+v: want 100 ticks, p50 <= 10 ms, p99 beyond the last bucket, 2 s of CPU (half a core), 33 MB", v)
+	}
+
+	if _, err := before.since(after); err == nil || !strings.Contains(err.Error(), "restarted") {
+		t.Errorf("counters going back: %v, want the server taken as restarted", err)
+	}
+	if idle, _ := before.since(before); !math.IsNaN(idle.TickP50) || !math.IsNaN(idle.TickP99) {
+		t.Errorf("no tick: %+v, want no percentile", idle)
 	}
 
 	if _, err := Run(context.Background(), Options{Addr: "127.0.0.1:1", N: 1, ServerMetrics: "http://127.0.0.1:1/metrics"}); err == nil || !strings.Contains(err.Error(), "the server's metrics") {

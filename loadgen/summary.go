@@ -143,8 +143,11 @@ func total(reasons map[string]int) int {
 
 // bound writes a histogram bucket's upper bound, in seconds, for reading.
 func bound(secs float64) string {
-	if math.IsInf(secs, 1) {
+	switch {
+	case math.IsInf(secs, 1):
 		return "+Inf"
+	case math.IsNaN(secs):
+		return "? (no tick)"
 	}
 	return time.Duration(secs * float64(time.Second)).String()
 }
@@ -193,7 +196,7 @@ func (s Summary) WriteJSON(w io.Writer) error {
 	var server *jsonServer
 	if v := s.Server; v != nil {
 		boundMS := func(secs float64) *float64 {
-			if math.IsInf(secs, 1) {
+			if math.IsInf(secs, 1) || math.IsNaN(secs) {
 				return nil
 			}
 			v := secs * 1000

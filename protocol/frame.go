@@ -88,11 +88,12 @@ type Decoder struct {
 	states StateStream
 	// BytesRead counts the bytes of every frame read so far.
 	BytesRead int64
-	// HeadsOnly makes States decode to their head alone (Tick, TimeNS,
-	// Ack and Full, with no players and nobody gone): for a reader that
-	// needs only the acknowledgements, such as a load generator, which
-	// would otherwise make a list of every player moving in view, every
-	// tick, only to drop it.
+	// HeadsOnly makes Decode give States as their head alone (Tick,
+	// TimeNS, Ack and Full, with no players and nobody gone, and the rest
+	// of the frame not checked): for a reader that needs only the
+	// acknowledgements, such as a load generator, which would otherwise
+	// make a list of every player moving in view, every tick, only to
+	// drop it.
 	HeadsOnly bool
 }
 
@@ -118,7 +119,7 @@ func (d *Decoder) Decode() (Message, error) {
 // without decoding it and reports true: a reader may pass over frames it
 // has no use for (a load generator, the map chunks of a map it already
 // has) at the cost of reading them alone. A frame of another type, and
-// any State, is decoded and returned as by Decode.
+// any State, is decoded in full (whatever HeadsOnly says) and returned.
 func (d *Decoder) Skip(t Type) (Message, bool, error) {
 	body, err := d.frame()
 	if err != nil {

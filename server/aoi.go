@@ -58,11 +58,13 @@ func fit(ix *areaIndex, at grid.Pos) rect {
 	r := ix.cover(at, protocol.AreaHalfWidth+protocol.AreaMargin, protocol.AreaHalfHeight+protocol.AreaMargin)
 	own := ix.cover(at, 0, 0)
 	for ix.count(r) > protocol.MaxAreaPlayers && r != own {
-		// Take off the row or column of buckets farthest from at's.
-		d := [4]int{own.x0 - r.x0, r.x1 - own.x1, (own.y0 - r.y0) * bucketH / bucketW, (r.y1 - own.y1) * bucketH / bucketW}
-		far := 0
+		// Take off the row or column of buckets farthest from at's, in
+		// cells (a bucket is twice as wide as it is high); a side with no
+		// bucket beyond at's is never taken.
+		d := [4]int{(own.x0 - r.x0) * bucketW, (r.x1 - own.x1) * bucketW, (own.y0 - r.y0) * bucketH, (r.y1 - own.y1) * bucketH}
+		far := -1
 		for i := range d {
-			if d[i] > d[far] || d[far] == 0 {
+			if d[i] > 0 && (far < 0 || d[i] > d[far]) {
 				far = i
 			}
 		}
@@ -174,11 +176,29 @@ func (a *area) departures(u *areaUpdate, departed []crossing, cols int) {
 // fits reports whether the area's buckets may stay as they are for a
 // client at cell at: they hold every cell within the area's half sizes,
 // none beyond twice its margin more than needed, and not too many players.
+//
+// An area shrunk by a crowd (it does not hold all it needs) stays as it
+// is while it still holds its player's bucket and the buckets around it
+// and the crowd is still there (more than crowdedShare of
+// MaxAreaPlayers): else its edge rows would come and go with the counts
+// at every tick, each time with their Joins and Gones.
 func (a *area) fits(ix *areaIndex, at grid.Pos) bool {
 	need := ix.cover(at, protocol.AreaHalfWidth, protocol.AreaHalfHeight)
 	loose := ix.cover(at, protocol.AreaHalfWidth+2*protocol.AreaMargin, protocol.AreaHalfHeight+2*protocol.AreaMargin)
-	return a.r.covers(need) && loose.covers(a.r) && ix.count(a.r) <= protocol.MaxAreaPlayers
+	n := ix.count(a.r)
+	if !loose.covers(a.r) || n > protocol.MaxAreaPlayers {
+		return false
+	}
+	if a.r.covers(need) {
+		return true
+	}
+	around := ix.cover(at, bucketW, bucketH).and(need)
+	return a.r.covers(around) && n > protocol.MaxAreaPlayers*crowdedShare/8
 }
+
+// crowdedShare, in eighths, is how full of MaxAreaPlayers a shrunk area
+// must stay to be kept (see fits).
+const crowdedShare = 6
 
 // picture appends a full picture of the buckets of r in ix to u: every
 // player in them, and those the client did not know as met: all when its

@@ -379,3 +379,71 @@ func TestAreasFollowChurn(t *testing.T) {
 		}
 	}
 }
+
+// TestCrowdedAreasShrinkAndHold: in a crowd larger than an area may hold,
+// every area shrinks to at most MaxAreaPlayers and keeps its player's
+// bucket, and a crowd walking about does not make the areas' edges come
+// and go at every tick (each time with a Join per player coming back):
+// once settled, few areas change from one tick to the next.
+func TestCrowdedAreasShrinkAndHold(t *testing.T) {
+	const n = 2600
+	rng := rand.New(rand.NewSource(1))
+	spawns := make([]grid.Pos, n)
+	for i := range spawns {
+		spawns[i] = grid.Pos{X: 1 + rng.Intn(118), Y: 1 + rng.Intn(78)}
+	}
+	c := NewCore(Config{Map: openMap(t, 120, 80), Spawn: spawns[0], Spawns: spawns[1:], Rate: 20, MaxPlayers: n, MoveTime: time.Millisecond, Burst: 1})
+	for i := 1; i <= n; i++ {
+		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "p"})
+		c.Outbox()
+	}
+	last := make([]rect, n+1)
+	moved := 0
+	for k := 1; k <= 12; k++ {
+		now := time.Duration(k) * 50 * time.Millisecond
+		for i := 1; i <= n; i++ {
+			c.Receive(now, ConnID(i), &protocol.Input{Seq: uint32(k), Dir: grid.Dir(rng.Intn(4) + 1)})
+		}
+		c.Outbox()
+		c.Tick(now)
+		c.Outbox()
+		for i := 1; i <= n; i++ {
+			cl := c.conns[ConnID(i)]
+			at, _ := c.world.Pos(cl.player)
+			if got := c.base.count(cl.area.r); got > protocol.MaxAreaPlayers || !cl.area.r.has(int32(c.base.bucket(at)), c.base.cols) {
+				t.Fatalf("tick %d: player %d at %v: area %+v holds %d players (at most %d), its own bucket: %v", k, cl.player, at, cl.area.r, got, protocol.MaxAreaPlayers, cl.area.r.has(int32(c.base.bucket(at)), c.base.cols))
+			}
+			if k > 2 && cl.area.r != last[i] { // the first ticks settle the areas
+				moved++
+			}
+			last[i] = cl.area.r
+		}
+	}
+	if share := float64(moved) / 10 / n; share > 0.005 {
+		t.Errorf("%.2f%% of the areas changed at each tick in a crowd walking about, want them to hold (at most 0.5%%)", 100*share)
+	}
+}
+
+// TestFitShrinksOnlyWhereThereIsRoom: on a map one bucket high, packed
+// past MaxAreaPlayers, an area shrinks by columns alone, to at most
+// MaxAreaPlayers, around its player's bucket, wherever the player is.
+func TestFitShrinksOnlyWhereThereIsRoom(t *testing.T) {
+	var ps []grid.PlayerPos
+	for x := range 1024 {
+		for y := range bucketH {
+			ps = append(ps, grid.PlayerPos{ID: grid.PlayerID(len(ps) + 1), Pos: grid.Pos{X: x, Y: y}})
+		}
+	}
+	var ix areaIndex
+	ix.build(1024, bucketH, ps)
+	for _, at := range []grid.Pos{{X: 0, Y: 0}, {X: 500, Y: 7}, {X: 1023, Y: 3}} {
+		r := fit(&ix, at)
+		n := ix.count(r)
+		if n > protocol.MaxAreaPlayers || !r.has(int32(ix.bucket(at)), ix.cols) || r.y0 != 0 || r.y1 != 0 {
+			t.Errorf("at %v: area %+v holds %d players, want at most %d, around its bucket", at, r, n, protocol.MaxAreaPlayers)
+		}
+		if full := ix.count(ix.cover(at, protocol.AreaHalfWidth+protocol.AreaMargin, 0)); full > protocol.MaxAreaPlayers && n <= protocol.MaxAreaPlayers-bucketW*bucketH {
+			t.Errorf("at %v: %d players around, the area keeps %d: shrunk by more than a bucket", at, full, n)
+		}
+	}
+}
