@@ -33,9 +33,10 @@ func TestServerSideOfTheWalk(t *testing.T) {
 	if v == nil {
 		t.Fatalf("no server side: %q", s.ServerErr)
 	}
-	// 50 Hz over at least the half second walked, and the drain.
-	if v.Ticks < 20 || v.TickP50 > v.TickP99 || math.IsInf(v.TickP99, 1) || v.RSS < 1<<20 || v.CPU < 0 {
-		t.Errorf("server side %+v: want 20 ticks or more, p50 <= p99 in the buckets, a resident size", v)
+	// No figure depends on the machine's speed: ticks were counted, the
+	// percentiles are buckets' bounds in order, and the server has a size.
+	if v.Ticks == 0 || !(v.TickP50 <= v.TickP99) || v.RSS < 1<<20 || v.CPU < 0 {
+		t.Errorf("server side %+v: want ticks, p50 <= p99 in the buckets, a resident size", v)
 	}
 	var text, js strings.Builder
 	s.WriteText(&text)
