@@ -248,11 +248,7 @@ func TestRoomKeepsAwayPlayerAndResumesIntoIt(t *testing.T) {
 // room's Core does its own areas (a player of another room is never
 // introduced, however near its cell).
 func TestRoomOnABigMap(t *testing.T) {
-	m, err := grid.Generate(300, 300, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spawn, _ := nearestFloor(m, grid.Pos{X: 150, Y: 150})
+	m, spawn := bigMap(t, 300)
 	ts := startServer(t, Options{Config: Config{Map: m, Spawn: spawn, Rate: 50}})
 	cy := dial(t, ts)
 	cy.join("cy") // the default room, at the same spawn
