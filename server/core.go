@@ -70,7 +70,6 @@ type Core struct {
 	targets  []grid.PlayerPos // scratch of judge
 	lastZap  ZapRecord
 	thawAt   time.Duration // no frozen player thaws before this; 0 if none is frozen
-	round    int           // rounds ended
 	roundEnd time.Duration // when the round in play ends; 0 before the first call with a time
 	winner   grid.Score    // the last round's winner, ID 0 if none
 	scores   []grid.Score  // scratch of endRound
