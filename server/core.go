@@ -131,10 +131,8 @@ func NewCore(cfg Config) *Core {
 		held:   make([]bool, cfg.MaxPlayers+1),
 		spawns: append([]grid.Pos{cfg.Spawn}, cfg.Spawns...),
 	}
-	if cfg.Map.Width()*cfg.Map.Height() <= protocol.MaxInlineMapCells {
+	if c.chunks = protocol.MapChunks(cfg.Map); c.chunks == nil {
 		c.cells = cfg.Map.Cells()
-	} else {
-		c.chunks = protocol.MapChunks(cfg.Map)
 	}
 	c.base, c.cur = &c.indexes[0], &c.indexes[1]
 	c.base.build(cfg.Map.Width(), cfg.Map.Height(), nil)
