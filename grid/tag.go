@@ -13,24 +13,18 @@ const (
 	DefaultRound int64 = 180e9
 )
 
-// Cooldown enforces ZapCooldown for one player. The zero value is ready.
+// Cooldown enforces ZapCooldown for one player: a speed limit of one zap
+// per ZapCooldown, with no burst. The zero value is ready.
 type Cooldown struct {
-	next  int64
-	begun bool
+	limit Limiter
 }
 
 // Ready reports whether a zap at time now is allowed.
-func (c *Cooldown) Ready(now int64) bool { return !c.begun || now >= c.next }
+func (c *Cooldown) Ready(now int64) bool { return now >= c.limit.Earliest(ZapCooldown, 1) }
 
 // Fire records a zap at time now if one is allowed and reports whether it
 // was.
-func (c *Cooldown) Fire(now int64) bool {
-	if !c.Ready(now) {
-		return false
-	}
-	c.next, c.begun = now+ZapCooldown, true
-	return true
-}
+func (c *Cooldown) Fire(now int64) bool { return c.limit.Allow(now, ZapCooldown, 1) }
 
 // Score is one player's points in a round.
 type Score struct {

@@ -33,8 +33,12 @@ type MapChunk struct {
 // Type implements Message.
 func (*MapChunk) Type() Type { return TypeMapChunk }
 
-// MapChunks splits a map's cells into the chunks that carry it.
+// MapChunks splits a map's cells into the chunks that carry it; none
+// (nil) for a map that travels inline in its Welcome or Spectating.
 func MapChunks(m *grid.Map) []*MapChunk {
+	if inlineMap(uint16(m.Width()), uint16(m.Height())) {
+		return nil
+	}
 	cells := m.Cells()
 	rows := max(1, MaxChunkCells/m.Width())
 	var out []*MapChunk

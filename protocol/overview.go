@@ -74,13 +74,7 @@ func (m *Overview) decodePayload(r *reader) error {
 	m.Tick = r.u32()
 	m.TimeNS = r.u64()
 	m.Total = r.u16()
-	n := int(r.u16())
-	if r.err == nil && len(r.b) != overviewPlayerLen*n {
-		if len(r.b) < overviewPlayerLen*n {
-			return ErrShort
-		}
-		return ErrTrailing
-	}
+	n := r.count(overviewPlayerLen)
 	if n > int(m.Total) {
 		return fmt.Errorf("%d players listed of %d in all: %w", n, m.Total, ErrBadValue)
 	}

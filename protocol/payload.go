@@ -102,6 +102,21 @@ func uvarintLen(v uint64) int {
 	return binary.PutUvarint(b[:], v)
 }
 
+// count reads a list's length, the number of entries of entryLen bytes
+// that follow, and fails with ErrShort if fewer bytes remain than they
+// need, so that no decoder makes room for entries that are not there. It
+// returns 0 once the reader has failed.
+func (r *reader) count(entryLen int) int {
+	n := int(r.u16())
+	if r.err == nil && len(r.b) < n*entryLen {
+		r.fail(ErrShort)
+	}
+	if r.err != nil {
+		return 0
+	}
+	return n
+}
+
 func (r *reader) bool() bool {
 	switch r.u8() {
 	case 0:

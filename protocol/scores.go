@@ -70,13 +70,7 @@ func (m *Scores) decodePayload(r *reader) error {
 	m.LeftMS = r.u32()
 	m.Winner = grid.PlayerID(r.u16())
 	m.WinnerPoints = r.u16()
-	n := int(r.u16())
-	if r.err == nil && len(r.b) != scoreEntryLen*n {
-		if len(r.b) < scoreEntryLen*n {
-			return ErrShort
-		}
-		return ErrTrailing
-	}
+	n := r.count(scoreEntryLen)
 	m.Players = make([]ScoreEntry, n)
 	for i := range m.Players {
 		p := &m.Players[i]

@@ -169,11 +169,7 @@ func (m *State) decodePayload(r *reader) error {
 
 // decodePlayers reads a count and that many IDs and cells.
 func decodePlayers(r *reader) []grid.PlayerPos {
-	n := int(r.u16())
-	if r.err != nil || len(r.b) < n*statePlayerLen {
-		r.fail(ErrShort)
-		return nil
-	}
+	n := r.count(statePlayerLen)
 	if n == 0 {
 		return nil
 	}
@@ -190,11 +186,7 @@ func decodePlayers(r *reader) []grid.PlayerPos {
 
 // decodeGone reads a count and that many IDs.
 func decodeGone(r *reader) []grid.PlayerID {
-	n := int(r.u16())
-	if r.err != nil || len(r.b) < n*stateGoneLen {
-		r.fail(ErrShort)
-		return nil
-	}
+	n := r.count(stateGoneLen)
 	if n == 0 {
 		return nil
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net"
 	"runtime"
 	"strings"
@@ -108,13 +109,8 @@ func TestSlowReadersDroppedByTime(t *testing.T) {
 			}
 		}
 	}()
-	deadline := time.Now().Add(wait)
-	for strings.Count(ts.logs.String(), "too slow") < 1 || ts.Stats().Players > 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the non-readers were not dropped: %d players", ts.Stats().Players)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	eventually(t, func() bool { return strings.Contains(ts.logs.String(), "too slow") && ts.Stats().Players <= 1 },
+		func() string { return fmt.Sprintf("the non-readers were not dropped: %d players", ts.Stats().Players) })
 	if !strings.Contains(ts.logs.String(), "too slow: read nothing for "+stall.String()) {
 		t.Errorf("the drop does not give its reason in seconds:\n%s", ts.logs)
 	}

@@ -102,17 +102,17 @@ func (a *area) update(u *areaUpdate, me grid.PlayerID, at grid.Pos, v view) {
 	}
 	kept, nw := old.and(r), v.news
 	for y := kept.y0; y <= kept.y1; y++ {
-		lo, hi := nw.run(nw.movedStart, ix.cols, y, kept.x0, kept.x1)
+		lo, hi := bucketRun(nw.movedStart, ix.cols, y, kept.x0, kept.x1)
 		if lo < hi {
 			u.moved = append(u.moved, protocol.Run{Lo: lo, Hi: hi})
 		}
-		lo, hi = nw.run(nw.cameStart, ix.cols, y, kept.x0, kept.x1)
+		lo, hi = bucketRun(nw.cameStart, ix.cols, y, kept.x0, kept.x1)
 		for _, c := range nw.came[lo:hi] {
 			if c.id != me && !old.has(c.bucket, ix.cols) {
 				u.met = append(u.met, c.id)
 			}
 		}
-		lo, hi = nw.run(nw.wentStart, ix.cols, y, kept.x0, kept.x1)
+		lo, hi = bucketRun(nw.wentStart, ix.cols, y, kept.x0, kept.x1)
 		for _, c := range nw.went[lo:hi] {
 			if c.bucket >= 0 && !r.has(c.bucket, ix.cols) {
 				u.gone = append(u.gone, c.id)
@@ -248,10 +248,4 @@ func (a *area) tellEarly(u *areaUpdate, me grid.PlayerID, at grid.Pos, ix *areaI
 	}
 	slices.Sort(a.early)
 	a.r, a.fresh, a.again = r, false, true
-}
-
-// run returns the bounds of the news of buckets x0..x1 of bucket row y,
-// in the list whose bucket starts are start.
-func (nw *news) run(start []int32, cols, y, x0, x1 int) (lo, hi int32) {
-	return start[y*cols+x0], start[y*cols+x1+1]
 }

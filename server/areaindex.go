@@ -91,7 +91,14 @@ func (ix *areaIndex) bucket(p grid.Pos) int { return p.Y/bucketH*ix.cols + p.X/b
 
 // run returns the bounds in players of the buckets x0..x1 of bucket row y.
 func (ix *areaIndex) run(y, x0, x1 int) (lo, hi int32) {
-	return ix.start[y*ix.cols+x0], ix.start[y*ix.cols+x1+1]
+	return bucketRun(ix.start, ix.cols, y, x0, x1)
+}
+
+// bucketRun returns the bounds of buckets x0..x1 of bucket row y in a
+// list kept by bucket, whose bucket b starts at start[b], on a map of
+// cols bucket columns.
+func bucketRun(start []int32, cols, y, x0, x1 int) (lo, hi int32) {
+	return start[y*cols+x0], start[y*cols+x1+1]
 }
 
 // count returns the number of players in the buckets of r.

@@ -8,15 +8,23 @@ import (
 	"gridlag/protocol"
 )
 
+// bigMap generates a side x side map (seed 3) and finds the floor cell
+// nearest its centre, for a spawn.
+func bigMap(tb testing.TB, side int) (*grid.Map, grid.Pos) {
+	tb.Helper()
+	m, err := grid.Generate(side, side, 3)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	spawn, _ := nearestFloor(m, grid.Pos{X: side / 2, Y: side / 2})
+	return m, spawn
+}
+
 // TestBigMapFollowsTheWelcome: on a generated 1024x1024 map a newcomer's
 // Welcome carries the dimensions only, and the map's chunks follow it,
 // before its first State, giving the map back cell for cell.
 func TestBigMapFollowsTheWelcome(t *testing.T) {
-	m, err := grid.Generate(1024, 1024, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spawn, _ := nearestFloor(m, grid.Pos{X: 512, Y: 512})
+	m, spawn := bigMap(t, 1024)
 	c := NewCore(Config{Map: m, Spawn: spawn, Rate: 20})
 	w := join(t, c, 0, 1, "ann", false)
 	if !w.MapFollows() || len(w.Cells) != 0 || w.MapWidth != 1024 || w.MapHeight != 1024 {
@@ -46,11 +54,7 @@ func TestBigMapFollowsTheWelcome(t *testing.T) {
 // TestBigMapFollowsTheSpectating: a spectator of a big world gets the map
 // in chunks right after its Spectating, as a player after its Welcome.
 func TestBigMapFollowsTheSpectating(t *testing.T) {
-	m, err := grid.Generate(1024, 1024, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spawn, _ := nearestFloor(m, grid.Pos{X: 512, Y: 512})
+	m, spawn := bigMap(t, 1024)
 	c := NewCore(Config{Map: m, Spawn: spawn, Rate: 20})
 	c.Receive(0, 1, &protocol.Spectate{Version: protocol.Version, Name: "teacher"})
 	out := c.Outbox().Envelopes

@@ -70,8 +70,6 @@ type Core struct {
 	targets  []grid.PlayerPos // scratch of judge
 	lastZap  ZapRecord
 	thawAt   time.Duration // no frozen player thaws before this; 0 if none is frozen
-	zaps     int           // zaps judged
-	round    int           // rounds ended
 	roundEnd time.Duration // when the round in play ends; 0 before the first call with a time
 	winner   grid.Score    // the last round's winner, ID 0 if none
 	scores   []grid.Score  // scratch of endRound
@@ -133,10 +131,8 @@ func NewCore(cfg Config) *Core {
 		held:   make([]bool, cfg.MaxPlayers+1),
 		spawns: append([]grid.Pos{cfg.Spawn}, cfg.Spawns...),
 	}
-	if cfg.Map.Width()*cfg.Map.Height() <= protocol.MaxInlineMapCells {
+	if c.chunks = protocol.MapChunks(cfg.Map); c.chunks == nil {
 		c.cells = cfg.Map.Cells()
-	} else {
-		c.chunks = protocol.MapChunks(cfg.Map)
 	}
 	c.base, c.cur = &c.indexes[0], &c.indexes[1]
 	c.base.build(cfg.Map.Width(), cfg.Map.Height(), nil)

@@ -163,11 +163,7 @@ func TestIdleStatesAreSteps(t *testing.T) {
 // is followed by the very frames of the first's map chunks, not encoded
 // again.
 func TestMapChunksEncodedOncePerRoom(t *testing.T) {
-	m, err := grid.Generate(1024, 1024, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spawn, _ := nearestFloor(m, grid.Pos{X: 512, Y: 512})
+	m, spawn := bigMap(t, 1024)
 	c := NewCore(Config{Map: m, Spawn: spawn, Rate: 20})
 	var enc encoder
 	kept, conns := keptFrames{}, streams{}
@@ -216,11 +212,7 @@ func sameState(a, b *protocol.State) bool {
 // from join to join as a room keeps them ("kept"), or encoded at each join
 // ("each").
 func BenchmarkJoinBigMap(b *testing.B) {
-	m, err := grid.Generate(1024, 1024, 3)
-	if err != nil {
-		b.Fatal(err)
-	}
-	spawn, _ := nearestFloor(m, grid.Pos{X: 512, Y: 512})
+	m, spawn := bigMap(b, 1024)
 	for _, keep := range []bool{true, false} {
 		name := map[bool]string{true: "kept", false: "each"}[keep]
 		b.Run(name, func(b *testing.B) {

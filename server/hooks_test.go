@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -57,11 +58,6 @@ func TestHeartbeatStopsWhileTheWorldIsStuck(t *testing.T) {
 // waitBeats waits until beats reaches n.
 func waitBeats(t *testing.T, beats *atomic.Int64, n int64) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for beats.Load() < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d heartbeats, want %d", beats.Load(), n)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	eventually(t, func() bool { return beats.Load() >= n },
+		func() string { return fmt.Sprintf("%d heartbeats, want %d", beats.Load(), n) })
 }

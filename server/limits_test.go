@@ -68,13 +68,7 @@ func TestTCPCloseIsQuickAfterADrop(t *testing.T) {
 	// Wait until far more has been sent than the two 4 KB socket buffers
 	// hold (a State here is 27 bytes), so that the writer is blocked; the
 	// queue is large, so the client is not dropped as slow.
-	deadline := time.Now().Add(wait)
-	for ts.Stats().StatesSent < 1000 {
-		if time.Now().After(deadline) {
-			t.Fatal("the server sent too few states")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	eventually(t, func() bool { return ts.Stats().StatesSent >= 1000 }, func() string { return "the server sent too few states" })
 	c.nc.Write([]byte{0, 3, 99, 1, 2})
 	ts.waitLog(t, "malformed")
 	start := time.Now()

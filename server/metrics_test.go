@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -51,19 +52,11 @@ func (r *recorder) Left(kind string) {
 // waitFor polls until ok holds for the recorder.
 func (r *recorder) waitFor(t *testing.T, what string, ok func(*recorder) bool) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for {
+	eventually(t, func() bool {
 		r.mu.Lock()
-		done := ok(r)
-		r.mu.Unlock()
-		if done {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("metrics never showed %s: %+v", what, r)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		defer r.mu.Unlock()
+		return ok(r)
+	}, func() string { return fmt.Sprintf("metrics never showed %s: %+v", what, r) })
 }
 
 // TestMetricsSeeTheServer: the server reports its ticks, every byte it

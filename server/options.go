@@ -57,8 +57,9 @@ type Options struct {
 	// Default 5s.
 	WriteTimeout time.Duration
 	// SendQueue is how many frames may wait for a client before it counts
-	// as stalled and is disconnected. It must exceed MaxPlayers: a
-	// newcomer is sent one Join per player online at once. Default 4096.
+	// as stalled and is disconnected. It must exceed
+	// protocol.MaxAreaPlayers: a newcomer is sent one Join per player in
+	// its area of interest at once. Default 4096.
 	SendQueue int
 	// MaxMessageRate is how many messages per second a client may send,
 	// sustained, with bursts of twice as many. Above it the client is

@@ -66,7 +66,6 @@ func (c *Core) expire(now time.Duration) {
 			continue
 		}
 		c.awayN--
-		delete(c.tokens, cl.token)
 		c.leaveWorld(now, cl, fmt.Sprintf("did not come back within %v after %s", c.cfg.Resume, cl.awayReason))
 	}
 }

@@ -126,15 +126,7 @@ func (s *Server) listRooms(c *conn, m *protocol.ListRooms) {
 		return
 	}
 	c.lobby = true
-	f, err := s.enc.one(s.roomList())
-	if err != nil {
-		s.log.Error("cannot encode", "type", protocol.TypeRooms, "err", err)
-		return
-	}
-	if !c.push(f) {
-		c.stalled = c.queueFull()
-		s.drop(c, c.stalled, nil, true)
-	}
+	s.send(c, s.roomList())
 }
 
 // roomList describes every open room, the default room first, the others

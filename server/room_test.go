@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -177,17 +178,12 @@ func TestRoomsCounters(t *testing.T) {
 	dial(t, ts).joinRoom("ann", "red")
 	dial(t, ts).joinRoom("bob", "red")
 	dial(t, ts).join("cy")
-	deadline := time.Now().Add(wait)
-	for {
+	eventually(t, func() bool {
 		rooms := ts.Rooms()
-		if len(rooms) == 2 && rooms[0].Name == "" && rooms[0].Stats.Players == 1 && rooms[1].Name == "red" && rooms[1].Stats.Players == 2 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("rooms %+v, want cy in the default room, ann and bob in red", rooms)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return len(rooms) == 2 && rooms[0].Name == "" && rooms[0].Stats.Players == 1 && rooms[1].Name == "red" && rooms[1].Stats.Players == 2
+	}, func() string {
+		return fmt.Sprintf("rooms %+v, want cy in the default room, ann and bob in red", ts.Rooms())
+	})
 	if st := ts.Stats(); st.Players != 3 || st.Joins != 3 {
 		t.Errorf("server totals %d players, %d joins; want 3 of each", st.Players, st.Joins)
 	}
@@ -252,11 +248,7 @@ func TestRoomKeepsAwayPlayerAndResumesIntoIt(t *testing.T) {
 // room's Core does its own areas (a player of another room is never
 // introduced, however near its cell).
 func TestRoomOnABigMap(t *testing.T) {
-	m, err := grid.Generate(300, 300, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spawn, _ := nearestFloor(m, grid.Pos{X: 150, Y: 150})
+	m, spawn := bigMap(t, 300)
 	ts := startServer(t, Options{Config: Config{Map: m, Spawn: spawn, Rate: 50}})
 	cy := dial(t, ts)
 	cy.join("cy") // the default room, at the same spawn

@@ -54,7 +54,6 @@ func (c *Core) endRound() {
 	}
 	w, _ := grid.Winner(c.scores)
 	c.winner = w
-	c.round++
 	c.stats.Rounds++
 	c.roundEnd += c.cfg.Round
 }
@@ -62,7 +61,7 @@ func (c *Core) endRound() {
 // Round returns the round in play (1 for the first), when it ends on the
 // Core's clock, and the winner of the last round (ID 0 if none).
 func (c *Core) Round() (round int, ends time.Duration, last grid.Score) {
-	return c.round + 1, c.roundEnd, c.winner
+	return int(c.stats.Rounds) + 1, c.roundEnd, c.winner
 }
 
 // Scoreboard appends every player's score in the round in play, frozen
@@ -81,7 +80,7 @@ func (c *Core) Scoreboard(dst []protocol.ScoreEntry) []protocol.ScoreEntry {
 func (c *Core) tellScores(now time.Duration) {
 	c.stale = false
 	s := &protocol.Scores{
-		Round:        uint16(min(c.round+1, 65535)),
+		Round:        uint16(min(c.stats.Rounds+1, 65535)),
 		LeftMS:       uint32(max(c.roundEnd-now, 0) / time.Millisecond),
 		Winner:       c.winner.ID,
 		WinnerPoints: uint16(min(c.winner.Points, 65535)),

@@ -447,12 +447,18 @@ func (s *Server) noticeAll(text string) {
 
 // notify queues a Notice of text for c.
 func (s *Server) notify(c *conn, text string) {
+	s.send(c, &protocol.Notice{Text: text})
+}
+
+// send queues m for c outside a room's flush, and drops c if its queue
+// is full.
+func (s *Server) send(c *conn, m protocol.Message) {
 	if c.closing || c.stalled != "" {
 		return
 	}
-	f, err := s.enc.one(&protocol.Notice{Text: text})
+	f, err := s.enc.one(m)
 	if err != nil {
-		s.log.Error("cannot encode", "type", protocol.TypeNotice, "err", err)
+		s.log.Error("cannot encode", "type", m.Type(), "err", err)
 		return
 	}
 	if !c.push(f) {

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"runtime"
@@ -62,26 +63,28 @@ func startServer(t *testing.T, opts Options) *testServer {
 			t.Logf("server log:\n%s", logs.String())
 		}
 	})
+	eventually(t, func() bool { return ts.Addr() != nil }, func() string { return "server did not start" })
+	return ts
+}
+
+// eventually polls the server until cond holds, and fails the test with
+// what why says then if it does not within wait.
+func eventually(t *testing.T, cond func() bool, why func() string) {
+	t.Helper()
 	deadline := time.Now().Add(wait)
-	for ts.Addr() == nil {
+	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("server did not start")
+			t.Fatal(why())
 		}
 		time.Sleep(time.Millisecond)
 	}
-	return ts
 }
 
 // waitLog polls the log for text.
 func (ts *testServer) waitLog(t *testing.T, text string) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for !strings.Contains(ts.logs.String(), text) {
-		if time.Now().After(deadline) {
-			t.Fatalf("log never said %q", text)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually(t, func() bool { return strings.Contains(ts.logs.String(), text) },
+		func() string { return fmt.Sprintf("log never said %q", text) })
 }
 
 // testClient is a raw protocol client.
@@ -389,13 +392,8 @@ func TestTCPCloseSaysByeAndLeavesNoGoroutines(t *testing.T) {
 		clients = append(clients, c)
 	}
 	silent := dial(t, ts) // connected, no Hello yet
-	deadline := time.Now().Add(wait)
-	for ts.Stats().Connections < 2 || readers() < 3 {
-		if time.Now().After(deadline) {
-			t.Fatalf("connections not set up: %+v", ts.Stats())
-		}
-		time.Sleep(time.Millisecond)
-	}
+	eventually(t, func() bool { return ts.Stats().Connections >= 2 && readers() >= 3 },
+		func() string { return fmt.Sprintf("connections not set up: %+v", ts.Stats()) })
 
 	done := make(chan struct{})
 	go func() {

@@ -30,7 +30,7 @@ type ZapRecord struct {
 func (z ZapRecord) Hit() bool { return z.Outcome == protocol.ZapHit }
 
 // LastZap returns the last zap the Core judged; ok is false before any.
-func (c *Core) LastZap() (z ZapRecord, ok bool) { return c.lastZap, c.zaps > 0 }
+func (c *Core) LastZap() (z ZapRecord, ok bool) { return c.lastZap, c.stats.Zaps > 0 }
 
 // SetLagComp turns lag compensation on or off from now on.
 func (c *Core) SetLagComp(on bool) { c.cfg.LagComp = on }
@@ -53,7 +53,6 @@ func (c *Core) zap(now time.Duration, cl *client, z *protocol.Zap) {
 		rec = c.judge(now, cl, time.Duration(min(z.RenderNS, uint64(now))), rec)
 	}
 	c.lastZap = rec
-	c.zaps++
 	c.send(cl.conn, &protocol.ZapResult{
 		Seq: z.Seq, Outcome: rec.Outcome, Target: rec.Target, RewindMS: wireMS(rec.Rewind),
 		From: rec.Beam.From, Dir: rec.Beam.Dir, Len: uint8(rec.Beam.Len),
