@@ -76,11 +76,13 @@ func drive(ctx context.Context, s Client, b *Bot, start time.Time) (dropped bool
 // reaction time is over, then a press. It returns when b wants its next
 // turn, and whether it is done.
 func turn(s Client, b *Bot, now time.Duration) (wake time.Duration, done bool) {
-	zap, aim, aiming := b.Aim(now, s.View())
+	v := s.View()
+	zap, aim, aiming := b.Aim(now, v)
 	if zap {
 		s.Zap()
+		v = s.View() // with the zap pending
 	}
-	press, wake, done := b.Next(now, s.View())
+	press, wake, done := b.Next(now, v)
 	if press != grid.None {
 		s.Press(press)
 	}
