@@ -55,19 +55,9 @@ func drive(ctx context.Context, s Client, b *Bot, start time.Time) (dropped bool
 			return true
 		default:
 		}
-		zap, aim, aiming := b.Aim(now(), s.View())
-		if zap {
-			s.Zap()
-		}
-		press, wake, done := b.Next(now(), s.View())
-		if press != grid.None {
-			s.Press(press)
-		}
+		wake, done := turn(s, b, now())
 		if done {
 			return false
-		}
-		if aiming {
-			wake = min(wake, aim)
 		}
 		timer.Reset(max(wake-now(), 0)) // since Go 1.23 a reset timer never delivers a stale tick
 		select {
@@ -80,6 +70,26 @@ func drive(ctx context.Context, s Client, b *Bot, start time.Time) (dropped bool
 		case <-timer.C:
 		}
 	}
+}
+
+// turn gives b its turn on s at time now: a zap if it aims and the
+// reaction time is over, then a press. It returns when b wants its next
+// turn, and whether it is done.
+func turn(s Client, b *Bot, now time.Duration) (wake time.Duration, done bool) {
+	v := s.View()
+	zap, aim, aiming := b.Aim(now, v)
+	if zap {
+		s.Zap()
+		v = s.View() // with the zap pending
+	}
+	press, wake, done := b.Next(now, v)
+	if press != grid.None {
+		s.Press(press)
+	}
+	if aiming {
+		wake = min(wake, aim)
+	}
+	return wake, done
 }
 
 // outcome is what a bot that played on s for connected brings back, and

@@ -35,6 +35,19 @@ func startServer(t *testing.T, cfg server.Config) (*server.Server, string) {
 	return srv, ln.Addr().String()
 }
 
+// waitServer polls srv's Stats until cond holds, or fails the test after
+// 10 s.
+func waitServer(t *testing.T, srv *server.Server, what string, cond func(server.Stats) bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond(srv.Stats()) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s: %+v", what, srv.Stats())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 func TestRunAgainstServer(t *testing.T) {
 	t.Parallel()
 	const latency, jitter = 60 * time.Millisecond, 20 * time.Millisecond
@@ -180,13 +193,7 @@ func TestStartStops(t *testing.T) {
 	t.Parallel()
 	srv, addr := startServer(t, server.Config{Rate: 20})
 	stop := Start(context.Background(), Options{Addr: addr, N: 2, Seed: 6})
-	deadline := time.Now().Add(10 * time.Second)
-	for srv.Stats().Bots < 2 || srv.Stats().Moves < 4 {
-		if time.Now().After(deadline) {
-			t.Fatalf("bots joined %d, moves %d: the bots do not walk", srv.Stats().Bots, srv.Stats().Moves)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitServer(t, srv, "the bots to walk", func(s server.Stats) bool { return s.Bots >= 2 && s.Moves >= 4 })
 	s := stop()
 	if s.Bots != 2 || len(s.Errors) != 0 || s.InputsAcked != s.InputsSent {
 		t.Fatalf("stopped: %+v", s)
@@ -194,12 +201,7 @@ func TestStartStops(t *testing.T) {
 	if again := stop(); again.Bots != 2 {
 		t.Errorf("a second stop returned %d bots", again.Bots)
 	}
-	for srv.Stats().Bots != 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d bots still on the server after stop", srv.Stats().Bots)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitServer(t, srv, "the bots to leave after stop", func(s server.Stats) bool { return s.Bots == 0 })
 }
 
 func TestRunRefusesBadOptions(t *testing.T) {
@@ -242,26 +244,16 @@ func TestBotsComeBackAfterADrop(t *testing.T) {
 	srv, addr := startServer(t, server.Config{Rate: 20, Resume: 30 * time.Second})
 	proxy := netcut.Start(t, addr)
 	stop := Start(context.Background(), Options{Addr: proxy.Addr(), N: 2, Seed: 7})
-	waitServer := func(what string, cond func(server.Stats) bool) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for !cond(srv.Stats()) {
-			if time.Now().After(deadline) {
-				t.Fatalf("timed out waiting for %s: %+v", what, srv.Stats())
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
-	waitServer("the bots to walk", func(s server.Stats) bool { return s.Bots == 2 && s.Moves >= 4 })
+	waitServer(t, srv, "the bots to walk", func(s server.Stats) bool { return s.Bots == 2 && s.Moves >= 4 })
 	proxy.Cut()
-	waitServer("both to come back", func(s server.Stats) bool { return s.Resumes == 2 })
+	waitServer(t, srv, "both to come back", func(s server.Stats) bool { return s.Resumes == 2 })
 	moves := srv.Stats().Moves
-	waitServer("the bots to walk on", func(s server.Stats) bool { return s.Moves >= moves+4 })
+	waitServer(t, srv, "the bots to walk on", func(s server.Stats) bool { return s.Moves >= moves+4 })
 	s := stop()
 	if s.Bots != 2 || len(s.Errors) != 0 || s.Resumes != 2 {
 		t.Fatalf("summary %+v: want 2 bots, no error, 2 resumes", s)
 	}
-	waitServer("the bots to leave", func(s server.Stats) bool { return s.Players == 0 })
+	waitServer(t, srv, "the bots to leave", func(s server.Stats) bool { return s.Players == 0 })
 	st := srv.Stats()
 	if s.InputsAcked != s.InputsSent || st.InputsProcessed != uint64(s.InputsSent) || st.Joins != 2 || st.Leaves != 2 {
 		t.Errorf("bots sent %d, acknowledged %d; server processed %d, %d joins, %d leaves: want every input once, the same 2 players",

@@ -81,7 +81,7 @@ func simRun(t *testing.T, w *sim.World, opts Options, at func(since time.Duratio
 	return summarize(results, w.Now()-start)
 }
 
-// step gives the bot its turn at time now, as the wall-clock runner does;
+// step gives the bot its turn at time now (turn, as the wall-clock runner);
 // ok is false once the bot is done, or dropped.
 func (sb *simBot) step(now time.Duration) (wake time.Duration, ok bool) {
 	select {
@@ -90,19 +90,8 @@ func (sb *simBot) step(now time.Duration) (wake time.Duration, ok bool) {
 		return 0, false
 	default:
 	}
-	zap, aim, aiming := sb.b.Aim(now, sb.c.View())
-	if zap {
-		sb.c.Zap()
-	}
-	press, wake, done := sb.b.Next(now, sb.c.View())
-	if press != grid.None {
-		sb.c.Press(press)
-	}
-	sb.done = done
-	if aiming {
-		wake = min(wake, aim)
-	}
-	return wake, !done
+	wake, sb.done = turn(sb.c, sb.b, now)
+	return wake, !sb.done
 }
 
 // spawnWatch is a client that stands still and looks at every State it

@@ -2,6 +2,7 @@ package client
 
 import (
 	"hash/fnv"
+	"slices"
 	"testing"
 
 	"gridlag/grid"
@@ -41,7 +42,7 @@ func TestDeltasBuildTheArea(t *testing.T) {
 		}
 		c.Receive(0, s.st)
 		v := c.View(0)
-		if got := others(v); !equalPlayers(got, s.want) {
+		if got := others(v); !slices.Equal(got, s.want) {
 			t.Fatalf("step %d: the client draws %v, want %v", i, got, s.want)
 		}
 		if i == 2 && v.Others[1].Name != "cid" {
@@ -51,18 +52,6 @@ func TestDeltasBuildTheArea(t *testing.T) {
 	if v := c.View(0); v.Server != (grid.Pos{X: 11, Y: 10}) {
 		t.Errorf("the server has the player at %v, want (11,10) from the delta", v.Server)
 	}
-}
-
-func equalPlayers(a, b []grid.PlayerPos) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // mapHash is a hash of a map's cells.

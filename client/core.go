@@ -250,10 +250,7 @@ func (c *Core) fail(err error) {
 // them as too fast when they all come at once): the resumed connection
 // sends them with those that were unacknowledged at the drop.
 func (c *Core) Press(now time.Duration, d grid.Dir) PressResult {
-	if c.phase != Playing && !c.away || !c.hasState || !d.Valid() || c.phase == Closed {
-		return Ignored
-	}
-	if c.away && len(c.pending) >= c.burst {
+	if !c.takesInput() || !d.Valid() {
 		return Ignored
 	}
 	if !c.limit.Allow(int64(now), int64(c.moveTime), 1) {
@@ -264,6 +261,16 @@ func (c *Core) Press(now time.Duration, d grid.Dir) PressResult {
 	c.held = grid.None
 	c.sendInput(now, d)
 	return Sent
+}
+
+// takesInput reports whether a press or a zap is taken now: while
+// playing, with a State, or while reconnecting until the server's Burst of
+// inputs is held.
+func (c *Core) takesInput() bool {
+	if c.phase != Playing && !c.away || !c.hasState || c.phase == Closed {
+		return false
+	}
+	return !c.away || len(c.pending) < c.burst
 }
 
 // number gives the next input, sent at now, its number and keeps it

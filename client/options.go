@@ -38,7 +38,7 @@ type Options struct {
 	ServerTimeout time.Duration
 
 	// Resume, if not zero, is a resume token from an earlier client's
-	// Welcome (Core.Token): the client asks for that avatar back with a
+	// Welcome (Core.Resumable): the client asks for that avatar back with a
 	// Resume instead of joining with a Hello, and a refusal ends it with
 	// the server's Error.
 	Resume protocol.Token

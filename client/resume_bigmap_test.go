@@ -1,4 +1,4 @@
-package client_test
+package client
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server"
@@ -34,20 +33,6 @@ func walledMap(t *testing.T, w, h int) *grid.Map {
 	return m
 }
 
-// wire encodes and decodes m, as the connection does.
-func wire(t *testing.T, m protocol.Message) protocol.Message {
-	t.Helper()
-	b, err := protocol.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, _, err := protocol.Unmarshal(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return got
-}
-
 // TestResumeOnABigMap: a player on a map too big for the Welcome drops
 // and resumes, all at explicit times between a server Core and a client
 // Core. The resumed Welcome is followed by the map's chunks; the client
@@ -60,18 +45,18 @@ func TestResumeOnABigMap(t *testing.T) {
 	m := walledMap(t, 600, 200)
 	ann, bob, far := grid.Pos{X: 20, Y: 20}, grid.Pos{X: 22, Y: 20}, grid.Pos{X: 500, Y: 150}
 	srv := server.NewCore(server.Config{Map: m, Spawn: ann, Spawns: []grid.Pos{ann, bob, far}, Rate: 20, Resume: 30 * time.Second})
-	cl := client.NewCore(0, client.Options{Name: "ann", NoInterpolate: true})
+	cl := NewCore(0, Options{Name: "ann", NoInterpolate: true})
 	// deliver hands what the client sent to the server on conn, and what
 	// the server sent to conn to the client, and returns the latter.
 	deliver := func(now time.Duration, conn server.ConnID) []protocol.Message {
 		t.Helper()
 		for _, m := range cl.Outbox() {
-			srv.Receive(now, conn, wire(t, m))
+			srv.Receive(now, conn, roundTrip(t, m))
 		}
 		var got []protocol.Message
 		for _, e := range srv.Outbox().Envelopes {
 			if e.To == conn {
-				got = append(got, wire(t, e.Msg))
+				got = append(got, roundTrip(t, e.Msg))
 			}
 		}
 		for _, m := range got {
@@ -101,18 +86,18 @@ func TestResumeOnABigMap(t *testing.T) {
 			t.Fatalf("%v sent to ann's dropped connection", e.Msg.Type())
 		}
 	}
-	if r := cl.Press(1200*ms, grid.Down); r != client.Sent {
+	if r := cl.Press(1200*ms, grid.Down); r != Sent {
 		t.Fatalf("a press while reconnecting: %v, want held as sent", r)
 	}
 
 	cl.Resume(2 * time.Second)
 	for _, m := range cl.Outbox() {
-		srv.Receive(2*time.Second, 4, wire(t, m))
+		srv.Receive(2*time.Second, 4, roundTrip(t, m))
 	}
 	var msgs []protocol.Message
 	for _, e := range srv.Outbox().Envelopes {
 		if e.To == 4 {
-			msgs = append(msgs, wire(t, e.Msg))
+			msgs = append(msgs, roundTrip(t, e.Msg))
 		}
 	}
 	w, ok := msgs[0].(*protocol.Welcome)
@@ -122,7 +107,7 @@ func TestResumeOnABigMap(t *testing.T) {
 	var cells []byte
 	chunks, joins, states := 0, 0, 0
 	for i, m := range msgs {
-		if i > 0 && cl.Phase() != client.Handshaking {
+		if i > 0 && cl.Phase() != Handshaking {
 			if _, chunk := m.(*protocol.MapChunk); chunk {
 				t.Fatalf("the client resumed before the map's last chunk (%d so far)", chunks)
 			}
@@ -155,7 +140,7 @@ func TestResumeOnABigMap(t *testing.T) {
 	}
 
 	v := cl.View(2 * time.Second)
-	if cl.Phase() != client.Playing || v.Reconnecting || cl.Stats().Resumes != 1 {
+	if cl.Phase() != Playing || v.Reconnecting || cl.Stats().Resumes != 1 {
 		t.Fatalf("after the resume: phase %v, reconnecting %v, %d resumes", cl.Phase(), v.Reconnecting, cl.Stats().Resumes)
 	}
 	if len(v.Others) != 1 || v.Others[0].Name != "bob" || v.Others[0].Pos != (grid.Pos{X: 23, Y: 20}) {

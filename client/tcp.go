@@ -201,10 +201,7 @@ func (c *tcp) redial() {
 			return
 		}
 		delay = min(2*delay, RedialMax)
-		ctx, cancel := context.WithTimeout(c.ctx, DialTimeout)
-		var dialer net.Dialer
-		nc, err := dialer.DialContext(ctx, "tcp", c.addr)
-		cancel()
+		nc, err := dial(c.ctx, c.addr)
 		if err != nil {
 			c.logger.Debug("reconnect failed", "addr", c.addr, "err", err, "retry", delay)
 			continue

@@ -45,10 +45,7 @@ type tagState struct {
 // reconnecting, a zap is held like a press (see Press) and goes with its
 // number and render time once the connection is resumed.
 func (c *Core) Zap(now time.Duration) PressResult {
-	if c.phase != Playing && !c.away || !c.hasState || c.phase == Closed {
-		return Ignored
-	}
-	if c.away && len(c.pending) >= c.burst {
+	if !c.takesInput() {
 		return Ignored
 	}
 	c.stats.ZapsSent++
