@@ -50,7 +50,7 @@ func NewServerBoard(view func() *client.WorldView) *ServerBoard {
 func (b *ServerBoard) Draw(screen tcell.Screen) {
 	v := b.view()
 	x, y, w, h := b.GetInnerRect()
-	b.world = worldAsView(v)
+	b.world = worldAsView(v, b.world.Others[:0])
 	b.world.Predicted = b.look // the camera follows it; with no State, nothing is drawn there
 	z := b.judgedZap()
 	if z != nil {
@@ -148,14 +148,11 @@ func rateText(hz int) string {
 
 // worldAsView is the server's world as a client view for a Board: the map
 // and every player as another player, where the server has them; no
-// avatar of one's own.
-func worldAsView(v *client.WorldView) client.View {
-	out := client.View{Map: v.Map, Err: v.Err, Connected: v.Connected}
-	if len(v.Players) > 0 {
-		out.Others = make([]client.Other, len(v.Players))
+// avatar of one's own. The others are appended to others, so that a board
+// drawn every frame reuses the last frame's slice.
+func worldAsView(v *client.WorldView, others []client.Other) client.View {
+	for _, p := range v.Players {
+		others = append(others, client.Other{ID: p.ID, Name: p.Name, Color: p.Color, Pos: p.Pos})
 	}
-	for i, p := range v.Players {
-		out.Others[i] = client.Other{ID: p.ID, Name: p.Name, Color: p.Color, Pos: p.Pos}
-	}
-	return out
+	return client.View{Map: v.Map, Err: v.Err, Connected: v.Connected, Others: others}
 }
