@@ -37,15 +37,23 @@ func newRigOn(t *testing.T, cfg server.Config, opts client.Options) *rig {
 	t.Helper()
 	w := sim.New(cfg)
 	me := w.Join("alice", opts)
+	scr := newScreen(t, 120, 40)
+	r := &rig{t: t, world: w, me: me, screen: scr, ui: tui.New(scr, me, tui.Options{Title: "gridlag — test", LogPath: "/var/log/gridlag-test.log"})}
+	r.ui.Frame()
+	return r
+}
+
+// newScreen returns a simulated w x h terminal, initialised, and finished
+// when the test ends.
+func newScreen(t *testing.T, w, h int) tcell.SimulationScreen {
+	t.Helper()
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(scr.Fini)
-	scr.SetSize(120, 40)
-	r := &rig{t: t, world: w, me: me, screen: scr, ui: tui.New(scr, me, tui.Options{Title: "gridlag — test", LogPath: "/var/log/gridlag-test.log"})}
-	r.ui.Frame()
-	return r
+	scr.SetSize(w, h)
+	return scr
 }
 
 // resize gives the terminal a new size and draws the next frame.

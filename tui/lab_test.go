@@ -33,12 +33,7 @@ func newLabRig(t *testing.T, cfg lab.Config, w, h int) *labRig {
 		t.Fatal(err)
 	}
 	r.lab = l
-	r.screen = tcell.NewSimulationScreen("UTF-8")
-	if err := r.screen.Init(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(r.screen.Fini)
-	r.screen.SetSize(w, h)
+	r.screen = newScreen(t, w, h)
 	r.s = tui.NewLabScreen(r.screen, l.Model(), tui.Options{LogPath: "/tmp/lab.log"})
 	r.s.Frame()
 	return r

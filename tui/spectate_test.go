@@ -34,12 +34,7 @@ type spectateRig struct {
 
 func newSpectateRig(t *testing.T, w, h int) *spectateRig {
 	t.Helper()
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(scr.Fini)
-	scr.SetSize(w, h)
+	scr := newScreen(t, w, h)
 	fw := &fakeWatch{changed: make(chan struct{}, 1), done: make(chan struct{}), view: client.WorldView{
 		Connected: true, Map: grid.DefaultMap(), Rate: 20, Tick: 42, Total: 2,
 		Players: []client.WorldPlayer{
