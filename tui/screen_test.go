@@ -122,7 +122,7 @@ func newStubSession(v client.View) *stubSession {
 func newSessionRig(t *testing.T, s client.Session, w, h int) *rig {
 	t.Helper()
 	scr := newScreen(t, w, h)
-	return &rig{t: t, screen: scr, ui: tui.New(scr, s, tui.Options{})}
+	return &rig{simTerm: simTerm{t, scr}, ui: tui.New(scr, s, tui.Options{})}
 }
 
 func (s *stubSession) Press(grid.Dir)           {}

@@ -26,10 +26,9 @@ func (f *fakeWatch) Done() <-chan struct{}    { return f.done }
 
 // spectateRig is the spectator's screen on a simulated terminal.
 type spectateRig struct {
-	t      *testing.T
-	watch  *fakeWatch
-	screen tcell.SimulationScreen
-	s      *tui.SpectateScreen
+	simTerm
+	watch *fakeWatch
+	s     *tui.SpectateScreen
 }
 
 func newSpectateRig(t *testing.T, w, h int) *spectateRig {
@@ -42,20 +41,9 @@ func newSpectateRig(t *testing.T, w, h int) *spectateRig {
 			{ID: 2, Name: "bot-1", Color: 2, Bot: true, Pos: grid.Pos{X: 3, Y: 1}, Ack: 12},
 		},
 	}}
-	r := &spectateRig{t: t, watch: fw, screen: scr, s: tui.NewSpectateScreen(scr, fw, tui.Options{})}
+	r := &spectateRig{simTerm: simTerm{t, scr}, watch: fw, s: tui.NewSpectateScreen(scr, fw, tui.Options{})}
 	r.s.Frame()
 	return r
-}
-
-func (r *spectateRig) text() string { return strings.Join(rows(r.screen), "\n") }
-
-func (r *spectateRig) mustShow(want ...string) {
-	r.t.Helper()
-	for _, w := range want {
-		if !strings.Contains(r.text(), w) {
-			r.t.Fatalf("the screen does not show %q:\n%s", w, r.text())
-		}
-	}
 }
 
 // TestSpectateScreen: the spectator sees every player where the server
