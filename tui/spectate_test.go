@@ -2,6 +2,7 @@ package tui_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -127,4 +128,25 @@ func TestSpectateBigMap(t *testing.T) {
 	if !ada() {
 		t.Fatalf("after looking back ada is not on the board:\n%s", r.text())
 	}
+}
+
+// TestSpectateManyPlayers: when the players' lines do not all fit, the
+// last row says how many more there are (the summary counted among
+// them); when the server lists fewer players than it has, the summary
+// says so.
+func TestSpectateManyPlayers(t *testing.T) {
+	r := newSpectateRig(t, 120, 40)
+	var many []client.WorldPlayer
+	for i := range 50 {
+		many = append(many, client.WorldPlayer{ID: grid.PlayerID(i + 1), Name: fmt.Sprintf("p%d", i+1), Pos: grid.Pos{X: 1, Y: 1}})
+	}
+	r.watch.view.Players, r.watch.view.Total = many, 50
+	r.s.Frame()
+	r.mustShow("p37 (1,1)", "… and 14 more")
+	r.mustNotShow("p38 (1,1)")
+	r.mustNotShow("tick 42")
+
+	r.watch.view.Players, r.watch.view.Total = many[:3], 60
+	r.s.Frame()
+	r.mustShow("p3 (1,1)", "tick 42  updates 20/s  players 60 (3 listed)")
 }
