@@ -34,9 +34,7 @@ func TestAgonesGameServerAgainstTheRealSDKServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	if sdktest.Script() == "" {
-		t.Skip("../shared/agones/run-sdk-server is absent (a clone without ../shared): no real Agones SDK server to test against")
-	}
+	sdktest.Require(t)
 	bin := buildBinary(t)
 	t.Run("SIGTERM", func(t *testing.T) {
 		gs := startAgonesGame(t, bin)
