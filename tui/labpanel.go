@@ -75,11 +75,7 @@ func (p labPanel) draw(screen tcell.Screen, hs *hotspots, x, y, w, h int) {
 
 	r = row(labToggleRow)
 	for _, t := range labToggles {
-		box := "[ ]"
-		if t.toggle.on(v) {
-			box = "[x]"
-		}
-		r.button(box+t.short, styleText, func() { t.toggle.flip(p.player) })
+		r.button(checkbox(t.toggle.on(v))+t.short, styleText, func() { t.toggle.flip(p.player) })
 		r.text(" ", styleText)
 	}
 	r.text(p.keys("toggles"), styleDim)

@@ -51,6 +51,14 @@ var (
 // toggles are the panel's switches, in the order they are drawn.
 var toggles = []*toggle{predictToggle, reconcileToggle, interpolateToggle}
 
+// checkbox draws a switch as text: "[x]" on, "[ ]" off.
+func checkbox(on bool) string {
+	if on {
+		return "[x]"
+	}
+	return "[ ]"
+}
+
 // flip turns the switch over, from the session's current state.
 func (t *toggle) flip(s client.Session) {
 	v := s.View()
@@ -102,11 +110,7 @@ func (p *Panel) Draw(screen tcell.Screen) {
 
 	put(panelToggleHeadRow, "Netcode", styleHeading)
 	for _, t := range toggles {
-		box := "[ ] "
-		if t.on(v) {
-			box = "[x] "
-		}
-		n := put(t.row, box, styleText)
+		n := put(t.row, checkbox(t.on(v))+" ", styleText)
 		n += putText(screen, x+n, y+t.row, w-n, fmt.Sprintf("%-15s", t.label), styleText)
 		putText(screen, x+n, y+t.row, w-n, "("+toggleLabel(t)+")", styleKey)
 	}
