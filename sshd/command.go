@@ -16,8 +16,9 @@ import (
 //	lobby           the lobby: the rooms, to pick one or name a new one
 //	spectate [NAME] watch the default room, or room NAME
 const (
-	RoomCommand  = "room"
-	LobbyCommand = "lobby"
+	RoomCommand     = "room"
+	LobbyCommand    = "lobby"
+	SpectateCommand = "spectate"
 )
 
 // command is what a session asked for.

@@ -37,10 +37,6 @@ type Player struct {
 	Lobby bool
 }
 
-// SpectateCommand watches the game instead of playing it: `ssh -t -p 2222
-// host spectate` the default room, `spectate NAME` room NAME.
-const SpectateCommand = "spectate"
-
 // DefaultPlayerName is the name of a player whose SSH user name has nothing
 // printable in it.
 const DefaultPlayerName = "player"

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"gridlag/client"
 	"gridlag/grid"
 )
 
@@ -24,22 +25,21 @@ func avatarGlyph(facing grid.Dir) string {
 	return "@"
 }
 
-// drawBeam draws a beam's cells, nearest first, as a line in style st:
+// drawBeam draws the view's beam, its cells nearest first, as a line:
 // "─" along a row (joined across a two-column cell), "│" along a column.
-// A beam of one cell runs the way facing says. Players drawn after it
-// stand on it.
-func (b *Board) drawBeam(screen tcell.Screen, beam []grid.Pos, facing grid.Dir, st tcell.Style) {
-	if len(beam) == 0 {
+// A beam of one cell runs the way the player faces. Players drawn after
+// it stand on it.
+func (b *Board) drawBeam(screen tcell.Screen, v *client.View) {
+	if len(v.Beam) == 0 {
 		return
 	}
 	line := "│"
-	if beamAlongRow(beam, facing) {
+	if beamAlongRow(v.Beam, v.Facing) {
 		line = strings.Repeat("─", b.cellW)
 	}
-	m := b.view().Map
-	for _, p := range beam {
-		if b.shows(m, p) {
-			b.put(screen, p, line, st)
+	for _, p := range v.Beam {
+		if b.shows(v.Map, p) {
+			b.put(screen, p, line, styleBeam)
 		}
 	}
 }

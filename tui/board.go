@@ -76,7 +76,7 @@ func (b *Board) Draw(screen tcell.Screen) {
 			}
 		}
 	}
-	b.drawBeam(screen, v.Beam, v.Facing, styleBeam)
+	b.drawBeam(screen, v)
 	if v.HasState && v.Server != v.Predicted && b.shows(m, v.Server) {
 		b.put(screen, v.Server, "@", styleGhost)
 	}

@@ -28,11 +28,7 @@ func openMap(t *testing.T, w, h int) *grid.Map {
 // every step, drawn where the board says its cell is; a player next to it
 // is drawn too; and the camera moves by chunks, not at every step.
 func TestCameraFollowsThePlayer(t *testing.T) {
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	scr.SetSize(80, 24)
+	scr := newScreen(t, 80, 24)
 	v := &client.View{Map: openMap(t, 300, 200), HasState: true, Predicted: grid.Pos{X: 2, Y: 2}}
 	b := tui.NewBoard(func() *client.View { return v })
 	b.SetRect(0, 0, 80, 24)

@@ -18,11 +18,17 @@ import (
 // rig is one player of a simulated world, drawn on a simulated 120x40
 // terminal.
 type rig struct {
+	simTerm
+	world *sim.World
+	me    *sim.Client
+	ui    *tui.UI
+}
+
+// simTerm is a test's simulated terminal, to read what it shows; the rigs
+// of every screen embed it.
+type simTerm struct {
 	t      *testing.T
-	world  *sim.World
-	me     *sim.Client
 	screen tcell.SimulationScreen
-	ui     *tui.UI
 }
 
 // newRig joins "alice" with the given options to a 20 Hz world and draws
@@ -37,15 +43,23 @@ func newRigOn(t *testing.T, cfg server.Config, opts client.Options) *rig {
 	t.Helper()
 	w := sim.New(cfg)
 	me := w.Join("alice", opts)
+	scr := newScreen(t, 120, 40)
+	r := &rig{simTerm: simTerm{t, scr}, world: w, me: me, ui: tui.New(scr, me, tui.Options{Title: "gridlag — test", LogPath: "/var/log/gridlag-test.log"})}
+	r.ui.Frame()
+	return r
+}
+
+// newScreen returns a simulated w x h terminal, initialised, and finished
+// when the test ends.
+func newScreen(t *testing.T, w, h int) tcell.SimulationScreen {
+	t.Helper()
 	scr := tcell.NewSimulationScreen("UTF-8")
 	if err := scr.Init(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(scr.Fini)
-	scr.SetSize(120, 40)
-	r := &rig{t: t, world: w, me: me, screen: scr, ui: tui.New(scr, me, tui.Options{Title: "gridlag — test", LogPath: "/var/log/gridlag-test.log"})}
-	r.ui.Frame()
-	return r
+	scr.SetSize(w, h)
+	return scr
 }
 
 // resize gives the terminal a new size and draws the next frame.
@@ -99,21 +113,23 @@ func rows(scr tcell.SimulationScreen) []string {
 }
 
 // text returns the whole screen as one string.
-func (r *rig) text() string { return strings.Join(rows(r.screen), "\n") }
+func (r simTerm) text() string { return strings.Join(rows(r.screen), "\n") }
 
 // has reports whether the screen shows s somewhere on one row.
-func (r *rig) has(s string) bool { return strings.Contains(r.text(), s) }
+func (r simTerm) has(s string) bool { return strings.Contains(r.text(), s) }
 
-// mustShow fails the test unless the screen shows s.
-func (r *rig) mustShow(s string) {
+// mustShow fails the test unless the screen shows every one of want.
+func (r simTerm) mustShow(want ...string) {
 	r.t.Helper()
-	if !r.has(s) {
-		r.t.Fatalf("screen does not show %q:\n%s", s, r.text())
+	for _, s := range want {
+		if !r.has(s) {
+			r.t.Fatalf("screen does not show %q:\n%s", s, r.text())
+		}
 	}
 }
 
 // mustNotShow fails the test if the screen shows s.
-func (r *rig) mustNotShow(s string) {
+func (r simTerm) mustNotShow(s string) {
 	r.t.Helper()
 	if r.has(s) {
 		r.t.Fatalf("screen shows %q, it should not:\n%s", s, r.text())

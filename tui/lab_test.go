@@ -16,29 +16,23 @@ import (
 // labRig is the lab's screen on a simulated terminal, over a lab whose
 // wall clock the test moves by hand.
 type labRig struct {
-	t      *testing.T
-	lab    *lab.Lab
-	wall   time.Time
-	screen tcell.SimulationScreen
-	s      *tui.LabScreen
+	simTerm
+	lab  *lab.Lab
+	wall time.Time
+	s    *tui.LabScreen
 }
 
 // newLabRig builds the lab of cfg on a w x h terminal and draws the first
 // frame.
 func newLabRig(t *testing.T, cfg lab.Config, w, h int) *labRig {
 	t.Helper()
-	r := &labRig{t: t, wall: time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)}
+	r := &labRig{simTerm: simTerm{t: t}, wall: time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)}
 	l, err := lab.New(cfg, func() time.Time { return r.wall })
 	if err != nil {
 		t.Fatal(err)
 	}
 	r.lab = l
-	r.screen = tcell.NewSimulationScreen("UTF-8")
-	if err := r.screen.Init(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(r.screen.Fini)
-	r.screen.SetSize(w, h)
+	r.screen = newScreen(t, w, h)
 	r.s = tui.NewLabScreen(r.screen, l.Model(), tui.Options{LogPath: "/tmp/lab.log"})
 	r.s.Frame()
 	return r
@@ -61,18 +55,6 @@ func (r *labRig) click(x, y int) bool {
 	used := r.s.HandleMouse(tview.MouseLeftClick, tcell.NewEventMouse(x, y, tcell.Button1, tcell.ModNone))
 	r.s.Frame()
 	return used
-}
-
-func (r *labRig) text() string { return strings.Join(rows(r.screen), "\n") }
-
-func (r *labRig) mustShow(want ...string) {
-	r.t.Helper()
-	s := r.text()
-	for _, w := range want {
-		if !strings.Contains(s, w) {
-			r.t.Fatalf("the screen does not show %q:\n%s", w, s)
-		}
-	}
 }
 
 // at returns the character drawn at (x, y).

@@ -75,11 +75,7 @@ func (p labPanel) draw(screen tcell.Screen, hs *hotspots, x, y, w, h int) {
 
 	r = row(labToggleRow)
 	for _, t := range labToggles {
-		box := "[ ]"
-		if t.toggle.on(v) {
-			box = "[x]"
-		}
-		r.button(box+t.short, styleText, func() { t.toggle.flip(p.player) })
+		r.button(checkbox(t.toggle.on(v))+t.short, styleText, func() { t.toggle.flip(p.player) })
 		r.text(" ", styleText)
 	}
 	r.text(p.keys("toggles"), styleDim)
@@ -88,7 +84,7 @@ func (p labPanel) draw(screen tcell.Screen, hs *hotspots, x, y, w, h int) {
 		l.draw(screen, x, y+labNewsRow+i, w)
 	}
 	putText(screen, x, y+labAckRow, w, fmt.Sprintf("last ack #%d   pending %d", v.LastAck, len(v.Pending)), styleText)
-	p.drawLedger(screen, x, y+labLedgerRow, w, h-labLedgerRow)
+	drawLedger(screen, x, y+labLedgerRow, w, h-labLedgerRow, v.Pending)
 }
 
 // labNews returns the server's word on the player's last zap and on the
@@ -122,20 +118,4 @@ func (p labPanel) stepper(r *rowWriter, name string, value time.Duration, group 
 // table, e.g. "- +" for Player 1's latency.
 func (p labPanel) keys(group string) string {
 	return tableGroupLabels(labKeyTable, labGroup(group, p.i))
-}
-
-// drawLedger draws the unacknowledged inputs, oldest first, as many as
-// fit, then how many more there are.
-func (p labPanel) drawLedger(screen tcell.Screen, x, y, w, rows int) {
-	pending := p.view.Pending
-	shown := len(pending)
-	if shown > rows {
-		shown = max(rows-1, 0)
-	}
-	for i := 0; i < shown; i++ {
-		putText(screen, x, y+i, w, ledgerRow(pending[i]), styleText)
-	}
-	if shown < len(pending) && rows > 0 {
-		putText(screen, x, y+shown, w, fmt.Sprintf("… and %d more", len(pending)-shown), styleDim)
-	}
 }

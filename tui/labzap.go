@@ -32,11 +32,7 @@ func (s *LabScreen) drawZapInfo(screen tcell.Screen, x, y, w, rows int) int {
 		return 0
 	}
 	r := &rowWriter{screen: screen, hs: &s.hs, x: x, y: y, end: x + w}
-	box := "[ ]"
-	if s.model.LagComp() {
-		box = "[x]"
-	}
-	r.button(box+" lag compensation", styleText, s.toggleLagComp)
+	r.button(checkbox(s.model.LagComp())+" lag compensation", styleText, s.toggleLagComp)
 	r.text("  "+tableGroupLabels(labKeyTable, "lagcomp"), styleDim)
 	for i, l := range lines[:n-1] {
 		putText(screen, x, y+1+i, w, l, styleText)

@@ -37,7 +37,6 @@ type LobbyScreen struct {
 	screen  tcell.Screen
 	lobby   Lobby
 	opts    Options
-	clock   Clock
 	present presenter
 
 	changed   chan struct{} // signalled when an answer is waiting
@@ -64,11 +63,8 @@ type LobbyScreen struct {
 // NewLobbyScreen returns the lobby of lobby drawn on screen, which must
 // already be initialised, and asks for the rooms.
 func NewLobbyScreen(screen tcell.Screen, lobby Lobby, opts Options) *LobbyScreen {
-	s := &LobbyScreen{screen: screen, lobby: lobby, opts: opts.withDefaults(), clock: opts.Clock,
+	s := &LobbyScreen{screen: screen, lobby: lobby, opts: opts.withDefaults(),
 		present: presenter{screen: screen}, changed: make(chan struct{}, 1)}
-	if s.clock == nil {
-		s.clock = realClock{}
-	}
 	s.fetch()
 	return s
 }
@@ -114,7 +110,7 @@ func RunLobbySession(screen tcell.Screen, lobby Lobby, opts Options) (client.Ses
 // changed anything and reports whether it did.
 func (s *LobbyScreen) Frame() bool {
 	s.take()
-	if s.session == nil && s.clock.Now().Sub(s.listedAt) >= LobbyRefresh {
+	if s.session == nil && s.opts.Clock.Now().Sub(s.listedAt) >= LobbyRefresh {
 		s.fetch()
 	}
 	return s.present.present(s.render)

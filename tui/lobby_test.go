@@ -58,22 +58,9 @@ func (f *fakeLobby) joined() []string {
 // startLobby runs RunLobby on a simulated terminal in the background.
 func startLobby(t *testing.T, lobby tui.Lobby, stop chan struct{}) *running {
 	t.Helper()
-	scr := &readyScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), ready: make(chan struct{})}
-	r := &running{t: t, screen: scr, done: make(chan error, 1), panic: make(chan any, 1)}
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				r.panic <- p
-			}
-		}()
-		r.done <- tui.RunLobby(scr, lobby, tui.Options{Title: "gridlag — lobby test", Stop: stop})
-	}()
-	select {
-	case <-scr.ready:
-	case <-time.After(10 * time.Second):
-		t.Fatal("RunLobby did not initialise the screen")
-	}
-	return r
+	return startApp(t, "RunLobby", func(scr tcell.Screen) error {
+		return tui.RunLobby(scr, lobby, tui.Options{Title: "gridlag — lobby test", Stop: stop})
+	})
 }
 
 func TestLobbyListsRoomsAndJoinsOne(t *testing.T) {

@@ -63,7 +63,7 @@ func (s *LobbyScreen) wake() {
 // ticks are for frames that change with time, and would hold back a key's
 // frame until then.
 func (s *LobbyScreen) wakeAfter(d time.Duration) {
-	after := s.clock.After(d)
+	after := s.opts.Clock.After(d)
 	go func() {
 		<-after
 		s.wake()
@@ -110,12 +110,12 @@ func (s *LobbyScreen) take() {
 		switch {
 		case a.err != nil:
 			s.status = a.err.Error()
-			s.listedAt = s.clock.Now()
+			s.listedAt = s.opts.Clock.Now()
 			s.wakeAfter(LobbyRefresh)
 		case a.join:
 			s.session, s.room, s.status = a.session, a.room, ""
 		default:
-			s.list, s.listedAt = a.rooms, s.clock.Now()
+			s.list, s.listedAt = a.rooms, s.opts.Clock.Now()
 			s.wakeAfter(LobbyRefresh)
 			s.sel = min(s.sel, len(s.list.Rooms))
 		}

@@ -104,7 +104,7 @@ func newLoopRig(t *testing.T, opts client.Options, others ...string) *loopRig {
 	t.Cleanup(scr.Fini)
 	scr.SetSize(120, 40)
 	clock := &virtualClock{world: w}
-	r := &loopRig{t: t, world: w, me: me, clock: clock, screen: scr, loop: newLoop(New(scr, me, Options{}), clock, Options{})}
+	r := &loopRig{t: t, world: w, me: me, clock: clock, screen: scr, loop: newLoop(New(scr, me, Options{}), Options{Clock: clock})}
 	r.loop.changed() // as run does first
 	return r
 }

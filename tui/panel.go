@@ -51,6 +51,14 @@ var (
 // toggles are the panel's switches, in the order they are drawn.
 var toggles = []*toggle{predictToggle, reconcileToggle, interpolateToggle}
 
+// checkbox draws a switch as text: "[x]" on, "[ ]" off.
+func checkbox(on bool) string {
+	if on {
+		return "[x]"
+	}
+	return "[ ]"
+}
+
 // flip turns the switch over, from the session's current state.
 func (t *toggle) flip(s client.Session) {
 	v := s.View()
@@ -102,11 +110,7 @@ func (p *Panel) Draw(screen tcell.Screen) {
 
 	put(panelToggleHeadRow, "Netcode", styleHeading)
 	for _, t := range toggles {
-		box := "[ ] "
-		if t.on(v) {
-			box = "[x] "
-		}
-		n := put(t.row, box, styleText)
+		n := put(t.row, checkbox(t.on(v))+" ", styleText)
 		n += putText(screen, x+n, y+t.row, w-n, fmt.Sprintf("%-15s", t.label), styleText)
 		putText(screen, x+n, y+t.row, w-n, "("+toggleLabel(t)+")", styleKey)
 	}
@@ -128,16 +132,21 @@ func (p *Panel) Draw(screen tcell.Screen) {
 	for i, l := range game {
 		l.draw(screen, x, y+h-len(game)+i, w)
 	}
-	rows -= len(game)
-	shown := len(v.Pending)
+	drawLedger(screen, x, y+panelLedgerRow, w, rows-len(game), v.Pending)
+}
+
+// drawLedger draws the unacknowledged inputs into rows rows from (x, y),
+// oldest first, as many as fit, then how many more there are.
+func drawLedger(screen tcell.Screen, x, y, w, rows int, pending []client.PendingInput) {
+	shown := len(pending)
 	if shown > rows {
-		shown = rows - 1
+		shown = max(rows-1, 0)
 	}
 	for i := 0; i < shown; i++ {
-		put(panelLedgerRow+i, ledgerRow(v.Pending[i]), styleText)
+		putText(screen, x, y+i, w, ledgerRow(pending[i]), styleText)
 	}
-	if shown < len(v.Pending) {
-		put(panelLedgerRow+shown, fmt.Sprintf("… and %d more", len(v.Pending)-shown), styleDim)
+	if shown < len(pending) && rows > 0 {
+		putText(screen, x, y+shown, w, fmt.Sprintf("… and %d more", len(pending)-shown), styleDim)
 	}
 }
 

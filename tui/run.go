@@ -96,11 +96,7 @@ func runApp(screen tcell.Screen, opts Options, build func() app) (over bool, err
 	defer close(stop)
 	go screen.ChannelEvents(events, stop)
 
-	clock := opts.Clock
-	if clock == nil {
-		clock = realClock{}
-	}
-	over, err = newLoop(build(), clock, opts).run(events)
+	over, err = newLoop(build(), opts).run(events)
 	if err != nil {
 		return over, fmt.Errorf("tui: %w", err)
 	}
@@ -115,8 +111,7 @@ func runApp(screen tcell.Screen, opts Options, build func() app) (over bool, err
 // 60 frames a second, and none while nothing changes.
 type loop struct {
 	app   app
-	clock Clock
-	opts  Options
+	opts  Options // its Clock paces the frames
 	mouse mouseTracker
 
 	tick  <-chan time.Time // the next frame; nil when none is due
@@ -124,9 +119,9 @@ type loop struct {
 	leave <-chan time.Time // the end of the grace after the app ended
 }
 
-// newLoop returns the loop of a on clock; opts gives Stop and EndGrace.
-func newLoop(a app, clock Clock, opts Options) *loop {
-	return &loop{app: a, clock: clock, opts: opts.withDefaults()}
+// newLoop returns the loop of a; opts gives its Clock, Stop and EndGrace.
+func newLoop(a app, opts Options) *loop {
+	return &loop{app: a, opts: opts.withDefaults()}
 }
 
 // run draws the first frame and handles events until the user quits,
@@ -151,7 +146,7 @@ func (l *loop) run(events <-chan tcell.Event) (over bool, err error) {
 		case <-done:
 			done = nil
 			over = true
-			l.leave = l.clock.After(l.opts.EndGrace)
+			l.leave = l.opts.Clock.After(l.opts.EndGrace)
 			l.changed()
 		case <-l.tick:
 			l.ticked()
@@ -202,8 +197,8 @@ func (l *loop) changed() {
 	if l.tick != nil {
 		return
 	}
-	if wait := FrameInterval - l.clock.Now().Sub(l.last); wait > 0 {
-		l.tick = l.clock.After(wait)
+	if wait := FrameInterval - l.opts.Clock.Now().Sub(l.last); wait > 0 {
+		l.tick = l.opts.Clock.After(wait)
 		return
 	}
 	l.frame()
@@ -221,9 +216,9 @@ func (l *loop) ticked() {
 // delay the next key's frame.
 func (l *loop) frame() {
 	if l.app.Frame() {
-		l.last = l.clock.Now()
+		l.last = l.opts.Clock.Now()
 	}
 	if d := l.app.nextChange(); d > 0 {
-		l.tick = l.clock.After(max(d, FrameInterval))
+		l.tick = l.opts.Clock.After(max(d, FrameInterval))
 	}
 }

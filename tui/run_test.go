@@ -77,21 +77,30 @@ func (s *readyScreen) rows() []string {
 
 func startRun(t *testing.T, s client.Session, world *sim.World, me *sim.Client, opts tui.Options) *running {
 	t.Helper()
+	r := startApp(t, "Run", func(scr tcell.Screen) error { return tui.Run(scr, s, opts) })
+	r.world, r.me = world, me
+	return r
+}
+
+// startApp runs the screen's loop run (named what) on a simulated
+// terminal in the background, and waits until it has initialised the
+// terminal.
+func startApp(t *testing.T, what string, run func(scr tcell.Screen) error) *running {
+	t.Helper()
 	scr := &readyScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), ready: make(chan struct{})}
-	r := &running{t: t, screen: scr, world: world, me: me,
-		done: make(chan error, 1), panic: make(chan any, 1)}
+	r := &running{t: t, screen: scr, done: make(chan error, 1), panic: make(chan any, 1)}
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
 				r.panic <- p
 			}
 		}()
-		r.done <- tui.Run(scr, s, opts)
+		r.done <- run(scr)
 	}()
 	select {
 	case <-scr.ready:
 	case <-time.After(10 * time.Second):
-		t.Fatal("Run did not initialise the screen")
+		t.Fatal(what + " did not initialise the screen")
 	}
 	return r
 }

@@ -118,6 +118,13 @@ func newStubSession(v client.View) *stubSession {
 	return &stubSession{view: v, changed: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
+// newSessionRig draws s on a w x h terminal; it draws no frame yet.
+func newSessionRig(t *testing.T, s client.Session, w, h int) *rig {
+	t.Helper()
+	scr := newScreen(t, w, h)
+	return &rig{simTerm: simTerm{t, scr}, ui: tui.New(scr, s, tui.Options{})}
+}
+
 func (s *stubSession) Press(grid.Dir)           {}
 func (s *stubSession) Zap()                     {}
 func (s *stubSession) SetPredict(bool)          {}
@@ -133,13 +140,7 @@ func (s *stubSession) Close() error             { return nil }
 // know yet; each appears once known, and "waiting" goes away.
 func TestConnectingShowsOnlyWhatIsKnown(t *testing.T) {
 	s := newStubSession(client.View{Name: "alice", Predict: true, Reconcile: true, Interpolate: true, Latency: 400 * time.Millisecond})
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(scr.Fini)
-	scr.SetSize(80, 24)
-	r := &rig{t: t, screen: scr, ui: tui.New(scr, s, tui.Options{})}
+	r := newSessionRig(t, s, 80, 24)
 	step := func(change func(v *client.View), show, hide []string) {
 		t.Helper()
 		change(&s.view)
@@ -273,16 +274,10 @@ func TestDoubleClickFlipsAgain(t *testing.T) {
 // stops saying it once the connection is back.
 func TestReconnectingShowsOnTheTitle(t *testing.T) {
 	s := newStubSession(client.View{Name: "alice", Map: grid.DefaultMap(), HasState: true, Predicted: spawn, Server: spawn, Reconnecting: true})
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(scr.Fini)
-	scr.SetSize(80, 24)
-	r := &rig{t: t, screen: scr, ui: tui.New(scr, s, tui.Options{})}
+	r := newSessionRig(t, s, 80, 24)
 	r.ui.Frame()
-	if !strings.Contains(rows(scr)[0], "reconnecting...") {
-		t.Errorf("title %q: want reconnecting...", rows(scr)[0])
+	if !strings.Contains(rows(r.screen)[0], "reconnecting...") {
+		t.Errorf("title %q: want reconnecting...", rows(r.screen)[0])
 	}
 	s.view.Reconnecting, s.view.Connected = false, true
 	r.ui.Frame()

@@ -50,7 +50,7 @@ func NewServerBoard(view func() *client.WorldView) *ServerBoard {
 func (b *ServerBoard) Draw(screen tcell.Screen) {
 	v := b.view()
 	x, y, w, h := b.GetInnerRect()
-	b.world = worldAsView(v)
+	b.world = worldAsView(v, b.world.Others[:0])
 	b.world.Predicted = b.look // the camera follows it; with no State, nothing is drawn there
 	z := b.judgedZap()
 	if z != nil {
@@ -70,18 +70,29 @@ func (b *ServerBoard) Draw(screen tcell.Screen) {
 	}
 }
 
-// drawServerLines draws the lines under the server's map (see
-// serverLines) into rows rows from (x, y), the last one saying how many
-// more there are when they do not all fit.
+// drawServerLines draws the lines under the server's map into rows rows
+// from (x, y): one per player, then the tick and the update rate (see
+// serverSummary); when they do not all fit, the last row says how many
+// more there are. Only the lines drawn are written: a world lists
+// thousands of players, and the board is drawn every frame.
 func drawServerLines(screen tcell.Screen, x, y, w, rows int, v *client.WorldView) {
-	lines := serverLines(v)
-	if len(lines) > rows && rows > 0 {
-		more := len(lines) - rows + 1
-		lines = append(lines[:rows-1], serverLine{text: fmt.Sprintf("… and %d more", more), style: styleDim})
+	if rows <= 0 {
+		return
 	}
-	for i := 0; i < min(rows, len(lines)); i++ {
-		putText(screen, x, y+i, w, lines[i].text, lines[i].style)
+	players := v.Players
+	more := 0
+	if len(players)+1 > rows {
+		players = players[:rows-1]
+		more = len(v.Players) + 1 - len(players)
 	}
+	for i, p := range players {
+		putText(screen, x, y+i, w, playerLine(p), tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
+	}
+	if more > 0 {
+		putText(screen, x, y+len(players), w, fmt.Sprintf("… and %d more", more), styleDim)
+		return
+	}
+	putText(screen, x, y+len(players), w, serverSummary(v), styleText)
 }
 
 // judgedZap returns the judged zap to show, nil if none.
@@ -108,24 +119,14 @@ func (b *ServerBoard) markSeen(screen tcell.Screen, z *LabZap) {
 // Cell returns where the last Draw put map cell p (see Board.Cell).
 func (b *ServerBoard) Cell(p grid.Pos) (x, y int, ok bool) { return b.board.Cell(p) }
 
-// serverLine is one line under the server's map.
-type serverLine struct {
-	text  string
-	style tcell.Style
-}
-
-// serverLines returns the lines under the server's map: one per player,
-// then the tick and the update rate.
-func serverLines(v *client.WorldView) []serverLine {
-	lines := make([]serverLine, 0, len(v.Players)+1)
-	for _, p := range v.Players {
-		lines = append(lines, serverLine{playerLine(p), tcell.StyleDefault.Foreground(PlayerColor(p.Color))})
-	}
+// serverSummary is the last line under the server's map: the tick, the
+// update rate, and how many players there are when not all are listed.
+func serverSummary(v *client.WorldView) string {
 	summary := "tick " + strconv.FormatUint(uint64(v.Tick), 10) + "  updates " + rateText(v.Rate)
 	if v.Total > len(v.Players) {
 		summary += fmt.Sprintf("  players %d (%d listed)", v.Total, len(v.Players))
 	}
-	return append(lines, serverLine{summary, styleText})
+	return summary
 }
 
 // playerLine writes one player as the server has it: `NAME (x,y) ack #N`
@@ -148,14 +149,11 @@ func rateText(hz int) string {
 
 // worldAsView is the server's world as a client view for a Board: the map
 // and every player as another player, where the server has them; no
-// avatar of one's own.
-func worldAsView(v *client.WorldView) client.View {
-	out := client.View{Map: v.Map, Err: v.Err, Connected: v.Connected}
-	if len(v.Players) > 0 {
-		out.Others = make([]client.Other, len(v.Players))
+// avatar of one's own. The others are appended to others, so that a board
+// drawn every frame reuses the last frame's slice.
+func worldAsView(v *client.WorldView, others []client.Other) client.View {
+	for _, p := range v.Players {
+		others = append(others, client.Other{ID: p.ID, Name: p.Name, Color: p.Color, Pos: p.Pos})
 	}
-	for i, p := range v.Players {
-		out.Others[i] = client.Other{ID: p.ID, Name: p.Name, Color: p.Color, Pos: p.Pos}
-	}
-	return out
+	return client.View{Map: v.Map, Err: v.Err, Connected: v.Connected, Others: others}
 }

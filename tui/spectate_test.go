@@ -2,6 +2,7 @@ package tui_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -26,20 +27,14 @@ func (f *fakeWatch) Done() <-chan struct{}    { return f.done }
 
 // spectateRig is the spectator's screen on a simulated terminal.
 type spectateRig struct {
-	t      *testing.T
-	watch  *fakeWatch
-	screen tcell.SimulationScreen
-	s      *tui.SpectateScreen
+	simTerm
+	watch *fakeWatch
+	s     *tui.SpectateScreen
 }
 
 func newSpectateRig(t *testing.T, w, h int) *spectateRig {
 	t.Helper()
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(scr.Fini)
-	scr.SetSize(w, h)
+	scr := newScreen(t, w, h)
 	fw := &fakeWatch{changed: make(chan struct{}, 1), done: make(chan struct{}), view: client.WorldView{
 		Connected: true, Map: grid.DefaultMap(), Rate: 20, Tick: 42, Total: 2,
 		Players: []client.WorldPlayer{
@@ -47,20 +42,9 @@ func newSpectateRig(t *testing.T, w, h int) *spectateRig {
 			{ID: 2, Name: "bot-1", Color: 2, Bot: true, Pos: grid.Pos{X: 3, Y: 1}, Ack: 12},
 		},
 	}}
-	r := &spectateRig{t: t, watch: fw, screen: scr, s: tui.NewSpectateScreen(scr, fw, tui.Options{})}
+	r := &spectateRig{simTerm: simTerm{t, scr}, watch: fw, s: tui.NewSpectateScreen(scr, fw, tui.Options{})}
 	r.s.Frame()
 	return r
-}
-
-func (r *spectateRig) text() string { return strings.Join(rows(r.screen), "\n") }
-
-func (r *spectateRig) mustShow(want ...string) {
-	r.t.Helper()
-	for _, w := range want {
-		if !strings.Contains(r.text(), w) {
-			r.t.Fatalf("the screen does not show %q:\n%s", w, r.text())
-		}
-	}
 }
 
 // TestSpectateScreen: the spectator sees every player where the server
@@ -144,4 +128,25 @@ func TestSpectateBigMap(t *testing.T) {
 	if !ada() {
 		t.Fatalf("after looking back ada is not on the board:\n%s", r.text())
 	}
+}
+
+// TestSpectateManyPlayers: when the players' lines do not all fit, the
+// last row says how many more there are (the summary counted among
+// them); when the server lists fewer players than it has, the summary
+// says so.
+func TestSpectateManyPlayers(t *testing.T) {
+	r := newSpectateRig(t, 120, 40)
+	var many []client.WorldPlayer
+	for i := range 50 {
+		many = append(many, client.WorldPlayer{ID: grid.PlayerID(i + 1), Name: fmt.Sprintf("p%d", i+1), Pos: grid.Pos{X: 1, Y: 1}})
+	}
+	r.watch.view.Players, r.watch.view.Total = many, 50
+	r.s.Frame()
+	r.mustShow("p37 (1,1)", "… and 14 more")
+	r.mustNotShow("p38 (1,1)")
+	r.mustNotShow("tick 42")
+
+	r.watch.view.Players, r.watch.view.Total = many[:3], 60
+	r.s.Frame()
+	r.mustShow("p3 (1,1)", "tick 42  updates 20/s  players 60 (3 listed)")
 }

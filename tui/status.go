@@ -27,10 +27,7 @@ func statusLine(v *client.View, width int) string {
 		fields[1] = "rtt " + millis(v.RTT) + " "
 	}
 	if v.MoveTime > 0 { // both come with the server's welcome
-		fields[2] = "updates per input"
-		if v.UpdateRate > 0 {
-			fields[2] = "updates " + strconv.Itoa(v.UpdateRate) + "/s"
-		}
+		fields[2] = "updates " + rateText(v.UpdateRate)
 		fields[3] = "move " + millis(v.MoveTime)
 	}
 	fields[4] = "lag " + millis(v.Latency) + " ±" + millis(v.Jitter)

@@ -88,6 +88,9 @@ func (o Options) withDefaults() Options {
 	if o.Logger == nil {
 		o.Logger = log.New(io.Discard)
 	}
+	if o.Clock == nil {
+		o.Clock = realClock{}
+	}
 	return o
 }
 

@@ -20,13 +20,7 @@ func newStubRig(t *testing.T, w, h int) (*rig, *stubSession) {
 	t.Helper()
 	s := newStubSession(client.View{Name: "alice", Map: grid.DefaultMap(), HasState: true,
 		Predicted: spawn, Server: spawn, Predict: true, Reconcile: true, Interpolate: true})
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(scr.Fini)
-	scr.SetSize(w, h)
-	r := &rig{t: t, screen: scr, ui: tui.New(scr, s, tui.Options{})}
+	r := newSessionRig(t, s, w, h)
 	r.ui.Frame()
 	return r, s
 }

@@ -62,8 +62,8 @@ type Entry struct {
 	Values  map[string]any `json:"values"`
 }
 
-// Script returns the path of run-sdk-server, or "" if it is absent.
-func Script() string {
+// script returns the path of run-sdk-server, or "" if it is absent.
+func script() string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
@@ -85,18 +85,26 @@ func Script() string {
 	return script
 }
 
-// Start starts the SDK server in local mode and waits until it answers;
-// the test's cleanup stops it. The test skips if run-sdk-server is absent,
-// and fails if xz, which it needs, is.
-func Start(t testing.TB) *SDKServer {
+// Require returns the path of run-sdk-server. The test skips if it is
+// absent, and fails if xz, which it needs, is. Start calls it; a test
+// calls it first to skip before costlier set-up.
+func Require(t testing.TB) string {
 	t.Helper()
-	script := Script()
+	script := script()
 	if script == "" {
 		t.Skip("../shared/agones/run-sdk-server is absent (a clone without ../shared): no real Agones SDK server to test against")
 	}
 	if _, err := exec.LookPath("xz"); err != nil {
 		t.Fatal("xz is not installed; run-sdk-server needs it to unpack the SDK server (.ci/run installs xz-utils)")
 	}
+	return script
+}
+
+// Start starts the SDK server in local mode and waits until it answers;
+// the test's cleanup stops it. The test skips or fails as Require says.
+func Start(t testing.TB) *SDKServer {
+	t.Helper()
+	script := Require(t)
 	file := filepath.Join(t.TempDir(), "gameserver.yaml")
 	if err := os.WriteFile(file, []byte(gameServer), 0o644); err != nil {
 		t.Fatal(err)

@@ -34,9 +34,7 @@ func TestAgonesGameServerAgainstTheRealSDKServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	if sdktest.Script() == "" {
-		t.Skip("../shared/agones/run-sdk-server is absent (a clone without ../shared): no real Agones SDK server to test against")
-	}
+	sdktest.Require(t)
 	bin := buildBinary(t)
 	t.Run("SIGTERM", func(t *testing.T) {
 		gs := startAgonesGame(t, bin)
@@ -192,10 +190,8 @@ func TestAgonesWithoutSidecarIsAClearError(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	_, port, err := net.SplitHostPort(freeAddr(t))
 	must(t, err)
-	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
-	ln.Close()
 	t.Setenv(agones.PortEnv, port)
 	err = promptly(t, func() error {
 		return run([]string{"-server", "-addr", "127.0.0.1:0", "-log", os.DevNull, "-agones", "-agones-timeout", "1s"}, nil)

@@ -15,11 +15,7 @@ import (
 // TestBadFlagsSayWhatIsWrong: every mode refuses a bad value the same way,
 // naming the flag, the value and what is allowed, as a usage error.
 func TestBadFlagsSayWhatIsWrong(t *testing.T) {
-	type bad struct {
-		args []string
-		want string
-	}
-	cases := []bad{
+	cases := []refusal{
 		{[]string{"-latency", "250"}, "-latency 250: a duration needs a unit, e.g. 250ms"},
 		{[]string{"-ssh-idle", "30"}, "-ssh-idle 30: a duration needs a unit, e.g. 30s"},
 		{[]string{"-latency", "soon"}, "-latency soon: not a duration, e.g. 250ms or 1.5s"},
@@ -70,25 +66,38 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 	// and bots'.
 	for _, mode := range [][]string{nil, {"scenario"}, {"bots"}} {
 		cases = append(cases,
-			bad{append(mode, "-latency", "-5ms"), "-latency -5ms: out of range (0 to 1s)"},
-			bad{append(mode, "-jitter", "-1ms"), "-jitter -1ms: out of range (0 to 1s)"},
-			bad{append(mode, "-jitter", "5"), "-jitter 5: a duration needs a unit, e.g. 5ms"})
+			refusal{append(mode, "-latency", "-5ms"), "-latency -5ms: out of range (0 to 1s)"},
+			refusal{append(mode, "-jitter", "-1ms"), "-jitter -1ms: out of range (0 to 1s)"},
+			refusal{append(mode, "-jitter", "5"), "-jitter 5: a duration needs a unit, e.g. 5ms"})
 	}
 	for _, mode := range [][]string{nil, {"scenario"}, {"lab"}} {
 		cases = append(cases,
-			bad{append(mode, "-unlag", "2s"), "-unlag 2s: out of range (0 to 1s)"},
-			bad{append(mode, "-unlag", "300"), "-unlag 300: a duration needs a unit, e.g. 300ms"},
-			bad{append(mode, "-lagcomp=maybe"), "-lagcomp"},
-			bad{append(mode, "-move-time", "0"), "-move-time 0: out of range (1ms to 1m5.535s)"},
-			bad{append(mode, "-move-time", "100"), "-move-time 100: a duration needs a unit, e.g. 100ms"})
+			refusal{append(mode, "-unlag", "2s"), "-unlag 2s: out of range (0 to 1s)"},
+			refusal{append(mode, "-unlag", "300"), "-unlag 300: a duration needs a unit, e.g. 300ms"},
+			refusal{append(mode, "-lagcomp=maybe"), "-lagcomp"},
+			refusal{append(mode, "-move-time", "0"), "-move-time 0: out of range (1ms to 1m5.535s)"},
+			refusal{append(mode, "-move-time", "100"), "-move-time 100: a duration needs a unit, e.g. 100ms"})
 	}
 	for _, f := range []string{"-latency2", "-until"} {
-		cases = append(cases, bad{[]string{"scenario", f, "1"}, f + " 1: a duration needs a unit, e.g. 1ms"})
+		cases = append(cases, refusal{[]string{"scenario", f, "1"}, f + " 1: a duration needs a unit, e.g. 1ms"})
 	}
 	cases = append(cases,
-		bad{[]string{"scenario", "-latency2", "-1ms"}, "-latency2 -1ms: out of range (0 to 1s)"},
-		bad{[]string{"bots", "-duration", "10"}, "-duration 10: a duration needs a unit, e.g. 10ms"})
+		refusal{[]string{"scenario", "-latency2", "-1ms"}, "-latency2 -1ms: out of range (0 to 1s)"},
+		refusal{[]string{"bots", "-duration", "10"}, "-duration 10: a duration needs a unit, e.g. 10ms"})
+	checkRefusals(t, cases)
+}
 
+// refusal is a command line gridlag refuses, and what its usage error
+// says.
+type refusal struct {
+	args []string
+	want string
+}
+
+// checkRefusals runs each command line and fails unless it is refused with
+// a usage error saying what it wants, printing nothing but the error.
+func checkRefusals(t *testing.T, cases []refusal) {
+	t.Helper()
 	for _, c := range cases {
 		var out bytes.Buffer
 		err := run(c.args, &out)

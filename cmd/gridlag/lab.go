@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -95,7 +93,7 @@ func runLab(l *lab.Lab, f labFlags) error {
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
 	logger.Info("lab", "rate", l.Rate(), "speed", l.Speed())
 	return tui.RunLab(screen, l.Model(), tui.Options{LogPath: path, Title: "gridlag lab", Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})

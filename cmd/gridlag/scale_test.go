@@ -1,20 +1,12 @@
 package main
 
-import (
-	"bytes"
-	"errors"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // TestScaleFlagsRefuseBadValues: -map-gen and the load generator's flags
 // are refused like any other flag, naming the flag, the value and what is
 // allowed.
 func TestScaleFlagsRefuseBadValues(t *testing.T) {
-	cases := []struct {
-		args []string
-		want string
-	}{
+	checkRefusals(t, []refusal{
 		{[]string{"-map-gen", "200"}, "-map-gen 200: not a size WIDTHxHEIGHT, e.g. 200x200"},
 		{[]string{"-map-gen", "4x200"}, "-map-gen 4x200: out of range (each side 8 to 1024)"},
 		{[]string{"-map-gen", "200x2000"}, "-map-gen 200x2000: out of range (each side 8 to 1024)"},
@@ -25,15 +17,7 @@ func TestScaleFlagsRefuseBadValues(t *testing.T) {
 		{[]string{"load", "-connect", "h:1", "-move-time", "-1ms"}, "-move-time -1ms: out of range (0 or more)"},
 		{[]string{"load", "-connect", "h:1", "-name", "a very long prefix"}, `-name "a very long prefix": the players' names`},
 		{[]string{"load", "-connect", "h:1", "-addrs", "127.0.0.9-127.0.0.2"}, "-addrs 127.0.0.9-127.0.0.2: 127.0.0.9-127.0.0.2 is not a range"},
-	}
-	for _, c := range cases {
-		var out bytes.Buffer
-		err := run(c.args, &out)
-		var ue *usageError
-		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("gridlag %s: %v, want a usage error saying %q", strings.Join(c.args, " "), err, c.want)
-		}
-	}
+	})
 }
 
 // TestMapGenMakesTheServersMap: -map-gen WxH with -seed gives the server
