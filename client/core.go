@@ -273,6 +273,16 @@ func (c *Core) takesInput() bool {
 	return !c.away || len(c.pending) < c.burst
 }
 
+// sendHeld sends the press the speed limit held back, if it allows it now
+// and an input is taken.
+func (c *Core) sendHeld(now time.Duration) {
+	if c.held != grid.None && c.takesInput() && c.limit.Allow(int64(now), int64(c.moveTime), 1) {
+		d := c.held
+		c.held = grid.None
+		c.sendInput(now, d)
+	}
+}
+
 // number gives the next input, sent at now, its number and keeps it
 // pending until the server acknowledges it.
 func (c *Core) number(now time.Duration, d grid.Dir, still bool) uint32 {
@@ -306,7 +316,11 @@ func (c *Core) NextWake() (at time.Duration, ok bool) {
 	case Closed:
 		return 0, false
 	case Reconnecting:
-		return c.droppedAt + c.resumeFor, true
+		at = c.droppedAt + c.resumeFor
+		if c.held != grid.None {
+			at = min(at, time.Duration(c.limit.Earliest(int64(c.moveTime), 1)))
+		}
+		return at, true
 	}
 	at = min(c.nextPing, c.lastHeard+c.opts.serverTimeout())
 	if c.held != grid.None {
@@ -316,7 +330,8 @@ func (c *Core) NextWake() (at time.Duration, ok bool) {
 }
 
 // Advance does what is due at time now: it sends a held press once the
-// speed limit allows it, and a Ping every ping interval.
+// speed limit allows it (while reconnecting, numbers it and holds it as
+// pending, as Press does), and a Ping every ping interval.
 func (c *Core) Advance(now time.Duration) {
 	switch {
 	case c.phase == Closed:
@@ -324,7 +339,9 @@ func (c *Core) Advance(now time.Duration) {
 	case c.phase == Reconnecting:
 		if now >= c.droppedAt+c.resumeFor {
 			c.fail(fmt.Errorf("client: could not come back within %v: %w", c.resumeFor, c.dropErr))
+			return
 		}
+		c.sendHeld(now)
 		return
 	}
 	if silent := now - c.lastHeard; silent >= c.opts.serverTimeout() {
@@ -338,11 +355,7 @@ func (c *Core) Advance(now time.Duration) {
 	if c.phase != Playing {
 		return
 	}
-	if c.held != grid.None && c.limit.Allow(int64(now), int64(c.moveTime), 1) {
-		d := c.held
-		c.held = grid.None
-		c.sendInput(now, d)
-	}
+	c.sendHeld(now)
 	if now >= c.nextPing {
 		c.send(&protocol.Ping{Stamp: uint64(now)})
 		c.nextPing = now + c.opts.pingInterval()

@@ -82,6 +82,30 @@ func TestDropHoldsPressesAndResumeResendsTheUnacknowledged(t *testing.T) {
 	}
 }
 
+// TestPressHeldBySpeedLimitWhileReconnecting: a press the speed limit
+// holds back while reconnecting is numbered and held as pending once the
+// limit allows it, as any press while reconnecting, not only after the
+// resume; the core wakes for it.
+func TestPressHeldBySpeedLimitWhileReconnecting(t *testing.T) {
+	c := resumable(t)
+	c.Press(0, grid.Right) // #1
+	c.Outbox()
+	c.Dropped(10*ms, errors.New("read: connection reset"))
+	if r := c.Press(20*ms, grid.Right); r != Deferred {
+		t.Fatalf("a press 20 ms after the last: %v, want Deferred", r)
+	}
+	if at, ok := c.NextWake(); !ok || at != 100*ms {
+		t.Errorf("next wake %v %v, want 100ms: the held press is due then", at, ok)
+	}
+	c.Advance(100 * ms)
+	if v := c.View(100 * ms); c.Stats().InputsSent != 2 || len(v.Pending) != 2 || v.Predicted != (grid.Pos{X: 12, Y: 10}) || !v.Reconnecting {
+		t.Errorf("after the limit, still reconnecting: %d inputs numbered, %d pending, predicted %v; want #2 numbered, held and predicted", c.Stats().InputsSent, len(v.Pending), v.Predicted)
+	}
+	if out := c.Outbox(); len(out) != 0 {
+		t.Errorf("sent %v while reconnecting", out)
+	}
+}
+
 func TestGivesUpAfterTheWindow(t *testing.T) {
 	c := resumable(t)
 	c.Dropped(time.Second, errors.New("read: connection reset"))
