@@ -72,3 +72,39 @@ func TestBigMapFollowsTheSpectating(t *testing.T) {
 		t.Error("the chunks do not give the map back")
 	}
 }
+
+// TestRoomsShareTheMap: every room of a server plays on one MapShare,
+// built once with its chunks encoded: opening a room copies no map and
+// encodes nothing, and two rooms' spectators are sent the same bytes.
+func TestRoomsShareTheMap(t *testing.T) {
+	m, spawn := bigMap(t, 1024)
+	s := New(Options{Config: Config{Map: m, Spawn: spawn, Rate: 20}})
+	def := s.openRoom("")
+	if len(def.core.share.frames) != len(def.core.share.chunks) || len(def.core.share.chunks) == 0 {
+		t.Fatalf("the default room's share has %d frames for %d chunks: not encoded when built",
+			len(def.core.share.frames), len(def.core.share.chunks))
+	}
+	red, blue := s.openRoom("red"), s.openRoom("blue")
+	if red.core.share != def.core.share || blue.core.share != def.core.share {
+		t.Fatal("a named room built a map of its own")
+	}
+	sent := func(r *room, id ConnID) [][]byte {
+		r.core.Receive(0, id, &protocol.Spectate{Version: protocol.Version, Name: "watcher", Room: r.name})
+		var heads [][]byte
+		for _, f := range s.enc.encode(r.core.Outbox().Envelopes, wholeStates, r.core.share.frames, nil) {
+			if f.head[2] == byte(protocol.TypeMapChunk) {
+				heads = append(heads, f.head)
+			}
+		}
+		return heads
+	}
+	a, b := sent(red, 1), sent(blue, 2)
+	if len(a) != len(def.core.share.chunks) || len(b) != len(a) {
+		t.Fatalf("%d and %d chunks sent, want %d", len(a), len(b), len(def.core.share.chunks))
+	}
+	for i := range a {
+		if &a[i][0] != &b[i][0] {
+			t.Fatalf("chunk %d of blue is not red's bytes", i)
+		}
+	}
+}

@@ -20,6 +20,7 @@ import (
 type Core struct {
 	cfg    Config
 	world  *grid.World
+	share  *MapShare            // the map and what travels of it, maybe shared with other Cores
 	cells  []byte               // the map's cells, shared by every Welcome, if small enough for one
 	chunks []*protocol.MapChunk // the map's chunks, shared by every Welcome of a big map
 
@@ -121,6 +122,26 @@ func NewCore(cfg Config) *Core {
 		panic(err)
 	}
 	cfg = cfg.WithDefaults()
+	ms, err := NewMapShare(cfg.Map)
+	if err != nil {
+		panic(err) // cannot happen: a valid map's chunks encode
+	}
+	return newCore(cfg, ms)
+}
+
+// NewSharedCore is NewCore on the map of ms, which it shares with the other
+// Cores given it (a server's rooms): its cells, chunks and their frames
+// are not copied. cfg.Map is replaced by ms's map.
+func NewSharedCore(cfg Config, ms *MapShare) *Core {
+	cfg.Map = ms.Map()
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
+	return newCore(cfg.WithDefaults(), ms)
+}
+
+// newCore builds a Core of cfg, its defaults filled in, on ms.
+func newCore(cfg Config, ms *MapShare) *Core {
 	rules := grid.Rules{MoveTime: int64(cfg.MoveTime), Burst: cfg.Burst}
 	c := &Core{
 		cfg:    cfg,
@@ -130,9 +151,9 @@ func NewCore(cfg Config) *Core {
 		slots:  make([]*client, cfg.MaxPlayers+1),
 		held:   make([]bool, cfg.MaxPlayers+1),
 		spawns: append([]grid.Pos{cfg.Spawn}, cfg.Spawns...),
-	}
-	if c.chunks = protocol.MapChunks(cfg.Map); c.chunks == nil {
-		c.cells = cfg.Map.Cells()
+		share:  ms,
+		cells:  ms.cells,
+		chunks: ms.chunks,
 	}
 	c.base, c.cur = &c.indexes[0], &c.indexes[1]
 	c.base.build(cfg.Map.Width(), cfg.Map.Height(), nil)

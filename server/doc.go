@@ -37,7 +37,7 @@
 // (aoi.go, areaindex.go): a client hears of the players around it only.
 // The adapter encodes each connection's States on a stream of its own
 // (protocol.StateStream, on conn), so that an idle State travels as a step
-// of a few bytes, and each room's map chunks once (kept.go), whatever the
+// of a few bytes, and the map's chunks once for every room (kept.go), whatever the
 // number of joins.
 //
 // Spectators (a connection that opens with Spectate instead of Hello) watch

@@ -23,19 +23,27 @@ import (
 type room struct {
 	name    string
 	core    *Core
-	conns   int        // connections routed here and not yet dropped
-	touched bool       // in Server.touched
-	kept    keptFrames // the frames of its map's chunks, encoded once
+	conns   int  // connections routed here and not yet dropped
+	touched bool // in Server.touched
 }
 
 // openRoom opens the room called name. A named room's Core is capped at
 // RoomPlayers players; the default room keeps the Config's MaxPlayers.
+// Every room plays on the server's one MapShare: the map and its encoded
+// chunks are built once, by the first room (the default room, opened by
+// Serve before the loop starts), never on the loop's goroutine.
 func (s *Server) openRoom(name string) *room {
 	cfg := s.opts.Config
+	if s.share == nil {
+		var err error
+		if s.share, err = NewMapShare(cfg.WithDefaults().Map); err != nil {
+			panic(err) // cannot happen: a valid map's chunks encode
+		}
+	}
 	if name != "" {
 		cfg.MaxPlayers = s.opts.RoomPlayers
 	}
-	r := &room{name: name, core: NewCore(cfg), kept: make(keptFrames)}
+	r := &room{name: name, core: NewSharedCore(cfg, s.share)}
 	s.rooms[name] = r
 	if name != "" {
 		s.log.Info("room opened", "room", name, "rooms", len(s.rooms))

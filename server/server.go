@@ -54,6 +54,7 @@ type Server struct {
 	// Owned by the loop goroutine (start is set before any other goroutine
 	// reads it).
 	rooms   map[string]*room // the open rooms by name; "" is the default room
+	share   *MapShare        // the map every room plays on, and its chunks' frames
 	touched []*room          // the rooms given something since the last flush
 	start   time.Time
 	conns   map[ConnID]*conn
@@ -562,7 +563,7 @@ func (s *Server) flushRoom(r *room) {
 			}
 		}
 		out := batch.Envelopes
-		frames := s.enc.encode(out, s.stateStream, r.kept, func(env Envelope, err error) {
+		frames := s.enc.encode(out, s.stateStream, r.core.share.frames, func(env Envelope, err error) {
 			s.log.Error("cannot encode", "type", env.Msg.Type(), "conn", env.To, "err", err)
 		})
 		s.slow = s.slow[:0]
