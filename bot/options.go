@@ -1,9 +1,11 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -44,6 +46,11 @@ type Options struct {
 	Avoid []grid.Pos
 	// Logger receives each bot's connection events; nil discards them.
 	Logger *log.Logger
+	// Dial, if set, opens each bot's connections in place of TCP to Addr
+	// (client.Options.Dial): a server's own bots use its OwnConn, the
+	// only route on which a server believes a Hello that says it is a
+	// bot, unless its operator allows bots from their addresses.
+	Dial func(ctx context.Context) (net.Conn, error)
 }
 
 // withDefaults fills the zero fields and checks the rest.
@@ -90,6 +97,7 @@ func (o Options) clientOptions(i int) client.Options {
 		Jitter:  o.Jitter,
 		Loss:    o.Loss,
 		Seed:    o.seed(i),
+		Dial:    o.Dial,
 		// A bot draws nothing: it steers by the others' latest cells
 		// rather than by where they are drawn in the past.
 		NoInterpolate: true,

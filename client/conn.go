@@ -61,11 +61,23 @@ func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
 // with the server's Error as View().Err; a server that does not answer at
 // all within Options.ServerTimeout ends it too.
 func Connect(ctx context.Context, addr string, opts Options) (*Conn, error) {
-	nc, err := dial(ctx, addr)
+	nc, err := dialWith(ctx, addr, opts.Dial)
 	if err != nil {
 		return nil, err
 	}
 	return newConn(addr, nc, opts), nil
+}
+
+// dialWith opens a connection to addr with d, or over TCP if d is nil.
+func dialWith(ctx context.Context, addr string, d func(context.Context) (net.Conn, error)) (net.Conn, error) {
+	if d == nil {
+		return dial(ctx, addr)
+	}
+	nc, err := d(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("client: connect to %s: %w", addr, err)
+	}
+	return nc, nil
 }
 
 // dial opens a TCP connection to addr, within DialTimeout unless ctx has

@@ -1,6 +1,8 @@
 package client
 
 import (
+	"context"
+	"net"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -45,6 +47,12 @@ type Options struct {
 
 	// Logger receives corrections and connection events; nil = discard.
 	Logger *log.Logger
+
+	// Dial, if set, opens each connection to the server (the first and
+	// every redial) in place of TCP to the address, which then only names
+	// the server in messages: a server's own bots reach it by
+	// server.Server.OwnConn, which no remote client can.
+	Dial func(ctx context.Context) (net.Conn, error)
 }
 
 func (o Options) pingInterval() time.Duration {

@@ -19,7 +19,7 @@ type Watch struct {
 // ends the connection with the server's Error as View().Err. Options'
 // Name, latency, PingInterval, ServerTimeout and Logger apply.
 func ConnectSpectator(ctx context.Context, addr string, opts Options) (*Watch, error) {
-	nc, err := dial(ctx, addr)
+	nc, err := dialWith(ctx, addr, opts.Dial)
 	if err != nil {
 		return nil, err
 	}

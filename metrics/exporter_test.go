@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strconv"
 	"strings"
 	"testing"
@@ -69,7 +70,7 @@ func scrapeUntil(t *testing.T, base, what string, ok func(scrape string) bool) s
 // profiler answers.
 func TestScrapeAServerAtWork(t *testing.T) {
 	exp := New()
-	srv := server.New(server.Options{Config: server.Config{Rate: 50}, Metrics: exp})
+	srv := server.New(server.Options{Config: server.Config{Rate: 50}, Metrics: exp, BotAddrs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
 	exp.Watch(srv.Stats)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

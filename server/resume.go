@@ -129,3 +129,15 @@ func (c *Core) resume(now time.Duration, cl *client, r *protocol.Resume) {
 	c.sendOwnState(now, av)
 	c.tellScores(now) // its points and a freeze come back with it
 }
+
+// TokenConn returns the connection of the player whose resume token t is
+// (the one it dropped from, if it is away), if t is one of this Core's:
+// the adapter counts a resume against the caps of the address it comes
+// from, not that of the player's old connection.
+func (c *Core) TokenConn(t protocol.Token) (ConnID, bool) {
+	cl, ok := c.tokens[t]
+	if !ok {
+		return 0, false
+	}
+	return cl.conn, true
+}

@@ -62,6 +62,16 @@ type Server struct {
 	told    string    // the Notice every connection got, "" if none
 	enc     encoder
 	slow    []*conn
+	gone    map[ConnID]*conn // dropped since the last flush: the log's events still name their address
+
+	// Admission, per remote address (admit.go).
+	joins      *addrRate      // Hello, Spectate and Resume
+	roomOpens  *addrRate      // new rooms
+	roomsBy    map[string]int // open rooms by the address that opened them
+	lobby      *addrRate      // room lists, per address
+	lobbyAll   *addrRate      // room lists, all addresses together ("")
+	lobbySpare *addrRate      // room lists for addresses that asked for none lately, past lobbyAll
+	list       roomList       // the room list, encoded once per change
 }
 
 // New returns a server with the given options; zero options take their
@@ -91,6 +101,13 @@ func New(opts Options) *Server {
 		live:       make(map[ConnID]*conn),
 		connsFrom:  make(map[string]int),
 		players:    addrCount{hosts: make(map[ConnID]string), count: make(map[string]int)},
+		gone:       make(map[ConnID]*conn),
+		joins:      newAddrRate(time.Second/time.Duration(opts.JoinRate), JoinBurst*opts.JoinRate),
+		roomOpens:  newAddrRate(time.Minute/time.Duration(opts.RoomRate), opts.RoomRate),
+		roomsBy:    make(map[string]int),
+		lobby:      newAddrRate(time.Second/time.Duration(opts.LobbyRate), LobbyBurst*opts.LobbyRate),
+		lobbyAll:   newAddrRate(time.Second/time.Duration(opts.LobbyRateTotal), LobbyBurst*opts.LobbyRateTotal),
+		lobbySpare: newAddrRate(time.Second/time.Duration(max(opts.LobbyRateTotal/10, 1)), LobbyBurst*max(opts.LobbyRateTotal/10, 1)),
 	}
 }
 
@@ -200,23 +217,59 @@ func (s *Server) accept(nc net.Conn) {
 		s.refuseConn(nc, host, kind, text)
 		return
 	}
-	s.nextID++
-	c := newConn(s.nextID, nc, host, s.shards[int(s.nextID)%len(s.shards)], s.opts.SendQueue, s.now())
-	c.running = 2
-	s.live[c.id] = c
+	c := s.newConnLocked(nc, host)
+	c.botOK = s.botAddr(host)
 	s.connsFrom[host]++
-	s.wg.Add(1)
 	s.mu.Unlock()
 	if s.opts.WriteBuffer > 0 {
 		if tc, ok := nc.(*net.TCPConn); ok {
 			tc.SetWriteBuffer(s.opts.WriteBuffer)
 		}
 	}
+	s.start1(c)
+}
+
+// newConnLocked numbers a new connection and counts it live, for its
+// reader. s.mu is held.
+func (s *Server) newConnLocked(nc net.Conn, host string) *conn {
+	s.nextID++
+	c := newConn(s.nextID, nc, host, s.shards[int(s.nextID)%len(s.shards)], s.opts.SendQueue, s.opts.SendQueueBytes, s.now())
+	c.running = 2
+	s.live[c.id] = c
+	s.wg.Add(1)
+	return c
+}
+
+// start1 introduces a new connection to the loop and starts its reader.
+func (s *Server) start1(c *conn) {
 	// The loop learns of the connection before any of its messages: the
 	// reader starts only after this post, to the same inbox. (Close stops
 	// the loop only after the accept loop has ended.)
 	s.post(c.shard, event{kind: evConnect, c: c})
 	go s.read(c)
+}
+
+// OwnConn returns a connection to the server from its own side, for the
+// bots it runs (cmd/gridlag's -bots): an in-memory pipe that no remote
+// client can open. It counts against no per-address cap, share or rate,
+// and its Hello's Bot flag is believed (from anyone else it is ignored,
+// unless Options.BotAddrs says otherwise). It fails before Serve, once
+// the server is closed, and while it drains.
+func (s *Server) OwnConn() (net.Conn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed || !s.serving:
+		return nil, ErrServerClosed
+	case s.notice != "":
+		return nil, &protocol.Error{Code: protocol.ErrCodeShutdown, Text: s.notice}
+	}
+	theirs, ours := net.Pipe()
+	c := s.newConnLocked(ours, "")
+	c.own, c.botOK = true, true
+	c.remote = "own"
+	s.start1(c)
+	return theirs, nil
 }
 
 // connRefusal says why a new connection from host is refused (a short
@@ -371,6 +424,7 @@ func (s *Server) loop() {
 			s.warn.Flush()
 		case <-janitor.C:
 			s.dropSilent()
+			s.sweepRates()
 		case <-beat:
 			s.opts.Heartbeat()
 		case <-s.quit:
@@ -420,16 +474,19 @@ func (s *Server) handle(ev event) {
 				s.listRooms(c, lr)
 				return
 			}
+			if e := s.joinRefusal(c, ev.msg); e != nil {
+				s.refuse(c, e)
+				return
+			}
 			if !s.enter(c, ev.msg) {
 				return
 			}
 		}
-		if text := s.playerRefusal(c, ev.msg); text != "" {
-			s.drop(c, "refused: "+text, &protocol.Error{Code: protocol.ErrCodeFull, Text: text}, true)
+		if e := s.playerRefusal(c, ev.msg); e != nil {
+			s.refuse(c, e)
 			return
 		}
-		c.world.core.Receive(s.now(), c.id, ev.msg)
-		s.touch(c.world)
+		s.receive(c, ev.msg)
 	case evGone:
 		s.drop(c, ev.reason, ev.final, ev.abuse)
 	case evNotice:
@@ -462,10 +519,18 @@ func (s *Server) send(c *conn, m protocol.Message) {
 		s.log.Error("cannot encode", "type", m.Type(), "err", err)
 		return
 	}
+	s.push(c, f)
+}
+
+// push queues the frame f for c outside a room's flush, counting it, and
+// drops c if its queue is full.
+func (s *Server) push(c *conn, f frame) {
 	if !c.push(f) {
 		c.stalled = c.queueFull()
 		s.drop(c, c.stalled, nil, true)
+		return
 	}
+	s.opts.Metrics.Sent(1, len(f.head))
 }
 
 // Drain prepares a restart: every client gets a Notice of text (such as
@@ -478,18 +543,6 @@ func (s *Server) Drain(text string) {
 	s.post(s.shards[0], event{kind: evNotice, notice: text})
 }
 
-// playerRefusal says why m, a Hello from a connection of an address that
-// has its share of players already, is refused; "" lets m through.
-func (s *Server) playerRefusal(c *conn, m protocol.Message) string {
-	if _, hello := m.(*protocol.Hello); !hello || s.players.count[c.host] < s.opts.MaxPlayersPerAddr {
-		return ""
-	}
-	if _, joined := c.world.core.Player(c.id); joined {
-		return "" // a second Hello: the Core's protocol violation
-	}
-	return fmt.Sprintf("too many players from your address: %d joined, the most allowed from one address", s.opts.MaxPlayersPerAddr)
-}
-
 // drop ends connection c for reason: its player leaves (or, with a resume
 // window, is kept for a while: see Core.Drop), and it is closed,
 // after final if that is not nil. abuse logs it as a warning, summarised
@@ -500,6 +553,11 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 	}
 	c.dropped = true
 	delete(s.conns, c.id)
+	s.gone[c.id] = c
+	if c.watching {
+		c.watching = false
+		c.world.unwatched(c.host)
+	}
 	if abuse {
 		s.warn.Warn("disconnect "+c.host+" "+reason, "disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
 	} else {
@@ -540,6 +598,7 @@ func (s *Server) flush() {
 	for i := 0; i < len(s.touched); i++ { // a drop may touch one more
 		s.flushRoom(s.touched[i])
 	}
+	clear(s.gone) // their events are logged
 	s.wakeWriters()
 	s.closeEmptyRooms()
 }
@@ -615,19 +674,31 @@ func (s *Server) wakeWriters() {
 }
 
 // logEvent logs a join, leave or refusal in room r, and counts the
-// players of each address.
+// players of each address. Every line that can repeat per connection or
+// per room is summarised per address (package ratelog): the first of an
+// interval is written, the others counted, so churn from one address is
+// a few lines a kind every interval, whatever its rate.
 func (s *Server) logEvent(r *room, ev Event) {
 	remote, host := "", ""
-	if c := s.conns[ev.Conn]; c != nil {
+	c := s.conns[ev.Conn]
+	if c == nil {
+		c = s.gone[ev.Conn] // dropped since the last flush
+	}
+	if c != nil {
 		remote, host = c.remote, c.host
 	}
 	switch ev.Kind {
 	case EventJoin:
-		s.players.join(ev.Conn, host)
-		s.log.Info("join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos)
+		if host != "" {
+			s.players.join(ev.Conn, host)
+		}
+		s.list.dirty = true
+		s.warn.Info("join "+host, "join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos)
 	case EventLeave:
+		from := s.players.hosts[ev.Conn] // its connection may be long gone (away)
 		s.players.leave(ev.Conn)
-		s.log.Info("leave", "room", r.name, "id", ev.Player, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
+		s.list.dirty = true
+		s.warn.Info("leave "+from, "leave", "room", r.name, "id", ev.Player, "name", ev.Name, "remote", from, "conn", ev.Conn, "reason", ev.Reason)
 		s.opts.Metrics.Left(ReasonKind(ev.Reason))
 	case EventRefused:
 		s.warn.Warn("refused "+host+" "+ev.Reason, "refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
@@ -639,12 +710,16 @@ func (s *Server) logEvent(r *room, ev Event) {
 		s.warn.Info("away "+from, "away, kept for resume", "id", ev.Player, "name", ev.Name, "remote", from, "conn", ev.Conn, "for", r.core.Config().Resume, "reason", ev.Reason)
 	case EventResume:
 		s.players.leave(ev.From)
-		s.players.join(ev.Conn, host)
+		if host != "" {
+			s.players.join(ev.Conn, host)
+		}
 		s.warn.Info("resume "+host, "resume", "id", ev.Player, "name", ev.Name, "remote", remote, "conn", ev.Conn, "from", ev.From)
 	case EventWatch:
-		s.log.Info("spectator joined", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn)
+		s.list.dirty = true
+		s.warn.Info("spectator joined "+host, "spectator joined", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn)
 	case EventUnwatch:
-		s.log.Info("spectator left", "room", r.name, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
+		s.list.dirty = true
+		s.warn.Info("spectator left "+host, "spectator left", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn, "reason", ev.Reason)
 		s.opts.Metrics.Left(ReasonKind(ev.Reason))
 	}
 }

@@ -319,9 +319,16 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		go func() { g.errCh <- g.ssh.Serve(sln) }()
 	}
 	if bots > 0 {
+		// The server's own bots reach it by OwnConn, the one route on
+		// which it believes a Hello that says it is a bot; it opens once
+		// Serve has begun.
+		for g.srv.Addr() == nil {
+			time.Sleep(time.Millisecond)
+		}
 		stop := bot.Start(ctx, bot.Options{
 			Addr: gameAddr, N: bots, Latency: f.latency, Jitter: f.jitter,
 			Avoid: append([]grid.Pos{g.cfg.Spawn}, g.cfg.Spawns...), Logger: logger.WithPrefix("bots"),
+			Dial: func(context.Context) (net.Conn, error) { return g.srv.OwnConn() },
 		})
 		g.bots = func() { stop() }
 	}
