@@ -64,9 +64,9 @@ type conn struct {
 	lobby    bool   // it asked for the list of rooms (ListRooms)
 	watching bool   // a spectator of world, counted in its watchers
 	botOK    bool   // its Hello may say it is a bot (own, or from Options.BotAddrs)
-	dropped bool   // the Core was told it is gone
-	closing bool   // a final frame is queued; nothing more is sent
-	stalled string // why a frame could not be queued for it, "" if none was refused
+	dropped  bool   // the Core was told it is gone
+	closing  bool   // a final frame is queued; nothing more is sent
+	stalled  string // why a frame could not be queued for it, "" if none was refused
 	// states is the server's end of the stream of States to it: the
 	// last State encoded for it, the base of a step.
 	states protocol.StateStream

@@ -186,7 +186,9 @@ func TestResumeCountsAgainstTheNewAddress(t *testing.T) {
 	for i := range 2 {
 		dialFrom(t, ts, "127.0.0.3").join(fmt.Sprint("there-", i))
 	}
-	resume := func(tok protocol.Token) protocol.Message { return &protocol.Resume{Version: protocol.Version, Token: tok} }
+	resume := func(tok protocol.Token) protocol.Message {
+		return &protocol.Resume{Version: protocol.Version, Token: tok}
+	}
 	refusedWith(t, "a resume from an address at its cap", firstAnswer(t, ts, "127.0.0.3", resume(tokens[0])),
 		"too many players from your address: 2 joined")
 	// 127.0.0.2 holds 2 (away): a new player from it is refused, its own
