@@ -95,7 +95,7 @@ load: build
 	@set -e; n=$(LOAD_N); k=$$((n / 30 + 2)); last=127.0.$$((1 + k / 250)).$$((1 + k % 250)); \
 	metrics=127.0.0.1:$$(($(LOAD_PORT) + 1)); pin0=; pin1=; \
 	if command -v taskset >/dev/null && [ "$$(nproc)" -ge 2 ]; then pin0="taskset -c 0"; pin1="taskset -c 1"; fi; \
-	$$pin0 $(BIN) -server -addr 127.0.0.1:$(LOAD_PORT) -map-gen $(LOAD_MAP) -metrics $$metrics -drain 0s \
+	$$pin0 $(BIN) -server -addr 127.0.0.1:$(LOAD_PORT) -map-gen $(LOAD_MAP) -metrics $$metrics -drain 0s -bot-addrs 127.0.0.0/8 \
 		-max-players $$((n + 10)) -max-conns $$((n + 100)) -log bin/load-server.log & srv=$$!; \
 	trap 'kill $$srv 2>/dev/null' EXIT; sleep 1; \
 	$$pin1 $(BIN) load -connect 127.0.0.1:$(LOAD_PORT) -n $$n -duration $(LOAD_TIME) -addrs 127.0.1.1-$$last \

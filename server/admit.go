@@ -103,6 +103,12 @@ func (s *Server) receive(c *conn, m protocol.Message) {
 			h.Bot = false
 			m = &h
 		}
+		// A player who dropped and joins afresh from its address (no
+		// resume token: an SSH player without a key, a restarted client)
+		// takes its name back from its away avatar.
+		if away, ok := r.core.AwayNamed(v.Name); ok && !c.own && s.players.hosts[away] == c.host {
+			r.core.ReleaseAway(s.now(), v.Name, "replaced by a new player of its name from its address")
+		}
 	case *protocol.Resume:
 		old, resuming = r.core.TokenConn(v.Token)
 	}

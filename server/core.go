@@ -25,8 +25,9 @@ type Core struct {
 	chunks []*protocol.MapChunk // the map's chunks, shared by every Welcome of a big map
 
 	conns map[ConnID]*client
-	slots []*client // joined clients by player ID; slot 0 unused
-	count int       // joined clients
+	slots []*client          // joined clients by player ID; slot 0 unused
+	names map[string]*client // joined clients (away ones too) by the key of their name (protocol.NameKey)
+	count int                // joined clients
 	// spectators are the watching clients, in the order they came
 	spectators []*client
 	bots       int                        // joined bots
@@ -95,6 +96,7 @@ type client struct {
 	phase   phase
 	player  grid.PlayerID
 	info    protocol.PlayerInfo
+	key     string         // protocol.NameKey of its name
 	join    *protocol.Join // announces the player to those it comes into view of
 	area    area           // what the client was last told of its area of interest
 	bot     bool
@@ -147,6 +149,7 @@ func newCore(cfg Config, ms *MapShare) *Core {
 		cfg:    cfg,
 		world:  grid.NewWorld(cfg.Map, rules),
 		conns:  make(map[ConnID]*client),
+		names:  make(map[string]*client),
 		tokens: make(map[protocol.Token]*client),
 		slots:  make([]*client, cfg.MaxPlayers+1),
 		held:   make([]bool, cfg.MaxPlayers+1),
@@ -349,6 +352,11 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 		c.refuse(cl, protocol.ErrCodeName, "name refused: "+err.Error())
 		return
 	}
+	key := protocol.NameKey(h.Name)
+	if o := c.names[key]; o != nil {
+		c.refuse(cl, protocol.ErrCodeName, fmt.Sprintf("name refused: %q is taken here by a player whose name is or looks the same; choose another", h.Name))
+		return
+	}
 	if c.count >= c.cfg.MaxPlayers {
 		c.refuse(cl, protocol.ErrCodeFull, fmt.Sprintf("server full: %d of %d players", c.count, c.cfg.MaxPlayers))
 		return
@@ -376,6 +384,8 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	cl.player = pid
 	cl.bot = h.Bot
 	cl.info = protocol.PlayerInfo{ID: pid, Color: color, Name: h.Name}
+	cl.key = key
+	c.names[key] = cl
 	cl.join = &protocol.Join{Player: cl.info}
 	cl.area.reset()
 	cl.trail = newTrail(now, pos)
@@ -460,6 +470,9 @@ func (c *Core) leave(now time.Duration, cl *client, reason string) {
 func (c *Core) leaveWorld(now time.Duration, cl *client, reason string) {
 	c.world.Remove(cl.player)
 	c.slots[cl.player] = nil
+	if c.names[cl.key] == cl {
+		delete(c.names, cl.key)
+	}
 	delete(c.tokens, cl.token)
 	c.count--
 	if cl.bot {

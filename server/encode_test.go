@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -68,7 +69,7 @@ func TestEncoderMatchesProtocol(t *testing.T) {
 		}
 	}
 	for i := 1; i <= 12; i++ {
-		c.Receive(time.Duration(i)*ms, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "p", Bot: i > 6})
+		c.Receive(time.Duration(i)*ms, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i), Bot: i > 6})
 		check("join")
 	}
 	for k := 1; k <= 200; k++ {
@@ -168,7 +169,7 @@ func TestMapChunksEncodedOncePerRoom(t *testing.T) {
 	var enc encoder
 	kept, conns := keptFrames{}, streams{}
 	chunkFrames := func(id ConnID) [][]byte {
-		c.Receive(0, id, &protocol.Hello{Version: protocol.Version, Name: "p"})
+		c.Receive(0, id, &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", id)})
 		out := c.Outbox().Envelopes
 		frames := enc.encode(out, conns.of, kept, nil)
 		var heads [][]byte
@@ -225,7 +226,7 @@ func BenchmarkJoinBigMap(b *testing.B) {
 					kept = keptFrames{}
 				}
 				id := ConnID(i%2 + 1)
-				c.Receive(0, id, &protocol.Hello{Version: protocol.Version, Name: "p"})
+				c.Receive(0, id, &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", id)})
 				enc.encode(c.Outbox().Envelopes, wholeStates, kept, nil)
 				c.Disconnect(0, id, "bench")
 				c.Outbox()

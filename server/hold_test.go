@@ -287,3 +287,43 @@ func TestOnlyTheServersOwnBotsAreBots(t *testing.T) {
 	eventually(t, func() bool { return ts.Stats().Bots == 4 }, func() string { return fmt.Sprintf("stats %+v: want 4 bots", ts.Stats()) })
 	h.finish(5)
 }
+
+// TestLookAlikeNamesAreRefused (row 10): in one room no two players share
+// a name up to look-alikes (case, Cyrillic, fullwidth, digits for
+// letters), nor may anyone stack heavy combining marks; another room has
+// its own names, and a name is free again once its player has left.
+func TestLookAlikeNamesAreRefused(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 20}})
+	h := playHonestly(t, ts, "127.0.0.9", "")
+	h.waitMoves(1)
+	hello := func(name, room string) protocol.Message {
+		return &protocol.Hello{Version: protocol.Version, Name: name, Room: room}
+	}
+	for _, fake := range []string{"honest", "Honest", "h\u043enest", "\uff48\uff4f\uff4e\uff45\uff53\uff54", "h0nest", "HONEST"} {
+		refusedWith(t, "a look-alike of the honest player's name", firstAnswer(t, ts, "127.0.0.2", hello(fake, "")),
+			"is taken here by a player whose name is or looks the same")
+	}
+	refusedWith(t, "a name of heavy marks", firstAnswer(t, ts, "127.0.0.2", hello("z\u0300\u0301\u0302\u0303\u0304", "")), "combining marks")
+	if _, ok := firstAnswer(t, ts, "127.0.0.2", hello("h\u043enest", "elsewhere")).(*protocol.Welcome); !ok {
+		t.Error("another room refused a name that is only taken in the default room")
+	}
+	h.finish(5)
+}
+
+// TestAwayPlayerYieldsItsNameToItsAddress: a player kept for resume holds
+// its name against others, but a newcomer of that name from its own
+// address (a client restarted, an SSH player without a key) takes it,
+// and the away avatar leaves.
+func TestAwayPlayerYieldsItsNameToItsAddress(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 20, Resume: 30 * time.Second}})
+	c := dialFrom(t, ts, "127.0.0.2")
+	c.join("ann")
+	c.nc.Close()
+	eventually(t, func() bool { return ts.Stats().Away == 1 }, func() string { return "ann was not kept away" })
+	refusedWith(t, "ann from another address while ann is away", firstAnswer(t, ts, "127.0.0.3",
+		&protocol.Hello{Version: protocol.Version, Name: "ann"}), "is taken here")
+	dialFrom(t, ts, "127.0.0.2").join("ann")
+	if st := ts.Stats(); st.Players != 1 || st.Away != 0 {
+		t.Errorf("stats %+v: want ann once, nobody away", st)
+	}
+}

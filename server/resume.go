@@ -141,3 +141,29 @@ func (c *Core) TokenConn(t protocol.Token) (ConnID, bool) {
 	}
 	return cl.conn, true
 }
+
+// AwayNamed returns the connection an away player (kept for resume)
+// dropped from, if its name is or looks the same as name (protocol.NameKey):
+// a newcomer with that name is refused while it is kept, unless the
+// adapter releases it (ReleaseAway), as a server does for a newcomer from
+// the same address.
+func (c *Core) AwayNamed(name string) (ConnID, bool) {
+	cl := c.names[protocol.NameKey(name)]
+	if cl == nil || !cl.away {
+		return 0, false
+	}
+	return cl.conn, true
+}
+
+// ReleaseAway ends the resume window of the away player whose name is or
+// looks the same as name, for reason: it leaves the world now.
+func (c *Core) ReleaseAway(now time.Duration, name, reason string) {
+	c.begin()
+	cl := c.names[protocol.NameKey(name)]
+	if cl == nil || !cl.away {
+		return
+	}
+	cl.away = false
+	c.awayN--
+	c.leaveWorld(now, cl, reason)
+}
