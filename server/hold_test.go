@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gridlag/protocol"
+	"gridlag/ratelog"
 )
 
 // Attacks on what addresses share (rooms, spectator slots, the lobby,
@@ -325,5 +326,38 @@ func TestAwayPlayerYieldsItsNameToItsAddress(t *testing.T) {
 	dialFrom(t, ts, "127.0.0.2").join("ann")
 	if st := ts.Stats(); st.Players != 1 || st.Away != 0 {
 		t.Errorf("stats %+v: want ann once, nobody away", st)
+	}
+}
+
+// TestChurnLogIsBounded (row 6): joins, leaves, rooms opened and closed,
+// spectators come and gone, 100 times each from one address, write a few
+// lines a kind per summary interval, not one each; the honest player's
+// own join is logged at once.
+func TestChurnLogIsBounded(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 20}, JoinRate: 100000, RoomRate: 100000, MaxConnsPerAddr: 1000})
+	began := time.Now()
+	for i := range 100 {
+		c := dialFrom(t, ts, "127.0.0.2")
+		c.join(fmt.Sprint("churn-", i))
+		c.send(&protocol.Bye{Reason: "churn"})
+		c.closed()
+		w := watchRoom(t, ts, "127.0.0.2", fmt.Sprint("churn-", i))
+		w.nc.Close()
+	}
+	h := playHonestly(t, ts, "127.0.0.9", "")
+	h.finish(5)
+	ts.waitLog(t, "remote=127.0.0.9")
+	logs := ts.logs.String()
+	intervals := int(time.Since(began)/ratelog.DefaultInterval) + 1
+	lines := 0
+	for _, l := range strings.Split(logs, "\n") {
+		if strings.Contains(l, "127.0.0.2") && !strings.HasPrefix(l, "DEBU") {
+			lines++
+		}
+	}
+	// join, leave, room opened, room closed, spectator joined and left:
+	// each at once and in a summary per interval.
+	if most := 6 * 2 * intervals; lines > most {
+		t.Errorf("500 events from one address wrote %d lines, want at most %d:\n%s", lines, most, logs)
 	}
 }
