@@ -559,7 +559,9 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 		c.world.unwatched(c.host)
 	}
 	if abuse {
-		s.warn.Warn("disconnect "+c.host+" "+reason, "disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
+		// Keyed by the reason's kind: reasons that carry numbers or a
+		// decoder's words ("malformed frame: ...") are one summary.
+		s.warn.Warn("disconnect "+c.host+" "+ReasonKind(reason), "disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
 	} else {
 		s.log.Debug("disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
 	}
@@ -701,7 +703,7 @@ func (s *Server) logEvent(r *room, ev Event) {
 		s.warn.Info("leave "+from, "leave", "room", r.name, "id", ev.Player, "name", ev.Name, "remote", from, "conn", ev.Conn, "reason", ev.Reason)
 		s.opts.Metrics.Left(ReasonKind(ev.Reason))
 	case EventRefused:
-		s.warn.Warn("refused "+host+" "+ev.Reason, "refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
+		s.warn.Warn("refused "+host+" "+ReasonKind(ev.Reason), "refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
 		s.opts.Metrics.Refused(ReasonKind(ev.Reason))
 	case EventAway:
 		// Summarised per address: a client that drops and comes back in a
