@@ -26,8 +26,16 @@
 // the kernel. A client that does not read fast enough, sends garbage or floods
 // the server is disconnected alone; nobody else notices. Connections and
 // players are capped per remote address as well as in all, so that one
-// address cannot lock the others out, and repeated refusals are logged
-// once, then summarised (package ratelog).
+// address cannot lock the others out, and so is what addresses share
+// (admit.go): joins, new rooms and room lists are rate-limited per
+// address, one address holds at most its share of the rooms and of a
+// room's spectator slots, whose last places go to addresses holding none,
+// and a resume counts against the address it comes from. Refusals, and
+// every line that repeats per connection or per room (joins, leaves,
+// rooms opened and closed, spectators), are logged once, then summarised
+// per address (package ratelog). The server's own bots reach it in memory
+// (OwnConn): only there, and from Options.BotAddrs, is a Hello that says
+// it is a bot believed.
 //
 // The server follows the netcode notes: clients send numbered intents
 // (Input), the server applies them under the speed limit and broadcasts ONE

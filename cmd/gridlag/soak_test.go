@@ -112,6 +112,7 @@ func TestSoak(t *testing.T) {
 		every(ctx, 2*time.Millisecond, func() { count("room churn"); roomChurn(g.addr, "127.0.2.1") })
 	})
 	attack("lobby floods", 1, func(ctx context.Context, _ int) { lobbyFlood(ctx, g.addr, "127.0.2.2", 30, count) })
+	attack("room holders", 20, func(ctx context.Context, i int) { holdRooms(ctx, g.addr, fmt.Sprintf("127.0.3.%d", 1+i), 16, count) })
 	var impostors atomic.Int64 // impersonations the server let in
 	attack("impersonation", 1, func(ctx context.Context, _ int) {
 		every(ctx, 20*time.Millisecond, func() {
@@ -634,5 +635,42 @@ func resumeElsewhere(ctx context.Context, addr, from, to string, count func(stri
 		case <-ctx.Done():
 		case <-time.After(time.Second):
 		}
+	}
+}
+
+// holdRooms keeps up to n rooms with long names open from local, a
+// spectator in each that reads and discards, opening new ones as the
+// server refuses or drops them: 20 addresses fill -max-rooms, and the room
+// list with them.
+func holdRooms(ctx context.Context, addr, local string, n int, count func(string)) {
+	sem := make(chan struct{}, n)
+	for ctx.Err() == nil {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		count("room holders")
+		go func() {
+			defer func() { <-sem }()
+			c, err := dialFrom(local, addr)
+			if err != nil {
+				time.Sleep(100 * time.Millisecond)
+				return
+			}
+			defer c.Close()
+			room := fmt.Sprintf("\U0001d504\U0001d504\U0001d504\U0001d504\U0001d504\U0001d504\U0001d504%09d", rand.IntN(1e9))
+			protocol.NewEncoder(c).Encode(&protocol.Spectate{Version: protocol.Version, Name: "holder", Room: room})
+			stop := context.AfterFunc(ctx, func() { c.Close() })
+			defer stop()
+			start := time.Now()
+			io.Copy(io.Discard, c)
+			if time.Since(start) < time.Second {
+				select { // refused: try again later
+				case <-time.After(time.Second):
+				case <-ctx.Done():
+				}
+			}
+		}()
 	}
 }
