@@ -78,12 +78,15 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 
 # soak is not part of test: it runs for $(SOAK), the server in process
-# with its SSH front end, under churn, garbage, slow readers and floods
-# from loopback addresses (127.0.0.2 and up) while an honest player plays
-# from 127.0.0.9, then prints goroutines, file descriptors, heap and RSS
-# against the baseline and the honest player's round trips.
+# with its SSH front end, under churn, garbage, slow readers and floods,
+# room churn, room holders, lobby floods, name impersonation and resumes
+# from another address, from loopback addresses (127.0.0.2 and up) while
+# an honest player plays from 127.0.0.9, then prints goroutines, file
+# descriptors, heap and RSS against the baseline, the log's growth and the
+# honest player's round trips and acknowledgements. SOAK_ONLY="room
+# churn" runs the attacks named alone, SOAK_MAP=1024x1024 on a big map.
 soak:
-	SOAK=$(SOAK) $(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./cmd/gridlag
+	SOAK=$(SOAK) SOAK_ONLY="$(SOAK_ONLY)" SOAK_MAP="$(SOAK_MAP)" $(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./cmd/gridlag
 
 # load is not part of test either: one scale run on this machine. A server
 # on the first core (-map-gen $(LOAD_MAP), its caps raised for $(LOAD_N)

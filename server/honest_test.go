@@ -33,12 +33,7 @@ type honest struct {
 
 func playHonestly(t *testing.T, ts *testServer, local, room string) *honest {
 	t.Helper()
-	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}, Timeout: wait}
-	nc, err := d.Dial("tcp", ts.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { nc.Close() })
+	nc := dialFrom(t, ts, local).nc
 	h := &honest{t: t, nc: nc, stop: make(chan struct{}), done: make(chan struct{}), sent: map[uint32]time.Time{}}
 	enc := protocol.NewEncoder(nc)
 	if err := enc.Encode(&protocol.Hello{Version: protocol.Version, Name: "honest", Room: room}); err != nil {

@@ -260,37 +260,28 @@ func garbage(addr string) {
 // slowReaders keeps n clients joined that never read, replacing the ones
 // the server drops.
 func slowReaders(ctx context.Context, addr string, n int, count func(string)) {
-	sem := make(chan struct{}, n)
-	for ctx.Err() == nil {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
+	keep(ctx, n, func() {
+		count("slow readers")
+		c, err := dialFrom("127.0.0.4", addr)
+		if err != nil {
+			time.Sleep(100 * time.Millisecond)
 			return
 		}
-		count("slow readers")
-		go func() {
-			defer func() { <-sem }()
-			c, err := dialFrom("127.0.0.4", addr)
-			if err != nil {
-				time.Sleep(100 * time.Millisecond)
+		defer c.Close()
+		c.(*net.TCPConn).SetReadBuffer(4096)
+		protocol.NewEncoder(c).Encode(&protocol.Hello{Version: protocol.Version, Name: "slow"})
+		// Keep it alive with a ping a second, read nothing.
+		enc := protocol.NewEncoder(c)
+		for ctx.Err() == nil {
+			if enc.Encode(&protocol.Ping{}) != nil {
 				return
 			}
-			defer c.Close()
-			c.(*net.TCPConn).SetReadBuffer(4096)
-			protocol.NewEncoder(c).Encode(&protocol.Hello{Version: protocol.Version, Name: "slow"})
-			// Keep it alive with a ping a second, read nothing.
-			enc := protocol.NewEncoder(c)
-			for ctx.Err() == nil {
-				if enc.Encode(&protocol.Ping{}) != nil {
-					return
-				}
-				select {
-				case <-time.After(time.Second):
-				case <-ctx.Done():
-				}
+			select {
+			case <-time.After(time.Second):
+			case <-ctx.Done():
 			}
-		}()
-	}
+		}
+	})
 }
 
 // pingFlood joins and sends 1,000 Pings at once, reading what comes.
@@ -643,6 +634,32 @@ func resumeElsewhere(ctx context.Context, addr, from, to string, count func(stri
 // server refuses or drops them: 20 addresses fill -max-rooms, and the room
 // list with them.
 func holdRooms(ctx context.Context, addr, local string, n int, count func(string)) {
+	keep(ctx, n, func() {
+		count("room holders")
+		c, err := dialFrom(local, addr)
+		if err != nil {
+			time.Sleep(100 * time.Millisecond)
+			return
+		}
+		defer c.Close()
+		room := fmt.Sprintf("\U0001d504\U0001d504\U0001d504\U0001d504\U0001d504\U0001d504\U0001d504%09d", rand.IntN(1e9))
+		protocol.NewEncoder(c).Encode(&protocol.Spectate{Version: protocol.Version, Name: "holder", Room: room})
+		stop := context.AfterFunc(ctx, func() { c.Close() })
+		defer stop()
+		start := time.Now()
+		io.Copy(io.Discard, c)
+		if time.Since(start) < time.Second {
+			select { // refused: try again later
+			case <-time.After(time.Second):
+			case <-ctx.Done():
+			}
+		}
+	})
+}
+
+// keep runs fn in up to n goroutines at once until ctx is done, starting
+// another as each returns.
+func keep(ctx context.Context, n int, fn func()) {
 	sem := make(chan struct{}, n)
 	for ctx.Err() == nil {
 		select {
@@ -650,27 +667,9 @@ func holdRooms(ctx context.Context, addr, local string, n int, count func(string
 		case <-ctx.Done():
 			return
 		}
-		count("room holders")
 		go func() {
 			defer func() { <-sem }()
-			c, err := dialFrom(local, addr)
-			if err != nil {
-				time.Sleep(100 * time.Millisecond)
-				return
-			}
-			defer c.Close()
-			room := fmt.Sprintf("\U0001d504\U0001d504\U0001d504\U0001d504\U0001d504\U0001d504\U0001d504%09d", rand.IntN(1e9))
-			protocol.NewEncoder(c).Encode(&protocol.Spectate{Version: protocol.Version, Name: "holder", Room: room})
-			stop := context.AfterFunc(ctx, func() { c.Close() })
-			defer stop()
-			start := time.Now()
-			io.Copy(io.Discard, c)
-			if time.Since(start) < time.Second {
-				select { // refused: try again later
-				case <-time.After(time.Second):
-				case <-ctx.Done():
-				}
-			}
+			fn()
 		}()
 	}
 }
