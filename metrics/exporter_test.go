@@ -66,11 +66,12 @@ func scrapeUntil(t *testing.T, base, what string, ok func(scrape string) bool) s
 
 // TestScrapeAServerAtWork: with players walking, the gauges show them and
 // the counters move; when they leave, the disconnections say why; the
-// profiler answers.
+// profiler answers when asked for.
 func TestScrapeAServerAtWork(t *testing.T) {
 	exp := New()
 	srv := server.New(server.Options{Config: server.Config{Rate: 50}, Metrics: exp})
 	exp.Watch(srv.Stats)
+	exp.WatchRooms(srv.Rooms)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +84,7 @@ func TestScrapeAServerAtWork(t *testing.T) {
 			t.Errorf("Serve: %v", err)
 		}
 	}()
-	web := httptest.NewServer(exp.Handler())
+	web := httptest.NewServer(Routes{Metrics: exp, Profiler: true}.Handler())
 	defer web.Close()
 
 	before := get(t, web.URL, "/metrics")
@@ -101,13 +102,15 @@ func TestScrapeAServerAtWork(t *testing.T) {
 	}()
 	scrapeUntil(t, web.URL, "3 players walking, ticks timed, inputs processed, frames and bytes out", func(s string) bool {
 		return value(s, "gridlag_players") == 3 && value(s, "gridlag_bots") == 3 && value(s, "gridlag_connections") == 3 &&
+			value(s, "gridlag_joins_total") == 3 && value(s, "gridlag_rooms") == 1 &&
 			value(s, "gridlag_tick_duration_seconds_count") > 0 && value(s, "gridlag_inputs_processed_total") > 0 &&
 			value(s, "gridlag_frames_out_total") > 0 && value(s, "gridlag_bytes_out_total") > value(s, "gridlag_frames_out_total")
 	})
 	stop()
 	sum := <-done
 	after := scrapeUntil(t, web.URL, "3 players gone, saying bye", func(s string) bool {
-		return value(s, "gridlag_players") == 0 && value(s, `gridlag_disconnections_total{reason="bye"}`) == 3
+		return value(s, "gridlag_players") == 0 && value(s, `gridlag_disconnections_total{reason="bye"}`) == 3 &&
+			value(s, "gridlag_leaves_total") == 3
 	})
 	if got := value(after, "gridlag_inputs_processed_total"); got != float64(sum.InputsSent) {
 		t.Errorf("inputs processed %v, the players sent %d", got, sum.InputsSent)
