@@ -11,12 +11,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/metrics"
 	"gridlag/protocol"
 	"gridlag/server"
 )
@@ -35,6 +37,21 @@ func parseGame(t *testing.T, args ...string) gameFlags {
 		t.Fatalf("gridlag %s: not a server", strings.Join(args, " "))
 	}
 	return f
+}
+
+// webURLs returns the URLs of the addresses the start line in logs gives
+// for the flags named.
+func webURLs(t *testing.T, logs string, flags ...string) []string {
+	t.Helper()
+	var urls []string
+	for _, name := range flags {
+		m := regexp.MustCompile(`INFO gridlag server .* ` + name + `=(\S+)`).FindStringSubmatch(logs)
+		if m == nil {
+			t.Fatalf("the start line names no -%s address:\n%s", name, logs)
+		}
+		urls = append(urls, "http://"+m[1])
+	}
+	return urls
 }
 
 // probe GETs url and returns the status code and the body.
@@ -76,13 +93,7 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.close()
-	var urls []string
-	for _, m := range regexp.MustCompile(` (?:metrics|health)=(\S+)`).FindAllStringSubmatch(logs.String(), -1) {
-		urls = append(urls, "http://"+m[1])
-	}
-	if len(urls) != 2 {
-		t.Fatalf("the start line names %d of -metrics and -health:\n%s", len(urls), logs)
-	}
+	urls := webURLs(t, logs.String(), "metrics", "health")
 	// expect polls path on both addresses until it answers code with a
 	// text starting with text; before that, only the answers in passing
 	// may come.
@@ -384,5 +395,68 @@ func TestInviteFriendsInTmux(t *testing.T) {
 	logText, err := os.ReadFile(filepath.Join(state, "gridlag", "gridlag.log"))
 	if err != nil || !strings.Contains(string(logText), "INFO friends join over SSH with: "+invite+"\n") {
 		t.Fatalf("log file: %v\n%s", err, logText)
+	}
+}
+
+// TestReadmeStartAndSummaryLines: the README's start line is what gridlag
+// logs for the command above it (the time, the build, the host key and the
+// addresses bound aside, which vary), and its summary line is what gridlag
+// logs for those figures.
+func TestReadmeStartAndSummaryLines(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(readme), "\n")
+	i := slices.IndexFunc(lines[:len(lines)-1], func(l string) bool { return strings.HasPrefix(l, "$ bin/gridlag -server ") })
+	if i < 0 || !strings.Contains(lines[i+1], " INFO gridlag server ") {
+		t.Fatal("the README shows no `$ bin/gridlag -server ...` followed by its start line")
+	}
+	readmeStart := lines[i+1]
+	j := slices.IndexFunc(lines[i:], func(l string) bool { return strings.Contains(l, " INFO summary ") })
+	if j < 0 {
+		t.Fatal("the README shows no summary line after the start line")
+	}
+	readmeSummary := lines[i+j]
+
+	// The start line, logged by a game started with the README's command
+	// (its addresses on loopback: what it binds is set aside).
+	f := parseGame(t, strings.Fields(strings.TrimPrefix(lines[i], "$ bin/gridlag "))...)
+	f.addr, f.sshKey = "127.0.0.1:0", filepath.Join(t.TempDir(), "key")
+	for _, a := range []*string{&f.ssh, &f.scale.metrics, &f.ops.health} {
+		if *a != "" {
+			*a = "127.0.0.1:0"
+		}
+	}
+	var logs bytes.Buffer
+	g, err := startGame(context.Background(), f, f.addr, log.NewWithOptions(&logs, logOptions(log.InfoLevel)), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.close()
+	start := regexp.MustCompile(`(?m)^.* INFO gridlag server .*$`).FindString(logs.String())
+	varying := regexp.MustCompile(`^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d |\b(version|go|hostkey|addr|ssh|metrics|health)=\S+`)
+	aside := func(line string) string { return varying.ReplaceAllString(line, "<$1>") }
+	if aside(start) != aside(readmeStart) {
+		t.Errorf("gridlag %s logs\n%s\nthe README shows\n%s", strings.Join(strings.Fields(lines[i])[2:], " "), start, readmeStart)
+	}
+	if v := regexp.MustCompile(` version=(\S+) `).FindStringSubmatch(readmeStart); v == nil || !strings.HasPrefix(v[1], version+"+") {
+		t.Errorf("the README's start line names version %v, want %s+COMMIT", v, version)
+	}
+
+	// The summary line, logged for the README's figures at its time.
+	when, err := time.ParseInLocation("2006/01/02 15:04:05", readmeSummary[:19], time.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := logOptions(log.InfoLevel)
+	opts.TimeFunction = func(time.Time) time.Time { return when }
+	var out bytes.Buffer
+	logSummary(log.NewWithOptions(&out, opts), metrics.Summary{
+		Players: 8, Rooms: 1, Joins: 11, Leaves: 3, TickP50: 0.0001, TickP99: 0.0005,
+		BytesOut: 7780, StatesOut: 251, Refused: []metrics.Count{{Kind: "malformed", N: 3}},
+	})
+	if got := strings.TrimSuffix(out.String(), "\n"); got != readmeSummary {
+		t.Errorf("gridlag logs\n%s\nthe README shows\n%s", got, readmeSummary)
 	}
 }
