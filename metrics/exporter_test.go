@@ -3,7 +3,6 @@ package metrics
 import (
 	"context"
 	"errors"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -22,16 +21,11 @@ const wait = 10 * time.Second
 // get fetches path from the exporter's handler and returns the body.
 func get(t *testing.T, base, path string) string {
 	t.Helper()
-	resp, err := http.Get(base + path)
-	if err != nil {
-		t.Fatal(err)
+	code, body := answer(t, base, path)
+	if code != http.StatusOK {
+		t.Fatalf("GET %s: %d", path, code)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s, %v", path, resp.Status, err)
-	}
-	return string(body)
+	return body
 }
 
 // value returns the value of the sample series (a name, with its labels
@@ -64,10 +58,11 @@ func scrapeUntil(t *testing.T, base, what string, ok func(scrape string) bool) s
 	}
 }
 
-// TestScrapeAServerAtWork: with players walking, the gauges show them and
-// the counters move; when they leave, the disconnections say why; the
-// profiler answers when asked for.
-func TestScrapeAServerAtWork(t *testing.T) {
+// startWatched starts a server at 50 Hz on loopback, watched by a new
+// exporter, and closes it when the test ends; it returns the exporter and
+// the game's address.
+func startWatched(t *testing.T) (*Exporter, string) {
+	t.Helper()
 	exp := New()
 	srv := server.New(server.Options{Config: server.Config{Rate: 50}, Metrics: exp})
 	exp.Watch(srv.Stats)
@@ -78,12 +73,20 @@ func TestScrapeAServerAtWork(t *testing.T) {
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	defer func() {
+	t.Cleanup(func() {
 		srv.Close()
 		if err := <-served; !errors.Is(err, server.ErrServerClosed) {
 			t.Errorf("Serve: %v", err)
 		}
-	}()
+	})
+	return exp, ln.Addr().String()
+}
+
+// TestScrapeAServerAtWork: with players walking, the gauges show them and
+// the counters move; when they leave, the disconnections say why; the
+// profiler answers when asked for.
+func TestScrapeAServerAtWork(t *testing.T) {
+	exp, addr := startWatched(t)
 	web := httptest.NewServer(Routes{Metrics: exp, Profiler: true}.Handler())
 	defer web.Close()
 
@@ -94,7 +97,7 @@ func TestScrapeAServerAtWork(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan loadgen.Summary, 1)
 	go func() {
-		s, err := loadgen.Run(ctx, loadgen.Options{Addr: ln.Addr().String(), N: 3})
+		s, err := loadgen.Run(ctx, loadgen.Options{Addr: addr, N: 3})
 		if err != nil {
 			t.Error(err)
 		}

@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"net"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"gridlag/loadgen"
-	"gridlag/server"
 )
 
 // TestSummaryIsWhatMetricsSays: over an interval (a minute on the
@@ -20,22 +18,7 @@ import (
 // and the bytes and States out per second, and each figure is what a
 // scrape of /metrics says at its end.
 func TestSummaryIsWhatMetricsSays(t *testing.T) {
-	exp := New()
-	srv := server.New(server.Options{Config: server.Config{Rate: 50}, Metrics: exp})
-	exp.Watch(srv.Stats)
-	exp.WatchRooms(srv.Rooms)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	defer func() {
-		srv.Close()
-		if err := <-served; !errors.Is(err, server.ErrServerClosed) {
-			t.Errorf("Serve: %v", err)
-		}
-	}()
+	exp, addr := startWatched(t)
 	web := httptest.NewServer(exp.Handler())
 	defer web.Close()
 
@@ -49,16 +32,16 @@ func TestSummaryIsWhatMetricsSays(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if _, err := loadgen.Run(ctx, loadgen.Options{Addr: ln.Addr().String(), N: 2}); err != nil {
+		if _, err := loadgen.Run(ctx, loadgen.Options{Addr: addr, N: 2}); err != nil {
 			t.Error(err)
 		}
 	}()
 	stay, stayStop := context.WithCancel(context.Background())
 	defer stayStop()
-	go loadgen.Run(stay, loadgen.Options{Addr: ln.Addr().String(), N: 1})
+	go loadgen.Run(stay, loadgen.Options{Addr: addr, N: 1})
 	scrapeUntil(t, web.URL, "3 players", func(s string) bool { return value(s, "gridlag_players") == 3 })
 	for range 2 {
-		c, err := net.Dial("tcp", ln.Addr().String())
+		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
 		}
