@@ -29,11 +29,15 @@ type Health struct {
 // Health returns the server's health now. It takes the server's lock for a
 // moment, never the world's goroutine: a stuck world cannot hold it up.
 func (s *Server) Health() Health {
+	maxPlayers := s.opts.Config.MaxPlayers // as the Core's Config fills it in
+	if maxPlayers == 0 {
+		maxPlayers = DefaultMaxPlayers
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := Health{
 		Serving: s.serving && !s.closed, Interval: s.opts.HeartbeatInterval, Draining: s.notice,
-		Players: s.published[""].Players, MaxPlayers: s.opts.Config.WithDefaults().MaxPlayers,
+		Players: s.published[""].Players, MaxPlayers: maxPlayers,
 		Conns: len(s.live), MaxConns: s.opts.MaxConns,
 	}
 	if b := s.beat.Load(); b != 0 {
