@@ -362,6 +362,7 @@ func (g *game) close() {
 	g.bots()
 	if g.summary != nil {
 		close(g.summary)
+		g.summary = nil // close may be called twice (the Agones game closes before its deferred close)
 	}
 	for _, web := range g.webs {
 		web.Close()

@@ -92,11 +92,12 @@ func (g *game) summarise(exp *metrics.Exporter, every time.Duration, logger *log
 	if err != nil {
 		return err
 	}
-	g.summary = make(chan struct{})
+	stop := make(chan struct{})
+	g.summary = stop
 	ticker := time.NewTicker(every)
 	go func() {
 		defer ticker.Stop()
-		logSummaries(logger, sum, ticker.C, g.summary)
+		logSummaries(logger, sum, ticker.C, stop)
 	}()
 	return nil
 }
