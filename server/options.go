@@ -92,7 +92,9 @@ type Options struct {
 	// return at once (hand the work to another goroutine): the world waits
 	// for it.
 	Heartbeat func()
-	// HeartbeatInterval is how often Heartbeat is called. Default 2s.
+	// HeartbeatInterval is how often Heartbeat is called, and the world's
+	// goroutine notes the beat that Health reads (whether or not Heartbeat
+	// is set). Default 2s.
 	HeartbeatInterval time.Duration
 	// OnEvent, if set, is called from the goroutine that owns the world with
 	// every Event the Core reports (joins, leaves, refusals, spectators), in

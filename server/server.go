@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -50,6 +51,8 @@ type Server struct {
 	connsFrom map[string]int   // live connections per remote IP
 	serving   bool
 	notice    string // set by Drain: new connections are refused with it
+
+	beat atomic.Int64 // the loop's last heartbeat, in Unix nanoseconds (Health)
 
 	// Owned by the loop goroutine (start is set before any other goroutine
 	// reads it).
@@ -128,6 +131,7 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.ln = ln
 	def := s.openRoom("")
 	s.start = time.Now()
+	s.beat.Store(s.start.UnixNano()) // the loop starts now
 	s.published[""] = def.core.Stats()
 	s.wg.Add(1 + len(s.shards))
 	go s.loop()
@@ -137,7 +141,8 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.mu.Unlock()
 
 	cfg := def.core.Config()
-	s.log.Info("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
+	// Debug: the program's start line says what matters, once (cmd/gridlag).
+	s.log.Debug("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
 		"burst", cfg.Burst, "max", cfg.MaxPlayers, "spectators", cfg.MaxSpectators, "map", mapSize(cfg), "spawn", cfg.Spawn,
 		"room-players", s.opts.RoomPlayers, "max-rooms", s.opts.MaxRooms)
 	err := s.acceptLoop(ln)
@@ -340,12 +345,10 @@ func (s *Server) loop() {
 	defer summaries.Stop()
 	janitor := time.NewTicker(s.opts.janitorInterval())
 	defer janitor.Stop()
-	var beat <-chan time.Time
-	if s.opts.Heartbeat != nil {
-		t := time.NewTicker(s.opts.HeartbeatInterval)
-		defer t.Stop()
-		beat = t.C
-	}
+	// The heartbeat says the loop goes on: Health reads its time, and
+	// Options.Heartbeat (an Agones health ping) is called with it.
+	beat := time.NewTicker(s.opts.HeartbeatInterval)
+	defer beat.Stop()
 	for {
 		select {
 		case <-s.posted:
@@ -370,8 +373,11 @@ func (s *Server) loop() {
 			s.warn.Flush()
 		case <-janitor.C:
 			s.dropSilent()
-		case <-beat:
-			s.opts.Heartbeat()
+		case <-beat.C:
+			s.beat.Store(time.Now().UnixNano()) // not the tick's time: a stuck loop reads an old one
+			if s.opts.Heartbeat != nil {
+				s.opts.Heartbeat()
+			}
 		case <-s.quit:
 			s.shutdown()
 			return

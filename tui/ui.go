@@ -24,6 +24,11 @@ type Options struct {
 	LogPath string
 	// Title is shown on the top line, e.g. "gridlag — 127.0.0.1:7777".
 	Title string
+	// Invite, if set, is what the host of a local game gives friends to
+	// join it, e.g. "ssh -p 2222 192.168.1.5": the top line says
+	// "friends join: INVITE" after the title, and "friends: INVITE" in
+	// place of the title and the player's name when the line is short.
+	Invite string
 	// EndGrace is how long Run keeps showing why the session ended before
 	// it returns (any key returns at once). Zero means 3 seconds.
 	EndGrace time.Duration
@@ -168,6 +173,9 @@ func (u *UI) titleText(width int) string {
 		// leads the line.
 		title = notice + "  ·  " + title
 	}
+	if u.opts.Invite != "" {
+		title += "  ·  friends join: " + u.opts.Invite
+	}
 	if u.view.Name == "" {
 		return title
 	}
@@ -175,8 +183,13 @@ func (u *UI) titleText(width int) string {
 	if full := title + "  ·  " + playing; textWidth(full) <= width {
 		return full
 	}
-	if notice != "" {
+	switch short := "friends: " + u.opts.Invite; {
+	case notice != "":
 		return notice
+	case u.opts.Invite != "" && textWidth(short) <= width:
+		return short
+	case u.opts.Invite != "":
+		return u.opts.Invite
 	}
 	return playing
 }

@@ -5,9 +5,6 @@ import (
 	"flag"
 )
 
-// version is the program's version, printed by `gridlag version`.
-const version = "0.1.0"
-
 // usageError is a mistake on the command line: a flag's value, an argument
 // no mode takes, flags that do not go together. main prints it on one line
 // with a pointer to the command's -help, and exits with status 2.

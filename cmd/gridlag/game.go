@@ -54,6 +54,7 @@ type gameFlags struct {
 	debug    bool
 	agones   agonesFlags
 	scale    scaleFlags
+	ops      opsFlags
 }
 
 // scaleFlags are the flags of the tools for scale: -map-gen, -seed and
@@ -148,7 +149,8 @@ func gameMain(args []string) error {
 	// The tools for scale.
 	fs.value(&mapSizeValue{p: &f.scale.mapGen}, "map-gen", "generate a `WxH` map of rooms and corridors (see -seed) instead of -map")
 	fs.seed(&f.scale.seed, "seed", 1, "seed of -map-gen: the same seed, the same map")
-	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the Go profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:9100; off by default")
+	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the health checks (/healthz, /readyz) on this address, e.g. 127.0.0.1:9100; off by default")
+	f.ops.define(fs)
 	f.agones.define(fs)
 	fs.usage = func(w io.Writer) {
 		fmt.Fprintf(w, `Usage:
@@ -176,11 +178,12 @@ Flags:
 	if f.serve && !f.botsSet {
 		f.bots = 0
 	}
+	f.ops.changed = changedSettings(fs, f.serve)
 	if err := f.check(); err != nil {
 		return fs.usageError(err)
 	}
 	if f.serve {
-		return serveMain(f)
+		return serveGame(f)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
@@ -189,6 +192,9 @@ Flags:
 	}
 	return playMain(ctx, f)
 }
+
+// serveGame runs a headless server: serveMain, or a test's stand-in.
+var serveGame = serveMain
 
 // check refuses flags that do not go together (each flag's value was
 // checked as it was parsed).
@@ -216,6 +222,10 @@ func (f *gameFlags) check() error {
 		return errors.New("-room and -lobby do not go together: the lobby is for choosing a room")
 	case f.lobby && f.spectate:
 		return errors.New("-lobby is for playing; to watch a room, give -spectate -room NAME")
+	case f.ops.pprof && f.scale.metrics == "":
+		return errors.New("-pprof serves the profiler on the -metrics address: give -metrics ADDR")
+	case f.connect != "" && (f.scale.metrics != "" || f.ops.health != ""):
+		return errors.New("-metrics and -health serve a server's figures and health; with -connect there is no server here")
 	}
 	if f.room != "" {
 		if err := protocol.CheckName(f.room); err != nil {
@@ -253,13 +263,15 @@ func (f *gameFlags) serverConfig() (server.Config, error) {
 
 // game is a running server with its optional SSH front end and bots.
 type game struct {
-	cfg   server.Config // the game numbers in force, defaults filled in
-	srv   *server.Server
-	ssh   *sshd.Server
-	bots  func()
-	web   *http.Server // -metrics, or nil
-	addr  string
-	errCh chan error
+	cfg     server.Config // the game numbers in force, defaults filled in
+	srv     *server.Server
+	ssh     *sshd.Server
+	bots    func()
+	webs    []*http.Server // -metrics and -health
+	summary chan struct{}  // closed to stop the summaries, nil without
+	addr    string
+	invites []string // what to give friends to join over SSH: "ssh -p 2222 HOST", one per address
+	errCh   chan error
 }
 
 // startGame starts the game server on addr, then the SSH front end and
@@ -276,7 +288,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	opts := f.limits.options()
 	opts.Config, opts.Logger = cfg, logger
 	var exp *metrics.Exporter
-	if f.scale.metrics != "" {
+	if f.scale.metrics != "" || f.ops.summary > 0 {
 		exp = metrics.New()
 		opts.Metrics = exp
 	}
@@ -284,17 +296,20 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		hook(&opts)
 	}
 	g := &game{cfg: cfg.WithDefaults(), srv: server.New(opts), errCh: make(chan error, 2), bots: func() {}}
+	g.addr = ln.Addr().String()
 	if exp != nil {
 		exp.Watch(g.srv.Stats)
 		exp.WatchRooms(g.srv.Rooms)
-		if g.web, err = serveMetrics(f.scale.metrics, exp); err != nil {
-			ln.Close()
-			return nil, err
-		}
+	}
+	webs, err := g.serveWebs(f, exp)
+	if err != nil {
+		ln.Close()
+		g.close()
+		return nil, err
 	}
 	go func() { g.errCh <- g.srv.Serve(ln) }()
-	g.addr = ln.Addr().String()
 	gameAddr := g.addr
+	listening := []any{"addr", g.addr}
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
 		gameAddr = net.JoinHostPort("127.0.0.1", fmt.Sprint(tcp.Port))
 	}
@@ -317,6 +332,21 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			return nil, fmt.Errorf("-ssh %s: %w", f.ssh, err)
 		}
 		go func() { g.errCh <- g.ssh.Serve(sln) }()
+		listening = append(listening, "ssh", sln.Addr().String(), "hostkey", g.ssh.HostKeyFingerprint())
+		if !f.serve {
+			ifaddrs, _ := net.InterfaceAddrs()
+			g.invites = sshInvites(sln.Addr(), ifaddrs)
+		}
+	}
+	logStart(logger, readBuild(), append(listening, webs...), f.ops.changed)
+	if len(g.invites) > 0 {
+		logger.Info("friends join over SSH with: " + strings.Join(g.invites, " or "))
+	}
+	if f.ops.summary > 0 {
+		if err := g.summarise(exp, f.ops.summary, logger); err != nil {
+			g.close()
+			return nil, err
+		}
 	}
 	if bots > 0 {
 		stop := bot.Start(ctx, bot.Options{
@@ -330,8 +360,12 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 
 func (g *game) close() {
 	g.bots()
-	if g.web != nil {
-		g.web.Close()
+	if g.summary != nil {
+		close(g.summary)
+		g.summary = nil // close may be called twice (the Agones game closes before its deferred close)
+	}
+	for _, web := range g.webs {
+		web.Close()
 	}
 	if g.ssh != nil {
 		g.ssh.Close()
@@ -370,7 +404,6 @@ func serveMain(f gameFlags) error {
 		return err
 	}
 	defer g.close()
-	logger.Info("gridlag server", "addr", g.addr, "rate", g.cfg.Rate, "move_time", g.cfg.MoveTime, "burst", g.cfg.Burst, "bots", bots, "ssh", f.ssh, "metrics", f.scale.metrics)
 	sd := shutdown{drain: f.drain, after: time.After, notify: g.srv.Drain, log: logger}
 	if ag != nil {
 		return ag.serve(sigs, g, sd)
@@ -405,6 +438,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 
 	addr := f.connect
 	title := "gridlag — " + addr
+	invite := ""
 	if addr == "" {
 		g, err := startGame(ctx, f, "127.0.0.1:0", logger, f.bots, nil)
 		if err != nil {
@@ -413,8 +447,8 @@ func playMain(ctx context.Context, f gameFlags) error {
 		defer g.close()
 		addr = g.addr
 		title = "gridlag — embedded server " + addr
-		if f.ssh != "" {
-			title += ", ssh " + f.ssh
+		if len(g.invites) > 0 {
+			invite = g.invites[0]
 		}
 	}
 	opts := client.Options{Name: f.name, Room: f.room, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("client")}
@@ -423,7 +457,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	// A signal ends the game like q: the terminal is restored, exit 0.
-	topts := tui.Options{LogPath: path, Title: title + tui.RoomTitle(f.room), Logger: logger.WithPrefix("tui"), Stop: ctx.Done()}
+	topts := tui.Options{LogPath: path, Title: title + tui.RoomTitle(f.room), Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()}
 	if f.lobby || f.connect != "" && f.room == "" && client.HasRooms(ctx, addr) {
 		logger.Info("lobby", "server", addr, "name", f.name)
 		return tui.RunLobby(screen, client.Lobby{Ctx: ctx, Addr: addr, Options: opts}, topts)

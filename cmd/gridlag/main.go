@@ -57,8 +57,7 @@ func run(args []string, out io.Writer) error {
 		if mode == "help" {
 			return gameMain([]string{"-help"})
 		}
-		_, err := fmt.Fprintln(out, "gridlag", version)
-		return err
+		return readBuild().print(out)
 	}
 	return &usageError{cmd: "gridlag", err: fmt.Errorf("unexpected argument %q: the modes are %s (or none, to play)",
 		args[0], strings.Join(modes, ", "))}

@@ -171,7 +171,7 @@ func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	waitFor("listening")
+	waitFor("gridlag server")
 	cmd.Process.Signal(syscall.SIGTERM)
 	waitFor("shutting down")
 	cmd.Process.Signal(syscall.SIGTERM)
