@@ -93,7 +93,7 @@ func TestLoadJSONWhenTheServerIsKilled(t *testing.T) {
 	for _, n := range sum.Dropped {
 		dropped += n
 	}
-	if sum.Players != 4 || dropped != 4 || sum.InputsSent < 40 || sum.InputsAcked < 40 || sum.RTTp99 == nil || sum.BytesIn == nil {
+	if sum.Players != 4 || dropped != 4 || sum.InputsSent < 40 || sum.InputsAcked == 0 || sum.InputsAcked > sum.InputsSent || sum.RTTp99 == nil || sum.BytesIn == nil {
 		t.Errorf("want the 4 players' figures until the kill, each dropped: %s", out.String())
 	}
 	if !strings.Contains(sum.ServerError, "at the walk's end") {
