@@ -70,24 +70,3 @@ func TestBigMapArrivesAsBits(t *testing.T) {
 		}
 	}
 }
-
-// TestSpectatorGetsABigMapAsBits: a spectator of a 1024x1024 world
-// decodes its map from the MapBits after the Spectating.
-func TestSpectatorGetsABigMapAsBits(t *testing.T) {
-	m, err := grid.Generate(1024, 1024, 9)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := NewSpectator(0, Options{Name: "teacher"})
-	if err := s.Receive(0, roundTrip(t, &protocol.Spectating{UpdateRate: 20, MoveTimeMS: 100, Burst: 4, MapWidth: 1024, MapHeight: 1024})); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range protocol.MapBitsOf(m) {
-		if err := s.Receive(0, roundTrip(t, p)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if v := s.View(0); !v.Connected || v.Map == nil || mapHash(v.Map) != mapHash(m) {
-		t.Fatal("the spectator's map differs from the server's")
-	}
-}

@@ -14,16 +14,24 @@ import (
 	"gridlag/server"
 )
 
+// startMeteredServer serves a real game server (50 Hz, a move each 20 ms)
+// on a loopback port, and its metrics as -metrics does.
+func startMeteredServer(t *testing.T) (srv *server.Server, addr string, web *httptest.Server) {
+	t.Helper()
+	exp := metrics.New()
+	srv, addr = startServer(t, server.Options{Config: server.Config{Rate: 50, MoveTime: 20 * time.Millisecond}, Metrics: exp})
+	exp.Watch(srv.Stats)
+	web = httptest.NewServer(exp.Handler())
+	t.Cleanup(web.Close)
+	return srv, addr, web
+}
+
 // TestServerSideOfTheWalk: given a real server's metrics, the summary
 // reports its ticks, tick percentiles, CPU and RSS during the walk, in
 // text and JSON.
 func TestServerSideOfTheWalk(t *testing.T) {
 	t.Parallel()
-	exp := metrics.New()
-	srv, addr := startServer(t, server.Options{Config: server.Config{Rate: 50, MoveTime: 20 * time.Millisecond}, Metrics: exp})
-	exp.Watch(srv.Stats)
-	web := httptest.NewServer(exp.Handler())
-	t.Cleanup(web.Close)
+	_, addr, web := startMeteredServer(t)
 	s, err := Run(context.Background(), Options{Addr: addr, N: 3, Duration: 500 * time.Millisecond, Seed: 1, ServerMetrics: web.URL + "/metrics"})
 	if err != nil {
 		t.Fatal(err)

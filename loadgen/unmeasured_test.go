@@ -13,9 +13,6 @@ import (
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
-
-	"gridlag/metrics"
-	"gridlag/server"
 )
 
 // garbage matches what a figure that was not measured used to print: NaN,
@@ -68,11 +65,7 @@ func nullWithReason(t *testing.T, obj map[string]any, f, want string) {
 // missing, in text and as nulls in JSON, never NaN or a negative time.
 func TestServerWithoutProcessMetrics(t *testing.T) {
 	t.Parallel()
-	exp := metrics.New()
-	srv, addr := startServer(t, server.Options{Config: server.Config{Rate: 50, MoveTime: 20 * time.Millisecond}, Metrics: exp})
-	exp.Watch(srv.Stats)
-	full := httptest.NewServer(exp.Handler())
-	t.Cleanup(full.Close)
+	_, addr, full := startMeteredServer(t)
 	// The server's own page, less the process collector's lines.
 	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		resp, err := http.Get(full.URL + "/metrics")
@@ -122,11 +115,7 @@ func TestServerWithoutProcessMetrics(t *testing.T) {
 // its metrics could not be read at the walk's end, and why.
 func TestServerKilledDuringTheWalk(t *testing.T) {
 	t.Parallel()
-	exp := metrics.New()
-	srv, addr := startServer(t, server.Options{Config: server.Config{Rate: 50, MoveTime: 20 * time.Millisecond}, Metrics: exp})
-	exp.Watch(srv.Stats)
-	web := httptest.NewServer(exp.Handler())
-	t.Cleanup(web.Close)
+	srv, addr, web := startMeteredServer(t)
 	const walk = time.Minute
 	go func() {
 		// Kill it once the players have walked a little.
