@@ -68,12 +68,6 @@ func (v *ServerSide) unmeasured(reason string, figures ...string) {
 	}
 }
 
-// measured reports whether figure f was measured.
-func (v *ServerSide) measured(f string) bool {
-	_, missing := v.Unmeasured[f]
-	return !missing
-}
-
 // scrape is one reading of a server's metrics.
 type scrape struct {
 	at      time.Time

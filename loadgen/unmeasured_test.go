@@ -58,6 +58,12 @@ func nullWithReason(t *testing.T, obj map[string]any, f, want string) {
 	}
 }
 
+// measured reports whether the server's figure f was measured.
+func (v *ServerSide) measured(f string) bool {
+	_, missing := v.Unmeasured[f]
+	return !missing
+}
+
 // TestServerWithoutProcessMetrics: a server whose metrics lack its CPU
 // and memory (its process collector leaves them out, without an error,
 // when it cannot read /proc: at its open-files limit, as at 20,000
