@@ -85,8 +85,8 @@ type Core struct {
 	world     *grid.World
 	latest    []grid.PlayerPos  // the players in the area, after the latest State
 	spare     []grid.PlayerPos  // the array of the area before, reused
-	waiting   *protocol.Welcome // a Welcome whose map is still arriving in chunks
-	parts     mapParts          // that map's chunks so far
+	waiting   *protocol.Welcome // a Welcome whose map is still arriving
+	parts     mapParts          // the parts of that map so far
 	server    grid.Pos
 	predicted grid.Pos
 	hasState  bool
@@ -382,7 +382,9 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 		c.notice = protocol.Printable(m.Text) // it reaches the player's screen
 		return nil
 	case *protocol.MapChunk:
-		return c.mapChunk(now, m)
+		return c.mapPart(now, func() (*grid.Map, error) { return c.parts.add(m) })
+	case *protocol.MapBits:
+		return c.mapPart(now, func() (*grid.Map, error) { return c.parts.addBits(m) })
 	}
 	if c.phase != Playing {
 		err := fmt.Errorf("client: %v before Welcome", m.Type())
@@ -447,10 +449,10 @@ func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
 	return nil
 }
 
-// mapChunk takes the next rows of a map that follows its Welcome, and
-// starts the game with the last of them.
-func (c *Core) mapChunk(now time.Duration, ch *protocol.MapChunk) error {
-	m, err := c.parts.add(ch)
+// mapPart takes the next part of a map that follows its Welcome (add
+// takes it), and starts the game with the map the last one completes.
+func (c *Core) mapPart(now time.Duration, add func() (*grid.Map, error)) error {
+	m, err := add()
 	if err != nil {
 		c.fail(err)
 		return err

@@ -137,7 +137,11 @@ func (s *Spectator) Receive(now time.Duration, m protocol.Message) error {
 		}
 	case *protocol.MapChunk:
 		if s.phase == Handshaking {
-			return s.mapChunk(now, m)
+			return s.mapPart(now, func() (*grid.Map, error) { return s.parts.add(m) })
+		}
+	case *protocol.MapBits:
+		if s.phase == Handshaking {
+			return s.mapPart(now, func() (*grid.Map, error) { return s.parts.addBits(m) })
 		}
 	}
 	if s.phase != Playing {
@@ -179,9 +183,10 @@ func (s *Spectator) welcome(now time.Duration, sp *protocol.Spectating) error {
 	return nil
 }
 
-// mapChunk takes the next rows of a map that follows the Spectating.
-func (s *Spectator) mapChunk(now time.Duration, ch *protocol.MapChunk) error {
-	m, err := s.parts.add(ch)
+// mapPart takes the next part of a map that follows the Spectating (add
+// takes it), and starts the watch with the map the last one completes.
+func (s *Spectator) mapPart(now time.Duration, add func() (*grid.Map, error)) error {
+	m, err := add()
 	if err != nil {
 		return s.refuse(err)
 	}

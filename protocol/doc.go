@@ -7,7 +7,11 @@
 // bytes of UTF-8.
 //
 // A connection starts with the client's Hello, which carries Version; the
-// server answers Welcome, or Error and closes. After that the client sends
+// server answers Welcome, or Error and closes. A server serves every
+// version from MinVersion to Version, each in its own form: the one
+// difference so far is how a map too big for the Welcome follows it,
+// MapChunks for version 3 and MapBits (a compressed bitmap) from version
+// 4 on. After that the client sends
 // Input, Zap, Ping, Pong and Bye; the server sends State, ZapResult,
 // Tagged, Scores, Ping, Pong, Join, Leave, Error and Bye.
 //

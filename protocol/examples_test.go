@@ -75,6 +75,7 @@ func examples() []example {
 			{Players: 3, MaxPlayers: 256, Round: 2, LeftMS: 0x01020304},
 			{Name: "café", Players: 0x0304, MaxPlayers: 0x0506, Spectators: 0x0708, Round: 0x090a, LeftMS: 0x0b0c0d0e},
 		}}},
+		{"mapbits.bin", &protocol.MapBits{Width: 0x0102, Height: 0x0103, Total: 0x0203, Offset: 0x0102, Data: []byte{0x78, 0x9c, 0x05, 0x06, 0x07}}},
 	}
 }
 
@@ -110,7 +111,7 @@ var allTypes = []protocol.Type{
 	protocol.TypePing, protocol.TypePong, protocol.TypeBye, protocol.TypeJoin, protocol.TypeLeave,
 	protocol.TypeSpectate, protocol.TypeSpectating, protocol.TypeOverview, protocol.TypeNotice,
 	protocol.TypeZap, protocol.TypeZapResult, protocol.TypeTagged, protocol.TypeScores, protocol.TypeMapChunk,
-	protocol.TypeResume, protocol.TypeListRooms, protocol.TypeRooms,
+	protocol.TypeResume, protocol.TypeListRooms, protocol.TypeRooms, protocol.TypeMapBits,
 }
 
 // mustMarshal encodes m or stops the test.

@@ -6,12 +6,26 @@ import (
 	"gridlag/grid"
 )
 
-// Version is the protocol version this build speaks. A Hello with any other
-// version is refused with an Error of code ErrCodeVersion. Version 2: a
-// State carries what changed in the recipient's area of interest, and a
-// map too large for a Welcome follows in MapChunks. Version 3: a State
-// that changes nothing may travel as a step (TypeStateStep).
-const Version uint16 = 3
+// Version is the protocol version this build speaks, and MinVersion the
+// oldest it still serves: a server answers a Hello, Resume, Spectate or
+// ListRooms of any version from MinVersion to Version in that version's
+// form, and refuses any other with an Error of code ErrCodeVersion.
+// Version 2: a State carries what changed in the recipient's area of
+// interest, and a map too large for a Welcome follows in MapChunks.
+// Version 3: a State that changes nothing may travel as a step
+// (TypeStateStep). Version 4: a map too large for a Welcome follows as
+// MapBits, a compressed bitmap, instead of MapChunks; a version 3 client
+// still gets MapChunks.
+const (
+	Version    uint16 = 4
+	MinVersion uint16 = 3
+)
+
+// Supported reports whether a peer of version v can be served.
+func Supported(v uint16) bool { return v >= MinVersion && v <= Version }
+
+// MapBitsSince is the first version whose big maps follow as MapBits.
+const MapBitsSince uint16 = 4
 
 // Type is the numeric type of a message, the first byte of a frame's body.
 type Type uint8
@@ -45,6 +59,9 @@ const (
 	// that changes nothing takes on a stream (see StateStream). It decodes
 	// to a State; New knows no message of this type.
 	TypeStateStep Type = 23
+	// TypeMapBits (since version 4) carries a big map as a compressed
+	// bitmap; see MapBits.
+	TypeMapBits Type = 24
 )
 
 // String names the message type.
@@ -96,6 +113,8 @@ func (t Type) String() string {
 		return "Rooms"
 	case TypeStateStep:
 		return "StateStep"
+	case TypeMapBits:
+		return "MapBits"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -119,8 +138,8 @@ type Hello struct {
 
 // Welcome accepts a client: its player ID, the map and the game's numbers,
 // and who is already playing. A map of more than MaxInlineMapCells cells
-// does not travel in the Welcome (Cells is empty): it follows in MapChunks,
-// see MapFollows.
+// does not travel in the Welcome (Cells is empty): it follows as MapBits
+// (as MapChunks to a client of version 3), see MapFollows.
 type Welcome struct {
 	Player     grid.PlayerID
 	UpdateRate uint16 // server states per second; 0 = one state per processed input
@@ -140,7 +159,7 @@ type Welcome struct {
 }
 
 // MapFollows reports whether the map is too large for the Welcome and
-// follows in MapChunks.
+// follows it (MapBits, or MapChunks to version 3).
 func (w *Welcome) MapFollows() bool { return !inlineMap(w.MapWidth, w.MapHeight) }
 
 // Map builds the grid map the Welcome carries.
@@ -161,7 +180,7 @@ const NumColors = 8
 
 // Error codes.
 const (
-	ErrCodeVersion  uint8 = 1 // the Hello's version is not Version
+	ErrCodeVersion  uint8 = 1 // the Hello's version is not one this build serves (MinVersion to Version)
 	ErrCodeName     uint8 = 2 // the Hello's name is not acceptable
 	ErrCodeFull     uint8 = 3 // the server has no room
 	ErrCodeProtocol uint8 = 4 // a malformed or unexpected message
@@ -325,6 +344,8 @@ func New(t Type) Message {
 		return new(ListRooms)
 	case TypeRooms:
 		return new(Rooms)
+	case TypeMapBits:
+		return new(MapBits)
 	}
 	return nil
 }

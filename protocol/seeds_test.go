@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"gridlag/grid"
 	"gridlag/protocol"
 )
 
@@ -94,6 +95,9 @@ func seeds(t testing.TB) []seed {
 	chunk := func(w, y, rows uint16, runs ...byte) []byte {
 		return frame(byte(protocol.TypeMapChunk), u16(w), u16(y), u16(rows), runs)
 	}
+	bits := func(w, h uint16, total, offset uint32, data ...byte) []byte {
+		return frame(byte(protocol.TypeMapBits), u16(w), u16(h), u32(total), u32(offset), data)
+	}
 	pos := func(id, x, y uint16) []byte { return cat(u16(id), u16(x), u16(y)) }
 	overview := func(total, count uint16, players ...[]byte) []byte {
 		return frame(byte(protocol.TypeOverview), u32(9), u64(450e6), u16(total), u16(count), cat(players...))
@@ -122,7 +126,7 @@ func seeds(t testing.TB) []seed {
 		seed{"length-max-no-body", []byte{0xff, 0xff}},
 		seed{"length-max-short-body", cat([]byte{0xff, 0xff, byte(protocol.TypeState)}, bytes.Repeat([]byte{0}, 100))},
 		seed{"unknown-type-0", frame(0)},
-		seed{"unknown-type-24", frame(24, []byte{1, 2, 3})},
+		seed{"unknown-type-25", frame(25, []byte{1, 2, 3})},
 		seed{"unknown-type-255", frame(255)},
 		seed{"hello-escape-in-name", hello(protocol.Version, 0, 0, "\x1b]0;pwned\a\x1b[2J")},
 		seed{"hello-bad-bool", hello(protocol.Version, 2, 0, "ada")},
@@ -175,6 +179,16 @@ func seeds(t testing.TB) []seed {
 		seed{"mapchunk-varint-cut", chunk(200, 0, 1, 0x91)},
 		seed{"mapchunk-runs-short", chunk(3, 0, 1, 3)},
 		seed{"mapchunk-trailing-run", chunk(1, 0, 1, 3, 2)},
+		seed{"mapbits-width-0", bits(0, 300, 10, 0, 1)},
+		seed{"mapbits-height-1025", bits(300, 1025, 10, 0, 1)},
+		seed{"mapbits-total-0", bits(300, 300, 0, 0, 1)},
+		seed{"mapbits-total-past-bound", bits(8, 8, uint32(protocol.MaxMapBitsLen(8, 8)+1), 0, 1)},
+		seed{"mapbits-total-huge", bits(1024, 1024, 0xffffffff, 0, 1)},
+		seed{"mapbits-empty-piece", bits(300, 300, 10, 0)},
+		seed{"mapbits-piece-past-total", bits(300, 300, 2, 1, 1, 2)},
+		seed{"mapbits-offset-huge", bits(300, 300, 10, 0xffffffff, 1)},
+		seed{"mapbits-short-head", frame(byte(protocol.TypeMapBits), u16(300), u16(300), u32(10), u16(0))},
+		seed{"welcome-then-mapbits", cat(welcome(1, 300, 250, ""), mapBitsFrames(t, 300, 250))},
 		seed{"input-dir-none", frame(byte(protocol.TypeInput), u32(1), []byte{0})},
 		seed{"input-dir-5", frame(byte(protocol.TypeInput), u32(1), []byte{5})},
 		seed{"input-dir-255", frame(byte(protocol.TypeInput), u32(1), []byte{255})},
@@ -217,6 +231,19 @@ func seeds(t testing.TB) []seed {
 		seed{"error-c1-controls", frame(byte(protocol.TypeError), []byte{4}, str("\u009b31m\u0085"))},
 	)
 	return s
+}
+
+// mapBitsFrames is the MapBits frames of a generated width x height map.
+func mapBitsFrames(t testing.TB, width, height int) []byte {
+	m, err := grid.Generate(width, height, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	for _, p := range protocol.MapBitsOf(m) {
+		b = append(b, mustMarshal(t, p)...)
+	}
+	return b
 }
 
 // corpusFile is the text of a seed file in the format go test reads from

@@ -59,12 +59,29 @@ type conn struct {
 	// Owned by the loop goroutine.
 	world   *room  // the room its first Hello or Spectate chose; nil before
 	lobby   bool   // it asked for the list of rooms (ListRooms)
+	version uint16 // the protocol version of its last handshake message (0 before one)
 	dropped bool   // the Core was told it is gone
 	closing bool   // a final frame is queued; nothing more is sent
 	stalled string // why a frame could not be queued for it, "" if none was refused
 	// states is the server's end of the stream of States to it: the
 	// last State encoded for it, the base of a step.
 	states protocol.StateStream
+}
+
+// handshakeVersion returns the protocol version a connection's handshake
+// message m says it speaks; false if m is no handshake message.
+func handshakeVersion(m protocol.Message) (uint16, bool) {
+	switch h := m.(type) {
+	case *protocol.Hello:
+		return h.Version, true
+	case *protocol.Spectate:
+		return h.Version, true
+	case *protocol.Resume:
+		return h.Version, true
+	case *protocol.ListRooms:
+		return h.Version, true
+	}
+	return 0, false
 }
 
 func newConn(id ConnID, nc net.Conn, host string, sh *shard, queue int, born time.Duration) *conn {

@@ -21,7 +21,8 @@ type Core struct {
 	cfg    Config
 	world  *grid.World
 	cells  []byte               // the map's cells, shared by every Welcome, if small enough for one
-	chunks []*protocol.MapChunk // the map's chunks, shared by every Welcome of a big map
+	chunks []*protocol.MapChunk // the map's chunks, shared by every Welcome of a big map to a version 3 client
+	bits   []*protocol.MapBits  // the map's compressed bits, for the later versions: see mapBits
 
 	conns map[ConnID]*client
 	slots []*client // joined clients by player ID; slot 0 unused
@@ -100,6 +101,7 @@ type client struct {
 	lastSeq uint32         // the last input processed
 	rtt     rttMeter       // the round trip, measured by the Core's Pings
 	token   protocol.Token // brings the avatar back after a drop; zero if resuming is off
+	version uint16         // the protocol version of its connection's handshake
 
 	// A player whose connection dropped is away until awayUntil, kept for
 	// resume; conn is then the connection it dropped from.
@@ -309,14 +311,48 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 	}
 }
 
-// versionOK refuses a handshake of another protocol version.
+// versionOK refuses a handshake of a protocol version this server does
+// not serve, and records the version of one it serves: the client is
+// answered in its version's form.
 func (c *Core) versionOK(cl *client, v uint16) bool {
-	if v != protocol.Version {
-		c.refuse(cl, protocol.ErrCodeVersion, fmt.Sprintf(
-			"protocol version %d is not supported: this server speaks version %d; please update your client", v, protocol.Version))
+	if !protocol.Supported(v) {
+		c.refuse(cl, protocol.ErrCodeVersion, VersionRefusal(v))
 		return false
 	}
+	cl.version = v
 	return true
+}
+
+// VersionRefusal is the text of the Error that refuses a handshake of
+// protocol version v.
+func VersionRefusal(v uint16) string {
+	return fmt.Sprintf("protocol version %d is not supported: this server speaks versions %d to %d; please update your client",
+		v, protocol.MinVersion, protocol.Version)
+}
+
+// sendMap sends cl the map that follows its Welcome or Spectating when it
+// is too big for them: MapChunks to a version 3 client, as before
+// version 4, and MapBits to the others.
+func (c *Core) sendMap(cl *client) {
+	if cl.version < protocol.MapBitsSince {
+		for _, m := range c.chunks {
+			c.send(cl.conn, m)
+		}
+		return
+	}
+	for _, m := range c.mapBits() {
+		c.send(cl.conn, m)
+	}
+}
+
+// mapBits returns the map's MapBits (none for a map that travels inline),
+// compressing it the first time: a room with no big map, or only version
+// 3 clients, never pays for it.
+func (c *Core) mapBits() []*protocol.MapBits {
+	if c.bits == nil && c.chunks != nil {
+		c.bits = protocol.MapBitsOf(c.cfg.Map)
+	}
+	return c.bits
 }
 
 // join handles a Hello: the player enters the world.
@@ -378,8 +414,8 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	c.stale = true
 }
 
-// welcome sends cl its Welcome (with its resume token), then the map's
-// chunks if the map does not fit in it. The players in view come as one
+// welcome sends cl its Welcome (with its resume token), then the map in
+// its version's form if the map does not fit in it. The players in view come as one
 // Join each with the State that shows them (its area is reset on joining
 // and on resuming), so that neither grows with the number of players.
 func (c *Core) welcome(cl *client) {
@@ -398,9 +434,7 @@ func (c *Core) welcome(cl *client) {
 		w.ResumeS = uint16((c.cfg.Resume + time.Second - 1) / time.Second)
 	}
 	c.send(cl.conn, w)
-	for _, m := range c.chunks {
-		c.send(cl.conn, m)
-	}
+	c.sendMap(cl)
 }
 
 // refuse ends a connection that has not joined.

@@ -37,8 +37,10 @@
 // (aoi.go, areaindex.go): a client hears of the players around it only.
 // The adapter encodes each connection's States on a stream of its own
 // (protocol.StateStream, on conn), so that an idle State travels as a step
-// of a few bytes, and each room's map chunks once (kept.go), whatever the
-// number of joins.
+// of a few bytes, and each room's big map once (kept.go), whatever the
+// number of joins: as MapBits to clients of protocol version 4, as the
+// MapChunks of before to version 3 (each connection's version is recorded
+// by its handshake, Core.sendMap).
 //
 // Spectators (a connection that opens with Spectate instead of Hello) watch
 // without a player: no slot, no avatar, a cap of their own. Each tick they

@@ -117,6 +117,7 @@ func (c *Core) resume(now time.Duration, cl *client, r *protocol.Resume) {
 	// whatever a player has (its cell, its input numbering, a score) comes
 	// back with it; only the connection changes.
 	av.conn = cl.conn
+	av.version = cl.version // the map follows in the form the new connection reads
 	av.rtt = rttMeter{}
 	c.conns[cl.conn] = av
 	c.issue(av)

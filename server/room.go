@@ -25,7 +25,7 @@ type room struct {
 	core    *Core
 	conns   int        // connections routed here and not yet dropped
 	touched bool       // in Server.touched
-	kept    keptFrames // the frames of its map's chunks, encoded once
+	kept    keptFrames // the frames of its big map, encoded once
 }
 
 // openRoom opens the room called name. A named room's Core is capped at
@@ -120,8 +120,8 @@ func (s *Server) closeEmptyRooms() {
 
 // listRooms answers a ListRooms from c with every room open now.
 func (s *Server) listRooms(c *conn, m *protocol.ListRooms) {
-	if m.Version != protocol.Version {
-		text := fmt.Sprintf("protocol version %d is not supported: this server speaks version %d; please update your client", m.Version, protocol.Version)
+	if !protocol.Supported(m.Version) {
+		text := VersionRefusal(m.Version)
 		s.drop(c, "refused: "+text, &protocol.Error{Code: protocol.ErrCodeVersion, Text: text}, true)
 		return
 	}

@@ -421,6 +421,9 @@ func (s *Server) handle(ev event) {
 			return
 		}
 		if c.world == nil {
+			if v, ok := handshakeVersion(ev.msg); ok {
+				c.version = v
+			}
 			if lr, ok := ev.msg.(*protocol.ListRooms); ok {
 				s.listRooms(c, lr)
 				return
@@ -622,14 +625,14 @@ func (s *Server) wakeWriters() {
 // logEvent logs a join, leave or refusal in room r, and counts the
 // players of each address.
 func (s *Server) logEvent(r *room, ev Event) {
-	remote, host := "", ""
+	remote, host, version := "", "", uint16(0)
 	if c := s.conns[ev.Conn]; c != nil {
-		remote, host = c.remote, c.host
+		remote, host, version = c.remote, c.host, c.version
 	}
 	switch ev.Kind {
 	case EventJoin:
 		s.players.join(ev.Conn, host)
-		s.log.Info("join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos)
+		s.log.Info("join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos, "version", version)
 	case EventLeave:
 		s.players.leave(ev.Conn)
 		s.log.Info("leave", "room", r.name, "id", ev.Player, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)

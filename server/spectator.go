@@ -40,9 +40,7 @@ func (c *Core) watch(now time.Duration, cl *client, s *protocol.Spectate) {
 		MapHeight:  uint16(c.cfg.Map.Height()),
 		Cells:      c.cells,
 	})
-	for _, m := range c.chunks {
-		c.send(cl.conn, m)
-	}
+	c.sendMap(cl)
 	for _, o := range c.slots {
 		if o != nil {
 			c.send(cl.conn, &protocol.Join{Player: o.info})
