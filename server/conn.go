@@ -383,9 +383,16 @@ func (s *Server) linger(c *conn) {
 	s.hardClose(c)
 }
 
+// ownHost is the host of the server's own players (Own): the key that no
+// per-address cap applies to.
+const ownHost = ""
+
 // hostOf is the IP part of a remote address, the key of the per-address
-// caps.
+// caps; ownHost for Own.
 func hostOf(a net.Addr) string {
+	if a == Own {
+		return ownHost
+	}
 	if tcp, ok := a.(*net.TCPAddr); ok {
 		return tcp.IP.String()
 	}

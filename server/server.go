@@ -38,6 +38,7 @@ type Server struct {
 	loopDone   chan struct{} // closed when the loop has ended: nothing more is queued
 	acceptDone chan struct{} // closed when the accept loop has ended
 	done       chan struct{} // closed when Close has finished
+	up         chan struct{} // closed when Serve has started the loop
 	closeOnce  sync.Once
 	wg         sync.WaitGroup // the loop, the writers, the readers and lingering closes
 
@@ -87,6 +88,7 @@ func New(opts Options) *Server {
 		loopDone:   make(chan struct{}),
 		acceptDone: make(chan struct{}),
 		done:       make(chan struct{}),
+		up:         make(chan struct{}),
 		conns:      make(map[ConnID]*conn),
 		rooms:      make(map[string]*room),
 		published:  make(map[string]Stats),
@@ -138,6 +140,7 @@ func (s *Server) Serve(ln net.Listener) error {
 	for _, sh := range s.shards {
 		go s.writeLoop(sh)
 	}
+	close(s.up)
 	s.mu.Unlock()
 
 	cfg := def.core.Config()
@@ -212,14 +215,18 @@ func (s *Server) accept(nc net.Conn) {
 	s.wg.Add(1)
 	s.mu.Unlock()
 	if s.opts.WriteBuffer > 0 {
-		if tc, ok := nc.(*net.TCPConn); ok {
-			tc.SetWriteBuffer(s.opts.WriteBuffer)
+		if wb, ok := nc.(interface{ SetWriteBuffer(int) error }); ok {
+			wb.SetWriteBuffer(s.opts.WriteBuffer)
 		}
 	}
 	// The loop learns of the connection before any of its messages: the
 	// reader starts only after this post, to the same inbox. (Close stops
-	// the loop only after the accept loop has ended.)
-	s.post(c.shard, event{kind: evConnect, c: c})
+	// the loop only after the accept loop has ended; an in-process
+	// connection, Dial, may come later: then the server is stopping and
+	// the socket is closed at once.)
+	if !s.post(c.shard, event{kind: evConnect, c: c}) {
+		s.hardClose(c)
+	}
 	go s.read(c)
 }
 
@@ -232,7 +239,7 @@ func (s *Server) connRefusal(host string) (kind, text string) {
 		return "shutting down", s.notice
 	case len(s.live) >= s.opts.MaxConns:
 		return "connection cap", fmt.Sprintf("server busy: %d connections open, the most allowed", s.opts.MaxConns)
-	case s.connsFrom[host] >= s.opts.MaxConnsPerAddr:
+	case host != ownHost && s.connsFrom[host] >= s.opts.MaxConnsPerAddr:
 		return "per-address connection cap", fmt.Sprintf("too many connections from your address: %d open, the most allowed from one address", s.opts.MaxConnsPerAddr)
 	}
 	return "", ""
@@ -486,7 +493,7 @@ func (s *Server) Drain(text string) {
 // playerRefusal says why m, a Hello from a connection of an address that
 // has its share of players already, is refused; "" lets m through.
 func (s *Server) playerRefusal(c *conn, m protocol.Message) string {
-	if _, hello := m.(*protocol.Hello); !hello || s.players.count[c.host] < s.opts.MaxPlayersPerAddr {
+	if _, hello := m.(*protocol.Hello); !hello || c.host == ownHost || s.players.count[c.host] < s.opts.MaxPlayersPerAddr {
 		return ""
 	}
 	if _, joined := c.world.core.Player(c.id); joined {
