@@ -12,12 +12,17 @@ import (
 // and closes the connection. It gives up when ctx ends, or after
 // DialTimeout if ctx has no deadline.
 func ListRooms(ctx context.Context, addr string) (*protocol.Rooms, error) {
+	return listRooms(ctx, addr, Options{})
+}
+
+// listRooms is ListRooms over a connection opened by opts' Dial.
+func listRooms(ctx context.Context, addr string, opts Options) (*protocol.Rooms, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DialTimeout)
 		defer cancel()
 	}
-	nc, err := dial(ctx, addr)
+	nc, err := opts.dial(ctx, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -52,7 +57,7 @@ type Lobby struct {
 }
 
 // Rooms asks the server for its rooms (ListRooms).
-func (l Lobby) Rooms() (*protocol.Rooms, error) { return ListRooms(l.ctx(), l.Addr) }
+func (l Lobby) Rooms() (*protocol.Rooms, error) { return listRooms(l.ctx(), l.Addr, l.Options) }
 
 // Join connects to room as a player, without waiting for the Welcome
 // (Connect).
@@ -77,8 +82,14 @@ const RoomsAsk = 2 * time.Second
 // server that does not answer within RoomsAsk, or predates rooms, has
 // none: the player plays in its default room.
 func HasRooms(ctx context.Context, addr string) bool {
-	ctx, cancel := context.WithTimeout(ctx, RoomsAsk)
+	return Lobby{Ctx: ctx, Addr: addr}.HasRooms()
+}
+
+// HasRooms is the package's HasRooms for the lobby's server, asked over
+// a connection its Options' Dial opens.
+func (l Lobby) HasRooms() bool {
+	ctx, cancel := context.WithTimeout(l.ctx(), RoomsAsk)
 	defer cancel()
-	list, err := ListRooms(ctx, addr)
+	list, err := listRooms(ctx, l.Addr, l.Options)
 	return err == nil && len(list.Rooms) > 1
 }

@@ -39,6 +39,7 @@ type wire interface {
 // either holds it.
 type tcp struct {
 	addr   string
+	opts   Options // its Dial redials
 	start  time.Time
 	logger *log.Logger
 	ctx    context.Context // ends with the connection: bounds a redial
@@ -68,6 +69,7 @@ func withSeed(opts Options) Options {
 func startTCP(addr string, nc net.Conn, opts Options, w wire) *tcp {
 	c := &tcp{
 		addr:    addr,
+		opts:    opts,
 		nc:      nc,
 		start:   time.Now(),
 		logger:  opts.Logger,
@@ -201,7 +203,7 @@ func (c *tcp) redial() {
 			return
 		}
 		delay = min(2*delay, RedialMax)
-		nc, err := dial(c.ctx, c.addr)
+		nc, err := c.opts.dial(c.ctx, c.addr)
 		if err != nil {
 			c.logger.Debug("reconnect failed", "addr", c.addr, "err", err, "retry", delay)
 			continue
