@@ -315,7 +315,9 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	}
 	if f.ssh != "" {
 		g.ssh, err = sshd.New(sshd.Options{
-			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr,
+			// Each SSH player connects through the server itself, so
+			// that it counts as its SSH connection's address.
+			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr, Dial: g.srv.Dial,
 			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"),
 			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
 			MaxHandshakes: f.sshLimit.handshakes, MaxHandshakesPerAddr: f.sshLimit.handshakesPerAddr,
@@ -349,8 +351,10 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		}
 	}
 	if bots > 0 {
+		// The server's own bots count against no address's caps.
+		own := func(ctx context.Context, _ string) (net.Conn, error) { return g.srv.Dial(ctx, server.Own) }
 		stop := bot.Start(ctx, bot.Options{
-			Addr: gameAddr, N: bots, Latency: f.latency, Jitter: f.jitter,
+			Addr: gameAddr, N: bots, Latency: f.latency, Jitter: f.jitter, Dial: own,
 			Avoid: append([]grid.Pos{g.cfg.Spawn}, g.cfg.Spawns...), Logger: logger.WithPrefix("bots"),
 		})
 		g.bots = func() { stop() }
