@@ -234,7 +234,7 @@ const (
 	evConnect eventKind = iota // a new connection (from the accept loop)
 	evMessage                  // a decoded message
 	evGone                     // the connection is over (from its reader or writer)
-	evNotice                   // a Notice for everyone (from Drain); c is nil
+	evNotice                   // Drain began: a Notice for everyone; c is nil
 )
 
 // event is what connection goroutines pass to the loop.
@@ -245,7 +245,6 @@ type event struct {
 	reason string           // evGone: why, for the log and the Core
 	final  protocol.Message // evGone: a last message to send before closing, or nil
 	abuse  bool             // evGone: log as a warning (malformed, flood, timeout, slow)
-	notice string           // evNotice: the text
 }
 
 // read is the connection's reader goroutine: it decodes frames and passes

@@ -51,20 +51,21 @@ type Server struct {
 	live      map[ConnID]*conn // connections whose goroutines still run
 	connsFrom map[string]int   // live connections per remote IP
 	serving   bool
-	notice    string // set by Drain: new connections are refused with it
+	drainEnd  time.Time // set by Drain: when it ends; new connections are refused meanwhile
 
 	beat atomic.Int64 // the loop's last heartbeat, in Unix nanoseconds (Health)
 
 	// Owned by the loop goroutine (start is set before any other goroutine
 	// reads it).
-	rooms   map[string]*room // the open rooms by name; "" is the default room
-	touched []*room          // the rooms given something since the last flush
-	start   time.Time
-	conns   map[ConnID]*conn
-	players addrCount // joined players per remote IP
-	told    string    // the Notice every connection got, "" if none
-	enc     encoder
-	slow    []*conn
+	rooms     map[string]*room // the open rooms by name; "" is the default room
+	touched   []*room          // the rooms given something since the last flush
+	start     time.Time
+	conns     map[ConnID]*conn
+	players   addrCount        // joined players per remote IP
+	told      string           // the Notice every connection got, "" if none
+	countdown <-chan time.Time // the next beat of a drain's countdown (drain.go); nil if none
+	enc       encoder
+	slow      []*conn
 }
 
 // New returns a server with the given options; zero options take their
@@ -235,8 +236,8 @@ func (s *Server) accept(nc net.Conn) {
 // welcome. s.mu is held.
 func (s *Server) connRefusal(host string) (kind, text string) {
 	switch {
-	case s.notice != "":
-		return "shutting down", s.notice
+	case !s.drainEnd.IsZero():
+		return "shutting down", s.stopNoticeLocked()
 	case len(s.live) >= s.opts.MaxConns:
 		return "connection cap", fmt.Sprintf("server busy: %d connections open, the most allowed", s.opts.MaxConns)
 	case host != ownHost && s.connsFrom[host] >= s.opts.MaxConnsPerAddr:
@@ -380,6 +381,8 @@ func (s *Server) loop() {
 			s.warn.Flush()
 		case <-janitor.C:
 			s.dropSilent()
+		case <-s.countdown:
+			s.countDown()
 		case <-beat.C:
 			s.beat.Store(time.Now().UnixNano()) // not the tick's time: a stuck loop reads an old one
 			if s.opts.Heartbeat != nil {
@@ -445,7 +448,7 @@ func (s *Server) handle(ev event) {
 	case evGone:
 		s.drop(c, ev.reason, ev.final, ev.abuse)
 	case evNotice:
-		s.noticeAll(ev.notice)
+		s.countDown()
 	}
 }
 
@@ -478,16 +481,6 @@ func (s *Server) send(c *conn, m protocol.Message) {
 		c.stalled = c.queueFull()
 		s.drop(c, c.stalled, nil, true)
 	}
-}
-
-// Drain prepares a restart: every client gets a Notice of text (such as
-// "server restarting in 10 s") and new connections are refused with an
-// Error of it, while the game goes on until Close.
-func (s *Server) Drain(text string) {
-	s.mu.Lock()
-	s.notice = text
-	s.mu.Unlock()
-	s.post(s.shards[0], event{kind: evNotice, notice: text})
 }
 
 // playerRefusal says why m, a Hello from a connection of an address that
@@ -687,7 +680,7 @@ func (s *Server) shutdown() {
 		}
 	}
 	s.warn.Flush()
-	f, err := s.enc.one(&protocol.Bye{Reason: "server shutting down"})
+	f, err := s.enc.one(&protocol.Bye{Reason: protocol.ByeShutdown})
 	f.close = true
 	var gone []*conn
 	s.mu.Lock()

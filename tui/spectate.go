@@ -151,14 +151,19 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 	}
 }
 
-// title returns the top line: the title, the players, and why the
-// connection ended if it did.
+// title returns the top line: the server's notice if any, the title,
+// the players, and why the connection ended if it did.
 func (s *SpectateScreen) title() string {
 	title := s.opts.Title
 	if title == "" {
 		title = "gridlag — spectating"
 	}
 	title += fmt.Sprintf("  ·  %d players", s.view.Total)
+	if s.view.Notice != "" && !s.ended {
+		// The operator's notice (a drain's countdown) leads the line, as
+		// on a player's screen.
+		title = s.view.Notice + "  ·  " + title
+	}
 	switch {
 	case s.ended && s.view.Err != nil:
 		title += "  ·  ended: " + s.view.Err.Error()

@@ -165,6 +165,9 @@ func (u *UI) titleText(width int) string {
 		title = "gridlag"
 	}
 	notice := u.view.Notice
+	if u.ended {
+		notice = "" // the countdown is over: the board says why it ended
+	}
 	if u.view.Reconnecting {
 		notice = "reconnecting..."
 	}
