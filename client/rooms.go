@@ -1,8 +1,10 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"gridlag/protocol"
@@ -35,7 +37,23 @@ func listRooms(ctx context.Context, addr string, opts Options) (*protocol.Rooms,
 	if err := protocol.NewEncoder(nc).Encode(&protocol.ListRooms{Version: protocol.Version}); err != nil {
 		return nil, fmt.Errorf("client: list rooms of %s: %w", addr, err)
 	}
-	m, err := protocol.NewDecoder(nc).Decode()
+	// The first bytes say whether a gridlag server answers at all.
+	var (
+		sniff sniffer
+		head  []byte
+		buf   = make([]byte, 256)
+	)
+	for !sniff.done {
+		n, err := nc.Read(buf)
+		head = append(head, buf[:n]...)
+		if foreign := sniff.take(addr, buf[:n]); foreign != nil {
+			return nil, foreign
+		}
+		if err != nil && !sniff.done {
+			return nil, fmt.Errorf("client: list rooms of %s: %w", addr, err)
+		}
+	}
+	m, err := protocol.NewDecoder(io.MultiReader(bytes.NewReader(head), nc)).Decode()
 	if err != nil {
 		return nil, fmt.Errorf("client: list rooms of %s: %w", addr, err)
 	}
