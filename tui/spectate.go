@@ -146,6 +146,9 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 		putText(screen, 1, 0, w-2, s.title(), styleTitle)
 		putText(screen, 0, h-1, w, tableBottomLine(spectateKeyTable)+"   (watching: no avatar)", styleDim)
 	}
+	if s.ended && v.Err != nil && !s.tooSmall {
+		drawEndedBox(screen, 0, 1, w, h-2, "watch ended: "+v.Err.Error())
+	}
 	if s.help {
 		drawHelpOverlay(screen, w, h, s.opts.LogPath, "gridlag spectator: keys", helpRows(spectateKeyTable))
 	}
