@@ -152,25 +152,7 @@ func gameMain(args []string) error {
 	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the health checks (/healthz, /readyz) on this address, e.g. 127.0.0.1:9100; off by default")
 	f.ops.define(fs)
 	f.agones.define(fs)
-	fs.usage = func(w io.Writer) {
-		fmt.Fprintf(w, `Usage:
-  gridlag [flags]                      play on an embedded local server
-  gridlag -connect HOST:PORT [flags]   play on a remote server
-  gridlag -connect HOST:PORT -spectate watch a remote server, without playing
-  gridlag -server [-addr :7777] [-ssh :2222] [-agones] [flags]
-                                       run a headless server
-  gridlag scenario [flags]             replay the articles' timelines (gridlag scenario -help)
-  gridlag bots -connect HOST:PORT      run headless players (gridlag bots -help)
-  gridlag load -connect HOST:PORT      measure a server with many light players (gridlag load -help)
-  gridlag version
-
-Keys while playing:
-  %s
-Log file while playing: %s
-
-Flags:
-`, strings.Join(tui.KeyHelp(), "\n  "), defaultLogPath())
-	}
+	fs.usage = gameUsage
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -195,6 +177,20 @@ Flags:
 
 // serveGame runs a headless server: serveMain, or a test's stand-in.
 var serveGame = serveMain
+
+// gameUsage is the head of gridlag -help: every mode, the keys, the log.
+func gameUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage:")
+	writeUsageLines(w, "", "  ")
+	fmt.Fprintf(w, `Each mode lists its own flags: gridlag MODE -help (gridlag lab -help).
+
+Keys while playing:
+  %s
+Log file while playing: %s
+
+Flags:
+`, strings.Join(tui.KeyHelp(), "\n  "), defaultLogPath())
+}
 
 // check refuses flags that do not go together (each flag's value was
 // checked as it was parsed).
