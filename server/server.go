@@ -51,21 +51,22 @@ type Server struct {
 	live      map[ConnID]*conn // connections whose goroutines still run
 	connsFrom map[string]int   // live connections per remote IP
 	serving   bool
-	drainEnd  time.Time // set by Drain: when it ends; new connections are refused meanwhile
+	drainEnd  time.Time // set by Drain: when it ends; newcomers are refused meanwhile
 
 	beat atomic.Int64 // the loop's last heartbeat, in Unix nanoseconds (Health)
 
 	// Owned by the loop goroutine (start is set before any other goroutine
 	// reads it).
-	rooms     map[string]*room // the open rooms by name; "" is the default room
-	touched   []*room          // the rooms given something since the last flush
-	start     time.Time
-	conns     map[ConnID]*conn
-	players   addrCount        // joined players per remote IP
-	told      string           // the Notice every connection got, "" if none
-	countdown <-chan time.Time // the next beat of a drain's countdown (drain.go); nil if none
-	enc       encoder
-	slow      []*conn
+	rooms   map[string]*room // the open rooms by name; "" is the default room
+	touched []*room          // the rooms given something since the last flush
+	start   time.Time
+	conns   map[ConnID]*conn
+	players addrCount // joined players per remote IP
+	told    string    // the Notice every connection got, "" if none
+	enc     encoder
+	slow    []*conn
+
+	countdown <-chan time.Time // the next beat of a drain's countdown (drain.go), nil if none; the loop's
 }
 
 // New returns a server with the given options; zero options take their
