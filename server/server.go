@@ -150,6 +150,10 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.log.Debug("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
 		"burst", cfg.Burst, "max", cfg.MaxPlayers, "spectators", cfg.MaxSpectators, "map", mapSize(cfg), "spawn", cfg.Spawn,
 		"room-players", s.opts.RoomPlayers, "max-rooms", s.opts.MaxRooms)
+	if r := cfg.Map.Reach(); r.Unreachable() > 0 {
+		s.log.Warn("map has floor cells no player can reach: players spawn only on its largest connected floor",
+			"unreachable", r.Unreachable(), "floor", r.Floor())
+	}
 	err := s.acceptLoop(ln)
 	close(s.acceptDone)
 	if err != nil {
