@@ -408,8 +408,11 @@ type addrCount struct {
 	count map[string]int    // joined connections per IP
 }
 
-// join counts connection id, from host, as joined.
+// join counts connection id, from host, as joined, once.
 func (a *addrCount) join(id ConnID, host string) {
+	if _, counted := a.hosts[id]; counted {
+		return
+	}
 	a.hosts[id] = host
 	a.count[host]++
 }

@@ -118,3 +118,31 @@ func TestDialBeforeServeAndAfterClose(t *testing.T) {
 		t.Errorf("Dial after Close: %v, want ErrNotServing", err)
 	}
 }
+
+// TestPerAddressPlayerCapHoldsInABurst: Hellos from one address that the
+// world handles in one batch meet the cap one after the other: no more
+// than the cap join, however fast they come.
+func TestPerAddressPlayerCapHoldsInABurst(t *testing.T) {
+	ts := startServer(t, Options{Config: Config{Rate: 20}, MaxPlayersPerAddr: 2, MaxConnsPerAddr: 200})
+	ada := &net.TCPAddr{IP: net.IPv4(192, 0, 2, 7), Port: 50000}
+	var burst []*testClient
+	for range 150 {
+		burst = append(burst, dialIn(t, ts, ada))
+	}
+	for _, c := range burst {
+		c.send(&protocol.Hello{Version: protocol.Version, Name: "ada"})
+	}
+	welcomed := 0
+	for _, c := range burst {
+		m, err := c.recv()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := m.(*protocol.Welcome); ok {
+			welcomed++
+		}
+	}
+	if welcomed != 2 {
+		t.Errorf("%d of a burst of 150 Hellos from one address joined, want 2, the cap", welcomed)
+	}
+}

@@ -449,6 +449,7 @@ func (s *Server) handle(ev event) {
 			return
 		}
 		c.world.core.Receive(s.now(), c.id, ev.msg)
+		s.countJoin(c, ev.msg)
 		s.touch(c.world)
 	case evGone:
 		s.drop(c, ev.reason, ev.final, ev.abuse)
@@ -498,6 +499,17 @@ func (s *Server) playerRefusal(c *conn, m protocol.Message) string {
 		return "" // a second Hello: the Core's protocol violation
 	}
 	return fmt.Sprintf("too many players from your address: %d joined, the most allowed from one address", s.opts.MaxPlayersPerAddr)
+}
+
+// countJoin counts c's player against its address as soon as its Hello
+// is accepted, not at the flush that logs the join: the next Hello of the
+// same batch from that address meets the count.
+func (s *Server) countJoin(c *conn, m protocol.Message) {
+	if _, hello := m.(*protocol.Hello); hello {
+		if _, joined := c.world.core.Player(c.id); joined {
+			s.players.join(c.id, c.host)
+		}
+	}
 }
 
 // drop ends connection c for reason: its player leaves (or, with a resume
