@@ -107,8 +107,26 @@ func (l gameLimits) check() error {
 }
 
 func gameMain(args []string) error {
+	f, err := parseGameFlags(args, os.Stdout)
+	if err != nil {
+		return err
+	}
+	if f.serve {
+		return serveGame(f)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stop()
+	if f.spectate {
+		return spectateMain(ctx, f)
+	}
+	return playMain(ctx, f)
+}
+
+// parseGameFlags parses and checks the flags of the game modes (play,
+// -connect, -server); -help goes to help.
+func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	var f gameFlags
-	fs := newFlagSet("gridlag", os.Stdout, nil)
+	fs := newFlagSet("gridlag", help, nil)
 	fs.BoolVar(&f.serve, "server", false, "run a headless server (no terminal interface); logs go to standard error unless -log is given")
 	fs.StringVar(&f.addr, "addr", ":7777", "with -server: the TCP address to listen on; \"\" with -ssh = SSH players only (the game port stays on loopback)")
 	fs.StringVar(&f.connect, "connect", "", "join the server at HOST:PORT instead of starting an embedded one")
@@ -154,7 +172,7 @@ func gameMain(args []string) error {
 	f.agones.define(fs)
 	fs.usage = gameUsage
 	if err := fs.parse(args); err != nil {
-		return err
+		return f, err
 	}
 	f.botsSet = fs.set("bots")
 	if f.serve && !f.botsSet {
@@ -162,17 +180,9 @@ func gameMain(args []string) error {
 	}
 	f.ops.changed = changedSettings(fs, f.serve)
 	if err := f.check(); err != nil {
-		return fs.usageError(err)
+		return f, fs.usageError(err)
 	}
-	if f.serve {
-		return serveGame(f)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
-	defer stop()
-	if f.spectate {
-		return spectateMain(ctx, f)
-	}
-	return playMain(ctx, f)
+	return f, nil
 }
 
 // serveGame runs a headless server: serveMain, or a test's stand-in.
