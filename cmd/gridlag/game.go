@@ -83,9 +83,8 @@ type gameLimits struct {
 	roomPlayers, rooms                           int
 }
 
-// defaultMaxPlayers is -max-players' default, sized for a 2-core machine
-// while every State carries every player's cell: at 1,000 players a
-// client receives 120 KB/s and the server sends about 1 Gbit/s.
+// defaultMaxPlayers is -max-players' default, sized for a 2-core machine:
+// 1,000 players take about a quarter of a core (README, Figures).
 const defaultMaxPlayers = 1000
 
 // options are the server options of the limits (the player cap is a game

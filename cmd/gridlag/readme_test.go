@@ -8,32 +8,6 @@ import (
 	"testing"
 )
 
-// TestReadmeZapTimelines: the README's Part IV timelines are what
-// `gridlag scenario` prints for the commands they show.
-func TestReadmeZapTimelines(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, cmd := range []string{
-		"-latency 200ms -presses zap@150ms -presses2 down@0ms\n",
-		"-latency 200ms -presses zap@150ms -presses2 down@0ms -lagcomp=false\n",
-	} {
-		_, rest, ok := strings.Cut(string(readme), "$ bin/gridlag scenario "+cmd)
-		want, _, closed := strings.Cut(rest, "```")
-		if !ok || !closed {
-			t.Fatalf("the README shows no timeline of `gridlag scenario %s`", strings.TrimSpace(cmd))
-		}
-		var out bytes.Buffer
-		if err := scenarioMain(strings.Fields(cmd), &out); err != nil {
-			t.Fatal(err)
-		}
-		if out.String() != want {
-			t.Errorf("gridlag scenario %s prints\n%s\nthe README shows\n%s", strings.TrimSpace(cmd), out.String(), want)
-		}
-	}
-}
-
 // TestHelpListsEveryModeAsTheReadmeDoes: gridlag -help lists every way
 // of running gridlag, every mode run takes among them, and the README's
 // "Modes and flags" block is the same list.
