@@ -2,7 +2,6 @@ package sshd
 
 import (
 	"context"
-	"errors"
 	"net"
 	"testing"
 	"time"
@@ -16,21 +15,8 @@ import (
 // cmd/gridlag wires them, and returns both.
 func startGameInProcess(t *testing.T, opts server.Options) (*server.Server, *Server) {
 	t.Helper()
-	opts.Logger = testLogger(t).WithPrefix("game")
-	g := server.New(opts)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- g.Serve(ln) }()
-	t.Cleanup(func() {
-		g.Close()
-		if err := <-served; !errors.Is(err, server.ErrServerClosed) {
-			t.Errorf("game server: %v, want ErrServerClosed", err)
-		}
-	})
-	return g, startSSH(t, Options{GameAddr: ln.Addr().String(), Dial: g.Dial})
+	g, addr := startGameOpts(t, opts)
+	return g, startSSH(t, Options{GameAddr: addr, Dial: g.Dial})
 }
 
 // SSH players count against the game's per-address caps as the address

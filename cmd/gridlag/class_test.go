@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -25,40 +24,9 @@ const classSize = 40
 // play at once beside the three bots: a spectator sees 43 players, and
 // each student's RIGHT is acknowledged.
 func TestClassOfFortyOverOpenSSH(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end")
-	}
-	for _, tool := range []string{"tmux", "ssh"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("end-to-end test needs %s, which is not installed", tool)
-		}
-	}
-	bin := buildBinary(t)
-	dir := t.TempDir()
-	gameAddr, sshAddr := freeAddr(t), freeAddr(t)
-	logs := &syncBuffer{}
-	srv := exec.Command(bin, "-server", "-addr", gameAddr, "-ssh", sshAddr, "-ssh-key", filepath.Join(dir, "host_key"), "-bots", "3", "-drain", "0s")
-	srv.Env = append(os.Environ(), "XDG_STATE_HOME="+dir)
-	srv.Stderr = logs
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		srv.Process.Signal(os.Interrupt)
-		srv.Wait()
-		if t.Failed() {
-			t.Logf("server log:\n%s", logs)
-		}
-	})
-	waitLog := func(what string, ok func(log string) bool) {
-		t.Helper()
-		for deadline := time.Now().Add(time.Minute); !ok(logs.String()); time.Sleep(20 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("the server never logged %s", what)
-			}
-		}
-	}
-	waitLog("that SSH listens", func(log string) bool { return strings.Contains(log, "ssh listening") })
+	sv := startSSHServerBinary(t, "-bots", "3", "-drain", "0s")
+	dir, gameAddr, sshAddr, logs := sv.dir, sv.gameAddr, sv.sshAddr, sv.logs
+	waitLog := func(what string, ok func(log string) bool) { t.Helper(); sv.waitLog(t, what, ok) }
 
 	socket := filepath.Join(dir, "tmux.sock")
 	tmux := func(args ...string) string {

@@ -19,37 +19,8 @@ import (
 // down to "1 s", while the game goes on; when the server closes each
 // says "server stopped" and exits with status 0.
 func TestDrainInTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end")
-	}
-	for _, tool := range []string{"tmux", "ssh"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("end-to-end test needs %s, which is not installed", tool)
-		}
-	}
-	bin := buildBinary(t)
-	dir := t.TempDir()
-	gameAddr, sshAddr := freeAddr(t), freeAddr(t)
-	logs := &syncBuffer{}
-	srv := exec.Command(bin, "-server", "-addr", gameAddr, "-ssh", sshAddr, "-ssh-key", filepath.Join(dir, "host_key"), "-bots", "3", "-drain", "6s")
-	srv.Env = append(os.Environ(), "XDG_STATE_HOME="+dir)
-	srv.Stderr = logs
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- srv.Wait() }()
-	t.Cleanup(func() {
-		srv.Process.Kill()
-		if t.Failed() {
-			t.Logf("server log:\n%s", logs)
-		}
-	})
-	for deadline := time.Now().Add(time.Minute); !strings.Contains(logs.String(), "ssh listening"); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the server never listened")
-		}
-	}
+	sv := startSSHServerBinary(t, "-bots", "3", "-drain", "6s")
+	dir, gameAddr, sshAddr, bin := sv.dir, sv.gameAddr, sv.sshAddr, sv.bin
 
 	socket := filepath.Join(dir, "tmux.sock")
 	t.Cleanup(func() { exec.Command("tmux", "-S", socket, "kill-server").Run() })
@@ -73,7 +44,7 @@ func TestDrainInTmux(t *testing.T) {
 	panes[2].waitFor(20*time.Second, "playing as ada", "you (")
 	panes[3].waitFor(20*time.Second, "playing as bob", "you (")
 
-	srv.Process.Signal(syscall.SIGTERM)
+	sv.cmd.Process.Signal(syscall.SIGTERM)
 	count := regexp.MustCompile(`server stopping in (\d) s`)
 	seen := make([]map[string]bool, len(panes))
 	for i := range seen {
@@ -106,7 +77,61 @@ func TestDrainInTmux(t *testing.T) {
 			t.Errorf("%s did not end with \"gridlag: server stopped\" and status 0:\n%s", p.session, s)
 		}
 	}
-	if err := <-exited; err != nil {
+	if err := <-sv.exited; err != nil {
 		t.Errorf("the server's exit: %v, want status 0", err)
+	}
+}
+
+// sshServerBinary is the binary run as a server with SSH on loopback,
+// its log, and where it keeps its files.
+type sshServerBinary struct {
+	bin, dir          string
+	gameAddr, sshAddr string
+	cmd               *exec.Cmd
+	logs              *syncBuffer
+	exited            chan error // its exit, once
+}
+
+// startSSHServerBinary builds the binary and runs it as a server with
+// SSH on loopback, with the default flags but args (and its addresses,
+// host key and state directory), until the test ends; it waits until
+// SSH listens. It skips the test without tmux or ssh.
+func startSSHServerBinary(t *testing.T, args ...string) *sshServerBinary {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	for _, tool := range []string{"tmux", "ssh"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("end-to-end test needs %s, which is not installed", tool)
+		}
+	}
+	sv := &sshServerBinary{bin: buildBinary(t), dir: t.TempDir(), gameAddr: freeAddr(t), sshAddr: freeAddr(t),
+		logs: &syncBuffer{}, exited: make(chan error, 1)}
+	sv.cmd = exec.Command(sv.bin, append([]string{"-server", "-addr", sv.gameAddr, "-ssh", sv.sshAddr,
+		"-ssh-key", filepath.Join(sv.dir, "host_key")}, args...)...)
+	sv.cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+sv.dir)
+	sv.cmd.Stderr = sv.logs
+	if err := sv.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { sv.exited <- sv.cmd.Wait() }()
+	t.Cleanup(func() {
+		sv.cmd.Process.Kill()
+		if t.Failed() {
+			t.Logf("server log:\n%s", sv.logs)
+		}
+	})
+	sv.waitLog(t, "that SSH listens", func(log string) bool { return strings.Contains(log, "ssh listening") })
+	return sv
+}
+
+// waitLog waits up to a minute for the server's log to satisfy ok.
+func (sv *sshServerBinary) waitLog(t *testing.T, what string, ok func(log string) bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !ok(sv.logs.String()); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server never logged %s", what)
+		}
 	}
 }
