@@ -122,7 +122,7 @@ func startSSHServerBinary(t *testing.T, args ...string) *sshServerBinary {
 			t.Logf("server log:\n%s", sv.logs)
 		}
 	})
-	sv.waitLog(t, "that SSH listens", func(log string) bool { return strings.Contains(log, "ssh listening") })
+	sv.waitLog(t, "its start line", func(log string) bool { return strings.Contains(log, "gridlag server") && strings.Contains(log, "ssh=") })
 	return sv
 }
 

@@ -177,6 +177,11 @@ func TestReadmeCommandsRun(t *testing.T) {
 			if exitCode(err) != 0 { // -help is fine
 				t.Fatalf("%v: %v", c, err)
 			}
+			switch c.args[0] {
+			case "scenario", "version", "bots", "load":
+			default:
+				return // a game mode, only parsed: what it logs is another test's (TestReadmeStartAndSummaryLines)
+			}
 			switch {
 			case c.output == "":
 			case c.args[0] == "scenario" || c.args[0] == "version":
