@@ -120,11 +120,13 @@ func shellWords(t *testing.T, s string) []string {
 	return words
 }
 
-// masked is text with every number made '#': what stays the same from
-// one run to the next of a measurement.
+// masked is text with every number, with its unit, made '#': what stays
+// the same from one run to the next of a measurement.
 func masked(text string) string {
-	return regexp.MustCompile(`\d+([.,]\d+)*`).ReplaceAllString(text, "#")
+	return numberWithUnit.ReplaceAllString(text, "#")
 }
+
+var numberWithUnit = regexp.MustCompile(`\d+([.,]\d+)*(ns|us|µs|ms|s|%)?`)
 
 // TestReadmeCommandsRun: every gridlag command the README shows is run,
 // or, where it needs a terminal or runs until stopped, has its flags
