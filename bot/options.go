@@ -1,9 +1,11 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -42,6 +44,10 @@ type Options struct {
 	// grid.DefaultSpawn, the human spawn of the default map. A server
 	// with a spawn of its own should pass that cell.
 	Avoid []grid.Pos
+	// Dial, if set, opens each bot's connections to the server at Addr in
+	// place of TCP (client.Options.Dial): a server's own bots connect
+	// through the server itself, and count against no address's cap.
+	Dial func(ctx context.Context, addr string) (net.Conn, error)
 	// Logger receives each bot's connection events; nil discards them.
 	Logger *log.Logger
 }
@@ -90,6 +96,7 @@ func (o Options) clientOptions(i int) client.Options {
 		Jitter:  o.Jitter,
 		Loss:    o.Loss,
 		Seed:    o.seed(i),
+		Dial:    o.Dial,
 		// A bot draws nothing: it steers by the others' latest cells
 		// rather than by where they are drawn in the past.
 		NoInterpolate: true,

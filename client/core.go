@@ -372,11 +372,10 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Welcome:
 		return c.welcome(now, m)
 	case *protocol.Error:
-		m.Text = protocol.Printable(m.Text) // it reaches the player's screen and logs
-		c.fail(m)
+		c.fail(refusalError(m))
 		return nil
 	case *protocol.Bye:
-		c.fail(fmt.Errorf("client: server said goodbye: %s", protocol.Printable(m.Reason)))
+		c.fail(byeError(m))
 		return nil
 	case *protocol.Notice:
 		c.notice = protocol.Printable(m.Text) // it reaches the player's screen

@@ -1,6 +1,8 @@
 package client
 
 import (
+	"context"
+	"net"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -42,6 +44,14 @@ type Options struct {
 	// Resume instead of joining with a Hello, and a refusal ends it with
 	// the server's Error.
 	Resume protocol.Token
+
+	// Dial, if set, opens the connections to the server at addr in place
+	// of a TCP connection: a front end that shares the server's process
+	// (the SSH front end, the server's own bots) connects through the
+	// server itself, which then counts the player as the address it
+	// stands for (see server.Server.Dial). It is called again for each
+	// reconnection.
+	Dial func(ctx context.Context, addr string) (net.Conn, error)
 
 	// Logger receives corrections and connection events; nil = discard.
 	Logger *log.Logger

@@ -29,6 +29,7 @@ type Spectator struct {
 	roster   map[grid.PlayerID]protocol.PlayerInfo
 	latest   protocol.Overview // Players is the spectator's own copy
 	parts    mapParts          // the chunks of a big map so far
+	notice   string            // the server's last Notice
 
 	nextPing  time.Duration
 	lastHeard time.Duration
@@ -125,11 +126,15 @@ func (s *Spectator) Receive(now time.Duration, m protocol.Message) error {
 	s.lastHeard = now
 	switch m := m.(type) {
 	case *protocol.Error:
-		m.Text = protocol.Printable(m.Text) // it reaches the screen and logs
-		s.fail(m)
+		s.fail(refusalError(m))
 		return nil
 	case *protocol.Bye:
-		s.fail(fmt.Errorf("client: server said goodbye: %s", protocol.Printable(m.Reason)))
+		s.fail(byeError(m))
+		return nil
+	case *protocol.Notice:
+		// The operator's word, such as a drain's countdown: shown as a
+		// player is shown it.
+		s.notice = protocol.Printable(m.Text)
 		return nil
 	case *protocol.Spectating:
 		if s.phase == Handshaking && !s.parts.waiting() {
@@ -221,6 +226,7 @@ func (s *Spectator) View(now time.Duration) WorldView {
 		Tick:      s.latest.Tick,
 		Time:      time.Duration(s.latest.TimeNS),
 		Total:     int(s.latest.Total),
+		Notice:    s.notice,
 	}
 	if len(s.latest.Players) > 0 {
 		v.Players = make([]WorldPlayer, len(s.latest.Players))

@@ -15,7 +15,7 @@ type View struct {
 	// Reconnecting is true from a dropped connection until the resumed
 	// one has caught up: presses are held meanwhile and sent then.
 	Reconnecting bool
-	Notice       string // the server operator's last notice, such as "server restarting in 10 s"; "" if none
+	Notice       string // the server operator's last notice, such as "server stopping in 10 s"; "" if none
 
 	Me   grid.PlayerID
 	Name string

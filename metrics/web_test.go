@@ -83,9 +83,9 @@ func TestHealthAnswers(t *testing.T) {
 	check("full", "/readyz", 503, "full: 10 of 10 players")
 	h.Players, h.Conns = 3, 100
 	check("out of connections", "/readyz", 503, "full: 100 of 100 connections")
-	h.Conns, h.Draining = 4, "server restarting in 10 s"
+	h.Conns, h.Draining = 4, "server stopping in 10 s"
 	check("draining", "/healthz", 200, "ok")
-	check("draining", "/readyz", 503, "draining: server restarting in 10 s")
+	check("draining", "/readyz", 503, "draining: server stopping in 10 s")
 	now = t0.Add(6*time.Second + time.Millisecond)
 	check("stalled", "/healthz", 503, "stalled: the world's last heartbeat was 6.001s ago, more than 3 beats of 2s")
 	check("stalled", "/readyz", 503, "stalled: the world's last heartbeat was 6.001s ago, more than 3 beats of 2s")

@@ -440,9 +440,18 @@ func TestWelcomeMap(t *testing.T) {
 	}
 }
 
+// TestErrorIsAnError: an Error reads as the server's sentence, with no
+// number a person could not make sense of; an empty one says what its
+// code means, in words.
 func TestErrorIsAnError(t *testing.T) {
 	var err error = &protocol.Error{Code: protocol.ErrCodeFull, Text: "server is full"}
-	if got := err.Error(); !strings.Contains(got, "server is full") || !strings.Contains(got, "3") {
-		t.Errorf("Error() = %q, want code and text", got)
+	if got := err.Error(); got != "server is full" {
+		t.Errorf("Error() = %q, want the text alone", got)
+	}
+	for code := uint8(0); code < 12; code++ {
+		got := (&protocol.Error{Code: code}).Error()
+		if got == "" || strings.ContainsAny(got, "0123456789") {
+			t.Errorf("Error() of code %d without text = %q, want words", code, got)
+		}
 	}
 }

@@ -197,8 +197,35 @@ type Error struct {
 	Text string
 }
 
-// Error makes *Error usable as a Go error.
-func (e *Error) Error() string { return fmt.Sprintf("server error %d: %s", e.Code, e.Text) }
+// Error makes *Error usable as a Go error: its Text, the sentence a
+// person reads (the code is for programs and logs), or what the code
+// means when the text is empty.
+func (e *Error) Error() string {
+	if e.Text != "" {
+		return e.Text
+	}
+	switch e.Code {
+	case ErrCodeVersion:
+		return "the server speaks another version of the protocol"
+	case ErrCodeName:
+		return "the server refused the name"
+	case ErrCodeFull:
+		return "the server is full"
+	case ErrCodeProtocol:
+		return "the server did not understand a message"
+	case ErrCodeSlow:
+		return "the connection was too slow for the server"
+	case ErrCodeFlood:
+		return "too many messages for the server"
+	case ErrCodeTimeout:
+		return "the server heard nothing for too long"
+	case ErrCodeShutdown:
+		return "the server is stopping"
+	case ErrCodeResume:
+		return "the server could not resume the session"
+	}
+	return "the server refused the connection"
+}
 
 // Input is one numbered key press: a request to move one cell.
 type Input struct {
@@ -259,13 +286,17 @@ type Leave struct {
 }
 
 // Notice is a message from the server's operator for the player to see,
-// such as "server restarting in 10 s"; the connection stays open.
+// such as "server stopping in 10 s"; the connection stays open.
 type Notice struct {
 	Text string
 }
 
 // Type implements Message.
 func (*Notice) Type() Type { return TypeNotice }
+
+// ByeShutdown is the Reason of the Bye a server says to every client when
+// it stops: a normal end, which a client tells its user as such.
+const ByeShutdown = "server shutting down"
 
 // Type implements Message.
 func (*Hello) Type() Type { return TypeHello }

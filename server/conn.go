@@ -251,7 +251,7 @@ const (
 	evConnect eventKind = iota // a new connection (from the accept loop)
 	evMessage                  // a decoded message
 	evGone                     // the connection is over (from its reader or writer)
-	evNotice                   // a Notice for everyone (from Drain); c is nil
+	evNotice                   // Drain began: a Notice for everyone; c is nil
 )
 
 // event is what connection goroutines pass to the loop.
@@ -262,7 +262,6 @@ type event struct {
 	reason string           // evGone: why, for the log and the Core
 	final  protocol.Message // evGone: a last message to send before closing, or nil
 	abuse  bool             // evGone: log as a warning (malformed, flood, timeout, slow)
-	notice string           // evNotice: the text
 }
 
 // read is the connection's reader goroutine: it decodes frames and passes
@@ -400,9 +399,16 @@ func (s *Server) linger(c *conn) {
 	s.hardClose(c)
 }
 
+// ownHost is the host of the server's own players (Own): the key that no
+// per-address cap applies to.
+const ownHost = ""
+
 // hostOf is the IP part of a remote address, the key of the per-address
-// caps.
+// caps; ownHost for Own.
 func hostOf(a net.Addr) string {
+	if a == Own {
+		return ownHost
+	}
 	if tcp, ok := a.(*net.TCPAddr); ok {
 		return tcp.IP.String()
 	}
@@ -419,8 +425,11 @@ type addrCount struct {
 	count map[string]int    // joined connections per IP
 }
 
-// join counts connection id, from host, as joined.
+// join counts connection id, from host, as joined, once.
 func (a *addrCount) join(id ConnID, host string) {
+	if _, counted := a.hosts[id]; counted {
+		return
+	}
 	a.hosts[id] = host
 	a.count[host]++
 }

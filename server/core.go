@@ -656,18 +656,18 @@ func (c *Core) freeID(now time.Duration) grid.PlayerID {
 // human spawn cells for a bot, see humanSpawn for a human.
 func (c *Core) spawnCell(bot bool) (grid.Pos, bool) {
 	if bot {
-		return c.world.Spawn(botAnchor(c.cfg.Map, c.botN), c.spawns...)
+		return c.spawnNear(botAnchor(c.cfg.Map, c.botN), true)
 	}
 	return c.humanSpawn()
 }
 
 // humanSpawn picks a human's cell: Spawn, else the first free of Spawns,
-// else the free cell nearest to Spawn.
+// else the free cell nearest to Spawn on the main floor.
 func (c *Core) humanSpawn() (grid.Pos, bool) {
 	for _, p := range c.spawns {
 		if c.world.Free(p) {
 			return p, true
 		}
 	}
-	return c.world.Spawn(c.cfg.Spawn)
+	return c.spawnNear(c.cfg.Spawn, false)
 }

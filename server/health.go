@@ -20,7 +20,7 @@ type Health struct {
 	Serving  bool          // Serve has begun and Close has not
 	Beat     time.Time     // the world's goroutine's last heartbeat, zero before Serve
 	Interval time.Duration // between two heartbeats (Options.HeartbeatInterval)
-	Draining string        // the notice of Drain, "" unless draining
+	Draining string        // what Drain tells the clients now ("server stopping in 6 s"), "" unless draining
 
 	Players, MaxPlayers int // players in the default room, and its cap
 	Conns, MaxConns     int // connections open, and their cap (Options.MaxConns)
@@ -36,9 +36,12 @@ func (s *Server) Health() Health {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	h := Health{
-		Serving: s.serving && !s.closed, Interval: s.opts.HeartbeatInterval, Draining: s.notice,
+		Serving: s.serving && !s.closed, Interval: s.opts.HeartbeatInterval,
 		Players: s.published[""].Players, MaxPlayers: maxPlayers,
 		Conns: len(s.live), MaxConns: s.opts.MaxConns,
+	}
+	if !s.drainEnd.IsZero() {
+		h.Draining = s.stopNoticeLocked()
 	}
 	if b := s.beat.Load(); b != 0 {
 		h.Beat = time.Unix(0, b)

@@ -34,8 +34,8 @@ func TestHealthFollowsTheWorld(t *testing.T) {
 	c.send(&protocol.Bye{})
 	says("Ready once ann left", Health.Ready, true, "ready: 0 of 1 players")
 
-	ts.Drain("server restarting in 10 s")
-	if ok, why := ts.Health().Ready(time.Now()); ok || why != "draining: server restarting in 10 s" {
+	ts.Drain(10 * time.Second)
+	if ok, why := ts.Health().Ready(time.Now()); ok || why != "draining: server stopping in 10 s" {
 		t.Errorf("Ready right after Drain: %v, %q", ok, why)
 	}
 	says("Live while draining", Health.Live, true, "ok")

@@ -38,6 +38,7 @@ type Server struct {
 	loopDone   chan struct{} // closed when the loop has ended: nothing more is queued
 	acceptDone chan struct{} // closed when the accept loop has ended
 	done       chan struct{} // closed when Close has finished
+	up         chan struct{} // closed when Serve has started the loop
 	closeOnce  sync.Once
 	wg         sync.WaitGroup // the loop, the writers, the readers and lingering closes
 
@@ -50,7 +51,7 @@ type Server struct {
 	live      map[ConnID]*conn // connections whose goroutines still run
 	connsFrom map[string]int   // live connections per remote IP
 	serving   bool
-	notice    string // set by Drain: new connections are refused with it
+	drainEnd  time.Time // set by Drain: when it ends; newcomers are refused meanwhile
 
 	beat atomic.Int64 // the loop's last heartbeat, in Unix nanoseconds (Health)
 
@@ -64,6 +65,8 @@ type Server struct {
 	told    string    // the Notice every connection got, "" if none
 	enc     encoder
 	slow    []*conn
+
+	countdown <-chan time.Time // the next beat of a drain's countdown (drain.go), nil if none; the loop's
 }
 
 // New returns a server with the given options; zero options take their
@@ -87,6 +90,7 @@ func New(opts Options) *Server {
 		loopDone:   make(chan struct{}),
 		acceptDone: make(chan struct{}),
 		done:       make(chan struct{}),
+		up:         make(chan struct{}),
 		conns:      make(map[ConnID]*conn),
 		rooms:      make(map[string]*room),
 		published:  make(map[string]Stats),
@@ -138,6 +142,7 @@ func (s *Server) Serve(ln net.Listener) error {
 	for _, sh := range s.shards {
 		go s.writeLoop(sh)
 	}
+	close(s.up)
 	s.mu.Unlock()
 
 	cfg := def.core.Config()
@@ -145,6 +150,10 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.log.Debug("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
 		"burst", cfg.Burst, "max", cfg.MaxPlayers, "spectators", cfg.MaxSpectators, "map", mapSize(cfg), "spawn", cfg.Spawn,
 		"room-players", s.opts.RoomPlayers, "max-rooms", s.opts.MaxRooms)
+	if r := cfg.Map.Reach(); r.Unreachable() > 0 {
+		s.log.Warn("map has floor cells no player can reach: players spawn only on its largest connected floor",
+			"unreachable", r.Unreachable(), "floor", r.Floor())
+	}
 	err := s.acceptLoop(ln)
 	close(s.acceptDone)
 	if err != nil {
@@ -212,14 +221,18 @@ func (s *Server) accept(nc net.Conn) {
 	s.wg.Add(1)
 	s.mu.Unlock()
 	if s.opts.WriteBuffer > 0 {
-		if tc, ok := nc.(*net.TCPConn); ok {
-			tc.SetWriteBuffer(s.opts.WriteBuffer)
+		if wb, ok := nc.(interface{ SetWriteBuffer(int) error }); ok {
+			wb.SetWriteBuffer(s.opts.WriteBuffer)
 		}
 	}
 	// The loop learns of the connection before any of its messages: the
 	// reader starts only after this post, to the same inbox. (Close stops
-	// the loop only after the accept loop has ended.)
-	s.post(c.shard, event{kind: evConnect, c: c})
+	// the loop only after the accept loop has ended; an in-process
+	// connection, Dial, may come later: then the server is stopping and
+	// the socket is closed at once.)
+	if !s.post(c.shard, event{kind: evConnect, c: c}) {
+		s.hardClose(c)
+	}
 	go s.read(c)
 }
 
@@ -228,11 +241,11 @@ func (s *Server) accept(nc net.Conn) {
 // welcome. s.mu is held.
 func (s *Server) connRefusal(host string) (kind, text string) {
 	switch {
-	case s.notice != "":
-		return "shutting down", s.notice
+	case !s.drainEnd.IsZero():
+		return "shutting down", s.stopNoticeLocked()
 	case len(s.live) >= s.opts.MaxConns:
 		return "connection cap", fmt.Sprintf("server busy: %d connections open, the most allowed", s.opts.MaxConns)
-	case s.connsFrom[host] >= s.opts.MaxConnsPerAddr:
+	case host != ownHost && s.connsFrom[host] >= s.opts.MaxConnsPerAddr:
 		return "per-address connection cap", fmt.Sprintf("too many connections from your address: %d open, the most allowed from one address", s.opts.MaxConnsPerAddr)
 	}
 	return "", ""
@@ -373,6 +386,8 @@ func (s *Server) loop() {
 			s.warn.Flush()
 		case <-janitor.C:
 			s.dropSilent()
+		case <-s.countdown:
+			s.countDown()
 		case <-beat.C:
 			s.beat.Store(time.Now().UnixNano()) // not the tick's time: a stuck loop reads an old one
 			if s.opts.Heartbeat != nil {
@@ -437,11 +452,12 @@ func (s *Server) handle(ev event) {
 			return
 		}
 		c.world.core.Receive(s.now(), c.id, ev.msg)
+		s.countJoin(c, ev.msg)
 		s.touch(c.world)
 	case evGone:
 		s.drop(c, ev.reason, ev.final, ev.abuse)
 	case evNotice:
-		s.noticeAll(ev.notice)
+		s.countDown()
 	}
 }
 
@@ -476,26 +492,27 @@ func (s *Server) send(c *conn, m protocol.Message) {
 	}
 }
 
-// Drain prepares a restart: every client gets a Notice of text (such as
-// "server restarting in 10 s") and new connections are refused with an
-// Error of it, while the game goes on until Close.
-func (s *Server) Drain(text string) {
-	s.mu.Lock()
-	s.notice = text
-	s.mu.Unlock()
-	s.post(s.shards[0], event{kind: evNotice, notice: text})
-}
-
 // playerRefusal says why m, a Hello from a connection of an address that
 // has its share of players already, is refused; "" lets m through.
 func (s *Server) playerRefusal(c *conn, m protocol.Message) string {
-	if _, hello := m.(*protocol.Hello); !hello || s.players.count[c.host] < s.opts.MaxPlayersPerAddr {
+	if _, hello := m.(*protocol.Hello); !hello || c.host == ownHost || s.players.count[c.host] < s.opts.MaxPlayersPerAddr {
 		return ""
 	}
 	if _, joined := c.world.core.Player(c.id); joined {
 		return "" // a second Hello: the Core's protocol violation
 	}
 	return fmt.Sprintf("too many players from your address: %d joined, the most allowed from one address", s.opts.MaxPlayersPerAddr)
+}
+
+// countJoin counts c's player against its address as soon as its Hello
+// is accepted, not at the flush that logs the join: the next Hello of the
+// same batch from that address meets the count.
+func (s *Server) countJoin(c *conn, m protocol.Message) {
+	if _, hello := m.(*protocol.Hello); hello {
+		if _, joined := c.world.core.Player(c.id); joined {
+			s.players.join(c.id, c.host)
+		}
+	}
 }
 
 // drop ends connection c for reason: its player leaves (or, with a resume
@@ -683,7 +700,7 @@ func (s *Server) shutdown() {
 		}
 	}
 	s.warn.Flush()
-	f, err := s.enc.one(&protocol.Bye{Reason: "server shutting down"})
+	f, err := s.enc.one(&protocol.Bye{Reason: protocol.ByeShutdown})
 	f.close = true
 	var gone []*conn
 	s.mu.Lock()

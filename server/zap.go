@@ -149,7 +149,7 @@ func (c *Core) thaw(now time.Duration) bool {
 // again the moment it thawed.
 func (c *Core) respawnCell() (grid.Pos, bool) {
 	c.respawns++
-	return c.world.Spawn(botAnchor(c.cfg.Map, c.respawns), c.spawns...)
+	return c.spawnNear(botAnchor(c.cfg.Map, c.respawns), true)
 }
 
 // wireMS returns d in whole milliseconds as a 16-bit wire field, saturated.

@@ -296,7 +296,7 @@ func TestInviteShowsOnTheTitle(t *testing.T) {
 	}{
 		{200, 60, "", "gridlag — embedded server 127.0.0.1:7777  ·  friends join: ssh -p 2222 192.168.1.5  ·  playing as alice"},
 		{80, 24, "", "friends: ssh -p 2222 192.168.1.5"},
-		{80, 24, "server restarting in 10 s", "server restarting in 10 s"},
+		{80, 24, "server stopping in 10 s", "server stopping in 10 s"},
 	} {
 		s.view.Notice = c.notice
 		scr := newScreen(t, c.w, c.h)

@@ -150,3 +150,23 @@ func TestSpectateManyPlayers(t *testing.T) {
 	r.s.Frame()
 	r.mustShow("p3 (1,1)", "tick 42  updates 20/s  players 60 (3 listed)")
 }
+
+// TestSpectatorShowsTheDrain: the server's notice (a drain's countdown)
+// leads the spectator's top line, as a player's; once the server stopped
+// the line says so instead.
+func TestSpectatorShowsTheDrain(t *testing.T) {
+	r := newSpectateRig(t, 80, 24)
+	r.watch.view.Notice = "server stopping in 6 s"
+	r.s.Frame()
+	r.mustShow("server stopping in 6 s  ·  gridlag — spectating  ·  2 players")
+	r.watch.view.Notice = "server stopping in 5 s"
+	r.s.Frame()
+	r.mustShow("server stopping in 5 s")
+	r.watch.view.Err, r.watch.view.Connected = client.ErrServerStopped, false
+	close(r.watch.done)
+	r.s.Frame()
+	r.mustShow("ended: server stopped")
+	if strings.Contains(r.text(), "stopping in") {
+		t.Errorf("the countdown still shows after the stop:\n%s", r.text())
+	}
+}

@@ -86,7 +86,7 @@ func TestKubernetesDeploymentProbesTheServer(t *testing.T) {
 			t.Errorf("GET %s: %d %q %v, want 200 %q", path, code, body, err, want)
 		}
 	}
-	g.srv.Drain("server restarting in 10 s")
+	g.srv.Drain(10 * time.Second)
 	if code, body, _ := probe(base + "/readyz"); code != 503 {
 		t.Errorf("GET /readyz while draining: %d %q, want 503", code, body)
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"flag"
+
+	"gridlag/client"
 )
 
 // usageError is a mistake on the command line: a flag's value, an argument
@@ -19,15 +21,21 @@ func (e *usageError) Error() string { return e.err.Error() }
 // Unwrap returns the mistake.
 func (e *usageError) Unwrap() error { return e.err }
 
-// exitCode is the exit status for what a mode returned: 0 for success and
-// -help, 2 for a usage error, 1 for any other failure.
+// exitCode is the exit status for what a mode returned: 0 for success,
+// -help and a server that stopped normally, 2 for a usage error, 1 for
+// any other failure.
 func exitCode(err error) int {
 	var ue *usageError
 	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
+	case err == nil, errors.Is(err, flag.ErrHelp), stopped(err):
 		return 0
 	case errors.As(err, &ue):
 		return 2
 	}
 	return 1
 }
+
+// stopped reports whether err is the end of a session because the server
+// stopped normally (or was stopping and refused it): main says so in a
+// sentence, with status 0.
+func stopped(err error) bool { return errors.Is(err, client.ErrServerStopped) }

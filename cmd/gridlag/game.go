@@ -83,9 +83,8 @@ type gameLimits struct {
 	roomPlayers, rooms                           int
 }
 
-// defaultMaxPlayers is -max-players' default, sized for a 2-core machine
-// while every State carries every player's cell: at 1,000 players a
-// client receives 120 KB/s and the server sends about 1 Gbit/s.
+// defaultMaxPlayers is -max-players' default, sized for a 2-core machine:
+// 1,000 players take about a quarter of a core (README, Figures).
 const defaultMaxPlayers = 1000
 
 // options are the server options of the limits (the player cap is a game
@@ -107,8 +106,26 @@ func (l gameLimits) check() error {
 }
 
 func gameMain(args []string) error {
+	f, err := parseGameFlags(args, os.Stdout)
+	if err != nil {
+		return err
+	}
+	if f.serve {
+		return serveGame(f)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stop()
+	if f.spectate {
+		return spectateMain(ctx, f)
+	}
+	return playMain(ctx, f)
+}
+
+// parseGameFlags parses and checks the flags of the game modes (play,
+// -connect, -server); -help goes to help.
+func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	var f gameFlags
-	fs := newFlagSet("gridlag", os.Stdout, nil)
+	fs := newFlagSet("gridlag", help, nil)
 	fs.BoolVar(&f.serve, "server", false, "run a headless server (no terminal interface); logs go to standard error unless -log is given")
 	fs.StringVar(&f.addr, "addr", ":7777", "with -server: the TCP address to listen on; \"\" with -ssh = SSH players only (the game port stays on loopback)")
 	fs.StringVar(&f.connect, "connect", "", "join the server at HOST:PORT instead of starting an embedded one")
@@ -152,27 +169,9 @@ func gameMain(args []string) error {
 	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the health checks (/healthz, /readyz) on this address, e.g. 127.0.0.1:9100; off by default")
 	f.ops.define(fs)
 	f.agones.define(fs)
-	fs.usage = func(w io.Writer) {
-		fmt.Fprintf(w, `Usage:
-  gridlag [flags]                      play on an embedded local server
-  gridlag -connect HOST:PORT [flags]   play on a remote server
-  gridlag -connect HOST:PORT -spectate watch a remote server, without playing
-  gridlag -server [-addr :7777] [-ssh :2222] [-agones] [flags]
-                                       run a headless server
-  gridlag scenario [flags]             replay the articles' timelines (gridlag scenario -help)
-  gridlag bots -connect HOST:PORT      run headless players (gridlag bots -help)
-  gridlag load -connect HOST:PORT      measure a server with many light players (gridlag load -help)
-  gridlag version
-
-Keys while playing:
-  %s
-Log file while playing: %s
-
-Flags:
-`, strings.Join(tui.KeyHelp(), "\n  "), defaultLogPath())
-	}
+	fs.usage = gameUsage
 	if err := fs.parse(args); err != nil {
-		return err
+		return f, err
 	}
 	f.botsSet = fs.set("bots")
 	if f.serve && !f.botsSet {
@@ -180,21 +179,27 @@ Flags:
 	}
 	f.ops.changed = changedSettings(fs, f.serve)
 	if err := f.check(); err != nil {
-		return fs.usageError(err)
+		return f, fs.usageError(err)
 	}
-	if f.serve {
-		return serveGame(f)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
-	defer stop()
-	if f.spectate {
-		return spectateMain(ctx, f)
-	}
-	return playMain(ctx, f)
+	return f, nil
 }
 
 // serveGame runs a headless server: serveMain, or a test's stand-in.
 var serveGame = serveMain
+
+// gameUsage is the head of gridlag -help: every mode, the keys, the log.
+func gameUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage:")
+	writeUsageLines(w, "", "  ")
+	fmt.Fprintf(w, `Each mode lists its own flags: gridlag MODE -help (gridlag lab -help).
+
+Keys while playing:
+  %s
+Log file while playing: %s
+
+Flags:
+`, strings.Join(tui.KeyHelp(), "\n  "), defaultLogPath())
+}
 
 // check refuses flags that do not go together (each flag's value was
 // checked as it was parsed).
@@ -315,7 +320,9 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	}
 	if f.ssh != "" {
 		g.ssh, err = sshd.New(sshd.Options{
-			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr,
+			// Each SSH player connects through the server itself, so
+			// that it counts as its SSH connection's address.
+			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr, Dial: g.srv.Dial,
 			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"),
 			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
 			MaxHandshakes: f.sshLimit.handshakes, MaxHandshakesPerAddr: f.sshLimit.handshakesPerAddr,
@@ -349,8 +356,10 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		}
 	}
 	if bots > 0 {
+		// The server's own bots count against no address's caps.
+		own := func(ctx context.Context, _ string) (net.Conn, error) { return g.srv.Dial(ctx, server.Own) }
 		stop := bot.Start(ctx, bot.Options{
-			Addr: gameAddr, N: bots, Latency: f.latency, Jitter: f.jitter,
+			Addr: gameAddr, N: bots, Latency: f.latency, Jitter: f.jitter, Dial: own,
 			Avoid: append([]grid.Pos{g.cfg.Spawn}, g.cfg.Spawns...), Logger: logger.WithPrefix("bots"),
 		})
 		g.bots = func() { stop() }

@@ -27,7 +27,7 @@ func main() {
 	switch {
 	case errors.As(err, &ue):
 		fmt.Fprintf(os.Stderr, "%s: %v\nRun '%s -help' for its flags.\n", ue.cmd, ue.err, ue.cmd)
-	case err != nil && exitCode(err) != 0:
+	case err != nil && (exitCode(err) != 0 || stopped(err)):
 		fmt.Fprintln(os.Stderr, "gridlag:", err)
 	}
 	os.Exit(exitCode(err))

@@ -144,8 +144,8 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 	expect("going again", "/healthz", 200, "ok", "503 stalled")
 	expect("going again", "/readyz", 200, "ready: 2 of 1000 players", "503 stalled", "200 ready: 1 of")
 
-	g.srv.Drain("server restarting in 10 s")
-	expect("draining", "/readyz", 503, "draining: server restarting in 10 s")
+	g.srv.Drain(10 * time.Second)
+	expect("draining", "/readyz", 503, "draining: server stopping in ")
 	expect("draining", "/healthz", 200, "ok")
 	ada.until("the drain's Notice", func(m protocol.Message) bool { _, ok := m.(*protocol.Notice); return ok })
 

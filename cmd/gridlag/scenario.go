@@ -92,9 +92,9 @@ func checkStates(fs *flagSet, cfg scenario.Config) error {
 	if n <= scenario.MaxStates {
 		return nil
 	}
-	what, fix := fmt.Sprintf("-until %v", cfg.Until), "shorten -until"
+	what, fix := "-until "+showDuration(cfg.Until), "shorten -until"
 	if span := cfg.Span(); span > cfg.Until {
-		what, fix = fmt.Sprintf("a press at %v", span), "press sooner"
+		what, fix = "a press at "+showDuration(span), "press sooner"
 	}
 	return fs.usageErrorf("%s at -rate %d is %s states; at most %s (%s or lower -rate)",
 		what, cfg.Rate, thousands(n), thousands(scenario.MaxStates), fix)
