@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os/exec"
@@ -65,8 +66,14 @@ func TestLoadJSONWhenTheServerIsKilled(t *testing.T) {
 	waitFor("the players walk", func() bool { return inputs() >= 40 })
 	srv.Process.Kill()
 	srv.Wait()
-	if err := load.Wait(); err != nil {
-		t.Fatalf("gridlag load: %v\n%s%s", err, out.String(), errOut.String())
+	// The players were dropped: gridlag load says so and exits 1, after
+	// the whole summary.
+	var exit *exec.ExitError
+	if err := load.Wait(); !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("gridlag load: %v, want exit status 1 for the dropped players\n%s%s", err, out.String(), errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "4 dropped") {
+		t.Errorf("gridlag load's standard error %q does not say the players were dropped", errOut.String())
 	}
 	if took := time.Since(start); took > time.Minute {
 		t.Errorf("gridlag load took %v: it walked on after the server was gone", took)
