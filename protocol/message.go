@@ -6,12 +6,24 @@ import (
 	"gridlag/grid"
 )
 
-// Version is the protocol version this build speaks. A Hello with any other
-// version is refused with an Error of code ErrCodeVersion. Version 2: a
-// State carries what changed in the recipient's area of interest, and a
-// map too large for a Welcome follows in MapChunks. Version 3: a State
-// that changes nothing may travel as a step (TypeStateStep).
-const Version uint16 = 3
+// Version is the protocol version this build speaks. A Hello with any
+// version from MinVersion to Version is answered in that version (see
+// Supported); any other is refused with an Error of code ErrCodeVersion.
+// Version 2: a State carries what changed in the recipient's area of
+// interest, and a map too large for a Welcome follows in MapChunks.
+// Version 3: a State that changes nothing may travel as a step
+// (TypeStateStep). Version 4: spawn protection (Protect), the room's
+// scoreboard with names and ranks (Ranking, in place of Scores), and the
+// zap outcomes ZapProtected and ZapTagged; a version-3 client gets none of
+// them, and every other byte as before.
+const Version uint16 = 4
+
+// MinVersion is the oldest protocol version this build still serves.
+const MinVersion uint16 = 3
+
+// Supported reports whether a peer speaking protocol version v can be
+// served: MinVersion to Version.
+func Supported(v uint16) bool { return v >= MinVersion && v <= Version }
 
 // Type is the numeric type of a message, the first byte of a frame's body.
 type Type uint8
@@ -45,6 +57,9 @@ const (
 	// that changes nothing takes on a stream (see StateStream). It decodes
 	// to a State; New knows no message of this type.
 	TypeStateStep Type = 23
+	// Version 4.
+	TypeProtect Type = 24
+	TypeRanking Type = 25
 )
 
 // String names the message type.
@@ -96,6 +111,10 @@ func (t Type) String() string {
 		return "Rooms"
 	case TypeStateStep:
 		return "StateStep"
+	case TypeProtect:
+		return "Protect"
+	case TypeRanking:
+		return "Ranking"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -161,7 +180,7 @@ const NumColors = 8
 
 // Error codes.
 const (
-	ErrCodeVersion  uint8 = 1 // the Hello's version is not Version
+	ErrCodeVersion  uint8 = 1 // the Hello's version is not Supported
 	ErrCodeName     uint8 = 2 // the Hello's name is not acceptable
 	ErrCodeFull     uint8 = 3 // the server has no room
 	ErrCodeProtocol uint8 = 4 // a malformed or unexpected message
@@ -325,6 +344,10 @@ func New(t Type) Message {
 		return new(ListRooms)
 	case TypeRooms:
 		return new(Rooms)
+	case TypeProtect:
+		return new(Protect)
+	case TypeRanking:
+		return new(Ranking)
 	}
 	return nil
 }
