@@ -59,6 +59,8 @@ type conn struct {
 	// Owned by the loop goroutine.
 	world   *room  // the room its first Hello or Spectate chose; nil before
 	lobby   bool   // it asked for the list of rooms (ListRooms)
+	version uint16 // the protocol version its handshake (or ListRooms) spoke; 0 before
+
 	dropped bool   // the Core was told it is gone
 	closing bool   // a final frame is queued; nothing more is sent
 	stalled string // why a frame could not be queued for it, "" if none was refused

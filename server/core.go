@@ -90,13 +90,16 @@ const (
 
 // client is one connection the Core knows.
 type client struct {
-	conn    ConnID
-	phase   phase
-	player  grid.PlayerID
-	info    protocol.PlayerInfo
-	join    *protocol.Join // announces the player to those it comes into view of
-	area    area           // what the client was last told of its area of interest
-	bot     bool
+	conn   ConnID
+	phase  phase
+	player grid.PlayerID
+	info   protocol.PlayerInfo
+	join   *protocol.Join // announces the player to those it comes into view of
+	area   area           // what the client was last told of its area of interest
+	bot    bool
+	// version is the protocol version the connection speaks: a client of
+	// version 3 is sent exactly what a server of version 3 sent it.
+	version uint16
 	lastSeq uint32         // the last input processed
 	rtt     rttMeter       // the round trip, measured by the Core's Pings
 	token   protocol.Token // brings the avatar back after a drop; zero if resuming is off
@@ -309,14 +312,21 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 	}
 }
 
-// versionOK refuses a handshake of another protocol version.
+// versionOK refuses a handshake of a protocol version the server does not
+// speak; else the connection speaks v from now on (see client.version).
 func (c *Core) versionOK(cl *client, v uint16) bool {
-	if v != protocol.Version {
-		c.refuse(cl, protocol.ErrCodeVersion, fmt.Sprintf(
-			"protocol version %d is not supported: this server speaks version %d; please update your client", v, protocol.Version))
+	if !protocol.Supported(v) {
+		c.refuse(cl, protocol.ErrCodeVersion, versionRefusal(v))
 		return false
 	}
+	cl.version = v
 	return true
+}
+
+// versionRefusal says why a handshake of protocol version v is refused.
+func versionRefusal(v uint16) string {
+	return fmt.Sprintf("protocol version %d is not supported: this server speaks versions %d to %d; please update your client",
+		v, protocol.MinVersion, protocol.Version)
 }
 
 // join handles a Hello: the player enters the world.
@@ -361,7 +371,7 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	c.slots[pid] = cl
 	c.count++
 	c.stats.Joins++
-	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: h.Name, Bot: h.Bot, Pos: pos})
+	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: h.Name, Bot: h.Bot, Pos: pos, Version: cl.version})
 
 	c.issue(cl)
 	c.welcome(cl)

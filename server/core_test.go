@@ -236,7 +236,8 @@ func TestHandshakeRefusals(t *testing.T) {
 		code uint8
 		text []string
 	}{
-		{"wrong version", &protocol.Hello{Version: protocol.Version + 6, Name: "ann"}, protocol.ErrCodeVersion, []string{fmt.Sprint("version ", protocol.Version+6), fmt.Sprint("version ", protocol.Version)}},
+		{"wrong version", &protocol.Hello{Version: protocol.Version + 6, Name: "ann"}, protocol.ErrCodeVersion, []string{fmt.Sprint("version ", protocol.Version+6), fmt.Sprintf("versions %d to %d", protocol.MinVersion, protocol.Version)}},
+		{"old version", &protocol.Hello{Version: protocol.MinVersion - 1, Name: "ann"}, protocol.ErrCodeVersion, []string{fmt.Sprint("version ", protocol.MinVersion-1), fmt.Sprintf("versions %d to %d", protocol.MinVersion, protocol.Version)}},
 		{"empty name", &protocol.Hello{Version: protocol.Version, Name: " "}, protocol.ErrCodeName, []string{protocol.ErrNameEmpty.Error()}},
 		{"control name", &protocol.Hello{Version: protocol.Version, Name: "a\x1b[2Jb"}, protocol.ErrCodeName, []string{protocol.ErrNameControl.Error()}},
 		{"long name", &protocol.Hello{Version: protocol.Version, Name: strings.Repeat("x", 17)}, protocol.ErrCodeName, []string{protocol.ErrNameLong.Error()}},

@@ -120,12 +120,12 @@ func (s *Server) closeEmptyRooms() {
 
 // listRooms answers a ListRooms from c with every room open now.
 func (s *Server) listRooms(c *conn, m *protocol.ListRooms) {
-	if m.Version != protocol.Version {
-		text := fmt.Sprintf("protocol version %d is not supported: this server speaks version %d; please update your client", m.Version, protocol.Version)
+	if !protocol.Supported(m.Version) {
+		text := versionRefusal(m.Version)
 		s.drop(c, "refused: "+text, &protocol.Error{Code: protocol.ErrCodeVersion, Text: text}, true)
 		return
 	}
-	c.lobby = true
+	c.lobby, c.version = true, m.Version
 	s.send(c, s.roomList())
 }
 

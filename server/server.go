@@ -619,11 +619,14 @@ func (s *Server) logEvent(r *room, ev Event) {
 	remote, host := "", ""
 	if c := s.conns[ev.Conn]; c != nil {
 		remote, host = c.remote, c.host
+		if ev.Version != 0 {
+			c.version = ev.Version // the handshake's, for the rest of the connection
+		}
 	}
 	switch ev.Kind {
 	case EventJoin:
 		s.players.join(ev.Conn, host)
-		s.log.Info("join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos)
+		s.log.Info("join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos, "version", ev.Version)
 	case EventLeave:
 		s.players.leave(ev.Conn)
 		s.log.Info("leave", "room", r.name, "id", ev.Player, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
@@ -639,9 +642,9 @@ func (s *Server) logEvent(r *room, ev Event) {
 	case EventResume:
 		s.players.leave(ev.From)
 		s.players.join(ev.Conn, host)
-		s.warn.Info("resume "+host, "resume", "id", ev.Player, "name", ev.Name, "remote", remote, "conn", ev.Conn, "from", ev.From)
+		s.warn.Info("resume "+host, "resume", "id", ev.Player, "name", ev.Name, "remote", remote, "conn", ev.Conn, "from", ev.From, "version", ev.Version)
 	case EventWatch:
-		s.log.Info("spectator joined", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn)
+		s.log.Info("spectator joined", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn, "version", ev.Version)
 	case EventUnwatch:
 		s.log.Info("spectator left", "room", r.name, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
 		s.opts.Metrics.Left(ReasonKind(ev.Reason))
