@@ -22,7 +22,13 @@ func join(t *testing.T, c *Core, now time.Duration, conn ConnID, name string, bo
 // joinSeen is join, keeping what the clients are told in v (if not nil).
 func joinSeen(t *testing.T, c *Core, v views, now time.Duration, conn ConnID, name string, bot bool) *protocol.Welcome {
 	t.Helper()
-	c.Receive(now, conn, &protocol.Hello{Version: protocol.Version, Name: name, Bot: bot})
+	return joinVersion(t, c, v, now, conn, name, bot, protocol.Version)
+}
+
+// joinVersion is joinSeen for a client of the given protocol version.
+func joinVersion(t *testing.T, c *Core, v views, now time.Duration, conn ConnID, name string, bot bool, version uint16) *protocol.Welcome {
+	t.Helper()
+	c.Receive(now, conn, &protocol.Hello{Version: version, Name: name, Bot: bot})
 	out := c.Outbox().Envelopes
 	if v != nil {
 		v.apply(out)

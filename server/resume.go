@@ -118,6 +118,7 @@ func (c *Core) resume(now time.Duration, cl *client, r *protocol.Resume) {
 	// back with it; only the connection changes.
 	av.conn = cl.conn
 	av.version = cl.version
+	av.ranked, av.toldWinner = av.ranked[:0], 0 // the client's names went with the old connection
 	av.rtt = rttMeter{}
 	c.conns[cl.conn] = av
 	c.issue(av)
@@ -128,5 +129,6 @@ func (c *Core) resume(now time.Duration, cl *client, r *protocol.Resume) {
 	// it knew went with the old connection.
 	av.area.reset()
 	c.sendOwnState(now, av)
+	c.tellProtected(now, av, av)
 	c.tellScores(now) // its points and a freeze come back with it
 }

@@ -46,6 +46,7 @@ func (c *Core) watch(now time.Duration, cl *client, s *protocol.Spectate) {
 	for _, o := range c.slots {
 		if o != nil {
 			c.send(cl.conn, &protocol.Join{Player: o.info})
+			c.tellProtected(now, cl, o)
 		}
 	}
 	o := c.overview(now) // the world at once, not at the next tick
