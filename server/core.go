@@ -67,12 +67,13 @@ type Core struct {
 	facts     []PlayerOverview // scratch of overview
 
 	// zap tag: see zap.go and round.go
-	targets  []grid.PlayerPos // scratch of judge
-	spawned  []grid.PlayerID  // the players whose life the broadcast under way began (see record)
-	lastZap  ZapRecord
-	thawAt   time.Duration // no frozen player thaws before this; 0 if none is frozen
-	roundEnd time.Duration // when the round in play ends; 0 before the first call with a time
-	winner   grid.Score    // the last round's winner, ID 0 if none
+	targets   []grid.PlayerPos // scratch of judge
+	spawned   []grid.PlayerID  // the players whose life the broadcast under way began (see record)
+	spawnedIn []int32          // and the buckets they stand in, once tellSpawned needs them
+	lastZap   ZapRecord
+	thawAt    time.Duration // no frozen player thaws before this; 0 if none is frozen
+	roundEnd  time.Duration // when the round in play ends; 0 before the first call with a time
+	winner    grid.Score    // the last round's winner, ID 0 if none
 	// winnerName is the last round's winner's name, kept after it leaves.
 	winnerName string
 	ranking    []*client    // scratch of tellRankings: the players by rank
@@ -573,7 +574,7 @@ func (c *Core) broadcast(now time.Duration) {
 	}
 	c.showSpawned(now)
 	c.base, c.cur = c.cur, c.base
-	c.spawned = c.spawned[:0]
+	c.spawned, c.spawnedIn = c.spawned[:0], c.spawnedIn[:0]
 	for _, d := range c.departed {
 		c.held[d.id] = false
 	}

@@ -42,11 +42,16 @@ func (c *Core) tellProtected(now time.Duration, to, p *client) {
 // in its area of interest it was not just introduced to (sendState told
 // it of those).
 func (c *Core) tellSpawned(now time.Duration, cl *client) {
-	if cl.version < 4 || len(c.spawned) == 0 {
+	if cl.version < 4 || len(c.spawned) == 0 || c.cfg.Protect == 0 {
 		return
 	}
-	for _, id := range c.spawned {
-		if id != cl.player && (!cl.area.r.has(c.cur.bucketOf(id), c.cur.cols) || slices.Contains(c.met, id)) {
+	if len(c.spawnedIn) != len(c.spawned) { // once a broadcast: where they stand
+		for _, id := range c.spawned {
+			c.spawnedIn = append(c.spawnedIn, c.cur.bucketOf(id))
+		}
+	}
+	for i, id := range c.spawned {
+		if id != cl.player && (!cl.area.r.has(c.spawnedIn[i], c.cur.cols) || slices.Contains(c.met, id)) {
 			continue
 		}
 		c.tellProtected(now, cl, c.slots[id])

@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// TestReadmeZapTimelines: the README's Part IV timelines are what
-// `gridlag scenario` prints for the commands they show.
+// TestReadmeZapTimelines: the README's Part IV timelines, and the one of
+// a zap after a respawn, are what `gridlag scenario` prints for the
+// commands they show.
 func TestReadmeZapTimelines(t *testing.T) {
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -17,6 +18,7 @@ func TestReadmeZapTimelines(t *testing.T) {
 	for _, cmd := range []string{
 		"-latency 200ms -presses zap@150ms -presses2 down@0ms\n",
 		"-latency 200ms -presses zap@150ms -presses2 down@0ms -lagcomp=false\n",
+		"-latency 200ms -presses zap@0ms,zap@2100ms -start2 12,10 -presses2 zap@5000ms\n",
 	} {
 		_, rest, ok := strings.Cut(string(readme), "$ bin/gridlag scenario "+cmd)
 		want, _, closed := strings.Cut(rest, "```")
