@@ -1,6 +1,7 @@
 package server
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -44,7 +45,7 @@ func TestRankingIsTheRooms(t *testing.T) {
 		{ID: 1, Named: true, Color: 1, Name: "ann"},
 		{ID: 3, Bot: true, Named: true, Color: 3, Name: "bot-1"},
 	}
-	if r.Online != 3 || r.Rank != 2 || r.Round != 1 || r.LeftMS != 9000 || !equalEntries(r.Players, want) {
+	if r.Online != 3 || r.Rank != 2 || r.Round != 1 || r.LeftMS != 9000 || !slices.Equal(r.Players, want) {
 		t.Errorf("ann's Ranking %+v, want 3 online, rank 2, round 1 with 9 s left, entries %+v", r, want)
 	}
 	if r := rankingTo(out, 2); r == nil || r.Rank != 1 {
@@ -148,17 +149,4 @@ func TestRankingIsTheBestAndYou(t *testing.T) {
 			t.Errorf("entry %+v: only player 17, new to the list, should be named", e)
 		}
 	}
-}
-
-// equalEntries compares two Rankings' entries.
-func equalEntries(a, b []protocol.RankEntry) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -12,33 +12,12 @@ import (
 	"gridlag/protocol"
 )
 
-// openMapOf returns a walled w x h map, open inside.
-func openMapOf(t *testing.T, w, h int) *grid.Map {
-	t.Helper()
-	var b strings.Builder
-	for y := range h {
-		for x := range w {
-			if x == 0 || y == 0 || x == w-1 || y == h-1 {
-				b.WriteByte('#')
-			} else {
-				b.WriteByte('.')
-			}
-		}
-		b.WriteByte('\n')
-	}
-	m, err := grid.ParseMap(b.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
 // TestPanelFitsAnyMap: on a map 12 rows high, or 8, at 80x24 and larger,
 // the panel shows the game whole: the round's clock, the zap's result or
 // the tag (the latest), the freeze countdown, the top of the scoreboard
 // and your own line.
 func TestPanelFitsAnyMap(t *testing.T) {
-	for _, m := range []*grid.Map{openMapOf(t, 60, 12), openMapOf(t, 20, 8), openMapOf(t, 1024, 12)} {
+	for _, m := range []*grid.Map{openMap(t, 60, 12), openMap(t, 20, 8), openMap(t, 1024, 12)} {
 		for _, size := range [][2]int{{80, 24}, {100, 30}, {200, 60}} {
 			r, s := newStubRig(t, size[0], size[1])
 			s.view.Map, s.view.Predicted, s.view.Server = m, grid.Pos{X: 5, Y: 5}, grid.Pos{X: 5, Y: 5}
