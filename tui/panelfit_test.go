@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
+	"gridlag/server"
 )
 
 // TestPanelFitsAnyMap: on a map 12 rows high, or 8, at 80x24 and larger,
@@ -133,4 +135,23 @@ func TestProtectionShows(t *testing.T) {
 func underlined(st tcell.Style) bool {
 	_, _, attrs := st.Decompose()
 	return attrs&tcell.AttrUnderline != 0
+}
+
+// TestScoreboardListsTheRoom: on a map too big to see across, the panel's
+// scoreboard lists the bots far out of view by name, as the server's
+// Ranking gives them, though the board shows none of them.
+func TestScoreboardListsTheRoom(t *testing.T) {
+	r := newRigOn(t, server.Config{Rate: 20, Map: openMap(t, 1000, 200)}, client.Options{})
+	for i := 1; i <= 3; i++ {
+		if v := r.world.Join(fmt.Sprintf("bot-%d", i), client.Options{Bot: true}).View(); v.Err != nil {
+			t.Fatal(v.Err)
+		}
+	}
+	r.advance(time.Second)
+	r.world.Ping() // as the TCP server does every second: the joins' scoreboard
+	r.advance(time.Second)
+	if v := r.me.View(); len(v.Others) != 0 {
+		t.Fatalf("alice sees %+v: the test needs the bots out of her view", v.Others)
+	}
+	r.mustShow(" 1 b bot-1", " 1 b bot-2", " 1 b bot-3", "▶ alice")
 }
