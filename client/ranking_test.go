@@ -104,6 +104,11 @@ func TestProtectionIsDrawn(t *testing.T) {
 		if v.Protected != (now < 2*time.Second) {
 			t.Fatalf("at %v: own protection %v (until %v)", now, v.Protected, v.ProtectedUntil)
 		}
+		for _, l := range v.Scoreboard {
+			if l.Me && l.Protected != v.Protected {
+				t.Fatalf("at %v: own scoreboard line protected %v, the view %v", now, l.Protected, v.Protected)
+			}
+		}
 		if !drawn {
 			continue
 		}

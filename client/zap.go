@@ -149,6 +149,9 @@ type ScoreLine struct {
 	Frozen bool
 	Points int
 	Rank   int // 1 + the players online with more points
+	// Protected: under spawn protection, as far as the player knows (its
+	// own, and that of the players it sees).
+	Protected bool
 }
 
 // Winner is the winner of a round.
@@ -251,6 +254,7 @@ func (c *Core) tagView(now time.Duration, v *View) {
 	if now < t.shield && !t.frozen {
 		v.Protected, v.ProtectedUntil = true, t.shield
 	}
+	defer c.markProtected(v)
 	if r := t.ranked; r != nil && c.phase == Playing {
 		v.Scoreboard = c.rankLines(r)
 		v.Online, v.Rank = int(r.Online), int(r.Rank)
@@ -268,6 +272,16 @@ func (c *Core) tagView(now time.Duration, v *View) {
 		if s.Winner != 0 {
 			v.LastWinner = &Winner{Name: c.name(s.Winner), Points: int(s.WinnerPoints)}
 		}
+	}
+}
+
+// markProtected marks the lines of v's scoreboard whose players are
+// under spawn protection: the player's own, and those it was told of, as
+// of the latest State.
+func (c *Core) markProtected(v *View) {
+	for i := range v.Scoreboard {
+		l := &v.Scoreboard[i]
+		l.Protected = l.Me && v.Protected || !l.Me && c.protected.at(l.ID, c.interp.latest())
 	}
 }
 

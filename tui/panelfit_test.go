@@ -107,8 +107,12 @@ func TestProtectionShows(t *testing.T) {
 	s.view.Others = []client.Other{{ID: 2, Name: "bob", Color: 2, Pos: bob, Protected: true}}
 	s.view.Protected, s.view.Now, s.view.ProtectedUntil = true, time.Second, 2400*time.Millisecond
 	s.view.Round, s.view.RoundLeft = 1, time.Minute
+	s.view.Scoreboard = []client.ScoreLine{{ID: 2, Name: "bob", Color: 2, Protected: true}, {ID: 1, Name: "alice", Me: true, Protected: true}}
 	r.ui.Frame()
 	r.mustShow("SAFE 1.4s")
+	if row := r.rowWith(" b bob"); !strings.Contains(row, "0 safe") {
+		t.Errorf("bob's line %q, want him safe", row)
+	}
 	for _, p := range []grid.Pos{spawn, bob} {
 		if _, st := r.cell(p); !underlined(st) {
 			t.Errorf("cell %v not underlined while protected", p)

@@ -37,7 +37,8 @@ const scoreNameWidth = 16
 // scoreLines returns the scoreboard in at most rows lines (see
 // scoreShown), one player each: rank, the player's mark as the board
 // draws it (a bot's on a block of its colour), name, points and
-// "frozen" while the server says so; your own line in your colour. The
+// "frozen" or "safe" (spawn protection) while the server says so; your
+// own line in your colour. The
 // columns line up whatever the names' characters (see padText), and the
 // ranks take as many digits as the largest shown.
 func scoreLines(v *client.View, rows int) []panelLine {
@@ -86,8 +87,11 @@ func scoreLine(v *client.View, i, digits int) panelLine {
 		{glyph, glyphStyle},
 		{fmt.Sprintf(" %s %3d", padText(l.Name, scoreNameWidth), l.Points), nameStyle},
 	}
-	if l.Frozen {
+	switch {
+	case l.Frozen:
 		line = append(line, span{" frozen", styleFrozen})
+	case l.Protected:
+		line = append(line, span{" safe", styleProtectedText})
 	}
 	return line
 }
