@@ -79,6 +79,7 @@ type Core struct {
 	droppedAt time.Duration // when the drop that made it away happened
 	dropErr   error         // why
 	roster    map[grid.PlayerID]protocol.PlayerInfo
+	protected protection // spawn protection, by the server's word
 
 	// world is the client's picture: others at their latest server cells,
 	// the player at the predicted cell.
@@ -134,6 +135,7 @@ func NewCore(now time.Duration, opts Options) *Core {
 	c := &Core{
 		opts:        opts,
 		roster:      make(map[grid.PlayerID]protocol.PlayerInfo),
+		protected:   make(protection),
 		predict:     !opts.NoPredict,
 		reconcile:   !opts.NoReconcile && !opts.NoPredict,
 		interpolate: !opts.NoInterpolate,
@@ -411,6 +413,10 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 		c.tagged(now, m)
 	case *protocol.Scores:
 		c.scores(now, m)
+	case *protocol.Ranking:
+		c.ranking(now, m)
+	case *protocol.Protect:
+		c.protect(now, m)
 	case *protocol.Leave:
 		c.leftGame(m.ID)
 	default:
@@ -472,6 +478,8 @@ func (c *Core) start(now time.Duration, w *protocol.Welcome, m *grid.Map) {
 		c.stats.Resumes++
 		c.resuming = false
 		clear(c.roster)
+		clear(c.protected)
+		c.tag.names = nil // a new connection's first Ranking names everyone
 	}
 	c.phase = Playing
 	c.me = w.Player
@@ -491,6 +499,7 @@ func (c *Core) start(now time.Duration, w *protocol.Welcome, m *grid.Map) {
 // its place in the buffered States (it is not drawn walking away).
 func (c *Core) leftGame(id grid.PlayerID) {
 	delete(c.roster, id)
+	delete(c.protected, id)
 	c.latest = slices.DeleteFunc(c.latest, func(p grid.PlayerPos) bool { return p.ID == id })
 	c.interp.forget(id)
 	if c.world != nil {
@@ -672,8 +681,10 @@ func (c *Core) View(now time.Duration) View {
 		v.RenderTime = c.interp.renderTime(now)
 	}
 	var drawn []grid.PlayerPos
+	shownAt := c.interp.latest() // the server time of the world others are drawn in
 	if c.interpolate {
 		drawn = c.interp.at(now)
+		shownAt = v.RenderTime
 	} else {
 		drawn = c.latest
 	}
@@ -685,7 +696,7 @@ func (c *Core) View(now time.Duration) View {
 			continue
 		}
 		info := c.roster[p.ID]
-		v.Others = append(v.Others, Other{ID: p.ID, Name: info.Name, Color: info.Color, Pos: p.Pos})
+		v.Others = append(v.Others, Other{ID: p.ID, Name: info.Name, Color: info.Color, Pos: p.Pos, Protected: c.protected.at(p.ID, shownAt)})
 	}
 	c.tagView(now, &v)
 	return v

@@ -27,6 +27,7 @@ type Spectator struct {
 	rate     int
 	moveTime time.Duration
 	roster   map[grid.PlayerID]protocol.PlayerInfo
+	shields  protection        // spawn protection, by the server's word (version 4)
 	latest   protocol.Overview // Players is the spectator's own copy
 	parts    mapParts          // the chunks of a big map so far
 	notice   string            // the server's last Notice
@@ -41,6 +42,7 @@ func NewSpectator(now time.Duration, opts Options) *Spectator {
 	s := &Spectator{
 		opts:      opts,
 		roster:    make(map[grid.PlayerID]protocol.PlayerInfo),
+		shields:   make(protection),
 		nextPing:  now,
 		lastHeard: now,
 	}
@@ -156,10 +158,14 @@ func (s *Spectator) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Overview:
 		s.latest.Tick, s.latest.TimeNS, s.latest.Total = m.Tick, m.TimeNS, m.Total
 		s.latest.Players = append(s.latest.Players[:0], m.Players...)
+		s.shields.prune(time.Duration(m.TimeNS))
+	case *protocol.Protect:
+		s.shields.set(m)
 	case *protocol.Join:
 		s.roster[m.Player.ID] = known(m.Player)
 	case *protocol.Leave:
 		delete(s.roster, m.ID)
+		delete(s.shields, m.ID)
 		listed := len(s.latest.Players)
 		s.latest.Players = slices.DeleteFunc(s.latest.Players, func(p protocol.OverviewPlayer) bool { return p.ID == m.ID })
 		s.latest.Total -= uint16(listed - len(s.latest.Players)) // gone at once, not at the next Overview
@@ -233,7 +239,8 @@ func (s *Spectator) View(now time.Duration) WorldView {
 	}
 	for i, p := range s.latest.Players {
 		info := s.roster[p.ID]
-		wp := WorldPlayer{ID: p.ID, Name: info.Name, Color: info.Color, Bot: p.Bot, Pos: p.Pos, Ack: p.Ack}
+		wp := WorldPlayer{ID: p.ID, Name: info.Name, Color: info.Color, Bot: p.Bot, Pos: p.Pos, Ack: p.Ack,
+			Protected: s.shields.at(p.ID, time.Duration(s.latest.TimeNS))}
 		if p.RTTMS != protocol.NoRTT {
 			wp.RTT, wp.HasRTT = time.Duration(p.RTTMS)*time.Millisecond, true
 		}

@@ -44,4 +44,9 @@ type WorldPlayer struct {
 	// HasRTT is false until the server has measured the player's round
 	// trip.
 	HasRTT bool
+	// Protected: under spawn protection (it cannot be tagged yet).
+	// Frozen: tagged, waiting to respawn (known to a lab; a spectator is
+	// not told).
+	Protected bool
+	Frozen    bool
 }

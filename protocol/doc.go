@@ -13,7 +13,11 @@
 // MapChunks for version 3 and MapBits (a compressed bitmap) from version
 // 4 on. After that the client sends
 // Input, Zap, Ping, Pong and Bye; the server sends State, ZapResult,
-// Tagged, Scores, Ping, Pong, Join, Leave, Error and Bye.
+// Tagged, Scores, Ping, Pong, Join, Leave, Error and Bye, and to a client
+// of version 4, Protect and Ranking (in place of Scores). A server serves
+// every version from MinVersion to Version (Supported), each the bytes of
+// its own version: what a newer version added never reaches an older
+// client.
 //
 // The frames from the server to a client are one stream: TCP delivers
 // them all, in order. So a State that changes nothing may travel as a

@@ -14,8 +14,11 @@ import (
 // interest, and a map too large for a Welcome follows in MapChunks.
 // Version 3: a State that changes nothing may travel as a step
 // (TypeStateStep). Version 4: a map too large for a Welcome follows as
-// MapBits, a compressed bitmap, instead of MapChunks; a version 3 client
-// still gets MapChunks.
+// MapBits, a compressed bitmap, instead of MapChunks; spawn protection
+// (Protect), the room's scoreboard with names and ranks (Ranking, in place
+// of Scores), and the zap outcomes ZapProtected and ZapTagged. A version 3
+// client gets MapChunks and none of the rest, and every other byte as
+// before.
 const (
 	Version    uint16 = 4
 	MinVersion uint16 = 3
@@ -62,6 +65,11 @@ const (
 	// TypeMapBits (since version 4) carries a big map as a compressed
 	// bitmap; see MapBits.
 	TypeMapBits Type = 24
+	// TypeProtect and TypeRanking (since version 4): spawn protection,
+	// and the room's scoreboard with names and ranks; see Protect and
+	// Ranking.
+	TypeProtect Type = 25
+	TypeRanking Type = 26
 )
 
 // String names the message type.
@@ -115,6 +123,10 @@ func (t Type) String() string {
 		return "StateStep"
 	case TypeMapBits:
 		return "MapBits"
+	case TypeProtect:
+		return "Protect"
+	case TypeRanking:
+		return "Ranking"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -377,6 +389,10 @@ func New(t Type) Message {
 		return new(Rooms)
 	case TypeMapBits:
 		return new(MapBits)
+	case TypeProtect:
+		return new(Protect)
+	case TypeRanking:
+		return new(Ranking)
 	}
 	return nil
 }

@@ -117,6 +117,12 @@ func seeds(t testing.TB) []seed {
 	score := func(id uint16, bot, frozen byte, points uint16) []byte {
 		return cat(u16(id), []byte{bot, frozen}, u16(points))
 	}
+	ranking := func(winner string, count uint16, players ...[]byte) []byte {
+		return frame(byte(protocol.TypeRanking), u16(1), u32(180000), u16(3), u16(2), u16(1), u16(4), str(winner), u16(count), cat(players...))
+	}
+	rank := func(id uint16, flags byte, points uint16, info ...[]byte) []byte {
+		return cat(u16(id), []byte{flags}, u16(points), cat(info...))
+	}
 	s = append(s,
 		seed{"empty", nil},
 		seed{"stream-all-types", stream},
@@ -126,7 +132,7 @@ func seeds(t testing.TB) []seed {
 		seed{"length-max-no-body", []byte{0xff, 0xff}},
 		seed{"length-max-short-body", cat([]byte{0xff, 0xff, byte(protocol.TypeState)}, bytes.Repeat([]byte{0}, 100))},
 		seed{"unknown-type-0", frame(0)},
-		seed{"unknown-type-25", frame(25, []byte{1, 2, 3})},
+		seed{"unknown-type-27", frame(27, []byte{1, 2, 3})},
 		seed{"unknown-type-255", frame(255)},
 		seed{"hello-escape-in-name", hello(protocol.Version, 0, 0, "\x1b]0;pwned\a\x1b[2J")},
 		seed{"hello-bad-bool", hello(protocol.Version, 2, 0, "ada")},
@@ -210,7 +216,11 @@ func seeds(t testing.TB) []seed {
 		seed{"overview-capped", overview(9, 2, seen(1, 1, 2, 3, 4, protocol.NoRTT), seen(2, 0, 0xffff, 0xffff, 0xffffffff, 0))},
 		seed{"zap-short", frame(byte(protocol.TypeZap), u32(1), u32(2))},
 		seed{"zapresult-outcome-0", zapResult(0, 2, 1, 3)},
-		seed{"zapresult-outcome-7", zapResult(7, 2, 1, 3)},
+		seed{"zapresult-outcome-9", zapResult(9, 2, 1, 3)},
+		seed{"zapresult-protected", zapResult(byte(protocol.ZapProtected), 2, 1, 3)},
+		seed{"zapresult-protected-nobody", zapResult(byte(protocol.ZapProtected), 0, 1, 3)},
+		seed{"zapresult-tagged", zapResult(byte(protocol.ZapTagged), 2, 4, 8)},
+		seed{"zapresult-tagged-nobody", zapResult(byte(protocol.ZapTagged), 0, 4, 8)},
 		seed{"zapresult-hit-nobody", zapResult(byte(protocol.ZapHit), 0, 1, 3)},
 		seed{"zapresult-dir-5", zapResult(byte(protocol.ZapWall), 0, 5, 3)},
 		seed{"zapresult-len-9", zapResult(byte(protocol.ZapRange), 0, 4, 9)},
@@ -228,6 +238,17 @@ func seeds(t testing.TB) []seed {
 		seed{"resume-short-token", resume(protocol.Version, token(7)[:protocol.TokenLen-1])},
 		seed{"resume-old-version", resume(0, token(7))},
 		seed{"welcome-zero-token", frame(byte(protocol.TypeWelcome), u16(1), u16(20), u16(100), []byte{4}, u16(1), u16(1), []byte("."), u16(0), token(0), u16(0))},
+		seed{"protect-id-0", frame(byte(protocol.TypeProtect), u16(0), u64(2e9))},
+		seed{"protect-short", frame(byte(protocol.TypeProtect), u16(1), u32(2))},
+		seed{"ranking-empty", ranking("", 0)},
+		seed{"ranking-unnamed", ranking("", 2, rank(1, 1, 3), rank(2, 0, 0))},
+		seed{"ranking-named", ranking("ada", 1, rank(1, 4, 3, []byte{2}, str("ada")))},
+		seed{"ranking-huge-count", ranking("", 0xffff)},
+		seed{"ranking-count-too-small", ranking("", 1, rank(1, 0, 3), rank(2, 0, 4))},
+		seed{"ranking-player-0", ranking("", 1, rank(0, 0, 3))},
+		seed{"ranking-bad-flags", ranking("", 1, rank(1, 8, 3))},
+		seed{"ranking-name-past-end", ranking("", 1, rank(1, 4, 3, []byte{2, 9}, []byte("ada")))},
+		seed{"ranking-bad-utf8", ranking("\xff", 1, rank(1, 4, 3, []byte{2}, str("\xc3\x28")))},
 		seed{"error-c1-controls", frame(byte(protocol.TypeError), []byte{4}, str("\u009b31m\u0085"))},
 	)
 	return s

@@ -68,13 +68,18 @@ type Core struct {
 	facts     []PlayerOverview // scratch of overview
 
 	// zap tag: see zap.go and round.go
-	targets  []grid.PlayerPos // scratch of judge
-	lastZap  ZapRecord
-	thawAt   time.Duration // no frozen player thaws before this; 0 if none is frozen
-	roundEnd time.Duration // when the round in play ends; 0 before the first call with a time
-	winner   grid.Score    // the last round's winner, ID 0 if none
-	scores   []grid.Score  // scratch of endRound
-	stale    bool          // someone joined or left: the next Ping sends the scoreboard
+	targets   []grid.PlayerPos // scratch of judge
+	spawned   []grid.PlayerID  // the players whose life the broadcast under way began (see record)
+	spawnedIn []int32          // and the buckets they stand in, once tellSpawned needs them
+	lastZap   ZapRecord
+	thawAt    time.Duration // no frozen player thaws before this; 0 if none is frozen
+	roundEnd  time.Duration // when the round in play ends; 0 before the first call with a time
+	winner    grid.Score    // the last round's winner, ID 0 if none
+	// winnerName is the last round's winner's name, kept after it leaves.
+	winnerName string
+	ranking    []*client    // scratch of tellRankings: the players by rank
+	scores     []grid.Score // scratch of endRound
+	stale      bool         // someone joined or left: the next Ping sends the scoreboard
 
 	stats Stats
 }
@@ -91,17 +96,19 @@ const (
 
 // client is one connection the Core knows.
 type client struct {
-	conn    ConnID
-	phase   phase
-	player  grid.PlayerID
-	info    protocol.PlayerInfo
-	join    *protocol.Join // announces the player to those it comes into view of
-	area    area           // what the client was last told of its area of interest
-	bot     bool
+	conn   ConnID
+	phase  phase
+	player grid.PlayerID
+	info   protocol.PlayerInfo
+	join   *protocol.Join // announces the player to those it comes into view of
+	area   area           // what the client was last told of its area of interest
+	bot    bool
+	// version is the protocol version the connection speaks: a client of
+	// version 3 is sent exactly what a server of version 3 sent it.
+	version uint16
 	lastSeq uint32         // the last input processed
 	rtt     rttMeter       // the round trip, measured by the Core's Pings
 	token   protocol.Token // brings the avatar back after a drop; zero if resuming is off
-	version uint16         // the protocol version of its connection's handshake
 
 	// A player whose connection dropped is away until awayUntil, kept for
 	// resume; conn is then the connection it dropped from.
@@ -113,6 +120,18 @@ type client struct {
 	gun         grid.Cooldown // the zap's cooldown
 	frozenUntil time.Duration // when a tagged player respawns; 0 if not frozen
 	points      int           // score in this round
+	// Liveness, for lag compensation and spawn protection (see
+	// standingAt): the player was placed at its join or respawn cell and
+	// no broadcast has shown it there yet (spawning); it was shown at
+	// least once (lived); its current life began at life, after a tag
+	// (respawned) or with its join.
+	spawning, lived, respawned bool
+	life                       time.Duration
+	// The Ranking (version 4): the players the last one sent to it listed,
+	// whose names it has, and the round whose winner it named (0: none).
+	ranked       []*client
+	toldWinner   uint64
+	order, place int // its index in the ranking and its rank, as of the last tellRankings
 }
 
 // NewCore returns a Core with the given game numbers, defaults filled in.
@@ -394,10 +413,11 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	cl.join = &protocol.Join{Player: cl.info}
 	cl.area.reset()
 	cl.trail = newTrail(now, pos)
+	cl.spawning = true // its life begins with the broadcast that shows it
 	c.slots[pid] = cl
 	c.count++
 	c.stats.Joins++
-	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: h.Name, Bot: h.Bot, Pos: pos})
+	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: h.Name, Bot: h.Bot, Pos: pos, Version: cl.version})
 
 	c.issue(cl)
 	c.welcome(cl)
@@ -575,9 +595,12 @@ func (c *Core) broadcast(now time.Duration) {
 			u := c.startUpdate()
 			cl.area.update(&u, cl.player, p.Pos, v)
 			c.sendState(now, cl, u, moved)
+			c.tellSpawned(now, cl)
 		}
 	}
+	c.showSpawned(now)
 	c.base, c.cur = c.cur, c.base
+	c.spawned, c.spawnedIn = c.spawned[:0], c.spawnedIn[:0]
 	for _, d := range c.departed {
 		c.held[d.id] = false
 	}
@@ -620,6 +643,7 @@ func (c *Core) sendState(now time.Duration, cl *client, u areaUpdate, moved *pro
 	c.deltas, c.runs, c.gones, c.lefts, c.met = u.changed, u.moved, u.gone, u.left, u.met
 	for _, id := range c.met {
 		c.send(cl.conn, c.slots[id].join)
+		c.tellProtected(now, cl, c.slots[id])
 	}
 	st := c.states.get()
 	st.Tick = c.tick

@@ -52,9 +52,13 @@
 // carries the server time of the world its client was drawing. With
 // Config.LagComp the Core rewinds the other players to that time, at most
 // Config.Unlag back, from a trail of every player's cells kept for at
-// least HistoryKeep, and traces the beam there (grid.Trace); the shooter
-// is told the outcome (ZapResult), the tagged player who saw it where
-// (Tagged), and every player the scoreboard (Scores). Freezes, respawns
+// least HistoryKeep, and traces the beam there (grid.Trace), through the
+// players that could not be tagged at that moment: frozen then, tagged
+// since, or under spawn protection (Config.Protect; standingAt, protect.go);
+// the shooter is told the outcome (ZapResult), the tagged player who saw
+// it where (Tagged), and every player the room's scoreboard (Ranking to a
+// client of protocol version 4, scoreboard.go; Scores to one of version 3,
+// which is sent only what a server of version 3 sent). Freezes, respawns
 // and the end of a round happen at the first call with a time that is due
 // (Tick, Ping, a message), so in immediate mode within a ping interval.
 package server

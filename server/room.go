@@ -125,7 +125,7 @@ func (s *Server) listRooms(c *conn, m *protocol.ListRooms) {
 		s.drop(c, "refused: "+text, &protocol.Error{Code: protocol.ErrCodeVersion, Text: text}, true)
 		return
 	}
-	c.lobby = true
+	c.lobby, c.version = true, m.Version
 	s.send(c, s.roomList())
 }
 

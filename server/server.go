@@ -642,14 +642,14 @@ func (s *Server) wakeWriters() {
 // logEvent logs a join, leave or refusal in room r, and counts the
 // players of each address.
 func (s *Server) logEvent(r *room, ev Event) {
-	remote, host, version := "", "", uint16(0)
+	remote, host := "", ""
 	if c := s.conns[ev.Conn]; c != nil {
-		remote, host, version = c.remote, c.host, c.version
+		remote, host = c.remote, c.host
 	}
 	switch ev.Kind {
 	case EventJoin:
 		s.players.join(ev.Conn, host)
-		s.log.Info("join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos, "version", version)
+		s.log.Info("join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos, "version", ev.Version)
 	case EventLeave:
 		s.players.leave(ev.Conn)
 		s.log.Info("leave", "room", r.name, "id", ev.Player, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
@@ -665,9 +665,9 @@ func (s *Server) logEvent(r *room, ev Event) {
 	case EventResume:
 		s.players.leave(ev.From)
 		s.players.join(ev.Conn, host)
-		s.warn.Info("resume "+host, "resume", "id", ev.Player, "name", ev.Name, "remote", remote, "conn", ev.Conn, "from", ev.From)
+		s.warn.Info("resume "+host, "resume", "id", ev.Player, "name", ev.Name, "remote", remote, "conn", ev.Conn, "from", ev.From, "version", ev.Version)
 	case EventWatch:
-		s.log.Info("spectator joined", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn)
+		s.log.Info("spectator joined", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn, "version", ev.Version)
 	case EventUnwatch:
 		s.log.Info("spectator left", "room", r.name, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
 		s.opts.Metrics.Left(ReasonKind(ev.Reason))

@@ -31,7 +31,7 @@ func (c *Core) watch(now time.Duration, cl *client, s *protocol.Spectate) {
 	cl.phase = phaseWatching
 	cl.info = protocol.PlayerInfo{Name: s.Name}
 	c.spectators = append(c.spectators, cl)
-	c.events = append(c.events, Event{Kind: EventWatch, Conn: cl.conn, Name: s.Name})
+	c.events = append(c.events, Event{Kind: EventWatch, Conn: cl.conn, Name: s.Name, Version: cl.version})
 	c.send(cl.conn, &protocol.Spectating{
 		UpdateRate: uint16(c.cfg.Rate),
 		MoveTimeMS: uint16(c.cfg.MoveTime / time.Millisecond),
@@ -44,6 +44,7 @@ func (c *Core) watch(now time.Duration, cl *client, s *protocol.Spectate) {
 	for _, o := range c.slots {
 		if o != nil {
 			c.send(cl.conn, &protocol.Join{Player: o.info})
+			c.tellProtected(now, cl, o)
 		}
 	}
 	o := c.overview(now) // the world at once, not at the next tick

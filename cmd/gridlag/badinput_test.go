@@ -74,6 +74,8 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		cases = append(cases,
 			refusal{append(mode, "-unlag", "2s"), "-unlag 2s: out of range (0 to 1s)"},
 			refusal{append(mode, "-unlag", "300"), "-unlag 300: a duration needs a unit, e.g. 300ms"},
+			refusal{append(mode, "-protect", "31s"), "-protect 31s: out of range (0 to 30s)"},
+			refusal{append(mode, "-protect", "2"), "-protect 2: a duration needs a unit, e.g. 2ms"},
 			refusal{append(mode, "-lagcomp=maybe"), "-lagcomp"},
 			refusal{append(mode, "-move-time", "0"), "-move-time 0: out of range (1ms to 1m5.535s)"},
 			refusal{append(mode, "-move-time", "100"), "-move-time 100: a duration needs a unit, e.g. 100ms"})

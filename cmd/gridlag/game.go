@@ -139,7 +139,7 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.int(&f.rate, "rate", server.DefaultRate, rateKind, "server update rate in Hz (states per second); 0 = one state per processed input")
 	fs.duration(&f.moveTime, "move-time", server.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
 	fs.StringVar(&f.mapPath, "map", "", "server map file ('#' wall, '.' floor); default: the embedded map")
-	f.lag.define(fs)
+	f.lag.define(fs, server.DefaultProtect)
 	fs.duration(&f.round, "round", server.DefaultRound, roundKind, "length of a round of zap tag: the winner is announced, scores start again")
 	fs.int(&f.bots, "bots", 3, botsKind, "bots walking in the world (with -server the default is 0)")
 	fs.StringVar(&f.ssh, "ssh", "", "also serve players over SSH on this address, e.g. :2222")
@@ -261,7 +261,7 @@ func (f *gameFlags) serverConfig() (server.Config, error) {
 			return server.Config{}, fmt.Errorf("-map-gen: %w", err)
 		}
 	}
-	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, LagComp: f.lag.on, Unlag: f.lag.unlag, Round: f.round,
+	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, LagComp: f.lag.on, Unlag: f.lag.unlag, Protect: f.lag.protect, Round: f.round,
 		MaxPlayers: f.limits.players, Resume: f.resume}
 	return cfg, cfg.Validate()
 }

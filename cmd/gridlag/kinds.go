@@ -33,6 +33,8 @@ var (
 	resumeKind = durationRange{max: server.MaxResume, unit: time.Second}
 	// unlagKind: -unlag, as far back as the server keeps positions.
 	unlagKind = durationRange{max: server.MaxUnlag}
+	// protectKind: -protect.
+	protectKind = durationRange{max: server.MaxProtect}
 	// roundKind: -round, what a Scores frame's time left carries and more.
 	roundKind = durationRange{min: server.MinRound, max: server.MaxRound}
 
