@@ -22,6 +22,8 @@ LOAD_N    ?= 1000
 LOAD_MAP  ?= 1024x1024
 LOAD_TIME ?= 15s
 LOAD_PORT ?= 7790
+# STAMP names the commit in `gridlag version` and the start line.
+STAMP     ?= $(shell git describe --always --dirty --tags 2>/dev/null)
 
 .PHONY: all help build run test fuzz bench soak load clean
 
@@ -40,7 +42,7 @@ help:
 	@echo 'make clean                 remove build output'
 
 build:
-	$(GO) build -o $(BIN) ./cmd/gridlag
+	$(GO) build -ldflags "-X main.stamp=$(STAMP)" -o $(BIN) ./cmd/gridlag
 
 run: build
 	./$(BIN) $(ARGS)

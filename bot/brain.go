@@ -31,6 +31,8 @@ const (
 type Brain struct {
 	rng   *rand.Rand
 	avoid map[grid.Pos]bool
+	zone  int      // keep this many cells away from the avoided cells (KeepAway); 0: none
+	loose bool     // boxed in by the zone: one step that ignores it
 	dir   grid.Dir // the current heading, None if standing
 	left  int      // steps left in the current run
 
@@ -54,9 +56,53 @@ func NewBrain(seed int64, avoid ...grid.Pos) *Brain {
 	return b
 }
 
+// SpawnZone is how far the house bots keep from the human spawn cells
+// (Manhattan distance), and the zone where they zap nobody (see
+// Brain.KeepAway, Trigger.Spare): a newcomer finds no bot waiting where it
+// arrives.
+const SpawnZone = 3
+
+// KeepAway makes the brain keep more than r cells (Manhattan distance)
+// from its avoided cells: it never steps into that zone, and one that
+// finds itself in it (spawned there, or pushed) walks out, each step
+// farther from them; boxed in by the zone it takes any open step. It
+// returns b.
+func (b *Brain) KeepAway(r int) *Brain {
+	b.zone = r
+	return b
+}
+
+// near returns the distance from p to the nearest avoided cell.
+func (b *Brain) near(p grid.Pos) int {
+	d := -1
+	for a := range b.avoid {
+		if n := abs(p.X-a.X) + abs(p.Y-a.Y); d < 0 || n < d {
+			d = n
+		}
+	}
+	return d
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
 // Next returns the direction to press now, or grid.None to stand still
 // (not playing yet, or boxed in).
 func (b *Brain) Next(v client.View) grid.Dir {
+	if d := b.step(v); d != grid.None || b.zone == 0 {
+		return d
+	}
+	b.loose = true // boxed in by the zone: walk on all the same
+	defer func() { b.loose = false }()
+	return b.step(v)
+}
+
+// step is Next under the zone's rule (unless loose).
+func (b *Brain) step(v client.View) grid.Dir {
 	if v.Map == nil || !v.HasState || !v.Connected {
 		return grid.None
 	}
@@ -118,6 +164,11 @@ func (b *Brain) open(m *grid.Map, here grid.Pos, d grid.Dir) bool {
 	to := here.Add(d)
 	if m.Wall(to) || b.others[to] {
 		return false
+	}
+	if b.zone > 0 && !b.loose {
+		if n := b.near(to); n >= 0 && n <= b.zone && n <= b.near(here) {
+			return false // into the zone, or not out of it
+		}
 	}
 	for q := range b.reach {
 		if b.avoid[q.Add(d)] {

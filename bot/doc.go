@@ -3,10 +3,13 @@
 // A Brain decides, from a client.View, which direction to press next: a
 // random walk that keeps a heading for a few steps before turning, prefers
 // open cells and never steps onto the cells it is told to avoid (the human
-// spawn cell by default, so that a newcomer can always spawn there). It is
-// pure and deterministic for a seed. A Trigger zaps whoever the View shows
-// in the bot's line, a human-like reaction time after they came into it;
-// the bot stands still while it aims.
+// spawn cell by default, so that a newcomer can always spawn there); the
+// bots Run and Start play keep SpawnZone cells away from them
+// (Brain.KeepAway). It is pure and deterministic for a seed. A Trigger
+// zaps whoever the View shows in the bot's line, a human-like reaction
+// time after they came into it; the bot stands still while it aims. It
+// never aims at a player under spawn protection or frozen, nor at one near
+// a human spawn (Trigger.Spare): no bot waits for a newcomer.
 //
 // A Bot is one player's schedule with a Brain, free of I/O and of any clock:
 // its runner asks it what to press and when to look again, then stops it

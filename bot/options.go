@@ -40,17 +40,20 @@ type Options struct {
 	// NamePrefix names the bots NamePrefix-1, NamePrefix-2, ... Default
 	// "bot". The names must pass protocol.CheckName.
 	NamePrefix string
-	// Avoid are the cells the bots never step onto; nil means
-	// grid.DefaultSpawn, the human spawn of the default map. A server
-	// with a spawn of its own should pass that cell.
+	// Avoid are the human spawn cells: the bots never step onto them,
+	// keep SpawnZone cells away from them and zap nobody within that
+	// zone; nil means grid.DefaultSpawn, the human spawn of the default
+	// map. A server with a spawn of its own should pass its cells.
 	Avoid []grid.Pos
+	// Dial, if set, opens each bot's connections to the server at Addr in
+	// place of TCP (client.Options.Dial): a server's own bots connect
+	// through the server itself (server.Server.Dial with server.Own),
+	// count against no address's cap, and are the only clients whose
+	// Hello a server believes when it says it is a bot, unless its
+	// operator allows bots from their addresses (-bot-addrs).
+	Dial func(ctx context.Context, addr string) (net.Conn, error)
 	// Logger receives each bot's connection events; nil discards them.
 	Logger *log.Logger
-	// Dial, if set, opens each bot's connections in place of TCP to Addr
-	// (client.Options.Dial): a server's own bots use its OwnConn, the
-	// only route on which a server believes a Hello that says it is a
-	// bot, unless its operator allows bots from their addresses.
-	Dial func(ctx context.Context) (net.Conn, error)
 }
 
 // withDefaults fills the zero fields and checks the rest.
@@ -111,8 +114,8 @@ func (o Options) newBot(i int, now time.Duration, v client.View) *Bot {
 	if step <= 0 {
 		step = defaultStep
 	}
-	b := NewBot(NewBrain(o.seed(i), o.Avoid...), now, step, Settle(o.Latency, o.Jitter, step))
-	b.Arm(NewTrigger(-o.seed(i)))
+	b := NewBot(NewBrain(o.seed(i), o.Avoid...).KeepAway(SpawnZone), now, step, Settle(o.Latency, o.Jitter, step))
+	b.Arm(NewTrigger(-o.seed(i)).Spare(SpawnZone, o.Avoid...))
 	return b
 }
 

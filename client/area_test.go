@@ -112,23 +112,33 @@ func roundTrip(t *testing.T, m protocol.Message) protocol.Message {
 	return got
 }
 
-// TestSpectatorGetsABigMapInChunks: a spectator of a 1024x1024 world puts
-// its map together from the chunks after the Spectating.
-func TestSpectatorGetsABigMapInChunks(t *testing.T) {
+// TestSpectatorGetsABigMap: a spectator of a 1024x1024 world puts its
+// map together from what follows the Spectating: MapBits (protocol
+// version 4) or the chunks of a version 3 server.
+func TestSpectatorGetsABigMap(t *testing.T) {
 	m, err := grid.Generate(1024, 1024, 9)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := NewSpectator(0, Options{Name: "teacher"})
-	if err := s.Receive(0, roundTrip(t, &protocol.Spectating{UpdateRate: 20, MoveTimeMS: 100, Burst: 4, MapWidth: 1024, MapHeight: 1024})); err != nil {
-		t.Fatal(err)
+	var bits, chunks []protocol.Message
+	for _, p := range protocol.MapBitsOf(m) {
+		bits = append(bits, p)
 	}
 	for _, ch := range protocol.MapChunks(m) {
-		if err := s.Receive(0, roundTrip(t, ch)); err != nil {
+		chunks = append(chunks, ch)
+	}
+	for form, parts := range map[string][]protocol.Message{"bits": bits, "chunks": chunks} {
+		s := NewSpectator(0, Options{Name: "teacher"})
+		if err := s.Receive(0, roundTrip(t, &protocol.Spectating{UpdateRate: 20, MoveTimeMS: 100, Burst: 4, MapWidth: 1024, MapHeight: 1024})); err != nil {
 			t.Fatal(err)
 		}
-	}
-	if v := s.View(0); !v.Connected || v.Map == nil || mapHash(v.Map) != mapHash(m) {
-		t.Fatal("the spectator's map differs from the server's")
+		for _, p := range parts {
+			if err := s.Receive(0, roundTrip(t, p)); err != nil {
+				t.Fatalf("%s: %v", form, err)
+			}
+		}
+		if v := s.View(0); !v.Connected || v.Map == nil || mapHash(v.Map) != mapHash(m) {
+			t.Fatalf("%s: the spectator's map differs from the server's", form)
+		}
 	}
 }

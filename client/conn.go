@@ -61,35 +61,27 @@ func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
 // with the server's Error as View().Err; a server that does not answer at
 // all within Options.ServerTimeout ends it too.
 func Connect(ctx context.Context, addr string, opts Options) (*Conn, error) {
-	nc, err := dialWith(ctx, addr, opts.Dial)
+	nc, err := opts.dial(ctx, addr)
 	if err != nil {
 		return nil, err
 	}
 	return newConn(addr, nc, opts), nil
 }
 
-// dialWith opens a connection to addr with d, or over TCP if d is nil.
-func dialWith(ctx context.Context, addr string, d func(context.Context) (net.Conn, error)) (net.Conn, error) {
-	if d == nil {
-		return dial(ctx, addr)
-	}
-	nc, err := d(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("client: connect to %s: %w", addr, err)
-	}
-	return nc, nil
-}
-
-// dial opens a TCP connection to addr, within DialTimeout unless ctx has
-// a deadline.
-func dial(ctx context.Context, addr string) (net.Conn, error) {
+// dial opens a connection to addr with Options.Dial, or over TCP, within
+// DialTimeout unless ctx has a deadline.
+func (o Options) dial(ctx context.Context, addr string) (net.Conn, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DialTimeout)
 		defer cancel()
 	}
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, "tcp", addr)
+	dial := o.Dial
+	if dial == nil {
+		var d net.Dialer
+		dial = func(ctx context.Context, addr string) (net.Conn, error) { return d.DialContext(ctx, "tcp", addr) }
+	}
+	nc, err := dial(ctx, addr)
 	if err != nil {
 		return nil, fmt.Errorf("client: connect to %s: %w", addr, err)
 	}

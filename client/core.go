@@ -79,14 +79,15 @@ type Core struct {
 	droppedAt time.Duration // when the drop that made it away happened
 	dropErr   error         // why
 	roster    map[grid.PlayerID]protocol.PlayerInfo
+	protected protection // spawn protection, by the server's word
 
 	// world is the client's picture: others at their latest server cells,
 	// the player at the predicted cell.
 	world     *grid.World
 	latest    []grid.PlayerPos  // the players in the area, after the latest State
 	spare     []grid.PlayerPos  // the array of the area before, reused
-	waiting   *protocol.Welcome // a Welcome whose map is still arriving in chunks
-	parts     mapParts          // that map's chunks so far
+	waiting   *protocol.Welcome // a Welcome whose map is still arriving
+	parts     mapParts          // the parts of that map so far
 	server    grid.Pos
 	predicted grid.Pos
 	hasState  bool
@@ -134,6 +135,7 @@ func NewCore(now time.Duration, opts Options) *Core {
 	c := &Core{
 		opts:        opts,
 		roster:      make(map[grid.PlayerID]protocol.PlayerInfo),
+		protected:   make(protection),
 		predict:     !opts.NoPredict,
 		reconcile:   !opts.NoReconcile && !opts.NoPredict,
 		interpolate: !opts.NoInterpolate,
@@ -372,17 +374,18 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Welcome:
 		return c.welcome(now, m)
 	case *protocol.Error:
-		m.Text = protocol.Printable(m.Text) // it reaches the player's screen and logs
-		c.fail(m)
+		c.fail(refusalError(m))
 		return nil
 	case *protocol.Bye:
-		c.fail(fmt.Errorf("client: server said goodbye: %s", protocol.Printable(m.Reason)))
+		c.fail(byeError(m))
 		return nil
 	case *protocol.Notice:
 		c.notice = protocol.Printable(m.Text) // it reaches the player's screen
 		return nil
 	case *protocol.MapChunk:
-		return c.mapChunk(now, m)
+		return c.mapPart(now, func() (*grid.Map, error) { return c.parts.add(m) })
+	case *protocol.MapBits:
+		return c.mapPart(now, func() (*grid.Map, error) { return c.parts.addBits(m) })
 	}
 	if c.phase != Playing {
 		err := fmt.Errorf("client: %v before Welcome", m.Type())
@@ -410,6 +413,10 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 		c.tagged(now, m)
 	case *protocol.Scores:
 		c.scores(now, m)
+	case *protocol.Ranking:
+		c.ranking(now, m)
+	case *protocol.Protect:
+		c.protect(now, m)
 	case *protocol.Leave:
 		c.leftGame(m.ID)
 	default:
@@ -447,10 +454,10 @@ func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
 	return nil
 }
 
-// mapChunk takes the next rows of a map that follows its Welcome, and
-// starts the game with the last of them.
-func (c *Core) mapChunk(now time.Duration, ch *protocol.MapChunk) error {
-	m, err := c.parts.add(ch)
+// mapPart takes the next part of a map that follows its Welcome (add
+// takes it), and starts the game with the map the last one completes.
+func (c *Core) mapPart(now time.Duration, add func() (*grid.Map, error)) error {
+	m, err := add()
 	if err != nil {
 		c.fail(err)
 		return err
@@ -471,6 +478,8 @@ func (c *Core) start(now time.Duration, w *protocol.Welcome, m *grid.Map) {
 		c.stats.Resumes++
 		c.resuming = false
 		clear(c.roster)
+		clear(c.protected)
+		c.tag.names = nil // a new connection's first Ranking names everyone
 	}
 	c.phase = Playing
 	c.me = w.Player
@@ -490,6 +499,7 @@ func (c *Core) start(now time.Duration, w *protocol.Welcome, m *grid.Map) {
 // its place in the buffered States (it is not drawn walking away).
 func (c *Core) leftGame(id grid.PlayerID) {
 	delete(c.roster, id)
+	delete(c.protected, id)
 	c.latest = slices.DeleteFunc(c.latest, func(p grid.PlayerPos) bool { return p.ID == id })
 	c.interp.forget(id)
 	if c.world != nil {
@@ -671,8 +681,10 @@ func (c *Core) View(now time.Duration) View {
 		v.RenderTime = c.interp.renderTime(now)
 	}
 	var drawn []grid.PlayerPos
+	shownAt := c.interp.latest() // the server time of the world others are drawn in
 	if c.interpolate {
 		drawn = c.interp.at(now)
+		shownAt = v.RenderTime
 	} else {
 		drawn = c.latest
 	}
@@ -684,7 +696,7 @@ func (c *Core) View(now time.Duration) View {
 			continue
 		}
 		info := c.roster[p.ID]
-		v.Others = append(v.Others, Other{ID: p.ID, Name: info.Name, Color: info.Color, Pos: p.Pos})
+		v.Others = append(v.Others, Other{ID: p.ID, Name: info.Name, Color: info.Color, Pos: p.Pos, Protected: c.protected.at(p.ID, shownAt)})
 	}
 	c.tagView(now, &v)
 	return v

@@ -337,11 +337,11 @@ func TestServerPingAnswered(t *testing.T) {
 // and the game goes on.
 func TestNoticeReachesTheView(t *testing.T) {
 	c := playing(t, Options{})
-	if err := c.Receive(0, &protocol.Notice{Text: "server restarting in 10 s\x1b[2J"}); err != nil {
+	if err := c.Receive(0, &protocol.Notice{Text: "server stopping in 10 s\x1b[2J"}); err != nil {
 		t.Fatal(err)
 	}
 	v := c.View(0)
-	if v.Notice != "server restarting in 10 s[2J" || !v.Connected || v.Err != nil {
+	if v.Notice != "server stopping in 10 s[2J" || !v.Connected || v.Err != nil {
 		t.Errorf("view notice %q, connected %v, err %v: want the printable notice, still playing", v.Notice, v.Connected, v.Err)
 	}
 }

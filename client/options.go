@@ -45,14 +45,16 @@ type Options struct {
 	// the server's Error.
 	Resume protocol.Token
 
+	// Dial, if set, opens the connections to the server at addr in place
+	// of a TCP connection: a front end that shares the server's process
+	// (the SSH front end, the server's own bots) connects through the
+	// server itself, which then counts the player as the address it
+	// stands for (see server.Server.Dial). It is called again for each
+	// reconnection.
+	Dial func(ctx context.Context, addr string) (net.Conn, error)
+
 	// Logger receives corrections and connection events; nil = discard.
 	Logger *log.Logger
-
-	// Dial, if set, opens each connection to the server (the first and
-	// every redial) in place of TCP to the address, which then only names
-	// the server in messages: a server's own bots reach it by
-	// server.Server.OwnConn, which no remote client can.
-	Dial func(ctx context.Context) (net.Conn, error)
 }
 
 func (o Options) pingInterval() time.Duration {

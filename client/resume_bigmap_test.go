@@ -35,8 +35,8 @@ func walledMap(t *testing.T, w, h int) *grid.Map {
 
 // TestResumeOnABigMap: a player on a map too big for the Welcome drops
 // and resumes, all at explicit times between a server Core and a client
-// Core. The resumed Welcome is followed by the map's chunks; the client
-// waits for the last one, then gets a Join of the one player in its area
+// Core. The resumed Welcome is followed by the map's bits; the client
+// waits for the last piece and decodes them, then gets a Join of the one player in its area
 // (not of the far one) and a first State that is a full picture of its
 // area, in which the neighbour has moved meanwhile; the press held while
 // reconnecting goes again after it, and the server moves the player.
@@ -67,7 +67,7 @@ func TestResumeOnABigMap(t *testing.T) {
 		return got
 	}
 
-	deliver(0, 1) // ann's Hello, her Welcome, the chunks and her first State
+	deliver(0, 1) // ann's Hello, her Welcome, the map's bits and her first State
 	srv.Receive(0, 2, &protocol.Hello{Version: protocol.Version, Name: "bob"})
 	srv.Receive(0, 3, &protocol.Hello{Version: protocol.Version, Name: "far"})
 	srv.Outbox()
@@ -105,20 +105,27 @@ func TestResumeOnABigMap(t *testing.T) {
 		t.Fatalf("the resume's answer begins with %v, want a Welcome of player 1 whose map follows", msgs[0].Type())
 	}
 	var cells []byte
-	chunks, joins, states := 0, 0, 0
+	bits := protocol.NewMapBitsBuffer(w.MapWidth, w.MapHeight)
+	pieces, joins, states := 0, 0, 0
 	for i, m := range msgs {
 		if i > 0 && cl.Phase() != Handshaking {
-			if _, chunk := m.(*protocol.MapChunk); chunk {
-				t.Fatalf("the client resumed before the map's last chunk (%d so far)", chunks)
+			if _, piece := m.(*protocol.MapBits); piece {
+				t.Fatalf("the client resumed before the map's last piece (%d so far)", pieces)
 			}
 		}
 		switch m := m.(type) {
 		case *protocol.MapChunk:
-			chunks++
+			t.Fatal("MapChunks to a client of this version")
+		case *protocol.MapBits:
+			pieces++
 			if joins+states > 0 {
-				t.Fatal("a chunk after the Joins or the State")
+				t.Fatal("a piece of the map after the Joins or the State")
 			}
-			cells = append(cells, m.Cells...)
+			if got, err := bits.Add(m); err != nil {
+				t.Fatal(err)
+			} else if got != nil {
+				cells = got.Cells()
+			}
 		case *protocol.Join:
 			joins++
 			if len(cells) != 600*200 || m.Player.Name != "bob" {
@@ -135,8 +142,8 @@ func TestResumeOnABigMap(t *testing.T) {
 			t.Fatalf("the client took %v badly: %v", m.Type(), err)
 		}
 	}
-	if chunks < 2 || states != 1 || !bytes.Equal(cells, m.Cells()) {
-		t.Errorf("%d chunks, %d States: want the map in two or more chunks, then one State", chunks, states)
+	if pieces < 1 || states != 1 || !bytes.Equal(cells, m.Cells()) {
+		t.Errorf("%d pieces, %d States: want the map, then one State", pieces, states)
 	}
 
 	v := cl.View(2 * time.Second)

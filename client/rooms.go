@@ -1,8 +1,10 @@
 package client
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"time"
 
 	"gridlag/protocol"
@@ -12,12 +14,17 @@ import (
 // and closes the connection. It gives up when ctx ends, or after
 // DialTimeout if ctx has no deadline.
 func ListRooms(ctx context.Context, addr string) (*protocol.Rooms, error) {
+	return listRooms(ctx, addr, Options{})
+}
+
+// listRooms is ListRooms over a connection opened by opts' Dial.
+func listRooms(ctx context.Context, addr string, opts Options) (*protocol.Rooms, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DialTimeout)
 		defer cancel()
 	}
-	nc, err := dial(ctx, addr)
+	nc, err := opts.dial(ctx, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -30,7 +37,23 @@ func ListRooms(ctx context.Context, addr string) (*protocol.Rooms, error) {
 	if err := protocol.NewEncoder(nc).Encode(&protocol.ListRooms{Version: protocol.Version}); err != nil {
 		return nil, fmt.Errorf("client: list rooms of %s: %w", addr, err)
 	}
-	m, err := protocol.NewDecoder(nc).Decode()
+	// The first bytes say whether a gridlag server answers at all.
+	var (
+		sniff sniffer
+		head  []byte
+		buf   = make([]byte, 256)
+	)
+	for !sniff.done {
+		n, err := nc.Read(buf)
+		head = append(head, buf[:n]...)
+		if foreign := sniff.take(addr, buf[:n]); foreign != nil {
+			return nil, foreign
+		}
+		if err != nil && !sniff.done {
+			return nil, fmt.Errorf("client: list rooms of %s: %w", addr, err)
+		}
+	}
+	m, err := protocol.NewDecoder(io.MultiReader(bytes.NewReader(head), nc)).Decode()
 	if err != nil {
 		return nil, fmt.Errorf("client: list rooms of %s: %w", addr, err)
 	}
@@ -52,7 +75,7 @@ type Lobby struct {
 }
 
 // Rooms asks the server for its rooms (ListRooms).
-func (l Lobby) Rooms() (*protocol.Rooms, error) { return ListRooms(l.ctx(), l.Addr) }
+func (l Lobby) Rooms() (*protocol.Rooms, error) { return listRooms(l.ctx(), l.Addr, l.Options) }
 
 // Join connects to room as a player, without waiting for the Welcome
 // (Connect).
@@ -77,8 +100,14 @@ const RoomsAsk = 2 * time.Second
 // server that does not answer within RoomsAsk, or predates rooms, has
 // none: the player plays in its default room.
 func HasRooms(ctx context.Context, addr string) bool {
-	ctx, cancel := context.WithTimeout(ctx, RoomsAsk)
+	return Lobby{Ctx: ctx, Addr: addr}.HasRooms()
+}
+
+// HasRooms is the package's HasRooms for the lobby's server, asked over
+// a connection its Options' Dial opens.
+func (l Lobby) HasRooms() bool {
+	ctx, cancel := context.WithTimeout(l.ctx(), RoomsAsk)
 	defer cancel()
-	list, err := ListRooms(ctx, addr)
+	list, err := listRooms(ctx, l.Addr, l.Options)
 	return err == nil && len(list.Rooms) > 1
 }

@@ -27,8 +27,10 @@ type Spectator struct {
 	rate     int
 	moveTime time.Duration
 	roster   map[grid.PlayerID]protocol.PlayerInfo
+	shields  protection        // spawn protection, by the server's word (version 4)
 	latest   protocol.Overview // Players is the spectator's own copy
 	parts    mapParts          // the chunks of a big map so far
+	notice   string            // the server's last Notice
 
 	nextPing  time.Duration
 	lastHeard time.Duration
@@ -40,6 +42,7 @@ func NewSpectator(now time.Duration, opts Options) *Spectator {
 	s := &Spectator{
 		opts:      opts,
 		roster:    make(map[grid.PlayerID]protocol.PlayerInfo),
+		shields:   make(protection),
 		nextPing:  now,
 		lastHeard: now,
 	}
@@ -125,11 +128,15 @@ func (s *Spectator) Receive(now time.Duration, m protocol.Message) error {
 	s.lastHeard = now
 	switch m := m.(type) {
 	case *protocol.Error:
-		m.Text = protocol.Printable(m.Text) // it reaches the screen and logs
-		s.fail(m)
+		s.fail(refusalError(m))
 		return nil
 	case *protocol.Bye:
-		s.fail(fmt.Errorf("client: server said goodbye: %s", protocol.Printable(m.Reason)))
+		s.fail(byeError(m))
+		return nil
+	case *protocol.Notice:
+		// The operator's word, such as a drain's countdown: shown as a
+		// player is shown it.
+		s.notice = protocol.Printable(m.Text)
 		return nil
 	case *protocol.Spectating:
 		if s.phase == Handshaking && !s.parts.waiting() {
@@ -137,7 +144,11 @@ func (s *Spectator) Receive(now time.Duration, m protocol.Message) error {
 		}
 	case *protocol.MapChunk:
 		if s.phase == Handshaking {
-			return s.mapChunk(now, m)
+			return s.mapPart(now, func() (*grid.Map, error) { return s.parts.add(m) })
+		}
+	case *protocol.MapBits:
+		if s.phase == Handshaking {
+			return s.mapPart(now, func() (*grid.Map, error) { return s.parts.addBits(m) })
 		}
 	}
 	if s.phase != Playing {
@@ -147,10 +158,14 @@ func (s *Spectator) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Overview:
 		s.latest.Tick, s.latest.TimeNS, s.latest.Total = m.Tick, m.TimeNS, m.Total
 		s.latest.Players = append(s.latest.Players[:0], m.Players...)
+		s.shields.prune(time.Duration(m.TimeNS))
+	case *protocol.Protect:
+		s.shields.set(m)
 	case *protocol.Join:
 		s.roster[m.Player.ID] = known(m.Player)
 	case *protocol.Leave:
 		delete(s.roster, m.ID)
+		delete(s.shields, m.ID)
 		listed := len(s.latest.Players)
 		s.latest.Players = slices.DeleteFunc(s.latest.Players, func(p protocol.OverviewPlayer) bool { return p.ID == m.ID })
 		s.latest.Total -= uint16(listed - len(s.latest.Players)) // gone at once, not at the next Overview
@@ -179,9 +194,10 @@ func (s *Spectator) welcome(now time.Duration, sp *protocol.Spectating) error {
 	return nil
 }
 
-// mapChunk takes the next rows of a map that follows the Spectating.
-func (s *Spectator) mapChunk(now time.Duration, ch *protocol.MapChunk) error {
-	m, err := s.parts.add(ch)
+// mapPart takes the next part of a map that follows the Spectating (add
+// takes it), and starts the watch with the map the last one completes.
+func (s *Spectator) mapPart(now time.Duration, add func() (*grid.Map, error)) error {
+	m, err := add()
 	if err != nil {
 		return s.refuse(err)
 	}
@@ -216,13 +232,15 @@ func (s *Spectator) View(now time.Duration) WorldView {
 		Tick:      s.latest.Tick,
 		Time:      time.Duration(s.latest.TimeNS),
 		Total:     int(s.latest.Total),
+		Notice:    s.notice,
 	}
 	if len(s.latest.Players) > 0 {
 		v.Players = make([]WorldPlayer, len(s.latest.Players))
 	}
 	for i, p := range s.latest.Players {
 		info := s.roster[p.ID]
-		wp := WorldPlayer{ID: p.ID, Name: info.Name, Color: info.Color, Bot: p.Bot, Pos: p.Pos, Ack: p.Ack}
+		wp := WorldPlayer{ID: p.ID, Name: info.Name, Color: info.Color, Bot: p.Bot, Pos: p.Pos, Ack: p.Ack,
+			Protected: s.shields.at(p.ID, time.Duration(s.latest.TimeNS))}
 		if p.RTTMS != protocol.NoRTT {
 			wp.RTT, wp.HasRTT = time.Duration(p.RTTMS)*time.Millisecond, true
 		}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/log"
+
+	"gridlag/protocol"
 )
 
 // wire is what the TCP adapter needs of a driver (a Driver or a
@@ -39,7 +41,7 @@ type wire interface {
 // either holds it.
 type tcp struct {
 	addr   string
-	dial   func(context.Context) (net.Conn, error) // Options.Dial, nil for TCP
+	opts   Options // its Dial redials
 	start  time.Time
 	logger *log.Logger
 	ctx    context.Context // ends with the connection: bounds a redial
@@ -69,7 +71,7 @@ func withSeed(opts Options) Options {
 func startTCP(addr string, nc net.Conn, opts Options, w wire) *tcp {
 	c := &tcp{
 		addr:    addr,
-		dial:    opts.Dial,
+		opts:    opts,
 		nc:      nc,
 		start:   time.Now(),
 		logger:  opts.Logger,
@@ -96,15 +98,24 @@ const readSize = 4096
 // read hands what socket nc gives to the driver, then the end of the
 // stream, which reaches the core after every byte read before it, with the
 // same delay. Once another connection replaced nc, what nc gives is
-// dropped.
+// dropped. If the first bytes show that nc does not lead to a gridlag
+// server, the connection ends at once, without the injected delay,
+// saying what answered (ForeignServerError).
 func (c *tcp) read(nc net.Conn) {
 	defer c.wg.Done()
 	buf := make([]byte, readSize)
+	var sniff sniffer
 	for {
 		n, err := nc.Read(buf)
 		c.mu.Lock()
 		if c.nc != nc {
 			c.mu.Unlock()
+			return
+		}
+		if foreign := sniff.take(c.addr, buf[:n]); foreign != nil {
+			c.w.disconnect(foreign)
+			c.mu.Unlock()
+			signal(c.wake)
 			return
 		}
 		c.w.Deliver(c.now(), append([]byte(nil), buf[:n]...))
@@ -203,7 +214,7 @@ func (c *tcp) redial() {
 			return
 		}
 		delay = min(2*delay, RedialMax)
-		nc, err := dialWith(c.ctx, c.addr, c.dial)
+		nc, err := c.opts.dial(c.ctx, c.addr)
 		if err != nil {
 			c.logger.Debug("reconnect failed", "addr", c.addr, "err", err, "retry", delay)
 			continue
@@ -235,7 +246,12 @@ func (c *tcp) finish(err error) {
 			c.w.disconnect(err)
 		}
 		if e := c.w.err(); e != nil && !errors.Is(e, ErrClosed) {
-			c.logger.Warn("disconnected", "err", e)
+			var pe *protocol.Error
+			if errors.As(e, &pe) {
+				c.logger.Warn("disconnected", "err", e, "code", pe.Code) // the code is for the log, not the screen
+			} else {
+				c.logger.Warn("disconnected", "err", e)
+			}
 		}
 		nc := c.nc
 		c.mu.Unlock()

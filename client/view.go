@@ -15,7 +15,7 @@ type View struct {
 	// Reconnecting is true from a dropped connection until the resumed
 	// one has caught up: presses are held meanwhile and sent then.
 	Reconnecting bool
-	Notice       string // the server operator's last notice, such as "server restarting in 10 s"; "" if none
+	Notice       string // the server operator's last notice, such as "server stopping in 10 s"; "" if none
 
 	Me   grid.PlayerID
 	Name string
@@ -76,8 +76,17 @@ type View struct {
 	// then move nothing. FrozenUntil is when it should respawn.
 	Frozen      bool
 	FrozenUntil time.Duration
-	// Scoreboard lists every player online, most points first.
+	// Protected is true while the server says the player cannot be tagged
+	// (it has just joined or respawned): until ProtectedUntil.
+	Protected      bool
+	ProtectedUntil time.Duration
+	// Scoreboard is the room's scoreboard, most points first: every player
+	// online in a small room, else the best and the player itself, however
+	// far away they are.
 	Scoreboard []ScoreLine
+	// Online is how many players the room has, Rank the player's place
+	// among them (0 until the server says).
+	Online, Rank int
 	// Round is the round in play (0 before the server's first Scores) and
 	// RoundLeft the time left in it.
 	Round     int
@@ -106,6 +115,9 @@ type Other struct {
 	Name  string // sanitised for display
 	Color uint8  // palette index from the server
 	Pos   grid.Pos
+	// Protected: under spawn protection where it is drawn (it cannot be
+	// tagged there).
+	Protected bool
 }
 
 // Correction records one time the server's word moved the predicted avatar.

@@ -19,17 +19,17 @@ type Watch struct {
 // ends the connection with the server's Error as View().Err. Options'
 // Name, latency, PingInterval, ServerTimeout and Logger apply.
 func ConnectSpectator(ctx context.Context, addr string, opts Options) (*Watch, error) {
-	nc, err := dialWith(ctx, addr, opts.Dial)
+	nc, err := opts.dial(ctx, addr)
 	if err != nil {
 		return nil, err
 	}
-	return newWatch(nc, opts), nil
+	return newWatch(addr, nc, opts), nil
 }
 
-func newWatch(nc net.Conn, opts Options) *Watch {
+func newWatch(addr string, nc net.Conn, opts Options) *Watch {
 	opts = withSeed(opts)
 	d := NewSpectatorDriver(0, opts)
-	return &Watch{tcp: startTCP(nc.RemoteAddr().String(), nc, opts, d), d: d}
+	return &Watch{tcp: startTCP(addr, nc, opts, d), d: d}
 }
 
 // View returns the latest view of the server.

@@ -15,6 +15,9 @@ type WorldView struct {
 	Now       time.Duration // the viewer's clock when the view was taken
 	Connected bool          // the handshake is done and the connection is up
 	Err       error         // why the connection ended, if it did
+	// Notice is the server operator's last notice, such as "server
+	// stopping in 10 s"; "" if none.
+	Notice string
 
 	Map      *grid.Map     // nil until the map arrives
 	Rate     int           // server updates per second (0 = one per processed input)
@@ -41,4 +44,9 @@ type WorldPlayer struct {
 	// HasRTT is false until the server has measured the player's round
 	// trip.
 	HasRTT bool
+	// Protected: under spawn protection (it cannot be tagged yet).
+	// Frozen: tagged, waiting to respawn (known to a lab; a spectator is
+	// not told).
+	Protected bool
+	Frozen    bool
 }

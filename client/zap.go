@@ -32,8 +32,17 @@ type tagState struct {
 	// to its respawn cell, which is no correction.
 	respawn bool
 
-	scores   *protocol.Scores // the latest scoreboard
-	scoresAt time.Duration    // when it arrived
+	scores   *protocol.Scores // the latest scoreboard (version 3)
+	scoresAt time.Duration    // when it or the latest Ranking arrived
+
+	// The latest Ranking (version 4): the room's scoreboard, its players'
+	// names (the previous Ranking's, for those it does not name again),
+	// and the last round's winner's name.
+	ranked     *protocol.Ranking
+	names      map[grid.PlayerID]protocol.PlayerInfo
+	winnerName string
+
+	shield time.Duration // when the player's own spawn protection ends, on its clock
 }
 
 // Zap fires a zap at time now in the direction the player faces. It is an
@@ -100,13 +109,18 @@ type ZapResult struct {
 }
 
 // Line says it in the panel's words: "hit ada (rewound 230 ms)",
-// "miss: ada had left the line", "miss: out of range".
+// "miss: ada had left the line", "miss: ada was protected", "miss: ada
+// was already tagged", "miss: out of range".
 func (r ZapResult) Line() string {
 	switch r.Outcome {
 	case protocol.ZapHit:
 		return fmt.Sprintf("hit %s (rewound %d ms)", r.Target, r.Rewind.Milliseconds())
 	case protocol.ZapLeft:
 		return fmt.Sprintf("miss: %s had left the line", r.Target)
+	case protocol.ZapProtected:
+		return fmt.Sprintf("miss: %s was protected", r.Target)
+	case protocol.ZapTagged:
+		return fmt.Sprintf("miss: %s was already tagged", r.Target)
 	}
 	return "miss: " + r.Outcome.String()
 }
@@ -129,10 +143,15 @@ func (n TagNote) Line() string {
 type ScoreLine struct {
 	ID     grid.PlayerID
 	Name   string // sanitised for display
+	Color  uint8  // palette index from the server, 0 if unknown
 	Bot    bool
 	Me     bool
 	Frozen bool
 	Points int
+	Rank   int // 1 + the players online with more points
+	// Protected: under spawn protection, as far as the player knows (its
+	// own, and that of the players it sees).
+	Protected bool
 }
 
 // Winner is the winner of a round.
@@ -141,7 +160,14 @@ type Winner struct {
 	Points int
 }
 
-func (c *Core) name(id grid.PlayerID) string { return c.roster[id].Name }
+// name returns the name of player id: the one it was introduced by, or
+// the one the scoreboard gives it.
+func (c *Core) name(id grid.PlayerID) string {
+	if info, ok := c.roster[id]; ok {
+		return info.Name
+	}
+	return c.tag.names[id].Name
+}
 
 func (c *Core) zapResult(now time.Duration, m *protocol.ZapResult) {
 	if m.Outcome == protocol.ZapHit {
@@ -161,9 +187,48 @@ func (c *Core) scores(now time.Duration, m *protocol.Scores) {
 	c.tag.scores, c.tag.scoresAt = m, now
 	for _, p := range m.Players {
 		if p.ID == c.me {
-			c.tag.respawn = c.tag.respawn || c.tag.frozen && !p.Frozen
-			c.tag.frozen = p.Frozen
+			c.ownFrozen(p.Frozen)
 		}
+	}
+}
+
+// ownFrozen takes the scoreboard's word on whether the player is frozen:
+// a thaw means the next State moves it to its respawn cell.
+func (c *Core) ownFrozen(frozen bool) {
+	c.tag.respawn = c.tag.respawn || c.tag.frozen && !frozen
+	c.tag.frozen = frozen
+}
+
+// ranking takes the room's scoreboard (version 4): the names of the
+// players it lists, from it or from the Ranking before, and the winner's.
+func (c *Core) ranking(now time.Duration, m *protocol.Ranking) {
+	names := make(map[grid.PlayerID]protocol.PlayerInfo, len(m.Players))
+	for _, p := range m.Players {
+		info, ok := c.tag.names[p.ID]
+		if p.Named || !ok {
+			info = known(protocol.PlayerInfo{ID: p.ID, Color: p.Color, Name: p.Name})
+		}
+		names[p.ID] = info
+		if p.ID == c.me {
+			c.ownFrozen(p.Frozen)
+		}
+	}
+	switch {
+	case m.Winner == 0:
+		c.tag.winnerName = ""
+	case m.WinnerName != "":
+		c.tag.winnerName = protocol.SanitizeName(m.WinnerName)
+	}
+	c.tag.ranked, c.tag.names, c.tag.scoresAt = m, names, now
+}
+
+// protect takes the server's word that a player is protected: the
+// player itself, shown at once, or another, shown where it is drawn.
+func (c *Core) protect(now time.Duration, m *protocol.Protect) {
+	c.protected.prune(c.interp.latest() - interpMaxDelay)
+	c.protected.set(m)
+	if m.ID == c.me {
+		c.tag.shield = now + time.Duration(m.UntilNS) - c.interp.latest()
 	}
 }
 
@@ -186,6 +251,20 @@ func (c *Core) tagView(now time.Duration, v *View) {
 	if t.frozen {
 		v.FrozenUntil = t.thaw
 	}
+	if now < t.shield && !t.frozen {
+		v.Protected, v.ProtectedUntil = true, t.shield
+	}
+	defer c.markProtected(v)
+	if r := t.ranked; r != nil && c.phase == Playing {
+		v.Scoreboard = c.rankLines(r)
+		v.Online, v.Rank = int(r.Online), int(r.Rank)
+		v.Round = int(r.Round)
+		v.RoundLeft = max(time.Duration(r.LeftMS)*time.Millisecond-(now-t.scoresAt), 0)
+		if r.Winner != 0 {
+			v.LastWinner = &Winner{Name: t.winnerName, Points: int(r.WinnerPoints)}
+		}
+		return
+	}
 	v.Scoreboard = c.scoreboard()
 	if s := t.scores; s != nil {
 		v.Round = int(s.Round)
@@ -196,9 +275,40 @@ func (c *Core) tagView(now time.Duration, v *View) {
 	}
 }
 
+// markProtected marks the lines of v's scoreboard whose players are
+// under spawn protection: the player's own, and those it was told of, as
+// of the latest State.
+func (c *Core) markProtected(v *View) {
+	for i := range v.Scoreboard {
+		l := &v.Scoreboard[i]
+		l.Protected = l.Me && v.Protected || !l.Me && c.protected.at(l.ID, c.interp.latest())
+	}
+}
+
+// rankLines is the scoreboard of a Ranking, in its order: each player's
+// rank is one more than those listed with more points (the best are
+// listed), the player's own the Ranking's.
+func (c *Core) rankLines(r *protocol.Ranking) []ScoreLine {
+	lines := make([]ScoreLine, 0, len(r.Players))
+	for i, p := range r.Players {
+		info := c.tag.names[p.ID]
+		l := ScoreLine{ID: p.ID, Name: info.Name, Color: info.Color, Bot: p.Bot, Me: p.ID == c.me, Frozen: p.Frozen, Points: int(p.Points), Rank: 1}
+		for _, q := range r.Players[:i] {
+			if q.Points > p.Points {
+				l.Rank++
+			}
+		}
+		if l.Me {
+			l.Rank = int(r.Rank)
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
 // scoreboard lists every player the client knows, with the points and
 // flags of the latest Scores (0 points for a player it does not list yet),
-// most points first, then by ID.
+// most points first, then by ID: a server of version 3's scoreboard.
 func (c *Core) scoreboard() []ScoreLine {
 	if c.phase != Playing {
 		return nil
@@ -221,5 +331,14 @@ func (c *Core) scoreboard() []ScoreLine {
 	slices.SortFunc(lines, func(a, b ScoreLine) int {
 		return cmp.Or(cmp.Compare(b.Points, a.Points), cmp.Compare(a.ID, b.ID))
 	})
+	for i := range lines {
+		lines[i].Rank = 1
+		if i > 0 {
+			lines[i].Rank = lines[i-1].Rank
+			if lines[i].Points < lines[i-1].Points {
+				lines[i].Rank = i + 1
+			}
+		}
+	}
 	return lines
 }

@@ -253,14 +253,21 @@ func (w *World) Players(dst []PlayerPos) []PlayerPos {
 // then by row, then by column), skipping the cells in avoid. ok is false when
 // the map has no free cell.
 func (w *World) Spawn(want Pos, avoid ...Pos) (p Pos, ok bool) {
-	skip := func(c Pos) bool {
+	return w.SpawnWhere(want, func(c Pos) bool {
 		for _, a := range avoid {
 			if a == c {
-				return true
+				return false
 			}
 		}
-		return false
-	}
+		return true
+	})
+}
+
+// SpawnWhere returns the free floor cell nearest to want (by Manhattan
+// distance, then by row, then by column) that allowed allows. ok is false
+// when there is none.
+func (w *World) SpawnWhere(want Pos, allowed func(Pos) bool) (p Pos, ok bool) {
+	skip := func(c Pos) bool { return !allowed(c) }
 	maxR := w.m.w + w.m.h
 	for r := 0; r <= maxR; r++ {
 		for dy := -r; dy <= r; dy++ {

@@ -50,9 +50,11 @@ type Config struct {
 	Seed int64
 	// LagComp and Unlag are the server's lag compensation at the start
 	// (-lagcomp, -unlag; see server.Config); Lab.SetLagComp switches it
-	// live.
+	// live. Protect is its spawn protection (-protect; 0 in the lab, whose
+	// players meet at once).
 	LagComp bool
 	Unlag   time.Duration
+	Protect time.Duration
 }
 
 // Default returns the lab of the issue and the articles: Player 1 at
@@ -84,7 +86,7 @@ func (c Config) serverConfig() (server.Config, error) {
 			return server.Config{}, fmt.Errorf("lab: Player %d's start %v is a wall or off the map", i+1, s)
 		}
 	}
-	cfg := server.Config{Map: m, Spawn: b, Spawns: []grid.Pos{a}, MoveTime: c.MoveTime, Rate: c.Rate, LagComp: c.LagComp, Unlag: c.Unlag}
+	cfg := server.Config{Map: m, Spawn: b, Spawns: []grid.Pos{a}, MoveTime: c.MoveTime, Rate: c.Rate, LagComp: c.LagComp, Unlag: c.Unlag, Protect: c.Protect}
 	return cfg, cfg.Validate()
 }
 

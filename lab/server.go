@@ -20,7 +20,7 @@ const PingInterval = time.Second
 func (l *Lab) Overview() client.WorldView {
 	srv := l.world.Server()
 	cfg := srv.Config()
-	facts := srv.Overview(nil)
+	facts := srv.Overview(l.Now(), nil)
 	v := client.WorldView{
 		Now: l.Now(), Connected: true,
 		Map: cfg.Map, Rate: l.Rate(), MoveTime: cfg.MoveTime,
@@ -38,6 +38,7 @@ func worldPlayer(f server.PlayerOverview) client.WorldPlayer {
 	return client.WorldPlayer{
 		ID: f.ID, Name: protocol.SanitizeName(f.Name), Color: f.Color, Bot: f.Bot,
 		Pos: f.Pos, Ack: f.Ack, RTT: f.RTT, HasRTT: f.HasRTT,
+		Frozen: f.Frozen, Protected: f.Protected,
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server"
 )
@@ -201,5 +202,40 @@ func TestRTTPercentiles(t *testing.T) {
 	}
 	if newRTTHistogram().percentile(50) != 0 {
 		t.Error("an empty histogram has a percentile")
+	}
+}
+
+// TestRunOnABigMap: on a map too big for the Welcome, the first player
+// decodes the map's bits and the others skip them; all walk on it, and
+// the map's bytes count as the handshake's, not the walk's.
+func TestRunOnABigMap(t *testing.T) {
+	t.Parallel()
+	m, err := grid.Generate(400, 300, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spawn grid.Pos
+	for i, c := range m.Cells() {
+		if c == grid.FloorCell {
+			spawn = grid.Pos{X: i % m.Width(), Y: i / m.Width()}
+			break
+		}
+	}
+	_, addr := startServer(t, server.Options{Config: server.Config{Map: m, Spawn: spawn, Rate: 50, MoveTime: 20 * time.Millisecond}})
+	s, err := Run(context.Background(), Options{Addr: addr, N: 3, Duration: 500 * time.Millisecond, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Players != 3 || len(s.Dropped) != 0 || s.Undecodable != 0 || s.InputsSent == 0 || s.InputsAcked != s.InputsSent {
+		t.Fatalf("%d welcomed, dropped %v, %d undecodable, inputs %d sent %d acknowledged: want 3 walking on the big map",
+			s.Players, s.Dropped, s.Undecodable, s.InputsSent, s.InputsAcked)
+	}
+	var bits int64
+	for _, p := range protocol.MapBitsOf(m) {
+		b, _ := protocol.Marshal(p)
+		bits += int64(len(b))
+	}
+	if s.BytesIn > 3*bits {
+		t.Errorf("%d bytes in after the handshakes: the map's %d bytes of bits were counted", s.BytesIn, bits)
 	}
 }

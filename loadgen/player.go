@@ -34,7 +34,7 @@ type player struct {
 	joined   time.Duration    // run time of the Welcome
 	left     time.Duration    // run time the reader returned
 	inBase   int64            // bytes of the handshake, not counted
-	first    protocol.Message // read after the map's chunks, to be taken first
+	first    protocol.Message // read after the map's bits, to be taken first
 
 	mu     sync.Mutex
 	seq    uint32                // last input sent
@@ -89,12 +89,12 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 	return p, nil
 }
 
-// welcome reads the server's answer to the Hello, and the chunks of a map
-// too big for the Welcome, which it puts in the Welcome's Cells; unless
-// known says the run has that map already (every player of a run plays
-// the same server): then it reads them without decoding them, and returns
-// the message after them. handshake is the bytes of the handshake: all
-// read, but for that message.
+// welcome reads the server's answer to the Hello, and the MapBits of a
+// map too big for the Welcome, which it decodes into the Welcome's Cells;
+// unless known says the run has that map already (every player of a run
+// plays the same server): then it reads them without decoding them, and
+// returns the message after them. handshake is the bytes of the
+// handshake: all read, but for that message.
 func welcome(dec *protocol.Decoder, known func(w *protocol.Welcome) bool) (w *protocol.Welcome, next protocol.Message, handshake int64, err error) {
 	m, err := dec.Decode()
 	if err != nil {
@@ -106,10 +106,10 @@ func welcome(dec *protocol.Decoder, known func(w *protocol.Welcome) bool) (w *pr
 		case !v.MapFollows():
 			return v, nil, dec.BytesRead, nil
 		case known(v):
-			next, handshake, err := skipChunks(dec)
+			next, handshake, err := skipMap(dec)
 			return v, next, handshake, err
 		}
-		err := mapChunks(dec, v)
+		err := readMap(dec, v)
 		return v, nil, dec.BytesRead, err
 	case *protocol.Error:
 		return nil, nil, 0, errors.New(protocol.Printable(v.Text))
@@ -117,33 +117,38 @@ func welcome(dec *protocol.Decoder, known func(w *protocol.Welcome) bool) (w *pr
 	return nil, nil, 0, fmt.Errorf("%v instead of Welcome", m.Type())
 }
 
-// skipChunks reads the map's chunks without decoding them, and returns the
+// skipMap reads the map's MapBits without decoding them, and returns the
 // message after them and the bytes read before it (the handshake's).
-func skipChunks(dec *protocol.Decoder) (protocol.Message, int64, error) {
+func skipMap(dec *protocol.Decoder) (protocol.Message, int64, error) {
 	for {
 		before := dec.BytesRead
-		m, skipped, err := dec.Skip(protocol.TypeMapChunk)
+		m, skipped, err := dec.Skip(protocol.TypeMapBits)
 		if err != nil || !skipped {
 			return m, before, err
 		}
 	}
 }
 
-// mapChunks reads the chunks of w's map into w.Cells.
-func mapChunks(dec *protocol.Decoder, w *protocol.Welcome) error {
-	size := int(w.MapWidth) * int(w.MapHeight)
-	for len(w.Cells) < size {
+// readMap reads the MapBits of w's map and decodes them into w.Cells.
+func readMap(dec *protocol.Decoder, w *protocol.Welcome) error {
+	buf := protocol.NewMapBitsBuffer(w.MapWidth, w.MapHeight)
+	for {
 		m, err := dec.Decode()
 		if err != nil {
 			return err
 		}
-		ch, ok := m.(*protocol.MapChunk)
-		if !ok || int(ch.Y)*int(w.MapWidth) != len(w.Cells) {
-			return fmt.Errorf("%v instead of the map's chunk at cell %d", m.Type(), len(w.Cells))
+		bits, ok := m.(*protocol.MapBits)
+		if !ok {
+			return fmt.Errorf("%v instead of the map's bits", m.Type())
 		}
-		w.Cells = append(w.Cells, ch.Cells...)
+		switch got, err := buf.Add(bits); {
+		case err != nil:
+			return err
+		case got != nil:
+			w.Cells = got.Cells()
+			return nil
+		}
 	}
-	return nil
 }
 
 // read reads the server's frames until the connection ends: it takes the

@@ -53,14 +53,20 @@ func bucketTop(i int) time.Duration {
 	return time.Duration(float64(rttMin) * math.Pow(rttStep, float64(i)))
 }
 
-// percentile returns the round trip that p percent of those counted do
-// not exceed (to within a bucket, and never above the largest), or 0 if
-// none was counted.
-func (h *rttHistogram) percentile(p float64) time.Duration {
+// count is how many round trips were counted.
+func (h *rttHistogram) count() uint64 {
 	var total uint64
 	for i := range h.counts {
 		total += h.counts[i].Load()
 	}
+	return total
+}
+
+// percentile returns the round trip that p percent of those counted do
+// not exceed (to within a bucket, and never above the largest), or 0 if
+// none was counted.
+func (h *rttHistogram) percentile(p float64) time.Duration {
+	total := h.count()
 	if total == 0 {
 		return 0
 	}

@@ -2,10 +2,11 @@ package loadgen
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,10 @@ const byeTimeout = 5 * time.Second
 // pollEvery is how often the end of a run checks whether every input was
 // acknowledged and every connection closed.
 const pollEvery = 10 * time.Millisecond
+
+// checkLive is how often the walk checks whether any player's connection
+// is left.
+const checkLive = 100 * time.Millisecond
 
 // run is one load run.
 type run struct {
@@ -109,7 +114,7 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	players := r.connectAll(ctx, writers)
 	walkStart := r.since()
 	before, beforeErr := r.readServer()
-	r.walk(ctx)
+	r.walk(ctx, players)
 	close(stop)
 	writing.Wait()
 	r.drain(players)
@@ -118,12 +123,15 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	r.leave(players)
 	s := r.summarize(players, walked, readCPU().since(cpu0))
 	if o.ServerMetrics != "" {
-		side, err := after.since(before)
-		if err := errors.Join(beforeErr, afterErr, err); err != nil {
-			s.ServerErr = err.Error()
-		} else {
-			s.Server = &side
+		s.Server = serverSide(before, beforeErr, after, afterErr)
+		var failed []string
+		if beforeErr != nil {
+			failed = append(failed, "at the walk's start: "+beforeErr.Error())
 		}
+		if afterErr != nil {
+			failed = append(failed, "at the walk's end: "+afterErr.Error())
+		}
+		s.ServerErr = strings.Join(failed, "; ")
 	}
 	return s, nil
 }
@@ -176,13 +184,27 @@ func (r *run) connectAll(ctx context.Context, writers []*writer) []*player {
 	return players
 }
 
-// walk waits while the players walk.
-func (r *run) walk(ctx context.Context) {
-	if r.opts.Duration == 0 {
-		<-ctx.Done()
-		return
+// walk waits while the players walk: for the run's duration, until ctx
+// is done, or until no player's connection is left (the server went
+// away: there is nothing more to measure).
+func (r *run) walk(ctx context.Context, players []*player) {
+	var end <-chan time.Time
+	if r.opts.Duration > 0 {
+		t := time.NewTimer(r.opts.Duration)
+		defer t.Stop()
+		end = t.C
 	}
-	sleepUntil(ctx, time.Now().Add(r.opts.Duration))
+	check := time.NewTicker(checkLive)
+	defer check.Stop()
+	for slices.ContainsFunc(players, func(p *player) bool { return !p.dead.Load() }) {
+		select {
+		case <-ctx.Done():
+			return
+		case <-end:
+			return
+		case <-check.C:
+		}
+	}
 }
 
 // drain waits, up to DrainTimeout, until every live player's inputs are

@@ -3,7 +3,6 @@ package loadgen
 import (
 	"context"
 	"fmt"
-	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -15,16 +14,24 @@ import (
 	"gridlag/server"
 )
 
+// startMeteredServer serves a real game server (50 Hz, a move each 20 ms)
+// on a loopback port, and its metrics as -metrics does.
+func startMeteredServer(t *testing.T) (srv *server.Server, addr string, web *httptest.Server) {
+	t.Helper()
+	exp := metrics.New()
+	srv, addr = startServer(t, server.Options{Config: server.Config{Rate: 50, MoveTime: 20 * time.Millisecond}, Metrics: exp})
+	exp.Watch(srv.Stats)
+	web = httptest.NewServer(exp.Handler())
+	t.Cleanup(web.Close)
+	return srv, addr, web
+}
+
 // TestServerSideOfTheWalk: given a real server's metrics, the summary
 // reports its ticks, tick percentiles, CPU and RSS during the walk, in
 // text and JSON.
 func TestServerSideOfTheWalk(t *testing.T) {
 	t.Parallel()
-	exp := metrics.New()
-	srv, addr := startServer(t, server.Options{Config: server.Config{Rate: 50, MoveTime: 20 * time.Millisecond}, Metrics: exp})
-	exp.Watch(srv.Stats)
-	web := httptest.NewServer(exp.Handler())
-	t.Cleanup(web.Close)
+	_, addr, web := startMeteredServer(t)
 	s, err := Run(context.Background(), Options{Addr: addr, N: 3, Duration: 500 * time.Millisecond, Seed: 1, ServerMetrics: web.URL + "/metrics"})
 	if err != nil {
 		t.Fatal(err)
@@ -84,21 +91,21 @@ process_resident_memory_bytes 3.3e+07
 		t.Fatal(err)
 	}
 	after.at = before.at.Add(4 * time.Second)
-	v, err := after.since(before)
-	if err != nil {
-		t.Fatal(err)
+	v := serverSide(before, nil, after, nil)
+	if v.Ticks != 100 || v.TickP50 != 0.01 || v.CPU != 2*time.Second || v.CPUShare != 0.5 || v.RSS != 33e6 {
+		t.Errorf("%+v: want 100 ticks, p50 <= 10 ms, 2 s of CPU (half a core), 33 MB", v)
 	}
-	if v.Ticks != 100 || v.TickP50 != 0.01 || !math.IsInf(v.TickP99, 1) || v.CPU != 2*time.Second || v.CPUShare != 0.5 || v.RSS != 33e6 {
-		t.Errorf("%+v: want 100 ticks, p50 <= 10 ms, p99 beyond the last bucket, 2 s of CPU (half a core), 33 MB", v)
-	}
-
-	if _, err := before.since(after); err == nil || !strings.Contains(err.Error(), "restarted") {
-		t.Errorf("counters going back: %v, want the server taken as restarted", err)
-	}
-	if idle, _ := before.since(before); !math.IsNaN(idle.TickP50) || !math.IsNaN(idle.TickP99) {
-		t.Errorf("no tick: %+v, want no percentile", idle)
+	if why := v.Unmeasured[figTickP99]; why != "over 100ms, beyond the tick histogram's last bucket" || len(v.Unmeasured) != 1 {
+		t.Errorf("unmeasured %q, want p99 beyond the last bucket (100 ms), and nothing else", v.Unmeasured)
 	}
 
+	if back := serverSide(after, nil, before, nil); back.Unmeasured[figTicks] != restarted || back.Unmeasured[figCPU] != restarted || back.RSS != 33e6 {
+		t.Errorf("counters going back: %+v, want the server taken as restarted, its RSS at the end still read", back)
+	}
+	if idle := serverSide(before, nil, before, nil); idle.Unmeasured[figTickP50] != "the server took no tick during the walk" ||
+		idle.Unmeasured[figCPUShare] == "" || !idle.measured(figTicks) || !idle.measured(figCPU) {
+		t.Errorf("no tick, no time: %+v, want 0 ticks, 0 CPU, no percentile and no share", idle)
+	}
 	if _, err := Run(context.Background(), Options{Addr: "127.0.0.1:1", N: 1, ServerMetrics: "http://127.0.0.1:1/metrics"}); err == nil || !strings.Contains(err.Error(), "the server's metrics") {
 		t.Errorf("a server's metrics not reached: %v, want the run refused", err)
 	}

@@ -11,7 +11,23 @@ import (
 	"time"
 )
 
-// Summary is what a load run measured.
+// The load generator's own figures that may go unmeasured, by their names
+// in the JSON summary (and in Summary.Unmeasured).
+const (
+	figRTTp50    = "rtt_p50_ms"
+	figRTTp99    = "rtt_p99_ms"
+	figRTTMax    = "rtt_max_ms"
+	figBytesIn   = "bytes_in_per_player_per_sec"
+	figBytesOut  = "bytes_out_per_player_per_sec"
+	figCPUUser   = "cpu_user_ms"
+	figCPUSys    = "cpu_sys_ms"
+	noneAcked    = "no input was acknowledged"
+	noneWelcomed = "no player was welcomed"
+)
+
+// Summary is what a load run measured. A figure the run could not measure
+// is zero and named in Unmeasured, with the reason: it is never printed
+// as a number.
 type Summary struct {
 	// Players is how many players were welcomed.
 	Players int
@@ -51,21 +67,48 @@ type Summary struct {
 	// run (getrusage), in user space and in the kernel.
 	CPUUser, CPUSys time.Duration
 
+	// Unmeasured holds why each of the run's own figures that could not
+	// be measured was not, by its JSON name (rtt_p50_ms, rtt_p99_ms,
+	// rtt_max_ms, bytes_in_per_player_per_sec,
+	// bytes_out_per_player_per_sec, cpu_user_ms, cpu_sys_ms). Nil when
+	// every figure was measured.
+	Unmeasured map[string]string
+
 	// Server is the server's side of the walk, from its metrics, when
-	// Options.ServerMetrics was given and both readings worked; else
-	// ServerErr says why not.
-	Server    *ServerSide
+	// Options.ServerMetrics was given: what the readings at the walk's
+	// start and end gave, and why the rest is missing.
+	Server *ServerSide
+	// ServerErr says why a reading of the server's metrics failed, if one
+	// did (the figures it kept from being measured say so too).
 	ServerErr string
+}
+
+// unmeasured records why the run's figures named were not measured.
+func (s *Summary) unmeasured(reason string, figures ...string) {
+	if s.Unmeasured == nil {
+		s.Unmeasured = map[string]string{}
+	}
+	for _, f := range figures {
+		s.Unmeasured[f] = reason
+	}
 }
 
 // summarize folds the players' counts into a Summary.
 func (r *run) summarize(players []*player, walked time.Duration, cpu cpuTime) Summary {
 	s := Summary{
 		Players: len(players), Refused: r.refused, Dropped: map[string]int{},
-		RTTp50: r.rtt.percentile(50), RTTp99: r.rtt.percentile(99), RTTMax: time.Duration(r.rtt.max.Load()),
 		Undecodable: r.undecodable.Load(), Walked: walked, Duration: r.since(),
 		CPUUser: cpu.user, CPUSys: cpu.sys,
 	}
+	if r.rtt.count() == 0 {
+		s.unmeasured(noneAcked, figRTTp50, figRTTp99, figRTTMax)
+	} else {
+		s.RTTp50, s.RTTp99, s.RTTMax = r.rtt.percentile(50), r.rtt.percentile(99), time.Duration(r.rtt.max.Load())
+	}
+	if cpu.err != nil {
+		s.unmeasured("the system did not give this process's CPU time: "+cpu.err.Error(), figCPUUser, figCPUSys)
+	}
+	timed := 0 // players whose connection lasted a measurable time
 	for _, p := range players {
 		if p.drop != "" {
 			s.Dropped[p.drop]++
@@ -79,36 +122,60 @@ func (r *run) summarize(players []*player, walked time.Duration, cpu cpuTime) Su
 		if secs := (p.left - p.joined).Seconds(); secs > 0 {
 			s.BytesInPerPlayerPerSec += float64(in) / secs
 			s.BytesOutPerPlayerPerSec += float64(out) / secs
+			timed++
 		}
 	}
-	if s.Players > 0 {
-		s.BytesInPerPlayerPerSec /= float64(s.Players)
-		s.BytesOutPerPlayerPerSec /= float64(s.Players)
+	switch {
+	case s.Players == 0:
+		s.unmeasured(noneWelcomed, figBytesIn, figBytesOut)
+	case timed == 0:
+		s.unmeasured("no connection lasted a measurable time", figBytesIn, figBytesOut)
+	default:
+		s.BytesInPerPlayerPerSec /= float64(timed)
+		s.BytesOutPerPlayerPerSec /= float64(timed)
 	}
 	return s
 }
 
-// WriteText writes the summary for a reader, one line per figure.
+// missing returns why figure f is unmeasured, and whether it is.
+func (s Summary) missing(f string) (string, bool) {
+	why, ok := s.Unmeasured[f]
+	return why, ok
+}
+
+// WriteText writes the summary for a reader, one line per figure. A
+// figure that was not measured says so and why, in place of a number.
 func (s Summary) WriteText(w io.Writer) error {
-	acked := 0.0
-	if s.InputsSent > 0 {
-		acked = 100 * float64(s.InputsAcked) / float64(s.InputsSent)
-	}
-	cpu := s.CPUUser + s.CPUSys
 	var b strings.Builder
 	fmt.Fprintf(&b, "players     %d welcomed, %d refused, %d dropped\n", s.Players, total(s.Refused), total(s.Dropped))
-	fmt.Fprintf(&b, "inputs      %d sent, %d acknowledged (%.2f%%)\n", s.InputsSent, s.InputsAcked, acked)
-	fmt.Fprintf(&b, "round trip  p50 %v, p99 %v, max %v\n", ms(s.RTTp50), ms(s.RTTp99), ms(s.RTTMax))
-	fmt.Fprintf(&b, "bytes       %.0f in, %.0f out per player per second (%d in, %d out in all)\n",
-		s.BytesInPerPlayerPerSec, s.BytesOutPerPlayerPerSec, s.BytesIn, s.BytesOut)
-	fmt.Fprintf(&b, "time        walked %v, whole run %v\n", ms(s.Walked), ms(s.Duration))
-	fmt.Fprintf(&b, "own cpu     %v user, %v sys (%.0f%% of one core)\n", ms(s.CPUUser), ms(s.CPUSys), 100*cpu.Seconds()/s.Duration.Seconds())
-	if v := s.Server; v != nil {
-		fmt.Fprintf(&b, "server      %d ticks, tick p50 <= %s, p99 <= %s; cpu %v (%.0f%% of one core), rss %.0f MB at the walk's end\n",
-			v.Ticks, bound(v.TickP50), bound(v.TickP99), ms(v.CPU), 100*v.CPUShare, v.RSS/(1<<20))
+	if s.InputsSent > 0 {
+		fmt.Fprintf(&b, "inputs      %d sent, %d acknowledged (%.2f%%)\n", s.InputsSent, s.InputsAcked, 100*float64(s.InputsAcked)/float64(s.InputsSent))
+	} else {
+		fmt.Fprintf(&b, "inputs      none sent\n")
 	}
-	if s.ServerErr != "" {
-		fmt.Fprintf(&b, "server      no figures: %s\n", s.ServerErr)
+	if why, ok := s.missing(figRTTp50); ok {
+		fmt.Fprintf(&b, "round trip  not measured: %s\n", why)
+	} else {
+		fmt.Fprintf(&b, "round trip  p50 %v, p99 %v, max %v\n", ms(s.RTTp50), ms(s.RTTp99), ms(s.RTTMax))
+	}
+	if why, ok := s.missing(figBytesIn); ok {
+		fmt.Fprintf(&b, "bytes       %d in, %d out in all; per player per second not measured: %s\n", s.BytesIn, s.BytesOut, why)
+	} else {
+		fmt.Fprintf(&b, "bytes       %.0f in, %.0f out per player per second (%d in, %d out in all)\n",
+			s.BytesInPerPlayerPerSec, s.BytesOutPerPlayerPerSec, s.BytesIn, s.BytesOut)
+	}
+	fmt.Fprintf(&b, "time        walked %v, whole run %v\n", ms(s.Walked), ms(s.Duration))
+	switch why, missing := s.missing(figCPUUser); {
+	case missing:
+		fmt.Fprintf(&b, "own cpu     not measured: %s\n", why)
+	case s.Duration > 0:
+		cpu := s.CPUUser + s.CPUSys
+		fmt.Fprintf(&b, "own cpu     %v user, %v sys (%.0f%% of one core)\n", ms(s.CPUUser), ms(s.CPUSys), 100*cpu.Seconds()/s.Duration.Seconds())
+	default:
+		fmt.Fprintf(&b, "own cpu     %v user, %v sys\n", ms(s.CPUUser), ms(s.CPUSys))
+	}
+	if v := s.Server; v != nil {
+		b.WriteString(v.text())
 	}
 	writeReasons(&b, "refused", s.Refused)
 	writeReasons(&b, "dropped", s.Dropped)
@@ -117,6 +184,35 @@ func (s Summary) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// text is the server's line of the text summary: each figure, or why it
+// is missing. When every figure is missing for one reason, the line
+// gives that reason once.
+func (v *ServerSide) text() string {
+	all := []string{figTicks, figTickP50, figTickP99, figCPU, figCPUShare, figRSS}
+	reasons := map[string]bool{}
+	for _, f := range all {
+		if why, ok := v.Unmeasured[f]; ok {
+			reasons[why] = true
+		}
+	}
+	if len(v.Unmeasured) == len(all) && len(reasons) == 1 {
+		return fmt.Sprintf("server      no figures: %s\n", v.Unmeasured[figTicks])
+	}
+	figure := func(f, name, format string, a ...any) string {
+		if why, ok := v.Unmeasured[f]; ok {
+			return fmt.Sprintf("%s not measured (%s)", name, why)
+		}
+		return fmt.Sprintf(format, a...)
+	}
+	ticks := figure(figTicks, "ticks", "%d ticks", v.Ticks)
+	p50 := figure(figTickP50, "tick p50", "tick p50 <= %s", secondsText(v.TickP50))
+	p99 := figure(figTickP99, "p99", "p99 <= %s", secondsText(v.TickP99))
+	cpu := figure(figCPU, "cpu", "cpu %v", ms(v.CPU))
+	share := figure(figCPUShare, "share of a core", "%.0f%% of one core", 100*v.CPUShare)
+	rss := figure(figRSS, "rss", "rss %.0f MB at the walk's end", v.RSS/(1<<20))
+	return fmt.Sprintf("server      %s, %s, %s; %s (%s), %s\n", ticks, p50, p99, cpu, share, rss)
 }
 
 // writeReasons writes one line per reason, the most frequent first.
@@ -141,77 +237,109 @@ func total(reasons map[string]int) int {
 	return n
 }
 
-// bound writes a histogram bucket's upper bound, in seconds, for reading.
-func bound(secs float64) string {
-	switch {
-	case math.IsInf(secs, 1):
-		return "+Inf"
-	case math.IsNaN(secs):
-		return "? (no tick)"
-	}
-	return time.Duration(secs * float64(time.Second)).String()
-}
-
 // ms rounds d for reading: to 0.1 ms.
 func ms(d time.Duration) time.Duration { return d.Round(100 * time.Microsecond) }
 
-// jsonSummary is the JSON form of a Summary: times in milliseconds.
+// jsonSummary is the JSON form of a Summary: times in milliseconds, and
+// null for a figure that was not measured, with the reason in
+// unmeasured.
 type jsonSummary struct {
-	Players             int            `json:"players"`
-	Refused             map[string]int `json:"refused"`
-	Dropped             map[string]int `json:"dropped"`
-	InputsSent          uint64         `json:"inputs_sent"`
-	InputsAcked         uint64         `json:"inputs_acked"`
-	RTTp50              float64        `json:"rtt_p50_ms"`
-	RTTp99              float64        `json:"rtt_p99_ms"`
-	RTTMax              float64        `json:"rtt_max_ms"`
-	BytesIn             int64          `json:"bytes_in"`
-	BytesOut            int64          `json:"bytes_out"`
-	BytesInPerPlayerSec float64        `json:"bytes_in_per_player_per_sec"`
-	BytesOutPerPlayerS  float64        `json:"bytes_out_per_player_per_sec"`
-	Pongs               int64          `json:"pongs"`
-	Undecodable         int64          `json:"undecodable"`
-	Walked              float64        `json:"walked_ms"`
-	Duration            float64        `json:"duration_ms"`
-	CPUUser             float64        `json:"cpu_user_ms"`
-	CPUSys              float64        `json:"cpu_sys_ms"`
-	Server              *jsonServer    `json:"server,omitempty"`
-	ServerErr           string         `json:"server_error,omitempty"`
+	Players             int               `json:"players"`
+	Refused             map[string]int    `json:"refused"`
+	Dropped             map[string]int    `json:"dropped"`
+	InputsSent          uint64            `json:"inputs_sent"`
+	InputsAcked         uint64            `json:"inputs_acked"`
+	RTTp50              *float64          `json:"rtt_p50_ms"`
+	RTTp99              *float64          `json:"rtt_p99_ms"`
+	RTTMax              *float64          `json:"rtt_max_ms"`
+	BytesIn             int64             `json:"bytes_in"`
+	BytesOut            int64             `json:"bytes_out"`
+	BytesInPerPlayerSec *float64          `json:"bytes_in_per_player_per_sec"`
+	BytesOutPerPlayerS  *float64          `json:"bytes_out_per_player_per_sec"`
+	Pongs               int64             `json:"pongs"`
+	Undecodable         int64             `json:"undecodable"`
+	Walked              float64           `json:"walked_ms"`
+	Duration            float64           `json:"duration_ms"`
+	CPUUser             *float64          `json:"cpu_user_ms"`
+	CPUSys              *float64          `json:"cpu_sys_ms"`
+	Unmeasured          map[string]string `json:"unmeasured,omitempty"`
+	Server              *jsonServer       `json:"server,omitempty"`
+	ServerErr           string            `json:"server_error,omitempty"`
 }
 
 // jsonServer is the JSON form of a ServerSide: tick bounds in
-// milliseconds (null beyond the last bucket).
+// milliseconds; null for a figure that was not measured, with the reason
+// in unmeasured.
 type jsonServer struct {
-	Ticks    uint64   `json:"ticks"`
-	TickP50  *float64 `json:"tick_p50_ms_at_most"`
-	TickP99  *float64 `json:"tick_p99_ms_at_most"`
-	CPU      float64  `json:"cpu_ms"`
-	CPUShare float64  `json:"cpu_share_of_a_core"`
-	RSS      float64  `json:"rss_bytes"`
+	Ticks      *uint64           `json:"ticks"`
+	TickP50    *float64          `json:"tick_p50_ms_at_most"`
+	TickP99    *float64          `json:"tick_p99_ms_at_most"`
+	CPU        *float64          `json:"cpu_ms"`
+	CPUShare   *float64          `json:"cpu_share_of_a_core"`
+	RSS        *float64          `json:"rss_bytes"`
+	Unmeasured map[string]string `json:"unmeasured,omitempty"`
 }
 
-// WriteJSON writes the summary as one JSON object on one line.
+// figure is v, or nil if the figure f was not measured: why names it, or
+// is given the reason if v is no finite number (which JSON cannot hold,
+// and which would lose the whole summary).
+func figure[T uint64 | float64](why map[string]string, f string, v T) *T {
+	if _, ok := why[f]; ok {
+		return nil
+	}
+	if x := float64(v); math.IsNaN(x) || math.IsInf(x, 0) {
+		why[f] = fmt.Sprintf("%v is not a finite number", x)
+		return nil
+	}
+	return &v
+}
+
+// reasons copies the reasons for unmeasured figures, for figure to add to.
+func reasons(u map[string]string) map[string]string {
+	if u == nil {
+		return map[string]string{}
+	}
+	return maps.Clone(u)
+}
+
+// orNil is m, or nil if it is empty (so that JSON leaves it out).
+func orNil(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
+}
+
+// msf is d in milliseconds.
+func msf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// WriteJSON writes the summary as one JSON object on one line. Every
+// figure is there: a number, or null with the reason in "unmeasured" (the
+// server's in "server"'s own "unmeasured").
 func (s Summary) WriteJSON(w io.Writer) error {
-	msf := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 	var server *jsonServer
 	if v := s.Server; v != nil {
-		boundMS := func(secs float64) *float64 {
-			if math.IsInf(secs, 1) || math.IsNaN(secs) {
-				return nil
-			}
-			v := secs * 1000
-			return &v
+		u := reasons(v.Unmeasured)
+		server = &jsonServer{
+			Ticks:   figure(u, figTicks, v.Ticks),
+			TickP50: figure(u, figTickP50, v.TickP50*1000), TickP99: figure(u, figTickP99, v.TickP99*1000),
+			CPU: figure(u, figCPU, msf(v.CPU)), CPUShare: figure(u, figCPUShare, v.CPUShare),
+			RSS: figure(u, figRSS, v.RSS),
 		}
-		server = &jsonServer{Ticks: v.Ticks, TickP50: boundMS(v.TickP50), TickP99: boundMS(v.TickP99), CPU: msf(v.CPU), CPUShare: v.CPUShare, RSS: v.RSS}
+		server.Unmeasured = orNil(u)
 	}
-	return json.NewEncoder(w).Encode(jsonSummary{
+	u := reasons(s.Unmeasured)
+	js := jsonSummary{
 		Server: server, ServerErr: s.ServerErr,
 		Players: s.Players, Refused: s.Refused, Dropped: s.Dropped,
 		InputsSent: s.InputsSent, InputsAcked: s.InputsAcked,
-		RTTp50: msf(s.RTTp50), RTTp99: msf(s.RTTp99), RTTMax: msf(s.RTTMax),
+		RTTp50: figure(u, figRTTp50, msf(s.RTTp50)), RTTp99: figure(u, figRTTp99, msf(s.RTTp99)), RTTMax: figure(u, figRTTMax, msf(s.RTTMax)),
 		BytesIn: s.BytesIn, BytesOut: s.BytesOut,
-		BytesInPerPlayerSec: s.BytesInPerPlayerPerSec, BytesOutPerPlayerS: s.BytesOutPerPlayerPerSec,
+		BytesInPerPlayerSec: figure(u, figBytesIn, s.BytesInPerPlayerPerSec), BytesOutPerPlayerS: figure(u, figBytesOut, s.BytesOutPerPlayerPerSec),
 		Pongs: s.Pongs, Undecodable: s.Undecodable,
-		Walked: msf(s.Walked), Duration: msf(s.Duration), CPUUser: msf(s.CPUUser), CPUSys: msf(s.CPUSys),
-	})
+		Walked: msf(s.Walked), Duration: msf(s.Duration),
+		CPUUser: figure(u, figCPUUser, msf(s.CPUUser)), CPUSys: figure(u, figCPUSys, msf(s.CPUSys)),
+	}
+	js.Unmeasured = orNil(u)
+	return json.NewEncoder(w).Encode(js)
 }

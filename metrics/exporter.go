@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"net/http"
-	"net/http/pprof"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -66,7 +65,7 @@ func New() *Exporter {
 
 // Watch adds the gauges and counters that stats reads at each scrape
 // (server.Server.Stats): players, bots, spectators, connections, ticks,
-// inputs processed and refused, States sent.
+// joins and leaves, inputs processed and refused, States sent.
 func (e *Exporter) Watch(stats func() server.Stats) {
 	gauge := func(name, help string, v func(server.Stats) int) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return float64(v(stats())) })
@@ -80,6 +79,8 @@ func (e *Exporter) Watch(stats func() server.Stats) {
 		gauge("gridlag_spectators", "Spectators watching.", func(s server.Stats) int { return s.Spectators }),
 		gauge("gridlag_connections", "Connections the server's core knows: from their first message until they end.", func(s server.Stats) int { return s.Connections }),
 		counter("gridlag_ticks_total", "Update ticks.", func(s server.Stats) uint64 { return s.Ticks }),
+		counter("gridlag_joins_total", "Players who joined.", func(s server.Stats) uint64 { return s.Joins }),
+		counter("gridlag_leaves_total", "Players who left.", func(s server.Stats) uint64 { return s.Leaves }),
 		counter("gridlag_inputs_processed_total", "Inputs processed (moved, blocked or over the speed limit).", func(s server.Stats) uint64 { return s.InputsProcessed }),
 		counter("gridlag_inputs_refused_total", "Inputs refused as duplicate or out of order.", func(s server.Stats) uint64 { return s.InputsRefused }),
 		counter("gridlag_states_sent_total", "State messages produced.", func(s server.Stats) uint64 { return s.StatesSent }),
@@ -101,15 +102,8 @@ func (e *Exporter) Refused(kind string) { e.refused.WithLabelValues(kind).Inc() 
 // Left implements server.Metrics.
 func (e *Exporter) Left(kind string) { e.left.WithLabelValues(kind).Inc() }
 
-// Handler serves /metrics (Prometheus' text format) and /debug/pprof/ (the
-// Go profiler's index, profiles and traces).
+// Handler serves the metrics in Prometheus' text format (/metrics of
+// Routes.Handler).
 func (e *Exporter) Handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(e.reg, promhttp.HandlerOpts{}))
-	mux.HandleFunc("/debug/pprof/", pprof.Index)
-	mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
-	mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-	mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
-	return mux
+	return promhttp.HandlerFor(e.reg, promhttp.HandlerOpts{})
 }

@@ -3,7 +3,6 @@ package metrics
 import (
 	"context"
 	"errors"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -23,16 +22,11 @@ const wait = 10 * time.Second
 // get fetches path from the exporter's handler and returns the body.
 func get(t *testing.T, base, path string) string {
 	t.Helper()
-	resp, err := http.Get(base + path)
-	if err != nil {
-		t.Fatal(err)
+	code, body := answer(t, base, path)
+	if code != http.StatusOK {
+		t.Fatalf("GET %s: %d", path, code)
 	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %s, %v", path, resp.Status, err)
-	}
-	return string(body)
+	return body
 }
 
 // value returns the value of the sample series (a name, with its labels
@@ -65,26 +59,36 @@ func scrapeUntil(t *testing.T, base, what string, ok func(scrape string) bool) s
 	}
 }
 
-// TestScrapeAServerAtWork: with players walking, the gauges show them and
-// the counters move; when they leave, the disconnections say why; the
-// profiler answers.
-func TestScrapeAServerAtWork(t *testing.T) {
+// startWatched starts a server at 50 Hz on loopback, watched by a new
+// exporter, and closes it when the test ends; it returns the exporter and
+// the game's address.
+func startWatched(t *testing.T) (*Exporter, string) {
+	t.Helper()
 	exp := New()
 	srv := server.New(server.Options{Config: server.Config{Rate: 50}, Metrics: exp, BotAddrs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
 	exp.Watch(srv.Stats)
+	exp.WatchRooms(srv.Rooms)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	defer func() {
+	t.Cleanup(func() {
 		srv.Close()
 		if err := <-served; !errors.Is(err, server.ErrServerClosed) {
 			t.Errorf("Serve: %v", err)
 		}
-	}()
-	web := httptest.NewServer(exp.Handler())
+	})
+	return exp, ln.Addr().String()
+}
+
+// TestScrapeAServerAtWork: with players walking, the gauges show them and
+// the counters move; when they leave, the disconnections say why; the
+// profiler answers when asked for.
+func TestScrapeAServerAtWork(t *testing.T) {
+	exp, addr := startWatched(t)
+	web := httptest.NewServer(Routes{Metrics: exp, Profiler: true}.Handler())
 	defer web.Close()
 
 	before := get(t, web.URL, "/metrics")
@@ -94,7 +98,7 @@ func TestScrapeAServerAtWork(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan loadgen.Summary, 1)
 	go func() {
-		s, err := loadgen.Run(ctx, loadgen.Options{Addr: ln.Addr().String(), N: 3})
+		s, err := loadgen.Run(ctx, loadgen.Options{Addr: addr, N: 3})
 		if err != nil {
 			t.Error(err)
 		}
@@ -102,13 +106,15 @@ func TestScrapeAServerAtWork(t *testing.T) {
 	}()
 	scrapeUntil(t, web.URL, "3 players walking, ticks timed, inputs processed, frames and bytes out", func(s string) bool {
 		return value(s, "gridlag_players") == 3 && value(s, "gridlag_bots") == 3 && value(s, "gridlag_connections") == 3 &&
+			value(s, "gridlag_joins_total") == 3 && value(s, "gridlag_rooms") == 1 &&
 			value(s, "gridlag_tick_duration_seconds_count") > 0 && value(s, "gridlag_inputs_processed_total") > 0 &&
 			value(s, "gridlag_frames_out_total") > 0 && value(s, "gridlag_bytes_out_total") > value(s, "gridlag_frames_out_total")
 	})
 	stop()
 	sum := <-done
 	after := scrapeUntil(t, web.URL, "3 players gone, saying bye", func(s string) bool {
-		return value(s, "gridlag_players") == 0 && value(s, `gridlag_disconnections_total{reason="bye"}`) == 3
+		return value(s, "gridlag_players") == 0 && value(s, `gridlag_disconnections_total{reason="bye"}`) == 3 &&
+			value(s, "gridlag_leaves_total") == 3
 	})
 	if got := value(after, "gridlag_inputs_processed_total"); got != float64(sum.InputsSent) {
 		t.Errorf("inputs processed %v, the players sent %d", got, sum.InputsSent)

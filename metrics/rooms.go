@@ -12,16 +12,18 @@ import (
 // with it.
 type roomCollector struct {
 	rooms      func() []server.RoomStats
+	open       *prometheus.Desc
 	players    *prometheus.Desc
 	spectators *prometheus.Desc
 }
 
-// WatchRooms adds the gauges of each room that rooms reads at each scrape
-// (server.Server.Rooms): gridlag_room_players and
-// gridlag_room_spectators, labelled room.
+// WatchRooms adds the gauges of the rooms that rooms reads at each scrape
+// (server.Server.Rooms): gridlag_rooms, how many are open, and each one's
+// gridlag_room_players and gridlag_room_spectators, labelled room.
 func (e *Exporter) WatchRooms(rooms func() []server.RoomStats) {
 	e.reg.MustRegister(&roomCollector{
 		rooms:      rooms,
+		open:       prometheus.NewDesc("gridlag_rooms", "Rooms open, the default room included.", nil, nil),
 		players:    prometheus.NewDesc("gridlag_room_players", "Players in a room's world.", []string{"room"}, nil),
 		spectators: prometheus.NewDesc("gridlag_room_spectators", "Spectators watching a room.", []string{"room"}, nil),
 	})
@@ -29,13 +31,16 @@ func (e *Exporter) WatchRooms(rooms func() []server.RoomStats) {
 
 // Describe implements prometheus.Collector.
 func (c *roomCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.open
 	ch <- c.players
 	ch <- c.spectators
 }
 
 // Collect implements prometheus.Collector.
 func (c *roomCollector) Collect(ch chan<- prometheus.Metric) {
-	for _, r := range c.rooms() {
+	rooms := c.rooms()
+	ch <- prometheus.MustNewConstMetric(c.open, prometheus.GaugeValue, float64(len(rooms)))
+	for _, r := range rooms {
 		ch <- prometheus.MustNewConstMetric(c.players, prometheus.GaugeValue, float64(r.Stats.Players), r.Name)
 		ch <- prometheus.MustNewConstMetric(c.spectators, prometheus.GaugeValue, float64(r.Stats.Spectators), r.Name)
 	}

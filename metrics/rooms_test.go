@@ -2,34 +2,16 @@ package metrics
 
 import (
 	"context"
-	"errors"
-	"net"
 	"net/http/httptest"
 	"testing"
 
 	"gridlag/loadgen"
-	"gridlag/server"
 )
 
 // TestScrapeRooms: each open room has its players gauge, labelled with
 // its name; a room's series go when it closes.
 func TestScrapeRooms(t *testing.T) {
-	exp := New()
-	srv := server.New(server.Options{Config: server.Config{Rate: 50}, Metrics: exp})
-	exp.Watch(srv.Stats)
-	exp.WatchRooms(srv.Rooms)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	defer func() {
-		srv.Close()
-		if err := <-served; !errors.Is(err, server.ErrServerClosed) {
-			t.Errorf("Serve: %v", err)
-		}
-	}()
+	exp, addr := startWatched(t)
 	web := httptest.NewServer(exp.Handler())
 	defer web.Close()
 
@@ -37,7 +19,7 @@ func TestScrapeRooms(t *testing.T) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if _, err := loadgen.Run(ctx, loadgen.Options{Addr: ln.Addr().String(), N: 3, Rooms: 2}); err != nil {
+		if _, err := loadgen.Run(ctx, loadgen.Options{Addr: addr, N: 3, Rooms: 2}); err != nil {
 			t.Error(err)
 		}
 	}()

@@ -73,3 +73,97 @@ func BenchmarkInputRoundTrip(b *testing.B) {
 		}
 	}
 }
+
+// mapForms is a generated 1024x1024 map (seed 1, as `-map-gen 1024x1024`)
+// and its frames in each form that follows a Welcome: "bits" (MapBits,
+// version 4) and "chunks" (MapChunks, version 3).
+func mapForms(b *testing.B) (*grid.Map, map[string][]byte) {
+	m, err := grid.Generate(1024, 1024, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	frames := map[string][]byte{}
+	for _, p := range protocol.MapBitsOf(m) {
+		frames["bits"] = append(frames["bits"], mustMarshal(b, p)...)
+	}
+	for _, c := range protocol.MapChunks(m) {
+		frames["chunks"] = append(frames["chunks"], mustMarshal(b, c)...)
+	}
+	return m, frames
+}
+
+// BenchmarkMapEncode is the server's cost of a big map's form, once per
+// map (a room keeps the frames): the bitmap compressed and cut into
+// MapBits, or the MapChunks run-length encoded. It reports the bytes on
+// the wire ("wire-bytes").
+func BenchmarkMapEncode(b *testing.B) {
+	m, frames := mapForms(b)
+	encode := map[string]func() []byte{
+		"bits": func() []byte {
+			var out []byte
+			for _, p := range protocol.MapBitsOf(m) {
+				out, _ = protocol.Append(out, p)
+			}
+			return out
+		},
+		"chunks": func() []byte {
+			var out []byte
+			for _, c := range protocol.MapChunks(m) {
+				out, _ = protocol.Append(out, c)
+			}
+			return out
+		},
+	}
+	for _, form := range []string{"bits", "chunks"} {
+		b.Run(form, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if got := encode[form](); len(got) != len(frames[form]) {
+					b.Fatalf("%d bytes, want %d", len(got), len(frames[form]))
+				}
+			}
+			b.ReportMetric(float64(len(frames[form])), "wire-bytes")
+		})
+	}
+}
+
+// BenchmarkMapDecode is a client's cost of a big map, once per join: the
+// frames that follow the Welcome read by a Decoder and put together into
+// the map, as the client does, from MapBits (decoded once, with the last
+// piece) or from MapChunks.
+func BenchmarkMapDecode(b *testing.B) {
+	m, frames := mapForms(b)
+	for _, form := range []string{"bits", "chunks"} {
+		b.Run(form, func(b *testing.B) {
+			b.SetBytes(int64(len(frames[form])))
+			b.ReportAllocs()
+			for b.Loop() {
+				dec := protocol.NewDecoder(bytes.NewReader(frames[form]))
+				bits := protocol.NewMapBitsBuffer(1024, 1024)
+				var got *grid.Map
+				var cells []byte
+				for got == nil {
+					msg, err := dec.Decode()
+					if err != nil {
+						b.Fatal(err)
+					}
+					switch msg := msg.(type) {
+					case *protocol.MapBits:
+						if got, err = bits.Add(msg); err != nil {
+							b.Fatal(err)
+						}
+					case *protocol.MapChunk:
+						if cells = append(cells, msg.Cells...); len(cells) == 1024*1024 {
+							if got, err = grid.NewMapFromCells(1024, 1024, cells); err != nil {
+								b.Fatal(err)
+							}
+						}
+					}
+				}
+				if got.Width() != m.Width() {
+					b.Fatal("another map")
+				}
+			}
+		})
+	}
+}

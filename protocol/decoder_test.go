@@ -138,7 +138,7 @@ func badFrames() []badFrame {
 	return []badFrame{
 		{"zero length", []byte{0, 0}, protocol.ErrEmptyFrame, ""},
 		{"type 0", frame(0), protocol.ErrUnknownType, ""},
-		{"type 24", frame(24, u64(1)), protocol.ErrUnknownType, ""},
+		{"type 27", frame(27, u64(1)), protocol.ErrUnknownType, ""},
 		{"type 255", frame(255), protocol.ErrUnknownType, ""},
 		{"hello short", frame(byte(protocol.TypeHello), u16(1)), protocol.ErrShort, "Hello"},
 		{"hello bool 2", hello(2, "ada"), protocol.ErrBadValue, "Hello"},
@@ -398,10 +398,15 @@ func TestEncoderWrites(t *testing.T) {
 
 func TestTypes(t *testing.T) {
 	names := map[string]bool{}
-	for i, typ := range allTypes {
-		if int(typ) != i+1 {
-			t.Errorf("%v is numbered %d, want %d: wire numbers never change", typ, typ, i+1)
+	want := protocol.Type(1)
+	for _, typ := range allTypes {
+		if want == protocol.TypeStateStep {
+			want++ // a frame type, not a message type
 		}
+		if typ != want {
+			t.Errorf("%v is numbered %d, want %d: wire numbers never change", typ, typ, want)
+		}
+		want++
 		m := protocol.New(typ)
 		if m == nil || m.Type() != typ {
 			t.Errorf("New(%d) = %#v", typ, m)
@@ -412,7 +417,7 @@ func TestTypes(t *testing.T) {
 		}
 		names[name] = true
 	}
-	for _, typ := range []protocol.Type{0, protocol.Type(len(allTypes) + 1), 255} {
+	for _, typ := range []protocol.Type{0, protocol.TypeStateStep, want, 255} {
 		if m := protocol.New(typ); m != nil {
 			t.Errorf("New(%d) = %#v, want nil", typ, m)
 		}
@@ -436,9 +441,29 @@ func TestWelcomeMap(t *testing.T) {
 	}
 }
 
+// TestErrorIsAnError: an Error reads as the server's sentence, with no
+// number a person could not make sense of; an empty one says what its
+// code means, in words.
 func TestErrorIsAnError(t *testing.T) {
 	var err error = &protocol.Error{Code: protocol.ErrCodeFull, Text: "server is full"}
-	if got := err.Error(); !strings.Contains(got, "server is full") || !strings.Contains(got, "3") {
-		t.Errorf("Error() = %q, want code and text", got)
+	if got := err.Error(); got != "server is full" {
+		t.Errorf("Error() = %q, want the text alone", got)
+	}
+	for code := uint8(0); code < 12; code++ {
+		got := (&protocol.Error{Code: code}).Error()
+		if got == "" || strings.ContainsAny(got, "0123456789") {
+			t.Errorf("Error() of code %d without text = %q, want words", code, got)
+		}
+	}
+}
+
+func TestSupportedVersions(t *testing.T) {
+	for v, want := range map[uint16]bool{0: false, 2: false, 3: true, 4: true, 5: false, 0xffff: false} {
+		if got := protocol.Supported(v); got != want {
+			t.Errorf("Supported(%d) = %v, want %v", v, got, want)
+		}
+	}
+	if protocol.MinVersion != 3 || protocol.Version != 4 {
+		t.Errorf("versions %d to %d, want 3 to 4", protocol.MinVersion, protocol.Version)
 	}
 }

@@ -7,9 +7,17 @@
 // bytes of UTF-8.
 //
 // A connection starts with the client's Hello, which carries Version; the
-// server answers Welcome, or Error and closes. After that the client sends
+// server answers Welcome, or Error and closes. A server serves every
+// version from MinVersion to Version, each in its own form: the one
+// difference so far is how a map too big for the Welcome follows it,
+// MapChunks for version 3 and MapBits (a compressed bitmap) from version
+// 4 on. After that the client sends
 // Input, Zap, Ping, Pong and Bye; the server sends State, ZapResult,
-// Tagged, Scores, Ping, Pong, Join, Leave, Error and Bye.
+// Tagged, Scores, Ping, Pong, Join, Leave, Error and Bye, and to a client
+// of version 4, Protect and Ranking (in place of Scores). A server serves
+// every version from MinVersion to Version (Supported), each the bytes of
+// its own version: what a newer version added never reaches an older
+// client.
 //
 // The frames from the server to a client are one stream: TCP delivers
 // them all, in order. So a State that changes nothing may travel as a
@@ -30,8 +38,9 @@
 // A Hello or a Spectate may name a room in an optional last field, absent
 // for the server's default room, so that the bytes of one naming none are
 // those of before rooms. A connection may instead start with ListRooms;
-// the server answers Rooms, the list of its rooms, and the connection may
-// then say Hello or Spectate. A Resume names no room: its token belongs to
+// the server answers Rooms, the list of its rooms (as many as fit a
+// frame, with how many are open to a client of version 4 when they do not
+// all fit), and the connection may then say Hello or Spectate. A Resume names no room: its token belongs to
 // the room that issued it.
 //
 // Decoding never panics: bad bytes give an error. Encoding is canonical, so

@@ -75,6 +75,17 @@ func examples() []example {
 			{Players: 3, MaxPlayers: 256, Round: 2, LeftMS: 0x01020304},
 			{Name: "café", Players: 0x0304, MaxPlayers: 0x0506, Spectators: 0x0708, Round: 0x090a, LeftMS: 0x0b0c0d0e},
 		}}},
+		{"mapbits.bin", &protocol.MapBits{Width: 0x0102, Height: 0x0103, Total: 0x0203, Offset: 0x0102, Data: []byte{0x78, 0x9c, 0x05, 0x06, 0x07}}},
+		{"protect.bin", &protocol.Protect{ID: 0x0102, UntilNS: 0x0304050607080910}},
+		{"ranking.bin", &protocol.Ranking{
+			Round: 0x0102, LeftMS: 0x03040506, Online: 0x0708, Rank: 0x090a,
+			Winner: 0x0b0c, WinnerPoints: 0x0d0e, WinnerName: "日本語",
+			Players: []protocol.RankEntry{
+				{ID: 0x0b0c, Bot: true, Points: 0x0f10, Named: true, Color: 3, Name: "bot-1"},
+				{ID: 0x0708, Frozen: true, Points: 0x0102},
+				{ID: 0x1112, Bot: true, Frozen: true, Points: 1, Named: true, Color: 8, Name: "grace 🎉"},
+			},
+		}},
 	}
 }
 
@@ -110,7 +121,8 @@ var allTypes = []protocol.Type{
 	protocol.TypePing, protocol.TypePong, protocol.TypeBye, protocol.TypeJoin, protocol.TypeLeave,
 	protocol.TypeSpectate, protocol.TypeSpectating, protocol.TypeOverview, protocol.TypeNotice,
 	protocol.TypeZap, protocol.TypeZapResult, protocol.TypeTagged, protocol.TypeScores, protocol.TypeMapChunk,
-	protocol.TypeResume, protocol.TypeListRooms, protocol.TypeRooms,
+	protocol.TypeResume, protocol.TypeListRooms, protocol.TypeRooms, protocol.TypeMapBits,
+	protocol.TypeProtect, protocol.TypeRanking,
 }
 
 // mustMarshal encodes m or stops the test.

@@ -23,7 +23,8 @@ func inlineMap(width, height uint16) bool { return int(width)*int(height) <= Max
 // Spectating: rows Y to Y+len(Cells)/Width-1. The chunks follow the
 // Welcome in row order, before anything else. On the wire the cells are
 // run-length encoded (rooms and corridors compress well: a generated
-// 1024x1024 map is about 220 KB instead of 1 MB).
+// 1024x1024 map is about 220 KB instead of 1 MB). This is the form a
+// client of protocol version 3 gets; from version 4 on, MapBits.
 type MapChunk struct {
 	Width uint16 // the map's width: Cells holds whole rows
 	Y     uint16 // the first row

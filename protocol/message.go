@@ -6,12 +6,34 @@ import (
 	"gridlag/grid"
 )
 
-// Version is the protocol version this build speaks. A Hello with any other
-// version is refused with an Error of code ErrCodeVersion. Version 2: a
-// State carries what changed in the recipient's area of interest, and a
-// map too large for a Welcome follows in MapChunks. Version 3: a State
-// that changes nothing may travel as a step (TypeStateStep).
-const Version uint16 = 3
+// Version is the protocol version this build speaks, and MinVersion the
+// oldest it still serves: a server answers a Hello, Resume, Spectate or
+// ListRooms of any version from MinVersion to Version in that version's
+// form, and refuses any other with an Error of code ErrCodeVersion.
+// Version 2: a State carries what changed in the recipient's area of
+// interest, and a map too large for a Welcome follows in MapChunks.
+// Version 3: a State that changes nothing may travel as a step
+// (TypeStateStep). Version 4: a map too large for a Welcome follows as
+// MapBits, a compressed bitmap, instead of MapChunks; spawn protection
+// (Protect), the room's scoreboard with names and ranks (Ranking, in place
+// of Scores), the zap outcomes ZapProtected and ZapTagged, and a room list
+// cut to fit a frame carrying how many rooms are open (Rooms.Total). A
+// version 3 client gets MapChunks and none of the rest, and every other
+// byte as before.
+const (
+	Version    uint16 = 4
+	MinVersion uint16 = 3
+)
+
+// Supported reports whether a peer of version v can be served.
+func Supported(v uint16) bool { return v >= MinVersion && v <= Version }
+
+// MapBitsSince is the first version whose big maps follow as MapBits.
+const MapBitsSince uint16 = 4
+
+// RoomsTotalSince is the first version whose Rooms, cut to fit a frame,
+// carries its Total: a version 3 client gets the same rooms without it.
+const RoomsTotalSince uint16 = 4
 
 // Type is the numeric type of a message, the first byte of a frame's body.
 type Type uint8
@@ -45,6 +67,14 @@ const (
 	// that changes nothing takes on a stream (see StateStream). It decodes
 	// to a State; New knows no message of this type.
 	TypeStateStep Type = 23
+	// TypeMapBits (since version 4) carries a big map as a compressed
+	// bitmap; see MapBits.
+	TypeMapBits Type = 24
+	// TypeProtect and TypeRanking (since version 4): spawn protection,
+	// and the room's scoreboard with names and ranks; see Protect and
+	// Ranking.
+	TypeProtect Type = 25
+	TypeRanking Type = 26
 )
 
 // String names the message type.
@@ -96,6 +126,12 @@ func (t Type) String() string {
 		return "Rooms"
 	case TypeStateStep:
 		return "StateStep"
+	case TypeMapBits:
+		return "MapBits"
+	case TypeProtect:
+		return "Protect"
+	case TypeRanking:
+		return "Ranking"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -119,8 +155,8 @@ type Hello struct {
 
 // Welcome accepts a client: its player ID, the map and the game's numbers,
 // and who is already playing. A map of more than MaxInlineMapCells cells
-// does not travel in the Welcome (Cells is empty): it follows in MapChunks,
-// see MapFollows.
+// does not travel in the Welcome (Cells is empty): it follows as MapBits
+// (as MapChunks to a client of version 3), see MapFollows.
 type Welcome struct {
 	Player     grid.PlayerID
 	UpdateRate uint16 // server states per second; 0 = one state per processed input
@@ -140,7 +176,7 @@ type Welcome struct {
 }
 
 // MapFollows reports whether the map is too large for the Welcome and
-// follows in MapChunks.
+// follows it (MapBits, or MapChunks to version 3).
 func (w *Welcome) MapFollows() bool { return !inlineMap(w.MapWidth, w.MapHeight) }
 
 // Map builds the grid map the Welcome carries.
@@ -161,7 +197,7 @@ const NumColors = 8
 
 // Error codes.
 const (
-	ErrCodeVersion  uint8 = 1 // the Hello's version is not Version
+	ErrCodeVersion  uint8 = 1 // the Hello's version is not one this build serves (MinVersion to Version)
 	ErrCodeName     uint8 = 2 // the Hello's name is not acceptable
 	ErrCodeFull     uint8 = 3 // the server has no room
 	ErrCodeProtocol uint8 = 4 // a malformed or unexpected message
@@ -178,8 +214,35 @@ type Error struct {
 	Text string
 }
 
-// Error makes *Error usable as a Go error.
-func (e *Error) Error() string { return fmt.Sprintf("server error %d: %s", e.Code, e.Text) }
+// Error makes *Error usable as a Go error: its Text, the sentence a
+// person reads (the code is for programs and logs), or what the code
+// means when the text is empty.
+func (e *Error) Error() string {
+	if e.Text != "" {
+		return e.Text
+	}
+	switch e.Code {
+	case ErrCodeVersion:
+		return "the server speaks another version of the protocol"
+	case ErrCodeName:
+		return "the server refused the name"
+	case ErrCodeFull:
+		return "the server is full"
+	case ErrCodeProtocol:
+		return "the server did not understand a message"
+	case ErrCodeSlow:
+		return "the connection was too slow for the server"
+	case ErrCodeFlood:
+		return "too many messages for the server"
+	case ErrCodeTimeout:
+		return "the server heard nothing for too long"
+	case ErrCodeShutdown:
+		return "the server is stopping"
+	case ErrCodeResume:
+		return "the server could not resume the session"
+	}
+	return "the server refused the connection"
+}
 
 // Input is one numbered key press: a request to move one cell.
 type Input struct {
@@ -240,13 +303,17 @@ type Leave struct {
 }
 
 // Notice is a message from the server's operator for the player to see,
-// such as "server restarting in 10 s"; the connection stays open.
+// such as "server stopping in 10 s"; the connection stays open.
 type Notice struct {
 	Text string
 }
 
 // Type implements Message.
 func (*Notice) Type() Type { return TypeNotice }
+
+// ByeShutdown is the Reason of the Bye a server says to every client when
+// it stops: a normal end, which a client tells its user as such.
+const ByeShutdown = "server shutting down"
 
 // Type implements Message.
 func (*Hello) Type() Type { return TypeHello }
@@ -325,6 +392,12 @@ func New(t Type) Message {
 		return new(ListRooms)
 	case TypeRooms:
 		return new(Rooms)
+	case TypeMapBits:
+		return new(MapBits)
+	case TypeProtect:
+		return new(Protect)
+	case TypeRanking:
+		return new(Ranking)
 	}
 	return nil
 }

@@ -19,8 +19,9 @@ func (t Token) IsZero() bool { return t == Token{} }
 
 // Resume is a returning player's first message, sent instead of Hello: it
 // asks for the avatar the token is bound to. The server answers with a
-// Welcome for the same player ID (and a new token), followed by the map's
-// MapChunks if it does not fit (see Welcome.MapFollows), then a Join for
+// Welcome for the same player ID (and a new token), followed by the map
+// (MapBits, or MapChunks to version 3) if it does not fit (see
+// Welcome.MapFollows), then a Join for
 // each player in the area of interest and a full State of it, whose Ack
 // tells which inputs it processed before the drop.
 // A token unknown or expired gets an Error of code ErrCodeResume.

@@ -33,7 +33,8 @@ type Rooms struct {
 	// Total is how many rooms are open when Rooms does not carry them all
 	// (a list cut to fit a frame), more than len(Rooms); 0 when it does.
 	// On the wire it is an optional last field, absent when 0, so a list
-	// that fits keeps the bytes it had before the field.
+	// that fits keeps the bytes it had before the field; a server sends
+	// it to clients of version RoomsTotalSince on only.
 	Total uint16
 }
 

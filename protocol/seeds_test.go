@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"gridlag/grid"
 	"gridlag/protocol"
 )
 
@@ -94,6 +95,9 @@ func seeds(t testing.TB) []seed {
 	chunk := func(w, y, rows uint16, runs ...byte) []byte {
 		return frame(byte(protocol.TypeMapChunk), u16(w), u16(y), u16(rows), runs)
 	}
+	bits := func(w, h uint16, total, offset uint32, data ...byte) []byte {
+		return frame(byte(protocol.TypeMapBits), u16(w), u16(h), u32(total), u32(offset), data)
+	}
 	pos := func(id, x, y uint16) []byte { return cat(u16(id), u16(x), u16(y)) }
 	overview := func(total, count uint16, players ...[]byte) []byte {
 		return frame(byte(protocol.TypeOverview), u32(9), u64(450e6), u16(total), u16(count), cat(players...))
@@ -113,6 +117,12 @@ func seeds(t testing.TB) []seed {
 	score := func(id uint16, bot, frozen byte, points uint16) []byte {
 		return cat(u16(id), []byte{bot, frozen}, u16(points))
 	}
+	ranking := func(winner string, count uint16, players ...[]byte) []byte {
+		return frame(byte(protocol.TypeRanking), u16(1), u32(180000), u16(3), u16(2), u16(1), u16(4), str(winner), u16(count), cat(players...))
+	}
+	rank := func(id uint16, flags byte, points uint16, info ...[]byte) []byte {
+		return cat(u16(id), []byte{flags}, u16(points), cat(info...))
+	}
 	s = append(s,
 		seed{"empty", nil},
 		seed{"stream-all-types", stream},
@@ -122,7 +132,7 @@ func seeds(t testing.TB) []seed {
 		seed{"length-max-no-body", []byte{0xff, 0xff}},
 		seed{"length-max-short-body", cat([]byte{0xff, 0xff, byte(protocol.TypeState)}, bytes.Repeat([]byte{0}, 100))},
 		seed{"unknown-type-0", frame(0)},
-		seed{"unknown-type-24", frame(24, []byte{1, 2, 3})},
+		seed{"unknown-type-27", frame(27, []byte{1, 2, 3})},
 		seed{"unknown-type-255", frame(255)},
 		seed{"hello-escape-in-name", hello(protocol.Version, 0, 0, "\x1b]0;pwned\a\x1b[2J")},
 		seed{"hello-bad-bool", hello(protocol.Version, 2, 0, "ada")},
@@ -175,6 +185,16 @@ func seeds(t testing.TB) []seed {
 		seed{"mapchunk-varint-cut", chunk(200, 0, 1, 0x91)},
 		seed{"mapchunk-runs-short", chunk(3, 0, 1, 3)},
 		seed{"mapchunk-trailing-run", chunk(1, 0, 1, 3, 2)},
+		seed{"mapbits-width-0", bits(0, 300, 10, 0, 1)},
+		seed{"mapbits-height-1025", bits(300, 1025, 10, 0, 1)},
+		seed{"mapbits-total-0", bits(300, 300, 0, 0, 1)},
+		seed{"mapbits-total-past-bound", bits(8, 8, uint32(protocol.MaxMapBitsLen(8, 8)+1), 0, 1)},
+		seed{"mapbits-total-huge", bits(1024, 1024, 0xffffffff, 0, 1)},
+		seed{"mapbits-empty-piece", bits(300, 300, 10, 0)},
+		seed{"mapbits-piece-past-total", bits(300, 300, 2, 1, 1, 2)},
+		seed{"mapbits-offset-huge", bits(300, 300, 10, 0xffffffff, 1)},
+		seed{"mapbits-short-head", frame(byte(protocol.TypeMapBits), u16(300), u16(300), u32(10), u16(0))},
+		seed{"welcome-then-mapbits", cat(welcome(1, 300, 250, ""), mapBitsFrames(t, 300, 250))},
 		seed{"input-dir-none", frame(byte(protocol.TypeInput), u32(1), []byte{0})},
 		seed{"input-dir-5", frame(byte(protocol.TypeInput), u32(1), []byte{5})},
 		seed{"input-dir-255", frame(byte(protocol.TypeInput), u32(1), []byte{255})},
@@ -196,7 +216,11 @@ func seeds(t testing.TB) []seed {
 		seed{"overview-capped", overview(9, 2, seen(1, 1, 2, 3, 4, protocol.NoRTT), seen(2, 0, 0xffff, 0xffff, 0xffffffff, 0))},
 		seed{"zap-short", frame(byte(protocol.TypeZap), u32(1), u32(2))},
 		seed{"zapresult-outcome-0", zapResult(0, 2, 1, 3)},
-		seed{"zapresult-outcome-7", zapResult(7, 2, 1, 3)},
+		seed{"zapresult-outcome-9", zapResult(9, 2, 1, 3)},
+		seed{"zapresult-protected", zapResult(byte(protocol.ZapProtected), 2, 1, 3)},
+		seed{"zapresult-protected-nobody", zapResult(byte(protocol.ZapProtected), 0, 1, 3)},
+		seed{"zapresult-tagged", zapResult(byte(protocol.ZapTagged), 2, 4, 8)},
+		seed{"zapresult-tagged-nobody", zapResult(byte(protocol.ZapTagged), 0, 4, 8)},
 		seed{"zapresult-hit-nobody", zapResult(byte(protocol.ZapHit), 0, 1, 3)},
 		seed{"zapresult-dir-5", zapResult(byte(protocol.ZapWall), 0, 5, 3)},
 		seed{"zapresult-len-9", zapResult(byte(protocol.ZapRange), 0, 4, 9)},
@@ -217,9 +241,33 @@ func seeds(t testing.TB) []seed {
 		seed{"resume-short-token", resume(protocol.Version, token(7)[:protocol.TokenLen-1])},
 		seed{"resume-old-version", resume(0, token(7))},
 		seed{"welcome-zero-token", frame(byte(protocol.TypeWelcome), u16(1), u16(20), u16(100), []byte{4}, u16(1), u16(1), []byte("."), u16(0), token(0), u16(0))},
+		seed{"protect-id-0", frame(byte(protocol.TypeProtect), u16(0), u64(2e9))},
+		seed{"protect-short", frame(byte(protocol.TypeProtect), u16(1), u32(2))},
+		seed{"ranking-empty", ranking("", 0)},
+		seed{"ranking-unnamed", ranking("", 2, rank(1, 1, 3), rank(2, 0, 0))},
+		seed{"ranking-named", ranking("ada", 1, rank(1, 4, 3, []byte{2}, str("ada")))},
+		seed{"ranking-huge-count", ranking("", 0xffff)},
+		seed{"ranking-count-too-small", ranking("", 1, rank(1, 0, 3), rank(2, 0, 4))},
+		seed{"ranking-player-0", ranking("", 1, rank(0, 0, 3))},
+		seed{"ranking-bad-flags", ranking("", 1, rank(1, 8, 3))},
+		seed{"ranking-name-past-end", ranking("", 1, rank(1, 4, 3, []byte{2, 9}, []byte("ada")))},
+		seed{"ranking-bad-utf8", ranking("\xff", 1, rank(1, 4, 3, []byte{2}, str("\xc3\x28")))},
 		seed{"error-c1-controls", frame(byte(protocol.TypeError), []byte{4}, str("\u009b31m\u0085"))},
 	)
 	return s
+}
+
+// mapBitsFrames is the MapBits frames of a generated width x height map.
+func mapBitsFrames(t testing.TB, width, height int) []byte {
+	m, err := grid.Generate(width, height, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b []byte
+	for _, p := range protocol.MapBitsOf(m) {
+		b = append(b, mustMarshal(t, p)...)
+	}
+	return b
 }
 
 // corpusFile is the text of a seed file in the format go test reads from

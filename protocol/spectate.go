@@ -35,7 +35,7 @@ type Spectating struct {
 }
 
 // MapFollows reports whether the map is too large for the Spectating and
-// follows in MapChunks, as after a Welcome.
+// follows it, as after a Welcome.
 func (s *Spectating) MapFollows() bool { return !inlineMap(s.MapWidth, s.MapHeight) }
 
 // Map builds the grid map the Spectating carries.

@@ -32,7 +32,14 @@ const (
 	ZapWall                           // a wall stopped the beam before anybody
 	ZapCooldown                       // too soon after the last zap: nothing fired
 	ZapFrozen                         // the shooter is frozen: nothing fired
+	// Version 4: a version-3 client is told what the beam met instead
+	// (ZapRange or ZapWall).
+	ZapProtected // the target the shooter saw in line was under spawn protection
+	ZapTagged    // the target the shooter saw in line had already been tagged (frozen then, or since)
 )
+
+// lastOutcome is the highest ZapOutcome.
+const lastOutcome = ZapTagged
 
 // String says what the outcome means in a few words.
 func (o ZapOutcome) String() string {
@@ -49,13 +56,23 @@ func (o ZapOutcome) String() string {
 		return "cooldown"
 	case ZapFrozen:
 		return "frozen"
+	case ZapProtected:
+		return "protected"
+	case ZapTagged:
+		return "already tagged"
 	}
 	return fmt.Sprintf("ZapOutcome(%d)", uint8(o))
 }
 
+// Named reports whether the outcome names a player (ZapResult.Target):
+// the one tagged, or the one the shooter saw in line and missed.
+func (o ZapOutcome) Named() bool {
+	return o == ZapHit || o == ZapLeft || o == ZapProtected || o == ZapTagged
+}
+
 // ZapResult tells the shooter how the server judged its zap number Seq.
 // Target is the tagged player for ZapHit, the player the shooter saw in
-// line for ZapLeft, and 0 otherwise. RewindMS is how far back the server
+// line for ZapLeft, ZapProtected and ZapTagged, and 0 otherwise. RewindMS is how far back the server
 // looked (0 without lag compensation). The beam left From towards the
 // shooter's facing and covered Len cells.
 type ZapResult struct {
@@ -110,7 +127,7 @@ func appendPos(b []byte, p grid.Pos) ([]byte, error) {
 func decodePos(r *reader) grid.Pos { return grid.Pos{X: int(r.u16()), Y: int(r.u16())} }
 
 func (m *ZapResult) appendPayload(b []byte) ([]byte, error) {
-	if m.Outcome < ZapHit || m.Outcome > ZapFrozen || (m.Outcome == ZapHit && m.Target == 0) {
+	if !m.outcomeOK() {
 		return b, fmt.Errorf("zap outcome %v, target %d: %w", m.Outcome, m.Target, ErrBadValue)
 	}
 	if m.Dir > grid.Right || m.Len > grid.BeamRange {
@@ -124,6 +141,13 @@ func (m *ZapResult) appendPayload(b []byte) ([]byte, error) {
 	return append(b, byte(m.Dir), m.Len), err
 }
 
+// outcomeOK reports whether the outcome is known, with a target where it
+// needs one (a hit, or a protected or tagged player in line).
+func (m *ZapResult) outcomeOK() bool {
+	return m.Outcome >= ZapHit && m.Outcome <= lastOutcome &&
+		(m.Target != 0 || m.Outcome != ZapHit && m.Outcome != ZapProtected && m.Outcome != ZapTagged)
+}
+
 func (m *ZapResult) decodePayload(r *reader) error {
 	m.Seq = r.u32()
 	m.Outcome = ZapOutcome(r.u8())
@@ -132,8 +156,7 @@ func (m *ZapResult) decodePayload(r *reader) error {
 	m.From = decodePos(r)
 	m.Dir = grid.Dir(r.u8())
 	m.Len = r.u8()
-	if r.err == nil && (m.Outcome < ZapHit || m.Outcome > ZapFrozen || (m.Outcome == ZapHit && m.Target == 0) ||
-		m.Dir > grid.Right || m.Len > grid.BeamRange) {
+	if r.err == nil && (!m.outcomeOK() || m.Dir > grid.Right || m.Len > grid.BeamRange) {
 		r.fail(ErrBadValue)
 	}
 	return r.done()

@@ -35,9 +35,11 @@ type Config struct {
 	Rate      int // server update rate in Hz; 0 = answer each input at once
 	Predict   bool
 	Reconcile bool
-	// LagComp and Unlag are the server's lag compensation (server.Config).
+	// LagComp and Unlag are the server's lag compensation, Protect its
+	// spawn protection (server.Config).
 	LagComp bool
 	Unlag   time.Duration
+	Protect time.Duration
 	// Until is how long the timeline runs after the start; 0 = long enough
 	// for every press to be acknowledged.
 	Until time.Duration
@@ -100,7 +102,7 @@ func Run(cfg Config) ([]Line, error) {
 		}
 	}
 	scfg := server.Config{Spawn: cfg.Player.Start, Spawns: starts[1:], MoveTime: cfg.MoveTime, Rate: cfg.Rate,
-		LagComp: cfg.LagComp, Unlag: cfg.Unlag}
+		LagComp: cfg.LagComp, Unlag: cfg.Unlag, Protect: cfg.Protect}
 	if err := scfg.Validate(); err != nil {
 		return nil, err
 	}

@@ -96,6 +96,10 @@ func zapJudged(e sim.Event, names func(grid.PlayerID) string) string {
 		s += fmt.Sprintf("hits %s at %v", names(z.Target), z.Seen)
 	case protocol.ZapLeft:
 		s += fmt.Sprintf("misses, %s had left the line (seen at %v)", names(z.Target), z.Seen)
+	case protocol.ZapTagged:
+		s += fmt.Sprintf("misses, %s was already tagged (seen at %v)", names(z.Target), z.Seen)
+	case protocol.ZapProtected:
+		s += fmt.Sprintf("misses, %s was protected (seen at %v)", names(z.Target), z.Seen)
 	default:
 		s += "misses: " + z.Outcome.String()
 	}

@@ -3,6 +3,7 @@ package scenario
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -125,5 +126,44 @@ func TestParseZapPress(t *testing.T) {
 	}
 	if _, err := ParsePresses("zip@1s"); err == nil || !strings.Contains(err.Error(), "or zap") {
 		t.Errorf("a bad name: %v, want an error naming zap too", err)
+	}
+}
+
+// TestNoTagAfterRespawn is the repro of issue 18: you tag the rival at 0,
+// it is frozen at (12,10) for 2 s and respawns elsewhere; your zap at
+// 2.1 s, drawing the world 316 ms back, sees it frozen where you tagged
+// it: a miss, not a second tag. With a spawn protection of 2 s the zap at
+// its arrival misses, and one after the protection tags it.
+func TestNoTagAfterRespawn(t *testing.T) {
+	for _, tt := range []struct {
+		protect time.Duration
+		second  time.Duration // your second zap
+		hits    []bool
+		say     []string
+	}{
+		{0, 2100 * ms, []bool{true, false, false}, []string{"hits rival at (12,10), rewound 316 ms", "misses, rival was already tagged (seen at (12,10)), rewound 316 ms"}},
+		{2 * time.Second, 2500 * ms, []bool{false, true, false}, []string{"misses, rival was protected (seen at (12,10))", "hits rival at (12,10)"}},
+	} {
+		cfg := Default()
+		cfg.Player.Latency = 200 * ms
+		cfg.Player.Presses = []Press{{At: 0, Zap: true}, {At: tt.second, Zap: true}}
+		cfg.Second = &Player{Start: grid.Pos{X: 12, Y: 10}, Latency: 50 * ms, Presses: []Press{{At: 5000 * ms, Zap: true}}}
+		cfg.Protect = tt.protect
+		var hits []bool
+		var events []string
+		for _, l := range run(t, cfg) {
+			if l.Zap != nil {
+				hits, events = append(hits, l.Zap.Hit), append(events, l.Event)
+			}
+		}
+		if !slices.Equal(hits, tt.hits) {
+			t.Errorf("protection %v: zaps hit %v, want %v: %q", tt.protect, hits, tt.hits, events)
+			continue
+		}
+		for i, want := range tt.say {
+			if !strings.Contains(events[i], want) {
+				t.Errorf("protection %v: zap %d %q, want it to say %q", tt.protect, i+1, events[i], want)
+			}
+		}
 	}
 }

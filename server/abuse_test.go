@@ -166,24 +166,38 @@ func TestPingBurstWithinLimitAnswered(t *testing.T) {
 	playsMeanwhile(t, ts, "127.0.0.3")
 }
 
-// TestDrainNoticeAndShutdownReason: Drain tells every client, newcomers are
-// refused with the notice, and on Close the leaves say why.
+// TestDrainNoticeAndShutdownReason: Drain tells every client the time
+// left and counts it down each second, newcomers are refused with the
+// same sentence, and on Close everyone gets the shutdown Bye and the
+// leaves say why.
 func TestDrainNoticeAndShutdownReason(t *testing.T) {
 	ts := startServer(t, Options{Config: Config{Rate: 20}})
 	c := dial(t, ts)
 	c.join("ada")
-	ts.Drain("server restarting in 10 s")
-	n := c.until("the Notice", func(m protocol.Message) bool { _, ok := m.(*protocol.Notice); return ok }).(*protocol.Notice)
-	if n.Text != "server restarting in 10 s" {
-		t.Errorf("notice %q", n.Text)
+	if ts.Draining() {
+		t.Fatal("Draining before Drain")
+	}
+	began := time.Now()
+	ts.Drain(3 * time.Second)
+	if !ts.Draining() {
+		t.Error("not Draining after Drain")
+	}
+	for _, want := range []string{"server stopping in 3 s", "server stopping in 2 s", "server stopping in 1 s"} {
+		n := c.until("the Notice", func(m protocol.Message) bool { _, ok := m.(*protocol.Notice); return ok }).(*protocol.Notice)
+		if n.Text != want {
+			t.Errorf("notice %q, want %q", n.Text, want)
+		}
+	}
+	if took, least := time.Since(began), 2*time.Second-50*time.Millisecond; took < least {
+		t.Errorf("the countdown reached 1 s after %v, not before %v", took, least)
 	}
 	late := dial(t, ts)
-	if e, ok := late.closed().(*protocol.Error); !ok || e.Code != protocol.ErrCodeShutdown {
-		t.Errorf("a newcomer while draining got %#v, want a shutdown Error", e)
+	if e, ok := late.closed().(*protocol.Error); !ok || e.Code != protocol.ErrCodeShutdown || !strings.HasPrefix(e.Text, "server stopping ") {
+		t.Errorf("a newcomer while draining got %#v, want a shutdown Error saying the server is stopping", e)
 	}
 	ts.Close()
-	if _, ok := c.closed().(*protocol.Bye); !ok {
-		t.Error("no Bye on Close")
+	if b, ok := c.closed().(*protocol.Bye); !ok || b.Reason != protocol.ByeShutdown {
+		t.Errorf("got %#v on Close, want the shutdown Bye", b)
 	}
 	if !strings.Contains(ts.logs.String(), `reason="server shutting down"`) || strings.Contains(ts.logs.String(), "said bye") {
 		t.Errorf("the leave on shutdown does not say why:\n%s", ts.logs)

@@ -15,7 +15,7 @@ import (
 // (MaxPlayersPerAddr, which a Resume from a new address counts against
 // too) and of each room's spectator slots, and the last places of the
 // rooms and of the slots go only to addresses that hold none. The
-// server's own connections (OwnConn: its bots) are exempt. Each refusal is
+// server's own connections (Dial from Own: its bots) are exempt. Each refusal is
 // an Error saying why, and a warning in the log, summarised when it
 // repeats, counted by the kind of its reason ("rate", "per_address",
 // "full").

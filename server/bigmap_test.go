@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"gridlag/grid"
@@ -20,9 +21,46 @@ func bigMap(tb testing.TB, side int) (*grid.Map, grid.Pos) {
 	return m, spawn
 }
 
+// mapAfter reads the map that follows out[0] (a Welcome or Spectating) to
+// conn in out: the cells of the MapChunks a version 3 client gets, or of
+// the MapBits the later versions get, decoded, up to the first other
+// message to conn; and the form it came in.
+func mapAfter(t *testing.T, out []Envelope, conn ConnID, w, h uint16) (cells []byte, form protocol.Type) {
+	t.Helper()
+	buf := protocol.NewMapBitsBuffer(w, h)
+	for _, e := range out[1:] {
+		if e.To != conn {
+			continue
+		}
+		switch typ := e.Msg.Type(); {
+		case typ != protocol.TypeMapChunk && typ != protocol.TypeMapBits:
+			return cells, form
+		case form != 0 && typ != form:
+			t.Fatalf("%v after %v: one map in two forms", typ, form)
+		}
+		switch m := e.Msg.(type) {
+		case *protocol.MapChunk:
+			form = m.Type()
+			cells = append(cells, m.Cells...)
+		case *protocol.MapBits:
+			form = m.Type()
+			got, err := buf.Add(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != nil {
+				cells = got.Cells()
+			}
+		}
+	}
+	return cells, form
+}
+
 // TestBigMapFollowsTheWelcome: on a generated 1024x1024 map a newcomer's
-// Welcome carries the dimensions only, and the map's chunks follow it,
-// before its first State, giving the map back cell for cell.
+// Welcome carries the dimensions only, and the map follows it, before its
+// first State, giving the map back cell for cell: as MapBits to a client
+// of this version, and as the very MapChunks of before to a version 3
+// client.
 func TestBigMapFollowsTheWelcome(t *testing.T) {
 	m, spawn := bigMap(t, 1024)
 	c := NewCore(Config{Map: m, Spawn: spawn, Rate: 20})
@@ -30,81 +68,112 @@ func TestBigMapFollowsTheWelcome(t *testing.T) {
 	if !w.MapFollows() || len(w.Cells) != 0 || w.MapWidth != 1024 || w.MapHeight != 1024 {
 		t.Fatalf("welcome of a 1024x1024 map: %dx%d with %d cells", w.MapWidth, w.MapHeight, len(w.Cells))
 	}
-	c.Receive(0, 2, &protocol.Hello{Version: protocol.Version, Name: "bob"})
-	out := c.Outbox().Envelopes
-	if statesTo(out, 2) == nil {
-		t.Fatalf("bob got no State: %s", describe(out))
-	}
-	var cells []byte
-	for _, e := range out[1:] {
-		if ch, ok := e.Msg.(*protocol.MapChunk); ok {
-			cells = append(cells, ch.Cells...)
-			continue
+	for i, v := range []struct {
+		version uint16
+		form    protocol.Type
+	}{{protocol.Version, protocol.TypeMapBits}, {protocol.MinVersion, protocol.TypeMapChunk}} {
+		id := ConnID(2 + i)
+		c.Receive(0, id, &protocol.Hello{Version: v.version, Name: fmt.Sprint("bob", i)})
+		out := c.Outbox().Envelopes
+		if cells, form := mapAfter(t, out, id, 1024, 1024); form != v.form || !bytes.Equal(cells, m.Cells()) {
+			t.Errorf("version %d: the map followed as %v, giving %d cells before anything else; want %v giving the map", v.version, form, len(cells), v.form)
 		}
-		if len(cells) != 1024*1024 {
-			t.Fatalf("%v after %d cells of chunks, want the whole map before anything else", e.Msg.Type(), len(cells))
+		if statesTo(out, id) == nil {
+			t.Fatalf("version %d: no State: %s", v.version, describe(out))
 		}
-		break
-	}
-	if !bytes.Equal(cells, m.Cells()) {
-		t.Error("the chunks do not give the map back")
+		if v.form == protocol.TypeMapChunk {
+			var got, want []byte
+			for _, e := range out[1:] {
+				if ch, ok := e.Msg.(*protocol.MapChunk); ok {
+					got = append(got, mustFrame(t, ch)...)
+				}
+			}
+			for _, ch := range protocol.MapChunks(m) {
+				want = append(want, mustFrame(t, ch)...)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("a version 3 client's map is %d bytes, want the %d bytes of MapChunks it always had", len(got), len(want))
+			}
+		}
 	}
 }
 
+// mustFrame encodes m alone.
+func mustFrame(t *testing.T, m protocol.Message) []byte {
+	t.Helper()
+	b, err := protocol.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // TestBigMapFollowsTheSpectating: a spectator of a big world gets the map
-// in chunks right after its Spectating, as a player after its Welcome.
+// right after its Spectating, as a player after its Welcome, in its
+// version's form.
 func TestBigMapFollowsTheSpectating(t *testing.T) {
 	m, spawn := bigMap(t, 1024)
 	c := NewCore(Config{Map: m, Spawn: spawn, Rate: 20})
-	c.Receive(0, 1, &protocol.Spectate{Version: protocol.Version, Name: "teacher"})
-	out := c.Outbox().Envelopes
-	sp, ok := out[0].Msg.(*protocol.Spectating)
-	if !ok || !sp.MapFollows() {
-		t.Fatalf("first message %s, want a Spectating whose map follows", describe(out))
-	}
-	var cells []byte
-	for _, e := range out[1:] {
-		if ch, ok := e.Msg.(*protocol.MapChunk); ok {
-			cells = append(cells, ch.Cells...)
+	for i, v := range []struct {
+		version uint16
+		form    protocol.Type
+	}{{protocol.Version, protocol.TypeMapBits}, {protocol.MinVersion, protocol.TypeMapChunk}} {
+		id := ConnID(1 + i)
+		c.Receive(0, id, &protocol.Spectate{Version: v.version, Name: "teacher"})
+		out := c.Outbox().Envelopes
+		sp, ok := out[0].Msg.(*protocol.Spectating)
+		if !ok || !sp.MapFollows() {
+			t.Fatalf("first message %s, want a Spectating whose map follows", describe(out))
 		}
-	}
-	if !bytes.Equal(cells, m.Cells()) {
-		t.Error("the chunks do not give the map back")
+		if cells, form := mapAfter(t, out, id, 1024, 1024); form != v.form || !bytes.Equal(cells, m.Cells()) {
+			t.Errorf("version %d: the map followed as %v, giving %d cells; want %v giving the map", v.version, form, len(cells), v.form)
+		}
 	}
 }
 
 // TestRoomsShareTheMap: every room of a server plays on one MapShare,
-// built once with its chunks encoded: opening a room copies no map and
-// encodes nothing, and two rooms' spectators are sent the same bytes.
+// built once with its chunks and its bits encoded: opening a room copies
+// no map and encodes nothing, and two rooms' spectators are sent the same
+// bytes, in either form.
 func TestRoomsShareTheMap(t *testing.T) {
 	m, spawn := bigMap(t, 1024)
 	s := New(Options{Config: Config{Map: m, Spawn: spawn, Rate: 20}})
 	def := s.openRoom("")
-	if len(def.core.share.frames) != len(def.core.share.chunks) || len(def.core.share.chunks) == 0 {
-		t.Fatalf("the default room's share has %d frames for %d chunks: not encoded when built",
-			len(def.core.share.frames), len(def.core.share.chunks))
+	share := def.core.share
+	if len(share.chunks) == 0 || len(share.bits) == 0 || len(share.frames) != len(share.chunks)+len(share.bits) {
+		t.Fatalf("the default room's share has %d frames for %d chunks and %d bits: not encoded when built",
+			len(share.frames), len(share.chunks), len(share.bits))
 	}
 	red, blue := s.openRoom("red"), s.openRoom("blue")
-	if red.core.share != def.core.share || blue.core.share != def.core.share {
+	if red.core.share != share || blue.core.share != share {
 		t.Fatal("a named room built a map of its own")
 	}
-	sent := func(r *room, id ConnID) [][]byte {
-		r.core.Receive(0, id, &protocol.Spectate{Version: protocol.Version, Name: "watcher", Room: r.name})
-		var heads [][]byte
-		for _, f := range s.enc.encode(r.core.Outbox().Envelopes, wholeStates, r.core.share.frames, nil) {
-			if f.head[2] == byte(protocol.TypeMapChunk) {
-				heads = append(heads, f.head)
+	for _, v := range []struct {
+		version uint16
+		form    protocol.Type
+		n       int
+	}{{protocol.Version, protocol.TypeMapBits, len(share.bits)}, {protocol.MinVersion, protocol.TypeMapChunk, len(share.chunks)}} {
+		sent := func(r *room, id ConnID) [][]byte {
+			r.core.Receive(0, id, &protocol.Spectate{Version: v.version, Name: fmt.Sprint("watcher", id), Room: r.name})
+			var heads [][]byte
+			for _, f := range s.enc.encode(r.core.Outbox().Envelopes, wholeStates, share.frames, nil) {
+				if f.head[2] == byte(v.form) {
+					heads = append(heads, f.head)
+				}
+			}
+			return heads
+		}
+		a, b := sent(red, ConnID(v.version)*2), sent(blue, ConnID(v.version)*2+1)
+		if len(a) != v.n || len(b) != len(a) {
+			t.Fatalf("version %d: %d and %d frames of %v sent, want %d", v.version, len(a), len(b), v.form, v.n)
+		}
+		for i := range a {
+			if &a[i][0] != &b[i][0] {
+				t.Fatalf("version %d: frame %d of blue's map is not red's bytes", v.version, i)
 			}
 		}
-		return heads
 	}
-	a, b := sent(red, 1), sent(blue, 2)
-	if len(a) != len(def.core.share.chunks) || len(b) != len(a) {
-		t.Fatalf("%d and %d chunks sent, want %d", len(a), len(b), len(def.core.share.chunks))
-	}
-	for i := range a {
-		if &a[i][0] != &b[i][0] {
-			t.Fatalf("chunk %d of blue is not red's bytes", i)
-		}
+	if len(share.frames) != len(share.chunks)+len(share.bits) {
+		t.Errorf("%d frames kept after the joins, want the %d built", len(share.frames), len(share.chunks)+len(share.bits))
 	}
 }

@@ -23,6 +23,9 @@ const (
 	DefaultUnlag = 500 * time.Millisecond
 	// DefaultRound is the length of a round of zap tag.
 	DefaultRound = time.Duration(grid.DefaultRound)
+	// DefaultProtect is how long a player who joins or respawns cannot be
+	// tagged: cmd's default; the Core takes Protect as given.
+	DefaultProtect = 2 * time.Second
 )
 
 // Limits of the game numbers: what the wire format can carry.
@@ -43,6 +46,8 @@ const (
 	// MinRound and MaxRound bound Round.
 	MinRound = time.Second
 	MaxRound = 24 * time.Hour
+	// MaxProtect bounds Protect.
+	MaxProtect = 30 * time.Second
 )
 
 // Config are the game numbers.
@@ -91,11 +96,17 @@ type Config struct {
 	// Round is the length of a round of zap tag, MinRound to MaxRound.
 	// Default 3 minutes.
 	Round time.Duration
+	// Protect is spawn protection: for this long after a player joins or
+	// respawns (from the broadcast that shows it there) no zap tags it,
+	// including a zap judged against a moment of that time. 0 to
+	// MaxProtect; the Core takes it as given (0, the zero value, protects
+	// nobody); cmd passes DefaultProtect.
+	Protect time.Duration
 }
 
 // WithDefaults returns c with its zero fields (Map, Spawn, MoveTime, Burst,
-// MaxPlayers, MaxSpectators, Round) filled in. Rate, LagComp and Unlag
-// stay as given.
+// MaxPlayers, MaxSpectators, Round) filled in. Rate, LagComp, Unlag and
+// Protect stay as given.
 func (c Config) WithDefaults() Config {
 	if c.Map == nil {
 		c.Map = grid.DefaultMap()
@@ -146,6 +157,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("server: unlag %v is out of range (0 to %v)", c.Unlag, MaxUnlag)
 	case c.Round < MinRound || c.Round > MaxRound:
 		return fmt.Errorf("server: round %v is out of range (%v to %v)", c.Round, MinRound, MaxRound)
+	case c.Protect < 0 || c.Protect > MaxProtect:
+		return fmt.Errorf("server: spawn protection %v is out of range (0 to %v)", c.Protect, MaxProtect)
 	case !c.Map.Inside(c.Spawn):
 		return fmt.Errorf("server: spawn %v is outside the %dx%d map", c.Spawn, c.Map.Width(), c.Map.Height())
 	}

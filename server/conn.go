@@ -29,8 +29,8 @@ type conn struct {
 	nc         net.Conn
 	raw        syscall.RawConn // nc's descriptor, for writes that never wait; nil if nc has none
 	remote     string
-	host       string // the remote IP, the key of the per-address caps; "" for the server's own (OwnConn)
-	own        bool   // the server's own connection (its bots): no per-address cap, Hello.Bot believed
+	host       string // the remote IP, the key of the per-address caps; ownHost for the server's own (Own)
+	own        bool   // the server's own connection (Dial from Own: its bots): no per-address cap, share or rate, Hello.Bot believed
 	shard      *shard
 	queueCap   int           // the most frames that may wait
 	byteCap    int           // the most bytes they may hold
@@ -62,6 +62,7 @@ type conn struct {
 	// Owned by the loop goroutine.
 	world    *room  // the room its first Hello or Spectate chose; nil before
 	lobby    bool   // it asked for the list of rooms (ListRooms)
+	version  uint16 // the protocol version of its last handshake message (0 before one)
 	watching bool   // a spectator of world, counted in its watchers
 	botOK    bool   // its Hello may say it is a bot (own, or from Options.BotAddrs)
 	dropped  bool   // the Core was told it is gone
@@ -70,6 +71,22 @@ type conn struct {
 	// states is the server's end of the stream of States to it: the
 	// last State encoded for it, the base of a step.
 	states protocol.StateStream
+}
+
+// handshakeVersion returns the protocol version a connection's handshake
+// message m says it speaks; false if m is no handshake message.
+func handshakeVersion(m protocol.Message) (uint16, bool) {
+	switch h := m.(type) {
+	case *protocol.Hello:
+		return h.Version, true
+	case *protocol.Spectate:
+		return h.Version, true
+	case *protocol.Resume:
+		return h.Version, true
+	case *protocol.ListRooms:
+		return h.Version, true
+	}
+	return 0, false
 }
 
 func newConn(id ConnID, nc net.Conn, host string, sh *shard, queue, queueBytes int, born time.Duration) *conn {
@@ -249,7 +266,7 @@ const (
 	evConnect eventKind = iota // a new connection (from the accept loop)
 	evMessage                  // a decoded message
 	evGone                     // the connection is over (from its reader or writer)
-	evNotice                   // a Notice for everyone (from Drain); c is nil
+	evNotice                   // Drain began: a Notice for everyone; c is nil
 )
 
 // event is what connection goroutines pass to the loop.
@@ -260,7 +277,6 @@ type event struct {
 	reason string           // evGone: why, for the log and the Core
 	final  protocol.Message // evGone: a last message to send before closing, or nil
 	abuse  bool             // evGone: log as a warning (malformed, flood, timeout, slow)
-	notice string           // evNotice: the text
 }
 
 // read is the connection's reader goroutine: it decodes frames and passes
@@ -399,15 +415,25 @@ func (s *Server) linger(c *conn) {
 	s.hardClose(c)
 }
 
+// ownHost is the host of the server's own players (Own): the key that no
+// per-address cap applies to.
+const ownHost = ""
+
 // hostOf is the IP part of a remote address, the key of the per-address
-// caps.
+// caps; ownHost for Own.
 func hostOf(a net.Addr) string {
+	if a == Own {
+		return ownHost
+	}
 	if tcp, ok := a.(*net.TCPAddr); ok {
 		return tcp.IP.String()
 	}
 	host, _, err := net.SplitHostPort(a.String())
 	if err != nil {
-		return a.String()
+		host = a.String()
+	}
+	if host == ownHost {
+		return "unnamed" // an unnamed peer (a Unix socket's) is not the server's own
 	}
 	return host
 }
@@ -418,9 +444,9 @@ type addrCount struct {
 	count map[string]int    // joined connections per IP
 }
 
-// join counts connection id, from host, as joined, unless it is already.
+// join counts connection id, from host, as joined, once.
 func (a *addrCount) join(id ConnID, host string) {
-	if _, ok := a.hosts[id]; ok {
+	if _, counted := a.hosts[id]; counted {
 		return
 	}
 	a.hosts[id] = host

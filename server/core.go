@@ -22,7 +22,8 @@ type Core struct {
 	world  *grid.World
 	share  *MapShare            // the map and what travels of it, maybe shared with other Cores
 	cells  []byte               // the map's cells, shared by every Welcome, if small enough for one
-	chunks []*protocol.MapChunk // the map's chunks, shared by every Welcome of a big map
+	chunks []*protocol.MapChunk // the map's chunks, shared by every Welcome of a big map to a version 3 client
+	bits   []*protocol.MapBits  // the map's compressed bits, shared by every Welcome of a big map to the later versions
 
 	conns map[ConnID]*client
 	slots []*client          // joined clients by player ID; slot 0 unused
@@ -69,13 +70,18 @@ type Core struct {
 	facts     []PlayerOverview // scratch of overview
 
 	// zap tag: see zap.go and round.go
-	targets  []grid.PlayerPos // scratch of judge
-	lastZap  ZapRecord
-	thawAt   time.Duration // no frozen player thaws before this; 0 if none is frozen
-	roundEnd time.Duration // when the round in play ends; 0 before the first call with a time
-	winner   grid.Score    // the last round's winner, ID 0 if none
-	scores   []grid.Score  // scratch of endRound
-	stale    bool          // someone joined or left: the next Ping sends the scoreboard
+	targets   []grid.PlayerPos // scratch of judge
+	spawned   []grid.PlayerID  // the players whose life the broadcast under way began (see record)
+	spawnedIn []int32          // and the buckets they stand in, once tellSpawned needs them
+	lastZap   ZapRecord
+	thawAt    time.Duration // no frozen player thaws before this; 0 if none is frozen
+	roundEnd  time.Duration // when the round in play ends; 0 before the first call with a time
+	winner    grid.Score    // the last round's winner, ID 0 if none
+	// winnerName is the last round's winner's name, kept after it leaves.
+	winnerName string
+	ranking    []*client    // scratch of tellRankings: the players by rank
+	scores     []grid.Score // scratch of endRound
+	stale      bool         // someone joined or left: the next Ping sends the scoreboard
 
 	stats Stats
 }
@@ -92,14 +98,17 @@ const (
 
 // client is one connection the Core knows.
 type client struct {
-	conn    ConnID
-	phase   phase
-	player  grid.PlayerID
-	info    protocol.PlayerInfo
-	key     string         // protocol.NameKey of its name
-	join    *protocol.Join // announces the player to those it comes into view of
-	area    area           // what the client was last told of its area of interest
-	bot     bool
+	conn   ConnID
+	phase  phase
+	player grid.PlayerID
+	info   protocol.PlayerInfo
+	key    string         // protocol.NameKey of its name
+	join   *protocol.Join // announces the player to those it comes into view of
+	area   area           // what the client was last told of its area of interest
+	bot    bool
+	// version is the protocol version the connection speaks: a client of
+	// version 3 is sent exactly what a server of version 3 sent it.
+	version uint16
 	lastSeq uint32         // the last input processed
 	rtt     rttMeter       // the round trip, measured by the Core's Pings
 	token   protocol.Token // brings the avatar back after a drop; zero if resuming is off
@@ -114,6 +123,18 @@ type client struct {
 	gun         grid.Cooldown // the zap's cooldown
 	frozenUntil time.Duration // when a tagged player respawns; 0 if not frozen
 	points      int           // score in this round
+	// Liveness, for lag compensation and spawn protection (see
+	// standingAt): the player was placed at its join or respawn cell and
+	// no broadcast has shown it there yet (spawning); it was shown at
+	// least once (lived); its current life began at life, after a tag
+	// (respawned) or with its join.
+	spawning, lived, respawned bool
+	life                       time.Duration
+	// The Ranking (version 4): the players the last one sent to it listed,
+	// whose names it has, and the round whose winner it named (0: none).
+	ranked       []*client
+	toldWinner   uint64
+	order, place int // its index in the ranking and its rank, as of the last tellRankings
 }
 
 // NewCore returns a Core with the given game numbers, defaults filled in.
@@ -157,6 +178,7 @@ func newCore(cfg Config, ms *MapShare) *Core {
 		share:  ms,
 		cells:  ms.cells,
 		chunks: ms.chunks,
+		bits:   ms.bits,
 	}
 	c.base, c.cur = &c.indexes[0], &c.indexes[1]
 	c.base.build(cfg.Map.Width(), cfg.Map.Height(), nil)
@@ -333,14 +355,38 @@ func (c *Core) handshake(now time.Duration, cl *client, m protocol.Message) {
 	}
 }
 
-// versionOK refuses a handshake of another protocol version.
+// versionOK refuses a handshake of a protocol version this server does
+// not serve, and records the version of one it serves: the client is
+// answered in its version's form.
 func (c *Core) versionOK(cl *client, v uint16) bool {
-	if v != protocol.Version {
-		c.refuse(cl, protocol.ErrCodeVersion, fmt.Sprintf(
-			"protocol version %d is not supported: this server speaks version %d; please update your client", v, protocol.Version))
+	if !protocol.Supported(v) {
+		c.refuse(cl, protocol.ErrCodeVersion, VersionRefusal(v))
 		return false
 	}
+	cl.version = v
 	return true
+}
+
+// VersionRefusal is the text of the Error that refuses a handshake of
+// protocol version v.
+func VersionRefusal(v uint16) string {
+	return fmt.Sprintf("protocol version %d is not supported: this server speaks versions %d to %d; please update your client",
+		v, protocol.MinVersion, protocol.Version)
+}
+
+// sendMap sends cl the map that follows its Welcome or Spectating when it
+// is too big for them: MapChunks to a version 3 client, as before
+// version 4, and MapBits to the others.
+func (c *Core) sendMap(cl *client) {
+	if cl.version < protocol.MapBitsSince {
+		for _, m := range c.chunks {
+			c.send(cl.conn, m)
+		}
+		return
+	}
+	for _, m := range c.bits {
+		c.send(cl.conn, m)
+	}
 }
 
 // join handles a Hello: the player enters the world.
@@ -389,10 +435,11 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	cl.join = &protocol.Join{Player: cl.info}
 	cl.area.reset()
 	cl.trail = newTrail(now, pos)
+	cl.spawning = true // its life begins with the broadcast that shows it
 	c.slots[pid] = cl
 	c.count++
 	c.stats.Joins++
-	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: h.Name, Bot: h.Bot, Pos: pos})
+	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: h.Name, Bot: h.Bot, Pos: pos, Version: cl.version})
 
 	c.issue(cl)
 	c.welcome(cl)
@@ -409,8 +456,8 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	c.stale = true
 }
 
-// welcome sends cl its Welcome (with its resume token), then the map's
-// chunks if the map does not fit in it. The players in view come as one
+// welcome sends cl its Welcome (with its resume token), then the map in
+// its version's form if the map does not fit in it. The players in view come as one
 // Join each with the State that shows them (its area is reset on joining
 // and on resuming), so that neither grows with the number of players.
 func (c *Core) welcome(cl *client) {
@@ -429,9 +476,7 @@ func (c *Core) welcome(cl *client) {
 		w.ResumeS = uint16((c.cfg.Resume + time.Second - 1) / time.Second)
 	}
 	c.send(cl.conn, w)
-	for _, m := range c.chunks {
-		c.send(cl.conn, m)
-	}
+	c.sendMap(cl)
 }
 
 // refuse ends a connection that has not joined.
@@ -575,9 +620,12 @@ func (c *Core) broadcast(now time.Duration) {
 			u := c.startUpdate()
 			cl.area.update(&u, cl.player, p.Pos, v)
 			c.sendState(now, cl, u, moved)
+			c.tellSpawned(now, cl)
 		}
 	}
+	c.showSpawned(now)
 	c.base, c.cur = c.cur, c.base
+	c.spawned, c.spawnedIn = c.spawned[:0], c.spawnedIn[:0]
 	for _, d := range c.departed {
 		c.held[d.id] = false
 	}
@@ -620,6 +668,7 @@ func (c *Core) sendState(now time.Duration, cl *client, u areaUpdate, moved *pro
 	c.deltas, c.runs, c.gones, c.lefts, c.met = u.changed, u.moved, u.gone, u.left, u.met
 	for _, id := range c.met {
 		c.send(cl.conn, c.slots[id].join)
+		c.tellProtected(now, cl, c.slots[id])
 	}
 	st := c.states.get()
 	st.Tick = c.tick
@@ -656,18 +705,18 @@ func (c *Core) freeID(now time.Duration) grid.PlayerID {
 // human spawn cells for a bot, see humanSpawn for a human.
 func (c *Core) spawnCell(bot bool) (grid.Pos, bool) {
 	if bot {
-		return c.world.Spawn(botAnchor(c.cfg.Map, c.botN), c.spawns...)
+		return c.spawnNear(botAnchor(c.cfg.Map, c.botN), true)
 	}
 	return c.humanSpawn()
 }
 
 // humanSpawn picks a human's cell: Spawn, else the first free of Spawns,
-// else the free cell nearest to Spawn.
+// else the free cell nearest to Spawn on the main floor.
 func (c *Core) humanSpawn() (grid.Pos, bool) {
 	for _, p := range c.spawns {
 		if c.world.Free(p) {
 			return p, true
 		}
 	}
-	return c.world.Spawn(c.cfg.Spawn)
+	return c.spawnNear(c.cfg.Spawn, false)
 }

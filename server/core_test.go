@@ -22,7 +22,13 @@ func join(t *testing.T, c *Core, now time.Duration, conn ConnID, name string, bo
 // joinSeen is join, keeping what the clients are told in v (if not nil).
 func joinSeen(t *testing.T, c *Core, v views, now time.Duration, conn ConnID, name string, bot bool) *protocol.Welcome {
 	t.Helper()
-	c.Receive(now, conn, &protocol.Hello{Version: protocol.Version, Name: name, Bot: bot})
+	return joinVersion(t, c, v, now, conn, name, bot, protocol.Version)
+}
+
+// joinVersion is joinSeen for a client of the given protocol version.
+func joinVersion(t *testing.T, c *Core, v views, now time.Duration, conn ConnID, name string, bot bool, version uint16) *protocol.Welcome {
+	t.Helper()
+	c.Receive(now, conn, &protocol.Hello{Version: version, Name: name, Bot: bot})
 	out := c.Outbox().Envelopes
 	if v != nil {
 		v.apply(out)
@@ -236,7 +242,8 @@ func TestHandshakeRefusals(t *testing.T) {
 		code uint8
 		text []string
 	}{
-		{"wrong version", &protocol.Hello{Version: protocol.Version + 6, Name: "ann"}, protocol.ErrCodeVersion, []string{fmt.Sprint("version ", protocol.Version+6), fmt.Sprint("version ", protocol.Version)}},
+		{"wrong version", &protocol.Hello{Version: protocol.Version + 6, Name: "ann"}, protocol.ErrCodeVersion, []string{fmt.Sprint("version ", protocol.Version+6), fmt.Sprintf("versions %d to %d", protocol.MinVersion, protocol.Version)}},
+		{"old version", &protocol.Hello{Version: protocol.MinVersion - 1, Name: "ann"}, protocol.ErrCodeVersion, []string{fmt.Sprint("version ", protocol.MinVersion-1), fmt.Sprintf("versions %d to %d", protocol.MinVersion, protocol.Version)}},
 		{"empty name", &protocol.Hello{Version: protocol.Version, Name: " "}, protocol.ErrCodeName, []string{protocol.ErrNameEmpty.Error()}},
 		{"control name", &protocol.Hello{Version: protocol.Version, Name: "a\x1b[2Jb"}, protocol.ErrCodeName, []string{protocol.ErrNameControl.Error()}},
 		{"long name", &protocol.Hello{Version: protocol.Version, Name: strings.Repeat("x", 17)}, protocol.ErrCodeName, []string{protocol.ErrNameLong.Error()}},

@@ -33,9 +33,12 @@
 // and a resume counts against the address it comes from. Refusals, and
 // every line that repeats per connection or per room (joins, leaves,
 // rooms opened and closed, spectators), are logged once, then summarised
-// per address (package ratelog). The server's own bots reach it in memory
-// (OwnConn): only there, and from Options.BotAddrs, is a Hello that says
-// it is a bot believed.
+// per address (package ratelog). A front end in the server's process
+// connects through Server.Dial (inprocess.go), an in-process socket that
+// counts as the address it names: the SSH front end dials as each SSH
+// connection's address, and the server's own bots dial as Own, which no
+// per-address cap, share or rate applies to. Only from Own, and from
+// Options.BotAddrs, is a Hello that says it is a bot believed.
 //
 // The server follows the netcode notes: clients send numbered intents
 // (Input), the server applies them under the speed limit and broadcasts ONE
@@ -45,8 +48,10 @@
 // (aoi.go, areaindex.go): a client hears of the players around it only.
 // The adapter encodes each connection's States on a stream of its own
 // (protocol.StateStream, on conn), so that an idle State travels as a step
-// of a few bytes, and the map's chunks once for every room (kept.go), whatever the
-// number of joins.
+// of a few bytes, and the map once for every room (kept.go, MapShare),
+// whatever the number of joins and rooms: as MapBits to clients of
+// protocol version 4, as the MapChunks of before to version 3 (each
+// connection's version is recorded by its handshake, Core.sendMap).
 //
 // Spectators (a connection that opens with Spectate instead of Hello) watch
 // without a player: no slot, no avatar, a cap of their own. Each tick they
@@ -58,9 +63,13 @@
 // carries the server time of the world its client was drawing. With
 // Config.LagComp the Core rewinds the other players to that time, at most
 // Config.Unlag back, from a trail of every player's cells kept for at
-// least HistoryKeep, and traces the beam there (grid.Trace); the shooter
-// is told the outcome (ZapResult), the tagged player who saw it where
-// (Tagged), and every player the scoreboard (Scores). Freezes, respawns
+// least HistoryKeep, and traces the beam there (grid.Trace), through the
+// players that could not be tagged at that moment: frozen then, tagged
+// since, or under spawn protection (Config.Protect; standingAt, protect.go);
+// the shooter is told the outcome (ZapResult), the tagged player who saw
+// it where (Tagged), and every player the room's scoreboard (Ranking to a
+// client of protocol version 4, scoreboard.go; Scores to one of version 3,
+// which is sent only what a server of version 3 sent). Freezes, respawns
 // and the end of a round happen at the first call with a time that is due
 // (Tick, Ping, a message), so in immediate mode within a ping interval.
 package server

@@ -60,7 +60,7 @@ func (e *encoder) frameOf(env Envelope, streams func(ConnID) *protocol.StateStre
 	case *protocol.State:
 		b, err := e.append(m, streams(env.To))
 		return frame{head: b}, err
-	case *protocol.MapChunk:
+	case *protocol.MapChunk, *protocol.MapBits:
 		return kept.frame(m)
 	}
 	if env.Msg == e.lastMsg {

@@ -160,44 +160,61 @@ func TestIdleStatesAreSteps(t *testing.T) {
 	}
 }
 
-// TestMapChunksEncodedOncePerRoom: on a big map the second join's Welcome
-// is followed by the very frames of the first's map chunks, not encoded
-// again.
-func TestMapChunksEncodedOncePerRoom(t *testing.T) {
+// TestMapEncodedOncePerRoom: on a big map the second join's Welcome is
+// followed by the very frames of the first's map, not encoded again: the
+// MapBits of this version's clients, and the MapChunks of version 3's.
+func TestMapEncodedOncePerRoom(t *testing.T) {
 	m, spawn := bigMap(t, 1024)
 	c := NewCore(Config{Map: m, Spawn: spawn, Rate: 20})
 	var enc encoder
 	kept, conns := keptFrames{}, streams{}
-	chunkFrames := func(id ConnID) [][]byte {
-		c.Receive(0, id, &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", id)})
+	id := ConnID(0)
+	mapFrames := func(version uint16) [][]byte {
+		id++
+		c.Receive(0, id, &protocol.Hello{Version: version, Name: fmt.Sprint("p", id)})
 		out := c.Outbox().Envelopes
 		frames := enc.encode(out, conns.of, kept, nil)
 		var heads [][]byte
 		for i, env := range out {
-			if _, ok := env.Msg.(*protocol.MapChunk); ok && env.To == id {
-				heads = append(heads, frames[i].head)
+			switch env.Msg.(type) {
+			case *protocol.MapChunk, *protocol.MapBits:
+				if env.To == id {
+					heads = append(heads, frames[i].head)
+				}
 			}
 		}
 		return heads
 	}
-	first := chunkFrames(1)
-	second := chunkFrames(2)
-	if len(first) == 0 || len(second) != len(first) || len(kept) != len(first) {
-		t.Fatalf("%d chunks to the first, %d to the second, %d kept", len(first), len(second), len(kept))
-	}
-	var cells []byte
-	for i := range first {
-		if &first[i][0] != &second[i][0] {
-			t.Errorf("chunk %d was encoded again for the second join", i)
+	for _, version := range []uint16{protocol.Version, protocol.MinVersion} {
+		before := len(kept)
+		first, second := mapFrames(version), mapFrames(version)
+		if len(first) == 0 || len(second) != len(first) || len(kept)-before != len(first) {
+			t.Fatalf("version %d: %d frames of map to the first, %d to the second, %d kept", version, len(first), len(second), len(kept)-before)
 		}
-		ch, _, err := protocol.Unmarshal(second[i])
-		if err != nil {
-			t.Fatal(err)
+		var cells []byte
+		bits := protocol.NewMapBitsBuffer(1024, 1024)
+		for i := range first {
+			if &first[i][0] != &second[i][0] {
+				t.Errorf("version %d: frame %d of the map was encoded again for the second join", version, i)
+			}
+			msg, _, err := protocol.Unmarshal(second[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch msg := msg.(type) {
+			case *protocol.MapChunk:
+				cells = append(cells, msg.Cells...)
+			case *protocol.MapBits:
+				if got, err := bits.Add(msg); err != nil {
+					t.Fatal(err)
+				} else if got != nil {
+					cells = got.Cells()
+				}
+			}
 		}
-		cells = append(cells, ch.(*protocol.MapChunk).Cells...)
-	}
-	if !bytes.Equal(cells, m.Cells()) {
-		t.Error("the kept frames do not give the map back")
+		if !bytes.Equal(cells, m.Cells()) {
+			t.Errorf("version %d: the kept frames do not give the map back", version)
+		}
 	}
 }
 
@@ -209,28 +226,43 @@ func sameState(a, b *protocol.State) bool {
 }
 
 // BenchmarkJoinBigMap measures a join on a generated 1024x1024 map: the
-// Core's Welcome and the encoding of its output, the map's chunks kept
+// Core's Welcome and the encoding of its output, the map's frames kept
 // from join to join as a room keeps them ("kept"), or encoded at each join
-// ("each").
+// ("each"), for a client of this version (the map as MapBits) and of
+// version 3 (MapChunks). It reports the bytes of the map's frames a join
+// sends ("map-bytes/join").
 func BenchmarkJoinBigMap(b *testing.B) {
 	m, spawn := bigMap(b, 1024)
-	for _, keep := range []bool{true, false} {
-		name := map[bool]string{true: "kept", false: "each"}[keep]
-		b.Run(name, func(b *testing.B) {
-			c := NewCore(Config{Map: m, Spawn: spawn, Rate: 20})
-			var enc encoder
-			kept := keptFrames{}
-			b.ReportAllocs()
-			for i := 0; b.Loop(); i++ {
-				if !keep {
-					kept = keptFrames{}
+	for _, version := range []uint16{protocol.Version, protocol.MinVersion} {
+		for _, keep := range []bool{true, false} {
+			name := fmt.Sprintf("v%d/%s", version, map[bool]string{true: "kept", false: "each"}[keep])
+			b.Run(name, func(b *testing.B) {
+				c := NewCore(Config{Map: m, Spawn: spawn, Rate: 20})
+				var enc encoder
+				kept := keptFrames{}
+				mapBytes := 0
+				b.ReportAllocs()
+				for i := 0; b.Loop(); i++ {
+					if !keep {
+						kept = keptFrames{}
+					}
+					id := ConnID(i%2 + 1)
+					c.Receive(0, id, &protocol.Hello{Version: version, Name: fmt.Sprint("p", id)})
+					out := c.Outbox().Envelopes
+					frames := enc.encode(out, wholeStates, kept, nil)
+					if i == 0 {
+						for j, env := range out {
+							switch env.Msg.(type) {
+							case *protocol.MapChunk, *protocol.MapBits:
+								mapBytes += len(frames[j].head)
+							}
+						}
+					}
+					c.Disconnect(0, id, "bench")
+					c.Outbox()
 				}
-				id := ConnID(i%2 + 1)
-				c.Receive(0, id, &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", id)})
-				enc.encode(c.Outbox().Envelopes, wholeStates, kept, nil)
-				c.Disconnect(0, id, "bench")
-				c.Outbox()
-			}
-		})
+				b.ReportMetric(float64(mapBytes), "map-bytes/join")
+			})
+		}
 	}
 }

@@ -67,4 +67,7 @@ type Event struct {
 	Reason string   // why (EventLeave, EventRefused, EventUnwatch, EventAway)
 	From   ConnID   // the connection the player came back from (EventResume)
 	Room   string   // the room it happened in, "" for the default room (set by the Server)
+	// Version is the protocol version the connection speaks (EventJoin,
+	// EventWatch, EventResume).
+	Version uint16
 }

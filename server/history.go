@@ -71,43 +71,110 @@ func (tr *trail) at(t time.Duration) grid.Pos {
 }
 
 // record adds to every player's trail the cell a broadcast at time now
-// carries, when it changed. A steady world records nothing and allocates
-// nothing.
+// carries, when it changed, and begins the life of every player placed
+// since the last broadcast (a join, a respawn): the clients see it from
+// now on. A steady world records nothing and allocates nothing.
 func (c *Core) record(now time.Duration, positions []grid.PlayerPos) {
 	keep := max(HistoryKeep, c.cfg.Unlag)
 	for _, p := range positions {
 		cl := c.slots[p.ID]
-		if cl != nil && cl.trail.last() != p.Pos {
+		if cl == nil {
+			continue
+		}
+		if cl.spawning {
+			c.startLife(now, cl)
+		}
+		if cl.trail.last() != p.Pos {
 			cl.trail.push(now, p.Pos, keep)
 		}
 	}
 }
 
-// seenAt returns the other players of shooter, not frozen, at the cells a
-// client drawing the server time t showed them: a client switches a
-// player's cell halfway between the two States around the move, so at
-// update rate r a move recorded at a broadcast shows from half an interval
-// before it.
-func (c *Core) seenAt(dst []grid.PlayerPos, shooter grid.PlayerID, t time.Duration) []grid.PlayerPos {
-	if c.cfg.Rate > 0 {
-		t += time.Second / time.Duration(c.cfg.Rate) / 2
-	}
-	for _, cl := range c.slots {
-		if cl != nil && cl.player != shooter && cl.frozenUntil == 0 {
-			dst = append(dst, grid.PlayerPos{ID: cl.player, Pos: cl.trail.at(t)})
-		}
-	}
-	return dst
+// Liveness. A zap may be judged against a moment in the past, so whether
+// a player could be tagged then matters as much as where it stood. A
+// tagged player is frozen, respawns elsewhere when it thaws, and is then
+// protected for Config.Protect; its frozen time and its life before the
+// tag are over for good: nobody can tag it again for a moment before its
+// current life began, wherever it stood then. So a player's liveness at
+// any moment t of the kept history follows from when its current life
+// began as the clients saw it (life: the broadcast that showed it at its
+// join or respawn cell), whether that life followed a tag (respawned), and
+// whether it is frozen now. See standingAt.
+//
+// A moment before a player joined is judged with the player at its join
+// cell, as its first State shows it: a client draws a player that appears
+// between two States from halfway between them, and one whose first States
+// came together from the oldest; spawn protection covers that moment.
+
+// standing is what a zap fired at a player finds, as of one moment.
+type standing uint8
+
+const (
+	standAbsent    standing = iota // not shown to anyone yet
+	standOpen                      // it can be tagged
+	standProtected                 // within Config.Protect of its join or respawn
+	standTagged                    // frozen then, or tagged since: that life is over
+)
+
+// startLife starts the life of cl, placed at its join or respawn cell, at now:
+// the broadcast that shows it there.
+func (c *Core) startLife(now time.Duration, cl *client) {
+	cl.respawned = cl.lived
+	cl.spawning, cl.lived, cl.life = false, true, now
+	c.spawned = append(c.spawned, cl.player)
 }
 
-// present returns the other players of shooter, not frozen, where the
-// server has them now.
-func (c *Core) present(dst []grid.PlayerPos, shooter grid.PlayerID) []grid.PlayerPos {
+// standingAt says what a zap judged now finds of cl as of moment t (now,
+// or a moment of the history).
+func (c *Core) standingAt(cl *client, t time.Duration) standing {
+	switch {
+	case cl.frozenUntil != 0:
+		return standTagged
+	case cl.spawning && !cl.lived:
+		return standAbsent // joined, not shown to anyone yet
+	case cl.spawning:
+		return standTagged // respawned, not shown yet: its last life ended in a tag
+	case t < cl.life && cl.respawned:
+		return standTagged
+	case c.cfg.Protect > 0 && t < cl.life+c.cfg.Protect:
+		return standProtected
+	}
+	return standOpen
+}
+
+// protectedUntil returns when cl's spawn protection ends, and whether it
+// is still on at now.
+func (c *Core) protectedUntil(cl *client, now time.Duration) (time.Duration, bool) {
+	until := cl.life + c.cfg.Protect
+	return until, c.cfg.Protect > 0 && cl.lived && !cl.spawning && cl.frozenUntil == 0 && now < until
+}
+
+// lineup appends the other players of shooter that a zap finds at moment t
+// to dst: with
+// rewound, at the cells a client drawing the server time t showed them
+// (a client switches a player's cell halfway between the two States
+// around the move, so at update rate r a move recorded at a broadcast
+// shows from half an interval before it); without, where the server has
+// them now. With open, only those that can be tagged. Players absent then
+// are left out.
+func (c *Core) lineup(dst []grid.PlayerPos, shooter grid.PlayerID, t time.Duration, rewound, open bool) []grid.PlayerPos {
+	cellAt := t
+	if rewound && c.cfg.Rate > 0 {
+		cellAt += time.Second / time.Duration(c.cfg.Rate) / 2
+	}
 	for _, cl := range c.slots {
-		if cl != nil && cl.player != shooter && cl.frozenUntil == 0 {
-			p, _ := c.world.Pos(cl.player)
-			dst = append(dst, grid.PlayerPos{ID: cl.player, Pos: p})
+		if cl == nil || cl.player == shooter {
+			continue
 		}
+		s := c.standingAt(cl, t)
+		if s == standAbsent || open && s != standOpen {
+			continue
+		}
+		p := cl.trail.at(cellAt)
+		if !rewound {
+			p, _ = c.world.Pos(cl.player)
+		}
+		dst = append(dst, grid.PlayerPos{ID: cl.player, Pos: p})
 	}
 	return dst
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"net"
 	"net/netip"
 	"strings"
 	"testing"
@@ -248,9 +249,10 @@ func TestLobbyFloodIsRateLimited(t *testing.T) {
 }
 
 // TestOnlyTheServersOwnBotsAreBots (row 10): a Hello that says it is a bot
-// is believed on the server's own connection (OwnConn, its bots) and from
-// Options.BotAddrs only: from anyone else it joins as a person, so a name
-// reserved for bots is refused.
+// is believed on the server's own connections (Dial from Own, its bots)
+// and from Options.BotAddrs only: from anyone else it joins as a person,
+// so a name reserved for bots is refused; so is one from a front end in
+// the process that dials as its player's address (an SSH player).
 func TestOnlyTheServersOwnBotsAreBots(t *testing.T) {
 	ts := startServer(t, Options{Config: Config{Rate: 20}, MaxPlayersPerAddr: 1,
 		BotAddrs: []netip.Prefix{netip.MustParsePrefix("127.0.0.5/32")}})
@@ -263,14 +265,16 @@ func TestOnlyTheServersOwnBotsAreBots(t *testing.T) {
 	if st := ts.Stats(); st.Bots != 0 || st.Players != 2 {
 		t.Fatalf("stats %+v: want 2 players and no bot", st)
 	}
+	ssh := dialIn(t, ts, &net.TCPAddr{IP: net.ParseIP("127.0.0.6"), Port: 50022})
+	ssh.send(claim("bot-7"))
+	m, err := ssh.recv()
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusedWith(t, "an in-process player dialed as its SSH address saying it is bot-7", m, "name refused: name is reserved for bots")
 	// The server's own: no per-address cap (1 here), its word believed.
 	for i := range 3 {
-		nc, err := ts.OwnConn()
-		if err != nil {
-			t.Fatal(err)
-		}
-		own := &testClient{t: t, nc: nc, dec: protocol.NewDecoder(nc), enc: protocol.NewEncoder(nc)}
-		t.Cleanup(func() { nc.Close() })
+		own := dialIn(t, ts, Own)
 		own.send(claim(fmt.Sprint("bot-", i+1)))
 		if _, ok := own.until("the Welcome", func(m protocol.Message) bool {
 			_, w := m.(*protocol.Welcome)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,7 +11,8 @@ import (
 // TestRoomListFitsAFrame (row 4): with more rooms than one frame carries
 // (1,000 with names of 16 four-byte characters), the list still fits:
 // the default room and the busiest are listed, Total says how many are
-// open, and the list is encoded once until the rooms change.
+// open, and the list is encoded once until the rooms change. A version 3
+// lobby, which knows no Total, gets the same rooms without it.
 func TestRoomListFitsAFrame(t *testing.T) {
 	s := New(Options{Config: Config{Rate: 20}, MaxRooms: 1024})
 	s.openRoom("")
@@ -24,7 +26,7 @@ func TestRoomListFitsAFrame(t *testing.T) {
 			r.core.Receive(0, 1, &protocol.Hello{Version: protocol.Version, Name: "ann", Room: name})
 		}
 	}
-	f, err := s.roomListFrame()
+	f, err := s.roomListFrame(protocol.Version)
 	if err != nil {
 		t.Fatalf("the room list of 1,001 rooms: %v", err)
 	}
@@ -46,12 +48,24 @@ func TestRoomListFitsAFrame(t *testing.T) {
 	if !found {
 		t.Error("the one room with a player was cut from the list")
 	}
-	again, _ := s.roomListFrame()
+	f3, err := s.roomListFrame(protocol.MinVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m3, _, err := protocol.Unmarshal(f3.head)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l3 := m3.(*protocol.Rooms); l3.Total != 0 || len(f3.head) != len(f.head)-2 || !slices.Equal(l3.Rooms, list.Rooms) {
+		t.Errorf("version 3's list: %d rooms, Total %d, %d bytes; want the same %d rooms without a Total, 2 bytes less than %d",
+			len(l3.Rooms), l3.Total, len(f3.head), len(list.Rooms), len(f.head))
+	}
+	again, _ := s.roomListFrame(protocol.Version)
 	if &again.head[0] != &f.head[0] {
 		t.Error("the list was encoded again with nothing changed")
 	}
 	s.list.dirty = true // a room opened, someone joined...
-	if fresh, _ := s.roomListFrame(); &fresh.head[0] == &f.head[0] {
+	if fresh, _ := s.roomListFrame(protocol.Version); &fresh.head[0] == &f.head[0] {
 		t.Error("the list was not encoded again after a change")
 	}
 }

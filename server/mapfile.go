@@ -12,7 +12,7 @@ import (
 // MaxMapFileSize is the largest map file LoadMap reads, in bytes: twice
 // what a map of grid.MaxMapSide x grid.MaxMapSide cells with "\r\n" line
 // ends takes, which leaves room for blank lines after it. Such a map loads
-// and is played: its cells follow the Welcome in protocol.MapChunks.
+// and is played: its cells follow the Welcome (protocol.MapBits, or MapChunks to version 3).
 const MaxMapFileSize = (grid.MaxMapSide + 2) * grid.MaxMapSide * 2
 
 // LoadMap reads a map file for Config.Map: one line per row, '#' for a wall

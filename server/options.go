@@ -129,7 +129,9 @@ type Options struct {
 	// return at once (hand the work to another goroutine): the world waits
 	// for it.
 	Heartbeat func()
-	// HeartbeatInterval is how often Heartbeat is called. Default 2s.
+	// HeartbeatInterval is how often Heartbeat is called, and the world's
+	// goroutine notes the beat that Health reads (whether or not Heartbeat
+	// is set). Default 2s.
 	HeartbeatInterval time.Duration
 	// OnEvent, if set, is called from the goroutine that owns the world with
 	// every Event the Core reports (joins, leaves, refusals, spectators), in
@@ -173,7 +175,7 @@ type Options struct {
 	LobbyRateTotal int
 	// BotAddrs are the remote addresses whose Hello may say it is a bot
 	// (gridlag bots, gridlag load): a Hello's Bot flag is believed from
-	// the server's own connections (OwnConn) and from these only, and a
+	// the server's own connections (Dial from Own) and from these only, and a
 	// name reserved for bots (protocol.CheckPlayerName) is refused to
 	// everyone else. Nil: the server's own bots only.
 	BotAddrs []netip.Prefix

@@ -20,21 +20,30 @@ type PlayerOverview struct {
 	// HasRTT is false until the server has measured a round trip (the
 	// Core's Ping, answered).
 	HasRTT bool
+	// Frozen: tagged, waiting to respawn. Protected: under spawn
+	// protection (Config.Protect) until ProtectedUntil, on the Core's
+	// clock.
+	Frozen         bool
+	Protected      bool
+	ProtectedUntil time.Duration
 }
 
 // Overview appends every player in the world, sorted by ID, to dst: the
 // server's view that spectators get over the wire, read straight from the
-// Core. The tick it belongs to is Stats().Ticks.
-func (c *Core) Overview(dst []PlayerOverview) []PlayerOverview {
+// Core, as of now (for spawn protection). The tick it belongs to is
+// Stats().Ticks.
+func (c *Core) Overview(now time.Duration, dst []PlayerOverview) []PlayerOverview {
 	for _, cl := range c.slots {
 		if cl == nil {
 			continue
 		}
 		pos, _ := c.world.Pos(cl.player)
 		rtt, ok := cl.rtt.rtt()
+		until, protected := c.protectedUntil(cl, now)
 		dst = append(dst, PlayerOverview{
 			ID: cl.player, Name: cl.info.Name, Color: cl.info.Color, Bot: cl.bot,
 			Pos: pos, Ack: cl.lastSeq, RTT: rtt, HasRTT: ok,
+			Frozen: cl.frozenUntil != 0, Protected: protected, ProtectedUntil: until,
 		})
 	}
 	return dst
@@ -44,7 +53,7 @@ func (c *Core) Overview(dst []PlayerOverview) []PlayerOverview {
 // players with the lowest IDs, at most protocol.MaxOverviewPlayers (one
 // frame's worth); Total counts them all.
 func (c *Core) overview(now time.Duration) *protocol.Overview {
-	c.facts = c.Overview(c.facts[:0])
+	c.facts = c.Overview(now, c.facts[:0])
 	o := c.overviews.get()
 	o.Tick = c.tick
 	o.TimeNS = uint64(max(now, 0))

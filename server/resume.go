@@ -117,16 +117,19 @@ func (c *Core) resume(now time.Duration, cl *client, r *protocol.Resume) {
 	// whatever a player has (its cell, its input numbering, a score) comes
 	// back with it; only the connection changes.
 	av.conn = cl.conn
+	av.version = cl.version                     // the map follows in the form the new connection reads
+	av.ranked, av.toldWinner = av.ranked[:0], 0 // the client's names went with the old connection
 	av.rtt = rttMeter{}
 	c.conns[cl.conn] = av
 	c.issue(av)
 	c.stats.Resumes++
-	c.events = append(c.events, Event{Kind: EventResume, Conn: av.conn, From: from, Player: av.player, Name: av.info.Name, Bot: av.bot})
+	c.events = append(c.events, Event{Kind: EventResume, Conn: av.conn, From: from, Player: av.player, Name: av.info.Name, Bot: av.bot, Version: av.version})
 	c.welcome(av)
 	// A full picture of its area, with a Join for each player in it: what
 	// it knew went with the old connection.
 	av.area.reset()
 	c.sendOwnState(now, av)
+	c.tellProtected(now, av, av)
 	c.tellScores(now) // its points and a freeze come back with it
 }
 

@@ -260,14 +260,11 @@ func TestResumeKeepsPointsAndFreeze(t *testing.T) {
 		}
 	}
 	env := resumeWith(c, 500*ms, 3, bob.Token)
-	sc, ok := find[*protocol.Scores](env, 3)
+	sc, ok := find[*protocol.Ranking](env, 3)
 	if !ok {
 		t.Fatalf("resume: %s, want the scoreboard", describe(env))
 	}
-	points := map[grid.PlayerID]protocol.ScoreEntry{}
-	for _, p := range sc.Players {
-		points[p.ID] = p
-	}
+	points := entries(sc)
 	if points[1].Points != 1 || !points[bob.Player].Frozen {
 		t.Errorf("scoreboard after the resume %+v: want ann's point and bob frozen", sc.Players)
 	}

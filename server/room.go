@@ -2,7 +2,6 @@ package server
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -148,8 +147,8 @@ func (s *Server) closeEmptyRooms() {
 // listRooms answers a ListRooms from c with the room list, unless its
 // address asks for too many (lobbyRefusal).
 func (s *Server) listRooms(c *conn, m *protocol.ListRooms) {
-	if m.Version != protocol.Version {
-		text := fmt.Sprintf("protocol version %d is not supported: this server speaks version %d; please update your client", m.Version, protocol.Version)
+	if !protocol.Supported(m.Version) {
+		text := VersionRefusal(m.Version)
 		s.drop(c, "refused: "+text, &protocol.Error{Code: protocol.ErrCodeVersion, Text: text}, true)
 		return
 	}
@@ -157,8 +156,8 @@ func (s *Server) listRooms(c *conn, m *protocol.ListRooms) {
 		s.refuse(c, e)
 		return
 	}
-	c.lobby = true
-	f, err := s.roomListFrame()
+	c.lobby, c.version = true, m.Version
+	f, err := s.roomListFrame(m.Version)
 	if err != nil {
 		s.log.Error("cannot encode", "type", protocol.TypeRooms, "err", err)
 		return
@@ -174,9 +173,10 @@ func (s *Server) listRooms(c *conn, m *protocol.ListRooms) {
 // and a flood of requests with nothing changing encodes it once a
 // listStale.
 type roomList struct {
-	frame frame
-	at    time.Duration // when it was encoded, on the loop's clock
-	dirty bool          // the rooms changed since
+	frame  frame         // for version 4 on: a list cut to fit a frame carries its Total
+	frame3 frame         // for version 3, which knows no Total: the same rooms without it
+	at     time.Duration // when it was encoded, on the loop's clock
+	dirty  bool          // the rooms changed since
 }
 
 // listStale is how long the room list is answered unchanged while the
@@ -184,19 +184,29 @@ type roomList struct {
 // at most.
 const listStale = time.Second
 
-// roomListFrame returns the room list's frame, encoding it if it is out
-// of date.
-func (s *Server) roomListFrame() (frame, error) {
+// roomListFrame returns the room list's frame for a client of protocol
+// version v, encoding it if it is out of date.
+func (s *Server) roomListFrame(v uint16) (frame, error) {
 	now := s.now()
 	l := &s.list
-	if l.frame.head != nil && !l.dirty && now-l.at < listStale {
-		return l.frame, nil
+	if l.frame.head == nil || l.dirty || now-l.at >= listStale {
+		list := s.roomList(now)
+		b, err := protocol.Marshal(list)
+		if err != nil {
+			return frame{}, err
+		}
+		b3 := b
+		if list.Total != 0 {
+			list.Total = 0
+			if b3, err = protocol.Marshal(list); err != nil {
+				return frame{}, err
+			}
+		}
+		l.frame, l.frame3, l.at, l.dirty = frame{head: b}, frame{head: b3}, now, false
 	}
-	b, err := protocol.Marshal(s.roomList(now))
-	if err != nil {
-		return frame{}, err
+	if v < protocol.RoomsTotalSince {
+		return l.frame3, nil
 	}
-	l.frame, l.at, l.dirty = frame{head: b}, now, false
 	return l.frame, nil
 }
 

@@ -244,7 +244,7 @@ func TestRoomKeepsAwayPlayerAndResumesIntoIt(t *testing.T) {
 }
 
 // A named room on a big map works as the default room: its Welcome carries
-// the size, the map follows in chunks before the first State, and each
+// the size, the map follows as MapBits before the first State, and each
 // room's Core does its own areas (a player of another room is never
 // introduced, however near its cell).
 func TestRoomOnABigMap(t *testing.T) {
@@ -258,10 +258,15 @@ func TestRoomOnABigMap(t *testing.T) {
 		t.Fatalf("red's Welcome of a 300x300 map: %dx%d with %d cells, want the size alone", w.MapWidth, w.MapHeight, len(w.Cells))
 	}
 	var cells []byte
+	bits := protocol.NewMapBitsBuffer(w.MapWidth, w.MapHeight)
 	ann.until("red's first State", func(msg protocol.Message) bool {
 		switch v := msg.(type) {
-		case *protocol.MapChunk:
-			cells = append(cells, v.Cells...)
+		case *protocol.MapBits:
+			if m, err := bits.Add(v); err != nil {
+				t.Fatal(err)
+			} else if m != nil {
+				cells = m.Cells()
+			}
 		case *protocol.Join:
 			t.Errorf("ann of red was introduced to %q", v.Player.Name)
 		}
@@ -269,7 +274,7 @@ func TestRoomOnABigMap(t *testing.T) {
 		return st
 	})
 	if !bytes.Equal(cells, m.Cells()) {
-		t.Fatalf("red's chunks gave %d cells, not the map", len(cells))
+		t.Fatalf("red's map bits gave %d cells, not the map", len(cells))
 	}
 	bob := dial(t, ts)
 	wb := bob.joinRoom("bob", "red")

@@ -53,7 +53,10 @@ func (c *Core) endRound() {
 		}
 	}
 	w, _ := grid.Winner(c.scores)
-	c.winner = w
+	c.winner, c.winnerName = w, ""
+	if w.ID != 0 {
+		c.winnerName = c.slots[w.ID].info.Name // kept: the winner may leave
+	}
 	c.stats.Rounds++
 	c.roundEnd += c.cfg.Round
 }
@@ -75,10 +78,13 @@ func (c *Core) Scoreboard(dst []protocol.ScoreEntry) []protocol.ScoreEntry {
 	return dst
 }
 
-// tellScores sends every player the scoreboard and the round: all of it
-// while it is short, else the best and the recipient (see ScoreboardTop).
+// tellScores sends every player the scoreboard and the round: a player of
+// version 4 its Ranking (see tellRankings), one of version 3 its Scores,
+// all of it while it is short, else the best and the recipient (see
+// ScoreboardTop).
 func (c *Core) tellScores(now time.Duration) {
 	c.stale = false
+	c.tellRankings(now)
 	s := &protocol.Scores{
 		Round:        uint16(min(c.stats.Rounds+1, 65535)),
 		LeftMS:       uint32(max(c.roundEnd-now, 0) / time.Millisecond),
@@ -91,7 +97,7 @@ func (c *Core) tellScores(now time.Duration) {
 	}
 	s.Players = c.Scoreboard(nil)
 	for _, cl := range c.slots {
-		if cl != nil && !cl.away {
+		if cl != nil && !cl.away && cl.version < 4 {
 			c.send(cl.conn, s)
 		}
 	}

@@ -50,12 +50,12 @@ func TestServerMeasuresRoundTripWithPings(t *testing.T) {
 	if !h.cl.Ready() {
 		t.Fatal("the client did not join")
 	}
-	if p := h.srv.Overview(nil); len(p) != 1 || p[0].HasRTT || p[0].Name != "ann" {
+	if p := h.srv.Overview(0, nil); len(p) != 1 || p[0].HasRTT || p[0].Name != "ann" {
 		t.Fatalf("before any Ping the server shows %+v, want ann with no round trip", p)
 	}
 	for i := 1; i <= 3; i++ {
 		h.pingRound(time.Duration(i) * time.Second)
-		p := h.srv.Overview(nil)
+		p := h.srv.Overview(0, nil)
 		if !p[0].HasRTT || p[0].RTT != 80*ms {
 			t.Fatalf("after ping %d the server shows %v (measured %v), want the 80ms round trip", i, p[0].RTT, p[0].HasRTT)
 		}
@@ -67,7 +67,7 @@ func TestServerMeasuresRoundTripWithPings(t *testing.T) {
 	// A slower round trip moves the smoothed one an eighth of the way.
 	h.down = 130 * ms
 	h.pingRound(4 * time.Second)
-	if p := h.srv.Overview(nil); p[0].RTT != 90*ms {
+	if p := h.srv.Overview(0, nil); p[0].RTT != 90*ms {
 		t.Errorf("after one 160ms round trip the server shows %v, want 90ms (80 + 80/8)", p[0].RTT)
 	}
 
@@ -85,7 +85,7 @@ func TestServerMeasuresRoundTripWithPings(t *testing.T) {
 	}
 	h.srv.Receive(6*time.Second, 1, &protocol.Pong{Stamp: uint64(4 * time.Second)})
 	h.srv.Receive(6*time.Second, 1, &protocol.Pong{Stamp: 12345})
-	if p := h.srv.Overview(nil); p[0].RTT != 90*ms {
+	if p := h.srv.Overview(0, nil); p[0].RTT != 90*ms {
 		t.Errorf("stray Pongs moved the round trip to %v", p[0].RTT)
 	}
 	if s := h.srv.Stats(); s.Violations != 0 || s.Players != 1 {

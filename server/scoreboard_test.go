@@ -10,13 +10,13 @@ import (
 )
 
 // TestBigWorldScoreboardIsTheBestAndYou: with more than ScoreboardTop+1
-// players, each one's Scores lists the ScoreboardTop best and itself, not
-// the whole world; with fewer, everyone.
+// players, each one's Scores (version 3) lists the ScoreboardTop best and
+// itself, not the whole world; with fewer, everyone.
 func TestBigWorldScoreboardIsTheBestAndYou(t *testing.T) {
 	c := NewCore(Config{Map: openMap(t, 60, 30), Spawn: grid.Pos{X: 30, Y: 15}, Rate: 20})
 	n := ScoreboardTop + 8
 	for i := 1; i <= n; i++ {
-		join(t, c, 0, ConnID(i), fmt.Sprint("p", i), false)
+		joinVersion(t, c, nil, 0, ConnID(i), fmt.Sprint("p", i), false, 3)
 	}
 	c.slots[n].points = 3 // the last to join leads
 	c.Ping(time.Second)

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -37,6 +38,7 @@ type Server struct {
 	loopDone   chan struct{} // closed when the loop has ended: nothing more is queued
 	acceptDone chan struct{} // closed when the accept loop has ended
 	done       chan struct{} // closed when Close has finished
+	up         chan struct{} // closed when Serve has started the loop
 	closeOnce  sync.Once
 	wg         sync.WaitGroup // the loop, the writers, the readers and lingering closes
 
@@ -49,7 +51,9 @@ type Server struct {
 	live      map[ConnID]*conn // connections whose goroutines still run
 	connsFrom map[string]int   // live connections per remote IP
 	serving   bool
-	notice    string // set by Drain: new connections are refused with it
+	drainEnd  time.Time // set by Drain: when it ends; newcomers are refused meanwhile
+
+	beat atomic.Int64 // the loop's last heartbeat, in Unix nanoseconds (Health)
 
 	// Owned by the loop goroutine (start is set before any other goroutine
 	// reads it).
@@ -72,6 +76,8 @@ type Server struct {
 	lobbyAll   *addrRate      // room lists, all addresses together ("")
 	lobbySpare *addrRate      // room lists for addresses that asked for none lately, past lobbyAll
 	list       roomList       // the room list, encoded once per change
+
+	countdown <-chan time.Time // the next beat of a drain's countdown (drain.go), nil if none; the loop's
 }
 
 // New returns a server with the given options; zero options take their
@@ -95,6 +101,7 @@ func New(opts Options) *Server {
 		loopDone:   make(chan struct{}),
 		acceptDone: make(chan struct{}),
 		done:       make(chan struct{}),
+		up:         make(chan struct{}),
 		conns:      make(map[ConnID]*conn),
 		rooms:      make(map[string]*room),
 		published:  make(map[string]Stats),
@@ -146,18 +153,25 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.ln = ln
 	def := s.openRoom("")
 	s.start = time.Now()
+	s.beat.Store(s.start.UnixNano()) // the loop starts now
 	s.published[""] = def.core.Stats()
 	s.wg.Add(1 + len(s.shards))
 	go s.loop()
 	for _, sh := range s.shards {
 		go s.writeLoop(sh)
 	}
+	close(s.up)
 	s.mu.Unlock()
 
 	cfg := def.core.Config()
-	s.log.Info("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
+	// Debug: the program's start line says what matters, once (cmd/gridlag).
+	s.log.Debug("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
 		"burst", cfg.Burst, "max", cfg.MaxPlayers, "spectators", cfg.MaxSpectators, "map", mapSize(cfg), "spawn", cfg.Spawn,
 		"room-players", s.opts.RoomPlayers, "max-rooms", s.opts.MaxRooms)
+	if r := cfg.Map.Reach(); r.Unreachable() > 0 {
+		s.log.Warn("map has floor cells no player can reach: players spawn only on its largest connected floor",
+			"unreachable", r.Unreachable(), "floor", r.Floor())
+	}
 	err := s.acceptLoop(ln)
 	close(s.acceptDone)
 	if err != nil {
@@ -217,59 +231,32 @@ func (s *Server) accept(nc net.Conn) {
 		s.refuseConn(nc, host, kind, text)
 		return
 	}
-	c := s.newConnLocked(nc, host)
-	c.botOK = s.botAddr(host)
-	s.connsFrom[host]++
-	s.mu.Unlock()
-	if s.opts.WriteBuffer > 0 {
-		if tc, ok := nc.(*net.TCPConn); ok {
-			tc.SetWriteBuffer(s.opts.WriteBuffer)
-		}
-	}
-	s.start1(c)
-}
-
-// newConnLocked numbers a new connection and counts it live, for its
-// reader. s.mu is held.
-func (s *Server) newConnLocked(nc net.Conn, host string) *conn {
 	s.nextID++
 	c := newConn(s.nextID, nc, host, s.shards[int(s.nextID)%len(s.shards)], s.opts.SendQueue, s.opts.SendQueueBytes, s.now())
 	c.running = 2
+	// The server's own players (Dial from Own: its bots) count against no
+	// address's caps, shares or rates, and are believed when they say
+	// they are bots; so is a Hello from Options.BotAddrs.
+	c.own = host == ownHost
+	c.botOK = c.own || s.botAddr(host)
 	s.live[c.id] = c
+	s.connsFrom[host]++
 	s.wg.Add(1)
-	return c
-}
-
-// start1 introduces a new connection to the loop and starts its reader.
-func (s *Server) start1(c *conn) {
+	s.mu.Unlock()
+	if s.opts.WriteBuffer > 0 {
+		if wb, ok := nc.(interface{ SetWriteBuffer(int) error }); ok {
+			wb.SetWriteBuffer(s.opts.WriteBuffer)
+		}
+	}
 	// The loop learns of the connection before any of its messages: the
 	// reader starts only after this post, to the same inbox. (Close stops
-	// the loop only after the accept loop has ended.)
-	s.post(c.shard, event{kind: evConnect, c: c})
-	go s.read(c)
-}
-
-// OwnConn returns a connection to the server from its own side, for the
-// bots it runs (cmd/gridlag's -bots): an in-memory pipe that no remote
-// client can open. It counts against no per-address cap, share or rate,
-// and its Hello's Bot flag is believed (from anyone else it is ignored,
-// unless Options.BotAddrs says otherwise). It fails before Serve, once
-// the server is closed, and while it drains.
-func (s *Server) OwnConn() (net.Conn, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case s.closed || !s.serving:
-		return nil, ErrServerClosed
-	case s.notice != "":
-		return nil, &protocol.Error{Code: protocol.ErrCodeShutdown, Text: s.notice}
+	// the loop only after the accept loop has ended; an in-process
+	// connection, Dial, may come later: then the server is stopping and
+	// the socket is closed at once.)
+	if !s.post(c.shard, event{kind: evConnect, c: c}) {
+		s.hardClose(c)
 	}
-	theirs, ours := net.Pipe()
-	c := s.newConnLocked(ours, "")
-	c.own, c.botOK = true, true
-	c.remote = "own"
-	s.start1(c)
-	return theirs, nil
+	go s.read(c)
 }
 
 // connRefusal says why a new connection from host is refused (a short
@@ -277,11 +264,11 @@ func (s *Server) OwnConn() (net.Conn, error) {
 // welcome. s.mu is held.
 func (s *Server) connRefusal(host string) (kind, text string) {
 	switch {
-	case s.notice != "":
-		return "shutting down", s.notice
+	case !s.drainEnd.IsZero():
+		return "shutting down", s.stopNoticeLocked()
 	case len(s.live) >= s.opts.MaxConns:
 		return "connection cap", fmt.Sprintf("server busy: %d connections open, the most allowed", s.opts.MaxConns)
-	case s.connsFrom[host] >= s.opts.MaxConnsPerAddr:
+	case host != ownHost && s.connsFrom[host] >= s.opts.MaxConnsPerAddr:
 		return "per-address connection cap", fmt.Sprintf("too many connections from your address: %d open, the most allowed from one address", s.opts.MaxConnsPerAddr)
 	}
 	return "", ""
@@ -394,12 +381,10 @@ func (s *Server) loop() {
 	defer summaries.Stop()
 	janitor := time.NewTicker(s.opts.janitorInterval())
 	defer janitor.Stop()
-	var beat <-chan time.Time
-	if s.opts.Heartbeat != nil {
-		t := time.NewTicker(s.opts.HeartbeatInterval)
-		defer t.Stop()
-		beat = t.C
-	}
+	// The heartbeat says the loop goes on: Health reads its time, and
+	// Options.Heartbeat (an Agones health ping) is called with it.
+	beat := time.NewTicker(s.opts.HeartbeatInterval)
+	defer beat.Stop()
 	for {
 		select {
 		case <-s.posted:
@@ -425,8 +410,13 @@ func (s *Server) loop() {
 		case <-janitor.C:
 			s.dropSilent()
 			s.sweepRates()
-		case <-beat:
-			s.opts.Heartbeat()
+		case <-s.countdown:
+			s.countDown()
+		case <-beat.C:
+			s.beat.Store(time.Now().UnixNano()) // not the tick's time: a stuck loop reads an old one
+			if s.opts.Heartbeat != nil {
+				s.opts.Heartbeat()
+			}
 		case <-s.quit:
 			s.shutdown()
 			return
@@ -470,6 +460,9 @@ func (s *Server) handle(ev event) {
 			return
 		}
 		if c.world == nil {
+			if v, ok := handshakeVersion(ev.msg); ok {
+				c.version = v
+			}
 			if lr, ok := ev.msg.(*protocol.ListRooms); ok {
 				s.listRooms(c, lr)
 				return
@@ -490,7 +483,7 @@ func (s *Server) handle(ev event) {
 	case evGone:
 		s.drop(c, ev.reason, ev.final, ev.abuse)
 	case evNotice:
-		s.noticeAll(ev.notice)
+		s.countDown()
 	}
 }
 
@@ -531,16 +524,6 @@ func (s *Server) push(c *conn, f frame) {
 		return
 	}
 	s.opts.Metrics.Sent(1, len(f.head))
-}
-
-// Drain prepares a restart: every client gets a Notice of text (such as
-// "server restarting in 10 s") and new connections are refused with an
-// Error of it, while the game goes on until Close.
-func (s *Server) Drain(text string) {
-	s.mu.Lock()
-	s.notice = text
-	s.mu.Unlock()
-	s.post(s.shards[0], event{kind: evNotice, notice: text})
 }
 
 // drop ends connection c for reason: its player leaves (or, with a resume
@@ -691,11 +674,11 @@ func (s *Server) logEvent(r *room, ev Event) {
 	}
 	switch ev.Kind {
 	case EventJoin:
-		if host != "" {
-			s.players.join(ev.Conn, host)
+		if host != ownHost {
+			s.players.join(ev.Conn, host) // at its Hello already (receive): once
 		}
 		s.list.dirty = true
-		s.warn.Info("join "+host, "join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos)
+		s.warn.Info("join "+host, "join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos, "version", ev.Version)
 	case EventLeave:
 		from := s.players.hosts[ev.Conn] // its connection may be long gone (away)
 		s.players.leave(ev.Conn)
@@ -712,13 +695,13 @@ func (s *Server) logEvent(r *room, ev Event) {
 		s.warn.Info("away "+from, "away, kept for resume", "id", ev.Player, "name", ev.Name, "remote", from, "conn", ev.Conn, "for", r.core.Config().Resume, "reason", ev.Reason)
 	case EventResume:
 		s.players.leave(ev.From)
-		if host != "" {
+		if host != ownHost {
 			s.players.join(ev.Conn, host)
 		}
-		s.warn.Info("resume "+host, "resume", "id", ev.Player, "name", ev.Name, "remote", remote, "conn", ev.Conn, "from", ev.From)
+		s.warn.Info("resume "+host, "resume", "id", ev.Player, "name", ev.Name, "remote", remote, "conn", ev.Conn, "from", ev.From, "version", ev.Version)
 	case EventWatch:
 		s.list.dirty = true
-		s.warn.Info("spectator joined "+host, "spectator joined", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn)
+		s.warn.Info("spectator joined "+host, "spectator joined", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn, "version", ev.Version)
 	case EventUnwatch:
 		s.list.dirty = true
 		s.warn.Info("spectator left "+host, "spectator left", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn, "reason", ev.Reason)
@@ -752,7 +735,7 @@ func (s *Server) shutdown() {
 		}
 	}
 	s.warn.Flush()
-	f, err := s.enc.one(&protocol.Bye{Reason: "server shutting down"})
+	f, err := s.enc.one(&protocol.Bye{Reason: protocol.ByeShutdown})
 	f.close = true
 	var gone []*conn
 	s.mu.Lock()

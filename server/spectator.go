@@ -31,7 +31,7 @@ func (c *Core) watch(now time.Duration, cl *client, s *protocol.Spectate) {
 	cl.phase = phaseWatching
 	cl.info = protocol.PlayerInfo{Name: s.Name}
 	c.spectators = append(c.spectators, cl)
-	c.events = append(c.events, Event{Kind: EventWatch, Conn: cl.conn, Name: s.Name})
+	c.events = append(c.events, Event{Kind: EventWatch, Conn: cl.conn, Name: s.Name, Version: cl.version})
 	c.send(cl.conn, &protocol.Spectating{
 		UpdateRate: uint16(c.cfg.Rate),
 		MoveTimeMS: uint16(c.cfg.MoveTime / time.Millisecond),
@@ -40,12 +40,11 @@ func (c *Core) watch(now time.Duration, cl *client, s *protocol.Spectate) {
 		MapHeight:  uint16(c.cfg.Map.Height()),
 		Cells:      c.cells,
 	})
-	for _, m := range c.chunks {
-		c.send(cl.conn, m)
-	}
+	c.sendMap(cl)
 	for _, o := range c.slots {
 		if o != nil {
 			c.send(cl.conn, &protocol.Join{Player: o.info})
+			c.tellProtected(now, cl, o)
 		}
 	}
 	o := c.overview(now) // the world at once, not at the next tick

@@ -262,7 +262,7 @@ func TestOverviewCappedToOneFrame(t *testing.T) {
 	if _, err := protocol.Marshal(o[0]); err != nil {
 		t.Errorf("the capped Overview does not encode: %v", err)
 	}
-	if len(c.Overview(nil)) != n {
+	if len(c.Overview(0, nil)) != n {
 		t.Error("Core.Overview, which no frame bounds, does not list every player")
 	}
 }
@@ -296,7 +296,7 @@ func TestTickWithSpectatorsAllocatesNothing(t *testing.T) {
 	if allocs := testing.AllocsPerRun(50, round); allocs != 0 {
 		t.Errorf("a steady-state round of pings and a tick with spectators allocates %.1f times, want 0", allocs)
 	}
-	if p := c.Overview(nil); !p[0].HasRTT || p[0].RTT != ms {
+	if p := c.Overview(0, nil); !p[0].HasRTT || p[0].RTT != ms {
 		t.Errorf("after the rounds player 1's round trip is %v (%v), want 1ms", p[0].RTT, p[0].HasRTT)
 	}
 }

@@ -33,7 +33,7 @@ func TestSpectatorCoreShowsTheServersView(t *testing.T) {
 	deliver(time.Second + 50*ms)
 
 	v := sp.View(time.Second + 50*ms)
-	facts := srv.Overview(nil)
+	facts := srv.Overview(0, nil)
 	if !v.Connected || v.Rate != 20 || v.Tick != uint32(srv.Stats().Ticks) || v.Time != time.Second+50*ms || len(v.Players) != 1 {
 		t.Fatalf("spectator view %+v", v)
 	}

@@ -19,10 +19,11 @@ type ZapRecord struct {
 	Shooter grid.PlayerID
 	Outcome protocol.ZapOutcome
 	// Target is the tagged player for a hit, the player the shooter saw in
-	// line for ZapLeft, 0 otherwise.
+	// line for a miss that names one (ZapLeft, ZapProtected, ZapTagged),
+	// 0 otherwise.
 	Target grid.PlayerID
 	Rewind time.Duration // how far back the other players were put (0 without lag compensation)
-	Seen   grid.Pos      // where the shooter saw the target (hit or ZapLeft)
+	Seen   grid.Pos      // where the shooter saw the target (when there is one)
 	Beam   grid.Beam     // the beam as the server traced it
 }
 
@@ -53,10 +54,15 @@ func (c *Core) zap(now time.Duration, cl *client, z *protocol.Zap) {
 		rec = c.judge(now, cl, time.Duration(min(z.RenderNS, uint64(now))), rec)
 	}
 	c.lastZap = rec
-	c.send(cl.conn, &protocol.ZapResult{
+	res := &protocol.ZapResult{
 		Seq: z.Seq, Outcome: rec.Outcome, Target: rec.Target, RewindMS: wireMS(rec.Rewind),
 		From: rec.Beam.From, Dir: rec.Beam.Dir, Len: uint8(rec.Beam.Len),
-	})
+	}
+	if cl.version < 4 && (rec.Outcome == protocol.ZapProtected || rec.Outcome == protocol.ZapTagged) {
+		// Outcomes of version 4: an older client is told what the beam met.
+		res.Outcome, res.Target = beamOutcome(rec.Beam), 0
+	}
+	c.send(cl.conn, res)
 	if rec.Hit() {
 		c.tag(now, cl, c.slots[rec.Target], rec)
 	}
@@ -68,36 +74,53 @@ func (c *Core) zap(now time.Duration, cl *client, z *protocol.Zap) {
 
 // judge traces the beam of a zap fired at now by a client showing the
 // world at server time seen: against the other players rewound to seen
-// (within Unlag) with lag compensation, where they are now without.
+// (within Unlag) with lag compensation, where they are now without. Only
+// a player that could be tagged at the moment judged is in the beam's
+// way (see standingAt): one frozen then, tagged since, or under spawn
+// protection lets it through.
 func (c *Core) judge(now time.Duration, cl *client, seen time.Duration, rec ZapRecord) ZapRecord {
 	if c.cfg.LagComp {
 		rec.Rewind = min(now-seen, c.cfg.Unlag)
 	}
-	c.targets = c.targets[:0]
-	if rec.Rewind > 0 {
-		c.targets = c.seenAt(c.targets, cl.player, now-rec.Rewind)
-	} else {
-		c.targets = c.present(c.targets, cl.player)
-	}
+	at := now - rec.Rewind
+	c.targets = c.lineup(c.targets[:0], cl.player, at, rec.Rewind > 0, true)
 	rec.Beam = grid.Trace(c.cfg.Map, rec.Beam.From, rec.Beam.Dir, c.targets)
-	switch rec.Beam.Stop {
-	case grid.StopPlayer:
+	if rec.Beam.Stop == grid.StopPlayer {
 		rec.Outcome, rec.Target = protocol.ZapHit, rec.Beam.Target
 		rec.Seen = rec.Beam.End()
 		return rec
-	case grid.StopWall:
-		rec.Outcome = protocol.ZapWall
-	default:
-		rec.Outcome = protocol.ZapRange
 	}
-	// Was someone in line in the world the shooter saw? Then the shot
-	// missed because that player had left the line since.
-	c.targets = c.seenAt(c.targets[:0], cl.player, seen)
-	if b := grid.Trace(c.cfg.Map, rec.Beam.From, rec.Beam.Dir, c.targets); b.Stop == grid.StopPlayer {
-		rec.Outcome, rec.Target = protocol.ZapLeft, b.Target
-		rec.Seen = b.End()
+	rec.Outcome = beamOutcome(rec.Beam)
+	// Was someone in line in the world the shooter saw? Then say why the
+	// shot missed: that player had left the line since, was protected, or
+	// was frozen (or tagged since).
+	c.targets = c.lineup(c.targets[:0], cl.player, seen, true, false)
+	b := grid.Trace(c.cfg.Map, rec.Beam.From, rec.Beam.Dir, c.targets)
+	if b.Stop != grid.StopPlayer {
+		return rec
+	}
+	rec.Target, rec.Seen = b.Target, b.End()
+	why := c.standingAt(c.slots[b.Target], seen)
+	if why == standOpen {
+		why = c.standingAt(c.slots[b.Target], at)
+	}
+	switch why {
+	case standProtected:
+		rec.Outcome = protocol.ZapProtected
+	case standTagged:
+		rec.Outcome = protocol.ZapTagged
+	default:
+		rec.Outcome = protocol.ZapLeft
 	}
 	return rec
+}
+
+// beamOutcome is the outcome of a beam that tagged nobody: what stopped it.
+func beamOutcome(b grid.Beam) protocol.ZapOutcome {
+	if b.Stop == grid.StopWall {
+		return protocol.ZapWall
+	}
+	return protocol.ZapRange
 }
 
 // tag scores a hit of shooter on target: a point, and the target frozen.
@@ -134,6 +157,7 @@ func (c *Core) thaw(now time.Duration) bool {
 			continue
 		}
 		cl.frozenUntil = 0
+		cl.spawning = true // its new life begins with the broadcast that shows it
 		if p, ok := c.respawnCell(); ok {
 			c.world.Place(cl.player, p)
 		}
@@ -149,7 +173,7 @@ func (c *Core) thaw(now time.Duration) bool {
 // again the moment it thawed.
 func (c *Core) respawnCell() (grid.Pos, bool) {
 	c.respawns++
-	return c.world.Spawn(botAnchor(c.cfg.Map, c.respawns), c.spawns...)
+	return c.spawnNear(botAnchor(c.cfg.Map, c.respawns), true)
 }
 
 // wireMS returns d in whole milliseconds as a 16-bit wire field, saturated.

@@ -10,8 +10,9 @@ import (
 )
 
 // partFour sets up the articles' Part IV case on an open map in immediate
-// mode: ann (conn 1) at (10,10) faces bob (conn 2) at (12,10); at 1 s bob
-// steps down out of ann's line.
+// mode (unless cfg says otherwise; then a tick at 1 ms shows them): ann
+// (conn 1) at (10,10) faces bob (conn 2) at (12,10); at 1 s bob steps
+// down out of ann's line.
 func partFour(t *testing.T, cfg Config) *Core {
 	t.Helper()
 	cfg.Map = openMap(t, 30, 20)
@@ -19,6 +20,9 @@ func partFour(t *testing.T, cfg Config) *Core {
 	c := NewCore(cfg)
 	join(t, c, 0, 1, "ann", false)
 	join(t, c, 0, 2, "bob", false)
+	if cfg.Rate > 0 {
+		c.Tick(ms) // the broadcast that shows them: their lives begin
+	}
 	c.Receive(time.Second, 2, &protocol.Input{Seq: 1, Dir: grid.Down})
 	c.Outbox()
 	return c
@@ -71,7 +75,7 @@ func TestPartFourLagCompensation(t *testing.T) {
 				t.Errorf("states to ann %+v, want the zap acknowledged", st)
 			}
 			tag, tagged := find[*protocol.Tagged](out, 2)
-			scores, scored := find[*protocol.Scores](out, 1)
+			scores, scored := find[*protocol.Ranking](out, 1)
 			if tt.outcome != protocol.ZapHit {
 				if tagged || scored || c.Stats().Tags != 0 {
 					t.Errorf("a miss tagged or scored: %v", describe(out))
@@ -81,7 +85,7 @@ func TestPartFourLagCompensation(t *testing.T) {
 			if !tagged || *tag != (protocol.Tagged{By: 1, Seen: grid.Pos{X: 12, Y: 10}, AgoMS: 300, FrozenMS: 2000}) {
 				t.Errorf("bob told %+v, want tagged by ann who saw him at (12,10) 300 ms ago", tag)
 			}
-			if !scored || scores.Players[0] != (protocol.ScoreEntry{ID: 1, Points: 1}) || !scores.Players[1].Frozen {
+			if !scored || entries(scores)[1].Points != 1 || !entries(scores)[2].Frozen || scores.Rank != 1 {
 				t.Errorf("scores %+v, want ann 1 point, bob frozen", scores)
 			}
 			if z, _ := c.LastZap(); !z.Hit() || z.Rewind != 300*ms || z.Target != 2 {
@@ -139,7 +143,7 @@ func TestFrozenPlayerRespawns(t *testing.T) {
 	if at == (grid.Pos{X: 12, Y: 11}) || slices.Contains(c.spawns, at) || c.cfg.Map.Wall(at) {
 		t.Fatalf("bob respawned at %v: want a floor cell away from (12,11) and from the spawns %v", at, c.spawns)
 	}
-	if sc, ok := find[*protocol.Scores](out, 2); !ok || sc.Players[1].Frozen {
+	if sc, ok := find[*protocol.Ranking](out, 2); !ok || entries(sc)[2].Frozen {
 		t.Errorf("scores after the respawn %+v, want bob thawed", sc)
 	}
 	d := grid.Down
@@ -161,17 +165,17 @@ func TestRoundEndsAndRestarts(t *testing.T) {
 	c := partFour(t, Config{LagComp: true, Unlag: DefaultUnlag, Rate: 20, Round: 5 * time.Second})
 	zapAt(t, c, 1200*ms, 900*ms, 1)
 	c.Tick(4950 * ms) // bob thaws: the scoreboard says so, still round 1
-	if sc, ok := find[*protocol.Scores](c.Outbox().Envelopes, 2); !ok || sc.Round != 1 || sc.Winner != 0 || sc.Players[0].Points != 1 {
+	if sc, ok := find[*protocol.Ranking](c.Outbox().Envelopes, 2); !ok || sc.Round != 1 || sc.Winner != 0 || entries(sc)[1].Points != 1 {
 		t.Errorf("scores before the end of the round: %+v", sc)
 	}
 	c.Tick(5 * time.Second)
 	out := c.Outbox().Envelopes
 	for _, to := range []ConnID{1, 2} {
-		sc, ok := find[*protocol.Scores](out, to)
+		sc, ok := find[*protocol.Ranking](out, to)
 		if !ok {
 			t.Fatalf("no scores to %d at the end of the round: %v", to, describe(out))
 		}
-		if sc.Round != 2 || sc.Winner != 1 || sc.WinnerPoints != 1 || sc.LeftMS != 5000 || sc.Players[0].Points != 0 {
+		if sc.Round != 2 || sc.Winner != 1 || sc.WinnerPoints != 1 || sc.WinnerName != "ann" || sc.LeftMS != 5000 || entries(sc)[1].Points != 0 {
 			t.Errorf("to %d: %+v, want round 2, ann won with 1 point, scores reset, 5 s left", to, sc)
 		}
 	}
@@ -222,4 +226,13 @@ func TestFrozenPlayersThawInTurn(t *testing.T) {
 			t.Fatalf("at %v: %d respawns, want %d", step.now, got, step.respawns)
 		}
 	}
+}
+
+// entries returns a Ranking's entries by player ID.
+func entries(r *protocol.Ranking) map[grid.PlayerID]protocol.RankEntry {
+	m := map[grid.PlayerID]protocol.RankEntry{}
+	for _, e := range r.Players {
+		m[e.ID] = e
+	}
+	return m
 }

@@ -3,6 +3,7 @@ package sshd
 import (
 	"context"
 	"fmt"
+	"net"
 	"time"
 
 	"gridlag/client"
@@ -33,6 +34,7 @@ func (s *Server) playGame(ctx context.Context, p *Player) error {
 		Room:    p.Room,
 		Latency: s.opts.Latency,
 		Jitter:  s.opts.Jitter,
+		Dial:    s.dialFor(p),
 		Logger:  s.log.With("user", p.User, "remote", p.RemoteAddr.String()),
 	}
 	room, resuming := p.Room, false
@@ -48,8 +50,9 @@ func (s *Server) playGame(ctx context.Context, p *Player) error {
 	// A refusal by the game server shows on the screen, then ends the
 	// session with its error.
 	topts := tui.Options{Title: Title + tui.RoomTitle(room), Logger: s.log.With("user", p.User)}
-	if !resuming && (p.Lobby || p.Room == "" && client.HasRooms(ctx, s.opts.GameAddr)) {
-		sess, joined, err := tui.RunLobbySession(p.Screen, client.Lobby{Ctx: ctx, Addr: s.opts.GameAddr, Options: opts}, topts)
+	lobby := client.Lobby{Ctx: ctx, Addr: s.opts.GameAddr, Options: opts}
+	if !resuming && (p.Lobby || p.Room == "" && lobby.HasRooms()) {
+		sess, joined, err := tui.RunLobbySession(p.Screen, lobby, topts)
 		if sess == nil {
 			return err
 		}
@@ -61,6 +64,15 @@ func (s *Server) playGame(ctx context.Context, p *Player) error {
 	}
 	err = tui.Run(p.Screen, conn, topts)
 	return s.endGame(p, conn, room, err)
+}
+
+// dialFor is how p's client connects to the game server: through
+// Options.Dial, standing for p's address, or over TCP to GameAddr.
+func (s *Server) dialFor(p *Player) func(ctx context.Context, addr string) (net.Conn, error) {
+	if s.opts.Dial == nil {
+		return nil
+	}
+	return func(ctx context.Context, _ string) (net.Conn, error) { return s.opts.Dial(ctx, p.RemoteAddr) }
 }
 
 // resumable is a game session that can be left for a resume: a

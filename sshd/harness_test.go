@@ -97,6 +97,31 @@ func dialSSH(t testing.TB, s *Server, user string, key gossh.Signer) *gossh.Clie
 }
 
 func tryDialSSH(s *Server, user string, key gossh.Signer) (*gossh.Client, error) {
+	return gossh.Dial("tcp", s.Addr().String(), clientConfig(s, user, key))
+}
+
+// dialSSHFrom is dialSSH from the loopback address local (127.0.0.2,
+// 127.0.0.3...), so that tests can play several addresses.
+func dialSSHFrom(t testing.TB, s *Server, user, local string) *gossh.Client {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}, Timeout: waitLong}
+	nc, err := d.Dial("tcp", s.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, chans, reqs, err := gossh.NewClientConn(nc, s.Addr().String(), clientConfig(s, user, nil))
+	if err != nil {
+		nc.Close()
+		t.Fatalf("ssh from %s: %v", local, err)
+	}
+	c := gossh.NewClient(cc, chans, reqs)
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// clientConfig logs in as user: with key if not nil, else through
+// keyboard-interactive, checking the server's host key.
+func clientConfig(s *Server, user string, key gossh.Signer) *gossh.ClientConfig {
 	cfg := &gossh.ClientConfig{
 		User:            user,
 		HostKeyCallback: hostKeyIs(s.HostKeyFingerprint()),
@@ -113,7 +138,7 @@ func tryDialSSH(s *Server, user string, key gossh.Signer) (*gossh.Client, error)
 				return nil, nil
 			})}
 	}
-	return gossh.Dial("tcp", s.Addr().String(), cfg)
+	return cfg
 }
 
 // hostKeyIs accepts only the host key of this fingerprint.

@@ -69,9 +69,9 @@ func TestSessionsLeakNoGoroutines(t *testing.T) {
 		t.Fatal("Close did not return with sessions running")
 	}
 	for _, tm := range terms {
-		tm.waitText("gridlag: server shutting down")
-		if status, _ := tm.waitExit(time.Now()); status != 1 {
-			t.Errorf("exit status %d when the server closed, want 1", status)
+		tm.waitText("gridlag: server stopped")
+		if status, _ := tm.waitExit(time.Now()); status != 0 {
+			t.Errorf("exit status %d when the server closed, want 0: a normal stop", status)
 		}
 	}
 	waitGoroutines(t, baseline)

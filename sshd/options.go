@@ -3,6 +3,7 @@ package sshd
 import (
 	"context"
 	"io"
+	"net"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -38,8 +39,15 @@ type Options struct {
 	// and reused on every restart, so players' known_hosts stay valid.
 	HostKeyPath string
 	// GameAddr is the game server's TCP address each session's client
-	// dials.
+	// dials, unless Dial is set.
 	GameAddr string
+	// Dial, if set, opens each session's connections to the game server
+	// in place of a TCP connection to GameAddr, for the session's player
+	// from remote, the SSH connection's remote address. A server in the
+	// same process passes its own (server.Server.Dial): the player then
+	// counts as remote against the game's per-address caps, rather than
+	// as the loopback address every session would share.
+	Dial func(ctx context.Context, remote net.Addr) (net.Conn, error)
 	// Latency is each session's starting injected round trip; a player
 	// changes their own with the latency slider.
 	Latency time.Duration

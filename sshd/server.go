@@ -140,7 +140,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		ln.Close()
 	}()
 
-	s.log.Info("ssh listening", "addr", ln.Addr().String(), "hostkey", s.fp,
+	s.log.Debug("ssh listening", "addr", ln.Addr().String(), "hostkey", s.fp,
 		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
 		"max_handshakes", s.opts.MaxHandshakes, "max_handshakes_per_addr", s.opts.MaxHandshakesPerAddr,
 		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout)

@@ -2,6 +2,7 @@ package sshd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -11,6 +12,8 @@ import (
 	"github.com/charmbracelet/log"
 	"github.com/gdamore/tcell/v2"
 	"github.com/gliderlabs/ssh"
+
+	"gridlag/client"
 )
 
 // session is one SSH session on its way through the steps of
@@ -186,30 +189,32 @@ func introducePlayer(next sessionHandler) sessionHandler {
 }
 
 // reportEnd logs why the session ended and tells the player: exit status
-// 0 when they quit, else a line saying why and exit status 1. It runs
-// after the screen is finalised, so the line stays on the terminal.
+// 0 when they quit; a line saying so and exit status 0 when the server
+// stopped (the game server's goodbye, or this front end closing with the
+// process); else a line saying why and exit status 1. It runs after the
+// screen is finalised, so the line stays on the terminal.
 func (s *Server) reportEnd(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		next(ss)
-		reason := ss.killed.get()
+		reason, status := ss.killed.get(), 1
 		switch {
 		case reason != "":
+		case errors.Is(ss.err, client.ErrServerStopped):
+			reason, status = ss.err.Error(), 0
 		case s.ctx.Err() != nil:
-			reason = "server shutting down"
+			reason, status = client.ErrServerStopped.Error(), 0
 		case ss.err == nil:
-			reason = "quit"
+			ss.logger.Info("session end", "reason", "quit", "duration", time.Since(ss.begun).Round(time.Millisecond))
+			ss.Exit(0)
+			return
 		case ss.Context().Err() != nil, ss.tty.inputEnded.Load():
 			reason = "connection closed"
 		default:
 			reason = ss.err.Error()
 		}
 		ss.logger.Info("session end", "reason", reason, "duration", time.Since(ss.begun).Round(time.Millisecond))
-		if reason == "quit" {
-			ss.Exit(0)
-			return
-		}
 		io.WriteString(ss, "gridlag: "+reason+"\n")
-		ss.Exit(1)
+		ss.Exit(status)
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 // caps spectators on their own.
 func (s *Server) watchGame(ctx context.Context, p *Player) error {
 	logger := s.log.With("user", p.User, "remote", p.RemoteAddr.String())
-	w, err := client.ConnectSpectator(ctx, s.opts.GameAddr, client.Options{Name: p.User, Room: p.Room, Logger: logger})
+	w, err := client.ConnectSpectator(ctx, s.opts.GameAddr, client.Options{Name: p.User, Room: p.Room, Dial: s.dialFor(p), Logger: logger})
 	if err != nil {
 		return fmt.Errorf("cannot watch the game: %w", err)
 	}

@@ -20,7 +20,8 @@ const CorrectionMarkTime = time.Second
 // correction, the ghost where the server has the player, the other
 // players by the first letter of their names in their colours, bots on a
 // block of theirs (where interpolation puts them), and the player's
-// avatar, an arrow the way it faces, where prediction puts it. It is a tview
+// avatar, an arrow the way it faces, where prediction puts it; a player
+// under spawn protection is underlined. It is a tview
 // primitive, so several boards can share a screen. The map is centred in
 // the board's rectangle, two columns a cell when they fit; a cell's mark
 // sits in its first column. A map larger than the board is seen through a
@@ -84,14 +85,23 @@ func (b *Board) Draw(screen tcell.Screen) {
 		if !b.shows(m, o.Pos) {
 			continue
 		}
-		b.put(screen, o.Pos, playerGlyph(o.Name, b.cellW), otherStyle(o))
+		b.put(screen, o.Pos, playerGlyph(o.Name, b.cellW), protectedStyle(otherStyle(o), o.Protected))
 	}
 	if c := v.LastCorrection; correctionVisible(v) && b.shows(m, c.From) {
 		b.drawCorrectionMark(screen, v, c.From)
 	}
 	if v.HasState && b.shows(m, v.Predicted) {
-		b.put(screen, v.Predicted, avatarGlyph(v.Facing), styleMe)
+		b.put(screen, v.Predicted, avatarGlyph(v.Facing), protectedStyle(styleMe, v.Protected))
 	}
+}
+
+// protectedStyle is st, underlined while its player is under spawn
+// protection: on every board, for everyone, whatever its colour.
+func protectedStyle(st tcell.Style, protected bool) tcell.Style {
+	if protected {
+		return st.Underline(true)
+	}
+	return st
 }
 
 // follow places the camera along one axis of size cells on a board of

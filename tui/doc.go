@@ -13,9 +13,12 @@
 // way the player faces, and the player's own beam flashes at once; the
 // panel's last section (tagLines) has the round and its clock, the
 // server's word on the player's last zap and last tag, a frozen countdown
-// and the scoreboard, cut to fit down to 80x24, and the board shows a
-// round's winner for a while. A point, a tag or a freeze shows only from
-// what the server said (netcode-notes section 3).
+// (or the spawn protection's, "SAFE") and the room's scoreboard, cut to
+// fit down to 80x24 on a map of any height, and the board shows a round's
+// winner for a while; a player under spawn protection is underlined on
+// every board. A point, a tag, a freeze or a protection shows only from
+// what the server said (netcode-notes section 3). Names line up by the
+// columns they take on screen (padText), wide characters included.
 //
 // Board and Panel are tview primitives that draw any client's view into
 // any rectangle; UI lays them out for one player (see arrange): one block

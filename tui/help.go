@@ -22,6 +22,7 @@ var legendHelp = []helpRow{
 	{"@", styleGhost, "you, where the server last said you are"},
 	{"A", otherStyle(client.Other{Name: "Ada", Color: 1}), "another player: first letter, own colour"},
 	{"b", otherStyle(client.Other{Name: "bot", Color: 2}), "a bot: first letter on a block of its colour"},
+	{"A", protectedStyle(otherStyle(client.Other{Name: "Ada", Color: 1}), true), "underlined: just joined or respawned, safe for now"},
 	{"×", styleCorrection, "a prediction the server corrected"},
 }
 

@@ -69,8 +69,11 @@ func (p labPanel) draw(screen tcell.Screen, hs *hotspots, x, y, w, h int) {
 	r.text(" "+p.keys("spike")+"   ", styleDim)
 	r.button("[zap]", styleKey, p.player.Zap)
 	r.text(" "+labZapKeys[p.i], styleDim)
-	if v.Frozen {
+	switch {
+	case v.Frozen:
 		r.text("  FROZEN "+seconds(v.FrozenUntil-v.Now), styleFrozen)
+	case v.Protected:
+		r.text("  SAFE "+seconds(v.ProtectedUntil-v.Now), styleProtectedText)
 	}
 
 	r = row(labToggleRow)

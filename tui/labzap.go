@@ -63,6 +63,10 @@ func (s *LabScreen) zapInfoLines() []string {
 		what = "hit " + z.Target
 	case protocol.ZapLeft:
 		what = "miss: " + z.Target + " had left"
+	case protocol.ZapProtected:
+		what = "miss: " + z.Target + " safe"
+	case protocol.ZapTagged:
+		what = "miss: " + z.Target + " was tagged"
 	}
 	lines = append(lines, "zap "+z.Shooter+": "+what)
 	if z.Target == "" {

@@ -93,3 +93,22 @@ func TestLabPartFourOnScreen(t *testing.T) {
 		}
 	}
 }
+
+// The repro in the lab: Player 1 tags Player 2 at once, and zaps
+// again as it thaws, seeing it frozen where it was tagged: the panels and
+// the server's lines say it was already tagged, not a second hit; with
+// -protect, its first zap finds Player 2 protected.
+func TestLabNoTagAfterRespawnOnScreen(t *testing.T) {
+	cfg := lab.Default()
+	cfg.Players[0].Latency = 200 * time.Millisecond
+	cfg.Players[0].Presses = []scenario.Press{{At: 0, Zap: true}, {At: 2100 * time.Millisecond, Zap: true}}
+	cfg.Players[1].Start = grid.Pos{X: 12, Y: 10}
+	r := newLabRig(t, cfg, 160, 45)
+	r.pass(3 * time.Second)
+	r.mustShow("miss: Player 2 was already tagged", "zap Player 1: miss: Player 2 was tagged", "score Player 1 1, Player 2 0")
+
+	cfg.Protect = 2 * time.Second
+	r = newLabRig(t, cfg, 160, 45)
+	r.pass(time.Second)
+	r.mustShow("miss: Player 2 was protected", "zap Player 1: miss: Player 2 safe", "Player 2 (12,10) ack #0  safe")
+}

@@ -10,6 +10,12 @@ const (
 	panelWidth = 34
 	// panelMinRows is the smallest panel that still shows two ledger rows.
 	panelMinRows = panelLedgerRow + 2
+	// panelWantRows is the panel that shows the zap tag section whole at
+	// its most compact under two ledger rows: the heading, a line of news
+	// and the scoreboard's top three and your own. A map shorter than it
+	// still gets it, as high as the screen allows: the board is centred
+	// beside it.
+	panelWantRows = panelLedgerRow + ledgerMinRows + 2 + scoreCompactRows
 	// belowRows are the rows under the board and panel: the status line
 	// and the keys' reminder.
 	belowRows = 2
@@ -35,7 +41,9 @@ type arrangement struct {
 // arrange lays out the single-player screen on a w x h screen for map m
 // (nil before the server's welcome): the board beside the panel, the
 // status line and the keys' reminder under them, as one block centred on
-// the screen. The board takes two columns a cell when they fit (the wide
+// the screen. The block is as high as the map, and at least as high as
+// the panel needs to show the game (panelWantRows) where the screen has
+// the room, whatever the map's height. The board takes two columns a cell when they fit (the wide
 // layout), else one (the compact layout, down to 80x24). The title takes
 // the top row when there is room above the block, else it heads the
 // panel's column. A map larger than the screen gets a board as large as
@@ -53,7 +61,7 @@ func arrange(w, h int, m *grid.Map) (a arrangement, ok bool) {
 	}
 	boardW := min(mw*cellW, w-boardMargin-panelWidth)
 	blockW := boardW + boardMargin + panelWidth
-	bodyH := max(mh, panelMinRows)
+	bodyH := max(mh, min(panelWantRows, h-1-belowRows), panelMinRows)
 	top := 0
 	titleOnTop := h >= 1+bodyH+belowRows
 	if !titleOnTop && h-1-belowRows >= max(minBoardH, panelMinRows) {

@@ -54,6 +54,9 @@ var (
 	// styleHit is a tag the server confirmed; styleFrozen a frozen player.
 	styleHit    = tcell.StyleDefault.Foreground(tcell.ColorLime).Bold(true)
 	styleFrozen = tcell.StyleDefault.Foreground(tcell.ColorAqua).Bold(true)
+	// styleProtectedText says you cannot be tagged yet; a protected
+	// player's mark on the board is underlined (see protectedStyle).
+	styleProtectedText = tcell.StyleDefault.Foreground(tcell.ColorLime)
 	// styleBanner is the winner's banner over the board.
 	styleBanner = tcell.StyleDefault.Foreground(tcell.ColorBlack).Background(tcell.ColorYellow).Bold(true)
 )

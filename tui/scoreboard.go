@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -29,14 +30,26 @@ func (l panelLine) draw(screen tcell.Screen, x, y, w int) {
 	}
 }
 
+// scoreNameWidth is the columns a scoreboard's names take: the longest
+// name a player may have, one column a character.
+const scoreNameWidth = 16
+
 // scoreLines returns the scoreboard in at most rows lines (see
 // scoreShown), one player each: rank, the player's mark as the board
 // draws it (a bot's on a block of its colour), name, points and
-// "frozen" while the server says so; your own line in your colour.
+// "frozen" or "safe" (spawn protection) while the server says so; your
+// own line in your colour. The
+// columns line up whatever the names' characters (see padText), and the
+// ranks take as many digits as the largest shown.
 func scoreLines(v *client.View, rows int) []panelLine {
+	shown := scoreShown(v.Scoreboard, rows)
+	digits := 2
+	for _, i := range shown {
+		digits = max(digits, len(strconv.Itoa(rank(v.Scoreboard, i))))
+	}
 	var out []panelLine
-	for _, i := range scoreShown(v.Scoreboard, rows) {
-		out = append(out, scoreLine(v, i))
+	for _, i := range shown {
+		out = append(out, scoreLine(v, i, digits))
 	}
 	return out
 }
@@ -61,27 +74,35 @@ func scoreShown(board []client.ScoreLine, rows int) []int {
 	return shown
 }
 
-// scoreLine writes line i of the view's scoreboard.
-func scoreLine(v *client.View, i int) panelLine {
+// scoreLine writes line i of the view's scoreboard, its rank in digits
+// columns.
+func scoreLine(v *client.View, i, digits int) panelLine {
 	l := v.Scoreboard[i]
 	glyph, glyphStyle, nameStyle := avatarGlyph(v.Facing), styleMe, styleMe
 	if !l.Me {
 		glyph, glyphStyle, nameStyle = playerGlyph(l.Name, 1), playerStyle(otherColor(v, l), l.Bot), styleText
 	}
 	line := panelLine{
-		{fmt.Sprintf("%2d ", rank(v.Scoreboard, i)), styleDim},
+		{fmt.Sprintf("%*d ", digits, rank(v.Scoreboard, i)), styleDim},
 		{glyph, glyphStyle},
-		{fmt.Sprintf(" %-16s %3d", fitText(l.Name, 16), l.Points), nameStyle},
+		{fmt.Sprintf(" %s %3d", padText(l.Name, scoreNameWidth), l.Points), nameStyle},
 	}
-	if l.Frozen {
+	switch {
+	case l.Frozen:
 		line = append(line, span{" frozen", styleFrozen})
+	case l.Protected:
+		line = append(line, span{" safe", styleProtectedText})
 	}
 	return line
 }
 
 // rank returns the place of line i of a scoreboard (most points first):
-// one more than the players with more points, so that ties share it.
+// the server's word, else one more than the players listed with more
+// points, so that ties share it.
 func rank(board []client.ScoreLine, i int) int {
+	if board[i].Rank > 0 {
+		return board[i].Rank
+	}
 	r := 1
 	for _, l := range board[:i] {
 		if l.Points > board[i].Points {
@@ -92,8 +113,12 @@ func rank(board []client.ScoreLine, i int) int {
 }
 
 // otherColor returns the palette index of the player of a scoreboard line,
-// as the board draws it; 0 when the player is not drawn.
+// as the board draws it: the scoreboard's, else the board's; 0 when
+// neither knows it.
 func otherColor(v *client.View, l client.ScoreLine) uint8 {
+	if l.Color != 0 {
+		return l.Color
+	}
 	for _, o := range v.Others {
 		if o.ID == l.ID {
 			return o.Color

@@ -283,3 +283,27 @@ func TestReconnectingShowsOnTheTitle(t *testing.T) {
 	r.ui.Frame()
 	r.mustNotShow("reconnecting")
 }
+
+// The invitation of a local game that serves SSH is on the top line: after
+// the title on a wide screen, alone (before the player's name) at 80x24;
+// a restart notice goes before it.
+func TestInviteShowsOnTheTitle(t *testing.T) {
+	s := newStubSession(client.View{Name: "alice", Map: grid.DefaultMap(), HasState: true, Predicted: spawn, Server: spawn})
+	for _, c := range []struct {
+		w, h   int
+		notice string
+		want   string
+	}{
+		{200, 60, "", "gridlag — embedded server 127.0.0.1:7777  ·  friends join: ssh -p 2222 192.168.1.5  ·  playing as alice"},
+		{80, 24, "", "friends: ssh -p 2222 192.168.1.5"},
+		{80, 24, "server stopping in 10 s", "server stopping in 10 s"},
+	} {
+		s.view.Notice = c.notice
+		scr := newScreen(t, c.w, c.h)
+		ui := tui.New(scr, s, tui.Options{Title: "gridlag — embedded server 127.0.0.1:7777", Invite: "ssh -p 2222 192.168.1.5"})
+		ui.Frame()
+		if top := strings.TrimSpace(strings.Trim(rows(scr)[0], "█ ")); !strings.HasSuffix(top, c.want) {
+			t.Errorf("%dx%d, notice %q: top line %q, want it to end %q", c.w, c.h, c.notice, rows(scr)[0], c.want)
+		}
+	}
+}

@@ -85,8 +85,13 @@ func drawServerLines(screen tcell.Screen, x, y, w, rows int, v *client.WorldView
 		players = players[:rows-1]
 		more = len(v.Players) + 1 - len(players)
 	}
+	nameW, posW := 1, 1
+	for _, p := range players {
+		nameW = max(nameW, min(textWidth(p.Name), scoreNameWidth))
+		posW = max(posW, len(p.Pos.String()))
+	}
 	for i, p := range players {
-		putText(screen, x, y+i, w, playerLine(p), tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
+		putText(screen, x, y+i, w, playerLine(p, nameW, posW), tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
 	}
 	if more > 0 {
 		putText(screen, x, y+len(players), w, fmt.Sprintf("… and %d more", more), styleDim)
@@ -129,12 +134,21 @@ func serverSummary(v *client.WorldView) string {
 	return summary
 }
 
-// playerLine writes one player as the server has it: `NAME (x,y) ack #N`
-// and the round trip the server measured, once it has.
-func playerLine(p client.WorldPlayer) string {
-	s := fmt.Sprintf("%s %s ack #%d", p.Name, p.Pos, p.Ack)
+// playerLine writes one player as the server has it: `NAME (x,y) ack #N`,
+// the name padded to nameW columns and the cell to posW so that the
+// lines' columns line up (see padText), the round trip the server
+// measured, once it has, and "frozen" or "safe" (spawn protection) while
+// the player is.
+func playerLine(p client.WorldPlayer, nameW, posW int) string {
+	s := fmt.Sprintf("%s %-*s ack #%d", padText(p.Name, nameW), posW, p.Pos, p.Ack)
 	if p.HasRTT {
 		s += "  rtt " + millis(p.RTT)
+	}
+	switch {
+	case p.Frozen:
+		s += "  frozen"
+	case p.Protected:
+		s += "  safe"
 	}
 	return s
 }
@@ -153,7 +167,7 @@ func rateText(hz int) string {
 // drawn every frame reuses the last frame's slice.
 func worldAsView(v *client.WorldView, others []client.Other) client.View {
 	for _, p := range v.Players {
-		others = append(others, client.Other{ID: p.ID, Name: p.Name, Color: p.Color, Pos: p.Pos})
+		others = append(others, client.Other{ID: p.ID, Name: p.Name, Color: p.Color, Pos: p.Pos, Protected: p.Protected})
 	}
 	return client.View{Map: v.Map, Err: v.Err, Connected: v.Connected, Others: others}
 }

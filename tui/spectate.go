@@ -146,19 +146,27 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 		putText(screen, 1, 0, w-2, s.title(), styleTitle)
 		putText(screen, 0, h-1, w, tableBottomLine(spectateKeyTable)+"   (watching: no avatar)", styleDim)
 	}
+	if s.ended && v.Err != nil && !s.tooSmall {
+		drawEndedBox(screen, 0, 1, w, h-2, "watch ended: "+v.Err.Error())
+	}
 	if s.help {
 		drawHelpOverlay(screen, w, h, s.opts.LogPath, "gridlag spectator: keys", helpRows(spectateKeyTable))
 	}
 }
 
-// title returns the top line: the title, the players, and why the
-// connection ended if it did.
+// title returns the top line: the server's notice if any, the title,
+// the players, and why the connection ended if it did.
 func (s *SpectateScreen) title() string {
 	title := s.opts.Title
 	if title == "" {
 		title = "gridlag — spectating"
 	}
 	title += fmt.Sprintf("  ·  %d players", s.view.Total)
+	if s.view.Notice != "" && !s.ended {
+		// The operator's notice (a drain's countdown) leads the line, as
+		// on a player's screen.
+		title = s.view.Notice + "  ·  " + title
+	}
 	switch {
 	case s.ended && s.view.Err != nil:
 		title += "  ·  ended: " + s.view.Err.Error()

@@ -54,13 +54,13 @@ func newSpectateRig(t *testing.T, w, h int) *spectateRig {
 func TestSpectateScreen(t *testing.T) {
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		r := newSpectateRig(t, size[0], size[1])
-		r.mustShow("2 players", "ada (10,10) ack #7  rtt 48ms", "bot-1 (3,1) ack #12", "tick 42  updates 20/s", "q quit")
+		r.mustShow("2 players", "ada   (10,10) ack #7  rtt 48ms", "bot-1 (3,1)   ack #12", "tick 42  updates 20/s", "q quit")
 		if strings.Contains(r.text(), "@") {
 			t.Fatalf("%v: the spectator has an avatar:\n%s", size, r.text())
 		}
 		var line string
 		for _, row := range rows(r.screen) {
-			if strings.Contains(row, "ada (10,10)") {
+			if strings.Contains(row, "ada   (10,10)") {
 				line = row
 			}
 		}
@@ -71,7 +71,7 @@ func TestSpectateScreen(t *testing.T) {
 	r := newSpectateRig(t, 120, 40)
 	r.watch.view.Players[0].Pos, r.watch.view.Players[0].Ack = grid.Pos{X: 11, Y: 10}, 8
 	r.s.Frame()
-	r.mustShow("ada (11,10) ack #8")
+	r.mustShow("ada   (11,10) ack #8")
 	r.s.HandleKey(tcell.NewEventKey(tcell.KeyRune, 'q', tcell.ModNone))
 	if !r.s.QuitAsked() {
 		t.Fatal("q did not quit")
@@ -149,4 +149,24 @@ func TestSpectateManyPlayers(t *testing.T) {
 	r.watch.view.Players, r.watch.view.Total = many[:3], 60
 	r.s.Frame()
 	r.mustShow("p3 (1,1)", "tick 42  updates 20/s  players 60 (3 listed)")
+}
+
+// TestSpectatorShowsTheDrain: the server's notice (a drain's countdown)
+// leads the spectator's top line, as a player's; once the server stopped
+// the line says so instead.
+func TestSpectatorShowsTheDrain(t *testing.T) {
+	r := newSpectateRig(t, 80, 24)
+	r.watch.view.Notice = "server stopping in 6 s"
+	r.s.Frame()
+	r.mustShow("server stopping in 6 s  ·  gridlag — spectating  ·  2 players")
+	r.watch.view.Notice = "server stopping in 5 s"
+	r.s.Frame()
+	r.mustShow("server stopping in 5 s")
+	r.watch.view.Err, r.watch.view.Connected = client.ErrServerStopped, false
+	close(r.watch.done)
+	r.s.Frame()
+	r.mustShow("ended: server stopped")
+	if strings.Contains(r.text(), "stopping in") {
+		t.Errorf("the countdown still shows after the stop:\n%s", r.text())
+	}
 }

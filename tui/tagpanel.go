@@ -36,14 +36,21 @@ func tagLines(v *client.View, w, rows int) []panelLine {
 }
 
 // tagHeading is the section's first line: "Round 3  2:41 left", and
-// "FROZEN 1.4s" while the server says you are frozen.
+// "FROZEN 1.4s" while the server says you are frozen, "SAFE 1.4s" while
+// it says you cannot be tagged (you just joined or respawned), else how
+// many play in the room ("40 online") when the scoreboard lists fewer.
 func tagHeading(v *client.View) panelLine {
 	h := panelLine{{"Zap tag", styleHeading}}
 	if v.Round > 0 {
 		h = panelLine{{fmt.Sprintf("Round %d ", v.Round), styleHeading}, {" " + clockText(v.RoundLeft) + " left", styleText}}
 	}
-	if v.Frozen {
+	switch {
+	case v.Frozen:
 		h = append(h, span{"  FROZEN " + seconds(v.FrozenUntil-v.Now), styleFrozen})
+	case v.Protected:
+		h = append(h, span{"  SAFE " + seconds(v.ProtectedUntil-v.Now), styleProtectedText})
+	case v.Online > len(v.Scoreboard):
+		h = append(h, span{fmt.Sprintf("  %d online", v.Online), styleDim})
 	}
 	return h
 }

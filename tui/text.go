@@ -58,6 +58,18 @@ func fitText(s string, width int) string {
 	return b.String() + ellipsis
 }
 
+// padText returns s fitted to width columns (see fitText) and padded with
+// spaces to exactly width columns: names line up in a column by the
+// columns they take on screen (a wide character takes two, a combining
+// mark none), not by their bytes or runes.
+func padText(s string, width int) string {
+	s = fitText(s, width)
+	if n := width - textWidth(s); n > 0 {
+		s += strings.Repeat(" ", n)
+	}
+	return s
+}
+
 // textWidth returns how many columns s takes on screen.
 func textWidth(s string) int { return uniseg.StringWidth(s) }
 

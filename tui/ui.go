@@ -24,6 +24,11 @@ type Options struct {
 	LogPath string
 	// Title is shown on the top line, e.g. "gridlag — 127.0.0.1:7777".
 	Title string
+	// Invite, if set, is what the host of a local game gives friends to
+	// join it, e.g. "ssh -p 2222 192.168.1.5": the top line says
+	// "friends join: INVITE" after the title, and "friends: INVITE" in
+	// place of the title and the player's name when the line is short.
+	Invite string
 	// EndGrace is how long Run keeps showing why the session ended before
 	// it returns (any key returns at once). Zero means 3 seconds.
 	EndGrace time.Duration
@@ -160,6 +165,9 @@ func (u *UI) titleText(width int) string {
 		title = "gridlag"
 	}
 	notice := u.view.Notice
+	if u.ended {
+		notice = "" // the countdown is over: the board says why it ended
+	}
 	if u.view.Reconnecting {
 		notice = "reconnecting..."
 	}
@@ -168,6 +176,9 @@ func (u *UI) titleText(width int) string {
 		// leads the line.
 		title = notice + "  ·  " + title
 	}
+	if u.opts.Invite != "" {
+		title += "  ·  friends join: " + u.opts.Invite
+	}
 	if u.view.Name == "" {
 		return title
 	}
@@ -175,8 +186,13 @@ func (u *UI) titleText(width int) string {
 	if full := title + "  ·  " + playing; textWidth(full) <= width {
 		return full
 	}
-	if notice != "" {
+	switch short := "friends: " + u.opts.Invite; {
+	case notice != "":
 		return notice
+	case u.opts.Invite != "" && textWidth(short) <= width:
+		return short
+	case u.opts.Invite != "":
+		return u.opts.Invite
 	}
 	return playing
 }
@@ -191,21 +207,36 @@ func drawTooSmall(screen tcell.Screen, w, h, needW, needH int) {
 	putText(screen, max(0, (w-textWidth(hint))/2), max(0, y+1), w, hint, styleDim)
 }
 
-// drawEnded writes why the session ended over the board.
+// drawEnded writes why the session ended over the board, wrapped to fit
+// (over the whole width when the board is too narrow for a sentence).
 func (u *UI) drawEnded(screen tcell.Screen) {
 	areaX, areaY, areaW, areaH := u.board.GetRect()
+	if sw, _ := screen.Size(); areaW < endedMinWidth {
+		areaX, areaW = 0, sw
+	}
 	msg := "session ended"
 	if err := u.view.Err; err != nil {
 		msg += ": " + err.Error()
 	}
+	drawEndedBox(screen, areaX, areaY, areaW, areaH, msg)
+}
+
+// drawEndedBox writes msg, why a connection ended, and how to leave in a
+// box in the middle of the area, msg wrapped to fit.
+func drawEndedBox(screen tcell.Screen, areaX, areaY, areaW, areaH int, msg string) {
 	hint := "press any key to leave"
 	w := min(max(textWidth(msg), textWidth(hint))+4, areaW)
+	lines := append(wrap(msg, w-4), hint)
 	x := areaX + (areaW-w)/2
-	y := areaY + areaH/2 - 2
-	fill(screen, x, y, w, 4, styleTitle)
-	putText(screen, x+2, y+1, w-4, msg, styleTitle)
-	putText(screen, x+2, y+2, w-4, hint, styleTitle)
+	y := max(areaY+areaH/2-1-len(lines)/2, areaY)
+	fill(screen, x, y, w, len(lines)+2, styleTitle)
+	for i, line := range lines {
+		putText(screen, x+2, y+1+i, w-4, line, styleTitle)
+	}
 }
+
+// endedMinWidth is the narrowest board drawEnded writes its sentence on.
+const endedMinWidth = 40
 
 // HandleKey does what the key table says of a key; once the session has
 // ended, any key asks to quit.

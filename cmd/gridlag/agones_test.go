@@ -82,7 +82,7 @@ func startAgonesGame(t *testing.T, bin string) *agonesGameProcess {
 	})
 
 	gs.waitFor("Ready", func(s agones.GameServer) bool { return s.State == agones.StateReady })
-	addr := regexp.MustCompile(`gridlag server addr=(\S+)`).FindStringSubmatch(gs.log.String())
+	addr := regexp.MustCompile(`gridlag server .*\baddr=(\S+)`).FindStringSubmatch(gs.log.String())
 	if addr == nil {
 		t.Fatalf("the game server is Ready, but its log has no address yet")
 	}

@@ -25,7 +25,7 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		{[]string{"-rate", "fast"}, "-rate fast: not a whole number"},
 		{[]string{"-bots", "-1"}, "-bots -1: out of range (0 to 65534)"},
 		{[]string{"-ssh-per-addr", "0"}, "-ssh-per-addr 0: out of range (1 to "},
-		{[]string{"-round", "500ms"}, "-round 500ms: out of range (1s to 24h0m0s)"},
+		{[]string{"-round", "500ms"}, "-round 500ms: out of range (1s to 24h)"},
 		{[]string{"-server", "-round", "3"}, "-round 3: a duration needs a unit, e.g. 3s"},
 		{[]string{"-ssh-handshake", "10ms"}, "-ssh-handshake 10ms: out of range (at least 1s)"},
 		{[]string{"-server", "-connect", "host:7777"}, "-server and -connect do not go together"},
@@ -74,6 +74,8 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		cases = append(cases,
 			refusal{append(mode, "-unlag", "2s"), "-unlag 2s: out of range (0 to 1s)"},
 			refusal{append(mode, "-unlag", "300"), "-unlag 300: a duration needs a unit, e.g. 300ms"},
+			refusal{append(mode, "-protect", "31s"), "-protect 31s: out of range (0 to 30s)"},
+			refusal{append(mode, "-protect", "2"), "-protect 2: a duration needs a unit, e.g. 2ms"},
 			refusal{append(mode, "-lagcomp=maybe"), "-lagcomp"},
 			refusal{append(mode, "-move-time", "0"), "-move-time 0: out of range (1ms to 1m5.535s)"},
 			refusal{append(mode, "-move-time", "100"), "-move-time 100: a duration needs a unit, e.g. 100ms"})
@@ -120,11 +122,11 @@ func TestScenarioRefusesWhatItCannotShow(t *testing.T) {
 		want string
 	}{
 		{[]string{"-rate", "1000", "-presses", "right@100h"},
-			"a press at 100h0m0s at -rate 1000 is 360,000,000 states; at most 1,000,000 (press sooner or lower -rate)"},
+			"a press at 100h at -rate 1000 is 360,000,000 states; at most 1,000,000 (press sooner or lower -rate)"},
 		{[]string{"-rate", "1000", "-until", "100h"},
-			"-until 100h0m0s at -rate 1000 is 360,000,000 states; at most 1,000,000 (shorten -until or lower -rate)"},
+			"-until 100h at -rate 1000 is 360,000,000 states; at most 1,000,000 (shorten -until or lower -rate)"},
 		{[]string{"-rate", "20", "-until", "10h", "-presses2", "left@0ms"},
-			"-until 10h0m0s at -rate 20 is 1,440,000 states"},
+			"-until 10h at -rate 20 is 1,440,000 states"},
 	} {
 		err := promptly(t, func() error { return scenarioMain(c.args, &bytes.Buffer{}) })
 		var ue *usageError
@@ -178,7 +180,7 @@ func TestBadInputsEndTheProcess(t *testing.T) {
 		{[]string{"scenario", "bogus"}, 2,
 			"gridlag scenario: unexpected argument \"bogus\"\nRun 'gridlag scenario -help' for its flags.\n"},
 		{[]string{"scenario", "-rate", "1000", "-presses", "right@100h"}, 2,
-			"gridlag scenario: a press at 100h0m0s at -rate 1000 is 360,000,000 states"},
+			"gridlag scenario: a press at 100h at -rate 1000 is 360,000,000 states"},
 		{[]string{"-server", "-addr", "127.0.0.1:0", "-map", fifo}, 1,
 			"gridlag: -map: " + fifo + ": not a regular file (a named pipe)"},
 		{[]string{"-server", "-addr", "127.0.0.1:0", "-map", "/dev/zero"}, 1,

@@ -3,10 +3,9 @@ package main
 import (
 	"errors"
 	"flag"
-)
 
-// version is the program's version, printed by `gridlag version`.
-const version = "0.1.0"
+	"gridlag/client"
+)
 
 // usageError is a mistake on the command line: a flag's value, an argument
 // no mode takes, flags that do not go together. main prints it on one line
@@ -22,15 +21,21 @@ func (e *usageError) Error() string { return e.err.Error() }
 // Unwrap returns the mistake.
 func (e *usageError) Unwrap() error { return e.err }
 
-// exitCode is the exit status for what a mode returned: 0 for success and
-// -help, 2 for a usage error, 1 for any other failure.
+// exitCode is the exit status for what a mode returned: 0 for success,
+// -help and a server that stopped normally, 2 for a usage error, 1 for
+// any other failure.
 func exitCode(err error) int {
 	var ue *usageError
 	switch {
-	case err == nil, errors.Is(err, flag.ErrHelp):
+	case err == nil, errors.Is(err, flag.ErrHelp), stopped(err):
 		return 0
 	case errors.As(err, &ue):
 		return 2
 	}
 	return 1
 }
+
+// stopped reports whether err is the end of a session because the server
+// stopped normally (or was stopping and refused it): main says so in a
+// sentence, with status 0.
+func stopped(err error) bool { return errors.Is(err, client.ErrServerStopped) }

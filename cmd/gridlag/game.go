@@ -55,6 +55,7 @@ type gameFlags struct {
 	debug    bool
 	agones   agonesFlags
 	scale    scaleFlags
+	ops      opsFlags
 }
 
 // scaleFlags are the flags of the tools for scale: -map-gen, -seed and
@@ -89,9 +90,8 @@ type gameLimits struct {
 	botAddrs                                     []netip.Prefix
 }
 
-// defaultMaxPlayers is -max-players' default, sized for a 2-core machine
-// while every State carries every player's cell: at 1,000 players a
-// client receives 120 KB/s and the server sends about 1 Gbit/s.
+// defaultMaxPlayers is -max-players' default, sized for a 2-core machine:
+// 1,000 players take about a quarter of a core (README, Figures).
 const defaultMaxPlayers = 1000
 
 // options are the server options of the limits (the player cap is a game
@@ -115,8 +115,26 @@ func (l gameLimits) check() error {
 }
 
 func gameMain(args []string) error {
+	f, err := parseGameFlags(args, os.Stdout)
+	if err != nil {
+		return err
+	}
+	if f.serve {
+		return serveGame(f)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stop()
+	if f.spectate {
+		return spectateMain(ctx, f)
+	}
+	return playMain(ctx, f)
+}
+
+// parseGameFlags parses and checks the flags of the game modes (play,
+// -connect, -server); -help goes to help.
+func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	var f gameFlags
-	fs := newFlagSet("gridlag", os.Stdout, nil)
+	fs := newFlagSet("gridlag", help, nil)
 	fs.BoolVar(&f.serve, "server", false, "run a headless server (no terminal interface); logs go to standard error unless -log is given")
 	fs.StringVar(&f.addr, "addr", ":7777", "with -server: the TCP address to listen on; \"\" with -ssh = SSH players only (the game port stays on loopback)")
 	fs.StringVar(&f.connect, "connect", "", "join the server at HOST:PORT instead of starting an embedded one")
@@ -130,7 +148,7 @@ func gameMain(args []string) error {
 	fs.int(&f.rate, "rate", server.DefaultRate, rateKind, "server update rate in Hz (states per second); 0 = one state per processed input")
 	fs.duration(&f.moveTime, "move-time", server.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
 	fs.StringVar(&f.mapPath, "map", "", "server map file ('#' wall, '.' floor); default: the embedded map")
-	f.lag.define(fs)
+	f.lag.define(fs, server.DefaultProtect)
 	fs.duration(&f.round, "round", server.DefaultRound, roundKind, "length of a round of zap tag: the winner is announced, scores start again")
 	fs.int(&f.bots, "bots", 3, botsKind, "bots walking in the world (with -server the default is 0)")
 	fs.StringVar(&f.ssh, "ssh", "", "also serve players over SSH on this address, e.g. :2222")
@@ -165,19 +183,32 @@ func gameMain(args []string) error {
 	// The tools for scale.
 	fs.value(&mapSizeValue{p: &f.scale.mapGen}, "map-gen", "generate a `WxH` map of rooms and corridors (see -seed) instead of -map")
 	fs.seed(&f.scale.seed, "seed", 1, "seed of -map-gen: the same seed, the same map")
-	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the Go profiler (/debug/pprof/) on this address, e.g. 127.0.0.1:9100; off by default")
+	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the health checks (/healthz, /readyz) on this address, e.g. 127.0.0.1:9100; off by default")
+	f.ops.define(fs)
 	f.agones.define(fs)
-	fs.usage = func(w io.Writer) {
-		fmt.Fprintf(w, `Usage:
-  gridlag [flags]                      play on an embedded local server
-  gridlag -connect HOST:PORT [flags]   play on a remote server
-  gridlag -connect HOST:PORT -spectate watch a remote server, without playing
-  gridlag -server [-addr :7777] [-ssh :2222] [-agones] [flags]
-                                       run a headless server
-  gridlag scenario [flags]             replay the articles' timelines (gridlag scenario -help)
-  gridlag bots -connect HOST:PORT      run headless players (gridlag bots -help)
-  gridlag load -connect HOST:PORT      measure a server with many light players (gridlag load -help)
-  gridlag version
+	fs.usage = gameUsage
+	if err := fs.parse(args); err != nil {
+		return f, err
+	}
+	f.botsSet = fs.set("bots")
+	if f.serve && !f.botsSet {
+		f.bots = 0
+	}
+	f.ops.changed = changedSettings(fs, f.serve)
+	if err := f.check(); err != nil {
+		return f, fs.usageError(err)
+	}
+	return f, nil
+}
+
+// serveGame runs a headless server: serveMain, or a test's stand-in.
+var serveGame = serveMain
+
+// gameUsage is the head of gridlag -help: every mode, the keys, the log.
+func gameUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage:")
+	writeUsageLines(w, "", "  ")
+	fmt.Fprintf(w, `Each mode lists its own flags: gridlag MODE -help (gridlag lab -help).
 
 Keys while playing:
   %s
@@ -185,26 +216,6 @@ Log file while playing: %s
 
 Flags:
 `, strings.Join(tui.KeyHelp(), "\n  "), defaultLogPath())
-	}
-	if err := fs.parse(args); err != nil {
-		return err
-	}
-	f.botsSet = fs.set("bots")
-	if f.serve && !f.botsSet {
-		f.bots = 0
-	}
-	if err := f.check(); err != nil {
-		return fs.usageError(err)
-	}
-	if f.serve {
-		return serveMain(f)
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
-	defer stop()
-	if f.spectate {
-		return spectateMain(ctx, f)
-	}
-	return playMain(ctx, f)
 }
 
 // check refuses flags that do not go together (each flag's value was
@@ -233,6 +244,10 @@ func (f *gameFlags) check() error {
 		return errors.New("-room and -lobby do not go together: the lobby is for choosing a room")
 	case f.lobby && f.spectate:
 		return errors.New("-lobby is for playing; to watch a room, give -spectate -room NAME")
+	case f.ops.pprof && f.scale.metrics == "":
+		return errors.New("-pprof serves the profiler on the -metrics address: give -metrics ADDR")
+	case f.connect != "" && (f.scale.metrics != "" || f.ops.health != ""):
+		return errors.New("-metrics and -health serve a server's figures and health; with -connect there is no server here")
 	}
 	if f.room != "" {
 		if err := protocol.CheckName(f.room); err != nil {
@@ -263,20 +278,22 @@ func (f *gameFlags) serverConfig() (server.Config, error) {
 			return server.Config{}, fmt.Errorf("-map-gen: %w", err)
 		}
 	}
-	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, LagComp: f.lag.on, Unlag: f.lag.unlag, Round: f.round,
+	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, LagComp: f.lag.on, Unlag: f.lag.unlag, Protect: f.lag.protect, Round: f.round,
 		MaxPlayers: f.limits.players, Resume: f.resume}
 	return cfg, cfg.Validate()
 }
 
 // game is a running server with its optional SSH front end and bots.
 type game struct {
-	cfg   server.Config // the game numbers in force, defaults filled in
-	srv   *server.Server
-	ssh   *sshd.Server
-	bots  func()
-	web   *http.Server // -metrics, or nil
-	addr  string
-	errCh chan error
+	cfg     server.Config // the game numbers in force, defaults filled in
+	srv     *server.Server
+	ssh     *sshd.Server
+	bots    func()
+	webs    []*http.Server // -metrics and -health
+	summary chan struct{}  // closed to stop the summaries, nil without
+	addr    string
+	invites []string // what to give friends to join over SSH: "ssh -p 2222 HOST", one per address
+	errCh   chan error
 }
 
 // startGame starts the game server on addr, then the SSH front end and
@@ -293,7 +310,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	opts := f.limits.options()
 	opts.Config, opts.Logger = cfg, logger
 	var exp *metrics.Exporter
-	if f.scale.metrics != "" {
+	if f.scale.metrics != "" || f.ops.summary > 0 {
 		exp = metrics.New()
 		opts.Metrics = exp
 	}
@@ -301,23 +318,28 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		hook(&opts)
 	}
 	g := &game{cfg: cfg.WithDefaults(), srv: server.New(opts), errCh: make(chan error, 2), bots: func() {}}
+	g.addr = ln.Addr().String()
 	if exp != nil {
 		exp.Watch(g.srv.Stats)
 		exp.WatchRooms(g.srv.Rooms)
-		if g.web, err = serveMetrics(f.scale.metrics, exp); err != nil {
-			ln.Close()
-			return nil, err
-		}
+	}
+	webs, err := g.serveWebs(f, exp)
+	if err != nil {
+		ln.Close()
+		g.close()
+		return nil, err
 	}
 	go func() { g.errCh <- g.srv.Serve(ln) }()
-	g.addr = ln.Addr().String()
 	gameAddr := g.addr
+	listening := []any{"addr", g.addr}
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
 		gameAddr = net.JoinHostPort("127.0.0.1", fmt.Sprint(tcp.Port))
 	}
 	if f.ssh != "" {
 		g.ssh, err = sshd.New(sshd.Options{
-			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr,
+			// Each SSH player connects through the server itself, so
+			// that it counts as its SSH connection's address.
+			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr, Dial: g.srv.Dial,
 			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"),
 			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
 			MaxHandshakes: f.sshLimit.handshakes, MaxHandshakesPerAddr: f.sshLimit.handshakesPerAddr,
@@ -334,18 +356,30 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			return nil, fmt.Errorf("-ssh %s: %w", f.ssh, err)
 		}
 		go func() { g.errCh <- g.ssh.Serve(sln) }()
+		listening = append(listening, "ssh", sln.Addr().String(), "hostkey", g.ssh.HostKeyFingerprint())
+		if !f.serve {
+			ifaddrs, _ := net.InterfaceAddrs()
+			g.invites = sshInvites(sln.Addr(), ifaddrs)
+		}
+	}
+	logStart(logger, readBuild(), append(listening, webs...), f.ops.changed)
+	if len(g.invites) > 0 {
+		logger.Info("friends join over SSH with: " + strings.Join(g.invites, " or "))
+	}
+	if f.ops.summary > 0 {
+		if err := g.summarise(exp, f.ops.summary, logger); err != nil {
+			g.close()
+			return nil, err
+		}
 	}
 	if bots > 0 {
-		// The server's own bots reach it by OwnConn, the one route on
-		// which it believes a Hello that says it is a bot; it opens once
-		// Serve has begun.
-		for g.srv.Addr() == nil {
-			time.Sleep(time.Millisecond)
-		}
+		// The server's own bots dial in as Own: they count against no
+		// address's caps, and theirs is the one route (besides -bot-addrs)
+		// on which the server believes a Hello that says it is a bot.
+		own := func(ctx context.Context, _ string) (net.Conn, error) { return g.srv.Dial(ctx, server.Own) }
 		stop := bot.Start(ctx, bot.Options{
-			Addr: gameAddr, N: bots, Latency: f.latency, Jitter: f.jitter,
+			Addr: gameAddr, N: bots, Latency: f.latency, Jitter: f.jitter, Dial: own,
 			Avoid: append([]grid.Pos{g.cfg.Spawn}, g.cfg.Spawns...), Logger: logger.WithPrefix("bots"),
-			Dial: func(context.Context) (net.Conn, error) { return g.srv.OwnConn() },
 		})
 		g.bots = func() { stop() }
 	}
@@ -354,8 +388,12 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 
 func (g *game) close() {
 	g.bots()
-	if g.web != nil {
-		g.web.Close()
+	if g.summary != nil {
+		close(g.summary)
+		g.summary = nil // close may be called twice (the Agones game closes before its deferred close)
+	}
+	for _, web := range g.webs {
+		web.Close()
 	}
 	if g.ssh != nil {
 		g.ssh.Close()
@@ -394,7 +432,6 @@ func serveMain(f gameFlags) error {
 		return err
 	}
 	defer g.close()
-	logger.Info("gridlag server", "addr", g.addr, "rate", g.cfg.Rate, "move_time", g.cfg.MoveTime, "burst", g.cfg.Burst, "bots", bots, "ssh", f.ssh, "metrics", f.scale.metrics)
 	sd := shutdown{drain: f.drain, after: time.After, notify: g.srv.Drain, log: logger}
 	if ag != nil {
 		return ag.serve(sigs, g, sd)
@@ -429,6 +466,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 
 	addr := f.connect
 	title := "gridlag — " + addr
+	invite := ""
 	if addr == "" {
 		g, err := startGame(ctx, f, "127.0.0.1:0", logger, f.bots, nil)
 		if err != nil {
@@ -437,8 +475,8 @@ func playMain(ctx context.Context, f gameFlags) error {
 		defer g.close()
 		addr = g.addr
 		title = "gridlag — embedded server " + addr
-		if f.ssh != "" {
-			title += ", ssh " + f.ssh
+		if len(g.invites) > 0 {
+			invite = g.invites[0]
 		}
 	}
 	opts := client.Options{Name: f.name, Room: f.room, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("client")}
@@ -447,7 +485,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	// A signal ends the game like q: the terminal is restored, exit 0.
-	topts := tui.Options{LogPath: path, Title: title + tui.RoomTitle(f.room), Logger: logger.WithPrefix("tui"), Stop: ctx.Done()}
+	topts := tui.Options{LogPath: path, Title: title + tui.RoomTitle(f.room), Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()}
 	if f.lobby || f.connect != "" && f.room == "" && client.HasRooms(ctx, addr) {
 		logger.Info("lobby", "server", addr, "name", f.name)
 		return tui.RunLobby(screen, client.Lobby{Ctx: ctx, Addr: addr, Options: opts}, topts)

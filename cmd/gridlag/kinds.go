@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"gridlag/bot"
@@ -32,6 +33,8 @@ var (
 	resumeKind = durationRange{max: server.MaxResume, unit: time.Second}
 	// unlagKind: -unlag, as far back as the server keeps positions.
 	unlagKind = durationRange{max: server.MaxUnlag}
+	// protectKind: -protect.
+	protectKind = durationRange{max: server.MaxProtect}
 	// roundKind: -round, what a Scores frame's time left carries and more.
 	roundKind = durationRange{min: server.MinRound, max: server.MaxRound}
 
@@ -79,19 +82,28 @@ type durationRange struct {
 func (r durationRange) String() string {
 	switch {
 	case r.max > 0:
-		return fmt.Sprintf("%s to %v", showDuration(r.min), r.max)
+		return fmt.Sprintf("%s to %s", showDuration(r.min), showDuration(r.max))
 	case r.min > 0:
-		return fmt.Sprintf("at least %v", r.min)
+		return fmt.Sprintf("at least %s", showDuration(r.min))
 	}
 	return "0 or more"
 }
 
-// showDuration writes d as Go does, but 0 as "0".
+// showDuration writes d as Go does, but 0 as "0" and without the zero
+// minutes and seconds Go writes after hours ("100h", not "100h0m0s";
+// "25m", not "25m0s"): as a person writes it, and as a flag takes it.
 func showDuration(d time.Duration) string {
 	if d == 0 {
 		return "0"
 	}
-	return d.String()
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }
 
 // check refuses d if it is not of the kind.

@@ -59,13 +59,13 @@ func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 	fs.StringVar(&f.mapPath, "map", "", "map file ('#' wall, '.' floor); default: the embedded map")
 	fs.value(&speedValue{&cfg.Speed}, "speed", "the clock's `speed` at the start: 1x, 1/2, 1/4 or 1/10")
 	fs.seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")
-	f.lag.define(fs)
+	f.lag.define(fs, 0) // the articles' timelines zap at once
 	fs.StringVar(&f.logPath, "log", "", "log file; default "+defaultLogPath())
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	if err := fs.parse(args); err != nil {
 		return nil, f, err
 	}
-	cfg.LagComp, cfg.Unlag = f.lag.on, f.lag.unlag
+	cfg.LagComp, cfg.Unlag, cfg.Protect = f.lag.on, f.lag.unlag, f.lag.protect
 	for _, p := range []*lab.PlayerConfig{p1, p2} {
 		p.Predict, p.Reconcile, p.Interpolate = predict, reconcile && predict, interpolate
 	}

@@ -2,10 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -56,10 +58,36 @@ func loadMain(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	write := sum.WriteText
 	if asJSON {
-		return sum.WriteJSON(out)
+		write = sum.WriteJSON
 	}
-	return sum.WriteText(out)
+	if err := write(out); err != nil {
+		return err
+	}
+	return shortfall(sum, o.N)
+}
+
+// shortfall is why a load run did not measure what it was asked to (exit
+// status 1): players the server refused or dropped, with what to do when
+// its caps per address did it; nil when every player played to the end.
+func shortfall(sum loadgen.Summary, n int) error {
+	refused, dropped, perAddr := 0, 0, false
+	for reason, k := range sum.Refused {
+		refused += k
+		perAddr = perAddr || strings.Contains(reason, "from your address")
+	}
+	for _, k := range sum.Dropped {
+		dropped += k
+	}
+	if refused == 0 && dropped == 0 {
+		return nil
+	}
+	err := fmt.Sprintf("%d of the %d players were refused and %d dropped: the figures are of the others", refused, n, dropped)
+	if perAddr {
+		err += "; the server caps the players and connections from one address: spread them over addresses with -addrs (e.g. -addrs 127.0.0.2-127.0.0.9), or raise its -max-players-per-addr and -max-conns-per-addr"
+	}
+	return errors.New(err)
 }
 
 func loadUsage(w io.Writer) {
@@ -71,6 +99,8 @@ acknowledgement of each State. Then prints inputs sent and acknowledged,
 round-trip p50/p99/max (from an input to the first State acknowledging it),
 bytes in and out per player per second, connections refused or dropped with
 their reasons, and its own CPU time. For the full client, see gridlag bots.
+If the server refused or dropped any player it exits 1, saying so (a
+server's cap per address refuses many players from one: see -addrs).
 
 Flags:
 `)

@@ -27,7 +27,7 @@ func main() {
 	switch {
 	case errors.As(err, &ue):
 		fmt.Fprintf(os.Stderr, "%s: %v\nRun '%s -help' for its flags.\n", ue.cmd, ue.err, ue.cmd)
-	case err != nil && exitCode(err) != 0:
+	case err != nil && (exitCode(err) != 0 || stopped(err)):
 		fmt.Fprintln(os.Stderr, "gridlag:", err)
 	}
 	os.Exit(exitCode(err))
@@ -57,8 +57,7 @@ func run(args []string, out io.Writer) error {
 		if mode == "help" {
 			return gameMain([]string{"-help"})
 		}
-		_, err := fmt.Fprintln(out, "gridlag", version)
-		return err
+		return readBuild().print(out)
 	}
 	return &usageError{cmd: "gridlag", err: fmt.Errorf("unexpected argument %q: the modes are %s (or none, to play)",
 		args[0], strings.Join(modes, ", "))}

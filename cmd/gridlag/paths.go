@@ -25,11 +25,17 @@ func defaultLogPath() string { return filepath.Join(stateDir(), "gridlag.log") }
 
 func defaultKeyPath() string { return filepath.Join(stateDir(), "ssh_host_ed25519_key") }
 
+// logOptions are how every log of gridlag writes: a timestamp to the
+// second, the level, the message, then keys and values.
+func logOptions(level log.Level) log.Options {
+	return log.Options{ReportTimestamp: true, Level: level}
+}
+
 // openLog returns a logger writing to path ("-" = standard error) and a
 // function that closes the file.
 func openLog(path string, level log.Level) (*log.Logger, func(), error) {
 	if path == "-" {
-		l := log.NewWithOptions(os.Stderr, log.Options{ReportTimestamp: true, Level: level})
+		l := log.NewWithOptions(os.Stderr, logOptions(level))
 		return l, func() {}, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -39,7 +45,7 @@ func openLog(path string, level log.Level) (*log.Logger, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	l := log.NewWithOptions(f, log.Options{ReportTimestamp: true, Level: level})
+	l := log.NewWithOptions(f, logOptions(level))
 	return l, func() { f.Close() }, nil
 }
 

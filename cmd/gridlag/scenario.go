@@ -23,16 +23,19 @@ type scenarioFlags struct {
 }
 
 // lagFlags are the server's lag compensation flags, -lagcomp and -unlag,
-// shared by the game modes, scenario and the lab.
+// and its spawn protection, -protect, shared by the game modes, scenario
+// and the lab.
 type lagFlags struct {
-	on    bool
-	unlag time.Duration
+	on      bool
+	unlag   time.Duration
+	protect time.Duration
 }
 
-// define adds -lagcomp and -unlag to fs.
-func (l *lagFlags) define(fs *flagSet) {
+// define adds -lagcomp, -unlag and -protect (default protect) to fs.
+func (l *lagFlags) define(fs *flagSet, protect time.Duration) {
 	fs.BoolVar(&l.on, "lagcomp", true, "lag compensation: the server judges a zap against the world the shooter saw")
 	fs.duration(&l.unlag, "unlag", server.DefaultUnlag, unlagKind, "how far back lag compensation may rewind; 0 = none")
+	fs.duration(&l.protect, "protect", protect, protectKind, "spawn protection: a player who joins or respawns cannot be tagged for this long; 0 = none")
 }
 
 func scenarioMain(args []string, out io.Writer) error {
@@ -53,7 +56,7 @@ func scenarioMain(args []string, out io.Writer) error {
 	f.start2 = grid.Pos{X: 12, Y: 10}
 	fs.value(&posValue{&f.start2}, "start2", "the second player's starting cell `x,y`")
 	fs.duration(&f.latency2, "latency2", 50*time.Millisecond, latencyKind, "the second player's injected round trip")
-	f.lag.define(fs)
+	f.lag.define(fs, 0) // the articles' timelines zap at once
 	fs.duration(&cfg.Until, "until", 0, lengthKind, "how long the timeline runs; 0 = until every press is acknowledged")
 	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object per line: t_ms, event, client [x,y], server [x,y], pending [...]")
 	if err := fs.parse(args); err != nil {
@@ -67,7 +70,7 @@ func scenarioMain(args []string, out io.Writer) error {
 			cfg.Reconcile = false
 		}
 	}
-	cfg.LagComp, cfg.Unlag = f.lag.on, f.lag.unlag
+	cfg.LagComp, cfg.Unlag, cfg.Protect = f.lag.on, f.lag.unlag, f.lag.protect
 	if len(f.presses2) > 0 {
 		cfg.Second = &scenario.Player{Name: "rival", Start: f.start2, Latency: f.latency2, Jitter: cfg.Player.Jitter, Loss: cfg.Player.Loss, Presses: f.presses2}
 	}
@@ -92,9 +95,9 @@ func checkStates(fs *flagSet, cfg scenario.Config) error {
 	if n <= scenario.MaxStates {
 		return nil
 	}
-	what, fix := fmt.Sprintf("-until %v", cfg.Until), "shorten -until"
+	what, fix := "-until "+showDuration(cfg.Until), "shorten -until"
 	if span := cfg.Span(); span > cfg.Until {
-		what, fix = fmt.Sprintf("a press at %v", span), "press sooner"
+		what, fix = "a press at "+showDuration(span), "press sooner"
 	}
 	return fs.usageErrorf("%s at -rate %d is %s states; at most %s (%s or lower -rate)",
 		what, cfg.Rate, thousands(n), thousands(scenario.MaxStates), fix)

@@ -93,15 +93,15 @@ func runShutdown(t *testing.T, g *game, sigs chan os.Signal) (fire chan time.Tim
 }
 
 // TestShutdownWarnsThenDrains: after the first signal a player sees
-// "server restarting in 10 s" and plays on until the drain ends; then the
+// "server stopping in 10 s" and plays on until the drain ends; then the
 // server says Bye and closes.
 func TestShutdownWarnsThenDrains(t *testing.T) {
 	g := startTestGame(t)
 	p := joinGame(t, g.addr)
 	fire, done := runShutdown(t, g, make(chan os.Signal, 1))
 	n := p.until("the Notice", func(m protocol.Message) bool { _, ok := m.(*protocol.Notice); return ok }).(*protocol.Notice)
-	if n.Text != "server restarting in 10 s" {
-		t.Errorf("notice %q, want %q", n.Text, "server restarting in 10 s")
+	if n.Text != "server stopping in 10 s" {
+		t.Errorf("notice %q, want %q", n.Text, "server stopping in 10 s")
 	}
 	p.send(&protocol.Input{Seq: 1, Dir: grid.Right})
 	p.until("the move acknowledged while draining", func(m protocol.Message) bool {
@@ -171,7 +171,7 @@ func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	waitFor("listening")
+	waitFor("gridlag server")
 	cmd.Process.Signal(syscall.SIGTERM)
 	waitFor("shutting down")
 	cmd.Process.Signal(syscall.SIGTERM)

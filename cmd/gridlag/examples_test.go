@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/log"
+)
+
+// readmeCommand is a gridlag command the README shows: its arguments
+// (after bin/gridlag, or make run's ARGS), and the output the README
+// shows after it, if any.
+type readmeCommand struct {
+	args   []string
+	output string // "" when the README shows none
+	line   int    // where the README shows it
+}
+
+func (c readmeCommand) String() string {
+	return fmt.Sprintf("README.md:%d: gridlag %s", c.line, strings.Join(c.args, " "))
+}
+
+// readmeCommands finds every gridlag command in the README: "$
+// bin/gridlag ..." lines of any block, with the lines after them as their
+// output; "bin/gridlag ..." lines of sh blocks (without their comments);
+// and inline `bin/gridlag ...` and `make run ARGS="..."`. Placeholders
+// (HOST) become 127.0.0.1.
+func readmeCommands(t *testing.T) []readmeCommand {
+	t.Helper()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		cmds  []readmeCommand
+		fence string // "" outside a block, else its opening line
+		last  = -1   // the "$ " command whose output is being read
+	)
+	add := func(line int, text string) {
+		args := shellWords(t, strings.ReplaceAll(text, "HOST", "127.0.0.1"))
+		cmds = append(cmds, readmeCommand{args: args, line: line})
+	}
+	inline := regexp.MustCompile("`(bin/gridlag [^`]*|make run ARGS=[^`]*)`")
+	for i, line := range strings.Split(string(readme), "\n") {
+		n := i + 1
+		switch {
+		case strings.HasPrefix(line, "```"):
+			if fence == "" {
+				fence = line
+			} else {
+				fence, last = "", -1
+			}
+		case fence != "" && strings.HasPrefix(line, "$ bin/gridlag "):
+			add(n, strings.TrimPrefix(line, "$ bin/gridlag "))
+			last = len(cmds) - 1
+		case fence != "" && strings.HasPrefix(line, "$ "):
+			last = -1
+		case fence != "" && last >= 0:
+			cmds[last].output += line + "\n"
+		case fence == "```sh" && strings.HasPrefix(line, "bin/gridlag "):
+			text, _, _ := strings.Cut(strings.TrimPrefix(line, "bin/gridlag "), "  #")
+			add(n, text)
+		case fence == "":
+			for _, m := range inline.FindAllStringSubmatch(line, -1) {
+				text := strings.TrimPrefix(m[1], "bin/gridlag ")
+				if args, ok := strings.CutPrefix(text, "make run ARGS="); ok {
+					text = strings.Join(shellWords(t, args), " ")
+					if strings.Contains(args, `"Ada L"`) {
+						text = `-name "Ada L"`
+					}
+				}
+				add(n, text)
+			}
+		}
+	}
+	return cmds
+}
+
+// shellWords splits s as a shell does its words, with "..." and '...'
+// quoting.
+func shellWords(t *testing.T, s string) []string {
+	t.Helper()
+	var (
+		words []string
+		word  strings.Builder
+		quote rune
+		in    bool
+	)
+	for _, r := range s {
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			word.WriteRune(r)
+		case r == '"' || r == '\'':
+			quote, in = r, true
+		case r == ' ' || r == '\t':
+			if in {
+				words = append(words, word.String())
+				word.Reset()
+				in = false
+			}
+		default:
+			word.WriteRune(r)
+			in = true
+		}
+	}
+	if quote != 0 {
+		t.Fatalf("unclosed quote in %q", s)
+	}
+	if in {
+		words = append(words, word.String())
+	}
+	return words
+}
+
+// masked is text with every number, with its unit, made '#': what stays
+// the same from one run to the next of a measurement.
+func masked(text string) string {
+	return numberWithUnit.ReplaceAllString(text, "#")
+}
+
+var numberWithUnit = regexp.MustCompile(`\d+([.,]\d+)*(ns|us|µs|ms|s|%)?`)
+
+// TestReadmeCommandsRun: every gridlag command the README shows is run,
+// or, where it needs a terminal or runs until stopped, has its flags
+// checked: the scenario timelines print what the README shows, the lab's
+// flags build a lab, bots and load run against a server with the default
+// flags and print the summary the README shows (the same lines and
+// words; the measured numbers differ from run to run, not the players
+// welcomed), and the game modes' flags (play, -connect, -server, make
+// run's ARGS) parse.
+func TestReadmeCommandsRun(t *testing.T) {
+	cmds := readmeCommands(t)
+	if len(cmds) < 25 {
+		t.Fatalf("found only %d commands in the README", len(cmds))
+	}
+	var game *game
+	gameAddr := func() string {
+		if game == nil {
+			f, err := parseGameFlags([]string{"-server", "-addr", "127.0.0.1:0"}, io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if game, err = startGame(context.Background(), f, "127.0.0.1:0", log.New(io.Discard), f.bots, nil); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(game.close)
+		}
+		return game.addr
+	}
+	for _, c := range cmds {
+		t.Run(fmt.Sprint(c.line), func(t *testing.T) {
+			var out bytes.Buffer
+			var err error
+			switch c.args[0] {
+			case "scenario":
+				err = scenarioMain(c.args[1:], &out)
+			case "lab":
+				_, _, err = newLab(c.args[1:], io.Discard)
+			case "bots", "load":
+				if testing.Short() {
+					t.Skip("runs for seconds")
+				}
+				args := strings.Join(c.args, "\x00")
+				args = strings.ReplaceAll(args, "127.0.0.1:7777", gameAddr())
+				err = run(strings.Split(args, "\x00"), &out)
+			case "version":
+				err = run(c.args, &out)
+			default:
+				_, err = parseGameFlags(c.args, io.Discard)
+			}
+			if exitCode(err) != 0 { // -help is fine
+				t.Fatalf("%v: %v", c, err)
+			}
+			switch c.args[0] {
+			case "scenario", "version", "bots", "load":
+			default:
+				return // a game mode, only parsed: what it logs is another test's (TestReadmeStartAndSummaryLines)
+			}
+			switch {
+			case c.output == "":
+			case c.args[0] == "scenario" || c.args[0] == "version":
+				if out.String() != c.output {
+					t.Errorf("%v prints\n%s\nthe README shows\n%s", c, out.String(), c.output)
+				}
+			default:
+				got, want := out.String(), c.output
+				first, _, _ := strings.Cut(want, "\n")
+				if c.args[0] == "load" && !strings.HasPrefix(got, first+"\n") || masked(got) != masked(want) {
+					t.Errorf("%v prints\n%s\nthe README shows\n%s", c, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestReadmeRefusalOfALongTimeline: the refusal the README quotes is the
+// one gridlag scenario gives.
+func TestReadmeRefusalOfALongTimeline(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = scenarioMain([]string{"-until", "100h", "-rate", "1000"}, io.Discard)
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	if err == nil || !strings.Contains(text, "`"+err.Error()+"`") {
+		t.Errorf("gridlag scenario -until 100h -rate 1000 says %v, which the README does not quote", err)
+	}
+}

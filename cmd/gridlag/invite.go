@@ -1,0 +1,67 @@
+package main
+
+import (
+	"net"
+	"slices"
+	"strconv"
+)
+
+// sshInvites returns what a host gives friends to join its game over SSH
+// on addr (the SSH listener's address): `ssh -p PORT HOST` (`ssh HOST` on
+// port 22) for each of the machine's addresses others can reach, IPv4
+// first. ifaddrs are the machine's interface addresses
+// (net.InterfaceAddrs). A listener bound to one address gives that one; a
+// loopback one, or a machine with no address but loopback and link-local
+// ones, gives localhost.
+func sshInvites(addr net.Addr, ifaddrs []net.Addr) []string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return nil
+	}
+	var hosts []net.IP
+	switch {
+	case tcp.IP.IsLoopback():
+	case !tcp.IP.IsUnspecified():
+		hosts = append(hosts, tcp.IP)
+	default:
+		for _, a := range ifaddrs {
+			if n, ok := a.(*net.IPNet); ok && reachable(n.IP) {
+				hosts = append(hosts, n.IP)
+			}
+		}
+	}
+	// IPv4 first, each family in the interfaces' order.
+	slices.SortStableFunc(hosts, func(a, b net.IP) int {
+		return boolInt(a.To4() == nil) - boolInt(b.To4() == nil)
+	})
+	names := make([]string, 0, len(hosts))
+	for _, ip := range hosts {
+		names = append(names, ip.String())
+	}
+	if len(names) == 0 {
+		names = []string{"localhost"}
+	}
+	port := ""
+	if tcp.Port != 22 {
+		port = "-p " + strconv.Itoa(tcp.Port) + " "
+	}
+	invites := make([]string, len(names))
+	for i, n := range names {
+		invites[i] = "ssh " + port + n
+	}
+	return invites
+}
+
+// reachable says whether others may reach ip: not loopback, not
+// link-local (which needs a zone ssh would have to be told), not
+// multicast or unspecified.
+func reachable(ip net.IP) bool {
+	return !ip.IsLoopback() && !ip.IsLinkLocalUnicast() && !ip.IsMulticast() && !ip.IsUnspecified()
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

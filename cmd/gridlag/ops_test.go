@@ -1,0 +1,462 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/log"
+
+	"gridlag/metrics"
+	"gridlag/protocol"
+	"gridlag/server"
+)
+
+// parseGame parses a game's command line as gridlag does and returns its
+// flags, without starting anything.
+func parseGame(t *testing.T, args ...string) gameFlags {
+	t.Helper()
+	var f gameFlags
+	serveGame = func(parsed gameFlags) error { f = parsed; return nil }
+	defer func() { serveGame = serveMain }()
+	if err := run(args, io.Discard); err != nil {
+		t.Fatalf("gridlag %s: %v", strings.Join(args, " "), err)
+	}
+	if !f.serve {
+		t.Fatalf("gridlag %s: not a server", strings.Join(args, " "))
+	}
+	return f
+}
+
+// webURLs returns the URLs of the addresses the start line in logs gives
+// for the flags named.
+func webURLs(t *testing.T, logs string, flags ...string) []string {
+	t.Helper()
+	var urls []string
+	for _, name := range flags {
+		m := regexp.MustCompile(`INFO gridlag server .* ` + name + `=(\S+)`).FindStringSubmatch(logs)
+		if m == nil {
+			t.Fatalf("the start line names no -%s address:\n%s", name, logs)
+		}
+		urls = append(urls, "http://"+m[1])
+	}
+	return urls
+}
+
+// probe GETs url and returns the status code and the body.
+func probe(url string) (int, string, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body), err
+}
+
+// TestHealthThroughStartStallAndDrain polls /healthz and /readyz, on
+// -metrics and on -health, through a game's start, a world stuck (in the
+// OnEvent hook, on a join: the heartbeat stops), its recovery and a drain,
+// and checks each answer's code and text.
+func TestHealthThroughStartStallAndDrain(t *testing.T) {
+	f := parseGame(t, "-server", "-metrics", "127.0.0.1:0", "-health", "127.0.0.1:0", "-summary", "0")
+	stuck, release := make(chan struct{}), make(chan struct{})
+	released := false
+	defer func() {
+		if !released {
+			close(release)
+		}
+	}()
+	hook := func(o *server.Options) {
+		o.HeartbeatInterval = 20 * time.Millisecond
+		o.OnEvent = func(ev server.Event) {
+			if ev.Kind == server.EventJoin && ev.Name == "stuck" {
+				close(stuck)
+				<-release
+			}
+		}
+	}
+	logs := &syncBuffer{}
+	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, hook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.close()
+	urls := webURLs(t, logs.String(), "metrics", "health")
+	// expect polls path on both addresses until it answers code with a
+	// text starting with text; before that, only the answers in passing
+	// may come.
+	expect := func(when, path string, code int, text string, passing ...string) {
+		t.Helper()
+		for _, base := range urls {
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				got, body, err := probe(base + path)
+				if err != nil {
+					t.Fatalf("%s: GET %s%s: %v", when, base, path, err)
+				}
+				if got == code && strings.HasPrefix(body, text) && strings.HasSuffix(body, "\n") {
+					break
+				}
+				ok := false
+				for _, p := range passing {
+					ok = ok || strings.HasPrefix(fmt.Sprint(got, " ", body), p)
+				}
+				if !ok || time.Now().After(deadline) {
+					t.Fatalf("%s: GET %s%s answered %d %q, want %d %q", when, base, path, got, body, code, text)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+	}
+	notYet := "503 not serving"
+	expect("start", "/healthz", 200, "ok", notYet)
+	expect("start", "/readyz", 200, "ready: 0 of 1000 players", notYet)
+
+	ada := joinGame(t, g.addr)
+	expect("ada playing", "/readyz", 200, "ready: 1 of 1000 players", "200 ready: 0 of 1000 players")
+
+	nc, err := net.Dial("tcp", g.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if err := protocol.NewEncoder(nc).Encode(&protocol.Hello{Version: protocol.Version, Name: "stuck"}); err != nil {
+		t.Fatal(err)
+	}
+	<-stuck
+	expect("stalled", "/healthz", 503, "stalled: the world's last heartbeat was ", "200 ok")
+	expect("stalled", "/readyz", 503, "stalled: ", "200 ready")
+
+	close(release)
+	released = true
+	expect("going again", "/healthz", 200, "ok", "503 stalled")
+	expect("going again", "/readyz", 200, "ready: 2 of 1000 players", "503 stalled", "200 ready: 1 of")
+
+	g.srv.Drain(10 * time.Second)
+	expect("draining", "/readyz", 503, "draining: server stopping in ")
+	expect("draining", "/healthz", 200, "ok")
+	ada.until("the drain's Notice", func(m protocol.Message) bool { _, ok := m.(*protocol.Notice); return ok })
+
+	g.close()
+	for _, base := range urls {
+		if code, body, err := probe(base + "/healthz"); err == nil {
+			t.Errorf("after close: GET %s/healthz answered %d %q", base, code, body)
+		}
+	}
+}
+
+// TestOneStartLine: a server logs one start line naming its version, the
+// addresses it listens on and the settings that differ from their
+// defaults, each by its flag's name, and no other line of settings.
+func TestOneStartLine(t *testing.T) {
+	f := parseGame(t, "-server", "-metrics", "127.0.0.1:0", "-rate", "30", "-max-players", "200", "-move-time", "100ms",
+		"-ssh", "127.0.0.1:0", "-ssh-key", filepath.Join(t.TempDir(), "key"), "-summary", "0", "-drain", "0s")
+	logs := &syncBuffer{}
+	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.close()
+	joinGame(t, g.addr) // the game port serves: its listen line, if any, came before
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	var starts []string
+	for _, l := range lines {
+		if strings.Contains(l, "listening") || strings.Contains(l, "rate=") {
+			starts = append(starts, l)
+		}
+	}
+	key := `SHA256:[A-Za-z0-9+/]+`
+	want := regexp.MustCompile(`^INFO gridlag server version=` + regexp.QuoteMeta(readBuild().String()) + ` go=go\S+ ` +
+		`addr=127\.0\.0\.1:\d+ ssh=127\.0\.0\.1:\d+ hostkey=` + key + ` metrics=127\.0\.0\.1:\d+ ` +
+		`drain=0s max-players=200 rate=30 ssh-key=\S+ summary=0s$`)
+	if len(starts) != 1 || !want.MatchString(starts[0]) {
+		t.Errorf("want one start line matching\n%s\ngot\n%s", want, strings.Join(starts, "\n"))
+	}
+}
+
+// TestChangedSettings: the settings are those that differ from their
+// defaults, whether given or not: -bots is 0 by default with -server, 3
+// when playing.
+func TestChangedSettings(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-server"}, "[]"},
+		{[]string{"-server", "-bots", "0", "-rate", "20", "-addr", ":7000"}, "[]"},
+		{[]string{"-server", "-bots", "3", "-lagcomp=false", "-map-gen", "64x32", "-seed", "7"}, "[bots 3 lagcomp false map-gen 64x32 seed 7]"},
+	} {
+		if got := fmt.Sprint(parseGame(t, c.args...).ops.changed); got != c.want {
+			t.Errorf("gridlag %s: settings %s, want %s", strings.Join(c.args, " "), got, c.want)
+		}
+	}
+}
+
+// TestSummaryLinesOnAShortInterval: with -summary at 20ms the log gets a
+// summary line each interval; the joins and leaves over the lines add up
+// to the player who came and went, and the players gauge follows.
+func TestSummaryLinesOnAShortInterval(t *testing.T) {
+	f := parseGame(t, "-server", "-summary", "20ms", "-drain", "0s")
+	logs := &syncBuffer{}
+	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.close()
+	line := regexp.MustCompile(`(?m)^INFO summary players=(\d+) spectators=0 rooms=1 joins=(\d+) leaves=(\d+) tick_p50=\S+ tick_p99=\S+ bytes_out=\S+/s states_out=\S+/s refused=(\S+)$`)
+	waitLine := func(what string, ok func(players, joins, leaves int) bool) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+			joins, leaves := 0, 0
+			var last []string
+			for _, m := range line.FindAllStringSubmatch(logs.String(), -1) {
+				var j, l int
+				fmt.Sscan(m[2], &j)
+				fmt.Sscan(m[3], &l)
+				joins, leaves, last = joins+j, leaves+l, m
+			}
+			if last != nil {
+				var players int
+				fmt.Sscan(last[1], &players)
+				if ok(players, joins, leaves) {
+					return
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("no summary line says %s:\n%s", what, logs)
+			}
+		}
+	}
+	waitLine("an idle server", func(p, j, l int) bool { return p == 0 && j == 0 && l == 0 })
+	ada := joinGame(t, g.addr)
+	waitLine("ada playing", func(p, j, l int) bool { return p == 1 && j == 1 && l == 0 })
+	ada.send(&protocol.Bye{})
+	waitLine("ada gone", func(p, j, l int) bool { return p == 0 && j == 1 && l == 1 })
+}
+
+// TestSummaryOff: -summary 0 logs none.
+func TestSummaryOff(t *testing.T) {
+	f := parseGame(t, "-server", "-summary", "0")
+	logs := &syncBuffer{}
+	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	joinGame(t, g.addr)
+	g.close()
+	if strings.Contains(logs.String(), "INFO summary") {
+		t.Errorf("-summary 0 logged a summary:\n%s", logs)
+	}
+}
+
+// TestOpsFlagsRefused: the operator's flags that cannot work say why.
+func TestOpsFlagsRefused(t *testing.T) {
+	checkRefusals(t, []refusal{
+		{[]string{"-server", "-pprof"}, "-pprof serves the profiler on the -metrics address: give -metrics ADDR"},
+		{[]string{"-connect", "127.0.0.1:1", "-health", ":8080"}, "with -connect there is no server here"},
+		{[]string{"-connect", "127.0.0.1:1", "-metrics", ":9100"}, "with -connect there is no server here"},
+		{[]string{"-server", "-summary", "1"}, "-summary 1: a duration needs a unit"},
+	})
+}
+
+// TestBusyHealthAddressIsAnError: a -health address in use stops the
+// start, naming the flag.
+func TestBusyHealthAddressIsAnError(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	f := parseGame(t, "-server", "-health", busy.Addr().String())
+	if _, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(io.Discard), 0, nil); err == nil || !strings.HasPrefix(err.Error(), "-health "+busy.Addr().String()+": ") {
+		t.Errorf("startGame with a busy -health: %v", err)
+	}
+}
+
+// TestVersion: `gridlag version` begins with the version the start line
+// names, then the build's details; a stamp (make build's) names the
+// commit.
+func TestVersion(t *testing.T) {
+	defer func(s string) { stamp = s }(stamp)
+	for _, s := range []string{"", "v0.1.0-3-gd97d394-dirty"} {
+		stamp = s
+		var out bytes.Buffer
+		if err := run([]string{"version"}, &out); err != nil {
+			t.Fatal(err)
+		}
+		b := readBuild()
+		first, rest, _ := strings.Cut(out.String(), "\n")
+		if first != "gridlag "+b.String() || !strings.HasPrefix(b.String(), version+"+") {
+			t.Errorf("stamp %q: first line %q, the start line's version %q", s, first, b.String())
+		}
+		if !strings.Contains(rest, "  go        "+b.goVer+" ") {
+			t.Errorf("stamp %q: no go line:\n%s", s, out.String())
+		}
+		if s != "" && (b.String() != version+"+"+s || !strings.Contains(rest, "  git       "+s+" (git describe, stamped by make build)\n")) {
+			t.Errorf("stamp %q: version %q:\n%s", s, b.String(), out.String())
+		}
+	}
+}
+
+// TestMakeBuildStampsTheCommit: `make build` stamps the binary with what
+// git describe says, and `gridlag version` shows it.
+func TestMakeBuildStampsTheCommit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	for _, tool := range []string{"make", "git"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("needs %s", tool)
+		}
+	}
+	describe, err := exec.Command("git", "describe", "--always", "--dirty", "--tags").Output()
+	if err != nil {
+		t.Skipf("not in a git checkout: %v", err)
+	}
+	bin := filepath.Join(t.TempDir(), "gridlag")
+	mk := exec.Command("make", "-s", "build", "BIN="+bin)
+	mk.Dir = filepath.Join("..", "..")
+	if out, err := mk.CombinedOutput(); err != nil {
+		t.Fatalf("make build: %v\n%s", err, out)
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "gridlag " + version + "+" + strings.TrimSpace(string(describe)) + "\n"; !strings.HasPrefix(string(out), want) {
+		t.Errorf("gridlag version:\n%s\nwant it to begin %q", out, want)
+	}
+}
+
+// TestSSHInvites: what a host gives friends, from the SSH listener's
+// address and the machine's addresses.
+func TestSSHInvites(t *testing.T) {
+	ifaddrs := []net.Addr{
+		&net.IPNet{IP: net.ParseIP("127.0.0.1"), Mask: net.CIDRMask(8, 32)},
+		&net.IPNet{IP: net.ParseIP("::1"), Mask: net.CIDRMask(128, 128)},
+		&net.IPNet{IP: net.ParseIP("fe80::1"), Mask: net.CIDRMask(64, 128)},
+		&net.IPNet{IP: net.ParseIP("2001:db8::7"), Mask: net.CIDRMask(64, 128)},
+		&net.IPNet{IP: net.ParseIP("192.168.1.5"), Mask: net.CIDRMask(24, 32)},
+		&net.IPNet{IP: net.ParseIP("169.254.3.4"), Mask: net.CIDRMask(16, 32)},
+	}
+	loopbackOnly := ifaddrs[:3]
+	for _, c := range []struct {
+		addr    string
+		ifaddrs []net.Addr
+		want    string
+	}{
+		{"[::]:2222", ifaddrs, "[ssh -p 2222 192.168.1.5 ssh -p 2222 2001:db8::7]"},
+		{"0.0.0.0:2222", ifaddrs, "[ssh -p 2222 192.168.1.5 ssh -p 2222 2001:db8::7]"},
+		{"[::]:22", ifaddrs, "[ssh 192.168.1.5 ssh 2001:db8::7]"},
+		{"[::]:2222", loopbackOnly, "[ssh -p 2222 localhost]"},
+		{"127.0.0.1:2222", ifaddrs, "[ssh -p 2222 localhost]"},
+		{"10.0.0.9:2222", ifaddrs, "[ssh -p 2222 10.0.0.9]"},
+	} {
+		addr, err := net.ResolveTCPAddr("tcp", c.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprint(sshInvites(addr, c.ifaddrs)); got != c.want {
+			t.Errorf("listening on %s: %s, want %s", c.addr, got, c.want)
+		}
+	}
+}
+
+// TestInviteFriendsInTmux: a local game that also serves SSH says on the
+// screen (its title line) and in the log what to give friends.
+func TestInviteFriendsInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("needs tmux")
+	}
+	bin := buildBinary(t)
+	state := t.TempDir()
+	sshAddr := freeAddr(t)
+	_, port, _ := net.SplitHostPort(sshAddr)
+	invite := "ssh -p " + port + " localhost"
+	tm := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s -name ada -bots 0 -ssh %s; echo EXIT=$?; sleep 60", state, bin, sshAddr))
+	tm.waitFor(10*time.Second, "friends: "+invite)
+	tm.keys("q")
+	tm.waitFor(5*time.Second, "EXIT=0")
+	logText, err := os.ReadFile(filepath.Join(state, "gridlag", "gridlag.log"))
+	if err != nil || !strings.Contains(string(logText), "INFO friends join over SSH with: "+invite+"\n") {
+		t.Fatalf("log file: %v\n%s", err, logText)
+	}
+}
+
+// TestReadmeStartAndSummaryLines: the README's start line is what gridlag
+// logs for the command above it (the time, the build, the host key and the
+// addresses bound aside, which vary), and its summary line is what gridlag
+// logs for those figures.
+func TestReadmeStartAndSummaryLines(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(readme), "\n")
+	i := slices.IndexFunc(lines[:len(lines)-1], func(l string) bool { return strings.HasPrefix(l, "$ bin/gridlag -server ") })
+	if i < 0 || !strings.Contains(lines[i+1], " INFO gridlag server ") {
+		t.Fatal("the README shows no `$ bin/gridlag -server ...` followed by its start line")
+	}
+	readmeStart := lines[i+1]
+	j := slices.IndexFunc(lines[i:], func(l string) bool { return strings.Contains(l, " INFO summary ") })
+	if j < 0 {
+		t.Fatal("the README shows no summary line after the start line")
+	}
+	readmeSummary := lines[i+j]
+
+	// The start line, logged by a game started with the README's command
+	// (its addresses on loopback: what it binds is set aside).
+	f := parseGame(t, strings.Fields(strings.TrimPrefix(lines[i], "$ bin/gridlag "))...)
+	f.addr, f.sshKey = "127.0.0.1:0", filepath.Join(t.TempDir(), "key")
+	for _, a := range []*string{&f.ssh, &f.scale.metrics, &f.ops.health} {
+		if *a != "" {
+			*a = "127.0.0.1:0"
+		}
+	}
+	var logs bytes.Buffer
+	g, err := startGame(context.Background(), f, f.addr, log.NewWithOptions(&logs, logOptions(log.InfoLevel)), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.close()
+	start := regexp.MustCompile(`(?m)^.* INFO gridlag server .*$`).FindString(logs.String())
+	varying := regexp.MustCompile(`^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d |\b(version|go|hostkey|addr|ssh|metrics|health)=\S+`)
+	aside := func(line string) string { return varying.ReplaceAllString(line, "<$1>") }
+	if aside(start) != aside(readmeStart) {
+		t.Errorf("gridlag %s logs\n%s\nthe README shows\n%s", strings.Join(strings.Fields(lines[i])[2:], " "), start, readmeStart)
+	}
+	if v := regexp.MustCompile(` version=(\S+) `).FindStringSubmatch(readmeStart); v == nil || !strings.HasPrefix(v[1], version+"+") {
+		t.Errorf("the README's start line names version %v, want %s+COMMIT", v, version)
+	}
+
+	// The summary line, logged for the README's figures at its time.
+	when, err := time.ParseInLocation("2006/01/02 15:04:05", readmeSummary[:19], time.Local)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := logOptions(log.InfoLevel)
+	opts.TimeFunction = func(time.Time) time.Time { return when }
+	var out bytes.Buffer
+	logSummary(log.NewWithOptions(&out, opts), metrics.Summary{
+		Players: 8, Rooms: 1, Joins: 11, Leaves: 3, TickP50: 0.0001, TickP99: 0.0005,
+		BytesOut: 7780, StatesOut: 251, Refused: []metrics.Count{{Kind: "malformed", N: 3}},
+	})
+	if got := strings.TrimSuffix(out.String(), "\n"); got != readmeSummary {
+		t.Errorf("gridlag logs\n%s\nthe README shows\n%s", got, readmeSummary)
+	}
+}

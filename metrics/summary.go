@@ -1,0 +1,223 @@
+package metrics
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"gridlag/server"
+)
+
+// Summary is what a server did over an interval, for its log's periodic
+// line: the figures /metrics serves, read from the same registry.
+type Summary struct {
+	// Players, Spectators and Rooms are the gauges at the interval's end
+	// (gridlag_players, gridlag_spectators, gridlag_rooms).
+	Players, Spectators, Rooms int
+	// Joins and Leaves are the players who joined and left during the
+	// interval (gridlag_joins_total, gridlag_leaves_total).
+	Joins, Leaves uint64
+	// TickP50 and TickP99 bound the ticks of the interval: the upper
+	// bounds of the buckets of gridlag_tick_duration_seconds that hold the
+	// 50th and the 99th percentile, in seconds; +Inf beyond the last
+	// bucket, NaN if there was no tick.
+	TickP50, TickP99 float64
+	// BytesOut and StatesOut are per second over the interval
+	// (gridlag_bytes_out_total, gridlag_states_sent_total).
+	BytesOut, StatesOut float64
+	// Refused counts the refusals of the interval by kind of reason
+	// (gridlag_refusals_total), the kinds with none left out, in the order
+	// of server.ReasonKinds.
+	Refused []Count
+}
+
+// Count is a number of something of a kind.
+type Count struct {
+	Kind string
+	N    uint64
+}
+
+// Summarizer gives the Summary of each interval: what the exporter's
+// registry says at the interval's end against what it said at its start.
+// It is for one goroutine.
+type Summarizer struct {
+	e    *Exporter
+	last reading
+}
+
+// reading is the registry's figures at one time.
+type reading struct {
+	at                           time.Time
+	players, spectators, rooms   float64
+	joins, leaves, bytes, states float64
+	ticks                        uint64
+	buckets                      []*dto.Bucket // cumulative
+	refused                      map[string]float64
+}
+
+// Summarizer returns a Summarizer whose first interval starts at now.
+func (e *Exporter) Summarizer(now time.Time) (*Summarizer, error) {
+	r, err := e.read(now)
+	return &Summarizer{e: e, last: r}, err
+}
+
+// Next returns the Summary of the interval from the previous call (or the
+// Summarizer's start) to now.
+func (s *Summarizer) Next(now time.Time) (Summary, error) {
+	r, err := s.e.read(now)
+	if err != nil {
+		return Summary{}, err
+	}
+	before := s.last
+	s.last = r
+	sum := Summary{
+		Players: int(r.players), Spectators: int(r.spectators), Rooms: int(r.rooms),
+		Joins: delta(r.joins, before.joins), Leaves: delta(r.leaves, before.leaves),
+	}
+	if secs := r.at.Sub(before.at).Seconds(); secs > 0 {
+		sum.BytesOut = float64(delta(r.bytes, before.bytes)) / secs
+		sum.StatesOut = float64(delta(r.states, before.states)) / secs
+	}
+	sum.TickP50, sum.TickP99 = percentileBound(before, r, 0.5), percentileBound(before, r, 0.99)
+	for _, k := range server.ReasonKinds() {
+		if n := delta(r.refused[k], before.refused[k]); n > 0 {
+			sum.Refused = append(sum.Refused, Count{k, n})
+		}
+	}
+	return sum, nil
+}
+
+// delta is a counter's growth, as a count.
+func delta(now, before float64) uint64 {
+	return uint64(max(now-before, 0))
+}
+
+// read gathers the registry's figures.
+func (e *Exporter) read(now time.Time) (reading, error) {
+	families, err := e.reg.Gather()
+	if err != nil {
+		return reading{}, err
+	}
+	r := reading{at: now, refused: map[string]float64{}}
+	for _, f := range families {
+		ms := f.GetMetric()
+		if len(ms) == 0 {
+			continue
+		}
+		m := ms[0]
+		switch f.GetName() {
+		case "gridlag_players":
+			r.players = m.GetGauge().GetValue()
+		case "gridlag_spectators":
+			r.spectators = m.GetGauge().GetValue()
+		case "gridlag_rooms":
+			r.rooms = m.GetGauge().GetValue()
+		case "gridlag_joins_total":
+			r.joins = m.GetCounter().GetValue()
+		case "gridlag_leaves_total":
+			r.leaves = m.GetCounter().GetValue()
+		case "gridlag_bytes_out_total":
+			r.bytes = m.GetCounter().GetValue()
+		case "gridlag_states_sent_total":
+			r.states = m.GetCounter().GetValue()
+		case "gridlag_tick_duration_seconds":
+			r.ticks, r.buckets = m.GetHistogram().GetSampleCount(), m.GetHistogram().GetBucket()
+		case "gridlag_refusals_total":
+			for _, m := range ms {
+				for _, l := range m.GetLabel() {
+					if l.GetName() == "reason" {
+						r.refused[l.GetValue()] = m.GetCounter().GetValue()
+					}
+				}
+			}
+		}
+	}
+	return r, nil
+}
+
+// percentileBound returns the upper bound of the tick histogram's bucket
+// that holds the q-th quantile of the ticks between two readings: +Inf
+// beyond the last bucket, NaN if there was no tick.
+func percentileBound(before, after reading, q float64) float64 {
+	n := after.ticks - before.ticks
+	if n == 0 {
+		return math.NaN()
+	}
+	for i, b := range after.buckets {
+		in := b.GetCumulativeCount()
+		if i < len(before.buckets) {
+			in -= before.buckets[i].GetCumulativeCount()
+		}
+		if float64(in) >= q*float64(n) {
+			return b.GetUpperBound()
+		}
+	}
+	return math.Inf(1)
+}
+
+// KeyVals are the summary's fields as a log line's keys and values, e.g.
+// players=12 ... tick_p50=0.25ms ... bytes_out=24.1kB/s ...
+// refused=full:3,timeout:1.
+func (s Summary) KeyVals() []any {
+	refused := "0"
+	if len(s.Refused) > 0 {
+		parts := make([]string, len(s.Refused))
+		for i, c := range s.Refused {
+			parts[i] = c.Kind + ":" + strconv.FormatUint(c.N, 10)
+		}
+		refused = strings.Join(parts, ",")
+	}
+	return []any{
+		"players", s.Players, "spectators", s.Spectators, "rooms", s.Rooms,
+		"joins", s.Joins, "leaves", s.Leaves,
+		"tick_p50", tickBound(s.TickP50), "tick_p99", tickBound(s.TickP99),
+		"bytes_out", bytesRate(s.BytesOut), "states_out", perSecond(s.StatesOut),
+		"refused", refused,
+	}
+}
+
+// tickBound writes a bucket's bound in milliseconds: "0.25ms", "+Inf"
+// beyond the last, "-" without a tick.
+func tickBound(secs float64) string {
+	switch {
+	case math.IsNaN(secs):
+		return "-"
+	case math.IsInf(secs, 1):
+		return "+Inf"
+	}
+	return strconv.FormatFloat(secs*1000, 'f', -1, 64) + "ms"
+}
+
+// bytesRate writes bytes per second in B, kB, MB or GB (powers of 1000):
+// whole bytes, three figures from a kB (24.1kB/s, 1.23MB/s).
+func bytesRate(b float64) string {
+	unit, prec := "B", 0
+	for _, u := range []string{"kB", "MB", "GB"} {
+		if b < 999.5 {
+			break
+		}
+		b, unit = b/1000, u
+		switch {
+		case b < 9.995:
+			prec = 2
+		case b < 99.95:
+			prec = 1
+		default:
+			prec = 0
+		}
+	}
+	return strconv.FormatFloat(b, 'f', prec, 64) + unit + "/s"
+}
+
+// perSecond writes a rate of things per second: one decimal below 10,
+// none from there (0.5/s, 9.9/s, 10/s, 240/s).
+func perSecond(v float64) string {
+	prec := 0
+	if v < 9.95 {
+		prec = 1
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64) + "/s"
+}
