@@ -25,7 +25,15 @@ func startGame(t testing.TB) string {
 // it with its address.
 func startGameWith(t testing.TB, cfg server.Config) (*server.Server, string) {
 	t.Helper()
-	g := server.New(server.Options{Config: cfg, Logger: testLogger(t).WithPrefix("game")})
+	return startGameOpts(t, server.Options{Config: cfg})
+}
+
+// startGameOpts runs a real game server of opts on 127.0.0.1:0 and
+// returns it with its address.
+func startGameOpts(t testing.TB, opts server.Options) (*server.Server, string) {
+	t.Helper()
+	opts.Logger = testLogger(t).WithPrefix("game")
+	g := server.New(opts)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +46,12 @@ func startGameWith(t testing.TB, cfg server.Config) (*server.Server, string) {
 			t.Errorf("game server: %v, want ErrServerClosed", err)
 		}
 	})
+	// Serving: its goroutines have started (Serve starts them before its
+	// address is known), so a test counting goroutines counts them in its
+	// baseline.
+	for g.Addr() == nil {
+		time.Sleep(time.Millisecond)
+	}
 	return g, ln.Addr().String()
 }
 
