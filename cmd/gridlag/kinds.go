@@ -62,6 +62,12 @@ var (
 	// takes at least 1 (the default room).
 	roomsKind    = intRange{lo: 0, hi: protocol.MaxRooms}
 	maxRoomsKind = intRange{lo: 1, hi: protocol.MaxRooms}
+	// rateLimitKind: -join-rate, -room-rate, -lobby-rate, -lobby-rate-total.
+	rateLimitKind = intRange{lo: 1, hi: 1 << 20}
+	// spectatorsKind: -spectators-per-addr, of a room's spectator slots.
+	spectatorsKind = intRange{lo: 1, hi: server.MaxSpectatorsCap}
+	// queueBytesKind: -send-queue-bytes: at least the largest frame.
+	queueBytesKind = intRange{lo: 1 << 16, hi: 1 << 30}
 	// seedKind: -seed, any 64-bit number.
 	seedKind = intRange{lo: math.MinInt64, hi: math.MaxInt64}
 )
