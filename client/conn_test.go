@@ -11,6 +11,8 @@ import (
 	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // startServer runs the real TCP server on a free loopback port.
@@ -20,7 +22,7 @@ func startServer(t *testing.T, rate int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Options{Config: server.Config{Rate: rate}})
+	srv := server.New(server.Options{Hub: hub.Options{Config: world.Config{Rate: rate}}})
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	t.Cleanup(func() {

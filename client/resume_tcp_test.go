@@ -11,6 +11,8 @@ import (
 	"gridlag/grid"
 	"gridlag/netcut"
 	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // startResumeServer runs the real TCP server with a resume window on a
@@ -21,7 +23,7 @@ func startResumeServer(t *testing.T, window time.Duration) (*server.Server, stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Options{Config: server.Config{Rate: 20, Resume: window}})
+	srv := server.New(server.Options{Hub: hub.Options{Config: world.Config{Rate: 20, Resume: window}}})
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	t.Cleanup(func() {

@@ -8,7 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
-	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/sim"
 )
 
@@ -91,7 +91,7 @@ type loopRig struct {
 // newLoopRig settles the world for 2 s (so the board is there), then
 // starts the loop, which draws its first frame.
 func newLoopRig(t *testing.T, opts client.Options, others ...string) *loopRig {
-	w := sim.New(server.Config{Rate: 20})
+	w := sim.New(world.Config{Rate: 20})
 	me := &viewCounter{Client: w.Join("alice", opts)}
 	for _, name := range others {
 		w.Join(name, client.Options{})
