@@ -10,7 +10,7 @@ import (
 	"gridlag/sim"
 )
 
-// Lab is the model of `gridlag lab`: a server core and two players over
+// Lab is the model of `gridlag lab`: a server's hub and two players over
 // simulated links, on a clock that follows the wall clock times a speed.
 // Times it returns count from the lab's start, when both players are in.
 // It is not safe for concurrent use: one goroutine (the screen's event

@@ -148,7 +148,7 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.log.Debug("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
 		"burst", cfg.Burst, "max", cfg.MaxPlayers, "spectators", cfg.MaxSpectators, "map", mapSize(cfg), "spawn", cfg.Spawn,
 		"room-players", ho.RoomPlayers, "max-rooms", ho.MaxRooms)
-	if r := cfg.Map.Reach(); r.Unreachable() > 0 {
+	if r := s.hub.Share().Reach(); r.Unreachable() > 0 {
 		s.log.Warn("map has floor cells no player can reach: players spawn only on its largest connected floor",
 			"unreachable", r.Unreachable(), "floor", r.Floor())
 	}

@@ -307,6 +307,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if err != nil {
 		return nil, err
 	}
+	cfg = cfg.WithDefaults() // once: a big map's main floor is found once
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
@@ -321,7 +322,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if hook != nil {
 		hook(&opts)
 	}
-	g := &game{cfg: cfg.WithDefaults(), srv: server.New(opts), errCh: make(chan error, 2), bots: func() {}}
+	g := &game{cfg: cfg, srv: server.New(opts), errCh: make(chan error, 2), bots: func() {}}
 	g.addr = ln.Addr().String()
 	if exp != nil {
 		exp.Watch(g.srv.Stats)

@@ -2,14 +2,108 @@ package main
 
 import (
 	"bufio"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
+
+// cores are the sans-I/O packages: messages and an explicit now in,
+// messages out. TestCoresDoNoIO holds each, and every gridlag package it
+// imports, to that. A new core is one more line here.
+var cores = []string{
+	"grid",
+	"protocol",
+	"server/world",
+	"server/hub",
+}
+
+// coreForbidden are the imports a core must not have: sockets, files and
+// processes, goroutines' locks.
+var coreForbidden = []string{"net", "os", "sync", "sync/atomic"}
+
+// coreClock are the functions of package time that read the wall clock
+// or wait on it; a core is given its time. time.Duration and the other
+// types and constants are fine.
+var coreClock = []string{"Now", "Since", "Until", "Sleep", "NewTimer", "NewTicker", "After", "AfterFunc", "Tick"}
+
+// TestCoresDoNoIO: no core (see cores), nor any gridlag package it
+// imports, imports net, os or sync, or reads the clock: go list -deps
+// gives the packages, each one's own imports are checked, and its
+// non-test sources are parsed for calls of coreClock. (The standard
+// library's own packages, fmt among them, are not held to it.)
+func TestCoresDoNoIO(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs the go command")
+	}
+	for _, core := range cores {
+		args := []string{"list", "-deps", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .Imports \" \"}}\t{{join .GoFiles \" \"}}", "gridlag/" + core}
+		out, err := exec.Command("go", args...).Output()
+		if err != nil {
+			t.Fatalf("go list -deps gridlag/%s: %v", core, err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			f := strings.Split(line, "\t")
+			pkg, dir, imports, files := f[0], f[1], strings.Fields(f[2]), strings.Fields(f[3])
+			if !strings.HasPrefix(pkg, "gridlag/") {
+				continue
+			}
+			for _, imp := range imports {
+				if slices.Contains(coreForbidden, imp) {
+					t.Errorf("%s imports %s: a core (%s) does no I/O and starts no goroutine", pkg, imp, core)
+				}
+			}
+			for _, name := range files {
+				for _, call := range clockCalls(t, filepath.Join(dir, name)) {
+					t.Errorf("%s: %s reads the clock: a core (%s) is given its time", call, pkg, core)
+				}
+			}
+		}
+	}
+}
+
+// clockCalls returns where the Go file at path uses a function of
+// coreClock ("file:line: time.Now").
+func clockCalls(t *testing.T, path string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := ""
+	for _, imp := range f.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p == "time" {
+			local = "time"
+			if imp.Name != nil {
+				local = imp.Name.Name
+			}
+		}
+	}
+	if local == "" {
+		return nil
+	}
+	var calls []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if x, ok := sel.X.(*ast.Ident); ok && x.Name == local && slices.Contains(coreClock, sel.Sel.Name) {
+			calls = append(calls, fset.Position(sel.Pos()).String()+": time."+sel.Sel.Name)
+		}
+		return true
+	})
+	return calls
+}
 
 // TestReadmeImportTable holds the README's table of what each package
 // imports to what the code imports, so that the picture a newcomer reads

@@ -86,9 +86,10 @@ func New(now time.Duration, opts Options) *Hub {
 	if err := opts.Config.Validate(); err != nil {
 		panic(err)
 	}
+	opts.Config = opts.Config.WithDefaults() // once: a room opens without finding the spawn again
 	h := &Hub{
 		opts:       opts,
-		share:      world.NewMapShare(opts.Config.WithDefaults().Map),
+		share:      world.NewMapShare(opts.Config.Map),
 		rooms:      make(map[string]*room),
 		conns:      make(map[world.ConnID]*conn),
 		gone:       make(map[world.ConnID]*conn),
@@ -113,7 +114,8 @@ func (h *Hub) Share() *world.MapShare { return h.share }
 // Config returns the game numbers of the default room, defaults filled in.
 func (h *Hub) Config() world.Config { return h.rooms[""].core.Config() }
 
-// Options returns the hub's options, defaults filled in.
+// Options returns the hub's options, defaults filled in (the game numbers'
+// too).
 func (h *Hub) Options() Options { return h.opts }
 
 // Room returns the world of the room called name, if it is open. Use it

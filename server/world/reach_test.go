@@ -38,3 +38,19 @@ func TestSpawnsOnlyOnTheMainFloor(t *testing.T) {
 		}
 	}
 }
+
+// TestMapShareKeepsItsReach: a map's main floor is found once, when its
+// share is built, for every Core that plays on it.
+func TestMapShareKeepsItsReach(t *testing.T) {
+	ms := NewMapShare(worldtest.SealedMap(t))
+	r := ms.Reach()
+	if r.Floor() != 324 || r.Unreachable() != 132 {
+		t.Fatalf("floor %d, unreachable %d; want 324, 132", r.Floor(), r.Unreachable())
+	}
+	if ms.Reach() != r {
+		t.Error("Reach is computed again")
+	}
+	if c := NewSharedCore(Config{}, ms); c.share.reach != r {
+		t.Error("a Core of the share computed its own Reach")
+	}
+}

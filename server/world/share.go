@@ -19,12 +19,13 @@ type MapShare struct {
 	cells  []byte               // the map's cells, shared by every Welcome, if small enough for one
 	chunks []*protocol.MapChunk // the map's chunks, shared by every Welcome of a big map to a version 3 client
 	bits   []*protocol.MapBits  // the map's compressed bits, shared by every Welcome of a big map to the later versions
+	reach  *grid.Reach          // how its floor connects: where players spawn
 }
 
-// NewMapShare splits m into what travels of it and compresses a big map's
-// bits.
+// NewMapShare splits m into what travels of it, compresses a big map's
+// bits and finds its main floor (grid.Reach), once for every Core of it.
 func NewMapShare(m *grid.Map) *MapShare {
-	ms := &MapShare{m: m}
+	ms := &MapShare{m: m, reach: m.Reach()}
 	if ms.chunks = protocol.MapChunks(m); ms.chunks == nil {
 		ms.cells = m.Cells()
 	} else {
@@ -35,6 +36,9 @@ func NewMapShare(m *grid.Map) *MapShare {
 
 // Map returns the map.
 func (ms *MapShare) Map() *grid.Map { return ms.m }
+
+// Reach returns how the map's floor connects, computed once.
+func (ms *MapShare) Reach() *grid.Reach { return ms.reach }
 
 // Pieces returns the messages that follow a Welcome or Spectating of a
 // big map, in either form (its MapChunks, then its MapBits); none for a

@@ -42,7 +42,7 @@ func nearestFloor(m *grid.Map, want grid.Pos) (p grid.Pos, ok bool) {
 // the map sealed off from the others. The human spawn cells of the Config
 // are its operator's choice and are not checked.
 func (c *Core) spawnNear(want grid.Pos, avoidSpawns bool) (grid.Pos, bool) {
-	reach := c.cfg.Map.Reach()
+	reach := c.share.reach
 	return c.world.SpawnWhere(want, func(p grid.Pos) bool {
 		return reach.Main(p) && !(avoidSpawns && slices.Contains(c.spawns, p))
 	})
