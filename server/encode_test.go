@@ -307,3 +307,53 @@ func BenchmarkJoinBigMap(b *testing.B) {
 		}
 	}
 }
+
+// TestRoomListEncodedOnce: the hub answers every ListRooms with the same
+// list until the rooms change; the adapter encodes it once, however the
+// requests interleave with other frames (a list that fits a frame is the
+// same for either version; the cut one's two forms are
+// hub.TestRoomListFitsAFrame's), and a new list again.
+func TestRoomListEncodedOnce(t *testing.T) {
+	h := hub.New(0, hub.Options{Config: world.Config{Rate: 20}})
+	var enc encoder
+	ask := func(id world.ConnID, v uint16) []world.Envelope {
+		h.Connect(0, id, hub.Origin{Own: true})
+		h.Receive(0, id, &protocol.ListRooms{Version: v})
+		return slices.Clone(h.Outbox().Envelopes)
+	}
+	var out []world.Envelope
+	for i := range 6 {
+		v := protocol.Version
+		if i%2 == 1 {
+			v = protocol.MinVersion
+		}
+		out = append(out, ask(world.ConnID(i+1), v)...)
+		out = append(out, world.Envelope{To: world.ConnID(i + 1), Msg: &protocol.Notice{Text: "between"}})
+	}
+	frames := enc.encode(out, wholeStates, nil, nil)
+	var v4, v3 []byte
+	for i, env := range out {
+		if _, ok := env.Msg.(*protocol.Rooms); !ok {
+			continue
+		}
+		first := &v4
+		if i/2%2 == 1 {
+			first = &v3
+		}
+		if *first == nil {
+			*first = frames[i].head
+		} else if &frames[i].head[0] != &(*first)[0] {
+			t.Fatalf("request %d: the room list was encoded again with nothing changed", i/2+1)
+		}
+	}
+	if &v3[0] != &v4[0] {
+		t.Fatal("a list that fits a frame was encoded for each version: they are the same bytes")
+	}
+	h.Connect(0, 100, hub.Origin{Own: true})
+	h.Receive(0, 100, &protocol.Hello{Version: protocol.Version, Name: "ann"})
+	h.Outbox()
+	again := ask(101, protocol.Version)
+	if f := enc.encode(again, wholeStates, nil, nil); &f[0].head[0] == &v4[0] {
+		t.Error("the list was not encoded again once ann joined")
+	}
+}
