@@ -2,13 +2,13 @@ package server
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
 	"gridlag/protocol"
 	"gridlag/server/hub"
 	"gridlag/server/world"
+	"gridlag/server/world/worldtest"
 )
 
 // joinRoom says Hello naming room and returns the Welcome.
@@ -43,15 +43,6 @@ func listRooms(t *testing.T, ts *testServer) *protocol.Rooms {
 	return list
 }
 
-// roomNames are the names of the rooms a list carries, in order.
-func roomNames(list *protocol.Rooms) string {
-	var names []string
-	for _, r := range list.Rooms {
-		names = append(names, "["+r.Name+"]")
-	}
-	return strings.Join(names, " ")
-}
-
 // TestRoomsOverTCP: the TCP server routes to the hub's rooms and logs
 // and counts what happens in them (package hub tests the rooms on the
 // virtual clock): a join names its room in the log, the rooms' counters
@@ -75,7 +66,7 @@ func TestRoomsOverTCP(t *testing.T) {
 	}, func() string {
 		return fmt.Sprintf("rooms %+v, want cy in the default room, bob in blue, ann in red", ts.Rooms())
 	})
-	if got := roomNames(listRooms(t, ts)); got != "[] [blue] [red]" {
+	if got := worldtest.RoomNames(listRooms(t, ts)); got != "[] [blue] [red]" {
 		t.Errorf("rooms listed: %s, want the default room, blue and red", got)
 	}
 	ann.nc.Close()
@@ -99,7 +90,7 @@ func TestRoomsOverTCP(t *testing.T) {
 	back.nc.Close()
 	ts.waitLog(t, "did not come back within 2s")
 	ts.waitLog(t, "room closed")
-	if got := roomNames(listRooms(t, ts)); got != "[] [blue]" {
+	if got := worldtest.RoomNames(listRooms(t, ts)); got != "[] [blue]" {
 		t.Errorf("rooms after ann's window ended: %s, want the default room and blue", got)
 	}
 	if st := ts.Stats(); st.Joins != 3 || st.Resumes != 1 || st.Players != 2 {

@@ -2,7 +2,6 @@ package hub
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 	"time"
 
@@ -223,15 +222,6 @@ func (r *rig) listRooms() *protocol.Rooms {
 	}
 	p.gone("connection closed by the client")
 	return list
-}
-
-// roomNames are the names of the rooms a list carries, in order.
-func roomNames(list *protocol.Rooms) string {
-	var names []string
-	for _, r := range list.Rooms {
-		names = append(names, "["+r.Name+"]")
-	}
-	return strings.Join(names, " ")
 }
 
 // stateCell returns player id's cell in a State.

@@ -42,7 +42,7 @@ func TestRoomsDoNotSeeEachOther(t *testing.T) {
 			}
 		}
 	}
-	if got := roomNames(r.listRooms()); got != "[] [blue] [red]" {
+	if got := worldtest.RoomNames(r.listRooms()); got != "[] [blue] [red]" {
 		t.Errorf("rooms listed: %s, want the default room, blue and red", got)
 	}
 	if ev, ok := r.event(world.EventJoin); !ok || ev.Room != "red" || ev.Name != "ann" {
@@ -65,7 +65,7 @@ func TestRoomClosesWhenLastPlayerLeaves(t *testing.T) {
 	if closed := r.noted(NoteRoomClosed); len(closed) != 1 || closed[0].Room != "red" || closed[0].Rooms != 1 || closed[0].Host != host(1) {
 		t.Fatalf("rooms closed: %+v, want red, opened by ann's address, one room left", closed)
 	}
-	if got := roomNames(r.listRooms()); got != "[]" {
+	if got := worldtest.RoomNames(r.listRooms()); got != "[]" {
 		t.Errorf("rooms after the last player left: %s, want the default room alone", got)
 	}
 	// The default room stays open with nobody in it.
@@ -135,7 +135,7 @@ func TestRoomKeepsAwayPlayerAndResumesIntoIt(t *testing.T) {
 	if ev, ok := r.event(world.EventAway); !ok || ev.Room != "red" || ev.Name != "ann" {
 		t.Fatalf("ann's drop noted as %+v, want her away, kept for resume, in red", ev)
 	}
-	if got := roomNames(r.listRooms()); got != "[] [red]" {
+	if got := worldtest.RoomNames(r.listRooms()); got != "[] [red]" {
 		t.Fatalf("rooms with ann away: %s, want red still open", got)
 	}
 
@@ -168,7 +168,7 @@ func TestRoomKeepsAwayPlayerAndResumesIntoIt(t *testing.T) {
 	if closed := r.noted(NoteRoomClosed); len(closed) != 1 || closed[0].Room != "red" {
 		t.Fatalf("rooms closed %+v, want red once ann's window ended", closed)
 	}
-	if got := roomNames(r.listRooms()); got != "[]" {
+	if got := worldtest.RoomNames(r.listRooms()); got != "[]" {
 		t.Errorf("rooms after ann's window ended: %s, want the default room alone", got)
 	}
 	// An unknown token is refused as before rooms.

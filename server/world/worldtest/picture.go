@@ -1,11 +1,14 @@
-// Package worldtest is test support for what a world sends its clients:
-// a client's picture of the players around it, kept as a client keeps it
-// from the States and Leaves it is sent, in memory or over TCP.
+// Package worldtest is test support for what a server sends its clients,
+// shared by the tests of world, hub and server: a client's picture of the
+// players around it, kept as a client keeps it from the States and Leaves
+// it is sent, in memory or over TCP; the names of a room list; maps to
+// play on.
 package worldtest
 
 import (
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"gridlag/grid"
@@ -74,4 +77,14 @@ func Frame(tb testing.TB, m protocol.Message) []byte {
 		tb.Fatal(err)
 	}
 	return b
+}
+
+// RoomNames are the names of the rooms a list carries, in order, each in
+// brackets: "[] [blue] [red]".
+func RoomNames(list *protocol.Rooms) string {
+	var names []string
+	for _, r := range list.Rooms {
+		names = append(names, "["+r.Name+"]")
+	}
+	return strings.Join(names, " ")
 }
