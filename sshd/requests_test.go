@@ -1,19 +1,28 @@
 package sshd
 
 import (
-	"encoding/binary"
 	"testing"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 )
 
+// windowSize is a window-change request's payload (RFC 4254 6.7).
+type windowSize struct{ Cols, Rows, Width, Height uint32 }
+
 // windowChange is a window-change request for cols x rows.
 func windowChange(cols, rows uint32) *gossh.Request {
-	p := binary.BigEndian.AppendUint32(nil, cols)
-	p = binary.BigEndian.AppendUint32(p, rows)
-	p = binary.BigEndian.AppendUint64(p, 0)
-	return &gossh.Request{Type: "window-change", Payload: p}
+	return &gossh.Request{Type: "window-change", Payload: gossh.Marshal(windowSize{Cols: cols, Rows: rows})}
+}
+
+// colsOf returns the columns a window-change request asks for.
+func colsOf(t *testing.T, r *gossh.Request) uint32 {
+	t.Helper()
+	var w windowSize
+	if err := gossh.Unmarshal(r.Payload, &w); err != nil {
+		t.Fatalf("a %s request's payload: %v", r.Type, err)
+	}
+	return w.Cols
 }
 
 // A flood of window changes is coalesced: the first goes on, then only the
@@ -42,7 +51,10 @@ func TestWindowChangeFloodCoalesced(t *testing.T) {
 	if len(got) != 3 {
 		t.Fatalf("%d window changes passed %d requests on, want 3: the first, the latest, the shell", flood, len(got))
 	}
-	if cols := binary.BigEndian.Uint32(got[1].Payload); got[1].Type != "window-change" || cols != flood%500+1 {
+	if got[1].Type != "window-change" {
+		t.Fatalf("second request %s, want the latest window change", got[1].Type)
+	}
+	if cols := colsOf(t, got[1]); cols != flood%500+1 {
 		t.Errorf("second request %s of %d columns, want the latest window change (%d)", got[1].Type, cols, flood%500+1)
 	}
 	if got[2].Type != "shell" {
@@ -62,7 +74,7 @@ func TestHeldWindowChangeGoesOnAfterTheInterval(t *testing.T) {
 	for _, want := range []uint32{80, 120} {
 		select {
 		case r := <-out:
-			if cols := binary.BigEndian.Uint32(r.Payload); cols != want {
+			if cols := colsOf(t, r); cols != want {
 				t.Errorf("window change of %d columns, want %d", cols, want)
 			}
 		case <-time.After(10 * time.Second):
