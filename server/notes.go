@@ -11,14 +11,11 @@ import (
 // first of an interval is written, the others counted, so churn from one
 // address is a few lines a kind every interval, whatever its rate.
 func (s *Server) note(n hub.Note) {
-	remote := ""
 	c := s.conns[n.Conn]
 	if c == nil {
 		c = s.gone[n.Conn] // dropped since the last flush
 	}
-	if c != nil {
-		remote = c.remote
-	}
+	remote := c.remoteOf()
 	switch n.Kind {
 	case hub.NoteEvent:
 		s.logEvent(n, remote)
@@ -74,4 +71,12 @@ func (s *Server) logEvent(n hub.Note, remote string) {
 		s.warn.Info("spectator left "+host, "spectator left", "room", ev.Room, "name", ev.Name, "remote", remote, "conn", ev.Conn, "reason", ev.Reason)
 		s.opts.Metrics.Left(ReasonKind(ev.Reason))
 	}
+}
+
+// remoteOf returns c's remote address, "" for no connection.
+func (c *conn) remoteOf() string {
+	if c == nil {
+		return ""
+	}
+	return c.remote
 }

@@ -633,7 +633,7 @@ func (s *Server) shutdown() {
 	}
 	for _, n := range s.hub.Outbox().Notes {
 		if n.Kind == hub.NoteEvent {
-			s.note(n)
+			s.logEvent(n, s.conns[n.Conn].remoteOf()) // logged only: nothing more is told (OnEvent)
 		}
 	}
 	s.warn.Flush()
