@@ -136,7 +136,8 @@ func BenchmarkEncodeTick1000(b *testing.B) {
 	h := busyHub(b, n)
 	var enc encoder
 	conns := streams{}
-	now := 2 * time.Second
+	now, out := tickAt(h, 2*time.Second) // the players meet
+	enc.encode(out, conns.of, nil, nil)
 	b.ReportAllocs()
 	b.ResetTimer()
 	bytes := 0
@@ -159,7 +160,7 @@ func BenchmarkEncodeTick1000(b *testing.B) {
 func BenchmarkEncodeTick1000Naive(b *testing.B) {
 	const n = 1000
 	h := busyHub(b, n)
-	now := 2 * time.Second
+	now, _ := tickAt(h, 2*time.Second) // the players meet
 	var buf []byte
 	b.ReportAllocs()
 	b.ResetTimer()
