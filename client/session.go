@@ -7,9 +7,10 @@ import (
 )
 
 // Session is what an interface needs from a client in play. The TCP client
-// (*Conn) implements it; so does a client on a simulated link (package
+// (*tcp.Conn) implements it; so does a client on a simulated link (package
 // sim), which lets an interface be tested on a virtual clock. Both run a
-// Driver. All methods are safe for concurrent use.
+// Driver, and each owns the channels it hands out here (a Driver has
+// none: it reports notes). All methods are safe for concurrent use.
 type Session interface {
 	// Press asks to move one cell. With prediction on, the next View
 	// already shows the move.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/protocol"
 	"gridlag/tui"
 )
@@ -28,14 +29,16 @@ func (s *Server) playGame(ctx context.Context, p *Player) error {
 	if p.Spectate {
 		return s.watchGame(ctx, p)
 	}
-	opts := client.Options{
-		Name:    p.User,
-		Color:   p.Color,
-		Room:    p.Room,
-		Latency: s.opts.Latency,
-		Jitter:  s.opts.Jitter,
-		Dial:    s.dialFor(p),
-		Logger:  s.log.With("user", p.User, "remote", p.RemoteAddr.String()),
+	opts := tcp.Options{
+		Options: client.Options{
+			Name:    p.User,
+			Color:   p.Color,
+			Room:    p.Room,
+			Latency: s.opts.Latency,
+			Jitter:  s.opts.Jitter,
+		},
+		Dial:   s.dialFor(p),
+		Logger: s.log.With("user", p.User, "remote", p.RemoteAddr.String()),
 	}
 	room, resuming := p.Room, false
 	if p.Fingerprint != "" {
@@ -50,7 +53,7 @@ func (s *Server) playGame(ctx context.Context, p *Player) error {
 	// A refusal by the game server shows on the screen, then ends the
 	// session with its error.
 	topts := tui.Options{Title: Title + tui.RoomTitle(room), Logger: s.log.With("user", p.User)}
-	lobby := client.Lobby{Ctx: ctx, Addr: s.opts.GameAddr, Options: opts}
+	lobby := tcp.Lobby{Ctx: ctx, Addr: s.opts.GameAddr, Options: opts}
 	if !resuming && (p.Lobby || p.Room == "" && lobby.HasRooms()) {
 		sess, joined, err := tui.RunLobbySession(p.Screen, lobby, topts)
 		if sess == nil {
@@ -58,7 +61,7 @@ func (s *Server) playGame(ctx context.Context, p *Player) error {
 		}
 		return s.endGame(p, sess, joined, err)
 	}
-	conn, err := client.Connect(ctx, s.opts.GameAddr, opts)
+	conn, err := tcp.Connect(ctx, s.opts.GameAddr, opts)
 	if err != nil {
 		return fmt.Errorf("cannot join the game: %w", err)
 	}
@@ -76,7 +79,7 @@ func (s *Server) dialFor(p *Player) func(ctx context.Context, addr string) (net.
 }
 
 // resumable is a game session that can be left for a resume: a
-// client.Conn.
+// tcp.Conn.
 type resumable interface {
 	Resumable() (protocol.Token, time.Duration)
 	Abandon()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/tui"
 )
 
@@ -14,7 +15,7 @@ import (
 // caps spectators on their own.
 func (s *Server) watchGame(ctx context.Context, p *Player) error {
 	logger := s.log.With("user", p.User, "remote", p.RemoteAddr.String())
-	w, err := client.ConnectSpectator(ctx, s.opts.GameAddr, client.Options{Name: p.User, Room: p.Room, Dial: s.dialFor(p), Logger: logger})
+	w, err := tcp.ConnectSpectator(ctx, s.opts.GameAddr, tcp.Options{Options: client.Options{Name: p.User, Room: p.Room}, Dial: s.dialFor(p), Logger: logger})
 	if err != nil {
 		return fmt.Errorf("cannot watch the game: %w", err)
 	}

@@ -1,4 +1,4 @@
-package client_test
+package tcp_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server"
@@ -39,7 +40,7 @@ func startServer(t *testing.T, rate int) string {
 func TestRealTCPPredictionAndAck(t *testing.T) {
 	const rate = 20
 	addr := startServer(t, rate)
-	c, err := client.Dial(context.Background(), addr, client.Options{Name: "ada", Latency: 200 * time.Millisecond})
+	c, err := tcp.Dial(context.Background(), addr, tcp.Options{Options: client.Options{Name: "ada", Latency: 200 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestRealTCPPredictionAndAck(t *testing.T) {
 // messages.
 func TestRealTCPLatencyChangesLive(t *testing.T) {
 	addr := startServer(t, 50)
-	c, err := client.Dial(context.Background(), addr, client.Options{Name: "ada", Latency: 600 * time.Millisecond})
+	c, err := tcp.Dial(context.Background(), addr, tcp.Options{Options: client.Options{Name: "ada", Latency: 600 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +118,7 @@ func TestRealTCPLatencyChangesLive(t *testing.T) {
 // TestDialRefusedName: a bad name gets the server's clear error.
 func TestDialRefusedName(t *testing.T) {
 	addr := startServer(t, 20)
-	_, err := client.Dial(context.Background(), addr, client.Options{Name: "\x1b[2Jevil", Latency: 100 * time.Millisecond})
+	_, err := tcp.Dial(context.Background(), addr, tcp.Options{Options: client.Options{Name: "\x1b[2Jevil", Latency: 100 * time.Millisecond}})
 	var pe *protocol.Error
 	if !errors.As(err, &pe) || pe.Code != protocol.ErrCodeName {
 		t.Fatalf("dial with a name carrying an escape sequence: %v, want the server's name error", err)

@@ -1,4 +1,4 @@
-package client_test
+package tcp_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/grid"
 	"gridlag/netcut"
 	"gridlag/server"
@@ -52,7 +53,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 func TestResumeThroughACutProxy(t *testing.T) {
 	srv, addr := startResumeServer(t, 30*time.Second)
 	proxy := netcut.Start(t, addr)
-	c, err := client.Dial(context.Background(), proxy.Addr(), client.Options{Name: "ada", Latency: 40 * time.Millisecond})
+	c, err := tcp.Dial(context.Background(), proxy.Addr(), tcp.Options{Options: client.Options{Name: "ada", Latency: 40 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}
