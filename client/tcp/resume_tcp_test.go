@@ -34,10 +34,10 @@ func startResumeServer(t *testing.T, window time.Duration) (*server.Server, stri
 	return srv, ln.Addr().String()
 }
 
-// waitFor polls cond until it holds, or fails the test after 10 s.
+// waitFor polls cond until it holds, or fails the test after patience.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -25,7 +25,7 @@ func TestWatchOverTCP(t *testing.T) {
 	}
 	waitWorld := func(what string, ok func(v client.WorldView) bool) client.WorldView {
 		t.Helper()
-		deadline := time.After(5 * time.Second)
+		deadline := time.After(patience)
 		for {
 			v := w.View()
 			if ok(v) {
