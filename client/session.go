@@ -33,7 +33,9 @@ type Session interface {
 	View() View
 	// Changed receives a value (without blocking the sender; capacity 1)
 	// whenever the view changed because of something other than a call of
-	// the interface itself: a message arrived, the connection ended.
+	// the interface itself: at each of the driver's notes (a message
+	// arrived, a held press went, the connection changed phase) and when
+	// the session ended.
 	Changed() <-chan struct{}
 	// Done is closed when the session has ended; View().Err says why.
 	Done() <-chan struct{}

@@ -20,14 +20,22 @@ import (
 // clock.
 const patience = time.Minute
 
-// startServer runs the real TCP server on a free loopback port.
+// startServer runs the real TCP server at rate on a free loopback port.
 func startServer(t *testing.T, rate int) string {
+	t.Helper()
+	_, addr := startServerWith(t, server.Config{Rate: rate})
+	return addr
+}
+
+// startServerWith runs the real TCP server of cfg on a free loopback
+// port, and returns it with its address.
+func startServerWith(t *testing.T, cfg server.Config) (*server.Server, string) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Options{Config: server.Config{Rate: rate}})
+	srv := server.New(server.Options{Config: cfg})
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	t.Cleanup(func() {
@@ -36,7 +44,7 @@ func startServer(t *testing.T, rate int) string {
 			t.Errorf("serve: %v, want ErrServerClosed", err)
 		}
 	})
-	return ln.Addr().String()
+	return srv, ln.Addr().String()
 }
 
 // TestRealTCPPredictionAndAck: over real TCP with 200 ms injected round
