@@ -5,6 +5,8 @@ import (
 	"net"
 	"sync"
 	"time"
+
+	"gridlag/remote"
 )
 
 // trackedConn is one accepted TCP connection. It counts toward the
@@ -147,13 +149,4 @@ func (c *trackedConn) Close() error {
 
 // hostOf is the IP part of a remote address, the key of the per-address
 // caps.
-func hostOf(a net.Addr) string {
-	if tcp, ok := a.(*net.TCPAddr); ok {
-		return tcp.IP.String()
-	}
-	host, _, err := net.SplitHostPort(a.String())
-	if err != nil {
-		return a.String()
-	}
-	return host
-}
+func hostOf(a net.Addr) string { return remote.HostOf(a) }

@@ -2,7 +2,7 @@
 // `ssh -p 2222 name@host` and are in the game, with nothing to install.
 //
 // Every SSH session with a terminal gets its own tcell screen bound to the
-// session's channel (see channelTty) and, by default, its own full game
+// session's channel (a remote.Tty) and, by default, its own full game
 // client: its own connection to the game server, prediction, ledger,
 // latency slider and toggles. The server offers nothing else: no shell, no
 // commands, no subsystems, no forwarding of ports, agents or X11.

@@ -17,6 +17,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/protocol"
+	"gridlag/remote"
 )
 
 // A player with a terminal sees the handler's screen, their keys reach it,
@@ -199,8 +200,8 @@ func TestIdentity(t *testing.T) {
 		if p.User != "ada" || p.Fingerprint != wantFP {
 			t.Errorf("player %q key %q, want ada with %s", p.User, p.Fingerprint, wantFP)
 		}
-		if p.Color < 1 || p.Color > protocol.NumColors || p.Color != FingerprintColor(wantFP) {
-			t.Errorf("colour %d, want %d", p.Color, FingerprintColor(wantFP))
+		if p.Color < 1 || p.Color > protocol.NumColors || p.Color != remote.FingerprintColor(wantFP) {
+			t.Errorf("colour %d, want %d", p.Color, remote.FingerprintColor(wantFP))
 		}
 		colours = append(colours, p.Color)
 		tm.send("q")

@@ -15,6 +15,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/ratelog"
+	"gridlag/remote"
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Close.
@@ -33,7 +34,7 @@ type Server struct {
 	fp      string
 	ssh     *ssh.Server
 	handler func(ctx context.Context, p *Player) error
-	kept    keptTokens // fingerprint -> resume token of a dropped session's avatar
+	game    *remote.Game // the default handler's game, which keeps dropped avatars by key
 
 	ctx    context.Context // done when the server closes
 	cancel context.CancelFunc
@@ -45,8 +46,7 @@ type Server struct {
 	connsFrom map[string]int // open connections per remote IP
 	shaking   int            // connections without a session channel yet
 	shakeFrom map[string]int // of which per remote IP
-	sessions  int
-	sessFrom  map[string]int // game sessions per remote IP
+	sessions  *remote.Slots  // game sessions, in all and per remote IP
 
 	wg     sync.WaitGroup // every goroutine the server started
 	sessWG sync.WaitGroup // the running session handlers
@@ -71,13 +71,15 @@ func New(opts Options) (*Server, error) {
 		conns:     make(map[*trackedConn]struct{}),
 		connsFrom: make(map[string]int),
 		shakeFrom: make(map[string]int),
-		sessFrom:  make(map[string]int),
+		sessions:  remote.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
 	}
 	if created {
 		s.log.Info("created ssh host key", "path", opts.HostKeyPath, "fingerprint", s.fp)
 	}
+	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, Latency: opts.Latency, Jitter: opts.Jitter,
+		Title: Title, Front: "ssh", Logger: s.log}
 	if s.handler == nil {
-		s.handler = s.playGame
+		s.handler = s.game.Play
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.ssh = &ssh.Server{
@@ -370,29 +372,10 @@ func (s *Server) releaseConn(c *trackedConn) {
 // acquireSession applies the session caps; on success the caller must call
 // the returned release when the session ends.
 func (s *Server) acquireSession(host string) (release func(), refusal string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case s.closed:
+	if s.isClosed() {
 		return nil, "the server is shutting down"
-	case s.sessions >= s.opts.MaxSessions:
-		return nil, fmt.Sprintf("the server is full (%d players): try again later", s.opts.MaxSessions)
-	case s.sessFrom[host] >= s.opts.MaxPerAddr:
-		return nil, fmt.Sprintf("too many sessions from your address (%d): close one and try again", s.opts.MaxPerAddr)
 	}
-	s.sessions++
-	s.sessFrom[host]++
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			s.sessions--
-			if s.sessFrom[host]--; s.sessFrom[host] <= 0 {
-				delete(s.sessFrom, host)
-			}
-		})
-	}, ""
+	return s.sessions.Take(host, false)
 }
 
 // sessionChannel handles a new "session" channel: gliderlabs' session

@@ -2,7 +2,6 @@ package sshd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -13,7 +12,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/gliderlabs/ssh"
 
-	"gridlag/client"
+	"gridlag/remote"
 )
 
 // session is one SSH session on its way through the steps of
@@ -28,14 +27,14 @@ type session struct {
 	isPty  bool
 
 	// Set by the steps, for the steps inside them.
-	tty      *channelTty     // openScreen: the screen's end of the terminal
-	screen   tcell.Screen    // openScreen
-	termName string          // openScreen: the terminal type in use
-	cmd      command         // refuseCommand
-	player   *Player         // introducePlayer
-	ctx      context.Context // watchdog: done when the session must end
-	killed   killReason      // watchdog: why it ended the session, if it did
-	err      error           // runHandler: what the handler returned
+	tty      *remote.Tty       // openScreen: the screen's end of the terminal
+	screen   tcell.Screen      // openScreen
+	termName string            // openScreen: the terminal type in use
+	cmd      command           // refuseCommand
+	player   *Player           // introducePlayer
+	ctx      context.Context   // watchdog: done when the session must end
+	killed   remote.KillReason // watchdog: why it ended the session, if it did
+	err      error             // runHandler: what the handler returned
 }
 
 // sessionHandler runs a session, or what is left of it after the steps
@@ -152,12 +151,12 @@ func (s *Server) limitSessions(next sessionHandler) sessionHandler {
 // refuses a terminal the server cannot drive.
 func openScreen(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		ti, termName, err := lookupTerm(ss.pty.Term)
+		ti, termName, err := remote.LookupTerm(ss.pty.Term)
 		if err != nil {
 			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
 			return
 		}
-		tty := newChannelTty(ss, clampWindow(ss.pty.Window.Width, ss.pty.Window.Height))
+		tty := remote.NewTty(ss, remote.ClampWindow(ss.pty.Window.Width, ss.pty.Window.Height))
 		screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
 		if err != nil {
 			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
@@ -196,21 +195,11 @@ func introducePlayer(next sessionHandler) sessionHandler {
 func (s *Server) reportEnd(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		next(ss)
-		reason, status := ss.killed.get(), 1
-		switch {
-		case reason != "":
-		case errors.Is(ss.err, client.ErrServerStopped):
-			reason, status = ss.err.Error(), 0
-		case s.ctx.Err() != nil:
-			reason, status = client.ErrServerStopped.Error(), 0
-		case ss.err == nil:
+		reason, status := remote.EndReason(ss.killed.Get(), ss.err, s.ctx.Err() != nil, ss.Context().Err() != nil || ss.tty.InputEnded())
+		if reason == "" {
 			ss.logger.Info("session end", "reason", "quit", "duration", time.Since(ss.begun).Round(time.Millisecond))
 			ss.Exit(0)
 			return
-		case ss.Context().Err() != nil, ss.tty.inputEnded.Load():
-			reason = "connection closed"
-		default:
-			reason = ss.err.Error()
 		}
 		ss.logger.Info("session end", "reason", reason, "duration", time.Since(ss.begun).Round(time.Millisecond))
 		io.WriteString(ss, "gridlag: "+reason+"\n")
@@ -226,16 +215,16 @@ func (s *Server) driveTerminal(next sessionHandler) sessionHandler {
 		s.wg.Add(2)
 		go func() {
 			defer s.wg.Done()
-			ss.tty.pump(ss)
+			ss.tty.Pump(ss)
 		}()
 		go func() {
 			defer s.wg.Done()
 			for w := range ss.winCh {
-				ss.tty.setWindow(w.Width, w.Height)
+				ss.tty.SetWindow(w.Width, w.Height)
 			}
 		}()
 		next(ss)
-		if started, closed := ss.tty.state(); started && !closed {
+		if started, closed := ss.tty.State(); started && !closed {
 			ss.screen.Fini()
 		}
 	}

@@ -1,4 +1,4 @@
-package sshd
+package remote
 
 import (
 	"errors"
@@ -10,28 +10,30 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-// Errors a channelTty's Read returns instead of blocking.
+// Errors a Tty's Read returns instead of blocking.
 var (
 	// errDrained wakes tcell's input loop when the screen is stopping.
-	errDrained = errors.New("sshd: terminal input drained")
+	errDrained = errors.New("remote: terminal input drained")
 	// errSessionEnded ends input when the session is being closed.
-	errSessionEnded = errors.New("sshd: session ended")
+	errSessionEnded = errors.New("remote: session ended")
 )
 
-// channelTty is a tcell.Tty over one SSH session channel.
+// Tty is a tcell.Tty over one remote terminal: an SSH session channel, a
+// WebSocket.
 //
-// Input comes from a pump goroutine (pump) that reads the channel and hands
-// chunks to Read through a channel, so that Read can also be woken by Drain
-// (tcell calls it before Stop: the player pressed q and the screen must let
-// go at once) and by end (the session is being closed). The window size
-// comes from the session's pty-req and window-change requests (watchWindow).
-type channelTty struct {
-	w io.Writer // the session channel, toward the client
+// Input comes from a pump goroutine (Pump) that reads the connection and
+// hands chunks to Read through a channel, so that Read can also be woken by
+// Drain (tcell calls it before Stop: the player pressed q and the screen
+// must let go at once) and by End (the session is being closed). The
+// window size comes from the client (SetWindow): an SSH session's pty-req
+// and window-change requests, a page's resize messages.
+type Tty struct {
+	w io.Writer // the connection, toward the client
 
-	in    chan []byte // chunks of input from pump; closed at end of input
+	in    chan []byte // chunks of input from Pump; closed at end of input
 	inErr error       // why input ended; written before in is closed
 
-	ended   chan struct{} // closed by end or Close: Read fails at once
+	ended   chan struct{} // closed by End or Close: Read fails at once
 	endOnce sync.Once
 
 	mu       sync.Mutex
@@ -50,10 +52,10 @@ type channelTty struct {
 	inputEnded atomic.Bool  // the client's input ended (EOF or a broken channel)
 }
 
-// newChannelTty returns a tty writing to w; feed its input with pump and
-// its size with setWindow.
-func newChannelTty(w io.Writer, size tcell.WindowSize) *channelTty {
-	t := &channelTty{
+// NewTty returns a tty writing to w; feed its input with Pump and its size
+// with SetWindow.
+func NewTty(w io.Writer, size tcell.WindowSize) *Tty {
+	t := &Tty{
 		w:     w,
 		in:    make(chan []byte),
 		ended: make(chan struct{}),
@@ -64,9 +66,9 @@ func newChannelTty(w io.Writer, size tcell.WindowSize) *channelTty {
 	return t
 }
 
-// pump reads the client's input from r until it ends, handing each chunk to
+// Pump reads the client's input from r until it ends, handing each chunk to
 // Read. It returns at the end of input or once the tty has ended.
-func (t *channelTty) pump(r io.Reader) {
+func (t *Tty) Pump(r io.Reader) {
 	defer close(t.in)
 	for {
 		buf := make([]byte, 256)
@@ -88,10 +90,11 @@ func (t *channelTty) pump(r io.Reader) {
 	}
 }
 
-// setWindow records a new window size from the client and tells the screen.
-func (t *channelTty) setWindow(cols, rows int) {
+// SetWindow records a new window size from the client (clamped: see
+// ClampWindow) and tells the screen.
+func (t *Tty) SetWindow(cols, rows int) {
 	t.mu.Lock()
-	t.size = clampWindow(cols, rows)
+	t.size = ClampWindow(cols, rows)
 	cb := t.onResize
 	t.mu.Unlock()
 	if cb != nil {
@@ -99,16 +102,16 @@ func (t *channelTty) setWindow(cols, rows int) {
 	}
 }
 
-// end makes Read fail from now on, so the screen's input loop reports an
+// End makes Read fail from now on, so the screen's input loop reports an
 // error event and the interface on it stops.
-func (t *channelTty) end() { t.endOnce.Do(func() { close(t.ended) }) }
+func (t *Tty) End() { t.endOnce.Do(func() { close(t.ended) }) }
 
 // Start implements tcell.Tty.
-func (t *channelTty) Start() error {
+func (t *Tty) Start() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
-		return errors.New("sshd: terminal closed")
+		return errors.New("remote: terminal closed")
 	}
 	if t.woken {
 		t.wake = make(chan struct{})
@@ -120,10 +123,10 @@ func (t *channelTty) Start() error {
 
 // Stop implements tcell.Tty. The client's terminal modes belong to the
 // client; tcell has already written the sequences that restore the screen.
-func (t *channelTty) Stop() error { return nil }
+func (t *Tty) Stop() error { return nil }
 
 // Drain implements tcell.Tty: it wakes a Read blocked waiting for input.
-func (t *channelTty) Drain() error {
+func (t *Tty) Drain() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.woken {
@@ -134,21 +137,21 @@ func (t *channelTty) Drain() error {
 }
 
 // NotifyResize implements tcell.Tty.
-func (t *channelTty) NotifyResize(cb func()) {
+func (t *Tty) NotifyResize(cb func()) {
 	t.mu.Lock()
 	t.onResize = cb
 	t.mu.Unlock()
 }
 
 // WindowSize implements tcell.Tty.
-func (t *channelTty) WindowSize() (tcell.WindowSize, error) {
+func (t *Tty) WindowSize() (tcell.WindowSize, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.size, nil
 }
 
 // Read implements io.Reader: the client's key presses.
-func (t *channelTty) Read(p []byte) (int, error) {
+func (t *Tty) Read(p []byte) (int, error) {
 	t.mu.Lock()
 	if len(t.pending) > 0 {
 		n := copy(p, t.pending)
@@ -181,7 +184,7 @@ func (t *channelTty) Read(p []byte) (int, error) {
 }
 
 // Write implements io.Writer: screen output toward the client.
-func (t *channelTty) Write(p []byte) (int, error) {
+func (t *Tty) Write(p []byte) (int, error) {
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
 	t.writeSince.Store(time.Now().UnixNano())
@@ -192,29 +195,29 @@ func (t *channelTty) Write(p []byte) (int, error) {
 }
 
 // Close implements io.Closer. tcell calls it when the screen is
-// finalised; the SSH channel itself is closed by the session.
-func (t *channelTty) Close() error {
+// finalised; the connection itself is closed by the session.
+func (t *Tty) Close() error {
 	t.mu.Lock()
 	t.closed = true
 	t.mu.Unlock()
-	t.end()
+	t.End()
 	return nil
 }
 
-// state reports whether tcell engaged the tty and whether it finalised it.
-func (t *channelTty) state() (started, closed bool) {
+// State reports whether tcell engaged the tty and whether it finalised it.
+func (t *Tty) State() (started, closed bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.started, t.closed
 }
 
-// idleFor is how long ago the client last sent input.
-func (t *channelTty) idleFor(now time.Time) time.Duration {
+// IdleFor is how long ago the client last sent input.
+func (t *Tty) IdleFor(now time.Time) time.Duration {
 	return now.Sub(time.Unix(0, t.lastInput.Load()))
 }
 
-// stalledFor is how long the current write has been blocked, 0 if none.
-func (t *channelTty) stalledFor(now time.Time) time.Duration {
+// StalledFor is how long the current write has been blocked, 0 if none.
+func (t *Tty) StalledFor(now time.Time) time.Duration {
 	since := t.writeSince.Load()
 	if since == 0 {
 		return 0
@@ -222,4 +225,8 @@ func (t *channelTty) stalledFor(now time.Time) time.Duration {
 	return now.Sub(time.Unix(0, since))
 }
 
-var _ tcell.Tty = (*channelTty)(nil)
+// InputEnded reports whether the client's input ended (EOF or a broken
+// connection), rather than the session being ended by the server.
+func (t *Tty) InputEnded() bool { return t.inputEnded.Load() }
+
+var _ tcell.Tty = (*Tty)(nil)

@@ -1,4 +1,4 @@
-package sshd
+package remote
 
 import (
 	"fmt"
@@ -18,13 +18,13 @@ const (
 	maxRows = 256
 )
 
-// lookupTerm finds the terminal description for the client's TERM in
+// LookupTerm finds the terminal description for the client's TERM in
 // tcell's built-in database, falling back to FallbackTerm. It never runs an
 // external program (tcell.LookupTerminfo may run infocmp): the name comes
 // from the network. The result is a copy of the database's entry: tcell
 // writes to the entry it is given when it builds a screen, and sessions
 // build screens concurrently.
-func lookupTerm(name string) (*terminfo.Terminfo, string, error) {
+func LookupTerm(name string) (*terminfo.Terminfo, string, error) {
 	if validTermName(name) {
 		if ti, err := terminfo.LookupTerminfo(name); err == nil {
 			own := *ti
@@ -33,7 +33,7 @@ func lookupTerm(name string) (*terminfo.Terminfo, string, error) {
 	}
 	ti, err := terminfo.LookupTerminfo(FallbackTerm)
 	if err != nil {
-		return nil, "", fmt.Errorf("sshd: no terminfo for %s: %w", FallbackTerm, err)
+		return nil, "", fmt.Errorf("remote: no terminfo for %s: %w", FallbackTerm, err)
 	}
 	own := *ti
 	return &own, FallbackTerm, nil
@@ -56,9 +56,9 @@ func validTermName(name string) bool {
 	return true
 }
 
-// clampWindow limits a window size claimed by a client to what a screen
+// ClampWindow limits a window size claimed by a client to what a screen
 // will allocate. Zero stays zero (unknown: tcell uses the terminal's
 // default size).
-func clampWindow(cols, rows int) tcell.WindowSize {
+func ClampWindow(cols, rows int) tcell.WindowSize {
 	return tcell.WindowSize{Width: min(max(cols, 0), maxCols), Height: min(max(rows, 0), maxRows)}
 }
