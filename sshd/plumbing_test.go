@@ -32,8 +32,8 @@ func TestSessionDrawsTakesKeysAndQuitsAtOnce(t *testing.T) {
 	tm.waitText("keys [abRight]")
 
 	tm.quitAtOnce()
-	if !tm.vt.everAlt || tm.vt.altScreen {
-		t.Errorf("alternate screen entered %v, still on at exit %v: want the terminal restored", tm.vt.everAlt, tm.vt.altScreen)
+	if on, ever := tm.vt.AltScreen(); !ever || on {
+		t.Errorf("alternate screen entered %v, still on at exit %v: want the terminal restored", ever, on)
 	}
 }
 
@@ -43,7 +43,7 @@ func TestWindowChangeRedraws(t *testing.T) {
 	c := dialSSH(t, s, "ada", nil)
 	tm := openTerm(t, c, "xterm-256color", 100, 40)
 	tm.waitText("size 100x40")
-	tm.vt.resize(120, 50)
+	tm.vt.Resize(120, 50)
 	if err := tm.sess.WindowChange(50, 120); err != nil {
 		t.Fatal(err)
 	}
