@@ -69,6 +69,7 @@ let resumeSecs = 0; // how long the server keeps the avatar after a drop
 let pending = []; // input not sent yet
 let flushing = null;
 let player = null; // {player, name, resumed} once in the game
+let joins = 0; // the game sessions this page joined
 
 function show(text, { form: withForm = false, buttons = false } = {}) {
   message.textContent = text;
@@ -161,6 +162,7 @@ function connect() {
 
 function joined(j) {
   player = j;
+  joins++;
   resumeSecs = j.resume;
   tries = 0;
   who.textContent = `${j.name} · player ${j.player}${j.resumed ? ' · back in the game' : ''}`;
@@ -213,6 +215,7 @@ window.gridlag = {
   },
   size: () => ({ cols: term.cols, rows: term.rows }),
   player: () => player,
+  joins: () => joins,
   connected: () => !!ws && ws.readyState === WebSocket.OPEN,
 };
 
