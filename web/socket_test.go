@@ -158,9 +158,9 @@ func TestHundredSocketsFromOneAddressAreCapped(t *testing.T) {
 	const perAddr = 16
 	s := startWeb(t, Options{Handler: sizeHandler(nil), MaxPerAddr: perAddr})
 	var (
-		mu                          sync.Mutex
+		mu                             sync.Mutex
 		playing, refused, closedAtOnce int
-		wg                          sync.WaitGroup
+		wg                             sync.WaitGroup
 	)
 	for i := range 100 {
 		wg.Add(1)
