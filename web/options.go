@@ -20,7 +20,6 @@ const Title = "gridlag in a browser"
 // Defaults for the zero values of Options: those of the SSH front end,
 // and the WebSocket's own.
 const (
-	DefaultAddr             = ":8080"
 	DefaultMaxSessions      = 64
 	DefaultMaxPerAddr       = 16 // a classroom behind one NAT address
 	DefaultHandshakeTimeout = 10 * time.Second
@@ -37,9 +36,6 @@ const (
 
 // Options configure a Server.
 type Options struct {
-	// Addr is the TCP address ListenAndServe listens on; DefaultAddr if
-	// empty.
-	Addr string
 	// GameAddr is the game server's TCP address each session's client
 	// dials, unless Dial is set.
 	GameAddr string
@@ -91,9 +87,6 @@ type Options struct {
 
 // withDefaults returns o with its zero values replaced by the defaults.
 func (o Options) withDefaults() Options {
-	if o.Addr == "" {
-		o.Addr = DefaultAddr
-	}
 	if o.MaxSessions <= 0 {
 		o.MaxSessions = DefaultMaxSessions
 	}

@@ -43,17 +43,17 @@ type Server struct {
 	ctx    context.Context // done when the server closes
 	cancel context.CancelFunc
 
-	mu        sync.Mutex
-	closed    bool
-	listeners map[net.Listener]struct{}
-	live      map[*socket]struct{}
-	players   map[string]*socket // identity -> its session in play
+	mu      sync.Mutex
+	closed  bool
+	bound   net.Addr // the first listener's address
+	live    map[*socket]struct{}
+	players map[string]*socket // identity -> its session in play
 
 	wg     sync.WaitGroup // every goroutine the server started
 	sessWG sync.WaitGroup // the running sessions
 }
 
-// New returns a server ready to Serve.
+// New returns a server ready to Serve; Close ends it.
 func New(opts Options) (*Server, error) {
 	opts = opts.withDefaults()
 	pg, err := newPage(opts.MaxMessage, distFS)
@@ -61,16 +61,15 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		opts:      opts,
-		log:       opts.Logger,
-		warn:      ratelog.New(opts.Logger, 0, nil),
-		handler:   opts.Handler,
-		page:      pg,
-		sessions:  remote.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
-		conns:     remote.NewSlots(connsPerSession*opts.MaxSessions, connsPerSession*opts.MaxPerAddr, "connections", "connections"),
-		listeners: make(map[net.Listener]struct{}),
-		live:      make(map[*socket]struct{}),
-		players:   make(map[string]*socket),
+		opts:     opts,
+		log:      opts.Logger,
+		warn:     ratelog.New(opts.Logger, 0, nil),
+		handler:  opts.Handler,
+		page:     pg,
+		sessions: remote.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
+		conns:    remote.NewSlots(connsPerSession*opts.MaxSessions, connsPerSession*opts.MaxPerAddr, "connections", "connections"),
+		live:     make(map[*socket]struct{}),
+		players:  make(map[string]*socket),
 	}
 	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, Latency: opts.Latency, Jitter: opts.Jitter,
 		Title: Title, Front: "web", Logger: s.log}
@@ -78,6 +77,8 @@ func New(opts Options) (*Server, error) {
 		s.handler = s.game.Play
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.wg.Add(1)
+	go s.flushWarnings()
 	s.http = &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: opts.HandshakeTimeout,
@@ -109,49 +110,31 @@ func trimNewline(p []byte) []byte {
 	return p
 }
 
-// ListenAndServe listens on Options.Addr and serves until Close.
-func (s *Server) ListenAndServe() error {
-	ln, err := net.Listen("tcp", s.opts.Addr)
-	if err != nil {
-		return fmt.Errorf("web: %w", err)
-	}
-	return s.Serve(ln)
-}
-
-// Addr is the address of a listener the server serves on, nil before
-// Serve.
+// Addr is the address the server first served on, nil before Serve.
 func (s *Server) Addr() net.Addr {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for ln := range s.listeners {
-		return ln.Addr()
-	}
-	return nil
+	return s.bound
 }
 
-// Serve serves the page and its WebSocket on ln until Close; it closes
-// ln. It returns ErrServerClosed after Close, or the listener's error.
+// Serve serves the page and its WebSocket on ln until Close, which
+// closes ln. It returns ErrServerClosed after Close, or the listener's
+// error.
 func (s *Server) Serve(ln net.Listener) error {
 	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	closed := s.closed
+	if s.bound == nil && !closed {
+		s.bound = ln.Addr()
+	}
+	s.mu.Unlock()
+	if closed {
 		ln.Close()
 		return ErrServerClosed
 	}
-	s.listeners[ln] = struct{}{}
-	s.wg.Add(1) // the summariser, counted under mu so that Close never races this Add
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.listeners, ln)
-		s.mu.Unlock()
-	}()
 	s.log.Debug("web listening", "addr", ln.Addr().String(),
 		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
 		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout,
 		"max_message", s.opts.MaxMessage, "message_rate", s.opts.MessageRate)
-	stop := s.summarise()
-	defer stop()
 	err := s.http.Serve(cappedListener{Listener: ln, srv: s})
 	if errors.Is(err, http.ErrServerClosed) || s.isClosed() {
 		return ErrServerClosed
@@ -159,25 +142,21 @@ func (s *Server) Serve(ln net.Listener) error {
 	return fmt.Errorf("web: %w", err)
 }
 
-// summarise flushes the log's summaries every second until the returned
-// stop is called; its goroutine is counted in wg by Serve, which calls it.
-func (s *Server) summarise() (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		defer s.wg.Done()
-		t := time.NewTicker(time.Second)
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-			case <-done:
-				s.warn.Flush()
-				return
-			}
+// flushWarnings writes the log's summaries every second until the server
+// closes.
+func (s *Server) flushWarnings() {
+	defer s.wg.Done()
+	every := time.NewTicker(time.Second)
+	defer every.Stop()
+	for {
+		select {
+		case <-every.C:
 			s.warn.Flush()
+		case <-s.ctx.Done():
+			s.warn.Flush()
+			return
 		}
-	}()
-	return func() { close(done) }
+	}
 }
 
 // Close stops serving, ends every session (each player is told the server

@@ -72,7 +72,7 @@ func (g *game) startWeb(f gameFlags, gameAddr string, logger *log.Logger) ([]any
 	w := f.web
 	var err error
 	g.browser, err = web.New(web.Options{
-		Addr: w.addr, GameAddr: gameAddr, Dial: g.srv.Dial,
+		GameAddr: gameAddr, Dial: g.srv.Dial,
 		Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("web"),
 		MaxSessions: w.max, MaxPerAddr: w.perAddr, HandshakeTimeout: w.handshake, IdleTimeout: w.idle,
 		MaxMessage: w.message, MessageRate: w.rate, TrustedProxies: w.proxies,
