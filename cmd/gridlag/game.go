@@ -234,6 +234,8 @@ func (f *gameFlags) check() error {
 		return errors.New("-pprof serves the profiler on the -metrics address: give -metrics ADDR")
 	case f.connect != "" && (f.scale.metrics != "" || f.ops.health != ""):
 		return errors.New("-metrics and -health serve a server's figures and health; with -connect there is no server here")
+	case f.connect != "" && f.web.addr != "":
+		return errors.New("-web serves a server's players in a browser; with -connect there is no server here")
 	}
 	if f.room != "" {
 		if err := protocol.CheckName(f.room); err != nil {

@@ -96,7 +96,8 @@ func TestWebPlayersCountAsTheirAddresses(t *testing.T) {
 	}
 }
 
-// TestWebFlags: -addr "" needs a front end, -web one among them; a busy
+// TestWebFlags: -addr "" needs a front end, -web one among them; -web is
+// a server's, not -connect's; a busy
 // -web address stops the start, naming the flag; -web-trusted-proxy takes
 // addresses and networks only.
 func TestWebFlags(t *testing.T) {
@@ -106,6 +107,9 @@ func TestWebFlags(t *testing.T) {
 	parseGame(t, "-server", "-addr", "", "-web", ":0", "-web-trusted-proxy", "127.0.0.1, 10.0.0.0/8,::1")
 	if err := run([]string{"-server", "-web", ":0", "-web-trusted-proxy", "proxy.example"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web-trusted-proxy") {
 		t.Errorf("-web-trusted-proxy proxy.example: %v", err)
+	}
+	if err := run([]string{"-connect", "127.0.0.1:1", "-web", ":0"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web serves a server's players") {
+		t.Errorf("-connect with -web: %v", err)
 	}
 	if err := run([]string{"-server", "-web", ":0", "-web-message", "100"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web-message 100: out of range (512 to 1048576)") {
 		t.Errorf("-web-message 100: %v", err)
