@@ -186,7 +186,7 @@ func (p *page) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "gridlag: "+err.Error()+": the pages are /, /lobby, /room/NAME, /spectate and /spectate/NAME", http.StatusNotFound)
 		return
 	}
-	data := pageData{Title: "gridlag — " + rt.title(), HowTo: howTo(), MaxMessage: p.maxMessage, Advice: buildAdvice}
+	data := pageData{Title: "gridlag — " + rt.title(), HowTo: howTo(rt), MaxMessage: p.maxMessage, Advice: buildAdvice}
 	var buf bytes.Buffer
 	tmpl, status := p.index, http.StatusOK
 	if !p.built {
@@ -203,7 +203,11 @@ func (p *page) serveHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // howTo is the page's line on how to play: the keys the game's bottom
-// line names (from the tui's one key table), and the mouse.
-func howTo() string {
+// line names (from the tui's one key table), and the mouse; a spectator's
+// page says it watches.
+func howTo(rt route) string {
+	if rt.spectate {
+		return "Watching the game, without an avatar: the arrows look around, ? shows the keys, q quits"
+	}
 	return "How to play: " + tui.BottomLine() + "  · mouse: drag the latency slider, click a toggle"
 }
