@@ -135,9 +135,12 @@ func localPort(ss *session) int {
 // limitSessions applies the caps on sessions, in all and per address.
 func (s *Server) limitSessions(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		release, refusal := s.acquireSession(hostOf(ss.RemoteAddr()))
-		if refusal != "" {
-			ss.refuse(refusal, "gridlag: "+refusal)
+		key := addrKey(ss.RemoteAddr())
+		release, kind, refusal := s.acquireSession(key)
+		if release == nil {
+			// Logged summarised: one address may ask again and again.
+			s.warn.Warn("session refused "+key+" "+kind, "session refused", "user", PlayerName(ss.User()), "remote", ss.RemoteAddr().String(), "reason", refusal)
+			ss.tell("gridlag: " + refusal)
 			return
 		}
 		defer release()
@@ -260,6 +263,12 @@ func (s *Server) runHandler(ss *session) {
 // one, to the terminal (the session turns "\n" into "\r\n").
 func (ss *session) refuse(reason, message string) {
 	ss.logger.Warn("session refused", "reason", reason)
+	ss.tell(message)
+}
+
+// tell writes message to the client and ends the session with exit
+// status 1.
+func (ss *session) tell(message string) {
 	if ss.isPty {
 		io.WriteString(ss, message+"\n")
 	} else {
