@@ -71,6 +71,14 @@ func refusedWith(t *testing.T, s *Server, local, why string) {
 // playFrom connects as user from local, opens a terminal and sees the game.
 func playFrom(t *testing.T, s *Server, local, user string) *term {
 	t.Helper()
+	tm := playFromTerm(t, s, local, user)
+	tm.waitText("hello " + user)
+	return tm
+}
+
+// playFromTerm connects as user from local and opens an 80x24 terminal.
+func playFromTerm(t *testing.T, s *Server, local, user string) *term {
+	t.Helper()
 	c := dialFrom(t, s, local)
 	cfg := &gossh.ClientConfig{User: user, HostKeyCallback: hostKeyIs(s.HostKeyFingerprint()), Timeout: waitLong,
 		Auth: []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })}}
@@ -80,9 +88,7 @@ func playFrom(t *testing.T, s *Server, local, user string) *term {
 	}
 	client := gossh.NewClient(sc, chans, reqs)
 	t.Cleanup(func() { client.Close() })
-	tm := openTerm(t, client, "xterm-256color", 80, 24)
-	tm.waitText("hello " + user)
-	return tm
+	return openTerm(t, client, "xterm-256color", 80, 24)
 }
 
 // lockedLog is a log sink safe for concurrent use.

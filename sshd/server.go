@@ -429,7 +429,7 @@ func (s *Server) acquireSession(key string) (release func(), kind, refusal strin
 	case addrFull:
 		kind, refusal = KindSessionAddr, fmt.Sprintf("too many sessions from your address (%d): close one and try again", s.opts.MaxPerAddr)
 	case reserved:
-		kind, refusal = KindSessionReserved, fmt.Sprintf("the server is nearly full and keeps its last places for players from other addresses (yours has %d): try again later", s.sessions.from[key])
+		kind, refusal = KindSessionReserved, fmt.Sprintf("server nearly full, last places kept for other addresses (yours has %d)", s.sessions.from[key])
 	}
 	if kind != "" {
 		s.refused.add(kind)
