@@ -79,6 +79,12 @@ func playFrom(t *testing.T, s *Server, local, user string) *term {
 // playFromTerm connects as user from local and opens an 80x24 terminal.
 func playFromTerm(t *testing.T, s *Server, local, user string) *term {
 	t.Helper()
+	return openTerm(t, dialFromSSH(t, s, local, user), "xterm-256color", 80, 24)
+}
+
+// dialFromSSH connects as user from local, without a key.
+func dialFromSSH(t *testing.T, s *Server, local, user string) *gossh.Client {
+	t.Helper()
 	c := dialFrom(t, s, local)
 	cfg := &gossh.ClientConfig{User: user, HostKeyCallback: hostKeyIs(s.HostKeyFingerprint()), Timeout: waitLong,
 		Auth: []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })}}
@@ -88,7 +94,7 @@ func playFromTerm(t *testing.T, s *Server, local, user string) *term {
 	}
 	client := gossh.NewClient(sc, chans, reqs)
 	t.Cleanup(func() { client.Close() })
-	return openTerm(t, client, "xterm-256color", 80, 24)
+	return client
 }
 
 // lockedLog is a log sink safe for concurrent use.

@@ -114,6 +114,9 @@ func hostIP(a net.Addr) net.IP {
 // metrics exporter: by kind, one of RefusalKinds.
 type Stats struct {
 	Refused map[string]uint64
+	// Resizes counts the window changes that resized a session's screen
+	// (after clamping, coalescing and the limit: see passRequests).
+	Resizes uint64
 }
 
 // The kinds of refusals, cuts and evictions the server counts (labels for

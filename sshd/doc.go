@@ -18,7 +18,9 @@
 // their handshake (per remote address and in total, apart from the
 // players), caps on sessions per remote address and in total, an idle
 // timeout on keyboard input, a stall timeout on output to a client that
-// stopped reading, and window changes coalesced to one a frame. The
+// stopped reading, and window changes clamped to the largest screen the
+// interface can use (tui.MaxWidth x tui.MaxHeight) and coalesced, the
+// latest, at most four at once then four a second. The
 // shared pools are fair (see pool): each keeps its last places for
 // addresses holding few, and a full pool of handshakes makes room for a
 // newcomer by closing the oldest of the address holding the most, so that

@@ -17,6 +17,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/protocol"
+	"gridlag/tui"
 )
 
 // A player with a terminal sees the handler's screen, their keys reach it,
@@ -52,7 +53,7 @@ func TestWindowChangeRedraws(t *testing.T) {
 	if err := tm.sess.WindowChange(100000, 100000); err != nil {
 		t.Fatal(err)
 	}
-	tm.waitText("size 512x256")
+	tm.waitText(fmt.Sprintf("size %dx%d", tui.MaxWidth, tui.MaxHeight))
 }
 
 // An unknown TERM falls back to xterm-256color and the game still draws.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -46,6 +47,7 @@ type Server struct {
 	shaking   pool // connections without a session channel yet
 	sessions  pool // game sessions
 	refused   counts
+	resizes   atomic.Uint64 // window changes that resized a screen
 
 	wg     sync.WaitGroup // every goroutine the server started
 	sessWG sync.WaitGroup // the running session handlers
@@ -362,7 +364,9 @@ func (s *Server) refuseConn(c net.Conn, host, key, kind, text string) {
 
 // Stats returns the server's counts of refusals, cuts and evictions by
 // kind.
-func (s *Server) Stats() Stats { return Stats{Refused: s.refused.snapshot()} }
+func (s *Server) Stats() Stats {
+	return Stats{Refused: s.refused.snapshot(), Resizes: s.resizes.Load()}
+}
 
 // endHandshake counts connection c as past its handshake: it has opened a
 // session channel.

@@ -229,7 +229,9 @@ func (s *Server) driveTerminal(next sessionHandler) sessionHandler {
 		go func() {
 			defer s.wg.Done()
 			for w := range ss.winCh {
-				ss.tty.setWindow(w.Width, w.Height)
+				if ss.tty.setWindow(w.Width, w.Height) {
+					s.resizes.Add(1)
+				}
 			}
 		}()
 		next(ss)

@@ -88,15 +88,23 @@ func (t *channelTty) pump(r io.Reader) {
 	}
 }
 
-// setWindow records a new window size from the client and tells the screen.
-func (t *channelTty) setWindow(cols, rows int) {
+// setWindow records a new window size from the client, clamped, and tells
+// the screen if that changed it (a resize costs the screen a new buffer
+// and a repaint); it reports whether it did.
+func (t *channelTty) setWindow(cols, rows int) bool {
+	size := clampWindow(cols, rows)
 	t.mu.Lock()
-	t.size = clampWindow(cols, rows)
+	if size == t.size {
+		t.mu.Unlock()
+		return false
+	}
+	t.size = size
 	cb := t.onResize
 	t.mu.Unlock()
 	if cb != nil {
 		cb()
 	}
+	return true
 }
 
 // end makes Read fail from now on, so the screen's input loop reports an
