@@ -79,9 +79,13 @@ bench:
 
 # soak is not part of test: it runs for $(SOAK), the server in process
 # with its SSH front end, under churn, garbage, slow readers and floods
-# from loopback addresses (127.0.0.2 and up) while an honest player plays
-# from 127.0.0.9, then prints goroutines, file descriptors, heap and RSS
-# against the baseline and the honest player's round trips.
+# from loopback addresses (127.0.0.2 and up), SSH sockets that never send
+# a banner from 16 addresses and SSH sessions on 10000x10000 terminals
+# flooding window changes, while an honest player plays from 127.0.0.9
+# and an honest SSH player connects and plays every 2 s from 127.0.0.10,
+# then prints goroutines, file descriptors, heap and RSS against the
+# baseline, the honest players' round trips and handshakes, and the SSH
+# front end's refusals.
 soak:
 	SOAK=$(SOAK) $(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./cmd/gridlag
 

@@ -135,13 +135,14 @@ const (
 	KindSessionFull     = "session_full"
 	KindSessionAddr     = "session_addr"
 	KindSessionReserved = "session_reserved"
+	KindRequestFlood    = "request_flood" // a session sent requests faster than sessionLimits.requests
 )
 
 // RefusalKinds lists every kind Stats counts.
 func RefusalKinds() []string {
 	return []string{KindClosing, KindConnFull, KindConnAddr, KindConnReserved,
 		KindShakeAddr, KindShakeFull, KindShakeReserved, KindShakeEvicted,
-		KindBannerTimeout, KindShakeTimeout, KindSessionFull, KindSessionAddr, KindSessionReserved}
+		KindBannerTimeout, KindShakeTimeout, KindSessionFull, KindSessionAddr, KindSessionReserved, KindRequestFlood}
 }
 
 // counts counts refusals by kind; safe for concurrent use.

@@ -20,7 +20,8 @@
 // timeout on keyboard input, a stall timeout on output to a client that
 // stopped reading, and window changes clamped to the largest screen the
 // interface can use (tui.MaxWidth x tui.MaxHeight) and coalesced, the
-// latest, at most four at once then four a second. The
+// latest, at most four at once then four a second; a session's channel
+// that floods requests gets its connection closed. The
 // shared pools are fair (see pool): each keeps its last places for
 // addresses holding few, and a full pool of handshakes makes room for a
 // newcomer by closing the oldest of the address holding the most, so that

@@ -31,11 +31,11 @@ func ptyRequest(cols, rows uint32) *gossh.Request {
 
 // collect runs passRequests over reqs with lim and returns what it passed
 // on.
-func collect(lim windowLimit, reqs ...*gossh.Request) []*gossh.Request {
+func collect(lim rate, reqs ...*gossh.Request) []*gossh.Request {
 	in, out := make(chan *gossh.Request), make(chan *gossh.Request, len(reqs)+1)
 	done := make(chan struct{})
 	go func() {
-		passRequests(in, out, lim)
+		passRequests(in, out, requestLimits{window: lim, requests: rate{burst: len(reqs) + 1, every: time.Hour}})
 		close(done)
 	}()
 	for _, r := range reqs {
@@ -79,7 +79,7 @@ func TestWindowChangeFloodCoalesced(t *testing.T) {
 		}
 	}
 	reqs = append(reqs, &gossh.Request{Type: "env"}, &gossh.Request{Type: "shell"})
-	got := describe(collect(windowLimit{burst: 4, every: time.Hour}, reqs...))
+	got := describe(collect(rate{burst: 4, every: time.Hour}, reqs...))
 	want := []string{"pty-req", "81x24", "10000x10000", "83x24", "10000x10000", "shell"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("%d window changes passed on %q, want %q: the burst of 4, then the shell", flood, got, want)
@@ -90,7 +90,7 @@ func TestWindowChangeFloodCoalesced(t *testing.T) {
 // none of the limit, and a held change back to the size in force is
 // dropped.
 func TestWindowChangeToTheSameSizeDropped(t *testing.T) {
-	got := describe(collect(windowLimit{burst: 1, every: time.Hour},
+	got := describe(collect(rate{burst: 1, every: time.Hour},
 		ptyRequest(10000, 10000),
 		windowChange(20000, 9000), // clamps to the size in force
 		windowChange(80, 24),      // goes on
@@ -109,7 +109,7 @@ func TestWindowChangeToTheSameSizeDropped(t *testing.T) {
 // after it.
 func TestHeldWindowChangeGoesOnAfterTheInterval(t *testing.T) {
 	in, out := make(chan *gossh.Request), make(chan *gossh.Request, 4)
-	go passRequests(in, out, windowLimit{burst: 1, every: 20 * time.Millisecond})
+	go passRequests(in, out, requestLimits{window: rate{burst: 1, every: 20 * time.Millisecond}, requests: rate{burst: 10, every: time.Millisecond}})
 	defer close(in)
 	in <- windowChange(80, 24)
 	in <- windowChange(100, 30)
@@ -123,5 +123,36 @@ func TestHeldWindowChangeGoesOnAfterTheInterval(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("the window change of %d columns never went on", want)
 		}
+	}
+}
+
+// A channel that sends requests faster than its limit, past the burst,
+// is a flood: passRequests stops at once and says so; one within the
+// limit goes on until its end.
+func TestRequestFloodStops(t *testing.T) {
+	lim := requestLimits{window: rate{burst: 1, every: time.Hour}, requests: rate{burst: 3, every: time.Hour}}
+	in, out := make(chan *gossh.Request), make(chan *gossh.Request, 8)
+	ended := make(chan bool, 1)
+	go func() { ended <- passRequests(in, out, lim) }()
+	for range 3 {
+		in <- &gossh.Request{Type: "shell"}
+	}
+	in <- &gossh.Request{Type: "env"} // the fourth, within the hour
+	if <-ended {
+		t.Fatal("passRequests ended as if its channel closed, want a flood")
+	}
+	if len(out) != 3 {
+		t.Errorf("%d requests passed on, want the 3 within the burst", len(out))
+	}
+	lim.requests = rate{burst: 3, every: time.Millisecond}
+	in = make(chan *gossh.Request)
+	go func() { ended <- passRequests(in, make(chan *gossh.Request, 8), lim) }()
+	for range 6 {
+		time.Sleep(2 * time.Millisecond)
+		in <- &gossh.Request{Type: "env"}
+	}
+	close(in)
+	if !<-ended {
+		t.Error("requests within the limit were taken for a flood")
 	}
 }

@@ -468,7 +468,8 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 		}
 		defer tc.closeChannel()
 	}
-	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, srv: s}, ctx)
+	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, srv: s,
+		remote: conn.RemoteAddr().String(), key: addrKey(conn.RemoteAddr()), cut: conn.Close}, ctx)
 }
 
 // handshakeFailed logs a connection whose SSH handshake failed, summarised
