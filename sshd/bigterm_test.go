@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -16,6 +17,7 @@ import (
 
 	"gridlag/grid"
 	"gridlag/server"
+	"gridlag/tui"
 )
 
 // streamWatch is a session's output, dropped as it comes (a huge
@@ -279,4 +281,38 @@ func BenchmarkWindowChangeFlood(b *testing.B) {
 	b.ReportMetric(float64(ms.TotalAlloc-alloc0)/1e6/took.Seconds(), "alloc-MB/s")
 	b.ReportMetric(float64(processCPU()-cpu0)/float64(took), "cpu-cores")
 	b.ReportMetric(float64(s.Stats().Resizes)/took.Seconds(), "resizes/s")
+}
+
+// On a terminal larger than the interface can use, the game is centred,
+// as on a local terminal, and the mouse works where the game shows: a
+// click on the prediction toggle turns it off.
+func TestBigTerminalCentredWithMouse(t *testing.T) {
+	s := startGameSSH(t, Options{Logger: quietLogger()})
+	const cols, rows = 300, 100
+	tm := openTerm(t, dialSSH(t, s, "ada", nil), "xterm-256color", cols, rows)
+	screen := tm.waitText("you (10,10)", "[x] prediction")
+	lines := strings.Split(screen, "\n")
+	find := func(text string) (x, y int) {
+		for y, l := range lines {
+			if i := strings.Index(l, text); i >= 0 {
+				return len([]rune(l[:i])), y
+			}
+		}
+		t.Fatalf("%q not on screen:\n%s", text, screen)
+		return 0, 0
+	}
+	// The block's middle is the terminal's (within a cell or two: the
+	// block is centred on the screen, the screen on the terminal).
+	boardX, _ := find("█████")
+	panelX, _ := find("[x] prediction")
+	_, statusY := find("you (10,10)")
+	if mid := (boardX + panelX + 34) / 2; mid < cols/2-4 || mid > cols/2+4 {
+		t.Errorf("the game spans columns %d to %d of %d: not centred", boardX, panelX+34, cols)
+	}
+	if statusY < rows/2 || statusY > rows/2+tui.MaxHeight/2 {
+		t.Errorf("the status line is on row %d of %d: not centred", statusY, rows)
+	}
+	x, y := find("[x] prediction")
+	tm.send(fmt.Sprintf("\x1b[<0;%d;%dM\x1b[<0;%d;%dm", x+2, y+1, x+2, y+1))
+	tm.waitText("[ ] prediction")
 }

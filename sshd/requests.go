@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gdamore/tcell/v2"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -119,9 +118,9 @@ var sessionLimits = requestLimits{
 func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim requestLimits) (ended bool) {
 	var (
 		held      *gossh.Request // the latest window change not passed on yet
-		heldSize  tcell.WindowSize
-		size      tcell.WindowSize // the clamped size last passed on
-		window    = pace{rate: lim.window}
+		heldSize  window
+		size      window // the window last passed on
+		changes   = pace{rate: lim.window}
 		reading   = pace{rate: lim.requests}
 		heldTimer = time.NewTimer(time.Hour)
 		waiting   bool // heldTimer runs for held
@@ -132,20 +131,20 @@ func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim reque
 	// it if so.
 	allowed := func() bool {
 		now := time.Now()
-		if window.wait(now) > 0 {
+		if changes.wait(now) > 0 {
 			return false
 		}
-		window.take(now)
+		changes.take(now)
 		return true
 	}
-	pass := func(req *gossh.Request, s tcell.WindowSize) {
+	pass := func(req *gossh.Request, s window) {
 		out <- req
 		size = s
 	}
 	wait := func() {
 		if !waiting {
 			waiting = true
-			heldTimer.Reset(window.wait(time.Now()))
+			heldTimer.Reset(changes.wait(time.Now()))
 		}
 	}
 	for {
@@ -214,24 +213,24 @@ func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim reque
 	}
 }
 
-// windowChangeSize is the clamped size a window-change request's payload
-// asks for (RFC 4254 6.7: columns, rows, then pixels).
-func windowChangeSize(p []byte) (tcell.WindowSize, bool) {
+// windowChangeSize is the window (see windowOf) a window-change
+// request's payload asks for (RFC 4254 6.7: columns, rows, then pixels).
+func windowChangeSize(p []byte) (window, bool) {
 	if len(p) < 8 {
-		return tcell.WindowSize{}, false
+		return window{}, false
 	}
-	return clampWindow(int(min(binary.BigEndian.Uint32(p), 1<<16)), int(min(binary.BigEndian.Uint32(p[4:]), 1<<16))), true
+	return windowOf(int(min(binary.BigEndian.Uint32(p), 1<<16)), int(min(binary.BigEndian.Uint32(p[4:]), 1<<16))), true
 }
 
-// ptyRequestSize is the clamped size a pty-req's payload gives (RFC 4254
-// 6.2: the terminal's name, then columns and rows).
-func ptyRequestSize(p []byte) (tcell.WindowSize, bool) {
+// ptyRequestSize is the window a pty-req's payload gives (RFC 4254 6.2:
+// the terminal's name, then columns and rows).
+func ptyRequestSize(p []byte) (window, bool) {
 	if len(p) < 4 {
-		return tcell.WindowSize{}, false
+		return window{}, false
 	}
 	n := binary.BigEndian.Uint32(p)
 	if uint64(len(p)-4) < uint64(n) {
-		return tcell.WindowSize{}, false
+		return window{}, false
 	}
 	return windowChangeSize(p[4+n:])
 }

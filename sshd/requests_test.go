@@ -92,11 +92,11 @@ func TestWindowChangeFloodCoalesced(t *testing.T) {
 func TestWindowChangeToTheSameSizeDropped(t *testing.T) {
 	got := describe(collect(rate{burst: 1, every: time.Hour},
 		ptyRequest(10000, 10000),
-		windowChange(20000, 9000), // clamps to the size in force
-		windowChange(80, 24),      // goes on
-		windowChange(80, 24),      // nothing to change
-		windowChange(100, 30),     // held: over the limit
-		windowChange(80, 24),      // back to the size in force: drops the held one
+		windowChange(10001, 10000), // the same window: clamped size and margins
+		windowChange(80, 24),       // goes on
+		windowChange(80, 24),       // nothing to change
+		windowChange(100, 30),      // held: over the limit
+		windowChange(80, 24),       // back to the size in force: drops the held one
 		&gossh.Request{Type: "shell"},
 	))
 	want := []string{"pty-req", "80x24", "shell"}

@@ -157,7 +157,7 @@ func openScreen(next sessionHandler) sessionHandler {
 			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
 			return
 		}
-		tty := newChannelTty(ss, clampWindow(ss.pty.Window.Width, ss.pty.Window.Height))
+		tty := newChannelTty(ss, windowOf(ss.pty.Window.Width, ss.pty.Window.Height), canShift(ti))
 		screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
 		if err != nil {
 			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
