@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -42,11 +43,11 @@ type Server struct {
 	closed    bool
 	listeners map[net.Listener]struct{}
 	conns     map[*trackedConn]struct{}
-	connsFrom map[string]int // open connections per remote IP
-	shaking   int            // connections without a session channel yet
-	shakeFrom map[string]int // of which per remote IP
-	sessions  int
-	sessFrom  map[string]int // game sessions per remote IP
+	open      pool // open connections
+	shaking   pool // connections without a session channel yet
+	sessions  pool // game sessions
+	refused   counts
+	resizes   atomic.Uint64 // window changes that resized a screen
 
 	wg     sync.WaitGroup // every goroutine the server started
 	sessWG sync.WaitGroup // the running session handlers
@@ -69,9 +70,9 @@ func New(opts Options) (*Server, error) {
 		handler:   opts.Handler,
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[*trackedConn]struct{}),
-		connsFrom: make(map[string]int),
-		shakeFrom: make(map[string]int),
-		sessFrom:  make(map[string]int),
+		open:      newPool(2*opts.MaxSessions, 2*opts.MaxPerAddr),
+		shaking:   newPool(opts.MaxHandshakes, opts.MaxHandshakesPerAddr),
+		sessions:  newPool(opts.MaxSessions, opts.MaxPerAddr),
 	}
 	if created {
 		s.log.Info("created ssh host key", "path", opts.HostKeyPath, "fingerprint", s.fp)
@@ -262,55 +263,109 @@ func (s *Server) trackSession() bool {
 
 // admitConn applies the connection caps to a new connection. On success
 // the connection is tracked, counted as in its handshake, and counted in
-// s.wg for its HandleConn goroutine.
+// s.wg for its HandleConn goroutine. When the handshakes' pool is full, a
+// newcomer from an address holding fewer of them than another address
+// takes the place of that address's oldest pending handshake, which is
+// closed.
 func (s *Server) admitConn(c net.Conn) (*trackedConn, bool) {
-	host := hostOf(c.RemoteAddr())
+	host, key := hostOf(c.RemoteAddr()), addrKey(c.RemoteAddr())
 	s.mu.Lock()
-	if kind, text := s.connRefusal(host); kind != "" {
+	kind, text := s.connRefusal(key)
+	var evicted *trackedConn
+	if kind == KindShakeFull {
+		if evicted = s.evictionFor(key); evicted != nil {
+			kind, text = "", ""
+		}
+	}
+	if kind != "" {
 		s.mu.Unlock()
-		s.refuseConn(c, host, kind, text)
+		s.refuseConn(c, host, key, kind, text)
 		return nil, false
 	}
-	tc := &trackedConn{Conn: c, srv: s, host: host, shaking: true}
+	tc := &trackedConn{Conn: c, srv: s, host: host, key: key, shaking: true, since: time.Now()}
 	s.conns[tc] = struct{}{}
-	s.connsFrom[host]++
-	s.shaking++
-	s.shakeFrom[host]++
+	s.open.take(key)
+	s.shaking.take(key)
 	s.wg.Add(1)
 	tc.mu.Lock()
 	tc.armLocked()
 	tc.mu.Unlock()
 	s.mu.Unlock()
+	if evicted != nil {
+		s.refused.add(KindShakeEvicted)
+		s.warn.Warn("evicted "+evicted.key, "closing connection", "remote", evicted.RemoteAddr().String(), "reason", evicted.closeReason())
+		evicted.Close()
+	}
 	return tc, true
 }
 
-// connRefusal says why a new connection from host is refused (a short
-// kind for the log's summary and the text for the client), or "" if it is
-// admitted. s.mu is held.
-func (s *Server) connRefusal(host string) (kind, text string) {
-	switch {
-	case s.closed:
-		return "closing", "the server is shutting down"
-	case len(s.conns) >= 2*s.opts.MaxSessions:
-		return "connection cap", fmt.Sprintf("the server is busy (%d connections): try again later", len(s.conns))
-	case s.connsFrom[host] >= 2*s.opts.MaxPerAddr:
-		return "per-address connection cap", fmt.Sprintf("too many connections from your address (%d): close one and try again", s.connsFrom[host])
-	case s.shaking >= s.opts.MaxHandshakes:
-		return "handshake cap", fmt.Sprintf("too many connections in their handshake (%d): try again in a few seconds", s.shaking)
-	case s.shakeFrom[host] >= s.opts.MaxHandshakesPerAddr:
-		return "per-address handshake cap", fmt.Sprintf("too many connections from your address in their handshake (%d): try again in a few seconds", s.shakeFrom[host])
+// connRefusal says why a new connection from the address of key key is
+// refused (a kind, one of RefusalKinds, and the text for the client), or
+// "" if it is admitted. s.mu is held.
+func (s *Server) connRefusal(key string) (kind, text string) {
+	if s.closed {
+		return KindClosing, "the server is shutting down"
+	}
+	switch s.open.check(key) {
+	case poolFull:
+		return KindConnFull, fmt.Sprintf("the server is busy (%d connections): try again later", s.open.used)
+	case addrFull:
+		return KindConnAddr, fmt.Sprintf("too many connections from your address (%d): close one and try again", s.open.from[key])
+	case reserved:
+		return KindConnReserved, fmt.Sprintf("the server is nearly busy and keeps its last connections for other addresses (yours has %d): close one and try again", s.open.from[key])
+	}
+	switch s.shaking.check(key) {
+	case poolFull:
+		return KindShakeFull, fmt.Sprintf("too many connections in their handshake (%d): try again in a few seconds", s.shaking.used)
+	case addrFull:
+		return KindShakeAddr, fmt.Sprintf("too many connections from your address in their handshake (%d): try again in a few seconds", s.shaking.from[key])
+	case reserved:
+		return KindShakeReserved, fmt.Sprintf("too many connections in their handshake, and yours has %d of them: try again in a few seconds", s.shaking.from[key])
 	}
 	return "", ""
 }
 
+// evictionFor picks the pending handshake to close so that a newcomer
+// from the address of key fits in the full pool: the oldest of the
+// address holding the most, if that address holds at least two more than
+// key's (so an eviction always evens the pool out, never swaps two equal
+// holders back and forth). The victim is counted out of the handshakes
+// now and told why; the caller closes it once s.mu is released. nil if
+// no address holds enough more. s.mu is held.
+func (s *Server) evictionFor(key string) *trackedConn {
+	heavy, held := s.shaking.heaviest()
+	if held < s.shaking.from[key]+2 {
+		return nil
+	}
+	var victim *trackedConn
+	for c := range s.conns {
+		if c.shaking && c.key == heavy && (victim == nil || c.since.Before(victim.since)) {
+			victim = c
+		}
+	}
+	if victim == nil {
+		return nil
+	}
+	s.endHandshakeLocked(victim)
+	victim.cut(fmt.Sprintf("evicted: the %d handshakes are full and your address holds %d of them", s.opts.MaxHandshakes, held))
+	return victim
+}
+
 // refuseConn tells a refused connection why, in a line before the SSH
 // banner (which the protocol allows and ssh -v shows), logs it, summarised,
-// and closes it.
-func (s *Server) refuseConn(c net.Conn, host, kind, text string) {
-	s.warn.Warn("refused "+host+" "+kind, "connection refused", "remote", host, "reason", text)
+// counts it, and closes it.
+func (s *Server) refuseConn(c net.Conn, host, key, kind, text string) {
+	s.refused.add(kind)
+	s.warn.Warn("refused "+key+" "+kind, "connection refused", "remote", host, "reason", text)
 	c.SetWriteDeadline(time.Now().Add(time.Second)) // a new socket's buffer is empty: this does not block
 	io.WriteString(c, "gridlag: connection refused: "+text+"\r\n")
 	c.Close()
+}
+
+// Stats returns the server's counts of refusals, cuts and evictions by
+// kind.
+func (s *Server) Stats() Stats {
+	return Stats{Refused: s.refused.snapshot(), Resizes: s.resizes.Load()}
 }
 
 // endHandshake counts connection c as past its handshake: it has opened a
@@ -326,10 +381,7 @@ func (s *Server) endHandshakeLocked(c *trackedConn) {
 		return
 	}
 	c.shaking = false
-	s.shaking--
-	if s.shakeFrom[c.host]--; s.shakeFrom[c.host] <= 0 {
-		delete(s.shakeFrom, c.host)
-	}
+	s.shaking.give(c.key)
 }
 
 // summarise flushes the log's summaries every second until the returned
@@ -361,38 +413,41 @@ func (s *Server) releaseConn(c *trackedConn) {
 		return
 	}
 	delete(s.conns, c)
-	if s.connsFrom[c.host]--; s.connsFrom[c.host] <= 0 {
-		delete(s.connsFrom, c.host)
-	}
+	s.open.give(c.key)
 	s.endHandshakeLocked(c)
 }
 
-// acquireSession applies the session caps; on success the caller must call
-// the returned release when the session ends.
-func (s *Server) acquireSession(host string) (release func(), refusal string) {
+// acquireSession applies the session caps to a session from the address
+// of key key; on success the caller must call the returned release when
+// the session ends, else kind (one of RefusalKinds) and refusal say why
+// not.
+func (s *Server) acquireSession(key string) (release func(), kind, refusal string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	switch {
-	case s.closed:
-		return nil, "the server is shutting down"
-	case s.sessions >= s.opts.MaxSessions:
-		return nil, fmt.Sprintf("the server is full (%d players): try again later", s.opts.MaxSessions)
-	case s.sessFrom[host] >= s.opts.MaxPerAddr:
-		return nil, fmt.Sprintf("too many sessions from your address (%d): close one and try again", s.opts.MaxPerAddr)
+	if s.closed {
+		return nil, KindClosing, "the server is shutting down"
 	}
-	s.sessions++
-	s.sessFrom[host]++
+	switch s.sessions.check(key) {
+	case poolFull:
+		kind, refusal = KindSessionFull, fmt.Sprintf("the server is full (%d players): try again later", s.opts.MaxSessions)
+	case addrFull:
+		kind, refusal = KindSessionAddr, fmt.Sprintf("too many sessions from your address (%d): close one and try again", s.opts.MaxPerAddr)
+	case reserved:
+		kind, refusal = KindSessionReserved, fmt.Sprintf("server nearly full, last places kept for other addresses (yours has %d)", s.sessions.from[key])
+	}
+	if kind != "" {
+		s.refused.add(kind)
+		return nil, kind, refusal
+	}
+	s.sessions.take(key)
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			s.mu.Lock()
 			defer s.mu.Unlock()
-			s.sessions--
-			if s.sessFrom[host]--; s.sessFrom[host] <= 0 {
-				delete(s.sessFrom, host)
-			}
+			s.sessions.give(key)
 		})
-	}, ""
+	}, "", ""
 }
 
 // sessionChannel handles a new "session" channel: gliderlabs' session
@@ -413,7 +468,8 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 		}
 		defer tc.closeChannel()
 	}
-	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, srv: s}, ctx)
+	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, srv: s,
+		remote: conn.RemoteAddr().String(), key: addrKey(conn.RemoteAddr()), cut: conn.Close}, ctx)
 }
 
 // handshakeFailed logs a connection whose SSH handshake failed, summarised
@@ -423,5 +479,5 @@ func (s *Server) handshakeFailed(c net.Conn, err error) {
 	if errors.As(err, new(cutError)) {
 		return
 	}
-	s.warn.Warn("handshake failed "+hostOf(c.RemoteAddr()), "ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
+	s.warn.Warn("handshake failed "+addrKey(c.RemoteAddr()), "ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
 }

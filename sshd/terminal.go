@@ -5,6 +5,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/gdamore/tcell/v2/terminfo"
+
+	"gridlag/tui"
 )
 
 // FallbackTerm is the terminal type used when the client's TERM is missing
@@ -12,10 +14,15 @@ import (
 const FallbackTerm = "xterm-256color"
 
 // Window size limits. A client may claim any size; the screen allocates a
-// cell per character, so absurd claims are clamped.
+// cell per character (tcell keeps about 200 bytes a cell, the interface's
+// two frames a few dozen more), so a claim is clamped to the largest
+// screen the interface can use, tui.MaxWidth x tui.MaxHeight: a larger
+// terminal would show nothing more of the game, and cost each session
+// ever more memory and CPU (at 512x256, about 50 MB and a tenth of a core
+// while idle).
 const (
-	maxCols = 512
-	maxRows = 256
+	maxCols = tui.MaxWidth
+	maxRows = tui.MaxHeight
 )
 
 // lookupTerm finds the terminal description for the client's TERM in

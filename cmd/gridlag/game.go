@@ -67,11 +67,12 @@ type scaleFlags struct {
 }
 
 // sshLimits are the SSH front end's caps, -ssh-per-addr, -ssh-max,
-// -ssh-handshakes, -ssh-handshakes-per-addr, -ssh-idle and -ssh-handshake.
+// -ssh-handshakes, -ssh-handshakes-per-addr, -ssh-idle, -ssh-handshake and
+// -ssh-banner.
 type sshLimits struct {
 	perAddr, max                  int
 	handshakes, handshakesPerAddr int
-	idle, handshake               time.Duration
+	idle, handshake, banner       time.Duration
 }
 
 // gameLimits are the game port's caps: -max-players, -max-conns,
@@ -159,6 +160,7 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.int(&f.sshLimit.handshakesPerAddr, "ssh-handshakes-per-addr", sshd.DefaultMaxHandshakesPerAddr, sessionsKind, "of which from one address")
 	fs.duration(&f.sshLimit.idle, "ssh-idle", sshd.DefaultIdleTimeout, timeoutKind, "an SSH session without a key press for this long ends")
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
+	fs.duration(&f.sshLimit.banner, "ssh-banner", sshd.DefaultBannerTimeout, timeoutKind, "time a new SSH connection has to send its banner (the version line every client sends at once)")
 	fs.int(&f.limits.players, "max-players", defaultMaxPlayers, sessionsKind, "players in the world at once (spectators apart)")
 	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
 	fs.int(&f.limits.connsPerAddr, "max-conns-per-addr", server.DefaultMaxConnsPerAddr, connsKind, "game connections open at once from one address")
@@ -343,7 +345,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"),
 			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
 			MaxHandshakes: f.sshLimit.handshakes, MaxHandshakesPerAddr: f.sshLimit.handshakesPerAddr,
-			IdleTimeout: f.sshLimit.idle, HandshakeTimeout: f.sshLimit.handshake,
+			IdleTimeout: f.sshLimit.idle, HandshakeTimeout: f.sshLimit.handshake, BannerTimeout: f.sshLimit.banner,
 		})
 		var sln net.Listener
 		if err == nil {
@@ -354,6 +356,10 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		if err != nil {
 			g.close()
 			return nil, fmt.Errorf("-ssh %s: %w", f.ssh, err)
+		}
+		if exp != nil {
+			ssh := g.ssh
+			exp.WatchSSH(sshd.RefusalKinds(), func() map[string]uint64 { return ssh.Stats().Refused })
 		}
 		go func() { g.errCh <- g.ssh.Serve(sln) }()
 		listening = append(listening, "ssh", sln.Addr().String(), "hostkey", g.ssh.HostKeyFingerprint())
