@@ -811,7 +811,8 @@ func (w *watchFor) Write(p []byte) (int, error) {
 
 // playHonestlyOverSSH connects over SSH from 127.0.0.10 every 2 s until
 // ctx is done, as a player would with ssh: the handshake, a terminal of
-// 80x24, the game on screen, a few steps, then q. A session that cannot
+// 80x24, the lobby's default room if the lobby shows, the game on screen,
+// a few steps, then q. A session that cannot
 // get in, or does not show the game within 10 s, is a failure.
 func playHonestlyOverSSH(ctx context.Context, sshAddr string) <-chan sshHonestResult {
 	done := make(chan sshHonestResult, 1)
@@ -827,14 +828,27 @@ func playHonestlyOverSSH(ctx context.Context, sshAddr string) <-chan sshHonestRe
 				continue
 			}
 			res.handshakes = append(res.handshakes, time.Since(start))
+			// With rooms open (the room attacks open some), plain ssh shows
+			// the lobby first: a student presses Enter on the default
+			// room, listed first and chosen.
 			w := &watchFor{want: []byte("Pending inputs"), tail: []byte{}, found: make(chan struct{})}
-			_, in, err := sshTerminal(c, 80, 24, w)
+			lobby := &watchFor{want: []byte("(default)"), tail: []byte{}, found: make(chan struct{})}
+			_, in, err := sshTerminal(c, 80, 24, io.MultiWriter(w, lobby))
 			if err == nil {
-				select {
-				case <-w.found:
-					res.shown = append(res.shown, time.Since(start))
-				case <-time.After(10 * time.Second):
-					err = fmt.Errorf("the game did not show within 10s")
+				timeout, inLobby := time.After(10*time.Second), lobby.found
+			wait:
+				for {
+					select {
+					case <-w.found:
+						res.shown = append(res.shown, time.Since(start))
+						break wait
+					case <-inLobby:
+						inLobby = nil // once
+						io.WriteString(in, "\r")
+					case <-timeout:
+						err = fmt.Errorf("the game did not show within 10s")
+						break wait
+					}
 				}
 			}
 			if err != nil {
