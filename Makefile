@@ -112,12 +112,19 @@ bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 
 # soak is not part of test: it runs for $(SOAK), the server in process
-# with its SSH front end, under churn, garbage, slow readers and floods
-# from loopback addresses (127.0.0.2 and up) while an honest player plays
-# from 127.0.0.9, then prints goroutines, file descriptors, heap and RSS
-# against the baseline and the honest player's round trips.
+# with its SSH front end, under churn, garbage, slow readers and floods,
+# room churn, room holders, lobby floods, name impersonation and resumes
+# from another address, SSH sockets that never send a banner from 16
+# addresses and SSH sessions on 10000x10000 terminals flooding window
+# changes, from loopback addresses (127.0.0.2 and up) while an honest
+# player plays from 127.0.0.9 and an honest SSH player connects and plays
+# every 2 s from 127.0.0.10, then prints goroutines, file descriptors, heap
+# and RSS against the baseline, the log's growth, the honest players'
+# round trips, acknowledgements and handshakes, and the SSH front end's
+# refusals. SOAK_ONLY="room
+# churn" runs the attacks named alone, SOAK_MAP=1024x1024 on a big map.
 soak:
-	SOAK=$(SOAK) $(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./cmd/gridlag
+	SOAK=$(SOAK) SOAK_ONLY="$(SOAK_ONLY)" SOAK_MAP="$(SOAK_MAP)" $(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./cmd/gridlag
 
 # load is not part of test either: one scale run on this machine. A server
 # on the first core (-map-gen $(LOAD_MAP), its caps raised for $(LOAD_N)
@@ -129,7 +136,7 @@ load: build
 	@set -e; n=$(LOAD_N); k=$$((n / 30 + 2)); last=127.0.$$((1 + k / 250)).$$((1 + k % 250)); \
 	metrics=127.0.0.1:$$(($(LOAD_PORT) + 1)); pin0=; pin1=; \
 	if command -v taskset >/dev/null && [ "$$(nproc)" -ge 2 ]; then pin0="taskset -c 0"; pin1="taskset -c 1"; fi; \
-	$$pin0 $(BIN) -server -addr 127.0.0.1:$(LOAD_PORT) -map-gen $(LOAD_MAP) -metrics $$metrics -drain 0s \
+	$$pin0 $(BIN) -server -addr 127.0.0.1:$(LOAD_PORT) -map-gen $(LOAD_MAP) -metrics $$metrics -drain 0s -bot-addrs 127.0.0.0/8 \
 		-max-players $$((n + 10)) -max-conns $$((n + 100)) -log bin/load-server.log & srv=$$!; \
 	trap 'kill $$srv 2>/dev/null' EXIT; sleep 1; \
 	$$pin1 $(BIN) load -connect 127.0.0.1:$(LOAD_PORT) -n $$n -duration $(LOAD_TIME) -addrs 127.0.1.1-$$last \

@@ -47,7 +47,10 @@ type Options struct {
 	Avoid []grid.Pos
 	// Dial, if set, opens each bot's connections to the server at Addr in
 	// place of TCP (client.Options.Dial): a server's own bots connect
-	// through the server itself, and count against no address's cap.
+	// through the server itself (server.Server.Dial with server.Own),
+	// count against no address's cap, and are the only clients whose
+	// Hello a server believes when it says it is a bot, unless its
+	// operator allows bots from their addresses (-bot-addrs).
 	Dial func(ctx context.Context, addr string) (net.Conn, error)
 	// Logger receives each bot's connection events; nil discards them.
 	Logger *log.Logger

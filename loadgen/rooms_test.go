@@ -1,35 +1,13 @@
 package loadgen
 
 import (
-	"bytes"
 	"context"
-	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/log"
-
 	"gridlag/server"
 )
-
-// lockedBuffer is a log sink safe for concurrent use.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestRunOverRooms: with Rooms the players are spread over that many rooms,
 // each opened by its first player and closed after its last, and every
@@ -37,10 +15,19 @@ func (l *lockedBuffer) String() string {
 func TestRunOverRooms(t *testing.T) {
 	t.Parallel()
 	const n, rooms = 6, 3
-	logs := &lockedBuffer{}
+	var (
+		mu     sync.Mutex
+		joined = map[string]int{} // joins by room, from the server's events
+	)
 	srv, addr := startServer(t, server.Options{
 		Config: server.Config{Rate: 50, MoveTime: 20 * time.Millisecond},
-		Logger: log.NewWithOptions(logs, log.Options{Level: log.InfoLevel}),
+		OnEvent: func(ev server.Event) {
+			if ev.Kind == server.EventJoin {
+				mu.Lock()
+				joined[ev.Room]++
+				mu.Unlock()
+			}
+		},
 	})
 	s, err := Run(context.Background(), Options{Addr: addr, N: n, Rooms: rooms, Duration: time.Second, Seed: 1})
 	if err != nil {
@@ -55,15 +42,17 @@ func TestRunOverRooms(t *testing.T) {
 	if st := srv.Stats(); st.InputsProcessed != s.InputsSent {
 		t.Errorf("the server processed %d inputs over its rooms; the players sent %d", st.InputsProcessed, s.InputsSent)
 	}
+	mu.Lock()
 	for _, room := range []string{"room-1", "room-2", "room-3"} {
-		if got := strings.Count(logs.String(), "join room="+room+" "); got != n/rooms {
+		if got := joined[room]; got != n/rooms {
 			t.Errorf("%d players joined %s, want %d", got, room, n/rooms)
 		}
 	}
+	mu.Unlock()
 	deadline := time.Now().Add(10 * time.Second)
-	for strings.Count(logs.String(), "room closed") < rooms {
+	for len(srv.Rooms()) > 1 {
 		if time.Now().After(deadline) {
-			t.Fatalf("the rooms did not all close once the players left:\n%s", logs)
+			t.Fatalf("the rooms did not all close once the players left: %+v", srv.Rooms())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -38,7 +38,7 @@ func TestSummaryIsWhatMetricsSays(t *testing.T) {
 	}()
 	stay, stayStop := context.WithCancel(context.Background())
 	defer stayStop()
-	go loadgen.Run(stay, loadgen.Options{Addr: addr, N: 1})
+	go loadgen.Run(stay, loadgen.Options{Addr: addr, N: 1, NamePrefix: "stay"}) // a name of its own: no two players of a room share one
 	scrapeUntil(t, web.URL, "3 players", func(s string) bool { return value(s, "gridlag_players") == 3 })
 	for range 2 {
 		c, err := net.Dial("tcp", addr)

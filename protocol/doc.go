@@ -38,8 +38,9 @@
 // A Hello or a Spectate may name a room in an optional last field, absent
 // for the server's default room, so that the bytes of one naming none are
 // those of before rooms. A connection may instead start with ListRooms;
-// the server answers Rooms, the list of its rooms, and the connection may
-// then say Hello or Spectate. A Resume names no room: its token belongs to
+// the server answers Rooms, the list of its rooms (as many as fit a
+// frame, with how many are open to a client of version 4 when they do not
+// all fit), and the connection may then say Hello or Spectate. A Resume names no room: its token belongs to
 // the room that issued it.
 //
 // Decoding never panics: bad bytes give an error. Encoding is canonical, so

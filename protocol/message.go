@@ -16,9 +16,10 @@ import (
 // (TypeStateStep). Version 4: a map too large for a Welcome follows as
 // MapBits, a compressed bitmap, instead of MapChunks; spawn protection
 // (Protect), the room's scoreboard with names and ranks (Ranking, in place
-// of Scores), and the zap outcomes ZapProtected and ZapTagged. A version 3
-// client gets MapChunks and none of the rest, and every other byte as
-// before.
+// of Scores), the zap outcomes ZapProtected and ZapTagged, and a room list
+// cut to fit a frame carrying how many rooms are open (Rooms.Total). A
+// version 3 client gets MapChunks and none of the rest, and every other
+// byte as before.
 const (
 	Version    uint16 = 4
 	MinVersion uint16 = 3
@@ -29,6 +30,10 @@ func Supported(v uint16) bool { return v >= MinVersion && v <= Version }
 
 // MapBitsSince is the first version whose big maps follow as MapBits.
 const MapBitsSince uint16 = 4
+
+// RoomsTotalSince is the first version whose Rooms, cut to fit a frame,
+// carries its Total: a version 3 client gets the same rooms without it.
+const RoomsTotalSince uint16 = 4
 
 // Type is the numeric type of a message, the first byte of a frame's body.
 type Type uint8

@@ -20,7 +20,8 @@ var (
 	ErrNameInvisible = errors.New("name contains an invisible character")
 	ErrNameSpace     = errors.New("name has leading, trailing, repeated or unusual spaces")
 	ErrNameBlank     = errors.New("name has no visible character")
-	ErrNameBot       = errors.New(`name is reserved for bots (it starts with "bot" and no letter follows)`)
+	ErrNameBot       = errors.New(`name is reserved for bots (it starts with "bot", or something that looks like it, and no letter follows)`)
+	ErrNameMarks     = errors.New("name stacks more than 3 combining marks on one character")
 )
 
 // CheckName reports whether s is acceptable as a player name: valid UTF-8,
@@ -29,7 +30,8 @@ var (
 // spaces and bidi overrides, default-ignorable ones such as U+3164 HANGUL
 // FILLER and variation selectors, U+2800 BRAILLE PATTERN BLANK, unassigned
 // code points), single plain spaces between words only, and at least one
-// visible character that is not a combining mark. The error names the first
+// visible character that is not a combining mark, and no more than
+// MaxNameMarks combining marks on one character. The error names the first
 // problem found. CheckName accepts exactly the names that are not empty and
 // that SanitizeName leaves unchanged.
 func CheckName(s string) error {
@@ -59,6 +61,9 @@ func CheckName(s string) error {
 	if !base {
 		return ErrNameBlank
 	}
+	if heavyMarks(s) {
+		return ErrNameMarks
+	}
 	return nil
 }
 
@@ -66,9 +71,10 @@ func CheckName(s string) error {
 // whether the player says they are a bot (Hello.Bot). gridlag's bots are
 // named bot-1, bot-2, ... (the bot package's default prefix), and such names
 // are reserved for bots, so that a human can be told apart from one: a
-// human's name may not start with "bot", in any case, unless a letter
-// follows ("bot", "bot-1", "Bot_2" and "BOT 3" are refused, "botanist" and
-// "robot" are not).
+// human's name may not start with "bot", in any case, or anything that
+// looks like it (NameKey), unless a letter follows ("bot", "bot-1",
+// "Bot_2", "BOT 3", "bоt-1" with a Cyrillic о and "ｂｏｔ-1" are refused,
+// "botanist" and "robot" are not).
 func CheckPlayerName(name string, bot bool) error {
 	if err := CheckName(name); err != nil {
 		return err
@@ -79,26 +85,16 @@ func CheckPlayerName(name string, bot bool) error {
 	return nil
 }
 
-// reservedForBots reports whether name starts with "bot", in any case, and
-// no letter follows.
-func reservedForBots(name string) bool {
-	const prefix = "bot"
-	if len(name) < len(prefix) || !strings.EqualFold(name[:len(prefix)], prefix) {
-		return false
-	}
-	next, _ := utf8.DecodeRuneInString(name[len(prefix):])
-	return len(name) == len(prefix) || !unicode.IsLetter(next)
-}
-
 // SanitizeName turns any string into a name that is safe to show in a
 // terminal: invalid UTF-8, control characters (escape sequences included),
 // format characters and other invisible runes (see CheckName) are removed,
+// and so are combining marks past MaxNameMarks on one character,
 // white space is folded to single spaces, and the result is cut to
 // MaxNameRunes characters. It returns "" when nothing visible but combining
 // marks is left.
 func SanitizeName(s string) string {
 	var b strings.Builder
-	n := 0
+	n, marks := 0, 0
 	space, base := false, false
 	for _, r := range s {
 		if n >= MaxNameRunes {
@@ -110,6 +106,12 @@ func SanitizeName(s string) string {
 			continue
 		case !visible(r):
 			continue
+		case unicode.Is(unicode.M, r):
+			if marks++; marks > MaxNameMarks {
+				continue
+			}
+		default:
+			marks = 0
 		}
 		if space {
 			if n+1 >= MaxNameRunes {

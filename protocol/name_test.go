@@ -202,6 +202,13 @@ func TestCheckPlayerName(t *testing.T) {
 		{"bot 2", false, protocol.ErrNameBot},
 		{"bot1", false, protocol.ErrNameBot},
 		{"bot\u0301", false, protocol.ErrNameBot},
+		{"b\u043et-1", false, protocol.ErrNameBot},                       // a Cyrillic о
+		{"\uff42\uff4f\uff54-1", false, protocol.ErrNameBot},             // fullwidth
+		{"b0t-1", false, protocol.ErrNameBot},                            // a zero
+		{"B\u039fT", false, protocol.ErrNameBot},                         // a Greek Ο
+		{"\U0001d41b\U0001d428\U0001d42d 1", false, protocol.ErrNameBot}, // mathematical bold
+		{"b\u00f3t-1", false, protocol.ErrNameBot},                       // an accent
+		{"b\u043etanist", false, nil},
 		{"botanist", false, nil},
 		{"Botond", false, nil},
 		{"robot-1", false, nil},
@@ -233,5 +240,49 @@ func TestPrintable(t *testing.T) {
 		if got := protocol.Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestNameKey: names that look alike have one key, however they are
+// written; names that do not, do not.
+func TestNameKey(t *testing.T) {
+	same := [][]string{
+		{"bot-1", "BOT-1", "b\u043et-1", "\uff42\uff4f\uff54-1", "b0t-1", "bot-l", "b\u03bft-1"},
+		{"ann", "Ann", "\u0430nn", "\uff41\uff4e\uff4e"},
+		{"Ill", "lll", "1ll", "I1l"},
+		{"modem", "rnodern"},
+		{"Stra\u00dfe", "strasse", "STRASSE"},
+		{"jos\u00e9", "jose\u0301"},
+	}
+	for _, group := range same {
+		for _, n := range group[1:] {
+			if protocol.NameKey(n) != protocol.NameKey(group[0]) {
+				t.Errorf("NameKey(%q) = %q, NameKey(%q) = %q: want them alike", n, protocol.NameKey(n), group[0], protocol.NameKey(group[0]))
+			}
+		}
+	}
+	differ := [][2]string{{"ann", "anne"}, {"bot-1", "bot-2"}, {"jose", "jos\u00e9"}, {"ada", "ida"}, {"日本", "日本語"}}
+	for _, d := range differ {
+		if protocol.NameKey(d[0]) == protocol.NameKey(d[1]) {
+			t.Errorf("NameKey(%q) = NameKey(%q): want them apart", d[0], d[1])
+		}
+	}
+}
+
+// TestHeavyMarks: a name may stack MaxNameMarks combining marks on one
+// character, no more; SanitizeName drops the rest.
+func TestHeavyMarks(t *testing.T) {
+	ok := []string{"Vi\u1ec7t", "Vie\u0323\u0302t", "\u0915\u093c\u0940\u0902", "e\u0301\u0302\u0303x"}
+	for _, n := range ok {
+		if err := protocol.CheckName(n); err != nil {
+			t.Errorf("CheckName(%q) = %v, want it accepted", n, err)
+		}
+	}
+	zalgo := "z\u0300\u0301\u0302\u0303\u0304a\u0305\u0306\u0307\u0308"
+	if err := protocol.CheckName(zalgo); err != protocol.ErrNameMarks {
+		t.Errorf("CheckName(%q) = %v, want %v", zalgo, err, protocol.ErrNameMarks)
+	}
+	if got, want := protocol.SanitizeName(zalgo), "z\u0300\u0301\u0302a\u0305\u0306\u0307"; got != want {
+		t.Errorf("SanitizeName(%q) = %q, want %q", zalgo, got, want)
 	}
 }

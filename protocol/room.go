@@ -25,10 +25,17 @@ type ListRooms struct {
 }
 
 // Rooms answers ListRooms: every room the server hosts now, sorted by
-// name, the default room (Name "") first.
+// name, the default room (Name "") first; or, when they do not all fit
+// one frame (FitRooms), as many as fit, and Total.
 type Rooms struct {
 	MaxRooms uint16 // the most rooms the server opens: a new name is refused above it
 	Rooms    []RoomInfo
+	// Total is how many rooms are open when Rooms does not carry them all
+	// (a list cut to fit a frame), more than len(Rooms); 0 when it does.
+	// On the wire it is an optional last field, absent when 0, so a list
+	// that fits keeps the bytes it had before the field; a server sends
+	// it to clients of version RoomsTotalSince on only.
+	Total uint16
 }
 
 // RoomInfo describes one room for a lobby.
@@ -60,6 +67,9 @@ func (m *Rooms) appendPayload(b []byte) ([]byte, error) {
 	if len(m.Rooms) > MaxRooms {
 		return b, fmt.Errorf("%d rooms, more than %d: %w", len(m.Rooms), MaxRooms, ErrBadValue)
 	}
+	if m.Total != 0 && int(m.Total) <= len(m.Rooms) {
+		return b, fmt.Errorf("total of %d rooms with %d listed: %w", m.Total, len(m.Rooms), ErrBadValue)
+	}
 	b = binary.BigEndian.AppendUint16(b, m.MaxRooms)
 	b = binary.BigEndian.AppendUint16(b, uint16(len(m.Rooms)))
 	for _, ri := range m.Rooms {
@@ -73,7 +83,28 @@ func (m *Rooms) appendPayload(b []byte) ([]byte, error) {
 		b = binary.BigEndian.AppendUint16(b, ri.Round)
 		b = binary.BigEndian.AppendUint32(b, ri.LeftMS)
 	}
+	if m.Total != 0 {
+		b = binary.BigEndian.AppendUint16(b, m.Total)
+	}
 	return b, nil
+}
+
+// roomInfoSize is the bytes of ri on the wire.
+func roomInfoSize(ri RoomInfo) int { return 1 + len(ri.Name) + 12 }
+
+// FitRooms returns how many of rooms, from the first, fit one Rooms frame
+// with its Total: all of them, or fewer when their names are long (a
+// room's entry is 13 bytes and its name, so 1,024 rooms with names of 16
+// four-byte characters take 79 KB, more than MaxFrame). A list cut to
+// this many carries Total.
+func FitRooms(rooms []RoomInfo) int {
+	room := MaxFrame - 1 - 2 - 2 - 2 // type, MaxRooms, count, Total
+	for i, ri := range rooms {
+		if room -= roomInfoSize(ri); room < 0 || i == MaxRooms {
+			return i
+		}
+	}
+	return len(rooms)
 }
 
 func (m *Rooms) decodePayload(r *reader) error {
@@ -88,6 +119,13 @@ func (m *Rooms) decodePayload(r *reader) error {
 		m.Rooms = append(m.Rooms, RoomInfo{
 			Name: r.str(), Players: r.u16(), MaxPlayers: r.u16(), Spectators: r.u16(), Round: r.u16(), LeftMS: r.u32(),
 		})
+	}
+	m.Total = 0
+	if r.err == nil && len(r.b) > 0 {
+		// Only a list cut short says how many there are: one encoding.
+		if m.Total = r.u16(); r.err == nil && int(m.Total) <= n {
+			r.fail(ErrBadValue)
+		}
 	}
 	return r.done()
 }

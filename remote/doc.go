@@ -4,7 +4,11 @@
 //
 //   - Tty is a tcell.Tty over the connection: output written to it,
 //     input pumped from it, the window size the client says; LookupTerm
-//     and ClampWindow pick the terminal's description and bound its size.
+//     picks the terminal's description, WindowOf bounds its size to the
+//     largest screen the interface can use (tui.MaxWidth x tui.MaxHeight)
+//     and centres that screen on a larger terminal (centre.go);
+//     WindowChanges and Pace are the rate at which a client's new sizes
+//     resize the screen, the same on every front end.
 //   - Game runs one session's game, as a local terminal would: play (in
 //     the lobby when the server has rooms), a room, the lobby or the
 //     spectator's screen, each with its own game client. A player with an
@@ -14,6 +18,8 @@
 //   - Watchdog ends a session whose player pressed no key for the idle
 //     time or whose client stopped reading; EndReason says why a session
 //     ended, for the log and the player.
-//   - Slots counts sessions or connections in all and per remote address
-//     (HostOf), under caps, with the refusal's words.
+//   - Pool is a shared pool's fair rules: a cap in all, a share per
+//     address (AddrKey: an IPv4 address, an IPv6 /64), and the last
+//     quarter kept for addresses holding few; Slots counts sessions or
+//     connections under them, with the refusal's words.
 package remote

@@ -3,6 +3,7 @@ package remote
 import (
 	"errors"
 	"net"
+	"strings"
 	"testing"
 
 	"gridlag/client"
@@ -12,26 +13,26 @@ import (
 // often it is released, and let an unlimited address past its share but
 // not past the whole.
 func TestSlots(t *testing.T) {
-	s := NewSlots(3, 2, "players", "sessions")
-	r1, _ := s.Take("a", false)
-	r2, _ := s.Take("a", false)
-	if _, why := s.Take("a", false); why != "too many sessions from your address (2): close one and try again" {
-		t.Errorf("a third from a: %q", why)
+	s := NewSlots(3, 2, "players", "sessions") // no reserve: 3 - 2 leaves one
+	r1, _, _ := s.Take("a", false)
+	r2, _, _ := s.Take("a", false)
+	if _, v, why := s.Take("a", false); v != AddrFull || why != "too many sessions from your address (2): close one and try again" {
+		t.Errorf("a third from a: %v %q", v, why)
 	}
-	r3, _ := s.Take("b", false)
-	if _, why := s.Take("c", false); why != "the server is full (3 players): try again later" {
-		t.Errorf("a fourth in all: %q", why)
+	r3, _, _ := s.Take("b", false)
+	if _, v, why := s.Take("c", false); v != PoolFull || why != "the server is full (3 players): try again later" {
+		t.Errorf("a fourth in all: %v %q", v, why)
 	}
 	r1()
 	r1()
 	if all, a := s.Held("a"); all != 2 || a != 1 {
 		t.Errorf("after one release, twice: %d held, %d by a; want 2, 1", all, a)
 	}
-	rp, why := s.Take("a", true)
+	rp, _, why := s.Take("a", true)
 	if why != "" {
 		t.Errorf("an unlimited address over its share: %q", why)
 	}
-	if _, why := s.Take("proxy", true); why == "" {
+	if _, v, _ := s.Take("proxy", true); v != PoolFull {
 		t.Error("an unlimited address past the whole was let in")
 	}
 	for _, r := range []func(){r2, r3, rp} {
@@ -39,6 +40,31 @@ func TestSlots(t *testing.T) {
 	}
 	if all, a := s.Held("a"); all != 0 || a != 0 {
 		t.Errorf("after every release: %d held, %d by a", all, a)
+	}
+}
+
+// Slots keep a pool's reserve: past three quarters, an address holding its
+// share is refused, saying so in a line that fits 80 columns, while a
+// newcomer's address and a trusted proxy still get in.
+func TestSlotsReserve(t *testing.T) {
+	s := NewSlots(8, 4, "players", "sessions") // reserve 2, share 1
+	for _, k := range []string{"a", "a", "b", "b", "c", "d"} {
+		if r, v, why := s.Take(k, false); r == nil {
+			t.Fatalf("%s refused before the reserve: %v %q", k, v, why)
+		}
+	}
+	_, v, why := s.Take("a", false)
+	if v != Reserved || !strings.Contains(why, "yours has 2") || len("gridlag: "+why) > 80 {
+		t.Errorf("a, holding 2, in the reserve: %v %q", v, why)
+	}
+	if r, _, why := s.Take("proxy", true); r == nil {
+		t.Errorf("a trusted proxy in the reserve: %q", why)
+	}
+	if r, _, why := s.Take("e", false); r == nil {
+		t.Errorf("a newcomer in the reserve: %q", why)
+	}
+	if _, v, _ := s.Take("f", false); v != PoolFull {
+		t.Errorf("a ninth: %v, want the pool full", v)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/gdamore/tcell/v2/terminfo"
+
+	"gridlag/tui"
 )
 
 // FallbackTerm is the terminal type used when the client's TERM is missing
@@ -12,10 +14,15 @@ import (
 const FallbackTerm = "xterm-256color"
 
 // Window size limits. A client may claim any size; the screen allocates a
-// cell per character, so absurd claims are clamped.
+// cell per character (tcell keeps about 200 bytes a cell, the interface's
+// two frames a few dozen more), so a claim is clamped to the largest
+// screen the interface can use, tui.MaxWidth x tui.MaxHeight: a larger
+// terminal would show nothing more of the game, and cost each session
+// ever more memory and CPU (at 512x256, about 50 MB and a tenth of a core
+// while idle).
 const (
-	maxCols = 512
-	maxRows = 256
+	maxCols = tui.MaxWidth
+	maxRows = tui.MaxHeight
 )
 
 // LookupTerm finds the terminal description for the client's TERM in
@@ -56,9 +63,9 @@ func validTermName(name string) bool {
 	return true
 }
 
-// ClampWindow limits a window size claimed by a client to what a screen
+// clampWindow limits a window size claimed by a client to what a screen
 // will allocate. Zero stays zero (unknown: tcell uses the terminal's
 // default size).
-func ClampWindow(cols, rows int) tcell.WindowSize {
+func clampWindow(cols, rows int) tcell.WindowSize {
 	return tcell.WindowSize{Width: min(max(cols, 0), maxCols), Height: min(max(rows, 0), maxRows)}
 }

@@ -36,31 +36,42 @@ type Tty struct {
 	ended   chan struct{} // closed by End or Close: Read fails at once
 	endOnce sync.Once
 
+	shift bool // the screen is centred on a larger terminal (see centre.go)
+
 	mu       sync.Mutex
 	wake     chan struct{} // closed by Drain; a new one on Start
 	woken    bool
 	pending  []byte // input Read could not return yet
-	size     tcell.WindowSize
+	win      Window // the screen's size, and its margins on the terminal
 	onResize func()
 	started  bool // tcell engaged the tty at least once
 	closed   bool // tcell finalised the screen
 
+	inRest []byte // the start of a mouse report cut by a read; pump's own
+
 	writeMu    sync.Mutex
+	outRest    []byte       // the start of an escape sequence cut by a write; under writeMu
+	outBuf     []byte       // what Write sends, shifted; under writeMu
 	lastInput  atomic.Int64 // unix ns of the last input from the client
 	writeSince atomic.Int64 // unix ns a blocked write began, 0 if none
 	written    atomic.Int64 // bytes written toward the client
 	inputEnded atomic.Bool  // the client's input ended (EOF or a broken channel)
 }
 
-// NewTty returns a tty writing to w; feed its input with Pump and its size
-// with SetWindow.
-func NewTty(w io.Writer, size tcell.WindowSize) *Tty {
+// NewTty returns a tty writing to w, of window win (its margins applied
+// if shift, for a terminal CanShift drives: see centre.go); feed its input
+// with Pump and its size with SetWindow.
+func NewTty(w io.Writer, win Window, shift bool) *Tty {
+	if !shift {
+		win.off = point{}
+	}
 	t := &Tty{
 		w:     w,
 		in:    make(chan []byte),
 		ended: make(chan struct{}),
 		wake:  make(chan struct{}),
-		size:  size,
+		win:   win,
+		shift: shift,
 	}
 	t.lastInput.Store(time.Now().UnixNano())
 	return t
@@ -73,10 +84,19 @@ func (t *Tty) Pump(r io.Reader) {
 	for {
 		buf := make([]byte, 256)
 		n, err := r.Read(buf)
+		chunk := buf[:n]
+		if n > 0 && t.shift {
+			t.mu.Lock()
+			win := t.win
+			t.mu.Unlock()
+			chunk, t.inRest = shiftInput(nil, append(t.inRest, chunk...), win.off, win.size)
+		}
 		if n > 0 {
 			t.lastInput.Store(time.Now().UnixNano())
+		}
+		if len(chunk) > 0 {
 			select {
-			case t.in <- buf[:n]:
+			case t.in <- chunk:
 			case <-t.ended:
 				t.inErr = errSessionEnded
 				return
@@ -90,16 +110,35 @@ func (t *Tty) Pump(r io.Reader) {
 	}
 }
 
-// SetWindow records a new window size from the client (clamped: see
-// ClampWindow) and tells the screen.
-func (t *Tty) SetWindow(cols, rows int) {
+// SetWindow records a new window size from the client, clamped (see
+// WindowOf), and tells the screen if that changed it or its margins (a
+// resize costs the screen a new buffer and a repaint, moved margins a
+// repaint); it reports whether it did.
+func (t *Tty) SetWindow(cols, rows int) bool {
+	win := WindowOf(cols, rows)
+	if !t.shift {
+		win.off = point{}
+	}
 	t.mu.Lock()
-	t.size = ClampWindow(cols, rows)
+	if win == t.win {
+		t.mu.Unlock()
+		return false
+	}
+	moved := win.off != t.win.off && t.started && !t.closed
+	t.win = win
 	cb := t.onResize
 	t.mu.Unlock()
+	if moved {
+		// The screen moves on the terminal: what it showed at its old
+		// place goes; tcell repaints it whole at the new one.
+		t.writeMu.Lock()
+		io.WriteString(t.w, "\x1b[2J")
+		t.writeMu.Unlock()
+	}
 	if cb != nil {
 		cb()
 	}
+	return true
 }
 
 // End makes Read fail from now on, so the screen's input loop reports an
@@ -147,7 +186,7 @@ func (t *Tty) NotifyResize(cb func()) {
 func (t *Tty) WindowSize() (tcell.WindowSize, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.size, nil
+	return t.win.size, nil
 }
 
 // Read implements io.Reader: the client's key presses.
@@ -187,11 +226,24 @@ func (t *Tty) Read(p []byte) (int, error) {
 func (t *Tty) Write(p []byte) (int, error) {
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
+	out := p
+	if t.shift {
+		t.mu.Lock()
+		off := t.win.off
+		t.mu.Unlock()
+		if off != (point{}) || len(t.outRest) > 0 {
+			t.outBuf, t.outRest = shiftOutput(t.outBuf[:0], append(t.outRest, p...), off)
+			out = t.outBuf
+		}
+	}
 	t.writeSince.Store(time.Now().UnixNano())
-	n, err := t.w.Write(p)
+	n, err := t.w.Write(out)
 	t.writeSince.Store(0)
 	t.written.Add(int64(n))
-	return n, err
+	if err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 // Close implements io.Closer. tcell calls it when the screen is

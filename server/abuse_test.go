@@ -63,7 +63,7 @@ func TestPerAddressConnectionCap(t *testing.T) {
 func TestPerAddressPlayerCap(t *testing.T) {
 	ts := startServer(t, Options{Config: Config{Rate: 20, MaxPlayers: 4}, MaxPlayersPerAddr: 2})
 	for i := 0; i < 2; i++ {
-		dialFrom(t, ts, "127.0.0.2").join("greedy")
+		dialFrom(t, ts, "127.0.0.2").join(fmt.Sprint("greedy-", i))
 	}
 	c := dialFrom(t, ts, "127.0.0.2")
 	c.send(&protocol.Hello{Version: protocol.Version, Name: "greedy"})
@@ -88,7 +88,7 @@ func TestSlowReadersDroppedByTime(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		c := dialFrom(t, ts, "127.0.0.2")
 		c.nc.(*net.TCPConn).SetReadBuffer(4096)
-		c.join("stuck") // and never reads again
+		c.join(fmt.Sprint("stuck-", i)) // and never reads again
 	}
 	slowReader := dialFrom(t, ts, "127.0.0.4")
 	slowReader.nc.(*net.TCPConn).SetReadBuffer(4096)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func world(tb testing.TB, n, w, h int) *Core {
 	c := NewCore(Config{Map: openMap(tb, w, h), Spawn: spawns[0], Spawns: spawns[1:], Rate: 20,
 		MaxPlayers: n, MoveTime: time.Millisecond, Burst: 1, Round: MaxRound})
 	for i := 1; i <= n; i++ {
-		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "p"})
+		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i)})
 		c.Outbox()
 	}
 	c.Tick(time.Millisecond)

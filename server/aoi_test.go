@@ -1,9 +1,11 @@
 package server
 
 import (
+	"fmt"
 	"maps"
 	"math/rand"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -26,7 +28,7 @@ func farAndCrowd(t *testing.T, n int) (*Core, views) {
 	v := views{}
 	joinSeen(t, c, v, 0, 1, "far", false)
 	for i := range n {
-		joinSeen(t, c, v, 0, ConnID(2+i), "crowd", false)
+		joinSeen(t, c, v, 0, ConnID(2+i), fmt.Sprint("crowd-", i), false)
 	}
 	c.Tick(time.Millisecond)
 	v.apply(c.Outbox().Envelopes)
@@ -127,7 +129,7 @@ func TestWalkingIntoViewAndOut(t *testing.T) {
 		}
 		if !slices.ContainsFunc(out, func(e Envelope) bool {
 			j, ok := e.Msg.(*protocol.Join)
-			return ok && e.To == 1 && j.Player.ID == 11 && j.Player.Name == "crowd"
+			return ok && e.To == 1 && j.Player.ID == 11 && strings.HasPrefix(j.Player.Name, "crowd-")
 		}) {
 			t.Errorf("far got %v, want player 11's Join among them", got)
 		}
@@ -223,7 +225,7 @@ func TestAreasMatchTheWorld(t *testing.T) {
 		c := NewCore(Config{Map: openMap(t, 400, 100), Spawn: spawns[0], Spawns: spawns[1:], Rate: 20, MoveTime: time.Millisecond, Burst: 1})
 		v := views{}
 		for i := 1; i <= n; i++ {
-			joinSeen(t, c, v, 0, ConnID(i), "p", false)
+			joinSeen(t, c, v, 0, ConnID(i), fmt.Sprint("p", i), false)
 		}
 		seq := make([]uint32, n+1)
 		for k := 1; k <= 400; k++ {
@@ -325,7 +327,7 @@ func TestAreasFollowChurn(t *testing.T) {
 			for range rng.Intn(3) { // newcomers, spread by a respawn's rule
 				if len(joined) < 40 {
 					named[next] = map[grid.PlayerID]bool{}
-					c.Receive(now, next, &protocol.Hello{Version: protocol.Version, Name: "p"})
+					c.Receive(now, next, &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", next)})
 					take(c.Outbox().Envelopes)
 					joined = append(joined, next)
 					next++
@@ -394,7 +396,7 @@ func TestCrowdedAreasShrinkAndHold(t *testing.T) {
 	}
 	c := NewCore(Config{Map: openMap(t, 120, 80), Spawn: spawns[0], Spawns: spawns[1:], Rate: 20, MaxPlayers: n, MoveTime: time.Millisecond, Burst: 1})
 	for i := 1; i <= n; i++ {
-		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "p"})
+		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i)})
 		c.Outbox()
 	}
 	last := make([]rect, n+1)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -37,7 +38,7 @@ func busyCore(tb testing.TB, n int) *Core {
 	// The longest round: a round's end would add a scoreboard to a tick.
 	c := NewCore(Config{Map: openMap(tb, 100, 100), Spawn: grid.Pos{X: 50, Y: 50}, Rate: 20, MaxPlayers: n, Round: MaxRound})
 	for i := 1; i <= n; i++ {
-		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "p", Bot: i%2 == 0})
+		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i), Bot: i%2 == 0})
 		c.Outbox()
 	}
 	for i := 1; i <= n; i++ {

@@ -130,3 +130,50 @@ func TestBigMapFollowsTheSpectating(t *testing.T) {
 		}
 	}
 }
+
+// TestRoomsShareTheMap: every room of a server plays on one MapShare,
+// built once with its chunks and its bits encoded: opening a room copies
+// no map and encodes nothing, and two rooms' spectators are sent the same
+// bytes, in either form.
+func TestRoomsShareTheMap(t *testing.T) {
+	m, spawn := bigMap(t, 1024)
+	s := New(Options{Config: Config{Map: m, Spawn: spawn, Rate: 20}})
+	def := s.openRoom("")
+	share := def.core.share
+	if len(share.chunks) == 0 || len(share.bits) == 0 || len(share.frames) != len(share.chunks)+len(share.bits) {
+		t.Fatalf("the default room's share has %d frames for %d chunks and %d bits: not encoded when built",
+			len(share.frames), len(share.chunks), len(share.bits))
+	}
+	red, blue := s.openRoom("red"), s.openRoom("blue")
+	if red.core.share != share || blue.core.share != share {
+		t.Fatal("a named room built a map of its own")
+	}
+	for _, v := range []struct {
+		version uint16
+		form    protocol.Type
+		n       int
+	}{{protocol.Version, protocol.TypeMapBits, len(share.bits)}, {protocol.MinVersion, protocol.TypeMapChunk, len(share.chunks)}} {
+		sent := func(r *room, id ConnID) [][]byte {
+			r.core.Receive(0, id, &protocol.Spectate{Version: v.version, Name: fmt.Sprint("watcher", id), Room: r.name})
+			var heads [][]byte
+			for _, f := range s.enc.encode(r.core.Outbox().Envelopes, wholeStates, share.frames, nil) {
+				if f.head[2] == byte(v.form) {
+					heads = append(heads, f.head)
+				}
+			}
+			return heads
+		}
+		a, b := sent(red, ConnID(v.version)*2), sent(blue, ConnID(v.version)*2+1)
+		if len(a) != v.n || len(b) != len(a) {
+			t.Fatalf("version %d: %d and %d frames of %v sent, want %d", v.version, len(a), len(b), v.form, v.n)
+		}
+		for i := range a {
+			if &a[i][0] != &b[i][0] {
+				t.Fatalf("version %d: frame %d of blue's map is not red's bytes", v.version, i)
+			}
+		}
+	}
+	if len(share.frames) != len(share.chunks)+len(share.bits) {
+		t.Errorf("%d frames kept after the joins, want the %d built", len(share.frames), len(share.chunks)+len(share.bits))
+	}
+}

@@ -29,10 +29,13 @@ type conn struct {
 	nc         net.Conn
 	raw        syscall.RawConn // nc's descriptor, for writes that never wait; nil if nc has none
 	remote     string
-	host       string // the remote IP, the key of the per-address caps
+	host       string // the remote IP, the key of the per-address caps; ownHost for the server's own (Own)
+	own        bool   // the server's own connection (Dial from Own: its bots): no per-address cap, share or rate, Hello.Bot believed
 	shard      *shard
 	queueCap   int           // the most frames that may wait
+	byteCap    int           // the most bytes they may hold
 	queued     atomic.Int32  // frames queued, not yet taken by the writer
+	queuedB    atomic.Int64  // their bytes
 	room       chan struct{} // signalled when a message was handled or frames taken, for a reader holding back
 	unhandled  atomic.Int32  // messages passed to the loop and not yet handled
 	kill       chan struct{} // closed when the socket is closed for good
@@ -57,12 +60,14 @@ type conn struct {
 	finishing bool      // the final frame was taken: close after it
 
 	// Owned by the loop goroutine.
-	world   *room  // the room its first Hello or Spectate chose; nil before
-	lobby   bool   // it asked for the list of rooms (ListRooms)
-	version uint16 // the protocol version of its last handshake message (0 before one)
-	dropped bool   // the Core was told it is gone
-	closing bool   // a final frame is queued; nothing more is sent
-	stalled string // why a frame could not be queued for it, "" if none was refused
+	world    *room  // the room its first Hello or Spectate chose; nil before
+	lobby    bool   // it asked for the list of rooms (ListRooms)
+	version  uint16 // the protocol version of its last handshake message (0 before one)
+	watching bool   // a spectator of world, counted in its watchers
+	botOK    bool   // its Hello may say it is a bot (own, or from Options.BotAddrs)
+	dropped  bool   // the Core was told it is gone
+	closing  bool   // a final frame is queued; nothing more is sent
+	stalled  string // why a frame could not be queued for it, "" if none was refused
 	// states is the server's end of the stream of States to it: the
 	// last State encoded for it, the base of a step.
 	states protocol.StateStream
@@ -84,7 +89,7 @@ func handshakeVersion(m protocol.Message) (uint16, bool) {
 	return 0, false
 }
 
-func newConn(id ConnID, nc net.Conn, host string, sh *shard, queue int, born time.Duration) *conn {
+func newConn(id ConnID, nc net.Conn, host string, sh *shard, queue, queueBytes int, born time.Duration) *conn {
 	c := &conn{
 		id:         id,
 		nc:         nc,
@@ -92,6 +97,7 @@ func newConn(id ConnID, nc net.Conn, host string, sh *shard, queue int, born tim
 		host:       host,
 		shard:      sh,
 		queueCap:   queue,
+		byteCap:    queueBytes,
 		room:       make(chan struct{}, 1),
 		kill:       make(chan struct{}),
 		readerDone: make(chan struct{}),
@@ -104,16 +110,22 @@ func newConn(id ConnID, nc net.Conn, host string, sh *shard, queue int, born tim
 }
 
 // push queues f for the writer without blocking; false means the queue is
-// full. The loop calls it, then wakes the writers once.
+// full: it holds queueCap frames, or f would take its bytes past byteCap
+// (a frame always fits an empty queue). The bytes count what the client
+// is owed, even where frames share them (a room list, a map's chunks):
+// a client that does not read is owed no more than byteCap. The loop
+// calls it, then wakes the writers once.
 func (c *conn) push(f frame) bool {
 	sh := c.shard
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if len(c.queue)-c.head >= c.queueCap {
+	n := len(c.queue) - c.head
+	if n >= c.queueCap || n > 0 && c.queuedB.Load()+int64(len(f.head)) > int64(c.byteCap) {
 		return false
 	}
 	c.queue = append(c.queue, f)
 	c.queued.Add(1)
+	c.queuedB.Add(int64(len(f.head)))
 	if !c.listed {
 		c.listed = true
 		sh.ready = append(sh.ready, c)
@@ -147,6 +159,7 @@ func (c *conn) take(buf []byte) ([]byte, bool) {
 		return buf, false
 	}
 	c.queued.Add(-int32(k))
+	c.queuedB.Add(-int64(size))
 	c.signalRoom()
 	for _, f := range c.taken {
 		buf = append(buf, f.head...)
@@ -213,7 +226,9 @@ func (c *conn) writeSome(b []byte) (int, error) {
 
 // queueFull is the reason a client whose queue is full is dropped.
 func (c *conn) queueFull() string {
-	return "too slow: " + strconv.Itoa(c.queueCap) + " frames queued unread"
+	return "too slow: " + strconv.Itoa(int(c.queued.Load())) + " frames of " +
+		strconv.FormatInt(c.queuedB.Load(), 10) + " bytes queued unread (at most " +
+		strconv.Itoa(c.queueCap) + " frames, " + strconv.Itoa(c.byteCap) + " bytes)"
 }
 
 // signalRoom wakes the reader if it holds back.
@@ -346,9 +361,10 @@ func (s *Server) holdBack(c *conn) bool {
 }
 
 // mustHold reports whether the messages not yet handled and the frames
-// queued take half of c's send queue.
+// queued take half of c's send queue, or the frames half of its bytes.
 func (c *conn) mustHold() bool {
-	return int(c.unhandled.Load()+c.queued.Load()) >= c.queueCap/2 && c.queueCap > 1
+	return int(c.unhandled.Load()+c.queued.Load()) >= c.queueCap/2 && c.queueCap > 1 ||
+		c.queuedB.Load() >= int64(c.byteCap/2)
 }
 
 // readFailure turns a read error into the event that ends the connection.
@@ -414,7 +430,10 @@ func hostOf(a net.Addr) string {
 	}
 	host, _, err := net.SplitHostPort(a.String())
 	if err != nil {
-		return a.String()
+		host = a.String()
+	}
+	if host == ownHost {
+		return "unnamed" // an unnamed peer (a Unix socket's) is not the server's own
 	}
 	return host
 }

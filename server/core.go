@@ -20,13 +20,15 @@ import (
 type Core struct {
 	cfg    Config
 	world  *grid.World
+	share  *MapShare            // the map and what travels of it, maybe shared with other Cores
 	cells  []byte               // the map's cells, shared by every Welcome, if small enough for one
 	chunks []*protocol.MapChunk // the map's chunks, shared by every Welcome of a big map to a version 3 client
-	bits   []*protocol.MapBits  // the map's compressed bits, for the later versions: see mapBits
+	bits   []*protocol.MapBits  // the map's compressed bits, shared by every Welcome of a big map to the later versions
 
 	conns map[ConnID]*client
-	slots []*client // joined clients by player ID; slot 0 unused
-	count int       // joined clients
+	slots []*client          // joined clients by player ID; slot 0 unused
+	names map[string]*client // joined clients (away ones too) by the key of their name (protocol.NameKey)
+	count int                // joined clients
 	// spectators are the watching clients, in the order they came
 	spectators []*client
 	bots       int                        // joined bots
@@ -100,6 +102,7 @@ type client struct {
 	phase  phase
 	player grid.PlayerID
 	info   protocol.PlayerInfo
+	key    string         // protocol.NameKey of its name
 	join   *protocol.Join // announces the player to those it comes into view of
 	area   area           // what the client was last told of its area of interest
 	bot    bool
@@ -142,18 +145,40 @@ func NewCore(cfg Config) *Core {
 		panic(err)
 	}
 	cfg = cfg.WithDefaults()
+	ms, err := NewMapShare(cfg.Map)
+	if err != nil {
+		panic(err) // cannot happen: a valid map's chunks encode
+	}
+	return newCore(cfg, ms)
+}
+
+// NewSharedCore is NewCore on the map of ms, which it shares with the other
+// Cores given it (a server's rooms): its cells, chunks and their frames
+// are not copied. cfg.Map is replaced by ms's map.
+func NewSharedCore(cfg Config, ms *MapShare) *Core {
+	cfg.Map = ms.Map()
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
+	return newCore(cfg.WithDefaults(), ms)
+}
+
+// newCore builds a Core of cfg, its defaults filled in, on ms.
+func newCore(cfg Config, ms *MapShare) *Core {
 	rules := grid.Rules{MoveTime: int64(cfg.MoveTime), Burst: cfg.Burst}
 	c := &Core{
 		cfg:    cfg,
 		world:  grid.NewWorld(cfg.Map, rules),
 		conns:  make(map[ConnID]*client),
+		names:  make(map[string]*client),
 		tokens: make(map[protocol.Token]*client),
 		slots:  make([]*client, cfg.MaxPlayers+1),
 		held:   make([]bool, cfg.MaxPlayers+1),
 		spawns: append([]grid.Pos{cfg.Spawn}, cfg.Spawns...),
-	}
-	if c.chunks = protocol.MapChunks(cfg.Map); c.chunks == nil {
-		c.cells = cfg.Map.Cells()
+		share:  ms,
+		cells:  ms.cells,
+		chunks: ms.chunks,
+		bits:   ms.bits,
 	}
 	c.base, c.cur = &c.indexes[0], &c.indexes[1]
 	c.base.build(cfg.Map.Width(), cfg.Map.Height(), nil)
@@ -359,19 +384,9 @@ func (c *Core) sendMap(cl *client) {
 		}
 		return
 	}
-	for _, m := range c.mapBits() {
+	for _, m := range c.bits {
 		c.send(cl.conn, m)
 	}
-}
-
-// mapBits returns the map's MapBits (none for a map that travels inline),
-// compressing it the first time: a room with no big map, or only version
-// 3 clients, never pays for it.
-func (c *Core) mapBits() []*protocol.MapBits {
-	if c.bits == nil && c.chunks != nil {
-		c.bits = protocol.MapBitsOf(c.cfg.Map)
-	}
-	return c.bits
 }
 
 // join handles a Hello: the player enters the world.
@@ -381,6 +396,11 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	}
 	if err := protocol.CheckPlayerName(h.Name, h.Bot); err != nil {
 		c.refuse(cl, protocol.ErrCodeName, "name refused: "+err.Error())
+		return
+	}
+	key := protocol.NameKey(h.Name)
+	if o := c.names[key]; o != nil {
+		c.refuse(cl, protocol.ErrCodeName, fmt.Sprintf("name refused: %q is taken here by a player whose name is or looks the same; choose another", h.Name))
 		return
 	}
 	if c.count >= c.cfg.MaxPlayers {
@@ -410,6 +430,8 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	cl.player = pid
 	cl.bot = h.Bot
 	cl.info = protocol.PlayerInfo{ID: pid, Color: color, Name: h.Name}
+	cl.key = key
+	c.names[key] = cl
 	cl.join = &protocol.Join{Player: cl.info}
 	cl.area.reset()
 	cl.trail = newTrail(now, pos)
@@ -493,6 +515,9 @@ func (c *Core) leave(now time.Duration, cl *client, reason string) {
 func (c *Core) leaveWorld(now time.Duration, cl *client, reason string) {
 	c.world.Remove(cl.player)
 	c.slots[cl.player] = nil
+	if c.names[cl.key] == cl {
+		delete(c.names, cl.key)
+	}
 	delete(c.tokens, cl.token)
 	c.count--
 	if cl.bot {

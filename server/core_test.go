@@ -189,7 +189,7 @@ func TestBotsNeverSpawnOnHumanSpawn(t *testing.T) {
 	c := NewCore(Config{Rate: 20})
 	seen := map[grid.Pos]bool{}
 	for i := 1; i <= 20; i++ {
-		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "bot", Bot: true})
+		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("bot-", i), Bot: true})
 		out := c.Outbox().Envelopes
 		st := statesTo(out, ConnID(i))[0]
 		p := posOf(t, st, grid.PlayerID(i))
@@ -211,7 +211,7 @@ func TestBotsNeverSpawnOnHumanSpawn(t *testing.T) {
 	// Same joins, same cells: spawning is deterministic.
 	d := NewCore(Config{Rate: 20})
 	for i := 1; i <= 20; i++ {
-		d.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "bot", Bot: true})
+		d.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("bot-", i), Bot: true})
 		d.Outbox()
 	}
 	if c.Positions(nil)[5] != d.Positions(nil)[5] {
@@ -222,7 +222,7 @@ func TestBotsNeverSpawnOnHumanSpawn(t *testing.T) {
 func TestBotsSpreadOut(t *testing.T) {
 	c := NewCore(Config{Rate: 20})
 	for i := 1; i <= 4; i++ {
-		join(t, c, 0, ConnID(i), "bot", true)
+		join(t, c, 0, ConnID(i), fmt.Sprint("bot-", i), true)
 	}
 	ps := c.Positions(nil)
 	for i := range ps {
@@ -466,7 +466,7 @@ func TestRateModeOneStatePerClientPerTick(t *testing.T) {
 	c := NewCore(Config{Rate: 20})
 	v := views{}
 	for i := 1; i <= 5; i++ {
-		joinSeen(t, c, v, 0, ConnID(i), "p", false)
+		joinSeen(t, c, v, 0, ConnID(i), fmt.Sprint("p", i), false)
 	}
 	for i := 1; i <= 5; i++ {
 		c.Receive(10*ms, ConnID(i), &protocol.Input{Seq: 1, Dir: grid.Left})
@@ -563,7 +563,7 @@ func TestSameInputsSameOutputs(t *testing.T) {
 			}
 		}
 		for i := 1; i <= 6; i++ {
-			c.Receive(time.Duration(i)*ms, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "p", Bot: i%2 == 0})
+			c.Receive(time.Duration(i)*ms, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i), Bot: i%2 == 0})
 			step()
 		}
 		for k := 0; k < 40; k++ {
@@ -611,7 +611,7 @@ func TestStatesMatchTheWorld(t *testing.T) {
 	c := NewCore(Config{Rate: 20})
 	v := views{}
 	for i := 1; i <= 30; i++ {
-		joinSeen(t, c, v, 0, ConnID(i), "p", i%3 == 0)
+		joinSeen(t, c, v, 0, ConnID(i), fmt.Sprint("p", i), i%3 == 0)
 	}
 	seq := make([]uint32, 31)
 	for k := 0; k < 3000; k++ {
@@ -662,7 +662,7 @@ func TestSpawnList(t *testing.T) {
 	c := NewCore(Config{Rate: 20, Spawns: extra})
 	// Bots first: they must leave every spawn cell free.
 	for i := 1; i <= 30; i++ {
-		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "bot", Bot: true})
+		c.Receive(0, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("bot-", i), Bot: true})
 		p := posOf(t, statesTo(c.Outbox().Envelopes, ConnID(i))[0], grid.PlayerID(i))
 		if p == grid.DefaultSpawn || p == extra[0] || p == extra[1] {
 			t.Fatalf("bot %d spawned on a human spawn %v", i, p)
@@ -671,7 +671,7 @@ func TestSpawnList(t *testing.T) {
 	want := []grid.Pos{grid.DefaultSpawn, extra[0], extra[1], {X: 10, Y: 9}}
 	for i, w := range want {
 		conn := ConnID(100 + i)
-		c.Receive(0, conn, &protocol.Hello{Version: protocol.Version, Name: "human"})
+		c.Receive(0, conn, &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("human-", i)})
 		st := statesTo(c.Outbox().Envelopes, conn)[0]
 		if p := posOf(t, st, grid.PlayerID(31+i)); p != w {
 			t.Errorf("human %d spawned at %v, want %v", i+1, p, w)

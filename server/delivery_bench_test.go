@@ -26,7 +26,7 @@ func BenchmarkServerDelivery(b *testing.B) {
 		b.Run(fmt.Sprintf("clients=%d", n), func(b *testing.B) {
 			ticks := &tickCounter{ch: make(chan struct{}, 1)}
 			srv := New(Options{Config: Config{Rate: DefaultRate, Map: openMap(b, 100, 100), MaxPlayers: n},
-				MaxConnsPerAddr: n, MaxPlayersPerAddr: n, IdleTimeout: time.Hour, Metrics: ticks})
+				MaxConnsPerAddr: n, MaxPlayersPerAddr: n, JoinRate: n, IdleTimeout: time.Hour, Metrics: ticks})
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				b.Fatal(err)
@@ -68,6 +68,9 @@ func BenchmarkServerDelivery(b *testing.B) {
 
 // joinAndDiscard joins a player on the server at addr, then reads and
 // discards whatever the server sends until the connection closes.
+// discarders numbers them, for their names.
+var discarders atomic.Int64
+
 func joinAndDiscard(tb testing.TB, addr string) {
 	tb.Helper()
 	nc, err := net.Dial("tcp", addr)
@@ -75,7 +78,7 @@ func joinAndDiscard(tb testing.TB, addr string) {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { nc.Close() })
-	if err := protocol.NewEncoder(nc).Encode(&protocol.Hello{Version: protocol.Version, Name: "p", Bot: true}); err != nil {
+	if err := protocol.NewEncoder(nc).Encode(&protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", discarders.Add(1)), Bot: true}); err != nil {
 		tb.Fatal(err)
 	}
 	go io.Copy(io.Discard, nc)

@@ -26,8 +26,19 @@
 // the kernel. A client that does not read fast enough, sends garbage or floods
 // the server is disconnected alone; nobody else notices. Connections and
 // players are capped per remote address as well as in all, so that one
-// address cannot lock the others out, and repeated refusals are logged
-// once, then summarised (package ratelog).
+// address cannot lock the others out, and so is what addresses share
+// (admit.go): joins, new rooms and room lists are rate-limited per
+// address, one address holds at most its share of the rooms and of a
+// room's spectator slots, whose last places go to addresses holding none,
+// and a resume counts against the address it comes from. Refusals, and
+// every line that repeats per connection or per room (joins, leaves,
+// rooms opened and closed, spectators), are logged once, then summarised
+// per address (package ratelog). A front end in the server's process
+// connects through Server.Dial (inprocess.go), an in-process socket that
+// counts as the address it names: the SSH front end dials as each SSH
+// connection's address, and the server's own bots dial as Own, which no
+// per-address cap, share or rate applies to. Only from Own, and from
+// Options.BotAddrs, is a Hello that says it is a bot believed.
 //
 // The server follows the netcode notes: clients send numbered intents
 // (Input), the server applies them under the speed limit and broadcasts ONE
@@ -37,10 +48,10 @@
 // (aoi.go, areaindex.go): a client hears of the players around it only.
 // The adapter encodes each connection's States on a stream of its own
 // (protocol.StateStream, on conn), so that an idle State travels as a step
-// of a few bytes, and each room's big map once (kept.go), whatever the
-// number of joins: as MapBits to clients of protocol version 4, as the
-// MapChunks of before to version 3 (each connection's version is recorded
-// by its handshake, Core.sendMap).
+// of a few bytes, and the map once for every room (kept.go, MapShare),
+// whatever the number of joins and rooms: as MapBits to clients of
+// protocol version 4, as the MapChunks of before to version 3 (each
+// connection's version is recorded by its handshake, Core.sendMap).
 //
 // Spectators (a connection that opens with Spectate instead of Hello) watch
 // without a player: no slot, no avatar, a cap of their own. Each tick they

@@ -69,7 +69,7 @@ func TestEncoderMatchesProtocol(t *testing.T) {
 		}
 	}
 	for i := 1; i <= 12; i++ {
-		c.Receive(time.Duration(i)*ms, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: "p", Bot: i > 6})
+		c.Receive(time.Duration(i)*ms, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i), Bot: i > 6})
 		check("join")
 	}
 	for k := 1; k <= 200; k++ {
@@ -171,7 +171,7 @@ func TestMapEncodedOncePerRoom(t *testing.T) {
 	id := ConnID(0)
 	mapFrames := func(version uint16) [][]byte {
 		id++
-		c.Receive(0, id, &protocol.Hello{Version: version, Name: "p"})
+		c.Receive(0, id, &protocol.Hello{Version: version, Name: fmt.Sprint("p", id)})
 		out := c.Outbox().Envelopes
 		frames := enc.encode(out, conns.of, kept, nil)
 		var heads [][]byte
@@ -247,7 +247,7 @@ func BenchmarkJoinBigMap(b *testing.B) {
 						kept = keptFrames{}
 					}
 					id := ConnID(i%2 + 1)
-					c.Receive(0, id, &protocol.Hello{Version: version, Name: "p"})
+					c.Receive(0, id, &protocol.Hello{Version: version, Name: fmt.Sprint("p", id)})
 					out := c.Outbox().Envelopes
 					frames := enc.encode(out, wholeStates, kept, nil)
 					if i == 0 {

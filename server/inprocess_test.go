@@ -129,8 +129,8 @@ func TestPerAddressPlayerCapHoldsInABurst(t *testing.T) {
 	for range 150 {
 		burst = append(burst, dialIn(t, ts, ada))
 	}
-	for _, c := range burst {
-		c.send(&protocol.Hello{Version: protocol.Version, Name: "ada"})
+	for i, c := range burst {
+		c.send(&protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("ada", i)})
 	}
 	welcomed := 0
 	for _, c := range burst {

@@ -57,6 +57,8 @@ var reasonKinds = []struct{ prefix, kind string }{
 	{"server full", "full"},
 	{"spectators full", "full"},
 	{"server busy", "full"},
+	{"rate limited", "rate"},
+	{"too many", "per_address"},
 }
 
 // ReasonOther is the kind of a reason no other kind describes.

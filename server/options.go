@@ -2,6 +2,7 @@ package server
 
 import (
 	"io"
+	"net/netip"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -36,6 +37,42 @@ const (
 	// DefaultMaxRooms caps the rooms open at once, the default room
 	// included (each costs a Core and its map's world).
 	DefaultMaxRooms = 256
+	// DefaultSendQueueBytes bounds the bytes waiting for one client: a
+	// big map's chunks (225 KB), a newcomer's Joins and seconds of States
+	// fit many times over, and a client that reads nothing is owed no
+	// more than this, whatever it asks for.
+	DefaultSendQueueBytes = 4 << 20
+	// DefaultJoinRate is how many joins (Hello, Spectate, Resume) one
+	// address may make a second, in bursts of JoinBurst times as many: a
+	// class of 40 behind one NAT address joins at once, and one address
+	// cannot have the big map sent to it hundreds of times a second.
+	DefaultJoinRate = 10
+	// JoinBurst is how many seconds of joins an address may make at once.
+	JoinBurst = 4
+	// DefaultRoomRate is how many rooms one address may open a minute,
+	// all at once if it likes.
+	DefaultRoomRate = 30
+	// DefaultRoomsPerAddr is how many of the open rooms one address may
+	// have opened: 16 of the 256, so that filling them takes many
+	// addresses, and the last eighth of MaxRooms opens only for an
+	// address that has none.
+	DefaultRoomsPerAddr = 16
+	// DefaultSpectatorsPerAddr is how many of a room's spectator slots
+	// one address may take: a projector and a few more, of the 16; the
+	// last eighth of the slots (at least one) go to addresses watching it
+	// from none.
+	DefaultSpectatorsPerAddr = 4
+	// DefaultLobbyRate is how many room lists (ListRooms) one address may
+	// ask for a second, in bursts of LobbyBurst times as many: 40 lobbies
+	// refreshing every 2 s behind one address and more.
+	DefaultLobbyRate = 25
+	// DefaultLobbyRateTotal is how many room lists all addresses together
+	// are answered a second, in bursts of LobbyBurst times as many; past
+	// it, only addresses that asked for none lately are answered, a tenth
+	// as many again.
+	DefaultLobbyRateTotal = 250
+	// LobbyBurst is how many seconds of room lists may be asked for at once.
+	LobbyBurst = 2
 )
 
 // Options configure the TCP server.
@@ -107,6 +144,41 @@ type Options struct {
 	// Hello or Spectate naming a new room above it gets Error{ErrCodeFull}.
 	// Default 256.
 	MaxRooms int
+	// SendQueueBytes bounds the bytes of the frames waiting for one
+	// client, as SendQueue bounds their number: a client owed more is
+	// disconnected as too slow. Default 4 MiB.
+	SendQueueBytes int
+	// JoinRate is how many joins (Hello, Spectate or Resume, each of which
+	// may send the whole map) one remote address may make a second, in
+	// bursts of JoinBurst seconds' worth; a join over it gets
+	// Error{ErrCodeFlood}. Default 10.
+	JoinRate int
+	// RoomRate is how many rooms one remote address may open a minute (a
+	// minute's worth at once); a new room's name over it gets
+	// Error{ErrCodeFlood}. Default 30.
+	RoomRate int
+	// RoomsPerAddr is how many of the rooms open at once one remote address
+	// may have opened; the last eighth of MaxRooms opens only for an
+	// address that has opened none of those open. Default 16.
+	RoomsPerAddr int
+	// SpectatorsPerAddr is how many of a room's MaxSpectators slots one
+	// remote address may take; the last eighth (at least one) go only to
+	// an address watching that room from none. Default 4.
+	SpectatorsPerAddr int
+	// LobbyRate is how many room lists (ListRooms) one remote address is
+	// answered a second, in bursts of LobbyBurst seconds' worth. Default 25.
+	LobbyRate int
+	// LobbyRateTotal is how many room lists all addresses together are
+	// answered a second (bursts of LobbyBurst seconds' worth); past it
+	// only an address that asked for none lately is answered, from a
+	// reserve of a tenth as many. Default 250.
+	LobbyRateTotal int
+	// BotAddrs are the remote addresses whose Hello may say it is a bot
+	// (gridlag bots, gridlag load): a Hello's Bot flag is believed from
+	// the server's own connections (Dial from Own) and from these only, and a
+	// name reserved for bots (protocol.CheckPlayerName) is refused to
+	// everyone else. Nil: the server's own bots only.
+	BotAddrs []netip.Prefix
 }
 
 // withDefaults fills the zero fields of the adapter's options (not the game
@@ -154,6 +226,27 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxRooms <= 0 {
 		o.MaxRooms = DefaultMaxRooms
+	}
+	if o.SendQueueBytes <= 0 {
+		o.SendQueueBytes = DefaultSendQueueBytes
+	}
+	if o.JoinRate <= 0 {
+		o.JoinRate = DefaultJoinRate
+	}
+	if o.RoomRate <= 0 {
+		o.RoomRate = DefaultRoomRate
+	}
+	if o.RoomsPerAddr <= 0 {
+		o.RoomsPerAddr = DefaultRoomsPerAddr
+	}
+	if o.SpectatorsPerAddr <= 0 {
+		o.SpectatorsPerAddr = DefaultSpectatorsPerAddr
+	}
+	if o.LobbyRate <= 0 {
+		o.LobbyRate = DefaultLobbyRate
+	}
+	if o.LobbyRateTotal <= 0 {
+		o.LobbyRateTotal = DefaultLobbyRateTotal
 	}
 	return o
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -110,7 +111,7 @@ func TestRankingIsTheBestAndYou(t *testing.T) {
 	c := NewCore(Config{Map: openMap(t, 60, 30), Spawn: grid.Pos{X: 30, Y: 15}, Rate: 20})
 	n := ScoreboardTop + 8
 	for i := 1; i <= n; i++ {
-		join(t, c, 0, ConnID(i), "p", false)
+		join(t, c, 0, ConnID(i), fmt.Sprint("p", i), false)
 	}
 	c.slots[n].points = 3  // the last to join leads
 	c.slots[20].points = 1 // and one more among the top

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -38,13 +39,13 @@ func TestSpawnsOnlyOnTheMainFloor(t *testing.T) {
 	c := NewCore(Config{Map: m})
 	reach := m.Reach()
 	for i := range 3 {
-		w := join(t, c, 0, ConnID(i+1), "ann", false)
+		w := join(t, c, 0, ConnID(i+1), fmt.Sprint("ann", i), false)
 		if p := c.world.Players(nil)[w.Player-1].Pos; !reach.Main(p) {
 			t.Errorf("human %d joined at %v, in the sealed part", i+1, p)
 		}
 	}
 	for i := range 40 {
-		w := join(t, c, 0, ConnID(i+10), "bot-1", true)
+		w := join(t, c, 0, ConnID(i+10), fmt.Sprint("bot-", i+1), true)
 		if p := c.world.Players(nil)[w.Player-1].Pos; !reach.Main(p) {
 			t.Errorf("bot %d joined at %v, in the sealed part", i+1, p)
 		}

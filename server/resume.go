@@ -132,3 +132,41 @@ func (c *Core) resume(now time.Duration, cl *client, r *protocol.Resume) {
 	c.tellProtected(now, av, av)
 	c.tellScores(now) // its points and a freeze come back with it
 }
+
+// TokenConn returns the connection of the player whose resume token t is
+// (the one it dropped from, if it is away), if t is one of this Core's:
+// the adapter counts a resume against the caps of the address it comes
+// from, not that of the player's old connection.
+func (c *Core) TokenConn(t protocol.Token) (ConnID, bool) {
+	cl, ok := c.tokens[t]
+	if !ok {
+		return 0, false
+	}
+	return cl.conn, true
+}
+
+// AwayNamed returns the connection an away player (kept for resume)
+// dropped from, if its name is or looks the same as name (protocol.NameKey):
+// a newcomer with that name is refused while it is kept, unless the
+// adapter releases it (ReleaseAway), as a server does for a newcomer from
+// the same address.
+func (c *Core) AwayNamed(name string) (ConnID, bool) {
+	cl := c.names[protocol.NameKey(name)]
+	if cl == nil || !cl.away {
+		return 0, false
+	}
+	return cl.conn, true
+}
+
+// ReleaseAway ends the resume window of the away player whose name is or
+// looks the same as name, for reason: it leaves the world now.
+func (c *Core) ReleaseAway(now time.Duration, name, reason string) {
+	c.begin()
+	cl := c.names[protocol.NameKey(name)]
+	if cl == nil || !cl.away {
+		return
+	}
+	cl.away = false
+	c.awayN--
+	c.leaveWorld(now, cl, reason)
+}

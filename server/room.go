@@ -1,9 +1,11 @@
 package server
 
 import (
-	"fmt"
+	"cmp"
+	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"gridlag/protocol"
 )
@@ -21,32 +23,41 @@ import (
 // holds nothing worth keeping once nobody is in it (the next player to
 // name it starts a fresh round).
 type room struct {
-	name    string
-	core    *Core
-	conns   int        // connections routed here and not yet dropped
-	touched bool       // in Server.touched
-	kept    keptFrames // the frames of its big map, encoded once
+	name     string
+	core     *Core
+	conns    int            // connections routed here and not yet dropped
+	touched  bool           // in Server.touched
+	opener   string         // the address that opened it ("" for the default room and the server's own)
+	watchers map[string]int // its spectators by address
 }
 
 // openRoom opens the room called name. A named room's Core is capped at
 // RoomPlayers players; the default room keeps the Config's MaxPlayers.
+// Every room plays on the server's one MapShare: the map and its encoded
+// chunks are built once, by the first room (the default room, opened by
+// Serve before the loop starts), never on the loop's goroutine.
 func (s *Server) openRoom(name string) *room {
 	cfg := s.opts.Config
+	if s.share == nil {
+		var err error
+		if s.share, err = NewMapShare(cfg.WithDefaults().Map); err != nil {
+			panic(err) // cannot happen: a valid map's chunks encode
+		}
+	}
 	if name != "" {
 		cfg.MaxPlayers = s.opts.RoomPlayers
 	}
-	r := &room{name: name, core: NewCore(cfg), kept: make(keptFrames)}
+	r := &room{name: name, core: NewSharedCore(cfg, s.share), watchers: make(map[string]int)}
 	s.rooms[name] = r
-	if name != "" {
-		s.log.Info("room opened", "room", name, "rooms", len(s.rooms))
-	}
+	s.list.dirty = true
 	return r
 }
 
-// roomFor returns the room a connection's first message m asks for,
-// opening it if needed, or the Error that refuses it: a name CheckName
-// refuses, or a new room over MaxRooms.
-func (s *Server) roomFor(m protocol.Message) (*room, *protocol.Error) {
+// roomFor returns the room c's first message m asks for, opening it if
+// needed, or the Error that refuses it: a name CheckName refuses, or a
+// new room over MaxRooms, over the share of c's address (RoomsPerAddr) or
+// over its RoomRate.
+func (s *Server) roomFor(c *conn, m protocol.Message) (*room, *protocol.Error) {
 	var name string
 	switch v := m.(type) {
 	case *protocol.Hello:
@@ -69,16 +80,25 @@ func (s *Server) roomFor(m protocol.Message) (*room, *protocol.Error) {
 	if err := protocol.CheckName(name); err != nil {
 		return nil, &protocol.Error{Code: protocol.ErrCodeName, Text: "room name refused: " + err.Error()}
 	}
-	if len(s.rooms) >= s.opts.MaxRooms {
-		return nil, &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf("server busy: %d rooms open, the most allowed", s.opts.MaxRooms)}
+	if e := s.roomShareRefusal(c); e != nil {
+		return nil, e
 	}
-	return s.openRoom(name), nil
+	if e := s.roomRateRefusal(c); e != nil {
+		return nil, e
+	}
+	r := s.openRoom(name)
+	r.opener = c.host
+	if c.host != "" {
+		s.roomsBy[c.host]++
+	}
+	s.warn.Info("room opened "+c.host, "room opened", "room", name, "rooms", len(s.rooms), "remote", c.remote)
+	return r, nil
 }
 
 // enter routes c to the room its first message m asks for. It reports
 // false if c was refused (and dropped).
 func (s *Server) enter(c *conn, m protocol.Message) bool {
-	r, refusal := s.roomFor(m)
+	r, refusal := s.roomFor(c, m)
 	if refusal != nil {
 		s.drop(c, refusal.Text, refusal, true)
 		return false
@@ -108,31 +128,93 @@ func (s *Server) closeEmptyRooms() {
 			continue // in use, or keeping an away player for its resume
 		}
 		delete(s.rooms, r.name)
+		if r.opener != "" {
+			if s.roomsBy[r.opener]--; s.roomsBy[r.opener] <= 0 {
+				delete(s.roomsBy, r.opener)
+			}
+		}
+		s.list.dirty = true
 		s.mu.Lock()
 		delete(s.published, r.name)
 		s.retired.add(r.core.Stats())
 		s.mu.Unlock()
-		s.log.Info("room closed", "room", r.name, "rooms", len(s.rooms))
+		s.warn.Info("room closed "+r.opener, "room closed", "room", r.name, "rooms", len(s.rooms), "opened_by", r.opener)
 	}
 	clear(s.touched)
 	s.touched = s.touched[:0]
 }
 
-// listRooms answers a ListRooms from c with every room open now.
+// listRooms answers a ListRooms from c with the room list, unless its
+// address asks for too many (lobbyRefusal).
 func (s *Server) listRooms(c *conn, m *protocol.ListRooms) {
 	if !protocol.Supported(m.Version) {
 		text := VersionRefusal(m.Version)
 		s.drop(c, "refused: "+text, &protocol.Error{Code: protocol.ErrCodeVersion, Text: text}, true)
 		return
 	}
+	if e := s.lobbyRefusal(c); e != nil {
+		s.refuse(c, e)
+		return
+	}
 	c.lobby, c.version = true, m.Version
-	s.send(c, s.roomList())
+	f, err := s.roomListFrame(m.Version)
+	if err != nil {
+		s.log.Error("cannot encode", "type", protocol.TypeRooms, "err", err)
+		return
+	}
+	s.push(c, f)
 }
 
-// roomList describes every open room, the default room first, the others
-// by name; a lobby shows it.
-func (s *Server) roomList() *protocol.Rooms {
+// roomList is the room list as last encoded: every request shares its
+// frame until the rooms change (a room opens or closes, someone joins,
+// leaves, starts or stops watching), or listStale has passed (the rounds'
+// times left): the next request encodes it again. So it is encoded at
+// most once per change and per request (LobbyRateTotal bounds those),
+// and a flood of requests with nothing changing encodes it once a
+// listStale.
+type roomList struct {
+	frame  frame         // for version 4 on: a list cut to fit a frame carries its Total
+	frame3 frame         // for version 3, which knows no Total: the same rooms without it
+	at     time.Duration // when it was encoded, on the loop's clock
+	dirty  bool          // the rooms changed since
+}
+
+// listStale is how long the room list is answered unchanged while the
+// rooms do not change: the rounds' times left it carries are that late
+// at most.
+const listStale = time.Second
+
+// roomListFrame returns the room list's frame for a client of protocol
+// version v, encoding it if it is out of date.
+func (s *Server) roomListFrame(v uint16) (frame, error) {
 	now := s.now()
+	l := &s.list
+	if l.frame.head == nil || l.dirty || now-l.at >= listStale {
+		list := s.roomList(now)
+		b, err := protocol.Marshal(list)
+		if err != nil {
+			return frame{}, err
+		}
+		b3 := b
+		if list.Total != 0 {
+			list.Total = 0
+			if b3, err = protocol.Marshal(list); err != nil {
+				return frame{}, err
+			}
+		}
+		l.frame, l.frame3, l.at, l.dirty = frame{head: b}, frame{head: b3}, now, false
+	}
+	if v < protocol.RoomsTotalSince {
+		return l.frame3, nil
+	}
+	return l.frame, nil
+}
+
+// roomList describes the open rooms for a lobby, the default room first,
+// the others by name. If they do not all fit a frame, those with the
+// most players and spectators are listed, and Total says how many are
+// open.
+func (s *Server) roomList(now time.Duration) *protocol.Rooms {
 	list := &protocol.Rooms{MaxRooms: uint16(min(s.opts.MaxRooms, protocol.MaxRooms))}
 	for _, r := range s.rooms {
 		st := r.core.Stats()
@@ -146,10 +228,25 @@ func (s *Server) roomList() *protocol.Rooms {
 			LeftMS:     uint32(max(ends-now, 0).Milliseconds()),
 		})
 	}
-	slices.SortFunc(list.Rooms, func(a, b protocol.RoomInfo) int { return strings.Compare(a.Name, b.Name) })
-	if len(list.Rooms) > protocol.MaxRooms {
-		list.Rooms = list.Rooms[:protocol.MaxRooms]
+	byName := func(a, b protocol.RoomInfo) int { return strings.Compare(a.Name, b.Name) }
+	if n := protocol.FitRooms(list.Rooms); n < len(list.Rooms) {
+		// The busiest first (the default room before all), then by name.
+		busy := func(ri protocol.RoomInfo) int {
+			if ri.Name == "" {
+				return math.MaxInt
+			}
+			return int(ri.Players) + int(ri.Spectators)
+		}
+		slices.SortFunc(list.Rooms, func(a, b protocol.RoomInfo) int {
+			if d := cmp.Compare(busy(b), busy(a)); d != 0 {
+				return d
+			}
+			return byName(a, b)
+		})
+		list.Total = uint16(len(list.Rooms))
+		list.Rooms = list.Rooms[:protocol.FitRooms(list.Rooms)]
 	}
+	slices.SortFunc(list.Rooms, byName)
 	return list
 }
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -15,7 +16,7 @@ func TestBigWorldScoreboardIsTheBestAndYou(t *testing.T) {
 	c := NewCore(Config{Map: openMap(t, 60, 30), Spawn: grid.Pos{X: 30, Y: 15}, Rate: 20})
 	n := ScoreboardTop + 8
 	for i := 1; i <= n; i++ {
-		joinVersion(t, c, nil, 0, ConnID(i), "p", false, 3)
+		joinVersion(t, c, nil, 0, ConnID(i), fmt.Sprint("p", i), false, 3)
 	}
 	c.slots[n].points = 3 // the last to join leads
 	c.Ping(time.Second)

@@ -58,6 +58,7 @@ type Server struct {
 	// Owned by the loop goroutine (start is set before any other goroutine
 	// reads it).
 	rooms   map[string]*room // the open rooms by name; "" is the default room
+	share   *MapShare        // the map every room plays on, and its chunks' frames
 	touched []*room          // the rooms given something since the last flush
 	start   time.Time
 	conns   map[ConnID]*conn
@@ -65,6 +66,16 @@ type Server struct {
 	told    string    // the Notice every connection got, "" if none
 	enc     encoder
 	slow    []*conn
+	gone    map[ConnID]*conn // dropped since the last flush: the log's events still name their address
+
+	// Admission, per remote address (admit.go).
+	joins      *addrRate      // Hello, Spectate and Resume
+	roomOpens  *addrRate      // new rooms
+	roomsBy    map[string]int // open rooms by the address that opened them
+	lobby      *addrRate      // room lists, per address
+	lobbyAll   *addrRate      // room lists, all addresses together ("")
+	lobbySpare *addrRate      // room lists for addresses that asked for none lately, past lobbyAll
+	list       roomList       // the room list, encoded once per change
 
 	countdown <-chan time.Time // the next beat of a drain's countdown (drain.go), nil if none; the loop's
 }
@@ -97,6 +108,13 @@ func New(opts Options) *Server {
 		live:       make(map[ConnID]*conn),
 		connsFrom:  make(map[string]int),
 		players:    addrCount{hosts: make(map[ConnID]string), count: make(map[string]int)},
+		gone:       make(map[ConnID]*conn),
+		joins:      newAddrRate(time.Second/time.Duration(opts.JoinRate), JoinBurst*opts.JoinRate),
+		roomOpens:  newAddrRate(time.Minute/time.Duration(opts.RoomRate), opts.RoomRate),
+		roomsBy:    make(map[string]int),
+		lobby:      newAddrRate(time.Second/time.Duration(opts.LobbyRate), LobbyBurst*opts.LobbyRate),
+		lobbyAll:   newAddrRate(time.Second/time.Duration(opts.LobbyRateTotal), LobbyBurst*opts.LobbyRateTotal),
+		lobbySpare: newAddrRate(time.Second/time.Duration(max(opts.LobbyRateTotal/10, 1)), LobbyBurst*max(opts.LobbyRateTotal/10, 1)),
 	}
 }
 
@@ -214,8 +232,13 @@ func (s *Server) accept(nc net.Conn) {
 		return
 	}
 	s.nextID++
-	c := newConn(s.nextID, nc, host, s.shards[int(s.nextID)%len(s.shards)], s.opts.SendQueue, s.now())
+	c := newConn(s.nextID, nc, host, s.shards[int(s.nextID)%len(s.shards)], s.opts.SendQueue, s.opts.SendQueueBytes, s.now())
 	c.running = 2
+	// The server's own players (Dial from Own: its bots) count against no
+	// address's caps, shares or rates, and are believed when they say
+	// they are bots; so is a Hello from Options.BotAddrs.
+	c.own = host == ownHost
+	c.botOK = c.own || s.botAddr(host)
 	s.live[c.id] = c
 	s.connsFrom[host]++
 	s.wg.Add(1)
@@ -386,6 +409,7 @@ func (s *Server) loop() {
 			s.warn.Flush()
 		case <-janitor.C:
 			s.dropSilent()
+			s.sweepRates()
 		case <-s.countdown:
 			s.countDown()
 		case <-beat.C:
@@ -443,17 +467,19 @@ func (s *Server) handle(ev event) {
 				s.listRooms(c, lr)
 				return
 			}
+			if e := s.joinRefusal(c, ev.msg); e != nil {
+				s.refuse(c, e)
+				return
+			}
 			if !s.enter(c, ev.msg) {
 				return
 			}
 		}
-		if text := s.playerRefusal(c, ev.msg); text != "" {
-			s.drop(c, "refused: "+text, &protocol.Error{Code: protocol.ErrCodeFull, Text: text}, true)
+		if e := s.playerRefusal(c, ev.msg); e != nil {
+			s.refuse(c, e)
 			return
 		}
-		c.world.core.Receive(s.now(), c.id, ev.msg)
-		s.countJoin(c, ev.msg)
-		s.touch(c.world)
+		s.receive(c, ev.msg)
 	case evGone:
 		s.drop(c, ev.reason, ev.final, ev.abuse)
 	case evNotice:
@@ -486,33 +512,18 @@ func (s *Server) send(c *conn, m protocol.Message) {
 		s.log.Error("cannot encode", "type", m.Type(), "err", err)
 		return
 	}
+	s.push(c, f)
+}
+
+// push queues the frame f for c outside a room's flush, counting it, and
+// drops c if its queue is full.
+func (s *Server) push(c *conn, f frame) {
 	if !c.push(f) {
 		c.stalled = c.queueFull()
 		s.drop(c, c.stalled, nil, true)
+		return
 	}
-}
-
-// playerRefusal says why m, a Hello from a connection of an address that
-// has its share of players already, is refused; "" lets m through.
-func (s *Server) playerRefusal(c *conn, m protocol.Message) string {
-	if _, hello := m.(*protocol.Hello); !hello || c.host == ownHost || s.players.count[c.host] < s.opts.MaxPlayersPerAddr {
-		return ""
-	}
-	if _, joined := c.world.core.Player(c.id); joined {
-		return "" // a second Hello: the Core's protocol violation
-	}
-	return fmt.Sprintf("too many players from your address: %d joined, the most allowed from one address", s.opts.MaxPlayersPerAddr)
-}
-
-// countJoin counts c's player against its address as soon as its Hello
-// is accepted, not at the flush that logs the join: the next Hello of the
-// same batch from that address meets the count.
-func (s *Server) countJoin(c *conn, m protocol.Message) {
-	if _, hello := m.(*protocol.Hello); hello {
-		if _, joined := c.world.core.Player(c.id); joined {
-			s.players.join(c.id, c.host)
-		}
-	}
+	s.opts.Metrics.Sent(1, len(f.head))
 }
 
 // drop ends connection c for reason: its player leaves (or, with a resume
@@ -525,8 +536,15 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 	}
 	c.dropped = true
 	delete(s.conns, c.id)
+	s.gone[c.id] = c
+	if c.watching {
+		c.watching = false
+		c.world.unwatched(c.host)
+	}
 	if abuse {
-		s.warn.Warn("disconnect "+c.host+" "+reason, "disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
+		// Keyed by the reason's kind: reasons that carry numbers or a
+		// decoder's words ("malformed frame: ...") are one summary.
+		s.warn.Warn("disconnect "+c.host+" "+ReasonKind(reason), "disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
 	} else {
 		s.log.Debug("disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
 	}
@@ -565,6 +583,7 @@ func (s *Server) flush() {
 	for i := 0; i < len(s.touched); i++ { // a drop may touch one more
 		s.flushRoom(s.touched[i])
 	}
+	clear(s.gone) // their events are logged
 	s.wakeWriters()
 	s.closeEmptyRooms()
 }
@@ -588,7 +607,7 @@ func (s *Server) flushRoom(r *room) {
 			}
 		}
 		out := batch.Envelopes
-		frames := s.enc.encode(out, s.stateStream, r.kept, func(env Envelope, err error) {
+		frames := s.enc.encode(out, s.stateStream, r.core.share.frames, func(env Envelope, err error) {
 			s.log.Error("cannot encode", "type", env.Msg.Type(), "conn", env.To, "err", err)
 		})
 		s.slow = s.slow[:0]
@@ -640,22 +659,34 @@ func (s *Server) wakeWriters() {
 }
 
 // logEvent logs a join, leave or refusal in room r, and counts the
-// players of each address.
+// players of each address. Every line that can repeat per connection or
+// per room is summarised per address (package ratelog): the first of an
+// interval is written, the others counted, so churn from one address is
+// a few lines a kind every interval, whatever its rate.
 func (s *Server) logEvent(r *room, ev Event) {
 	remote, host := "", ""
-	if c := s.conns[ev.Conn]; c != nil {
+	c := s.conns[ev.Conn]
+	if c == nil {
+		c = s.gone[ev.Conn] // dropped since the last flush
+	}
+	if c != nil {
 		remote, host = c.remote, c.host
 	}
 	switch ev.Kind {
 	case EventJoin:
-		s.players.join(ev.Conn, host)
-		s.log.Info("join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos, "version", ev.Version)
+		if host != ownHost {
+			s.players.join(ev.Conn, host) // at its Hello already (receive): once
+		}
+		s.list.dirty = true
+		s.warn.Info("join "+host, "join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos, "version", ev.Version)
 	case EventLeave:
+		from := s.players.hosts[ev.Conn] // its connection may be long gone (away)
 		s.players.leave(ev.Conn)
-		s.log.Info("leave", "room", r.name, "id", ev.Player, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
+		s.list.dirty = true
+		s.warn.Info("leave "+from, "leave", "room", r.name, "id", ev.Player, "name", ev.Name, "remote", from, "conn", ev.Conn, "reason", ev.Reason)
 		s.opts.Metrics.Left(ReasonKind(ev.Reason))
 	case EventRefused:
-		s.warn.Warn("refused "+host+" "+ev.Reason, "refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
+		s.warn.Warn("refused "+host+" "+ReasonKind(ev.Reason), "refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
 		s.opts.Metrics.Refused(ReasonKind(ev.Reason))
 	case EventAway:
 		// Summarised per address: a client that drops and comes back in a
@@ -664,12 +695,16 @@ func (s *Server) logEvent(r *room, ev Event) {
 		s.warn.Info("away "+from, "away, kept for resume", "id", ev.Player, "name", ev.Name, "remote", from, "conn", ev.Conn, "for", r.core.Config().Resume, "reason", ev.Reason)
 	case EventResume:
 		s.players.leave(ev.From)
-		s.players.join(ev.Conn, host)
+		if host != ownHost {
+			s.players.join(ev.Conn, host)
+		}
 		s.warn.Info("resume "+host, "resume", "id", ev.Player, "name", ev.Name, "remote", remote, "conn", ev.Conn, "from", ev.From, "version", ev.Version)
 	case EventWatch:
-		s.log.Info("spectator joined", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn, "version", ev.Version)
+		s.list.dirty = true
+		s.warn.Info("spectator joined "+host, "spectator joined", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn, "version", ev.Version)
 	case EventUnwatch:
-		s.log.Info("spectator left", "room", r.name, "name", ev.Name, "conn", ev.Conn, "reason", ev.Reason)
+		s.list.dirty = true
+		s.warn.Info("spectator left "+host, "spectator left", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn, "reason", ev.Reason)
 		s.opts.Metrics.Left(ReasonKind(ev.Reason))
 	}
 }

@@ -490,7 +490,7 @@ func TestTCPManyClientsEachGetTheirOwnAck(t *testing.T) {
 	clients := make([]*testClient, n)
 	for i := range clients {
 		clients[i] = dial(t, ts)
-		clients[i].join("p")
+		clients[i].join(fmt.Sprint("p", i))
 	}
 	var wg sync.WaitGroup
 	errs := make(chan string, n)

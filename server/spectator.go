@@ -57,3 +57,9 @@ func (c *Core) unwatch(cl *client, reason string) {
 	c.spectators = slices.DeleteFunc(c.spectators, func(s *client) bool { return s == cl })
 	c.events = append(c.events, Event{Kind: EventUnwatch, Conn: cl.conn, Name: cl.info.Name, Reason: reason})
 }
+
+// Watching reports whether connection id is a spectator, watching.
+func (c *Core) Watching(id ConnID) bool {
+	cl := c.conns[id]
+	return cl != nil && cl.phase == phaseWatching
+}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -43,7 +44,7 @@ func TestViewsWithAreasMatchTheServer(t *testing.T) {
 		w := New(server.Config{Map: m, Spawn: spawns[0], Spawns: spawns[1:], Rate: 20})
 		clients := make([]*Client, n)
 		for i := range clients {
-			clients[i] = w.Join("p", client.Options{NoInterpolate: true})
+			clients[i] = w.Join(fmt.Sprint("p", i), client.Options{NoInterpolate: true})
 		}
 		for step := 0; step < 200; step++ {
 			for _, c := range clients {
@@ -75,7 +76,7 @@ func checkView(t *testing.T, seed int64, step int, v client.View, world []grid.P
 		}
 		o, ok := drawn[p.ID]
 		switch {
-		case ok && (o.Pos != p.Pos || o.Name != "p"):
+		case ok && (o.Pos != p.Pos || o.Name != fmt.Sprint("p", p.ID-1)): // joined in order, named p0, p1, ...
 			t.Fatalf("seed %d step %d: player %d draws %d as %q at %v, it is at %v", seed, step, v.Me, p.ID, o.Name, o.Pos, p.Pos)
 		case !ok && inArea(p.Pos, v.Server, false):
 			t.Fatalf("seed %d step %d: player %d at %v does not draw %d at %v", seed, step, v.Me, v.Server, p.ID, p.Pos)

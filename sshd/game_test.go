@@ -46,6 +46,12 @@ func startGameOpts(t testing.TB, opts server.Options) (*server.Server, string) {
 			t.Errorf("game server: %v, want ErrServerClosed", err)
 		}
 	})
+	// Serving: its goroutines have started (Serve starts them before its
+	// address is known), so a test counting goroutines counts them in its
+	// baseline.
+	for g.Addr() == nil {
+		time.Sleep(time.Millisecond)
+	}
 	return g, ln.Addr().String()
 }
 

@@ -18,6 +18,7 @@ import (
 
 	"gridlag/protocol"
 	"gridlag/remote"
+	"gridlag/tui"
 )
 
 // A player with a terminal sees the handler's screen, their keys reach it,
@@ -49,11 +50,19 @@ func TestWindowChangeRedraws(t *testing.T) {
 	}
 	tm.waitText("size 120x50")
 
-	// An absurd size is clamped, not allocated.
-	if err := tm.sess.WindowChange(100000, 100000); err != nil {
+	// A size larger than the interface can use is clamped, not
+	// allocated, and the screen is centred on the terminal.
+	tm.vt.Resize(300, 100)
+	if err := tm.sess.WindowChange(100, 300); err != nil {
 		t.Fatal(err)
 	}
-	tm.waitText("size 512x256")
+	line := fmt.Sprintf("hello ada colour 0 size %dx%d", tui.MaxWidth, tui.MaxHeight)
+	screen := tm.waitText(line)
+	rows := strings.Split(screen, "\n")
+	top, left := (100-tui.MaxHeight)/2, (300-tui.MaxWidth)/2
+	if len(rows) <= top || !strings.HasPrefix(rows[top], strings.Repeat(" ", left)+line) {
+		t.Errorf("want %q at row %d, column %d of the terminal:\n%s", line, top, left, screen)
+	}
 }
 
 // An unknown TERM falls back to xterm-256color and the game still draws.

@@ -137,9 +137,12 @@ func localPort(ss *session) int {
 // limitSessions applies the caps on sessions, in all and per address.
 func (s *Server) limitSessions(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		release, refusal := s.acquireSession(hostOf(ss.RemoteAddr()))
-		if refusal != "" {
-			ss.refuse(refusal, "gridlag: "+refusal)
+		key := remote.AddrKey(ss.RemoteAddr())
+		release, kind, refusal := s.acquireSession(key)
+		if release == nil {
+			// Logged summarised: one address may ask again and again.
+			s.warn.Warn("session refused "+key+" "+kind, "session refused", "user", PlayerName(ss.User()), "remote", ss.RemoteAddr().String(), "reason", refusal)
+			ss.tell("gridlag: " + refusal)
 			return
 		}
 		defer release()
@@ -156,7 +159,7 @@ func openScreen(next sessionHandler) sessionHandler {
 			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
 			return
 		}
-		tty := remote.NewTty(ss, remote.ClampWindow(ss.pty.Window.Width, ss.pty.Window.Height))
+		tty := remote.NewTty(ss, remote.WindowOf(ss.pty.Window.Width, ss.pty.Window.Height), remote.CanShift(ti))
 		screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
 		if err != nil {
 			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
@@ -220,7 +223,9 @@ func (s *Server) driveTerminal(next sessionHandler) sessionHandler {
 		go func() {
 			defer s.wg.Done()
 			for w := range ss.winCh {
-				ss.tty.SetWindow(w.Width, w.Height)
+				if ss.tty.SetWindow(w.Width, w.Height) {
+					s.resizes.Add(1)
+				}
 			}
 		}()
 		next(ss)
@@ -254,6 +259,12 @@ func (s *Server) runHandler(ss *session) {
 // one, to the terminal (the session turns "\n" into "\r\n").
 func (ss *session) refuse(reason, message string) {
 	ss.logger.Warn("session refused", "reason", reason)
+	ss.tell(message)
+}
+
+// tell writes message to the client and ends the session with exit
+// status 1.
+func (ss *session) tell(message string) {
 	if ss.isPty {
 		io.WriteString(ss, message+"\n")
 	} else {

@@ -144,3 +144,19 @@ func TestLobbyClosesALateSession(t *testing.T) {
 		t.Fatal("the session joined after quitting was not closed")
 	}
 }
+
+// TestLobbySaysTheListIsCut: a server with more rooms than a list frame
+// carries sends the busiest and their total; the lobby says so.
+func TestLobbySaysTheListIsCut(t *testing.T) {
+	lobby := &fakeLobby{world: sim.New(server.Config{Rate: 20}), rooms: &protocol.Rooms{MaxRooms: 1024, Total: 1001, Rooms: []protocol.RoomInfo{
+		{Players: 3, MaxPlayers: 1000, Round: 2, LeftMS: 83_000},
+		{Name: "kitchen", Players: 1, MaxPlayers: 32, Round: 4, LeftMS: 179_000},
+	}}}
+	stop := make(chan struct{})
+	r := startLobby(t, lobby, stop)
+	r.waitFor("the 2 busiest of 1001 rooms open, at most 1024")
+	close(stop)
+	if err := r.result(); err != nil {
+		t.Fatalf("RunLobby: %v", err)
+	}
+}

@@ -63,6 +63,9 @@ func (s *LobbyScreen) render(screen tcell.Screen) {
 		status = "asking the server for its rooms…"
 	case s.naming && status == "":
 		status = "type the room's name, Enter to join it, Esc to go back"
+	case s.list != nil && status == "" && int(s.list.Total) > len(rooms):
+		// The server cut the list to fit a frame: the busiest are shown.
+		status = fmt.Sprintf("the %d busiest of %d rooms open, at most %d; name a room to join it", len(rooms), s.list.Total, s.list.MaxRooms)
 	case s.list != nil && status == "":
 		status = fmt.Sprintf("%d rooms open, at most %d", len(rooms), s.list.MaxRooms)
 	}

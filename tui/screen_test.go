@@ -222,12 +222,12 @@ func TestCellsLineUp(t *testing.T) {
 	}
 }
 
-// Players are coloured by player, not by name, and bots look apart from
-// humans.
+// Players are coloured by player, not by the first letter drawn, and bots
+// look apart from humans. (Two players of a room never share a name.)
 func TestPlayersApart(t *testing.T) {
 	r := newRig(t, client.Options{})
 	r.world.Join("bob", client.Options{})
-	r.world.Join("bob", client.Options{})
+	r.world.Join("ben", client.Options{})
 	r.world.Join("bot-1", client.Options{Bot: true})
 	r.advance(time.Second)
 	styles := map[string][]tcell.Style{}
@@ -238,12 +238,12 @@ func TestPlayersApart(t *testing.T) {
 		}
 		styles[o.Name] = append(styles[o.Name], st)
 	}
-	bobs, bot := styles["bob"], styles["bot-1"]
+	bobs, bot := append(styles["bob"], styles["ben"]...), styles["bot-1"]
 	if len(bobs) != 2 || len(bot) != 1 {
 		t.Fatalf("players drawn: %v", styles)
 	}
 	if fg(bobs[0]) == fg(bobs[1]) {
-		t.Errorf("two players called bob share the colour %v", fg(bobs[0]))
+		t.Errorf("bob and ben, both drawn b, share the colour %v", fg(bobs[0]))
 	}
 	_, botBg, _ := bot[0].Decompose()
 	_, bobBg, _ := bobs[0].Decompose()

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -38,6 +39,7 @@ type Server struct {
 	page     *page
 	sessions *remote.Slots // WebSockets, in all and per client address
 	conns    *remote.Slots // open connections, in all and per connection address
+	resizes  atomic.Uint64 // page sizes that resized a session's screen (see resizer)
 	http     *http.Server
 
 	ctx    context.Context // done when the server closes
@@ -226,11 +228,11 @@ func (l cappedListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		host := remote.HostOf(c.RemoteAddr())
+		key := remote.AddrKey(c.RemoteAddr())
 		peer, _ := parsePeer(c.RemoteAddr().String())
-		release, refusal := l.srv.conns.Take(host, l.srv.trusted(peer.Addr()))
-		if refusal != "" {
-			l.srv.refuseConn(c, host, refusal)
+		release, _, refusal := l.srv.conns.Take(key, l.srv.trusted(peer.Addr()))
+		if release == nil {
+			l.srv.refuseConn(c, key, refusal)
 			continue
 		}
 		return &countedConn{Conn: c, release: release}, nil
@@ -240,8 +242,8 @@ func (l cappedListener) Accept() (net.Conn, error) {
 // refuseConn closes a connection over the caps at once, before its
 // request (HTTP has no word for a server to say before it), and logs why,
 // summarised.
-func (s *Server) refuseConn(c net.Conn, host, reason string) {
-	s.warn.Warn("refused "+host+" connection", "web connection refused", "remote", host, "reason", reason)
+func (s *Server) refuseConn(c net.Conn, key, reason string) {
+	s.warn.Warn("refused "+key+" connection", "web connection refused", "remote", key, "reason", reason)
 	c.Close()
 }
 

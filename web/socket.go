@@ -23,7 +23,6 @@ import (
 	"gridlag/client"
 	"gridlag/protocol"
 	"gridlag/remote"
-	"gridlag/tui"
 )
 
 // The page and the server speak over the WebSocket in two kinds of
@@ -51,7 +50,8 @@ type size struct {
 }
 
 // maxTermSide bounds a side of the terminal the page may claim; the
-// screen allocates at most remote.ClampWindow's.
+// screen is at most tui.MaxWidth x tui.MaxHeight, centred on a larger
+// terminal (see remote.WindowOf).
 const maxTermSide = 10000
 
 // notice is what the server tells the page besides the screen.
@@ -85,7 +85,8 @@ type socket struct {
 	srv    *Server
 	c      *websocket.Conn
 	addr   net.Addr // the client's address, as it counts
-	host   string
+	host   string   // its IP, for the log
+	key    string   // its key for the per-address caps and the log's summaries (remote.AddrKey)
 	begun  time.Time
 	logger *log.Logger
 
@@ -102,33 +103,33 @@ type socket struct {
 // hello, the game, the end.
 func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	addr, forwarded := s.clientAddr(r)
-	host := remote.HostOf(addr)
+	host, key := remote.HostOf(addr), remote.AddrKey(addr)
 	if !s.originAllowed(r) {
-		s.warn.Warn("refused "+host+" origin", "web socket refused", "remote", host, "reason", "not from the game's page",
+		s.warn.Warn("refused "+key+" origin", "web socket refused", "remote", host, "reason", "not from the game's page",
 			"origin", r.Header.Get("Origin"), "host", r.Host)
 		http.Error(w, "gridlag: this socket is for the game's own page", http.StatusForbidden)
 		return
 	}
-	so := &socket{srv: s, addr: addr, host: host, begun: time.Now(), done: make(chan struct{}), code: websocket.StatusNormalClosure}
+	so := &socket{srv: s, addr: addr, host: host, key: key, begun: time.Now(), done: make(chan struct{}), code: websocket.StatusNormalClosure}
 	if !s.trackSession(so) {
 		http.Error(w, "gridlag: the server is shutting down", http.StatusServiceUnavailable)
 		return
 	}
 	defer s.untrackSession(so)
-	release, refusal := s.sessions.Take(host, false)
+	release, _, refusal := s.sessions.Take(key, false)
 	if release != nil {
 		defer release()
 	}
 	// The Origin was checked above, with a trusted proxy's forwarded host.
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
-		s.warn.Warn("websocket "+host, "web socket failed", "remote", host, "err", err)
+		s.warn.Warn("websocket "+key, "web socket failed", "remote", host, "err", err)
 		return
 	}
 	so.c = c
 	c.SetReadLimit(int64(s.opts.MaxMessage))
 	if refusal != "" {
-		s.warn.Warn("refused "+host+" session", "web session refused", "remote", host, "reason", refusal)
+		s.warn.Warn("refused "+key+" session", "web session refused", "remote", host, "reason", refusal)
 		so.finish(ending{Reason: refusal, Status: 1, Again: true}, websocket.StatusTryAgainLater)
 		return
 	}
@@ -171,7 +172,7 @@ func (so *socket) run() {
 		return
 	}
 	if err != nil {
-		s.warn.Warn("hello "+so.host, "web session refused", "remote", so.host, "reason", err.Error())
+		s.warn.Warn("hello "+so.key, "web session refused", "remote", so.host, "reason", err.Error())
 		so.finish(ending{Reason: err.Error(), Status: 1}, websocket.StatusPolicyViolation)
 		return
 	}
@@ -192,7 +193,8 @@ func (so *socket) run() {
 		so.finish(ending{Reason: "the server cannot drive your terminal", Status: 1}, websocket.StatusInternalError)
 		return
 	}
-	so.tty = remote.NewTty(wsWriter{so.c}, remote.ClampWindow(h.Cols, h.Rows))
+	win := remote.WindowOf(h.Cols, h.Rows)
+	so.tty = remote.NewTty(wsWriter{so.c}, win, remote.CanShift(ti))
 	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(so.tty, ti)
 	if err != nil {
 		so.finish(ending{Reason: "the server cannot drive your terminal", Status: 1}, websocket.StatusInternalError)
@@ -213,7 +215,7 @@ func (so *socket) run() {
 	so.logger.Info("web session start", "identity", p.Fingerprint, "page", rt.title(), "term", termName,
 		"size", fmt.Sprintf("%dx%d", h.Cols, h.Rows))
 	pr, pw := io.Pipe()
-	resize := &resizer{tty: so.tty}
+	resize := newResizer(so.tty, win, func() { s.resizes.Add(1) })
 	defer resize.stop()
 	reading := make(chan struct{})
 	watched := make(chan struct{})
@@ -344,7 +346,7 @@ func (so *socket) readHello() (hello, error) {
 	timer := time.AfterFunc(time.Until(so.begun.Add(hs)), func() {
 		defer close(told)
 		reason := fmt.Sprintf("no hello within %s of connecting", hs)
-		so.srv.warn.Warn("hello "+so.host, "web session refused", "remote", so.host, "reason", reason)
+		so.srv.warn.Warn("hello "+so.key, "web session refused", "remote", so.host, "reason", reason)
 		so.send(notice{End: &ending{Reason: reason, Status: 1}})
 		so.c.CloseNow()
 	})
@@ -520,43 +522,69 @@ func (b *bucket) take(now time.Time) bool {
 	return true
 }
 
-// resizer applies the page's terminal sizes at most once a frame, the
-// latest, as the SSH front end does its window changes: a flood of them
-// costs no more than one a frame.
+// resizer applies the page's terminal sizes to the screen as the SSH
+// front end does its window changes: a size that leaves the screen as it
+// is (see remote.WindowOf) goes nowhere; of the others, a burst goes on
+// at once, then one at a time at remote.WindowChanges, the latest, the
+// ones it replaces dropped. So a flood of them, alternating sizes or not,
+// costs no more than four screens a second.
 type resizer struct {
 	tty     *remote.Tty
+	resized func() // counts a resize of the screen
+
 	mu      sync.Mutex
-	last    time.Time
-	want    size
-	timer   *time.Timer
+	pace    remote.Pace
+	shown   remote.Window // the window last applied
+	want    size          // the latest size not applied yet
+	held    bool          // want waits for the pace
+	timer   *time.Timer   // runs while held
 	stopped bool
+}
+
+// newResizer returns a resizer of tty, whose window is first shown.
+func newResizer(tty *remote.Tty, shown remote.Window, resized func()) *resizer {
+	return &resizer{tty: tty, resized: resized, shown: shown, pace: remote.Pace{Rate: remote.WindowChanges}}
 }
 
 func (r *resizer) set(cols, rows int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.want = size{cols, rows}
-	if r.timer != nil || r.stopped {
-		return // the pending one takes the latest size
-	}
-	wait := tui.FrameInterval - time.Since(r.last)
-	if wait <= 0 {
-		r.applyLocked()
+	if r.stopped {
 		return
 	}
-	r.timer = time.AfterFunc(wait, func() {
-		r.mu.Lock()
-		defer r.mu.Unlock()
-		r.timer = nil
-		if !r.stopped {
-			r.applyLocked()
-		}
-	})
+	if remote.WindowOf(cols, rows) == r.shown {
+		r.held = false // back to the size in force
+		return
+	}
+	r.want, r.held = size{cols, rows}, true
+	if r.timer == nil { // else the pending one takes the latest size
+		r.applyLocked()
+	}
 }
 
+// applyLocked applies the held size if the pace allows it now, else
+// waits for it to.
 func (r *resizer) applyLocked() {
-	r.last = time.Now()
-	r.tty.SetWindow(r.want.Cols, r.want.Rows)
+	now := time.Now()
+	if wait := r.pace.Wait(now); wait > 0 {
+		r.timer = time.AfterFunc(wait, r.due)
+		return
+	}
+	r.pace.Take(now)
+	r.held = false
+	r.shown = remote.WindowOf(r.want.Cols, r.want.Rows)
+	if r.tty.SetWindow(r.want.Cols, r.want.Rows) && r.resized != nil {
+		r.resized()
+	}
+}
+
+func (r *resizer) due() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.timer = nil
+	if !r.stopped && r.held {
+		r.applyLocked()
+	}
 }
 
 func (r *resizer) stop() {

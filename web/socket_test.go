@@ -15,6 +15,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/remote"
+	"gridlag/tui"
 )
 
 // sizeHandler is a session that draws "hello NAME size WxH" and ends at q
@@ -305,22 +306,55 @@ func TestOnlyWhatThePageSendsIsTaken(t *testing.T) {
 	})
 }
 
-// The page's sizes resize the screen, clamped as an SSH window is; a
-// flood of them is applied at most once a frame, the latest last.
+// The page's sizes resize the screen, clamped and centred as an SSH
+// window is: a terminal larger than the interface can use shows the
+// largest screen in its middle. A flood of sizes is applied as an SSH
+// flood of window changes is: a burst, then at remote.WindowChanges, the
+// latest last.
 func TestSizesResizeTheScreen(t *testing.T) {
 	s := startWeb(t, Options{Handler: sizeHandler(nil)})
 	tb := openTab(t, s, dialer{}, "ada", testID(1), "/")
 	tb.waitText("hello ada size 100x40")
 	tb.resize(120, 50)
 	tb.waitText("size 120x50")
-	tb.vt.Resize(512, 256) // what the server clamps it to
-	tb.sendJSON(size{Cols: 9999, Rows: 9999})
-	tb.waitText("size 512x256")
-	tb.vt.Resize(100, 30)
-	for i := range 40 {
-		tb.sendJSON(size{Cols: 61 + i, Rows: 30})
+
+	cols, rows := tui.MaxWidth+40, tui.MaxHeight+10
+	tb.resize(cols, rows)
+	screen := tb.waitText(fmt.Sprintf("size %dx%d", tui.MaxWidth, tui.MaxHeight))
+	if line := strings.Split(screen, "\n")[5]; !strings.HasPrefix(line, strings.Repeat(" ", 20)+"hello ada") {
+		t.Errorf("a screen clamped on a %dx%d terminal is not centred: its line 6 is %q", cols, rows, line)
 	}
+	if n := s.resizes.Load(); n != 2 {
+		t.Errorf("%d resizes, want 2", n)
+	}
+	tb.sendJSON(size{Cols: cols + 1, Rows: rows}) // the same screen, the same margins
+	tb.sendJSON(size{Cols: 99999, Rows: 1})       // not a size the page sends
+	if code := tb.waitClosed(); code != websocket.StatusPolicyViolation {
+		t.Fatalf("close %v after a size over %d, want %v", code, maxTermSide, websocket.StatusPolicyViolation)
+	}
+	if n := s.resizes.Load(); n != 2 {
+		t.Errorf("a size that leaves the screen as it is resized it: %d resizes, want 2", n)
+	}
+
+	tb = openTab(t, s, dialer{}, "ada", testID(1), "/")
+	tb.waitText("hello ada size 100x40")
+	before := s.resizes.Load()
+	tb.vt.Resize(100, 30)
+	start := time.Now()
+	tick := time.NewTicker(20 * time.Millisecond) // faster than frames, slower than the page's message rate
+	defer tick.Stop()
+	for i := range 40 {
+		tb.sendJSON(size{Cols: 61 + i%2*39, Rows: 30 - i%2*5}) // 61x30, 100x25, ...
+		<-tick.C
+	}
+	tb.resize(100, 30)
 	tb.waitText("size 100x30")
+	took := time.Since(start)
+	w := remote.WindowChanges
+	applied := s.resizes.Load() - before
+	if limit := uint64(w.Burst) + uint64(took/w.Every) + 1; applied > limit {
+		t.Errorf("a flood of 41 sizes over %s resized the screen %d times, want at most %d", took, applied, limit)
+	}
 }
 
 // Behind a trusted reverse proxy a player counts as the address the proxy

@@ -26,7 +26,7 @@ func botsMain(args []string, out io.Writer) error {
 	fs.duration(&o.Jitter, "jitter", 0, jitterKind, "each bot's injected jitter per message")
 	fs.loss(&o.Loss, "loss", "each bot's injected loss, either way")
 	fs.seed(&o.Seed, "seed", 0, "seed of the bots' walks and jitter; 0 = from the clock")
-	fs.StringVar(&o.NamePrefix, "name", "bot", "name prefix: bot-1, bot-2, ...")
+	fs.StringVar(&o.NamePrefix, "name", "robot", "name prefix: robot-1, robot-2, ... (bot-1 and the like only where the server's -bot-addrs lets them say they are bots)")
 	fs.BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
 	fs.StringVar(&logPath, "log", "-", "log file (\"-\" = standard error)")
 	if err := fs.parse(args); err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -68,21 +69,28 @@ type scaleFlags struct {
 }
 
 // sshLimits are the SSH front end's caps, -ssh-per-addr, -ssh-max,
-// -ssh-handshakes, -ssh-handshakes-per-addr, -ssh-idle and -ssh-handshake.
+// -ssh-handshakes, -ssh-handshakes-per-addr, -ssh-idle, -ssh-handshake and
+// -ssh-banner.
 type sshLimits struct {
 	perAddr, max                  int
 	handshakes, handshakesPerAddr int
-	idle, handshake               time.Duration
+	idle, handshake, banner       time.Duration
 }
 
 // gameLimits are the game port's caps: -max-players, -max-conns,
-// -max-conns-per-addr, -max-players-per-addr, -send-queue, -write-buffer,
-// -write-timeout, -room-players and -max-rooms.
+// -max-conns-per-addr, -max-players-per-addr, -send-queue,
+// -send-queue-bytes, -write-buffer, -write-timeout, -room-players,
+// -max-rooms, and the shares and rates of each address: -join-rate,
+// -room-rate, -rooms-per-addr, -spectators-per-addr, -lobby-rate,
+// -lobby-rate-total, with -bot-addrs.
 type gameLimits struct {
 	players, conns, connsPerAddr, playersPerAddr int
-	sendQueue, writeBuffer                       int
+	sendQueue, sendQueueBytes, writeBuffer       int
 	writeTimeout                                 time.Duration
 	roomPlayers, rooms                           int
+	joinRate, roomRate, lobbyRate, lobbyTotal    int
+	roomsPerAddr, spectatorsPerAddr              int
+	botAddrs                                     []netip.Prefix
 }
 
 // defaultMaxPlayers is -max-players' default, sized for a 2-core machine:
@@ -93,8 +101,10 @@ const defaultMaxPlayers = 1000
 // number: see serverConfig).
 func (l gameLimits) options() server.Options {
 	return server.Options{MaxConns: l.conns, MaxConnsPerAddr: l.connsPerAddr, MaxPlayersPerAddr: l.playersPerAddr,
-		SendQueue: l.sendQueue, WriteBuffer: l.writeBuffer, WriteTimeout: l.writeTimeout,
-		RoomPlayers: l.roomPlayers, MaxRooms: l.rooms}
+		SendQueue: l.sendQueue, SendQueueBytes: l.sendQueueBytes, WriteBuffer: l.writeBuffer, WriteTimeout: l.writeTimeout,
+		RoomPlayers: l.roomPlayers, MaxRooms: l.rooms,
+		JoinRate: l.joinRate, RoomRate: l.roomRate, LobbyRate: l.lobbyRate, LobbyRateTotal: l.lobbyTotal,
+		RoomsPerAddr: l.roomsPerAddr, SpectatorsPerAddr: l.spectatorsPerAddr, BotAddrs: l.botAddrs}
 }
 
 // check refuses a send queue too short for a newcomer's Joins: it is sent
@@ -152,6 +162,7 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.int(&f.sshLimit.handshakesPerAddr, "ssh-handshakes-per-addr", sshd.DefaultMaxHandshakesPerAddr, sessionsKind, "of which from one address")
 	fs.duration(&f.sshLimit.idle, "ssh-idle", sshd.DefaultIdleTimeout, timeoutKind, "an SSH session without a key press for this long ends")
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
+	fs.duration(&f.sshLimit.banner, "ssh-banner", sshd.DefaultBannerTimeout, timeoutKind, "time a new SSH connection has to send its banner (the version line every client sends at once)")
 	f.web.define(fs)
 	fs.int(&f.limits.players, "max-players", defaultMaxPlayers, sessionsKind, "players in the world at once (spectators apart)")
 	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
@@ -161,6 +172,14 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.int(&f.limits.writeBuffer, "write-buffer", server.DefaultWriteBuffer, bufferKind, "kernel send buffer of each game connection, in bytes: what a client that stops reading can hold")
 	fs.int(&f.limits.roomPlayers, "room-players", server.DefaultRoomPlayers, sessionsKind, "players at once in each named room (the default room takes -max-players)")
 	fs.int(&f.limits.rooms, "max-rooms", server.DefaultMaxRooms, maxRoomsKind, "rooms open at once, the default room included")
+	fs.int(&f.limits.sendQueueBytes, "send-queue-bytes", server.DefaultSendQueueBytes, queueBytesKind, "bytes that may wait for a game client before it is dropped as too slow")
+	fs.int(&f.limits.joinRate, "join-rate", server.DefaultJoinRate, rateLimitKind, fmt.Sprintf("joins (Hello, Spectate, Resume) one address may make a second, %d seconds' worth at once", server.JoinBurst))
+	fs.int(&f.limits.roomRate, "room-rate", server.DefaultRoomRate, rateLimitKind, "rooms one address may open a minute")
+	fs.int(&f.limits.roomsPerAddr, "rooms-per-addr", server.DefaultRoomsPerAddr, maxRoomsKind, "of the rooms open, how many one address may have opened (the last eighth of -max-rooms only for an address that opened none)")
+	fs.int(&f.limits.spectatorsPerAddr, "spectators-per-addr", server.DefaultSpectatorsPerAddr, spectatorsKind, "of a room's spectator slots, how many one address may take (the last eighth only for an address watching it from none)")
+	fs.int(&f.limits.lobbyRate, "lobby-rate", server.DefaultLobbyRate, rateLimitKind, fmt.Sprintf("room lists one address is answered a second, %d seconds' worth at once", server.LobbyBurst))
+	fs.int(&f.limits.lobbyTotal, "lobby-rate-total", server.DefaultLobbyRateTotal, rateLimitKind, "room lists all addresses together are answered a second; past it, only addresses that asked for none lately")
+	fs.value(&prefixesValue{p: &f.limits.botAddrs}, "bot-addrs", "addresses or networks (`LIST`, comma-separated, e.g. 127.0.0.0/8) whose players may say they are bots (gridlag bots, gridlag load); default: only the server's own -bots")
 	fs.duration(&f.limits.writeTimeout, "write-timeout", server.DefaultWriteTimeout, stallKind, "a game client that reads nothing for this long is dropped")
 	fs.duration(&f.drain, "drain", 10*time.Second, lengthKind, "with -server: on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
 	fs.duration(&f.resume, "resume", server.DefaultResume, resumeKind, "a player whose connection drops gets the same avatar back if it returns within this time; 0 = off")
@@ -334,7 +353,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"),
 			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
 			MaxHandshakes: f.sshLimit.handshakes, MaxHandshakesPerAddr: f.sshLimit.handshakesPerAddr,
-			IdleTimeout: f.sshLimit.idle, HandshakeTimeout: f.sshLimit.handshake,
+			IdleTimeout: f.sshLimit.idle, HandshakeTimeout: f.sshLimit.handshake, BannerTimeout: f.sshLimit.banner,
 		})
 		var sln net.Listener
 		if err == nil {
@@ -345,6 +364,10 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		if err != nil {
 			g.close()
 			return nil, fmt.Errorf("-ssh %s: %w", f.ssh, err)
+		}
+		if exp != nil {
+			ssh := g.ssh
+			exp.WatchSSH(sshd.RefusalKinds(), func() map[string]uint64 { return ssh.Stats().Refused })
 		}
 		go func() { g.errCh <- g.ssh.Serve(sln) }()
 		listening = append(listening, "ssh", sln.Addr().String(), "hostkey", g.ssh.HostKeyFingerprint())
@@ -375,7 +398,9 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		}
 	}
 	if bots > 0 {
-		// The server's own bots count against no address's caps.
+		// The server's own bots dial in as Own: they count against no
+		// address's caps, and theirs is the one route (besides -bot-addrs)
+		// on which the server believes a Hello that says it is a bot.
 		own := func(ctx context.Context, _ string) (net.Conn, error) { return g.srv.Dial(ctx, server.Own) }
 		stop := bot.Start(ctx, bot.Options{
 			Addr: gameAddr, N: bots, Latency: f.latency, Jitter: f.jitter, Dial: own,

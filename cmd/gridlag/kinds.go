@@ -27,7 +27,7 @@ var (
 	// lengthKind: -until, -duration: how long something runs; 0 says "auto"
 	// or "until interrupted".
 	lengthKind = durationRange{}
-	// timeoutKind: -ssh-idle, -ssh-handshake.
+	// timeoutKind: -ssh-idle, -ssh-handshake, -ssh-banner.
 	timeoutKind = durationRange{min: time.Second}
 	// resumeKind: -resume, whole seconds as a Welcome carries them; 0 = off.
 	resumeKind = durationRange{max: server.MaxResume, unit: time.Second}
@@ -62,6 +62,12 @@ var (
 	// takes at least 1 (the default room).
 	roomsKind    = intRange{lo: 0, hi: protocol.MaxRooms}
 	maxRoomsKind = intRange{lo: 1, hi: protocol.MaxRooms}
+	// rateLimitKind: -join-rate, -room-rate, -lobby-rate, -lobby-rate-total.
+	rateLimitKind = intRange{lo: 1, hi: 1 << 20}
+	// spectatorsKind: -spectators-per-addr, of a room's spectator slots.
+	spectatorsKind = intRange{lo: 1, hi: server.MaxSpectatorsCap}
+	// queueBytesKind: -send-queue-bytes: at least the largest frame.
+	queueBytesKind = intRange{lo: 1 << 16, hi: 1 << 30}
 	// seedKind: -seed, any 64-bit number.
 	seedKind = intRange{lo: math.MinInt64, hi: math.MaxInt64}
 )

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -105,5 +106,45 @@ func (v *pressesValue) Set(s string) error {
 		return err
 	}
 	*v.p, v.text = presses, s
+	return nil
+}
+
+// prefixesValue is a list of IP addresses and networks, comma-separated
+// (-bot-addrs 127.0.0.1,10.0.0.0/8); an address alone is a network of
+// one.
+type prefixesValue struct{ p *[]netip.Prefix }
+
+// String is the list as given, networks in CIDR form.
+func (v *prefixesValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	var s []string
+	for _, p := range *v.p {
+		s = append(s, p.String())
+	}
+	return strings.Join(s, ",")
+}
+
+// Set reads the list, refusing anything that is not an address or a
+// network.
+func (v *prefixesValue) Set(s string) error {
+	var list []netip.Prefix
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if p, err := netip.ParsePrefix(f); err == nil {
+			list = append(list, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return fmt.Errorf("%q is not an IP address or network (127.0.0.1, 10.0.0.0/8)", f)
+		}
+		list = append(list, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+	}
+	*v.p = list
 	return nil
 }
