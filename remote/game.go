@@ -3,7 +3,6 @@ package remote
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"time"
 
@@ -45,11 +44,12 @@ type Game struct {
 	kept keptTokens // identity -> resume token of a dropped session's avatar
 }
 
-func (g *Game) logger() *log.Logger {
-	if g.Logger == nil {
-		return log.New(io.Discard)
+// sessionLog is p's log: its own, or Game's Logger.
+func (g *Game) sessionLog(p *Player) *SessionLog {
+	if p.Log != nil {
+		return p.Log
 	}
-	return g.Logger
+	return NewSessionLog(nil, g.Logger, p.User, p.RemoteAddr)
 }
 
 // Play runs one session for p until the player quits, or until the
@@ -66,7 +66,7 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 	if p.Spectate {
 		return g.watch(ctx, p)
 	}
-	logger := g.logger()
+	slog := g.sessionLog(p)
 	opts := client.Options{
 		Name:    p.User,
 		Color:   p.Color,
@@ -74,7 +74,7 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 		Latency: g.Latency,
 		Jitter:  g.Jitter,
 		Dial:    g.dialFor(p),
-		Logger:  logger.With("user", p.User, "remote", p.RemoteAddr.String()),
+		Logger:  slog.Logger(),
 	}
 	room, resuming := p.Room, false
 	if p.Fingerprint != "" {
@@ -82,13 +82,13 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 			// The game server routes the token to the room that issued
 			// it, whatever room this session named.
 			opts.Resume, room, resuming = tok, kept, true
-			logger.Info(g.Front+" player comes back", "user", p.User, "fingerprint", p.Fingerprint, "room", room, "remote", p.RemoteAddr.String())
+			slog.Info("", g.Front+" player comes back", "fingerprint", p.Fingerprint, "room", room)
 		}
 	}
 	// The log is the server's: its path means nothing to a remote player.
 	// A refusal by the game server shows on the screen, then ends the
 	// session with its error.
-	topts := tui.Options{Title: g.Title + tui.RoomTitle(room), Logger: logger.With("user", p.User)}
+	topts := tui.Options{Title: g.Title + tui.RoomTitle(room), Logger: slog.Logger()}
 	lobby := client.Lobby{Ctx: ctx, Addr: g.Addr, Options: opts}
 	if !resuming && (p.Lobby || p.Room == "" && lobby.HasRooms()) {
 		sess, joined, err := tui.RunLobbySession(p.Screen, joinedLobby{lobby, p.Joined}, topts)
@@ -127,7 +127,7 @@ func (l joinedLobby) Join(room string) (client.Session, error) {
 // game server, drawn by the tui's spectator screen. It takes no player
 // slot; the game server caps spectators on their own.
 func (g *Game) watch(ctx context.Context, p *Player) error {
-	logger := g.logger().With("user", p.User, "remote", p.RemoteAddr.String())
+	logger := g.sessionLog(p).Logger()
 	w, err := client.ConnectSpectator(ctx, g.Addr, client.Options{Name: p.User, Room: p.Room, Dial: g.dialFor(p), Logger: logger})
 	if err != nil {
 		return fmt.Errorf("cannot watch the game: %w", err)
@@ -162,7 +162,7 @@ func (g *Game) end(p *Player, sess client.Session, room string, err error) error
 		if tok, window := r.Resumable(); !tok.IsZero() {
 			g.kept.keep(p.Fingerprint, tok, room, time.Now(), window)
 			r.Abandon()
-			g.logger().Info(g.Front+" player dropped, kept for resume", "user", p.User, "fingerprint", p.Fingerprint, "room", room, "for", window, "err", err)
+			g.sessionLog(p).Info("", g.Front+" player dropped, kept for resume", "fingerprint", p.Fingerprint, "room", room, "for", window, "err", err)
 			return err
 		}
 	}

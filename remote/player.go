@@ -41,6 +41,8 @@ type Player struct {
 	// the player (in the room named or chosen in the lobby), and whether
 	// it resumes a dropped avatar. It must not block.
 	Joined func(s client.Session, resumed bool)
+	// Log is the session's log (nil: Game's Logger, unsummarised).
+	Log *SessionLog
 }
 
 // FingerprintColor is the colour (1 to protocol.NumColors) of a player of

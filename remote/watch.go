@@ -7,8 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/charmbracelet/log"
-
 	"gridlag/client"
 )
 
@@ -57,7 +55,7 @@ type Watchdog struct {
 	Killed *KillReason        // where the reason goes
 	Cancel context.CancelFunc // ends the session
 	Cut    func()             // closes the connection; nil: nothing to close
-	Logger *log.Logger
+	Log    *SessionLog
 }
 
 // Run watches until done is closed.
@@ -79,7 +77,7 @@ func (w Watchdog) Run(done <-chan struct{}) {
 			switch {
 			case !deadline.IsZero():
 				if now.After(deadline) {
-					w.Logger.Error("session handler did not stop; closing the connection")
+					w.Log.Error("session handler did not stop; closing the connection")
 					cut()
 					return
 				}
@@ -87,11 +85,11 @@ func (w Watchdog) Run(done <-chan struct{}) {
 			case w.Tty.IdleFor(now) >= idle:
 				reason := fmt.Sprintf("disconnected after %s without a key press", idle)
 				if w.Killed.Set(reason) {
-					w.Logger.Warn("ending session", "reason", "idle timeout")
+					w.Log.Warn("idle", "ending session", "reason", "idle timeout")
 				}
 			case w.Tty.StalledFor(now) >= StallTimeout:
 				if w.Killed.Set("the connection stalled") {
-					w.Logger.Warn("ending session", "reason", fmt.Sprintf("client read nothing for %s", StallTimeout))
+					w.Log.Warn("stalled", "ending session", "reason", fmt.Sprintf("client read nothing for %s", StallTimeout))
 				}
 				cut()
 			default:

@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/charmbracelet/log"
 	"github.com/gdamore/tcell/v2"
 	"github.com/gliderlabs/ssh"
 
@@ -19,12 +18,12 @@ import (
 // handleSession: each step fills in what the steps inside it need.
 type session struct {
 	ssh.Session
-	begun  time.Time
-	logger *log.Logger
-	conn   *trackedConn // nil if the connection is not tracked
-	pty    ssh.Pty
-	winCh  <-chan ssh.Window
-	isPty  bool
+	begun time.Time
+	log   *remote.SessionLog // its lines, summarised by address
+	conn  *trackedConn       // nil if the connection is not tracked
+	pty   ssh.Pty
+	winCh <-chan ssh.Window
+	isPty bool
 
 	// Set by the steps, for the steps inside them.
 	tty      *remote.Tty       // openScreen: the screen's end of the terminal
@@ -71,7 +70,7 @@ func (s *Server) handleSession(sess ssh.Session) {
 // newSession starts the record of a session.
 func (s *Server) newSession(sess ssh.Session) *session {
 	ss := &session{Session: sess, begun: time.Now()}
-	ss.logger = s.log.With("user", PlayerName(sess.User()), "remote", sess.RemoteAddr().String())
+	ss.log = remote.NewSessionLog(s.warn, s.log, PlayerName(sess.User()), sess.RemoteAddr())
 	ss.conn, _ = sess.Context().Value(connKey{}).(*trackedConn)
 	ss.pty, ss.winCh, ss.isPty = sess.Pty()
 	return ss
@@ -140,8 +139,7 @@ func (s *Server) limitSessions(next sessionHandler) sessionHandler {
 		key := remote.AddrKey(ss.RemoteAddr())
 		release, kind, refusal := s.acquireSession(key)
 		if release == nil {
-			// Logged summarised: one address may ask again and again.
-			s.warn.Warn("session refused "+key+" "+kind, "session refused", "user", PlayerName(ss.User()), "remote", ss.RemoteAddr().String(), "reason", refusal)
+			ss.log.Warn(kind, "session refused", "reason", refusal)
 			ss.tell("gridlag: " + refusal)
 			return
 		}
@@ -183,8 +181,9 @@ func introducePlayer(next sessionHandler) sessionHandler {
 		} else {
 			fp = "none"
 		}
+		p.Log = ss.log
 		ss.player = p
-		ss.logger.Info("session start", "key", fp, "color", p.Color, "term", ss.termName,
+		ss.log.Info("", "session start", "key", fp, "color", p.Color, "term", ss.termName,
 			"size", fmt.Sprintf("%dx%d", ss.pty.Window.Width, ss.pty.Window.Height))
 		next(ss)
 	}
@@ -200,11 +199,11 @@ func (s *Server) reportEnd(next sessionHandler) sessionHandler {
 		next(ss)
 		reason, status := remote.EndReason(ss.killed.Get(), ss.err, s.ctx.Err() != nil, ss.Context().Err() != nil || ss.tty.InputEnded())
 		if reason == "" {
-			ss.logger.Info("session end", "reason", "quit", "duration", time.Since(ss.begun).Round(time.Millisecond))
+			ss.log.Info("quit", "session end", "reason", "quit", "duration", time.Since(ss.begun).Round(time.Millisecond))
 			ss.Exit(0)
 			return
 		}
-		ss.logger.Info("session end", "reason", reason, "duration", time.Since(ss.begun).Round(time.Millisecond))
+		ss.log.Info(reason, "session end", "reason", reason, "duration", time.Since(ss.begun).Round(time.Millisecond))
 		io.WriteString(ss, "gridlag: "+reason+"\n")
 		ss.Exit(status)
 	}
@@ -241,7 +240,7 @@ func recoverPanic(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		defer func() {
 			if r := recover(); r != nil {
-				ss.logger.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
+				ss.log.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
 				ss.err = fmt.Errorf("internal error")
 			}
 		}()
@@ -258,7 +257,7 @@ func (s *Server) runHandler(ss *session) {
 // status 1. Without a terminal the line goes to the client's stderr; with
 // one, to the terminal (the session turns "\n" into "\r\n").
 func (ss *session) refuse(reason, message string) {
-	ss.logger.Warn("session refused", "reason", reason)
+	ss.log.Warn(reason, "session refused", "reason", reason)
 	ss.tell(message)
 }
 

@@ -20,7 +20,7 @@ func (s *Server) watchdog(next sessionHandler) sessionHandler {
 		context.AfterFunc(ctx, ss.tty.End)
 		ss.ctx = ctx
 		done := make(chan struct{})
-		w := remote.Watchdog{Tty: ss.tty, Idle: s.opts.IdleTimeout, Killed: &ss.killed, Cancel: cancel, Logger: ss.logger}
+		w := remote.Watchdog{Tty: ss.tty, Idle: s.opts.IdleTimeout, Killed: &ss.killed, Cancel: cancel, Log: ss.log}
 		if ss.conn != nil {
 			w.Cut = func() { ss.conn.Close() }
 		}

@@ -16,7 +16,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/log"
 	"github.com/coder/websocket"
 	"github.com/gdamore/tcell/v2"
 
@@ -82,13 +81,13 @@ var errSessionEnded = errors.New("web: session ended")
 // socket is one WebSocket: one player's session, from the hello to the
 // end.
 type socket struct {
-	srv    *Server
-	c      *websocket.Conn
-	addr   net.Addr // the client's address, as it counts
-	host   string   // its IP, for the log
-	key    string   // its key for the per-address caps and the log's summaries (remote.AddrKey)
-	begun  time.Time
-	logger *log.Logger
+	srv   *Server
+	c     *websocket.Conn
+	addr  net.Addr // the client's address, as it counts
+	host  string   // its IP, for the log
+	key   string   // its key for the per-address caps and the log's summaries (remote.AddrKey)
+	begun time.Time
+	log   *remote.SessionLog // its lines, summarised by address; set once the hello came
 
 	tty      *remote.Tty
 	killed   remote.KillReason
@@ -181,10 +180,10 @@ func (so *socket) run() {
 		so.finish(ending{Reason: err.Error(), Status: 1}, websocket.StatusPolicyViolation)
 		return
 	}
-	so.logger = s.log.With("user", h.Name, "remote", so.addr.String())
+	so.log = remote.NewSessionLog(s.warn, s.log, h.Name, so.addr)
 	if err := protocol.CheckPlayerName(h.Name, false); err != nil {
 		reason := fmt.Sprintf("name %q: %v", h.Name, err)
-		so.logger.Warn("web session refused", "reason", reason)
+		so.log.Warn("name", "web session refused", "reason", reason)
 		so.finish(ending{Reason: reason, Status: 1, Name: true}, websocket.StatusNormalClosure)
 		return
 	}
@@ -206,13 +205,13 @@ func (so *socket) run() {
 	context.AfterFunc(ctx, so.tty.End)
 	identity := identityOf(h.ID)
 	p := &remote.Player{Screen: screen, User: h.Name, Fingerprint: identity, Color: remote.FingerprintColor(identity),
-		RemoteAddr: so.addr, Spectate: rt.spectate, Room: rt.room, Lobby: rt.lobby, Joined: so.joined}
+		RemoteAddr: so.addr, Spectate: rt.spectate, Room: rt.room, Lobby: rt.lobby, Joined: so.joined, Log: so.log}
 	if rt.spectate {
 		p.Fingerprint, p.Color = "", 0
 	} else {
 		so.takeOver(identity)
 	}
-	so.logger.Info("web session start", "identity", p.Fingerprint, "page", rt.title(), "term", termName,
+	so.log.Info("", "web session start", "identity", p.Fingerprint, "page", rt.title(), "term", termName,
 		"size", fmt.Sprintf("%dx%d", h.Cols, h.Rows))
 	pr, pw := io.Pipe()
 	resize := newResizer(so.tty, win, func() { s.resizes.Add(1) })
@@ -231,7 +230,7 @@ func (so *socket) run() {
 	}()
 	go func() {
 		defer s.wg.Done()
-		remote.Watchdog{Tty: so.tty, Idle: s.opts.IdleTimeout, Killed: &so.killed, Cancel: cancel, Cut: so.cut, Logger: so.logger}.Run(watched)
+		remote.Watchdog{Tty: so.tty, Idle: s.opts.IdleTimeout, Killed: &so.killed, Cancel: cancel, Cut: so.cut, Log: so.log}.Run(watched)
 	}()
 
 	err = so.play(ctx, p)
@@ -248,7 +247,7 @@ func (so *socket) run() {
 	if reason == "" {
 		logReason = "quit"
 	}
-	so.logger.Info("web session end", "reason", logReason, "duration", time.Since(so.begun).Round(time.Millisecond))
+	so.log.Info(logReason, "web session end", "reason", logReason, "duration", time.Since(so.begun).Round(time.Millisecond))
 	if !gone || so.killed.Get() != "" {
 		so.finish(ending{Reason: reason, Status: status}, so.closeCode())
 	}
@@ -261,7 +260,7 @@ func (so *socket) run() {
 func (so *socket) play(ctx context.Context, p *remote.Player) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			so.logger.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
+			so.log.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
 			err = errors.New("internal error")
 		}
 	}()
@@ -290,7 +289,7 @@ func (so *socket) takeOver(identity string) {
 		return
 	}
 	if old.killed.Set("playing in another window") {
-		old.logger.Info("web session taken over by a new one of the same browser")
+		old.log.Info("", "web session taken over by a new one of the same browser")
 		old.cancel()
 	}
 	select {
@@ -442,7 +441,7 @@ func (so *socket) readLoop(pw *io.PipeWriter, resize *resizer) {
 // why, and closes the socket with code.
 func (so *socket) violation(reason string, code websocket.StatusCode) {
 	if so.killed.Set(reason) {
-		so.logger.Warn("ending session", "reason", reason)
+		so.log.Warn(reason, "ending session", "reason", reason)
 	}
 	so.codeMu.Lock()
 	so.code = code

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/log"
 	"github.com/coder/websocket"
 	"github.com/gdamore/tcell/v2"
 
@@ -414,4 +415,52 @@ func TestCloseTellsThePlayers(t *testing.T) {
 		t.Errorf("end %+v, want server stopped, status 0", e)
 	}
 	<-closed
+}
+
+// A session's lines are summarised by address, as over SSH: five
+// sessions from one address, each started and quit, write one start
+// line and one end line, the others counted for the summary.
+func TestSessionLinesSummarisedByAddress(t *testing.T) {
+	var lb logBuffer
+	s := startWeb(t, Options{Handler: sizeHandler(nil), Logger: log.New(&lb)})
+	for i := range 5 {
+		tb := openTab(t, s, dialer{}, fmt.Sprintf("mob%d", i), testID(i+1), "/")
+		tb.waitText("hello mob")
+		tb.send("q")
+		tb.waitEnd()
+	}
+	for _, msg := range []string{"web session start", "web session end"} {
+		if n := lb.count(msg, "remote=127.0.0.1:"); n != 1 {
+			t.Errorf("%d %q lines from 127.0.0.1, want 1", n, msg)
+		}
+	}
+}
+
+// logBuffer is a log's output, safe to read while the server writes.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// count is the number of lines holding every one of subs.
+func (l *logBuffer) count(subs ...string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+next:
+	for _, line := range strings.Split(l.b.String(), "\n") {
+		for _, s := range subs {
+			if !strings.Contains(line, s) {
+				continue next
+			}
+		}
+		n++
+	}
+	return n
 }
