@@ -240,10 +240,8 @@ func TestHandshakePoolFullOfBannerlessSockets(t *testing.T) {
 	}
 	t.Logf("sixteen addresses opened %d banner-less connections", fill())
 	s.mu.Lock()
-	used, most := s.shaking.used, 0
-	for _, n := range s.shaking.from {
-		most = max(most, n)
-	}
+	used := s.shaking.Used()
+	_, most := s.shaking.Heaviest()
 	s.mu.Unlock()
 	if used != DefaultMaxHandshakes || most > DefaultMaxHandshakesPerAddr {
 		t.Fatalf("the pool holds %d, one address %d; want it full (%d), no address over its share (%d)", used, most, DefaultMaxHandshakes, DefaultMaxHandshakesPerAddr)

@@ -222,7 +222,7 @@ func TestWindowChangeFloodSparesTheHonestPlayer(t *testing.T) {
 	}
 	wg.Wait()
 	w := sessionLimits.window
-	limit := int64(len(floods)) * (int64(w.burst) + int64(took/w.every) + 1)
+	limit := int64(len(floods)) * (int64(w.Burst) + int64(took/w.Every) + 1)
 	t.Logf("%d window changes sent in %v, %d applied (at most %d allowed)", sent.Load(), took.Round(time.Millisecond), applied, limit)
 	if applied > limit {
 		t.Errorf("%d window changes applied in %v by %d sessions, want at most %d", applied, took, len(floods), limit)

@@ -19,7 +19,7 @@ type trackedConn struct {
 	net.Conn
 	srv     *Server
 	host    string    // the remote IP
-	key     string    // the key of the per-address caps (see addrKey)
+	key     string    // the key of the per-address caps (see remote.AddrKey)
 	since   time.Time // when it was accepted
 	shaking bool      // counted as in its handshake (no session channel yet); guarded by srv.mu
 
@@ -191,16 +191,4 @@ func (c *trackedConn) Close() error {
 		c.srv.releaseConn(c)
 	})
 	return c.closeErr
-}
-
-// hostOf is the IP part of a remote address.
-func hostOf(a net.Addr) string {
-	if tcp, ok := a.(*net.TCPAddr); ok {
-		return tcp.IP.String()
-	}
-	host, _, err := net.SplitHostPort(a.String())
-	if err != nil {
-		return a.String()
-	}
-	return host
 }

@@ -9,6 +9,9 @@ import (
 	"github.com/charmbracelet/log"
 )
 
+// Title is the top line of the game's screen over SSH.
+const Title = "gridlag over ssh"
+
 // Defaults for the zero values of Options.
 const (
 	DefaultAddr             = ":2222"
@@ -31,11 +34,6 @@ const (
 	// deadline.
 	DefaultBannerTimeout = 3 * time.Second
 )
-
-// writeStallTimeout is how long one write to a client may block (the client
-// stopped reading and the SSH window is full) before its connection is
-// closed.
-const writeStallTimeout = 30 * time.Second
 
 // Options configure a Server.
 type Options struct {

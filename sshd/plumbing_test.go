@@ -17,6 +17,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/protocol"
+	"gridlag/remote"
 	"gridlag/tui"
 )
 
@@ -32,8 +33,8 @@ func TestSessionDrawsTakesKeysAndQuitsAtOnce(t *testing.T) {
 	tm.waitText("keys [abRight]")
 
 	tm.quitAtOnce()
-	if !tm.vt.everAlt || tm.vt.altScreen {
-		t.Errorf("alternate screen entered %v, still on at exit %v: want the terminal restored", tm.vt.everAlt, tm.vt.altScreen)
+	if on, ever := tm.vt.AltScreen(); !ever || on {
+		t.Errorf("alternate screen entered %v, still on at exit %v: want the terminal restored", ever, on)
 	}
 }
 
@@ -43,7 +44,7 @@ func TestWindowChangeRedraws(t *testing.T) {
 	c := dialSSH(t, s, "ada", nil)
 	tm := openTerm(t, c, "xterm-256color", 100, 40)
 	tm.waitText("size 100x40")
-	tm.vt.resize(120, 50)
+	tm.vt.Resize(120, 50)
 	if err := tm.sess.WindowChange(50, 120); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +52,7 @@ func TestWindowChangeRedraws(t *testing.T) {
 
 	// A size larger than the interface can use is clamped, not
 	// allocated, and the screen is centred on the terminal.
-	tm.vt.resize(300, 100)
+	tm.vt.Resize(300, 100)
 	if err := tm.sess.WindowChange(100, 300); err != nil {
 		t.Fatal(err)
 	}
@@ -208,8 +209,8 @@ func TestIdentity(t *testing.T) {
 		if p.User != "ada" || p.Fingerprint != wantFP {
 			t.Errorf("player %q key %q, want ada with %s", p.User, p.Fingerprint, wantFP)
 		}
-		if p.Color < 1 || p.Color > protocol.NumColors || p.Color != FingerprintColor(wantFP) {
-			t.Errorf("colour %d, want %d", p.Color, FingerprintColor(wantFP))
+		if p.Color < 1 || p.Color > protocol.NumColors || p.Color != remote.FingerprintColor(wantFP) {
+			t.Errorf("colour %d, want %d", p.Color, remote.FingerprintColor(wantFP))
 		}
 		colours = append(colours, p.Color)
 		tm.send("q")

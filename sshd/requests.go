@@ -6,6 +6,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"gridlag/remote"
 )
 
 // allowedRequests are the session channel requests passed on to the
@@ -48,7 +50,7 @@ func (f filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 		f.srv.refused.add(KindRequestFlood)
 		r := sessionLimits.requests
 		f.srv.warn.Warn("request flood "+f.key, "closing connection", "remote", f.remote,
-			"reason", fmt.Sprintf("flooding requests: more than %d at once, then %d a second", r.burst, time.Second/r.every))
+			"reason", fmt.Sprintf("flooding requests: more than %d at once, then %d a second", r.Burst, time.Second/r.Every))
 		f.cut()
 		for range reqs { // until the connection's end closes them
 		}
@@ -56,60 +58,31 @@ func (f filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 	return ch, out, nil
 }
 
-// rate is burst events at once, then one every every.
-type rate struct {
-	burst int
-	every time.Duration
-}
-
-// pace spaces events at a rate (the generic cell rate algorithm): next is
-// when an event would be due were there no burst.
-type pace struct {
-	rate
-	next time.Time
-}
-
-// wait is how long from now until an event is allowed, 0 if it is now.
-func (p *pace) wait(now time.Time) time.Duration {
-	return max(p.next.Add(-time.Duration(p.burst-1)*p.every).Sub(now), 0)
-}
-
-// take counts an event at now.
-func (p *pace) take(now time.Time) {
-	if p.next.Before(now) {
-		p.next = now
-	}
-	p.next = p.next.Add(p.every)
-}
-
 // requestLimits are a session's limits on its channel's requests.
 type requestLimits struct {
-	// window: the window changes that go on to resize the screen (each
-	// that changes the size costs a new screen, up to about 3 MB at the
-	// largest, tui.MaxWidth x tui.MaxHeight, and a repaint of every
-	// cell). A terminal being resized by hand sends a few dozen a
-	// second, of which the screen needs the last.
-	window rate
+	// window: the window changes that go on to resize the screen
+	// (remote.WindowChanges).
+	window remote.Rate
 	// requests: the requests of any kind a channel may send. A terminal
 	// sends a handful, and a few dozen a second while it is resized; a
 	// client that sends more is flooding, and its connection is closed,
 	// so that a flood costs the server no more than this.
-	requests rate
+	requests remote.Rate
 }
 
 // sessionLimits are every session's.
 var sessionLimits = requestLimits{
-	window:   rate{burst: 4, every: 250 * time.Millisecond},
-	requests: rate{burst: 600, every: 10 * time.Millisecond},
+	window:   remote.WindowChanges,
+	requests: remote.Rate{Burst: 600, Every: 10 * time.Millisecond},
 }
 
 // passRequests passes the allowed requests from in to out, refusing the
 // others, until in is closed (it returns true) or a request comes faster
 // than lim.requests allows (it returns false at once: a flood). Window
 // changes are clamped
-// (clampWindow) and coalesced before anything is allocated for them: one
+// (remote.WindowOf) and coalesced before anything is allocated for them: one
 // that leaves the clamped size as it is goes nowhere; of the others,
-// lim.window.burst go on at once, then one every lim.window.every, the
+// lim.window.Burst go on at once, then one every lim.window.Every, the
 // latest, and the ones it replaces are dropped (a window-change never
 // wants a reply). So a flood of them, alternating sizes or not, costs no
 // more than four screens a second. A held window change goes on before a
@@ -118,10 +91,10 @@ var sessionLimits = requestLimits{
 func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim requestLimits) (ended bool) {
 	var (
 		held      *gossh.Request // the latest window change not passed on yet
-		heldSize  window
-		size      window // the window last passed on
-		changes   = pace{rate: lim.window}
-		reading   = pace{rate: lim.requests}
+		heldSize  remote.Window
+		size      remote.Window // the window last passed on
+		changes   = remote.Pace{Rate: lim.window}
+		reading   = remote.Pace{Rate: lim.requests}
 		heldTimer = time.NewTimer(time.Hour)
 		waiting   bool // heldTimer runs for held
 	)
@@ -131,20 +104,20 @@ func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim reque
 	// it if so.
 	allowed := func() bool {
 		now := time.Now()
-		if changes.wait(now) > 0 {
+		if changes.Wait(now) > 0 {
 			return false
 		}
-		changes.take(now)
+		changes.Take(now)
 		return true
 	}
-	pass := func(req *gossh.Request, s window) {
+	pass := func(req *gossh.Request, s remote.Window) {
 		out <- req
 		size = s
 	}
 	wait := func() {
 		if !waiting {
 			waiting = true
-			heldTimer.Reset(changes.wait(time.Now()))
+			heldTimer.Reset(changes.Wait(time.Now()))
 		}
 	}
 	for {
@@ -157,13 +130,13 @@ func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim reque
 			if !ok {
 				return true
 			}
-			if now := time.Now(); reading.wait(now) > 0 {
+			if now := time.Now(); reading.Wait(now) > 0 {
 				if req.WantReply {
 					req.Reply(false, nil)
 				}
 				return false
 			}
-			reading.take(time.Now())
+			reading.Take(time.Now())
 			switch {
 			case req.Type == "window-change":
 				s, ok := windowChangeSize(req.Payload)
@@ -213,24 +186,24 @@ func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim reque
 	}
 }
 
-// windowChangeSize is the window (see windowOf) a window-change
+// windowChangeSize is the window (see remote.WindowOf) a window-change
 // request's payload asks for (RFC 4254 6.7: columns, rows, then pixels).
-func windowChangeSize(p []byte) (window, bool) {
+func windowChangeSize(p []byte) (remote.Window, bool) {
 	if len(p) < 8 {
-		return window{}, false
+		return remote.Window{}, false
 	}
-	return windowOf(int(min(binary.BigEndian.Uint32(p), 1<<16)), int(min(binary.BigEndian.Uint32(p[4:]), 1<<16))), true
+	return remote.WindowOf(int(min(binary.BigEndian.Uint32(p), 1<<16)), int(min(binary.BigEndian.Uint32(p[4:]), 1<<16))), true
 }
 
 // ptyRequestSize is the window a pty-req's payload gives (RFC 4254 6.2:
 // the terminal's name, then columns and rows).
-func ptyRequestSize(p []byte) (window, bool) {
+func ptyRequestSize(p []byte) (remote.Window, bool) {
 	if len(p) < 4 {
-		return window{}, false
+		return remote.Window{}, false
 	}
 	n := binary.BigEndian.Uint32(p)
 	if uint64(len(p)-4) < uint64(n) {
-		return window{}, false
+		return remote.Window{}, false
 	}
 	return windowChangeSize(p[4+n:])
 }

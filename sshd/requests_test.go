@@ -8,6 +8,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"gridlag/remote"
 )
 
 // windowChange is a window-change request for cols x rows.
@@ -31,11 +33,11 @@ func ptyRequest(cols, rows uint32) *gossh.Request {
 
 // collect runs passRequests over reqs with lim and returns what it passed
 // on.
-func collect(lim rate, reqs ...*gossh.Request) []*gossh.Request {
+func collect(lim remote.Rate, reqs ...*gossh.Request) []*gossh.Request {
 	in, out := make(chan *gossh.Request), make(chan *gossh.Request, len(reqs)+1)
 	done := make(chan struct{})
 	go func() {
-		passRequests(in, out, requestLimits{window: lim, requests: rate{burst: len(reqs) + 1, every: time.Hour}})
+		passRequests(in, out, requestLimits{window: lim, requests: remote.Rate{Burst: len(reqs) + 1, Every: time.Hour}})
 		close(done)
 	}()
 	for _, r := range reqs {
@@ -79,7 +81,7 @@ func TestWindowChangeFloodCoalesced(t *testing.T) {
 		}
 	}
 	reqs = append(reqs, &gossh.Request{Type: "env"}, &gossh.Request{Type: "shell"})
-	got := describe(collect(rate{burst: 4, every: time.Hour}, reqs...))
+	got := describe(collect(remote.Rate{Burst: 4, Every: time.Hour}, reqs...))
 	want := []string{"pty-req", "81x24", "10000x10000", "83x24", "10000x10000", "shell"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("%d window changes passed on %q, want %q: the burst of 4, then the shell", flood, got, want)
@@ -90,7 +92,7 @@ func TestWindowChangeFloodCoalesced(t *testing.T) {
 // none of the limit, and a held change back to the size in force is
 // dropped.
 func TestWindowChangeToTheSameSizeDropped(t *testing.T) {
-	got := describe(collect(rate{burst: 1, every: time.Hour},
+	got := describe(collect(remote.Rate{Burst: 1, Every: time.Hour},
 		ptyRequest(10000, 10000),
 		windowChange(10001, 10000), // the same window: clamped size and margins
 		windowChange(80, 24),       // goes on
@@ -109,7 +111,7 @@ func TestWindowChangeToTheSameSizeDropped(t *testing.T) {
 // after it.
 func TestHeldWindowChangeGoesOnAfterTheInterval(t *testing.T) {
 	in, out := make(chan *gossh.Request), make(chan *gossh.Request, 4)
-	go passRequests(in, out, requestLimits{window: rate{burst: 1, every: 20 * time.Millisecond}, requests: rate{burst: 10, every: time.Millisecond}})
+	go passRequests(in, out, requestLimits{window: remote.Rate{Burst: 1, Every: 20 * time.Millisecond}, requests: remote.Rate{Burst: 10, Every: time.Millisecond}})
 	defer close(in)
 	in <- windowChange(80, 24)
 	in <- windowChange(100, 30)
@@ -130,7 +132,7 @@ func TestHeldWindowChangeGoesOnAfterTheInterval(t *testing.T) {
 // is a flood: passRequests stops at once and says so; one within the
 // limit goes on until its end.
 func TestRequestFloodStops(t *testing.T) {
-	lim := requestLimits{window: rate{burst: 1, every: time.Hour}, requests: rate{burst: 3, every: time.Hour}}
+	lim := requestLimits{window: remote.Rate{Burst: 1, Every: time.Hour}, requests: remote.Rate{Burst: 3, Every: time.Hour}}
 	in, out := make(chan *gossh.Request), make(chan *gossh.Request, 8)
 	ended := make(chan bool, 1)
 	go func() { ended <- passRequests(in, out, lim) }()
@@ -144,7 +146,7 @@ func TestRequestFloodStops(t *testing.T) {
 	if len(out) != 3 {
 		t.Errorf("%d requests passed on, want the 3 within the burst", len(out))
 	}
-	lim.requests = rate{burst: 3, every: time.Millisecond}
+	lim.requests = remote.Rate{Burst: 3, Every: time.Millisecond}
 	in = make(chan *gossh.Request)
 	go func() { ended <- passRequests(in, make(chan *gossh.Request, 8), lim) }()
 	for range 6 {

@@ -16,6 +16,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/ratelog"
+	"gridlag/remote"
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Close.
@@ -34,7 +35,7 @@ type Server struct {
 	fp      string
 	ssh     *ssh.Server
 	handler func(ctx context.Context, p *Player) error
-	kept    keptTokens // fingerprint -> resume token of a dropped session's avatar
+	game    *remote.Game // the default handler's game, which keeps dropped avatars by key
 
 	ctx    context.Context // done when the server closes
 	cancel context.CancelFunc
@@ -43,9 +44,9 @@ type Server struct {
 	closed    bool
 	listeners map[net.Listener]struct{}
 	conns     map[*trackedConn]struct{}
-	open      pool // open connections
-	shaking   pool // connections without a session channel yet
-	sessions  pool // game sessions
+	open      remote.Pool   // open connections
+	shaking   remote.Pool   // connections without a session channel yet
+	sessions  *remote.Slots // game sessions, under the same rules
 	refused   counts
 	resizes   atomic.Uint64 // window changes that resized a screen
 
@@ -70,15 +71,17 @@ func New(opts Options) (*Server, error) {
 		handler:   opts.Handler,
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[*trackedConn]struct{}),
-		open:      newPool(2*opts.MaxSessions, 2*opts.MaxPerAddr),
-		shaking:   newPool(opts.MaxHandshakes, opts.MaxHandshakesPerAddr),
-		sessions:  newPool(opts.MaxSessions, opts.MaxPerAddr),
+		open:      remote.NewPool(2*opts.MaxSessions, 2*opts.MaxPerAddr),
+		shaking:   remote.NewPool(opts.MaxHandshakes, opts.MaxHandshakesPerAddr),
+		sessions:  remote.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
 	}
 	if created {
 		s.log.Info("created ssh host key", "path", opts.HostKeyPath, "fingerprint", s.fp)
 	}
+	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, Latency: opts.Latency, Jitter: opts.Jitter,
+		Title: Title, Front: "ssh", Logger: s.log}
 	if s.handler == nil {
-		s.handler = s.playGame
+		s.handler = s.game.Play
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.ssh = &ssh.Server{
@@ -268,7 +271,7 @@ func (s *Server) trackSession() bool {
 // takes the place of that address's oldest pending handshake, which is
 // closed.
 func (s *Server) admitConn(c net.Conn) (*trackedConn, bool) {
-	host, key := hostOf(c.RemoteAddr()), addrKey(c.RemoteAddr())
+	host, key := remote.HostOf(c.RemoteAddr()), remote.AddrKey(c.RemoteAddr())
 	s.mu.Lock()
 	kind, text := s.connRefusal(key)
 	var evicted *trackedConn
@@ -284,8 +287,8 @@ func (s *Server) admitConn(c net.Conn) (*trackedConn, bool) {
 	}
 	tc := &trackedConn{Conn: c, srv: s, host: host, key: key, shaking: true, since: time.Now()}
 	s.conns[tc] = struct{}{}
-	s.open.take(key)
-	s.shaking.take(key)
+	s.open.Take(key)
+	s.shaking.Take(key)
 	s.wg.Add(1)
 	tc.mu.Lock()
 	tc.armLocked()
@@ -306,21 +309,21 @@ func (s *Server) connRefusal(key string) (kind, text string) {
 	if s.closed {
 		return KindClosing, "the server is shutting down"
 	}
-	switch s.open.check(key) {
-	case poolFull:
-		return KindConnFull, fmt.Sprintf("the server is busy (%d connections): try again later", s.open.used)
-	case addrFull:
-		return KindConnAddr, fmt.Sprintf("too many connections from your address (%d): close one and try again", s.open.from[key])
-	case reserved:
-		return KindConnReserved, fmt.Sprintf("the server is nearly busy and keeps its last connections for other addresses (yours has %d): close one and try again", s.open.from[key])
+	switch s.open.Check(key) {
+	case remote.PoolFull:
+		return KindConnFull, fmt.Sprintf("the server is busy (%d connections): try again later", s.open.Used())
+	case remote.AddrFull:
+		return KindConnAddr, fmt.Sprintf("too many connections from your address (%d): close one and try again", s.open.Held(key))
+	case remote.Reserved:
+		return KindConnReserved, fmt.Sprintf("the server is nearly busy and keeps its last connections for other addresses (yours has %d): close one and try again", s.open.Held(key))
 	}
-	switch s.shaking.check(key) {
-	case poolFull:
-		return KindShakeFull, fmt.Sprintf("too many connections in their handshake (%d): try again in a few seconds", s.shaking.used)
-	case addrFull:
-		return KindShakeAddr, fmt.Sprintf("too many connections from your address in their handshake (%d): try again in a few seconds", s.shaking.from[key])
-	case reserved:
-		return KindShakeReserved, fmt.Sprintf("too many connections in their handshake, and yours has %d of them: try again in a few seconds", s.shaking.from[key])
+	switch s.shaking.Check(key) {
+	case remote.PoolFull:
+		return KindShakeFull, fmt.Sprintf("too many connections in their handshake (%d): try again in a few seconds", s.shaking.Used())
+	case remote.AddrFull:
+		return KindShakeAddr, fmt.Sprintf("too many connections from your address in their handshake (%d): try again in a few seconds", s.shaking.Held(key))
+	case remote.Reserved:
+		return KindShakeReserved, fmt.Sprintf("too many connections in their handshake, and yours has %d of them: try again in a few seconds", s.shaking.Held(key))
 	}
 	return "", ""
 }
@@ -333,8 +336,8 @@ func (s *Server) connRefusal(key string) (kind, text string) {
 // now and told why; the caller closes it once s.mu is released. nil if
 // no address holds enough more. s.mu is held.
 func (s *Server) evictionFor(key string) *trackedConn {
-	heavy, held := s.shaking.heaviest()
-	if held < s.shaking.from[key]+2 {
+	heavy, held := s.shaking.Heaviest()
+	if held < s.shaking.Held(key)+2 {
 		return nil
 	}
 	var victim *trackedConn
@@ -381,7 +384,7 @@ func (s *Server) endHandshakeLocked(c *trackedConn) {
 		return
 	}
 	c.shaking = false
-	s.shaking.give(c.key)
+	s.shaking.Give(c.key)
 }
 
 // summarise flushes the log's summaries every second until the returned
@@ -413,41 +416,25 @@ func (s *Server) releaseConn(c *trackedConn) {
 		return
 	}
 	delete(s.conns, c)
-	s.open.give(c.key)
+	s.open.Give(c.key)
 	s.endHandshakeLocked(c)
 }
 
-// acquireSession applies the session caps to a session from the address
-// of key key; on success the caller must call the returned release when
-// the session ends, else kind (one of RefusalKinds) and refusal say why
-// not.
+// acquireSession applies the session caps (remote.Slots) to a session
+// from the address of key key; on success the caller must call the
+// returned release when the session ends, else kind (one of RefusalKinds)
+// and refusal say why not.
 func (s *Server) acquireSession(key string) (release func(), kind, refusal string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
+	if s.isClosed() {
 		return nil, KindClosing, "the server is shutting down"
 	}
-	switch s.sessions.check(key) {
-	case poolFull:
-		kind, refusal = KindSessionFull, fmt.Sprintf("the server is full (%d players): try again later", s.opts.MaxSessions)
-	case addrFull:
-		kind, refusal = KindSessionAddr, fmt.Sprintf("too many sessions from your address (%d): close one and try again", s.opts.MaxPerAddr)
-	case reserved:
-		kind, refusal = KindSessionReserved, fmt.Sprintf("server nearly full, last places kept for other addresses (yours has %d)", s.sessions.from[key])
+	release, v, refusal := s.sessions.Take(key, false)
+	if release != nil {
+		return release, "", ""
 	}
-	if kind != "" {
-		s.refused.add(kind)
-		return nil, kind, refusal
-	}
-	s.sessions.take(key)
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			s.sessions.give(key)
-		})
-	}, "", ""
+	kind = map[remote.Verdict]string{remote.PoolFull: KindSessionFull, remote.AddrFull: KindSessionAddr, remote.Reserved: KindSessionReserved}[v]
+	s.refused.add(kind)
+	return nil, kind, refusal
 }
 
 // sessionChannel handles a new "session" channel: gliderlabs' session
@@ -469,7 +456,7 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 		defer tc.closeChannel()
 	}
 	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, srv: s,
-		remote: conn.RemoteAddr().String(), key: addrKey(conn.RemoteAddr()), cut: conn.Close}, ctx)
+		remote: conn.RemoteAddr().String(), key: remote.AddrKey(conn.RemoteAddr()), cut: conn.Close}, ctx)
 }
 
 // handshakeFailed logs a connection whose SSH handshake failed, summarised
@@ -479,5 +466,5 @@ func (s *Server) handshakeFailed(c net.Conn, err error) {
 	if errors.As(err, new(cutError)) {
 		return
 	}
-	s.warn.Warn("handshake failed "+addrKey(c.RemoteAddr()), "ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
+	s.warn.Warn("handshake failed "+remote.AddrKey(c.RemoteAddr()), "ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
 }

@@ -121,12 +121,21 @@ func TestSoak(t *testing.T) {
 	})
 	attack("lobby floods", 1, func(ctx context.Context, _ int) { lobbyFlood(ctx, g.addr, "127.0.2.2", 30, count) })
 	attack("room holders", 20, func(ctx context.Context, i int) { holdRooms(ctx, g.addr, fmt.Sprintf("127.0.3.%d", 1+i), 16, count) })
-	var impostors atomic.Int64 // impersonations the server let in
+	var impostors atomic.Int64      // impersonations the server let in while the honest player played
+	honestIn := make(chan struct{}) // closed once the honest player is in: its name is then theirs
 	attack("impersonation", 1, func(ctx context.Context, _ int) {
+		select {
+		case <-honestIn: // before, a look-alike of a name nobody holds yet is no impostor
+		case <-ctx.Done():
+			return
+		}
 		every(ctx, 20*time.Millisecond, func() {
 			count("impersonation")
-			if impersonate(g.addr, "127.0.2.3") {
+			// One welcomed once the soak is over may have come after the
+			// honest player left: only those before count.
+			if name := impersonate(g.addr, "127.0.2.3"); name != "" && ctx.Err() == nil {
 				impostors.Add(1)
+				fmt.Printf("impostor let in: %q\n", name)
 			}
 		})
 	})
@@ -134,7 +143,7 @@ func TestSoak(t *testing.T) {
 	attack("resume elsewhere", 1, func(ctx context.Context, _ int) {
 		resumeElsewhere(ctx, g.addr, "127.0.2.4", "127.0.2.5", count, &overShare)
 	})
-	honest := playHonestly(ctx, g.addr)
+	honest := playHonestly(ctx, g.addr, honestIn)
 	honestSSH := playHonestlyOverSSH(ctx, sshAddr)
 	res := <-honest
 	sshRes := <-honestSSH
@@ -371,8 +380,9 @@ type honestResult struct {
 }
 
 // playHonestly plays from 127.0.0.9 until ctx is done: a move every 150 ms
-// (over the speed limit of 100 ms), a Ping every 100 ms.
-func playHonestly(ctx context.Context, addr string) <-chan honestResult {
+// (over the speed limit of 100 ms), a Ping every 100 ms; in is closed
+// once it is in the game.
+func playHonestly(ctx context.Context, addr string, in chan<- struct{}) <-chan honestResult {
 	done := make(chan honestResult, 1)
 	go func() {
 		var (
@@ -411,6 +421,11 @@ func playHonestly(ctx context.Context, addr string) <-chan honestResult {
 				}
 				mu.Lock()
 				switch m := m.(type) {
+				case *protocol.Welcome:
+					if in != nil {
+						close(in)
+						in = nil
+					}
 				case *protocol.Pong:
 					res.rtts = append(res.rtts, time.Duration(time.Now().UnixNano()-int64(m.Stamp)))
 				case *protocol.State:
@@ -649,20 +664,23 @@ func sshBigTerminals(ctx context.Context, sshAddr, local string, n int, count fu
 
 // impersonate joins from local under a look-alike of the honest player's
 // name, or of a bot's with the bot flag, or with heavy combining marks,
-// and reports whether the server let it in.
-func impersonate(addr, local string) bool {
+// and returns the name if the server let it in, "" if it refused it.
+func impersonate(addr, local string) (welcomed string) {
 	names := []string{"h\u043enest", "\uff48\uff4f\uff4e\uff45\uff53\uff54", "HONEST", "h0nest", "bot-1", "b\u043et-1",
 		"\uff42\uff4f\uff54-1", "z\u0300\u0301\u0302\u0303\u0304\u0305"}
 	c, err := dialFrom(local, addr)
 	if err != nil {
-		return false
+		return ""
 	}
 	defer c.Close()
-	protocol.NewEncoder(c).Encode(&protocol.Hello{Version: protocol.Version, Name: names[rand.IntN(len(names))], Bot: true})
+	name := names[rand.IntN(len(names))]
+	protocol.NewEncoder(c).Encode(&protocol.Hello{Version: protocol.Version, Name: name, Bot: true})
 	c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	m, err := protocol.NewDecoder(c).Decode()
-	_, welcomed := m.(*protocol.Welcome)
-	return err == nil && welcomed
+	if _, ok := m.(*protocol.Welcome); err == nil && ok {
+		return name
+	}
+	return ""
 }
 
 // resumeElsewhere joins players from one address, drops them (kept for

@@ -1,4 +1,4 @@
-package sshd
+package remote
 
 import (
 	"bytes"
@@ -22,22 +22,23 @@ import (
 // point is a margin: columns and rows.
 type point struct{ x, y int }
 
-// window is what a client's terminal size comes to: the screen's size,
-// clamped, and the margins that centre it on the terminal.
-type window struct {
+// Window is what a client's terminal size comes to: the screen's size,
+// clamped, and the margins that centre it on the terminal. Two are equal
+// when the screen would not change between them.
+type Window struct {
 	size tcell.WindowSize
 	off  point
 }
 
-// windowOf is the window of a cols x rows terminal.
-func windowOf(cols, rows int) window {
+// WindowOf is the window of a cols x rows terminal.
+func WindowOf(cols, rows int) Window {
 	size := clampWindow(cols, rows)
-	return window{size: size, off: point{max(cols-size.Width, 0) / 2, max(rows-size.Height, 0) / 2}}
+	return Window{size: size, off: point{max(cols-size.Width, 0) / 2, max(rows-size.Height, 0) / 2}}
 }
 
-// canShift reports whether a terminal's cursor addressing is the one
+// CanShift reports whether a terminal's cursor addressing is the one
 // shiftOutput rewrites.
-func canShift(ti *terminfo.Terminfo) bool {
+func CanShift(ti *terminfo.Terminfo) bool {
 	return ti.SetCursor == "\x1b[%i%p1%d;%p2%dH"
 }
 

@@ -1,4 +1,4 @@
-package sshd
+package remote
 
 import (
 	"fmt"
@@ -25,13 +25,13 @@ const (
 	maxRows = tui.MaxHeight
 )
 
-// lookupTerm finds the terminal description for the client's TERM in
+// LookupTerm finds the terminal description for the client's TERM in
 // tcell's built-in database, falling back to FallbackTerm. It never runs an
 // external program (tcell.LookupTerminfo may run infocmp): the name comes
 // from the network. The result is a copy of the database's entry: tcell
 // writes to the entry it is given when it builds a screen, and sessions
 // build screens concurrently.
-func lookupTerm(name string) (*terminfo.Terminfo, string, error) {
+func LookupTerm(name string) (*terminfo.Terminfo, string, error) {
 	if validTermName(name) {
 		if ti, err := terminfo.LookupTerminfo(name); err == nil {
 			own := *ti
@@ -40,7 +40,7 @@ func lookupTerm(name string) (*terminfo.Terminfo, string, error) {
 	}
 	ti, err := terminfo.LookupTerminfo(FallbackTerm)
 	if err != nil {
-		return nil, "", fmt.Errorf("sshd: no terminfo for %s: %w", FallbackTerm, err)
+		return nil, "", fmt.Errorf("remote: no terminfo for %s: %w", FallbackTerm, err)
 	}
 	own := *ti
 	return &own, FallbackTerm, nil

@@ -1,4 +1,4 @@
-package sshd
+package remote
 
 import (
 	"testing"
@@ -13,15 +13,15 @@ import (
 func TestWindowOf(t *testing.T) {
 	for _, tc := range []struct {
 		cols, rows int
-		want       window
+		want       Window
 	}{
-		{80, 24, window{size: tcell.WindowSize{Width: 80, Height: 24}}},
-		{tui.MaxWidth + 10, tui.MaxHeight + 3, window{size: tcell.WindowSize{Width: tui.MaxWidth, Height: tui.MaxHeight}, off: point{5, 1}}},
-		{100000, 100000, window{size: tcell.WindowSize{Width: tui.MaxWidth, Height: tui.MaxHeight}, off: point{(100000 - tui.MaxWidth) / 2, (100000 - tui.MaxHeight) / 2}}},
-		{0, 0, window{}},
+		{80, 24, Window{size: tcell.WindowSize{Width: 80, Height: 24}}},
+		{tui.MaxWidth + 10, tui.MaxHeight + 3, Window{size: tcell.WindowSize{Width: tui.MaxWidth, Height: tui.MaxHeight}, off: point{5, 1}}},
+		{100000, 100000, Window{size: tcell.WindowSize{Width: tui.MaxWidth, Height: tui.MaxHeight}, off: point{(100000 - tui.MaxWidth) / 2, (100000 - tui.MaxHeight) / 2}}},
+		{0, 0, Window{}},
 	} {
-		if got := windowOf(tc.cols, tc.rows); got != tc.want {
-			t.Errorf("windowOf(%d, %d) = %+v, want %+v", tc.cols, tc.rows, got, tc.want)
+		if got := WindowOf(tc.cols, tc.rows); got != tc.want {
+			t.Errorf("WindowOf(%d, %d) = %+v, want %+v", tc.cols, tc.rows, got, tc.want)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package sshd
+package remote
 
 import (
 	"errors"
@@ -10,28 +10,30 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-// Errors a channelTty's Read returns instead of blocking.
+// Errors a Tty's Read returns instead of blocking.
 var (
 	// errDrained wakes tcell's input loop when the screen is stopping.
-	errDrained = errors.New("sshd: terminal input drained")
+	errDrained = errors.New("remote: terminal input drained")
 	// errSessionEnded ends input when the session is being closed.
-	errSessionEnded = errors.New("sshd: session ended")
+	errSessionEnded = errors.New("remote: session ended")
 )
 
-// channelTty is a tcell.Tty over one SSH session channel.
+// Tty is a tcell.Tty over one remote terminal: an SSH session channel, a
+// WebSocket.
 //
-// Input comes from a pump goroutine (pump) that reads the channel and hands
-// chunks to Read through a channel, so that Read can also be woken by Drain
-// (tcell calls it before Stop: the player pressed q and the screen must let
-// go at once) and by end (the session is being closed). The window size
-// comes from the session's pty-req and window-change requests (watchWindow).
-type channelTty struct {
-	w io.Writer // the session channel, toward the client
+// Input comes from a pump goroutine (Pump) that reads the connection and
+// hands chunks to Read through a channel, so that Read can also be woken by
+// Drain (tcell calls it before Stop: the player pressed q and the screen
+// must let go at once) and by End (the session is being closed). The
+// window size comes from the client (SetWindow): an SSH session's pty-req
+// and window-change requests, a page's resize messages.
+type Tty struct {
+	w io.Writer // the connection, toward the client
 
-	in    chan []byte // chunks of input from pump; closed at end of input
+	in    chan []byte // chunks of input from Pump; closed at end of input
 	inErr error       // why input ended; written before in is closed
 
-	ended   chan struct{} // closed by end or Close: Read fails at once
+	ended   chan struct{} // closed by End or Close: Read fails at once
 	endOnce sync.Once
 
 	shift bool // the screen is centred on a larger terminal (see centre.go)
@@ -40,7 +42,7 @@ type channelTty struct {
 	wake     chan struct{} // closed by Drain; a new one on Start
 	woken    bool
 	pending  []byte // input Read could not return yet
-	win      window // the screen's size, and its margins on the terminal
+	win      Window // the screen's size, and its margins on the terminal
 	onResize func()
 	started  bool // tcell engaged the tty at least once
 	closed   bool // tcell finalised the screen
@@ -56,14 +58,14 @@ type channelTty struct {
 	inputEnded atomic.Bool  // the client's input ended (EOF or a broken channel)
 }
 
-// newChannelTty returns a tty writing to w, of window win (its margins
-// applied if shift: see centre.go); feed its input with pump and its size
-// with setWindow.
-func newChannelTty(w io.Writer, win window, shift bool) *channelTty {
+// NewTty returns a tty writing to w, of window win (its margins applied
+// if shift, for a terminal CanShift drives: see centre.go); feed its input
+// with Pump and its size with SetWindow.
+func NewTty(w io.Writer, win Window, shift bool) *Tty {
 	if !shift {
 		win.off = point{}
 	}
-	t := &channelTty{
+	t := &Tty{
 		w:     w,
 		in:    make(chan []byte),
 		ended: make(chan struct{}),
@@ -75,9 +77,9 @@ func newChannelTty(w io.Writer, win window, shift bool) *channelTty {
 	return t
 }
 
-// pump reads the client's input from r until it ends, handing each chunk to
+// Pump reads the client's input from r until it ends, handing each chunk to
 // Read. It returns at the end of input or once the tty has ended.
-func (t *channelTty) pump(r io.Reader) {
+func (t *Tty) Pump(r io.Reader) {
 	defer close(t.in)
 	for {
 		buf := make([]byte, 256)
@@ -108,12 +110,12 @@ func (t *channelTty) pump(r io.Reader) {
 	}
 }
 
-// setWindow records a new window size from the client, clamped, and tells
-// the screen if that changed it or its margins (a resize costs the screen
-// a new buffer and a repaint, moved margins a repaint); it reports
-// whether it did.
-func (t *channelTty) setWindow(cols, rows int) bool {
-	win := windowOf(cols, rows)
+// SetWindow records a new window size from the client, clamped (see
+// WindowOf), and tells the screen if that changed it or its margins (a
+// resize costs the screen a new buffer and a repaint, moved margins a
+// repaint); it reports whether it did.
+func (t *Tty) SetWindow(cols, rows int) bool {
+	win := WindowOf(cols, rows)
 	if !t.shift {
 		win.off = point{}
 	}
@@ -139,16 +141,16 @@ func (t *channelTty) setWindow(cols, rows int) bool {
 	return true
 }
 
-// end makes Read fail from now on, so the screen's input loop reports an
+// End makes Read fail from now on, so the screen's input loop reports an
 // error event and the interface on it stops.
-func (t *channelTty) end() { t.endOnce.Do(func() { close(t.ended) }) }
+func (t *Tty) End() { t.endOnce.Do(func() { close(t.ended) }) }
 
 // Start implements tcell.Tty.
-func (t *channelTty) Start() error {
+func (t *Tty) Start() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.closed {
-		return errors.New("sshd: terminal closed")
+		return errors.New("remote: terminal closed")
 	}
 	if t.woken {
 		t.wake = make(chan struct{})
@@ -160,10 +162,10 @@ func (t *channelTty) Start() error {
 
 // Stop implements tcell.Tty. The client's terminal modes belong to the
 // client; tcell has already written the sequences that restore the screen.
-func (t *channelTty) Stop() error { return nil }
+func (t *Tty) Stop() error { return nil }
 
 // Drain implements tcell.Tty: it wakes a Read blocked waiting for input.
-func (t *channelTty) Drain() error {
+func (t *Tty) Drain() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.woken {
@@ -174,21 +176,21 @@ func (t *channelTty) Drain() error {
 }
 
 // NotifyResize implements tcell.Tty.
-func (t *channelTty) NotifyResize(cb func()) {
+func (t *Tty) NotifyResize(cb func()) {
 	t.mu.Lock()
 	t.onResize = cb
 	t.mu.Unlock()
 }
 
 // WindowSize implements tcell.Tty.
-func (t *channelTty) WindowSize() (tcell.WindowSize, error) {
+func (t *Tty) WindowSize() (tcell.WindowSize, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.win.size, nil
 }
 
 // Read implements io.Reader: the client's key presses.
-func (t *channelTty) Read(p []byte) (int, error) {
+func (t *Tty) Read(p []byte) (int, error) {
 	t.mu.Lock()
 	if len(t.pending) > 0 {
 		n := copy(p, t.pending)
@@ -221,7 +223,7 @@ func (t *channelTty) Read(p []byte) (int, error) {
 }
 
 // Write implements io.Writer: screen output toward the client.
-func (t *channelTty) Write(p []byte) (int, error) {
+func (t *Tty) Write(p []byte) (int, error) {
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
 	out := p
@@ -245,29 +247,29 @@ func (t *channelTty) Write(p []byte) (int, error) {
 }
 
 // Close implements io.Closer. tcell calls it when the screen is
-// finalised; the SSH channel itself is closed by the session.
-func (t *channelTty) Close() error {
+// finalised; the connection itself is closed by the session.
+func (t *Tty) Close() error {
 	t.mu.Lock()
 	t.closed = true
 	t.mu.Unlock()
-	t.end()
+	t.End()
 	return nil
 }
 
-// state reports whether tcell engaged the tty and whether it finalised it.
-func (t *channelTty) state() (started, closed bool) {
+// State reports whether tcell engaged the tty and whether it finalised it.
+func (t *Tty) State() (started, closed bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.started, t.closed
 }
 
-// idleFor is how long ago the client last sent input.
-func (t *channelTty) idleFor(now time.Time) time.Duration {
+// IdleFor is how long ago the client last sent input.
+func (t *Tty) IdleFor(now time.Time) time.Duration {
 	return now.Sub(time.Unix(0, t.lastInput.Load()))
 }
 
-// stalledFor is how long the current write has been blocked, 0 if none.
-func (t *channelTty) stalledFor(now time.Time) time.Duration {
+// StalledFor is how long the current write has been blocked, 0 if none.
+func (t *Tty) StalledFor(now time.Time) time.Duration {
 	since := t.writeSince.Load()
 	if since == 0 {
 		return 0
@@ -275,4 +277,8 @@ func (t *channelTty) stalledFor(now time.Time) time.Duration {
 	return now.Sub(time.Unix(0, since))
 }
 
-var _ tcell.Tty = (*channelTty)(nil)
+// InputEnded reports whether the client's input ended (EOF or a broken
+// connection), rather than the session being ended by the server.
+func (t *Tty) InputEnded() bool { return t.inputEnded.Load() }
+
+var _ tcell.Tty = (*Tty)(nil)
