@@ -145,3 +145,32 @@ func TestEndToEndOpenSSHInTmux(t *testing.T) {
 		t.Errorf("ssh -T: want the reason and EXIT=1:\n%s", screen)
 	}
 }
+
+// The real OpenSSH client, from its own address, gets in and plays while
+// sixteen other addresses keep the handshakes' pool full of sockets that
+// never send a banner (before the fair pool, four addresses made every
+// ssh fail with "kex_exchange_identification: Connection reset by peer").
+func TestOpenSSHPlaysPastBannerlessSockets(t *testing.T) {
+	requireTools(t, "tmux", "ssh")
+	s := startGameSSH(t, Options{})
+	fill := func() {
+		for i := range 16 {
+			fillShare(t, s, fmt.Sprintf("127.0.1.%d", i+1))
+		}
+	}
+	fill()
+	port := strconv.Itoa(s.Addr().(*net.TCPAddr).Port)
+	socket := fmt.Sprintf("gridlag-e2e-fair-%d", os.Getpid())
+	t.Cleanup(func() { exec.Command("tmux", "-L", socket, "kill-server").Run() })
+	ssh := "ssh -F /dev/null -p " + port + " -b 127.0.3.1" +
+		" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o PubkeyAuthentication=no -o PasswordAuthentication=no"
+	pane := startPane(t, socket, "honest", 80, 24, ssh+" ada@127.0.0.1; echo EXIT=$?; sleep 60")
+	pane.waitFor("you (10,10)", "server (10,10)", "playing as ada")
+	fill() // the attackers take their places back; the player plays on
+	pane.keys("Right")
+	pane.waitFor("you (11,10)", "server (11,10)")
+	pane.keys("q")
+	if screen := pane.waitFor("EXIT="); !strings.Contains(screen, "EXIT=0") {
+		t.Fatalf("ssh did not exit 0 after q:\n%s", screen)
+	}
+}

@@ -17,6 +17,8 @@ import (
 	"github.com/charmbracelet/log"
 	"github.com/gdamore/tcell/v2"
 	gossh "golang.org/x/crypto/ssh"
+
+	"gridlag/vt"
 )
 
 // waitLong bounds every wait on real sockets in these tests.
@@ -157,7 +159,7 @@ type term struct {
 	t     testing.TB
 	sess  *gossh.Session
 	in    io.WriteCloser
-	vt    *vt
+	vt    *vt.Term
 	read  chan struct{} // closed when the output ended
 	exit  chan error    // the session's Wait result
 	start time.Time
@@ -188,7 +190,7 @@ func openTermRunning(t testing.TB, c *gossh.Client, termName string, w, h int, c
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm := &term{t: t, sess: sess, in: in, vt: newVT(w, h), read: make(chan struct{}), exit: make(chan error, 1), start: time.Now()}
+	tm := &term{t: t, sess: sess, in: in, vt: vt.New(w, h), read: make(chan struct{}), exit: make(chan error, 1), start: time.Now()}
 	start := sess.Shell
 	if command != "" {
 		start = func() error { return sess.Start(command) }
@@ -233,10 +235,10 @@ func (tm *term) waitText(texts ...string) string {
 			return screen
 		}
 		select {
-		case <-tm.vt.changed:
+		case <-tm.vt.Changed():
 		case <-tm.read:
 			select {
-			case <-tm.vt.changed:
+			case <-tm.vt.Changed():
 				continue
 			default:
 			}

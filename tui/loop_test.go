@@ -91,7 +91,12 @@ type loopRig struct {
 // newLoopRig settles the world for 2 s (so the board is there), then
 // starts the loop, which draws its first frame.
 func newLoopRig(t *testing.T, opts client.Options, others ...string) *loopRig {
-	w := sim.New(server.Config{Rate: 20})
+	return newLoopRigIn(t, server.Config{Rate: 20}, opts, others...)
+}
+
+// newLoopRigIn is newLoopRig in a world of cfg.
+func newLoopRigIn(t *testing.T, cfg server.Config, opts client.Options, others ...string) *loopRig {
+	w := sim.New(cfg)
 	me := &viewCounter{Client: w.Join("alice", opts)}
 	for _, name := range others {
 		w.Join(name, client.Options{})
@@ -237,6 +242,27 @@ func TestFrameClock(t *testing.T) {
 		if gap := r.screen.shows[i] - r.screen.shows[i-1]; gap < FrameInterval {
 			t.Fatalf("frames %d and %d are %v apart, less than %v", i-1, i, gap, FrameInterval)
 		}
+	}
+}
+
+// A key is drawn at once even while the loop waits for the round's clock
+// to show its next second: the tick due later is brought forward, and
+// the clock's own tick still comes.
+func TestKeyIsNotHeldForTheRoundClock(t *testing.T) {
+	r := newLoopRigIn(t, server.Config{Rate: 20, Round: 3 * time.Minute}, client.Options{NoInterpolate: true})
+	r.world.Ping()                     // the scoreboard, with the round's clock, comes with the server's ping
+	r.advance(1500 * time.Millisecond) // idle: only the round's clock ticks
+	if r.loop.tick == nil {
+		t.Fatalf("no tick due for the round's clock: round %d, left %v", r.me.View().Round, r.me.View().RoundLeft)
+	}
+	shown := r.shows()
+	r.key(tcell.KeyRight, 0)
+	if r.shows() != shown+1 || r.screen.shows[shown] != r.world.Now() {
+		t.Fatalf("a key while the round's clock waits was not drawn at once: frames at %v, now %v", r.screen.shows[shown:], r.world.Now())
+	}
+	r.advance(2 * time.Second) // the move acknowledged, the clock shows two more seconds
+	if n := r.shows() - shown - 1; n < 2 {
+		t.Fatalf("%d frames in the 2 s after the key, want the round's clock to tick on", n)
 	}
 }
 

@@ -16,6 +16,7 @@
 // ListRooms, HasRooms and Lobby are the blocking calls of a lobby: one
 // question, one answer, on a connection of their own.
 //
-// The front ends (cmd/gridlag, sshd, bot) use this package; a simulator
-// (package sim) runs the same Driver on a virtual clock instead.
+// The front ends use this package (cmd/gridlag, bot, and remote for sshd
+// and web); a simulator (package sim) runs the same Driver on a virtual
+// clock instead.
 package tcp
