@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/protocol"
 	"gridlag/tui"
 )
@@ -67,14 +68,16 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 		return g.watch(ctx, p)
 	}
 	slog := g.sessionLog(p)
-	opts := client.Options{
-		Name:    p.User,
-		Color:   p.Color,
-		Room:    p.Room,
-		Latency: g.Latency,
-		Jitter:  g.Jitter,
-		Dial:    g.dialFor(p),
-		Logger:  slog.Logger(),
+	opts := tcp.Options{
+		Options: client.Options{
+			Name:    p.User,
+			Color:   p.Color,
+			Room:    p.Room,
+			Latency: g.Latency,
+			Jitter:  g.Jitter,
+		},
+		Dial:   g.dialFor(p),
+		Logger: slog.Logger(),
 	}
 	room, resuming := p.Room, false
 	if p.Fingerprint != "" {
@@ -89,7 +92,7 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 	// A refusal by the game server shows on the screen, then ends the
 	// session with its error.
 	topts := tui.Options{Title: g.Title + tui.RoomTitle(room), Logger: slog.Logger()}
-	lobby := client.Lobby{Ctx: ctx, Addr: g.Addr, Options: opts}
+	lobby := tcp.Lobby{Ctx: ctx, Addr: g.Addr, Options: opts}
 	if !resuming && (p.Lobby || p.Room == "" && lobby.HasRooms()) {
 		sess, joined, err := tui.RunLobbySession(p.Screen, joinedLobby{lobby, p.Joined}, topts)
 		if sess == nil {
@@ -97,7 +100,7 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 		}
 		return g.end(p, sess, joined, err)
 	}
-	conn, err := client.Connect(ctx, g.Addr, opts)
+	conn, err := tcp.Connect(ctx, g.Addr, opts)
 	if err != nil {
 		return fmt.Errorf("cannot join the game: %w", err)
 	}
@@ -111,7 +114,7 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 // joinedLobby is the lobby of a game server, which tells Player.Joined of
 // the session of the room the player joins.
 type joinedLobby struct {
-	client.Lobby
+	tcp.Lobby
 	joined func(s client.Session, resumed bool)
 }
 
@@ -128,7 +131,7 @@ func (l joinedLobby) Join(room string) (client.Session, error) {
 // slot; the game server caps spectators on their own.
 func (g *Game) watch(ctx context.Context, p *Player) error {
 	logger := g.sessionLog(p).Logger()
-	w, err := client.ConnectSpectator(ctx, g.Addr, client.Options{Name: p.User, Room: p.Room, Dial: g.dialFor(p), Logger: logger})
+	w, err := tcp.ConnectSpectator(ctx, g.Addr, tcp.Options{Options: client.Options{Name: p.User, Room: p.Room}, Dial: g.dialFor(p), Logger: logger})
 	if err != nil {
 		return fmt.Errorf("cannot watch the game: %w", err)
 	}
@@ -146,7 +149,7 @@ func (g *Game) dialFor(p *Player) func(ctx context.Context, addr string) (net.Co
 }
 
 // resumable is a game session that can be left for a resume: a
-// client.Conn.
+// tcp.Conn.
 type resumable interface {
 	Resumable() (protocol.Token, time.Duration)
 	Abandon()

@@ -130,10 +130,9 @@ func TestEndToEndOpenSSHInTmux(t *testing.T) {
 	if !strings.Contains(screen, "EXIT=0") {
 		t.Fatalf("ssh did not exit 0 after q:\n%s", screen)
 	}
+	// At once, on no timer: see quitAtOnce. Only "not before" holds on
+	// the wall clock.
 	t.Logf("q to ssh exit: %v", took)
-	if took > 2*time.Second {
-		t.Errorf("ssh took %v to exit after q, want at once", took)
-	}
 
 	noKey := startPane(t, socket, "nokey", 100, 40, ssh+" -o PubkeyAuthentication=no -o PasswordAuthentication=no bob@127.0.0.1"+tail)
 	noKey.waitFor("you (", "playing as bob")

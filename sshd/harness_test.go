@@ -331,7 +331,14 @@ func echoHandler(seen chan<- *Player) func(context.Context, *Player) error {
 	}
 }
 
-// quitAtOnce presses q and checks the session ends at once with status 0.
+// quitAtOnce presses q and checks the session ends with status 0. That
+// it ends at once, waiting on no timer, is pinned on the virtual clock:
+// the terminal's loop ends on q with the clock standing still (tui's
+// TestQuitEndsTheLoopAtOnce) and the game's Bye goes without the
+// injected latency (client's TestDriverCloseSaysBye); nothing on the
+// session's way out waits on time, and waitExit's guard (waitLong) is
+// shorter than any timer that could hold a session. On the wall clock of
+// a busy machine the test asserts no "within".
 func (tm *term) quitAtOnce() {
 	tm.t.Helper()
 	quit := time.Now()
@@ -339,9 +346,6 @@ func (tm *term) quitAtOnce() {
 	status, took := tm.waitExit(quit)
 	if status != 0 {
 		tm.t.Errorf("exit status %d after q, want 0", status)
-	}
-	if took > time.Second {
-		tm.t.Errorf("q took %v to end the session, want it at once", took)
 	}
 	tm.t.Logf("q to session end: %v", took)
 }

@@ -309,3 +309,31 @@ func TestFrameClockResizeAndMouse(t *testing.T) {
 		t.Fatal("the click was not drawn at once")
 	}
 }
+
+// TestQuitEndsTheLoopAtOnce: q ends the loop of a running game on the
+// event that carries it, with the clock standing still: quitting waits on
+// no timer (no frame tick, no grace), which is what "q ends the SSH
+// session at once" rests on.
+func TestQuitEndsTheLoopAtOnce(t *testing.T) {
+	r := newLoopRig(t, client.Options{Latency: MaxLatency})
+	r.key(tcell.KeyRight, 0) // something in flight: the ledger ages, a tick is due
+	events := make(chan tcell.Event, 1)
+	events <- tcell.NewEventKey(tcell.KeyRune, 'q', tcell.ModNone)
+	at := r.world.Now()
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.loop.run(events)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the loop ended with %v after q", err)
+		}
+	case <-time.After(time.Minute): // a guard against a hang, not a bound
+		t.Fatal("the loop did not end on q while the clock stood still")
+	}
+	if now := r.world.Now(); now != at {
+		t.Fatalf("the clock moved from %v to %v", at, now)
+	}
+}

@@ -18,6 +18,7 @@ import (
 
 	"gridlag/bot"
 	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/grid"
 	"gridlag/metrics"
 	"gridlag/protocol"
@@ -509,21 +510,21 @@ func playMain(ctx context.Context, f gameFlags) error {
 			invite = g.webInvites[0]
 		}
 	}
-	opts := client.Options{Name: f.name, Room: f.room, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("client")}
+	opts := tcp.Options{Options: client.Options{Name: f.name, Room: f.room, Latency: f.latency, Jitter: f.jitter, Loss: f.loss}, Logger: logger.WithPrefix("client")}
 	screen, err := tcell.NewScreen()
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	// A signal ends the game like q: the terminal is restored, exit 0.
 	topts := tui.Options{LogPath: path, Title: title + tui.RoomTitle(f.room), Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()}
-	if f.lobby || f.connect != "" && f.room == "" && client.HasRooms(ctx, addr) {
+	if f.lobby || f.connect != "" && f.room == "" && tcp.HasRooms(ctx, addr) {
 		logger.Info("lobby", "server", addr, "name", f.name)
-		return tui.RunLobby(screen, client.Lobby{Ctx: ctx, Addr: addr, Options: opts}, topts)
+		return tui.RunLobby(screen, tcp.Lobby{Ctx: ctx, Addr: addr, Options: opts}, topts)
 	}
 	// Connect, not Dial: the screen comes up at once and says it is
 	// waiting for the server (which takes a round trip, up to a second at
 	// the slider's maximum); q works meanwhile.
-	conn, err := client.Connect(ctx, addr, opts)
+	conn, err := tcp.Connect(ctx, addr, opts)
 	if err != nil {
 		return err
 	}

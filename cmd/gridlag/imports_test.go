@@ -2,9 +2,13 @@ package main
 
 import (
 	"bufio"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -76,6 +80,74 @@ func TestReadmeImportTable(t *testing.T) {
 	for pkg := range documented {
 		if _, ok := actual[pkg]; !ok {
 			t.Errorf("README's import table has a row for %s, which is not a package", pkg)
+		}
+	}
+}
+
+// corePackages are the sans-I/O cores: state machines fed with messages
+// and an explicit now, which their adapters drive. The compiler keeps
+// them apart; TestCoresDoNoIO keeps them free of I/O.
+var corePackages = []string{"client", "link"}
+
+// TestCoresDoNoIO fails if a core package imports the network, the
+// operating system or locks (net, os, sync and the packages below them),
+// or reads or waits on the clock (time.Now, time.Since, a timer...): a
+// core is driven on any clock, real or virtual, and never blocks.
+func TestCoresDoNoIO(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs the go command")
+	}
+	forbidden := func(imp string) bool {
+		for _, io := range []string{"net", "os", "sync", "syscall"} {
+			if imp == io || strings.HasPrefix(imp, io+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	clock := map[string]bool{"Now": true, "Since": true, "Until": true, "Sleep": true, "After": true,
+		"AfterFunc": true, "NewTimer": true, "NewTicker": true, "Tick": true}
+	for _, pkg := range corePackages {
+		out, err := exec.Command("go", "list", "-f", "{{.Dir}}\n{{join .Imports \" \"}}\n{{join .GoFiles \" \"}}", "gridlag/"+pkg).Output()
+		if err != nil {
+			t.Errorf("go list %s: %v", pkg, err)
+			continue
+		}
+		lines := strings.Split(string(out), "\n")
+		dir, imports, files := lines[0], strings.Fields(lines[1]), strings.Fields(lines[2])
+		for _, imp := range imports {
+			if forbidden(imp) {
+				t.Errorf("core package %s imports %s", pkg, imp)
+			}
+		}
+		fset := token.NewFileSet()
+		for _, name := range files {
+			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			timeName := ""
+			for _, imp := range f.Imports {
+				if imp.Path.Value == `"time"` {
+					timeName = "time"
+					if imp.Name != nil {
+						timeName = imp.Name.Name
+					}
+				}
+			}
+			if timeName == "" {
+				continue
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == timeName && clock[sel.Sel.Name] {
+					t.Errorf("core package %s reads the clock: time.%s at %v", pkg, sel.Sel.Name, fset.Position(sel.Pos()))
+				}
+				return true
+			})
 		}
 	}
 }
