@@ -25,12 +25,27 @@ LOAD_PORT ?= 7790
 # STAMP names the commit in `gridlag version` and the start line.
 STAMP     ?= $(shell git describe --always --dirty --tags 2>/dev/null)
 
-.PHONY: all help build run test fuzz bench soak load clean
+# The web page (gridlag -web): xterm.js and the page's script, bundled by
+# npm into web/dist, which go build embeds in the binary. npm ci runs when
+# the lockfile is newer than what it installed, the bundling when its
+# output is missing or older than the lockfile or the page's sources.
+# Without npm the binary is built without them, and -web serves a page
+# that says how to build them.
+NPM      ?= npm
+WEB_DIST := web/dist/gridlag.js
+WEB_SRC  := $(wildcard web/page/*.js web/page/*.css) web/package.json
+ifeq ($(shell command -v $(NPM) >/dev/null 2>&1 && echo yes),yes)
+WEB      := $(WEB_DIST)
+else
+WEB      := web-no-npm
+endif
+
+.PHONY: all help build run test fuzz bench soak load clean web web-no-npm
 
 all: build
 
 help:
-	@echo 'make build                 build $(BIN)'
+	@echo 'make build                 build $(BIN) (and the web page, with npm)'
 	@echo 'make run ARGS="..."        build, then start a local server and the terminal client'
 	@echo '                           e.g. make run ARGS="-latency 250ms"'
 	@echo 'make test                  gofmt check, go vet, go test -race'
@@ -41,8 +56,19 @@ help:
 	@echo '                           (LOAD_MAP=1024x1024 LOAD_TIME=15s LOAD_FLAGS="-ramp 20s" ...)'
 	@echo 'make clean                 remove build output'
 
-build:
+build: $(WEB)
 	$(GO) build -ldflags "-X main.stamp=$(STAMP)" -o $(BIN) ./cmd/gridlag
+
+web: $(WEB)
+
+web/node_modules/.package-lock.json: web/package-lock.json
+	cd web && $(NPM) ci --no-audit --no-fund --ignore-scripts
+
+$(WEB_DIST): web/node_modules/.package-lock.json $(WEB_SRC)
+	cd web && $(NPM) run build
+
+web-no-npm:
+	@echo "note: $(NPM) is not installed: the web page is not built, and gridlag -web serves a page that says how to build it (.ci/run installs Node.js)"
 
 run: build
 	./$(BIN) $(ARGS)
@@ -51,8 +77,9 @@ run: build
 # detector (when there is a C compiler), in that order, stopping at the
 # first failure. A missing tmux or ssh is named: their end-to-end tests skip;
 # so is a missing ../shared/agones (the tests against the real Agones SDK
-# server skip).
-test:
+# server skip), and a missing chromium or playwright-core (the browser's
+# end-to-end test skips). The web page is built first, as for build.
+test: $(WEB)
 	@unformatted="$$($(GOFMT) -l .)" || exit 1; \
 	if [ -n "$$unformatted" ]; then \
 		echo "gofmt: these files are not formatted (run gofmt -w on them):"; \
@@ -65,6 +92,11 @@ test:
 		command -v $$tool >/dev/null 2>&1 || \
 			echo "note: $$tool is not installed: the end-to-end tests that need it will SKIP (.ci/run installs it)"; \
 	done
+	@if [ ! -x /usr/bin/chromium ]; then \
+		echo "note: /usr/bin/chromium is not installed: the browser's end-to-end test will SKIP (.ci/run installs Debian's chromium)"; \
+	elif [ ! -d web/e2e/node_modules/playwright-core ]; then \
+		echo "note: playwright-core is not installed in web/e2e: the browser's end-to-end test will SKIP (.ci/run runs npm ci there)"; \
+	fi
 	@if [ ! -x ../shared/agones/run-sdk-server ]; then \
 		echo "note: ../shared/agones/run-sdk-server is absent: the tests against the real Agones SDK server will SKIP"; \
 	elif ! command -v xz >/dev/null 2>&1; then \
@@ -82,10 +114,14 @@ bench:
 # soak is not part of test: it runs for $(SOAK), the server in process
 # with its SSH front end, under churn, garbage, slow readers and floods,
 # room churn, room holders, lobby floods, name impersonation and resumes
-# from another address, from loopback addresses (127.0.0.2 and up) while
-# an honest player plays from 127.0.0.9, then prints goroutines, file
-# descriptors, heap and RSS against the baseline, the log's growth and the
-# honest player's round trips and acknowledgements. SOAK_ONLY="room
+# from another address, SSH sockets that never send a banner from 16
+# addresses and SSH sessions on 10000x10000 terminals flooding window
+# changes, from loopback addresses (127.0.0.2 and up) while an honest
+# player plays from 127.0.0.9 and an honest SSH player connects and plays
+# every 2 s from 127.0.0.10, then prints goroutines, file descriptors, heap
+# and RSS against the baseline, the log's growth, the honest players'
+# round trips, acknowledgements and handshakes, and the SSH front end's
+# refusals. SOAK_ONLY="room
 # churn" runs the attacks named alone, SOAK_MAP=1024x1024 on a big map.
 soak:
 	SOAK=$(SOAK) SOAK_ONLY="$(SOAK_ONLY)" SOAK_MAP="$(SOAK_MAP)" $(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./cmd/gridlag
@@ -107,4 +143,4 @@ load: build
 		-server-metrics http://$$metrics/metrics $(LOAD_FLAGS)
 
 clean:
-	rm -rf bin
+	rm -rf bin web/dist/gridlag.js web/dist/gridlag.css

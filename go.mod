@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/charmbracelet/log v1.0.0
+	github.com/coder/websocket v1.8.15
 	github.com/gdamore/tcell/v2 v2.13.10
 	github.com/gliderlabs/ssh v0.3.8
 	github.com/mattn/go-runewidth v0.0.16

@@ -3,7 +3,7 @@ package bot
 import "gridlag/client"
 
 // Client is what a bot plays through: a client session that also reports
-// what it measured. *client.Conn is one, on the wall clock; a client on a
+// what it measured. *tcp.Conn is one, on the wall clock; a client on a
 // simulated link can be another, on a virtual clock.
 type Client interface {
 	client.Session

@@ -17,7 +17,7 @@
 // client.Session that reports its totals), so bots run on the wall clock
 // over TCP or inside a simulated world on a virtual clock.
 //
-// Run connects bots to a server over TCP with client.Dial, lets them walk at
+// Run connects bots to a server over TCP with tcp.Dial, lets them walk at
 // the speed limit through an injected latency, and returns a Summary of what
 // the clients measured: inputs sent and acknowledged, corrections, zaps
 // sent, tags made and suffered, round trips and bytes. Start runs bots in the background of another process (the

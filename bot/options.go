@@ -46,7 +46,7 @@ type Options struct {
 	// map. A server with a spawn of its own should pass its cells.
 	Avoid []grid.Pos
 	// Dial, if set, opens each bot's connections to the server at Addr in
-	// place of TCP (client.Options.Dial): a server's own bots connect
+	// place of TCP (tcp.Options.Dial): a server's own bots connect
 	// through the server itself (server.Server.Dial with server.Own),
 	// count against no address's cap, and are the only clients whose
 	// Hello a server believes when it says it is a bot, unless its
@@ -100,7 +100,6 @@ func (o Options) clientOptions(i int) client.Options {
 		Jitter:  o.Jitter,
 		Loss:    o.Loss,
 		Seed:    o.seed(i),
-		Dial:    o.Dial,
 		// A bot draws nothing: it steers by the others' latest cells
 		// rather than by where they are drawn in the past.
 		NoInterpolate: true,

@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/grid"
 )
 
@@ -21,9 +21,9 @@ func play(ctx context.Context, o Options, i int) (r botResult) {
 	name := o.name(i)
 	lg := o.Logger.With("bot", name)
 
-	// Dial is bounded: the TCP connect by client.DialTimeout, the
+	// Dial is bounded: the TCP connect by tcp.DialTimeout, the
 	// handshake by the client's silence timeout.
-	conn, err := client.Dial(ctx, o.Addr, o.clientOptions(i))
+	conn, err := tcp.Dial(ctx, o.Addr, tcp.Options{Options: o.clientOptions(i), Dial: o.Dial})
 	if err != nil {
 		if errors.Is(ctx.Err(), context.Canceled) {
 			lg.Debug("stopped before it connected", "err", err)

@@ -84,8 +84,8 @@ func TestBigMapArrivesInChunks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if c.Phase() != Playing {
-		t.Fatal("not playing after the last chunk")
+	if c.Phase() != Joining {
+		t.Fatalf("%v after the last chunk, want the game joined", c.Phase())
 	}
 	if got := c.View(0).Map; got == nil || mapHash(got) != mapHash(m) {
 		t.Fatal("the map the client put together differs from the server's")

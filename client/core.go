@@ -10,19 +10,6 @@ import (
 	"gridlag/protocol"
 )
 
-// Phase is where a Core is in the life of a connection.
-type Phase uint8
-
-// The phases of a connection.
-const (
-	Handshaking Phase = iota // Hello sent, waiting for Welcome
-	Playing                  // Welcome received
-	Closed                   // Error, Bye or disconnect
-	// Reconnecting: the connection dropped and the server keeps the
-	// avatar for a while; the caller dials again and calls Resume.
-	Reconnecting
-)
-
 // PressResult says what Core.Press did with a key press.
 type PressResult uint8
 
@@ -56,13 +43,11 @@ type pendingInput struct {
 
 // Core is the sans-I/O client: a state machine fed with server messages,
 // key presses and the time, that predicts, reconciles and interpolates. It
-// is not safe for concurrent use.
+// reports what it sends and what happened in its outbox (Outbox). Its
+// Phase says where the connection is (see the package doc). It is not
+// safe for concurrent use.
 type Core struct {
-	opts   Options
-	phase  Phase
-	err    error
-	notice string // the server's last Notice
-	out    []protocol.Message
+	base
 
 	me       grid.PlayerID
 	m        *grid.Map
@@ -74,23 +59,21 @@ type Core struct {
 	// the server keeps the avatar for it.
 	token     protocol.Token
 	resumeFor time.Duration
-	resuming  bool          // the handshake under way is a Resume
-	away      bool          // dropped: inputs are held, not sent, until the resumed State
-	droppedAt time.Duration // when the drop that made it away happened
+	droppedAt time.Duration // when the drop that made the player away happened
 	dropErr   error         // why
 	roster    map[grid.PlayerID]protocol.PlayerInfo
 	protected protection // spawn protection, by the server's word
 
 	// world is the client's picture: others at their latest server cells,
-	// the player at the predicted cell.
+	// the player at the predicted cell. It is nil until a State puts the
+	// player on the board.
 	world     *grid.World
 	latest    []grid.PlayerPos  // the players in the area, after the latest State
 	spare     []grid.PlayerPos  // the array of the area before, reused
-	waiting   *protocol.Welcome // a Welcome whose map is still arriving
+	welcomed  *protocol.Welcome // the Welcome whose map is still arriving
 	parts     mapParts          // the parts of that map so far
 	server    grid.Pos
 	predicted grid.Pos
-	hasState  bool
 
 	pending []pendingInput
 	nextSeq uint32
@@ -106,8 +89,6 @@ type Core struct {
 	corrections int
 	lastCorr    *Correction
 	rtt         time.Duration
-	nextPing    time.Duration
-	lastHeard   time.Duration // when the last message from the server arrived
 
 	interp interpolator
 	tag    tagState // zap tag: facing, beam, results, scoreboard (zap.go)
@@ -130,10 +111,11 @@ type Stats struct {
 // MaxRTTSamples bounds Stats.RTTs: a long session keeps the latest ones.
 const MaxRTTSamples = 4096
 
-// NewCore returns a client core that starts by sending a Hello at time now.
+// NewCore returns a client core that starts by sending a Hello at time
+// now, or a Resume with Options.Resume.
 func NewCore(now time.Duration, opts Options) *Core {
 	c := &Core{
-		opts:        opts,
+		base:        newBase(now, opts),
 		roster:      make(map[grid.PlayerID]protocol.PlayerInfo),
 		protected:   make(protection),
 		predict:     !opts.NoPredict,
@@ -141,11 +123,9 @@ func NewCore(now time.Duration, opts Options) *Core {
 		interpolate: !opts.NoInterpolate,
 		// Prediction off at the start has turned reconciliation off.
 		reconcileWas: !opts.NoReconcile,
-		nextPing:     now,
-		lastHeard:    now,
 	}
 	if !opts.Resume.IsZero() {
-		c.token, c.resuming = opts.Resume, true
+		c.token = opts.Resume
 		c.send(&protocol.Resume{Version: protocol.Version, Token: opts.Resume})
 		return c
 	}
@@ -153,15 +133,9 @@ func NewCore(now time.Duration, opts Options) *Core {
 	return c
 }
 
-// Phase returns where the connection is.
-func (c *Core) Phase() Phase { return c.phase }
-
-// Ready reports whether the handshake is done: the Welcome and the first
-// State have arrived, so the player is on the board.
-func (c *Core) Ready() bool { return c.phase == Playing && c.hasState }
-
-// Err returns why the connection closed, or nil.
-func (c *Core) Err() error { return c.err }
+// Ready reports whether the player is on the board: the phase is
+// Playing.
+func (c *Core) Ready() bool { return c.phase == Playing }
 
 // Me returns the player's ID (0 before the Welcome).
 func (c *Core) Me() grid.PlayerID { return c.me }
@@ -174,32 +148,8 @@ func (c *Core) Stats() Stats {
 	return s
 }
 
-// Outbox returns the messages to send, in order, and empties it. The slice
-// is reused by the next call of a Core method.
-func (c *Core) Outbox() []protocol.Message {
-	out := c.out
-	c.out = c.out[:0]
-	return out
-}
-
-func (c *Core) send(m protocol.Message) { c.out = append(c.out, m) }
-
 // Close marks the connection closed by the local side and queues a Bye.
-func (c *Core) Close() {
-	if c.phase == Closed {
-		return
-	}
-	c.send(&protocol.Bye{Reason: "player quit"})
-	c.fail(ErrClosed)
-}
-
-// Disconnected records that the connection was lost for reason err.
-func (c *Core) Disconnected(err error) {
-	if err == nil {
-		err = errors.New("client: connection lost")
-	}
-	c.fail(err)
-}
+func (c *Core) Close() { c.close("player quit") }
 
 // Resumable returns the resume token of the last Welcome and how long the
 // server keeps the avatar for it after a drop (zero and 0 if it keeps
@@ -208,41 +158,47 @@ func (c *Core) Disconnected(err error) {
 func (c *Core) Resumable() (protocol.Token, time.Duration) { return c.token, c.resumeFor }
 
 // Dropped records that the connection was lost at time now for reason
-// err. If the server gave a resume token, the core waits for a new
-// connection (phase Reconnecting; see Resume) until the server's window
-// ends, then it closes with err; otherwise it closes at once.
+// err. If the server welcomed the player and gave a resume token, the
+// core enters Reconnecting and waits for a new connection (see Resume)
+// until the server's window, counted from the first drop, ends; then it
+// closes with the first drop's err. Otherwise it closes at once. A second
+// word of the same loss (the read and the write of a connection both
+// fail) changes nothing while Reconnecting.
 func (c *Core) Dropped(now time.Duration, err error) {
 	if err == nil {
 		err = errors.New("client: connection lost")
 	}
-	resumable := c.phase == Playing || c.phase == Handshaking && c.resuming
-	if !resumable || c.token.IsZero() || c.resumeFor <= 0 {
+	switch {
+	case c.phase == Reconnecting:
+		return // lost already: the window runs on
+	case c.token.IsZero() || c.resumeFor <= 0:
 		c.fail(err)
 		return
 	}
-	if !c.away {
-		c.away, c.droppedAt, c.dropErr = true, now, err
+	switch c.phase {
+	case Joining, Playing:
+		c.droppedAt, c.dropErr = now, err
+	case Resuming, CatchingUp:
+		// Away since an earlier drop: the window runs from that one.
+	default: // Handshaking, Closed
+		c.fail(err)
+		return
 	}
-	c.phase = Reconnecting
-	c.waiting = nil   // a resumed Welcome's map comes again, whole
+	c.enter(Reconnecting)
+	c.welcomed = nil  // a resumed Welcome's map comes again, whole
 	c.out = c.out[:0] // nothing more goes on the lost connection
 }
 
 // Resume starts the handshake on a new connection at time now, after a
-// drop: the core says Resume with its token. It does nothing unless the
-// phase is Reconnecting.
+// drop: the core says Resume with its token and enters Resuming. It does
+// nothing unless the phase is Reconnecting.
 func (c *Core) Resume(now time.Duration) {
 	if c.phase != Reconnecting {
 		return
 	}
-	c.phase, c.resuming, c.lastHeard = Handshaking, true, now
+	c.lastHeard = now
+	c.enter(Resuming)
 	c.send(&protocol.Resume{Version: protocol.Version, Token: c.token})
-}
-
-func (c *Core) fail(err error) {
-	if c.phase != Closed {
-		c.phase, c.err = Closed, err
-	}
 }
 
 // Press handles a key press at time now. See PressResult.
@@ -266,22 +222,27 @@ func (c *Core) Press(now time.Duration, d grid.Dir) PressResult {
 }
 
 // takesInput reports whether a press or a zap is taken now: while
-// playing, with a State, or while reconnecting until the server's Burst of
-// inputs is held.
+// playing, or while away (from a drop until the resumed connection has
+// caught up) once the player was on the board, until the server's Burst
+// of inputs is held.
 func (c *Core) takesInput() bool {
-	if c.phase != Playing && !c.away || !c.hasState || c.phase == Closed {
-		return false
+	switch c.phase {
+	case Playing:
+		return true
+	case Reconnecting, Resuming, CatchingUp:
+		return c.world != nil && len(c.pending) < c.burst
 	}
-	return !c.away || len(c.pending) < c.burst
+	return false
 }
 
 // sendHeld sends the press the speed limit held back, if it allows it now
-// and an input is taken.
+// and an input is taken, and notes it (HeldSent).
 func (c *Core) sendHeld(now time.Duration) {
 	if c.held != grid.None && c.takesInput() && c.limit.Allow(int64(now), int64(c.moveTime), 1) {
 		d := c.held
 		c.held = grid.None
 		c.sendInput(now, d)
+		c.note(Note{Kind: HeldSent})
 	}
 }
 
@@ -297,7 +258,7 @@ func (c *Core) number(now time.Duration, d grid.Dir, still bool) uint32 {
 func (c *Core) sendInput(now time.Duration, d grid.Dir) {
 	frozen := c.tag.frozen
 	seq := c.number(now, d, frozen)
-	if !c.away {
+	if !c.phase.away() {
 		c.send(&protocol.Input{Seq: seq, Dir: d})
 	}
 	if !frozen {
@@ -310,21 +271,19 @@ func (c *Core) sendInput(now time.Duration, d grid.Dir) {
 }
 
 // NextWake returns the next time Advance has something to do: a held press
-// to send or a ping. ok is false when nothing is scheduled.
+// to send, a ping, the silence timeout or the end of the resume window.
+// ok is false when nothing is scheduled.
 func (c *Core) NextWake() (at time.Duration, ok bool) {
 	switch c.phase {
-	case Handshaking:
-		return c.lastHeard + c.opts.serverTimeout(), true
 	case Closed:
 		return 0, false
+	case Handshaking, Resuming:
+		return c.giveUpAt(), true
 	case Reconnecting:
 		at = c.droppedAt + c.resumeFor
-		if c.held != grid.None {
-			at = min(at, time.Duration(c.limit.Earliest(int64(c.moveTime), 1)))
-		}
-		return at, true
+	default:
+		at = c.nextWake()
 	}
-	at = min(c.nextPing, c.lastHeard+c.opts.serverTimeout())
 	if c.held != grid.None {
 		at = min(at, time.Duration(c.limit.Earliest(int64(c.moveTime), 1)))
 	}
@@ -332,69 +291,73 @@ func (c *Core) NextWake() (at time.Duration, ok bool) {
 }
 
 // Advance does what is due at time now: it sends a held press once the
-// speed limit allows it (while reconnecting, numbers it and holds it as
-// pending, as Press does), and a Ping every ping interval.
+// speed limit allows it (while away, numbers it and holds it as pending,
+// as Press does), and a Ping every ping interval. A server silent for the
+// server timeout ends a handshake, and drops a connection that was
+// welcomed (it may resume); a resume window that runs out closes the
+// connection.
 func (c *Core) Advance(now time.Duration) {
-	switch {
-	case c.phase == Closed:
-		return
-	case c.phase == Reconnecting:
+	switch c.phase {
+	case Closed:
+	case Reconnecting:
 		if now >= c.droppedAt+c.resumeFor {
 			c.fail(fmt.Errorf("client: could not come back within %v: %w", c.resumeFor, c.dropErr))
 			return
 		}
 		c.sendHeld(now)
-		return
-	}
-	if silent := now - c.lastHeard; silent >= c.opts.serverTimeout() {
-		if c.phase == Handshaking && !c.resuming {
-			c.fail(fmt.Errorf("client: no answer from the server for %v", silent.Round(time.Millisecond)))
-		} else {
-			c.Dropped(now, fmt.Errorf("client: no word from the server for %v", silent.Round(time.Millisecond)))
+	case Handshaking:
+		if err := c.silent(now, "answer"); err != nil {
+			c.fail(err)
 		}
-		return
-	}
-	if c.phase != Playing {
-		return
-	}
-	c.sendHeld(now)
-	if now >= c.nextPing {
-		c.send(&protocol.Ping{Stamp: uint64(now)})
-		c.nextPing = now + c.opts.pingInterval()
+	case Resuming:
+		if err := c.silent(now, "word"); err != nil {
+			c.Dropped(now, err)
+		}
+	default: // Joining, Playing, CatchingUp
+		if err := c.silent(now, "word"); err != nil {
+			c.Dropped(now, err)
+			return
+		}
+		c.sendHeld(now)
+		c.keepAlive(now)
 	}
 }
 
-// Receive handles a message from the server arriving at time now.
+// Receive handles a message from the server arriving at time now, and
+// notes it (Arrived). While reconnecting or once closed, it ignores it.
 func (c *Core) Receive(now time.Duration, m protocol.Message) error {
-	if c.phase == Closed || c.phase == Reconnecting {
+	switch c.phase {
+	case Closed, Reconnecting:
 		return nil
 	}
 	c.lastHeard = now
+	c.note(Note{Kind: Arrived, Msg: m})
+	arrived := len(c.notes) - 1 // noted before what it makes happen
+	corr, err := c.take(now, m)
+	c.notes[arrived].Correction = corr
+	return err
+}
+
+// take handles message m, arriving at time now. It returns the correction
+// a State made, if any.
+func (c *Core) take(now time.Duration, m protocol.Message) (*Correction, error) {
 	switch m := m.(type) {
 	case *protocol.Welcome:
-		return c.welcome(now, m)
-	case *protocol.Error:
-		c.fail(refusalError(m))
-		return nil
-	case *protocol.Bye:
-		c.fail(byeError(m))
-		return nil
-	case *protocol.Notice:
-		c.notice = protocol.Printable(m.Text) // it reaches the player's screen
-		return nil
+		return nil, c.welcome(now, m)
 	case *protocol.MapChunk:
-		return c.mapPart(now, func() (*grid.Map, error) { return c.parts.add(m) })
+		return nil, c.mapPart(now, func() (*grid.Map, error) { return c.parts.add(m) })
 	case *protocol.MapBits:
-		return c.mapPart(now, func() (*grid.Map, error) { return c.parts.addBits(m) })
+		return nil, c.mapPart(now, func() (*grid.Map, error) { return c.parts.addBits(m) })
 	}
-	if c.phase != Playing {
-		err := fmt.Errorf("client: %v before Welcome", m.Type())
-		c.fail(err)
-		return err
+	if c.ends(m) {
+		return nil, nil
+	}
+	if !c.phase.connected() {
+		return nil, c.refuse(fmt.Errorf("client: %v before Welcome", m.Type()))
 	}
 	switch m := m.(type) {
 	case *protocol.State:
-		c.state(now, m)
+		return c.state(now, m), nil
 	case *protocol.Pong:
 		if sent := time.Duration(m.Stamp); sent <= now {
 			c.rtt = now - sent
@@ -420,35 +383,32 @@ func (c *Core) Receive(now time.Duration, m protocol.Message) error {
 	case *protocol.Leave:
 		c.leftGame(m.ID)
 	default:
-		return fmt.Errorf("client: unexpected %v from the server", m.Type())
+		return nil, fmt.Errorf("client: unexpected %v from the server", m.Type())
 	}
-	return nil
+	return nil, nil
 }
 
+// welcome takes the Welcome that answers the Hello or the Resume: the
+// game's numbers and the map, or the map's size if its parts follow.
 func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
-	if c.phase != Handshaking || c.waiting != nil {
-		err := errors.New("client: second Welcome")
-		c.fail(err)
-		return err
-	}
-	if c.resuming && c.me != 0 && w.Player != c.me {
-		err := fmt.Errorf("client: resumed as player %d, was %d", w.Player, c.me)
-		c.fail(err)
-		return err
+	switch {
+	case c.phase != Handshaking && c.phase != Resuming || c.welcomed != nil:
+		return c.refuse(errors.New("client: second Welcome"))
+	case c.me != 0 && w.Player != c.me:
+		return c.refuse(fmt.Errorf("client: resumed as player %d, was %d", w.Player, c.me))
 	}
 	// The token is the Welcome's from now on: a drop while its map's
 	// chunks arrive resumes with it (the server issued it in place of the
 	// last).
 	c.token, c.resumeFor = w.Token, time.Duration(w.ResumeS)*time.Second
 	if w.MapFollows() {
-		c.waiting = w
+		c.welcomed = w
 		c.parts.expecting(w.MapWidth, w.MapHeight)
 		return nil // the game starts (or resumes) with the map's last chunk
 	}
 	m, err := w.Map()
 	if err != nil {
-		c.fail(err)
-		return err
+		return c.refuse(err)
 	}
 	c.start(now, w, m)
 	return nil
@@ -459,29 +419,33 @@ func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
 func (c *Core) mapPart(now time.Duration, add func() (*grid.Map, error)) error {
 	m, err := add()
 	if err != nil {
-		c.fail(err)
-		return err
+		return c.refuse(err)
 	}
 	if m != nil {
-		w := c.waiting
-		c.waiting = nil
+		w := c.welcomed
+		c.welcomed = nil
 		c.start(now, w, m)
 	}
 	return nil
 }
 
-// start begins the game a Welcome describes, on its map m, or takes it up
-// again after a resume: the Joins that follow, with the full picture of
-// the first State, are the area of now.
+// start begins the game a Welcome describes, on its map m (Joining), or
+// takes it up again after a resume (CatchingUp): the Joins that follow,
+// with the full picture of the first State, are the area of now.
 func (c *Core) start(now time.Duration, w *protocol.Welcome, m *grid.Map) {
-	if c.resuming {
+	switch c.phase {
+	case Resuming:
 		c.stats.Resumes++
-		c.resuming = false
 		clear(c.roster)
 		clear(c.protected)
 		c.tag.names = nil // a new connection's first Ranking names everyone
+		c.enter(CatchingUp)
+	default: // Handshaking
+		if !c.opts.Resume.IsZero() {
+			c.stats.Resumes++ // back with an earlier client's token
+		}
+		c.enter(Joining)
 	}
-	c.phase = Playing
 	c.me = w.Player
 	c.m = m
 	c.moveTime = time.Duration(w.MoveTimeMS) * time.Millisecond
@@ -510,8 +474,10 @@ func (c *Core) leftGame(id grid.PlayerID) {
 // state applies the server's word: forget those that left the game, bring
 // the area up to date with what changed in it, drop acknowledged inputs,
 // take the server's position, and with reconciliation re-apply the inputs
-// still pending on top of it.
-func (c *Core) state(now time.Duration, s *protocol.State) {
+// still pending on top of it. The first State puts the player on the
+// board (Playing); the first after a resume also sends again what the
+// server has not processed. It returns the correction it made, if any.
+func (c *Core) state(now time.Duration, s *protocol.State) *Correction {
 	for _, id := range s.Left {
 		c.leftGame(id)
 	}
@@ -532,10 +498,9 @@ func (c *Core) state(now time.Duration, s *protocol.State) {
 	}
 	c.stats.InputsAcked += drop
 	c.pending = append(c.pending[:0], c.pending[drop:]...)
-	if c.away {
+	if c.phase == CatchingUp {
 		// The first State after a resume: what the server has not
 		// processed goes again, in order, with the same numbers.
-		c.away = false
 		for _, in := range c.pending {
 			if in.dir == grid.None {
 				c.send(&protocol.Zap{Seq: in.seq, RenderNS: in.render})
@@ -545,27 +510,31 @@ func (c *Core) state(now time.Duration, s *protocol.State) {
 		}
 	}
 
-	had := c.hasState
+	had := c.world != nil
 	before := c.predicted
 	c.rebuild(c.latest)
+	switch {
+	case c.phase == Playing:
+	case c.world != nil:
+		c.enter(Playing)
+	default:
+		c.enter(Joining) // dropped before its first State: not on the board yet
+	}
 	respawn := c.tag.respawn
 	c.tag.respawn = false
-	if !had || respawn {
-		return
+	if !had || respawn || !c.predict || c.predicted == before {
+		return nil
 	}
-	if c.predict && c.predicted != before {
-		c.corrections++
-		reason := "the server disagreed"
-		if !c.reconcile {
-			reason = "no reconciliation: pending inputs not replayed"
-		} else if id, ok := c.world.At(before); ok && id != c.me {
-			reason = "blocked by another player"
-		}
-		c.lastCorr = &Correction{At: now, From: before, To: c.predicted, Seq: s.Ack, Reason: reason}
-		if c.opts.Logger != nil {
-			c.opts.Logger.Info("correction", "from", before, "to", c.predicted, "ack", s.Ack, "reason", reason)
-		}
+	c.corrections++
+	reason := "the server disagreed"
+	if !c.reconcile {
+		reason = "no reconciliation: pending inputs not replayed"
+	} else if id, ok := c.world.At(before); ok && id != c.me {
+		reason = "blocked by another player"
 	}
+	c.lastCorr = &Correction{At: now, From: before, To: c.predicted, Seq: s.Ack, Reason: reason}
+	corr := *c.lastCorr
+	return &corr
 }
 
 // rebuild makes the client's picture from a State: others at their cells,
@@ -584,7 +553,6 @@ func (c *Core) rebuild(players []grid.PlayerPos) {
 	if !found {
 		return // not in the world (yet): keep the previous picture
 	}
-	c.hasState = true
 	if id, taken := w.At(c.server); taken {
 		w.Remove(id) // the server's word on our own cell wins
 	}
@@ -632,7 +600,7 @@ func (c *Core) SetInterpolate(on bool) { c.interpolate = on }
 // refresh recomputes the picture after a toggle, from the latest State.
 // A toggle is not a correction.
 func (c *Core) refresh() {
-	if c.hasState {
+	if c.world != nil {
 		c.rebuild(c.latest)
 	}
 }
@@ -641,8 +609,9 @@ func (c *Core) refresh() {
 func (c *Core) View(now time.Duration) View {
 	v := View{
 		Now:          now,
-		Connected:    c.phase == Playing,
-		Reconnecting: c.away,
+		Phase:        c.phase,
+		Connected:    c.phase.connected(),
+		Reconnecting: c.phase.away(),
 		Err:          c.err,
 		Notice:       c.notice,
 		Me:           c.me,
@@ -650,7 +619,7 @@ func (c *Core) View(now time.Duration) View {
 		Map:          c.m,
 		Predicted:    c.predicted,
 		Server:       c.server,
-		HasState:     c.hasState,
+		HasState:     c.world != nil,
 		LastAck:      c.lastAck,
 		Corrections:  c.corrections,
 		RTT:          c.rtt,

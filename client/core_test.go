@@ -31,7 +31,7 @@ func at(id grid.PlayerID, x, y int) grid.PlayerPos {
 func playing(t *testing.T, opts Options) *Core {
 	t.Helper()
 	c := NewCore(0, opts)
-	out := c.Outbox()
+	out := c.Outbox().Messages
 	if h, ok := out[0].(*protocol.Hello); !ok || h.Version != protocol.Version {
 		t.Fatalf("first message %#v, want a Hello with the protocol version", out[0])
 	}
@@ -58,7 +58,7 @@ func TestPressNumbersAndPredicts(t *testing.T) {
 	if r := c.Press(0, grid.Right); r != Sent {
 		t.Fatalf("press: %v", r)
 	}
-	ins := inputs(c.Outbox())
+	ins := inputs(c.Outbox().Messages)
 	if len(ins) != 1 || ins[0].Seq != 1 || ins[0].Dir != grid.Right {
 		t.Fatalf("sent %+v, want #1 RIGHT", ins)
 	}
@@ -91,11 +91,11 @@ func TestHeldPressGoesOutAtTheLimit(t *testing.T) {
 		t.Fatalf("next wake %v, want 100ms (the held press)", at)
 	}
 	c.Advance(99 * ms)
-	if ins := inputs(c.Outbox()); len(ins) != 0 {
+	if ins := inputs(c.Outbox().Messages); len(ins) != 0 {
 		t.Fatalf("held press went out early: %+v", ins)
 	}
 	c.Advance(100 * ms)
-	ins := inputs(c.Outbox())
+	ins := inputs(c.Outbox().Messages)
 	if len(ins) != 1 || ins[0].Dir != grid.Down || ins[0].Seq != 2 {
 		t.Fatalf("at the limit sent %+v, want #2 DOWN (the latest press wins)", ins)
 	}
@@ -214,7 +214,7 @@ func TestPingMeasuresRoundTrip(t *testing.T) {
 	c := playing(t, Options{PingInterval: time.Second})
 	c.Advance(0)
 	var ping *protocol.Ping
-	for _, m := range c.Outbox() {
+	for _, m := range c.Outbox().Messages {
 		if p, ok := m.(*protocol.Ping); ok {
 			ping = p
 		}
@@ -324,7 +324,7 @@ func TestServerPingAnswered(t *testing.T) {
 	if err := c.Receive(300*ms, &protocol.Ping{Stamp: 0xFEEDF00D}); err != nil {
 		t.Fatal(err)
 	}
-	out := c.Outbox()
+	out := c.Outbox().Messages
 	if len(out) != 1 {
 		t.Fatalf("a server's Ping gave %d messages, want one Pong", len(out))
 	}

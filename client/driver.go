@@ -7,12 +7,15 @@ import (
 )
 
 // Driver runs a Core over a link of encoded frames, on a clock its caller
-// gives: the wall clock for the TCP client, a virtual one in a simulator.
-// Bytes from the transport go in with Deliver (and Hangup at the end of
-// the stream); Step delivers what the link has due to the core, lets the
-// core do what is due, and returns the frames due to be written. Both
-// directions wait on the link's injected latency, and the Driver counts
-// the bytes either way. A Driver is not safe for concurrent use.
+// gives: the wall clock for the TCP client (package client/tcp), a
+// virtual one in a simulator (package sim). Bytes from the transport go
+// in with Deliver (and Hangup at the end of the stream); Step delivers
+// what the link has due to the core, lets the core do what is due, and
+// returns the frames due to be written. Both directions wait on the
+// link's injected latency, and the Driver counts the bytes either way.
+// What happens to the core reaches the function given to Observe as
+// notes; a Driver owns no channel, goroutine or clock. It is not safe
+// for concurrent use.
 type Driver struct {
 	pipe[*Core]
 }
@@ -31,7 +34,7 @@ func (d *Driver) Core() *Core { return d.m }
 // unacknowledged inputs again once the server says which), and the core
 // says Resume. The injected latency, jitter and loss stay as they were.
 func (d *Driver) Reconnect(now time.Duration) {
-	if !d.Reconnecting() {
+	if d.m.Phase() != Reconnecting {
 		return
 	}
 	d.fresh()

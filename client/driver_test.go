@@ -53,32 +53,50 @@ func TestDriverStreamInPieces(t *testing.T) {
 }
 
 // TestDriverHangup: the end of the stream reaches the core after what came
-// before it, ends the connection with a reason, and is noted once.
+// before it, ends the connection with a reason, and is noted once, after
+// the notes of the messages and of the phases they brought.
 func TestDriverHangup(t *testing.T) {
 	d := NewDriver(0, Options{Name: "ada", Latency: 100 * ms})
-	var notes []NoteKind
-	d.Observe(func(n Note) { notes = append(notes, n.Kind) })
+	var notes []Note
+	d.Observe(func(n Note) { notes = append(notes, n) })
 	d.Deliver(10*ms, frames(t, welcome(), state(0, 0, at(1, 10, 10))))
 	d.Hangup(20*ms, nil)
 	d.Step(60 * ms)
-	if d.Closed() || len(notes) != 2 {
-		t.Fatalf("at 60ms: closed %v, notes %v; want two messages and still open", d.Closed(), notes)
+	want := []Note{{Kind: Arrived}, {Kind: Entered, Phase: Joining}, {Kind: Arrived}, {Kind: Entered, Phase: Playing}}
+	if d.Phase() == Closed || !sameNotes(notes, want) {
+		t.Fatalf("at 60ms: phase %v, notes %v; want two messages, the game joined, and still open", d.Phase(), notes)
 	}
-	select {
-	case <-d.Changed():
-	default:
-		t.Fatal("no change signalled for the messages")
+	if notes[0].Msg.Type() != protocol.TypeWelcome || notes[2].Msg.Type() != protocol.TypeState {
+		t.Fatalf("noted %v then %v, want the Welcome then the State", notes[0].Msg.Type(), notes[2].Msg.Type())
 	}
 	d.Step(70 * ms)
-	if !d.Closed() || !strings.Contains(d.View(70*ms).Err.Error(), "server closed") {
-		t.Fatalf("at 70ms: closed %v, err %v", d.Closed(), d.View(70*ms).Err)
+	if d.Phase() != Closed || !strings.Contains(d.View(70*ms).Err.Error(), "server closed") {
+		t.Fatalf("at 70ms: phase %v, err %v", d.Phase(), d.View(70*ms).Err)
 	}
-	if len(notes) != 3 || notes[2] != Ended {
-		t.Fatalf("notes %v, want Arrived, Arrived, Ended", notes)
+	want = append(want, Note{Kind: Entered, Phase: Closed})
+	if !sameNotes(notes, want) || notes[4].Err != d.Err() {
+		t.Fatalf("notes %v, want %v ending with the reason", notes, want)
+	}
+	d.Step(80 * ms)
+	if len(notes) != len(want) {
+		t.Fatalf("noted again after the end: %v", notes[len(want):])
 	}
 	if bye := d.Close(); len(bye) != 0 {
 		t.Fatal("a closed driver said Bye")
 	}
+}
+
+// sameNotes reports whether got has the kinds and phases of want.
+func sameNotes(got, want []Note) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if got[i].Kind != want[i].Kind || got[i].Kind == Entered && got[i].Phase != want[i].Phase {
+			return false
+		}
+	}
+	return true
 }
 
 // TestDriverCloseSaysBye: Close returns the Bye at once, whatever the
@@ -92,7 +110,7 @@ func TestDriverCloseSaysBye(t *testing.T) {
 	if m, _, err := protocol.Unmarshal(bye[0]); err != nil || m.Type() != protocol.TypeBye {
 		t.Fatalf("Close returned %v, %v; want a Bye", m, err)
 	}
-	if !d.Closed() {
+	if d.Phase() != Closed {
 		t.Fatal("not closed after Close")
 	}
 }
@@ -105,7 +123,7 @@ func TestDriverBadFrame(t *testing.T) {
 	d.Deliver(0, []byte{0, 3, 0xee})
 	d.Deliver(0, []byte{1, 2})
 	d.Step(0)
-	if err := d.View(0).Err; !d.Closed() || err == nil || !strings.Contains(err.Error(), "unknown message type") {
-		t.Fatalf("closed %v, err %v; want the decoder's error", d.Closed(), err)
+	if err := d.View(0).Err; d.Phase() != Closed || err == nil || !strings.Contains(err.Error(), "unknown message type") {
+		t.Fatalf("phase %v, err %v; want the decoder's error", d.Phase(), err)
 	}
 }

@@ -35,7 +35,7 @@ func TestBigMapArrivesAsBits(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := c.View(0).Map; c.Phase() != Playing || got == nil || mapHash(got) != mapHash(m) {
+	if got := c.View(0).Map; c.Phase() != Joining || got == nil || mapHash(got) != mapHash(m) {
 		t.Fatalf("phase %v: the map the client decoded differs from the server's", c.Phase())
 	}
 

@@ -1,17 +1,15 @@
 package client
 
 import (
-	"context"
-	"net"
 	"time"
-
-	"github.com/charmbracelet/log"
 
 	"gridlag/protocol"
 )
 
-// Options configure a client. The zero value is a sensible client: prediction,
-// reconciliation and interpolation on, no injected latency.
+// Options configure a client's core and its driver. The zero value is a
+// sensible client: prediction, reconciliation and interpolation on, no
+// injected latency. How it reaches a server is its adapter's (package
+// client/tcp: tcp.Options).
 type Options struct {
 	Name  string // the player's name, sent in the Hello
 	Color uint8  // the colour the player would like, 1..8; 0 = the server picks
@@ -27,7 +25,7 @@ type Options struct {
 	// Loss is the probability (0 to 1) that a message, either way, is
 	// lost and retransmitted as TCP does (see link.Link.SetLoss).
 	Loss float64
-	Seed int64 // drives the jitter and the loss; 0 = from the clock (Conn) or 1 (sim)
+	Seed int64 // drives the jitter and the loss; 0 = from the clock (tcp) or 1 (sim)
 
 	// PingInterval is how often the client measures the round trip.
 	// 0 = one second.
@@ -44,17 +42,6 @@ type Options struct {
 	// Resume instead of joining with a Hello, and a refusal ends it with
 	// the server's Error.
 	Resume protocol.Token
-
-	// Dial, if set, opens the connections to the server at addr in place
-	// of a TCP connection: a front end that shares the server's process
-	// (the SSH front end, the server's own bots) connects through the
-	// server itself, which then counts the player as the address it
-	// stands for (see server.Server.Dial). It is called again for each
-	// reconnection.
-	Dial func(ctx context.Context, addr string) (net.Conn, error)
-
-	// Logger receives corrections and connection events; nil = discard.
-	Logger *log.Logger
 }
 
 func (o Options) pingInterval() time.Duration {

@@ -21,19 +21,10 @@ type machine interface {
 	Dropped(now time.Duration, err error)
 	Receive(now time.Duration, m protocol.Message) error
 	Advance(now time.Duration)
-	Outbox() []protocol.Message
+	Outbox() Batch
 	NextWake() (at time.Duration, ok bool)
 	Close()
-	// tally returns the inputs sent and the corrections so far, for the
-	// notes (a spectator has neither).
-	tally() (inputsSent, corrections int)
 }
-
-// tally returns the inputs sent and the corrections so far.
-func (c *Core) tally() (inputsSent, corrections int) { return c.stats.InputsSent, c.corrections }
-
-// tally returns nothing: a spectator sends no input and predicts nothing.
-func (s *Spectator) tally() (inputsSent, corrections int) { return 0, 0 }
 
 // pipe runs a machine over a link of encoded frames, on a clock its
 // caller gives: the part of a Driver (and a SpectatorDriver) that is the
@@ -42,7 +33,6 @@ type pipe[M machine] struct {
 	m       M
 	link    *link.Link[[]byte, []byte]
 	seed    int64 // the link's seed, for the link of the next connection
-	changed chan struct{}
 	observe func(Note)
 
 	hangup  error                // why the transport's stream ended
@@ -50,19 +40,18 @@ type pipe[M machine] struct {
 	states  protocol.StateStream // the last State from the server, the base of a step
 	in, out [][]byte             // scratch lists of chunks and frames, reused
 	frame   []byte               // scratch encoding buffer
+	notes   []Note               // scratch copy of the core's notes, reused
 
 	bytesIn, bytesOut int64
-	ended             bool // the machine has closed and the observer was told
 }
 
 // newPipe returns a pipe running m at time now; the link takes
 // opts.Latency, opts.Jitter, opts.Loss and opts.Seed as they are.
 func newPipe[M machine](now time.Duration, m M, opts Options) pipe[M] {
 	p := pipe[M]{
-		m:       m,
-		link:    link.New[[]byte, []byte](opts.Latency, opts.Jitter, opts.Seed),
-		seed:    opts.Seed,
-		changed: make(chan struct{}, 1),
+		m:    m,
+		link: link.New[[]byte, []byte](opts.Latency, opts.Jitter, opts.Seed),
+		seed: opts.Seed,
 	}
 	p.link.SetLoss(opts.Loss)
 	p.flush(now)
@@ -80,13 +69,17 @@ func (p *pipe[M]) Link() *link.Link[[]byte, []byte] { return p.link }
 // between calls of the driver.
 func (p *pipe[M]) States() protocol.StateStream { return p.states }
 
-// Observe makes the driver tell f what it does with its core during Step,
-// as it happens; nil stops it.
+// Observe makes the driver hand f every note of its core (see Note), in
+// order, as it empties the core's outbox during a call: a View taken in f
+// shows what the note tells. nil stops it. An adapter that wakes a
+// reader, or logs, does it there.
 func (p *pipe[M]) Observe(f func(Note)) { p.observe = f }
 
-// Changed receives a value (without blocking; capacity 1) whenever Step
-// delivered something from the server: a message or the end of the stream.
-func (p *pipe[M]) Changed() <-chan struct{} { return p.changed }
+// Phase returns where the core's connection is.
+func (p *pipe[M]) Phase() Phase { return p.m.Phase() }
+
+// Err returns why the core's connection closed, or nil.
+func (p *pipe[M]) Err() error { return p.m.Err() }
 
 // Deliver hands the driver bytes read from the transport at time now:
 // whole frames or any part of the stream. They reach the core after the
@@ -129,17 +122,9 @@ func (p *pipe[M]) Update(now time.Duration) {
 	for _, chunk := range p.in {
 		p.receive(now, chunk)
 	}
-	if len(p.in) > 0 {
-		signal(p.changed)
-	}
 	clear(p.in)
-	sent, _ := p.m.tally()
 	p.m.Advance(now)
 	p.flush(now)
-	if after, _ := p.m.tally(); after > sent {
-		p.note(Note{Kind: HeldSent})
-	}
-	p.checkEnded()
 }
 
 // receive hands the core every whole frame the stream holds once chunk is
@@ -150,7 +135,7 @@ func (p *pipe[M]) receive(now time.Duration, chunk []byte) {
 	}
 	if chunk == nil {
 		p.m.Dropped(now, p.hangup)
-		p.checkEnded()
+		p.flush(now)
 		return
 	}
 	buf := append(p.stream, chunk...)
@@ -164,50 +149,54 @@ func (p *pipe[M]) receive(now time.Duration, chunk []byte) {
 			p.m.Disconnected(fmt.Errorf("client: from the server: %w", err))
 			break
 		}
-		_, corrections := p.m.tally()
 		p.m.Receive(now, m)
 		p.flush(now)
-		_, after := p.m.tally()
-		p.note(Note{Kind: Arrived, Msg: m, Corrected: after > corrections})
-		p.checkEnded()
 	}
+	p.flush(now)
 	p.stream = append(p.stream[:0], buf...) // a partial frame waits for the rest
 }
 
-// checkEnded tells the observer, once, that the core has closed.
-func (p *pipe[M]) checkEnded() {
-	if p.m.Phase() == Closed && !p.ended {
-		p.ended = true
-		p.note(Note{Kind: Ended})
-	}
-}
-
-func (p *pipe[M]) note(n Note) {
-	if p.observe != nil {
-		p.observe(n)
-	}
-}
-
-// flush encodes the core's outbox onto the way up.
+// flush empties the core's outbox: its messages, encoded, onto the way
+// up, and its notes to the observer.
 func (p *pipe[M]) flush(now time.Duration) {
-	for _, f := range p.encode() {
-		p.link.Up.Send(now, f)
+	for {
+		b := p.m.Outbox()
+		if len(b.Messages) == 0 && len(b.Notes) == 0 {
+			return
+		}
+		// The batch is the core's until its next call: keep the notes.
+		p.notes = append(p.notes[:0], b.Notes...)
+		frames, err := p.encode(b.Messages)
+		for _, f := range frames {
+			p.link.Up.Send(now, f)
+		}
+		if err != nil {
+			p.m.Disconnected(err) // noted in the next batch
+		}
+		if p.observe != nil {
+			for _, n := range p.notes {
+				p.observe(n)
+			}
+		}
+		clear(p.notes)
 	}
 }
 
-// encode empties the core's outbox into frames of their own.
-func (p *pipe[M]) encode() [][]byte {
-	var frames [][]byte
-	for _, m := range p.m.Outbox() {
-		var err error
-		p.frame, err = protocol.Append(p.frame[:0], m)
-		if err != nil {
-			p.m.Disconnected(fmt.Errorf("client: %w", err))
+// encode encodes msgs into frames of their own; a message that does not
+// encode is skipped, and the first such error returned.
+func (p *pipe[M]) encode(msgs []protocol.Message) (frames [][]byte, err error) {
+	for _, m := range msgs {
+		var e error
+		p.frame, e = protocol.Append(p.frame[:0], m)
+		if e != nil {
+			if err == nil {
+				err = fmt.Errorf("client: %w", e)
+			}
 			continue
 		}
 		frames = append(frames, append([]byte(nil), p.frame...))
 	}
-	return frames
+	return frames, err
 }
 
 // Outgoing returns the frames the link has due at time now, to be written
@@ -236,12 +225,16 @@ func (p *pipe[M]) Next() (at time.Duration, ok bool) {
 // for reason err: the connection is lost (see Core.Dropped).
 func (p *pipe[M]) Drop(now time.Duration, err error) {
 	p.m.Dropped(now, err)
-	signal(p.changed)
+	p.flush(now)
 }
 
-// Reconnecting reports whether the connection dropped and the core waits
-// for a new one: the caller dials again, then calls Reconnect.
-func (p *pipe[M]) Reconnecting() bool { return p.m.Phase() == Reconnecting }
+// Disconnect tells the driver that the transport failed at time now for
+// reason err: the connection is over, unless the core knows a better
+// reason already (see Core.Disconnected).
+func (p *pipe[M]) Disconnect(now time.Duration, err error) {
+	p.m.Disconnected(err)
+	p.flush(now)
+}
 
 // fresh starts over on a new transport: what was in flight on the old one
 // is forgotten. The injected latency, jitter and loss stay as they were.
@@ -253,9 +246,6 @@ func (p *pipe[M]) fresh() {
 	p.stream, p.hangup = p.stream[:0], nil
 	p.states = protocol.StateStream{}
 }
-
-// Closed reports whether the core has closed: the connection is over.
-func (p *pipe[M]) Closed() bool { return p.m.Phase() == Closed }
 
 // SetLatency sets the injected round trip for messages sent from now on.
 func (p *pipe[M]) SetLatency(rtt time.Duration) { p.link.Set(rtt, p.link.Jitter()) }
@@ -269,33 +259,16 @@ func (p *pipe[M]) Bytes() (in, out int64) { return p.bytesIn, p.bytesOut }
 
 // Close closes the core and returns its Bye, encoded, to be written at
 // once: a user who quits does not wait for the injected latency. It
-// returns nothing if the core had closed already.
+// returns nothing if the core had closed already. The caller closed it,
+// so the note of it goes to no observer.
 func (p *pipe[M]) Close() [][]byte {
 	if p.m.Phase() == Closed {
 		return nil
 	}
 	p.m.Close()
-	p.ended = true
-	bye := p.encode()
+	bye, _ := p.encode(p.m.Outbox().Messages)
 	for _, f := range bye {
 		p.bytesOut += int64(len(f))
 	}
 	return bye
-}
-
-// disconnect records that the transport failed, for reason err, unless
-// the core knows a better reason already.
-func (p *pipe[M]) disconnect(err error) { p.m.Disconnected(err) }
-
-// err returns why the core closed, or nil.
-func (p *pipe[M]) err() error { return p.m.Err() }
-
-// notify signals Changed, e.g. when the connection is over.
-func (p *pipe[M]) notify() { signal(p.changed) }
-
-func signal(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
-	}
 }

@@ -50,7 +50,7 @@ func TestResumeOnABigMap(t *testing.T) {
 	// the server sent to conn to the client, and returns the latter.
 	deliver := func(now time.Duration, conn world.ConnID) []protocol.Message {
 		t.Helper()
-		for _, m := range cl.Outbox() {
+		for _, m := range cl.Outbox().Messages {
 			srv.Receive(now, conn, roundTrip(t, m))
 		}
 		var got []protocol.Message
@@ -91,7 +91,7 @@ func TestResumeOnABigMap(t *testing.T) {
 	}
 
 	cl.Resume(2 * time.Second)
-	for _, m := range cl.Outbox() {
+	for _, m := range cl.Outbox().Messages {
 		srv.Receive(2*time.Second, 4, roundTrip(t, m))
 	}
 	var msgs []protocol.Message
@@ -108,7 +108,7 @@ func TestResumeOnABigMap(t *testing.T) {
 	bits := protocol.NewMapBitsBuffer(w.MapWidth, w.MapHeight)
 	pieces, joins, states := 0, 0, 0
 	for i, m := range msgs {
-		if i > 0 && cl.Phase() != Handshaking {
+		if i > 0 && cl.Phase() != Resuming {
 			if _, piece := m.(*protocol.MapBits); piece {
 				t.Fatalf("the client resumed before the map's last piece (%d so far)", pieces)
 			}

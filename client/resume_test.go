@@ -46,7 +46,7 @@ func TestDropHoldsPressesAndResumeResendsTheUnacknowledged(t *testing.T) {
 	if r := c.Press(300*ms, grid.Right); r != Sent { // #3, held
 		t.Fatalf("press while reconnecting: %v", r)
 	}
-	if out := c.Outbox(); len(out) != 0 {
+	if out := c.Outbox().Messages; len(out) != 0 {
 		t.Fatalf("sent %v while reconnecting", out)
 	}
 	if v := c.View(300 * ms); v.Predicted != (grid.Pos{X: 13, Y: 10}) || len(v.Pending) != 2 {
@@ -59,25 +59,25 @@ func TestDropHoldsPressesAndResumeResendsTheUnacknowledged(t *testing.T) {
 	}
 
 	c.Resume(2 * time.Second)
-	out := c.Outbox()
+	out := c.Outbox().Messages
 	if r, ok := out[0].(*protocol.Resume); len(out) != 1 || !ok || r.Token != testToken {
 		t.Fatalf("on the new connection: %v, want a Resume with the token", out)
 	}
 	w := welcome()
 	w.Token, w.ResumeS = protocol.Token{9}, 30
 	c.Receive(2100*ms, w)
-	if got := c.Outbox(); len(inputs(got)) != 0 {
+	if got := c.Outbox().Messages; len(inputs(got)) != 0 {
 		t.Fatalf("inputs %v before the server said which it has", got)
 	}
 	c.Receive(2100*ms, state(2, 2100*ms, at(1, 12, 10))) // the server had #2 too
-	if got := seqs(inputs(c.Outbox())); len(got) != 3 || got[0] != 3 || got[1] != 4 || got[2] != 5 {
+	if got := seqs(inputs(c.Outbox().Messages)); len(got) != 3 || got[0] != 3 || got[1] != 4 || got[2] != 5 {
 		t.Fatalf("re-sent %v, want #3 #4 #5 in order", got)
 	}
 	v := c.View(2100 * ms)
 	if v.Reconnecting || !v.Connected || v.Predicted != (grid.Pos{X: 15, Y: 10}) || c.Stats().Resumes != 1 || tokenOf(c) != w.Token {
 		t.Errorf("after the resume: %+v, stats %+v", v, c.Stats())
 	}
-	if c.Press(3*time.Second, grid.Right); seqs(inputs(c.Outbox()))[0] != 6 {
+	if c.Press(3*time.Second, grid.Right); seqs(inputs(c.Outbox().Messages))[0] != 6 {
 		t.Errorf("the numbering does not go on at #6")
 	}
 }
@@ -101,7 +101,7 @@ func TestPressHeldBySpeedLimitWhileReconnecting(t *testing.T) {
 	if v := c.View(100 * ms); c.Stats().InputsSent != 2 || len(v.Pending) != 2 || v.Predicted != (grid.Pos{X: 12, Y: 10}) || !v.Reconnecting {
 		t.Errorf("after the limit, still reconnecting: %d inputs numbered, %d pending, predicted %v; want #2 numbered, held and predicted", c.Stats().InputsSent, len(v.Pending), v.Predicted)
 	}
-	if out := c.Outbox(); len(out) != 0 {
+	if out := c.Outbox().Messages; len(out) != 0 {
 		t.Errorf("sent %v while reconnecting", out)
 	}
 }
@@ -143,14 +143,14 @@ func TestNoTokenNoResume(t *testing.T) {
 
 func TestResumeOptionContinuesTheNumbering(t *testing.T) {
 	c := NewCore(0, Options{Resume: testToken})
-	if r, ok := c.Outbox()[0].(*protocol.Resume); !ok || r.Token != testToken {
+	if r, ok := c.Outbox().Messages[0].(*protocol.Resume); !ok || r.Token != testToken {
 		t.Fatalf("first message: want a Resume with the token")
 	}
 	c.Receive(0, welcome())
 	c.Receive(0, state(41, 0, at(1, 10, 10)))
 	c.Outbox()
 	c.Press(time.Second, grid.Right)
-	if got := seqs(inputs(c.Outbox())); len(got) != 1 || got[0] != 42 {
+	if got := seqs(inputs(c.Outbox().Messages)); len(got) != 1 || got[0] != 42 {
 		t.Errorf("first input %v, want #42 after the server's #41", got)
 	}
 }
@@ -176,7 +176,7 @@ func zaps(out []protocol.Message) []*protocol.Zap {
 func TestZapIsHeldAndResentLikeAPress(t *testing.T) {
 	c := resumable(t)
 	c.Zap(100 * ms) // #1
-	first := zaps(c.Outbox())
+	first := zaps(c.Outbox().Messages)
 	if len(first) != 1 || first[0].Seq != 1 {
 		t.Fatalf("zap #1: %v", first)
 	}
@@ -185,7 +185,7 @@ func TestZapIsHeldAndResentLikeAPress(t *testing.T) {
 	if r := c.Zap(400 * ms); r != Sent { // #3, held
 		t.Fatalf("zap while reconnecting: %v", r)
 	}
-	if out := c.Outbox(); len(out) != 0 {
+	if out := c.Outbox().Messages; len(out) != 0 {
 		t.Fatalf("sent %v while reconnecting", out)
 	}
 	c.Resume(time.Second)
@@ -196,7 +196,7 @@ func TestZapIsHeldAndResentLikeAPress(t *testing.T) {
 	c.Receive(1100*ms, state(0, 1100*ms, at(1, 10, 10)))
 	var got []uint32
 	var render []uint64
-	for _, m := range c.Outbox() {
+	for _, m := range c.Outbox().Messages {
 		switch m := m.(type) {
 		case *protocol.Zap:
 			got, render = append(got, m.Seq), append(render, m.RenderNS)

@@ -7,9 +7,10 @@ import (
 )
 
 // Session is what an interface needs from a client in play. The TCP client
-// (*Conn) implements it; so does a client on a simulated link (package
+// (*tcp.Conn) implements it; so does a client on a simulated link (package
 // sim), which lets an interface be tested on a virtual clock. Both run a
-// Driver. All methods are safe for concurrent use.
+// Driver, and each owns the channels it hands out here (a Driver has
+// none: it reports notes). All methods are safe for concurrent use.
 type Session interface {
 	// Press asks to move one cell. With prediction on, the next View
 	// already shows the move.
@@ -32,7 +33,9 @@ type Session interface {
 	View() View
 	// Changed receives a value (without blocking the sender; capacity 1)
 	// whenever the view changed because of something other than a call of
-	// the interface itself: a message arrived, the connection ended.
+	// the interface itself: at each of the driver's notes (a message
+	// arrived, a held press went, the connection changed phase) and when
+	// the session ended.
 	Changed() <-chan struct{}
 	// Done is closed when the session has ended; View().Err says why.
 	Done() <-chan struct{}

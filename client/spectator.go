@@ -1,7 +1,6 @@
 package client
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -11,17 +10,15 @@ import (
 )
 
 // Spectator is the sans-I/O core of a spectator: it watches a server
-// without playing. It opens with Spectate, takes the map from Spectating,
-// the names from Join and Leave, and the world from each Overview, and
-// gives the latest as a WorldView. It pings the server every ping interval
-// (so that a spectator who sends nothing else is not dropped as idle) and
-// gives up when the server is silent for the server timeout. It is not
-// safe for concurrent use.
+// without playing. It opens with Spectate (Handshaking), takes the map
+// from Spectating (Watching), the names from Join and Leave, and the
+// world from each Overview, and gives the latest as a WorldView. It pings
+// the server every ping interval (so that a spectator who sends nothing
+// else is not dropped as idle) and gives up when the server is silent for
+// the server timeout. It reports what it sends and what happened in its
+// outbox, as a Core does. It is not safe for concurrent use.
 type Spectator struct {
-	opts  Options
-	phase Phase // Playing means watching
-	err   error
-	out   []protocol.Message
+	base
 
 	m        *grid.Map
 	rate     int
@@ -30,76 +27,36 @@ type Spectator struct {
 	shields  protection        // spawn protection, by the server's word (version 4)
 	latest   protocol.Overview // Players is the spectator's own copy
 	parts    mapParts          // the chunks of a big map so far
-	notice   string            // the server's last Notice
-
-	nextPing  time.Duration
-	lastHeard time.Duration
 }
 
 // NewSpectator returns a spectator core that starts by sending a Spectate
 // at time now. It uses Name, Room, PingInterval and ServerTimeout of opts.
 func NewSpectator(now time.Duration, opts Options) *Spectator {
 	s := &Spectator{
-		opts:      opts,
-		roster:    make(map[grid.PlayerID]protocol.PlayerInfo),
-		shields:   make(protection),
-		nextPing:  now,
-		lastHeard: now,
+		base:    newBase(now, opts),
+		roster:  make(map[grid.PlayerID]protocol.PlayerInfo),
+		shields: make(protection),
 	}
-	s.out = append(s.out, &protocol.Spectate{Version: protocol.Version, Name: opts.Name, Room: opts.Room})
+	s.send(&protocol.Spectate{Version: protocol.Version, Name: opts.Name, Room: opts.Room})
 	return s
 }
 
-// Phase returns where the connection is; Playing means watching.
-func (s *Spectator) Phase() Phase { return s.phase }
-
-// Err returns why the connection closed, or nil.
-func (s *Spectator) Err() error { return s.err }
-
-// Outbox returns the messages to send, in order, and empties it. The slice
-// is reused by the next call of a Spectator method.
-func (s *Spectator) Outbox() []protocol.Message {
-	out := s.out
-	s.out = s.out[:0]
-	return out
-}
-
 // Close marks the connection closed by the local side and queues a Bye.
-func (s *Spectator) Close() {
-	if s.phase == Closed {
-		return
-	}
-	s.out = append(s.out, &protocol.Bye{Reason: "spectator quit"})
-	s.fail(ErrClosed)
-}
-
-// Disconnected records that the connection was lost for reason err.
-func (s *Spectator) Disconnected(err error) {
-	if err == nil {
-		err = errors.New("client: connection lost")
-	}
-	s.fail(err)
-}
+func (s *Spectator) Close() { s.close("spectator quit") }
 
 // Dropped is Disconnected: a spectator has no avatar to come back to.
 func (s *Spectator) Dropped(now time.Duration, err error) { s.Disconnected(err) }
-
-func (s *Spectator) fail(err error) {
-	if s.phase != Closed {
-		s.phase, s.err = Closed, err
-	}
-}
 
 // NextWake returns the next time Advance has something to do: a ping, or
 // giving up on a silent server. ok is false once closed.
 func (s *Spectator) NextWake() (at time.Duration, ok bool) {
 	switch s.phase {
-	case Handshaking:
-		return s.lastHeard + s.opts.serverTimeout(), true
 	case Closed:
 		return 0, false
+	case Watching:
+		return s.nextWake(), true
 	}
-	return min(s.nextPing, s.lastHeard+s.opts.serverTimeout()), true
+	return s.giveUpAt(), true
 }
 
 // Advance does what is due at time now: it gives up on a server silent
@@ -108,50 +65,43 @@ func (s *Spectator) Advance(now time.Duration) {
 	if s.phase == Closed {
 		return
 	}
-	if silent := now - s.lastHeard; silent >= s.opts.serverTimeout() {
-		s.fail(fmt.Errorf("client: no word from the server for %v", silent.Round(time.Millisecond)))
+	if err := s.silent(now, "word"); err != nil {
+		s.fail(err)
 		return
 	}
-	if s.phase == Playing && now >= s.nextPing {
-		s.out = append(s.out, &protocol.Ping{Stamp: uint64(now)})
-		s.nextPing = now + s.opts.pingInterval()
+	if s.phase == Watching {
+		s.keepAlive(now)
 	}
 }
 
-// Receive handles a message from the server arriving at time now. A
-// message a spectator should never get closes the connection with the
-// error returned.
+// Receive handles a message from the server arriving at time now, and
+// notes it (Arrived). A message a spectator should never get closes the
+// connection with the error returned.
 func (s *Spectator) Receive(now time.Duration, m protocol.Message) error {
 	if s.phase == Closed {
 		return nil
 	}
 	s.lastHeard = now
-	switch m := m.(type) {
-	case *protocol.Error:
-		s.fail(refusalError(m))
+	s.note(Note{Kind: Arrived, Msg: m})
+	return s.take(now, m)
+}
+
+// take handles message m, arriving at time now.
+func (s *Spectator) take(now time.Duration, m protocol.Message) error {
+	if s.ends(m) {
 		return nil
-	case *protocol.Bye:
-		s.fail(byeError(m))
-		return nil
-	case *protocol.Notice:
-		// The operator's word, such as a drain's countdown: shown as a
-		// player is shown it.
-		s.notice = protocol.Printable(m.Text)
-		return nil
-	case *protocol.Spectating:
-		if s.phase == Handshaking && !s.parts.waiting() {
-			return s.welcome(now, m)
-		}
-	case *protocol.MapChunk:
-		if s.phase == Handshaking {
+	}
+	if s.phase == Handshaking {
+		switch m := m.(type) {
+		case *protocol.Spectating:
+			if !s.parts.waiting() {
+				return s.welcome(now, m)
+			}
+		case *protocol.MapChunk:
 			return s.mapPart(now, func() (*grid.Map, error) { return s.parts.add(m) })
-		}
-	case *protocol.MapBits:
-		if s.phase == Handshaking {
+		case *protocol.MapBits:
 			return s.mapPart(now, func() (*grid.Map, error) { return s.parts.addBits(m) })
 		}
-	}
-	if s.phase != Playing {
 		return s.refuse(fmt.Errorf("client: %v before Spectating", m.Type()))
 	}
 	switch m := m.(type) {
@@ -209,22 +159,17 @@ func (s *Spectator) mapPart(now time.Duration, add func() (*grid.Map, error)) er
 
 // start begins the watch on map m.
 func (s *Spectator) start(now time.Duration, m *grid.Map) {
-	s.phase = Playing
 	s.m = m
 	s.nextPing = now
-}
-
-// refuse closes the connection for err and returns it.
-func (s *Spectator) refuse(err error) error {
-	s.fail(err)
-	return err
+	s.enter(Watching)
 }
 
 // View returns the latest server's view, taken at time now.
 func (s *Spectator) View(now time.Duration) WorldView {
 	v := WorldView{
 		Now:       now,
-		Connected: s.phase == Playing,
+		Phase:     s.phase,
+		Connected: s.phase == Watching,
 		Err:       s.err,
 		Map:       s.m,
 		Rate:      s.rate,

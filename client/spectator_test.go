@@ -21,7 +21,7 @@ func spectating() *protocol.Spectating {
 func watching(t *testing.T) *Spectator {
 	t.Helper()
 	s := NewSpectator(0, Options{Name: "teacher"})
-	out := s.Outbox()
+	out := s.Outbox().Messages
 	if sp, ok := out[0].(*protocol.Spectate); len(out) != 1 || !ok || sp.Version != protocol.Version || sp.Name != "teacher" {
 		t.Fatalf("a spectator first sends %#v, want one Spectate with the version and the name", out)
 	}
@@ -83,7 +83,7 @@ func TestSpectatorPingsAndTimesOut(t *testing.T) {
 		t.Fatalf("NextWake = %v, %v; want a ping at once", at, ok)
 	}
 	s.Advance(10 * ms)
-	if out := s.Outbox(); len(out) != 1 || out[0].Type() != protocol.TypePing {
+	if out := s.Outbox().Messages; len(out) != 1 || out[0].Type() != protocol.TypePing {
 		t.Fatalf("Advance sent %v, want one Ping", out)
 	}
 	if at, _ := s.NextWake(); at != time.Second+10*ms {
@@ -91,7 +91,7 @@ func TestSpectatorPingsAndTimesOut(t *testing.T) {
 	}
 	s.Receive(20*ms, &protocol.Pong{Stamp: uint64(10 * ms)})
 	s.Advance(10*time.Second + 19*ms)
-	if s.Phase() != Playing {
+	if s.Phase() != Watching {
 		t.Fatalf("closed %v after the server was silent less than 10s: %v", s.Phase(), s.Err())
 	}
 	s.Advance(10*time.Second + 20*ms)
@@ -119,7 +119,7 @@ func TestSpectatorRefusedOrMisled(t *testing.T) {
 	}
 	s = watching(t)
 	s.Close()
-	if out := s.Outbox(); s.Phase() != Closed || len(out) != 1 || out[0].Type() != protocol.TypeBye {
+	if out := s.Outbox().Messages; s.Phase() != Closed || len(out) != 1 || out[0].Type() != protocol.TypeBye {
 		t.Errorf("Close: phase %v, sent %v; want closed after a Bye", s.Phase(), out)
 	}
 }

@@ -3,8 +3,8 @@ package client
 import "time"
 
 // SpectatorDriver runs a Spectator over a link of encoded frames, as a
-// Driver runs a Core: the TCP spectator (Watch) runs one on the wall
-// clock. It is not safe for concurrent use.
+// Driver runs a Core: the TCP spectator (package client/tcp) runs one on
+// the wall clock. It is not safe for concurrent use.
 type SpectatorDriver struct {
 	pipe[*Spectator]
 }

@@ -9,11 +9,17 @@ import (
 // View is a snapshot of everything a client knows, taken at one moment, for
 // an interface to draw. It shares nothing mutable with the client.
 type View struct {
-	Now       time.Duration // the client's clock when the view was taken
-	Connected bool          // the handshake is done and the connection is up
-	Err       error         // why the connection ended, if it did
+	Now time.Duration // the client's clock when the view was taken
+	// Phase is where the connection is (see Phase); Connected and
+	// Reconnecting say the same in the words an interface asks in.
+	Phase Phase
+	// Connected: the server welcomed this connection and it is up
+	// (Joining, Playing, CatchingUp).
+	Connected bool
+	Err       error // why the connection ended, if it did
 	// Reconnecting is true from a dropped connection until the resumed
-	// one has caught up: presses are held meanwhile and sent then.
+	// one has caught up (Reconnecting, Resuming, CatchingUp): presses are
+	// held meanwhile and sent then.
 	Reconnecting bool
 	Notice       string // the server operator's last notice, such as "server stopping in 10 s"; "" if none
 

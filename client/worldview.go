@@ -12,9 +12,12 @@ import (
 // avatar: every player is where the server has them. It shares nothing
 // mutable with its source.
 type WorldView struct {
-	Now       time.Duration // the viewer's clock when the view was taken
-	Connected bool          // the handshake is done and the connection is up
-	Err       error         // why the connection ended, if it did
+	Now time.Duration // the viewer's clock when the view was taken
+	// Phase is where a spectator's connection is: Handshaking, Watching
+	// or Closed (see Phase); Connected is Watching.
+	Phase     Phase
+	Connected bool  // the handshake is done and the connection is up
+	Err       error // why the connection ended, if it did
 	// Notice is the server operator's last notice, such as "server
 	// stopping in 10 s"; "" if none.
 	Notice string

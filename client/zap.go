@@ -61,7 +61,7 @@ func (c *Core) Zap(now time.Duration) PressResult {
 	render := uint64(max(c.seenTime(now), 0))
 	seq := c.number(now, grid.None, true)
 	c.pending[len(c.pending)-1].render = render
-	if !c.away {
+	if !c.phase.away() {
 		c.send(&protocol.Zap{Seq: seq, RenderNS: render})
 	}
 	if !c.tag.frozen && c.tag.gun.Fire(int64(now)) {
@@ -255,7 +255,7 @@ func (c *Core) tagView(now time.Duration, v *View) {
 		v.Protected, v.ProtectedUntil = true, t.shield
 	}
 	defer c.markProtected(v)
-	if r := t.ranked; r != nil && c.phase == Playing {
+	if r := t.ranked; r != nil && c.phase.connected() {
 		v.Scoreboard = c.rankLines(r)
 		v.Online, v.Rank = int(r.Online), int(r.Rank)
 		v.Round = int(r.Round)
@@ -310,7 +310,7 @@ func (c *Core) rankLines(r *protocol.Ranking) []ScoreLine {
 // flags of the latest Scores (0 points for a player it does not list yet),
 // most points first, then by ID: a server of version 3's scoreboard.
 func (c *Core) scoreboard() []ScoreLine {
-	if c.phase != Playing {
+	if !c.phase.connected() {
 		return nil
 	}
 	lines := make([]ScoreLine, 0, len(c.roster))

@@ -22,7 +22,7 @@ func (l *Lab) Overview() client.WorldView {
 	cfg := srv.Config()
 	facts := srv.Overview(l.Now(), nil)
 	v := client.WorldView{
-		Now: l.Now(), Connected: true,
+		Now: l.Now(), Phase: client.Watching, Connected: true,
 		Map: cfg.Map, Rate: l.Rate(), MoveTime: cfg.MoveTime,
 		Tick: uint32(srv.Stats().Ticks), Time: l.Now(), Total: len(facts),
 		Players: make([]client.WorldPlayer, len(facts)),

@@ -3,8 +3,9 @@
 // at once the first time, then only counted, and one summary line per
 // interval says how many more there were.
 //
-// It is its own package because two front ends need it, the game server
-// (package server) and the SSH front end (package sshd), and neither may
-// depend on the other. It knows nothing of the game: keys, messages and
+// It is its own package because every front end needs it, the game
+// server (package server), the SSH and web front ends (packages sshd and
+// web, and the sessions they share, package remote), and none may depend
+// on another. It knows nothing of the game: keys, messages and
 // the clock come from the caller, so a test drives it on a virtual clock.
 package ratelog

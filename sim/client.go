@@ -13,13 +13,14 @@ import (
 // a simulated link to the world's server. It implements client.Session on
 // the world's virtual clock.
 type Client struct {
-	w    *World
-	id   world.ConnID
-	name string
-	d    *client.Driver
-	done chan struct{}
-	gone bool // closed by either side: nothing more to deliver either way
-	cut  bool // closed by the server: what the client still sends is lost
+	w       *World
+	id      world.ConnID
+	name    string
+	d       *client.Driver
+	changed chan struct{} // signalled (capacity 1) at each note of the driver
+	done    chan struct{}
+	gone    bool // closed by either side: nothing more to deliver either way
+	cut     bool // closed by the server: what the client still sends is lost
 	// states is the server's end of the stream to the client: the last
 	// State sent, the base of a step.
 	states protocol.StateStream
@@ -28,7 +29,14 @@ type Client struct {
 // Name returns the client's player name.
 func (c *Client) Name() string { return c.name }
 
-// noted reports what the driver did as an event of the world.
+// observe makes the client take the notes of its driver.
+func (c *Client) observe() {
+	c.changed = make(chan struct{}, 1)
+	c.d.Observe(c.noted)
+}
+
+// noted reports what the driver did as an event of the world, and wakes
+// the reader of Changed.
 func (c *Client) noted(n client.Note) {
 	t := c.w.now
 	v := c.d.View(t)
@@ -37,22 +45,25 @@ func (c *Client) noted(n client.Note) {
 		s, ok := n.Msg.(*protocol.State)
 		if !ok {
 			c.w.emit(Event{T: t, Client: c, Kind: OtherArrived, Message: n.Msg.Type()})
-			return
+			break
 		}
-		e := Event{T: t, Client: c, Kind: StateArrived, Seq: s.Ack, Pos: v.Server}
+		e := Event{T: t, Client: c, Kind: StateArrived, Seq: s.Ack, Pos: v.Server, Correction: n.Correction}
 		if v.Reconcile {
 			e.Replayed = len(v.Pending)
-		}
-		if n.Corrected {
-			e.Correction = v.LastCorrection
 		}
 		c.w.emit(e)
 	case client.HeldSent:
 		last := v.Pending[len(v.Pending)-1]
 		c.w.emit(Event{T: t, Client: c, Kind: HeldSent, Seq: last.Seq, Dir: last.Dir, Predict: v.Predict, Pos: v.Predicted})
-	case client.Ended:
-		c.end()
-		c.w.emit(Event{T: t, Client: c, Kind: Closed, Err: v.Err})
+	case client.Entered:
+		if n.Phase == client.Closed {
+			c.end()
+			c.w.emit(Event{T: t, Client: c, Kind: Closed, Err: n.Err})
+		}
+	}
+	select {
+	case c.changed <- struct{}{}:
+	default:
 	}
 }
 
@@ -132,8 +143,10 @@ func (c *Client) Bytes() (in, out int64) {
 	return c.d.Bytes()
 }
 
-// Changed implements client.Session.
-func (c *Client) Changed() <-chan struct{} { return c.d.Changed() }
+// Changed implements client.Session: it receives at each note of the
+// driver (a message arrived, a held press went, the connection changed
+// phase).
+func (c *Client) Changed() <-chan struct{} { return c.changed }
 
 // Done implements client.Session.
 func (c *Client) Done() <-chan struct{} { return c.done }

@@ -1,6 +1,10 @@
 package sim
 
-import "errors"
+import (
+	"errors"
+
+	"gridlag/client"
+)
 
 // Cut breaks client c's connection, as a blip does: the server sees it end
 // (its player is kept for resume where the world keeps players:
@@ -24,7 +28,7 @@ func (w *World) Cut(c *Client, reason string) {
 func (w *World) Reconnect(c *Client) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if c.gone || !c.d.Reconnecting() {
+	if c.gone || c.d.Phase() != client.Reconnecting {
 		return
 	}
 	delete(w.byID, c.id)

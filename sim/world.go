@@ -103,10 +103,10 @@ func (w *World) Join(name string, opts client.Options) *Client {
 		d:    client.NewDriver(w.now, opts),
 		done: make(chan struct{}),
 	}
-	c.d.Observe(c.noted)
+	c.observe()
 	w.clients = append(w.clients, c)
 	w.connect(c)
-	for !c.d.Core().Ready() && !c.d.Closed() {
+	for !c.d.Core().Ready() && c.d.Phase() != client.Closed {
 		next, ok := w.next()
 		if !ok {
 			break

@@ -1,10 +1,12 @@
 package sshd
 
 import (
-	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"net"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -28,12 +30,29 @@ func dialFrom(t *testing.T, s *Server, local string) net.Conn {
 
 // bannerless opens a connection from local that reads the server's banner
 // and never sends its own.
-func bannerless(t *testing.T, s *Server, local string) {
+func bannerless(t *testing.T, s *Server, local string) net.Conn {
 	t.Helper()
 	c := dialFrom(t, s, local)
 	c.SetReadDeadline(time.Now().Add(waitLong))
-	if line, err := bufio.NewReader(c).ReadString('\n'); err != nil || !strings.HasPrefix(line, "SSH-2.0-") {
+	if line, err := readLine(c); err != nil || !strings.HasPrefix(line, "SSH-2.0-") {
 		t.Fatalf("connection within the caps: banner %q, %v", line, err)
+	}
+	return c
+}
+
+// readLine reads one line from c, byte by byte, so that nothing after it
+// is read.
+func readLine(c net.Conn) (string, error) {
+	var line []byte
+	b := make([]byte, 1)
+	for {
+		if _, err := c.Read(b); err != nil {
+			return string(line), err
+		}
+		line = append(line, b[0])
+		if b[0] == '\n' {
+			return string(line), nil
+		}
 	}
 }
 
@@ -52,6 +71,20 @@ func refusedWith(t *testing.T, s *Server, local, why string) {
 // playFrom connects as user from local, opens a terminal and sees the game.
 func playFrom(t *testing.T, s *Server, local, user string) *term {
 	t.Helper()
+	tm := playFromTerm(t, s, local, user)
+	tm.waitText("hello " + user)
+	return tm
+}
+
+// playFromTerm connects as user from local and opens an 80x24 terminal.
+func playFromTerm(t *testing.T, s *Server, local, user string) *term {
+	t.Helper()
+	return openTerm(t, dialFromSSH(t, s, local, user), "xterm-256color", 80, 24)
+}
+
+// dialFromSSH connects as user from local, without a key.
+func dialFromSSH(t *testing.T, s *Server, local, user string) *gossh.Client {
+	t.Helper()
 	c := dialFrom(t, s, local)
 	cfg := &gossh.ClientConfig{User: user, HostKeyCallback: hostKeyIs(s.HostKeyFingerprint()), Timeout: waitLong,
 		Auth: []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })}}
@@ -61,9 +94,7 @@ func playFrom(t *testing.T, s *Server, local, user string) *term {
 	}
 	client := gossh.NewClient(sc, chans, reqs)
 	t.Cleanup(func() { client.Close() })
-	tm := openTerm(t, client, "xterm-256color", 80, 24)
-	tm.waitText("hello " + user)
-	return tm
+	return client
 }
 
 // lockedLog is a log sink safe for concurrent use.
@@ -84,31 +115,164 @@ func (l *lockedLog) String() string {
 	return l.b.String()
 }
 
+// bannerlessN opens n banner-less connections from local.
+func bannerlessN(t *testing.T, s *Server, local string, n int) []net.Conn {
+	t.Helper()
+	var cs []net.Conn
+	for range n {
+		cs = append(cs, bannerless(t, s, local))
+	}
+	return cs
+}
+
+// closedByServer checks that the server closes c (which has read the
+// banner) soon, saying nothing more.
+func closedByServer(t *testing.T, c net.Conn, what string) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(waitLong))
+	if b, err := io.ReadAll(c); err != nil || len(b) > 0 {
+		t.Fatalf("%s: read %q, %v; want it closed by the server", what, b, err)
+	}
+}
+
+// stillOpen checks that the server has not closed c: what it sends (a
+// key exchange) is read and dropped.
+func stillOpen(t *testing.T, c net.Conn, what string) {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+	_, err := io.Copy(io.Discard, c)
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatalf("%s: %v, want it still open", what, err)
+	}
+}
+
+// fillShare opens banner-less connections from local until the server
+// refuses one, and returns how many it admitted.
+func fillShare(t *testing.T, s *Server, local string) int {
+	t.Helper()
+	for n := 0; ; n++ {
+		c := dialFrom(t, s, local)
+		c.SetReadDeadline(time.Now().Add(waitLong))
+		line, err := readLine(c)
+		if strings.HasPrefix(line, "gridlag: connection refused") {
+			c.Close()
+			return n
+		}
+		if err != nil || !strings.HasPrefix(line, "SSH-2.0-") {
+			t.Fatalf("connection from %s: %q, %v", local, line, err)
+		}
+	}
+}
+
 // Connections that never send a banner are capped apart from the players:
-// per address, then in all. Each refusal says why, to the client and, once
-// per interval, to the log; a player from another address joins and
-// plays meanwhile, and one already playing is untouched.
+// an address holds at most its share, the last places of the pool go only
+// to addresses holding few, and a full pool makes room for a newcomer by
+// closing the oldest pending handshake of the address holding the most.
+// Each refusal says why, to the client and, once per interval, to the
+// log, and is counted; a player from another address joins and plays
+// meanwhile, and one already playing is untouched.
 func TestHandshakeStageCaps(t *testing.T) {
 	logs := &lockedLog{}
-	s := startSSH(t, Options{Handler: echoHandler(nil), MaxHandshakes: 5, MaxHandshakesPerAddr: 3,
+	s := startSSH(t, Options{Handler: echoHandler(nil), MaxHandshakes: 8, MaxHandshakesPerAddr: 4,
 		Logger: log.NewWithOptions(logs, log.Options{Level: log.DebugLevel})})
-	for range 3 {
-		bannerless(t, s, "127.0.0.2")
-	}
+	// The pool of 8 keeps its last 2 for addresses holding none.
+	hog := bannerlessN(t, s, "127.0.0.2", 4)
 	for range 5 {
-		refusedWith(t, s, "127.0.0.2", "too many connections from your address in their handshake (3)")
+		refusedWith(t, s, "127.0.0.2", "too many connections from your address in their handshake (4)")
 	}
 	ada := playFrom(t, s, "127.0.0.3", "ada")
+	bannerlessN(t, s, "127.0.0.4", 2)
+	refusedWith(t, s, "127.0.0.4", "too many connections in their handshake, and yours has 2 of them")
+	bannerless(t, s, "127.0.0.5")
+	bannerless(t, s, "127.0.0.6") // the pool is full
 
-	for range 2 {
-		bannerless(t, s, "127.0.0.4")
+	// A newcomer takes the place of the oldest of the address holding the
+	// most, and plays.
+	bob := playFrom(t, s, "127.0.0.7", "bob")
+	closedByServer(t, hog[0], "the oldest handshake of the address holding the most")
+	for _, c := range hog[1:] {
+		stillOpen(t, c, "a younger handshake of that address")
 	}
-	refusedWith(t, s, "127.0.0.5", "too many connections in their handshake (5)")
-	ada.send("x")
-	ada.waitText("keys [x]")
+	bob.send("x")
+	bob.waitText("keys [x]")
+	ada.send("y")
+	ada.waitText("keys [y]")
 
 	if n := strings.Count(logs.String(), "too many connections from your address in their handshake"); n != 1 {
 		t.Errorf("5 refusals of one kind from one address wrote %d log lines at once, want 1:\n%s", n, logs)
+	}
+	if !strings.Contains(logs.String(), "evicted: the 8 handshakes are full and your address holds 4 of them") {
+		t.Errorf("the eviction is not logged with its reason:\n%s", logs)
+	}
+	got := s.Stats().Refused
+	want := map[string]uint64{KindShakeAddr: 5, KindShakeReserved: 1, KindShakeEvicted: 1}
+	for kind, n := range want {
+		if got[kind] != n {
+			t.Errorf("Stats counts %d %s, want %d (all: %v)", got[kind], kind, n, got)
+		}
+	}
+}
+
+// A full pool where no address holds two more than the newcomer's has
+// nothing to evict: the newcomer is refused, saying why.
+func TestHandshakePoolFullOfEquals(t *testing.T) {
+	s := startSSH(t, Options{Handler: echoHandler(nil), MaxHandshakes: 2, MaxHandshakesPerAddr: 1})
+	a := bannerless(t, s, "127.0.0.2")
+	b := bannerless(t, s, "127.0.0.3")
+	refusedWith(t, s, "127.0.0.4", "too many connections in their handshake (2)")
+	stillOpen(t, a, "a pending handshake")
+	stillOpen(t, b, "a pending handshake")
+	if n := s.Stats().Refused[KindShakeFull]; n != 1 {
+		t.Errorf("%d refusals of a full pool counted, want 1", n)
+	}
+}
+
+// The pool at its defaults, filled by sixteen addresses, each opening
+// banner-less sockets until refused, again after each newcomer: a player
+// from another address gets in every time, and plays.
+func TestHandshakePoolFullOfBannerlessSockets(t *testing.T) {
+	s := startSSH(t, Options{Handler: echoHandler(nil)})
+	fill := func() (held int) {
+		for i := range 16 {
+			held += fillShare(t, s, fmt.Sprintf("127.0.1.%d", i+1))
+		}
+		return held
+	}
+	t.Logf("sixteen addresses opened %d banner-less connections", fill())
+	s.mu.Lock()
+	used := s.shaking.Used()
+	_, most := s.shaking.Heaviest()
+	s.mu.Unlock()
+	if used != DefaultMaxHandshakes || most > DefaultMaxHandshakesPerAddr {
+		t.Fatalf("the pool holds %d, one address %d; want it full (%d), no address over its share (%d)", used, most, DefaultMaxHandshakes, DefaultMaxHandshakesPerAddr)
+	}
+	for i := range 3 {
+		who := fmt.Sprintf("eve%d", i)
+		tm := playFrom(t, s, fmt.Sprintf("127.0.2.%d", i+1), who)
+		tm.send("x")
+		tm.waitText("keys [x]")
+		fill()
+	}
+	if n := s.Stats().Refused[KindShakeEvicted]; n < 3 {
+		t.Errorf("%d evictions counted, want at least 3", n)
+	}
+}
+
+// A connection that sends no banner gives its place back after
+// BannerTimeout; one that sent its banner has the whole HandshakeTimeout.
+func TestBannerDeadline(t *testing.T) {
+	s := startSSH(t, Options{Handler: echoHandler(nil), BannerTimeout: 100 * time.Millisecond, HandshakeTimeout: waitLong})
+	start := time.Now()
+	silent := bannerless(t, s, "127.0.0.2")
+	talker := bannerless(t, s, "127.0.0.2")
+	io.WriteString(talker, "SSH-2.0-OpenSSH_9.2\r\n")
+	closedByServer(t, silent, "a connection without a banner")
+	if took := time.Since(start); took < 100*time.Millisecond {
+		t.Errorf("closed after %v, before the banner deadline", took)
+	}
+	stillOpen(t, talker, "a connection that sent its banner")
+	if n := s.Stats().Refused[KindBannerTimeout]; n != 1 {
+		t.Errorf("%d banner timeouts counted, want 1", n)
 	}
 }
 
@@ -122,7 +286,7 @@ func TestHandshakeCutSaysWhy(t *testing.T) {
 	c.SetReadDeadline(time.Now().Add(waitLong))
 	io.Copy(io.Discard, c) // until the watchdog closes it
 	deadline := time.Now().Add(waitLong)
-	for !strings.Contains(logs.String(), "handshake deadline") {
+	for !strings.Contains(logs.String(), "banner deadline") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the cut was never logged:\n%s", logs)
 		}

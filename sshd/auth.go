@@ -5,6 +5,8 @@ import (
 
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
+
+	"gridlag/remote"
 )
 
 // Keys of values this package keeps.
@@ -56,5 +58,5 @@ func authedKey(sess ssh.Session) (fingerprint string, color uint8, ok bool) {
 	if !ok {
 		return "", 0, false
 	}
-	return fp, FingerprintColor(fp), true
+	return fp, remote.FingerprintColor(fp), true
 }

@@ -1,21 +1,29 @@
 package sshd
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // trackedConn is one accepted TCP connection. It counts toward the
 // connection caps until closed, and closes itself when it goes
-// HandshakeTimeout without a game session: a client that never finishes
-// its handshake, never starts a session, or lingers after its session.
+// BannerTimeout without the client's SSH banner (a socket that sends
+// nothing), or HandshakeTimeout without a game session: a client that
+// never finishes its handshake, never starts a session, or lingers after
+// its session.
 type trackedConn struct {
 	net.Conn
 	srv     *Server
-	host    string // the remote IP, the key of the per-address caps
-	shaking bool   // counted as in its handshake (no session channel yet); guarded by srv.mu
+	host    string    // the remote IP
+	key     string    // the key of the per-address caps (see remote.AddrKey)
+	since   time.Time // when it was accepted
+	shaking bool      // counted as in its handshake (no session channel yet); guarded by srv.mu
+
+	banner atomic.Bool // the client's banner line has arrived
 
 	mu       sync.Mutex
 	sessions int  // game sessions running on this connection
@@ -30,11 +38,22 @@ type trackedConn struct {
 	closeErr  error
 }
 
-// armLocked starts the no-session watchdog; c.mu is held.
+// armLocked starts the no-session watchdog; c.mu is held. Before the
+// client's banner, it runs for BannerTimeout; after, for what is left of
+// HandshakeTimeout since the connection was accepted, or the whole of it
+// once a session ran.
 func (c *trackedConn) armLocked() {
 	c.gen++
 	gen := c.gen
-	d := c.srv.opts.HandshakeTimeout
+	o := c.srv.opts
+	d := o.HandshakeTimeout
+	switch {
+	case c.hadOne:
+	case !c.banner.Load():
+		d = min(o.BannerTimeout, d)
+	default:
+		d = time.Until(c.since.Add(d))
+	}
 	if c.timer != nil {
 		c.timer.Stop()
 	}
@@ -49,14 +68,29 @@ func (c *trackedConn) expire(gen int) {
 		c.mu.Unlock()
 		return
 	}
-	reason := fmt.Sprintf("no game session within %s of connecting (handshake deadline)", c.srv.opts.HandshakeTimeout)
-	if c.hadOne {
-		reason = fmt.Sprintf("no game session for %s", c.srv.opts.HandshakeTimeout)
+	o := c.srv.opts
+	kind, reason := KindShakeTimeout, fmt.Sprintf("no game session within %s of connecting (handshake deadline)", o.HandshakeTimeout)
+	switch {
+	case c.hadOne:
+		reason = fmt.Sprintf("no game session for %s", o.HandshakeTimeout)
+	case !c.banner.Load():
+		kind, reason = KindBannerTimeout, fmt.Sprintf("no SSH banner within %s of connecting (banner deadline)", min(o.BannerTimeout, o.HandshakeTimeout))
 	}
 	c.why = reason
 	c.mu.Unlock()
-	c.srv.warn.Warn("closing "+c.host, "closing connection", "remote", c.RemoteAddr().String(), "reason", reason)
+	c.srv.refused.add(kind)
+	c.srv.warn.Warn("closing "+c.key+" "+kind, "closing connection", "remote", c.RemoteAddr().String(), "reason", reason)
 	c.Close()
+}
+
+// cut records why the server is about to close the connection, so that
+// its reads say so and its failed handshake is not logged again.
+func (c *trackedConn) cut(why string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.why == "" {
+		c.why = why
+	}
 }
 
 // closeReason is why the watchdog closed the connection, "" if it did not.
@@ -76,12 +110,26 @@ func (e cutError) Error() string { return "closed by the server: " + e.why }
 // says why.
 func (c *trackedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
+	if n > 0 && !c.banner.Load() && bytes.IndexByte(p[:n], '\n') >= 0 {
+		c.bannerArrived()
+	}
 	if err != nil {
 		if why := c.closeReason(); why != "" {
 			err = cutError{why}
 		}
 	}
 	return n, err
+}
+
+// bannerArrived notes the client's banner line and gives the handshake
+// the rest of its deadline.
+func (c *trackedConn) bannerArrived() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.banner.Store(true)
+	if !c.closed && c.sessions == 0 && !c.hadOne {
+		c.armLocked()
+	}
 }
 
 // MaxChannelsPerConn caps the session channels one SSH connection may hold
@@ -143,17 +191,4 @@ func (c *trackedConn) Close() error {
 		c.srv.releaseConn(c)
 	})
 	return c.closeErr
-}
-
-// hostOf is the IP part of a remote address, the key of the per-address
-// caps.
-func hostOf(a net.Addr) string {
-	if tcp, ok := a.(*net.TCPAddr); ok {
-		return tcp.IP.String()
-	}
-	host, _, err := net.SplitHostPort(a.String())
-	if err != nil {
-		return a.String()
-	}
-	return host
 }

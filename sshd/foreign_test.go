@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 )
 
 // A game client pointed at the SSH port is told at once that it reached
@@ -23,21 +24,21 @@ func TestGameClientAtTheSSHPort(t *testing.T) {
 		strconv.Itoa(s.Addr().(*net.TCPAddr).Port) + " 127.0.0.1"
 	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
 	defer cancel()
-	opts := client.Options{Name: "ada", ServerTimeout: time.Hour, Latency: time.Second}
+	opts := tcp.Options{Options: client.Options{Name: "ada", ServerTimeout: time.Hour, Latency: time.Second}}
 	type connection interface {
 		Done() <-chan struct{}
 		Close() error
 	}
 	for what, connect := range map[string]func() (connection, func() error, error){
 		"a player": func() (connection, func() error, error) {
-			c, err := client.Connect(ctx, addr, opts)
+			c, err := tcp.Connect(ctx, addr, opts)
 			if err != nil {
 				return nil, nil, err
 			}
 			return c, func() error { return c.View().Err }, nil
 		},
 		"a spectator": func() (connection, func() error, error) {
-			w, err := client.ConnectSpectator(ctx, addr, opts)
+			w, err := tcp.ConnectSpectator(ctx, addr, opts)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -53,16 +54,16 @@ func TestGameClientAtTheSSHPort(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatalf("%s at the SSH port is still waiting", what)
 		}
-		var fe *client.ForeignServerError
+		var fe *tcp.ForeignServerError
 		if err := why(); !errors.As(err, &fe) || err.Error() != want {
 			t.Errorf("%s at the SSH port ended with %v, want %q", what, err, want)
 		}
 		c.Close()
 	}
-	if _, err := client.ListRooms(ctx, addr); err == nil || err.Error() != want {
+	if _, err := tcp.ListRooms(ctx, addr); err == nil || err.Error() != want {
 		t.Errorf("the lobby's question at the SSH port: %v, want %q", err, want)
 	}
-	if client.HasRooms(ctx, addr) {
+	if tcp.HasRooms(ctx, addr) {
 		t.Error("an SSH server has rooms")
 	}
 }

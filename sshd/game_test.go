@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/server"
 	"gridlag/server/hub"
 	"gridlag/server/world"
@@ -97,11 +98,11 @@ func TestPlayersShareTheWorld(t *testing.T) {
 }
 
 // observer joins the game directly and reports the names of the others.
-func observer(t *testing.T, addr string) *client.Conn {
+func observer(t *testing.T, addr string) *tcp.Conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
 	defer cancel()
-	o, err := client.Dial(ctx, addr, client.Options{Name: "watcher"})
+	o, err := tcp.Dial(ctx, addr, tcp.Options{Options: client.Options{Name: "watcher"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +111,7 @@ func observer(t *testing.T, addr string) *client.Conn {
 }
 
 // waitOthers waits until the observer sees exactly the names want.
-func waitOthers(t *testing.T, o *client.Conn, want ...string) {
+func waitOthers(t *testing.T, o *tcp.Conn, want ...string) {
 	t.Helper()
 	deadline := time.After(waitLong)
 	var names []string

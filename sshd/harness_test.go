@@ -17,6 +17,8 @@ import (
 	"github.com/charmbracelet/log"
 	"github.com/gdamore/tcell/v2"
 	gossh "golang.org/x/crypto/ssh"
+
+	"gridlag/vt"
 )
 
 // waitLong bounds every wait on real sockets in these tests.
@@ -157,7 +159,7 @@ type term struct {
 	t     testing.TB
 	sess  *gossh.Session
 	in    io.WriteCloser
-	vt    *vt
+	vt    *vt.Term
 	read  chan struct{} // closed when the output ended
 	exit  chan error    // the session's Wait result
 	start time.Time
@@ -188,7 +190,7 @@ func openTermRunning(t testing.TB, c *gossh.Client, termName string, w, h int, c
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm := &term{t: t, sess: sess, in: in, vt: newVT(w, h), read: make(chan struct{}), exit: make(chan error, 1), start: time.Now()}
+	tm := &term{t: t, sess: sess, in: in, vt: vt.New(w, h), read: make(chan struct{}), exit: make(chan error, 1), start: time.Now()}
 	start := sess.Shell
 	if command != "" {
 		start = func() error { return sess.Start(command) }
@@ -233,10 +235,10 @@ func (tm *term) waitText(texts ...string) string {
 			return screen
 		}
 		select {
-		case <-tm.vt.changed:
+		case <-tm.vt.Changed():
 		case <-tm.read:
 			select {
-			case <-tm.vt.changed:
+			case <-tm.vt.Changed():
 				continue
 			default:
 			}
@@ -329,7 +331,14 @@ func echoHandler(seen chan<- *Player) func(context.Context, *Player) error {
 	}
 }
 
-// quitAtOnce presses q and checks the session ends at once with status 0.
+// quitAtOnce presses q and checks the session ends with status 0. That
+// it ends at once, waiting on no timer, is pinned on the virtual clock:
+// the terminal's loop ends on q with the clock standing still (tui's
+// TestQuitEndsTheLoopAtOnce) and the game's Bye goes without the
+// injected latency (client's TestDriverCloseSaysBye); nothing on the
+// session's way out waits on time, and waitExit's guard (waitLong) is
+// shorter than any timer that could hold a session. On the wall clock of
+// a busy machine the test asserts no "within".
 func (tm *term) quitAtOnce() {
 	tm.t.Helper()
 	quit := time.Now()
@@ -337,9 +346,6 @@ func (tm *term) quitAtOnce() {
 	status, took := tm.waitExit(quit)
 	if status != 0 {
 		tm.t.Errorf("exit status %d after q, want 0", status)
-	}
-	if took > time.Second {
-		tm.t.Errorf("q took %v to end the session, want it at once", took)
 	}
 	tm.t.Logf("q to session end: %v", took)
 }

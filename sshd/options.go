@@ -9,6 +9,9 @@ import (
 	"github.com/charmbracelet/log"
 )
 
+// Title is the top line of the game's screen over SSH.
+const Title = "gridlag over ssh"
+
 // Defaults for the zero values of Options.
 const (
 	DefaultAddr             = ":2222"
@@ -19,15 +22,18 @@ const (
 	// DefaultMaxHandshakes and DefaultMaxHandshakesPerAddr cap the
 	// connections still in their handshake, apart from the players: a
 	// crowd of connections that never send a banner cannot take the
-	// places of players, and one address cannot take all of them.
-	DefaultMaxHandshakes        = 32
+	// places of players, and one address takes at most an eighth of
+	// them. A full pool makes room for a newcomer from an address holding
+	// fewer by closing the oldest pending handshake of the address
+	// holding the most.
+	DefaultMaxHandshakes        = 64
 	DefaultMaxHandshakesPerAddr = 8
+	// DefaultBannerTimeout is how long a new connection has to send its
+	// SSH banner, the line every client sends at once: a socket that sends
+	// nothing gives its place back sooner than the whole handshake's
+	// deadline.
+	DefaultBannerTimeout = 3 * time.Second
 )
-
-// writeStallTimeout is how long one write to a client may block (the client
-// stopped reading and the SSH window is full) before its connection is
-// closed.
-const writeStallTimeout = 30 * time.Second
 
 // Options configure a Server.
 type Options struct {
@@ -67,13 +73,17 @@ type Options struct {
 	// yet (still in their SSH handshake), apart from the sessions'
 	// caps; DefaultMaxHandshakes if zero or less.
 	MaxHandshakes int
-	// MaxHandshakesPerAddr caps those from one remote IP address;
-	// DefaultMaxHandshakesPerAddr if zero or less.
+	// MaxHandshakesPerAddr caps those from one remote IP address (one
+	// IPv6 /64); DefaultMaxHandshakesPerAddr if zero or less.
 	MaxHandshakesPerAddr int
 	// HandshakeTimeout is how long a new connection has to complete its
 	// SSH handshake and start a game session, and how long a connection
 	// may stay open without one; DefaultHandshakeTimeout if zero or less.
 	HandshakeTimeout time.Duration
+	// BannerTimeout is how long a new connection has to send its SSH
+	// banner (the client's version line); DefaultBannerTimeout if zero or
+	// less, and never more than HandshakeTimeout.
+	BannerTimeout time.Duration
 	// IdleTimeout ends a session whose player pressed no key for this long;
 	// DefaultIdleTimeout if zero or less.
 	IdleTimeout time.Duration
@@ -104,6 +114,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.HandshakeTimeout <= 0 {
 		o.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if o.BannerTimeout <= 0 {
+		o.BannerTimeout = DefaultBannerTimeout
 	}
 	if o.IdleTimeout <= 0 {
 		o.IdleTimeout = DefaultIdleTimeout

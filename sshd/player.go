@@ -1,41 +1,16 @@
 package sshd
 
 import (
-	"crypto/sha256"
-	"net"
-
-	"github.com/gdamore/tcell/v2"
-
 	"gridlag/protocol"
+	"gridlag/remote"
 )
 
-// Player is one SSH session's player, handed to the session handler.
-type Player struct {
-	// Screen is bound to the session's channel and not yet initialised:
-	// the handler calls Init (tview's Run does) and Fini.
-	Screen tcell.Screen
-	// User is the SSH user name made into a valid player name (see
-	// PlayerName).
-	User string
-	// Fingerprint is the SHA256 fingerprint of the public key the player
-	// authenticated with, "" if they joined without a key.
-	Fingerprint string
-	// Color is the player's palette colour, 1 to protocol.NumColors: from the key's
-	// fingerprint, so a returning player keeps it. It is 0 for players
-	// without a key: the game server colours them by player, so two
-	// players of one name look different.
-	Color uint8
-	// RemoteAddr is the client's network address.
-	RemoteAddr net.Addr
-	// Spectate says the session asked to watch the game rather than play
-	// (the command SpectateCommand).
-	Spectate bool
-	// Room is the room the session asked for (RoomCommand, or
-	// SpectateCommand with a name); "" for the default room.
-	Room string
-	// Lobby says the session asked for the lobby (LobbyCommand).
-	Lobby bool
-}
+// Player is one SSH session's player, handed to the session handler. Its
+// Fingerprint is the SHA256 fingerprint of the public key the player
+// authenticated with ("" without a key); Spectate, Room and Lobby are what
+// the session's command asked for (SpectateCommand, RoomCommand,
+// LobbyCommand); User is the SSH user name made valid (PlayerName).
+type Player = remote.Player
 
 // DefaultPlayerName is the name of a player whose SSH user name has nothing
 // printable in it.
@@ -52,12 +27,4 @@ func PlayerName(user string) string {
 		return DefaultPlayerName
 	}
 	return name
-}
-
-// FingerprintColor is the colour (1 to protocol.NumColors) of a player who
-// authenticated with the key of this SHA256 fingerprint: the same key always
-// gets the same colour.
-func FingerprintColor(fingerprint string) uint8 {
-	sum := sha256.Sum256([]byte("gridlag key colour\x00" + fingerprint))
-	return sum[0]%protocol.NumColors + 1
 }

@@ -17,6 +17,8 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/protocol"
+	"gridlag/remote"
+	"gridlag/tui"
 )
 
 // A player with a terminal sees the handler's screen, their keys reach it,
@@ -31,8 +33,8 @@ func TestSessionDrawsTakesKeysAndQuitsAtOnce(t *testing.T) {
 	tm.waitText("keys [abRight]")
 
 	tm.quitAtOnce()
-	if !tm.vt.everAlt || tm.vt.altScreen {
-		t.Errorf("alternate screen entered %v, still on at exit %v: want the terminal restored", tm.vt.everAlt, tm.vt.altScreen)
+	if on, ever := tm.vt.AltScreen(); !ever || on {
+		t.Errorf("alternate screen entered %v, still on at exit %v: want the terminal restored", ever, on)
 	}
 }
 
@@ -42,17 +44,25 @@ func TestWindowChangeRedraws(t *testing.T) {
 	c := dialSSH(t, s, "ada", nil)
 	tm := openTerm(t, c, "xterm-256color", 100, 40)
 	tm.waitText("size 100x40")
-	tm.vt.resize(120, 50)
+	tm.vt.Resize(120, 50)
 	if err := tm.sess.WindowChange(50, 120); err != nil {
 		t.Fatal(err)
 	}
 	tm.waitText("size 120x50")
 
-	// An absurd size is clamped, not allocated.
-	if err := tm.sess.WindowChange(100000, 100000); err != nil {
+	// A size larger than the interface can use is clamped, not
+	// allocated, and the screen is centred on the terminal.
+	tm.vt.Resize(300, 100)
+	if err := tm.sess.WindowChange(100, 300); err != nil {
 		t.Fatal(err)
 	}
-	tm.waitText("size 512x256")
+	line := fmt.Sprintf("hello ada colour 0 size %dx%d", tui.MaxWidth, tui.MaxHeight)
+	screen := tm.waitText(line)
+	rows := strings.Split(screen, "\n")
+	top, left := (100-tui.MaxHeight)/2, (300-tui.MaxWidth)/2
+	if len(rows) <= top || !strings.HasPrefix(rows[top], strings.Repeat(" ", left)+line) {
+		t.Errorf("want %q at row %d, column %d of the terminal:\n%s", line, top, left, screen)
+	}
 }
 
 // An unknown TERM falls back to xterm-256color and the game still draws.
@@ -199,8 +209,8 @@ func TestIdentity(t *testing.T) {
 		if p.User != "ada" || p.Fingerprint != wantFP {
 			t.Errorf("player %q key %q, want ada with %s", p.User, p.Fingerprint, wantFP)
 		}
-		if p.Color < 1 || p.Color > protocol.NumColors || p.Color != FingerprintColor(wantFP) {
-			t.Errorf("colour %d, want %d", p.Color, FingerprintColor(wantFP))
+		if p.Color < 1 || p.Color > protocol.NumColors || p.Color != remote.FingerprintColor(wantFP) {
+			t.Errorf("colour %d, want %d", p.Color, remote.FingerprintColor(wantFP))
 		}
 		colours = append(colours, p.Color)
 		tm.send("q")

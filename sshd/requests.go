@@ -1,11 +1,13 @@
 package sshd
 
 import (
+	"encoding/binary"
+	"fmt"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"gridlag/tui"
+	"gridlag/remote"
 )
 
 // allowedRequests are the session channel requests passed on to the
@@ -21,10 +23,14 @@ var allowedRequests = map[string]bool{
 }
 
 // filteredChannel wraps a new session channel so that its requests pass
-// through allowedRequests, window changes coalesced (see passRequests).
+// through allowedRequests, window changes coalesced and a flood cut (see
+// passRequests).
 type filteredChannel struct {
 	gossh.NewChannel
-	srv *Server
+	srv    *Server
+	remote string       // the client's address, for the log
+	key    string       // its key for the per-address caps
+	cut    func() error // closes the connection
 }
 
 // Accept accepts the channel and filters its requests.
@@ -38,55 +44,126 @@ func (f filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 	go func() {
 		defer f.srv.wg.Done()
 		defer close(out)
-		passRequests(reqs, out, windowChangeInterval)
+		if passRequests(reqs, out, sessionLimits) {
+			return
+		}
+		f.srv.refused.add(KindRequestFlood)
+		r := sessionLimits.requests
+		f.srv.warn.Warn("request flood "+f.key, "closing connection", "remote", f.remote,
+			"reason", fmt.Sprintf("flooding requests: more than %d at once, then %d a second", r.Burst, time.Second/r.Every))
+		f.cut()
+		for range reqs { // until the connection's end closes them
+		}
 	}()
 	return ch, out, nil
 }
 
-// windowChangeInterval is the least time between two window changes
-// passed on: a screen cannot redraw faster than its frames.
-const windowChangeInterval = tui.FrameInterval
+// requestLimits are a session's limits on its channel's requests.
+type requestLimits struct {
+	// window: the window changes that go on to resize the screen
+	// (remote.WindowChanges).
+	window remote.Rate
+	// requests: the requests of any kind a channel may send. A terminal
+	// sends a handful, and a few dozen a second while it is resized; a
+	// client that sends more is flooding, and its connection is closed,
+	// so that a flood costs the server no more than this.
+	requests remote.Rate
+}
+
+// sessionLimits are every session's.
+var sessionLimits = requestLimits{
+	window:   remote.WindowChanges,
+	requests: remote.Rate{Burst: 600, Every: 10 * time.Millisecond},
+}
 
 // passRequests passes the allowed requests from in to out, refusing the
-// others. Window changes are coalesced: at most one per interval goes on,
-// the latest, and the ones it replaces are dropped (a window-change never
-// wants a reply), so a flood of them costs no more than one per frame. A
-// held window change goes on before any later request, keeping the order.
-func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, interval time.Duration) {
+// others, until in is closed (it returns true) or a request comes faster
+// than lim.requests allows (it returns false at once: a flood). Window
+// changes are clamped
+// (remote.WindowOf) and coalesced before anything is allocated for them: one
+// that leaves the clamped size as it is goes nowhere; of the others,
+// lim.window.Burst go on at once, then one every lim.window.Every, the
+// latest, and the ones it replaces are dropped (a window-change never
+// wants a reply). So a flood of them, alternating sizes or not, costs no
+// more than four screens a second. A held window change goes on before a
+// later request if the limit allows it, else after it, when the limit
+// allows.
+func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim requestLimits) (ended bool) {
 	var (
-		held    *gossh.Request // the latest window change not passed on yet
-		last    time.Time      // when a window change last went on
-		timer   = time.NewTimer(0)
-		waiting bool // timer runs for held
+		held      *gossh.Request // the latest window change not passed on yet
+		heldSize  remote.Window
+		size      remote.Window // the window last passed on
+		changes   = remote.Pace{Rate: lim.window}
+		reading   = remote.Pace{Rate: lim.requests}
+		heldTimer = time.NewTimer(time.Hour)
+		waiting   bool // heldTimer runs for held
 	)
-	<-timer.C
-	defer timer.Stop()
+	heldTimer.Stop()
+	defer heldTimer.Stop()
+	// allowed reports whether a window change may go on now, and counts
+	// it if so.
+	allowed := func() bool {
+		now := time.Now()
+		if changes.Wait(now) > 0 {
+			return false
+		}
+		changes.Take(now)
+		return true
+	}
+	pass := func(req *gossh.Request, s remote.Window) {
+		out <- req
+		size = s
+	}
+	wait := func() {
+		if !waiting {
+			waiting = true
+			heldTimer.Reset(changes.Wait(time.Now()))
+		}
+	}
 	for {
 		var due <-chan time.Time
 		if waiting {
-			due = timer.C
+			due = heldTimer.C
 		}
 		select {
 		case req, ok := <-in:
 			if !ok {
-				return
+				return true
 			}
+			if now := time.Now(); reading.Wait(now) > 0 {
+				if req.WantReply {
+					req.Reply(false, nil)
+				}
+				return false
+			}
+			reading.Take(time.Now())
 			switch {
 			case req.Type == "window-change":
-				if now := time.Now(); !waiting && now.Sub(last) >= interval {
-					last = now
-					out <- req
-					continue
-				}
-				held = req
-				if !waiting {
-					waiting = true
-					timer.Reset(interval - time.Since(last))
+				s, ok := windowChangeSize(req.Payload)
+				switch {
+				case !ok:
+					if req.WantReply {
+						req.Reply(false, nil)
+					}
+				case s == size && held == nil:
+					// Nothing to change.
+				case s == size:
+					held = nil // back to the size in force
+				case held == nil && allowed():
+					pass(req, s)
+				default:
+					held, heldSize = req, s
+					wait()
 				}
 			case allowedRequests[req.Type]:
-				if held != nil {
-					out <- held
-					held, last = nil, time.Now()
+				if req.Type == "pty-req" {
+					if s, ok := ptyRequestSize(req.Payload); ok {
+						size = s
+					}
+				}
+				if held != nil && allowed() {
+					pass(held, heldSize)
+					held = nil
 				}
 				out <- req
 			default:
@@ -96,10 +173,37 @@ func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, interval 
 			}
 		case <-due:
 			waiting = false
-			if held != nil {
-				out <- held
-				held, last = nil, time.Now()
+			if held == nil {
+				continue
 			}
+			if !allowed() {
+				wait()
+				continue
+			}
+			pass(held, heldSize)
+			held = nil
 		}
 	}
+}
+
+// windowChangeSize is the window (see remote.WindowOf) a window-change
+// request's payload asks for (RFC 4254 6.7: columns, rows, then pixels).
+func windowChangeSize(p []byte) (remote.Window, bool) {
+	if len(p) < 8 {
+		return remote.Window{}, false
+	}
+	return remote.WindowOf(int(min(binary.BigEndian.Uint32(p), 1<<16)), int(min(binary.BigEndian.Uint32(p[4:]), 1<<16))), true
+}
+
+// ptyRequestSize is the window a pty-req's payload gives (RFC 4254 6.2:
+// the terminal's name, then columns and rows).
+func ptyRequestSize(p []byte) (remote.Window, bool) {
+	if len(p) < 4 {
+		return remote.Window{}, false
+	}
+	n := binary.BigEndian.Uint32(p)
+	if uint64(len(p)-4) < uint64(n) {
+		return remote.Window{}, false
+	}
+	return windowChangeSize(p[4+n:])
 }

@@ -1,10 +1,14 @@
 package sshd
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"gridlag/remote"
 )
 
 // windowSize is a window-change request's payload (RFC 4254 6.7).
@@ -25,22 +29,28 @@ func colsOf(t *testing.T, r *gossh.Request) uint32 {
 	return w.Cols
 }
 
-// A flood of window changes is coalesced: the first goes on, then only the
-// latest of those within the interval, before the next other request;
-// refused requests never go on.
-func TestWindowChangeFloodCoalesced(t *testing.T) {
-	in, out := make(chan *gossh.Request), make(chan *gossh.Request, 16)
+// ptyRequest is a pty-req for an xterm of cols x rows (RFC 4254 6.2).
+func ptyRequest(cols, rows uint32) *gossh.Request {
+	p := struct {
+		Term                      string
+		Cols, Rows, Width, Height uint32
+		Modes                     string
+	}{Term: "xterm", Cols: cols, Rows: rows}
+	return &gossh.Request{Type: "pty-req", Payload: gossh.Marshal(p)}
+}
+
+// collect runs passRequests over reqs with lim and returns what it passed
+// on.
+func collect(lim remote.Rate, reqs ...*gossh.Request) []*gossh.Request {
+	in, out := make(chan *gossh.Request), make(chan *gossh.Request, len(reqs)+1)
 	done := make(chan struct{})
 	go func() {
-		passRequests(in, out, time.Hour)
+		passRequests(in, out, requestLimits{window: lim, requests: remote.Rate{Burst: len(reqs) + 1, Every: time.Hour}})
 		close(done)
 	}()
-	const flood = 100000
-	for i := 1; i <= flood; i++ {
-		in <- windowChange(uint32(i%500+1), 40)
+	for _, r := range reqs {
+		in <- r
 	}
-	in <- &gossh.Request{Type: "env"}
-	in <- &gossh.Request{Type: "shell"}
 	close(in)
 	<-done
 	close(out)
@@ -48,25 +58,73 @@ func TestWindowChangeFloodCoalesced(t *testing.T) {
 	for r := range out {
 		got = append(got, r)
 	}
-	if len(got) != 3 {
-		t.Fatalf("%d window changes passed %d requests on, want 3: the first, the latest, the shell", flood, len(got))
+	return got
+}
+
+// describe lists requests as "type" or "cols x rows" for window changes.
+func describe(reqs []*gossh.Request) []string {
+	var d []string
+	for _, r := range reqs {
+		if r.Type == "window-change" {
+			var w windowSize
+			if err := gossh.Unmarshal(r.Payload, &w); err != nil {
+				d = append(d, fmt.Sprintf("window-change (%v)", err))
+				continue
+			}
+			d = append(d, fmt.Sprintf("%dx%d", w.Cols, w.Rows))
+			continue
+		}
+		d = append(d, r.Type)
 	}
-	if got[1].Type != "window-change" {
-		t.Fatalf("second request %s, want the latest window change", got[1].Type)
+	return d
+}
+
+// A flood of window changes alternating sizes is coalesced: the first
+// few go on, then nothing until the limit allows the latest; refused
+// requests never go on, and a later request does not push the held
+// change past the limit.
+func TestWindowChangeFloodCoalesced(t *testing.T) {
+	reqs := []*gossh.Request{ptyRequest(80, 24)}
+	const flood = 100000
+	for i := 1; i <= flood; i++ {
+		if i%2 == 0 {
+			reqs = append(reqs, windowChange(10000, 10000))
+		} else {
+			reqs = append(reqs, windowChange(uint32(80+i%7), 24))
+		}
 	}
-	if cols := colsOf(t, got[1]); cols != flood%500+1 {
-		t.Errorf("second request %s of %d columns, want the latest window change (%d)", got[1].Type, cols, flood%500+1)
-	}
-	if got[2].Type != "shell" {
-		t.Errorf("last request %s, want the shell after the held window change", got[2].Type)
+	reqs = append(reqs, &gossh.Request{Type: "env"}, &gossh.Request{Type: "shell"})
+	got := describe(collect(remote.Rate{Burst: 4, Every: time.Hour}, reqs...))
+	want := []string{"pty-req", "81x24", "10000x10000", "83x24", "10000x10000", "shell"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("%d window changes passed on %q, want %q: the burst of 4, then the shell", flood, got, want)
 	}
 }
 
-// A held window change goes on when its interval ends, with nothing after
-// it.
+// Window changes that leave the clamped size as it is go nowhere and use
+// none of the limit, and a held change back to the size in force is
+// dropped.
+func TestWindowChangeToTheSameSizeDropped(t *testing.T) {
+	got := describe(collect(remote.Rate{Burst: 1, Every: time.Hour},
+		ptyRequest(10000, 10000),
+		windowChange(10001, 10000), // the same window: clamped size and margins
+		windowChange(80, 24),       // goes on
+		windowChange(80, 24),       // nothing to change
+		windowChange(100, 30),      // held: over the limit
+		windowChange(80, 24),       // back to the size in force: drops the held one
+		&gossh.Request{Type: "shell"},
+	))
+	want := []string{"pty-req", "80x24", "shell"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("passed on %q, want %q", got, want)
+	}
+}
+
+// A held window change goes on when the limit allows it, with nothing
+// after it.
 func TestHeldWindowChangeGoesOnAfterTheInterval(t *testing.T) {
 	in, out := make(chan *gossh.Request), make(chan *gossh.Request, 4)
-	go passRequests(in, out, 20*time.Millisecond)
+	go passRequests(in, out, requestLimits{window: remote.Rate{Burst: 1, Every: 20 * time.Millisecond}, requests: remote.Rate{Burst: 10, Every: time.Millisecond}})
 	defer close(in)
 	in <- windowChange(80, 24)
 	in <- windowChange(100, 30)
@@ -80,5 +138,36 @@ func TestHeldWindowChangeGoesOnAfterTheInterval(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("the window change of %d columns never went on", want)
 		}
+	}
+}
+
+// A channel that sends requests faster than its limit, past the burst,
+// is a flood: passRequests stops at once and says so; one within the
+// limit goes on until its end.
+func TestRequestFloodStops(t *testing.T) {
+	lim := requestLimits{window: remote.Rate{Burst: 1, Every: time.Hour}, requests: remote.Rate{Burst: 3, Every: time.Hour}}
+	in, out := make(chan *gossh.Request), make(chan *gossh.Request, 8)
+	ended := make(chan bool, 1)
+	go func() { ended <- passRequests(in, out, lim) }()
+	for range 3 {
+		in <- &gossh.Request{Type: "shell"}
+	}
+	in <- &gossh.Request{Type: "env"} // the fourth, within the hour
+	if <-ended {
+		t.Fatal("passRequests ended as if its channel closed, want a flood")
+	}
+	if len(out) != 3 {
+		t.Errorf("%d requests passed on, want the 3 within the burst", len(out))
+	}
+	lim.requests = remote.Rate{Burst: 3, Every: time.Millisecond}
+	in = make(chan *gossh.Request)
+	go func() { ended <- passRequests(in, make(chan *gossh.Request, 8), lim) }()
+	for range 6 {
+		time.Sleep(2 * time.Millisecond)
+		in <- &gossh.Request{Type: "env"}
+	}
+	close(in)
+	if !<-ended {
+		t.Error("requests within the limit were taken for a flood")
 	}
 }

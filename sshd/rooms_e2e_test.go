@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"gridlag/client"
+	"gridlag/client/tcp"
 )
 
 // The real OpenSSH client in tmux: `ssh host room kitchen` plays in room
@@ -48,7 +48,7 @@ func TestEndToEndLobbyOverOpenSSH(t *testing.T) {
 	cy.keys("attic", "Enter")
 	cy.waitFor("room attic", "you (10,10)")
 
-	list, err := client.ListRooms(context.Background(), s.opts.GameAddr)
+	list, err := tcp.ListRooms(context.Background(), s.opts.GameAddr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/ratelog"
+	"gridlag/remote"
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Close.
@@ -33,7 +35,7 @@ type Server struct {
 	fp      string
 	ssh     *ssh.Server
 	handler func(ctx context.Context, p *Player) error
-	kept    keptTokens // fingerprint -> resume token of a dropped session's avatar
+	game    *remote.Game // the default handler's game, which keeps dropped avatars by key
 
 	ctx    context.Context // done when the server closes
 	cancel context.CancelFunc
@@ -42,11 +44,11 @@ type Server struct {
 	closed    bool
 	listeners map[net.Listener]struct{}
 	conns     map[*trackedConn]struct{}
-	connsFrom map[string]int // open connections per remote IP
-	shaking   int            // connections without a session channel yet
-	shakeFrom map[string]int // of which per remote IP
-	sessions  int
-	sessFrom  map[string]int // game sessions per remote IP
+	open      remote.Pool   // open connections
+	shaking   remote.Pool   // connections without a session channel yet
+	sessions  *remote.Slots // game sessions, under the same rules
+	refused   counts
+	resizes   atomic.Uint64 // window changes that resized a screen
 
 	wg     sync.WaitGroup // every goroutine the server started
 	sessWG sync.WaitGroup // the running session handlers
@@ -69,15 +71,17 @@ func New(opts Options) (*Server, error) {
 		handler:   opts.Handler,
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[*trackedConn]struct{}),
-		connsFrom: make(map[string]int),
-		shakeFrom: make(map[string]int),
-		sessFrom:  make(map[string]int),
+		open:      remote.NewPool(2*opts.MaxSessions, 2*opts.MaxPerAddr),
+		shaking:   remote.NewPool(opts.MaxHandshakes, opts.MaxHandshakesPerAddr),
+		sessions:  remote.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
 	}
 	if created {
 		s.log.Info("created ssh host key", "path", opts.HostKeyPath, "fingerprint", s.fp)
 	}
+	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, Latency: opts.Latency, Jitter: opts.Jitter,
+		Title: Title, Front: "ssh", Logger: s.log}
 	if s.handler == nil {
-		s.handler = s.playGame
+		s.handler = s.game.Play
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.ssh = &ssh.Server{
@@ -262,55 +266,109 @@ func (s *Server) trackSession() bool {
 
 // admitConn applies the connection caps to a new connection. On success
 // the connection is tracked, counted as in its handshake, and counted in
-// s.wg for its HandleConn goroutine.
+// s.wg for its HandleConn goroutine. When the handshakes' pool is full, a
+// newcomer from an address holding fewer of them than another address
+// takes the place of that address's oldest pending handshake, which is
+// closed.
 func (s *Server) admitConn(c net.Conn) (*trackedConn, bool) {
-	host := hostOf(c.RemoteAddr())
+	host, key := remote.HostOf(c.RemoteAddr()), remote.AddrKey(c.RemoteAddr())
 	s.mu.Lock()
-	if kind, text := s.connRefusal(host); kind != "" {
+	kind, text := s.connRefusal(key)
+	var evicted *trackedConn
+	if kind == KindShakeFull {
+		if evicted = s.evictionFor(key); evicted != nil {
+			kind, text = "", ""
+		}
+	}
+	if kind != "" {
 		s.mu.Unlock()
-		s.refuseConn(c, host, kind, text)
+		s.refuseConn(c, host, key, kind, text)
 		return nil, false
 	}
-	tc := &trackedConn{Conn: c, srv: s, host: host, shaking: true}
+	tc := &trackedConn{Conn: c, srv: s, host: host, key: key, shaking: true, since: time.Now()}
 	s.conns[tc] = struct{}{}
-	s.connsFrom[host]++
-	s.shaking++
-	s.shakeFrom[host]++
+	s.open.Take(key)
+	s.shaking.Take(key)
 	s.wg.Add(1)
 	tc.mu.Lock()
 	tc.armLocked()
 	tc.mu.Unlock()
 	s.mu.Unlock()
+	if evicted != nil {
+		s.refused.add(KindShakeEvicted)
+		s.warn.Warn("evicted "+evicted.key, "closing connection", "remote", evicted.RemoteAddr().String(), "reason", evicted.closeReason())
+		evicted.Close()
+	}
 	return tc, true
 }
 
-// connRefusal says why a new connection from host is refused (a short
-// kind for the log's summary and the text for the client), or "" if it is
-// admitted. s.mu is held.
-func (s *Server) connRefusal(host string) (kind, text string) {
-	switch {
-	case s.closed:
-		return "closing", "the server is shutting down"
-	case len(s.conns) >= 2*s.opts.MaxSessions:
-		return "connection cap", fmt.Sprintf("the server is busy (%d connections): try again later", len(s.conns))
-	case s.connsFrom[host] >= 2*s.opts.MaxPerAddr:
-		return "per-address connection cap", fmt.Sprintf("too many connections from your address (%d): close one and try again", s.connsFrom[host])
-	case s.shaking >= s.opts.MaxHandshakes:
-		return "handshake cap", fmt.Sprintf("too many connections in their handshake (%d): try again in a few seconds", s.shaking)
-	case s.shakeFrom[host] >= s.opts.MaxHandshakesPerAddr:
-		return "per-address handshake cap", fmt.Sprintf("too many connections from your address in their handshake (%d): try again in a few seconds", s.shakeFrom[host])
+// connRefusal says why a new connection from the address of key key is
+// refused (a kind, one of RefusalKinds, and the text for the client), or
+// "" if it is admitted. s.mu is held.
+func (s *Server) connRefusal(key string) (kind, text string) {
+	if s.closed {
+		return KindClosing, "the server is shutting down"
+	}
+	switch s.open.Check(key) {
+	case remote.PoolFull:
+		return KindConnFull, fmt.Sprintf("the server is busy (%d connections): try again later", s.open.Used())
+	case remote.AddrFull:
+		return KindConnAddr, fmt.Sprintf("too many connections from your address (%d): close one and try again", s.open.Held(key))
+	case remote.Reserved:
+		return KindConnReserved, fmt.Sprintf("the server is nearly busy and keeps its last connections for other addresses (yours has %d): close one and try again", s.open.Held(key))
+	}
+	switch s.shaking.Check(key) {
+	case remote.PoolFull:
+		return KindShakeFull, fmt.Sprintf("too many connections in their handshake (%d): try again in a few seconds", s.shaking.Used())
+	case remote.AddrFull:
+		return KindShakeAddr, fmt.Sprintf("too many connections from your address in their handshake (%d): try again in a few seconds", s.shaking.Held(key))
+	case remote.Reserved:
+		return KindShakeReserved, fmt.Sprintf("too many connections in their handshake, and yours has %d of them: try again in a few seconds", s.shaking.Held(key))
 	}
 	return "", ""
 }
 
+// evictionFor picks the pending handshake to close so that a newcomer
+// from the address of key fits in the full pool: the oldest of the
+// address holding the most, if that address holds at least two more than
+// key's (so an eviction always evens the pool out, never swaps two equal
+// holders back and forth). The victim is counted out of the handshakes
+// now and told why; the caller closes it once s.mu is released. nil if
+// no address holds enough more. s.mu is held.
+func (s *Server) evictionFor(key string) *trackedConn {
+	heavy, held := s.shaking.Heaviest()
+	if held < s.shaking.Held(key)+2 {
+		return nil
+	}
+	var victim *trackedConn
+	for c := range s.conns {
+		if c.shaking && c.key == heavy && (victim == nil || c.since.Before(victim.since)) {
+			victim = c
+		}
+	}
+	if victim == nil {
+		return nil
+	}
+	s.endHandshakeLocked(victim)
+	victim.cut(fmt.Sprintf("evicted: the %d handshakes are full and your address holds %d of them", s.opts.MaxHandshakes, held))
+	return victim
+}
+
 // refuseConn tells a refused connection why, in a line before the SSH
 // banner (which the protocol allows and ssh -v shows), logs it, summarised,
-// and closes it.
-func (s *Server) refuseConn(c net.Conn, host, kind, text string) {
-	s.warn.Warn("refused "+host+" "+kind, "connection refused", "remote", host, "reason", text)
+// counts it, and closes it.
+func (s *Server) refuseConn(c net.Conn, host, key, kind, text string) {
+	s.refused.add(kind)
+	s.warn.Warn("refused "+key+" "+kind, "connection refused", "remote", host, "reason", text)
 	c.SetWriteDeadline(time.Now().Add(time.Second)) // a new socket's buffer is empty: this does not block
 	io.WriteString(c, "gridlag: connection refused: "+text+"\r\n")
 	c.Close()
+}
+
+// Stats returns the server's counts of refusals, cuts and evictions by
+// kind.
+func (s *Server) Stats() Stats {
+	return Stats{Refused: s.refused.snapshot(), Resizes: s.resizes.Load()}
 }
 
 // endHandshake counts connection c as past its handshake: it has opened a
@@ -326,10 +384,7 @@ func (s *Server) endHandshakeLocked(c *trackedConn) {
 		return
 	}
 	c.shaking = false
-	s.shaking--
-	if s.shakeFrom[c.host]--; s.shakeFrom[c.host] <= 0 {
-		delete(s.shakeFrom, c.host)
-	}
+	s.shaking.Give(c.key)
 }
 
 // summarise flushes the log's summaries every second until the returned
@@ -361,38 +416,25 @@ func (s *Server) releaseConn(c *trackedConn) {
 		return
 	}
 	delete(s.conns, c)
-	if s.connsFrom[c.host]--; s.connsFrom[c.host] <= 0 {
-		delete(s.connsFrom, c.host)
-	}
+	s.open.Give(c.key)
 	s.endHandshakeLocked(c)
 }
 
-// acquireSession applies the session caps; on success the caller must call
-// the returned release when the session ends.
-func (s *Server) acquireSession(host string) (release func(), refusal string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case s.closed:
-		return nil, "the server is shutting down"
-	case s.sessions >= s.opts.MaxSessions:
-		return nil, fmt.Sprintf("the server is full (%d players): try again later", s.opts.MaxSessions)
-	case s.sessFrom[host] >= s.opts.MaxPerAddr:
-		return nil, fmt.Sprintf("too many sessions from your address (%d): close one and try again", s.opts.MaxPerAddr)
+// acquireSession applies the session caps (remote.Slots) to a session
+// from the address of key key; on success the caller must call the
+// returned release when the session ends, else kind (one of RefusalKinds)
+// and refusal say why not.
+func (s *Server) acquireSession(key string) (release func(), kind, refusal string) {
+	if s.isClosed() {
+		return nil, KindClosing, "the server is shutting down"
 	}
-	s.sessions++
-	s.sessFrom[host]++
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			s.sessions--
-			if s.sessFrom[host]--; s.sessFrom[host] <= 0 {
-				delete(s.sessFrom, host)
-			}
-		})
-	}, ""
+	release, v, refusal := s.sessions.Take(key, false)
+	if release != nil {
+		return release, "", ""
+	}
+	kind = map[remote.Verdict]string{remote.PoolFull: KindSessionFull, remote.AddrFull: KindSessionAddr, remote.Reserved: KindSessionReserved}[v]
+	s.refused.add(kind)
+	return nil, kind, refusal
 }
 
 // sessionChannel handles a new "session" channel: gliderlabs' session
@@ -413,7 +455,8 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 		}
 		defer tc.closeChannel()
 	}
-	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, srv: s}, ctx)
+	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, srv: s,
+		remote: conn.RemoteAddr().String(), key: remote.AddrKey(conn.RemoteAddr()), cut: conn.Close}, ctx)
 }
 
 // handshakeFailed logs a connection whose SSH handshake failed, summarised
@@ -423,5 +466,5 @@ func (s *Server) handshakeFailed(c net.Conn, err error) {
 	if errors.As(err, new(cutError)) {
 		return
 	}
-	s.warn.Warn("handshake failed "+hostOf(c.RemoteAddr()), "ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
+	s.warn.Warn("handshake failed "+remote.AddrKey(c.RemoteAddr()), "ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
 }

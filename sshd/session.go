@@ -2,40 +2,38 @@ package sshd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"runtime/debug"
 	"time"
 
-	"github.com/charmbracelet/log"
 	"github.com/gdamore/tcell/v2"
 	"github.com/gliderlabs/ssh"
 
-	"gridlag/client"
+	"gridlag/remote"
 )
 
 // session is one SSH session on its way through the steps of
 // handleSession: each step fills in what the steps inside it need.
 type session struct {
 	ssh.Session
-	begun  time.Time
-	logger *log.Logger
-	conn   *trackedConn // nil if the connection is not tracked
-	pty    ssh.Pty
-	winCh  <-chan ssh.Window
-	isPty  bool
+	begun time.Time
+	log   *remote.SessionLog // its lines, summarised by address
+	conn  *trackedConn       // nil if the connection is not tracked
+	pty   ssh.Pty
+	winCh <-chan ssh.Window
+	isPty bool
 
 	// Set by the steps, for the steps inside them.
-	tty      *channelTty     // openScreen: the screen's end of the terminal
-	screen   tcell.Screen    // openScreen
-	termName string          // openScreen: the terminal type in use
-	cmd      command         // refuseCommand
-	player   *Player         // introducePlayer
-	ctx      context.Context // watchdog: done when the session must end
-	killed   killReason      // watchdog: why it ended the session, if it did
-	err      error           // runHandler: what the handler returned
+	tty      *remote.Tty       // openScreen: the screen's end of the terminal
+	screen   tcell.Screen      // openScreen
+	termName string            // openScreen: the terminal type in use
+	cmd      command           // refuseCommand
+	player   *Player           // introducePlayer
+	ctx      context.Context   // watchdog: done when the session must end
+	killed   remote.KillReason // watchdog: why it ended the session, if it did
+	err      error             // runHandler: what the handler returned
 }
 
 // sessionHandler runs a session, or what is left of it after the steps
@@ -72,7 +70,7 @@ func (s *Server) handleSession(sess ssh.Session) {
 // newSession starts the record of a session.
 func (s *Server) newSession(sess ssh.Session) *session {
 	ss := &session{Session: sess, begun: time.Now()}
-	ss.logger = s.log.With("user", PlayerName(sess.User()), "remote", sess.RemoteAddr().String())
+	ss.log = remote.NewSessionLog(s.warn, s.log, PlayerName(sess.User()), sess.RemoteAddr())
 	ss.conn, _ = sess.Context().Value(connKey{}).(*trackedConn)
 	ss.pty, ss.winCh, ss.isPty = sess.Pty()
 	return ss
@@ -138,9 +136,11 @@ func localPort(ss *session) int {
 // limitSessions applies the caps on sessions, in all and per address.
 func (s *Server) limitSessions(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		release, refusal := s.acquireSession(hostOf(ss.RemoteAddr()))
-		if refusal != "" {
-			ss.refuse(refusal, "gridlag: "+refusal)
+		key := remote.AddrKey(ss.RemoteAddr())
+		release, kind, refusal := s.acquireSession(key)
+		if release == nil {
+			ss.log.Warn(kind, "session refused", "reason", refusal)
+			ss.tell("gridlag: " + refusal)
 			return
 		}
 		defer release()
@@ -152,12 +152,12 @@ func (s *Server) limitSessions(next sessionHandler) sessionHandler {
 // refuses a terminal the server cannot drive.
 func openScreen(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		ti, termName, err := lookupTerm(ss.pty.Term)
+		ti, termName, err := remote.LookupTerm(ss.pty.Term)
 		if err != nil {
 			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
 			return
 		}
-		tty := newChannelTty(ss, clampWindow(ss.pty.Window.Width, ss.pty.Window.Height))
+		tty := remote.NewTty(ss, remote.WindowOf(ss.pty.Window.Width, ss.pty.Window.Height), remote.CanShift(ti))
 		screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
 		if err != nil {
 			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
@@ -181,8 +181,9 @@ func introducePlayer(next sessionHandler) sessionHandler {
 		} else {
 			fp = "none"
 		}
+		p.Log = ss.log
 		ss.player = p
-		ss.logger.Info("session start", "key", fp, "color", p.Color, "term", ss.termName,
+		ss.log.Info("", "session start", "key", fp, "color", p.Color, "term", ss.termName,
 			"size", fmt.Sprintf("%dx%d", ss.pty.Window.Width, ss.pty.Window.Height))
 		next(ss)
 	}
@@ -196,23 +197,13 @@ func introducePlayer(next sessionHandler) sessionHandler {
 func (s *Server) reportEnd(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		next(ss)
-		reason, status := ss.killed.get(), 1
-		switch {
-		case reason != "":
-		case errors.Is(ss.err, client.ErrServerStopped):
-			reason, status = ss.err.Error(), 0
-		case s.ctx.Err() != nil:
-			reason, status = client.ErrServerStopped.Error(), 0
-		case ss.err == nil:
-			ss.logger.Info("session end", "reason", "quit", "duration", time.Since(ss.begun).Round(time.Millisecond))
+		reason, status := remote.EndReason(ss.killed.Get(), ss.err, s.ctx.Err() != nil, ss.Context().Err() != nil || ss.tty.InputEnded())
+		if reason == "" {
+			ss.log.Info("quit", "session end", "reason", "quit", "duration", time.Since(ss.begun).Round(time.Millisecond))
 			ss.Exit(0)
 			return
-		case ss.Context().Err() != nil, ss.tty.inputEnded.Load():
-			reason = "connection closed"
-		default:
-			reason = ss.err.Error()
 		}
-		ss.logger.Info("session end", "reason", reason, "duration", time.Since(ss.begun).Round(time.Millisecond))
+		ss.log.Info(reason, "session end", "reason", reason, "duration", time.Since(ss.begun).Round(time.Millisecond))
 		io.WriteString(ss, "gridlag: "+reason+"\n")
 		ss.Exit(status)
 	}
@@ -226,16 +217,18 @@ func (s *Server) driveTerminal(next sessionHandler) sessionHandler {
 		s.wg.Add(2)
 		go func() {
 			defer s.wg.Done()
-			ss.tty.pump(ss)
+			ss.tty.Pump(ss)
 		}()
 		go func() {
 			defer s.wg.Done()
 			for w := range ss.winCh {
-				ss.tty.setWindow(w.Width, w.Height)
+				if ss.tty.SetWindow(w.Width, w.Height) {
+					s.resizes.Add(1)
+				}
 			}
 		}()
 		next(ss)
-		if started, closed := ss.tty.state(); started && !closed {
+		if started, closed := ss.tty.State(); started && !closed {
 			ss.screen.Fini()
 		}
 	}
@@ -247,7 +240,7 @@ func recoverPanic(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		defer func() {
 			if r := recover(); r != nil {
-				ss.logger.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
+				ss.log.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
 				ss.err = fmt.Errorf("internal error")
 			}
 		}()
@@ -264,7 +257,13 @@ func (s *Server) runHandler(ss *session) {
 // status 1. Without a terminal the line goes to the client's stderr; with
 // one, to the terminal (the session turns "\n" into "\r\n").
 func (ss *session) refuse(reason, message string) {
-	ss.logger.Warn("session refused", "reason", reason)
+	ss.log.Warn(reason, "session refused", "reason", reason)
+	ss.tell(message)
+}
+
+// tell writes message to the client and ends the session with exit
+// status 1.
+func (ss *session) tell(message string) {
 	if ss.isPty {
 		io.WriteString(ss, message+"\n")
 	} else {

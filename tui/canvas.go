@@ -24,23 +24,79 @@ import (
 type canvas struct {
 	tcell.Screen // the real screen
 
-	w, h  int
-	cells []canvasCell
+	w, h   int
+	cells  []canvasCell
+	styles *palette // shared with the canvas it is compared with
 }
 
-// canvasCell is one cell of the canvas: a grapheme cluster, its style and
-// its width (2 for wide characters; the next cell is then covered).
+// canvasCell is one cell of the canvas: a grapheme cluster, its style (an
+// index in the canvas's palette: a cell costs 24 bytes, not the hundred
+// a tcell.Style would make it) and its width (2 for wide characters; the
+// next cell is then covered).
 type canvasCell struct {
 	str     string
-	style   tcell.Style
-	width   int
+	style   styleID
+	width   uint8
 	covered bool // the right half of a wide character to the left
+}
+
+// styleID is a style's index in a palette; 0 is tcell.StyleDefault.
+type styleID uint16
+
+// palette numbers the styles the canvases of one screen use, so that a
+// cell holds a small index and two cells of one style compare equal. A
+// screen uses a few dozen styles; past maxStyles the palette starts again
+// (see full).
+type palette struct {
+	styles []tcell.Style
+	index  map[tcell.Style]styleID
+	last   tcell.Style // the style last looked up, and its ID: runs of
+	lastID styleID     // cells share one
+}
+
+// maxStyles bounds a palette.
+const maxStyles = 1 << 12
+
+// id returns the ID of style, numbering it if it is new.
+func (p *palette) id(style tcell.Style) styleID {
+	if style == p.last {
+		return p.lastID
+	}
+	if p.index == nil {
+		p.clear()
+	}
+	id, ok := p.index[style]
+	if !ok {
+		id = styleID(len(p.styles))
+		p.styles = append(p.styles, style)
+		p.index[style] = id
+	}
+	p.last, p.lastID = style, id
+	return id
+}
+
+// style returns the style of id.
+func (p *palette) style(id styleID) tcell.Style { return p.styles[id] }
+
+// full reports whether the palette holds maxStyles styles or more: before
+// the next frame, it is cleared and the frame shown whole.
+func (p *palette) full() bool { return len(p.styles) >= maxStyles }
+
+// clear forgets every style but the default one.
+func (p *palette) clear() {
+	p.styles = append(p.styles[:0], tcell.StyleDefault)
+	p.index = map[tcell.Style]styleID{tcell.StyleDefault: 0}
+	p.last, p.lastID = tcell.StyleDefault, 0
 }
 
 // reset prepares an empty w x h frame (spaces in the default style) over
 // screen.
 func (c *canvas) reset(screen tcell.Screen, w, h int) {
 	c.Screen = screen
+	if c.styles == nil {
+		c.styles = &palette{}
+		c.styles.clear()
+	}
 	c.w, c.h = max(w, 0), max(h, 0)
 	n := c.w * c.h
 	if cap(c.cells) < n {
@@ -48,7 +104,7 @@ func (c *canvas) reset(screen tcell.Screen, w, h int) {
 	}
 	c.cells = c.cells[:n]
 	if len(c.cells) > 0 {
-		c.cells[0] = canvasCell{str: " ", style: tcell.StyleDefault, width: 1}
+		c.cells[0] = canvasCell{str: " ", width: 1}
 		for filled := 1; filled < n; filled *= 2 {
 			copy(c.cells[filled:], c.cells[:filled])
 		}
@@ -102,18 +158,20 @@ func (c *canvas) flush(shown *canvas) {
 			if cell.covered || shown != nil && shown.cells[i] == cell {
 				continue
 			}
-			if str, style, _ := c.Screen.Get(x, y); str == cell.str && style == cell.style {
+			style := c.styles.style(cell.style)
+			if str, onScreen, _ := c.Screen.Get(x, y); str == cell.str && onScreen == style {
 				continue // already there: writing it again would change nothing
 			}
-			c.Screen.Put(x, y, cell.str, cell.style)
+			c.Screen.Put(x, y, cell.str, style)
 		}
 	}
 }
 
 // equal reports whether two canvases hold the same frame, cell for cell:
 // a frame equal to the one last shown would change nothing on screen.
+// They share a palette.
 func (c *canvas) equal(o *canvas) bool {
-	return c.w == o.w && c.h == o.h && slices.Equal(c.cells, o.cells)
+	return c.w == o.w && c.h == o.h && c.styles == o.styles && slices.Equal(c.cells, o.cells)
 }
 
 // Size returns the canvas's size.
@@ -137,19 +195,21 @@ func (c *canvas) Put(x, y int, str string, style tcell.Style) (string, int) {
 	}
 	i := y*c.w + x
 	fg, bg, _ := style.Decompose()
-	old := c.cells[i].style
-	ofg, obg, _ := old.Decompose()
-	if fg == tcell.ColorNone {
-		style = style.Foreground(ofg)
+	if fg == tcell.ColorNone || bg == tcell.ColorNone {
+		ofg, obg, _ := c.styles.style(c.cells[i].style).Decompose()
+		if fg == tcell.ColorNone {
+			style = style.Foreground(ofg)
+		}
+		if bg == tcell.ColorNone {
+			style = style.Background(obg)
+		}
 	}
-	if bg == tcell.ColorNone {
-		style = style.Background(obg)
-	}
+	id := c.styles.id(style)
 	c.uncover(x, y)
-	c.cells[i] = canvasCell{str: cluster, style: style, width: width}
+	c.cells[i] = canvasCell{str: cluster, style: id, width: uint8(width)}
 	if width == 2 {
 		c.uncover(x+1, y)
-		c.cells[i+1] = canvasCell{str: " ", style: style, width: 1, covered: true}
+		c.cells[i+1] = canvasCell{str: " ", style: id, width: 1, covered: true}
 	}
 	return rest, width
 }
@@ -197,7 +257,7 @@ func (c *canvas) Get(x, y int) (string, tcell.Style, int) {
 		return " ", tcell.StyleDefault, 1
 	}
 	cell := c.cells[y*c.w+x]
-	return cell.str, cell.style, cell.width
+	return cell.str, c.styles.style(cell.style), int(cell.width)
 }
 
 // GetContent returns the cell at (x, y) as runes.

@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 )
 
 // foreign is a long reason for a connection's end, as a player who
 // pointed the game at an SSH port gets it.
-var foreign = &client.ForeignServerError{Addr: "127.0.0.1:2222", Heard: "SSH-2.0-gridlag", SSH: true}
+var foreign = &tcp.ForeignServerError{Addr: "127.0.0.1:2222", Heard: "SSH-2.0-gridlag", SSH: true}
 
 // joined returns the screen's rows trimmed and joined by spaces, so that
 // a sentence wrapped over lines reads as one.

@@ -148,6 +148,10 @@ func tableGroupLabels[T any](table []binding[T], group string) string {
 // It fits 76 columns, the compact layout's width, so "q quit" is never cut.
 func bottomLine() string { return tableBottomLine(keyTable) }
 
+// BottomLine is the reminder of the game's main keys that the game draws
+// at the bottom of its screen; the web page shows it too.
+func BottomLine() string { return bottomLine() }
+
 // tableBottomLine returns the reminder of the main keys of table.
 func tableBottomLine[T any](table []binding[T]) string {
 	var groups []string

@@ -24,7 +24,7 @@ type Lobby interface {
 	Rooms() (*protocol.Rooms, error)
 	// Join connects to room ("" for the default room) as a player and
 	// returns the session without waiting for the Welcome
-	// (client.Connect).
+	// (tcp.Connect).
 	Join(room string) (client.Session, error)
 }
 
@@ -84,7 +84,7 @@ func RunLobby(screen tcell.Screen, lobby Lobby, opts Options) error {
 
 // RunLobbySession is RunLobby, but hands the session of the room the user
 // joined, and its name, to the caller, who must close it (or, with a
-// client.Conn, abandon it to keep the avatar for a resume); it is nil if
+// tcp.Conn, abandon it to keep the avatar for a resume); it is nil if
 // no room was joined. A session that comes after the user quit is closed.
 func RunLobbySession(screen tcell.Screen, lobby Lobby, opts Options) (client.Session, string, error) {
 	var s *LobbyScreen

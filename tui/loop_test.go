@@ -91,7 +91,12 @@ type loopRig struct {
 // newLoopRig settles the world for 2 s (so the board is there), then
 // starts the loop, which draws its first frame.
 func newLoopRig(t *testing.T, opts client.Options, others ...string) *loopRig {
-	w := sim.New(world.Config{Rate: 20})
+	return newLoopRigIn(t, world.Config{Rate: 20}, opts, others...)
+}
+
+// newLoopRigIn is newLoopRig in a world of cfg.
+func newLoopRigIn(t *testing.T, cfg world.Config, opts client.Options, others ...string) *loopRig {
+	w := sim.New(cfg)
 	me := &viewCounter{Client: w.Join("alice", opts)}
 	for _, name := range others {
 		w.Join(name, client.Options{})
@@ -240,6 +245,27 @@ func TestFrameClock(t *testing.T) {
 	}
 }
 
+// A key is drawn at once even while the loop waits for the round's clock
+// to show its next second: the tick due later is brought forward, and
+// the clock's own tick still comes.
+func TestKeyIsNotHeldForTheRoundClock(t *testing.T) {
+	r := newLoopRigIn(t, world.Config{Rate: 20, Round: 3 * time.Minute}, client.Options{NoInterpolate: true})
+	r.world.PingEvery(time.Second)     // the scoreboard, with the round's clock, comes with the server's pings
+	r.advance(1500 * time.Millisecond) // idle: only the round's clock ticks
+	if r.loop.tick == nil {
+		t.Fatalf("no tick due for the round's clock: round %d, left %v", r.me.View().Round, r.me.View().RoundLeft)
+	}
+	shown := r.shows()
+	r.key(tcell.KeyRight, 0)
+	if r.shows() != shown+1 || r.screen.shows[shown] != r.world.Now() {
+		t.Fatalf("a key while the round's clock waits was not drawn at once: frames at %v, now %v", r.screen.shows[shown:], r.world.Now())
+	}
+	r.advance(2 * time.Second) // the move acknowledged, the clock shows two more seconds
+	if n := r.shows() - shown - 1; n < 2 {
+		t.Fatalf("%d frames in the 2 s after the key, want the round's clock to tick on", n)
+	}
+}
+
 // With interpolation on and another player on the board, the clock keeps
 // ticking (interpolated players move with time) and takes about one view
 // a frame, never spinning.
@@ -281,5 +307,33 @@ func TestFrameClockResizeAndMouse(t *testing.T) {
 	}
 	if r.shows() != n+2 {
 		t.Fatal("the click was not drawn at once")
+	}
+}
+
+// TestQuitEndsTheLoopAtOnce: q ends the loop of a running game on the
+// event that carries it, with the clock standing still: quitting waits on
+// no timer (no frame tick, no grace), which is what "q ends the SSH
+// session at once" rests on.
+func TestQuitEndsTheLoopAtOnce(t *testing.T) {
+	r := newLoopRig(t, client.Options{Latency: MaxLatency})
+	r.key(tcell.KeyRight, 0) // something in flight: the ledger ages, a tick is due
+	events := make(chan tcell.Event, 1)
+	events <- tcell.NewEventKey(tcell.KeyRune, 'q', tcell.ModNone)
+	at := r.world.Now()
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.loop.run(events)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the loop ended with %v after q", err)
+		}
+	case <-time.After(time.Minute): // a guard against a hang, not a bound
+		t.Fatal("the loop did not end on q while the clock stood still")
+	}
+	if now := r.world.Now(); now != at {
+		t.Fatalf("the clock moved from %v to %v", at, now)
 	}
 }

@@ -9,14 +9,22 @@ import "github.com/gdamore/tcell/v2"
 // its frames through one.
 type presenter struct {
 	screen  tcell.Screen
-	canvas  canvas // the frame being drawn
-	shown   canvas // the frame last shown
-	repaint bool   // the next frame goes to the screen whole
+	canvas  canvas  // the frame being drawn
+	shown   canvas  // the frame last shown
+	styles  palette // the styles of both
+	repaint bool    // the next frame goes to the screen whole
 }
 
 // present draws a frame with render on the canvas and shows it if it
 // changed anything; it reports whether it did.
 func (p *presenter) present(render func(screen tcell.Screen)) bool {
+	if p.styles.index == nil || p.styles.full() {
+		// The styles are numbered afresh: the frame shown is no
+		// longer comparable with the next.
+		p.styles.clear()
+		p.repaint = true
+	}
+	p.canvas.styles, p.shown.styles = &p.styles, &p.styles
 	w, h := p.screen.Size()
 	p.canvas.reset(p.screen, w, h)
 	render(&p.canvas)

@@ -114,9 +114,10 @@ type loop struct {
 	opts  Options // its Clock paces the frames
 	mouse mouseTracker
 
-	tick  <-chan time.Time // the next frame; nil when none is due
-	last  time.Time        // when the last frame was shown
-	leave <-chan time.Time // the end of the grace after the app ended
+	tick   <-chan time.Time // the next frame; nil when none is due
+	tickAt time.Time        // when it is due
+	last   time.Time        // when the last frame was shown
+	leave  <-chan time.Time // the end of the grace after the app ended
 }
 
 // newLoop returns the loop of a; opts gives its Clock, Stop and EndGrace.
@@ -192,16 +193,26 @@ func (l *loop) event(ev tcell.Event) {
 }
 
 // changed asks for a frame: at once if the last one shown is
-// FrameInterval old, else at the next tick.
+// FrameInterval old, else when it is. A tick due later (the round's clock,
+// once a second) is brought forward: a key is drawn in a frame, not when
+// the clock next shows a second.
 func (l *loop) changed() {
-	if l.tick != nil {
+	now := l.opts.Clock.Now()
+	wait := max(FrameInterval-now.Sub(l.last), 0)
+	if l.tick != nil && !l.tickAt.After(now.Add(wait)) {
+		return // the frame due comes soon enough
+	}
+	if wait > 0 {
+		l.after(wait)
 		return
 	}
-	if wait := FrameInterval - l.opts.Clock.Now().Sub(l.last); wait > 0 {
-		l.tick = l.opts.Clock.After(wait)
-		return
-	}
+	l.tick = nil
 	l.frame()
+}
+
+// after makes the next tick come in d.
+func (l *loop) after(d time.Duration) {
+	l.tick, l.tickAt = l.opts.Clock.After(d), l.opts.Clock.Now().Add(d)
 }
 
 // ticked draws the frame that was due.
@@ -219,6 +230,6 @@ func (l *loop) frame() {
 		l.last = l.opts.Clock.Now()
 	}
 	if d := l.app.nextChange(); d > 0 {
-		l.tick = l.opts.Clock.After(max(d, FrameInterval))
+		l.after(max(d, FrameInterval))
 	}
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // Watcher is what the spectator's screen needs from a connection to a
-// server: client.Watch implements it. All its methods are safe for
+// server: tcp.Watch implements it. All its methods are safe for
 // concurrent use.
 type Watcher interface {
 	// View returns the latest view of the server.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 )
 
 // classSize is the class the README's set-up is for: forty students.
@@ -71,7 +72,7 @@ func TestClassOfFortyOverOpenSSH(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	w, err := client.ConnectSpectator(ctx, gameAddr, client.Options{Name: "projector"})
+	w, err := tcp.ConnectSpectator(ctx, gameAddr, tcp.Options{Options: client.Options{Name: "projector"}})
 	if err != nil {
 		t.Fatal(err)
 	}

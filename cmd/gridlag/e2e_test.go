@@ -119,12 +119,13 @@ func playInTmux(t *testing.T, bin string, w, h int) {
 	tm := newTmux(t, w, h, cmd)
 	tm.waitFor(10*time.Second, "████", "you (10,10)  server (10,10)", "[x] prediction", "Pending inputs", "last ack #0")
 
+	// The predicted move shows before any answer: the screen has the
+	// player at (11,10) while the server still says (10,10). That it
+	// shows on the very next frame is pinned on the virtual clock
+	// (tui's TestPredictionMovesOnTheNextFrame): here, on the wall clock
+	// of a busy machine, the test asserts no "within".
 	tm.keys("Right")
-	pressed := time.Now()
 	s := tm.waitFor(2*time.Second, "you (11,10)  server (10,10)")
-	if time.Since(pressed) > 350*time.Millisecond {
-		t.Fatalf("the predicted move showed after %v, with a 400 ms round trip it must show before any answer", time.Since(pressed))
-	}
 	if !strings.Contains(s, "#1") || !strings.Contains(s, "pending 1") {
 		t.Fatalf("#1 not in the ledger:\n%s", s)
 	}

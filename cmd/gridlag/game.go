@@ -18,6 +18,7 @@ import (
 
 	"gridlag/bot"
 	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/grid"
 	"gridlag/metrics"
 	"gridlag/protocol"
@@ -26,6 +27,7 @@ import (
 	"gridlag/server/world"
 	"gridlag/sshd"
 	"gridlag/tui"
+	"gridlag/web"
 )
 
 // gameFlags are the flags of the default mode (play), -connect and -server.
@@ -50,6 +52,7 @@ type gameFlags struct {
 	ssh      string
 	sshKey   string
 	sshLimit sshLimits
+	web      webFlags
 	limits   gameLimits
 	drain    time.Duration
 	resume   time.Duration
@@ -69,11 +72,12 @@ type scaleFlags struct {
 }
 
 // sshLimits are the SSH front end's caps, -ssh-per-addr, -ssh-max,
-// -ssh-handshakes, -ssh-handshakes-per-addr, -ssh-idle and -ssh-handshake.
+// -ssh-handshakes, -ssh-handshakes-per-addr, -ssh-idle, -ssh-handshake and
+// -ssh-banner.
 type sshLimits struct {
 	perAddr, max                  int
 	handshakes, handshakesPerAddr int
-	idle, handshake               time.Duration
+	idle, handshake, banner       time.Duration
 }
 
 // gameLimits are the game port's caps: -max-players, -max-conns,
@@ -163,6 +167,8 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.int(&f.sshLimit.handshakesPerAddr, "ssh-handshakes-per-addr", sshd.DefaultMaxHandshakesPerAddr, sessionsKind, "of which from one address")
 	fs.duration(&f.sshLimit.idle, "ssh-idle", sshd.DefaultIdleTimeout, timeoutKind, "an SSH session without a key press for this long ends")
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
+	fs.duration(&f.sshLimit.banner, "ssh-banner", sshd.DefaultBannerTimeout, timeoutKind, "time a new SSH connection has to send its banner (the version line every client sends at once)")
+	f.web.define(fs)
 	fs.int(&f.limits.players, "max-players", defaultMaxPlayers, sessionsKind, "players in the world at once (spectators apart)")
 	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
 	fs.int(&f.limits.connsPerAddr, "max-conns-per-addr", server.DefaultMaxConnsPerAddr, connsKind, "game connections open at once from one address")
@@ -230,8 +236,8 @@ func (f *gameFlags) check() error {
 		return errors.New("-server and -connect do not go together")
 	case !f.serve && f.logPath == "-":
 		return errors.New("-log - is for -server: while playing, the screen is the game's (logs go to a file)")
-	case f.serve && f.addr == "" && f.ssh == "":
-		return errors.New("-addr \"\" needs -ssh: nobody could join")
+	case f.serve && f.addr == "" && f.ssh == "" && f.web.addr == "":
+		return errors.New("-addr \"\" needs -ssh or -web: nobody could join")
 	case f.serve && f.loss > 0:
 		return errors.New("-loss is the terminal client's (playing or spectating); a server's SSH players and bots have none")
 	case f.spectate && f.connect == "":
@@ -252,6 +258,8 @@ func (f *gameFlags) check() error {
 		return errors.New("-pprof serves the profiler on the -metrics address: give -metrics ADDR")
 	case f.connect != "" && (f.scale.metrics != "" || f.ops.health != ""):
 		return errors.New("-metrics and -health serve a server's figures and health; with -connect there is no server here")
+	case f.connect != "" && f.web.addr != "":
+		return errors.New("-web serves a server's players in a browser; with -connect there is no server here")
 	}
 	if f.room != "" {
 		if err := protocol.CheckName(f.room); err != nil {
@@ -292,12 +300,15 @@ type game struct {
 	cfg     world.Config // the game numbers in force, defaults filled in
 	srv     *server.Server
 	ssh     *sshd.Server
+	browser *web.Server // -web
 	bots    func()
 	webs    []*http.Server // -metrics and -health
 	summary chan struct{}  // closed to stop the summaries, nil without
 	addr    string
 	invites []string // what to give friends to join over SSH: "ssh -p 2222 HOST", one per address
-	errCh   chan error
+	// webInvites are the page's addresses to give friends: "http://HOST:8080/".
+	webInvites []string
+	errCh      chan error
 }
 
 // startGame starts the game server on addr, then the SSH front end and
@@ -322,7 +333,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if hook != nil {
 		hook(&opts)
 	}
-	g := &game{cfg: cfg, srv: server.New(opts), errCh: make(chan error, 2), bots: func() {}}
+	g := &game{cfg: cfg, srv: server.New(opts), errCh: make(chan error, 3), bots: func() {}}
 	g.addr = ln.Addr().String()
 	if exp != nil {
 		exp.Watch(g.srv.Stats)
@@ -348,7 +359,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"),
 			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
 			MaxHandshakes: f.sshLimit.handshakes, MaxHandshakesPerAddr: f.sshLimit.handshakesPerAddr,
-			IdleTimeout: f.sshLimit.idle, HandshakeTimeout: f.sshLimit.handshake,
+			IdleTimeout: f.sshLimit.idle, HandshakeTimeout: f.sshLimit.handshake, BannerTimeout: f.sshLimit.banner,
 		})
 		var sln net.Listener
 		if err == nil {
@@ -360,6 +371,10 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			g.close()
 			return nil, fmt.Errorf("-ssh %s: %w", f.ssh, err)
 		}
+		if exp != nil {
+			ssh := g.ssh
+			exp.WatchSSH(sshd.RefusalKinds(), func() map[string]uint64 { return ssh.Stats().Refused })
+		}
 		go func() { g.errCh <- g.ssh.Serve(sln) }()
 		listening = append(listening, "ssh", sln.Addr().String(), "hostkey", g.ssh.HostKeyFingerprint())
 		if !f.serve {
@@ -367,9 +382,20 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			g.invites = sshInvites(sln.Addr(), ifaddrs)
 		}
 	}
+	if f.web.addr != "" {
+		bound, err := g.startWeb(f, gameAddr, logger)
+		if err != nil {
+			g.close()
+			return nil, err
+		}
+		listening = append(listening, bound...)
+	}
 	logStart(logger, readBuild(), append(listening, webs...), f.ops.changed)
 	if len(g.invites) > 0 {
 		logger.Info("friends join over SSH with: " + strings.Join(g.invites, " or "))
+	}
+	if len(g.webInvites) > 0 {
+		logger.Info("friends play in a browser at: " + strings.Join(g.webInvites, " or "))
 	}
 	if f.ops.summary > 0 {
 		if err := g.summarise(exp, f.ops.summary, logger); err != nil {
@@ -402,6 +428,9 @@ func (g *game) close() {
 	}
 	if g.ssh != nil {
 		g.ssh.Close()
+	}
+	if g.browser != nil {
+		g.browser.Close()
 	}
 	g.srv.Close()
 }
@@ -454,7 +483,7 @@ func serveMain(f gameFlags) error {
 // cleanStop returns nil for the error a server's Serve returns when it was
 // closed: a clean stop, not a failure.
 func cleanStop(err error) error {
-	if errors.Is(err, server.ErrServerClosed) || errors.Is(err, sshd.ErrServerClosed) {
+	if errors.Is(err, server.ErrServerClosed) || errors.Is(err, sshd.ErrServerClosed) || errors.Is(err, web.ErrServerClosed) {
 		return nil
 	}
 	return err
@@ -482,23 +511,25 @@ func playMain(ctx context.Context, f gameFlags) error {
 		title = "gridlag — embedded server " + addr
 		if len(g.invites) > 0 {
 			invite = g.invites[0]
+		} else if len(g.webInvites) > 0 {
+			invite = g.webInvites[0]
 		}
 	}
-	opts := client.Options{Name: f.name, Room: f.room, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("client")}
+	opts := tcp.Options{Options: client.Options{Name: f.name, Room: f.room, Latency: f.latency, Jitter: f.jitter, Loss: f.loss}, Logger: logger.WithPrefix("client")}
 	screen, err := tcell.NewScreen()
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
 	// A signal ends the game like q: the terminal is restored, exit 0.
 	topts := tui.Options{LogPath: path, Title: title + tui.RoomTitle(f.room), Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()}
-	if f.lobby || f.connect != "" && f.room == "" && client.HasRooms(ctx, addr) {
+	if f.lobby || f.connect != "" && f.room == "" && tcp.HasRooms(ctx, addr) {
 		logger.Info("lobby", "server", addr, "name", f.name)
-		return tui.RunLobby(screen, client.Lobby{Ctx: ctx, Addr: addr, Options: opts}, topts)
+		return tui.RunLobby(screen, tcp.Lobby{Ctx: ctx, Addr: addr, Options: opts}, topts)
 	}
 	// Connect, not Dial: the screen comes up at once and says it is
 	// waiting for the server (which takes a round trip, up to a second at
 	// the slider's maximum); q works meanwhile.
-	conn, err := client.Connect(ctx, addr, opts)
+	conn, err := tcp.Connect(ctx, addr, opts)
 	if err != nil {
 		return err
 	}

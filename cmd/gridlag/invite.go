@@ -18,6 +18,23 @@ func sshInvites(addr net.Addr, ifaddrs []net.Addr) []string {
 	if !ok {
 		return nil
 	}
+	port := ""
+	if tcp.Port != 22 {
+		port = "-p " + strconv.Itoa(tcp.Port) + " "
+	}
+	names := inviteHosts(tcp, ifaddrs)
+	invites := make([]string, len(names))
+	for i, n := range names {
+		invites[i] = "ssh " + port + n
+	}
+	return invites
+}
+
+// inviteHosts returns the hosts others may reach a listener on tcp by:
+// the machine's addresses others can reach, IPv4 first (ifaddrs are its
+// interface addresses), or the one address the listener is bound to, or
+// localhost.
+func inviteHosts(tcp *net.TCPAddr, ifaddrs []net.Addr) []string {
 	var hosts []net.IP
 	switch {
 	case tcp.IP.IsLoopback():
@@ -41,15 +58,7 @@ func sshInvites(addr net.Addr, ifaddrs []net.Addr) []string {
 	if len(names) == 0 {
 		names = []string{"localhost"}
 	}
-	port := ""
-	if tcp.Port != 22 {
-		port = "-p " + strconv.Itoa(tcp.Port) + " "
-	}
-	invites := make([]string, len(names))
-	for i, n := range names {
-		invites[i] = "ssh " + port + n
-	}
-	return invites
+	return names
 }
 
 // reachable says whether others may reach ip: not loopback, not

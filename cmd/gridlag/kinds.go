@@ -27,7 +27,7 @@ var (
 	// lengthKind: -until, -duration: how long something runs; 0 says "auto"
 	// or "until interrupted".
 	lengthKind = durationRange{}
-	// timeoutKind: -ssh-idle, -ssh-handshake.
+	// timeoutKind: -ssh-idle, -ssh-handshake, -ssh-banner.
 	timeoutKind = durationRange{min: time.Second}
 	// resumeKind: -resume, whole seconds as a Welcome carries them; 0 = off.
 	resumeKind = durationRange{max: world.MaxResume, unit: time.Second}

@@ -32,7 +32,7 @@ func (o *opsFlags) define(fs *flagSet) {
 
 // addressFlags are the flags of the addresses a game listens on: the start
 // line names them with the address bound, not among the settings.
-var addressFlags = map[string]bool{"addr": true, "ssh": true, "metrics": true, "health": true}
+var addressFlags = map[string]bool{"addr": true, "ssh": true, "web": true, "metrics": true, "health": true}
 
 // changedSettings returns the flags whose values differ from their
 // defaults, as keys (the flag's name) and values in the order -help lists

@@ -16,7 +16,7 @@ var usageLines = []struct{ cmd, does string }{
 	{"gridlag -connect HOST:PORT -room NAME", "play in room NAME (opened if needed)"},
 	{"gridlag -connect HOST:PORT -lobby", "choose a room, or name a new one"},
 	{"gridlag -connect HOST:PORT -spectate -room NAME", "watch room NAME"},
-	{"gridlag -server [-addr :7777] [-ssh :2222] [-agones] [flags]", "a headless server (on Agones too)"},
+	{"gridlag -server [-addr :7777] [-ssh :2222] [-web :8080] [-agones] [flags]", "a headless server (on Agones too)"},
 	{"gridlag scenario [flags]", "replay the articles' timelines"},
 	{"gridlag lab [flags]", "the lab: two players and the server"},
 	{"gridlag bots -connect HOST:PORT [flags]", "headless players, then a summary"},

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/log"
+	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/grid"
 	"gridlag/protocol"
@@ -31,10 +32,13 @@ import (
 
 // TestSoak runs a headless game with its SSH front end under churn,
 // garbage, slow readers, ping floods and connection floods, room churn,
-// lobby floods, name impersonation and resumes from another address,
-// while an honest player plays from its own address, for $SOAK (default
-// 10m). It prints what the process holds against its baseline, the log's
-// growth, and the honest player's round trips and acknowledgements. Run
+// lobby floods, name impersonation and resumes from another address, SSH
+// sockets that never send a banner and SSH sessions on huge terminals
+// flooding window changes, while an honest player plays from its own
+// address and an honest SSH player connects and plays from another, for
+// $SOAK (default 10m). It prints what the process holds against its
+// baseline, the log's growth, the honest players' round trips,
+// acknowledgements and handshakes, and the SSH front end's refusals. Run
 // it with `make soak` (SOAK=2m make soak); SOAK_ONLY="room churn" runs
 // the attacks named (comma-separated) alone, SOAK_MAP=1024x1024 plays on
 // a generated map of that size.
@@ -50,7 +54,8 @@ func TestSoak(t *testing.T) {
 	f := gameFlags{rate: world.DefaultRate, moveTime: world.DefaultMoveTime, ssh: "127.0.0.1:0", resume: world.DefaultResume,
 		sshKey: filepath.Join(t.TempDir(), "host_ed25519"),
 		sshLimit: sshLimits{perAddr: sshd.DefaultMaxPerAddr, max: sshd.DefaultMaxSessions, handshakes: sshd.DefaultMaxHandshakes,
-			handshakesPerAddr: sshd.DefaultMaxHandshakesPerAddr, idle: sshd.DefaultIdleTimeout, handshake: sshd.DefaultHandshakeTimeout},
+			handshakesPerAddr: sshd.DefaultMaxHandshakesPerAddr, idle: sshd.DefaultIdleTimeout, handshake: sshd.DefaultHandshakeTimeout,
+			banner: sshd.DefaultBannerTimeout},
 		limits: gameLimits{conns: server.DefaultMaxConns, connsPerAddr: server.DefaultMaxConnsPerAddr,
 			playersPerAddr: hub.DefaultMaxPlayersPerAddr, writeBuffer: server.DefaultWriteBuffer, writeTimeout: server.DefaultWriteTimeout}}
 	if v := os.Getenv("SOAK_MAP"); v != "" { // e.g. 1024x1024: a generated map of that size
@@ -107,20 +112,32 @@ func TestSoak(t *testing.T) {
 	attack("connection floods", 3, func(ctx context.Context, i int) {
 		connFlood(ctx, g.addr, fmt.Sprintf("127.0.0.%d", 2+i), 150, func() { count("connection floods") })
 	})
-	attack("ssh banner-less", 2, func(ctx context.Context, i int) {
-		connFlood(ctx, sshAddr, fmt.Sprintf("127.0.1.%d", 2+i), 60, func() { count("ssh banner-less") })
+	attack("ssh banner-less", 16, func(ctx context.Context, i int) {
+		sshBannerless(ctx, sshAddr, fmt.Sprintf("127.0.1.%d", 2+i), func() { count("ssh banner-less") })
+	})
+	attack("ssh big terminals", 1, func(ctx context.Context, _ int) {
+		sshBigTerminals(ctx, sshAddr, "127.0.1.20", sshd.DefaultMaxPerAddr, func() { count("ssh big terminals") })
 	})
 	attack("room churn", 2, func(ctx context.Context, _ int) {
 		every(ctx, 2*time.Millisecond, func() { count("room churn"); roomChurn(g.addr, "127.0.2.1") })
 	})
 	attack("lobby floods", 1, func(ctx context.Context, _ int) { lobbyFlood(ctx, g.addr, "127.0.2.2", 30, count) })
 	attack("room holders", 20, func(ctx context.Context, i int) { holdRooms(ctx, g.addr, fmt.Sprintf("127.0.3.%d", 1+i), 16, count) })
-	var impostors atomic.Int64 // impersonations the server let in
+	var impostors atomic.Int64      // impersonations the server let in while the honest player played
+	honestIn := make(chan struct{}) // closed once the honest player is in: its name is then theirs
 	attack("impersonation", 1, func(ctx context.Context, _ int) {
+		select {
+		case <-honestIn: // before, a look-alike of a name nobody holds yet is no impostor
+		case <-ctx.Done():
+			return
+		}
 		every(ctx, 20*time.Millisecond, func() {
 			count("impersonation")
-			if impersonate(g.addr, "127.0.2.3") {
+			// One welcomed once the soak is over may have come after the
+			// honest player left: only those before count.
+			if name := impersonate(g.addr, "127.0.2.3"); name != "" && ctx.Err() == nil {
 				impostors.Add(1)
+				fmt.Printf("impostor let in: %q\n", name)
 			}
 		})
 	})
@@ -128,8 +145,10 @@ func TestSoak(t *testing.T) {
 	attack("resume elsewhere", 1, func(ctx context.Context, _ int) {
 		resumeElsewhere(ctx, g.addr, "127.0.2.4", "127.0.2.5", count, &overShare)
 	})
-	honest := playHonestly(ctx, g.addr)
+	honest := playHonestly(ctx, g.addr, honestIn)
+	honestSSH := playHonestlyOverSSH(ctx, sshAddr)
 	res := <-honest
+	sshRes := <-honestSSH
 	wg.Wait()
 	time.Sleep(3 * time.Second) // the server sees the last attackers go
 	end := measure()
@@ -165,6 +184,15 @@ func TestSoak(t *testing.T) {
 	if res.acked != res.sent {
 		t.Errorf("the honest player's moves: %d sent, %d acknowledged", res.sent, res.acked)
 	}
+	fmt.Printf("honest ssh player (127.0.0.10): %d of %d sessions got in and played, handshake p50 %v p99 %v max %v, game shown p50 %v p99 %v max %v\n",
+		sshRes.played, sshRes.tries, pct(sshRes.handshakes, 50), pct(sshRes.handshakes, 99), pct(sshRes.handshakes, 100),
+		pct(sshRes.shown, 50), pct(sshRes.shown, 99), pct(sshRes.shown, 100))
+	if sshRes.played < sshRes.tries || sshRes.tries == 0 {
+		fmt.Printf("honest ssh player failed: %s\n", sshRes.lost)
+		t.Errorf("the honest ssh player got in %d times of %d: %s", sshRes.played, sshRes.tries, sshRes.lost)
+	}
+	resized := g.ssh.Stats()
+	fmt.Printf("ssh: %d window changes resized a screen; refusals, cuts and evictions: %v\n", resized.Resizes, resized.Refused)
 	if end.goroutines > base.goroutines+10 || end.fds > base.fds+10 {
 		t.Errorf("the server holds %d goroutines and %d fds after the attacks, %d and %d before them",
 			end.goroutines, end.fds, base.goroutines, base.fds)
@@ -354,8 +382,9 @@ type honestResult struct {
 }
 
 // playHonestly plays from 127.0.0.9 until ctx is done: a move every 150 ms
-// (over the speed limit of 100 ms), a Ping every 100 ms.
-func playHonestly(ctx context.Context, addr string) <-chan honestResult {
+// (over the speed limit of 100 ms), a Ping every 100 ms; in is closed
+// once it is in the game.
+func playHonestly(ctx context.Context, addr string, in chan<- struct{}) <-chan honestResult {
 	done := make(chan honestResult, 1)
 	go func() {
 		var (
@@ -394,6 +423,11 @@ func playHonestly(ctx context.Context, addr string) <-chan honestResult {
 				}
 				mu.Lock()
 				switch m := m.(type) {
+				case *protocol.Welcome:
+					if in != nil {
+						close(in)
+						in = nil
+					}
 				case *protocol.Pong:
 					res.rtts = append(res.rtts, time.Duration(time.Now().UnixNano()-int64(m.Stamp)))
 				case *protocol.State:
@@ -546,22 +580,109 @@ func lobbyFlood(ctx context.Context, addr, local string, n int, count func(strin
 	wg.Wait()
 }
 
+// sshBannerless keeps twice its address's share of the SSH handshakes
+// open from local with sockets that never send a banner, opening new ones
+// as the server cuts, refuses or evicts them.
+func sshBannerless(ctx context.Context, sshAddr, local string, count func()) {
+	connFlood(ctx, sshAddr, local, 2*sshd.DefaultMaxHandshakesPerAddr, count)
+}
+
+// sshClient connects to sshAddr from local as user without a key, within
+// 10 s.
+func sshClient(sshAddr, local, user string) (*gossh.Client, error) {
+	c, err := dialFrom(local, sshAddr)
+	if err != nil {
+		return nil, err
+	}
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	cfg := &gossh.ClientConfig{User: user, HostKeyCallback: gossh.InsecureIgnoreHostKey(),
+		Auth: []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })}}
+	sc, chans, reqs, err := gossh.NewClientConn(c, sshAddr, cfg)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	c.SetDeadline(time.Time{})
+	return gossh.NewClient(sc, chans, reqs), nil
+}
+
+// sshTerminal opens a session with a cols x rows terminal running the
+// game; its output goes to out, its keys come from the returned writer.
+func sshTerminal(c *gossh.Client, cols, rows int, out io.Writer) (*gossh.Session, io.WriteCloser, error) {
+	sess, err := c.NewSession()
+	if err != nil {
+		return nil, nil, err
+	}
+	in, err := sess.StdinPipe()
+	if err == nil {
+		sess.Stdout = out
+		err = sess.RequestPty("xterm-256color", rows, cols, nil)
+	}
+	if err == nil {
+		err = sess.Shell()
+	}
+	if err != nil {
+		sess.Close()
+		return nil, nil, err
+	}
+	return sess, in, nil
+}
+
+// sshBigTerminals keeps n game sessions open from local on terminals of
+// 10000x10000, each flooding window changes that alternate with 80x24,
+// reading what the server draws: half of them 90 a second, as many as a
+// session may send without being cut, the others as fast as they can
+// (the server cuts them as floods). A session that ends is opened again.
+func sshBigTerminals(ctx context.Context, sshAddr, local string, n int, count func()) {
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				count()
+				c, err := sshClient(sshAddr, local, "big")
+				if err != nil {
+					time.Sleep(100 * time.Millisecond)
+					continue
+				}
+				stop := context.AfterFunc(ctx, func() { c.Close() })
+				sess, _, err := sshTerminal(c, 10000, 10000, io.Discard)
+				for j := 0; err == nil && ctx.Err() == nil; j++ {
+					w, h := 10000, 10000
+					if j%2 == 1 {
+						w, h = 80, 24
+					}
+					err = sess.WindowChange(h, w)
+					if i%2 == 0 {
+						time.Sleep(time.Second / 90)
+					}
+				}
+				stop()
+				c.Close()
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // impersonate joins from local under a look-alike of the honest player's
 // name, or of a bot's with the bot flag, or with heavy combining marks,
-// and reports whether the server let it in.
-func impersonate(addr, local string) bool {
+// and returns the name if the server let it in, "" if it refused it.
+func impersonate(addr, local string) (welcomed string) {
 	names := []string{"h\u043enest", "\uff48\uff4f\uff4e\uff45\uff53\uff54", "HONEST", "h0nest", "bot-1", "b\u043et-1",
 		"\uff42\uff4f\uff54-1", "z\u0300\u0301\u0302\u0303\u0304\u0305"}
 	c, err := dialFrom(local, addr)
 	if err != nil {
-		return false
+		return ""
 	}
 	defer c.Close()
-	protocol.NewEncoder(c).Encode(&protocol.Hello{Version: protocol.Version, Name: names[rand.IntN(len(names))], Bot: true})
+	name := names[rand.IntN(len(names))]
+	protocol.NewEncoder(c).Encode(&protocol.Hello{Version: protocol.Version, Name: name, Bot: true})
 	c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	m, err := protocol.NewDecoder(c).Decode()
-	_, welcomed := m.(*protocol.Welcome)
-	return err == nil && welcomed
+	if _, ok := m.(*protocol.Welcome); err == nil && ok {
+		return name
+	}
+	return ""
 }
 
 // resumeElsewhere joins players from one address, drops them (kept for
@@ -674,4 +795,99 @@ func keep(ctx context.Context, n int, fn func()) {
 			fn()
 		}()
 	}
+}
+
+// sshHonestResult is how the honest SSH player fared.
+type sshHonestResult struct {
+	tries, played     int
+	handshakes, shown []time.Duration // handshake, and connect to the game on screen
+	lost              string          // the last failure, "" if none
+}
+
+// watchFor is a session's output, dropped as it comes, watched for a
+// text.
+type watchFor struct {
+	mu    sync.Mutex
+	want  []byte
+	tail  []byte
+	found chan struct{}
+}
+
+func (w *watchFor) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.tail == nil {
+		return len(p), nil // found already
+	}
+	buf := append(w.tail, p...)
+	if strings.Contains(string(buf), string(w.want)) {
+		w.tail = nil
+		close(w.found)
+		return len(p), nil
+	}
+	w.tail = append(w.tail[:0], buf[max(0, len(buf)-len(w.want)):]...)
+	return len(p), nil
+}
+
+// playHonestlyOverSSH connects over SSH from 127.0.0.10 every 2 s until
+// ctx is done, as a player would with ssh: the handshake, a terminal of
+// 80x24, the lobby's default room if the lobby shows, the game on screen,
+// a few steps, then q. A session that cannot
+// get in, or does not show the game within 10 s, is a failure.
+func playHonestlyOverSSH(ctx context.Context, sshAddr string) <-chan sshHonestResult {
+	done := make(chan sshHonestResult, 1)
+	go func() {
+		var res sshHonestResult
+		defer func() { done <- res }()
+		for ctx.Err() == nil {
+			res.tries++
+			start := time.Now()
+			c, err := sshClient(sshAddr, "127.0.0.10", "honest-ssh")
+			if err != nil {
+				res.lost = "handshake: " + err.Error()
+				continue
+			}
+			res.handshakes = append(res.handshakes, time.Since(start))
+			// With rooms open (the room attacks open some), plain ssh shows
+			// the lobby first: a student presses Enter on the default
+			// room, listed first and chosen.
+			w := &watchFor{want: []byte("Pending inputs"), tail: []byte{}, found: make(chan struct{})}
+			lobby := &watchFor{want: []byte("(default)"), tail: []byte{}, found: make(chan struct{})}
+			_, in, err := sshTerminal(c, 80, 24, io.MultiWriter(w, lobby))
+			if err == nil {
+				timeout, inLobby := time.After(10*time.Second), lobby.found
+			wait:
+				for {
+					select {
+					case <-w.found:
+						res.shown = append(res.shown, time.Since(start))
+						break wait
+					case <-inLobby:
+						inLobby = nil // once
+						io.WriteString(in, "\r")
+					case <-timeout:
+						err = fmt.Errorf("the game did not show within 10s")
+						break wait
+					}
+				}
+			}
+			if err != nil {
+				res.lost = "session: " + err.Error()
+				c.Close()
+				continue
+			}
+			for _, key := range []string{"\x1b[C", "\x1b[D", "\x1b[C", "\x1b[D"} {
+				time.Sleep(150 * time.Millisecond)
+				io.WriteString(in, key)
+			}
+			io.WriteString(in, "q")
+			c.Close()
+			res.played++
+			select {
+			case <-ctx.Done():
+			case <-time.After(2 * time.Second):
+			}
+		}
+	}()
+	return done
 }

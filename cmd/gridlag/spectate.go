@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/tui"
 )
 
@@ -18,7 +19,8 @@ func spectateMain(ctx context.Context, f gameFlags) error {
 		return err
 	}
 	defer closeLog()
-	w, err := client.ConnectSpectator(ctx, f.connect, client.Options{Name: f.name, Room: f.room, Latency: f.latency, Jitter: f.jitter, Loss: f.loss, Logger: logger.WithPrefix("spectator")})
+	opts := tcp.Options{Options: client.Options{Name: f.name, Room: f.room, Latency: f.latency, Jitter: f.jitter, Loss: f.loss}, Logger: logger.WithPrefix("spectator")}
+	w, err := tcp.ConnectSpectator(ctx, f.connect, opts)
 	if err != nil {
 		return err
 	}

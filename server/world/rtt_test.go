@@ -20,7 +20,7 @@ type hand struct {
 
 // toServer delivers what the client has to send, sent at now.
 func (h *hand) toServer(now time.Duration) {
-	for _, m := range h.cl.Outbox() {
+	for _, m := range h.cl.Outbox().Messages {
 		h.srv.Receive(now+h.up, h.conn, m)
 	}
 }

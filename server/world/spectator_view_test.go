@@ -16,7 +16,7 @@ func TestSpectatorCoreShowsTheServersView(t *testing.T) {
 	join(t, srv, 0, 1, "ann", false)
 	sp := player.NewSpectator(0, player.Options{Name: "teacher"})
 	deliver := func(now time.Duration) {
-		for _, m := range sp.Outbox() {
+		for _, m := range sp.Outbox().Messages {
 			srv.Receive(now, 9, m)
 		}
 		for _, e := range srv.Outbox().Envelopes {

@@ -1,4 +1,7 @@
-package sshd
+// Package vt is test support: a small terminal emulator that replays what
+// a tcell screen writes onto a grid of cells, which a test reads as a
+// player would (the SSH and web front ends' tests).
+package vt
 
 import (
 	"strconv"
@@ -9,11 +12,12 @@ import (
 	"github.com/mattn/go-runewidth"
 )
 
-// vt is a small terminal emulator for tests: enough of ECMA-48 and xterm
-// to replay what tcell writes (cursor addressing, erasing, text) onto a
-// grid of cells that a test reads like a player would. Everything else
-// (colours, modes, titles) is parsed and ignored.
-type vt struct {
+// Term is a small terminal emulator for tests: enough of ECMA-48 and
+// xterm to replay what tcell writes (cursor addressing, erasing, text)
+// onto a grid of cells that a test reads like a player would. Everything
+// else (colours, modes, titles) is parsed and ignored. It is safe for
+// concurrent use.
+type Term struct {
 	mu        sync.Mutex
 	w, h      int
 	cells     [][]rune
@@ -27,13 +31,16 @@ type vt struct {
 	everAlt   bool
 }
 
-func newVT(w, h int) *vt {
-	v := &vt{changed: make(chan struct{}, 1)}
-	v.resize(w, h)
+// New returns a blank terminal of w columns and h rows.
+func New(w, h int) *Term {
+	v := &Term{changed: make(chan struct{}, 1)}
+	v.Resize(w, h)
 	return v
 }
 
-func (v *vt) resize(w, h int) {
+// Resize blanks the terminal at a new size, as a window change does
+// before the program redraws.
+func (v *Term) Resize(w, h int) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.w, v.h = w, h
@@ -45,7 +52,7 @@ func (v *vt) resize(w, h int) {
 }
 
 // Write feeds terminal output.
-func (v *vt) Write(p []byte) (int, error) {
+func (v *Term) Write(p []byte) (int, error) {
 	v.mu.Lock()
 	v.total += int64(len(p))
 	v.pend = append(v.pend, p...)
@@ -66,7 +73,7 @@ func (v *vt) Write(p []byte) (int, error) {
 }
 
 // step consumes one character or sequence from b; 0 means incomplete.
-func (v *vt) step(b []byte) int {
+func (v *Term) step(b []byte) int {
 	switch c := b[0]; {
 	case c == 0x1b:
 		return v.escape(b)
@@ -91,7 +98,7 @@ func (v *vt) step(b []byte) int {
 	return 1
 }
 
-func (v *vt) lineFeed() {
+func (v *Term) lineFeed() {
 	if v.y < v.h-1 {
 		v.y++
 		return
@@ -100,7 +107,7 @@ func (v *vt) lineFeed() {
 	v.cells[v.h-1] = []rune(strings.Repeat(" ", v.w))
 }
 
-func (v *vt) put(r rune) {
+func (v *Term) put(r rune) {
 	wd := runewidth.RuneWidth(r)
 	if wd == 0 {
 		return
@@ -115,7 +122,7 @@ func (v *vt) put(r rune) {
 	v.x = min(v.x+wd, v.w)
 }
 
-func (v *vt) escape(b []byte) int {
+func (v *Term) escape(b []byte) int {
 	if len(b) < 2 {
 		return 0
 	}
@@ -148,7 +155,7 @@ func (v *vt) escape(b []byte) int {
 	return 2
 }
 
-func (v *vt) csi(b []byte) int {
+func (v *Term) csi(b []byte) int {
 	i := 2
 	for i < len(b) && (b[i] < 0x40 || b[i] > 0x7e) {
 		i++
@@ -229,7 +236,7 @@ func (v *vt) csi(b []byte) int {
 	return i + 1
 }
 
-func (v *vt) clear(x0, y0, x1, y1 int) {
+func (v *Term) clear(x0, y0, x1, y1 int) {
 	for y := max(y0, 0); y < min(y1, v.h); y++ {
 		for x := max(x0, 0); x < min(x1, v.w); x++ {
 			v.cells[y][x] = ' '
@@ -238,7 +245,7 @@ func (v *vt) clear(x0, y0, x1, y1 int) {
 }
 
 // Text is the screen as lines of text.
-func (v *vt) Text() string {
+func (v *Term) Text() string {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	var sb strings.Builder
@@ -253,8 +260,19 @@ func (v *vt) Text() string {
 	return sb.String()
 }
 
+// Changed receives a value (capacity 1) after each Write.
+func (v *Term) Changed() <-chan struct{} { return v.changed }
+
+// AltScreen reports whether the alternate screen is on, and whether it
+// ever was.
+func (v *Term) AltScreen() (on, ever bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.altScreen, v.everAlt
+}
+
 // Bytes is the number of bytes fed so far.
-func (v *vt) Bytes() int64 {
+func (v *Term) Bytes() int64 {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	return v.total

@@ -1,4 +1,4 @@
-package client
+package tcp
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"gridlag/client"
 	"gridlag/protocol"
 )
 
@@ -14,17 +15,17 @@ import (
 // and closes the connection. It gives up when ctx ends, or after
 // DialTimeout if ctx has no deadline.
 func ListRooms(ctx context.Context, addr string) (*protocol.Rooms, error) {
-	return listRooms(ctx, addr, Options{})
+	return Options{}.listRooms(ctx, addr)
 }
 
-// listRooms is ListRooms over a connection opened by opts' Dial.
-func listRooms(ctx context.Context, addr string, opts Options) (*protocol.Rooms, error) {
+// listRooms is ListRooms over a connection opened by o's Dial.
+func (o Options) listRooms(ctx context.Context, addr string) (*protocol.Rooms, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DialTimeout)
 		defer cancel()
 	}
-	nc, err := opts.dial(ctx, addr)
+	nc, err := o.dial(ctx, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -71,15 +72,15 @@ func listRooms(ctx context.Context, addr string, opts Options) (*protocol.Rooms,
 type Lobby struct {
 	Ctx     context.Context // ends the calls; nil = context.Background()
 	Addr    string          // the game server, host:port
-	Options Options         // the player's options; Join sets Room
+	Options Options         // the player's options and Dial; Join sets Room
 }
 
 // Rooms asks the server for its rooms (ListRooms).
-func (l Lobby) Rooms() (*protocol.Rooms, error) { return listRooms(l.ctx(), l.Addr, l.Options) }
+func (l Lobby) Rooms() (*protocol.Rooms, error) { return l.Options.listRooms(l.ctx(), l.Addr) }
 
 // Join connects to room as a player, without waiting for the Welcome
 // (Connect).
-func (l Lobby) Join(room string) (Session, error) {
+func (l Lobby) Join(room string) (client.Session, error) {
 	opts := l.Options
 	opts.Room = room
 	return Connect(l.ctx(), l.Addr, opts)
@@ -108,6 +109,6 @@ func HasRooms(ctx context.Context, addr string) bool {
 func (l Lobby) HasRooms() bool {
 	ctx, cancel := context.WithTimeout(l.ctx(), RoomsAsk)
 	defer cancel()
-	list, err := listRooms(ctx, l.Addr, l.Options)
+	list, err := l.Options.listRooms(ctx, l.Addr)
 	return err == nil && len(list.Rooms) > 1
 }

@@ -1,44 +1,21 @@
-package client_test
+package tcp_test
 
 import (
 	"context"
-	"errors"
-	"net"
 	"testing"
 	"time"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/grid"
 	"gridlag/netcut"
-	"gridlag/server"
-	"gridlag/server/hub"
 	"gridlag/server/world"
 )
 
-// startResumeServer runs the real TCP server with a resume window on a
-// free loopback port, and returns it with its address.
-func startResumeServer(t *testing.T, window time.Duration) (*server.Server, string) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := server.New(server.Options{Hub: hub.Options{Config: world.Config{Rate: 20, Resume: window}}})
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ln) }()
-	t.Cleanup(func() {
-		srv.Close()
-		if err := <-done; !errors.Is(err, server.ErrServerClosed) {
-			t.Errorf("serve: %v, want ErrServerClosed", err)
-		}
-	})
-	return srv, ln.Addr().String()
-}
-
-// waitFor polls cond until it holds, or fails the test after 10 s.
+// waitFor polls cond until it holds, or fails the test after patience.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(patience)
 	for !cond() {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)
@@ -52,9 +29,9 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // reconnects: the player comes back with its ID, cell and numbering, and
 // every input it sent is processed by the server exactly once.
 func TestResumeThroughACutProxy(t *testing.T) {
-	srv, addr := startResumeServer(t, 30*time.Second)
+	srv, addr := startServerWith(t, world.Config{Rate: 20, Resume: 30 * time.Second})
 	proxy := netcut.Start(t, addr)
-	c, err := client.Dial(context.Background(), proxy.Addr(), client.Options{Name: "ada", Latency: 40 * time.Millisecond})
+	c, err := tcp.Dial(context.Background(), proxy.Addr(), tcp.Options{Options: client.Options{Name: "ada", Latency: 40 * time.Millisecond}})
 	if err != nil {
 		t.Fatal(err)
 	}

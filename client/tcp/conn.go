@@ -1,4 +1,4 @@
-package client
+package tcp
 
 import (
 	"context"
@@ -6,27 +6,25 @@ import (
 	"net"
 	"time"
 
+	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
 )
 
 // Conn is a client connected to a gridlag server over TCP. It runs a
-// Driver on the wall clock: outgoing frames wait half the injected round
-// trip before they are written, incoming ones half the round trip after
-// they are read. Conn implements Session; all its methods are safe for
-// concurrent use.
+// client.Driver on the wall clock: outgoing frames wait half the injected
+// round trip before they are written, incoming ones half the round trip
+// after they are read. Conn implements client.Session; all its methods
+// are safe for concurrent use.
 //
 // If the connection drops and the server gave a resume token, Conn dials
 // again by itself (see RedialMin) and comes back as the same player; View
 // says Reconnecting meanwhile. It gives up when the server's window ends,
 // or with the server's Error if the server refuses.
 type Conn struct {
-	*tcp
-	d *Driver
+	*runner
+	d *client.Driver
 }
-
-// DialTimeout bounds the TCP connect when the context has no deadline.
-const DialTimeout = 10 * time.Second
 
 // Dial connects to the server at addr, says Hello and waits for the
 // Welcome and the first State. The returned Conn is playing.
@@ -36,12 +34,11 @@ func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
 		return nil, err
 	}
 	for {
-		v := c.View()
-		switch {
+		switch v := c.View(); {
 		case v.Err != nil:
 			c.Close()
 			return nil, v.Err
-		case v.Connected && v.HasState:
+		case v.Phase == client.Playing:
 			return c, nil
 		}
 		select {
@@ -49,7 +46,7 @@ func Dial(ctx context.Context, addr string, opts Options) (*Conn, error) {
 			c.Close()
 			return nil, fmt.Errorf("client: handshake with %s: %w", addr, ctx.Err())
 		case <-c.Changed():
-		case <-c.done:
+		case <-c.Done():
 		}
 	}
 }
@@ -68,54 +65,34 @@ func Connect(ctx context.Context, addr string, opts Options) (*Conn, error) {
 	return newConn(addr, nc, opts), nil
 }
 
-// dial opens a connection to addr with Options.Dial, or over TCP, within
-// DialTimeout unless ctx has a deadline.
-func (o Options) dial(ctx context.Context, addr string) (net.Conn, error) {
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DialTimeout)
-		defer cancel()
-	}
-	dial := o.Dial
-	if dial == nil {
-		var d net.Dialer
-		dial = func(ctx context.Context, addr string) (net.Conn, error) { return d.DialContext(ctx, "tcp", addr) }
-	}
-	nc, err := dial(ctx, addr)
-	if err != nil {
-		return nil, fmt.Errorf("client: connect to %s: %w", addr, err)
-	}
-	return nc, nil
-}
-
 func newConn(addr string, nc net.Conn, opts Options) *Conn {
 	opts = withSeed(opts)
-	d := NewDriver(0, opts)
-	return &Conn{tcp: startTCP(addr, nc, opts, d), d: d}
+	d := client.NewDriver(0, opts.Options)
+	return &Conn{runner: startRunner(addr, nc, opts, d), d: d}
 }
 
-// Press implements Session.
+// Press implements client.Session.
 func (c *Conn) Press(d grid.Dir) {
 	c.with(func() { c.d.Press(c.now(), d) })
 	signal(c.wake)
 }
 
-// Zap implements Session.
+// Zap implements client.Session.
 func (c *Conn) Zap() {
 	c.with(func() { c.d.Zap(c.now()) })
 	signal(c.wake)
 }
 
-// SetPredict implements Session.
+// SetPredict implements client.Session.
 func (c *Conn) SetPredict(on bool) { c.with(func() { c.d.SetPredict(on) }) }
 
-// SetReconcile implements Session.
+// SetReconcile implements client.Session.
 func (c *Conn) SetReconcile(on bool) { c.with(func() { c.d.SetReconcile(on) }) }
 
-// SetInterpolate implements Session.
+// SetInterpolate implements client.Session.
 func (c *Conn) SetInterpolate(on bool) { c.with(func() { c.d.SetInterpolate(on) }) }
 
-// SetLatency implements Session.
+// SetLatency implements client.Session.
 func (c *Conn) SetLatency(rtt time.Duration) {
 	c.with(func() { c.d.SetLatency(rtt) })
 	signal(c.wake)
@@ -124,15 +101,15 @@ func (c *Conn) SetLatency(rtt time.Duration) {
 // SetJitter changes the injected jitter for messages sent from now on.
 func (c *Conn) SetJitter(j time.Duration) { c.with(func() { c.d.SetJitter(j) }) }
 
-// View implements Session.
-func (c *Conn) View() View {
+// View implements client.Session.
+func (c *Conn) View() client.View {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.d.View(c.now())
 }
 
 // Stats returns the core's running totals (the RTT list is a copy).
-func (c *Conn) Stats() Stats {
+func (c *Conn) Stats() client.Stats {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.d.Stats()
@@ -145,31 +122,25 @@ func (c *Conn) Bytes() (in, out int64) {
 	return c.d.Bytes()
 }
 
-// Changed implements Session.
-func (c *Conn) Changed() <-chan struct{} { return c.d.Changed() }
-
-// Done implements Session.
-func (c *Conn) Done() <-chan struct{} { return c.done }
-
-// Close implements Session: it says Bye at once (no injected delay), closes
-// the socket and waits for the connection's goroutines.
-func (c *Conn) Close() error { return c.tcp.close() }
+// Close implements client.Session: it says Bye at once (no injected
+// delay), closes the socket and waits for the connection's goroutines.
+func (c *Conn) Close() error { return c.runner.close() }
 
 // Abandon ends the connection without saying Bye, as a dropped
 // connection ends: with a resume window, the server keeps the avatar for
 // a client started with Options.Resume set to the token of Resumable. It
 // waits for the connection's goroutines.
 func (c *Conn) Abandon() {
-	c.finish(ErrClosed)
+	c.finish(client.ErrClosed)
 	c.wg.Wait()
 }
 
 // Resumable returns the resume token of the last Welcome and how long the
-// server keeps the avatar for it after a drop (see Core.Resumable).
+// server keeps the avatar for it after a drop (see client.Core.Resumable).
 func (c *Conn) Resumable() (protocol.Token, time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.d.Core().Resumable()
 }
 
-var _ Session = (*Conn)(nil)
+var _ client.Session = (*Conn)(nil)

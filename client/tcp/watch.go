@@ -1,23 +1,26 @@
-package client
+package tcp
 
 import (
 	"context"
 	"net"
+
+	"gridlag/client"
 )
 
 // Watch is a spectator connected to a gridlag server over TCP: it runs a
-// SpectatorDriver on the wall clock, as Conn runs a player's Driver, and
-// takes no player slot. All its methods are safe for concurrent use.
+// client.SpectatorDriver on the wall clock, as Conn runs a player's
+// Driver, and takes no player slot. All its methods are safe for
+// concurrent use.
 type Watch struct {
-	*tcp
-	d *SpectatorDriver
+	*runner
+	d *client.SpectatorDriver
 }
 
 // ConnectSpectator opens the TCP connection to addr and says Spectate,
 // and returns without waiting for the answer: View().Map is nil until the
 // server's Spectating arrives. A refusal (the spectators' cap is reached)
 // ends the connection with the server's Error as View().Err. Options'
-// Name, latency, PingInterval, ServerTimeout and Logger apply.
+// Name, Room, latency, PingInterval, ServerTimeout, Dial and Logger apply.
 func ConnectSpectator(ctx context.Context, addr string, opts Options) (*Watch, error) {
 	nc, err := opts.dial(ctx, addr)
 	if err != nil {
@@ -28,24 +31,17 @@ func ConnectSpectator(ctx context.Context, addr string, opts Options) (*Watch, e
 
 func newWatch(addr string, nc net.Conn, opts Options) *Watch {
 	opts = withSeed(opts)
-	d := NewSpectatorDriver(0, opts)
-	return &Watch{tcp: startTCP(addr, nc, opts, d), d: d}
+	d := client.NewSpectatorDriver(0, opts.Options)
+	return &Watch{runner: startRunner(addr, nc, opts, d), d: d}
 }
 
 // View returns the latest view of the server.
-func (w *Watch) View() WorldView {
+func (w *Watch) View() client.WorldView {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.d.View(w.now())
 }
 
-// Changed receives a value (without blocking the sender; capacity 1)
-// whenever something came from the server or the connection ended.
-func (w *Watch) Changed() <-chan struct{} { return w.d.Changed() }
-
-// Done is closed when the connection has ended; View().Err says why.
-func (w *Watch) Done() <-chan struct{} { return w.done }
-
 // Close says Bye at once, closes the socket and waits for the
 // connection's goroutines.
-func (w *Watch) Close() error { return w.tcp.close() }
+func (w *Watch) Close() error { return w.runner.close() }

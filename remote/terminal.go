@@ -1,10 +1,12 @@
-package sshd
+package remote
 
 import (
 	"fmt"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/gdamore/tcell/v2/terminfo"
+
+	"gridlag/tui"
 )
 
 // FallbackTerm is the terminal type used when the client's TERM is missing
@@ -12,19 +14,24 @@ import (
 const FallbackTerm = "xterm-256color"
 
 // Window size limits. A client may claim any size; the screen allocates a
-// cell per character, so absurd claims are clamped.
+// cell per character (tcell keeps about 200 bytes a cell, the interface's
+// two frames a few dozen more), so a claim is clamped to the largest
+// screen the interface can use, tui.MaxWidth x tui.MaxHeight: a larger
+// terminal would show nothing more of the game, and cost each session
+// ever more memory and CPU (at 512x256, about 50 MB and a tenth of a core
+// while idle).
 const (
-	maxCols = 512
-	maxRows = 256
+	maxCols = tui.MaxWidth
+	maxRows = tui.MaxHeight
 )
 
-// lookupTerm finds the terminal description for the client's TERM in
+// LookupTerm finds the terminal description for the client's TERM in
 // tcell's built-in database, falling back to FallbackTerm. It never runs an
 // external program (tcell.LookupTerminfo may run infocmp): the name comes
 // from the network. The result is a copy of the database's entry: tcell
 // writes to the entry it is given when it builds a screen, and sessions
 // build screens concurrently.
-func lookupTerm(name string) (*terminfo.Terminfo, string, error) {
+func LookupTerm(name string) (*terminfo.Terminfo, string, error) {
 	if validTermName(name) {
 		if ti, err := terminfo.LookupTerminfo(name); err == nil {
 			own := *ti
@@ -33,7 +40,7 @@ func lookupTerm(name string) (*terminfo.Terminfo, string, error) {
 	}
 	ti, err := terminfo.LookupTerminfo(FallbackTerm)
 	if err != nil {
-		return nil, "", fmt.Errorf("sshd: no terminfo for %s: %w", FallbackTerm, err)
+		return nil, "", fmt.Errorf("remote: no terminfo for %s: %w", FallbackTerm, err)
 	}
 	own := *ti
 	return &own, FallbackTerm, nil

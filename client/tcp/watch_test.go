@@ -1,4 +1,4 @@
-package client_test
+package tcp_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/grid"
 )
 
@@ -13,18 +14,18 @@ import (
 // joined and the player's move with its ack number, and ends cleanly.
 func TestWatchOverTCP(t *testing.T) {
 	addr := startServer(t, 20)
-	p, err := client.Dial(context.Background(), addr, client.Options{Name: "ada"})
+	p, err := tcp.Dial(context.Background(), addr, tcp.Options{Options: client.Options{Name: "ada"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	w, err := client.ConnectSpectator(context.Background(), addr, client.Options{Name: "teacher"})
+	w, err := tcp.ConnectSpectator(context.Background(), addr, tcp.Options{Options: client.Options{Name: "teacher"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitWorld := func(what string, ok func(v client.WorldView) bool) client.WorldView {
 		t.Helper()
-		deadline := time.After(5 * time.Second)
+		deadline := time.After(patience)
 		for {
 			v := w.View()
 			if ok(v) {

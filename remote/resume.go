@@ -1,4 +1,4 @@
-package sshd
+package remote
 
 import (
 	"sync"
@@ -7,10 +7,11 @@ import (
 	"gridlag/protocol"
 )
 
-// keptTokens holds, for each key fingerprint whose SSH session dropped,
-// the resume token of its avatar in the game until the game server's
-// window ends: a new session with the same key takes it and comes back as
-// the same player. It is safe for concurrent use.
+// keptTokens holds, for each identity whose session dropped (an SSH key's
+// fingerprint, a browser's identity), the resume token of its avatar in
+// the game until the game server's window ends: a new session with the
+// same identity takes it and comes back as the same player. It is safe
+// for concurrent use.
 type keptTokens struct {
 	mu sync.Mutex
 	m  map[string]keptToken

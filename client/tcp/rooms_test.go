@@ -1,10 +1,11 @@
-package client_test
+package tcp_test
 
 import (
 	"context"
 	"testing"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 )
 
 // A player who names a room is in it: a lobby lists it with them, and a
@@ -12,17 +13,17 @@ import (
 func TestRoomJoinedAndListed(t *testing.T) {
 	addr := startServer(t, 50)
 	ctx := context.Background()
-	ada, err := client.Dial(ctx, addr, client.Options{Name: "ada", Room: "kitchen"})
+	ada, err := tcp.Dial(ctx, addr, tcp.Options{Options: client.Options{Name: "ada", Room: "kitchen"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ada.Close()
-	bob, err := client.Dial(ctx, addr, client.Options{Name: "bob"})
+	bob, err := tcp.Dial(ctx, addr, tcp.Options{Options: client.Options{Name: "bob"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer bob.Close()
-	list, err := client.ListRooms(ctx, addr)
+	list, err := tcp.ListRooms(ctx, addr)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/log"
+	"github.com/coder/websocket"
+)
+
+// webNotice is what the page is told besides the screen (web's notice).
+type webNotice struct {
+	Joined *struct {
+		Player int `json:"player"`
+	} `json:"joined"`
+	End *struct {
+		Reason string `json:"reason"`
+	} `json:"end"`
+}
+
+// webPlay opens the page's WebSocket at addr from the loopback address
+// from, says hello as the page does, and returns the first notice: who
+// the player is, or why the session ended.
+func webPlay(t *testing.T, addr, from, name string) webNotice {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	nd := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+	c, _, err := websocket.Dial(ctx, "ws://"+addr+"/ws", &websocket.DialOptions{
+		HTTPHeader: http.Header{"Origin": {"http://" + addr}},
+		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: nd.DialContext}},
+	})
+	if err != nil {
+		t.Fatalf("websocket from %s: %v", from, err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	id := sha256.Sum256([]byte(name)) // one browser a name
+	hello := `{"name":"` + name + `","id":"` + hex.EncodeToString(id[:16]) + `","path":"/","cols":100,"rows":40}`
+	if err := c.Write(ctx, websocket.MessageText, []byte(hello)); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		typ, data, err := c.Read(ctx)
+		if err != nil {
+			t.Fatalf("websocket from %s: %v", from, err)
+		}
+		var n webNotice
+		if typ == websocket.MessageText && json.Unmarshal(data, &n) == nil && (n.Joined != nil || n.End != nil) {
+			return n
+		}
+	}
+}
+
+// TestWebPlayersCountAsTheirAddresses: gridlag -server -web serves the
+// page and runs each browser's session in the game, through the server
+// itself: a web player counts against -max-players-per-addr as its own
+// address, not the loopback one every session would share, and the
+// start line names the web address and its settings.
+func TestWebPlayersCountAsTheirAddresses(t *testing.T) {
+	f := parseGame(t, "-server", "-addr", "", "-web", "127.0.0.1:0", "-web-idle", "1m", "-max-players-per-addr", "1", "-summary", "0", "-drain", "0s")
+	logs := &syncBuffer{}
+	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.close()
+	for g.browser.Addr() == nil { // Serve has not begun
+		time.Sleep(time.Millisecond)
+	}
+	addr := g.browser.Addr().String()
+	if start := logs.String(); !strings.Contains(start, "web="+addr) || !strings.Contains(start, "web-idle=1m0s") {
+		t.Errorf("the start line does not name the web address and -web-idle:\n%s", start)
+	}
+	code, body, err := probe("http://" + addr + "/")
+	if err != nil || (code != http.StatusOK && code != http.StatusServiceUnavailable) || !strings.Contains(body, "gridlag") {
+		t.Fatalf("GET /: %d %v\n%s", code, err, body)
+	}
+
+	if n := webPlay(t, addr, "127.0.0.2", "ada"); n.Joined == nil {
+		t.Fatalf("ada from 127.0.0.2: %+v, want to play", n)
+	}
+	if n := webPlay(t, addr, "127.0.0.3", "bob"); n.Joined == nil {
+		t.Fatalf("bob from 127.0.0.3: %+v, want to play: another address", n)
+	}
+	n := webPlay(t, addr, "127.0.0.2", "eve")
+	if n.End == nil || !strings.Contains(n.End.Reason, "too many players from your address") {
+		t.Errorf("eve, ada's second from 127.0.0.2: %+v, want refused by -max-players-per-addr 1", n)
+	}
+}
+
+// TestWebFlags: -addr "" needs a front end, -web one among them; -web is
+// a server's, not -connect's; a busy
+// -web address stops the start, naming the flag; -web-trusted-proxy takes
+// addresses and networks only.
+func TestWebFlags(t *testing.T) {
+	if err := run([]string{"-server", "-addr", ""}, io.Discard); err == nil || !strings.Contains(err.Error(), `-addr "" needs -ssh or -web`) {
+		t.Errorf("-addr \"\" alone: %v", err)
+	}
+	parseGame(t, "-server", "-addr", "", "-web", ":0", "-web-trusted-proxy", "127.0.0.1, 10.0.0.0/8,::1")
+	if err := run([]string{"-server", "-web", ":0", "-web-trusted-proxy", "proxy.example"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web-trusted-proxy") {
+		t.Errorf("-web-trusted-proxy proxy.example: %v", err)
+	}
+	if err := run([]string{"-connect", "127.0.0.1:1", "-web", ":0"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web serves a server's players") {
+		t.Errorf("-connect with -web: %v", err)
+	}
+	if err := run([]string{"-server", "-web", ":0", "-web-message", "100"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web-message 100: out of range (512 to 1048576)") {
+		t.Errorf("-web-message 100: %v", err)
+	}
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	f := parseGame(t, "-server", "-web", busy.Addr().String())
+	if _, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(io.Discard), 0, nil); err == nil || !strings.HasPrefix(err.Error(), "-web "+busy.Addr().String()+": ") {
+		t.Errorf("startGame with a busy -web: %v", err)
+	}
+}

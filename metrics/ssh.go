@@ -1,0 +1,37 @@
+package metrics
+
+import "github.com/prometheus/client_golang/prometheus"
+
+// sshCollector reads the SSH front end's refusal counts at each scrape.
+// The label is bounded: the kinds are a fixed list, never an address.
+type sshCollector struct {
+	kinds   []string
+	refused func() map[string]uint64
+	desc    *prometheus.Desc
+}
+
+// WatchSSH adds gridlag_ssh_refusals_total, labelled reason: what the SSH
+// front end's limits turned away or cut (a full pool, an address's share,
+// a pool's reserve, an evicted handshake, a missed deadline), by kind,
+// each of kinds (sshd.RefusalKinds) starting at 0. refused reads the
+// counts (sshd.Server.Stats) at each scrape; the metrics package knows
+// nothing of sshd, which sits above it.
+func (e *Exporter) WatchSSH(kinds []string, refused func() map[string]uint64) {
+	e.reg.MustRegister(&sshCollector{
+		kinds:   kinds,
+		refused: refused,
+		desc: prometheus.NewDesc("gridlag_ssh_refusals_total",
+			"SSH connections and sessions the front end's limits refused, cut or evicted, by kind of reason.", []string{"reason"}, nil),
+	})
+}
+
+// Describe implements prometheus.Collector.
+func (c *sshCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.desc }
+
+// Collect implements prometheus.Collector.
+func (c *sshCollector) Collect(ch chan<- prometheus.Metric) {
+	counts := c.refused()
+	for _, k := range c.kinds {
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.CounterValue, float64(counts[k]), k)
+	}
+}

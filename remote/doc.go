@@ -1,0 +1,25 @@
+// Package remote runs a game session on a terminal at the far end of a
+// connection: what the SSH front end (sshd) and the web front end (web)
+// share.
+//
+//   - Tty is a tcell.Tty over the connection: output written to it,
+//     input pumped from it, the window size the client says; LookupTerm
+//     picks the terminal's description, WindowOf bounds its size to the
+//     largest screen the interface can use (tui.MaxWidth x tui.MaxHeight)
+//     and centres that screen on a larger terminal (centre.go);
+//     WindowChanges and Pace are the rate at which a client's new sizes
+//     resize the screen, the same on every front end.
+//   - Game runs one session's game, as a local terminal would: play (in
+//     the lobby when the server has rooms), a room, the lobby or the
+//     spectator's screen, each with its own game client. A player with an
+//     identity (an SSH key's fingerprint, a browser's) whose connection
+//     dropped keeps the avatar for the game server's resume window, and
+//     a new session with the same identity comes back as it.
+//   - Watchdog ends a session whose player pressed no key for the idle
+//     time or whose client stopped reading; EndReason says why a session
+//     ended, for the log and the player.
+//   - Pool is a shared pool's fair rules: a cap in all, a share per
+//     address (AddrKey: an IPv4 address, an IPv6 /64), and the last
+//     quarter kept for addresses holding few; Slots counts sessions or
+//     connections under them, with the refusal's words.
+package remote

@@ -1,0 +1,53 @@
+package remote
+
+import (
+	"crypto/sha256"
+	"net"
+
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/client"
+	"gridlag/protocol"
+)
+
+// Player is one remote session's player, handed to the session handler.
+type Player struct {
+	// Screen is bound to the session's terminal and not yet initialised:
+	// the handler calls Init (tview's Run does) and Fini.
+	Screen tcell.Screen
+	// User is the player's name, valid for the game server (SSH: the
+	// user name made valid; the web: the name chosen on the page).
+	User string
+	// Fingerprint is the player's identity, "" if they have none: the
+	// SHA256 fingerprint of the SSH key they authenticated with, or what
+	// a browser keeps. A session with the same identity resumes a dropped
+	// one's avatar.
+	Fingerprint string
+	// Color is the player's palette colour, 1 to protocol.NumColors: from
+	// the identity (FingerprintColor), so a returning player keeps it. It
+	// is 0 for players without one: the game server colours them by
+	// player, so two players of one name look different.
+	Color uint8
+	// RemoteAddr is the client's network address: the game counts the
+	// player as it (see Game.Dial).
+	RemoteAddr net.Addr
+	// Spectate says the session asked to watch the game rather than play.
+	Spectate bool
+	// Room is the room the session asked for; "" for the default room.
+	Room string
+	// Lobby says the session asked for the lobby.
+	Lobby bool
+	// Joined, if set, is told of each game session Game.Play starts for
+	// the player (in the room named or chosen in the lobby), and whether
+	// it resumes a dropped avatar. It must not block.
+	Joined func(s client.Session, resumed bool)
+	// Log is the session's log (nil: Game's Logger, unsummarised).
+	Log *SessionLog
+}
+
+// FingerprintColor is the colour (1 to protocol.NumColors) of a player of
+// this identity: the same identity always gets the same colour.
+func FingerprintColor(fingerprint string) uint8 {
+	sum := sha256.Sum256([]byte("gridlag key colour\x00" + fingerprint))
+	return sum[0]%protocol.NumColors + 1
+}

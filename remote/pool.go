@@ -1,0 +1,130 @@
+package remote
+
+import "net"
+
+// Pool is one of a front end's shared pools (open connections,
+// connections still in their handshake, game sessions), counted in all
+// and per remote address (see AddrKey). Its rules keep a few addresses
+// from exhausting it:
+//
+//   - an address holds at most perAddr places;
+//   - the last reserve places go only to addresses holding fewer than
+//     share, so that once the pool is nearly full an address that already
+//     holds many is refused before anyone else, and a newcomer from an
+//     address holding none still gets in.
+//
+// The reserve is a quarter of the pool, and never more than the pool has
+// beyond one address's places: an operator who lets one address take the
+// whole pool (a classroom's server, perAddr = cap) gets all of it. A Pool
+// is not safe for concurrent use: its owner guards it (Slots does with its
+// own mutex).
+type Pool struct {
+	cap, perAddr int
+	reserve      int // the last places, for addresses holding fewer than share
+	share        int
+	used         int
+	from         map[string]int
+}
+
+// NewPool returns a pool of cap places, perAddr of them at most from one
+// address.
+func NewPool(cap, perAddr int) Pool {
+	return Pool{
+		cap:     cap,
+		perAddr: perAddr,
+		reserve: min(cap/4, max(cap-perAddr, 0)),
+		share:   max(perAddr/4, 1),
+		from:    make(map[string]int),
+	}
+}
+
+// Verdict is why a pool refuses one more place, or Admitted.
+type Verdict int
+
+const (
+	Admitted Verdict = iota
+	AddrFull         // the address holds perAddr places
+	Reserved         // the pool is into its reserve and the address holds share or more
+	PoolFull         // the pool is full
+)
+
+// Check says whether key may take one more place.
+func (p *Pool) Check(key string) Verdict {
+	held := p.from[key]
+	switch {
+	case held >= p.perAddr:
+		return AddrFull
+	case p.used >= p.cap:
+		return PoolFull
+	case p.used >= p.cap-p.reserve && held >= p.share:
+		return Reserved
+	}
+	return Admitted
+}
+
+// Take counts one more place held by key.
+func (p *Pool) Take(key string) {
+	p.used++
+	p.from[key]++
+}
+
+// Give counts one place of key's as given back.
+func (p *Pool) Give(key string) {
+	p.used--
+	if p.from[key]--; p.from[key] <= 0 {
+		delete(p.from, key)
+	}
+}
+
+// Used is the number of places taken.
+func (p *Pool) Used() int { return p.used }
+
+// Held is the number of places key holds.
+func (p *Pool) Held(key string) int { return p.from[key] }
+
+// Heaviest returns the address holding the most places and how many
+// (ties: any of them), "" and 0 for an empty pool.
+func (p *Pool) Heaviest() (key string, held int) {
+	for k, n := range p.from {
+		if n > held {
+			key, held = k, n
+		}
+	}
+	return key, held
+}
+
+// AddrKey is the key of the per-address caps for a remote address: its
+// IP for IPv4, its /64 prefix for IPv6 (one host commonly holds a whole
+// /64: counting its addresses one by one would give it thousands of
+// shares).
+func AddrKey(a net.Addr) string {
+	ip := hostIP(a)
+	if ip == nil {
+		return HostOf(a)
+	}
+	if v4 := ip.To4(); v4 != nil {
+		return v4.String()
+	}
+	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
+}
+
+// hostIP is the IP of a remote address, nil if it has none.
+func hostIP(a net.Addr) net.IP {
+	if tcp, ok := a.(*net.TCPAddr); ok {
+		return tcp.IP
+	}
+	return net.ParseIP(HostOf(a))
+}
+
+// HostOf is the IP part of a remote address (the whole of one that has
+// none), for the log.
+func HostOf(a net.Addr) string {
+	if tcp, ok := a.(*net.TCPAddr); ok {
+		return tcp.IP.String()
+	}
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return a.String()
+	}
+	return host
+}

@@ -1,0 +1,219 @@
+package web
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/json"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+	gossh "golang.org/x/crypto/ssh"
+
+	"gridlag/server"
+	"gridlag/sshd"
+	"gridlag/vt"
+)
+
+// countingConn counts the bytes read from a connection: what crosses the
+// network toward the player, framing included.
+type countingConn struct {
+	net.Conn
+	read atomic.Int64
+}
+
+func (c *countingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.read.Add(int64(n))
+	return n, err
+}
+
+// player is one player of a front end, seen from the player's side: the
+// bytes on the wire, the terminal they draw on, and the keys it sends.
+type player struct {
+	wire *countingConn
+	term *vt.Term
+	send func(keys string)
+}
+
+// sshPlayer plays over SSH (a key, a 100x40 xterm-256color terminal).
+func sshPlayer(t testing.TB, s *sshd.Server) player {
+	t.Helper()
+	raw, err := net.Dial("tcp", s.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := &countingConn{Conn: raw}
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	key, _ := gossh.NewSignerFromKey(priv)
+	cfg := &gossh.ClientConfig{User: "ada", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
+		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: waitLong}
+	conn, chans, reqs, err := gossh.NewClientConn(cc, raw.RemoteAddr().String(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := gossh.NewClient(conn, chans, reqs)
+	t.Cleanup(func() { c.Close() })
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := vt.New(100, 40)
+	sess.Stdout = term
+	in, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", 40, 100, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	return player{wire: cc, term: term, send: func(keys string) { in.Write([]byte(keys)) }}
+}
+
+// webPlayer plays in a browser's stead (a 100x40 terminal).
+func webPlayer(t testing.TB, s *Server) player {
+	t.Helper()
+	var cc *countingConn
+	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
+		if err == nil {
+			cc = &countingConn{Conn: c}
+			return cc, nil
+		}
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), waitLong)
+	defer cancel()
+	addr := s.Addr().String()
+	c, _, err := websocket.Dial(ctx, "ws://"+addr+socketPath, &websocket.DialOptions{
+		HTTPHeader: http.Header{"Origin": {"http://" + addr}},
+		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: dial}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.CloseNow() })
+	b, _ := json.Marshal(hello{Name: "ada", ID: testID(1), Path: "/", Cols: 100, Rows: 40})
+	c.Write(ctx, websocket.MessageText, b)
+	term := vt.New(100, 40)
+	go func() {
+		for {
+			typ, data, err := c.Read(context.Background())
+			if err != nil {
+				return
+			}
+			if typ == websocket.MessageBinary {
+				term.Write(data)
+			}
+		}
+	}()
+	return player{wire: cc, term: term, send: func(keys string) { c.Write(context.Background(), websocket.MessageBinary, []byte(keys)) }}
+}
+
+// cost is what a player receives, in bytes a second and a move: what
+// reaches the terminal, and what crosses the network.
+type cost struct {
+	idleTerm, idleWire float64 // a second, pressing nothing
+	moveTerm, moveWire float64 // a one-cell move, beyond idling
+}
+
+// measure has p stand still for d, then walk for d (one cell a 100 ms,
+// the default speed limit, back and forth), and returns its cost.
+func measure(t testing.TB, p player, d time.Duration) cost {
+	t.Helper()
+	deadline := time.Now().Add(waitLong)
+	for !strings.Contains(p.term.Text(), "you (10,10)") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no game on the screen:\n%s", p.term.Text())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(500 * time.Millisecond) // the first State, the first ping
+	rates := func(walk bool) (term, wire float64, moves int) {
+		term0, wire0, start := p.term.Bytes(), p.wire.read.Load(), time.Now()
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		keys := []string{"\x1b[C", "\x1b[D"}
+		for ; time.Since(start) < d; moves++ {
+			<-tick.C
+			if walk {
+				p.send(keys[moves%2])
+			}
+		}
+		secs := time.Since(start).Seconds()
+		return float64(p.term.Bytes()-term0) / secs, float64(p.wire.read.Load()-wire0) / secs, moves
+	}
+	var c cost
+	c.idleTerm, c.idleWire, _ = rates(false)
+	walkTerm, walkWire, moves := rates(true)
+	perSec := float64(moves) / d.Seconds()
+	c.moveTerm = (walkTerm - c.idleTerm) / perSec
+	c.moveWire = (walkWire - c.idleWire) / perSec
+	return c
+}
+
+// bothFronts measures one player of the SSH front end, then one of the
+// web front end, each alone on a game server of its own, counted as its
+// own address (as gridlag -ssh -web runs them).
+func bothFronts(t testing.TB, d time.Duration) (ssh, web cost) {
+	g, addr := startGame(t, server.Options{})
+	ss, err := sshd.New(sshd.Options{GameAddr: addr, Dial: g.Dial, HostKeyPath: filepath.Join(t.TempDir(), "host_key"), Logger: testLogger(t).WithPrefix("ssh")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ss.Serve(ln)
+	t.Cleanup(func() { ss.Close() })
+	for ss.Addr() == nil {
+		time.Sleep(time.Millisecond)
+	}
+	ssh = measure(t, sshPlayer(t, ss), d)
+	ws, _ := startGameWeb(t, Options{})
+	web = measure(t, webPlayer(t, ws), d)
+	return ssh, web
+}
+
+// A one-cell move costs a browser's player about what it costs an SSH
+// player: the same frame diff, in WebSocket messages instead of SSH
+// packets (which are encrypted, padded and authenticated).
+func TestMoveCostsAsOverSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures for 8 s")
+	}
+	ssh, web := bothFronts(t, 2*time.Second)
+	t.Logf("ssh: idle %5.0f B/s on the wire (%5.0f to the terminal); a move %4.0f B on the wire (%4.0f to the terminal)", ssh.idleWire, ssh.idleTerm, ssh.moveWire, ssh.moveTerm)
+	t.Logf("web: idle %5.0f B/s on the wire (%5.0f to the terminal); a move %4.0f B on the wire (%4.0f to the terminal)", web.idleWire, web.idleTerm, web.moveWire, web.moveTerm)
+	if web.moveWire > 1.5*ssh.moveWire {
+		t.Errorf("a move costs %.0f B over the web, %.0f B over SSH: want about the same", web.moveWire, ssh.moveWire)
+	}
+	if web.idleWire > 1.5*ssh.idleWire {
+		t.Errorf("an idle player costs %.0f B/s over the web, %.0f B/s over SSH: want about the same", web.idleWire, ssh.idleWire)
+	}
+}
+
+// BenchmarkMoveBytes reports what one move and one idle second cost an SSH
+// player and a browser's player, on the wire, and their ratio (go test
+// -run '^$' -bench MoveBytes ./web).
+func BenchmarkMoveBytes(b *testing.B) {
+	var ssh, web cost
+	for b.Loop() {
+		ssh, web = bothFronts(b, 2*time.Second)
+	}
+	b.ReportMetric(ssh.moveWire, "ssh-move-B")
+	b.ReportMetric(web.moveWire, "web-move-B")
+	b.ReportMetric(web.moveWire/ssh.moveWire, "web/ssh-move")
+	b.ReportMetric(ssh.idleWire, "ssh-idle-B/s")
+	b.ReportMetric(web.idleWire, "web-idle-B/s")
+}

@@ -1,0 +1,140 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/log"
+
+	"gridlag/remote"
+)
+
+// Title is the top line of the game's screen in a browser.
+const Title = "gridlag in a browser"
+
+// Defaults for the zero values of Options: those of the SSH front end,
+// and the WebSocket's own.
+const (
+	DefaultMaxSessions      = 64
+	DefaultMaxPerAddr       = 16 // a classroom behind one NAT address
+	DefaultHandshakeTimeout = 10 * time.Second
+	DefaultIdleTimeout      = 30 * time.Minute
+	// DefaultMaxMessage is the largest message the page may send, in
+	// bytes: it sends key presses, a few bytes each, gathered for at most
+	// a frame, and the window's size.
+	DefaultMaxMessage = 4096
+	// DefaultMessageRate is how many messages a second the page may send,
+	// a second's worth at once: it sends at most one a frame (about 60)
+	// and the window's size when it changes.
+	DefaultMessageRate = 100
+)
+
+// Options configure a Server.
+type Options struct {
+	// GameAddr is the game server's TCP address each session's client
+	// dials, unless Dial is set.
+	GameAddr string
+	// Dial, if set, opens each session's connections to the game server
+	// in place of a TCP connection to GameAddr, for the session's player
+	// from remote, the browser's address (see TrustedProxies). A server in
+	// the same process passes its own (server.Server.Dial): the player
+	// then counts as that address against the game's per-address caps.
+	Dial func(ctx context.Context, remote net.Addr) (net.Conn, error)
+	// Latency and Jitter are each session's starting injected round trip
+	// and jitter; a player changes their own latency with the slider.
+	Latency, Jitter time.Duration
+	// Logger receives the server's log; nil discards it.
+	Logger *log.Logger
+	// MaxSessions caps the sessions (WebSockets) at once;
+	// DefaultMaxSessions if zero or less. Open connections, the page's
+	// included, are capped at four times this.
+	MaxSessions int
+	// MaxPerAddr caps the sessions from one client address;
+	// DefaultMaxPerAddr if zero or less. Open connections from one
+	// address are capped at four times this (a trusted proxy's are not:
+	// they are many clients').
+	MaxPerAddr int
+	// HandshakeTimeout is how long a new connection has to send its
+	// request, and a new WebSocket its first message (the player's name),
+	// and how long a connection may stay open between two requests;
+	// DefaultHandshakeTimeout if zero or less.
+	HandshakeTimeout time.Duration
+	// IdleTimeout ends a session whose player pressed no key for this
+	// long; DefaultIdleTimeout if zero or less.
+	IdleTimeout time.Duration
+	// MaxMessage is the largest message the page may send, in bytes;
+	// DefaultMaxMessage if zero or less.
+	MaxMessage int
+	// MessageRate is how many messages a second the page may send, a
+	// second's worth at once; DefaultMessageRate if zero or less.
+	MessageRate int
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For header
+	// names the client: a request from one of them counts as the address
+	// the header gives. Any other request counts as the address of its
+	// connection, whatever its headers say.
+	TrustedProxies []netip.Prefix
+	// Handler runs one session. Nil runs the game (remote.Game). A
+	// Handler must return soon after ctx is done or after the screen
+	// reports an error event, and must leave the screen finalised (Fini)
+	// if it initialised it; the server finalises it otherwise.
+	Handler func(ctx context.Context, p *remote.Player) error
+}
+
+// withDefaults returns o with its zero values replaced by the defaults.
+func (o Options) withDefaults() Options {
+	if o.MaxSessions <= 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.MaxPerAddr <= 0 {
+		o.MaxPerAddr = DefaultMaxPerAddr
+	}
+	if o.HandshakeTimeout <= 0 {
+		o.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.MaxMessage <= 0 {
+		o.MaxMessage = DefaultMaxMessage
+	}
+	if o.MessageRate <= 0 {
+		o.MessageRate = DefaultMessageRate
+	}
+	if o.Logger == nil {
+		o.Logger = log.New(io.Discard)
+	}
+	return o
+}
+
+// ParseProxies reads a list of reverse proxies, for
+// Options.TrustedProxies: addresses or networks (127.0.0.1, 10.0.0.0/8,
+// ::1), separated by commas.
+func ParseProxies(s string) ([]netip.Prefix, error) {
+	var ps []netip.Prefix
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if strings.Contains(f, "/") {
+			p, err := netip.ParsePrefix(f)
+			if err != nil {
+				return nil, fmt.Errorf("%q is not an address or a network such as 10.0.0.0/8", f)
+			}
+			ps = append(ps, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an address or a network such as 10.0.0.0/8", f)
+		}
+		a = a.Unmap()
+		ps = append(ps, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return ps, nil
+}

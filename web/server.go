@@ -1,0 +1,261 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	stdlog "log"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/charmbracelet/log"
+
+	"gridlag/ratelog"
+	"gridlag/remote"
+)
+
+// ErrServerClosed is returned by Serve and ListenAndServe after Close.
+var ErrServerClosed = errors.New("web: server closed")
+
+// closeGrace is how long Close lets sessions end by themselves (each
+// player told why) before it closes their connections.
+const closeGrace = 2 * time.Second
+
+// connsPerSession is how many open connections each session cap allows:
+// a player's WebSocket and the page's requests around it.
+const connsPerSession = 4
+
+// Server is the web front end: the page and its WebSocket. Create it with
+// New.
+type Server struct {
+	opts     Options
+	log      *log.Logger
+	warn     *ratelog.Log // refusals, summarised when they repeat
+	game     *remote.Game // the default handler's game, which keeps dropped avatars by identity
+	handler  func(ctx context.Context, p *remote.Player) error
+	page     *page
+	sessions *remote.Slots // WebSockets, in all and per client address
+	conns    *remote.Slots // open connections, in all and per connection address
+	resizes  atomic.Uint64 // page sizes that resized a session's screen (see resizer)
+	http     *http.Server
+
+	ctx    context.Context // done when the server closes
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	closed  bool
+	bound   net.Addr // the first listener's address
+	live    map[*socket]struct{}
+	players map[string]*socket // identity -> its session in play
+
+	wg     sync.WaitGroup // every goroutine the server started
+	sessWG sync.WaitGroup // the running sessions
+}
+
+// New returns a server ready to Serve; Close ends it.
+func New(opts Options) (*Server, error) {
+	opts = opts.withDefaults()
+	pg, err := newPage(opts.MaxMessage, distFS)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{
+		opts:     opts,
+		log:      opts.Logger,
+		warn:     ratelog.New(opts.Logger, 0, nil),
+		handler:  opts.Handler,
+		page:     pg,
+		sessions: remote.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
+		conns:    remote.NewSlots(connsPerSession*opts.MaxSessions, connsPerSession*opts.MaxPerAddr, "connections", "connections"),
+		live:     make(map[*socket]struct{}),
+		players:  make(map[string]*socket),
+	}
+	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, Latency: opts.Latency, Jitter: opts.Jitter,
+		Title: Title, Front: "web", Logger: s.log}
+	if s.handler == nil {
+		s.handler = s.game.Play
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.wg.Add(1)
+	go s.flushWarnings()
+	s.http = &http.Server{
+		Handler:           s,
+		ReadHeaderTimeout: opts.HandshakeTimeout,
+		ReadTimeout:       opts.HandshakeTimeout,
+		WriteTimeout:      remote.StallTimeout,
+		IdleTimeout:       opts.HandshakeTimeout,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          stdlog.New(logWriter{s.warn}, "", 0),
+	}
+	if !pg.built {
+		s.log.Warn("the web client was not built: the page says how to build it", "build", buildAdvice)
+	}
+	return s, nil
+}
+
+// logWriter passes the HTTP server's own complaints (a malformed request,
+// a TLS handshake) to the summarised log.
+type logWriter struct{ warn *ratelog.Log }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	w.warn.Warn("http", "http server", "err", string(trimNewline(p)))
+	return len(p), nil
+}
+
+func trimNewline(p []byte) []byte {
+	for len(p) > 0 && (p[len(p)-1] == '\n' || p[len(p)-1] == '\r') {
+		p = p[:len(p)-1]
+	}
+	return p
+}
+
+// Addr is the address the server first served on, nil before Serve.
+func (s *Server) Addr() net.Addr {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bound
+}
+
+// Serve serves the page and its WebSocket on ln until Close, which
+// closes ln. It returns ErrServerClosed after Close, or the listener's
+// error.
+func (s *Server) Serve(ln net.Listener) error {
+	s.mu.Lock()
+	closed := s.closed
+	if s.bound == nil && !closed {
+		s.bound = ln.Addr()
+	}
+	s.mu.Unlock()
+	if closed {
+		ln.Close()
+		return ErrServerClosed
+	}
+	s.log.Debug("web listening", "addr", ln.Addr().String(),
+		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
+		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout,
+		"max_message", s.opts.MaxMessage, "message_rate", s.opts.MessageRate)
+	err := s.http.Serve(cappedListener{Listener: ln, srv: s})
+	if errors.Is(err, http.ErrServerClosed) || s.isClosed() {
+		return ErrServerClosed
+	}
+	return fmt.Errorf("web: %w", err)
+}
+
+// flushWarnings writes the log's summaries every second until the server
+// closes.
+func (s *Server) flushWarnings() {
+	defer s.wg.Done()
+	every := time.NewTicker(time.Second)
+	defer every.Stop()
+	for {
+		select {
+		case <-every.C:
+			s.warn.Flush()
+		case <-s.ctx.Done():
+			s.warn.Flush()
+			return
+		}
+	}
+}
+
+// Close stops serving, ends every session (each player is told the server
+// stopped, and their client leaves the game) and waits for all of the
+// server's goroutines.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		s.wg.Wait()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	err := s.http.Close() // the listeners, and the connections not yet a session's
+
+	s.cancel()
+	ended := make(chan struct{})
+	go func() {
+		s.sessWG.Wait()
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(closeGrace):
+		s.log.Warn("web sessions still running after the grace period; closing their connections")
+		s.mu.Lock()
+		for so := range s.live {
+			so.cut()
+		}
+		s.mu.Unlock()
+	}
+	s.wg.Wait()
+	<-ended
+	s.log.Info("web server closed")
+	return err
+}
+
+func (s *Server) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// ServeHTTP serves the page (see page) at the addresses of the modes, its
+// scripts, and the WebSocket at /ws, each response with the security
+// headers.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	secure(w.Header())
+	if r.URL.Path == socketPath {
+		s.serveSocket(w, r)
+		return
+	}
+	s.page.serveHTTP(w, r)
+}
+
+// cappedListener applies the caps on open connections: a connection over
+// them is closed at once.
+type cappedListener struct {
+	net.Listener
+	srv *Server
+}
+
+func (l cappedListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.Listener.Accept()
+		if err != nil {
+			return nil, err
+		}
+		key := remote.AddrKey(c.RemoteAddr())
+		peer, _ := parsePeer(c.RemoteAddr().String())
+		release, _, refusal := l.srv.conns.Take(key, l.srv.trusted(peer.Addr()))
+		if release == nil {
+			l.srv.refuseConn(c, key, refusal)
+			continue
+		}
+		return &countedConn{Conn: c, release: release}, nil
+	}
+}
+
+// refuseConn closes a connection over the caps at once, before its
+// request (HTTP has no word for a server to say before it), and logs why,
+// summarised.
+func (s *Server) refuseConn(c net.Conn, key, reason string) {
+	s.warn.Warn("refused "+key+" connection", "web connection refused", "remote", key, "reason", reason)
+	c.Close()
+}
+
+// countedConn is an open connection: it holds its place in the caps until
+// closed.
+type countedConn struct {
+	net.Conn
+	release func()
+}
+
+func (c *countedConn) Close() error {
+	err := c.Conn.Close()
+	c.release()
+	return err
+}
