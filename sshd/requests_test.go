@@ -171,3 +171,37 @@ func TestRequestFloodStops(t *testing.T) {
 		t.Error("requests within the limit were taken for a flood")
 	}
 }
+
+// The sizes read from window-change and pty-req payloads: a request's
+// columns and rows (capped at 65536) whatever follows them, and a payload
+// too short for them, or a terminal name longer than the payload, read
+// as no size.
+func TestRequestPayloadSizes(t *testing.T) {
+	if w, ok := windowChangeSize(windowChange(120, 40).Payload); !ok || w != remote.WindowOf(120, 40) {
+		t.Errorf("window change 120x40 read as %+v, %v", w, ok)
+	}
+	if w, ok := windowChangeSize(gossh.Marshal(struct{ Cols, Rows uint32 }{90, 30})); !ok || w != remote.WindowOf(90, 30) {
+		t.Errorf("a window change without its pixels read as %+v, %v, want 90x30", w, ok)
+	}
+	if w, ok := windowChangeSize(windowChange(1<<31, 1<<31).Payload); !ok || w != remote.WindowOf(1<<16, 1<<16) {
+		t.Errorf("a window change of 2^31 columns and rows read as %+v, %v, want the cap", w, ok)
+	}
+	if w, ok := ptyRequestSize(ptyRequest(100, 30).Payload); !ok || w != remote.WindowOf(100, 30) {
+		t.Errorf("pty-req 100x30 read as %+v, %v", w, ok)
+	}
+	for _, bad := range [][]byte{nil, {0, 0, 0, 80}, {0, 0, 0, 80, 0, 0, 0}} {
+		if w, ok := windowChangeSize(bad); ok {
+			t.Errorf("window change payload %v read as %+v", bad, w)
+		}
+	}
+	long := gossh.Marshal(struct {
+		Term       string
+		Cols, Rows uint32
+	}{"xterm", 80, 24})
+	long[3] = 200 // the name's length runs past the payload
+	for _, bad := range [][]byte{nil, {0, 0}, long, gossh.Marshal(struct{ Term string }{"xterm"})} {
+		if w, ok := ptyRequestSize(bad); ok {
+			t.Errorf("pty-req payload %v read as %+v", bad, w)
+		}
+	}
+}
