@@ -14,18 +14,20 @@ import (
 	"gridlag/grid"
 	"gridlag/netcut"
 	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 	"gridlag/sim"
 )
 
 // startServer serves a real game server on a loopback port.
-func startServer(t *testing.T, cfg server.Config) (*server.Server, string) {
+func startServer(t *testing.T, cfg world.Config) (*server.Server, string) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The bots say they are: the operator allows it from loopback.
-	srv := server.New(server.Options{Config: cfg, BotAddrs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
+	srv := server.New(server.Options{Hub: hub.Options{Config: cfg}, BotAddrs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	t.Cleanup(func() {
@@ -39,7 +41,7 @@ func startServer(t *testing.T, cfg server.Config) (*server.Server, string) {
 
 // waitServer polls srv's Stats until cond holds, or fails the test after
 // 10 s.
-func waitServer(t *testing.T, srv *server.Server, what string, cond func(server.Stats) bool) {
+func waitServer(t *testing.T, srv *server.Server, what string, cond func(world.Stats) bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond(srv.Stats()) {
@@ -53,7 +55,7 @@ func waitServer(t *testing.T, srv *server.Server, what string, cond func(server.
 func TestRunAgainstServer(t *testing.T) {
 	t.Parallel()
 	const latency, jitter = 60 * time.Millisecond, 20 * time.Millisecond
-	s, w := runWithHuman(t, server.Config{Rate: 20}, Options{
+	s, w := runWithHuman(t, world.Config{Rate: 20}, Options{
 		N: 4, Duration: 2 * time.Second,
 		Latency: latency, Jitter: jitter, Seed: 1,
 	}, grid.DefaultSpawn)
@@ -115,7 +117,7 @@ func TestRunAgainstServer(t *testing.T) {
 
 func TestLoneBotIsNeverCorrected(t *testing.T) {
 	t.Parallel()
-	s := simRun(t, sim.New(server.Config{Rate: 20}), Options{
+	s := simRun(t, sim.New(world.Config{Rate: 20}), Options{
 		N: 1, Duration: 2 * time.Second,
 		Latency: 80 * time.Millisecond, Jitter: 40 * time.Millisecond, Seed: 9,
 	}, nil)
@@ -143,7 +145,7 @@ func TestCrowdedRoomKeepsSpawnFree(t *testing.T) {
 		t.Fatal(err)
 	}
 	spawn := grid.Pos{X: 3, Y: 2}
-	s, _ := runWithHuman(t, server.Config{Rate: 20, Map: m, Spawn: spawn}, Options{
+	s, _ := runWithHuman(t, world.Config{Rate: 20, Map: m, Spawn: spawn}, Options{
 		N: 6, Duration: 2 * time.Second,
 		Latency: 60 * time.Millisecond, Jitter: 20 * time.Millisecond, Seed: 3,
 		Avoid: []grid.Pos{spawn},
@@ -165,7 +167,7 @@ func TestCrowdedRoomKeepsSpawnFree(t *testing.T) {
 // dropped, and the run ends.
 func TestBotsSurviveServerClose(t *testing.T) {
 	t.Parallel()
-	w := sim.New(server.Config{Rate: 20})
+	w := sim.New(world.Config{Rate: 20})
 	closed := false
 	s := simRun(t, w, Options{N: 3, Latency: 20 * time.Millisecond, Seed: 5}, func(_ time.Duration, bots []*sim.Client) {
 		// Walking: the bots have their first State and are pressing.
@@ -193,9 +195,9 @@ func TestBotsSurviveServerClose(t *testing.T) {
 // for them to close cleanly, and may be called again.
 func TestStartStops(t *testing.T) {
 	t.Parallel()
-	srv, addr := startServer(t, server.Config{Rate: 20})
+	srv, addr := startServer(t, world.Config{Rate: 20})
 	stop := Start(context.Background(), Options{Addr: addr, N: 2, Seed: 6})
-	waitServer(t, srv, "the bots to walk", func(s server.Stats) bool { return s.Bots >= 2 && s.Moves >= 4 })
+	waitServer(t, srv, "the bots to walk", func(s world.Stats) bool { return s.Bots >= 2 && s.Moves >= 4 })
 	s := stop()
 	if s.Bots != 2 || len(s.Errors) != 0 || s.InputsAcked != s.InputsSent {
 		t.Fatalf("stopped: %+v", s)
@@ -203,7 +205,7 @@ func TestStartStops(t *testing.T) {
 	if again := stop(); again.Bots != 2 {
 		t.Errorf("a second stop returned %d bots", again.Bots)
 	}
-	waitServer(t, srv, "the bots to leave after stop", func(s server.Stats) bool { return s.Bots == 0 })
+	waitServer(t, srv, "the bots to leave after stop", func(s world.Stats) bool { return s.Bots == 0 })
 }
 
 func TestRunRefusesBadOptions(t *testing.T) {
@@ -243,19 +245,19 @@ func TestRunRefusesBadOptions(t *testing.T) {
 // once.
 func TestBotsComeBackAfterADrop(t *testing.T) {
 	t.Parallel()
-	srv, addr := startServer(t, server.Config{Rate: 20, Resume: 30 * time.Second})
+	srv, addr := startServer(t, world.Config{Rate: 20, Resume: 30 * time.Second})
 	proxy := netcut.Start(t, addr)
 	stop := Start(context.Background(), Options{Addr: proxy.Addr(), N: 2, Seed: 7})
-	waitServer(t, srv, "the bots to walk", func(s server.Stats) bool { return s.Bots == 2 && s.Moves >= 4 })
+	waitServer(t, srv, "the bots to walk", func(s world.Stats) bool { return s.Bots == 2 && s.Moves >= 4 })
 	proxy.Cut()
-	waitServer(t, srv, "both to come back", func(s server.Stats) bool { return s.Resumes == 2 })
+	waitServer(t, srv, "both to come back", func(s world.Stats) bool { return s.Resumes == 2 })
 	moves := srv.Stats().Moves
-	waitServer(t, srv, "the bots to walk on", func(s server.Stats) bool { return s.Moves >= moves+4 })
+	waitServer(t, srv, "the bots to walk on", func(s world.Stats) bool { return s.Moves >= moves+4 })
 	s := stop()
 	if s.Bots != 2 || len(s.Errors) != 0 || s.Resumes != 2 {
 		t.Fatalf("summary %+v: want 2 bots, no error, 2 resumes", s)
 	}
-	waitServer(t, srv, "the bots to leave", func(s server.Stats) bool { return s.Players == 0 })
+	waitServer(t, srv, "the bots to leave", func(s world.Stats) bool { return s.Players == 0 })
 	st := srv.Stats()
 	if s.InputsAcked != s.InputsSent || st.InputsProcessed != uint64(s.InputsSent) || st.Joins != 2 || st.Leaves != 2 {
 		t.Errorf("bots sent %d, acknowledged %d; server processed %d, %d joins, %d leaves: want every input once, the same 2 players",

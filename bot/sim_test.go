@@ -7,7 +7,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/sim"
 )
 
@@ -153,7 +153,7 @@ func (sw *spawnWatch) humanJoins(t *testing.T, w *sim.World, spawn grid.Pos) {
 
 // runWithHuman runs the bots in a world of cfg and, halfway through, has
 // a human join; a watcher checks that no bot ever stands on spawn.
-func runWithHuman(t *testing.T, cfg server.Config, opts Options, spawn grid.Pos) (Summary, *sim.World) {
+func runWithHuman(t *testing.T, cfg world.Config, opts Options, spawn grid.Pos) (Summary, *sim.World) {
 	t.Helper()
 	w := sim.New(cfg)
 	sw := watchSpawn(w, spawn)

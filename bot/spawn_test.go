@@ -6,7 +6,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/sim"
 )
 
@@ -92,7 +92,7 @@ func TestTriggerSpares(t *testing.T) {
 // zone the bots keep out of and spare.
 func TestNewcomerIsLeftAlone(t *testing.T) {
 	t.Parallel()
-	cfg := server.Config{Rate: server.DefaultRate, LagComp: true, Unlag: server.DefaultUnlag, Protect: server.DefaultProtect}
+	cfg := world.Config{Rate: world.DefaultRate, LagComp: true, Unlag: world.DefaultUnlag, Protect: world.DefaultProtect}
 	for seed := int64(1); seed <= 6; seed++ {
 		w := sim.New(cfg)
 		var human *sim.Client

@@ -9,7 +9,7 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/sim"
 )
 
@@ -89,7 +89,7 @@ func TestNoClientShowsWhatTheServerDidNotSend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := sim.New(server.Config{Rate: 20, Map: m, Spawn: grid.Pos{X: 4, Y: 2}, LagComp: true, Unlag: server.DefaultUnlag, Round: 3 * time.Second})
+	w := sim.New(world.Config{Rate: 20, Map: m, Spawn: grid.Pos{X: 4, Y: 2}, LagComp: true, Unlag: world.DefaultUnlag, Round: 3 * time.Second})
 	word := &serverWord{points: map[grid.PlayerID]map[int]bool{}, frozen: map[grid.PlayerID]bool{}}
 	var bad []string
 	var clients []*sim.Client
@@ -137,7 +137,7 @@ func TestBotsZapOverTCP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, addr := startServer(t, server.Config{Rate: 20, Map: m, Spawn: grid.Pos{X: 3, Y: 1}, LagComp: true, Unlag: server.DefaultUnlag})
+	srv, addr := startServer(t, world.Config{Rate: 20, Map: m, Spawn: grid.Pos{X: 3, Y: 1}, LagComp: true, Unlag: world.DefaultUnlag})
 	s, err := Run(context.Background(), Options{Addr: addr, N: 4, Duration: 2 * time.Second, Seed: 2})
 	if err != nil || len(s.Errors) != 0 {
 		t.Fatalf("run: %v, %v", err, s.Errors)

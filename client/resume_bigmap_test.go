@@ -9,7 +9,7 @@ import (
 
 	"gridlag/grid"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // walledMap is a w x h map of floor inside a wall.
@@ -44,11 +44,11 @@ func TestResumeOnABigMap(t *testing.T) {
 	const ms = time.Millisecond
 	m := walledMap(t, 600, 200)
 	ann, bob, far := grid.Pos{X: 20, Y: 20}, grid.Pos{X: 22, Y: 20}, grid.Pos{X: 500, Y: 150}
-	srv := server.NewCore(server.Config{Map: m, Spawn: ann, Spawns: []grid.Pos{ann, bob, far}, Rate: 20, Resume: 30 * time.Second})
+	srv := world.NewCore(world.Config{Map: m, Spawn: ann, Spawns: []grid.Pos{ann, bob, far}, Rate: 20, Resume: 30 * time.Second})
 	cl := NewCore(0, Options{Name: "ann", NoInterpolate: true})
 	// deliver hands what the client sent to the server on conn, and what
 	// the server sent to conn to the client, and returns the latter.
-	deliver := func(now time.Duration, conn server.ConnID) []protocol.Message {
+	deliver := func(now time.Duration, conn world.ConnID) []protocol.Message {
 		t.Helper()
 		for _, m := range cl.Outbox().Messages {
 			srv.Receive(now, conn, roundTrip(t, m))

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync/atomic"
 )
 
 // Cell characters of the plain-text map format.
@@ -26,8 +25,7 @@ var DefaultSpawn = Pos{10, 10}
 // Map is an immutable rectangle of wall and floor cells.
 type Map struct {
 	w, h  int
-	cells []byte                // row-major, WallCell or FloorCell
-	reach atomic.Pointer[Reach] // how the floor connects, once computed (see Reach)
+	cells []byte // row-major, WallCell or FloorCell
 }
 
 // ParseMap reads a map in the plain-text format: one line per row, '#' for a

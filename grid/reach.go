@@ -4,7 +4,9 @@ package grid
 // when a walk of steps between neighbouring floor cells (up, down, left,
 // right) leads from one to the other. The largest set of joined cells is
 // the map's main floor: a player placed there can reach every cell of it,
-// and no cell outside it. A map's Reach is computed once (Map.Reach).
+// and no cell outside it. A map's Reach is computed by Map.Reach; whoever
+// needs it often keeps it (the server's world.MapShare does, for every
+// room on the map).
 type Reach struct {
 	w       int
 	main    []uint64 // one bit a cell, set for the main floor's cells
@@ -12,16 +14,10 @@ type Reach struct {
 	mainLen int      // floor cells of the main floor
 }
 
-// Reach returns how m's floor cells connect. It is computed on the first
-// call, in time and memory proportional to the map's cells, and kept.
-func (m *Map) Reach() *Reach {
-	if r := m.reach.Load(); r != nil {
-		return r
-	}
-	r := computeReach(m)
-	m.reach.CompareAndSwap(nil, r)
-	return m.reach.Load()
-}
+// Reach returns how m's floor cells connect, computed at each call in time
+// and memory proportional to the map's cells (tens of milliseconds for
+// 1024x1024): keep it.
+func (m *Map) Reach() *Reach { return computeReach(m) }
 
 // computeReach labels the floor's connected sets with a breadth-first
 // walk from each floor cell not yet labelled, in row-major order, and

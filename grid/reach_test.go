@@ -36,9 +36,6 @@ func TestReachFindsTheMainFloor(t *testing.T) {
 			t.Errorf("%v is on the main floor", p)
 		}
 	}
-	if m.Reach() != r {
-		t.Error("Reach is computed again")
-	}
 }
 
 // TestReachOfTheShippedMaps: the default map and generated maps are one

@@ -8,7 +8,7 @@ import (
 	"gridlag/grid"
 	"gridlag/link"
 	"gridlag/scenario"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // PlayerConfig is one player of the lab, as the flags give it (-latency,
@@ -39,7 +39,7 @@ type Config struct {
 	// Rate is the server's update rate in Hz; 0 = a State right after each
 	// processed input.
 	Rate int
-	// MoveTime is the speed limit; 0 = server.DefaultMoveTime.
+	// MoveTime is the speed limit; 0 = world.DefaultMoveTime.
 	MoveTime time.Duration
 	// Map is the map; nil = the embedded one.
 	Map *grid.Map
@@ -49,7 +49,7 @@ type Config struct {
 	// Player 2's Seed+1.
 	Seed int64
 	// LagComp and Unlag are the server's lag compensation at the start
-	// (-lagcomp, -unlag; see server.Config); Lab.SetLagComp switches it
+	// (-lagcomp, -unlag; see world.Config); Lab.SetLagComp switches it
 	// live. Protect is its spawn protection (-protect; 0 in the lab, whose
 	// players meet at once).
 	LagComp bool
@@ -60,33 +60,33 @@ type Config struct {
 // Default returns the lab of the issue and the articles: Player 1 at
 // (10,10) with a 250 ms round trip, Player 2 at (14,10) with 150 ms, the
 // server updating 3 times a second, every toggle on, full speed, seed 1,
-// lag compensation on within server.DefaultUnlag.
+// lag compensation on within world.DefaultUnlag.
 func Default() Config {
 	p := PlayerConfig{Predict: true, Reconcile: true, Interpolate: true}
 	p1, p2 := p, p
 	p1.Start, p1.Latency = grid.DefaultSpawn, 250*time.Millisecond
 	p2.Start, p2.Latency = grid.Pos{X: 14, Y: 10}, 150*time.Millisecond
-	return Config{Players: [2]PlayerConfig{p1, p2}, Rate: 3, Seed: 1, LagComp: true, Unlag: server.DefaultUnlag}
+	return Config{Players: [2]PlayerConfig{p1, p2}, Rate: 3, Seed: 1, LagComp: true, Unlag: world.DefaultUnlag}
 }
 
 // serverConfig returns the server's game numbers for the lab, checked.
 // Player 2 joins first (see New), so its start is the spawn and Player 1's
 // the next.
-func (c Config) serverConfig() (server.Config, error) {
+func (c Config) serverConfig() (world.Config, error) {
 	m := c.Map
 	if m == nil {
 		m = grid.DefaultMap()
 	}
 	a, b := c.Players[0].Start, c.Players[1].Start
 	if a == b {
-		return server.Config{}, errors.New("lab: the two players cannot start on the same cell")
+		return world.Config{}, errors.New("lab: the two players cannot start on the same cell")
 	}
 	for i, s := range []grid.Pos{a, b} {
 		if m.Wall(s) {
-			return server.Config{}, fmt.Errorf("lab: Player %d's start %v is a wall or off the map", i+1, s)
+			return world.Config{}, fmt.Errorf("lab: Player %d's start %v is a wall or off the map", i+1, s)
 		}
 	}
-	cfg := server.Config{Map: m, Spawn: b, Spawns: []grid.Pos{a}, MoveTime: c.MoveTime, Rate: c.Rate, LagComp: c.LagComp, Unlag: c.Unlag, Protect: c.Protect}
+	cfg := world.Config{Map: m, Spawn: b, Spawns: []grid.Pos{a}, MoveTime: c.MoveTime, Rate: c.Rate, LagComp: c.LagComp, Unlag: c.Unlag, Protect: c.Protect}
 	return cfg, cfg.Validate()
 }
 

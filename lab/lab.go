@@ -6,11 +6,11 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/sim"
 )
 
-// Lab is the model of `gridlag lab`: a server core and two players over
+// Lab is the model of `gridlag lab`: a server's hub and two players over
 // simulated links, on a clock that follows the wall clock times a speed.
 // Times it returns count from the lab's start, when both players are in.
 // It is not safe for concurrent use: one goroutine (the screen's event
@@ -20,14 +20,14 @@ type Lab struct {
 	clock   *Clock
 	origin  time.Duration // the world's time at the lab's start
 	players [2]*Player
-	// nextPing is when the server next pings the players (world time).
-	nextPing time.Duration
 }
 
 // New builds the lab of cfg and joins both players, on a clock that
 // follows wall. Player 2 joins first, so that nothing of its arrival is
 // still on its way to Player 1 when the lab starts: Player 1's timeline
-// starts as `gridlag scenario`'s does.
+// starts as `gridlag scenario`'s does. From the start on, the server
+// pings the players every PingInterval, as the TCP server does, so that
+// the Server board shows their round trips.
 func New(cfg Config, wall func() time.Time) (*Lab, error) {
 	scfg, err := cfg.serverConfig()
 	if err != nil {
@@ -42,7 +42,7 @@ func New(cfg Config, wall func() time.Time) (*Lab, error) {
 		l.players[i] = p
 	}
 	l.origin = l.world.Now()
-	l.nextPing = l.origin + PingInterval
+	l.world.PingEvery(PingInterval)
 	l.clock = NewClock(wall, l.origin, cfg.Speed)
 	return l, nil
 }
@@ -86,40 +86,18 @@ func (l *Lab) Sync() {
 	}
 }
 
-// advanceTo brings the world to t (world time), doing the lab's own events
-// (scripted presses, the server's pings) at their moments, after what else
-// is due then.
+// advanceTo brings the world to t (world time), playing the scripted
+// presses at their moments, after what else is due then.
 func (l *Lab) advanceTo(t time.Duration) {
 	for {
-		at := l.nextOwn()
-		if at > t {
+		at, ok := l.nextPress()
+		if !ok || l.origin+at > t {
 			break
 		}
-		l.world.AdvanceTo(at)
-		l.doOwn(at)
+		l.world.AdvanceTo(l.origin + at)
+		l.play(at)
 	}
 	l.world.AdvanceTo(t)
-}
-
-// nextOwn returns when the lab's own next event is due, in world time: the
-// next scripted press or the server's next ping.
-func (l *Lab) nextOwn() time.Duration {
-	at := l.nextPing
-	if pt, ok := l.nextPress(); ok {
-		at = min(at, l.origin+pt)
-	}
-	return at
-}
-
-// doOwn does the lab's own events due at world time t: the server pings
-// the players (as the TCP server does every PingInterval, so that the
-// Server board shows their round trips), and the scripted presses.
-func (l *Lab) doOwn(t time.Duration) {
-	if t == l.nextPing {
-		l.world.Ping()
-		l.nextPing += PingInterval
-	}
-	l.play(t - l.origin)
 }
 
 // nextPress returns when the next scripted press of either player is due,
@@ -143,30 +121,29 @@ func (l *Lab) play(t time.Duration) {
 }
 
 // Next returns when the next event is due, since the start: a message
-// arriving at either end, a server tick, a client's timer (a held press, a
-// ping), the server's ping or a scripted press. There is always one: the
-// server pings every PingInterval.
+// arriving at either end, a server tick or ping, a client's timer (a held
+// press, a ping) or a scripted press. There is always one: the server
+// pings every PingInterval.
 func (l *Lab) Next() time.Duration {
-	own := l.nextOwn()
-	if wt, ok := l.world.Next(); ok && wt < own {
-		return wt - l.origin
+	wt, _ := l.world.Next()
+	if pt, ok := l.nextPress(); ok && l.origin+pt < wt {
+		return pt
 	}
-	return own - l.origin
+	return wt - l.origin
 }
 
 // Step pauses the clock, then moves the virtual time to exactly the next
 // event (see Next) and does it, and nothing due later. Things due at the
-// same moment are one event; the lab's own events (a scripted press, the
-// server's ping) due with other things come after them, in a step of their
-// own.
+// same moment are one event; a scripted press due with other things comes
+// after them, in a step of its own.
 func (l *Lab) Step() {
 	l.Pause()
-	own := l.nextOwn()
-	if wt, ok := l.world.Next(); ok && wt <= own {
-		l.world.Step()
+	wt, _ := l.world.Next()
+	if pt, ok := l.nextPress(); ok && l.origin+pt < wt {
+		l.world.AdvanceTo(l.origin + pt)
+		l.play(pt)
 	} else {
-		l.world.AdvanceTo(own)
-		l.doOwn(own)
+		l.world.Step()
 	}
 	l.clock.Set(l.world.Now())
 }
@@ -196,8 +173,8 @@ func (l *Lab) SetSpeed(s Speed) { l.clock.SetSpeed(s) }
 func (l *Lab) Rate() int { return l.world.Rate() }
 
 // SetRate changes the server's update rate live; hz is kept within 0 to
-// server.MaxRate.
-func (l *Lab) SetRate(hz int) { l.world.SetRate(min(max(hz, 0), server.MaxRate)) }
+// world.MaxRate.
+func (l *Lab) SetRate(hz int) { l.world.SetRate(min(max(hz, 0), world.MaxRate)) }
 
 // Tick returns the server's update tick: how many times it has sent every
 // player a State.

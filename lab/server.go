@@ -5,7 +5,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // PingInterval is how often the lab's server pings the players to measure
@@ -34,7 +34,7 @@ func (l *Lab) Overview() client.WorldView {
 }
 
 // worldPlayer converts the server's facts on a player for a view.
-func worldPlayer(f server.PlayerOverview) client.WorldPlayer {
+func worldPlayer(f world.PlayerOverview) client.WorldPlayer {
 	return client.WorldPlayer{
 		ID: f.ID, Name: protocol.SanitizeName(f.Name), Color: f.Color, Bot: f.Bot,
 		Pos: f.Pos, Ack: f.Ack, RTT: f.RTT, HasRTT: f.HasRTT,

@@ -15,6 +15,8 @@ import (
 	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // startServer serves a real game server on a loopback port.
@@ -45,8 +47,7 @@ func TestRunAgainstServer(t *testing.T) {
 	t.Parallel()
 	const n = 5
 	srv, addr := startServer(t, server.Options{
-		Config:       server.Config{Rate: 50, MoveTime: 20 * time.Millisecond},
-		PingInterval: 100 * time.Millisecond,
+		Hub: hub.Options{Config: world.Config{Rate: 50, MoveTime: 20 * time.Millisecond}, PingInterval: 100 * time.Millisecond},
 	})
 	s, err := Run(context.Background(), Options{Addr: addr, N: n, Duration: time.Second, Seed: 1})
 	if err != nil {
@@ -119,7 +120,7 @@ func TestRunAgainstServer(t *testing.T) {
 // reason, and names such as bot-1 pass, as the players say they are bots.
 func TestRunCountsRefusals(t *testing.T) {
 	t.Parallel()
-	srv, addr := startServer(t, server.Options{Config: server.Config{Rate: 20, MaxPlayers: 3}})
+	srv, addr := startServer(t, server.Options{Hub: hub.Options{Config: world.Config{Rate: 20, MaxPlayers: 3}}})
 	s, err := Run(context.Background(), Options{Addr: addr, N: 5, Duration: 200 * time.Millisecond, NamePrefix: "bot"})
 	if err != nil {
 		t.Fatal(err)
@@ -221,7 +222,7 @@ func TestRunOnABigMap(t *testing.T) {
 			break
 		}
 	}
-	_, addr := startServer(t, server.Options{Config: server.Config{Map: m, Spawn: spawn, Rate: 50, MoveTime: 20 * time.Millisecond}})
+	_, addr := startServer(t, server.Options{Hub: hub.Options{Config: world.Config{Map: m, Spawn: spawn, Rate: 50, MoveTime: 20 * time.Millisecond}}})
 	s, err := Run(context.Background(), Options{Addr: addr, N: 3, Duration: 500 * time.Millisecond, Seed: 1})
 	if err != nil {
 		t.Fatal(err)

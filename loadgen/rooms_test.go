@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // TestRunOverRooms: with Rooms the players are spread over that many rooms,
@@ -20,9 +22,9 @@ func TestRunOverRooms(t *testing.T) {
 		joined = map[string]int{} // joins by room, from the server's events
 	)
 	srv, addr := startServer(t, server.Options{
-		Config: server.Config{Rate: 50, MoveTime: 20 * time.Millisecond},
-		OnEvent: func(ev server.Event) {
-			if ev.Kind == server.EventJoin {
+		Hub: hub.Options{Config: world.Config{Rate: 50, MoveTime: 20 * time.Millisecond}},
+		OnEvent: func(ev world.Event) {
+			if ev.Kind == world.EventJoin {
 				mu.Lock()
 				joined[ev.Room]++
 				mu.Unlock()

@@ -12,6 +12,8 @@ import (
 
 	"gridlag/metrics"
 	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // startMeteredServer serves a real game server (50 Hz, a move each 20 ms)
@@ -19,7 +21,7 @@ import (
 func startMeteredServer(t *testing.T) (srv *server.Server, addr string, web *httptest.Server) {
 	t.Helper()
 	exp := metrics.New()
-	srv, addr = startServer(t, server.Options{Config: server.Config{Rate: 50, MoveTime: 20 * time.Millisecond}, Metrics: exp})
+	srv, addr = startServer(t, server.Options{Hub: hub.Options{Config: world.Config{Rate: 50, MoveTime: 20 * time.Millisecond}}, Metrics: exp})
 	exp.Watch(srv.Stats)
 	web = httptest.NewServer(exp.Handler())
 	t.Cleanup(web.Close)

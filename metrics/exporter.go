@@ -9,6 +9,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // TickBuckets are the upper bounds of the tick duration histogram, in
@@ -66,24 +67,24 @@ func New() *Exporter {
 // Watch adds the gauges and counters that stats reads at each scrape
 // (server.Server.Stats): players, bots, spectators, connections, ticks,
 // joins and leaves, inputs processed and refused, States sent.
-func (e *Exporter) Watch(stats func() server.Stats) {
-	gauge := func(name, help string, v func(server.Stats) int) prometheus.Collector {
+func (e *Exporter) Watch(stats func() world.Stats) {
+	gauge := func(name, help string, v func(world.Stats) int) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return float64(v(stats())) })
 	}
-	counter := func(name, help string, v func(server.Stats) uint64) prometheus.Collector {
+	counter := func(name, help string, v func(world.Stats) uint64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return float64(v(stats())) })
 	}
 	e.reg.MustRegister(
-		gauge("gridlag_players", "Players in the world.", func(s server.Stats) int { return s.Players }),
-		gauge("gridlag_bots", "Players in the world who said they are bots.", func(s server.Stats) int { return s.Bots }),
-		gauge("gridlag_spectators", "Spectators watching.", func(s server.Stats) int { return s.Spectators }),
-		gauge("gridlag_connections", "Connections the server's core knows: from their first message until they end.", func(s server.Stats) int { return s.Connections }),
-		counter("gridlag_ticks_total", "Update ticks.", func(s server.Stats) uint64 { return s.Ticks }),
-		counter("gridlag_joins_total", "Players who joined.", func(s server.Stats) uint64 { return s.Joins }),
-		counter("gridlag_leaves_total", "Players who left.", func(s server.Stats) uint64 { return s.Leaves }),
-		counter("gridlag_inputs_processed_total", "Inputs processed (moved, blocked or over the speed limit).", func(s server.Stats) uint64 { return s.InputsProcessed }),
-		counter("gridlag_inputs_refused_total", "Inputs refused as duplicate or out of order.", func(s server.Stats) uint64 { return s.InputsRefused }),
-		counter("gridlag_states_sent_total", "State messages produced.", func(s server.Stats) uint64 { return s.StatesSent }),
+		gauge("gridlag_players", "Players in the world.", func(s world.Stats) int { return s.Players }),
+		gauge("gridlag_bots", "Players in the world who said they are bots.", func(s world.Stats) int { return s.Bots }),
+		gauge("gridlag_spectators", "Spectators watching.", func(s world.Stats) int { return s.Spectators }),
+		gauge("gridlag_connections", "Connections the server's core knows: from their first message until they end.", func(s world.Stats) int { return s.Connections }),
+		counter("gridlag_ticks_total", "Update ticks.", func(s world.Stats) uint64 { return s.Ticks }),
+		counter("gridlag_joins_total", "Players who joined.", func(s world.Stats) uint64 { return s.Joins }),
+		counter("gridlag_leaves_total", "Players who left.", func(s world.Stats) uint64 { return s.Leaves }),
+		counter("gridlag_inputs_processed_total", "Inputs processed (moved, blocked or over the speed limit).", func(s world.Stats) uint64 { return s.InputsProcessed }),
+		counter("gridlag_inputs_refused_total", "Inputs refused as duplicate or out of order.", func(s world.Stats) uint64 { return s.InputsRefused }),
+		counter("gridlag_states_sent_total", "State messages produced.", func(s world.Stats) uint64 { return s.StatesSent }),
 	)
 }
 

@@ -14,6 +14,8 @@ import (
 
 	"gridlag/loadgen"
 	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // wait bounds every wait of these tests.
@@ -65,7 +67,7 @@ func scrapeUntil(t *testing.T, base, what string, ok func(scrape string) bool) s
 func startWatched(t *testing.T) (*Exporter, string) {
 	t.Helper()
 	exp := New()
-	srv := server.New(server.Options{Config: server.Config{Rate: 50}, Metrics: exp, BotAddrs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
+	srv := server.New(server.Options{Hub: hub.Options{Config: world.Config{Rate: 50}}, Metrics: exp, BotAddrs: []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}})
 	exp.Watch(srv.Stats)
 	exp.WatchRooms(srv.Rooms)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

@@ -3,7 +3,7 @@ package metrics
 import (
 	"github.com/prometheus/client_golang/prometheus"
 
-	"gridlag/server"
+	"gridlag/server/hub"
 )
 
 // roomCollector reads every open room's gauges at each scrape, labelled
@@ -11,7 +11,7 @@ import (
 // a server opens at most -max-rooms rooms, and a closed room's series go
 // with it.
 type roomCollector struct {
-	rooms      func() []server.RoomStats
+	rooms      func() []hub.RoomStats
 	open       *prometheus.Desc
 	players    *prometheus.Desc
 	spectators *prometheus.Desc
@@ -20,7 +20,7 @@ type roomCollector struct {
 // WatchRooms adds the gauges of the rooms that rooms reads at each scrape
 // (server.Server.Rooms): gridlag_rooms, how many are open, and each one's
 // gridlag_room_players and gridlag_room_spectators, labelled room.
-func (e *Exporter) WatchRooms(rooms func() []server.RoomStats) {
+func (e *Exporter) WatchRooms(rooms func() []hub.RoomStats) {
 	e.reg.MustRegister(&roomCollector{
 		rooms:      rooms,
 		open:       prometheus.NewDesc("gridlag_rooms", "Rooms open, the default room included.", nil, nil),

@@ -95,6 +95,32 @@ func TestTruncatedFrame(t *testing.T) {
 	}
 }
 
+// TestDecoderMaxFrame: a frame over the decoder's MaxFrame is refused as
+// soon as its length is read, before its body comes; one at the limit
+// is decoded.
+func TestDecoderMaxFrame(t *testing.T) {
+	hello := mustMarshal(t, &protocol.Hello{Version: protocol.Version, Name: "ann"})
+	body := len(hello) - protocol.HeaderLen
+	dec := protocol.NewDecoder(bytes.NewReader(hello))
+	dec.MaxFrame = body
+	if m, err := dec.Decode(); err != nil || m.Type() != protocol.TypeHello {
+		t.Fatalf("a Hello of %d bytes with MaxFrame %d: %v, %v", body, body, m, err)
+	}
+	// "GE" read as a length is 18,245 bytes: only the two bytes come.
+	dec = protocol.NewDecoder(strings.NewReader("GE"))
+	dec.MaxFrame = 1024
+	m, err := dec.Decode()
+	var fe *protocol.FrameSizeError
+	if !errors.As(err, &fe) || fe.Size != 0x4745 || fe.Max != 1024 || m != nil {
+		t.Fatalf("a frame announcing %d bytes with MaxFrame 1024: %v, %v; want a FrameSizeError", 0x4745, m, err)
+	}
+	dec = protocol.NewDecoder(bytes.NewReader(hello))
+	dec.MaxFrame = body - 1
+	if _, err := dec.Decode(); !errors.As(err, &fe) || fe.Size != body {
+		t.Errorf("a Hello of %d bytes with MaxFrame %d: %v, want a FrameSizeError", body, body-1, err)
+	}
+}
+
 func TestDecoderPassesReadErrors(t *testing.T) {
 	reset := errors.New("connection reset by peer")
 	dec := protocol.NewDecoder(iotest.ErrReader(reset))

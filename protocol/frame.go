@@ -95,6 +95,22 @@ type Decoder struct {
 	// make a list of every player moving in view, every tick, only to
 	// drop it.
 	HeadsOnly bool
+	// MaxFrame, if positive, is the largest frame body the decoder takes:
+	// a longer one is a *FrameSizeError as soon as its length is read,
+	// without waiting for its bytes (a server reading clients, whose
+	// largest message is a few hundred bytes, is not kept waiting for the
+	// kilobytes that "GET / HTTP/1.1" read as a length announces). The
+	// stream is then out of step: the caller ends it. 0 takes any frame.
+	MaxFrame int
+}
+
+// A FrameSizeError is a frame whose length is over a Decoder's MaxFrame.
+type FrameSizeError struct {
+	Size, Max int // the frame body's length, and the decoder's MaxFrame
+}
+
+func (e *FrameSizeError) Error() string {
+	return fmt.Sprintf("protocol: frame of %d bytes, more than the %d taken", e.Size, e.Max)
 }
 
 // NewDecoder returns a decoder reading from r.
@@ -150,6 +166,9 @@ func (d *Decoder) frame() ([]byte, error) {
 		return nil, err
 	}
 	n := int(binary.BigEndian.Uint16(hdr[:]))
+	if d.MaxFrame > 0 && n > d.MaxFrame {
+		return nil, &FrameSizeError{Size: n, Max: d.MaxFrame}
+	}
 	if cap(d.buf) < n {
 		d.buf = make([]byte, n)
 	}

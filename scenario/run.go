@@ -11,7 +11,7 @@ import (
 	"gridlag/grid"
 	"gridlag/link"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/sim"
 )
 
@@ -36,7 +36,7 @@ type Config struct {
 	Predict   bool
 	Reconcile bool
 	// LagComp and Unlag are the server's lag compensation, Protect its
-	// spawn protection (server.Config).
+	// spawn protection (world.Config).
 	LagComp bool
 	Unlag   time.Duration
 	Protect time.Duration
@@ -47,13 +47,13 @@ type Config struct {
 
 // Default returns the article's scenario: (10,10), 250 ms round trip, RIGHT
 // at 0 and 100 ms, 100 ms move time, immediate answers, prediction and
-// reconciliation on, lag compensation on within server.DefaultUnlag.
+// reconciliation on, lag compensation on within world.DefaultUnlag.
 func Default() Config {
 	return Config{
 		Player: Player{Name: "you", Start: grid.DefaultSpawn, Latency: 250 * time.Millisecond,
 			Presses: []Press{{At: 0, Dir: grid.Right}, {At: 100 * time.Millisecond, Dir: grid.Right}}},
 		Seed: 1, MoveTime: 100 * time.Millisecond, Predict: true, Reconcile: true,
-		LagComp: true, Unlag: server.DefaultUnlag,
+		LagComp: true, Unlag: world.DefaultUnlag,
 	}
 }
 
@@ -101,7 +101,7 @@ func Run(cfg Config) ([]Line, error) {
 			return nil, fmt.Errorf("scenario: start %v is a wall or off the map", s)
 		}
 	}
-	scfg := server.Config{Spawn: cfg.Player.Start, Spawns: starts[1:], MoveTime: cfg.MoveTime, Rate: cfg.Rate,
+	scfg := world.Config{Spawn: cfg.Player.Start, Spawns: starts[1:], MoveTime: cfg.MoveTime, Rate: cfg.Rate,
 		LagComp: cfg.LagComp, Unlag: cfg.Unlag, Protect: cfg.Protect}
 	if err := scfg.Validate(); err != nil {
 		return nil, err

@@ -10,6 +10,8 @@ import (
 
 	"gridlag/grid"
 	"gridlag/protocol"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // dialFrom connects to the server from the loopback address local
@@ -40,7 +42,7 @@ func playsMeanwhile(t *testing.T, ts *testServer, local string) {
 // with a clear Error and closed at once, the log summarises the
 // refusals, and a player from another address joins and plays.
 func TestPerAddressConnectionCap(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}, MaxConns: 10, MaxConnsPerAddr: 3})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}, MaxConns: 10, MaxConnsPerAddr: 3})
 	for i := 0; i < 3; i++ {
 		dialFrom(t, ts, "127.0.0.2")
 	}
@@ -61,7 +63,7 @@ func TestPerAddressConnectionCap(t *testing.T) {
 // the player slots; its next Hello gets a clear Error, and a player from
 // another address joins and plays.
 func TestPerAddressPlayerCap(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20, MaxPlayers: 4}, MaxPlayersPerAddr: 2})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20, MaxPlayers: 4}, MaxPlayersPerAddr: 2}})
 	for i := 0; i < 2; i++ {
 		dialFrom(t, ts, "127.0.0.2").join(fmt.Sprint("greedy-", i))
 	}
@@ -81,8 +83,12 @@ func TestPerAddressPlayerCap(t *testing.T) {
 // client that reads slowly, but reads, stays.
 func TestSlowReadersDroppedByTime(t *testing.T) {
 	const stall = 300 * time.Millisecond
-	ts := startServer(t, Options{Config: Config{Rate: MaxRate, MaxPlayers: 4}, WriteTimeout: stall,
-		WriteBuffer: 4096, SendQueue: 1 << 12, MaxPlayersPerAddr: 4})
+	ts := startServer(t, Options{
+		Hub:          hub.Options{Config: world.Config{Rate: world.MaxRate, MaxPlayers: 4}, MaxPlayersPerAddr: 4},
+		WriteTimeout: stall,
+		WriteBuffer:  4096,
+		SendQueue:    1 << 12,
+	})
 	var heapBefore runtime.MemStats
 	runtime.ReadMemStats(&heapBefore)
 	for i := 0; i < 3; i++ {
@@ -130,7 +136,7 @@ func TestSlowReadersDroppedByTime(t *testing.T) {
 // client is refused with the flood reason, nothing else.
 func TestPingBurstWithinLimitAnswered(t *testing.T) {
 	const rate = 200 // burst: 400
-	ts := startServer(t, Options{Config: Config{Rate: 20}, MaxMessageRate: rate})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}, MaxMessageRate: rate})
 	c := dialFrom(t, ts, "127.0.0.2")
 	c.join("pinger")
 	burst := make([]byte, 0, 500*11)
@@ -171,7 +177,7 @@ func TestPingBurstWithinLimitAnswered(t *testing.T) {
 // same sentence, and on Close everyone gets the shutdown Bye and the
 // leaves say why.
 func TestDrainNoticeAndShutdownReason(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}})
 	c := dial(t, ts)
 	c.join("ada")
 	if ts.Draining() {

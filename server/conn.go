@@ -2,7 +2,6 @@ package server
 
 import (
 	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"gridlag/protocol"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // maxClientFrame is the largest frame body a client may send. The largest
@@ -23,14 +24,30 @@ import (
 // instead of waiting for kilobytes that will never come.
 const maxClientFrame = 1024
 
+// connState is where a connection is in its life, as the loop sees it.
+type connState uint8
+
+const (
+	// connOpen: the hub's messages for it are queued.
+	connOpen connState = iota
+	// connClosing: its last frame is queued (an Error, a Bye): nothing
+	// more is, and its writer closes it after that frame.
+	connClosing
+	// connStalled: a frame for it could not be queued (stall says why):
+	// it is dropped at the end of the flush.
+	connStalled
+	// connGone: the hub was told it ended, or ended it; only its
+	// goroutines are left.
+	connGone
+)
+
 // conn is one client connection of the TCP adapter.
 type conn struct {
-	id         ConnID
+	id         world.ConnID
 	nc         net.Conn
 	raw        syscall.RawConn // nc's descriptor, for writes that never wait; nil if nc has none
 	remote     string
-	host       string // the remote IP, the key of the per-address caps; ownHost for the server's own (Own)
-	own        bool   // the server's own connection (Dial from Own: its bots): no per-address cap, share or rate, Hello.Bot believed
+	from       hub.Origin // its address (ownHost for the server's own, Own), and what it is trusted with
 	shard      *shard
 	queueCap   int           // the most frames that may wait
 	byteCap    int           // the most bytes they may hold
@@ -60,41 +77,19 @@ type conn struct {
 	finishing bool      // the final frame was taken: close after it
 
 	// Owned by the loop goroutine.
-	world    *room  // the room its first Hello or Spectate chose; nil before
-	lobby    bool   // it asked for the list of rooms (ListRooms)
-	version  uint16 // the protocol version of its last handshake message (0 before one)
-	watching bool   // a spectator of world, counted in its watchers
-	botOK    bool   // its Hello may say it is a bot (own, or from Options.BotAddrs)
-	dropped  bool   // the Core was told it is gone
-	closing  bool   // a final frame is queued; nothing more is sent
-	stalled  string // why a frame could not be queued for it, "" if none was refused
+	state connState
+	stall string // why a frame could not be queued for it (connStalled)
 	// states is the server's end of the stream of States to it: the
 	// last State encoded for it, the base of a step.
 	states protocol.StateStream
 }
 
-// handshakeVersion returns the protocol version a connection's handshake
-// message m says it speaks; false if m is no handshake message.
-func handshakeVersion(m protocol.Message) (uint16, bool) {
-	switch h := m.(type) {
-	case *protocol.Hello:
-		return h.Version, true
-	case *protocol.Spectate:
-		return h.Version, true
-	case *protocol.Resume:
-		return h.Version, true
-	case *protocol.ListRooms:
-		return h.Version, true
-	}
-	return 0, false
-}
-
-func newConn(id ConnID, nc net.Conn, host string, sh *shard, queue, queueBytes int, born time.Duration) *conn {
+func newConn(id world.ConnID, nc net.Conn, from hub.Origin, sh *shard, queue, queueBytes int, born time.Duration) *conn {
 	c := &conn{
 		id:         id,
 		nc:         nc,
 		remote:     nc.RemoteAddr().String(),
-		host:       host,
+		from:       from,
 		shard:      sh,
 		queueCap:   queue,
 		byteCap:    queueBytes,
@@ -266,7 +261,7 @@ const (
 	evConnect eventKind = iota // a new connection (from the accept loop)
 	evMessage                  // a decoded message
 	evGone                     // the connection is over (from its reader or writer)
-	evNotice                   // Drain began: a Notice for everyone; c is nil
+	evNotice                   // Drain began: the hub counts down; c is nil
 )
 
 // event is what connection goroutines pass to the loop.
@@ -274,7 +269,7 @@ type event struct {
 	kind   eventKind
 	c      *conn
 	msg    protocol.Message // evMessage
-	reason string           // evGone: why, for the log and the Core
+	reason string           // evGone: why, for the log and the hub
 	final  protocol.Message // evGone: a last message to send before closing, or nil
 	abuse  bool             // evGone: log as a warning (malformed, flood, timeout, slow)
 }
@@ -289,20 +284,10 @@ func (s *Server) read(c *conn) {
 	in := newArrivals(c.nc, s.now, c.born, &c.lastRead)
 	br := bufio.NewReaderSize(in, 4096)
 	dec := protocol.NewDecoder(br)
+	dec.MaxFrame = maxClientFrame
 	flood := newFloodLimit(in, s.opts.MaxMessageRate)
 	for {
-		var (
-			m   protocol.Message
-			err error
-		)
-		hdr, err := br.Peek(protocol.HeaderLen)
-		if err == nil {
-			if n := int(binary.BigEndian.Uint16(hdr)); n > maxClientFrame {
-				err = fmt.Errorf("frame of %d bytes, more than a client ever sends (%d)", n, maxClientFrame)
-			} else {
-				m, err = dec.Decode()
-			}
-		}
+		m, err := dec.Decode()
 		if err != nil {
 			ev := readFailure(err)
 			ev.c = c
@@ -370,7 +355,13 @@ func (c *conn) mustHold() bool {
 // readFailure turns a read error into the event that ends the connection.
 func readFailure(err error) event {
 	ev := event{kind: evGone}
-	var ne net.Error
+	var (
+		ne net.Error
+		fe *protocol.FrameSizeError
+	)
+	if errors.As(err, &fe) {
+		err = fmt.Errorf("frame of %d bytes, more than a client ever sends (%d)", fe.Size, fe.Max)
+	}
 	switch {
 	case errors.Is(err, io.EOF):
 		ev.reason = "connection closed by the client"
@@ -413,56 +404,6 @@ func (s *Server) linger(c *conn) {
 	case <-t.C:
 	}
 	s.hardClose(c)
-}
-
-// ownHost is the host of the server's own players (Own): the key that no
-// per-address cap applies to.
-const ownHost = ""
-
-// hostOf is the IP part of a remote address, the key of the per-address
-// caps; ownHost for Own.
-func hostOf(a net.Addr) string {
-	if a == Own {
-		return ownHost
-	}
-	if tcp, ok := a.(*net.TCPAddr); ok {
-		return tcp.IP.String()
-	}
-	host, _, err := net.SplitHostPort(a.String())
-	if err != nil {
-		host = a.String()
-	}
-	if host == ownHost {
-		return "unnamed" // an unnamed peer (a Unix socket's) is not the server's own
-	}
-	return host
-}
-
-// addrCount counts the joined players of each remote IP. The loop owns it.
-type addrCount struct {
-	hosts map[ConnID]string // the IP of each joined connection
-	count map[string]int    // joined connections per IP
-}
-
-// join counts connection id, from host, as joined, once.
-func (a *addrCount) join(id ConnID, host string) {
-	if _, counted := a.hosts[id]; counted {
-		return
-	}
-	a.hosts[id] = host
-	a.count[host]++
-}
-
-// leave forgets connection id if it had joined.
-func (a *addrCount) leave(id ConnID) {
-	host, ok := a.hosts[id]
-	if !ok {
-		return
-	}
-	delete(a.hosts, id)
-	if a.count[host]--; a.count[host] <= 0 {
-		delete(a.count, host)
-	}
 }
 
 // clip cuts s to at most n bytes without splitting a UTF-8 sequence.

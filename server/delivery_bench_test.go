@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"gridlag/protocol"
+	"gridlag/server/hub"
+	"gridlag/server/world"
+	"gridlag/server/world/worldtest"
 )
 
 // BenchmarkServerDelivery is what BenchmarkBareWriteFloor is the floor
@@ -25,8 +28,12 @@ func BenchmarkServerDelivery(b *testing.B) {
 	for _, n := range []int{100, 1000} {
 		b.Run(fmt.Sprintf("clients=%d", n), func(b *testing.B) {
 			ticks := &tickCounter{ch: make(chan struct{}, 1)}
-			srv := New(Options{Config: Config{Rate: DefaultRate, Map: openMap(b, 100, 100), MaxPlayers: n},
-				MaxConnsPerAddr: n, MaxPlayersPerAddr: n, JoinRate: n, IdleTimeout: time.Hour, Metrics: ticks})
+			srv := New(Options{
+				Hub:             hub.Options{Config: world.Config{Rate: world.DefaultRate, Map: worldtest.OpenMap(b, 100, 100), MaxPlayers: n}, MaxPlayersPerAddr: n, JoinRate: n},
+				MaxConnsPerAddr: n,
+				IdleTimeout:     time.Hour,
+				Metrics:         ticks,
+			})
 			ln, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
 				b.Fatal(err)
@@ -57,7 +64,7 @@ func BenchmarkServerDelivery(b *testing.B) {
 			cpu, states := float64(processCPU()-cpu0), float64(srv.Stats().StatesSent-sent0)
 			frames, size := ticks.frames.Load()-frames0, ticks.bytes.Load()-bytes0
 			srv.Close()
-			floor := writeTicks(b, loopbackPairs(b, n), sizedFrames(n, int(size/frames)), int(frames)/n, time.Second/DefaultRate)
+			floor := writeTicks(b, loopbackPairs(b, n), sizedFrames(n, int(size/frames)), int(frames)/n, time.Second/world.DefaultRate)
 			b.ReportMetric(cpu/states, "cpu-ns/state")
 			b.ReportMetric(floor/states, "floor-cpu-ns/state")
 			b.ReportMetric(cpu/floor, "x-floor")

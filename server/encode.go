@@ -1,6 +1,9 @@
 package server
 
-import "gridlag/protocol"
+import (
+	"gridlag/protocol"
+	"gridlag/server/world"
+)
 
 // arenaSize is the size of the chunks frames are encoded into.
 const arenaSize = 64 << 10
@@ -13,12 +16,13 @@ type frame struct {
 	close bool // close the connection after this frame
 }
 
-// encoder turns a batch of the Core's envelopes into frames, encoding each
-// envelope once: a Join, a Leave or a scoreboard sent to many clients in a
-// row is encoded once for all of them, and a map chunk once for the room
-// (see keptFrames). A State is its own client's (what changed in its
-// area), encoded for it alone on the stream to its connection: an idle one
-// is a step of a few bytes from the State before (see
+// encoder turns a batch of the hub's envelopes into frames, encoding each
+// envelope once: a Join, a Leave, a scoreboard or a Notice sent to many
+// clients in a row is encoded once for all of them, a map's piece once for
+// the server (see keptFrames), and a room list once for every request
+// until the hub builds another. A State is its own client's (what changed
+// in its area), encoded for it alone on the stream to its connection: an
+// idle one is a step of a few bytes from the State before (see
 // protocol.StateStream).
 //
 // Frames are carved out of chunks that are never reused, so a frame stays
@@ -31,6 +35,16 @@ type encoder struct {
 	// the last message encoded: a Join or Leave goes to many clients
 	lastMsg   protocol.Message
 	lastFrame frame
+	// the room lists encoded last: the hub answers every request with
+	// the same list, in one of two forms, until the rooms change
+	lists [2]keptFrame
+	older int // the index of the list to replace next
+}
+
+// keptFrame is a message and its frame.
+type keptFrame struct {
+	msg protocol.Message
+	f   frame
 }
 
 // encode returns one frame per envelope, aligned with out: a State on the
@@ -40,7 +54,7 @@ type encoder struct {
 // message that does not encode (which the Core never produces) gives a
 // frame with a nil head and its error in errs. The slice is reused by
 // the next call.
-func (e *encoder) encode(out []Envelope, streams func(ConnID) *protocol.StateStream, kept keptFrames, errs func(Envelope, error)) []frame {
+func (e *encoder) encode(out []world.Envelope, streams func(world.ConnID) *protocol.StateStream, kept keptFrames, errs func(world.Envelope, error)) []frame {
 	e.frames = e.frames[:0]
 	e.lastMsg = nil // the Core reuses messages between batches
 	for _, env := range out {
@@ -55,19 +69,37 @@ func (e *encoder) encode(out []Envelope, streams func(ConnID) *protocol.StateStr
 }
 
 // frameOf returns the frame of one envelope; see encode.
-func (e *encoder) frameOf(env Envelope, streams func(ConnID) *protocol.StateStream, kept keptFrames) (frame, error) {
+func (e *encoder) frameOf(env world.Envelope, streams func(world.ConnID) *protocol.StateStream, kept keptFrames) (frame, error) {
 	switch m := env.Msg.(type) {
 	case *protocol.State:
 		b, err := e.append(m, streams(env.To))
 		return frame{head: b}, err
 	case *protocol.MapChunk, *protocol.MapBits:
 		return kept.frame(m)
+	case *protocol.Rooms:
+		return e.list(m)
 	}
 	if env.Msg == e.lastMsg {
 		return e.lastFrame, nil
 	}
 	f, err := e.one(env.Msg)
 	e.lastMsg, e.lastFrame = env.Msg, f
+	return f, err
+}
+
+// list returns the frame of the room list m, encoding it unless it is
+// one of the last two encoded.
+func (e *encoder) list(m *protocol.Rooms) (frame, error) {
+	for _, k := range e.lists {
+		if k.msg == protocol.Message(m) {
+			return k.f, nil
+		}
+	}
+	f, err := e.one(m)
+	if err == nil {
+		e.lists[e.older] = keptFrame{msg: m, f: f}
+		e.older = 1 - e.older
+	}
 	return f, err
 }
 

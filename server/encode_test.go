@@ -9,6 +9,9 @@ import (
 
 	"gridlag/grid"
 	"gridlag/protocol"
+	"gridlag/server/hub"
+	"gridlag/server/world"
+	"gridlag/server/world/worldtest"
 )
 
 // wire returns what the frames say on the wire.
@@ -22,10 +25,10 @@ func wire(frames []frame) []byte {
 
 // streams is a stream of States per connection, as the server keeps one
 // on each conn.
-type streams map[ConnID]*protocol.StateStream
+type streams map[world.ConnID]*protocol.StateStream
 
 // of returns the stream to connection id.
-func (s streams) of(id ConnID) *protocol.StateStream {
+func (s streams) of(id world.ConnID) *protocol.StateStream {
 	if s[id] == nil {
 		s[id] = new(protocol.StateStream)
 	}
@@ -33,11 +36,11 @@ func (s streams) of(id ConnID) *protocol.StateStream {
 }
 
 // wholeStates gives no stream: every State is encoded whole.
-func wholeStates(ConnID) *protocol.StateStream { return nil }
+func wholeStates(world.ConnID) *protocol.StateStream { return nil }
 
 // marshalAll encodes every envelope with the protocol package, each on
 // the stream to its connection.
-func marshalAll(t testing.TB, out []Envelope, to streams) []byte {
+func marshalAll(t testing.TB, out []world.Envelope, to streams) []byte {
 	var b []byte
 	for _, env := range out {
 		var err error
@@ -49,13 +52,13 @@ func marshalAll(t testing.TB, out []Envelope, to streams) []byte {
 }
 
 func TestEncoderMatchesProtocol(t *testing.T) {
-	c := NewCore(Config{Rate: 0})
+	c := world.NewCore(world.Config{Rate: 0})
 	var enc encoder
 	conns, protocolSide := streams{}, streams{}
 	check := func(what string) {
 		t.Helper()
 		out := c.Outbox().Envelopes
-		frames := enc.encode(out, conns.of, keptFrames{}, func(env Envelope, err error) { t.Fatalf("%s: %v", what, err) })
+		frames := enc.encode(out, conns.of, keptFrames{}, func(env world.Envelope, err error) { t.Fatalf("%s: %v", what, err) })
 		if len(frames) != len(out) {
 			t.Fatalf("%s: %d frames for %d envelopes", what, len(frames), len(out))
 		}
@@ -69,12 +72,12 @@ func TestEncoderMatchesProtocol(t *testing.T) {
 		}
 	}
 	for i := 1; i <= 12; i++ {
-		c.Receive(time.Duration(i)*ms, ConnID(i), &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i), Bot: i > 6})
+		c.Receive(time.Duration(i)*ms, world.ConnID(i), &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i), Bot: i > 6})
 		check("join")
 	}
 	for k := 1; k <= 200; k++ {
 		now := time.Duration(k) * 37 * ms
-		id := ConnID(k%12 + 1)
+		id := world.ConnID(k%12 + 1)
 		// Several broadcasts in one batch, each with its own players.
 		c.Receive(now, id, &protocol.Input{Seq: uint32(k), Dir: grid.Dir(k%4 + 1)})
 		c.Receive(now, id, &protocol.Ping{Stamp: uint64(k)})
@@ -89,21 +92,59 @@ func TestEncoderMatchesProtocol(t *testing.T) {
 	check("big ack")
 }
 
+// busyHub returns a hub whose default room has n players of the server's
+// own who have each moved once, on an open map, its outbox drained.
+func busyHub(tb testing.TB, n int) *hub.Hub {
+	tb.Helper()
+	// The longest round: a round's end would add a scoreboard to a tick.
+	h := hub.New(0, hub.Options{Config: world.Config{Map: worldtest.OpenMap(tb, 100, 100), Spawn: grid.Pos{X: 50, Y: 50},
+		Rate: 20, MaxPlayers: n, Round: world.MaxRound}})
+	for i := 1; i <= n; i++ {
+		h.Connect(0, world.ConnID(i), hub.Origin{Own: true})
+		h.Receive(0, world.ConnID(i), &protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i), Bot: i%2 == 0})
+		h.Outbox()
+	}
+	for i := 1; i <= n; i++ {
+		h.Receive(time.Second, world.ConnID(i), &protocol.Input{Seq: 1, Dir: grid.Dir(i%4 + 1)})
+	}
+	h.PingEvery(time.Second, 0) // ticks alone
+	h.Outbox()
+	if s := h.Stats(); s.Players != n || s.Moves == 0 {
+		tb.Fatalf("setup: %+v", s)
+	}
+	return h
+}
+
+// tickAt advances h to its first tick at or after now and returns its
+// output.
+func tickAt(h *hub.Hub, now time.Duration) (time.Duration, []world.Envelope) {
+	for {
+		at, _ := h.NextWake()
+		at = max(at, now)
+		if h.Advance(at) {
+			return at, h.Outbox().Envelopes
+		}
+		h.Outbox()
+	}
+}
+
 // BenchmarkEncodeTick1000 measures the adapter's encoding of one tick with
-// 1,000 players: the Core's Tick plus turning its 1,000 States into frames.
+// 1,000 players: the hub's tick of its world plus turning its 1,000
+// States into frames.
 func BenchmarkEncodeTick1000(b *testing.B) {
 	const n = 1000
-	c := busyCore(b, n)
+	h := busyHub(b, n)
 	var enc encoder
 	conns := streams{}
-	now := 2 * time.Second
+	now, out := tickAt(h, 2*time.Second) // the players meet
+	enc.encode(out, conns.of, nil, nil)
 	b.ReportAllocs()
 	b.ResetTimer()
 	bytes := 0
 	for i := 0; i < b.N; i++ {
-		now += 50 * time.Millisecond
-		c.Tick(now)
-		frames := enc.encode(c.Outbox().Envelopes, conns.of, nil, nil)
+		var out []world.Envelope
+		now, out = tickAt(h, now+ms)
+		frames := enc.encode(out, conns.of, nil, nil)
 		bytes = 0
 		for _, f := range frames {
 			bytes += len(f.head)
@@ -118,15 +159,15 @@ func BenchmarkEncodeTick1000(b *testing.B) {
 // time with protocol.Append, for comparison.
 func BenchmarkEncodeTick1000Naive(b *testing.B) {
 	const n = 1000
-	c := busyCore(b, n)
-	now := 2 * time.Second
+	h := busyHub(b, n)
+	now, _ := tickAt(h, 2*time.Second) // the players meet
 	var buf []byte
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		now += 50 * time.Millisecond
-		c.Tick(now)
-		for _, env := range c.Outbox().Envelopes {
+		var out []world.Envelope
+		now, out = tickAt(h, now+ms)
+		for _, env := range out {
 			buf, _ = protocol.Append(buf[:0], env.Msg)
 		}
 	}
@@ -138,12 +179,13 @@ func BenchmarkEncodeTick1000Naive(b *testing.B) {
 // tick's State is a step of a few bytes on its stream, and decoding each
 // connection's frames gives back the States the Core sent, head for head.
 func TestIdleStatesAreSteps(t *testing.T) {
-	c, _ := farAndCrowd(t, 10)
+	h := busyHub(t, 11)
 	var enc encoder
 	conns, clients := streams{}, streams{}
+	now, _ := tickAt(h, 2*time.Second) // the players meet
 	for k := 1; k <= 10; k++ {
-		c.Tick(time.Duration(k) * 50 * time.Millisecond)
-		out := c.Outbox().Envelopes
+		var out []world.Envelope
+		now, out = tickAt(h, now+ms)
 		frames := enc.encode(out, conns.of, keptFrames{}, nil)
 		for i, f := range frames {
 			if k > 1 && (protocol.Type(f.head[protocol.HeaderLen]) != protocol.TypeStateStep || len(f.head) > 9) {
@@ -164,11 +206,11 @@ func TestIdleStatesAreSteps(t *testing.T) {
 // followed by the very frames of the first's map, not encoded again: the
 // MapBits of this version's clients, and the MapChunks of version 3's.
 func TestMapEncodedOncePerRoom(t *testing.T) {
-	m, spawn := bigMap(t, 1024)
-	c := NewCore(Config{Map: m, Spawn: spawn, Rate: 20})
+	m, spawn := worldtest.BigMap(t, 1024)
+	c := world.NewCore(world.Config{Map: m, Spawn: spawn, Rate: 20})
 	var enc encoder
 	kept, conns := keptFrames{}, streams{}
-	id := ConnID(0)
+	id := world.ConnID(0)
 	mapFrames := func(version uint16) [][]byte {
 		id++
 		c.Receive(0, id, &protocol.Hello{Version: version, Name: fmt.Sprint("p", id)})
@@ -232,12 +274,12 @@ func sameState(a, b *protocol.State) bool {
 // version 3 (MapChunks). It reports the bytes of the map's frames a join
 // sends ("map-bytes/join").
 func BenchmarkJoinBigMap(b *testing.B) {
-	m, spawn := bigMap(b, 1024)
+	m, spawn := worldtest.BigMap(b, 1024)
 	for _, version := range []uint16{protocol.Version, protocol.MinVersion} {
 		for _, keep := range []bool{true, false} {
 			name := fmt.Sprintf("v%d/%s", version, map[bool]string{true: "kept", false: "each"}[keep])
 			b.Run(name, func(b *testing.B) {
-				c := NewCore(Config{Map: m, Spawn: spawn, Rate: 20})
+				c := world.NewCore(world.Config{Map: m, Spawn: spawn, Rate: 20})
 				var enc encoder
 				kept := keptFrames{}
 				mapBytes := 0
@@ -246,7 +288,7 @@ func BenchmarkJoinBigMap(b *testing.B) {
 					if !keep {
 						kept = keptFrames{}
 					}
-					id := ConnID(i%2 + 1)
+					id := world.ConnID(i%2 + 1)
 					c.Receive(0, id, &protocol.Hello{Version: version, Name: fmt.Sprint("p", id)})
 					out := c.Outbox().Envelopes
 					frames := enc.encode(out, wholeStates, kept, nil)
@@ -264,5 +306,55 @@ func BenchmarkJoinBigMap(b *testing.B) {
 				b.ReportMetric(float64(mapBytes), "map-bytes/join")
 			})
 		}
+	}
+}
+
+// TestRoomListEncodedOnce: the hub answers every ListRooms with the same
+// list until the rooms change; the adapter encodes it once, however the
+// requests interleave with other frames (a list that fits a frame is the
+// same for either version; the cut one's two forms are
+// hub.TestRoomListFitsAFrame's), and a new list again.
+func TestRoomListEncodedOnce(t *testing.T) {
+	h := hub.New(0, hub.Options{Config: world.Config{Rate: 20}})
+	var enc encoder
+	ask := func(id world.ConnID, v uint16) []world.Envelope {
+		h.Connect(0, id, hub.Origin{Own: true})
+		h.Receive(0, id, &protocol.ListRooms{Version: v})
+		return slices.Clone(h.Outbox().Envelopes)
+	}
+	var out []world.Envelope
+	for i := range 6 {
+		v := protocol.Version
+		if i%2 == 1 {
+			v = protocol.MinVersion
+		}
+		out = append(out, ask(world.ConnID(i+1), v)...)
+		out = append(out, world.Envelope{To: world.ConnID(i + 1), Msg: &protocol.Notice{Text: "between"}})
+	}
+	frames := enc.encode(out, wholeStates, nil, nil)
+	var v4, v3 []byte
+	for i, env := range out {
+		if _, ok := env.Msg.(*protocol.Rooms); !ok {
+			continue
+		}
+		first := &v4
+		if i/2%2 == 1 {
+			first = &v3
+		}
+		if *first == nil {
+			*first = frames[i].head
+		} else if &frames[i].head[0] != &(*first)[0] {
+			t.Fatalf("request %d: the room list was encoded again with nothing changed", i/2+1)
+		}
+	}
+	if &v3[0] != &v4[0] {
+		t.Fatal("a list that fits a frame was encoded for each version: they are the same bytes")
+	}
+	h.Connect(0, 100, hub.Origin{Own: true})
+	h.Receive(0, 100, &protocol.Hello{Version: protocol.Version, Name: "ann"})
+	h.Outbox()
+	again := ask(101, protocol.Version)
+	if f := enc.encode(again, wholeStates, nil, nil); &f[0].head[0] == &v4[0] {
+		t.Error("the list was not encoded again once ann joined")
 	}
 }

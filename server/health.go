@@ -3,6 +3,8 @@ package server
 import (
 	"fmt"
 	"time"
+
+	"gridlag/server/world"
 )
 
 // LiveBeats is how many heartbeat intervals (Options.HeartbeatInterval)
@@ -29,9 +31,9 @@ type Health struct {
 // Health returns the server's health now. It takes the server's lock for a
 // moment, never the world's goroutine: a stuck world cannot hold it up.
 func (s *Server) Health() Health {
-	maxPlayers := s.opts.Config.MaxPlayers // as the Core's Config fills it in
+	maxPlayers := s.opts.Hub.Config.MaxPlayers // as the Core's Config fills it in
 	if maxPlayers == 0 {
-		maxPlayers = DefaultMaxPlayers
+		maxPlayers = world.DefaultMaxPlayers
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"gridlag/protocol"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // TestHealthFollowsTheWorld: a serving server is live and ready; a full
@@ -15,7 +17,7 @@ import (
 func TestHealthFollowsTheWorld(t *testing.T) {
 	const every = 5 * time.Millisecond
 	stuck, release := make(chan struct{}), make(chan struct{})
-	ts := startServer(t, Options{Config: Config{MaxPlayers: 1}, HeartbeatInterval: every})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{MaxPlayers: 1}}, HeartbeatInterval: every})
 	says := func(what string, check func(Health, time.Time) (bool, string), want bool, text string) {
 		t.Helper()
 		var why string
@@ -41,8 +43,8 @@ func TestHealthFollowsTheWorld(t *testing.T) {
 	says("Live while draining", Health.Live, true, "ok")
 
 	// A second server, whose world gets stuck on a join.
-	ts2 := startServer(t, Options{HeartbeatInterval: every, OnEvent: func(ev Event) {
-		if ev.Kind == EventJoin {
+	ts2 := startServer(t, Options{HeartbeatInterval: every, OnEvent: func(ev world.Event) {
+		if ev.Kind == world.EventJoin {
 			close(stuck)
 			<-release
 		}

@@ -10,6 +10,9 @@ import (
 
 	"gridlag/protocol"
 	"gridlag/ratelog"
+	"gridlag/server/hub"
+	"gridlag/server/world"
+	"gridlag/server/world/worldtest"
 )
 
 // Attacks on what addresses share (rooms, spectator slots, the lobby,
@@ -61,7 +64,7 @@ func watchRoom(t *testing.T, ts *testServer, local, room string) *testClient {
 // fresh room again and again opens RoomRate rooms, then is refused,
 // saying so, while a player from another address plays on.
 func TestRoomChurnIsRateLimited(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}, JoinRate: 10000, RoomRate: 30})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}, JoinRate: 10000, RoomRate: 30}})
 	h := playHonestly(t, ts, "127.0.0.3", "")
 	began := time.Now()
 	opened, refused := 0, 0
@@ -91,8 +94,8 @@ func TestRoomChurnIsRateLimited(t *testing.T) {
 // JoinRate joins a second (JoinBurst seconds' worth at once), the others
 // refused, saying so, while a player from another address plays on.
 func TestJoinFloodIsRateLimited(t *testing.T) {
-	m, spawn := bigMap(t, 1024)
-	ts := startServer(t, Options{Config: Config{Map: m, Spawn: spawn, Rate: 20}})
+	m, spawn := worldtest.BigMap(t, 1024)
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Map: m, Spawn: spawn, Rate: 20}}})
 	h := playHonestly(t, ts, "127.0.0.3", "")
 	began := time.Now()
 	welcomed, refused := 0, 0
@@ -111,7 +114,7 @@ func TestJoinFloodIsRateLimited(t *testing.T) {
 			welcomed++
 		}
 	}
-	if most := DefaultJoinRate*JoinBurst + int(time.Since(began)*DefaultJoinRate/time.Second) + 1; welcomed > most || refused == 0 {
+	if most := hub.DefaultJoinRate*hub.JoinBurst + int(time.Since(began)*hub.DefaultJoinRate/time.Second) + 1; welcomed > most || refused == 0 {
 		t.Errorf("one address had %d joins answered, %d refused for the rate; want at most %d answered", welcomed, refused, most)
 	}
 	h.finish(10)
@@ -122,7 +125,7 @@ func TestJoinFloodIsRateLimited(t *testing.T) {
 // is refused and one that opened none opens one; a player from another
 // address plays on throughout.
 func TestRoomShares(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}, MaxRooms: 16, RoomsPerAddr: 4})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}, MaxRooms: 16, RoomsPerAddr: 4}})
 	h := playHonestly(t, ts, "127.0.0.9", "")
 	spectate := func(room string) protocol.Message {
 		return &protocol.Spectate{Version: protocol.Version, Name: "holder", Room: room}
@@ -149,7 +152,7 @@ func TestRoomShares(t *testing.T) {
 // SpectatorsPerAddr of a room's spectator slots, and the last slots go to
 // addresses watching the room from none; the room's player plays on.
 func TestSpectatorShares(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20, MaxSpectators: 8}, SpectatorsPerAddr: 3})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20, MaxSpectators: 8}, SpectatorsPerAddr: 3}})
 	h := playHonestly(t, ts, "127.0.0.9", "class")
 	h.waitMoves(1)
 	spectate := &protocol.Spectate{Version: protocol.Version, Name: "eyes", Room: "class"}
@@ -176,7 +179,7 @@ func TestSpectatorShares(t *testing.T) {
 // address that holds its share, it is refused, and from its own it comes
 // back. One address cannot gather more than its share that way.
 func TestResumeCountsAgainstTheNewAddress(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20, Resume: 30 * time.Second}, MaxPlayersPerAddr: 2})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20, Resume: 30 * time.Second}, MaxPlayersPerAddr: 2}})
 	h := playHonestly(t, ts, "127.0.0.9", "")
 	var tokens []protocol.Token
 	for i := range 2 {
@@ -219,7 +222,7 @@ func TestResumeCountsAgainstTheNewAddress(t *testing.T) {
 // (LobbyBurst seconds' worth at once), then refused, saying so; a lobby
 // from another address is answered, and a player plays on.
 func TestLobbyFloodIsRateLimited(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}, LobbyRate: 10})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}, LobbyRate: 10}})
 	h := playHonestly(t, ts, "127.0.0.9", "")
 	c := dialFrom(t, ts, "127.0.0.2")
 	list := &protocol.ListRooms{Version: protocol.Version}
@@ -239,8 +242,8 @@ func TestLobbyFloodIsRateLimited(t *testing.T) {
 		refusedWith(t, "a room list over the rate", m, "rate limited: too many room lists from your address, at most 10 a second")
 		break
 	}
-	if lists < 10*LobbyBurst || lists > 10*LobbyBurst+5 {
-		t.Errorf("%d lists answered before the refusal, want about %d", lists, 10*LobbyBurst)
+	if lists < 10*hub.LobbyBurst || lists > 10*hub.LobbyBurst+5 {
+		t.Errorf("%d lists answered before the refusal, want about %d", lists, 10*hub.LobbyBurst)
 	}
 	if _, ok := firstAnswer(t, ts, "127.0.0.3", list).(*protocol.Rooms); !ok {
 		t.Error("a lobby from another address was not answered")
@@ -254,8 +257,10 @@ func TestLobbyFloodIsRateLimited(t *testing.T) {
 // so a name reserved for bots is refused; so is one from a front end in
 // the process that dials as its player's address (an SSH player).
 func TestOnlyTheServersOwnBotsAreBots(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}, MaxPlayersPerAddr: 1,
-		BotAddrs: []netip.Prefix{netip.MustParsePrefix("127.0.0.5/32")}})
+	ts := startServer(t, Options{
+		Hub:      hub.Options{Config: world.Config{Rate: 20}, MaxPlayersPerAddr: 1},
+		BotAddrs: []netip.Prefix{netip.MustParsePrefix("127.0.0.5/32")},
+	})
 	h := playHonestly(t, ts, "127.0.0.9", "")
 	claim := func(name string) *protocol.Hello {
 		return &protocol.Hello{Version: protocol.Version, Name: name, Bot: true}
@@ -298,7 +303,7 @@ func TestOnlyTheServersOwnBotsAreBots(t *testing.T) {
 // letters), nor may anyone stack heavy combining marks; another room has
 // its own names, and a name is free again once its player has left.
 func TestLookAlikeNamesAreRefused(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}})
 	h := playHonestly(t, ts, "127.0.0.9", "")
 	h.waitMoves(1)
 	hello := func(name, room string) protocol.Message {
@@ -320,7 +325,7 @@ func TestLookAlikeNamesAreRefused(t *testing.T) {
 // address (a client restarted, an SSH player without a key) takes it,
 // and the away avatar leaves.
 func TestAwayPlayerYieldsItsNameToItsAddress(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20, Resume: 30 * time.Second}})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20, Resume: 30 * time.Second}}})
 	c := dialFrom(t, ts, "127.0.0.2")
 	c.join("ann")
 	c.nc.Close()
@@ -338,7 +343,7 @@ func TestAwayPlayerYieldsItsNameToItsAddress(t *testing.T) {
 // lines a kind per summary interval, not one each; the honest player's
 // own join is logged at once.
 func TestChurnLogIsBounded(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}, JoinRate: 100000, RoomRate: 100000, MaxConnsPerAddr: 1000})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}, JoinRate: 100000, RoomRate: 100000}, MaxConnsPerAddr: 1000})
 	began := time.Now()
 	for i := range 100 {
 		c := dialFrom(t, ts, "127.0.0.2")

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"gridlag/protocol"
+	"gridlag/server/world"
 )
 
 // TestHeartbeatStopsWhileTheWorldIsStuck: the heartbeat comes from the
@@ -16,13 +17,13 @@ func TestHeartbeatStopsWhileTheWorldIsStuck(t *testing.T) {
 	var beats atomic.Int64
 	stuck := make(chan struct{})
 	release := make(chan struct{})
-	events := make(chan Event, 8)
+	events := make(chan world.Event, 8)
 	ts := startServer(t, Options{
 		HeartbeatInterval: 2 * time.Millisecond,
 		Heartbeat:         func() { beats.Add(1) },
-		OnEvent: func(ev Event) {
+		OnEvent: func(ev world.Event) {
 			events <- ev
-			if ev.Kind == EventJoin {
+			if ev.Kind == world.EventJoin {
 				close(stuck)
 				<-release
 			}
@@ -43,7 +44,7 @@ func TestHeartbeatStopsWhileTheWorldIsStuck(t *testing.T) {
 
 	c.join("ann") // the Welcome, sent once the world went on
 	c.send(&protocol.Bye{})
-	for _, want := range []EventKind{EventJoin, EventLeave} {
+	for _, want := range []world.EventKind{world.EventJoin, world.EventLeave} {
 		select {
 		case ev := <-events:
 			if ev.Kind != want || ev.Name != "ann" {

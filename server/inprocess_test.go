@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"gridlag/protocol"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // dialIn opens an in-process connection standing for remote.
@@ -41,7 +43,7 @@ func (c *testClient) refusal(name string) *protocol.Error {
 // the server's own players (bots) count against no address. A TCP player
 // from loopback keeps its own count.
 func TestDialCountsEachOriginsAddress(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}, MaxPlayersPerAddr: 2, MaxConnsPerAddr: 3})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}, MaxPlayersPerAddr: 2}, MaxConnsPerAddr: 3})
 	ada := &net.TCPAddr{IP: net.IPv4(192, 0, 2, 7), Port: 50000}
 	bob := &net.TCPAddr{IP: net.IPv4(192, 0, 2, 8), Port: 50000}
 
@@ -82,7 +84,7 @@ func TestDialCountsEachOriginsAddress(t *testing.T) {
 // before the server serves waits for it (as a TCP one waits in the
 // listener's backlog); none once the server is closed.
 func TestDialBeforeServeAndAfterClose(t *testing.T) {
-	s := New(Options{Config: Config{Rate: 20}})
+	s := New(Options{Hub: hub.Options{Config: world.Config{Rate: 20}}})
 	dialed := make(chan error, 1)
 	go func() {
 		nc, err := s.Dial(context.Background(), Own)
@@ -112,7 +114,7 @@ func TestDialBeforeServeAndAfterClose(t *testing.T) {
 	if _, err := New(Options{}).Dial(ctx, Own); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Dial of a server that never serves: %v, want the context's end", err)
 	}
-	ts := startServer(t, Options{Config: Config{Rate: 20}})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}})
 	ts.Close()
 	if _, err := ts.Dial(context.Background(), Own); err != ErrNotServing {
 		t.Errorf("Dial after Close: %v, want ErrNotServing", err)
@@ -123,7 +125,7 @@ func TestDialBeforeServeAndAfterClose(t *testing.T) {
 // world handles in one batch meet the cap one after the other: no more
 // than the cap join, however fast they come.
 func TestPerAddressPlayerCapHoldsInABurst(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}, MaxPlayersPerAddr: 2, MaxConnsPerAddr: 200})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}, MaxPlayersPerAddr: 2}, MaxConnsPerAddr: 200})
 	ada := &net.TCPAddr{IP: net.IPv4(192, 0, 2, 7), Port: 50000}
 	var burst []*testClient
 	for range 150 {

@@ -17,8 +17,7 @@ func (o Options) janitorInterval() time.Duration {
 // HandshakeTimeout of their accept, or nothing for IdleTimeout since,
 // with an Error saying so. The readers never set a deadline per message:
 // they note when their reads bring bytes, and this looks.
-func (s *Server) dropSilent() {
-	now := s.now()
+func (s *Server) dropSilent(now time.Duration) {
 	for _, c := range s.conns {
 		if reason := s.silence(c, now); reason != "" {
 			s.drop(c, reason, &protocol.Error{Code: protocol.ErrCodeTimeout, Text: reason}, true)

@@ -35,7 +35,7 @@ func LoadMap(path string) (*grid.Map, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if _, ok := nearestFloor(m, grid.DefaultSpawn); !ok {
+	if m.Reach().Floor() == 0 {
 		return nil, fmt.Errorf("%s: the map has no floor", path)
 	}
 	return m, nil

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/protocol"
+	"gridlag/server/world"
 )
 
 // TestLoadMapAndItsSpawn: a map file of one's own is played with the human
@@ -31,21 +33,21 @@ func TestLoadMapAndItsSpawn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Map: m}
+	cfg := world.Config{Map: m}
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	if got := cfg.WithDefaults().Spawn; got != (grid.Pos{X: 3, Y: 2}) {
 		t.Errorf("spawn %v on the room, want (3,2), the floor nearest to %v", got, grid.DefaultSpawn)
 	}
-	if got := (Config{Map: m, Spawn: grid.Pos{X: 1, Y: 2}}).WithDefaults().Spawn; got != (grid.Pos{X: 1, Y: 2}) {
+	if got := (world.Config{Map: m, Spawn: grid.Pos{X: 1, Y: 2}}).WithDefaults().Spawn; got != (grid.Pos{X: 1, Y: 2}) {
 		t.Errorf("a spawn given was changed to %v", got)
 	}
 
 	if m, err := LoadMap(""); m != nil || err != nil {
 		t.Errorf("no path gave %v, %v; want the default map (nil)", m, err)
 	}
-	if got := (Config{}).WithDefaults().Spawn; got != grid.DefaultSpawn {
+	if got := (world.Config{}).WithDefaults().Spawn; got != grid.DefaultSpawn {
 		t.Errorf("spawn %v on the default map, want %v", got, grid.DefaultSpawn)
 	}
 
@@ -78,12 +80,12 @@ func TestAnyMapWithFloorIsPlayed(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		cfg := Config{Map: m}
+		cfg := world.Config{Map: m}
 		if err := cfg.Validate(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		core := NewCore(cfg)
-		join(t, core, 0, 1, "ada", false)
+		core := world.NewCore(cfg)
+		core.Receive(0, 1, &protocol.Hello{Version: protocol.Version, Name: "ada"})
 		if got := core.Positions(nil); len(got) != 1 || got[0].Pos != c.want {
 			t.Errorf("%s: the players are at %v, want one at %v, the only floor cell", name, got, c.want)
 		}
@@ -139,7 +141,7 @@ func TestMapFilesThatCannotHang(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a %dx%d map: %v", side, side, err)
 	}
-	if err := (Config{Map: m}).Validate(); err != nil {
+	if err := (world.Config{Map: m}).Validate(); err != nil {
 		t.Errorf("a %dx%d map: %v, want it accepted (its cells follow the Welcome in chunks)", side, side, err)
 	}
 }

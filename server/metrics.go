@@ -13,8 +13,8 @@ import (
 // goroutines, mostly its loop: they must be safe for concurrent use and
 // must not block, as the tick waits for them.
 type Metrics interface {
-	// Tick reports how long an update tick took in the loop: the Core's
-	// tick, encoding its frames and queuing them for the writers.
+	// Tick reports how long an update tick took in the loop: the rooms'
+	// ticks, encoding their frames and queuing them for the writers.
 	Tick(took time.Duration)
 	// Sent reports frames queued for the writers, and their bytes.
 	Sent(frames, bytes int)

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"gridlag/protocol"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // recorder is a Metrics that keeps what it is told.
@@ -63,7 +65,7 @@ func (r *recorder) waitFor(t *testing.T, what string, ok func(*recorder) bool) {
 // queues, refusals and leaves with the kind of their reason.
 func TestMetricsSeeTheServer(t *testing.T) {
 	rec := newRecorder()
-	ts := startServer(t, Options{Config: Config{Rate: 50}, Metrics: rec, HandshakeTimeout: 50 * time.Millisecond})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 50}}, Metrics: rec, HandshakeTimeout: 50 * time.Millisecond})
 	c := dial(t, ts)
 	c.join("ada")
 	c.state("a tick's State", func(*protocol.State) bool { return true })

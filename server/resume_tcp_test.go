@@ -5,13 +5,15 @@ import (
 	"time"
 
 	"gridlag/protocol"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // Over TCP the log tells each step: a drop kept for resume, the resume,
 // and a window that ends (ticks of the ping timer end it in immediate
 // mode too). A half-open resume closes the old connection.
 func TestTCPResumeIsLogged(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 0, Resume: 300 * time.Millisecond}, PingInterval: 50 * time.Millisecond})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 0, Resume: 300 * time.Millisecond}, PingInterval: 50 * time.Millisecond}})
 	a := dial(t, ts)
 	w := a.join("ann")
 	a.nc.Close()

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,6 +16,8 @@ import (
 
 	"gridlag/protocol"
 	"gridlag/ratelog"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Close.
@@ -24,9 +28,9 @@ var ErrServerClosed = errors.New("server: server closed")
 // reads the frame instead of a reset.
 const lingerTime = time.Second
 
-// Server is the TCP adapter around the Cores of its rooms (room.go): the
-// default room, and the named rooms its clients open. Create it with New,
-// run it with Serve or ListenAndServe, stop it with Close.
+// Server is the TCP adapter around a hub.Hub, the driver of its rooms'
+// worlds. Create it with New, run it with Serve or ListenAndServe, stop
+// it with Close.
 type Server struct {
 	opts Options
 	log  *log.Logger
@@ -45,39 +49,25 @@ type Server struct {
 	mu        sync.Mutex
 	ln        net.Listener
 	closed    bool
-	nextID    ConnID
-	published map[string]Stats // each open room's counters as of its last flush
-	retired   Stats            // the counters of the rooms closed
-	live      map[ConnID]*conn // connections whose goroutines still run
-	connsFrom map[string]int   // live connections per remote IP
+	nextID    world.ConnID
+	published map[string]world.Stats // each open room's counters as of the hub's last Outbox
+	retired   world.Stats            // the counters of the rooms closed
+	live      map[world.ConnID]*conn // connections whose goroutines still run
+	connsFrom map[string]int         // live connections per remote IP
 	serving   bool
 	drainEnd  time.Time // set by Drain: when it ends; newcomers are refused meanwhile
 
 	beat atomic.Int64 // the loop's last heartbeat, in Unix nanoseconds (Health)
 
-	// Owned by the loop goroutine (start is set before any other goroutine
-	// reads it).
-	rooms   map[string]*room // the open rooms by name; "" is the default room
-	share   *MapShare        // the map every room plays on, and its chunks' frames
-	touched []*room          // the rooms given something since the last flush
-	start   time.Time
-	conns   map[ConnID]*conn
-	players addrCount // joined players per remote IP
-	told    string    // the Notice every connection got, "" if none
-	enc     encoder
-	slow    []*conn
-	gone    map[ConnID]*conn // dropped since the last flush: the log's events still name their address
-
-	// Admission, per remote address (admit.go).
-	joins      *addrRate      // Hello, Spectate and Resume
-	roomOpens  *addrRate      // new rooms
-	roomsBy    map[string]int // open rooms by the address that opened them
-	lobby      *addrRate      // room lists, per address
-	lobbyAll   *addrRate      // room lists, all addresses together ("")
-	lobbySpare *addrRate      // room lists for addresses that asked for none lately, past lobbyAll
-	list       roomList       // the room list, encoded once per change
-
-	countdown <-chan time.Time // the next beat of a drain's countdown (drain.go), nil if none; the loop's
+	// Owned by the loop goroutine (Serve sets them up before any other
+	// goroutine reads them).
+	hub   *hub.Hub
+	kept  keptFrames // the map's pieces, encoded once for every room
+	start time.Time
+	conns map[world.ConnID]*conn
+	gone  map[world.ConnID]*conn // ended since the last flush: the log's notes still name their address
+	enc   encoder
+	slow  []*conn
 }
 
 // New returns a server with the given options; zero options take their
@@ -102,25 +92,17 @@ func New(opts Options) *Server {
 		acceptDone: make(chan struct{}),
 		done:       make(chan struct{}),
 		up:         make(chan struct{}),
-		conns:      make(map[ConnID]*conn),
-		rooms:      make(map[string]*room),
-		published:  make(map[string]Stats),
-		live:       make(map[ConnID]*conn),
+		conns:      make(map[world.ConnID]*conn),
+		published:  make(map[string]world.Stats),
+		live:       make(map[world.ConnID]*conn),
 		connsFrom:  make(map[string]int),
-		players:    addrCount{hosts: make(map[ConnID]string), count: make(map[string]int)},
-		gone:       make(map[ConnID]*conn),
-		joins:      newAddrRate(time.Second/time.Duration(opts.JoinRate), JoinBurst*opts.JoinRate),
-		roomOpens:  newAddrRate(time.Minute/time.Duration(opts.RoomRate), opts.RoomRate),
-		roomsBy:    make(map[string]int),
-		lobby:      newAddrRate(time.Second/time.Duration(opts.LobbyRate), LobbyBurst*opts.LobbyRate),
-		lobbyAll:   newAddrRate(time.Second/time.Duration(opts.LobbyRateTotal), LobbyBurst*opts.LobbyRateTotal),
-		lobbySpare: newAddrRate(time.Second/time.Duration(max(opts.LobbyRateTotal/10, 1)), LobbyBurst*max(opts.LobbyRateTotal/10, 1)),
+		gone:       make(map[world.ConnID]*conn),
 	}
 }
 
 // ListenAndServe listens on the TCP address addr and serves, like Serve.
 func (s *Server) ListenAndServe(addr string) error {
-	if err := s.opts.Config.Validate(); err != nil {
+	if err := s.opts.Hub.Config.Validate(); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", addr)
@@ -135,7 +117,7 @@ func (s *Server) ListenAndServe(addr string) error {
 // (invalid game numbers, a listener that fails for good); then the server
 // is closed.
 func (s *Server) Serve(ln net.Listener) error {
-	if err := s.opts.Config.Validate(); err != nil {
+	if err := s.opts.Hub.Config.Validate(); err != nil {
 		ln.Close()
 		return err
 	}
@@ -151,10 +133,8 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 	s.serving = true
 	s.ln = ln
-	def := s.openRoom("")
-	s.start = time.Now()
+	s.begin()
 	s.beat.Store(s.start.UnixNano()) // the loop starts now
-	s.published[""] = def.core.Stats()
 	s.wg.Add(1 + len(s.shards))
 	go s.loop()
 	for _, sh := range s.shards {
@@ -163,12 +143,12 @@ func (s *Server) Serve(ln net.Listener) error {
 	close(s.up)
 	s.mu.Unlock()
 
-	cfg := def.core.Config()
+	cfg, ho := s.hub.Config(), s.hub.Options()
 	// Debug: the program's start line says what matters, once (cmd/gridlag).
 	s.log.Debug("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
 		"burst", cfg.Burst, "max", cfg.MaxPlayers, "spectators", cfg.MaxSpectators, "map", mapSize(cfg), "spawn", cfg.Spawn,
-		"room-players", s.opts.RoomPlayers, "max-rooms", s.opts.MaxRooms)
-	if r := cfg.Map.Reach(); r.Unreachable() > 0 {
+		"room-players", ho.RoomPlayers, "max-rooms", ho.MaxRooms)
+	if r := s.hub.Share().Reach(); r.Unreachable() > 0 {
 		s.log.Warn("map has floor cells no player can reach: players spawn only on its largest connected floor",
 			"unreachable", r.Unreachable(), "floor", r.Floor())
 	}
@@ -183,7 +163,20 @@ func (s *Server) Serve(ln net.Listener) error {
 	return ErrServerClosed
 }
 
-func mapSize(c Config) string {
+// begin builds the hub, its default room open, and encodes the map's
+// pieces once, on the caller's goroutine (never the loop's): a big map is
+// compressed and encoded here. The loop's clock starts.
+func (s *Server) begin() {
+	s.start = time.Now()
+	s.hub = hub.New(0, s.opts.Hub)
+	var err error
+	if s.kept, err = keepPieces(s.hub.Share()); err != nil {
+		panic(err) // cannot happen: a valid map's pieces encode
+	}
+	s.published[""] = s.hub.Rooms()[0].Stats
+}
+
+func mapSize(c world.Config) string {
 	return strconv.Itoa(c.Map.Width()) + "x" + strconv.Itoa(c.Map.Height())
 }
 
@@ -232,13 +225,13 @@ func (s *Server) accept(nc net.Conn) {
 		return
 	}
 	s.nextID++
-	c := newConn(s.nextID, nc, host, s.shards[int(s.nextID)%len(s.shards)], s.opts.SendQueue, s.opts.SendQueueBytes, s.now())
-	c.running = 2
 	// The server's own players (Dial from Own: its bots) count against no
 	// address's caps, shares or rates, and are believed when they say
 	// they are bots; so is a Hello from Options.BotAddrs.
-	c.own = host == ownHost
-	c.botOK = c.own || s.botAddr(host)
+	own := host == ownHost
+	from := hub.Origin{Host: host, Own: own, Bots: own || s.botAddr(host)}
+	c := newConn(s.nextID, nc, from, s.shards[int(s.nextID)%len(s.shards)], s.opts.SendQueue, s.opts.SendQueueBytes, s.now())
+	c.running = 2
 	s.live[c.id] = c
 	s.connsFrom[host]++
 	s.wg.Add(1)
@@ -296,8 +289,8 @@ func (s *Server) release(c *conn) {
 	defer s.mu.Unlock()
 	if c.running--; c.running == 0 {
 		delete(s.live, c.id)
-		if s.connsFrom[c.host]--; s.connsFrom[c.host] <= 0 {
-			delete(s.connsFrom, c.host)
+		if s.connsFrom[c.from.Host]--; s.connsFrom[c.from.Host] <= 0 {
+			delete(s.connsFrom, c.from.Host)
 		}
 	}
 }
@@ -318,17 +311,30 @@ func (s *Server) Addr() net.Addr {
 	return s.ln.Addr()
 }
 
-// Stats returns the Cores' counters as of the last event the server
+// Stats returns the worlds' counters as of the last event the server
 // handled, summed over its rooms, open and closed (Ticks counts each
 // room's ticks).
-func (s *Server) Stats() Stats {
+func (s *Server) Stats() world.Stats {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.retired
 	for _, st := range s.published {
-		t.add(st)
+		t.Add(st)
 	}
 	return t
+}
+
+// Rooms returns the counters of every open room, as of the last event the
+// server handled, the default room first, the others by name.
+func (s *Server) Rooms() []hub.RoomStats {
+	s.mu.Lock()
+	rooms := make([]hub.RoomStats, 0, len(s.published))
+	for name, st := range s.published {
+		rooms = append(rooms, hub.RoomStats{Name: name, Stats: st})
+	}
+	s.mu.Unlock()
+	slices.SortFunc(rooms, func(a, b hub.RoomStats) int { return strings.Compare(a.Name, b.Name) })
+	return rooms
 }
 
 // Close stops the server: it says Bye{"server shutting down"} to every
@@ -363,73 +369,83 @@ func (s *Server) stopping() bool {
 	}
 }
 
-// loop is the one goroutine that owns the rooms' Cores. One ticker ticks
-// every room in turn: at 50 rooms that costs less than 50 tickers waking
-// the loop apart, and the rooms' States leave in one flush.
+// loop is the one goroutine that owns the hub. It waits on one timer, set
+// to the first of the hub's NextWake (every room's ticks, pings and
+// timers: one wake ticks every room, so their States leave in one flush)
+// and the adapter's own beats (the log's summaries, the check for silent
+// connections, the heartbeat), on the inboxes and on quit.
 func (s *Server) loop() {
 	defer s.wg.Done()
 	defer close(s.loopDone)
-	var tick <-chan time.Time
-	if rate := s.opts.Config.Rate; rate > 0 {
-		t := time.NewTicker(time.Second / time.Duration(rate))
-		defer t.Stop()
-		tick = t.C
-	}
-	ping := time.NewTicker(s.opts.PingInterval)
-	defer ping.Stop()
-	summaries := time.NewTicker(time.Second)
-	defer summaries.Stop()
-	janitor := time.NewTicker(s.opts.janitorInterval())
-	defer janitor.Stop()
+	wake := time.NewTimer(time.Hour)
+	defer wake.Stop()
+	now := s.now()
 	// The heartbeat says the loop goes on: Health reads its time, and
 	// Options.Heartbeat (an Agones health ping) is called with it.
-	beat := time.NewTicker(s.opts.HeartbeatInterval)
-	defer beat.Stop()
+	summaries := beat{every: time.Second, next: now + time.Second}
+	janitor := beat{every: s.opts.janitorInterval(), next: now + s.opts.janitorInterval()}
+	heart := beat{every: s.opts.HeartbeatInterval, next: now + s.opts.HeartbeatInterval}
 	for {
-		select {
-		case <-s.posted:
-			s.handleInboxes()
-		case <-tick:
-			began := time.Now()
-			now := s.now()
-			for _, r := range s.rooms {
-				r.core.Tick(now)
-				s.touch(r)
-			}
-			s.flush()
-			s.opts.Metrics.Tick(time.Since(began))
-			continue
-		case <-ping.C:
-			now := s.now()
-			for _, r := range s.rooms {
-				r.core.Ping(now)
-				s.touch(r)
-			}
-		case <-summaries.C:
+		now = s.now()
+		if summaries.due(now) {
 			s.warn.Flush()
-		case <-janitor.C:
-			s.dropSilent()
-			s.sweepRates()
-		case <-s.countdown:
-			s.countDown()
-		case <-beat.C:
+		}
+		if janitor.due(now) {
+			s.dropSilent(now)
+			s.flush()
+		}
+		if heart.due(now) {
 			s.beat.Store(time.Now().UnixNano()) // not the tick's time: a stuck loop reads an old one
 			if s.opts.Heartbeat != nil {
 				s.opts.Heartbeat()
 			}
+		}
+		next := min(summaries.next, janitor.next, heart.next)
+		if at, ok := s.hub.NextWake(); ok {
+			if at <= now {
+				began := time.Now()
+				ticked := s.hub.Advance(now)
+				s.flush()
+				if ticked {
+					s.opts.Metrics.Tick(time.Since(began))
+				}
+				continue
+			}
+			next = min(next, at)
+		}
+		wake.Reset(next - now)
+		select {
+		case <-s.posted:
+			s.handleInboxes()
+			s.flush()
+		case <-wake.C:
 		case <-s.quit:
 			s.shutdown()
 			return
 		}
-		s.flush()
 	}
 }
 
-// now is the Core's clock: time since Serve began.
+// beat is one of the loop's own periodic duties.
+type beat struct {
+	every, next time.Duration
+}
+
+// due reports whether the beat is due at now, and if so sets the next,
+// skipping those missed.
+func (b *beat) due(now time.Duration) bool {
+	if now < b.next {
+		return false
+	}
+	b.next += b.every * ((now-b.next)/b.every + 1)
+	return true
+}
+
+// now is the hub's clock: time since Serve began.
 func (s *Server) now() time.Duration { return time.Since(s.start) }
 
 // handleInboxes applies what the connection goroutines posted, a shard's
-// inbox at a time. The Core's output so far is queued before a connection
+// inbox at a time. The hub's output so far is queued before a connection
 // ends, so that it gets what was answered to it (a Bye's goodbye).
 func (s *Server) handleInboxes() {
 	for _, sh := range s.shards {
@@ -449,119 +465,44 @@ func (s *Server) handle(ev event) {
 	case evConnect:
 		s.conns[c.id] = c
 		s.log.Debug("connect", "conn", c.id, "remote", c.remote)
-		if s.told != "" {
-			// Accepted just before Drain refused newcomers.
-			s.notify(c, s.told)
-		}
+		s.hub.Connect(s.now(), c.id, c.from)
 	case evMessage:
 		c.unhandled.Add(-1)
 		defer c.signalRoom() // its answer is queued by the next flush: the reader counts it one late at most
-		if c.dropped {
+		if c.state == connGone {
 			return
 		}
-		if c.world == nil {
-			if v, ok := handshakeVersion(ev.msg); ok {
-				c.version = v
-			}
-			if lr, ok := ev.msg.(*protocol.ListRooms); ok {
-				s.listRooms(c, lr)
-				return
-			}
-			if e := s.joinRefusal(c, ev.msg); e != nil {
-				s.refuse(c, e)
-				return
-			}
-			if !s.enter(c, ev.msg) {
-				return
-			}
-		}
-		if e := s.playerRefusal(c, ev.msg); e != nil {
-			s.refuse(c, e)
-			return
-		}
-		s.receive(c, ev.msg)
+		s.hub.Receive(s.now(), c.id, ev.msg)
 	case evGone:
 		s.drop(c, ev.reason, ev.final, ev.abuse)
 	case evNotice:
-		s.countDown()
+		s.mu.Lock()
+		end := s.drainEnd
+		s.mu.Unlock()
+		s.hub.Drain(s.now(), time.Until(end))
 	}
 }
 
-// noticeAll queues a Notice of text for every connection, and for those
-// that are still on their way to the loop.
-func (s *Server) noticeAll(text string) {
-	s.told = text
-	for _, c := range s.conns {
-		s.notify(c, text)
-	}
-}
-
-// notify queues a Notice of text for c.
-func (s *Server) notify(c *conn, text string) {
-	s.send(c, &protocol.Notice{Text: text})
-}
-
-// send queues m for c outside a room's flush, and drops c if its queue
-// is full.
-func (s *Server) send(c *conn, m protocol.Message) {
-	if c.closing || c.stalled != "" {
-		return
-	}
-	f, err := s.enc.one(m)
-	if err != nil {
-		s.log.Error("cannot encode", "type", m.Type(), "err", err)
-		return
-	}
-	s.push(c, f)
-}
-
-// push queues the frame f for c outside a room's flush, counting it, and
-// drops c if its queue is full.
-func (s *Server) push(c *conn, f frame) {
-	if !c.push(f) {
-		c.stalled = c.queueFull()
-		s.drop(c, c.stalled, nil, true)
-		return
-	}
-	s.opts.Metrics.Sent(1, len(f.head))
-}
-
-// drop ends connection c for reason: its player leaves (or, with a resume
-// window, is kept for a while: see Core.Drop), and it is closed,
-// after final if that is not nil. abuse logs it as a warning, summarised
-// when the same reason repeats for the same address.
+// drop ends connection c for reason: the hub is told it is gone (its
+// player leaves or, with a resume window, is kept for a while: see
+// hub.Disconnect), and it is closed, after final if that is not nil.
+// abuse logs it as a warning, summarised when the same reason repeats for
+// the same address.
 func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool) {
-	if c.dropped {
+	if c.state == connGone {
 		return
 	}
-	c.dropped = true
-	delete(s.conns, c.id)
-	s.gone[c.id] = c
-	if c.watching {
-		c.watching = false
-		c.world.unwatched(c.host)
-	}
+	closing := c.state == connClosing
+	s.forget(c)
 	if abuse {
 		// Keyed by the reason's kind: reasons that carry numbers or a
 		// decoder's words ("malformed frame: ...") are one summary.
-		s.warn.Warn("disconnect "+c.host+" "+ReasonKind(reason), "disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
+		s.warn.Warn("disconnect "+c.from.Host+" "+ReasonKind(reason), "disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
 	} else {
 		s.log.Debug("disconnect", "conn", c.id, "remote", c.remote, "reason", reason)
 	}
-	if r := c.world; r != nil {
-		s.touch(r)
-		r.conns--
-		known := r.core.Stats().Connections
-		r.core.Drop(s.now(), c.id, reason)
-		if r.core.Stats().Connections == known {
-			// The Core never heard of it: refused before it was handled.
-			s.opts.Metrics.Refused(ReasonKind(reason))
-		}
-	} else if !c.lobby {
-		// It ended before its first message.
-		s.opts.Metrics.Refused(ReasonKind(reason))
-	}
-	if c.closing {
+	s.hub.Disconnect(s.now(), c.id, reason)
+	if closing {
 		return // a final frame is queued; the writer closes after it
 	}
 	if final != nil {
@@ -569,82 +510,97 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 		f.close = true
 		if err == nil && c.push(f) {
 			s.opts.Metrics.Sent(1, len(f.head))
-			c.closing = true
 			return
 		}
 	}
 	s.hardClose(c)
 }
 
-// flush queues the output of the rooms touched since the last flush,
-// wakes the writers, and closes the rooms left empty.
-func (s *Server) flush() {
-	s.publishStats()
-	for i := 0; i < len(s.touched); i++ { // a drop may touch one more
-		s.flushRoom(s.touched[i])
-	}
-	clear(s.gone) // their events are logged
-	s.wakeWriters()
-	s.closeEmptyRooms()
+// forget marks c gone: nothing more is queued for it, and its address
+// stays known to the log's lines of this flush.
+func (s *Server) forget(c *conn) {
+	c.state = connGone
+	delete(s.conns, c.id)
+	s.gone[c.id] = c
 }
 
-// flushRoom logs r's Core's events and queues its outbox, then drops the
-// clients whose frames could not be queued, which may produce more output.
-func (s *Server) flushRoom(r *room) {
-	for again := false; ; again = true {
-		batch := r.core.Outbox()
-		if len(batch.Events) == 0 && len(batch.Envelopes) == 0 {
-			return
+// flush queues what the hub produced, logs and counts its notes, drops
+// the clients whose frames could not be queued (which may produce more
+// output), and wakes the writers.
+func (s *Server) flush() {
+	for {
+		out := s.hub.Outbox()
+		if len(out.Envelopes) == 0 && len(out.Notes) == 0 && len(out.Rooms) == 0 {
+			break
 		}
-		if again {
-			s.publishStats() // the drops changed them
-		}
-		for _, ev := range batch.Events {
-			ev.Room = r.name
-			s.logEvent(r, ev)
-			if s.opts.OnEvent != nil {
-				s.opts.OnEvent(ev)
-			}
-		}
-		out := batch.Envelopes
-		frames := s.enc.encode(out, s.stateStream, r.core.share.frames, func(env Envelope, err error) {
-			s.log.Error("cannot encode", "type", env.Msg.Type(), "conn", env.To, "err", err)
-		})
-		s.slow = s.slow[:0]
-		sent, size := 0, 0
-		for i, env := range out {
-			c := s.conns[env.To]
-			if c == nil || c.closing || c.stalled != "" {
-				continue
-			}
-			switch {
-			case frames[i].head == nil:
-				// Cannot happen with a valid Config; if it does, the
-				// client would be out of step: drop it rather than skip.
-				c.stalled = "a " + env.Msg.Type().String() + " for it could not be encoded"
-			case !c.push(frames[i]):
-				c.stalled = c.queueFull()
-			default:
-				sent, size = sent+1, size+len(frames[i].head)
-				c.closing = env.Close
-			}
-			if c.stalled != "" {
-				s.slow = append(s.slow, c)
-			}
-		}
-		s.opts.Metrics.Sent(sent, size)
-		if len(s.slow) == 0 {
-			return
+		s.publish(out.Rooms, out.Closed)
+		s.queue(out.Envelopes)
+		for _, n := range out.Notes {
+			s.note(n)
 		}
 		for _, c := range s.slow {
-			s.drop(c, c.stalled, nil, true)
+			s.drop(c, c.stall, nil, true)
 		}
+		s.slow = s.slow[:0]
 	}
+	clear(s.gone) // their notes are logged
+	s.wakeWriters()
+}
+
+// publish publishes the counters of the rooms the hub touched for Stats
+// and Rooms, before the frames of a flush are queued: whoever reads one
+// of them then sees the counters.
+func (s *Server) publish(rooms []hub.RoomStats, closed []string) {
+	if len(rooms) == 0 {
+		return
+	}
+	s.mu.Lock()
+	for _, r := range rooms {
+		s.published[r.Name] = r.Stats
+	}
+	for _, name := range closed {
+		s.retired.Add(s.published[name])
+		delete(s.published, name)
+	}
+	s.mu.Unlock()
+}
+
+// queue encodes the envelopes and queues their frames; a client whose
+// frame cannot be queued is stalled, to be dropped at the end of the
+// flush (it never waits for a client).
+func (s *Server) queue(out []world.Envelope) {
+	frames := s.enc.encode(out, s.stateStream, s.kept, func(env world.Envelope, err error) {
+		s.log.Error("cannot encode", "type", env.Msg.Type(), "conn", env.To, "err", err)
+	})
+	sent, size := 0, 0
+	for i, env := range out {
+		c := s.conns[env.To]
+		if c == nil || c.state != connOpen {
+			continue
+		}
+		switch {
+		case frames[i].head == nil:
+			// Cannot happen with a valid Config; if it does, the client
+			// would be out of step: drop it rather than skip.
+			c.stall = "a " + env.Msg.Type().String() + " for it could not be encoded"
+		case !c.push(frames[i]):
+			c.stall = c.queueFull()
+		default:
+			sent, size = sent+1, size+len(frames[i].head)
+			if env.Close {
+				c.state = connClosing
+			}
+			continue
+		}
+		c.state = connStalled
+		s.slow = append(s.slow, c)
+	}
+	s.opts.Metrics.Sent(sent, size)
 }
 
 // stateStream returns the stream of States to connection id, nil if it is
 // gone.
-func (s *Server) stateStream(id ConnID) *protocol.StateStream {
+func (s *Server) stateStream(id world.ConnID) *protocol.StateStream {
 	if c := s.conns[id]; c != nil {
 		return &c.states
 	}
@@ -655,57 +611,6 @@ func (s *Server) stateStream(id ConnID) *protocol.StateStream {
 func (s *Server) wakeWriters() {
 	for _, sh := range s.shards {
 		sh.signal()
-	}
-}
-
-// logEvent logs a join, leave or refusal in room r, and counts the
-// players of each address. Every line that can repeat per connection or
-// per room is summarised per address (package ratelog): the first of an
-// interval is written, the others counted, so churn from one address is
-// a few lines a kind every interval, whatever its rate.
-func (s *Server) logEvent(r *room, ev Event) {
-	remote, host := "", ""
-	c := s.conns[ev.Conn]
-	if c == nil {
-		c = s.gone[ev.Conn] // dropped since the last flush
-	}
-	if c != nil {
-		remote, host = c.remote, c.host
-	}
-	switch ev.Kind {
-	case EventJoin:
-		if host != ownHost {
-			s.players.join(ev.Conn, host) // at its Hello already (receive): once
-		}
-		s.list.dirty = true
-		s.warn.Info("join "+host, "join", "room", r.name, "id", ev.Player, "name", ev.Name, "bot", ev.Bot, "remote", remote, "conn", ev.Conn, "spawn", ev.Pos, "version", ev.Version)
-	case EventLeave:
-		from := s.players.hosts[ev.Conn] // its connection may be long gone (away)
-		s.players.leave(ev.Conn)
-		s.list.dirty = true
-		s.warn.Info("leave "+from, "leave", "room", r.name, "id", ev.Player, "name", ev.Name, "remote", from, "conn", ev.Conn, "reason", ev.Reason)
-		s.opts.Metrics.Left(ReasonKind(ev.Reason))
-	case EventRefused:
-		s.warn.Warn("refused "+host+" "+ReasonKind(ev.Reason), "refused", "conn", ev.Conn, "remote", remote, "reason", ev.Reason)
-		s.opts.Metrics.Refused(ReasonKind(ev.Reason))
-	case EventAway:
-		// Summarised per address: a client that drops and comes back in a
-		// loop, or an outage behind one NAT address, is a few lines.
-		from := s.players.hosts[ev.Conn] // its connection is gone already
-		s.warn.Info("away "+from, "away, kept for resume", "id", ev.Player, "name", ev.Name, "remote", from, "conn", ev.Conn, "for", r.core.Config().Resume, "reason", ev.Reason)
-	case EventResume:
-		s.players.leave(ev.From)
-		if host != ownHost {
-			s.players.join(ev.Conn, host)
-		}
-		s.warn.Info("resume "+host, "resume", "id", ev.Player, "name", ev.Name, "remote", remote, "conn", ev.Conn, "from", ev.From, "version", ev.Version)
-	case EventWatch:
-		s.list.dirty = true
-		s.warn.Info("spectator joined "+host, "spectator joined", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn, "version", ev.Version)
-	case EventUnwatch:
-		s.list.dirty = true
-		s.warn.Info("spectator left "+host, "spectator left", "room", r.name, "name", ev.Name, "remote", remote, "conn", ev.Conn, "reason", ev.Reason)
-		s.opts.Metrics.Left(ReasonKind(ev.Reason))
 	}
 }
 
@@ -723,15 +628,12 @@ func (s *Server) shutdown() {
 	}
 	s.log.Info("shutting down", "clients", len(s.conns))
 	now := s.now()
-	for id, c := range s.conns {
-		c.dropped = true
-		if c.world != nil {
-			c.world.core.Disconnect(now, id, "server shutting down")
-		}
+	for id := range s.conns {
+		s.hub.Close(now, id, "server shutting down")
 	}
-	for _, r := range s.rooms {
-		for _, ev := range r.core.Outbox().Events {
-			s.logEvent(r, ev)
+	for _, n := range s.hub.Outbox().Notes {
+		if n.Kind == hub.NoteEvent {
+			s.logEvent(n, s.conns[n.Conn].remoteOf()) // logged only: nothing more is told (OnEvent)
 		}
 	}
 	s.warn.Flush()
@@ -749,12 +651,12 @@ func (s *Server) shutdown() {
 		s.hardClose(c)
 	}
 	for _, c := range s.conns {
-		if c.closing {
+		if c.state == connClosing {
 			continue
 		}
 		if err != nil || !c.push(f) {
 			s.hardClose(c)
 		}
-		c.closing = true
+		c.state = connClosing
 	}
 }

@@ -16,7 +16,12 @@ import (
 
 	"gridlag/grid"
 	"gridlag/protocol"
+	"gridlag/server/hub"
+	"gridlag/server/world"
+	"gridlag/server/world/worldtest"
 )
+
+const ms = time.Millisecond
 
 // wait is the generous deadline for anything that happens over real
 // sockets.
@@ -94,9 +99,9 @@ type testClient struct {
 	dec *protocol.Decoder
 	enc *protocol.Encoder
 
-	welcomes int     // Welcomes received: never more than one
-	tick     uint32  // the last State's tick: ticks only grow
-	seen     picture // the players in view, from the States so far
+	welcomes int               // Welcomes received: never more than one
+	tick     uint32            // the last State's tick: ticks only grow
+	seen     worldtest.Picture // the players in view, from the States so far
 }
 
 func dial(t *testing.T, ts *testServer) *testClient {
@@ -132,18 +137,11 @@ func (c *testClient) recv() (protocol.Message, error) {
 			c.t.Errorf("state of tick %d after tick %d", v.Tick, c.tick)
 		}
 		c.tick = v.Tick
-		wholePicture(&c.seen, v)
+		c.seen.Whole(v)
 	case *protocol.Leave:
-		c.seen.take(v)
+		c.seen.Take(v)
 	}
 	return m, err
-}
-
-// wholePicture applies st to p and makes st the full picture after it, so
-// that a test reads it as a client's view.
-func wholePicture(p *picture, st *protocol.State) {
-	p.take(st)
-	st.Full, st.Players, st.Gone = true, p.players(), nil
 }
 
 // until reads messages until one satisfies ok, and returns it.
@@ -214,7 +212,7 @@ func stateCell(st *protocol.State, id grid.PlayerID) (grid.Pos, bool) {
 }
 
 func TestTCPHandshakeMoveAndPing(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}})
 	c := dial(t, ts)
 	w := c.join("ann")
 	if w.Player != 1 || w.UpdateRate != 20 || w.MapWidth != 40 {
@@ -246,7 +244,7 @@ func TestTCPHandshakeMoveAndPing(t *testing.T) {
 }
 
 func TestTCPWrongVersion(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}})
 	c := dial(t, ts)
 	c.send(&protocol.Hello{Version: 99, Name: "old"})
 	m := c.closed()
@@ -258,7 +256,7 @@ func TestTCPWrongVersion(t *testing.T) {
 }
 
 func TestTCPGarbageClosesOnlyThatClient(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 50}})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 50}}})
 	good := dial(t, ts)
 	good.join("good")
 	garbage := [][]byte{
@@ -286,7 +284,7 @@ func TestTCPGarbageClosesOnlyThatClient(t *testing.T) {
 }
 
 func TestTCPHandshakeTimeout(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}, HandshakeTimeout: 100 * time.Millisecond})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}, HandshakeTimeout: 100 * time.Millisecond})
 	c := dial(t, ts)
 	m := c.closed()
 	if e, ok := m.(*protocol.Error); !ok || e.Code != protocol.ErrCodeTimeout {
@@ -297,7 +295,7 @@ func TestTCPHandshakeTimeout(t *testing.T) {
 
 func TestTCPSlowClientDroppedOthersUnaffected(t *testing.T) {
 	const rate = 200
-	ts := startServer(t, Options{Config: Config{Rate: rate}, SendQueue: 4, WriteBuffer: 4096})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: rate}}, SendQueue: 4, WriteBuffer: 4096})
 	good := dial(t, ts)
 	good.join("good")
 	slow := dial(t, ts)
@@ -313,7 +311,7 @@ func TestTCPSlowClientDroppedOthersUnaffected(t *testing.T) {
 		if st, ok := m.(*protocol.State); ok {
 			last = st
 		}
-		return leftGame(m, 2)
+		return worldtest.LeftGame(m, 2)
 	})
 	ts.waitLog(t, "too slow")
 	elapsed := time.Since(start)
@@ -335,7 +333,7 @@ func TestTCPSlowClientDroppedOthersUnaffected(t *testing.T) {
 }
 
 func TestTCPFloodDisconnected(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}, MaxMessageRate: 50})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}, MaxMessageRate: 50})
 	good := dial(t, ts)
 	good.join("good")
 	c := dial(t, ts)
@@ -356,7 +354,7 @@ func TestTCPFloodDisconnected(t *testing.T) {
 		t.Fatalf("flooder got %+v, want Error(flood)", m)
 	}
 	ts.waitLog(t, "flooding")
-	good.until("the flooder's Leave", func(m protocol.Message) bool { return leftGame(m, 2) })
+	good.until("the flooder's Leave", func(m protocol.Message) bool { return worldtest.LeftGame(m, 2) })
 }
 
 // serverGoroutines returns the stacks of goroutines running server code.
@@ -384,7 +382,7 @@ func readers() int {
 }
 
 func TestTCPCloseSaysByeAndLeavesNoGoroutines(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}})
 	var clients []*testClient
 	for _, name := range []string{"ann", "bob"} {
 		c := dial(t, ts)
@@ -437,7 +435,7 @@ func TestTCPCloseSaysByeAndLeavesNoGoroutines(t *testing.T) {
 }
 
 func TestServeRejectsBadConfig(t *testing.T) {
-	s := New(Options{Config: Config{Rate: -5}})
+	s := New(Options{Hub: hub.Options{Config: world.Config{Rate: -5}}})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -449,7 +447,7 @@ func TestServeRejectsBadConfig(t *testing.T) {
 }
 
 func TestTCPIdleTimeout(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20}, IdleTimeout: 150 * time.Millisecond})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}, IdleTimeout: 150 * time.Millisecond})
 	good := dial(t, ts)
 	good.join("good")
 	quiet := dial(t, ts)
@@ -475,7 +473,7 @@ func TestTCPIdleTimeout(t *testing.T) {
 	if e, ok := m.(*protocol.Error); !ok || e.Code != protocol.ErrCodeTimeout {
 		t.Errorf("silent player got %+v, want Error(timeout)", m)
 	}
-	good.until("the quiet player's Leave", func(m protocol.Message) bool { return leftGame(m, 2) })
+	good.until("the quiet player's Leave", func(m protocol.Message) bool { return worldtest.LeftGame(m, 2) })
 	close(stop)
 	<-pinged
 	if ts.Stats().Players != 1 {
@@ -486,7 +484,7 @@ func TestTCPIdleTimeout(t *testing.T) {
 
 func TestTCPManyClientsEachGetTheirOwnAck(t *testing.T) {
 	const n, inputs = 40, 12
-	ts := startServer(t, Options{Config: Config{Rate: 50, Map: openMap(t, 60, 60), Spawn: grid.Pos{X: 30, Y: 30}}, MaxPlayersPerAddr: n})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 50, Map: worldtest.OpenMap(t, 60, 60), Spawn: grid.Pos{X: 30, Y: 30}}, MaxPlayersPerAddr: n}})
 	clients := make([]*testClient, n)
 	for i := range clients {
 		clients[i] = dial(t, ts)

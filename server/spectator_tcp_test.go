@@ -7,13 +7,15 @@ import (
 
 	"gridlag/grid"
 	"gridlag/protocol"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // TestTCPSpectatorWatchesAPlayer: over real TCP, a spectator sees a player
 // walk, with the ack of each input and the round trip the server measured
 // by pinging the player; the spectator's own Input closes it alone.
 func TestTCPSpectatorWatchesAPlayer(t *testing.T) {
-	ts := startServer(t, Options{Config: Config{Rate: 20, MaxPlayers: 1}, PingInterval: 20 * time.Millisecond})
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20, MaxPlayers: 1}, PingInterval: 20 * time.Millisecond}})
 	p := dial(t, ts)
 	if w := p.join("ann"); w.Player != 1 {
 		t.Fatalf("welcome %+v", w)

@@ -6,7 +6,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // stepUntil steps w one moment at a time until cond holds.
@@ -29,7 +29,7 @@ func TestAckAfterTheRoundTripAndATick(t *testing.T) {
 	const rate = 20
 	interval := time.Second / rate
 	for offset := time.Duration(0); offset < interval; offset += 7 * ms {
-		w := New(server.Config{Rate: rate})
+		w := New(world.Config{Rate: rate})
 		c := w.Join("ada", client.Options{Latency: 200 * ms})
 		w.Advance(offset)
 		sent := w.Now()
@@ -56,7 +56,7 @@ func TestAckAfterTheRoundTripAndATick(t *testing.T) {
 // interval, well within the 300 ms the real-TCP test used to allow.
 func TestLatencyChangesLive(t *testing.T) {
 	const rate = 50
-	w := New(server.Config{Rate: rate})
+	w := New(world.Config{Rate: rate})
 	c := w.Join("ada", client.Options{Latency: 600 * ms})
 	c.SetLatency(0)
 	if v := c.View(); v.Latency != 0 {
@@ -76,7 +76,7 @@ func TestLatencyChangesLive(t *testing.T) {
 // does: the adapter, not the driver, owns the channel, and fills it from
 // the driver's notes.
 func TestChangedOnArrivalAndEnd(t *testing.T) {
-	w := New(server.Config{Rate: 20})
+	w := New(world.Config{Rate: 20})
 	c := w.Join("ada", client.Options{Latency: 100 * ms})
 	drain := func() {
 		select {

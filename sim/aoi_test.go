@@ -8,17 +8,16 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // inArea reports whether p is within the area around c, or within its
-// reach (protocol.AreaReachX, AreaReachY) if reach.
+// reach (world.AreaReachX, AreaReachY) if reach.
 func inArea(p, c grid.Pos, reach bool) bool {
 	if reach {
-		return abs(p.X-c.X) <= protocol.AreaReachX && abs(p.Y-c.Y) <= protocol.AreaReachY
+		return abs(p.X-c.X) <= world.AreaReachX && abs(p.Y-c.Y) <= world.AreaReachY
 	}
-	return abs(p.X-c.X) <= protocol.AreaHalfWidth && abs(p.Y-c.Y) <= protocol.AreaHalfHeight
+	return abs(p.X-c.X) <= world.AreaHalfWidth && abs(p.Y-c.Y) <= world.AreaHalfHeight
 }
 
 func abs(v int) int { return max(v, -v) }
@@ -41,7 +40,7 @@ func TestViewsWithAreasMatchTheServer(t *testing.T) {
 		for i := range spawns {
 			spawns[i] = grid.Pos{X: rng.Intn(400), Y: rng.Intn(60)}
 		}
-		w := New(server.Config{Map: m, Spawn: spawns[0], Spawns: spawns[1:], Rate: 20})
+		w := New(world.Config{Map: m, Spawn: spawns[0], Spawns: spawns[1:], Rate: 20})
 		clients := make([]*Client, n)
 		for i := range clients {
 			clients[i] = w.Join(fmt.Sprint("p", i), client.Options{NoInterpolate: true})

@@ -6,7 +6,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 const ms = time.Millisecond
@@ -22,7 +22,7 @@ type sample struct {
 // player sees at each moment.
 func playArticle(t *testing.T, opts client.Options) []sample {
 	t.Helper()
-	w := New(server.Config{Rate: 0})
+	w := New(world.Config{Rate: 0})
 	opts.Latency = 250 * ms
 	c := w.Join("ada", opts)
 	if v := c.View(); v.Predicted != (grid.Pos{X: 10, Y: 10}) {

@@ -8,7 +8,7 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // TestBigMapTravelsAsBits: on a map too big for the Welcome the simulated
@@ -28,7 +28,7 @@ func TestBigMapTravelsAsBits(t *testing.T) {
 			}
 		}
 	}
-	w := New(server.Config{Map: m, Spawn: spawn, Rate: 20})
+	w := New(world.Config{Map: m, Spawn: spawn, Rate: 20})
 	arrived := map[protocol.Type]int{}
 	w.Trace(func(e Event) {
 		if e.Kind == OtherArrived {

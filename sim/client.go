@@ -6,7 +6,7 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // Client is a client driver (client.Driver, the code a TCP player runs) on
@@ -14,7 +14,7 @@ import (
 // the world's virtual clock.
 type Client struct {
 	w       *World
-	id      server.ConnID
+	id      world.ConnID
 	name    string
 	d       *client.Driver
 	changed chan struct{} // signalled (capacity 1) at each note of the driver

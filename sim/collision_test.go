@@ -6,7 +6,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // TestCollisionCorrectsOnlyTheLoser: two players a cell apart both step
@@ -15,7 +15,7 @@ import (
 // prediction was wrong, and reconciliation corrects it exactly once.
 func TestCollisionCorrectsOnlyTheLoser(t *testing.T) {
 	for _, rate := range []int{0, 3, 20, 60} {
-		w := New(server.Config{Rate: rate, Spawns: []grid.Pos{{X: 12, Y: 10}}})
+		w := New(world.Config{Rate: rate, Spawns: []grid.Pos{{X: 12, Y: 10}}})
 		loser := w.Join("slow", client.Options{Latency: 250 * ms, Jitter: 10 * ms, Seed: 3})
 		winner := w.Join("fast", client.Options{Latency: 40 * ms, Jitter: 10 * ms, Seed: 4})
 		if a, b := loser.View().Server, winner.View().Server; a != (grid.Pos{X: 10, Y: 10}) || b != (grid.Pos{X: 12, Y: 10}) {
@@ -47,7 +47,7 @@ func TestCollisionCorrectsOnlyTheLoser(t *testing.T) {
 // TestRefusedClientsAreForgotten: a connection the server refuses and
 // closes does not linger in the server's books.
 func TestRefusedClientsAreForgotten(t *testing.T) {
-	w := New(server.Config{Rate: 20})
+	w := New(world.Config{Rate: 20})
 	for i := 0; i < 20; i++ {
 		c := w.Join("bad\x1bname", client.Options{})
 		if c.View().Err == nil {

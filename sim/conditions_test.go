@@ -8,14 +8,14 @@ import (
 	"gridlag/grid"
 	"gridlag/link"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // TestClientLinkConditions: a preset sets the round trip, jitter and loss
 // the view shows; a stall holds an input sent during it until it ends, and
 // the strip sees it held.
 func TestClientLinkConditions(t *testing.T) {
-	w := New(server.Config{Rate: 0})
+	w := New(world.Config{Rate: 0})
 	c := w.Join("ada", client.Options{Latency: 100 * ms})
 	poor, _ := link.PresetNamed("poor")
 	c.ApplyPreset(poor)

@@ -5,7 +5,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // TestOthersWalkRoundCornersAtASlowRate: at 3 updates a second a walker
@@ -15,7 +15,7 @@ import (
 // neighbouring cell after another, and finally where the server has them.
 func TestOthersWalkRoundCornersAtASlowRate(t *testing.T) {
 	m := grid.DefaultMap()
-	w := New(server.Config{Rate: 3})
+	w := New(world.Config{Rate: 3})
 	observer := w.Join("obs", client.Options{Latency: 100 * ms})
 	walker := w.Join("walker", client.Options{})
 	wid := walker.View().Me

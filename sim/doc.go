@@ -1,8 +1,12 @@
-// Package sim runs gridlag's real server core and real client drivers
-// (client.Driver, the code a TCP player runs) over simulated links on a
-// virtual clock. Every message is encoded to its wire frame and decoded
-// again, as over TCP; only the sockets and the wall clock are replaced. Same
-// inputs, same seed: same timeline, to the nanosecond.
+// Package sim runs gridlag's real server (the hub.Hub the TCP server
+// runs, with its rooms and their worlds, its ticks, pings and timers) and
+// real client drivers (client.Driver, the code a TCP player runs) over
+// simulated links on a virtual clock. Every message is encoded to its
+// wire frame and decoded again, as over TCP; only the sockets and the wall
+// clock are replaced. Same inputs, same seed: same timeline, to the
+// nanosecond. A client names its room as a TCP client does
+// (client.Options.Room); Cut and Reconnect break its connection and bring
+// it back with its resume token.
 //
 // A World can also be stepped one moment at a time (Next, Step) and its
 // update rate changed live; each Client's link can be given loss, a preset

@@ -6,7 +6,7 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // Kind is the kind of an Event.
@@ -63,5 +63,5 @@ type Event struct {
 	// Err is why the connection ended (Closed).
 	Err error
 	// Zap is how the server judged the zap (ServerZap).
-	Zap server.ZapRecord
+	Zap world.ZapRecord
 }

@@ -7,7 +7,7 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // flights returns the messages of one type on a client's link one way.
@@ -25,7 +25,7 @@ func flights(c *Client, way Way, typ protocol.Type) []Flight {
 // way up at progress 0; halfway through the one-way delay it is at 0.5;
 // once delivered it is gone, and the State coming down carries ack #1.
 func TestInFlightLabelsTheWire(t *testing.T) {
-	w := New(server.Config{Rate: 0})
+	w := New(world.Config{Rate: 0})
 	c := w.Join("ada", client.Options{Latency: 250 * ms})
 	start := w.Now()
 	c.Press(grid.Right)
@@ -51,7 +51,7 @@ func TestInFlightLabelsTheWire(t *testing.T) {
 // TestInFlightLabelsSteps: at 20 Hz an idle client's States travel as
 // steps, and the strip still shows each one as a State with its ack.
 func TestInFlightLabelsSteps(t *testing.T) {
-	w := New(server.Config{Rate: 20})
+	w := New(world.Config{Rate: 20})
 	c := w.Join("ada", client.Options{Latency: 250 * ms})
 	c.Press(grid.Right)
 	w.Advance(500 * ms) // #1 is acknowledged; the ticks since are idle

@@ -6,7 +6,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // history records the server's cell of one player at every update tick.
@@ -54,7 +54,7 @@ func other(v client.View, id grid.PlayerID) (grid.Pos, bool) {
 // (plus at most the jitter) minus the interpolation delay.
 func TestOthersFollowTheServerDelayBehind(t *testing.T) {
 	for _, jitter := range []time.Duration{0, 30 * ms} {
-		w := New(server.Config{Rate: 20})
+		w := New(world.Config{Rate: 20})
 		observer := w.Join("obs", client.Options{Latency: 100 * ms, Jitter: jitter, Seed: 5})
 		walker := w.Join("walker", client.Options{})
 		wid := walker.View().Me
@@ -108,7 +108,7 @@ func TestOthersFollowTheServerDelayBehind(t *testing.T) {
 // TestInterpolationDelayAdapts: late states grow the delay, on-time states
 // shrink it back.
 func TestInterpolationDelayAdapts(t *testing.T) {
-	w := New(server.Config{Rate: 20})
+	w := New(world.Config{Rate: 20})
 	obs := w.Join("obs", client.Options{Latency: 100 * ms})
 	w.Join("walker", client.Options{})
 	w.Advance(2 * time.Second)
@@ -136,7 +136,7 @@ func TestInterpolationDelayAdapts(t *testing.T) {
 // arrives at t+50ms.
 func TestInterpolationOffShowsLatest(t *testing.T) {
 	// The walker starts at (5,14), with row 14 open to its right up to x=17.
-	w := New(server.Config{Rate: 3, Spawns: []grid.Pos{{X: 10, Y: 12}, {X: 5, Y: 14}}})
+	w := New(world.Config{Rate: 3, Spawns: []grid.Pos{{X: 10, Y: 12}, {X: 5, Y: 14}}})
 	off := w.Join("off", client.Options{Latency: 100 * ms, NoInterpolate: true})
 	on := w.Join("on", client.Options{Latency: 100 * ms})
 	walker := w.Join("walker", client.Options{})
@@ -189,7 +189,7 @@ func TestLonePlayerUnderJitterIsNeverCorrected(t *testing.T) {
 		rate            int
 		latency, jitter time.Duration
 	}{{20, 250 * ms, 80 * ms}, {3, 500 * ms, 150 * ms}, {0, 100 * ms, 50 * ms}, {60, 1000 * ms, 250 * ms}} {
-		w := New(server.Config{Rate: tc.rate})
+		w := New(world.Config{Rate: tc.rate})
 		c := w.Join("solo", client.Options{Latency: tc.latency, Jitter: tc.jitter, Seed: 9})
 		dirs := []grid.Dir{grid.Right, grid.Right, grid.Down, grid.Left, grid.Left, grid.Up}
 		for i := 0; i < 300; i++ {
@@ -216,7 +216,7 @@ func TestLonePlayerUnderJitterIsNeverCorrected(t *testing.T) {
 // were on their way; the server's burst allowance absorbs it.
 func TestSliderDropWhileWalkingIsNeverCorrected(t *testing.T) {
 	for _, jitter := range []time.Duration{0, 100 * ms} {
-		w := New(server.Config{Rate: 20})
+		w := New(world.Config{Rate: 20})
 		c := w.Join("solo", client.Options{Latency: 1000 * ms, Jitter: jitter, Seed: 2})
 		dirs := []grid.Dir{grid.Right, grid.Right, grid.Right, grid.Left, grid.Left, grid.Left}
 		for i := 0; i < 60; i++ {

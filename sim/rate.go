@@ -5,18 +5,14 @@ package sim
 func (w *World) Rate() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.rate
+	return w.hub.Options().Config.Rate
 }
 
-// SetRate changes the server's update rate live, hz between 0 (one State
-// per processed input) and server.MaxRate. At a rate above zero the next
-// tick comes one new interval from now.
+// SetRate changes the server's update rate live, in every room, hz
+// between 0 (one State per processed input) and world.MaxRate. At a rate
+// above zero the next tick comes one new interval from now.
 func (w *World) SetRate(hz int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	w.server.SetRate(hz)
-	w.rate = hz
-	if hz > 0 {
-		w.nextTick = w.now + w.interval()
-	}
+	w.hub.SetRate(w.now, hz)
 }

@@ -7,7 +7,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 func pendingSeqs(v client.View) []uint32 {
@@ -24,7 +24,7 @@ func pendingSeqs(v client.View) []uint32 {
 // moved the player, the client still waits; the next Step lands on the
 // State's arrival.
 func TestStepDoesOneMomentAtATime(t *testing.T) {
-	w := New(server.Config{Rate: 0})
+	w := New(world.Config{Rate: 0})
 	c := w.Join("ada", client.Options{Latency: 250 * ms})
 	start := w.Now()
 	c.Press(grid.Right)
@@ -52,7 +52,7 @@ func TestStepDoesOneMomentAtATime(t *testing.T) {
 // 5 Hz, the next acknowledgement waits for a tick, and ticks come five a
 // second; switched back to 0, inputs are answered at once and ticks stop.
 func TestSetRateLive(t *testing.T) {
-	w := New(server.Config{Rate: 0})
+	w := New(world.Config{Rate: 0})
 	c := w.Join("ada", client.Options{Latency: 100 * ms})
 	s := w.Now()
 	c.Press(grid.Right)

@@ -8,36 +8,38 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
-// World is a server core and its clients on one virtual clock. Its methods
-// are safe for concurrent use.
+// World is a server's hub (the one the TCP server runs: its rooms, their
+// worlds, their schedule) and its clients on one virtual clock. Its
+// methods are safe for concurrent use.
 type World struct {
 	mu        sync.Mutex
 	now       time.Duration
-	server    *server.Core
-	rate      int
-	nextTick  time.Duration
+	hub       *hub.Hub
 	clients   []*Client // in the order they joined: the order of every step
-	byID      map[server.ConnID]*Client
-	nextConn  server.ConnID
+	byID      map[world.ConnID]*Client
+	nextConn  world.ConnID
 	trace     func(Event)
 	frames    []byte
 	positions []grid.PlayerPos
 }
 
-// New returns a world around a server core with the given configuration.
-func New(cfg server.Config) *World {
-	cfg = cfg.WithDefaults()
-	w := &World{server: server.NewCore(cfg), rate: cfg.Rate, byID: make(map[server.ConnID]*Client)}
-	if w.rate > 0 {
-		w.nextTick = w.interval()
-	}
-	return w
-}
+// New returns a world around a hub whose rooms play with the given game
+// numbers (see NewHub).
+func New(cfg world.Config) *World { return NewHub(hub.Options{Config: cfg}) }
 
-func (w *World) interval() time.Duration { return time.Second / time.Duration(w.rate) }
+// NewHub returns a world around a hub of opts at time 0, its default room
+// open. The hub's rooms ping nobody until told to (PingEvery). The
+// clients are the server's own (hub.Origin.Own): no per-address cap,
+// share or rate applies to them.
+func NewHub(opts hub.Options) *World {
+	h := hub.New(0, opts)
+	h.PingEvery(0, 0)
+	return &World{hub: h, byID: make(map[world.ConnID]*Client)}
+}
 
 // Trace makes the world call f for every event, in order, with the world's
 // lock held: f may read views (Client.ViewLocked) but must not call other
@@ -55,8 +57,33 @@ func (w *World) Now() time.Duration {
 	return w.now
 }
 
-// Server returns the server core. Use it only between calls of the world.
-func (w *World) Server() *server.Core { return w.server }
+// Server returns the world of the server's default room. Use it only
+// between calls of the world.
+func (w *World) Server() *world.Core {
+	c, _ := w.hub.Room("")
+	return c
+}
+
+// Room returns the world of the room called name, if it is open. Use it
+// only between calls of the world.
+func (w *World) Room(name string) (*world.Core, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.hub.Room(name)
+}
+
+// Hub returns the server's hub. Use it only between calls of the world,
+// to read it.
+func (w *World) Hub() *hub.Hub { return w.hub }
+
+// PingEvery makes the server ping every player every every from now on,
+// the first time every from now, so that it measures their round trips,
+// as a TCP server does every second; 0 stops the pings.
+func (w *World) PingEvery(every time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.hub.PingEvery(w.now, every)
+}
 
 // Join connects a new client with the given name and options and advances
 // the clock until its handshake is done (Welcome and first State received)
@@ -70,17 +97,15 @@ func (w *World) Join(name string, opts client.Options) *Client {
 		seed = 1
 	}
 	opts.Seed = seed
-	w.nextConn++
 	c := &Client{
 		w:    w,
-		id:   w.nextConn,
 		name: name,
 		d:    client.NewDriver(w.now, opts),
 		done: make(chan struct{}),
 	}
 	c.observe()
 	w.clients = append(w.clients, c)
-	w.byID[c.id] = c
+	w.connect(c)
 	for !c.d.Core().Ready() && c.d.Phase() != client.Closed {
 		next, ok := w.next()
 		if !ok {
@@ -119,6 +144,15 @@ func (w *World) advanceTo(target time.Duration) {
 	}
 }
 
+// connect gives client c a new connection to the server.
+func (w *World) connect(c *Client) {
+	w.nextConn++
+	c.id = w.nextConn
+	w.byID[c.id] = c
+	w.hub.Connect(w.now, c.id, hub.Origin{Own: true})
+	w.route()
+}
+
 // next returns the time of the earliest thing due.
 func (w *World) next() (time.Duration, bool) {
 	var best time.Duration
@@ -128,9 +162,7 @@ func (w *World) next() (time.Duration, bool) {
 			best, found = t, true
 		}
 	}
-	if w.rate > 0 && len(w.clients) > 0 {
-		consider(w.nextTick, true)
-	}
+	consider(w.hub.NextWake())
 	for _, c := range w.clients {
 		if c.gone {
 			continue
@@ -144,7 +176,8 @@ func (w *World) next() (time.Duration, bool) {
 }
 
 // step does everything due at time t, in a fixed order: frames reaching the
-// server, the server's tick, frames reaching the clients, client timers.
+// server, the server's own times (its ticks, pings and timers: the hub's
+// Advance), frames reaching the clients, client timers.
 func (w *World) step(t time.Duration) {
 	w.now = t
 	for _, c := range w.clients {
@@ -157,10 +190,9 @@ func (w *World) step(t time.Duration) {
 			}
 		}
 	}
-	if w.rate > 0 && len(w.clients) > 0 && w.nextTick <= t {
-		w.server.Tick(t)
+	if at, ok := w.hub.NextWake(); ok && at <= t {
+		w.hub.Advance(t)
 		w.route()
-		w.nextTick += w.interval()
 	}
 	for _, c := range w.clients {
 		if !c.gone {
@@ -175,13 +207,16 @@ func (w *World) toServer(c *Client, frame []byte) {
 		panic(fmt.Sprintf("sim: a client sent a frame that does not decode: %v", err))
 	}
 	before, had := w.position(c)
-	w.server.Receive(w.now, c.id, m)
+	w.hub.Receive(w.now, c.id, m)
 	switch m := m.(type) {
 	case *protocol.Input:
 		after, _ := w.position(c)
 		w.emit(Event{T: w.now, Client: c, Kind: ServerInput, Seq: m.Seq, Dir: m.Dir, Pos: after, Moved: !had || after != before})
 	case *protocol.Zap:
-		z, _ := w.server.LastZap()
+		var z world.ZapRecord
+		if r, ok := w.hub.RoomOf(c.id); ok {
+			z, _ = r.LastZap()
+		}
 		w.emit(Event{T: w.now, Client: c, Kind: ServerZap, Seq: m.Seq, Dir: z.Beam.Dir, Pos: z.Beam.From, Zap: z})
 	case *protocol.Hello:
 		if p, ok := w.position(c); ok {
@@ -192,8 +227,9 @@ func (w *World) toServer(c *Client, frame []byte) {
 }
 
 // Hangup closes client c's connection from the server's side, as a server
-// that shuts down does: the server forgets the client at once, the client
-// learns it after its link's latency, as the end of the stream.
+// that shuts down does: the server forgets the client at once (its player
+// leaves), the client learns it after its link's latency, as the end of
+// the stream.
 func (w *World) Hangup(c *Client, reason string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -202,12 +238,14 @@ func (w *World) Hangup(c *Client, reason string) {
 	}
 	c.d.Hangup(w.now, nil)
 	c.cut = true
-	w.disconnect(c, reason)
+	w.hub.Close(w.now, c.id, reason)
+	w.emit(Event{T: w.now, Client: c, Kind: ServerDisconnect})
+	w.route()
 }
 
-// disconnect tells the server that client c's connection closed.
+// disconnect tells the server that client c's connection ended.
 func (w *World) disconnect(c *Client, reason string) {
-	w.server.Disconnect(w.now, c.id, reason)
+	w.hub.Disconnect(w.now, c.id, reason)
 	w.emit(Event{T: w.now, Client: c, Kind: ServerDisconnect})
 	w.route()
 }
@@ -218,8 +256,8 @@ func (w *World) disconnect(c *Client, reason string) {
 // server at once, as the TCP adapter reports it; that may produce more
 // messages to route.
 func (w *World) route() {
-	var closed []server.ConnID
-	for _, e := range w.server.Outbox().Envelopes {
+	var closed []world.ConnID
+	for _, e := range w.hub.Outbox().Envelopes {
 		c := w.client(e.To)
 		if c == nil {
 			continue
@@ -239,14 +277,14 @@ func (w *World) route() {
 		}
 	}
 	for _, id := range closed {
-		w.server.Disconnect(w.now, id, "closed by the server")
+		w.hub.Disconnect(w.now, id, "closed by the server")
 	}
 	if len(closed) > 0 {
 		w.route()
 	}
 }
 
-func (w *World) client(id server.ConnID) *Client { return w.byID[id] }
+func (w *World) client(id world.ConnID) *Client { return w.byID[id] }
 
 func (w *World) emit(e Event) {
 	if w.trace != nil {
@@ -265,11 +303,15 @@ func (w *World) Position(c *Client) (grid.Pos, bool) {
 func (w *World) PositionLocked(c *Client) (grid.Pos, bool) { return w.position(c) }
 
 func (w *World) position(c *Client) (grid.Pos, bool) {
-	id, ok := w.server.Player(c.id)
+	r, ok := w.hub.RoomOf(c.id)
 	if !ok {
 		return grid.Pos{}, false
 	}
-	w.positions = w.server.Positions(w.positions[:0])
+	id, ok := r.Player(c.id)
+	if !ok {
+		return grid.Pos{}, false
+	}
+	w.positions = r.Positions(w.positions[:0])
 	for _, p := range w.positions {
 		if p.ID == id {
 			return p.Pos, true

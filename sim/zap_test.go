@@ -7,7 +7,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // points returns the points the view's scoreboard gives player name, and
@@ -30,7 +30,7 @@ func points(t *testing.T, v client.View, name string) (int, bool) {
 // while the server says it is frozen, and it respawns after FreezeTime.
 func TestZapIsAnInputThatPredictsNothingButTheBeam(t *testing.T) {
 	for _, rate := range []int{0, 20} {
-		w := New(server.Config{Rate: rate, Spawns: []grid.Pos{{X: 13, Y: 10}}, LagComp: true, Unlag: server.DefaultUnlag})
+		w := New(world.Config{Rate: rate, Spawns: []grid.Pos{{X: 13, Y: 10}}, LagComp: true, Unlag: world.DefaultUnlag})
 		ann := w.Join("ann", client.Options{Latency: 200 * ms})
 		bob := w.Join("bob", client.Options{Latency: 60 * ms})
 		w.Advance(time.Second)
@@ -80,7 +80,7 @@ func TestZapIsAnInputThatPredictsNothingButTheBeam(t *testing.T) {
 // TestRoundEndsInTheViews: every view shows the round, the time left, and
 // at its end the winner and the scores back at 0.
 func TestRoundEndsInTheViews(t *testing.T) {
-	w := New(server.Config{Rate: 20, Spawns: []grid.Pos{{X: 12, Y: 10}}, LagComp: true, Unlag: server.DefaultUnlag, Round: 2 * time.Second})
+	w := New(world.Config{Rate: 20, Spawns: []grid.Pos{{X: 12, Y: 10}}, LagComp: true, Unlag: world.DefaultUnlag, Round: 2 * time.Second})
 	ann := w.Join("ann", client.Options{Latency: 50 * ms})
 	bob := w.Join("bob", client.Options{Latency: 50 * ms})
 	w.Join("bot-1", client.Options{Latency: 50 * ms, Bot: true}) // spawns away from the humans

@@ -8,6 +8,8 @@ import (
 
 	"gridlag/bot"
 	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // startGameInProcess runs a game server of opts and an SSH front end that
@@ -27,7 +29,7 @@ func startGameInProcess(t *testing.T, opts server.Options) (*server.Server, *Ser
 // bots and every SSH player used to count, and where a direct player
 // already plays) join.
 func TestSSHPlayersCountAsTheirOwnAddress(t *testing.T) {
-	g, s := startGameInProcess(t, server.Options{Config: server.Config{Rate: server.DefaultRate}, MaxPlayersPerAddr: 2})
+	g, s := startGameInProcess(t, server.Options{Hub: hub.Options{Config: world.Config{Rate: world.DefaultRate}, MaxPlayersPerAddr: 2}})
 	o := observer(t, s.opts.GameAddr) // one player from 127.0.0.1, over TCP
 	ctx, cancel := context.WithCancel(context.Background())
 	stopBots := bot.Start(ctx, bot.Options{Addr: s.opts.GameAddr, N: 3, Seed: 1,

@@ -16,7 +16,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/tui"
 )
 
@@ -121,7 +121,7 @@ func BenchmarkSessionCost(b *testing.B) {
 	}{{"classic", nil}, {"map1024", big}} {
 		for _, size := range [][2]int{{80, 24}, {10000, 10000}} {
 			b.Run(fmt.Sprintf("%s/%dx%d", m.name, size[0], size[1]), func(b *testing.B) {
-				_, addr := startGameWith(b, server.Config{Rate: server.DefaultRate, Map: m.m, MaxPlayers: 1000})
+				_, addr := startGameWith(b, world.Config{Rate: world.DefaultRate, Map: m.m, MaxPlayers: 1000})
 				s := startSSH(b, Options{GameAddr: addr, MaxSessions: 1000, MaxPerAddr: 1000, Logger: quietLogger()})
 				before := liveHeap()
 				b.ResetTimer()

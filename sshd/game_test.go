@@ -12,21 +12,23 @@ import (
 	"gridlag/client"
 	"gridlag/client/tcp"
 	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // startGame runs a real game server on 127.0.0.1:0 at the default update
 // rate and returns its address.
 func startGame(t testing.TB) string {
 	t.Helper()
-	_, addr := startGameWith(t, server.Config{Rate: server.DefaultRate})
+	_, addr := startGameWith(t, world.Config{Rate: world.DefaultRate})
 	return addr
 }
 
 // startGameWith runs a real game server of cfg on 127.0.0.1:0 and returns
 // it with its address.
-func startGameWith(t testing.TB, cfg server.Config) (*server.Server, string) {
+func startGameWith(t testing.TB, cfg world.Config) (*server.Server, string) {
 	t.Helper()
-	return startGameOpts(t, server.Options{Config: cfg})
+	return startGameOpts(t, server.Options{Hub: hub.Options{Config: cfg}})
 }
 
 // startGameOpts runs a real game server of opts on 127.0.0.1:0 and

@@ -1,7 +1,6 @@
 package sshd
 
 import (
-	"encoding/binary"
 	"fmt"
 	"time"
 
@@ -189,21 +188,25 @@ func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim reque
 // windowChangeSize is the window (see remote.WindowOf) a window-change
 // request's payload asks for (RFC 4254 6.7: columns, rows, then pixels).
 func windowChangeSize(p []byte) (remote.Window, bool) {
-	if len(p) < 8 {
+	var w struct {
+		Cols, Rows uint32
+		Rest       []byte `ssh:"rest"` // the pixels
+	}
+	if gossh.Unmarshal(p, &w) != nil {
 		return remote.Window{}, false
 	}
-	return remote.WindowOf(int(min(binary.BigEndian.Uint32(p), 1<<16)), int(min(binary.BigEndian.Uint32(p[4:]), 1<<16))), true
+	return remote.WindowOf(int(min(w.Cols, 1<<16)), int(min(w.Rows, 1<<16))), true
 }
 
 // ptyRequestSize is the window a pty-req's payload gives (RFC 4254 6.2:
 // the terminal's name, then columns and rows).
 func ptyRequestSize(p []byte) (remote.Window, bool) {
-	if len(p) < 4 {
+	var r struct {
+		Term string
+		Rest []byte `ssh:"rest"` // the window change's fields, then the modes
+	}
+	if gossh.Unmarshal(p, &r) != nil {
 		return remote.Window{}, false
 	}
-	n := binary.BigEndian.Uint32(p)
-	if uint64(len(p)-4) < uint64(n) {
-		return remote.Window{}, false
-	}
-	return windowChangeSize(p[4+n:])
+	return windowChangeSize(r.Rest)
 }

@@ -1,7 +1,6 @@
 package sshd
 
 import (
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"testing"
@@ -12,23 +11,32 @@ import (
 	"gridlag/remote"
 )
 
+// windowSize is a window-change request's payload (RFC 4254 6.7).
+type windowSize struct{ Cols, Rows, Width, Height uint32 }
+
 // windowChange is a window-change request for cols x rows.
 func windowChange(cols, rows uint32) *gossh.Request {
-	p := binary.BigEndian.AppendUint32(nil, cols)
-	p = binary.BigEndian.AppendUint32(p, rows)
-	p = binary.BigEndian.AppendUint64(p, 0)
-	return &gossh.Request{Type: "window-change", Payload: p}
+	return &gossh.Request{Type: "window-change", Payload: gossh.Marshal(windowSize{Cols: cols, Rows: rows})}
 }
 
-// ptyRequest is a pty-req for cols x rows.
+// colsOf returns the columns a window-change request asks for.
+func colsOf(t *testing.T, r *gossh.Request) uint32 {
+	t.Helper()
+	var w windowSize
+	if err := gossh.Unmarshal(r.Payload, &w); err != nil {
+		t.Fatalf("a %s request's payload: %v", r.Type, err)
+	}
+	return w.Cols
+}
+
+// ptyRequest is a pty-req for an xterm of cols x rows (RFC 4254 6.2).
 func ptyRequest(cols, rows uint32) *gossh.Request {
-	p := binary.BigEndian.AppendUint32(nil, 5)
-	p = append(p, "xterm"...)
-	p = binary.BigEndian.AppendUint32(p, cols)
-	p = binary.BigEndian.AppendUint32(p, rows)
-	p = binary.BigEndian.AppendUint64(p, 0)
-	p = binary.BigEndian.AppendUint32(p, 0)
-	return &gossh.Request{Type: "pty-req", Payload: p}
+	p := struct {
+		Term                      string
+		Cols, Rows, Width, Height uint32
+		Modes                     string
+	}{Term: "xterm", Cols: cols, Rows: rows}
+	return &gossh.Request{Type: "pty-req", Payload: gossh.Marshal(p)}
 }
 
 // collect runs passRequests over reqs with lim and returns what it passed
@@ -58,7 +66,12 @@ func describe(reqs []*gossh.Request) []string {
 	var d []string
 	for _, r := range reqs {
 		if r.Type == "window-change" {
-			d = append(d, fmt.Sprintf("%dx%d", binary.BigEndian.Uint32(r.Payload), binary.BigEndian.Uint32(r.Payload[4:])))
+			var w windowSize
+			if err := gossh.Unmarshal(r.Payload, &w); err != nil {
+				d = append(d, fmt.Sprintf("window-change (%v)", err))
+				continue
+			}
+			d = append(d, fmt.Sprintf("%dx%d", w.Cols, w.Rows))
 			continue
 		}
 		d = append(d, r.Type)
@@ -119,7 +132,7 @@ func TestHeldWindowChangeGoesOnAfterTheInterval(t *testing.T) {
 	for _, want := range []uint32{80, 120} {
 		select {
 		case r := <-out:
-			if cols := binary.BigEndian.Uint32(r.Payload); cols != want {
+			if cols := colsOf(t, r); cols != want {
 				t.Errorf("window change of %d columns, want %d", cols, want)
 			}
 		case <-time.After(10 * time.Second):
@@ -156,5 +169,39 @@ func TestRequestFloodStops(t *testing.T) {
 	close(in)
 	if !<-ended {
 		t.Error("requests within the limit were taken for a flood")
+	}
+}
+
+// The sizes read from window-change and pty-req payloads: a request's
+// columns and rows (capped at 65536) whatever follows them, and a payload
+// too short for them, or a terminal name longer than the payload, read
+// as no size.
+func TestRequestPayloadSizes(t *testing.T) {
+	if w, ok := windowChangeSize(windowChange(120, 40).Payload); !ok || w != remote.WindowOf(120, 40) {
+		t.Errorf("window change 120x40 read as %+v, %v", w, ok)
+	}
+	if w, ok := windowChangeSize(gossh.Marshal(struct{ Cols, Rows uint32 }{90, 30})); !ok || w != remote.WindowOf(90, 30) {
+		t.Errorf("a window change without its pixels read as %+v, %v, want 90x30", w, ok)
+	}
+	if w, ok := windowChangeSize(windowChange(1<<31, 1<<31).Payload); !ok || w != remote.WindowOf(1<<16, 1<<16) {
+		t.Errorf("a window change of 2^31 columns and rows read as %+v, %v, want the cap", w, ok)
+	}
+	if w, ok := ptyRequestSize(ptyRequest(100, 30).Payload); !ok || w != remote.WindowOf(100, 30) {
+		t.Errorf("pty-req 100x30 read as %+v, %v", w, ok)
+	}
+	for _, bad := range [][]byte{nil, {0, 0, 0, 80}, {0, 0, 0, 80, 0, 0, 0}} {
+		if w, ok := windowChangeSize(bad); ok {
+			t.Errorf("window change payload %v read as %+v", bad, w)
+		}
+	}
+	long := gossh.Marshal(struct {
+		Term       string
+		Cols, Rows uint32
+	}{"xterm", 80, 24})
+	long[3] = 200 // the name's length runs past the payload
+	for _, bad := range [][]byte{nil, {0, 0}, long, gossh.Marshal(struct{ Term string }{"xterm"})} {
+		if w, ok := ptyRequestSize(bad); ok {
+			t.Errorf("pty-req payload %v read as %+v", bad, w)
+		}
 	}
 }

@@ -5,10 +5,11 @@ import (
 	"time"
 
 	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // waitGame waits until the game server's counters satisfy cond.
-func waitGame(t *testing.T, g *server.Server, what string, cond func(server.Stats) bool) {
+func waitGame(t *testing.T, g *server.Server, what string, cond func(world.Stats) bool) {
 	t.Helper()
 	deadline := time.Now().Add(waitLong)
 	for !cond(g.Stats()) {
@@ -24,7 +25,7 @@ func waitGame(t *testing.T, g *server.Server, what string, cond func(server.Stat
 // avatar at the same cell, and its input numbering goes on. A player
 // without a key who drops leaves at once.
 func TestSSHResumeByKey(t *testing.T) {
-	g, addr := startGameWith(t, server.Config{Rate: server.DefaultRate, Resume: 30 * time.Second})
+	g, addr := startGameWith(t, world.Config{Rate: world.DefaultRate, Resume: 30 * time.Second})
 	s := startSSH(t, Options{GameAddr: addr})
 	key := newClientKey(t)
 
@@ -36,7 +37,7 @@ func TestSSHResumeByKey(t *testing.T) {
 	tm.send("\x1b[C")
 	tm.waitText("you (12,10)", "server (12,10)")
 	c.Close() // the laptop lid shuts: no q
-	waitGame(t, g, "the avatar to be kept", func(st server.Stats) bool { return st.Away == 1 })
+	waitGame(t, g, "the avatar to be kept", func(st world.Stats) bool { return st.Away == 1 })
 
 	again := openTerm(t, dialSSH(t, s, "ada", key), "xterm-256color", 100, 40)
 	again.waitText("you (12,10)", "server (12,10)", "last ack #2")
@@ -50,7 +51,7 @@ func TestSSHResumeByKey(t *testing.T) {
 	bob := dialSSH(t, s, "bob", nil)
 	openTerm(t, bob, "xterm-256color", 100, 40).waitText("playing as bob")
 	bob.Close()
-	waitGame(t, g, "the keyless player to leave", func(st server.Stats) bool { return st.Leaves == 1 && st.Away == 0 })
+	waitGame(t, g, "the keyless player to leave", func(st world.Stats) bool { return st.Leaves == 1 && st.Away == 0 })
 	again.quitAtOnce()
 }
 
@@ -58,7 +59,7 @@ func TestSSHResumeByKey(t *testing.T) {
 // room by their key, even when the new session names no room (the game
 // server routes the token to the room that issued it).
 func TestSSHResumeByKeyInRoom(t *testing.T) {
-	g, addr := startGameWith(t, server.Config{Rate: server.DefaultRate, Resume: 30 * time.Second})
+	g, addr := startGameWith(t, world.Config{Rate: world.DefaultRate, Resume: 30 * time.Second})
 	s := startSSH(t, Options{GameAddr: addr})
 	key := newClientKey(t)
 
@@ -68,7 +69,7 @@ func TestSSHResumeByKeyInRoom(t *testing.T) {
 	tm.send("\x1b[C")
 	tm.waitText("you (11,10)", "server (11,10)")
 	c.Close()
-	waitGame(t, g, "the avatar to be kept", func(st server.Stats) bool { return st.Away == 1 })
+	waitGame(t, g, "the avatar to be kept", func(st world.Stats) bool { return st.Away == 1 })
 
 	again := openTerm(t, dialSSH(t, s, "ada", key), "xterm-256color", 100, 40)
 	again.waitText("room kitchen", "you (11,10)", "server (11,10)", "last ack #1")
@@ -83,7 +84,7 @@ func TestSSHResumeByKeyInRoom(t *testing.T) {
 // A player who chose their room in the lobby comes back to it by their
 // key too: the new session skips the lobby.
 func TestSSHResumeByKeyFromTheLobby(t *testing.T) {
-	g, addr := startGameWith(t, server.Config{Rate: server.DefaultRate, Resume: 30 * time.Second})
+	g, addr := startGameWith(t, world.Config{Rate: world.DefaultRate, Resume: 30 * time.Second})
 	s := startSSH(t, Options{GameAddr: addr})
 	key := newClientKey(t)
 
@@ -97,7 +98,7 @@ func TestSSHResumeByKeyFromTheLobby(t *testing.T) {
 	tm.send("\x1b[C")
 	tm.waitText("you (11,10)", "server (11,10)")
 	c.Close()
-	waitGame(t, g, "the avatar to be kept", func(st server.Stats) bool { return st.Away == 1 })
+	waitGame(t, g, "the avatar to be kept", func(st world.Stats) bool { return st.Away == 1 })
 
 	again := openTermRunning(t, dialSSH(t, s, "ada", key), "xterm-256color", 100, 40, "lobby")
 	again.waitText("room attic", "you (11,10)", "server (11,10)", "last ack #1")

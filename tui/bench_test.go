@@ -11,7 +11,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/sim"
 	"gridlag/tui"
 )
@@ -96,7 +96,7 @@ func newTerminal(tb testing.TB) *terminal {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(scr.Fini)
-	w := sim.New(server.Config{Rate: 20})
+	w := sim.New(world.Config{Rate: 20})
 	me := w.Join("alice", client.Options{Latency: 100 * time.Millisecond})
 	bob := w.Join("bob", client.Options{})
 	w.Advance(2 * time.Second)

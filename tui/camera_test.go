@@ -9,7 +9,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/tui"
 )
 
@@ -75,7 +75,7 @@ func TestCameraFollowsThePlayer(t *testing.T) {
 // 80x24 the player is drawn, walks and stays on the board, and the status
 // line says where it is on the map.
 func TestBigMapPlaysAt80x24(t *testing.T) {
-	r := newRigOn(t, server.Config{Rate: 20, Map: openMap(t, 300, 200), Spawn: grid.Pos{X: 150, Y: 100}}, client.Options{})
+	r := newRigOn(t, world.Config{Rate: 20, Map: openMap(t, 300, 200), Spawn: grid.Pos{X: 150, Y: 100}}, client.Options{})
 	r.resize(80, 24)
 	r.advance(200 * time.Millisecond)
 	r.mustNotShow("terminal too small")

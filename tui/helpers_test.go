@@ -10,7 +10,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/sim"
 	"gridlag/tui"
 )
@@ -35,11 +35,11 @@ type simTerm struct {
 // the first frame.
 func newRig(t *testing.T, opts client.Options) *rig {
 	t.Helper()
-	return newRigOn(t, server.Config{Rate: 20}, opts)
+	return newRigOn(t, world.Config{Rate: 20}, opts)
 }
 
 // newRigOn is newRig on a world of the given game numbers.
-func newRigOn(t *testing.T, cfg server.Config, opts client.Options) *rig {
+func newRigOn(t *testing.T, cfg world.Config, opts client.Options) *rig {
 	t.Helper()
 	w := sim.New(cfg)
 	me := w.Join("alice", opts)

@@ -1,15 +1,14 @@
 package tui
 
-import (
-	"gridlag/grid"
-	"gridlag/protocol"
-)
+import "gridlag/grid"
 
 // The largest screen the interface can use. A player hears of the others
-// within protocol.AreaHalfWidth columns and AreaHalfHeight rows of its
-// cell, and the board's camera keeps the player in its middle third (see
-// follow), so a board half as large again as those half sides shows the
-// farthest players the server tells of at its edges: MaxBoardWidth x
+// within areaHalfWidth columns and areaHalfHeight rows of its cell (the
+// server's area of interest: world.AreaHalfWidth and AreaHalfHeight in
+// package server/world, which tui does not import; a test holds the two
+// equal), and the board's camera keeps the player in its middle third
+// (see follow), so a board half as large again as those half sides shows
+// the farthest players the server tells of at its edges: MaxBoardWidth x
 // MaxBoardHeight cells, beside the panel, with the title above and the
 // status and keys' lines below. Everything else fits in it too: the
 // classic map in the wide layout, the lobby, the spectator's board, the
@@ -17,10 +16,17 @@ import (
 // without players: a front end that pays for every cell of a remote
 // terminal (the SSH server) gives the screen no more than this.
 const (
-	MaxBoardWidth  = 3 * protocol.AreaHalfWidth / 2
-	MaxBoardHeight = 3 * protocol.AreaHalfHeight / 2
+	MaxBoardWidth  = 3 * areaHalfWidth / 2
+	MaxBoardHeight = 3 * areaHalfHeight / 2
 	MaxWidth       = MaxBoardWidth + boardMargin + panelWidth
 	MaxHeight      = 1 + MaxBoardHeight + belowRows
+)
+
+// The half sides of the area of interest the server tells a player of
+// (see MaxWidth).
+const (
+	areaHalfWidth  = 128
+	areaHalfHeight = 40
 )
 
 // Fixed sizes of the screen's parts.

@@ -10,7 +10,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/sim"
 	"gridlag/tui"
 )
@@ -64,7 +64,7 @@ func startLobby(t *testing.T, lobby tui.Lobby, stop chan struct{}) *running {
 }
 
 func TestLobbyListsRoomsAndJoinsOne(t *testing.T) {
-	lobby := &fakeLobby{world: sim.New(server.Config{Rate: 20}), rooms: &protocol.Rooms{MaxRooms: 256, Rooms: []protocol.RoomInfo{
+	lobby := &fakeLobby{world: sim.New(world.Config{Rate: 20}), rooms: &protocol.Rooms{MaxRooms: 256, Rooms: []protocol.RoomInfo{
 		{Players: 3, MaxPlayers: 1000, Round: 2, LeftMS: 83_000},
 		{Name: "full", Players: 32, MaxPlayers: 32, Round: 1, LeftMS: 5_000},
 		{Name: "kitchen", Players: 1, MaxPlayers: 32, Spectators: 2, Round: 4, LeftMS: 179_000},
@@ -97,7 +97,7 @@ func TestLobbyListsRoomsAndJoinsOne(t *testing.T) {
 }
 
 func TestLobbyNamesANewRoom(t *testing.T) {
-	lobby := &fakeLobby{world: sim.New(server.Config{Rate: 20}), rooms: &protocol.Rooms{MaxRooms: 256, Rooms: []protocol.RoomInfo{{MaxPlayers: 1000}}}}
+	lobby := &fakeLobby{world: sim.New(world.Config{Rate: 20}), rooms: &protocol.Rooms{MaxRooms: 256, Rooms: []protocol.RoomInfo{{MaxPlayers: 1000}}}}
 	stop := make(chan struct{})
 	defer close(stop)
 	r := startLobby(t, lobby, stop)
@@ -120,7 +120,7 @@ func TestLobbyNamesANewRoom(t *testing.T) {
 // A room joined after the user quit the lobby is left at once: its
 // session is closed, not left playing with nobody at the keys.
 func TestLobbyClosesALateSession(t *testing.T) {
-	lobby := &fakeLobby{world: sim.New(server.Config{Rate: 20}), hold: make(chan struct{}), late: make(chan *sim.Client, 1),
+	lobby := &fakeLobby{world: sim.New(world.Config{Rate: 20}), hold: make(chan struct{}), late: make(chan *sim.Client, 1),
 		rooms: &protocol.Rooms{MaxRooms: 256, Rooms: []protocol.RoomInfo{{MaxPlayers: 1000}}}}
 	r := startLobby(t, lobby, nil)
 	r.waitFor("1 rooms open")
@@ -148,7 +148,7 @@ func TestLobbyClosesALateSession(t *testing.T) {
 // TestLobbySaysTheListIsCut: a server with more rooms than a list frame
 // carries sends the busiest and their total; the lobby says so.
 func TestLobbySaysTheListIsCut(t *testing.T) {
-	lobby := &fakeLobby{world: sim.New(server.Config{Rate: 20}), rooms: &protocol.Rooms{MaxRooms: 1024, Total: 1001, Rooms: []protocol.RoomInfo{
+	lobby := &fakeLobby{world: sim.New(world.Config{Rate: 20}), rooms: &protocol.Rooms{MaxRooms: 1024, Total: 1001, Rooms: []protocol.RoomInfo{
 		{Players: 3, MaxPlayers: 1000, Round: 2, LeftMS: 83_000},
 		{Name: "kitchen", Players: 1, MaxPlayers: 32, Round: 4, LeftMS: 179_000},
 	}}}

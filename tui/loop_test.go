@@ -8,7 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
-	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/sim"
 )
 
@@ -91,11 +91,11 @@ type loopRig struct {
 // newLoopRig settles the world for 2 s (so the board is there), then
 // starts the loop, which draws its first frame.
 func newLoopRig(t *testing.T, opts client.Options, others ...string) *loopRig {
-	return newLoopRigIn(t, server.Config{Rate: 20}, opts, others...)
+	return newLoopRigIn(t, world.Config{Rate: 20}, opts, others...)
 }
 
 // newLoopRigIn is newLoopRig in a world of cfg.
-func newLoopRigIn(t *testing.T, cfg server.Config, opts client.Options, others ...string) *loopRig {
+func newLoopRigIn(t *testing.T, cfg world.Config, opts client.Options, others ...string) *loopRig {
 	w := sim.New(cfg)
 	me := &viewCounter{Client: w.Join("alice", opts)}
 	for _, name := range others {
@@ -249,8 +249,8 @@ func TestFrameClock(t *testing.T) {
 // to show its next second: the tick due later is brought forward, and
 // the clock's own tick still comes.
 func TestKeyIsNotHeldForTheRoundClock(t *testing.T) {
-	r := newLoopRigIn(t, server.Config{Rate: 20, Round: 3 * time.Minute}, client.Options{NoInterpolate: true})
-	r.world.Ping()                     // the scoreboard, with the round's clock, comes with the server's ping
+	r := newLoopRigIn(t, world.Config{Rate: 20, Round: 3 * time.Minute}, client.Options{NoInterpolate: true})
+	r.world.PingEvery(time.Second)     // the scoreboard, with the round's clock, comes with the server's pings
 	r.advance(1500 * time.Millisecond) // idle: only the round's clock ticks
 	if r.loop.tick == nil {
 		t.Fatalf("no tick due for the round's clock: round %d, left %v", r.me.View().Round, r.me.View().RoundLeft)

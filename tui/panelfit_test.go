@@ -11,7 +11,7 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // TestPanelFitsAnyMap: on a map 12 rows high, or 8, at 80x24 and larger,
@@ -145,15 +145,14 @@ func underlined(st tcell.Style) bool {
 // scoreboard lists the bots far out of view by name, as the server's
 // Ranking gives them, though the board shows none of them.
 func TestScoreboardListsTheRoom(t *testing.T) {
-	r := newRigOn(t, server.Config{Rate: 20, Map: openMap(t, 1000, 200)}, client.Options{})
+	r := newRigOn(t, world.Config{Rate: 20, Map: openMap(t, 1000, 200)}, client.Options{})
 	for i := 1; i <= 3; i++ {
 		if v := r.world.Join(fmt.Sprintf("bot-%d", i), client.Options{Bot: true}).View(); v.Err != nil {
 			t.Fatal(v.Err)
 		}
 	}
-	r.advance(time.Second)
-	r.world.Ping() // as the TCP server does every second: the joins' scoreboard
-	r.advance(time.Second)
+	r.world.PingEvery(time.Second) // as the TCP server does: the joins' scoreboard
+	r.advance(2 * time.Second)
 	if v := r.me.View(); len(v.Others) != 0 {
 		t.Fatalf("alice sees %+v: the test needs the bots out of her view", v.Others)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/sim"
 	"gridlag/tui"
 )
@@ -106,7 +106,7 @@ func startApp(t *testing.T, what string, run func(scr tcell.Screen) error) *runn
 }
 
 func newRunning(t *testing.T, opts tui.Options) *running {
-	w := sim.New(server.Config{Rate: 20})
+	w := sim.New(world.Config{Rate: 20})
 	me := w.Join("alice", client.Options{Latency: 200 * time.Millisecond})
 	return startRun(t, me, w, me, opts)
 }
@@ -248,7 +248,7 @@ type panicky struct{ *sim.Client }
 func (panicky) Press(grid.Dir) { panic("boom") }
 
 func TestRunFinalisesOnPanic(t *testing.T) {
-	w := sim.New(server.Config{Rate: 20})
+	w := sim.New(world.Config{Rate: 20})
 	me := w.Join("alice", client.Options{})
 	r := startRun(t, panicky{me}, w, me, tui.Options{})
 	r.waitFor("you (10,10)")
@@ -269,7 +269,7 @@ func TestRunFinalisesOnPanic(t *testing.T) {
 }
 
 func TestRunRejectsNil(t *testing.T) {
-	w := sim.New(server.Config{})
+	w := sim.New(world.Config{})
 	me := w.Join("alice", client.Options{})
 	if err := tui.Run(nil, me, tui.Options{}); err == nil {
 		t.Fatal("Run accepted a nil screen")

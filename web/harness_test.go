@@ -16,6 +16,7 @@ import (
 	"github.com/coder/websocket"
 
 	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/vt"
 )
 
@@ -38,11 +39,11 @@ func (w testWriter) Write(p []byte) (int, error) {
 // its address.
 func startGame(t testing.TB, opts server.Options) (*server.Server, string) {
 	t.Helper()
-	if opts.Config.Rate == 0 {
-		opts.Config.Rate = server.DefaultRate
+	if opts.Hub.Config.Rate == 0 {
+		opts.Hub.Config.Rate = world.DefaultRate
 	}
-	if opts.Config.Resume == 0 {
-		opts.Config.Resume = server.DefaultResume
+	if opts.Hub.Config.Resume == 0 {
+		opts.Hub.Config.Resume = world.DefaultResume
 	}
 	opts.Logger = testLogger(t).WithPrefix("game")
 	g := server.New(opts)

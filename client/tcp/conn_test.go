@@ -12,6 +12,8 @@ import (
 	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 )
 
 // patience bounds every wait of these tests on the wall clock: a guard
@@ -23,19 +25,19 @@ const patience = time.Minute
 // startServer runs the real TCP server at rate on a free loopback port.
 func startServer(t *testing.T, rate int) string {
 	t.Helper()
-	_, addr := startServerWith(t, server.Config{Rate: rate})
+	_, addr := startServerWith(t, world.Config{Rate: rate})
 	return addr
 }
 
 // startServerWith runs the real TCP server of cfg on a free loopback
 // port, and returns it with its address.
-func startServerWith(t *testing.T, cfg server.Config) (*server.Server, string) {
+func startServerWith(t *testing.T, cfg world.Config) (*server.Server, string) {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(server.Options{Config: cfg})
+	srv := server.New(server.Options{Hub: hub.Options{Config: cfg}})
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()
 	t.Cleanup(func() {

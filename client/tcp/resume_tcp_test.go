@@ -9,7 +9,7 @@ import (
 	"gridlag/client/tcp"
 	"gridlag/grid"
 	"gridlag/netcut"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // waitFor polls cond until it holds, or fails the test after patience.
@@ -29,7 +29,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // reconnects: the player comes back with its ID, cell and numbering, and
 // every input it sent is processed by the server exactly once.
 func TestResumeThroughACutProxy(t *testing.T) {
-	srv, addr := startServerWith(t, server.Config{Rate: 20, Resume: 30 * time.Second})
+	srv, addr := startServerWith(t, world.Config{Rate: 20, Resume: 30 * time.Second})
 	proxy := netcut.Start(t, addr)
 	c, err := tcp.Dial(context.Background(), proxy.Addr(), tcp.Options{Options: client.Options{Name: "ada", Latency: 40 * time.Millisecond}})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 
 	"gridlag/agones"
 	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // agonesFlags are the flags of -server -agones.
@@ -77,8 +78,8 @@ func (ag *agonesGame) beat() {
 
 // event queues the world's joins and leaves for trackPlayers. It never
 // blocks the world.
-func (ag *agonesGame) event(ev server.Event) {
-	if ev.Kind == server.EventJoin || ev.Kind == server.EventLeave {
+func (ag *agonesGame) event(ev world.Event) {
+	if ev.Kind == world.EventJoin || ev.Kind == world.EventLeave {
 		ag.events.push(ev)
 	}
 }
@@ -150,7 +151,7 @@ func (ag *agonesGame) trackPlayers(ctx context.Context) {
 		}
 		for _, ev := range events {
 			var err error
-			if ev.Kind == server.EventJoin {
+			if ev.Kind == world.EventJoin {
 				players++
 				err = ag.sdk.PlayerConnect(ctx, listValue(ev))
 			} else {
@@ -169,7 +170,7 @@ func (ag *agonesGame) trackPlayers(ctx context.Context) {
 
 // listValue is a player's value in the players List: its id, unique
 // while it plays, and its name, e.g. "3:ann".
-func listValue(ev server.Event) string {
+func listValue(ev world.Event) string {
 	return fmt.Sprintf("%d:%s", ev.Player, ev.Name)
 }
 
@@ -178,7 +179,7 @@ func listValue(ev server.Event) string {
 // and leave.
 type eventQueue struct {
 	mu     sync.Mutex
-	events []server.Event
+	events []world.Event
 	ready  chan struct{} // holds a token while events wait
 }
 
@@ -187,7 +188,7 @@ func newEventQueue() *eventQueue {
 }
 
 // push queues ev.
-func (q *eventQueue) push(ev server.Event) {
+func (q *eventQueue) push(ev world.Event) {
 	q.mu.Lock()
 	q.events = append(q.events, ev)
 	q.mu.Unlock()
@@ -198,7 +199,7 @@ func (q *eventQueue) push(ev server.Event) {
 }
 
 // take returns the events queued so far, oldest first.
-func (q *eventQueue) take() []server.Event {
+func (q *eventQueue) take() []world.Event {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	evs := q.events

@@ -23,6 +23,8 @@ import (
 	"gridlag/metrics"
 	"gridlag/protocol"
 	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 	"gridlag/sshd"
 	"gridlag/tui"
 	"gridlag/web"
@@ -101,19 +103,21 @@ const defaultMaxPlayers = 1000
 // options are the server options of the limits (the player cap is a game
 // number: see serverConfig).
 func (l gameLimits) options() server.Options {
-	return server.Options{MaxConns: l.conns, MaxConnsPerAddr: l.connsPerAddr, MaxPlayersPerAddr: l.playersPerAddr,
+	return server.Options{
+		Hub: hub.Options{MaxPlayersPerAddr: l.playersPerAddr, RoomPlayers: l.roomPlayers, MaxRooms: l.rooms,
+			JoinRate: l.joinRate, RoomRate: l.roomRate, LobbyRate: l.lobbyRate, LobbyRateTotal: l.lobbyTotal,
+			RoomsPerAddr: l.roomsPerAddr, SpectatorsPerAddr: l.spectatorsPerAddr},
+		MaxConns: l.conns, MaxConnsPerAddr: l.connsPerAddr,
 		SendQueue: l.sendQueue, SendQueueBytes: l.sendQueueBytes, WriteBuffer: l.writeBuffer, WriteTimeout: l.writeTimeout,
-		RoomPlayers: l.roomPlayers, MaxRooms: l.rooms,
-		JoinRate: l.joinRate, RoomRate: l.roomRate, LobbyRate: l.lobbyRate, LobbyRateTotal: l.lobbyTotal,
-		RoomsPerAddr: l.roomsPerAddr, SpectatorsPerAddr: l.spectatorsPerAddr, BotAddrs: l.botAddrs}
+		BotAddrs: l.botAddrs}
 }
 
 // check refuses a send queue too short for a newcomer's Joins: it is sent
 // one per player in its area of interest at once, and there are at most
-// protocol.MaxAreaPlayers of those, whatever the number online.
+// world.MaxAreaPlayers of those, whatever the number online.
 func (l gameLimits) check() error {
-	if l.sendQueue != 0 && l.sendQueue <= protocol.MaxAreaPlayers {
-		return fmt.Errorf("-send-queue %d must be more than %d, the most players one area of interest holds: a newcomer is sent one Join per player in view at once", l.sendQueue, protocol.MaxAreaPlayers)
+	if l.sendQueue != 0 && l.sendQueue <= world.MaxAreaPlayers {
+		return fmt.Errorf("-send-queue %d must be more than %d, the most players one area of interest holds: a newcomer is sent one Join per player in view at once", l.sendQueue, world.MaxAreaPlayers)
 	}
 	return nil
 }
@@ -149,11 +153,11 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.duration(&f.latency, "latency", 0, latencyKind, "injected round-trip latency, half each way (the slider changes it live)")
 	fs.duration(&f.jitter, "jitter", 0, jitterKind, "injected jitter: 0..J extra per message, never reordering")
 	fs.loss(&f.loss, "loss", "injected loss of your client's messages, either way")
-	fs.int(&f.rate, "rate", server.DefaultRate, rateKind, "server update rate in Hz (states per second); 0 = one state per processed input")
-	fs.duration(&f.moveTime, "move-time", server.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
+	fs.int(&f.rate, "rate", world.DefaultRate, rateKind, "server update rate in Hz (states per second); 0 = one state per processed input")
+	fs.duration(&f.moveTime, "move-time", world.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
 	fs.StringVar(&f.mapPath, "map", "", "server map file ('#' wall, '.' floor); default: the embedded map")
-	f.lag.define(fs, server.DefaultProtect)
-	fs.duration(&f.round, "round", server.DefaultRound, roundKind, "length of a round of zap tag: the winner is announced, scores start again")
+	f.lag.define(fs, world.DefaultProtect)
+	fs.duration(&f.round, "round", world.DefaultRound, roundKind, "length of a round of zap tag: the winner is announced, scores start again")
 	fs.int(&f.bots, "bots", 3, botsKind, "bots walking in the world (with -server the default is 0)")
 	fs.StringVar(&f.ssh, "ssh", "", "also serve players over SSH on this address, e.g. :2222")
 	fs.StringVar(&f.sshKey, "ssh-key", defaultKeyPath(), "SSH host key file (ed25519, created on first start)")
@@ -168,22 +172,22 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.int(&f.limits.players, "max-players", defaultMaxPlayers, sessionsKind, "players in the world at once (spectators apart)")
 	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
 	fs.int(&f.limits.connsPerAddr, "max-conns-per-addr", server.DefaultMaxConnsPerAddr, connsKind, "game connections open at once from one address")
-	fs.int(&f.limits.playersPerAddr, "max-players-per-addr", server.DefaultMaxPlayersPerAddr, sessionsKind, "players joined at once from one address (a classroom behind one NAT is one address)")
+	fs.int(&f.limits.playersPerAddr, "max-players-per-addr", hub.DefaultMaxPlayersPerAddr, sessionsKind, "players joined at once from one address (a classroom behind one NAT is one address)")
 	fs.int(&f.limits.sendQueue, "send-queue", server.DefaultSendQueue, queueKind, "frames that may wait for a game client before it is dropped as too slow; more than the 2048 players an area of interest holds")
 	fs.int(&f.limits.writeBuffer, "write-buffer", server.DefaultWriteBuffer, bufferKind, "kernel send buffer of each game connection, in bytes: what a client that stops reading can hold")
-	fs.int(&f.limits.roomPlayers, "room-players", server.DefaultRoomPlayers, sessionsKind, "players at once in each named room (the default room takes -max-players)")
-	fs.int(&f.limits.rooms, "max-rooms", server.DefaultMaxRooms, maxRoomsKind, "rooms open at once, the default room included")
+	fs.int(&f.limits.roomPlayers, "room-players", hub.DefaultRoomPlayers, sessionsKind, "players at once in each named room (the default room takes -max-players)")
+	fs.int(&f.limits.rooms, "max-rooms", hub.DefaultMaxRooms, maxRoomsKind, "rooms open at once, the default room included")
 	fs.int(&f.limits.sendQueueBytes, "send-queue-bytes", server.DefaultSendQueueBytes, queueBytesKind, "bytes that may wait for a game client before it is dropped as too slow")
-	fs.int(&f.limits.joinRate, "join-rate", server.DefaultJoinRate, rateLimitKind, fmt.Sprintf("joins (Hello, Spectate, Resume) one address may make a second, %d seconds' worth at once", server.JoinBurst))
-	fs.int(&f.limits.roomRate, "room-rate", server.DefaultRoomRate, rateLimitKind, "rooms one address may open a minute")
-	fs.int(&f.limits.roomsPerAddr, "rooms-per-addr", server.DefaultRoomsPerAddr, maxRoomsKind, "of the rooms open, how many one address may have opened (the last eighth of -max-rooms only for an address that opened none)")
-	fs.int(&f.limits.spectatorsPerAddr, "spectators-per-addr", server.DefaultSpectatorsPerAddr, spectatorsKind, "of a room's spectator slots, how many one address may take (the last eighth only for an address watching it from none)")
-	fs.int(&f.limits.lobbyRate, "lobby-rate", server.DefaultLobbyRate, rateLimitKind, fmt.Sprintf("room lists one address is answered a second, %d seconds' worth at once", server.LobbyBurst))
-	fs.int(&f.limits.lobbyTotal, "lobby-rate-total", server.DefaultLobbyRateTotal, rateLimitKind, "room lists all addresses together are answered a second; past it, only addresses that asked for none lately")
+	fs.int(&f.limits.joinRate, "join-rate", hub.DefaultJoinRate, rateLimitKind, fmt.Sprintf("joins (Hello, Spectate, Resume) one address may make a second, %d seconds' worth at once", hub.JoinBurst))
+	fs.int(&f.limits.roomRate, "room-rate", hub.DefaultRoomRate, rateLimitKind, "rooms one address may open a minute")
+	fs.int(&f.limits.roomsPerAddr, "rooms-per-addr", hub.DefaultRoomsPerAddr, maxRoomsKind, "of the rooms open, how many one address may have opened (the last eighth of -max-rooms only for an address that opened none)")
+	fs.int(&f.limits.spectatorsPerAddr, "spectators-per-addr", hub.DefaultSpectatorsPerAddr, spectatorsKind, "of a room's spectator slots, how many one address may take (the last eighth only for an address watching it from none)")
+	fs.int(&f.limits.lobbyRate, "lobby-rate", hub.DefaultLobbyRate, rateLimitKind, fmt.Sprintf("room lists one address is answered a second, %d seconds' worth at once", hub.LobbyBurst))
+	fs.int(&f.limits.lobbyTotal, "lobby-rate-total", hub.DefaultLobbyRateTotal, rateLimitKind, "room lists all addresses together are answered a second; past it, only addresses that asked for none lately")
 	fs.value(&prefixesValue{p: &f.limits.botAddrs}, "bot-addrs", "addresses or networks (`LIST`, comma-separated, e.g. 127.0.0.0/8) whose players may say they are bots (gridlag bots, gridlag load); default: only the server's own -bots")
 	fs.duration(&f.limits.writeTimeout, "write-timeout", server.DefaultWriteTimeout, stallKind, "a game client that reads nothing for this long is dropped")
 	fs.duration(&f.drain, "drain", 10*time.Second, lengthKind, "with -server: on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
-	fs.duration(&f.resume, "resume", server.DefaultResume, resumeKind, "a player whose connection drops gets the same avatar back if it returns within this time; 0 = off")
+	fs.duration(&f.resume, "resume", world.DefaultResume, resumeKind, "a player whose connection drops gets the same avatar back if it returns within this time; 0 = off")
 	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	// The tools for scale.
@@ -276,24 +280,24 @@ func defaultName() string {
 }
 
 // serverConfig builds the game numbers from the flags.
-func (f *gameFlags) serverConfig() (server.Config, error) {
+func (f *gameFlags) serverConfig() (world.Config, error) {
 	m, err := server.LoadMap(f.mapPath)
 	if err != nil {
-		return server.Config{}, fmt.Errorf("-map: %w", err)
+		return world.Config{}, fmt.Errorf("-map: %w", err)
 	}
 	if g := f.scale.mapGen; g != (mapSize{}) {
 		if m, err = grid.Generate(g.w, g.h, f.scale.seed); err != nil {
-			return server.Config{}, fmt.Errorf("-map-gen: %w", err)
+			return world.Config{}, fmt.Errorf("-map-gen: %w", err)
 		}
 	}
-	cfg := server.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, LagComp: f.lag.on, Unlag: f.lag.unlag, Protect: f.lag.protect, Round: f.round,
+	cfg := world.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, LagComp: f.lag.on, Unlag: f.lag.unlag, Protect: f.lag.protect, Round: f.round,
 		MaxPlayers: f.limits.players, Resume: f.resume}
 	return cfg, cfg.Validate()
 }
 
 // game is a running server with its optional SSH front end and bots.
 type game struct {
-	cfg     server.Config // the game numbers in force, defaults filled in
+	cfg     world.Config // the game numbers in force, defaults filled in
 	srv     *server.Server
 	ssh     *sshd.Server
 	browser *web.Server // -web
@@ -314,12 +318,13 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if err != nil {
 		return nil, err
 	}
+	cfg = cfg.WithDefaults() // once: a big map's main floor is found once
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
 	opts := f.limits.options()
-	opts.Config, opts.Logger = cfg, logger
+	opts.Hub.Config, opts.Logger = cfg, logger
 	var exp *metrics.Exporter
 	if f.scale.metrics != "" || f.ops.summary > 0 {
 		exp = metrics.New()
@@ -328,7 +333,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if hook != nil {
 		hook(&opts)
 	}
-	g := &game{cfg: cfg.WithDefaults(), srv: server.New(opts), errCh: make(chan error, 3), bots: func() {}}
+	g := &game{cfg: cfg, srv: server.New(opts), errCh: make(chan error, 3), bots: func() {}}
 	g.addr = ln.Addr().String()
 	if exp != nil {
 		exp.Watch(g.srv.Stats)

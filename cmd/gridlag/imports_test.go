@@ -11,9 +11,117 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
+
+// cores are the sans-I/O packages: state machines fed with messages and
+// an explicit now, which their adapters drive, messages (and notes) out.
+// The compiler keeps them apart from their adapters; TestCoresDoNoIO
+// holds each, and every gridlag package it imports, free of I/O. A new
+// core is one more line here.
+var cores = []string{
+	"grid",
+	"protocol",
+	"link",
+	"client",
+	"server/world",
+	"server/hub",
+}
+
+// coreForbidden are the imports a core must not have, with the packages
+// below them: sockets, files and processes, goroutines' locks.
+var coreForbidden = []string{"net", "os", "sync", "syscall"}
+
+// forbiddenInCore reports whether a core must not import imp: one of
+// coreForbidden or a package below one (net/http, os/exec, sync/atomic).
+func forbiddenInCore(imp string) bool {
+	for _, f := range coreForbidden {
+		if imp == f || strings.HasPrefix(imp, f+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// coreClock are the functions of package time that read the wall clock
+// or wait on it; a core is given its time. time.Duration and the other
+// types and constants are fine.
+var coreClock = []string{"Now", "Since", "Until", "Sleep", "NewTimer", "NewTicker", "After", "AfterFunc", "Tick"}
+
+// TestCoresDoNoIO: no core (see cores), nor any gridlag package it
+// imports, imports the network, the operating system or locks (net, os,
+// sync, syscall and the packages below them), or reads or waits on the
+// clock: a core is driven on any clock, real or virtual, and never
+// blocks. go list -deps gives the packages, each one's own imports are
+// checked, and its non-test sources are parsed for uses of coreClock.
+// (The standard library's own packages, fmt among them, are not held to
+// it.)
+func TestCoresDoNoIO(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("needs the go command")
+	}
+	for _, core := range cores {
+		args := []string{"list", "-deps", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{join .Imports \" \"}}\t{{join .GoFiles \" \"}}", "gridlag/" + core}
+		out, err := exec.Command("go", args...).Output()
+		if err != nil {
+			t.Fatalf("go list -deps gridlag/%s: %v", core, err)
+		}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			f := strings.Split(line, "\t")
+			pkg, dir, imports, files := f[0], f[1], strings.Fields(f[2]), strings.Fields(f[3])
+			if !strings.HasPrefix(pkg, "gridlag/") {
+				continue
+			}
+			for _, imp := range imports {
+				if forbiddenInCore(imp) {
+					t.Errorf("%s imports %s: a core (%s) does no I/O and starts no goroutine", pkg, imp, core)
+				}
+			}
+			for _, name := range files {
+				for _, call := range clockCalls(t, filepath.Join(dir, name)) {
+					t.Errorf("%s: %s reads the clock: a core (%s) is given its time", call, pkg, core)
+				}
+			}
+		}
+	}
+}
+
+// clockCalls returns where the Go file at path uses a function of
+// coreClock ("file:line: time.Now").
+func clockCalls(t *testing.T, path string) []string {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := ""
+	for _, imp := range f.Imports {
+		if p, _ := strconv.Unquote(imp.Path.Value); p == "time" {
+			local = "time"
+			if imp.Name != nil {
+				local = imp.Name.Name
+			}
+		}
+	}
+	if local == "" {
+		return nil
+	}
+	var calls []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if x, ok := sel.X.(*ast.Ident); ok && x.Name == local && slices.Contains(coreClock, sel.Sel.Name) {
+			calls = append(calls, fset.Position(sel.Pos()).String()+": time."+sel.Sel.Name)
+		}
+		return true
+	})
+	return calls
+}
 
 // TestReadmeImportTable holds the README's table of what each package
 // imports to what the code imports, so that the picture a newcomer reads
@@ -80,74 +188,6 @@ func TestReadmeImportTable(t *testing.T) {
 	for pkg := range documented {
 		if _, ok := actual[pkg]; !ok {
 			t.Errorf("README's import table has a row for %s, which is not a package", pkg)
-		}
-	}
-}
-
-// corePackages are the sans-I/O cores: state machines fed with messages
-// and an explicit now, which their adapters drive. The compiler keeps
-// them apart; TestCoresDoNoIO keeps them free of I/O.
-var corePackages = []string{"client", "link"}
-
-// TestCoresDoNoIO fails if a core package imports the network, the
-// operating system or locks (net, os, sync and the packages below them),
-// or reads or waits on the clock (time.Now, time.Since, a timer...): a
-// core is driven on any clock, real or virtual, and never blocks.
-func TestCoresDoNoIO(t *testing.T) {
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("needs the go command")
-	}
-	forbidden := func(imp string) bool {
-		for _, io := range []string{"net", "os", "sync", "syscall"} {
-			if imp == io || strings.HasPrefix(imp, io+"/") {
-				return true
-			}
-		}
-		return false
-	}
-	clock := map[string]bool{"Now": true, "Since": true, "Until": true, "Sleep": true, "After": true,
-		"AfterFunc": true, "NewTimer": true, "NewTicker": true, "Tick": true}
-	for _, pkg := range corePackages {
-		out, err := exec.Command("go", "list", "-f", "{{.Dir}}\n{{join .Imports \" \"}}\n{{join .GoFiles \" \"}}", "gridlag/"+pkg).Output()
-		if err != nil {
-			t.Errorf("go list %s: %v", pkg, err)
-			continue
-		}
-		lines := strings.Split(string(out), "\n")
-		dir, imports, files := lines[0], strings.Fields(lines[1]), strings.Fields(lines[2])
-		for _, imp := range imports {
-			if forbidden(imp) {
-				t.Errorf("core package %s imports %s", pkg, imp)
-			}
-		}
-		fset := token.NewFileSet()
-		for _, name := range files {
-			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			timeName := ""
-			for _, imp := range f.Imports {
-				if imp.Path.Value == `"time"` {
-					timeName = "time"
-					if imp.Name != nil {
-						timeName = imp.Name.Name
-					}
-				}
-			}
-			if timeName == "" {
-				continue
-			}
-			ast.Inspect(f, func(n ast.Node) bool {
-				sel, ok := n.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				if id, ok := sel.X.(*ast.Ident); ok && id.Name == timeName && clock[sel.Sel.Name] {
-					t.Errorf("core package %s reads the clock: time.%s at %v", pkg, sel.Sel.Name, fset.Position(sel.Pos()))
-				}
-				return true
-			})
 		}
 	}
 }

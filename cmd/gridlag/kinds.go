@@ -12,7 +12,7 @@ import (
 	"gridlag/link"
 	"gridlag/loadgen"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // The kinds of number the flags take. Every mode uses these, so that a
@@ -23,23 +23,23 @@ var (
 	// jitterKind: -jitter, at most the slider's range too.
 	jitterKind = durationRange{max: link.MaxRTT}
 	// moveTimeKind: -move-time, what a Welcome frame carries.
-	moveTimeKind = durationRange{min: time.Millisecond, max: server.MaxMoveTime, unit: time.Millisecond}
+	moveTimeKind = durationRange{min: time.Millisecond, max: world.MaxMoveTime, unit: time.Millisecond}
 	// lengthKind: -until, -duration: how long something runs; 0 says "auto"
 	// or "until interrupted".
 	lengthKind = durationRange{}
 	// timeoutKind: -ssh-idle, -ssh-handshake, -ssh-banner.
 	timeoutKind = durationRange{min: time.Second}
 	// resumeKind: -resume, whole seconds as a Welcome carries them; 0 = off.
-	resumeKind = durationRange{max: server.MaxResume, unit: time.Second}
+	resumeKind = durationRange{max: world.MaxResume, unit: time.Second}
 	// unlagKind: -unlag, as far back as the server keeps positions.
-	unlagKind = durationRange{max: server.MaxUnlag}
+	unlagKind = durationRange{max: world.MaxUnlag}
 	// protectKind: -protect.
-	protectKind = durationRange{max: server.MaxProtect}
+	protectKind = durationRange{max: world.MaxProtect}
 	// roundKind: -round, what a Scores frame's time left carries and more.
-	roundKind = durationRange{min: server.MinRound, max: server.MaxRound}
+	roundKind = durationRange{min: world.MinRound, max: world.MaxRound}
 
 	// rateKind: -rate, in Hz.
-	rateKind = intRange{lo: 0, hi: server.MaxRate}
+	rateKind = intRange{lo: 0, hi: world.MaxRate}
 	// botsKind: -bots, 0 for none.
 	botsKind = intRange{lo: 0, hi: bot.MaxBots}
 	// botRunKind: bots' -n, at least one.
@@ -57,7 +57,7 @@ var (
 	stallKind = durationRange{min: 100 * time.Millisecond}
 	// sessionsKind: -max-players, -max-players-per-addr, -ssh-per-addr,
 	// -ssh-max: each session is a player.
-	sessionsKind = intRange{lo: 1, hi: server.MaxPlayersCap}
+	sessionsKind = intRange{lo: 1, hi: world.MaxPlayersCap}
 	// roomsKind: load's -rooms, 0 for the default room alone; -max-rooms
 	// takes at least 1 (the default room).
 	roomsKind    = intRange{lo: 0, hi: protocol.MaxRooms}
@@ -65,7 +65,7 @@ var (
 	// rateLimitKind: -join-rate, -room-rate, -lobby-rate, -lobby-rate-total.
 	rateLimitKind = intRange{lo: 1, hi: 1 << 20}
 	// spectatorsKind: -spectators-per-addr, of a room's spectator slots.
-	spectatorsKind = intRange{lo: 1, hi: server.MaxSpectatorsCap}
+	spectatorsKind = intRange{lo: 1, hi: world.MaxSpectatorsCap}
 	// queueBytesKind: -send-queue-bytes: at least the largest frame.
 	queueBytesKind = intRange{lo: 1 << 16, hi: 1 << 30}
 	// seedKind: -seed, any 64-bit number.

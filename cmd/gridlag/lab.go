@@ -12,6 +12,7 @@ import (
 
 	"gridlag/lab"
 	"gridlag/server"
+	"gridlag/server/world"
 	"gridlag/tui"
 )
 
@@ -55,7 +56,7 @@ func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 	fs.BoolVar(&reconcile, "reconcile", true, "server reconciliation, both players (needs prediction)")
 	fs.BoolVar(&interpolate, "interpolate", true, "interpolation of the other player, both players")
 	fs.int(&cfg.Rate, "rate", cfg.Rate, rateKind, "server update rate in Hz; 0 = a state right after each processed input")
-	fs.duration(&cfg.MoveTime, "move-time", server.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
+	fs.duration(&cfg.MoveTime, "move-time", world.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
 	fs.StringVar(&f.mapPath, "map", "", "map file ('#' wall, '.' floor); default: the embedded map")
 	fs.value(&speedValue{&cfg.Speed}, "speed", "the clock's `speed` at the start: 1x, 1/2, 1/4 or 1/10")
 	fs.seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")

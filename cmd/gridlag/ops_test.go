@@ -21,6 +21,7 @@ import (
 	"gridlag/metrics"
 	"gridlag/protocol"
 	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // parseGame parses a game's command line as gridlag does and returns its
@@ -80,8 +81,8 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 	}()
 	hook := func(o *server.Options) {
 		o.HeartbeatInterval = 20 * time.Millisecond
-		o.OnEvent = func(ev server.Event) {
-			if ev.Kind == server.EventJoin && ev.Name == "stuck" {
+		o.OnEvent = func(ev world.Event) {
+			if ev.Kind == world.EventJoin && ev.Name == "stuck" {
 				close(stuck)
 				<-release
 			}

@@ -9,7 +9,7 @@ import (
 
 	"gridlag/grid"
 	"gridlag/scenario"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // scenarioFlags are the flags of `gridlag scenario`, beside the
@@ -34,7 +34,7 @@ type lagFlags struct {
 // define adds -lagcomp, -unlag and -protect (default protect) to fs.
 func (l *lagFlags) define(fs *flagSet, protect time.Duration) {
 	fs.BoolVar(&l.on, "lagcomp", true, "lag compensation: the server judges a zap against the world the shooter saw")
-	fs.duration(&l.unlag, "unlag", server.DefaultUnlag, unlagKind, "how far back lag compensation may rewind; 0 = none")
+	fs.duration(&l.unlag, "unlag", world.DefaultUnlag, unlagKind, "how far back lag compensation may rewind; 0 = none")
 	fs.duration(&l.protect, "protect", protect, protectKind, "spawn protection: a player who joins or respawns cannot be tagged for this long; 0 = none")
 }
 

@@ -17,7 +17,7 @@ import (
 
 	"gridlag/grid"
 	"gridlag/protocol"
-	"gridlag/server"
+	"gridlag/server/world"
 )
 
 // player is a raw protocol client of a test game.
@@ -64,7 +64,7 @@ func (p *player) until(what string, ok func(protocol.Message) bool) protocol.Mes
 // startTestGame starts a headless game on loopback, closed by the test.
 func startTestGame(t *testing.T) *game {
 	t.Helper()
-	f := gameFlags{rate: 20, moveTime: server.DefaultMoveTime}
+	f := gameFlags{rate: 20, moveTime: world.DefaultMoveTime}
 	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(io.Discard), 0, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,8 @@ import (
 	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
 	"gridlag/sshd"
 )
 
@@ -49,13 +51,13 @@ func TestSoak(t *testing.T) {
 		}
 		length = d
 	}
-	f := gameFlags{rate: server.DefaultRate, moveTime: server.DefaultMoveTime, ssh: "127.0.0.1:0", resume: server.DefaultResume,
+	f := gameFlags{rate: world.DefaultRate, moveTime: world.DefaultMoveTime, ssh: "127.0.0.1:0", resume: world.DefaultResume,
 		sshKey: filepath.Join(t.TempDir(), "host_ed25519"),
 		sshLimit: sshLimits{perAddr: sshd.DefaultMaxPerAddr, max: sshd.DefaultMaxSessions, handshakes: sshd.DefaultMaxHandshakes,
 			handshakesPerAddr: sshd.DefaultMaxHandshakesPerAddr, idle: sshd.DefaultIdleTimeout, handshake: sshd.DefaultHandshakeTimeout,
 			banner: sshd.DefaultBannerTimeout},
 		limits: gameLimits{conns: server.DefaultMaxConns, connsPerAddr: server.DefaultMaxConnsPerAddr,
-			playersPerAddr: server.DefaultMaxPlayersPerAddr, writeBuffer: server.DefaultWriteBuffer, writeTimeout: server.DefaultWriteTimeout}}
+			playersPerAddr: hub.DefaultMaxPlayersPerAddr, writeBuffer: server.DefaultWriteBuffer, writeTimeout: server.DefaultWriteTimeout}}
 	if v := os.Getenv("SOAK_MAP"); v != "" { // e.g. 1024x1024: a generated map of that size
 		if err := (&mapSizeValue{p: &f.scale.mapGen}).Set(v); err != nil {
 			t.Fatalf("SOAK_MAP=%q: %v", v, err)
@@ -710,7 +712,7 @@ func resumeElsewhere(ctx context.Context, addr, from, to string, count func(stri
 		return conns, tokens
 	}
 	for ctx.Err() == nil {
-		held, _ := hold(to, server.DefaultMaxPlayersPerAddr)
+		held, _ := hold(to, hub.DefaultMaxPlayersPerAddr)
 		dropped, tokens := hold(from, 8)
 		for _, c := range dropped {
 			c.(*net.TCPConn).SetLinger(0)
@@ -733,7 +735,7 @@ func resumeElsewhere(ctx context.Context, addr, from, to string, count func(stri
 			}
 			back = append(back, c)
 		}
-		if extra := len(held) + resumed - server.DefaultMaxPlayersPerAddr; extra > 0 {
+		if extra := len(held) + resumed - hub.DefaultMaxPlayersPerAddr; extra > 0 {
 			over.Add(int64(extra))
 		}
 		for _, c := range back {

@@ -1,0 +1,102 @@
+package hub
+
+import (
+	"fmt"
+
+	"gridlag/server/world"
+)
+
+// Origin is where a connection comes from, as its adapter knows it.
+type Origin struct {
+	// Host is the key of the per-address caps, shares and rates: the
+	// remote IP. The log names a connection's address by it.
+	Host string
+	// Own marks the server's own connections (its bots): no per-address
+	// cap, share or rate applies to them, and their Hello may say it is a
+	// bot. Their Host is not counted against.
+	Own bool
+	// Bots says a Hello from it may say it is a bot (an operator's
+	// -bot-addrs): from anywhere else the Bot flag is taken off.
+	Bots bool
+}
+
+// NoteKind says what a Note reports.
+type NoteKind uint8
+
+// The kinds of notes.
+const (
+	// NoteEvent: something happened in a room's world (Event, its Room
+	// set): a join, a leave, a refusal by the world, a spectator, an away
+	// player, a resume. Host is the address of the player or connection
+	// concerned.
+	NoteEvent NoteKind = iota + 1
+	// NoteRoomOpened: Conn, from Host, opened Room; Rooms are open now.
+	NoteRoomOpened
+	// NoteRoomClosed: Room closed, its last connection gone and nobody
+	// kept for resume; Host opened it; Rooms are open now.
+	NoteRoomClosed
+	// NoteRefused: the hub refused what Conn asked for (a join over its
+	// address's rate, a room over the caps or its address's share, a room
+	// name, a room list) and ended it: its Error, with Close, is in the
+	// envelopes. Reason says why; Counted says it never reached a world
+	// nor a lobby, so it counts as a refused connection.
+	NoteRefused
+	// NoteEnded: Conn, which its adapter reported gone (Disconnect,
+	// Close), has left the hub. Counted says it never reached a world nor
+	// a lobby: it ended before its first message was handled, or was
+	// never more than a refusal.
+	NoteEnded
+)
+
+// String names the kind.
+func (k NoteKind) String() string {
+	switch k {
+	case NoteEvent:
+		return "event"
+	case NoteRoomOpened:
+		return "room opened"
+	case NoteRoomClosed:
+		return "room closed"
+	case NoteRefused:
+		return "refused"
+	case NoteEnded:
+		return "ended"
+	}
+	return fmt.Sprintf("NoteKind(%d)", uint8(k))
+}
+
+// Note is something the hub's adapter logs or counts. Each field says
+// which kinds fill it.
+type Note struct {
+	Kind   NoteKind
+	Event  world.Event  // NoteEvent
+	Conn   world.ConnID // the connection concerned (NoteEvent: Event.Conn)
+	Host   string       // its address (see NoteEvent, NoteRoomClosed)
+	Room   string       // NoteEvent, NoteRoomOpened, NoteRoomClosed
+	Rooms  int          // the rooms open (NoteRoomOpened, NoteRoomClosed)
+	Reason string       // NoteRefused, NoteEnded
+	// Counted: the connection counts as refused (NoteRefused, NoteEnded).
+	Counted bool
+}
+
+// RoomStats are one room's counters.
+type RoomStats struct {
+	Name  string // "" for the default room
+	Stats world.Stats
+}
+
+// Out is what the hub produced since the last Outbox call, in order.
+type Out struct {
+	// Envelopes are the messages to send, the hub's own (refusals, room
+	// lists, notices) before its worlds'. An Envelope's Close asks for its
+	// connection to be closed after it. The messages belong to the hub
+	// and its worlds: encode them before the next call of the hub.
+	Envelopes []world.Envelope
+	// Notes are what happened, for the log and the counters.
+	Notes []Note
+	// Rooms are the counters of the rooms given something since the last
+	// Outbox, as they are now; Closed names those of them closed since:
+	// their counters are final.
+	Rooms  []RoomStats
+	Closed []string
+}

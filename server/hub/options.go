@@ -1,0 +1,137 @@
+package hub
+
+import (
+	"time"
+
+	"gridlag/server/world"
+)
+
+// Defaults of the hub's options, applied by New.
+const (
+	DefaultPingInterval = time.Second
+	// DefaultMaxPlayersPerAddr leaves room for a classroom of about 30
+	// behind one NAT address, and stops one address from taking more than
+	// its share of the player slots.
+	DefaultMaxPlayersPerAddr = 32
+	// DefaultRoomPlayers caps a named room: a match of a few dozen.
+	DefaultRoomPlayers = 32
+	// DefaultMaxRooms caps the rooms open at once, the default room
+	// included (each costs a Core and its map's world).
+	DefaultMaxRooms = 256
+	// DefaultJoinRate is how many joins (Hello, Spectate, Resume) one
+	// address may make a second, in bursts of JoinBurst times as many: a
+	// class of 40 behind one NAT address joins at once, and one address
+	// cannot have the big map sent to it hundreds of times a second.
+	DefaultJoinRate = 10
+	// JoinBurst is how many seconds of joins an address may make at once.
+	JoinBurst = 4
+	// DefaultRoomRate is how many rooms one address may open a minute,
+	// all at once if it likes.
+	DefaultRoomRate = 30
+	// DefaultRoomsPerAddr is how many of the open rooms one address may
+	// have opened: 16 of the 256, so that filling them takes many
+	// addresses, and the last eighth of MaxRooms opens only for an
+	// address that has none.
+	DefaultRoomsPerAddr = 16
+	// DefaultSpectatorsPerAddr is how many of a room's spectator slots
+	// one address may take: a projector and a few more, of the 16; the
+	// last eighth of the slots (at least one) go to addresses watching it
+	// from none.
+	DefaultSpectatorsPerAddr = 4
+	// DefaultLobbyRate is how many room lists (ListRooms) one address may
+	// ask for a second, in bursts of LobbyBurst times as many: 40 lobbies
+	// refreshing every 2 s behind one address and more.
+	DefaultLobbyRate = 25
+	// DefaultLobbyRateTotal is how many room lists all addresses together
+	// are answered a second, in bursts of LobbyBurst times as many; past
+	// it, only addresses that asked for none lately are answered, a tenth
+	// as many again.
+	DefaultLobbyRateTotal = 250
+	// LobbyBurst is how many seconds of room lists may be asked for at once.
+	LobbyBurst = 2
+)
+
+// Options are a hub's rules: the game numbers of its rooms, how many
+// rooms and of what size, and what each address may take of what all
+// share. Zero fields take their defaults (New).
+type Options struct {
+	// Config are the game numbers of every room. The default room takes
+	// its MaxPlayers; a named room RoomPlayers.
+	Config world.Config
+	// PingInterval is how often every room pings its players to measure
+	// the round trips spectators are shown (world.Core.Ping). Default 1s;
+	// PingEvery changes it.
+	PingInterval time.Duration
+	// MaxPlayersPerAddr caps the players joined at once from one address
+	// (an Origin's Host); above it a Hello gets Error{ErrCodeFull}, and so
+	// does a Resume that would move a player to it. Default 32.
+	MaxPlayersPerAddr int
+	// RoomPlayers caps the players of each named room (the default room
+	// takes Config.MaxPlayers). Default 32.
+	RoomPlayers int
+	// MaxRooms caps the rooms open at once, the default room included: a
+	// Hello or Spectate naming a new room above it gets Error{ErrCodeFull}.
+	// Default 256.
+	MaxRooms int
+	// JoinRate is how many joins (Hello, Spectate or Resume, each of which
+	// may send the whole map) one address may make a second, in bursts of
+	// JoinBurst seconds' worth; a join over it gets Error{ErrCodeFlood}.
+	// Default 10.
+	JoinRate int
+	// RoomRate is how many rooms one address may open a minute (a
+	// minute's worth at once); a new room's name over it gets
+	// Error{ErrCodeFlood}. Default 30.
+	RoomRate int
+	// RoomsPerAddr is how many of the rooms open at once one address may
+	// have opened; the last eighth of MaxRooms opens only for an address
+	// that has opened none of those open. Default 16.
+	RoomsPerAddr int
+	// SpectatorsPerAddr is how many of a room's MaxSpectators slots one
+	// address may take; the last eighth (at least one) go only to an
+	// address watching that room from none. Default 4.
+	SpectatorsPerAddr int
+	// LobbyRate is how many room lists (ListRooms) one address is
+	// answered a second, in bursts of LobbyBurst seconds' worth. Default 25.
+	LobbyRate int
+	// LobbyRateTotal is how many room lists all addresses together are
+	// answered a second (bursts of LobbyBurst seconds' worth); past it
+	// only an address that asked for none lately is answered, from a
+	// reserve of a tenth as many. Default 250.
+	LobbyRateTotal int
+}
+
+// WithDefaults returns o with its zero fields filled in (not the game
+// numbers: the Core does that).
+func (o Options) WithDefaults() Options {
+	if o.PingInterval <= 0 {
+		o.PingInterval = DefaultPingInterval
+	}
+	if o.MaxPlayersPerAddr <= 0 {
+		o.MaxPlayersPerAddr = DefaultMaxPlayersPerAddr
+	}
+	if o.RoomPlayers <= 0 {
+		o.RoomPlayers = DefaultRoomPlayers
+	}
+	if o.MaxRooms <= 0 {
+		o.MaxRooms = DefaultMaxRooms
+	}
+	if o.JoinRate <= 0 {
+		o.JoinRate = DefaultJoinRate
+	}
+	if o.RoomRate <= 0 {
+		o.RoomRate = DefaultRoomRate
+	}
+	if o.RoomsPerAddr <= 0 {
+		o.RoomsPerAddr = DefaultRoomsPerAddr
+	}
+	if o.SpectatorsPerAddr <= 0 {
+		o.SpectatorsPerAddr = DefaultSpectatorsPerAddr
+	}
+	if o.LobbyRate <= 0 {
+		o.LobbyRate = DefaultLobbyRate
+	}
+	if o.LobbyRateTotal <= 0 {
+		o.LobbyRateTotal = DefaultLobbyRateTotal
+	}
+	return o
+}
