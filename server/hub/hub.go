@@ -43,6 +43,7 @@ type Hub struct {
 	pingEvery time.Duration // 0: no pings
 
 	drain drainCount // the countdown of a drain, if one began
+	load  loadMeter  // the ticks' costs, for admission by load (capacity.go)
 
 	out     []world.Envelope // the hub's own messages since the last Outbox
 	notes   []Note
@@ -103,6 +104,7 @@ func New(now time.Duration, opts Options) *Hub {
 		swept:      now,
 		pingFirst:  now + opts.PingInterval,
 		pingEvery:  opts.PingInterval,
+		load:       loadMeter{budget: opts.TickBudget},
 	}
 	h.open(now, "")
 	return h
@@ -188,6 +190,10 @@ func (h *Hub) Receive(now time.Duration, id world.ConnID, m protocol.Message) {
 			return
 		}
 		if e := h.joinRefusal(now, c, m); e != nil {
+			h.refuse(now, c, e.Text, e)
+			return
+		}
+		if e := h.capacityRefusal(now, m); e != nil {
 			h.refuse(now, c, e.Text, e)
 			return
 		}

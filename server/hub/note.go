@@ -46,6 +46,10 @@ const (
 	// a lobby: it ended before its first message was handled, or was
 	// never more than a refusal.
 	NoteEnded
+	// NoteCapacity: the server came to its capacity (Full: it refuses
+	// newcomers, see Hub.Load) or went below it again (it takes them
+	// again). Reason says what the ticks cost and with how many members.
+	NoteCapacity
 )
 
 // String names the kind.
@@ -61,6 +65,8 @@ func (k NoteKind) String() string {
 		return "refused"
 	case NoteEnded:
 		return "ended"
+	case NoteCapacity:
+		return "capacity"
 	}
 	return fmt.Sprintf("NoteKind(%d)", uint8(k))
 }
@@ -74,9 +80,11 @@ type Note struct {
 	Host   string       // its address (see NoteEvent, NoteRoomClosed)
 	Room   string       // NoteEvent, NoteRoomOpened, NoteRoomClosed
 	Rooms  int          // the rooms open (NoteRoomOpened, NoteRoomClosed)
-	Reason string       // NoteRefused, NoteEnded
+	Reason string       // NoteRefused, NoteEnded, NoteCapacity
 	// Counted: the connection counts as refused (NoteRefused, NoteEnded).
 	Counted bool
+	// Full: the server is at capacity (NoteCapacity).
+	Full bool
 }
 
 // RoomStats are one room's counters.

@@ -98,6 +98,14 @@ type Options struct {
 	// only an address that asked for none lately is answered, from a
 	// reserve of a tenth as many. Default 250.
 	LobbyRateTotal int
+	// TickBudget is what a tick may cost the adapter, from when it was due
+	// until its frames were handed to the sockets, as it measures and
+	// reports with Load: while the last second's ticks cost it, or would
+	// with a newcomer, a Hello or Spectate gets Error{ErrCodeFull}
+	// "server full: at capacity" (capacity.go). 0: nobody is refused for
+	// load (an adapter that reports none refuses nobody either). The TCP
+	// server's default is DefaultTickBudget.
+	TickBudget time.Duration
 }
 
 // WithDefaults returns o with its zero fields filled in (not the game
