@@ -125,6 +125,7 @@ func (c *conn) push(f frame) bool {
 		c.listed = true
 		sh.ready = append(sh.ready, c)
 	}
+	sh.queued = true
 	return true
 }
 
@@ -310,7 +311,13 @@ func (s *Server) read(c *conn) {
 			return
 		}
 		c.unhandled.Add(1)
-		if !s.post(c.shard, event{kind: evMessage, c: c, msg: m}) {
+		post := s.post
+		if _, ok := m.(*protocol.Input); ok && s.opts.Hub.Config.Rate > 0 {
+			// A move waits for the tick: the loop takes it then, or at
+			// any earlier wake, and is not woken for it.
+			post = s.postQuiet
+		}
+		if !post(c.shard, event{kind: evMessage, c: c, msg: m}) {
 			s.drain(c, br)
 			return
 		}

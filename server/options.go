@@ -39,6 +39,14 @@ const (
 	// fit many times over, and a client that reads nothing is owed no
 	// more than this, whatever it asks for.
 	DefaultSendQueueBytes = 4 << 20
+	// DefaultTickBudget is what cmd/gridlag gives hub.Options.TickBudget:
+	// half an update interval at the default 20 Hz. A tick that costs
+	// this much, from its due time until its frames are in the sockets,
+	// delays a State by as much at most, so that a round trip (the wait
+	// for the tick, up to an interval, and this) stays within about two
+	// intervals, 100 ms; past it newcomers are refused "server full: at
+	// capacity" (see hub.Hub.Load).
+	DefaultTickBudget = 25 * time.Millisecond
 )
 
 // Options configure the TCP server.

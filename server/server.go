@@ -55,7 +55,8 @@ type Server struct {
 	live      map[world.ConnID]*conn // connections whose goroutines still run
 	connsFrom map[string]int         // live connections per remote IP
 	serving   bool
-	drainEnd  time.Time // set by Drain: when it ends; newcomers are refused meanwhile
+	drainEnd  time.Time   // set by Drain: when it ends; newcomers are refused meanwhile
+	load      hub.LoadNow // what the hub read of the ticks' costs at the last tick
 
 	beat atomic.Int64 // the loop's last heartbeat, in Unix nanoseconds (Health)
 
@@ -68,6 +69,7 @@ type Server struct {
 	gone  map[world.ConnID]*conn // ended since the last flush: the log's notes still name their address
 	enc   encoder
 	slow  []*conn
+	ticks tickMarks // the ticks' costs, measured for the hub's admission
 }
 
 // New returns a server with the given options; zero options take their
@@ -174,6 +176,7 @@ func (s *Server) begin() {
 		panic(err) // cannot happen: a valid map's pieces encode
 	}
 	s.published[""] = s.hub.Rooms()[0].Stats
+	s.load = hub.LoadNow{Budget: s.hub.Options().TickBudget}
 }
 
 func mapSize(c world.Config) string {
@@ -324,6 +327,15 @@ func (s *Server) Stats() world.Stats {
 	return t
 }
 
+// Load returns what the hub read of the ticks' costs at the last tick:
+// their cost over the last second, the members they served, and the
+// members the tick budget holds by its estimate (hub.Hub.Load).
+func (s *Server) Load() hub.LoadNow {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.load
+}
+
 // Rooms returns the counters of every open room, as of the last event the
 // server handled, the default room first, the others by name.
 func (s *Server) Rooms() []hub.RoomStats {
@@ -403,11 +415,16 @@ func (s *Server) loop() {
 		next := min(summaries.next, janitor.next, heart.next)
 		if at, ok := s.hub.NextWake(); ok {
 			if at <= now {
+				s.handleInboxes() // the moves posted quietly since the last wake
 				began := time.Now()
 				ticked := s.hub.Advance(now)
+				if ticked {
+					s.measureTick(now)
+				}
 				s.flush()
 				if ticked {
 					s.opts.Metrics.Tick(time.Since(began))
+					s.markTick(at)
 				}
 				continue
 			}
@@ -607,10 +624,14 @@ func (s *Server) stateStream(id world.ConnID) *protocol.StateStream {
 	return nil
 }
 
-// wakeWriters wakes every shard's writer for the frames just queued.
+// wakeWriters wakes the writer of every shard that frames were queued
+// for since it was last woken.
 func (s *Server) wakeWriters() {
 	for _, sh := range s.shards {
-		sh.signal()
+		if sh.queued {
+			sh.queued = false
+			sh.signal()
+		}
 	}
 }
 
