@@ -31,7 +31,9 @@ type shard struct {
 	inMu  sync.Mutex
 	inbox []event // from the shard's readers and writer, for the loop
 
-	// Owned by the loop goroutine.
+	// Owned by the loop goroutine (q while queue runs: by the goroutine
+	// that encodes the shard's share of a flush).
+	q       queuer
 	inSpare []event // the other half of inbox's double buffer
 	queued  bool    // frames were queued since the writer was last woken
 
