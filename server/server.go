@@ -144,6 +144,10 @@ func (s *Server) Serve(ln net.Listener) error {
 	go s.loop()
 	for _, sh := range s.shards {
 		go s.writeLoop(sh)
+		if sh.poller = newPoller(s, sh); sh.poller != nil {
+			s.wg.Add(1)
+			go sh.poller.run()
+		}
 	}
 	close(s.up)
 	s.mu.Unlock()
@@ -255,6 +259,10 @@ func (s *Server) accept(nc net.Conn) {
 	if !s.post(c.shard, event{kind: evConnect, c: c}) {
 		s.hardClose(c)
 	}
+	if p := c.shard.poller; p != nil && c.raw != nil {
+		p.add(c) // a socket: the shard's poller reads it
+		return
+	}
 	go s.read(c)
 }
 
@@ -365,6 +373,11 @@ func (s *Server) Close() error {
 			ln.Close()
 			<-s.acceptDone
 			close(s.quit)
+			for _, sh := range s.shards {
+				if sh.poller != nil {
+					sh.poller.wake() // it ends once its connections are done with
+				}
+			}
 			s.wg.Wait()
 			s.log.Info("stopped")
 		}

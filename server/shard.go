@@ -31,6 +31,8 @@ type shard struct {
 	inMu  sync.Mutex
 	inbox []event // from the shard's readers and writer, for the loop
 
+	poller *poller // reads the shard's TCP connections; nil: a goroutine reads each
+
 	// Owned by the loop goroutine (q while queue runs: by the goroutine
 	// that encodes the shard's share of a flush).
 	q       queuer
@@ -75,6 +77,24 @@ func (s *Server) postQuiet(sh *shard, ev event) bool {
 	sh.inMu.Lock()
 	sh.inbox = append(sh.inbox, ev)
 	sh.inMu.Unlock()
+	return true
+}
+
+// postBatch passes evs to the loop through sh at once, waking it if loud.
+// It reports false if the server is stopping and evs were dropped.
+func (s *Server) postBatch(sh *shard, evs []event, loud bool) bool {
+	if s.stopping() {
+		return false
+	}
+	sh.inMu.Lock()
+	sh.inbox = append(sh.inbox, evs...)
+	sh.inMu.Unlock()
+	if loud {
+		select {
+		case s.posted <- struct{}{}:
+		default:
+		}
+	}
 	return true
 }
 
