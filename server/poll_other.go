@@ -7,7 +7,7 @@ package server
 type poller struct{}
 
 func newPoller(*Server, *shard) *poller { return nil }
-func (*poller) add(*conn)              {}
-func (*poller) wakeConn(*conn)         {}
-func (*poller) wake()                  {}
-func (*poller) run()                   {}
+func (*poller) add(*conn)               {}
+func (*poller) wakeConn(*conn)          {}
+func (*poller) wake()                   {}
+func (*poller) run()                    {}
