@@ -58,6 +58,7 @@ type loadMeter struct {
 	n       int          // samples kept
 	window  []loadSample // LoadAt's, reused
 	full    bool         // a NoteCapacity said the server is full, and none since that it is not
+	refused time.Duration // when a newcomer was last refused for load
 }
 
 // Load reports the measured cost of a tick that was due at or before now:
@@ -160,17 +161,20 @@ func (h *Hub) capacityRefusal(now time.Duration, m protocol.Message) *protocol.E
 	if !l.Full {
 		return nil
 	}
+	h.load.refused = now
 	h.noteFull(l, true)
 	return &protocol.Error{Code: protocol.ErrCodeFull, Text: l.Why()}
 }
 
 // noteCapacity notes, after a tick's cost came in, that the server is
-// clear of its capacity again if it said it was full: its ticks cost
-// under half the budget, or its members are a tenth fewer than the
-// estimate holds (a server that lets one in for each that leaves stays
-// full in the log, not in and out of it).
+// clear of its capacity again if it said it was full: nobody was refused
+// for load for a LoadWindow, and its ticks cost under half the budget,
+// or its members are a tenth fewer than the estimate holds (a server
+// that lets one in for each that leaves, or whose ticks' costs swing
+// about the budget while a crowd joins, stays full in the log, not in
+// and out of it with every tick).
 func (h *Hub) noteCapacity(now time.Duration) {
-	if !h.load.full || h.load.budget <= 0 {
+	if !h.load.full || h.load.budget <= 0 || now-h.load.refused < LoadWindow {
 		return
 	}
 	l := h.LoadAt(now)

@@ -196,3 +196,39 @@ func TestCapacityCountsACrowdJoiningAtOnce(t *testing.T) {
 		t.Errorf("%d of a crowd of 10 let in at once to 8 players costing 17 of 25 ms, want 3 (to 11)", in)
 	}
 }
+
+// While a crowd joins and the ticks' costs swing about the budget (one
+// tick in eight over it, so that the window's 90th percentile is over it
+// for a tick or two, then well under), the log hears that the server is
+// at capacity once, not in and out of it with every tick: the server is
+// below capacity again only a LoadWindow after the last refusal.
+func TestCapacityNoteDoesNotFlapWhileCostsSwing(t *testing.T) {
+	r := newRig(t, Options{Config: world.Config{Rate: 20}, TickBudget: 25 * ms, JoinRate: 100000})
+	n := 0
+	swing := func(int) time.Duration {
+		n++
+		if n%8 == 0 {
+			return 30 * ms
+		}
+		return 10 * ms
+	}
+	refused := 0
+	for i := range 60 {
+		p := r.dial(host(i + 1))
+		p.send(&protocol.Hello{Version: protocol.Version, Name: fmt.Sprintf("p%d", i)})
+		if capacityRefused(t, p) {
+			refused++
+		}
+		r.ticking(50*ms, swing) // one newcomer a tick, for 3 s
+	}
+	if refused < 10 {
+		t.Errorf("%d of 60 refused by ticks costing 30 ms of 25 one in eight, want many", refused)
+	}
+	if notes := r.noted(NoteCapacity); len(notes) != 1 || !notes[0].Full {
+		t.Errorf("capacity notes %+v over 3 s of swinging costs, want one saying the server is full", notes)
+	}
+	r.ticking(2*LoadWindow, func(int) time.Duration { return 5 * ms })
+	if notes := r.noted(NoteCapacity); len(notes) != 2 || notes[1].Full {
+		t.Errorf("capacity notes %+v once the costs fell, want the second saying newcomers are let in again", notes)
+	}
+}
