@@ -54,10 +54,10 @@ type loadSample struct {
 type loadMeter struct {
 	budget  time.Duration // Options.TickBudget; 0: no admission by load
 	samples [loadSamples]loadSample
-	next    int          // where the next sample goes
-	n       int          // samples kept
-	window  []loadSample // LoadAt's, reused
-	full    bool         // a NoteCapacity said the server is full, and none since that it is not
+	next    int           // where the next sample goes
+	n       int           // samples kept
+	window  []loadSample  // LoadAt's, reused
+	full    bool          // a NoteCapacity said the server is full, and none since that it is not
 	refused time.Duration // when a newcomer was last refused for load
 }
 
