@@ -47,6 +47,12 @@ const (
 	// intervals, 100 ms; past it newcomers are refused "server full: at
 	// capacity" (see hub.Hub.Load).
 	DefaultTickBudget = 25 * time.Millisecond
+	// DefaultLoadFloor is what cmd/gridlag gives hub.Options.LoadFloor:
+	// below 256 players and spectators nobody is refused for load. At
+	// that size a tick costs about a millisecond on a 1024x1024 map
+	// (README, Figures): a budget of 25 ms missed with fewer is another
+	// process's doing, or the server's SSH sessions'.
+	DefaultLoadFloor = 256
 )
 
 // Options configure the TCP server.

@@ -31,7 +31,12 @@ import (
 // second the window lags behind does not carry the server past its
 // budget; at the budget nobody new is. Nobody is ever put out: a server
 // whose members cost more than its budget (they crowded together, say)
-// keeps them, refuses the rest, and says so.
+// keeps them, refuses the rest, and says so. Below Options.LoadFloor
+// members nobody is refused for load: so few cost a tick next to nothing,
+// and ticks over the budget are then another process's doing (or SSH
+// sessions drawing in the server's own), which no refusal mends: a
+// class of forty is never turned away because the teacher's laptop is
+// busy.
 
 // LoadWindow is how far back the costs of the ticks are read.
 const LoadWindow = time.Second
@@ -53,6 +58,7 @@ type loadSample struct {
 // loadMeter keeps the costs of the last ticks (a ring of loadSamples).
 type loadMeter struct {
 	budget  time.Duration // Options.TickBudget; 0: no admission by load
+	floor   int           // Options.LoadFloor
 	samples [loadSamples]loadSample
 	next    int           // where the next sample goes
 	n       int           // samples kept
@@ -96,6 +102,7 @@ type LoadNow struct {
 	Capacity int
 	Budget   time.Duration
 	Ticks    int  // ticks measured in the window
+	Floor    int  // members below which nobody is refused (Options.LoadFloor)
 	Full     bool // a newcomer is refused now
 }
 
@@ -103,7 +110,7 @@ type LoadNow struct {
 // server has.
 func (l LoadNow) full(members int) bool {
 	switch {
-	case l.Budget <= 0 || l.Ticks < minLoadSamples:
+	case l.Budget <= 0 || l.Ticks < minLoadSamples || members < l.Floor:
 		return false
 	case l.Cost >= l.Budget:
 		return true
@@ -122,7 +129,7 @@ func (l LoadNow) Why() string {
 // LoadAt returns what the hub reads of the ticks' costs at now.
 func (h *Hub) LoadAt(now time.Duration) LoadNow {
 	m := &h.load
-	l := LoadNow{Budget: m.budget}
+	l := LoadNow{Budget: m.budget, Floor: m.floor}
 	m.window = m.window[:0]
 	for _, s := range m.samples[:m.n] {
 		if now-s.at <= LoadWindow {

@@ -147,20 +147,24 @@ func TestCapacityOneSlowTickDoesNotShutTheDoor(t *testing.T) {
 
 // Without a budget, or without an adapter reporting the ticks' costs, a
 // hub refuses nobody for load; below half the budget, nobody either, so
-// that a quiet server's first players are never judged on a tick or two.
+// that a quiet server's first players are never judged on a tick or two;
+// nor below the load floor, whatever the ticks cost (a class of 40 on a
+// busy laptop).
 func TestCapacityOffWithoutBudgetOrMeasures(t *testing.T) {
 	heavy := func(int) time.Duration { return time.Second }
 	for _, tc := range []struct {
 		name   string
 		budget time.Duration
 		cost   func(int) time.Duration
+		floor  int
 	}{
-		{"no budget", 0, heavy},
-		{"no measures", 25 * ms, nil},
-		{"under half the budget", 25 * ms, perMember(12*ms, 0)},
+		{"no budget", 0, heavy, 0},
+		{"no measures", 25 * ms, nil, 0},
+		{"under half the budget", 25 * ms, perMember(12*ms, 0), 0},
+		{"under the load floor", 25 * ms, heavy, 41},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newRig(t, Options{Config: world.Config{Rate: 20}, TickBudget: tc.budget, JoinRate: 1000})
+			r := newRig(t, Options{Config: world.Config{Rate: 20}, TickBudget: tc.budget, JoinRate: 1000, LoadFloor: tc.floor})
 			for i := range 40 {
 				if tc.cost != nil {
 					r.ticking(50*ms, tc.cost)
@@ -230,5 +234,21 @@ func TestCapacityNoteDoesNotFlapWhileCostsSwing(t *testing.T) {
 	r.ticking(2*LoadWindow, func(int) time.Duration { return 5 * ms })
 	if notes := r.noted(NoteCapacity); len(notes) != 2 || notes[1].Full {
 		t.Errorf("capacity notes %+v once the costs fell, want the second saying newcomers are let in again", notes)
+	}
+}
+
+// At the load floor the door shuts as it would without one: the floor
+// spares a few players a busy machine, not a crowd its cost.
+func TestCapacityRefusesFromTheLoadFloor(t *testing.T) {
+	r := newRig(t, Options{Config: world.Config{Rate: 20}, TickBudget: 25 * ms, JoinRate: 1000, LoadFloor: 5})
+	for i := range 5 {
+		r.dial(host(i+1)).join(fmt.Sprintf("p%d", i), "")
+		r.ticking(50*ms, func(int) time.Duration { return 40 * ms })
+	}
+	r.ticking(LoadWindow, func(int) time.Duration { return 40 * ms })
+	p := r.dial(host(20))
+	p.send(&protocol.Hello{Version: protocol.Version, Name: "sixth"})
+	if !capacityRefused(t, p) {
+		t.Errorf("a sixth player let in to 5 at the floor whose ticks cost 40 of 25 ms: %+v", r.h.LoadAt(r.now))
 	}
 }

@@ -104,7 +104,7 @@ func New(now time.Duration, opts Options) *Hub {
 		swept:      now,
 		pingFirst:  now + opts.PingInterval,
 		pingEvery:  opts.PingInterval,
-		load:       loadMeter{budget: opts.TickBudget},
+		load:       loadMeter{budget: opts.TickBudget, floor: opts.LoadFloor},
 	}
 	h.open(now, "")
 	return h

@@ -106,6 +106,14 @@ type Options struct {
 	// load (an adapter that reports none refuses nobody either). The TCP
 	// server's default is DefaultTickBudget.
 	TickBudget time.Duration
+	// LoadFloor is how many members (players and spectators, every
+	// room's) the server may have before anybody is refused for load: a
+	// few players cost a tick next to nothing, so ticks over the budget
+	// with fewer are the machine's doing (other processes, SSH sessions
+	// drawing in the same process), which refusing a newcomer would not
+	// mend. 0: from the first. The TCP server's default is
+	// DefaultLoadFloor.
+	LoadFloor int
 }
 
 // WithDefaults returns o with its zero fields filled in (not the game
