@@ -58,8 +58,8 @@ func (f *fakeLobby) joined() []string {
 // startLobby runs RunLobby on a simulated terminal in the background.
 func startLobby(t *testing.T, lobby tui.Lobby, stop chan struct{}) *running {
 	t.Helper()
-	return startApp(t, "RunLobby", func(scr tcell.Screen) error {
-		return tui.RunLobby(scr, lobby, tui.Options{Title: "gridlag — lobby test", Stop: stop})
+	return startApp(t, "RunLobby", func(scr tcell.Screen, clock tui.Clock) error {
+		return tui.RunLobby(scr, lobby, tui.Options{Title: "gridlag — lobby test", Stop: stop, Clock: clock})
 	})
 }
 
