@@ -9,6 +9,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/protocol"
 	"gridlag/server/world"
 	"gridlag/sim"
@@ -55,11 +56,13 @@ func (f *fakeLobby) joined() []string {
 	return append([]string(nil), f.asked...)
 }
 
-// startLobby runs RunLobby on a simulated terminal in the background.
-func startLobby(t *testing.T, lobby tui.Lobby, stop chan struct{}) *running {
+// startLobby runs RunLobby on a simulated terminal in the background,
+// over the calls of lobby made asynchronous as the front ends make
+// them.
+func startLobby(t *testing.T, lobby tcp.LobbyCalls, stop chan struct{}) *running {
 	t.Helper()
 	return startApp(t, "RunLobby", func(scr tcell.Screen, clock tui.Clock) error {
-		return tui.RunLobby(scr, lobby, tui.Options{Title: "gridlag — lobby test", Stop: stop, Clock: clock})
+		return tui.RunLobby(scr, tcp.NewAsyncLobby(lobby), tui.Options{Title: "gridlag — lobby test", Stop: stop, Clock: clock})
 	})
 }
 
