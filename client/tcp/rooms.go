@@ -128,21 +128,24 @@ type LobbyCalls interface {
 // AsyncLobby makes a lobby's calls on goroutines of its own and keeps
 // their answers until the screen's loop takes them: the model of the
 // lobby's screen (tui.LobbyModel), which starts no goroutine and never
-// waits on the network. It is safe for concurrent use.
+// waits on the network. One call of each kind is under way at a time. It
+// is safe for concurrent use.
 type AsyncLobby struct {
 	calls   LobbyCalls
 	changed chan struct{}
 
-	mu       sync.Mutex
-	asking   bool // a call of Rooms is under way
-	joining  bool // a call of Join is under way
-	rooms    *protocol.Rooms
-	roomsErr error
-	roomsIn  bool // the answer of Rooms waits
-	session  client.Session
-	joinErr  error
-	joinIn   bool // the answer of Join waits
-	closed   bool
+	mu     sync.Mutex
+	rooms  answer[*protocol.Rooms]
+	join   answer[client.Session]
+	closed bool
+}
+
+// answer is what a kind of call brought, until it is taken.
+type answer[T any] struct {
+	asked bool // a call is under way
+	in    bool // its answer waits: value, or err
+	value T
+	err   error
 }
 
 // NewAsyncLobby returns the lobby of calls, asynchronous.
@@ -152,72 +155,22 @@ func NewAsyncLobby(calls LobbyCalls) *AsyncLobby {
 
 // AskRooms asks for the rooms, unless a question is under way or its
 // answer waits; it returns at once.
-func (l *AsyncLobby) AskRooms() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.asking || l.roomsIn || l.closed {
-		return
-	}
-	l.asking = true
-	go func() {
-		rooms, err := l.calls.Rooms()
-		l.mu.Lock()
-		l.asking = false
-		l.rooms, l.roomsErr, l.roomsIn = rooms, err, !l.closed
-		l.mu.Unlock()
-		l.wake()
-	}()
-}
+func (l *AsyncLobby) AskRooms() { ask(l, &l.rooms, l.calls.Rooms, nil) }
 
 // TakeRooms returns the answer to AskRooms once it came, once.
 func (l *AsyncLobby) TakeRooms() (rooms *protocol.Rooms, err error, ok bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.roomsIn {
-		return nil, nil, false
-	}
-	rooms, err = l.rooms, l.roomsErr
-	l.rooms, l.roomsErr, l.roomsIn = nil, nil, false
-	return rooms, err, true
+	return take(l, &l.rooms)
 }
 
 // Join asks to join room, unless a join is under way or its answer
 // waits; it returns at once. A session that comes after Close is closed.
 func (l *AsyncLobby) Join(room string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.joining || l.joinIn || l.closed {
-		return
-	}
-	l.joining = true
-	go func() {
-		s, err := l.calls.Join(room)
-		l.mu.Lock()
-		l.joining = false
-		closed := l.closed
-		if !closed {
-			l.session, l.joinErr, l.joinIn = s, err, true
-		}
-		l.mu.Unlock()
-		if closed && s != nil {
-			s.Close()
-		}
-		l.wake()
-	}()
+	ask(l, &l.join, func() (client.Session, error) { return l.calls.Join(room) }, client.Session.Close)
 }
 
 // TakeJoin returns the answer to Join once it came, once: the session is
 // the caller's from then on.
-func (l *AsyncLobby) TakeJoin() (s client.Session, err error, ok bool) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if !l.joinIn {
-		return nil, nil, false
-	}
-	s, err = l.session, l.joinErr
-	l.session, l.joinErr, l.joinIn = nil, nil, false
-	return s, err, true
-}
+func (l *AsyncLobby) TakeJoin() (s client.Session, err error, ok bool) { return take(l, &l.join) }
 
 // Changed receives when an answer waits.
 func (l *AsyncLobby) Changed() <-chan struct{} { return l.changed }
@@ -226,18 +179,51 @@ func (l *AsyncLobby) Changed() <-chan struct{} { return l.changed }
 // and so is one that comes later; no question is asked any more.
 func (l *AsyncLobby) Close() {
 	l.mu.Lock()
-	s := l.session
-	l.closed, l.session, l.joinIn = true, nil, false
+	s, ok := l.join.value, l.join.in
+	l.closed, l.join = true, answer[client.Session]{asked: l.join.asked}
 	l.mu.Unlock()
-	if s != nil {
+	if ok && s != nil {
 		s.Close()
 	}
 }
 
-// wake signals Changed.
-func (l *AsyncLobby) wake() {
-	select {
-	case l.changed <- struct{}{}:
-	default:
+// ask makes call on a goroutine, unless a call of its kind (a) is under
+// way or its answer waits, and keeps the answer in a; an answer that
+// comes after Close is dropped, with drop if it is not nil.
+func ask[T any](l *AsyncLobby, a *answer[T], call func() (T, error), drop func(T) error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if a.asked || a.in || l.closed {
+		return
 	}
+	a.asked = true
+	go func() {
+		value, err := call()
+		l.mu.Lock()
+		closed := l.closed
+		a.asked = false
+		if !closed {
+			a.in, a.value, a.err = true, value, err
+		}
+		l.mu.Unlock()
+		if closed && err == nil && drop != nil {
+			drop(value)
+		}
+		select { // wake the screen
+		case l.changed <- struct{}{}:
+		default:
+		}
+	}()
+}
+
+// take returns the answer in a once it came, once.
+func take[T any](l *AsyncLobby, a *answer[T]) (value T, err error, ok bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !a.in {
+		return value, nil, false
+	}
+	value, err = a.value, a.err
+	*a = answer[T]{}
+	return value, err, true
 }
