@@ -222,10 +222,14 @@ func gameUsage(w io.Writer) {
 
 Keys while playing:
   %s
+Keys in the lobby:
+  %s
+Keys while watching (-spectate):
+  %s
 Log file while playing: %s
 
 Flags:
-`, strings.Join(tui.KeyHelp(), "\n  "), defaultLogPath())
+`, strings.Join(tui.KeyHelp(), "\n  "), strings.Join(tui.LobbyKeyHelp(), "\n  "), strings.Join(tui.SpectateKeyHelp(), "\n  "), defaultLogPath())
 }
 
 // check refuses flags that do not go together (each flag's value was
