@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
 	"gridlag/client"
 	"gridlag/protocol"
@@ -47,10 +46,9 @@ type LobbyModel interface {
 // the terminal over (see handoff). It belongs to one goroutine: the loop
 // of RunLobby, or a test calling HandleKey and Frame in turn.
 type LobbyScreen struct {
-	screen  tcell.Screen
-	model   LobbyModel
-	opts    Options
-	present presenter
+	screenBase
+	screen tcell.Screen
+	model  LobbyModel
 
 	fetching bool // AskRooms was called and its answer not taken
 	joining  bool // Join was called and its answer not taken
@@ -58,10 +56,8 @@ type LobbyScreen struct {
 	list     *protocol.Rooms
 	listedAt time.Time // when the last answer to AskRooms was taken
 	sel      int       // the chosen row: a room, or len(rooms) for "new room"
-	naming   bool      // typing a new room's name
-	name     []rune    // the new room's name so far
+	name     []rune    // the new room's name so far, while it is typed (the state lobbyNaming)
 	status   string    // the last error or what is under way
-	quit     bool
 
 	session client.Session // the room joined, once Join answered
 	room    string         // its name
@@ -71,7 +67,8 @@ type LobbyScreen struct {
 // NewLobbyScreen returns the lobby of model drawn on screen, which must
 // already be initialised, and asks for the rooms.
 func NewLobbyScreen(screen tcell.Screen, model LobbyModel, opts Options) *LobbyScreen {
-	s := &LobbyScreen{screen: screen, model: model, opts: opts.withDefaults(), present: presenter{screen: screen}}
+	s := &LobbyScreen{screen: screen, model: model}
+	s.screenBase = newBase(s, screen, opts, lobbyKeyTable, "gridlag lobby: keys", false)
 	s.fetch()
 	return s
 }
@@ -118,7 +115,7 @@ func (s *LobbyScreen) Frame() bool {
 	if s.refreshIn() == 0 {
 		s.fetch()
 	}
-	return s.present.present(s.render)
+	return s.show(s.render)
 }
 
 // refreshIn returns how soon the rooms are asked for again: 0 when it is
@@ -179,18 +176,6 @@ func (s *LobbyScreen) rooms() []protocol.RoomInfo {
 	return s.list.Rooms
 }
 
-// HandleKey does what a key says: the lobby's keys, or typing a new
-// room's name.
-func (s *LobbyScreen) HandleKey(ev *tcell.EventKey) {
-	if s.naming {
-		s.typeName(ev)
-		return
-	}
-	if do := lookupKey(lobbyKeyTable, ev); do != nil {
-		do(s)
-	}
-}
-
 // move moves the choice by d rows, the "new room" row included.
 func (s *LobbyScreen) move(d int) {
 	s.sel = min(max(s.sel+d, 0), len(s.rooms()))
@@ -205,47 +190,44 @@ func (s *LobbyScreen) enter() {
 	s.startNaming()
 }
 
+// naming reports whether a new room's name is being typed.
+func (s *LobbyScreen) naming() bool { return s.state == lobbyNaming }
+
 // startNaming starts typing a new room's name.
 func (s *LobbyScreen) startNaming() {
-	s.naming, s.name = true, s.name[:0]
+	s.state, s.name = lobbyNaming, s.name[:0]
 	s.status = ""
 }
 
-// typeName takes a key while a new room's name is typed: Enter joins it
-// if the name is acceptable, Esc gives up.
-func (s *LobbyScreen) typeName(ev *tcell.EventKey) {
-	switch ev.Key() {
-	case tcell.KeyCtrlC:
-		s.quit = true
-	case tcell.KeyEscape:
-		s.naming = false
-	case tcell.KeyBackspace, tcell.KeyBackspace2:
-		if len(s.name) > 0 {
-			s.name = s.name[:len(s.name)-1]
-		}
-	case tcell.KeyEnter:
-		name := string(s.name)
-		if err := protocol.CheckName(name); err != nil {
-			s.status = "room name: " + err.Error()
-			return
-		}
-		s.naming = false
-		s.join(name)
-	case tcell.KeyRune:
-		if len(s.name) < protocol.MaxNameRunes {
-			s.name = append(s.name, ev.Rune())
-		}
+// stopNaming goes back to the list.
+func (s *LobbyScreen) stopNaming() { s.state = "" }
+
+// typeRune adds a character to the new room's name, up to the longest
+// name.
+func (s *LobbyScreen) typeRune(r rune) {
+	if len(s.name) < protocol.MaxNameRunes {
+		s.name = append(s.name, r)
 	}
 }
 
-// HandleMouse takes nothing: the lobby is keys only.
-func (s *LobbyScreen) HandleMouse(tview.MouseAction, *tcell.EventMouse) bool { return false }
+// rubOut takes the last character off the new room's name.
+func (s *LobbyScreen) rubOut() {
+	if len(s.name) > 0 {
+		s.name = s.name[:len(s.name)-1]
+	}
+}
 
-// QuitAsked reports whether the user asked to quit.
-func (s *LobbyScreen) QuitAsked() bool { return s.quit }
-
-// resized notes that the terminal changed size.
-func (s *LobbyScreen) resized() { s.present.resized() }
+// joinNamed joins the room named if the name is acceptable, else says
+// why not.
+func (s *LobbyScreen) joinNamed() {
+	name := string(s.name)
+	if err := protocol.CheckName(name); err != nil {
+		s.status = "room name: " + err.Error()
+		return
+	}
+	s.stopNaming()
+	s.join(name)
+}
 
 // nextChange returns when the rooms are asked for again (LobbyRefresh
 // after the last answer); 0 while an answer is awaited, which signals

@@ -2,6 +2,7 @@ package tui_test
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -161,5 +162,51 @@ func TestLobbySaysTheListIsCut(t *testing.T) {
 	close(stop)
 	if err := r.result(); err != nil {
 		t.Fatalf("RunLobby: %v", err)
+	}
+}
+
+// TestLobbyKeysAndHelp: at 80x24 the lobby's help shows every key of its
+// table, those of a new room's name included; a name keeps its capitals,
+// Backspace rubs out, Esc goes back to the list, and q quits there (in a
+// name, q is a letter).
+func TestLobbyKeysAndHelp(t *testing.T) {
+	model := tcp.NewAsyncLobby(&fakeLobby{world: sim.New(world.Config{Rate: 20}), rooms: &protocol.Rooms{MaxRooms: 256, Rooms: []protocol.RoomInfo{{MaxPlayers: 1000}}}})
+	defer model.Close()
+	r := simTerm{t, newScreen(t, 80, 24)}
+	s := tui.NewLobbyScreen(r.screen, model, tui.Options{})
+	select {
+	case <-model.Changed():
+	case <-time.After(time.Minute): // a guard against a hang, not a bound
+		t.Fatal("the rooms never came")
+	}
+	key := func(k tcell.Key, ch rune) {
+		s.HandleKey(tcell.NewEventKey(k, ch, tcell.ModNone))
+		s.Frame()
+	}
+	s.Frame()
+	r.mustShow("1 rooms open", "? help")
+	key(tcell.KeyRune, '?')
+	shown := strings.Join(strings.Fields(r.text()), " ")
+	for _, line := range tui.LobbyKeyHelp() {
+		if !strings.Contains(shown, strings.Join(strings.Fields(line), " ")) {
+			t.Errorf("at 80x24 the lobby's help does not show %q:\n%s", line, r.text())
+		}
+	}
+	key(tcell.KeyEscape, 0)
+	r.mustNotShow("gridlag lobby: keys")
+	key(tcell.KeyRune, 'n')
+	for _, ch := range "Atticq" {
+		key(tcell.KeyRune, ch)
+	}
+	key(tcell.KeyBackspace2, 0)
+	r.mustShow("+ new room: Attic_")
+	key(tcell.KeyEscape, 0)
+	r.mustNotShow("Attic_")
+	if s.QuitAsked() {
+		t.Fatal("q typed in a name quit the lobby")
+	}
+	key(tcell.KeyRune, 'q')
+	if !s.QuitAsked() {
+		t.Fatal("q in the list did not quit")
 	}
 }
