@@ -35,6 +35,14 @@
 // Spectating, or Error and closes. After that the spectator sends Ping and
 // Bye; the server sends Overview, Pong, Join, Leave, Error and Bye.
 //
+// A teacher (protocol version 5) starts with Teach instead of Spectate,
+// and the server takes it only from a connection its operator named a
+// teacher's, never from the network's word: it watches the room as a
+// spectator and sets its network and netcode with Conditions, which the
+// server applies to each student's connection both ways and sends to every
+// client of version 5 in the room; their players then send Report, and
+// the teachers get Class (see TeachSince).
+//
 // A Hello or a Spectate may name a room in an optional last field, absent
 // for the server's default room, so that the bytes of one naming none are
 // those of before rooms. A connection may instead start with ListRooms;
