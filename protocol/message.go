@@ -226,6 +226,9 @@ const (
 	ErrCodeTimeout  uint8 = 7 // the client was silent too long
 	ErrCodeShutdown uint8 = 8 // the server is stopping
 	ErrCodeResume   uint8 = 9 // the Resume's token is unknown, used or expired
+	// ErrCodeTeacher (version 5): a Teach or a Conditions from a
+	// connection that is not a teacher's.
+	ErrCodeTeacher uint8 = 10
 )
 
 // Error reports why the sender is about to close the connection.
@@ -260,6 +263,8 @@ func (e *Error) Error() string {
 		return "the server is stopping"
 	case ErrCodeResume:
 		return "the server could not resume the session"
+	case ErrCodeTeacher:
+		return "only a teacher may set a room's network"
 	}
 	return "the server refused the connection"
 }
