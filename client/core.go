@@ -116,9 +116,9 @@ const MaxRTTSamples = 4096
 // now, or a Resume with Options.Resume.
 func NewCore(now time.Duration, opts Options) *Core {
 	c := &Core{
-		base:        newBase(now, opts),
-		roster:      make(map[grid.PlayerID]protocol.PlayerInfo),
-		protected:   make(protection),
+		base:      newBase(now, opts),
+		roster:    make(map[grid.PlayerID]protocol.PlayerInfo),
+		protected: make(protection),
 		own: switches{
 			predict:     !opts.NoPredict,
 			reconcile:   !opts.NoReconcile && !opts.NoPredict,

@@ -29,8 +29,8 @@ import (
 
 // class is the teaching of one room.
 type class struct {
-	teachers []*conn                            // in the order they came
-	set      protocol.Conditions                // as the teachers set it (its Teachers is not kept)
+	teachers []*conn                           // in the order they came
+	set      protocol.Conditions               // as the teachers set it (its Teachers is not kept)
 	reports  map[world.ConnID]protocol.Student // each student's last Report, by connection
 }
 
