@@ -19,6 +19,9 @@ type Watcher struct {
 	d      *client.SpectatorDriver
 	gone   bool
 	states protocol.StateStream // the server's end of the stream to it
+
+	changed chan struct{} // signalled (capacity 1) at each note of the driver
+	done    chan struct{}
 }
 
 // Watch connects a spectator (a teacher with opts.Teach) and advances
@@ -32,10 +35,14 @@ func (w *World) Watch(name string, opts client.Options, named bool) *Watcher {
 	if opts.Seed == 0 {
 		opts.Seed = 1
 	}
-	v := &Watcher{w: w, d: client.NewSpectatorDriver(w.now, opts)}
+	v := &Watcher{w: w, d: client.NewSpectatorDriver(w.now, opts), changed: make(chan struct{}, 1), done: make(chan struct{})}
 	v.d.Observe(func(n client.Note) {
 		if n.Kind == client.Entered && n.Phase == client.Closed {
-			v.gone = true
+			v.end()
+		}
+		select {
+		case v.changed <- struct{}{}:
+		default:
 		}
 	})
 	w.nextConn++
@@ -61,6 +68,21 @@ func (v *Watcher) View() client.WorldView {
 	return v.d.View(v.w.now)
 }
 
+// end marks the spectator gone and its connection done.
+func (v *Watcher) end() {
+	if !v.gone {
+		v.gone = true
+		close(v.done)
+	}
+}
+
+// Changed receives at each note of the driver (a message arrived, the
+// connection ended), as tcp.Watch's does.
+func (v *Watcher) Changed() <-chan struct{} { return v.changed }
+
+// Done is closed when the connection has ended; View().Err says why.
+func (v *Watcher) Done() <-chan struct{} { return v.done }
+
 // Teach sets the room's Conditions, as a teacher's panel does.
 func (v *Watcher) Teach(t client.Teaching) {
 	v.w.mu.Lock()
@@ -79,7 +101,7 @@ func (v *Watcher) Close() {
 	for _, f := range v.d.Close() {
 		v.w.fromWatcher(v, f)
 	}
-	v.gone = true
+	v.end()
 	v.w.hub.Disconnect(v.w.now, v.id, "client closed")
 	v.w.route()
 }

@@ -3,6 +3,7 @@ package hub
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -317,8 +318,5 @@ func Describe(c protocol.Conditions) string {
 
 // LossText writes a loss in basis points as a percentage: "2%", "0.2%".
 func LossText(bp uint16) string {
-	if bp%100 == 0 {
-		return fmt.Sprintf("%d%%", bp/100)
-	}
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", float64(bp)/100), "0"), ".") + "%"
+	return strconv.FormatFloat(float64(bp)/100, 'f', -1, 64) + "%"
 }
