@@ -367,7 +367,9 @@ func (s *TeachScreen) title() string {
 
 // drawPanel draws the controls and the students into the rectangle.
 func (s *TeachScreen) drawPanel(screen tcell.Screen, x, y, w, h int) {
-	row := func(r int) *rowWriter { return &rowWriter{screen: screen, ctl: &s.controls, x: x, y: y + r, end: x + w} }
+	row := func(r int) *rowWriter {
+		return &rowWriter{screen: screen, ctl: &s.controls, x: x, y: y + r, end: x + w}
+	}
 	if s.heard == nil {
 		putText(screen, x, y, w, "waiting for the room…", styleDim)
 		return
