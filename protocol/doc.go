@@ -14,7 +14,8 @@
 // 4 on. After that the client sends
 // Input, Zap, Ping, Pong and Bye; the server sends State, ZapResult,
 // Tagged, Scores, Ping, Pong, Join, Leave, Error and Bye, and to a client
-// of version 4, Protect and Ranking (in place of Scores). A server serves
+// of version 4, Protect and Ranking (in place of Scores); version 5 adds
+// a teacher's Teach, Conditions, Report and Class (teach.go). A server serves
 // every version from MinVersion to Version (Supported), each the bytes of
 // its own version: what a newer version added never reaches an older
 // client.

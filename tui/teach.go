@@ -46,20 +46,20 @@ var teachKeyTable = []binding[*TeachScreen]{
 	{label: "j", help: "jitter: 0, 10, 20, 50, 100, 200 ms per message, round again", brief: "j", group: "jitter", keys: runeKeys("j", func(s *TeachScreen) {
 		s.change(func(t *client.Teaching) { t.Jitter = stepTo(teachJitterSteps, t.Jitter, true, true) })
 	})},
-	{label: "l", help: "loss: 0, 0.2, 1, 2, 4, 10, 25 % of messages, either way, retransmitted as TCP does", brief: "l", group: "loss", keys: runeKeys("l", func(s *TeachScreen) {
+	{label: "l", help: "loss: 0, 0.2, 1, 2, 4, 10, 25 %, either way, resent as TCP does", brief: "l", group: "loss", keys: runeKeys("l", func(s *TeachScreen) {
 		s.change(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, true, true) })
 	})},
-	{label: "g", help: "the next named link: good, average, poor, then none (latency, jitter and loss at once)", keys: runeKeys("g", (*TeachScreen).nextPreset)},
+	{label: "g", help: "named link: good, average, poor, none (latency, jitter, loss)", keys: runeKeys("g", (*TeachScreen).nextPreset)},
 	{label: "p", help: "prediction for everyone: the students choose, off, on", brief: "p", group: "hold", keys: runeKeys("p", func(s *TeachScreen) { s.cycleHold(predictToggle) })},
 	{label: "r", help: "reconciliation for everyone: the students choose, off, on", brief: "r", group: "hold", keys: runeKeys("r", func(s *TeachScreen) { s.cycleHold(reconcileToggle) })},
 	{label: "i", help: "interpolation for everyone: the students choose, off, on", brief: "i", group: "hold", keys: runeKeys("i", func(s *TeachScreen) { s.cycleHold(interpolateToggle) })},
-	{label: "u", help: "the room's update rate: per input, 1, 3, 5, 10, 20, 30, 60 a second, round again", brief: "u", group: "rate", keys: runeKeys("u", func(s *TeachScreen) {
+	{label: "u", help: "update rate: per input, 1, 3, 5, 10, 20, 30, 60 /s, round again", brief: "u", group: "rate", keys: runeKeys("u", func(s *TeachScreen) {
 		s.change(func(t *client.Teaching) { t.Rate = stepTo(teachRateSteps, t.Rate, true, true) })
 	})},
 	{label: "c", help: "the room's lag compensation on/off", brief: "c", group: "lagcomp", keys: runeKeys("c", func(s *TeachScreen) {
 		s.change(func(t *client.Teaching) { t.LagComp = !t.LagComp })
 	})},
-	{label: "0", help: "release everything: no added network, the students' own switches, the room's own rate and lag compensation", keys: runeKeys("0", (*TeachScreen).releaseAll)},
+	{label: "0", help: "release all: no network, the students' switches, the room's rate", keys: runeKeys("0", (*TeachScreen).releaseAll)},
 	{label: "PgUp PgDn", help: "page through the students", keys: []keyDo[*TeachScreen]{
 		{key: tcell.KeyPgUp, do: func(s *TeachScreen) { s.page(-1) }},
 		{key: tcell.KeyPgDn, do: func(s *TeachScreen) { s.page(1) }},
@@ -70,7 +70,7 @@ var teachKeyTable = []binding[*TeachScreen]{
 		{key: tcell.KeyUp, do: func(s *TeachScreen) { s.pan(0, -1) }},
 		{key: tcell.KeyDown, do: func(s *TeachScreen) { s.pan(0, 1) }},
 	}},
-	{label: "mouse", help: "click the [-] [+] buttons, a hold, the preset, lag compensation, [release]"},
+	{label: "mouse", help: "click [-] [+], a hold, the preset, lag compensation, [release all]"},
 	helpBinding[*TeachScreen](),
 	quitBinding[*TeachScreen](),
 }
