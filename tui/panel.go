@@ -9,16 +9,17 @@ import (
 	"github.com/rivo/tview"
 
 	"gridlag/client"
+	"gridlag/protocol"
 )
 
 // Rows of the side panel, counted from its top.
 const (
 	panelSliderHeadRow = 0
 	panelSliderRow     = 1
+	panelTeacherRow    = 2 // what the room's teacher added, if it has one
 	panelToggleHeadRow = 3
-	panelPredictRow    = 4
-	panelReconcileRow  = 5
-	panelInterpRow     = 6
+	panelPredictRow    = 4 // the first of the toggles, a row each
+	panelInterpRow     = 6 // the last
 	panelCorrRow       = 8
 	panelCorrInfoRow   = 9
 	panelLedgerHeadRow = 11
@@ -30,34 +31,33 @@ const (
 // when the zap tag section takes the rest.
 const ledgerMinRows = 2
 
-// toggle is one of the netcode switches in the panel.
+// toggle is one of the netcode switches of a player's client. The game's
+// panel and the lab's panels draw each as a checkbox (see checkbox), the
+// key tables flip them.
 type toggle struct {
-	row   int
-	label string
+	name  string // as the game's panel names it: "prediction"
+	short string // as the lab's narrower panels name it: "pred"
 	on    func(v *client.View) bool
 	set   func(s client.Session, on bool)
+	// hold is how a teacher holds it (see heldBy).
+	hold func(t *client.Teaching) protocol.Hold
 }
 
-// The panel's switches.
+// The switches.
 var (
-	predictToggle = &toggle{panelPredictRow, "prediction",
-		func(v *client.View) bool { return v.Predict }, client.Session.SetPredict}
-	reconcileToggle = &toggle{panelReconcileRow, "reconciliation",
-		func(v *client.View) bool { return v.Reconcile }, client.Session.SetReconcile}
-	interpolateToggle = &toggle{panelInterpRow, "interpolation",
-		func(v *client.View) bool { return v.Interpolate }, client.Session.SetInterpolate}
+	predictToggle = &toggle{"prediction", "pred",
+		func(v *client.View) bool { return v.Predict }, client.Session.SetPredict,
+		func(t *client.Teaching) protocol.Hold { return t.Predict }}
+	reconcileToggle = &toggle{"reconciliation", "recon",
+		func(v *client.View) bool { return v.Reconcile }, client.Session.SetReconcile,
+		func(t *client.Teaching) protocol.Hold { return t.Reconcile }}
+	interpolateToggle = &toggle{"interpolation", "interp",
+		func(v *client.View) bool { return v.Interpolate }, client.Session.SetInterpolate,
+		func(t *client.Teaching) protocol.Hold { return t.Interpolate }}
 )
 
-// toggles are the panel's switches, in the order they are drawn.
+// toggles are the switches, in the order the panels draw them.
 var toggles = []*toggle{predictToggle, reconcileToggle, interpolateToggle}
-
-// checkbox draws a switch as text: "[x]" on, "[ ]" off.
-func checkbox(on bool) string {
-	if on {
-		return "[x]"
-	}
-	return "[ ]"
-}
 
 // flip turns the switch over, from the session's current state.
 func (t *toggle) flip(s client.Session) {
@@ -65,30 +65,86 @@ func (t *toggle) flip(s client.Session) {
 	t.set(s, !t.on(&v))
 }
 
+// checkbox returns the switch of session s as a widget, showing it as
+// view (the frame's) has it.
+func (t *toggle) checkbox(s client.Session, view func() *client.View, label, hint string) *checkbox {
+	return newCheckbox(label, hint, func() bool { return t.on(view()) }, func() { t.flip(s) })
+}
+
+// heldBy says why flipping the switch in view v changes nothing, or ""
+// if it changes it: the room's teacher holds it ("the teacher turned
+// prediction off"), or holds the switch it would turn over with it.
+func (t *toggle) heldBy(v *client.View) string {
+	tt := v.Teaching
+	if tt == nil {
+		return ""
+	}
+	if h := t.hold(tt); h != protocol.HoldNone {
+		return "the teacher turned " + t.name + " " + holdWord(h)
+	}
+	switch {
+	case t == predictToggle && v.Predict && tt.Reconcile == protocol.HoldOn:
+		return "the teacher turned reconciliation on, which needs prediction"
+	case t == reconcileToggle && !v.Reconcile && tt.Predict == protocol.HoldOff:
+		return "the teacher turned prediction off, which reconciliation needs"
+	}
+	return ""
+}
+
+// holdWord is "on" or "off" for a switch held so.
+func holdWord(h protocol.Hold) string {
+	if h == protocol.HoldOn {
+		return "on"
+	}
+	return "off"
+}
+
 // Panel is the side panel of one client's view: the latency slider, the
 // netcode toggles, the correction counter, the ledger of pending inputs
 // (sent, not yet acknowledged by the server) and, at the bottom, the game
 // of zap tag (see tagLines). It is a tview primitive: it draws into any
-// rectangle at least panelWidth wide, and its mouse handler moves the
-// slider and flips the toggles of the session it was made for.
+// rectangle at least panelWidth wide, and hands the mouse to its widgets
+// (the slider, the toggles' checkboxes), which change the session it was
+// made for.
 type Panel struct {
 	*tview.Box
-	session client.Session
-	view    func() *client.View
-	slider  *LatencySlider
+	view     func() *client.View
+	slider   *Slider
+	toggles  []*checkbox // in the order of toggles, a row each
+	controls controls
+	// said, if set, is told why a click on a switch changed nothing (see
+	// toggle.heldBy); flash, if set, returns why a switch last did not
+	// change while the screen says it, else "".
+	said  func(string)
+	flash func() string
 }
 
 // NewPanel returns the panel of session s; view returns the view to draw
 // (the same snapshot as the rest of the frame).
 func NewPanel(s client.Session, view func() *client.View) *Panel {
-	p := &Panel{Box: tview.NewBox(), session: s, view: view, slider: NewLatencySlider()}
+	p := &Panel{Box: tview.NewBox(), view: view, slider: NewSlider()}
 	p.slider.SetValue(s.View().Latency)
 	p.slider.SetChangedFunc(s.SetLatency)
+	for _, t := range toggles {
+		c := newCheckbox(" "+fmt.Sprintf("%-15s", t.name), "("+toggleLabel(t)+")", func() bool { return t.on(view()) }, func() {
+			if why := t.heldBy(view()); why != "" && p.said != nil {
+				p.said(why)
+			}
+			t.flip(s)
+		})
+		c.note = func() string {
+			if t.heldBy(view()) != "" {
+				return " teacher"
+			}
+			return ""
+		}
+		p.toggles = append(p.toggles, c)
+	}
 	return p
 }
 
 // Slider returns the panel's latency slider.
-func (p *Panel) Slider() *LatencySlider { return p.slider }
+func (p *Panel) Slider() *Slider { return p.slider }
 
 // Draw draws the panel: the latency slider's heading and the slider (which
 // follows the view's latency unless it is being dragged), the toggles, the
@@ -99,20 +155,24 @@ func (p *Panel) Draw(screen tcell.Screen) {
 	put := func(row int, s string, st tcell.Style) int {
 		return putText(screen, x, y+row, w, s, st)
 	}
+	p.controls.reset()
 
 	n := put(panelSliderHeadRow, "Latency ", styleHeading)
 	putText(screen, x+n, y+panelSliderHeadRow, w-n, "(round trip)  "+groupLabels("latency"), styleDim)
 	if !p.slider.Dragging() {
 		p.slider.SetValue(v.Latency)
 	}
-	p.slider.SetRect(x, y+panelSliderRow, w, 1)
-	p.slider.Draw(screen)
+	p.controls.draw(screen, p.slider, x, y+panelSliderRow, w, 1)
+	switch t := v.Teaching; {
+	case p.flash != nil && p.flash() != "":
+		put(panelTeacherRow, p.flash(), styleWarn)
+	case t != nil:
+		put(panelTeacherRow, teacherNetwork(t), styleWarn)
+	}
 
 	put(panelToggleHeadRow, "Netcode", styleHeading)
-	for _, t := range toggles {
-		n := put(t.row, checkbox(t.on(v))+" ", styleText)
-		n += putText(screen, x+n, y+t.row, w-n, fmt.Sprintf("%-15s", t.label), styleText)
-		putText(screen, x+n, y+t.row, w-n, "("+toggleLabel(t)+")", styleKey)
+	for i, c := range p.toggles {
+		p.controls.draw(screen, c, x, y+panelPredictRow+i, w, 1)
 	}
 
 	n = put(panelCorrRow, "corrections ", styleHeading)
@@ -150,32 +210,16 @@ func drawLedger(screen tcell.Screen, x, y, w, rows int, pending []client.Pending
 	}
 }
 
-// MouseHandler moves the slider (a drag captures the mouse, so it goes on
-// when the pointer leaves the track) and flips a toggle at every click.
+// MouseHandler hands the mouse to the panel's widgets: a click on a
+// toggle's row flips it, the slider jumps, slides (holding the mouse,
+// through the panel, while it is dragged) and steps with the wheel.
 func (p *Panel) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (consumed bool, capture tview.Primitive) {
-	return p.WrapMouseHandler(func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(tview.Primitive)) (bool, tview.Primitive) {
-		x, y := event.Position()
-		if p.slider.Dragging() || p.slider.InRect(x, y) {
-			if used, capture := p.slider.MouseHandler()(action, event, setFocus); used {
-				if capture != nil {
-					capture = p
-				}
-				return true, capture
-			}
+	return p.WrapMouseHandler(func(action tview.MouseAction, event *tcell.EventMouse, _ func(tview.Primitive)) (bool, tview.Primitive) {
+		used := p.controls.mouse(action, event)
+		if p.controls.capture != nil {
+			return used, p
 		}
-		// A click soon after another is a double click to tview: it flips
-		// the toggle again all the same.
-		if action != tview.MouseLeftClick && action != tview.MouseLeftDoubleClick || !p.InRect(x, y) {
-			return false, nil
-		}
-		_, top, _, _ := p.GetInnerRect()
-		for _, t := range toggles {
-			if y == top+t.row {
-				t.flip(p.session)
-				return true, nil
-			}
-		}
-		return false, nil
+		return used, nil
 	})
 }
 

@@ -18,6 +18,10 @@ type Origin struct {
 	// Bots says a Hello from it may say it is a bot (an operator's
 	// -bot-addrs): from anywhere else the Bot flag is taken off.
 	Bots bool
+	// Teacher says it is a teacher's (an SSH key the operator named, the
+	// server's own terminal): only then is its Teach taken (class.go).
+	// Nothing a client sends can set it.
+	Teacher bool
 }
 
 // NoteKind says what a Note reports.
@@ -50,6 +54,10 @@ const (
 	// newcomers, see Hub.Load) or went below it again (it takes them
 	// again). Reason says what the ticks cost and with how many members.
 	NoteCapacity
+	// NoteTeach: Conn, a teacher from Host, began to teach Room, set its
+	// Conditions, or was its last teacher and left; Reason says which, and
+	// the Conditions in words.
+	NoteTeach
 )
 
 // String names the kind.
@@ -67,6 +75,8 @@ func (k NoteKind) String() string {
 		return "ended"
 	case NoteCapacity:
 		return "capacity"
+	case NoteTeach:
+		return "teach"
 	}
 	return fmt.Sprintf("NoteKind(%d)", uint8(k))
 }
@@ -78,9 +88,9 @@ type Note struct {
 	Event  world.Event  // NoteEvent
 	Conn   world.ConnID // the connection concerned (NoteEvent: Event.Conn)
 	Host   string       // its address (see NoteEvent, NoteRoomClosed)
-	Room   string       // NoteEvent, NoteRoomOpened, NoteRoomClosed
+	Room   string       // NoteEvent, NoteRoomOpened, NoteRoomClosed, NoteTeach
 	Rooms  int          // the rooms open (NoteRoomOpened, NoteRoomClosed)
-	Reason string       // NoteRefused, NoteEnded, NoteCapacity
+	Reason string       // NoteRefused, NoteEnded, NoteCapacity, NoteTeach
 	// Counted: the connection counts as refused (NoteRefused, NoteEnded).
 	Counted bool
 	// Full: the server is at capacity (NoteCapacity).
