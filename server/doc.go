@@ -27,9 +27,9 @@
 // by a goroutine each (read); both keep the frame limit, the flood limit,
 // holding back a client that does not read and draining one told why it
 // is closed. A few writer goroutines, one per shard of the connections,
-// write each connection's frames of a tick in one write that never waits; a socket that takes nothing for WriteTimeout is dropped,
-// and a periodic check, not a deadline per message, finds the silent
-// clients. The flood limit charges a message at the time its bytes were
+// write each connection's frames of a tick in one write that never
+// waits; a socket that takes nothing for WriteTimeout is dropped, and a
+// periodic check, not a deadline per message, finds the silent clients. The flood limit charges a message at the time its bytes were
 // read from the kernel. A client that does not read fast enough, sends
 // garbage or floods the server is disconnected alone; nobody else
 // notices. Each connection's life in the loop is one state (connState):
