@@ -18,8 +18,6 @@
 //   - Watchdog ends a session whose player pressed no key for the idle
 //     time or whose client stopped reading; EndReason says why a session
 //     ended, for the log and the player.
-//   - Pool is a shared pool's fair rules: a cap in all, a share per
-//     address (AddrKey: an IPv4 address, an IPv6 /64), and the last
-//     quarter kept for addresses holding few; Slots counts sessions or
-//     connections under them, with the refusal's words.
+//   - The caps by address that the sessions count under (admit.Slots) are
+//     package admit's, shared with the game port.
 package remote

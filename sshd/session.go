@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/gliderlabs/ssh"
 
+	"gridlag/admit"
 	"gridlag/remote"
 )
 
@@ -136,7 +137,7 @@ func localPort(ss *session) int {
 // limitSessions applies the caps on sessions, in all and per address.
 func (s *Server) limitSessions(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		key := remote.AddrKey(ss.RemoteAddr())
+		key := admit.Key(ss.RemoteAddr())
 		release, kind, refusal := s.acquireSession(key)
 		if release == nil {
 			ss.log.Warn(kind, "session refused", "reason", refusal)

@@ -15,6 +15,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/gdamore/tcell/v2"
 
+	"gridlag/admit"
 	"gridlag/remote"
 	"gridlag/tui"
 )
@@ -384,7 +385,7 @@ func TestClientAddressFromATrustedProxyOnly(t *testing.T) {
 			}
 			openTab(t, s, d, "ada", testID(1), "/")
 			p := <-seen
-			if got := remote.HostOf(p.RemoteAddr); got != c.want {
+			if got := admit.Host(p.RemoteAddr); got != c.want {
 				t.Errorf("the player counts as %s, want %s", got, c.want)
 			}
 		})

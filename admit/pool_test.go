@@ -1,13 +1,49 @@
-package remote
+package admit
 
 import (
-	"errors"
-	"net"
 	"strings"
 	"testing"
-
-	"gridlag/client"
 )
+
+// A pool's rules, one place at a time: an address's share, then the
+// reserve kept for addresses holding few, then full.
+func TestPoolRules(t *testing.T) {
+	p := NewPool(8, 4) // reserve 2, share 1
+	if p.reserve != 2 || p.share != 1 {
+		t.Fatalf("pool of 8, 4 an address: reserve %d share %d, want 2 and 1", p.reserve, p.share)
+	}
+	steps := []struct {
+		key  string
+		want Verdict
+	}{
+		{"a", Admitted}, {"a", Admitted}, {"a", Admitted}, {"a", Admitted}, {"a", AddrFull},
+		{"b", Admitted}, {"b", Admitted}, // 6: into the reserve
+		{"b", Reserved}, {"c", Admitted}, {"c", Reserved}, {"d", Admitted}, // 8: full
+		{"e", PoolFull}, {"a", AddrFull},
+	}
+	for i, s := range steps {
+		got := p.Check(s.key)
+		if got != s.want {
+			t.Fatalf("step %d, %s holding %d of %d: verdict %d, want %d", i, s.key, p.from[s.key], p.used, got, s.want)
+		}
+		if got == Admitted {
+			p.Take(s.key)
+		}
+	}
+	if k, n := p.Heaviest(); k != "a" || n != 4 {
+		t.Errorf("heaviest %s %d, want a 4", k, n)
+	}
+	for range 4 {
+		p.Give("a")
+	}
+	if _, ok := p.from["a"]; ok || p.used != 4 {
+		t.Errorf("after a gave all back: from %v, used %d", p.from, p.used)
+	}
+	// One address may take a whole pool its operator gave it: no reserve.
+	if q := NewPool(64, 64); q.reserve != 0 {
+		t.Errorf("pool of 64, 64 an address: reserve %d, want 0", q.reserve)
+	}
+}
 
 // Slots refuse past either cap, saying which, free a slot once however
 // often it is released, and let an unlimited address past its share but
@@ -68,43 +104,24 @@ func TestSlotsReserve(t *testing.T) {
 	}
 }
 
-// HostOf is the address without its port, whatever the kind of address.
-func TestHostOf(t *testing.T) {
-	for _, c := range []struct {
-		a    net.Addr
-		want string
-	}{
-		{&net.TCPAddr{IP: net.ParseIP("192.0.2.7"), Port: 22}, "192.0.2.7"},
-		{&net.TCPAddr{IP: net.ParseIP("2001:db8::1"), Port: 22}, "2001:db8::1"},
-		{&net.UnixAddr{Name: "/run/x", Net: "unix"}, "/run/x"},
-	} {
-		if got := HostOf(c.a); got != c.want {
-			t.Errorf("HostOf(%v) = %q, want %q", c.a, got, c.want)
+// A pool of caps keeps no reserve: one address takes places up to its
+// cap however full the pool, and an exempt key is held to the cap in all
+// only.
+func TestCaps(t *testing.T) {
+	p := NewCaps(4, 3)
+	for i, want := range []Verdict{Admitted, Admitted, Admitted, AddrFull} {
+		if got := p.Check("a"); got != want {
+			t.Fatalf("a's place %d: %d, want %d", i+1, got, want)
+		}
+		if want == Admitted {
+			p.Take("a")
 		}
 	}
-}
-
-// EndReason puts the watchdog's word first, then a stop, then a quit,
-// then a lost connection, then the handler's error.
-func TestEndReason(t *testing.T) {
-	boom := errors.New("boom")
-	for _, c := range []struct {
-		killed  string
-		err     error
-		closing bool
-		gone    bool
-		reason  string
-		status  int
-	}{
-		{"disconnected after 30m0s without a key press", boom, true, true, "disconnected after 30m0s without a key press", 1},
-		{"", client.ErrServerStopped, false, true, "server stopped", 0},
-		{"", boom, true, false, "server stopped", 0},
-		{"", nil, false, false, "", 0},
-		{"", boom, false, true, "connection closed", 1},
-		{"", boom, false, false, "boom", 1},
-	} {
-		if reason, status := EndReason(c.killed, c.err, c.closing, c.gone); reason != c.reason || status != c.status {
-			t.Errorf("EndReason(%q, %v, %v, %v) = %q, %d; want %q, %d", c.killed, c.err, c.closing, c.gone, reason, status, c.reason, c.status)
-		}
+	if got := p.Admit("a", true); got != Admitted {
+		t.Errorf("exempt a over its cap: %d, want Admitted", got)
+	}
+	p.Take("b")
+	if got, exempt := p.Check("c"), p.Admit("own", true); got != PoolFull || exempt != PoolFull {
+		t.Errorf("a full pool: %d, exempt %d; want PoolFull for both", got, exempt)
 	}
 }
