@@ -3,6 +3,7 @@ package sshd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"runtime"
 	"slices"
@@ -165,12 +166,14 @@ func TestGameUnreachable(t *testing.T) {
 }
 
 // Twenty game sessions that end by q or by a dropped connection leave no
-// goroutine behind, in the SSH server or the game server.
+// goroutine behind, in the SSH server or the game server. Each plays
+// under its own name: a dropped session's player leaves the game only once
+// the SSH server has seen the drop, and the next session may come first.
 func TestGameSessionsLeakNoGoroutines(t *testing.T) {
 	s := startGameSSH(t, Options{MaxPerAddr: 64})
 	baseline := runtime.NumGoroutine()
 	for i := range 20 {
-		c := dialSSH(t, s, "ada", nil)
+		c := dialSSH(t, s, fmt.Sprint("ada", i), nil)
 		tm := openTerm(t, c, "xterm-256color", 100, 40)
 		tm.waitText("you (")
 		if i%2 == 0 {
