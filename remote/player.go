@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
+	"gridlag/front"
 	"gridlag/protocol"
 )
 
@@ -31,12 +32,9 @@ type Player struct {
 	// RemoteAddr is the client's network address: the game counts the
 	// player as it (see Game.Dial).
 	RemoteAddr net.Addr
-	// Spectate says the session asked to watch the game rather than play.
-	Spectate bool
-	// Room is the room the session asked for; "" for the default room.
-	Room string
-	// Lobby says the session asked for the lobby.
-	Lobby bool
+	// Mode is what the session asked for: play (in a room), the lobby,
+	// or watch (a room).
+	Mode front.Mode
 	// Joined, if set, is told of each game session Game.Play starts for
 	// the player (in the room named or chosen in the lobby), and whether
 	// it resumes a dropped avatar. It must not block.

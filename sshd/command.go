@@ -1,14 +1,13 @@
 package sshd
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 
-	"gridlag/protocol"
+	"gridlag/front"
 )
 
-// The commands a session may ask for (ssh -t -p 2222 host COMMAND):
+// The commands a session may ask for (ssh -t -p 2222 host COMMAND), the
+// words of front's modes:
 //
 //	(none)          play: in the lobby if the game server has rooms
 //	                besides its default one, else in the default room
@@ -16,41 +15,18 @@ import (
 //	lobby           the lobby: the rooms, to pick one or name a new one
 //	spectate [NAME] watch the default room, or room NAME
 const (
-	RoomCommand     = "room"
-	LobbyCommand    = "lobby"
-	SpectateCommand = "spectate"
+	RoomCommand     = front.RoomWord
+	LobbyCommand    = front.LobbyWord
+	SpectateCommand = front.WatchWord
 )
 
-// command is what a session asked for.
-type command struct {
-	spectate bool
-	lobby    bool
-	room     string // "" = the default room
-}
-
-// parseCommand reads a session's command line (see RoomCommand).
-func parseCommand(raw string) (command, error) {
+// parseCommand reads a session's command line (see RoomCommand): its
+// first word is the mode's, the rest, white space folded, the room's
+// name.
+func parseCommand(raw string) (front.Mode, error) {
 	words := strings.Fields(raw)
 	if len(words) == 0 {
-		return command{}, nil
+		return front.Mode{}, nil
 	}
-	room := strings.Join(words[1:], " ")
-	switch words[0] {
-	case LobbyCommand:
-		if room != "" {
-			return command{}, errors.New("lobby takes no room")
-		}
-		return command{lobby: true}, nil
-	case SpectateCommand, RoomCommand:
-		if words[0] == RoomCommand && room == "" {
-			return command{}, errors.New("room needs the room's name")
-		}
-		if room != "" {
-			if err := protocol.CheckName(room); err != nil {
-				return command{}, fmt.Errorf("room %q: %w", room, err)
-			}
-		}
-		return command{spectate: words[0] == SpectateCommand, room: room}, nil
-	}
-	return command{}, fmt.Errorf("unknown command %q", words[0])
+	return front.Parse(words[0], strings.Join(words[1:], " "))
 }

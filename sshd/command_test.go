@@ -1,23 +1,27 @@
 package sshd
 
-import "testing"
+import (
+	"testing"
+
+	"gridlag/front"
+)
 
 func TestParseCommand(t *testing.T) {
 	for _, tc := range []struct {
 		raw  string
-		want command
+		want front.Mode
 		ok   bool
 	}{
-		{"", command{}, true},
-		{"room kitchen", command{room: "kitchen"}, true},
-		{"room  my  room", command{room: "my room"}, true},
-		{"lobby", command{lobby: true}, true},
-		{"spectate", command{spectate: true}, true},
-		{"spectate kitchen", command{spectate: true, room: "kitchen"}, true},
-		{"room", command{}, false},
-		{"lobby kitchen", command{}, false},
-		{"room \x1b[2J", command{}, false},
-		{"ls -la", command{}, false},
+		{"", front.Mode{}, true},
+		{"room kitchen", front.Mode{Room: "kitchen"}, true},
+		{"room  my  room", front.Mode{Room: "my room"}, true},
+		{"lobby", front.Mode{Kind: front.Lobby}, true},
+		{"spectate", front.Mode{Kind: front.Watch}, true},
+		{"spectate kitchen", front.Mode{Kind: front.Watch, Room: "kitchen"}, true},
+		{"room", front.Mode{}, false},
+		{"lobby kitchen", front.Mode{}, false},
+		{"room \x1b[2J", front.Mode{}, false},
+		{"ls -la", front.Mode{}, false},
 	} {
 		got, err := parseCommand(tc.raw)
 		if (err == nil) != tc.ok || got != tc.want {

@@ -12,6 +12,7 @@ import (
 	"github.com/gliderlabs/ssh"
 
 	"gridlag/admit"
+	"gridlag/front"
 	"gridlag/remote"
 )
 
@@ -30,7 +31,7 @@ type session struct {
 	tty      *remote.Tty       // openScreen: the screen's end of the terminal
 	screen   tcell.Screen      // openScreen
 	termName string            // openScreen: the terminal type in use
-	cmd      command           // refuseCommand
+	mode     front.Mode        // refuseCommand: what the command asked for
 	player   *Player           // introducePlayer
 	ctx      context.Context   // watchdog: done when the session must end
 	killed   remote.KillReason // watchdog: why it ended the session, if it did
@@ -101,13 +102,13 @@ func (s *Server) countSession(next sessionHandler) sessionHandler {
 // RoomCommand).
 func refuseCommand(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		cmd, err := parseCommand(ss.RawCommand())
+		mode, err := parseCommand(ss.RawCommand())
 		if err != nil {
 			ss.refuse("command refused",
 				fmt.Sprintf("gridlag runs only the game, not commands (%v): connect with ssh -p %d host, or ssh -t -p %[2]d host %s|%s NAME|%s [NAME]", err, localPort(ss), LobbyCommand, RoomCommand, SpectateCommand))
 			return
 		}
-		ss.cmd = cmd
+		ss.mode = mode
 		next(ss)
 	}
 }
@@ -175,7 +176,7 @@ func openScreen(next sessionHandler) sessionHandler {
 func introducePlayer(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		name := PlayerName(ss.User())
-		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Spectate: ss.cmd.spectate, Room: ss.cmd.room, Lobby: ss.cmd.lobby}
+		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Mode: ss.mode}
 		fp, color, hasKey := authedKey(ss)
 		if hasKey {
 			p.Fingerprint, p.Color = fp, color

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"gridlag/front"
 	"gridlag/tui"
 )
 
@@ -144,22 +145,22 @@ func TestPageNotBuiltSaysHowToBuildIt(t *testing.T) {
 func TestParseRoute(t *testing.T) {
 	for _, c := range []struct {
 		path string
-		want route
+		want front.Mode
 		ok   bool
 	}{
-		{"/", route{}, true},
-		{"/lobby", route{lobby: true}, true},
-		{"/spectate", route{spectate: true}, true},
-		{"/spectate/blue", route{spectate: true, room: "blue"}, true},
-		{"/room/blue", route{room: "blue"}, true},
-		{"/room/two%20words", route{room: "two words"}, true},
-		{"/room/a%2Fb", route{room: "a/b"}, true},
-		{"/room/", route{}, false},
-		{"/room/%zz", route{}, false},
-		{"/room/bad%0Aname", route{}, false},
-		{"/lobby/blue", route{}, false},
-		{"/play", route{}, false},
-		{"", route{}, false},
+		{"/", front.Mode{}, true},
+		{"/lobby", front.Mode{Kind: front.Lobby}, true},
+		{"/spectate", front.Mode{Kind: front.Watch}, true},
+		{"/spectate/blue", front.Mode{Kind: front.Watch, Room: "blue"}, true},
+		{"/room/blue", front.Mode{Room: "blue"}, true},
+		{"/room/two%20words", front.Mode{Room: "two words"}, true},
+		{"/room/a%2Fb", front.Mode{Room: "a/b"}, true},
+		{"/room/", front.Mode{}, false},
+		{"/room/%zz", front.Mode{}, false},
+		{"/room/bad%0Aname", front.Mode{}, false},
+		{"/lobby/blue", front.Mode{}, false},
+		{"/play", front.Mode{}, false},
+		{"", front.Mode{}, false},
 	} {
 		got, err := parseRoute(c.path)
 		if (err == nil) != c.ok || got != c.want {

@@ -206,13 +206,13 @@ func (so *socket) run() {
 	context.AfterFunc(ctx, so.tty.End)
 	identity := identityOf(h.ID)
 	p := &remote.Player{Screen: screen, User: h.Name, Fingerprint: identity, Color: remote.FingerprintColor(identity),
-		RemoteAddr: so.addr, Spectate: rt.spectate, Room: rt.room, Lobby: rt.lobby, Joined: so.joined, Log: so.log}
-	if rt.spectate {
+		RemoteAddr: so.addr, Mode: rt, Joined: so.joined, Log: so.log}
+	if !rt.Plays() {
 		p.Fingerprint, p.Color = "", 0
 	} else {
 		so.takeOver(identity)
 	}
-	so.log.Info("", "web session start", "identity", p.Fingerprint, "page", rt.title(), "term", termName,
+	so.log.Info("", "web session start", "identity", p.Fingerprint, "page", rt.String(), "term", termName,
 		"size", fmt.Sprintf("%dx%d", h.Cols, h.Rows))
 	pr, pw := io.Pipe()
 	resize := newResizer(so.tty, win, func() { s.resizes.Add(1) })
