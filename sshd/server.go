@@ -134,8 +134,10 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 	s.listeners[al] = struct{}{}
 	// The summariser counts in wg from here, under mu, so that Close
-	// (which sets closed under mu, then waits) never races this Add.
+	// (which sets closed under mu, then waits) never races this Add; it
+	// runs before Addr says the server serves.
 	s.wg.Add(1)
+	stopSummaries := s.summarise()
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -143,13 +145,12 @@ func (s *Server) Serve(ln net.Listener) error {
 		s.mu.Unlock()
 		al.Close()
 	}()
+	defer stopSummaries()
 
 	s.log.Debug("ssh listening", "addr", ln.Addr().String(), "hostkey", s.fp,
 		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
 		"max_handshakes", s.opts.MaxHandshakes, "max_handshakes_per_addr", s.opts.MaxHandshakesPerAddr,
 		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout)
-	stopSummaries := s.summarise()
-	defer stopSummaries()
 	for {
 		c, err := al.Accept()
 		if err != nil {
