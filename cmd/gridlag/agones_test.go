@@ -2,22 +2,16 @@ package main
 
 import (
 	"context"
-	"io"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/charmbracelet/log"
 
 	"gridlag/agones"
 	"gridlag/agones/sdktest"
@@ -209,53 +203,5 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestHeartbeatNeverWaitsForHealth: while a Health call hangs, the world's
-// heartbeats return at once and are dropped, and no second call starts;
-// once it answers, the next beat pings again.
-func TestHeartbeatNeverWaitsForHealth(t *testing.T) {
-	var calls atomic.Int32
-	release := make(chan struct{})
-	sidecar := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if calls.Add(1) == 1 {
-			<-release
-		}
-		w.Write([]byte("{}"))
-	}))
-	t.Cleanup(sidecar.Close)
-	_, port, _ := net.SplitHostPort(strings.TrimPrefix(sidecar.URL, "http://"))
-	t.Setenv(agones.PortEnv, port)
-	ag, err := agonesFlags{on: true, timeout: 10 * time.Second, health: time.Second}.start(log.New(io.Discard))
-	must(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go ag.ping(ctx)
-
-	beatUntil(t, ag, func() bool { return calls.Load() == 1 })
-	promptly(t, func() error {
-		for range 1000 {
-			ag.beat() // would block here if a beat waited for the call
-		}
-		return nil
-	})
-	if n := calls.Load(); n != 1 {
-		t.Fatalf("%d Health calls while the first hung, want 1", n)
-	}
-	close(release)
-	beatUntil(t, ag, func() bool { return calls.Load() == 2 })
-}
-
-// beatUntil beats, as the world would, until done.
-func beatUntil(t *testing.T, ag *agonesGame, done func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !done() {
-		if time.Now().After(deadline) {
-			t.Fatal("the beats never led to the Health call")
-		}
-		ag.beat()
-		time.Sleep(time.Millisecond)
 	}
 }
