@@ -27,6 +27,10 @@ const ms = time.Millisecond
 // sockets.
 const wait = 10 * time.Second
 
+// hung is the hang guard of what must not wait on any timer: long past
+// anything the machine's load could cause.
+const hung = 30 * time.Second
+
 // syncBuffer is a log sink safe for concurrent use.
 type syncBuffer struct {
 	mu sync.Mutex
@@ -303,32 +307,31 @@ func TestTCPSlowClientDroppedOthersUnaffected(t *testing.T) {
 	slow.join("slow") // and never read again
 
 	// Meanwhile the good client hears a state every tick, then the slow
-	// one's Leave.
-	start := time.Now()
+	// one's Leave. (A server whose tick waited for the stalled socket
+	// would tick no more, never fill the slow client's queue nor drop it:
+	// the test would not get past the Leave. How fast it ticks is the
+	// machine's, not asserted here.)
 	first := good.state("a state", func(*protocol.State) bool { return true })
 	var last *protocol.State
+	states := 0
 	good.until("the slow client's Leave", func(m protocol.Message) bool {
 		if st, ok := m.(*protocol.State); ok {
 			last = st
+			states++
 		}
 		return worldtest.LeftGame(m, 2)
 	})
 	ts.waitLog(t, "too slow")
-	elapsed := time.Since(start)
 	if last == nil {
 		t.Fatal("no state while the slow client was stalling")
 	}
 	ticks := int(last.Tick - first.Tick)
-	if want := int(elapsed.Seconds() * rate / 2); ticks < want {
-		t.Errorf("good client saw %d ticks in %v, want at least %d: the stalled client slowed the server", ticks, elapsed, want)
-	}
-	gap := time.Duration(last.TimeNS - first.TimeNS)
-	if ticks > 0 && gap/time.Duration(ticks) > 3*time.Second/rate {
-		t.Errorf("states every %v on average, want about %v", gap/time.Duration(ticks), time.Second/rate)
+	if states != ticks {
+		t.Errorf("the good client got %d States over %d ticks while the slow client stalled, want one a tick", states, ticks)
 	}
 	good.state("a state after the drop", func(st *protocol.State) bool { return len(st.Players) == 1 })
 	if testing.Verbose() {
-		t.Logf("%d ticks in %v; log:\n%s", ticks, elapsed, ts.logs)
+		t.Logf("%d ticks; log:\n%s", ticks, ts.logs)
 	}
 }
 
