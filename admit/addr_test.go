@@ -3,6 +3,7 @@ package admit
 import (
 	"net"
 	"testing"
+	"time"
 )
 
 // IPv4 addresses count one by one, IPv6 ones by their /64.
@@ -40,5 +41,13 @@ func TestHost(t *testing.T) {
 		if got := Host(c.a); got != c.want {
 			t.Errorf("Host(%v) = %q, want %q", c.a, got, c.want)
 		}
+	}
+}
+
+// An option left zero, or set below zero, takes its default; one set
+// keeps its value.
+func TestOr(t *testing.T) {
+	if Or(0, 5) != 5 || Or(-1, 5) != 5 || Or(3, 5) != 3 || Or(time.Duration(0), time.Second) != time.Second {
+		t.Error("Or does not fill what was left unset, and only that")
 	}
 }

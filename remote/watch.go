@@ -123,3 +123,22 @@ func EndReason(killed string, err error, closing, gone bool) (reason string, sta
 	}
 	return err.Error(), 1
 }
+
+// AwaitSessions waits for a front end's running sessions (counted in
+// sessions) to end, for at most grace, as its Close does once it told
+// them to: it reports whether they ended in time, and returns a channel
+// closed once they all have (the caller cuts the connections of those
+// still running, then waits on it).
+func AwaitSessions(sessions *sync.WaitGroup, grace time.Duration) (ended <-chan struct{}, inTime bool) {
+	done := make(chan struct{})
+	go func() {
+		sessions.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return done, true
+	case <-time.After(grace):
+		return done, false
+	}
+}

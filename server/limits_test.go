@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"gridlag/admit/admittest"
 	"gridlag/protocol"
 	"gridlag/server/hub"
 	"gridlag/server/world"
@@ -71,14 +72,7 @@ func TestTCPCloseIsQuickAfterADrop(t *testing.T) {
 	eventually(t, func() bool { return ts.Stats().StatesSent >= 1000 }, func() string { return "the server sent too few states" })
 	c.nc.Write([]byte{0, 3, 99, 1, 2})
 	ts.waitLog(t, "malformed")
-	closed := make(chan struct{})
-	go func() {
-		ts.Close()
-		close(closed)
-	}()
-	select {
-	case <-closed:
-	case <-time.After(hung):
+	if !admittest.Ends(func() { ts.Close() }) {
 		c.nc.Close() // frees the writer, so that the test's cleanup ends
 		t.Fatal("Close waited for the dropped client's stuck writer")
 	}

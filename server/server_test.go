@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/admit/admittest"
 	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server/hub"
@@ -27,52 +27,26 @@ const ms = time.Millisecond
 // sockets.
 const wait = 10 * time.Second
 
-// hung is the hang guard of what must not wait on any timer: long past
-// anything the machine's load could cause.
-const hung = 30 * time.Second
-
-// syncBuffer is a log sink safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // testServer is a server on 127.0.0.1:0 and its log.
 type testServer struct {
 	*Server
-	logs  *syncBuffer
-	serve chan error
+	logs *admittest.Log
 }
 
+// startServer serves a server with opts on loopback until the test ends
+// (admittest.Serve: Close, then Serve's ErrServerClosed checked); a
+// failed test shows its log.
 func startServer(t *testing.T, opts Options) *testServer {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &admittest.Log{}
 	opts.Logger = log.NewWithOptions(logs, log.Options{Level: log.DebugLevel})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := &testServer{Server: New(opts), logs: logs, serve: make(chan error, 1)}
-	go func() { ts.serve <- ts.Serve(ln) }()
+	ts := &testServer{Server: New(opts), logs: logs}
 	t.Cleanup(func() {
-		ts.Close()
 		if t.Failed() {
 			t.Logf("server log:\n%s", logs.String())
 		}
 	})
-	eventually(t, func() bool { return ts.Addr() != nil }, func() string { return "server did not start" })
+	admittest.Serve(t, ts.Server, ErrServerClosed)
 	return ts
 }
 
@@ -413,9 +387,8 @@ func TestTCPCloseSaysByeAndLeavesNoGoroutines(t *testing.T) {
 	case <-time.After(wait):
 		t.Fatal("Close did not return")
 	}
-	if err := <-ts.serve; !errors.Is(err, ErrServerClosed) {
-		t.Errorf("Serve returned %v after Close, want ErrServerClosed", err)
-	}
+	// Serve's ErrServerClosed is checked at the test's end
+	// (admittest.Serve).
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

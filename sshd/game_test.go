@@ -2,7 +2,6 @@ package sshd
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"runtime"
@@ -10,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"gridlag/admit/admittest"
 	"gridlag/client"
 	"gridlag/client/tcp"
 	"gridlag/server"
@@ -36,27 +36,13 @@ func startGameWith(t testing.TB, cfg world.Config) (*server.Server, string) {
 // returns it with its address.
 func startGameOpts(t testing.TB, opts server.Options) (*server.Server, string) {
 	t.Helper()
-	opts.Logger = testLogger(t).WithPrefix("game")
+	opts.Logger = admittest.Logger(t).WithPrefix("game")
 	g := server.New(opts)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- g.Serve(ln) }()
-	t.Cleanup(func() {
-		g.Close()
-		if err := <-served; !errors.Is(err, server.ErrServerClosed) {
-			t.Errorf("game server: %v, want ErrServerClosed", err)
-		}
-	})
 	// Serving: its goroutines have started (Serve starts them before its
 	// address is known), so a test counting goroutines counts them in its
 	// baseline.
-	for g.Addr() == nil {
-		time.Sleep(time.Millisecond)
-	}
-	return g, ln.Addr().String()
+	addr := admittest.Serve(t, g, server.ErrServerClosed)
+	return g, addr.String()
 }
 
 // startGameSSH runs a game server and an SSH server playing on it.

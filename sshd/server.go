@@ -192,14 +192,8 @@ func (s *Server) Close() error {
 	// exit status; then close the connections, which also frees sessions
 	// stuck writing to clients that stopped reading.
 	s.cancel()
-	ended := make(chan struct{})
-	go func() {
-		s.sessWG.Wait()
-		close(ended)
-	}()
-	select {
-	case <-ended:
-	case <-time.After(closeGrace):
+	ended, inTime := remote.AwaitSessions(&s.sessWG, closeGrace)
+	if !inTime {
 		s.log.Warn("sessions still running after the grace period; closing their connections")
 	}
 	for _, c := range conns {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"gridlag/admit/admittest"
 	"gridlag/front"
 	"gridlag/tui"
 )
@@ -37,7 +38,7 @@ var builtFS = fstest.MapFS{
 // pageServer is a Server whose page is read from dist.
 func pageServer(t *testing.T, dist fstest.MapFS) *Server {
 	t.Helper()
-	s, err := New(Options{Logger: testLogger(t)})
+	s, err := New(Options{Logger: admittest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -177,14 +177,8 @@ func (s *Server) Close() error {
 	err := s.http.Close() // the listeners, and the connections not yet a session's
 
 	s.cancel()
-	ended := make(chan struct{})
-	go func() {
-		s.sessWG.Wait()
-		close(ended)
-	}()
-	select {
-	case <-ended:
-	case <-time.After(closeGrace):
+	ended, inTime := remote.AwaitSessions(&s.sessWG, closeGrace)
+	if !inTime {
 		s.log.Warn("web sessions still running after the grace period; closing their connections")
 		s.mu.Lock()
 		for so := range s.live {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"gridlag/admit/admittest"
 	"gridlag/agones"
 	"gridlag/agones/sdktest"
 	"gridlag/protocol"
@@ -51,7 +52,7 @@ type agonesGameProcess struct {
 	sdk    *sdktest.SDKServer
 	client *agones.Client
 	cmd    *exec.Cmd
-	log    *syncBuffer
+	log    *admittest.Log
 	exited chan error
 }
 
@@ -62,7 +63,7 @@ func startAgonesGame(t *testing.T, bin string) *agonesGameProcess {
 	sdk := sdktest.Start(t)
 	client, err := agones.New(agones.Options{Addr: sdk.Addr, Timeout: 10 * time.Second})
 	must(t, err)
-	gs := &agonesGameProcess{t: t, sdk: sdk, client: client, log: &syncBuffer{}, exited: make(chan error, 1)}
+	gs := &agonesGameProcess{t: t, sdk: sdk, client: client, log: &admittest.Log{}, exited: make(chan error, 1)}
 	gs.cmd = exec.Command(bin, "-server", "-addr", "127.0.0.1:0", "-bots", "2", "-agones", "-agones-health", "1s", "-drain", "300ms")
 	gs.cmd.Env = append(os.Environ(), agones.PortEnv+"="+strconv.Itoa(sdk.Port))
 	gs.cmd.Stderr = gs.log

@@ -18,6 +18,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/admit/admittest"
 	"gridlag/metrics"
 	"gridlag/protocol"
 	"gridlag/server"
@@ -88,7 +89,7 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 			}
 		}
 	}
-	logs := &syncBuffer{}
+	logs := &admittest.Log{}
 	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, hook)
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +165,7 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 func TestOneStartLine(t *testing.T) {
 	f := parseGame(t, "-server", "-metrics", "127.0.0.1:0", "-rate", "30", "-max-players", "200", "-move-time", "100ms",
 		"-ssh", "127.0.0.1:0", "-ssh-key", filepath.Join(t.TempDir(), "key"), "-summary", "0", "-drain", "0s")
-	logs := &syncBuffer{}
+	logs := &admittest.Log{}
 	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +211,7 @@ func TestChangedSettings(t *testing.T) {
 // to the player who came and went, and the players gauge follows.
 func TestSummaryLinesOnAShortInterval(t *testing.T) {
 	f := parseGame(t, "-server", "-summary", "20ms", "-drain", "0s")
-	logs := &syncBuffer{}
+	logs := &admittest.Log{}
 	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +251,7 @@ func TestSummaryLinesOnAShortInterval(t *testing.T) {
 // TestSummaryOff: -summary 0 logs none.
 func TestSummaryOff(t *testing.T) {
 	f := parseGame(t, "-server", "-summary", "0")
-	logs := &syncBuffer{}
+	logs := &admittest.Log{}
 	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
 	if err != nil {
 		t.Fatal(err)
