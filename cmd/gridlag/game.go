@@ -430,7 +430,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		listening = append(listening, "ssh", sln.Addr().String(), "hostkey", g.ssh.HostKeyFingerprint())
 		if !f.serve {
 			ifaddrs, _ := net.InterfaceAddrs()
-			g.invites = sshInvites(sln.Addr(), ifaddrs)
+			g.invites = sshd.Invites(sln.Addr(), ifaddrs)
 		}
 	}
 	if f.web.addr != "" {
