@@ -5,6 +5,22 @@ import (
 	"slices"
 )
 
+// Invites returns what a host gives friends to reach a listener on addr,
+// one for each host others may reach it by (Hosts), in the front end's
+// words: say(host, port), e.g. "ssh -p 2222 192.168.1.5". ifaddrs are the
+// machine's interface addresses (net.InterfaceAddrs).
+func Invites(addr net.Addr, ifaddrs []net.Addr, say func(host string, port int) string) []string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return nil
+	}
+	var invites []string
+	for _, h := range Hosts(tcp, ifaddrs) {
+		invites = append(invites, say(h, tcp.Port))
+	}
+	return invites
+}
+
 // Hosts returns the hosts others may reach a listener on tcp by, for the
 // invites a host gives friends: the machine's addresses others can reach,
 // IPv4 first (ifaddrs are its interface addresses, net.InterfaceAddrs),

@@ -9,15 +9,9 @@ import (
 
 // Invites returns the page's addresses a host gives friends to play in a
 // browser served on addr, http://HOST:PORT/, one for each of the
-// machine's addresses others can reach (admit.Hosts), as sshd.Invites.
+// machine's addresses others can reach (admit.Invites), as sshd.Invites.
 func Invites(addr net.Addr, ifaddrs []net.Addr) []string {
-	tcp, ok := addr.(*net.TCPAddr)
-	if !ok {
-		return nil
-	}
-	var urls []string
-	for _, h := range admit.Hosts(tcp, ifaddrs) {
-		urls = append(urls, "http://"+net.JoinHostPort(h, strconv.Itoa(tcp.Port))+"/")
-	}
-	return urls
+	return admit.Invites(addr, ifaddrs, func(host string, port int) string {
+		return "http://" + net.JoinHostPort(host, strconv.Itoa(port)) + "/"
+	})
 }

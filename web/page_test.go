@@ -2,6 +2,7 @@ package web
 
 import (
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -167,5 +168,13 @@ func TestParseRoute(t *testing.T) {
 		if (err == nil) != c.ok || got != c.want {
 			t.Errorf("parseRoute(%q) = %+v, %v; want %+v, ok %v", c.path, got, err, c.want, c.ok)
 		}
+	}
+}
+
+// The page's address a host gives friends puts an IPv6 host in brackets.
+func TestInvites(t *testing.T) {
+	a := &net.TCPAddr{IP: net.ParseIP("2001:db8::7"), Port: 8080}
+	if got := Invites(a, nil); len(got) != 1 || got[0] != "http://[2001:db8::7]:8080/" {
+		t.Errorf("Invites(%s) = %q, want the page's address, the host in brackets", a, got)
 	}
 }
