@@ -125,3 +125,26 @@ func TestCaps(t *testing.T) {
 		t.Errorf("a full pool: %d, exempt %d; want PoolFull for both", got, exempt)
 	}
 }
+
+// A pool's refusal is said in its words, with the number the verdict is
+// about.
+func TestPoolRefusal(t *testing.T) {
+	w := Words{
+		PoolFull: {Kind: "full", Text: "full (%d)"},
+		AddrFull: {Kind: "addr", Text: "yours (%d)"},
+		Reserved: {Kind: "reserved", Text: "kept (yours %d)"},
+	}
+	p := NewPool(3, 2)
+	if r := p.Refusal("a", w); r.Refused() {
+		t.Fatalf("an empty pool refused: %+v", r)
+	}
+	p.Take("a")
+	p.Take("a")
+	if r := p.Refusal("a", w); r != (Refusal{Kind: "addr", Text: "yours (2)"}) {
+		t.Errorf("a third from a: %+v", r)
+	}
+	p.Take("b")
+	if r := p.Refusal("c", w); r != (Refusal{Kind: "full", Text: "full (3)"}) {
+		t.Errorf("a fourth: %+v", r)
+	}
+}

@@ -1,6 +1,7 @@
 package admit
 
 import (
+	"fmt"
 	"net"
 	"time"
 
@@ -35,4 +36,24 @@ func Refuse(warn *ratelog.Log, msg string, c net.Conn, r Refusal, say []byte) {
 		c.Write(say)
 	}
 	c.Close()
+}
+
+// Words say a pool's refusals: for each verdict but Admitted, its kind and
+// its sentence, whose %d is the number the verdict is about: the places
+// taken in all (PoolFull), or by the address (AddrFull, Reserved).
+type Words map[Verdict]Refusal
+
+// Refusal checks key against p and says why it may not take one more
+// place, in w's words; the zero Refusal admits it.
+func (p *Pool) Refusal(key string, w Words) Refusal {
+	n := p.Held(key)
+	switch v := p.Check(key); v {
+	case Admitted:
+		return Refusal{}
+	case PoolFull:
+		n = p.Used()
+		fallthrough
+	default:
+		return Refusal{Kind: w[v].Kind, Text: fmt.Sprintf(w[v].Text, n)}
+	}
 }

@@ -279,24 +279,26 @@ func (s *Server) connRefusal(key string) admit.Refusal {
 	if s.closed {
 		return admit.Refusal{Kind: KindClosing, Text: "the server is shutting down"}
 	}
-	switch s.open.Check(key) {
-	case admit.PoolFull:
-		return admit.Refusal{Kind: KindConnFull, Text: fmt.Sprintf("the server is busy (%d connections): try again later", s.open.Used())}
-	case admit.AddrFull:
-		return admit.Refusal{Kind: KindConnAddr, Text: fmt.Sprintf("too many connections from your address (%d): close one and try again", s.open.Held(key))}
-	case admit.Reserved:
-		return admit.Refusal{Kind: KindConnReserved, Text: fmt.Sprintf("the server is nearly busy and keeps its last connections for other addresses (yours has %d): close one and try again", s.open.Held(key))}
+	if r := s.open.Refusal(key, openWords); r.Refused() {
+		return r
 	}
-	switch s.shaking.Check(key) {
-	case admit.PoolFull:
-		return admit.Refusal{Kind: KindShakeFull, Text: fmt.Sprintf("too many connections in their handshake (%d): try again in a few seconds", s.shaking.Used())}
-	case admit.AddrFull:
-		return admit.Refusal{Kind: KindShakeAddr, Text: fmt.Sprintf("too many connections from your address in their handshake (%d): try again in a few seconds", s.shaking.Held(key))}
-	case admit.Reserved:
-		return admit.Refusal{Kind: KindShakeReserved, Text: fmt.Sprintf("too many connections in their handshake, and yours has %d of them: try again in a few seconds", s.shaking.Held(key))}
-	}
-	return admit.Refusal{}
+	return s.shaking.Refusal(key, shakingWords)
 }
+
+// openWords and shakingWords say the refusals of the pools of open
+// connections and of handshakes.
+var (
+	openWords = admit.Words{
+		admit.PoolFull: {Kind: KindConnFull, Text: "the server is busy (%d connections): try again later"},
+		admit.AddrFull: {Kind: KindConnAddr, Text: "too many connections from your address (%d): close one and try again"},
+		admit.Reserved: {Kind: KindConnReserved, Text: "the server is nearly busy and keeps its last connections for other addresses (yours has %d): close one and try again"},
+	}
+	shakingWords = admit.Words{
+		admit.PoolFull: {Kind: KindShakeFull, Text: "too many connections in their handshake (%d): try again in a few seconds"},
+		admit.AddrFull: {Kind: KindShakeAddr, Text: "too many connections from your address in their handshake (%d): try again in a few seconds"},
+		admit.Reserved: {Kind: KindShakeReserved, Text: "too many connections in their handshake, and yours has %d of them: try again in a few seconds"},
+	}
+)
 
 // evictionFor picks the pending handshake to close so that a newcomer
 // from the address of key fits in the full pool: the oldest of the
