@@ -25,6 +25,10 @@ var ErrServerClosed = errors.New("sshd: server closed")
 // closes their connections.
 const closeGrace = 2 * time.Second
 
+// hangUpGrace is how long Close, once the sessions ended, lets their
+// clients close their connections before it closes them.
+const hangUpGrace = time.Second
+
 // Server is the SSH front end. Create it with New.
 type Server struct {
 	opts    Options
@@ -51,6 +55,7 @@ type Server struct {
 
 	wg     sync.WaitGroup // every goroutine the server started
 	sessWG sync.WaitGroup // the running session handlers
+	connWG sync.WaitGroup // the connections being served (HandleConn)
 }
 
 // New loads the host key (creating it on first start) and returns a server
@@ -161,6 +166,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		}
 		go func() {
 			defer s.wg.Done()
+			defer s.connWG.Done()
 			s.ssh.HandleConn(c)
 		}()
 	}
@@ -193,7 +199,13 @@ func (s *Server) Close() error {
 	// stuck writing to clients that stopped reading.
 	s.cancel()
 	ended, inTime := remote.AwaitSessions(&s.sessWG, closeGrace)
-	if !inTime {
+	if inTime {
+		// Each session ended with its exit status, which its client hangs
+		// up on: let the clients hang up first, so that none finds its
+		// connection reset before (OpenSSH then exits 255, whatever the
+		// status it was sent).
+		remote.AwaitSessions(&s.connWG, hangUpGrace)
+	} else {
 		s.log.Warn("sessions still running after the grace period; closing their connections")
 	}
 	for _, c := range conns {
@@ -261,6 +273,7 @@ func (s *Server) admitConn(c net.Conn) net.Conn {
 	s.open.Take(key)
 	s.shaking.Take(key)
 	s.wg.Add(1)
+	s.connWG.Add(1)
 	tc.mu.Lock()
 	tc.armLocked()
 	tc.mu.Unlock()
