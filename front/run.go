@@ -76,7 +76,7 @@ func Run(ctx context.Context, screen tcell.Screen, m Mode, o Options) error {
 	lobby := tcp.Lobby{Ctx: ctx, Addr: o.Addr, Options: copts}
 	if !resuming && (m.Kind == Lobby || m.Room == "" && lobby.HasRooms()) {
 		o.logStart("lobby", room)
-		sess, joined, err := tui.RunLobbySession(screen, joinedLobby{lobby, o.Joined}, sopts)
+		sess, joined, err := tui.RunLobbySession(screen, tcp.NewAsyncLobby(joinedLobby{lobby, o.Joined}), sopts)
 		if sess == nil {
 			return err
 		}

@@ -87,6 +87,16 @@ func (s *shownScreen) Show() {
 	s.shown = b.String()
 }
 
+// EventQ and StopQ are the simulation's event queue, which tui's loop
+// reads itself.
+func (s *shownScreen) EventQ() chan tcell.Event {
+	return s.SimulationScreen.(interface{ EventQ() chan tcell.Event }).EventQ()
+}
+
+func (s *shownScreen) StopQ() <-chan struct{} {
+	return s.SimulationScreen.(interface{ StopQ() <-chan struct{} }).StopQ()
+}
+
 func (s *shownScreen) text() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -122,6 +132,11 @@ func (r *run) waitFor(subs ...string) string {
 		}
 		if all {
 			return s
+		}
+		select {
+		case err := <-r.done:
+			r.t.Fatalf("Run returned (%v) before the screen showed %q:\n%s", err, subs, s)
+		default:
 		}
 		if time.Now().After(deadline) {
 			r.t.Fatalf("the screen never showed %q:\n%s", subs, s)

@@ -221,10 +221,14 @@ func gameUsage(w io.Writer) {
 
 Keys while playing:
   %s
+Keys in the lobby:
+  %s
+Keys while watching (-spectate):
+  %s
 Log file while playing: %s
 
 Flags:
-`, strings.Join(tui.KeyHelp(), "\n  "), defaultLogPath())
+`, strings.Join(tui.KeyHelp(), "\n  "), strings.Join(tui.LobbyKeyHelp(), "\n  "), strings.Join(tui.SpectateKeyHelp(), "\n  "), defaultLogPath())
 }
 
 // place is where gridlag runs: a player's terminal on an embedded server
