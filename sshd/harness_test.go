@@ -22,7 +22,7 @@ import (
 )
 
 // waitLong bounds every wait on real sockets in these tests.
-const waitLong = 10 * time.Second
+const waitLong = 60 * time.Second
 
 // startSSH starts an SSH server on 127.0.0.1:0 with opts (a host key in a
 // temporary directory unless set) and closes it when the test ends.

@@ -41,10 +41,10 @@ func TestDrainInTmux(t *testing.T) {
 		pane("tcp-player", gridlag+"-name ada"),
 		pane("ssh-player", ssh+"bob@"+host),
 	}
-	panes[0].waitFor(20*time.Second, "players", "bot-1 (")
-	panes[1].waitFor(20*time.Second, "players", "bot-1 (")
-	panes[2].waitFor(20*time.Second, "playing as ada", "you (")
-	panes[3].waitFor(20*time.Second, "playing as bob", "you (")
+	panes[0].waitFor("players", "bot-1 (")
+	panes[1].waitFor("players", "bot-1 (")
+	panes[2].waitFor("playing as ada", "you (")
+	panes[3].waitFor("playing as bob", "you (")
 
 	sv.cmd.Process.Signal(syscall.SIGTERM)
 	count := regexp.MustCompile(`server stopping in (\d) s`)

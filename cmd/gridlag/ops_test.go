@@ -357,9 +357,9 @@ func TestInviteFriendsInTmux(t *testing.T) {
 	_, port, _ := net.SplitHostPort(sshAddr)
 	invite := "ssh -p " + port + " localhost"
 	tm := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s -name ada -bots 0 -ssh %s; echo EXIT=$?; sleep 60", state, bin, sshAddr))
-	tm.waitFor(10*time.Second, "friends: "+invite)
+	tm.waitFor("friends: " + invite)
 	tm.keys("q")
-	tm.waitFor(5*time.Second, "EXIT=0")
+	tm.waitFor("EXIT=0")
 	logText, err := os.ReadFile(filepath.Join(state, "gridlag", "gridlag.log"))
 	if err != nil || !strings.Contains(string(logText), "INFO friends join over SSH with: "+invite+"\n") {
 		t.Fatalf("log file: %v\n%s", err, logText)
