@@ -10,7 +10,6 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/link"
-	"gridlag/protocol"
 	"gridlag/server/world"
 	"gridlag/sim"
 )
@@ -43,6 +42,9 @@ type Config struct {
 	// Until is how long the timeline runs after the start; 0 = long enough
 	// for every press to be acknowledged.
 	Until time.Duration
+	// Link is how the players' messages travel: over TCP, as in the game,
+	// or (a what-if of the simulator) over datagrams (see sim.Datagram).
+	Link sim.Transport
 }
 
 // Default returns the article's scenario: (10,10), 250 ms round trip, RIGHT
@@ -69,6 +71,40 @@ type Line struct {
 	Ack     uint32   `json:"ack"`     // the last acknowledged number
 	Corr    int      `json:"corrections"`
 	Zap     *ZapLine `json:"zap,omitempty"` // the server's judgement, on the line where it judges a zap
+	// Link is what a datagram link carried, on the last line of a
+	// player over one (see sim.DatagramStats).
+	Link *LinkLine `json:"link,omitempty"`
+	// Original and Differs compare a replay changed by a what-if with
+	// the recording (see Compare): where the original run had the player
+	// at the same moment, on a player's last line of a moment, and
+	// whether what it sees differs.
+	Original *Moment `json:"original,omitempty"`
+	Differs  bool    `json:"differs,omitempty"`
+}
+
+// Moment is where a player is at a moment: where it sees itself and
+// where the server has it.
+type Moment struct {
+	Client [2]int `json:"client"`
+	Server [2]int `json:"server"`
+}
+
+// LinkLine is what a player's datagram link carried over the run: the
+// inputs sent, the packets that carried them (each repeating every input
+// not yet acknowledged) and how many were lost, the copies sent again
+// (repeated), the State snapshots and how many were lost or arrived
+// after a newer one, and the bytes each way.
+type LinkLine struct {
+	Transport        string `json:"transport"`
+	Inputs           int    `json:"inputs"`
+	InputPackets     int    `json:"input_packets"`
+	InputPacketsLost int    `json:"input_packets_lost"`
+	Repeated         int    `json:"repeated"`
+	States           int    `json:"states"`
+	StatesLost       int    `json:"states_lost"`
+	StatesStale      int    `json:"states_stale"`
+	BytesUp          int64  `json:"bytes_up"`
+	BytesDown        int64  `json:"bytes_down"`
 }
 
 // ZapLine is how the server judged a zap, as the JSON output prints it.
@@ -82,6 +118,27 @@ type ZapLine struct {
 
 // Run plays the scenario and returns its timeline.
 func Run(cfg Config) ([]Line, error) {
+	r, err := RunFull(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return r.Lines, nil
+}
+
+// Result is a whole run of a scenario: its timeline and every message
+// that crossed a link.
+type Result struct {
+	Lines []Line
+	Wires []Wire
+	// Players are the players' names, the first the one the timeline
+	// follows.
+	Players []string
+	// End is when the run ended, since its start.
+	End time.Duration
+}
+
+// RunFull plays the scenario and returns its timeline and its messages.
+func RunFull(cfg Config) (*Result, error) {
 	if cfg.Player.Name == "" {
 		cfg.Player.Name = "you"
 	}
@@ -109,11 +166,11 @@ func Run(cfg Config) ([]Line, error) {
 	w := sim.New(scfg)
 
 	join := func(p *Player) *sim.Client {
-		return w.Join(p.Name, client.Options{
+		return w.JoinOver(p.Name, client.Options{
 			NoPredict: !cfg.Predict, NoReconcile: !cfg.Reconcile,
 			Latency: p.Latency, Jitter: p.Jitter, Loss: p.Loss, Seed: cfg.Seed + int64(len(p.Name)),
 			PingInterval: time.Hour,
-		})
+		}, cfg.Link)
 	}
 	players := []*Player{&cfg.Player}
 	clients := []*sim.Client{join(&cfg.Player)}
@@ -126,36 +183,8 @@ func Run(cfg Config) ([]Line, error) {
 			return nil, fmt.Errorf("scenario: %s could not join: %v", players[i].Name, v.Err)
 		}
 	}
-	start := w.Now()
-	byID := map[grid.PlayerID]string{}
-	for _, c := range clients {
-		byID[c.View().Me] = c.Name()
-	}
-	name := func(id grid.PlayerID) string { return byID[id] }
-
-	var lines []Line
-	last := map[*sim.Client]Line{}
-	record := func(t time.Duration, c *sim.Client, event string, always bool) {
-		v := c.ViewLocked()
-		sp, _ := w.PositionLocked(c)
-		l := Line{TMS: int64((t - start) / time.Millisecond), T: int64(t - start), Player: c.Name(), Event: event,
-			Client: [2]int{v.Predicted.X, v.Predicted.Y}, Server: [2]int{sp.X, sp.Y},
-			Pending: []uint32{}, Ack: v.LastAck, Corr: v.Corrections}
-		for _, p := range v.Pending {
-			l.Pending = append(l.Pending, p.Seq)
-		}
-		prev, seen := last[c]
-		if !always && seen && prev.Client == l.Client && prev.Server == l.Server && slices.Equal(prev.Pending, l.Pending) && prev.Ack == l.Ack {
-			return
-		}
-		last[c] = l
-		lines = append(lines, l)
-	}
-	for _, c := range clients {
-		w.Locked(func() {
-			record(start, c, fmt.Sprintf("%s: starts at %v", c.Name(), c.ViewLocked().Predicted), true)
-		})
-	}
+	tl := NewTimeline(w, clients)
+	start := tl.Start()
 
 	type timed struct {
 		Press
@@ -186,26 +215,38 @@ func Run(cfg Config) ([]Line, error) {
 			until += 2 * time.Second / time.Duration(cfg.Rate)
 		}
 	}
-	w.Trace(func(e sim.Event) {
-		if e.Client == nil || e.Kind == sim.OtherArrived && e.Message != protocol.TypeZapResult && e.Message != protocol.TypeTagged {
-			return
-		}
-		always := e.Kind == sim.Press || e.Kind == sim.HeldSent || e.Kind == sim.ServerInput || e.Kind == sim.Zapped || e.Kind == sim.OtherArrived
-		if e.Kind == sim.ServerZap {
-			record(e.T, e.Client, sentence(e, name), true)
-			lines[len(lines)-1].Zap = zapLine(e, name)
-			return
-		}
-		record(e.T, e.Client, sentence(e, name), always)
-	})
 	for _, p := range all {
 		w.AdvanceTo(start + p.At)
 		p.On(p.c)
 	}
 	w.AdvanceTo(start + until)
-	w.Trace(nil)
+	tl.Stop()
+	r := &Result{Lines: tl.Lines, Wires: tl.Wires, End: until}
 	for _, c := range clients {
+		r.Players = append(r.Players, c.Name())
+		if st, ok := c.DatagramStats(); ok {
+			r.Lines = append(r.Lines, linkLine(r.Lines, c, until, st))
+		}
 		c.Close()
 	}
-	return lines, nil
+	return r, nil
+}
+
+// linkLine is the line that ends the timeline of client c over a datagram
+// link: its last moment again, at the run's end, saying what the link
+// carried.
+func linkLine(lines []Line, c *sim.Client, end time.Duration, st sim.DatagramStats) Line {
+	var l Line
+	for _, x := range lines {
+		if x.Player == c.Name() {
+			l = x
+		}
+	}
+	l.TMS, l.T, l.Zap = int64(end/time.Millisecond), int64(end), nil
+	l.Event = fmt.Sprintf("%s: datagram link: %d inputs in %d packets (%d lost), %d repeated; %d states (%d lost, %d stale); %d bytes up, %d down",
+		c.Name(), st.Inputs, st.InputPackets, st.InputPacketsLost, st.Repeats(), st.States, st.StatesLost, st.StatesStale, st.BytesUp, st.BytesDown)
+	l.Link = &LinkLine{Transport: sim.Datagram.String(), Inputs: st.Inputs, InputPackets: st.InputPackets,
+		InputPacketsLost: st.InputPacketsLost, Repeated: st.Repeats(), States: st.States, StatesLost: st.StatesLost,
+		StatesStale: st.StatesStale, BytesUp: st.BytesUp, BytesDown: st.BytesDown}
+	return l
 }
