@@ -21,7 +21,7 @@ type Client struct {
 	done    chan struct{}
 	dg      *dgram // the datagram link; nil on TCP (the driver's own link)
 	gone    bool   // closed by either side: nothing more to deliver either way
-	cut     bool // closed by the server: what the client still sends is lost
+	cut     bool   // closed by the server: what the client still sends is lost
 	// lastSeq is the last input the client's connection brought the
 	// server: a datagram link's repeats of it, or of one before, are
 	// skipped by the server, and not reported.
