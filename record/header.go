@@ -59,10 +59,12 @@ type Scenario struct {
 	Rate      int      `json:"rate"`
 	Predict   bool     `json:"predict"`
 	Reconcile bool     `json:"reconcile"`
-	LagComp   bool     `json:"lagcomp"`
-	Unlag     Duration `json:"unlag"`
-	Protect   Duration `json:"protect"`
-	Until     Duration `json:"until"`
+	// Interpolate is the clients' interpolation of others.
+	Interpolate bool     `json:"interpolate"`
+	LagComp     bool     `json:"lagcomp"`
+	Unlag       Duration `json:"unlag"`
+	Protect     Duration `json:"protect"`
+	Until       Duration `json:"until"`
 	// Link is the transport: "" or "tcp", or "datagram".
 	Link string `json:"link,omitempty"`
 }

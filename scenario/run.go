@@ -42,6 +42,14 @@ type Config struct {
 	// Until is how long the timeline runs after the start; 0 = long enough
 	// for every press to be acknowledged.
 	Until time.Duration
+	// Map is the map; nil = the embedded one.
+	Map *grid.Map
+	// Others are more players in the world, after the first two, whose
+	// moments the timeline leaves out: the others of a game that a replay
+	// simulates anew, walking where the recording saw them.
+	Others []Player
+	// NoInterpolate turns the clients' interpolation of others off.
+	NoInterpolate bool
 	// Link is how the players' messages travel: over TCP, as in the game,
 	// or (a what-if of the simulator) over datagrams (see sim.Datagram).
 	Link sim.Transport
@@ -139,10 +147,43 @@ type Result struct {
 
 // RunFull plays the scenario and returns its timeline and its messages.
 func RunFull(cfg Config) (*Result, error) {
+	s, err := Start(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s.Finish(), nil
+}
+
+// Stepper is a scenario being played a moment at a time, for a screen
+// that shows it as it goes: its world, its clients on their links, its
+// timeline so far. Times are since the scenario's start, when every
+// player is in.
+type Stepper struct {
+	world    *sim.World
+	clients  []*sim.Client
+	followed int // the clients the timeline follows: the first two at most
+	tl       *Timeline
+	presses  []timed // in time order
+	next     int     // the next press to play
+	until    time.Duration
+}
+
+// timed is a press of one client.
+type timed struct {
+	Press
+	c *sim.Client
+}
+
+// Start joins the scenario's players and returns it at its start, before
+// any press.
+func Start(cfg Config) (*Stepper, error) {
 	if cfg.Player.Name == "" {
 		cfg.Player.Name = "you"
 	}
-	m := grid.DefaultMap()
+	m := cfg.Map
+	if m == nil {
+		m = grid.DefaultMap()
+	}
 	starts := []grid.Pos{cfg.Player.Start}
 	if cfg.Second != nil {
 		if cfg.Second.Name == "" || cfg.Second.Name == cfg.Player.Name {
@@ -153,12 +194,18 @@ func RunFull(cfg Config) (*Result, error) {
 		}
 		starts = append(starts, cfg.Second.Start)
 	}
+	for _, o := range cfg.Others {
+		if slices.Contains(starts, o.Start) {
+			return nil, fmt.Errorf("scenario: %s cannot start on %v, another player's cell", o.Name, o.Start)
+		}
+		starts = append(starts, o.Start)
+	}
 	for _, s := range starts {
 		if m.Wall(s) {
 			return nil, fmt.Errorf("scenario: start %v is a wall or off the map", s)
 		}
 	}
-	scfg := world.Config{Spawn: cfg.Player.Start, Spawns: starts[1:], MoveTime: cfg.MoveTime, Rate: cfg.Rate,
+	scfg := world.Config{Map: m, Spawn: cfg.Player.Start, Spawns: starts[1:], MoveTime: cfg.MoveTime, Rate: cfg.Rate,
 		LagComp: cfg.LagComp, Unlag: cfg.Unlag, Protect: cfg.Protect}
 	if err := scfg.Validate(); err != nil {
 		return nil, err
@@ -167,7 +214,7 @@ func RunFull(cfg Config) (*Result, error) {
 
 	join := func(p *Player) *sim.Client {
 		return w.JoinOver(p.Name, client.Options{
-			NoPredict: !cfg.Predict, NoReconcile: !cfg.Reconcile,
+			NoPredict: !cfg.Predict, NoReconcile: !cfg.Reconcile, NoInterpolate: cfg.NoInterpolate,
 			Latency: p.Latency, Jitter: p.Jitter, Loss: p.Loss, Seed: cfg.Seed + int64(len(p.Name)),
 			PingInterval: time.Hour,
 		}, cfg.Link)
@@ -178,18 +225,17 @@ func RunFull(cfg Config) (*Result, error) {
 		players = append(players, cfg.Second)
 		clients = append(clients, join(cfg.Second))
 	}
+	followed := len(clients)
+	for i := range cfg.Others {
+		players = append(players, &cfg.Others[i])
+		clients = append(clients, join(&cfg.Others[i]))
+	}
 	for i, c := range clients {
 		if v := c.View(); v.Err != nil || !v.HasState {
 			return nil, fmt.Errorf("scenario: %s could not join: %v", players[i].Name, v.Err)
 		}
 	}
-	tl := NewTimeline(w, clients)
-	start := tl.Start()
-
-	type timed struct {
-		Press
-		c *sim.Client
-	}
+	tl := NewTimeline(w, clients[:followed])
 	var all []timed
 	var lastPress, slowest time.Duration // the last press, plus time for held ones; the slowest link
 	for i, p := range players {
@@ -215,21 +261,89 @@ func RunFull(cfg Config) (*Result, error) {
 			until += 2 * time.Second / time.Duration(cfg.Rate)
 		}
 	}
-	for _, p := range all {
-		w.AdvanceTo(start + p.At)
+	return &Stepper{world: w, clients: clients, followed: followed, tl: tl, presses: all, until: until}, nil
+}
+
+// World returns the scenario's world.
+func (s *Stepper) World() *sim.World { return s.world }
+
+// Clients returns the clients of the players the timeline follows, the
+// first the one whose view it is.
+func (s *Stepper) Clients() []*sim.Client { return s.clients[:s.followed] }
+
+// Timeline returns the timeline so far.
+func (s *Stepper) Timeline() *Timeline { return s.tl }
+
+// Until returns how long the scenario runs.
+func (s *Stepper) Until() time.Duration { return s.until }
+
+// Now returns the time since the start.
+func (s *Stepper) Now() time.Duration { return s.world.Now() - s.tl.start }
+
+// AdvanceTo plays the scenario up to time t since the start: the presses
+// at their times, after what else is due then.
+func (s *Stepper) AdvanceTo(t time.Duration) {
+	start := s.tl.start
+	for s.next < len(s.presses) && s.presses[s.next].At <= t {
+		p := s.presses[s.next]
+		s.world.AdvanceTo(start + p.At)
 		p.On(p.c)
+		s.next++
 	}
-	w.AdvanceTo(start + until)
-	tl.Stop()
-	r := &Result{Lines: tl.Lines, Wires: tl.Wires, End: until}
-	for _, c := range clients {
-		r.Players = append(r.Players, c.Name())
-		if st, ok := c.DatagramStats(); ok {
-			r.Lines = append(r.Lines, linkLine(r.Lines, c, until, st))
+	s.world.AdvanceTo(start + t)
+}
+
+// Next returns when the next thing is due, since the start: a message, a
+// timer or a press; ok is false when nothing is.
+func (s *Stepper) Next() (time.Duration, bool) {
+	wt, ok := s.world.Next()
+	if s.next < len(s.presses) {
+		if pt := s.tl.start + s.presses[s.next].At; !ok || pt < wt {
+			return pt - s.tl.start, true
+		}
+	}
+	return wt - s.tl.start, ok
+}
+
+// Step does the next thing due (see Next), and nothing later: a press
+// due with other things comes after them, in a step of its own.
+func (s *Stepper) Step() {
+	wt, ok := s.world.Next()
+	if s.next < len(s.presses) {
+		if pt := s.tl.start + s.presses[s.next].At; !ok || pt < wt {
+			s.AdvanceTo(pt - s.tl.start)
+			return
+		}
+	}
+	s.world.Step()
+}
+
+// Finish plays the scenario to its end and returns it whole; the
+// stepper is done with.
+func (s *Stepper) Finish() *Result {
+	until := s.until
+	s.AdvanceTo(until)
+	s.tl.Stop()
+	r := &Result{Lines: s.tl.Lines, Wires: s.tl.Wires, End: until}
+	for i, c := range s.clients {
+		if i < s.followed {
+			r.Players = append(r.Players, c.Name())
 		}
 		c.Close()
 	}
-	return r, nil
+	r.Lines = LinkLines(r.Lines, s.Clients(), until)
+	return r
+}
+
+// LinkLines ends a timeline of clients with a line for each of them over
+// a datagram link, saying what its link carried (see LinkLine).
+func LinkLines(lines []Line, clients []*sim.Client, end time.Duration) []Line {
+	for _, c := range clients {
+		if st, ok := c.DatagramStats(); ok {
+			lines = append(lines, linkLine(lines, c, end, st))
+		}
+	}
+	return lines
 }
 
 // linkLine is the line that ends the timeline of client c over a datagram
