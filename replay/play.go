@@ -235,4 +235,3 @@ func dirOf(e record.Event) grid.Dir { return grid.Dir(e.Arg) }
 
 // linkPreset is the link preset called name.
 func linkPreset(name string) (link.Preset, error) { return link.PresetNamed(name) }
-

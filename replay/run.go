@@ -63,12 +63,12 @@ func newScenarioRun(cfg scenario.Config) (*scenarioRun, error) {
 	return &scenarioRun{st: st}, nil
 }
 
-func (r *scenarioRun) now() time.Duration             { return r.st.Now() }
-func (r *scenarioRun) runTo(t time.Duration)          { r.st.AdvanceTo(max(t, r.st.Now())) }
-func (r *scenarioRun) next() (time.Duration, bool)    { return r.st.Next() }
-func (r *scenarioRun) panes(dst []Pane) []Pane        { return simPanes(dst, r.st.Clients()) }
-func (r *scenarioRun) timeline() *scenario.Timeline   { return r.st.Timeline() }
-func (r *scenarioRun) clients() []*sim.Client         { return r.st.Clients() }
+func (r *scenarioRun) now() time.Duration           { return r.st.Now() }
+func (r *scenarioRun) runTo(t time.Duration)        { r.st.AdvanceTo(max(t, r.st.Now())) }
+func (r *scenarioRun) next() (time.Duration, bool)  { return r.st.Next() }
+func (r *scenarioRun) panes(dst []Pane) []Pane      { return simPanes(dst, r.st.Clients()) }
+func (r *scenarioRun) timeline() *scenario.Timeline { return r.st.Timeline() }
+func (r *scenarioRun) clients() []*sim.Client       { return r.st.Clients() }
 func (r *scenarioRun) server() (client.WorldView, bool) {
 	return lab.Overview(r.st.World(), r.st.Timeline().Start()), true
 }
@@ -125,7 +125,7 @@ func (r *labRun) panes(dst []Pane) []Pane {
 }
 
 func (r *labRun) server() (client.WorldView, bool) { return r.l.Overview(), true }
-func (r *labRun) timeline() *scenario.Timeline    { return r.tl }
+func (r *labRun) timeline() *scenario.Timeline     { return r.tl }
 func (r *labRun) clients() []*sim.Client {
 	ps := r.l.Players()
 	return []*sim.Client{ps[0].Client, ps[1].Client}
