@@ -225,6 +225,12 @@ func (g *dgram) fromServer(now time.Duration, m protocol.Message) error {
 		return err
 	}
 	g.stats.BytesDown += int64(len(f))
+	if !g.taken {
+		// The join's first picture goes reliably, as a game's handshake
+		// brings it: at rate 0 nothing else would follow a lost one.
+		g.rel.Down.Send(now, f)
+		return nil
+	}
 	g.stats.States++
 	if _, lost := g.down.Send(now, f); lost {
 		g.stats.StatesLost++
@@ -233,32 +239,36 @@ func (g *dgram) fromServer(now time.Duration, m protocol.Message) error {
 }
 
 // atClient hands the client c's driver what reaches it at now: the
-// reliable channel's frames, then the snapshots, the newest winning: one
-// older than a State already taken is dropped. A State taken
-// acknowledges the inputs up to its Ack: they are not sent again.
+// reliable channel's frames, then the snapshots, the newest winning (see
+// take).
 func (g *dgram) atClient(now time.Duration, c *Client) {
 	for _, f := range g.rel.Down.Receive(now, nil) {
 		if f == nil {
 			c.d.Hangup(now, nil)
 			continue
 		}
-		c.d.Deliver(now, f)
+		g.take(now, c, f)
 	}
 	for _, f := range g.down.Receive(now, nil) {
-		m, _, err := protocol.Unmarshal(f)
-		st, ok := m.(*protocol.State)
-		if err != nil || !ok {
-			continue
-		}
+		g.take(now, c, f)
+	}
+}
+
+// take hands frame f to client c's driver at now, unless it is a State
+// older than one already taken; a State taken acknowledges the inputs up
+// to its Ack.
+func (g *dgram) take(now time.Duration, c *Client, f []byte) {
+	m, _, err := protocol.Unmarshal(f)
+	if st, ok := m.(*protocol.State); ok && err == nil {
 		key := [2]uint64{st.TimeNS, uint64(st.Tick)}
 		if g.taken && (key[0] < g.newest[0] || key[0] == g.newest[0] && key[1] < g.newest[1]) {
 			g.stats.StatesStale++
-			continue
+			return
 		}
 		g.newest, g.taken = key, true
 		g.unacked = slices.DeleteFunc(g.unacked, func(u unacked) bool { return u.seq <= st.Ack })
-		c.d.Deliver(now, f)
 	}
+	c.d.Deliver(now, f)
 }
 
 // DatagramStats returns what client c's datagram link carried so far; ok

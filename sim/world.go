@@ -118,15 +118,20 @@ func (w *World) JoinOver(name string, opts client.Options, t Transport) *Client 
 	c.observe()
 	w.clients = append(w.clients, c)
 	w.connect(c)
+	deadline := w.now + JoinTimeout
 	for !c.d.Core().Ready() && c.d.Phase() != client.Closed {
 		next, ok := w.next()
-		if !ok {
+		if !ok || next > deadline {
 			break
 		}
 		w.step(next)
 	}
 	return c
 }
+
+// JoinTimeout bounds the virtual time Join waits for a handshake: a
+// client not playing by then is returned as it is (its View says so).
+const JoinTimeout = time.Minute
 
 // Advance moves the virtual clock forward by d, delivering every message
 // and running every timer due on the way, in time order.
