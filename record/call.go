@@ -182,3 +182,39 @@ func ParseCheck(e Event) (CheckView, error) {
 func (c CheckView) String() string {
 	return fmt.Sprintf("sees %v, server %v, ack #%d, %d pending, %d corrections, %d others", c.Predicted, c.Server, c.Ack, c.Pending, c.Corrections, c.Others)
 }
+
+// Journal writes a player's client driver's journal (client.Driver.Journal)
+// into a recording: every call as its event, until the recording is
+// full. Its Call is what tcp.Options.Journal takes; it is called with
+// the connection's lock held, so it needs none of its own.
+type Journal struct {
+	w    *Writer
+	last time.Duration
+	err  error
+}
+
+// NewJournal returns a journal writing into w.
+func NewJournal(w *Writer) *Journal { return &Journal{w: w} }
+
+// Call writes c.
+func (j *Journal) Call(c client.Call) {
+	if j.err != nil {
+		return
+	}
+	e := CallEvent(c)
+	if e.Kind == 0 {
+		return
+	}
+	j.last = max(j.last, c.At)
+	j.err = j.w.Write(e)
+}
+
+// Err returns why the journal stopped writing (ErrFull at the
+// recording's bound), nil while it writes.
+func (j *Journal) Err() error { return j.err }
+
+// Last returns the time of the last call.
+func (j *Journal) Last() time.Duration { return j.last }
+
+// Close ends the recording at the last call's time.
+func (j *Journal) Close() error { return j.w.Close(j.last) }

@@ -79,7 +79,6 @@ func newGameRun(h *record.Game, calls []client.Call, c Changes) *gameRun {
 			r.checks = append(r.checks, timedCheck{c.At, record.CheckOf(*c.View)})
 		}
 	})
-	r.line(0, r.name+": connects", true)
 	return r
 }
 
@@ -195,8 +194,6 @@ func (r *gameRun) noted(n client.Note) {
 			if v.LastTagged != nil {
 				r.line(t, r.name+": "+v.LastTagged.Line()+"; frozen", true)
 			}
-		case *protocol.Welcome:
-			r.line(t, fmt.Sprintf("%s: welcomed as player %d", r.name, m.Player), true)
 		}
 	case client.HeldSent:
 		last := v.Pending[len(v.Pending)-1]

@@ -106,8 +106,8 @@ func (r *labRun) runTo(t time.Duration) {
 		r.apply(r.events[r.next_])
 		r.next_++
 	}
-	if t > r.l.Now() {
-		r.l.RunTo(t)
+	if t >= r.l.Now() {
+		r.l.RunTo(t) // what is due now too: every recorded action before it is made
 	}
 }
 

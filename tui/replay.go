@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -136,23 +137,29 @@ func replayLedger(v *client.View) string {
 	return s
 }
 
+// replayBottom are the rows under the boards side by side: the last
+// difference (or the note), the what-if's switches, the bar, the buttons.
+const replayBottom = 4
+
 // render draws the whole screen in the layout the terminal's size allows.
 func (s *ReplayScreen) render(screen tcell.Screen) {
 	s.hs = s.hs[:0]
 	w, h := screen.Size()
 	n := s.boardCount()
 	if n == 0 || len(s.panes) == 0 || s.panes[0].View.Map == nil {
-		putText(screen, 1, 1, w-2, "nothing to show yet at this time of the recording", styleDim)
+		putText(screen, 1, 2, w-2, "nothing to show yet at this time of the recording: step on (n) or play (.)", styleDim)
 		s.drawHeader(screen, w)
-		s.drawBottom(screen, w, h, 2)
+		s.drawNote(screen, 0, h-4, w, 1)
+		s.drawSwitches(screen, 0, h-3, w, false)
+		s.drawBar(screen, 0, h-2, w)
+		s.drawButtons(screen, w, h-1)
 		return
 	}
 	m := s.panes[0].View.Map
 	mw, mh := m.Width(), m.Height()
-	bottom := 3 // the differences, the bar and the buttons
 	s.tooSmall, s.single = false, false
 	switch {
-	case w >= n*mw+(n-1)*2 && h >= mh+2+replayBelow+bottom:
+	case w >= n*mw+(n-1)*2 && h >= mh+2+replayBelow+replayBottom:
 		gap := 2
 		if n > 1 {
 			gap = (w - n*mw) / (n - 1)
@@ -160,25 +167,94 @@ func (s *ReplayScreen) render(screen tcell.Screen) {
 		for b := range n {
 			x := b * (mw + gap)
 			s.heading(screen, b, x, mw)
-			s.drawBoard(screen, b, x, 2, mw, mh, h-bottom-2-mh)
+			s.drawBoard(screen, b, x, 2, mw, mh, h-replayBottom-2-mh)
 		}
-		s.drawStrips(screen, mw, gap, 2, h-bottom-2)
-	case w >= 2*mw && h >= mh+2+bottom:
+		s.drawStrips(screen, mw, gap, 2, h-replayBottom-2)
+		s.drawNote(screen, 0, h-4, w, 1)
+		s.drawSwitches(screen, 0, h-3, w, false)
+		s.drawBar(screen, 0, h-2, w)
+	case w >= 2*mw && h >= mh+2:
 		s.single = true
 		s.focus %= n
-		putText(screen, mw+1, 1, w-mw-1, s.headingText(s.focus)+"  (Tab: next board)", styleHeading)
 		s.drawBoard(screen, s.focus, 0, 1, mw, mh, 0)
-		s.drawSide(screen, mw+1, 2, w-mw-1, h-bottom-2)
+		s.drawSide(screen, mw+1, 1, w-mw-1, h-2)
 	default:
 		s.tooSmall = true
-		drawTooSmall(screen, w, h, 2*mw, mh+2+bottom)
+		drawTooSmall(screen, w, h, 2*mw, mh+2)
 		return
 	}
 	s.drawHeader(screen, w)
-	s.drawBottom(screen, w, h, bottom)
+	s.drawButtons(screen, w, h-1)
 	if s.help {
 		drawHelpOverlay(screen, w, h, s.opts.LogPath, "gridlag replay: keys", helpRows(replayKeyTable))
 	}
+}
+
+// drawNote draws the last difference so far (how many, too), or the
+// replay's note, in rows rows from (x, y).
+func (s *ReplayScreen) drawNote(screen tcell.Screen, x, y, w, rows int) int {
+	line, st := s.model.Note(), styleDim
+	if d := s.model.Differences(); len(d) > 0 {
+		line, st = fmt.Sprintf("%s  (%d so far)", d[len(d)-1], len(d)), styleOriginal
+	}
+	used := 0
+	for _, part := range wrapWords(line, w) {
+		if used == rows {
+			break
+		}
+		putText(screen, x, y+used, w, part, st)
+		used++
+	}
+	return used
+}
+
+// wrapWords cuts s into lines of at most w columns, between words where
+// it can.
+func wrapWords(s string, w int) []string {
+	var lines []string
+	cur := ""
+	for _, word := range strings.Fields(s) {
+		switch {
+		case cur == "":
+			cur = word
+		case textWidth(cur)+1+textWidth(word) <= w:
+			cur += " " + word
+		default:
+			lines = append(lines, cur)
+			cur = word
+		}
+	}
+	if cur != "" {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// drawSwitches draws the what-if's switches, on a row or one a row, and
+// returns the rows used.
+func (s *ReplayScreen) drawSwitches(screen tcell.Screen, x, y, w int, column bool) int {
+	r := &rowWriter{screen: screen, hs: &s.hs, x: x, y: y, end: x + w}
+	r.text("what-if:", styleDim)
+	rows := 1
+	for _, sw := range s.model.Switches() {
+		box := "[ ]"
+		if sw.On {
+			box = "[x]"
+		}
+		st := styleKey
+		if sw.Changed {
+			st = styleOriginal
+		}
+		word := replaySwitchWords[sw.Name]
+		if column {
+			r = &rowWriter{screen: screen, hs: &s.hs, x: x + 1, y: y + rows, end: x + w}
+			rows++
+		} else {
+			r.text(" ", styleText)
+		}
+		r.button(box+replaySwitchKeys[sw.Name]+" "+word, st, func() { s.model.Toggle(sw.Name) })
+	}
+	return rows
 }
 
 // headingText names board b.
@@ -212,31 +288,41 @@ func (s *ReplayScreen) drawStrips(screen tcell.Screen, mw, gap, y, h int) {
 	}
 }
 
-// drawSide draws, beside the one board shown, the focused player's lines
-// (or the server's) and its messages in flight.
+// drawSide draws, beside the one board shown, its heading, the focused
+// player's lines (or the server's), the last difference, the what-if's
+// switches, the bar to seek on and the player's messages in flight.
 func (s *ReplayScreen) drawSide(screen tcell.Screen, x, y, w, rows int) {
 	b := s.focus
-	if s.hasServer && b == 1 {
-		drawServerLines(screen, x, y, w, min(rows, len(s.world.Players)+1), &s.world)
-		return
-	}
-	i := b
-	if s.hasServer && b > 1 {
-		i = b - 1
-	}
-	p := &s.panes[i]
-	putText(screen, x, y, w, statusLine(&p.View, w), styleText)
+	putText(screen, x, y, w, s.headingText(b)+"  (Tab: next board)", styleHeading)
 	r := 1
-	if p.Ghost != nil {
-		putText(screen, x, y+r, w, "○ the recording: you "+p.Ghost.String(), styleOriginal)
+	if s.hasServer && b == 1 {
+		n := min(rows-r-9, len(s.world.Players)+1)
+		drawServerLines(screen, x, y+r, w, max(n, 0), &s.world)
+		r += max(n, 0)
+	} else {
+		i := b
+		if s.hasServer && b > 1 {
+			i = b - 1
+		}
+		p := &s.panes[i]
+		putText(screen, x, y+r, w, statusLine(&p.View, w), styleText)
 		r++
+		if p.Ghost != nil {
+			putText(screen, x, y+r, w, "○ the recording: you "+p.Ghost.String(), styleOriginal)
+			r++
+		}
+		putText(screen, x, y+r, w, replayLedger(&p.View), styleDim)
+		r++
+		defer func(r int) {
+			if left := rows - r; p.Link && left > 3 {
+				s.strips[i].SetRect(x, y+r, w, left)
+				s.strips[i].Draw(screen)
+			}
+		}(r + 10)
 	}
-	putText(screen, x, y+r, w, replayLedger(&p.View), styleDim)
-	r++
-	if p.Link && rows-r > 3 {
-		s.strips[i].SetRect(x, y+r, w, rows-r)
-		s.strips[i].Draw(screen)
-	}
+	r += s.drawNote(screen, x, y+r, w, 2)
+	r += s.drawSwitches(screen, x, y+r, w, true)
+	s.drawBar(screen, x, y+r, w)
 }
 
 // drawHeader draws the top row: the title, the time and the end, the
@@ -253,45 +339,29 @@ func (s *ReplayScreen) drawHeader(screen tcell.Screen, w int) {
 	putText(screen, 1, 0, w-2, line, styleTitle)
 }
 
-// drawBottom draws the last rows: the last difference (or the replay's
-// note), the bar to seek on, and the buttons.
-func (s *ReplayScreen) drawBottom(screen tcell.Screen, w, h, rows int) {
-	if rows >= 3 {
-		line, st := s.model.Note(), styleDim
-		if d := s.model.Differences(); len(d) > 0 {
-			line, st = fmt.Sprintf("%s  (%d so far)", d[len(d)-1], len(d)), styleOriginal
-		}
-		putText(screen, 0, h-3, w, line, st)
-	}
-	if rows >= 2 {
-		s.drawBar(screen, w, h-2)
-	}
-	s.drawButtons(screen, w, h-1)
-}
-
 // drawBar draws the recording's length as a bar, the time so far filled;
 // a click on it seeks there.
-func (s *ReplayScreen) drawBar(screen tcell.Screen, w, y int) {
+func (s *ReplayScreen) drawBar(screen tcell.Screen, x, y, w int) {
 	end := s.model.End()
 	if w < 4 || end <= 0 {
 		return
 	}
 	cols := w - 2
 	done := int(int64(cols) * int64(s.model.Now()) / int64(end))
-	putText(screen, 0, y, 1, "[", styleDim)
+	putText(screen, x, y, 1, "[", styleDim)
 	for c := range cols {
 		glyph, st := "·", styleDim
 		if c < done {
 			glyph, st = "━", styleKey
 		}
 		at := time.Duration(int64(end) * int64(c) / int64(cols))
-		s.hs.put(screen, 1+c, y, 1, glyph, st, func() { s.model.Seek(at) })
+		s.hs.put(screen, x+1+c, y, 1, glyph, st, func() { s.model.Seek(at) })
 	}
-	putText(screen, w-1, y, 1, "]", styleDim)
+	putText(screen, x+w-1, y, 1, "]", styleDim)
 }
 
-// drawButtons draws the bottom row: the replay's clock, seeking and the
-// what-if's switches, with their keys.
+// drawButtons draws the bottom row: the replay's clock and seeking, with
+// their keys.
 func (s *ReplayScreen) drawButtons(screen tcell.Screen, w, y int) {
 	r := &rowWriter{screen: screen, hs: &s.hs, x: 0, y: y, end: w}
 	play := "[. pause]"
@@ -305,27 +375,9 @@ func (s *ReplayScreen) drawButtons(screen tcell.Screen, w, y int) {
 	r.button("[/ "+s.model.Speed()+"]", styleKey, s.model.SlowDown)
 	r.text(" ", styleText)
 	r.button("[0 start]", styleKey, s.restart)
-	r.text(" next: ", styleDim)
+	r.text(" ", styleText)
 	for _, k := range replaySeekKeys {
-		r.button("["+k.key+" "+k.kind+"]", styleKey, func() { s.model.SeekNext(k.kind) })
-		r.text(" ", styleText)
-	}
-	r.text(" what-if:", styleDim)
-	for _, sw := range s.model.Switches() {
-		box := "[ ]"
-		if sw.On {
-			box = "[x]"
-		}
-		st := styleKey
-		if sw.Changed {
-			st = styleOriginal
-		}
-		r.text(" ", styleText)
-		r.button(box+replaySwitchKeys[sw.Name]+" "+replaySwitchWords[sw.Name], st, func() { s.model.Toggle(sw.Name) })
-	}
-	r.text("  ", styleText)
-	if s.single {
-		r.button("[Tab]", styleKey, s.nextBoard)
+		r.button("["+k.key+" "+k.word+"]", styleKey, func() { s.model.SeekNext(k.kind) })
 		r.text(" ", styleText)
 	}
 	r.button("[? help]", styleKey, func() { s.help = !s.help })

@@ -7,7 +7,7 @@ import (
 )
 
 // replaySeekKeys are the keys that seek to the next moment of a kind.
-var replaySeekKeys = []struct{ key, kind string }{{"z", "zap"}, {"e", "correction"}, {"l", "loss"}}
+var replaySeekKeys = []struct{ key, kind, word string }{{"z", "zap", "zap"}, {"e", "correction", "corr"}, {"l", "loss", "loss"}}
 
 // replaySwitchKeys and replaySwitchWords are the what-if switches' keys
 // and their words on the buttons.

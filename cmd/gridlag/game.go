@@ -22,6 +22,7 @@ import (
 	"gridlag/grid"
 	"gridlag/metrics"
 	"gridlag/protocol"
+	"gridlag/record"
 	"gridlag/server"
 	"gridlag/server/hub"
 	"gridlag/server/world"
@@ -61,6 +62,7 @@ type gameFlags struct {
 	agones   agonesFlags
 	scale    scaleFlags
 	ops      opsFlags
+	rec      recordFlags
 }
 
 // scaleFlags are the flags of the tools for scale: -map-gen, -seed and
@@ -196,6 +198,7 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the health checks (/healthz, /readyz) on this address, e.g. 127.0.0.1:9100; off by default")
 	f.ops.define(fs)
 	f.agones.define(fs)
+	f.rec.define(fs, "your game (every message in and out with its time, every key), for gridlag replay", true)
 	fs.usage = gameUsage
 	if err := fs.parse(args); err != nil {
 		return f, err
@@ -260,6 +263,10 @@ func (f *gameFlags) check() error {
 		return errors.New("-metrics and -health serve a server's figures and health; with -connect there is no server here")
 	case f.connect != "" && f.web.addr != "":
 		return errors.New("-web serves a server's players in a browser; with -connect there is no server here")
+	case (f.rec.path != "" || f.rec.cast != "") && f.serve:
+		return errors.New("-record and -cast are a player's: a server's SSH players record with ssh -t HOST record")
+	case f.rec.path != "" && (f.lobby || f.spectate):
+		return errors.New("-record records one game in one room: give -room NAME instead of -lobby (a spectator records nothing)")
 	}
 	if f.room != "" {
 		if err := protocol.CheckName(f.room); err != nil {
@@ -520,11 +527,26 @@ func playMain(ctx context.Context, f gameFlags) error {
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
+	screen, castDone, err := f.rec.castScreen(screen, title)
+	if err != nil {
+		return err
+	}
+	defer castDone()
 	// A signal ends the game like q: the terminal is restored, exit 0.
 	topts := tui.Options{LogPath: path, Title: title + tui.RoomTitle(f.room), Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()}
 	if f.lobby || f.connect != "" && f.room == "" && tcp.HasRooms(ctx, addr) {
 		logger.Info("lobby", "server", addr, "name", f.name)
 		return tui.RunLobby(screen, tcp.Lobby{Ctx: ctx, Addr: addr, Options: opts}, topts)
+	}
+	if f.rec.path != "" {
+		if f.connect != "" && f.room == "" && tcp.HasRooms(ctx, addr) {
+			return errors.New("-record records one game in one room, and the server has rooms: give -room NAME")
+		}
+		done, err := recordGame(&opts, f.rec, addr)
+		if err != nil {
+			return err
+		}
+		defer done() // after the connection closes: its last calls are in
 	}
 	// Connect, not Dial: the screen comes up at once and says it is
 	// waiting for the server (which takes a round trip, up to a second at
@@ -536,6 +558,32 @@ func playMain(ctx context.Context, f gameFlags) error {
 	defer conn.Close()
 	logger.Info("playing", "server", addr, "room", f.room, "name", f.name, "latency", f.latency, "jitter", f.jitter, "loss", f.loss)
 	return tui.Run(screen, conn, topts)
+}
+
+// recordGame makes opts record the player's game into r's file: the
+// link's seed is set, so that the recording holds it; done ends the
+// recording and says where it is.
+func recordGame(opts *tcp.Options, r recordFlags, addr string) (done func(), err error) {
+	opts.Seed = time.Now().UnixNano()
+	h := record.Header{Kind: record.KindGame, Gridlag: recordVersion(), Created: time.Now().UTC().Format(time.RFC3339),
+		Game: &record.Game{Name: opts.Name, Room: opts.Room, Server: addr, Latency: record.Duration(opts.Latency),
+			Jitter: record.Duration(opts.Jitter), Loss: opts.Loss, Seed: opts.Seed, Predict: true, Reconcile: true, Interpolate: true}}
+	w, err := record.Create(r.path, h, r.max)
+	if err != nil {
+		return nil, fmt.Errorf("-record: %w", err)
+	}
+	j := record.NewJournal(w)
+	opts.Journal = j.Call
+	return func() {
+		if err := j.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "gridlag: -record %s: %v\n", r.path, err)
+			return
+		}
+		if j.Err() == record.ErrFull {
+			sayFull(r.path, r.max, j.Last())
+		}
+		sayRecorded(r.path, w.Size(), j.Last())
+	}, nil
 }
 
 func level(debug bool) log.Level {
