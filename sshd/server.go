@@ -79,7 +79,8 @@ func New(opts Options) (*Server, error) {
 		s.log.Info("created ssh host key", "path", opts.HostKeyPath, "fingerprint", s.fp)
 	}
 	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, Latency: opts.Latency, Jitter: opts.Jitter,
-		Title: Title, Front: "ssh", Logger: s.log}
+		Title: Title, Front: "ssh", Logger: s.log, Recordings: opts.Recordings,
+		Fetch: "ssh -p PORT HOST " + RecordingCommand}
 	if s.handler == nil {
 		s.handler = s.game.Play
 	}
@@ -468,3 +469,4 @@ func (s *Server) handshakeFailed(c net.Conn, err error) {
 	}
 	s.warn.Warn("handshake failed "+remote.AddrKey(c.RemoteAddr()), "ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
 }
+

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"gridlag/metrics"
 	"gridlag/protocol"
 	"gridlag/record"
+	"gridlag/remote"
 	"gridlag/server"
 	"gridlag/server/hub"
 	"gridlag/server/world"
@@ -80,6 +82,8 @@ type sshLimits struct {
 	perAddr, max                  int
 	handshakes, handshakesPerAddr int
 	idle, handshake, banner       time.Duration
+	records                       int   // -ssh-records: recordings kept, 0 = none
+	recordMax                     int64 // -ssh-record-max
 }
 
 // gameLimits are the game port's caps: -max-players, -max-conns,
@@ -170,6 +174,9 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.duration(&f.sshLimit.idle, "ssh-idle", sshd.DefaultIdleTimeout, timeoutKind, "an SSH session without a key press for this long ends")
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
 	fs.duration(&f.sshLimit.banner, "ssh-banner", sshd.DefaultBannerTimeout, timeoutKind, "time a new SSH connection has to send its banner (the version line every client sends at once)")
+	fs.int(&f.sshLimit.records, "ssh-records", remote.DefaultKeep, recordsKind, "SSH players' game recordings kept (ssh -t HOST record; fetched with ssh HOST recording > game.rec), the oldest removed first; 0 = SSH players cannot record")
+	f.sshLimit.recordMax = 16 << 20
+	fs.value(&sizeValue{p: &f.sshLimit.recordMax, r: recordSize}, "ssh-record-max", fmt.Sprintf("the largest SSH player's recording (a `size`, %v): it stops there, saying so", recordSize))
 	f.web.define(fs)
 	fs.int(&f.limits.players, "max-players", defaultMaxPlayers, sessionsKind, "players in the world at once (spectators apart)")
 	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
@@ -302,6 +309,15 @@ func (f *gameFlags) serverConfig() (world.Config, error) {
 	return cfg, cfg.Validate()
 }
 
+// recordings is where the SSH players' recordings are kept, in the state
+// directory; nil with -ssh-records 0.
+func (l sshLimits) recordings(logger *log.Logger) *remote.Recordings {
+	if l.records == 0 {
+		return nil
+	}
+	return &remote.Recordings{Dir: filepath.Join(stateDir(), "recordings"), Max: l.recordMax, Keep: l.records, Logger: logger}
+}
+
 // game is a running server with its optional SSH front end and bots.
 type game struct {
 	cfg     world.Config // the game numbers in force, defaults filled in
@@ -367,6 +383,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
 			MaxHandshakes: f.sshLimit.handshakes, MaxHandshakesPerAddr: f.sshLimit.handshakesPerAddr,
 			IdleTimeout: f.sshLimit.idle, HandshakeTimeout: f.sshLimit.handshake, BannerTimeout: f.sshLimit.banner,
+			Recordings: f.sshLimit.recordings(logger.WithPrefix("ssh")),
 		})
 		var sln net.Listener
 		if err == nil {
