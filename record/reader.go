@@ -149,7 +149,26 @@ func parse(b []byte) (*Recording, error) {
 	case v > Version:
 		return nil, fmt.Errorf("%w (recording version %d; this gridlag reads version %d): update gridlag to replay it", ErrNewer, v, Version)
 	}
-	rec := &Recording{Version: int(v), Size: int64(len(b))}
+	if len(b) >= 4 && crc32.ChecksumIEEE(b[:len(b)-4]) != binary.BigEndian.Uint32(b[len(b)-4:]) {
+		// Not as written: cut short, or changed. Reading on tells which;
+		// a recording that reads whole was changed.
+		if _, err := p.rest(len(b), v); errors.Is(err, ErrTruncated) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w: it fails its checksum (a byte changed since it was written)", ErrDamaged)
+	}
+	return p.rest(len(b), v)
+}
+
+// rest reads a recording after its magic and version.
+func (p *parser) rest(size int, v uint64) (*Recording, error) {
+	b := p.b
+	start := p.off
+	defer func() { p.off = start }()
+	short := func(what string) error {
+		return fmt.Errorf("%w: %d bytes end within its %s", ErrTruncated, len(b), what)
+	}
+	rec := &Recording{Version: int(v), Size: int64(size)}
 	n, err := p.uvarint()
 	if err != nil {
 		return nil, short("header")

@@ -53,7 +53,7 @@ func scenarioConfig(rec *record.Recording) (scenario.Config, error) {
 	cfg := scenario.Config{Seed: h.Seed, MoveTime: h.MoveTime.D(), Rate: h.Rate, Predict: h.Predict, Reconcile: h.Reconcile,
 		LagComp: h.LagComp, Unlag: h.Unlag.D(), Protect: h.Protect.D(), Until: h.Until.D(), Map: m, NoInterpolate: !h.Interpolate}
 	if cfg.Link, err = parseLink(h.Link); err != nil {
-		return cfg, err
+		return cfg, fmt.Errorf("link %q: %w", h.Link, err)
 	}
 	players := []*scenario.Player{&cfg.Player}
 	if len(h.Players) == 2 {
@@ -134,7 +134,7 @@ func parseLink(s string) (sim.Transport, error) {
 	case "datagram":
 		return sim.Datagram, nil
 	}
-	return sim.TCP, errors.New(`link: want "tcp" or "datagram"`)
+	return sim.TCP, errors.New(`want "tcp" or "datagram"`)
 }
 
 // ParseLink reads the -link flag's value.
@@ -147,3 +147,6 @@ func ParseLink(s string) (sim.Transport, error) {
 
 // created is the header's "created": now, to the second.
 func created() string { return time.Now().UTC().Format(time.RFC3339) }
+
+// ScenarioOf returns the scenario a scenario's recording holds.
+func ScenarioOf(rec *record.Recording) (scenario.Config, error) { return scenarioConfig(rec) }

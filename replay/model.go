@@ -88,8 +88,10 @@ func (m *Model) bring(t time.Duration) {
 	}
 }
 
-// End returns the recording's end.
-func (m *Model) End() time.Duration { return m.rec.End }
+// End returns the recording's end: its end mark's time, or a scenario's
+// end if that is later (a scenario runs on after its last press until
+// every answer has come).
+func (m *Model) End() time.Duration { return max(m.rec.End, m.origRes.End) }
 
 // Now returns the replay's time.
 func (m *Model) Now() time.Duration { return m.t }
@@ -100,8 +102,8 @@ func (m *Model) Sync() {
 		return
 	}
 	t := m.clock.Now()
-	if t >= m.rec.End {
-		t = m.rec.End
+	if t >= m.End() {
+		t = m.End()
 		m.clock.Set(t)
 		m.clock.Pause()
 	}
@@ -121,7 +123,7 @@ func (m *Model) Pause() {
 
 // Resume lets the clock run; at the end, from the start again.
 func (m *Model) Resume() {
-	if m.t >= m.rec.End {
+	if m.t >= m.End() {
 		m.Seek(0)
 	}
 	m.clock.Set(m.t)
@@ -132,8 +134,8 @@ func (m *Model) Resume() {
 func (m *Model) Step() {
 	m.Pause()
 	next, ok := m.cur.next()
-	if !ok || next > m.rec.End {
-		next = m.rec.End
+	if !ok || next > m.End() {
+		next = m.End()
 	}
 	m.bring(max(next, m.t))
 	m.clock.Set(m.t)
@@ -148,7 +150,7 @@ func (m *Model) SlowDown() { m.clock.SetSpeed(m.clock.Speed().Next()) }
 // Seek goes to time t (within the recording): on, or back by playing
 // again from the start.
 func (m *Model) Seek(t time.Duration) {
-	t = min(max(t, 0), m.rec.End)
+	t = min(max(t, 0), m.End())
 	if t < m.cur.now() || t < m.orig.now() {
 		if err := m.restart(); err != nil {
 			m.note = err.Error()

@@ -329,12 +329,12 @@ func (s *ReplayScreen) drawSide(screen tcell.Screen, x, y, w, rows int) {
 // speed, PAUSED and the what-if.
 func (s *ReplayScreen) drawHeader(screen tcell.Screen, w int) {
 	fill(screen, 0, 0, w, 1, styleTitle)
-	line := fmt.Sprintf("%s   t %.3fs / %.3fs   speed %s", s.model.Title(), s.model.Now().Seconds(), s.model.End().Seconds(), s.model.Speed())
+	line := fmt.Sprintf("%s  t %.3f/%.3fs  %s", s.model.Title(), s.model.Now().Seconds(), s.model.End().Seconds(), s.model.Speed())
 	if s.model.Paused() {
-		line += "   PAUSED"
+		line += "  PAUSED"
 	}
 	if wi := s.model.WhatIf(); wi != "" {
-		line += "   what-if: " + wi
+		line += "  what-if: " + wi
 	}
 	putText(screen, 1, 0, w-2, line, styleTitle)
 }

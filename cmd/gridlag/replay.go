@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -211,7 +212,7 @@ func writeReplayNotes(out io.Writer, rec *record.Recording, res *replay.Result, 
 
 // showReplay opens the replay's screen.
 func showReplay(rec *record.Recording, c replay.Changes, f replayFlags, path string) error {
-	title := fmt.Sprintf("gridlag replay %s (%s)", path, rec.Header.Kind)
+	title := fmt.Sprintf("replay %s (%s)", filepath.Base(path), rec.Header.Kind)
 	m, err := replay.NewModel(rec, title, c, time.Now, f.speed)
 	if err != nil {
 		return &refusedError{fmt.Errorf("%s: %w", path, err)}

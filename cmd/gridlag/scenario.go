@@ -96,7 +96,7 @@ func scenarioMain(args []string, out io.Writer) error {
 		return err
 	}
 	if f.rec.path != "" {
-		if err := recordScenario(f.rec, cfg); err != nil {
+		if err := recordScenario(f.rec, cfg, res.End); err != nil {
 			return err
 		}
 	}
@@ -113,7 +113,7 @@ func scenarioMain(args []string, out io.Writer) error {
 
 // recordScenario writes the recording of cfg: its settings and its
 // presses.
-func recordScenario(r recordFlags, cfg scenario.Config) error {
+func recordScenario(r recordFlags, cfg scenario.Config, end time.Duration) error {
 	h, events := replay.ScenarioHeader(cfg, recordVersion())
 	w, err := record.Create(r.path, h, r.max)
 	if err != nil {
@@ -129,6 +129,9 @@ func recordScenario(r recordFlags, cfg scenario.Config) error {
 			return fmt.Errorf("-record: %w", err)
 		}
 		last = e.At
+	}
+	if !w.Full() {
+		last = end
 	}
 	if err := w.Close(last); err != nil {
 		return fmt.Errorf("-record: %w", err)
