@@ -469,4 +469,3 @@ func (s *Server) handshakeFailed(c net.Conn, err error) {
 	}
 	s.warn.Warn("handshake failed "+remote.AddrKey(c.RemoteAddr()), "ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
 }
-
