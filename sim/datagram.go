@@ -76,6 +76,7 @@ type dgram struct {
 	taken   bool          // a State was taken
 	shadow  map[grid.PlayerID]grid.Pos
 	players []grid.PlayerPos // scratch
+	last    []byte           // the last snapshot sent
 	stats   DatagramStats
 }
 
@@ -225,6 +226,7 @@ func (g *dgram) fromServer(now time.Duration, m protocol.Message) error {
 		return err
 	}
 	g.stats.BytesDown += int64(len(f))
+	g.last = f
 	if !g.taken {
 		// The join's first picture goes reliably, as a game's handshake
 		// brings it: at rate 0 nothing else would follow a lost one.
@@ -269,6 +271,22 @@ func (g *dgram) take(now time.Duration, c *Client, f []byte) {
 		g.unacked = slices.DeleteFunc(g.unacked, func(u unacked) bool { return u.seq <= st.Ack })
 	}
 	c.d.Deliver(now, f)
+}
+
+// again sends the last snapshot once more: at rate 0 the server answers
+// a copy of an input it has (the client did not see it acknowledged: the
+// snapshot that did was lost) with its latest picture, as a server over
+// UDP acknowledges every packet, else nothing would follow a lost last
+// snapshot.
+func (g *dgram) again(now time.Duration) {
+	if g.last == nil || !g.taken {
+		return
+	}
+	g.stats.BytesDown += int64(len(g.last))
+	g.stats.States++
+	if _, lost := g.down.Send(now, g.last); lost {
+		g.stats.StatesLost++
+	}
 }
 
 // DatagramStats returns what client c's datagram link carried so far; ok

@@ -242,7 +242,11 @@ func (w *World) toServer(c *Client, frame []byte) {
 	w.hub.Receive(w.now, c.id, m)
 	if seq, ok := inputSeq(m); ok {
 		if seq <= c.lastSeq {
-			w.route() // a copy the server skips: a datagram link's repeat
+			// A copy the server skips: a datagram link's repeat.
+			if c.dg != nil && w.hub.Options().Config.Rate == 0 {
+				c.dg.again(w.now)
+			}
+			w.route()
 			return
 		}
 		c.lastSeq = seq
