@@ -102,15 +102,8 @@ func (p *parser) uvarint() (uint64, error) {
 }
 
 func (p *parser) varint() (int64, error) {
-	v, n := binary.Varint(p.b[p.off:])
-	switch {
-	case n == 0:
-		return 0, errShort
-	case n < 0:
-		return 0, errors.New("a number overflows 64 bits")
-	}
-	p.off += n
-	return v, nil
+	u, err := p.uvarint() // the zig-zag form of encoding/binary's Varint
+	return int64(u>>1) ^ -int64(u&1), err
 }
 
 func (p *parser) bytes(n uint64) ([]byte, error) {

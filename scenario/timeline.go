@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"gridlag/grid"
@@ -143,15 +144,5 @@ func FlightLabel(f sim.Flight) string {
 	case 0:
 		return "end"
 	}
-	return lower(f.Type.String())
-}
-
-func lower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
-	}
-	return string(b)
+	return strings.ToLower(f.Type.String())
 }

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -198,7 +197,7 @@ func (s *ReplayScreen) drawNote(screen tcell.Screen, x, y, w, rows int) int {
 		line, st = fmt.Sprintf("%s  (%d so far)", d[len(d)-1], len(d)), styleOriginal
 	}
 	used := 0
-	for _, part := range wrapWords(line, w) {
+	for _, part := range wrap(line, w) {
 		if used == rows {
 			break
 		}
@@ -206,28 +205,6 @@ func (s *ReplayScreen) drawNote(screen tcell.Screen, x, y, w, rows int) int {
 		used++
 	}
 	return used
-}
-
-// wrapWords cuts s into lines of at most w columns, between words where
-// it can.
-func wrapWords(s string, w int) []string {
-	var lines []string
-	cur := ""
-	for _, word := range strings.Fields(s) {
-		switch {
-		case cur == "":
-			cur = word
-		case textWidth(cur)+1+textWidth(word) <= w:
-			cur += " " + word
-		default:
-			lines = append(lines, cur)
-			cur = word
-		}
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	return lines
 }
 
 // drawSwitches draws the what-if's switches, on a row or one a row, and

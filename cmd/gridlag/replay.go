@@ -27,6 +27,7 @@ type replayFlags struct {
 	rec     recordFlags // -cast, and -record-max bounding it
 	maxSize int64
 	speed   lab.Speed
+	at      time.Duration
 	logPath string
 	debug   bool
 	// The what-if, each as given when set.
@@ -49,6 +50,7 @@ func replayMain(args []string, out io.Writer) error {
 	f.maxSize = record.DefaultMax
 	fs.value(&sizeValue{p: &f.maxSize, r: recordSize}, "max-size", fmt.Sprintf("the largest recording read (a `size`, %v)", recordSize))
 	fs.value(&speedValue{&f.speed}, "speed", "the replay clock's `speed` at the start: 1x, 1/2, 1/4 or 1/10")
+	fs.duration(&f.at, "at", 0, lengthKind, "open the replay's screen paused at this time of the recording")
 	fs.StringVar(&f.logPath, "log", "", "log file; default "+defaultLogPath())
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	fs.BoolVar(&f.predict, "predict", true, "what-if: client-side prediction (both players)")
@@ -217,6 +219,7 @@ func showReplay(rec *record.Recording, c replay.Changes, f replayFlags, path str
 	if err != nil {
 		return &refusedError{fmt.Errorf("%s: %w", path, err)}
 	}
+	m.Seek(f.at)
 	logger, closeLog, logPath, err := openScreenLog(f.logPath, f.debug)
 	if err != nil {
 		return err
