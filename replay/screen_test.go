@@ -3,11 +3,13 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 
 	"gridlag/lab"
 	"gridlag/scenario"
@@ -152,5 +154,53 @@ func TestReplayCast(t *testing.T) {
 	}
 	if prev < 0.15 {
 		t.Fatalf("the frames span %vs of a 0.2s session", prev)
+	}
+}
+
+// click clicks the left button at (x, y) and releases it.
+func (tm *term) click(x, y int) {
+	tm.t.Helper()
+	tm.s.HandleMouse(tview.MouseLeftClick, tcell.NewEventMouse(x, y, tcell.Button1, 0))
+	tm.s.Frame()
+}
+
+// find returns where s first shows on the terminal.
+func (tm *term) find(s string) (x, y int, ok bool) {
+	for y, row := range strings.Split(tm.text(), "\n") {
+		if i := strings.Index(row, s); i >= 0 {
+			return len([]rune(row[:i])), y, true
+		}
+	}
+	return 0, 0, false
+}
+
+// TestReplayScreenMouse: on 80x24 and 160x45, a click in the middle of
+// the bar seeks to the middle of the recording, a click on a what-if's
+// switch flips it, a click on [0 start] goes back to 0.
+func TestReplayScreenMouse(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 45}} {
+		tm := newTerm(t, size[0], size[1], Changes{})
+		x, y, ok := tm.find("[···")
+		if !ok {
+			t.Fatalf("%v: no bar:\n%s", size, tm.text())
+		}
+		bar := []rune(strings.Split(tm.text(), "\n")[y])[x:]
+		tm.click(x+slices.Index(bar, ']')/2, y)
+		if at, half := tm.m.Now(), tm.m.End()/2; at < half-tm.m.End()/10 || at > half+tm.m.End()/10 {
+			t.Fatalf("%v: a click mid-bar went to %v of %v", size, at, tm.m.End())
+		}
+		x, y, ok = tm.find("[x]r recon")
+		if !ok {
+			t.Fatalf("%v: no reconciliation switch:\n%s", size, tm.text())
+		}
+		tm.click(x+1, y)
+		if tm.m.WhatIf() != "reconciliation off" {
+			t.Fatalf("%v: after a click on the switch, what-if %q:\n%s", size, tm.m.WhatIf(), tm.text())
+		}
+		x, y, _ = tm.find("[0 start]")
+		tm.click(x+1, y)
+		if tm.m.Now() != 0 || !tm.m.Paused() {
+			t.Fatalf("%v: [0 start] left it at %v", size, tm.m.Now())
+		}
 	}
 }

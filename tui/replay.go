@@ -28,10 +28,8 @@ const replayBelow = 3
 // cycles). It belongs to one goroutine: the loop of RunReplay, or a test
 // calling HandleKey, HandleMouse and Frame in turn.
 type ReplayScreen struct {
-	model   ReplayModel
-	opts    Options
-	present presenter
-	hs      hotspots
+	screenBase
+	model ReplayModel
 
 	panes     []ReplayPane
 	world     client.WorldView
@@ -41,18 +39,31 @@ type ReplayScreen struct {
 	strips []*Strip
 	server *ServerBoard
 
+	// The widgets: the what-if's switches (by name), the bar to seek on,
+	// the buttons of the bottom row.
+	switches map[string]*replaySwitch
+	bar      *seekBar
+	play     *button
+	speed    *button
+	bottom   []*button // the buttons after play: step, speed, start, seeks, help, quit
 	focus    int
 	single   bool
-	tooSmall bool
-	help     bool
-	quit     bool
 }
 
 // NewReplayScreen returns the replay's screen for model, drawn on screen,
 // which must already be initialised.
 func NewReplayScreen(screen tcell.Screen, model ReplayModel, opts Options) *ReplayScreen {
-	s := &ReplayScreen{model: model, opts: opts.withDefaults(), present: presenter{screen: screen}}
+	s := &ReplayScreen{model: model, switches: map[string]*replaySwitch{}}
+	s.screenBase = newBase(s, screen, opts, replayKeyTable, "gridlag replay: keys", false)
 	s.server = NewServerBoard(func() *client.WorldView { return &s.world })
+	s.bar = &seekBar{Box: tview.NewBox(), model: model}
+	s.play = newButton("[. play]", s.togglePause)
+	s.speed = newButton("[/ 1x]", model.SlowDown)
+	s.bottom = []*button{newButton("[n step]", model.Step), s.speed, newButton("[0 start]", s.restart)}
+	for _, k := range replaySeekKeys {
+		s.bottom = append(s.bottom, newButton("["+k.key+" "+k.word+"]", func() { model.SeekNext(k.kind) }))
+	}
+	s.bottom = append(s.bottom, newButton("[? help]", s.toggleHelp), newButton("[q quit]", s.requestQuit))
 	return s
 }
 
@@ -75,7 +86,7 @@ func (s *ReplayScreen) Frame() bool {
 		s.boards = append(s.boards, NewBoard(func() *client.View { return &s.panes[i].View }))
 		s.strips = append(s.strips, NewStrip(s.panes[i].Name, i == 0, func() []Flight { return s.panes[i].Flights }))
 	}
-	return s.present.present(s.render)
+	return s.show(s.render)
 }
 
 // boardCount is how many boards the screen has: the players', and the
@@ -142,7 +153,6 @@ const replayBottom = 4
 
 // render draws the whole screen in the layout the terminal's size allows.
 func (s *ReplayScreen) render(screen tcell.Screen) {
-	s.hs = s.hs[:0]
 	w, h := screen.Size()
 	n := s.boardCount()
 	if n == 0 || len(s.panes) == 0 || s.panes[0].View.Map == nil {
@@ -156,9 +166,13 @@ func (s *ReplayScreen) render(screen tcell.Screen) {
 	}
 	m := s.panes[0].View.Map
 	mw, mh := m.Width(), m.Height()
-	s.tooSmall, s.single = false, false
+	sideBySide := w >= n*mw+(n-1)*2 && h >= mh+2+replayBelow+replayBottom
+	s.single = !sideBySide && w >= 2*mw && h >= mh+2
+	if !s.fits(screen, sideBySide || s.single, 2*mw, mh+2) {
+		return
+	}
 	switch {
-	case w >= n*mw+(n-1)*2 && h >= mh+2+replayBelow+replayBottom:
+	case sideBySide:
 		gap := 2
 		if n > 1 {
 			gap = (w - n*mw) / (n - 1)
@@ -172,21 +186,13 @@ func (s *ReplayScreen) render(screen tcell.Screen) {
 		s.drawNote(screen, 0, h-4, w, 1)
 		s.drawSwitches(screen, 0, h-3, w, false)
 		s.drawBar(screen, 0, h-2, w)
-	case w >= 2*mw && h >= mh+2:
-		s.single = true
+	default:
 		s.focus %= n
 		s.drawBoard(screen, s.focus, 0, 1, mw, mh, 0)
 		s.drawSide(screen, mw+1, 1, w-mw-1, h-2)
-	default:
-		s.tooSmall = true
-		drawTooSmall(screen, w, h, 2*mw, mh+2)
-		return
 	}
 	s.drawHeader(screen, w)
 	s.drawButtons(screen, w, h-1)
-	if s.help {
-		drawHelpOverlay(screen, w, h, s.opts.LogPath, "gridlag replay: keys", helpRows(replayKeyTable))
-	}
 }
 
 // drawNote draws the last difference so far (how many, too), or the
@@ -210,26 +216,24 @@ func (s *ReplayScreen) drawNote(screen tcell.Screen, x, y, w, rows int) int {
 // drawSwitches draws the what-if's switches, on a row or one a row, and
 // returns the rows used.
 func (s *ReplayScreen) drawSwitches(screen tcell.Screen, x, y, w int, column bool) int {
-	r := &rowWriter{screen: screen, hs: &s.hs, x: x, y: y, end: x + w}
+	r := &rowWriter{screen: screen, ctl: &s.controls, x: x, y: y, end: x + w}
 	r.text("what-if:", styleDim)
 	rows := 1
 	for _, sw := range s.model.Switches() {
-		box := "[ ]"
-		if sw.On {
-			box = "[x]"
+		b := s.switches[sw.Name]
+		if b == nil {
+			b = &replaySwitch{button: newButton("", func() { s.model.Toggle(sw.Name) })}
+			s.switches[sw.Name] = b
 		}
-		st := styleKey
-		if sw.Changed {
-			st = styleOriginal
-		}
-		word := replaySwitchWords[sw.Name]
+		b.label = boxText(sw.On) + replaySwitchKeys[sw.Name] + " " + replaySwitchWords[sw.Name]
+		b.changed = sw.Changed
 		if column {
-			r = &rowWriter{screen: screen, hs: &s.hs, x: x + 1, y: y + rows, end: x + w}
+			r = &rowWriter{screen: screen, ctl: &s.controls, x: x + 1, y: y + rows, end: x + w}
 			rows++
 		} else {
 			r.text(" ", styleText)
 		}
-		r.button(box+replaySwitchKeys[sw.Name]+" "+word, st, func() { s.model.Toggle(sw.Name) })
+		r.put(b)
 	}
 	return rows
 }
@@ -316,71 +320,89 @@ func (s *ReplayScreen) drawHeader(screen tcell.Screen, w int) {
 	putText(screen, 1, 0, w-2, line, styleTitle)
 }
 
-// drawBar draws the recording's length as a bar, the time so far filled;
-// a click on it seeks there.
+// drawBar draws the bar to seek on at (x, y), w columns wide.
 func (s *ReplayScreen) drawBar(screen tcell.Screen, x, y, w int) {
-	end := s.model.End()
-	if w < 4 || end <= 0 {
+	if w < 4 || s.model.End() <= 0 {
 		return
 	}
-	cols := w - 2
-	done := int(int64(cols) * int64(s.model.Now()) / int64(end))
+	s.controls.draw(screen, s.bar, x, y, w, 1)
+}
+
+// seekBar is the recording's length as a bar, "[━━━····]", the time so
+// far filled; a click on a column seeks to its time.
+type seekBar struct {
+	*tview.Box
+	model ReplayModel
+}
+
+// Draw draws the bar.
+func (b *seekBar) Draw(screen tcell.Screen) {
+	x, y, w, _ := b.GetInnerRect()
+	end, cols := b.model.End(), w-2
+	if cols <= 0 || end <= 0 {
+		return
+	}
+	done := int(int64(cols) * int64(b.model.Now()) / int64(end))
 	putText(screen, x, y, 1, "[", styleDim)
 	for c := range cols {
 		glyph, st := "·", styleDim
 		if c < done {
 			glyph, st = "━", styleKey
 		}
-		at := time.Duration(int64(end) * int64(c) / int64(cols))
-		s.hs.put(screen, x+1+c, y, 1, glyph, st, func() { s.model.Seek(at) })
+		putText(screen, x+1+c, y, 1, glyph, st)
 	}
 	putText(screen, x+w-1, y, 1, "]", styleDim)
+}
+
+// MouseHandler seeks to the time of the column clicked.
+func (b *seekBar) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (consumed bool, capture tview.Primitive) {
+	return b.WrapMouseHandler(func(action tview.MouseAction, event *tcell.EventMouse, _ func(tview.Primitive)) (bool, tview.Primitive) {
+		mx, my := event.Position()
+		if !clicked(action) || !b.InRect(mx, my) {
+			return false, nil
+		}
+		x, _, w, _ := b.GetInnerRect()
+		cols := w - 2
+		if cols <= 0 {
+			return false, nil
+		}
+		c := min(max(mx-x-1, 0), cols-1)
+		b.model.Seek(time.Duration(int64(b.model.End()) * int64(c) / int64(cols)))
+		return true, nil
+	})
+}
+
+// replaySwitch is a what-if's switch as a button, "[x]p pred", drawn in
+// the ghost's colour while it differs from the recording.
+type replaySwitch struct {
+	*button
+	changed bool
+}
+
+// Draw draws the switch.
+func (b *replaySwitch) Draw(screen tcell.Screen) {
+	x, y, w, _ := b.GetInnerRect()
+	st := styleKey
+	if b.changed {
+		st = styleOriginal
+	}
+	putText(screen, x, y, w, b.label, st)
 }
 
 // drawButtons draws the bottom row: the replay's clock and seeking, with
 // their keys.
 func (s *ReplayScreen) drawButtons(screen tcell.Screen, w, y int) {
-	r := &rowWriter{screen: screen, hs: &s.hs, x: 0, y: y, end: w}
-	play := "[. pause]"
+	r := &rowWriter{screen: screen, ctl: &s.controls, x: 0, y: y, end: w}
+	s.play.label = "[. pause]"
 	if s.model.Paused() {
-		play = "[. play]"
+		s.play.label = "[. play]"
 	}
-	r.button(play, styleKey, s.togglePause)
-	r.text(" ", styleText)
-	r.button("[n step]", styleKey, s.model.Step)
-	r.text(" ", styleText)
-	r.button("[/ "+s.model.Speed()+"]", styleKey, s.model.SlowDown)
-	r.text(" ", styleText)
-	r.button("[0 start]", styleKey, s.restart)
-	r.text(" ", styleText)
-	for _, k := range replaySeekKeys {
-		r.button("["+k.key+" "+k.word+"]", styleKey, func() { s.model.SeekNext(k.kind) })
+	s.speed.label = "[/ " + s.model.Speed() + "]"
+	r.put(s.play)
+	for _, b := range s.bottom {
 		r.text(" ", styleText)
+		r.put(b)
 	}
-	r.button("[? help]", styleKey, func() { s.help = !s.help })
-	r.text(" ", styleText)
-	r.button("[q quit]", styleKey, func() { s.quit = true })
-}
-
-// HandleKey does what the replay's key table says of a key.
-func (s *ReplayScreen) HandleKey(ev *tcell.EventKey) {
-	if do := lookupKey(replayKeyTable, ev); do != nil {
-		do(s)
-	}
-}
-
-// HandleMouse handles one mouse action: a click closes the help overlay,
-// or presses the button (or the bar's column) under it.
-func (s *ReplayScreen) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool {
-	if action != tview.MouseLeftClick {
-		return false
-	}
-	if s.help {
-		s.help = false
-		return true
-	}
-	x, y := ev.Position()
-	return s.hs.click(x, y)
 }
 
 func (s *ReplayScreen) togglePause() {
@@ -401,14 +423,6 @@ func (s *ReplayScreen) restart() {
 func (s *ReplayScreen) seekBy(d time.Duration) { s.model.Seek(max(s.model.Now()+d, 0)) }
 
 func (s *ReplayScreen) nextBoard() { s.focus = (s.focus + 1) % max(s.boardCount(), 1) }
-
-// HelpVisible reports whether the help overlay is shown.
-func (s *ReplayScreen) HelpVisible() bool { return s.help }
-
-// QuitAsked reports whether the user asked to quit.
-func (s *ReplayScreen) QuitAsked() bool { return s.quit }
-
-func (s *ReplayScreen) resized() { s.present.resized() }
 
 // nextChange returns FrameInterval while the replay's clock runs; 0 while
 // it is paused.

@@ -36,21 +36,15 @@ var replayKeyTable = []binding[*ReplayScreen]{
 		runeKeys("p", func(s *ReplayScreen) { s.model.Toggle("predict") }),
 		runeKeys("r", func(s *ReplayScreen) { s.model.Toggle("reconcile") }),
 		runeKeys("i", func(s *ReplayScreen) { s.model.Toggle("interpolate") }))},
-	{label: "c t", help: "what-if: the server's lag compensation on/off; the transport TCP/datagram", keys: concat(
+	{label: "c t", help: "what-if: lag compensation on/off (server); transport TCP/datagram", keys: concat(
 		runeKeys("c", func(s *ReplayScreen) { s.model.Toggle("lagcomp") }),
 		runeKeys("t", func(s *ReplayScreen) { s.model.Toggle("datagram") }))},
 	{label: "○", help: "the recording's avatar, where a what-if moved the player"},
 	{label: "Tab", help: "next board, when the terminal shows one at a time", keys: []keyDo[*ReplayScreen]{
 		{key: tcell.KeyTab, do: (*ReplayScreen).nextBoard}}},
 	{label: "mouse", help: "click any [button], or the bar to seek"},
-	{label: "?", help: "show or hide this help (Esc also hides it)", keys: []keyDo[*ReplayScreen]{
-		{key: tcell.KeyRune, ch: '?', do: func(s *ReplayScreen) { s.help = !s.help }},
-		{key: tcell.KeyEscape, do: func(s *ReplayScreen) { s.help = false }},
-	}},
-	{label: "q Ctrl-C", help: "quit", keys: []keyDo[*ReplayScreen]{
-		{key: tcell.KeyRune, ch: 'q', do: func(s *ReplayScreen) { s.quit = true }},
-		{key: tcell.KeyCtrlC, do: func(s *ReplayScreen) { s.quit = true }},
-	}},
+	helpBinding[*ReplayScreen](),
+	quitBinding[*ReplayScreen](),
 }
 
 // ReplayKeyHelp returns one line per row of the replay's key table, for
