@@ -204,3 +204,22 @@ func TestReplayScreenMouse(t *testing.T) {
 		}
 	}
 }
+
+// TestRunReplayOnACast: the replay's screen runs on a terminal recorded
+// as an asciicast (gridlag replay -cast, lab -cast, the game's -cast):
+// the loop reads the terminal's events through the Cast.
+func TestRunReplayOnACast(t *testing.T) {
+	scr := tcell.NewSimulationScreen("UTF-8")
+	var out bytes.Buffer
+	wl := &wall{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	cast := tui.NewCast(scr, &out, "test", wl.now, 0)
+	m, err := NewModel(recordScenario(t, scenario.Default()), "a.rec", Changes{}, wl.now, lab.Full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	close(stop)
+	if err := tui.RunReplay(cast, m, tui.Options{Stop: stop}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -62,6 +62,28 @@ func (c *Cast) Sync() {
 	c.record()
 }
 
+// EventQ is the event queue of the screen the Cast records, which the
+// screen's loop reads (a screen of tcell's has one); nil, never an
+// event, for a screen without one.
+func (c *Cast) EventQ() chan tcell.Event {
+	if q, ok := c.Screen.(eventQueue); ok {
+		return q.EventQ()
+	}
+	return nil
+}
+
+// StopQ is closed when the screen the Cast records stops (see EventQ);
+// closed at once for a screen without an event queue, which a loop
+// cannot run on.
+func (c *Cast) StopQ() <-chan struct{} {
+	if q, ok := c.Screen.(eventQueue); ok {
+		return q.StopQ()
+	}
+	stopped := make(chan struct{})
+	close(stopped)
+	return stopped
+}
+
 // Err returns why the recording stopped early, nil if it did not.
 func (c *Cast) Err() error { return c.err }
 

@@ -205,7 +205,7 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the health checks (/healthz, /readyz) on this address, e.g. 127.0.0.1:9100; off by default")
 	f.ops.define(fs)
 	f.agones.define(fs)
-	f.rec.define(fs, "your game (every message in and out with its time, every key), for gridlag replay", true)
+	f.rec.define(fs, "your game (every message in and out with its time, every key)", true)
 	fs.usage = gameUsage
 	if err := fs.parse(args); err != nil {
 		return f, err
