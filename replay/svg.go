@@ -24,6 +24,9 @@ const (
 	svgLane2  = 610
 	svgSeeR   = 640 // the left edge of the second player's column
 	svgMinGap = 13  // the least room between two labels in one column
+
+	svgHeadChar = 8   // about the width of a character of the title
+	svgLabelAt  = 0.3 // where along its arrow a message's label sits, from the player's lane
 )
 
 // WriteSVG writes the sequence diagram of r: three lanes (the first
@@ -86,7 +89,11 @@ func WriteSVG(out io.Writer, r *scenario.Result, title string) error {
 		p(`<marker id="%s" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="%s"/></marker>`+"\n", m.id, m.color)
 	}
 	p("</defs>\n")
-	p(`<text x="%d" y="18" class="head">%s</text>`+"\n", 10, esc(title))
+	fit := "" // a long title (a command line) is narrowed to the page
+	if len(title)*svgHeadChar > svgWidth-20 {
+		fit = fmt.Sprintf(` textLength="%d" lengthAdjust="spacingAndGlyphs"`, svgWidth-20)
+	}
+	p(`<text x="%d" y="18" class="head"%s>%s</text>`+"\n", 10, fit, esc(title))
 	p(`<text x="%d" y="32" class="note">time goes down (%.2f px a ms); an arrow per message, from when it left to when it arrived;</text>`+"\n", 10, scale)
 	p(`<text x="%d" y="43" class="note">red dashed: lost and sent again; orange: held behind a lost one or a lag spike; ✗: lost for good; beside each player: what it sees</text>`+"\n", 10)
 	heads := []struct {
@@ -136,7 +143,18 @@ func WriteSVG(out io.Writer, r *scenario.Result, title string) error {
 			note = " (held)"
 		}
 		p(`<g class="%s"><line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, class, x1, y1, x2, y2)
-		p(`<text x="%.1f" y="%.1f" text-anchor="middle">%s</text></g>`+"\n", (x1+x2)/2, (y1+y2)/2-3, esc(w.Label+note))
+		// The label sits nearer the player's lane than the server's, where
+		// the server's notes are: a message up and one down that cross
+		// have their labels apart.
+		at := svgLabelAt
+		if !w.Up {
+			at = 1 - at
+		}
+		lx, ly := x1+(x2-x1)*at, y1+(y2-y1)*at
+		if w.Dropped {
+			lx, ly = (x1+x2)/2, (y1+y2)/2
+		}
+		p(`<text x="%.1f" y="%.1f" text-anchor="middle">%s</text></g>`+"\n", lx, ly-3, esc(w.Label+note))
 	}
 	writeColumns(p, r, y, second)
 	p("</svg>\n")
