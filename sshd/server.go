@@ -135,8 +135,12 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 	s.listeners[ln] = struct{}{}
 	// The summariser counts in wg from here, under mu, so that Close
-	// (which sets closed under mu, then waits) never races this Add.
+	// (which sets closed under mu, then waits) never races this Add; it
+	// runs before Addr says where the server listens, so a caller who
+	// waited for Addr counts it among the server's goroutines.
 	s.wg.Add(1)
+	stopSummaries := s.summarise()
+	defer stopSummaries()
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -149,8 +153,6 @@ func (s *Server) Serve(ln net.Listener) error {
 		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
 		"max_handshakes", s.opts.MaxHandshakes, "max_handshakes_per_addr", s.opts.MaxHandshakesPerAddr,
 		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout)
-	stopSummaries := s.summarise()
-	defer stopSummaries()
 	var delay time.Duration
 	for {
 		c, err := ln.Accept()
