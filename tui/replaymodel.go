@@ -13,22 +13,11 @@ import (
 // screen's keys switch, with the original run as a ghost. It is used
 // from the screen's loop only.
 type ReplayModel interface {
-	// Sync brings the replay to its clock's time.
-	Sync()
-	// Now and End are the replay's time and the recording's end.
-	Now() time.Duration
+	// VirtualClock is the replay's clock: at the end it pauses, and
+	// Resume there starts again.
+	VirtualClock
+	// End is the recording's end.
 	End() time.Duration
-	// Paused, Pause, Resume: the clock (at the end it pauses; Resume
-	// there starts again).
-	Paused() bool
-	Pause()
-	Resume()
-	// Step pauses and goes to the next moment something happens.
-	Step()
-	// Speed names the clock's speed; SlowDown goes to the next slower,
-	// and to 1x after the slowest.
-	Speed() string
-	SlowDown()
 	// Seek goes to time t; SeekNext to the next moment after now of a
 	// kind ("zap", "correction", "loss"), reporting whether there is one.
 	Seek(t time.Duration)
