@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os/signal"
@@ -166,7 +165,7 @@ func printReplay(out io.Writer, rec *record.Recording, c replay.Changes, f repla
 	}
 	if f.svg != "" {
 		if len(res.Wires) == 0 && rec.Header.Kind == record.KindGame {
-			return errors.New("-svg: a game's recording holds the player's side alone, not the server's times; a what-if of the network (-latency, -rate, ...) simulates it anew, with the server")
+			return fmt.Errorf("-svg: a game's recording holds the player's side alone, not the server's times; a what-if of the network simulates the game anew, with the server, and draws that: add -latency %v (its recorded link) or another change", rec.Header.Game.Latency.D())
 		}
 		title := "gridlag replay " + path
 		if c.Any() {
