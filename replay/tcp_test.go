@@ -152,3 +152,20 @@ func TestGameOverTCPReplaysEveryState(t *testing.T) {
 	}
 	t.Logf("%v of play: %d States, %d events, %d bytes", length, len(recorded), len(rec.Events), rec.Size)
 }
+
+// TestVerifyCutRecording: a recording cut by its size limit may end after
+// a State's bytes and before its check: the State replayed past the last
+// check is not a difference; in a complete recording it is one.
+func TestVerifyCutRecording(t *testing.T) {
+	a := timedCheck{at: time.Second, CheckView: record.CheckView{Predicted: grid.Pos{X: 3, Y: 4}}}
+	b := timedCheck{at: 2 * time.Second, CheckView: record.CheckView{Predicted: grid.Pos{X: 4, Y: 4}}}
+	if n, m := verify([]timedCheck{a}, []timedCheck{a, b}, true); n != 1 || m != "" {
+		t.Fatalf("cut: %d checked, %q", n, m)
+	}
+	if n, m := verify([]timedCheck{a}, []timedCheck{a, b}, false); n != 1 || m == "" {
+		t.Fatalf("complete: %d checked, %q", n, m)
+	}
+	if _, m := verify([]timedCheck{a, b}, []timedCheck{a}, true); m == "" {
+		t.Fatal("cut: a State recorded and not replayed passed")
+	}
+}
