@@ -55,6 +55,7 @@ func (s *Server) handleSession(sess ssh.Session) {
 		refuseCommand,
 		s.serveRecording,
 		requireTerminal,
+		s.requireTeacher,
 		s.limitSessions,
 		openScreen,
 		introducePlayer,
@@ -106,7 +107,7 @@ func refuseCommand(next sessionHandler) sessionHandler {
 		cmd, err := parseCommand(ss.RawCommand())
 		if err != nil {
 			ss.refuse("command refused",
-				fmt.Sprintf("gridlag runs only the game, not commands (%v): connect with ssh -p %d host, or ssh -t -p %[2]d host %s|%s NAME|%s [NAME]|%s [NAME], or ssh -p %[2]d host %s > game.rec", err, localPort(ss), LobbyCommand, RoomCommand, SpectateCommand, RecordCommand, RecordingCommand))
+				fmt.Sprintf("gridlag runs only the game, not commands (%v): connect with ssh -p %d host, or ssh -t -p %[2]d host %s|%s NAME|%s [NAME]|%s [NAME]|%s [NAME], or ssh -p %[2]d host %s > game.rec", err, localPort(ss), LobbyCommand, RoomCommand, SpectateCommand, TeachCommand, RecordCommand, RecordingCommand))
 			return
 		}
 		ss.cmd = cmd
@@ -123,6 +124,35 @@ func requireTerminal(next sessionHandler) sessionHandler {
 				fmt.Sprintf("gridlag needs a terminal: connect with ssh -t -p %d host", localPort(ss)))
 			return
 		}
+		next(ss)
+	}
+}
+
+// requireTeacher refuses a session that asks to teach unless its key is
+// one the operator named a teacher's (Options.Teachers), and the game
+// server can take a teacher's connection (Options.DialTeacher).
+func (s *Server) requireTeacher(next sessionHandler) sessionHandler {
+	return func(ss *session) {
+		if !ss.cmd.teach {
+			next(ss)
+			return
+		}
+		fp, _, hasKey := authedKey(ss)
+		var why string
+		switch {
+		case s.opts.Teachers == nil || s.opts.DialTeacher == nil:
+			why = errNoTeachers.Error()
+		case !hasKey:
+			why = "teaching needs the SSH key the server's operator named yours (-teachers): connect with ssh -i KEY"
+		case !s.opts.Teachers.Named(fp):
+			why = "your key is not one of this server's teachers (-teachers): " + fp
+		}
+		if why != "" {
+			ss.log.Warn("teach refused", "session refused", "reason", "teach refused: "+why, "key", fp)
+			ss.tell("gridlag: teach refused: " + why)
+			return
+		}
+		ss.log.Info("", "teacher", "key", fp, "room", ss.cmd.room)
 		next(ss)
 	}
 }
@@ -230,7 +260,7 @@ func openScreen(next sessionHandler) sessionHandler {
 func introducePlayer(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		name := PlayerName(ss.User())
-		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Spectate: ss.cmd.spectate, Room: ss.cmd.room, Lobby: ss.cmd.lobby, Record: ss.cmd.record}
+		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Spectate: ss.cmd.spectate, Teach: ss.cmd.teach, Room: ss.cmd.room, Lobby: ss.cmd.lobby, Record: ss.cmd.record}
 		fp, color, hasKey := authedKey(ss)
 		if hasKey {
 			p.Fingerprint, p.Color = fp, color
