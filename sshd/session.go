@@ -107,7 +107,7 @@ func refuseCommand(next sessionHandler) sessionHandler {
 		cmd, err := parseCommand(ss.RawCommand())
 		if err != nil {
 			ss.refuse("command refused",
-				fmt.Sprintf("gridlag runs only the game, not commands (%v): connect with ssh -p %d host, or ssh -t -p %[2]d host %s|%s NAME|%s [NAME]|%s [NAME]|%s [NAME], or ssh -p %[2]d host %s > game.rec", err, localPort(ss), LobbyCommand, RoomCommand, SpectateCommand, TeachCommand, RecordCommand, RecordingCommand))
+				fmt.Sprintf("gridlag runs only the game, not commands (%v): connect with ssh -p %d host, or ssh -t -p %[2]d host %s|%s NAME|%s [NAME]|%s [NAME]|%s [NAME], or ssh -p %[2]d host %[8]s > game.rec", err, localPort(ss), LobbyCommand, RoomCommand, SpectateCommand, TeachCommand, RecordCommand, RecordingCommand))
 			return
 		}
 		ss.cmd = cmd
