@@ -46,6 +46,11 @@ type Game struct {
 	Front string
 	// Logger receives the log; nil discards it.
 	Logger *log.Logger
+	// Recordings keeps the games of players who asked to record them
+	// (Player.Record); nil: recording is off, and such a session is told
+	// so. Fetch tells a player the command that fetches theirs.
+	Recordings *Recordings
+	Fetch      string
 
 	kept keptTokens // identity -> resume token of a dropped session's avatar
 }
@@ -87,6 +92,13 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 		Dial:   g.dialFor(p),
 		Logger: slog.Logger(),
 	}
+	if p.Record {
+		finish, err := g.startRecording(p, &opts)
+		if err != nil {
+			return err
+		}
+		defer finish()
+	}
 	room, resuming := p.Room, false
 	if p.Fingerprint != "" {
 		if tok, kept, ok := g.kept.take(p.Fingerprint, time.Now()); ok {
@@ -101,7 +113,7 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 	// session with its error.
 	topts := tui.Options{Title: g.Title + tui.RoomTitle(room), Logger: slog.Logger()}
 	lobby := tcp.Lobby{Ctx: ctx, Addr: g.Addr, Options: opts}
-	if !resuming && (p.Lobby || p.Room == "" && lobby.HasRooms()) {
+	if !resuming && !p.Record && (p.Lobby || p.Room == "" && lobby.HasRooms()) {
 		sess, joined, err := tui.RunLobbySession(p.Screen, tcp.NewAsyncLobby(joinedLobby{lobby, p.Joined}), topts)
 		if sess == nil {
 			return err
@@ -117,6 +129,33 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 	}
 	err = tui.Run(p.Screen, conn, topts)
 	return g.end(p, conn, room, err)
+}
+
+// startRecording makes opts record p's game; finish ends it and leaves
+// p the afterword that says how to fetch it. A player without an
+// identity, or a server that keeps no recordings, is told why not.
+func (g *Game) startRecording(p *Player, opts *tcp.Options) (finish func(), err error) {
+	switch {
+	case g.Recordings == nil:
+		return nil, errors.New("this server keeps no recordings (its -ssh-records is 0)")
+	case p.Fingerprint == "":
+		return nil, errors.New("record needs an SSH key: the recording is kept under it, for you alone to fetch")
+	}
+	done, err := g.Recordings.start(p.Fingerprint, opts, g.Addr)
+	if err != nil {
+		g.sessionLog(p).Warn("", "cannot record", "err", err)
+		return nil, fmt.Errorf("cannot record: %w", err)
+	}
+	return func() {
+		size, end, err := done()
+		if err != nil {
+			g.sessionLog(p).Warn("", "recording failed", "err", err)
+			p.Afterword = "gridlag: the recording failed: " + err.Error()
+			return
+		}
+		g.sessionLog(p).Info("", g.Front+" player recorded", "fingerprint", p.Fingerprint, "bytes", size, "length", end)
+		p.Afterword = fmt.Sprintf("gridlag: recorded %.1fs (%d bytes); fetch it with: %s > game.rec; then: gridlag replay game.rec", end.Seconds(), size, g.Fetch)
+	}, nil
 }
 
 // joinedLobby is the lobby of a game server, which tells Player.Joined of

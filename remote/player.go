@@ -47,6 +47,12 @@ type Player struct {
 	Joined func(s client.Session, resumed bool)
 	// Log is the session's log (nil: Game's Logger, unsummarised).
 	Log *SessionLog
+	// Record says the session asked to record its game (Game.Recordings
+	// keeps it under Fingerprint). Afterword is what Play leaves for the
+	// front end to tell the player once the screen is gone: where the
+	// recording is and how to fetch it; "" for nothing.
+	Record    bool
+	Afterword string
 }
 
 // FingerprintColor is the colour (1 to protocol.NumColors) of a player of

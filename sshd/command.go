@@ -18,11 +18,17 @@ import (
 //	teach [NAME]    teach the default room, or room NAME: its board and
 //	                the panel of its network, for a key the operator
 //	                named a teacher's (Options.Teachers)
+//	record [NAME]   play in the default room, or room NAME, recording the
+//	                game under the player's key (Options.Recordings)
+//	recording       write the player's last recording to standard output
+//	                (no terminal: ssh -p 2222 host recording > game.rec)
 const (
-	RoomCommand     = "room"
-	LobbyCommand    = "lobby"
-	SpectateCommand = "spectate"
-	TeachCommand    = "teach"
+	RoomCommand      = "room"
+	LobbyCommand     = "lobby"
+	SpectateCommand  = "spectate"
+	TeachCommand     = "teach"
+	RecordCommand    = "record"
+	RecordingCommand = "recording"
 )
 
 // command is what a session asked for.
@@ -30,6 +36,8 @@ type command struct {
 	spectate bool
 	lobby    bool
 	teach    bool
+	record   bool
+	fetch    bool   // the recording command
 	room     string // "" = the default room
 }
 
@@ -46,7 +54,12 @@ func parseCommand(raw string) (command, error) {
 			return command{}, errors.New("lobby takes no room")
 		}
 		return command{lobby: true}, nil
-	case SpectateCommand, RoomCommand, TeachCommand:
+	case RecordingCommand:
+		if room != "" {
+			return command{}, errors.New("recording takes nothing more")
+		}
+		return command{fetch: true}, nil
+	case SpectateCommand, RoomCommand, TeachCommand, RecordCommand:
 		if words[0] == RoomCommand && room == "" {
 			return command{}, errors.New("room needs the room's name")
 		}
@@ -55,7 +68,7 @@ func parseCommand(raw string) (command, error) {
 				return command{}, fmt.Errorf("room %q: %w", room, err)
 			}
 		}
-		return command{spectate: words[0] == SpectateCommand, teach: words[0] == TeachCommand, room: room}, nil
+		return command{spectate: words[0] == SpectateCommand, teach: words[0] == TeachCommand, record: words[0] == RecordCommand, room: room}, nil
 	}
 	return command{}, fmt.Errorf("unknown command %q", words[0])
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/log"
+
+	"gridlag/remote"
 )
 
 // Title is the top line of the game's screen over SSH.
@@ -94,6 +96,10 @@ type Options struct {
 	// IdleTimeout ends a session whose player pressed no key for this long;
 	// DefaultIdleTimeout if zero or less.
 	IdleTimeout time.Duration
+	// Recordings keeps the games of players who play with the record
+	// command, for them to fetch with the recording command; nil: those
+	// commands are refused, saying so.
+	Recordings *remote.Recordings
 	// Handler runs one session. Nil runs the game: a client of the game
 	// server at GameAddr drawn by the tui. A Handler must return soon
 	// after ctx is done or after the screen reports an error event, and

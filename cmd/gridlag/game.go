@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -22,6 +23,8 @@ import (
 	"gridlag/grid"
 	"gridlag/metrics"
 	"gridlag/protocol"
+	"gridlag/record"
+	"gridlag/remote"
 	"gridlag/server"
 	"gridlag/server/hub"
 	"gridlag/server/world"
@@ -63,6 +66,7 @@ type gameFlags struct {
 	agones   agonesFlags
 	scale    scaleFlags
 	ops      opsFlags
+	rec      recordFlags
 }
 
 // scaleFlags are the flags of the tools for scale: -map-gen, -seed and
@@ -80,6 +84,8 @@ type sshLimits struct {
 	perAddr, max                  int
 	handshakes, handshakesPerAddr int
 	idle, handshake, banner       time.Duration
+	records                       int   // -ssh-records: recordings kept, 0 = none
+	recordMax                     int64 // -ssh-record-max
 }
 
 // gameLimits are the game port's caps: -max-players, -max-conns,
@@ -172,6 +178,9 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.duration(&f.sshLimit.idle, "ssh-idle", sshd.DefaultIdleTimeout, timeoutKind, "an SSH session without a key press for this long ends")
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
 	fs.duration(&f.sshLimit.banner, "ssh-banner", sshd.DefaultBannerTimeout, timeoutKind, "time a new SSH connection has to send its banner (the version line every client sends at once)")
+	fs.int(&f.sshLimit.records, "ssh-records", remote.DefaultKeep, recordsKind, "SSH players' game recordings kept (ssh -t HOST record; fetched with ssh HOST recording > game.rec), the oldest removed first; 0 = SSH players cannot record")
+	f.sshLimit.recordMax = 16 << 20
+	fs.value(&sizeValue{p: &f.sshLimit.recordMax, r: recordSize}, "ssh-record-max", fmt.Sprintf("the largest SSH player's recording (a `size`, %v): it stops there, saying so", recordSize))
 	f.web.define(fs)
 	fs.int(&f.limits.players, "max-players", defaultMaxPlayers, sessionsKind, "players in the world at once (spectators apart)")
 	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
@@ -200,6 +209,7 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the health checks (/healthz, /readyz) on this address, e.g. 127.0.0.1:9100; off by default")
 	f.ops.define(fs)
 	f.agones.define(fs)
+	f.rec.define(fs, "your game (every message in and out with its time, every key)", true)
 	fs.usage = gameUsage
 	if err := fs.parse(args); err != nil {
 		return f, err
@@ -278,6 +288,10 @@ func (f *gameFlags) check() error {
 		return errors.New("-metrics and -health serve a server's figures and health; with -connect there is no server here")
 	case f.connect != "" && f.web.addr != "":
 		return errors.New("-web serves a server's players in a browser; with -connect there is no server here")
+	case (f.rec.path != "" || f.rec.cast != "") && f.serve:
+		return errors.New("-record and -cast are a player's: a server's SSH players record with ssh -t HOST record")
+	case f.rec.path != "" && (f.lobby || f.spectate):
+		return errors.New("-record records one game in one room: give -room NAME instead of -lobby (a spectator records nothing)")
 	}
 	if f.room != "" {
 		if err := protocol.CheckName(f.room); err != nil {
@@ -316,6 +330,15 @@ func (f *gameFlags) serverConfig() (world.Config, error) {
 	cfg := world.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, LagComp: f.lag.on, Unlag: f.lag.unlag, Protect: f.lag.protect, Round: f.round,
 		MaxPlayers: f.limits.players, Resume: f.resume}
 	return cfg, cfg.Validate()
+}
+
+// recordings is where the SSH players' recordings are kept, in the state
+// directory; nil with -ssh-records 0.
+func (l sshLimits) recordings(logger *log.Logger) *remote.Recordings {
+	if l.records == 0 {
+		return nil
+	}
+	return &remote.Recordings{Dir: filepath.Join(stateDir(), "recordings"), Max: l.recordMax, Keep: l.records, Logger: logger}
 }
 
 // game is a running server with its optional SSH front end and bots.
@@ -391,6 +414,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
 			MaxHandshakes: f.sshLimit.handshakes, MaxHandshakesPerAddr: f.sshLimit.handshakesPerAddr,
 			IdleTimeout: f.sshLimit.idle, HandshakeTimeout: f.sshLimit.handshake, BannerTimeout: f.sshLimit.banner,
+			Recordings: f.sshLimit.recordings(logger.WithPrefix("ssh")),
 		})
 		var sln net.Listener
 		if err == nil {
@@ -560,11 +584,26 @@ func playMain(ctx context.Context, f gameFlags) error {
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
+	screen, castDone, err := f.rec.castScreen(screen, title)
+	if err != nil {
+		return err
+	}
+	defer castDone()
 	// A signal ends the game like q: the terminal is restored, exit 0.
 	topts := tui.Options{LogPath: path, Title: title + tui.RoomTitle(f.room), Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()}
 	if f.lobby || f.connect != "" && f.room == "" && tcp.HasRooms(ctx, addr) {
 		logger.Info("lobby", "server", addr, "name", f.name)
 		return tui.RunLobby(screen, tcp.NewAsyncLobby(tcp.Lobby{Ctx: ctx, Addr: addr, Options: opts}), topts)
+	}
+	if f.rec.path != "" {
+		if f.connect != "" && f.room == "" && tcp.HasRooms(ctx, addr) {
+			return errors.New("-record records one game in one room, and the server has rooms: give -room NAME")
+		}
+		done, err := recordGame(&opts, f.rec, addr)
+		if err != nil {
+			return err
+		}
+		defer done() // after the connection closes: its last calls are in
 	}
 	// Connect, not Dial: the screen comes up at once and says it is
 	// waiting for the server (which takes a round trip, up to a second at
@@ -576,6 +615,32 @@ func playMain(ctx context.Context, f gameFlags) error {
 	defer conn.Close()
 	logger.Info("playing", "server", addr, "room", f.room, "name", f.name, "latency", f.latency, "jitter", f.jitter, "loss", f.loss)
 	return tui.Run(screen, conn, topts)
+}
+
+// recordGame makes opts record the player's game into r's file: the
+// link's seed is set, so that the recording holds it; done ends the
+// recording and says where it is.
+func recordGame(opts *tcp.Options, r recordFlags, addr string) (done func(), err error) {
+	opts.Seed = time.Now().UnixNano()
+	h := record.Header{Kind: record.KindGame, Gridlag: recordVersion(), Created: time.Now().UTC().Format(time.RFC3339),
+		Game: &record.Game{Name: opts.Name, Room: opts.Room, Server: addr, Latency: record.Duration(opts.Latency),
+			Jitter: record.Duration(opts.Jitter), Loss: opts.Loss, Seed: opts.Seed, Predict: true, Reconcile: true, Interpolate: true}}
+	w, err := record.Create(r.path, h, r.max)
+	if err != nil {
+		return nil, fmt.Errorf("-record: %w", err)
+	}
+	j := record.NewJournal(w)
+	opts.Journal = j.Call
+	return func() {
+		if err := j.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "gridlag: -record %s: %v\n", r.path, err)
+			return
+		}
+		if j.Err() == record.ErrFull {
+			sayFull(r.path, r.max, j.Last())
+		}
+		sayRecorded(r.path, w.Size(), j.Last())
+	}, nil
 }
 
 func level(debug bool) log.Level {
