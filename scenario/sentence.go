@@ -87,7 +87,7 @@ func arrives(e sim.Event) string {
 }
 
 // zapJudged says how the server judged a zap, e.g. "server: processes #3
-// zap RIGHT from (10,10): hits rival, rewound 216 ms".
+// zap RIGHT from (10,10): hits rival, rewound 216ms".
 func zapJudged(e sim.Event, names func(grid.PlayerID) string) string {
 	z := e.Zap
 	s := fmt.Sprintf("server: processes #%d zap %v from %v: ", e.Seq, z.Beam.Dir, z.Beam.From)
@@ -104,7 +104,7 @@ func zapJudged(e sim.Event, names func(grid.PlayerID) string) string {
 		s += "misses: " + z.Outcome.String()
 	}
 	if z.Rewind > 0 {
-		s += fmt.Sprintf(", rewound %d ms", z.Rewind.Milliseconds())
+		s += ", rewound " + client.Millis(z.Rewind)
 	} else {
 		s += ", not rewound"
 	}

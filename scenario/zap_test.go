@@ -47,9 +47,9 @@ func TestPartFourTimeline(t *testing.T) {
 		yours    string // the result line you read
 		sentence string
 	}{
-		{"lag compensation", partFour(true, 500*ms), true, 316, "hit rival (rewound 316 ms)", "hits rival at (12,10), rewound 316 ms"},
+		{"lag compensation", partFour(true, 500*ms), true, 316, "hit rival (rewound 316ms)", "hits rival at (12,10), rewound 316ms"},
 		{"no lag compensation", partFour(false, 500*ms), false, 0, "miss: rival had left the line", "misses, rival had left the line (seen at (12,10)), not rewound"},
-		{"clamped by unlag", partFour(true, 200*ms), false, 200, "miss: rival had left the line", "rewound 200 ms"},
+		{"clamped by unlag", partFour(true, 200*ms), false, 200, "miss: rival had left the line", "rewound 200ms"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -141,7 +141,7 @@ func TestNoTagAfterRespawn(t *testing.T) {
 		hits    []bool
 		say     []string
 	}{
-		{0, 2100 * ms, []bool{true, false, false}, []string{"hits rival at (12,10), rewound 316 ms", "misses, rival was already tagged (seen at (12,10)), rewound 316 ms"}},
+		{0, 2100 * ms, []bool{true, false, false}, []string{"hits rival at (12,10), rewound 316ms", "misses, rival was already tagged (seen at (12,10)), rewound 316ms"}},
 		{2 * time.Second, 2500 * ms, []bool{false, true, false}, []string{"misses, rival was protected (seen at (12,10))", "hits rival at (12,10)"}},
 	} {
 		cfg := Default()

@@ -183,7 +183,7 @@ func corrStyle(v *client.View) tcell.Style {
 	return styleText
 }
 
-// millis writes d in whole milliseconds, e.g. "250ms".
+// millis writes d as every screen does (client.Millis), e.g. "250ms".
 func millis(d time.Duration) string {
-	return strconv.FormatInt(d.Round(time.Millisecond).Milliseconds(), 10) + "ms"
+	return client.Millis(d)
 }
