@@ -55,6 +55,11 @@ type Config struct {
 	LagComp bool
 	Unlag   time.Duration
 	Protect time.Duration
+	// HidePings hides pings and pongs from the strips, the steps and
+	// their captions at the start (Lab.SetPings shows them again).
+	HidePings bool
+	// Paused starts the lab's clock paused at t=0.
+	Paused bool
 }
 
 // Default returns the lab of the issue and the articles: Player 1 at

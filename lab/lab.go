@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"gridlag/client"
@@ -20,6 +21,11 @@ type Lab struct {
 	clock   *Clock
 	origin  time.Duration // the world's time at the lab's start
 	players [2]*Player
+
+	pings     bool     // the strips show pings and pongs
+	recording bool     // a step runs: the trace puts what happens in words
+	said      []string // what the step did, in the caption's words
+	caption   string   // what the last step did
 }
 
 // New builds the lab of cfg and joins both players, on a clock that
@@ -33,7 +39,7 @@ func New(cfg Config, wall func() time.Time) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Lab{world: sim.New(scfg)}
+	l := &Lab{world: sim.New(scfg), pings: !cfg.HidePings}
 	for _, i := range []int{1, 0} {
 		p, err := l.join(i, cfg)
 		if err != nil {
@@ -42,8 +48,12 @@ func New(cfg Config, wall func() time.Time) (*Lab, error) {
 		l.players[i] = p
 	}
 	l.origin = l.world.Now()
+	l.world.Trace(l.record)
 	l.world.PingEvery(PingInterval)
 	l.clock = NewClock(wall, l.origin, cfg.Speed)
+	if cfg.Paused {
+		l.clock.Pause()
+	}
 	return l, nil
 }
 
@@ -132,12 +142,44 @@ func (l *Lab) Next() time.Duration {
 	return wt - l.origin
 }
 
-// Step pauses the clock, then moves the virtual time to exactly the next
-// event (see Next) and does it, and nothing due later. Things due at the
-// same moment are one event; a scripted press due with other things comes
-// after them, in a step of its own.
+// Step pauses the clock, then moves the virtual time to the next event
+// that changes what the screen shows (see Next) and does it, and nothing
+// due later, or to the moment before it when a board changes with time
+// alone (an interpolated player steps to the next cell, a freeze runs
+// out); Caption then says what happened. Things due at the same
+// moment are one event; a scripted press due with other things comes
+// after them, in a step of its own. An event that changes nothing shown
+// (a timer with nothing to do; a ping while the strips hide them) is
+// done on the way, not stopped at; a step stops after QuietLimit in any
+// case, saying that nothing visible happened.
 func (l *Lab) Step() {
 	l.Pause()
+	before := l.look()
+	start := l.Now()
+	l.said, l.recording = l.said[:0], true
+	after := before
+	for after.same(before) && l.Now()-start < QuietLimit {
+		if at, ok := l.timeChange(l.origin + l.Next()); ok {
+			l.world.AdvanceTo(at) // nothing is due before
+			l.clock.Set(at)
+			after = l.look()
+			break
+		}
+		l.stepOnce()
+		after = l.look()
+	}
+	l.recording = false
+	parts := append(l.said, l.sends(before, after)...)
+	parts = append(parts, l.redrawn(before, after)...)
+	if len(parts) == 0 {
+		parts = []string{fmt.Sprintf("nothing the screen shows changes for %.3fs", (l.Now() - start).Seconds())}
+	}
+	l.caption = strings.Join(parts, "; ")
+}
+
+// stepOnce moves the virtual time to exactly the next event (see Next)
+// and does it.
+func (l *Lab) stepOnce() {
 	wt, _ := l.world.Next()
 	if pt, ok := l.nextPress(); ok && l.origin+pt < wt {
 		l.world.AdvanceTo(l.origin + pt)
@@ -156,8 +198,20 @@ func (l *Lab) Pause() {
 	l.clock.Set(l.world.Now())
 }
 
-// Resume lets the clock run again from where it stopped.
-func (l *Lab) Resume() { l.clock.Resume() }
+// Resume lets the clock run again from where it stopped; the last step's
+// caption goes.
+func (l *Lab) Resume() {
+	l.caption = ""
+	l.clock.Resume()
+}
+
+// Pings reports whether the strips show pings and pongs (and a step stops
+// at them).
+func (l *Lab) Pings() bool { return l.pings }
+
+// SetPings shows or hides pings and pongs on the strips, in the steps and
+// in their captions.
+func (l *Lab) SetPings(on bool) { l.pings = on }
 
 // Paused reports whether the clock is paused.
 func (l *Lab) Paused() bool { return l.clock.Paused() }
