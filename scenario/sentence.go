@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"time"
 
 	"gridlag/client"
 	"gridlag/grid"
@@ -113,7 +114,7 @@ func zapJudged(e sim.Event, names func(grid.PlayerID) string) string {
 
 // zapLine is the JSON object of a ServerZap event.
 func zapLine(e sim.Event, names func(grid.PlayerID) string) *ZapLine {
-	z := &ZapLine{Shooter: e.Client.Name(), Hit: e.Zap.Hit(), RewindMS: e.Zap.Rewind.Milliseconds()}
+	z := &ZapLine{Shooter: e.Client.Name(), Hit: e.Zap.Hit(), RewindMS: e.Zap.Rewind.Round(time.Millisecond).Milliseconds()}
 	if z.Hit {
 		t := names(e.Zap.Target)
 		z.Target = &t
