@@ -23,6 +23,7 @@ type labFlags struct {
 	logPath string
 	debug   bool
 	lag     lagFlags
+	lesson  string
 }
 
 func labMain(args []string, out io.Writer) error {
@@ -60,6 +61,10 @@ func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 	fs.StringVar(&f.mapPath, "map", "", "map file ('#' wall, '.' floor); default: the embedded map")
 	fs.value(&speedValue{&cfg.Speed}, "speed", "the clock's `speed` at the start: 1x, 1/2, 1/4 or 1/10")
 	fs.seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")
+	fs.BoolVar(&cfg.Paused, "paused", false, "start paused at t=0 (. runs the clock, n steps, Bksp starts the script again)")
+	var pings bool
+	fs.BoolVar(&pings, "pings", true, "show pings, pongs and scores on the strips (h hides them)")
+	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 5: Part I to IV, TCP loss) or a lesson file's path")
 	f.lag.define(fs, 0) // the articles' timelines zap at once
 	fs.StringVar(&f.logPath, "log", "", "log file; default "+defaultLogPath())
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
@@ -67,6 +72,7 @@ func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 		return nil, f, err
 	}
 	cfg.LagComp, cfg.Unlag, cfg.Protect = f.lag.on, f.lag.unlag, f.lag.protect
+	cfg.HidePings = !pings
 	for _, p := range []*lab.PlayerConfig{p1, p2} {
 		p.Predict, p.Reconcile, p.Interpolate = predict, reconcile && predict, interpolate
 	}
@@ -75,6 +81,17 @@ func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 		return nil, f, fs.usageErrorf("-map: %v", err)
 	}
 	cfg.Map = m
+	if f.lesson != "" {
+		lesson, err := lab.LoadLesson(f.lesson)
+		if err != nil {
+			return nil, f, fmt.Errorf("-lesson: %w", err)
+		}
+		l, err := lab.NewLesson(lesson, cfg, time.Now)
+		if err != nil {
+			return nil, f, fmt.Errorf("-lesson: %w", err)
+		}
+		return l, f, nil
+	}
 	l, err := lab.New(cfg, time.Now)
 	if err != nil {
 		return nil, f, fs.usageError(err)
