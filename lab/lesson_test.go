@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -160,5 +161,33 @@ func TestLessonSettingsOnTopOfTheFlags(t *testing.T) {
 	l.Restart()
 	if ls, _ := l.Lesson(); ls.Step != "step 2 of 2: B" || l.Now() != 0 {
 		t.Fatalf("restarted, the lesson shows %+v at %v", ls, l.Now())
+	}
+}
+
+// TestReadmeLesson: the lesson the README shows as an example is a
+// lesson gridlag reads, and given to its end every check of its answers
+// holds, so the README's example says what the lab shows.
+func TestReadmeLesson(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "```\n# mine.txt")
+	if !ok {
+		t.Fatal("the README shows no lesson file starting with # mine.txt")
+	}
+	text, _, _ := strings.Cut(rest, "```")
+	lesson, err := ParseLesson("mine.txt", strings.NewReader("# mine.txt"+text))
+	if err != nil {
+		t.Fatalf("the README's lesson: %v", err)
+	}
+	results, asked := giveLesson(t, lesson)
+	if asked != 2 || len(results) != 3 {
+		t.Errorf("the README's lesson asked %d questions and checked %d facts, want 2 and 3", asked, len(results))
+	}
+	for _, r := range results {
+		if !r.OK() {
+			t.Errorf("README's lesson, line %d: check %s: the lab shows %q, the README says %q", r.Line, r.What, r.Got, r.Want)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/log"
 )
@@ -163,7 +164,7 @@ func TestReadmeCommandsRun(t *testing.T) {
 			case "scenario":
 				err = scenarioMain(c.args[1:], &out)
 			case "lab":
-				_, _, err = newLab(c.args[1:], io.Discard)
+				_, _, err = newLab(c.args[1:], io.Discard, time.Now)
 			case "bots", "load":
 				if testing.Short() {
 					t.Skip("runs for seconds")

@@ -27,15 +27,16 @@ type labFlags struct {
 }
 
 func labMain(args []string, out io.Writer) error {
-	l, f, err := newLab(args, out)
-	if err != nil {
+	l, f, err := newLab(args, out, time.Now)
+	if err != nil || l == nil { // nil: -print-lesson printed it
 		return err
 	}
 	return runLab(l, f)
 }
 
-// newLab builds the lab its flags describe, on the wall clock.
-func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
+// newLab builds the lab its flags describe, on the clock wall. It returns
+// no lab and no error when -print-lesson had it print a lesson instead.
+func newLab(args []string, out io.Writer, wall func() time.Time) (*lab.Lab, labFlags, error) {
 	cfg := lab.Default()
 	var f labFlags
 	fs := newFlagSet("gridlag lab", out, labUsage)
@@ -65,10 +66,20 @@ func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 	var pings bool
 	fs.BoolVar(&pings, "pings", true, "show pings, pongs and scores on the strips (h hides them)")
 	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 5: Part I to IV, TCP loss) or a lesson file's path")
+	printLesson := 0
+	fs.IntVar(&printLesson, "print-lesson", 0, "print built-in lesson `N`'s file, to start a lesson of your own from, and exit")
 	f.lag.define(fs, 0) // the articles' timelines zap at once
 	fs.StringVar(&f.logPath, "log", "", "log file; default "+defaultLogPath())
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	if err := fs.parse(args); err != nil {
+		return nil, f, err
+	}
+	if printLesson != 0 {
+		text, err := lab.BuiltinLessonText(printLesson)
+		if err != nil {
+			return nil, f, fmt.Errorf("-print-lesson: %w", err)
+		}
+		_, err = io.WriteString(out, text)
 		return nil, f, err
 	}
 	cfg.LagComp, cfg.Unlag, cfg.Protect = f.lag.on, f.lag.unlag, f.lag.protect
@@ -86,13 +97,13 @@ func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 		if err != nil {
 			return nil, f, fmt.Errorf("-lesson: %w", err)
 		}
-		l, err := lab.NewLesson(lesson, cfg, time.Now)
+		l, err := lab.NewLesson(lesson, cfg, wall)
 		if err != nil {
 			return nil, f, fmt.Errorf("-lesson: %w", err)
 		}
 		return l, f, nil
 	}
-	l, err := lab.New(cfg, time.Now)
+	l, err := lab.New(cfg, wall)
 	if err != nil {
 		return nil, f, fs.usageError(err)
 	}
