@@ -148,6 +148,8 @@ func TestLabScreenCompact(t *testing.T) {
 // goes through Player 1's, the server's and Player 2's.
 func TestLabScreenOneAtATime(t *testing.T) {
 	r := newLabRig(t, lab.Default(), 80, 24)
+	r.key(tcell.KeyRight, 0)
+	r.mustShow("you (11,10)  server (10,10)") // whole, beside the board
 	for _, b := range []int{0, 1, 2, 0} {
 		r.boardsFit(b)
 		r.mustShow([]string{"Player 1  (Tab", "Server  (Tab", "Player 2  (Tab"}[b])
