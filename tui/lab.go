@@ -29,7 +29,7 @@ const stripMinWidth = 12
 // The fewest rows under the boards that each layout gives the panels.
 const (
 	threeMinRows = labPanelRows // every control and one ledger row
-	pairMinRows  = 3            // the status line, the toggles, the ledger in a row
+	pairMinRows  = 1            // the status line: a lesson's words may take the rest
 )
 
 // labLayout is how the lab's screen is laid out on a terminal of a size.
@@ -322,6 +322,9 @@ func (s *LabScreen) drawSingle(screen tcell.Screen, w, h, mw, mh int) {
 // drawServerInfo draws the server's lines, its rate control and its zap
 // tag (see drawZapInfo) from (x, y), and returns the rows used.
 func (s *LabScreen) drawServerInfo(screen tcell.Screen, x, y, w, rows int) int {
+	if rows <= len(s.world.Players) { // no room for every line: the player shown first
+		return s.drawServerPlayers(screen, x, y, w, rows)
+	}
 	n := min(len(s.world.Players)+1, rows)
 	drawServerLines(screen, x, y, w, n, &s.world)
 	if n >= rows {
@@ -334,6 +337,25 @@ func (s *LabScreen) drawServerInfo(screen tcell.Screen, x, y, w, rows int) int {
 	r.put(s.rateUp)
 	r.text("  "+tableGroupLabels(labKeyTable, "rate"), styleDim)
 	return n + 1 + s.drawZapInfo(screen, x, y+n+1, w, rows-n-1)
+}
+
+// drawServerPlayers draws the server's line of each player, the one
+// whose board shows beside the server's first (Player 1, or Player 2
+// when Tab showed it), in at most rows rows; it returns how many it drew.
+func (s *LabScreen) drawServerPlayers(screen tcell.Screen, x, y, w, rows int) int {
+	ps := slices.Clone(s.world.Players)
+	shown := s.views[0].Me
+	if s.right && s.layout == labPair {
+		shown = s.views[1].Me
+	}
+	if first := slices.IndexFunc(ps, func(p client.WorldPlayer) bool { return p.ID == shown }); first > 0 {
+		ps[0], ps[first] = ps[first], ps[0]
+	}
+	n := min(rows, len(ps))
+	for i, p := range ps[:n] {
+		putText(screen, x, y+i, w, playerLine(p, textWidth(p.Name), len(p.Pos.String())), playerStyle(p.Color, false).Bold(false))
+	}
+	return n
 }
 
 // drawStripsStacked draws both strips one above the other.

@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -8,6 +9,7 @@ import (
 
 	"gridlag/grid"
 	"gridlag/lab"
+	"gridlag/tui"
 )
 
 // cellAt returns the character and the foreground colour of screen cell
@@ -81,4 +83,51 @@ func TestLabScreenTwoAtATime(t *testing.T) {
 	r.mustShow("Server", "2 Player 2", "◂ to server", "to Player 2 ▸", "[x]pred [x]recon [x]interp 4 5 6", "[Tab Player 1]")
 	r.key(tcell.KeyTab, 0)
 	r.boardsFit(0, 1)
+}
+
+// TestLabScreenLessonAtProjectorSizes: lesson 2 on the screen at 100x30
+// and 80x24: its words show, then its question, and on Space the answer
+// with what the lab shows, whole, beside the boards.
+func TestLabScreenLessonAtProjectorSizes(t *testing.T) {
+	for _, size := range [][2]int{{100, 30}, {80, 24}} {
+		lesson, err := lab.BuiltinLesson(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &labRig{simTerm: simTerm{t: t}, wall: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)}
+		r.lab, err = lab.NewLesson(lesson, lab.Default(), func() time.Time { return r.wall })
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.screen = newScreen(t, size[0], size[1])
+		r.s = tui.NewLabScreen(r.screen, r.lab.Model(), tui.Options{})
+		r.s.Frame()
+		r.mustShow("Lesson 2: prediction", "[Space: run the step]")
+		r.key(tcell.KeyRune, ' ')
+		for n := 0; !strings.Contains(r.text(), "[Space: the answer]"); n++ {
+			if n > 1000 {
+				t.Fatalf("%dx%d: no question after %d frames:\n%s", size[0], size[1], n, r.text())
+			}
+			r.pass(10 * time.Millisecond)
+		}
+		r.mustShow("Q: Both presses are out.")
+		r.key(tcell.KeyRune, ' ')
+		var text []string // at 80x24, right of the board
+		for _, row := range rows(r.screen) {
+			if size[0] == 80 {
+				row = string([]rune(row)[41:])
+			}
+			text = append(text, row)
+		}
+		shown := strings.Join(strings.Fields(strings.Join(text, " ")), " ")
+		for _, want := range []string{"Q: Both presses are out. Where does Player 1 see itself?", "A: At (12,10): prediction applied each press at once.",
+			"The lab: ✓ Player 1 sees itself at (12,10); ✓ Player 1's pending inputs: #1 #2", "[Space: go on]"} {
+			if !strings.Contains(shown, want) {
+				t.Errorf("%dx%d: the answer does not show %q:\n%s", size[0], size[1], want, r.text())
+			}
+		}
+		if size[0] == 100 {
+			r.mustShow("1 Player 1", "Server")
+		}
+	}
 }
