@@ -131,3 +131,23 @@ func TestLabScreenLessonAtProjectorSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestLabScreenRehearsePartFour: at 100x30 a teacher runs Part IV (at the
+// articles' -rate 0): Player 1's panel says the hit and the server's
+// rewind; c and Backspace play it again without lag compensation, and
+// the panel says the miss.
+func TestLabScreenRehearsePartFour(t *testing.T) {
+	cfg := partFour()
+	cfg.Rate = 0
+	r := newLabRig(t, cfg, 100, 30)
+	r.pass(time.Second)
+	r.mustShow("hit Player 2 (rewound 317ms)")
+	r.key(tcell.KeyRune, 'c')
+	r.key(tcell.KeyBackspace2, 0)
+	r.mustShow("t 0.000s")
+	if r.lab.LagComp() {
+		t.Fatal("the restart turned lag compensation back on")
+	}
+	r.pass(time.Second)
+	r.mustShow("miss: Player 2 had left the line")
+}

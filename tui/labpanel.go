@@ -113,8 +113,8 @@ func (p *labPanel) draw(screen tcell.Screen, ctl *controls, x, y, w, h int) {
 
 // drawCompact draws the panel in fewer rows than labPanelRows (two boards
 // side by side on a small terminal): under the status line, the toggles,
-// then the ledger as far as it fits; the link's controls stay on their
-// keys.
+// the server's latest word on a zap, if any, then the ledger as far as it
+// fits; the link's controls stay on their keys.
 func (p *labPanel) drawCompact(screen tcell.Screen, ctl *controls, x, y, w, h int) {
 	if h <= 1 {
 		return
@@ -125,7 +125,12 @@ func (p *labPanel) drawCompact(screen tcell.Screen, ctl *controls, x, y, w, h in
 		r.text(" ", styleText)
 	}
 	r.text(p.keys("toggles"), styleDim)
-	p.drawLedger(screen, x, y+2, w, h-2)
+	y, h = y+2, h-2
+	if news := latestNews(p.view, w); len(news) > 0 && h > 0 {
+		news[0].draw(screen, x, y, w)
+		y, h = y+1, h-1
+	}
+	p.drawLedger(screen, x, y, w, h)
 }
 
 // drawLedger draws the last ack and the inputs pending, in the player's
