@@ -138,6 +138,15 @@ func TestLabScreenCompact(t *testing.T) {
 		"Player 1 (10,10) ack #0", "last ack #0", "[x]pred [x]recon [x]interp", "[. pause]")
 	r.key(tcell.KeyRight, 0)
 	r.pass(60 * time.Millisecond)
+	// Under the boards, a blank column keeps each column of text from
+	// the next (the strips' headings from Player 2's ledger).
+	for y := 24; y < 38; y++ {
+		for _, x := range []int{39, 79} {
+			if got := r.at(x, y); got != " " && got != "" {
+				t.Fatalf("row %d, column %d: %q runs into the next column:\n%s", y, x, rows(r.screen)[y], r.text())
+			}
+		}
+	}
 	srvx, _, _ := r.s.BoardCell(1, grid.Pos{X: 0, Y: 0})
 	if x, _, ok := r.find("#1 →"); !ok || x < srvx || x >= srvx+40 {
 		t.Fatalf("#1 is not on the strip under the server's board:\n%s", r.text())
