@@ -244,14 +244,18 @@ func (s *LabScreen) drawThree(screen tcell.Screen, w, h, mw, mh, gap int, text [
 	under := top + mh
 	end := h - 1 - len(text) // the row after the panels
 	s.drawHeadings(screen, []int{labPlayer1, labServer, labPlayer2}, xs, mw)
+	pw := mw - 1 // a blank column between columns of text that touch
+	if gap > 0 {
+		pw = mw
+	}
 	for i, b := range s.boards {
 		b.SetRect(xs[2*i], top, mw, mh)
 		b.Draw(screen)
-		s.panels[i].draw(screen, &s.controls, xs[2*i], under, mw-1, end-under)
+		s.panels[i].draw(screen, &s.controls, xs[2*i], under, pw, end-under)
 	}
 	s.server.SetRect(xs[labServer], top, mw, mh)
 	s.server.Draw(screen)
-	rows := s.drawServerInfo(screen, xs[labServer], under, mw-1, end-under)
+	rows := s.drawServerInfo(screen, xs[labServer], under, pw, end-under)
 	s.drawText(screen, 0, end, w, text)
 	if gap > 0 {
 		for i, st := range s.strips {

@@ -30,12 +30,12 @@ var labLegendHelp = []helpRow{
 // at most rows lines (and at least one): in a lesson, its title and step,
 // the step's words, the question, its answer with what the lab shows, and
 // what the continue key does (the last ones first when not all fit);
-// else what the last step did, or, while nothing was stepped, what n and
-// . do.
+// else what the last step did (in three lines at most), or, while nothing
+// was stepped, what n and . do.
 func (s *LabScreen) textLines(w, rows int) []panelLine {
 	rows = max(rows, 1)
 	if !s.inLesson {
-		return s.captionLines(w, min(rows, 2))
+		return s.captionLines(w, min(rows, 3))
 	}
 	l := s.lesson
 	var must []panelLine // the question, the answer, the key
