@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"time"
@@ -32,6 +33,10 @@ type Game struct {
 	// remote against the game's per-address caps, rather than as the
 	// loopback address every session would share.
 	Dial func(ctx context.Context, remote net.Addr) (net.Conn, error)
+	// DialTeacher opens a teacher's connection to a game server in the
+	// same process (server.Server.DialTeacher), for a Player whose front
+	// end checked it is a teacher's (Player.Teach); nil: nobody teaches.
+	DialTeacher func(ctx context.Context, remote net.Addr) (net.Conn, error)
 	// Latency and Jitter are each session's starting injected round trip
 	// and jitter; a player changes their own latency with the slider.
 	Latency, Jitter time.Duration
@@ -64,6 +69,9 @@ func (g *Game) sessionLog(p *Player) *SessionLog {
 // goodbye, and a new session with the same identity within the window
 // comes back as the same player.
 func (g *Game) Play(ctx context.Context, p *Player) error {
+	if p.Teach {
+		return g.teach(ctx, p)
+	}
 	if p.Spectate {
 		return g.watch(ctx, p)
 	}
@@ -137,6 +145,23 @@ func (g *Game) watch(ctx context.Context, p *Player) error {
 	}
 	defer w.Close()
 	return tui.RunSpectate(p.Screen, w, tui.Options{Title: g.Title + " — spectating" + tui.RoomTitle(p.Room), Logger: logger})
+}
+
+// teach is the session of a teacher (its front end checked it is one):
+// the room's board and the panel of its network, over a teacher's
+// connection to the game server in this process.
+func (g *Game) teach(ctx context.Context, p *Player) error {
+	if g.DialTeacher == nil {
+		return errors.New("teaching needs the game server in this process")
+	}
+	logger := g.sessionLog(p).Logger()
+	dial := func(ctx context.Context, _ string) (net.Conn, error) { return g.DialTeacher(ctx, p.RemoteAddr) }
+	w, err := tcp.ConnectSpectator(ctx, g.Addr, tcp.Options{Options: client.Options{Name: p.User, Room: p.Room, Teach: true}, Dial: dial, Logger: logger})
+	if err != nil {
+		return fmt.Errorf("cannot teach: %w", err)
+	}
+	defer w.Close()
+	return tui.RunTeach(p.Screen, w, tui.Options{Title: g.Title + " — teaching" + tui.RoomTitle(p.Room), Logger: logger})
 }
 
 // dialFor is how p's client connects to the game server: through Dial,

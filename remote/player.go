@@ -33,6 +33,10 @@ type Player struct {
 	RemoteAddr net.Addr
 	// Spectate says the session asked to watch the game rather than play.
 	Spectate bool
+	// Teach says the session asked to teach Room: its front end checked
+	// that it is a teacher's (an SSH key the operator named), and
+	// Game.DialTeacher connects it as one.
+	Teach bool
 	// Room is the room the session asked for; "" for the default room.
 	Room string
 	// Lobby says the session asked for the lobby.

@@ -21,6 +21,8 @@ type World struct {
 	hub       *hub.Hub
 	clients   []*Client // in the order they joined: the order of every step
 	byID      map[world.ConnID]*Client
+	watchers  []*Watcher // spectators and teachers (teach.go), after the clients
+	watchByID map[world.ConnID]*Watcher
 	nextConn  world.ConnID
 	trace     func(Event)
 	frames    []byte
@@ -38,7 +40,7 @@ func New(cfg world.Config) *World { return NewHub(hub.Options{Config: cfg}) }
 func NewHub(opts hub.Options) *World {
 	h := hub.New(0, opts)
 	h.PingEvery(0, 0)
-	return &World{hub: h, byID: make(map[world.ConnID]*Client)}
+	return &World{hub: h, byID: make(map[world.ConnID]*Client), watchByID: make(map[world.ConnID]*Watcher)}
 }
 
 // Trace makes the world call f for every event, in order, with the world's
@@ -169,6 +171,11 @@ func (w *World) next() (time.Duration, bool) {
 		}
 		consider(c.d.Next())
 	}
+	for _, v := range w.watchers {
+		if !v.gone {
+			consider(v.d.Next())
+		}
+	}
 	if found && best < w.now {
 		best = w.now
 	}
@@ -190,6 +197,13 @@ func (w *World) step(t time.Duration) {
 			}
 		}
 	}
+	for _, v := range w.watchers {
+		if !v.gone {
+			for _, f := range v.d.Outgoing(t) {
+				w.fromWatcher(v, f)
+			}
+		}
+	}
 	if at, ok := w.hub.NextWake(); ok && at <= t {
 		w.hub.Advance(t)
 		w.route()
@@ -197,6 +211,11 @@ func (w *World) step(t time.Duration) {
 	for _, c := range w.clients {
 		if !c.gone {
 			c.d.Update(t)
+		}
+	}
+	for _, v := range w.watchers {
+		if !v.gone {
+			v.d.Update(t)
 		}
 	}
 }
@@ -258,6 +277,12 @@ func (w *World) disconnect(c *Client, reason string) {
 func (w *World) route() {
 	var closed []world.ConnID
 	for _, e := range w.hub.Outbox().Envelopes {
+		if w.toWatcher(e) {
+			if e.Close {
+				closed = append(closed, e.To)
+			}
+			continue
+		}
 		c := w.client(e.To)
 		if c == nil {
 			continue

@@ -15,16 +15,21 @@ import (
 //	room NAME       play in room NAME, opening it if needed
 //	lobby           the lobby: the rooms, to pick one or name a new one
 //	spectate [NAME] watch the default room, or room NAME
+//	teach [NAME]    teach the default room, or room NAME: its board and
+//	                the panel of its network, for a key the operator
+//	                named a teacher's (Options.Teachers)
 const (
 	RoomCommand     = "room"
 	LobbyCommand    = "lobby"
 	SpectateCommand = "spectate"
+	TeachCommand    = "teach"
 )
 
 // command is what a session asked for.
 type command struct {
 	spectate bool
 	lobby    bool
+	teach    bool
 	room     string // "" = the default room
 }
 
@@ -41,7 +46,7 @@ func parseCommand(raw string) (command, error) {
 			return command{}, errors.New("lobby takes no room")
 		}
 		return command{lobby: true}, nil
-	case SpectateCommand, RoomCommand:
+	case SpectateCommand, RoomCommand, TeachCommand:
 		if words[0] == RoomCommand && room == "" {
 			return command{}, errors.New("room needs the room's name")
 		}
@@ -50,7 +55,7 @@ func parseCommand(raw string) (command, error) {
 				return command{}, fmt.Errorf("room %q: %w", room, err)
 			}
 		}
-		return command{spectate: words[0] == SpectateCommand, room: room}, nil
+		return command{spectate: words[0] == SpectateCommand, teach: words[0] == TeachCommand, room: room}, nil
 	}
 	return command{}, fmt.Errorf("unknown command %q", words[0])
 }

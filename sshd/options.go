@@ -54,6 +54,13 @@ type Options struct {
 	// counts as remote against the game's per-address caps, rather than
 	// as the loopback address every session would share.
 	Dial func(ctx context.Context, remote net.Addr) (net.Conn, error)
+	// Teachers are the keys whose sessions may teach a room
+	// (TeachCommand); nil: nobody may. DialTeacher opens a teacher's
+	// connection to a game server in the same process
+	// (server.Server.DialTeacher), which takes its Teach; without it
+	// nobody may teach either.
+	Teachers    *Teachers
+	DialTeacher func(ctx context.Context, remote net.Addr) (net.Conn, error)
 	// Latency is each session's starting injected round trip; a player
 	// changes their own with the latency slider.
 	Latency time.Duration

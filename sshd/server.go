@@ -78,7 +78,7 @@ func New(opts Options) (*Server, error) {
 	if created {
 		s.log.Info("created ssh host key", "path", opts.HostKeyPath, "fingerprint", s.fp)
 	}
-	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, Latency: opts.Latency, Jitter: opts.Jitter,
+	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, DialTeacher: opts.DialTeacher, Latency: opts.Latency, Jitter: opts.Jitter,
 		Title: Title, Front: "ssh", Logger: s.log}
 	if s.handler == nil {
 		s.handler = s.game.Play

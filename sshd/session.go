@@ -52,6 +52,7 @@ func (s *Server) handleSession(sess ssh.Session) {
 		s.countSession,
 		refuseCommand,
 		requireTerminal,
+		s.requireTeacher,
 		s.limitSessions,
 		openScreen,
 		introducePlayer,
@@ -103,7 +104,7 @@ func refuseCommand(next sessionHandler) sessionHandler {
 		cmd, err := parseCommand(ss.RawCommand())
 		if err != nil {
 			ss.refuse("command refused",
-				fmt.Sprintf("gridlag runs only the game, not commands (%v): connect with ssh -p %d host, or ssh -t -p %[2]d host %s|%s NAME|%s [NAME]", err, localPort(ss), LobbyCommand, RoomCommand, SpectateCommand))
+				fmt.Sprintf("gridlag runs only the game, not commands (%v): connect with ssh -p %d host, or ssh -t -p %[2]d host %s|%s NAME|%s [NAME]|%s [NAME]", err, localPort(ss), LobbyCommand, RoomCommand, SpectateCommand, TeachCommand))
 			return
 		}
 		ss.cmd = cmd
@@ -120,6 +121,35 @@ func requireTerminal(next sessionHandler) sessionHandler {
 				fmt.Sprintf("gridlag needs a terminal: connect with ssh -t -p %d host", localPort(ss)))
 			return
 		}
+		next(ss)
+	}
+}
+
+// requireTeacher refuses a session that asks to teach unless its key is
+// one the operator named a teacher's (Options.Teachers), and the game
+// server can take a teacher's connection (Options.DialTeacher).
+func (s *Server) requireTeacher(next sessionHandler) sessionHandler {
+	return func(ss *session) {
+		if !ss.cmd.teach {
+			next(ss)
+			return
+		}
+		fp, _, hasKey := authedKey(ss)
+		var why string
+		switch {
+		case s.opts.Teachers == nil || s.opts.DialTeacher == nil:
+			why = errNoTeachers.Error()
+		case !hasKey:
+			why = "teaching needs the SSH key the server's operator named yours (-teachers): connect with ssh -i KEY"
+		case !s.opts.Teachers.Named(fp):
+			why = "your key is not one of this server's teachers (-teachers): " + fp
+		}
+		if why != "" {
+			ss.log.Warn("teach refused", "session refused", "reason", "teach refused: "+why, "key", fp)
+			ss.tell("gridlag: teach refused: " + why)
+			return
+		}
+		ss.log.Info("", "teacher", "key", fp, "room", ss.cmd.room)
 		next(ss)
 	}
 }
@@ -174,7 +204,7 @@ func openScreen(next sessionHandler) sessionHandler {
 func introducePlayer(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		name := PlayerName(ss.User())
-		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Spectate: ss.cmd.spectate, Room: ss.cmd.room, Lobby: ss.cmd.lobby}
+		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Spectate: ss.cmd.spectate, Teach: ss.cmd.teach, Room: ss.cmd.room, Lobby: ss.cmd.lobby}
 		fp, color, hasKey := authedKey(ss)
 		if hasKey {
 			p.Fingerprint, p.Color = fp, color

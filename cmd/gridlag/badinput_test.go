@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -61,6 +62,11 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		{[]string{"lab", "-start", "0,0"}, "Player 1's start (0,0) is a wall"},
 		{[]string{"lab", "-start2", "10,10"}, "the two players cannot start on the same cell"},
 		{[]string{"lab", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-server", "-teachers", "keys"}, "-teachers names teachers by their SSH keys: give -ssh too"},
+		{[]string{"-connect", "h:1", "-teach", "kitchen"}, "-teach is for -server"},
+		{[]string{"-server", "-ssh", ":0", "-teach", " kitchen"}, `-teach " kitchen": `},
+		{[]string{"-server", "-teach", "kitchen", "-log", "-"}, "-log - and -teach do not go together"},
+		{[]string{"-server", "-agones", "-teach", "kitchen"}, "-teach and -agones do not go together"},
 	}
 	// The same checks in every mode: the game's and scenario's flags,
 	// and bots'.
@@ -170,6 +176,10 @@ func TestBadInputsEndTheProcess(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	badTeachers := filepath.Join(t.TempDir(), "teachers")
+	if err := os.WriteFile(badTeachers, []byte("# the class of 3B\nnot a key\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args   []string
 		status int
@@ -185,6 +195,8 @@ func TestBadInputsEndTheProcess(t *testing.T) {
 			"gridlag: -map: " + fifo + ": not a regular file (a named pipe)"},
 		{[]string{"-server", "-addr", "127.0.0.1:0", "-map", "/dev/zero"}, 1,
 			"gridlag: -map: /dev/zero: not a regular file (a device)"},
+		{[]string{"-server", "-addr", "127.0.0.1:0", "-ssh", "127.0.0.1:0", "-ssh-key", filepath.Join(t.TempDir(), "host"), "-teachers", badTeachers}, 1,
+			"gridlag: -teachers: teachers file " + badTeachers + ", line 2: "},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		cmd := exec.CommandContext(ctx, bin, c.args...)

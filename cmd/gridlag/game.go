@@ -51,6 +51,8 @@ type gameFlags struct {
 	botsSet  bool // -bots was given
 	ssh      string
 	sshKey   string
+	teachers string // -teachers: the SSH keys that may teach
+	teach    string // -teach: the room this terminal teaches
 	sshLimit sshLimits
 	web      webFlags
 	limits   gameLimits
@@ -161,6 +163,8 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.int(&f.bots, "bots", 3, botsKind, "bots walking in the world (with -server the default is 0)")
 	fs.StringVar(&f.ssh, "ssh", "", "also serve players over SSH on this address, e.g. :2222")
 	fs.StringVar(&f.sshKey, "ssh-key", defaultKeyPath(), "SSH host key file (ed25519, created on first start)")
+	fs.StringVar(&f.teachers, "teachers", "", "the SSH keys that may teach a room (ssh -p 2222 host teach ROOM): a `FILE` in authorized_keys format, read again when it changes")
+	fs.StringVar(&f.teach, "teach", "", "with -server: this terminal teaches `ROOM` (the teacher's screen: the room's network, switches and students); logs go to -log or the default log file")
 	fs.int(&f.sshLimit.perAddr, "ssh-per-addr", sshd.DefaultMaxPerAddr, sessionsKind, "SSH sessions at once from one address")
 	fs.int(&f.sshLimit.max, "ssh-max", sshd.DefaultMaxSessions, sessionsKind, "SSH sessions at once in all")
 	fs.int(&f.sshLimit.handshakes, "ssh-handshakes", sshd.DefaultMaxHandshakes, sessionsKind, "SSH connections at once still in their handshake (apart from the players)")
@@ -226,10 +230,12 @@ Keys in the lobby:
   %s
 Keys while watching (-spectate):
   %s
+Keys while teaching (-teach, ssh -p 2222 host teach ROOM):
+  %s
 Log file while playing: %s
 
 Flags:
-`, strings.Join(tui.KeyHelp(), "\n  "), strings.Join(tui.LobbyKeyHelp(), "\n  "), strings.Join(tui.SpectateKeyHelp(), "\n  "), defaultLogPath())
+`, strings.Join(tui.KeyHelp(), "\n  "), strings.Join(tui.LobbyKeyHelp(), "\n  "), strings.Join(tui.SpectateKeyHelp(), "\n  "), strings.Join(tui.TeachKeyHelp(), "\n  "), defaultLogPath())
 }
 
 // check refuses flags that do not go together (each flag's value was
@@ -258,6 +264,14 @@ func (f *gameFlags) check() error {
 		return errors.New("-room and -lobby do not go together: the lobby is for choosing a room")
 	case f.lobby && f.spectate:
 		return errors.New("-lobby is for playing; to watch a room, give -spectate -room NAME")
+	case f.teachers != "" && f.ssh == "":
+		return errors.New("-teachers names teachers by their SSH keys: give -ssh too")
+	case f.teach != "" && !f.serve:
+		return errors.New("-teach is for -server: this terminal teaches a room of the server it runs (a remote teacher: ssh -p PORT host teach ROOM)")
+	case f.teach != "" && f.agones.on:
+		return errors.New("-teach and -agones do not go together: an Agones game server has no terminal (a teacher connects with ssh -p PORT host teach ROOM)")
+	case f.teach != "" && f.logPath == "-":
+		return errors.New("-log - and -teach do not go together: the terminal is the teacher's screen (logs go to a file)")
 	case f.ops.pprof && f.scale.metrics == "":
 		return errors.New("-pprof serves the profiler on the -metrics address: give -metrics ADDR")
 	case f.connect != "" && (f.scale.metrics != "" || f.ops.health != ""):
@@ -268,6 +282,11 @@ func (f *gameFlags) check() error {
 	if f.room != "" {
 		if err := protocol.CheckName(f.room); err != nil {
 			return fmt.Errorf("-room %q: %w", f.room, err)
+		}
+	}
+	if f.teach != "" {
+		if err := protocol.CheckName(f.teach); err != nil {
+			return fmt.Errorf("-teach %q: %w", f.teach, err)
 		}
 	}
 	if err := protocol.CheckPlayerName(f.name, false); err != nil {
@@ -356,10 +375,18 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		gameAddr = net.JoinHostPort("127.0.0.1", fmt.Sprint(tcp.Port))
 	}
 	if f.ssh != "" {
+		var teachers *sshd.Teachers
+		if f.teachers != "" {
+			if teachers, err = sshd.LoadTeachers(f.teachers, logger.WithPrefix("ssh")); err != nil {
+				g.close()
+				return nil, fmt.Errorf("-teachers: %w", err)
+			}
+		}
 		g.ssh, err = sshd.New(sshd.Options{
 			// Each SSH player connects through the server itself, so
 			// that it counts as its SSH connection's address.
 			Addr: f.ssh, HostKeyPath: f.sshKey, GameAddr: gameAddr, Dial: g.srv.Dial,
+			Teachers: teachers, DialTeacher: g.srv.DialTeacher,
 			Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("ssh"),
 			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
 			MaxHandshakes: f.sshLimit.handshakes, MaxHandshakesPerAddr: f.sshLimit.handshakesPerAddr,
@@ -381,6 +408,9 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		}
 		go func() { g.errCh <- g.ssh.Serve(sln) }()
 		listening = append(listening, "ssh", sln.Addr().String(), "hostkey", g.ssh.HostKeyFingerprint())
+		if teachers != nil {
+			listening = append(listening, "teacher_keys", teachers.Count())
+		}
 		if !f.serve {
 			ifaddrs, _ := net.InterfaceAddrs()
 			g.invites = sshInvites(sln.Addr(), ifaddrs)
@@ -443,7 +473,10 @@ func (g *game) close() {
 // (see shutdown).
 func serveMain(f gameFlags) error {
 	path := f.logPath
-	if path == "" {
+	switch {
+	case path == "" && f.teach != "":
+		path = defaultLogPath() // the terminal is the teacher's
+	case path == "":
 		path = "-"
 	}
 	logger, closeLog, err := openLog(path, level(f.debug))
@@ -473,6 +506,9 @@ func serveMain(f gameFlags) error {
 	sd := shutdown{drain: f.drain, after: time.After, notify: g.srv.Drain, log: logger}
 	if ag != nil {
 		return ag.serve(sigs, g, sd)
+	}
+	if f.teach != "" {
+		return teachHere(ctx, f, g, logger, path, sigs, sd)
 	}
 	select {
 	case sig := <-sigs:

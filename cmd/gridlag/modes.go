@@ -17,6 +17,7 @@ var usageLines = []struct{ cmd, does string }{
 	{"gridlag -connect HOST:PORT -lobby", "choose a room, or name a new one"},
 	{"gridlag -connect HOST:PORT -spectate -room NAME", "watch room NAME"},
 	{"gridlag -server [-addr :7777] [-ssh :2222] [-web :8080] [-agones] [flags]", "a headless server (on Agones too)"},
+	{"gridlag -server -ssh :2222 [-teachers FILE] -teach ROOM [flags]", "a server, and this terminal teaches room ROOM"},
 	{"gridlag scenario [flags]", "replay the articles' timelines"},
 	{"gridlag lab [flags]", "the lab: two players and the server"},
 	{"gridlag bots -connect HOST:PORT [flags]", "headless players, then a summary"},
