@@ -43,6 +43,9 @@ type Options struct {
 	// returned err, and returns what Run returns (remote keeps the avatar
 	// of a dropped connection for a resume); else Run closes s.
 	End func(s client.Session, room string, err error) error
+	// Direct plays in the mode's room without the lobby, whatever rooms
+	// the server has (a session that records one game in one room).
+	Direct bool
 	// Log, if set, gets a line when the session starts: what it runs, on
 	// which server, as whom (the local terminal's log; a remote front
 	// end logs its sessions itself, summarised).
@@ -74,7 +77,7 @@ func Run(ctx context.Context, screen tcell.Screen, m Mode, o Options) error {
 	}
 	sopts.Title += tui.RoomTitle(room)
 	lobby := tcp.Lobby{Ctx: ctx, Addr: o.Addr, Options: copts}
-	if !resuming && (m.Kind == Lobby || m.Room == "" && lobby.HasRooms()) {
+	if !resuming && !o.Direct && (m.Kind == Lobby || m.Room == "" && lobby.HasRooms()) {
 		o.logStart("lobby", room)
 		sess, joined, err := tui.RunLobbySession(screen, tcp.NewAsyncLobby(joinedLobby{lobby, o.Joined}), sopts)
 		if sess == nil {

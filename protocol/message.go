@@ -19,9 +19,12 @@ import (
 // of Scores), the zap outcomes ZapProtected and ZapTagged, and a room list
 // cut to fit a frame carrying how many rooms are open (Rooms.Total). A
 // version 3 client gets MapChunks and none of the rest, and every other
-// byte as before.
+// byte as before. Version 5: a teacher sets a room's network and netcode
+// (Teach, Conditions), its players report what only they know (Report)
+// and its teachers see it (Class); a client of version 3 or 4 gets none of
+// these, and its version's bytes.
 const (
-	Version    uint16 = 4
+	Version    uint16 = 5
 	MinVersion uint16 = 3
 )
 
@@ -75,6 +78,15 @@ const (
 	// Ranking.
 	TypeProtect Type = 25
 	TypeRanking Type = 26
+	// TypeTeach, TypeConditions, TypeReport and TypeClass (since version
+	// 5): a teacher's first message, a room's network and netcode as its
+	// teacher set them, a player's report of what only it knows, and the
+	// students' reports a teacher is shown; see Teach, Conditions, Report
+	// and Class.
+	TypeTeach      Type = 27
+	TypeConditions Type = 28
+	TypeReport     Type = 29
+	TypeClass      Type = 30
 )
 
 // String names the message type.
@@ -132,6 +144,14 @@ func (t Type) String() string {
 		return "Protect"
 	case TypeRanking:
 		return "Ranking"
+	case TypeTeach:
+		return "Teach"
+	case TypeConditions:
+		return "Conditions"
+	case TypeReport:
+		return "Report"
+	case TypeClass:
+		return "Class"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -206,6 +226,9 @@ const (
 	ErrCodeTimeout  uint8 = 7 // the client was silent too long
 	ErrCodeShutdown uint8 = 8 // the server is stopping
 	ErrCodeResume   uint8 = 9 // the Resume's token is unknown, used or expired
+	// ErrCodeTeacher (version 5): a Teach or a Conditions from a
+	// connection that is not a teacher's.
+	ErrCodeTeacher uint8 = 10
 )
 
 // Error reports why the sender is about to close the connection.
@@ -240,6 +263,8 @@ func (e *Error) Error() string {
 		return "the server is stopping"
 	case ErrCodeResume:
 		return "the server could not resume the session"
+	case ErrCodeTeacher:
+		return "only a teacher may set a room's network"
 	}
 	return "the server refused the connection"
 }
@@ -398,6 +423,14 @@ func New(t Type) Message {
 		return new(Protect)
 	case TypeRanking:
 		return new(Ranking)
+	case TypeTeach:
+		return new(Teach)
+	case TypeConditions:
+		return new(Conditions)
+	case TypeReport:
+		return new(Report)
+	case TypeClass:
+		return new(Class)
 	}
 	return nil
 }

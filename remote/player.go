@@ -35,12 +35,22 @@ type Player struct {
 	// Mode is what the session asked for: play (in a room), the lobby,
 	// or watch (a room).
 	Mode front.Mode
+	// Teach says the session asked to teach Mode's room: its front end
+	// checked that it is a teacher's (an SSH key the operator named), and
+	// Game.DialTeacher connects it as one.
+	Teach bool
 	// Joined, if set, is told of each game session Game.Play starts for
 	// the player (in the room named or chosen in the lobby), and whether
 	// it resumes a dropped avatar. It must not block.
 	Joined func(s client.Session, resumed bool)
 	// Log is the session's log (nil: Game's Logger, unsummarised).
 	Log *SessionLog
+	// Record says the session asked to record its game (Game.Recordings
+	// keeps it under Fingerprint). Afterword is what Play leaves for the
+	// front end to tell the player once the screen is gone: where the
+	// recording is and how to fetch it; "" for nothing.
+	Record    bool
+	Afterword string
 }
 
 // FingerprintColor is the colour (1 to protocol.NumColors) of a player of

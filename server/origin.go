@@ -14,6 +14,9 @@ const ownHost = ""
 // hostOf is the key of the per-address caps of a remote address
 // (admit.Key: an IPv4 address, an IPv6 /64); ownHost for Own.
 func hostOf(a net.Addr) string {
+	if t, ok := a.(teacherAddr); ok {
+		a = t.Addr
+	}
 	if a == Own {
 		return ownHost
 	}
@@ -30,6 +33,9 @@ func (s *Server) botAddr(a net.Addr) bool {
 	if len(s.opts.BotAddrs) == 0 {
 		return false
 	}
+	if t, ok := a.(teacherAddr); ok {
+		a = t.Addr
+	}
 	ip, err := netip.ParseAddr(admit.Host(a))
 	if err != nil {
 		return false
@@ -41,4 +47,11 @@ func (s *Server) botAddr(a net.Addr) bool {
 		}
 	}
 	return false
+}
+
+// isTeacher reports whether a is the origin of a teacher's in-process
+// connection (DialTeacher).
+func isTeacher(a net.Addr) bool {
+	_, ok := a.(teacherAddr)
+	return ok
 }

@@ -218,7 +218,7 @@ func (s *Server) accept(nc net.Conn) {
 	// address's caps, shares or rates, and are believed when they say
 	// they are bots; so is a Hello from Options.BotAddrs.
 	own := host == ownHost
-	from := hub.Origin{Host: host, Own: own, Bots: own || s.botAddr(nc.RemoteAddr())}
+	from := hub.Origin{Host: host, Own: own, Bots: own || s.botAddr(nc.RemoteAddr()), Teacher: isTeacher(nc.RemoteAddr())}
 	c := newConn(s.nextID, nc, from, s.shards[int(s.nextID)%len(s.shards)], s.opts.SendQueue, s.opts.SendQueueBytes, s.now())
 	c.running = 2
 	s.live[c.id] = c

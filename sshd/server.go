@@ -82,8 +82,9 @@ func New(opts Options) (*Server, error) {
 	if created {
 		s.log.Info("created ssh host key", "path", opts.HostKeyPath, "fingerprint", s.fp)
 	}
-	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, Latency: opts.Latency, Jitter: opts.Jitter,
-		Title: Title, Front: "ssh", Logger: s.log}
+	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, DialTeacher: opts.DialTeacher, Latency: opts.Latency, Jitter: opts.Jitter,
+		Title: Title, Front: "ssh", Logger: s.log, Recordings: opts.Recordings,
+		Fetch: "ssh -p PORT HOST " + RecordingCommand}
 	if s.handler == nil {
 		s.handler = s.game.Play
 	}
@@ -140,7 +141,8 @@ func (s *Server) Serve(ln net.Listener) error {
 	s.listeners[al] = struct{}{}
 	// The summariser counts in wg from here, under mu, so that Close
 	// (which sets closed under mu, then waits) never races this Add; it
-	// runs before Addr says the server serves.
+	// runs before Addr says where the server listens, so a caller who
+	// waited for Addr counts it among the server's goroutines.
 	s.wg.Add(1)
 	stopSummaries := s.summarise()
 	s.mu.Unlock()

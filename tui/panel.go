@@ -9,12 +9,14 @@ import (
 	"github.com/rivo/tview"
 
 	"gridlag/client"
+	"gridlag/protocol"
 )
 
 // Rows of the side panel, counted from its top.
 const (
 	panelSliderHeadRow = 0
 	panelSliderRow     = 1
+	panelTeacherRow    = 2 // what the room's teacher added, if it has one
 	panelToggleHeadRow = 3
 	panelPredictRow    = 4 // the first of the toggles, a row each
 	panelInterpRow     = 6 // the last
@@ -37,16 +39,21 @@ type toggle struct {
 	short string // as the lab's narrower panels name it: "pred"
 	on    func(v *client.View) bool
 	set   func(s client.Session, on bool)
+	// hold is how a teacher holds it (see heldBy).
+	hold func(t *client.Teaching) protocol.Hold
 }
 
 // The switches.
 var (
 	predictToggle = &toggle{"prediction", "pred",
-		func(v *client.View) bool { return v.Predict }, client.Session.SetPredict}
+		func(v *client.View) bool { return v.Predict }, client.Session.SetPredict,
+		func(t *client.Teaching) protocol.Hold { return t.Predict }}
 	reconcileToggle = &toggle{"reconciliation", "recon",
-		func(v *client.View) bool { return v.Reconcile }, client.Session.SetReconcile}
+		func(v *client.View) bool { return v.Reconcile }, client.Session.SetReconcile,
+		func(t *client.Teaching) protocol.Hold { return t.Reconcile }}
 	interpolateToggle = &toggle{"interpolation", "interp",
-		func(v *client.View) bool { return v.Interpolate }, client.Session.SetInterpolate}
+		func(v *client.View) bool { return v.Interpolate }, client.Session.SetInterpolate,
+		func(t *client.Teaching) protocol.Hold { return t.Interpolate }}
 )
 
 // toggles are the switches, in the order the panels draw them.
@@ -64,6 +71,34 @@ func (t *toggle) checkbox(s client.Session, view func() *client.View, label, hin
 	return newCheckbox(label, hint, func() bool { return t.on(view()) }, func() { t.flip(s) })
 }
 
+// heldBy says why flipping the switch in view v changes nothing, or ""
+// if it changes it: the room's teacher holds it ("the teacher turned
+// prediction off"), or holds the switch it would turn over with it.
+func (t *toggle) heldBy(v *client.View) string {
+	tt := v.Teaching
+	if tt == nil {
+		return ""
+	}
+	if h := t.hold(tt); h != protocol.HoldNone {
+		return "the teacher turned " + t.name + " " + holdWord(h)
+	}
+	switch {
+	case t == predictToggle && v.Predict && tt.Reconcile == protocol.HoldOn:
+		return "the teacher turned reconciliation on, which needs prediction"
+	case t == reconcileToggle && !v.Reconcile && tt.Predict == protocol.HoldOff:
+		return "the teacher turned prediction off, which reconciliation needs"
+	}
+	return ""
+}
+
+// holdWord is "on" or "off" for a switch held so.
+func holdWord(h protocol.Hold) string {
+	if h == protocol.HoldOn {
+		return "on"
+	}
+	return "off"
+}
+
 // Panel is the side panel of one client's view: the latency slider, the
 // netcode toggles, the correction counter, the ledger of pending inputs
 // (sent, not yet acknowledged by the server) and, at the bottom, the game
@@ -77,6 +112,11 @@ type Panel struct {
 	slider   *Slider
 	toggles  []*checkbox // in the order of toggles, a row each
 	controls controls
+	// said, if set, is told why a click on a switch changed nothing (see
+	// toggle.heldBy); flash, if set, returns why a switch last did not
+	// change while the screen says it, else "".
+	said  func(string)
+	flash func() string
 }
 
 // NewPanel returns the panel of session s; view returns the view to draw
@@ -86,7 +126,19 @@ func NewPanel(s client.Session, view func() *client.View) *Panel {
 	p.slider.SetValue(s.View().Latency)
 	p.slider.SetChangedFunc(s.SetLatency)
 	for _, t := range toggles {
-		p.toggles = append(p.toggles, t.checkbox(s, view, " "+fmt.Sprintf("%-15s", t.name), "("+toggleLabel(t)+")"))
+		c := newCheckbox(" "+fmt.Sprintf("%-15s", t.name), "("+toggleLabel(t)+")", func() bool { return t.on(view()) }, func() {
+			if why := t.heldBy(view()); why != "" && p.said != nil {
+				p.said(why)
+			}
+			t.flip(s)
+		})
+		c.note = func() string {
+			if t.heldBy(view()) != "" {
+				return " teacher"
+			}
+			return ""
+		}
+		p.toggles = append(p.toggles, c)
 	}
 	return p
 }
@@ -111,6 +163,12 @@ func (p *Panel) Draw(screen tcell.Screen) {
 		p.slider.SetValue(v.Latency)
 	}
 	p.controls.draw(screen, p.slider, x, y+panelSliderRow, w, 1)
+	switch t := v.Teaching; {
+	case p.flash != nil && p.flash() != "":
+		put(panelTeacherRow, p.flash(), styleWarn)
+	case t != nil:
+		put(panelTeacherRow, teacherNetwork(t), styleWarn)
+	}
 
 	put(panelToggleHeadRow, "Netcode", styleHeading)
 	for i, c := range p.toggles {
@@ -134,18 +192,18 @@ func (p *Panel) Draw(screen tcell.Screen) {
 	for i, l := range game {
 		l.draw(screen, x, y+h-len(game)+i, w)
 	}
-	drawLedger(screen, x, y+panelLedgerRow, w, rows-len(game), v.Pending)
+	drawLedger(screen, x, y+panelLedgerRow, w, rows-len(game), v.Pending, styleText)
 }
 
 // drawLedger draws the unacknowledged inputs into rows rows from (x, y),
 // oldest first, as many as fit, then how many more there are.
-func drawLedger(screen tcell.Screen, x, y, w, rows int, pending []client.PendingInput) {
+func drawLedger(screen tcell.Screen, x, y, w, rows int, pending []client.PendingInput, st tcell.Style) {
 	shown := len(pending)
 	if shown > rows {
 		shown = max(rows-1, 0)
 	}
 	for i := 0; i < shown; i++ {
-		putText(screen, x, y+i, w, ledgerRow(pending[i]), styleText)
+		putText(screen, x, y+i, w, ledgerRow(pending[i]), st)
 	}
 	if shown < len(pending) && rows > 0 {
 		putText(screen, x, y+shown, w, fmt.Sprintf("… and %d more", len(pending)-shown), styleDim)
@@ -183,7 +241,7 @@ func corrStyle(v *client.View) tcell.Style {
 	return styleText
 }
 
-// millis writes d in whole milliseconds, e.g. "250ms".
+// millis writes d as every screen does (client.Millis), e.g. "250ms".
 func millis(d time.Duration) string {
-	return strconv.FormatInt(d.Round(time.Millisecond).Milliseconds(), 10) + "ms"
+	return client.Millis(d)
 }

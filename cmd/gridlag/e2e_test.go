@@ -198,10 +198,10 @@ func TestLabInTmux(t *testing.T) {
 	tm := newTmux(t, 160, 45, cmd)
 	tm.waitFor("Player 1", "Server", "Player 2", "Player 1 (10,10) ack #0", "you (10,10)", "you (14,10)")
 	// Player 2's board is the right third: map cell (x,y) is at column
-	// 120+x, row 2+y.
+	// 120+x, row 2+y; Player 1 is drawn 1 on every board.
 	p2Sees := func(s string, x int) bool {
 		lines := strings.Split(s, "\n")
-		return len(lines) > 12 && len([]rune(lines[12])) > 120+x && []rune(lines[12])[120+x] == 'P'
+		return len(lines) > 12 && len([]rune(lines[12])) > 120+x && []rune(lines[12])[120+x] == '1'
 	}
 	tm.waitUntil("Player 2's board shows Player 1 at (10,10)", func(s string) bool { return p2Sees(s, 10) })
 
