@@ -29,17 +29,35 @@ type Flight struct {
 	Dir grid.Dir
 	// Ack is a State's last processed input for the client.
 	Ack uint32
-	// Sent is when the message left; At is when it will arrive.
-	Sent, At time.Duration
-	// Progress is how far along its trip the message is at the world's
-	// time: 0 just sent, 1 due.
+	// Sent is when the message left; Arrive is when it reaches the far
+	// end; At is when it is delivered there (later than Arrive when it
+	// waits behind an earlier message).
+	Sent, Arrive, At time.Duration
+	// Progress is how far along its trip the copy that gets through is at
+	// the world's time: 0 just sent (or, lost, waiting at the sender to be
+	// sent again), 1 at the far end (see link.Flight.Progress).
 	Progress float64
+	// Waiting says it has reached the far end and waits there behind an
+	// earlier message, as TCP keeps what comes after a lost segment in
+	// the receiver's buffer.
+	Waiting bool
+	// Resending says it was lost and waits at the sender for its
+	// retransmission.
+	Resending bool
 	// Lost is how many times the message is lost before a copy gets
 	// through: above zero, it waits for a retransmission.
 	Lost int
 	// Held says the message arrives later than its own delay and
 	// retransmissions make it: held by a stall or behind a lost message.
 	Held bool
+	// Dropped says the message is lost for good (a datagram): it never
+	// arrives; At is when it would have.
+	Dropped bool
+	// Inputs are the inputs a datagram packet carries, oldest first
+	// (Seq and Dir are the newest's); nil for anything else.
+	Inputs []uint32
+	// Bytes is the message's size on the wire.
+	Bytes int
 }
 
 // InFlight appends to dst every message on client c's link one way, oldest
@@ -47,6 +65,14 @@ type Flight struct {
 func (c *Client) InFlight(way Way, dst []Flight) []Flight {
 	c.w.mu.Lock()
 	defer c.w.mu.Unlock()
+	return c.inFlight(way, c.w.now, dst)
+}
+
+// inFlight is InFlight with the world's lock held, progress taken at now.
+func (c *Client) inFlight(way Way, now time.Duration, dst []Flight) []Flight {
+	if c.dg != nil {
+		return c.dg.inFlight(way, now, dst)
+	}
 	line := c.d.Link().Down
 	if way == Up {
 		line = c.d.Link().Up
@@ -55,7 +81,39 @@ func (c *Client) InFlight(way Way, dst []Flight) []Flight {
 	// decoded so far: a State step decodes from the State before it.
 	states := c.d.States()
 	for f := range line.InFlight {
-		dst = append(dst, decodeFlight(f, &states, c.w.now))
+		dst = append(dst, decodeFlight(f, &states, now))
+	}
+	return dst
+}
+
+// inFlight lists what is on a datagram link one way, in the order sent:
+// the reliable channel's frames, then the datagrams.
+func (g *dgram) inFlight(way Way, now time.Duration, dst []Flight) []Flight {
+	var none protocol.StateStream
+	rel := g.rel.Down
+	if way == Up {
+		rel = g.rel.Up
+	}
+	for f := range rel.InFlight {
+		dst = append(dst, decodeFlight(f, &none, now))
+	}
+	if way == Down {
+		for f := range g.down.InFlight {
+			out := decodeFlight(f, &none, now)
+			out.Dropped, out.Lost = f.Lost > 0, 0
+			dst = append(dst, out)
+		}
+		return dst
+	}
+	for f := range g.up.InFlight {
+		out := Flight{Sent: f.Sent, At: f.At, Progress: f.Progress(now), Held: f.Held, Dropped: f.Lost > 0}
+		for _, frame := range f.Value {
+			in := decodeFlight(link.Flight[[]byte]{Value: frame}, &none, now)
+			out.Type, out.Seq, out.Dir = in.Type, in.Seq, in.Dir
+			out.Inputs = append(out.Inputs, in.Seq)
+			out.Bytes += len(frame)
+		}
+		dst = append(dst, out)
 	}
 	return dst
 }
@@ -65,7 +123,8 @@ func (c *Client) InFlight(way Way, dst []Flight) []Flight {
 // whole frame the world encoded (or nil, the end of the stream), so it
 // decodes.
 func decodeFlight(f link.Flight[[]byte], states *protocol.StateStream, now time.Duration) Flight {
-	out := Flight{Sent: f.Sent, At: f.At, Progress: f.Progress(now), Lost: f.Lost, Held: f.Held}
+	out := Flight{Sent: f.Sent, Arrive: f.Arrive, At: f.At, Progress: f.Progress(now), Lost: f.Lost, Held: f.Held,
+		Waiting: f.Waiting(now), Resending: f.Resending(now), Bytes: len(f.Value)}
 	if f.Value == nil {
 		return out
 	}
@@ -77,6 +136,8 @@ func decodeFlight(f link.Flight[[]byte], states *protocol.StateStream, now time.
 	switch m := m.(type) {
 	case *protocol.Input:
 		out.Seq, out.Dir = m.Seq, m.Dir
+	case *protocol.Zap:
+		out.Seq = m.Seq
 	case *protocol.State:
 		out.Ack = m.Ack
 	}

@@ -25,6 +25,7 @@ type World struct {
 	watchByID map[world.ConnID]*Watcher
 	nextConn  world.ConnID
 	trace     func(Event)
+	wire      func(Wire)
 	frames    []byte
 	positions []grid.PlayerPos
 }
@@ -91,6 +92,13 @@ func (w *World) PingEvery(every time.Duration) {
 // the clock until its handshake is done (Welcome and first State received)
 // or failed. Latency and jitter come from opts; opts.Seed 0 means seed 1.
 func (w *World) Join(name string, opts client.Options) *Client {
+	return w.JoinOver(name, opts, TCP)
+}
+
+// JoinOver is Join with the client's messages travelling over transport
+// t: the latency, jitter and loss of opts are then those of a datagram
+// link (see Datagram), not of the driver's own.
+func (w *World) JoinOver(name string, opts client.Options, t Transport) *Client {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	opts.Name = name
@@ -102,21 +110,30 @@ func (w *World) Join(name string, opts client.Options) *Client {
 	c := &Client{
 		w:    w,
 		name: name,
-		d:    client.NewDriver(w.now, opts),
 		done: make(chan struct{}),
 	}
+	if t == Datagram {
+		c.dg = newDgram(opts.Latency, opts.Jitter, opts.Loss, seed)
+		opts.Latency, opts.Jitter, opts.Loss = 0, 0, 0
+	}
+	c.d = client.NewDriver(w.now, opts)
 	c.observe()
 	w.clients = append(w.clients, c)
 	w.connect(c)
+	deadline := w.now + JoinTimeout
 	for !c.d.Core().Ready() && c.d.Phase() != client.Closed {
 		next, ok := w.next()
-		if !ok {
+		if !ok || next > deadline {
 			break
 		}
 		w.step(next)
 	}
 	return c
 }
+
+// JoinTimeout bounds the virtual time Join waits for a handshake: a
+// client not playing by then is returned as it is (its View says so).
+const JoinTimeout = time.Minute
 
 // Advance moves the virtual clock forward by d, delivering every message
 // and running every timer due on the way, in time order.
@@ -170,6 +187,9 @@ func (w *World) next() (time.Duration, bool) {
 			continue
 		}
 		consider(c.d.Next())
+		if c.dg != nil {
+			consider(c.dg.next())
+		}
 	}
 	for _, v := range w.watchers {
 		if !v.gone {
@@ -187,11 +207,19 @@ func (w *World) next() (time.Duration, bool) {
 // Advance), frames reaching the clients, client timers.
 func (w *World) step(t time.Duration) {
 	w.now = t
+	if w.wire != nil {
+		w.traceWire(t)
+	}
 	for _, c := range w.clients {
 		if c.gone {
 			continue
 		}
-		for _, f := range c.d.Outgoing(t) {
+		frames := c.d.Outgoing(t)
+		if c.dg != nil {
+			c.dg.send(t, frames)
+			frames = c.dg.atServer(t)
+		}
+		for _, f := range frames {
 			if !c.cut {
 				w.toServer(c, f)
 			}
@@ -209,9 +237,13 @@ func (w *World) step(t time.Duration) {
 		w.route()
 	}
 	for _, c := range w.clients {
-		if !c.gone {
-			c.d.Update(t)
+		if c.gone {
+			continue
 		}
+		if c.dg != nil {
+			c.dg.atClient(t, c)
+		}
+		c.d.Update(t)
 	}
 	for _, v := range w.watchers {
 		if !v.gone {
@@ -227,6 +259,17 @@ func (w *World) toServer(c *Client, frame []byte) {
 	}
 	before, had := w.position(c)
 	w.hub.Receive(w.now, c.id, m)
+	if seq, ok := inputSeq(m); ok {
+		if seq <= c.lastSeq {
+			// A copy the server skips: a datagram link's repeat.
+			if c.dg != nil && w.hub.Options().Config.Rate == 0 {
+				c.dg.again(w.now)
+			}
+			w.route()
+			return
+		}
+		c.lastSeq = seq
+	}
 	switch m := m.(type) {
 	case *protocol.Input:
 		after, _ := w.position(c)
@@ -243,6 +286,17 @@ func (w *World) toServer(c *Client, frame []byte) {
 		}
 	}
 	w.route()
+}
+
+// inputSeq returns the number of an input (a move or a zap).
+func inputSeq(m protocol.Message) (uint32, bool) {
+	switch m := m.(type) {
+	case *protocol.Input:
+		return m.Seq, true
+	case *protocol.Zap:
+		return m.Seq, true
+	}
+	return 0, false
 }
 
 // Hangup closes client c's connection from the server's side, as a server
@@ -289,6 +343,16 @@ func (w *World) route() {
 		}
 		if e.Close {
 			closed = append(closed, e.To)
+		}
+		if c.dg != nil {
+			if err := c.dg.fromServer(w.now, e.Msg); err != nil {
+				panic(fmt.Sprintf("sim: the server sent a message that does not encode: %v", err))
+			}
+			if e.Close {
+				c.dg.rel.Down.Send(w.now, nil)
+				c.cut = true
+			}
+			continue
 		}
 		var err error
 		w.frames, err = c.states.Append(w.frames[:0], e.Msg)

@@ -2,13 +2,13 @@ package sshd
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
-	"gridlag/protocol"
+	"gridlag/front"
 )
 
-// The commands a session may ask for (ssh -t -p 2222 host COMMAND):
+// The commands a session may ask for (ssh -t -p 2222 host COMMAND), the
+// words of front's modes:
 //
 //	(none)          play: in the lobby if the game server has rooms
 //	                besides its default one, else in the default room
@@ -18,44 +18,52 @@ import (
 //	teach [NAME]    teach the default room, or room NAME: its board and
 //	                the panel of its network, for a key the operator
 //	                named a teacher's (Options.Teachers)
+//	record [NAME]   play in the default room, or room NAME, recording the
+//	                game under the player's key (Options.Recordings)
+//	recording       write the player's last recording to standard output
+//	                (no terminal: ssh -p 2222 host recording > game.rec)
 const (
-	RoomCommand     = "room"
-	LobbyCommand    = "lobby"
-	SpectateCommand = "spectate"
-	TeachCommand    = "teach"
+	RoomCommand      = front.RoomWord
+	LobbyCommand     = front.LobbyWord
+	SpectateCommand  = front.WatchWord
+	TeachCommand     = "teach"
+	RecordCommand    = "record"
+	RecordingCommand = "recording"
 )
 
-// command is what a session asked for.
+// command is what a session asked for: a mode of front's (play, lobby,
+// watch, each with its room), to teach or to record its room, or to fetch
+// the player's recording.
 type command struct {
-	spectate bool
-	lobby    bool
-	teach    bool
-	room     string // "" = the default room
+	mode   front.Mode
+	teach  bool
+	record bool
+	fetch  bool // the recording command
 }
 
-// parseCommand reads a session's command line (see RoomCommand).
+// parseCommand reads a session's command line (see RoomCommand): its
+// first word is the mode's, the rest, white space folded, the room's
+// name.
 func parseCommand(raw string) (command, error) {
 	words := strings.Fields(raw)
 	if len(words) == 0 {
 		return command{}, nil
 	}
-	room := strings.Join(words[1:], " ")
-	switch words[0] {
-	case LobbyCommand:
+	word, room := words[0], strings.Join(words[1:], " ")
+	switch word {
+	case RecordingCommand:
 		if room != "" {
-			return command{}, errors.New("lobby takes no room")
+			return command{}, errors.New("recording takes nothing more")
 		}
-		return command{lobby: true}, nil
-	case SpectateCommand, RoomCommand, TeachCommand:
-		if words[0] == RoomCommand && room == "" {
-			return command{}, errors.New("room needs the room's name")
+		return command{fetch: true}, nil
+	case TeachCommand, RecordCommand:
+		// Play's mode names the room taught or recorded in.
+		m := front.Mode{Kind: front.Play, Room: room}
+		if err := m.Check(); err != nil {
+			return command{}, err
 		}
-		if room != "" {
-			if err := protocol.CheckName(room); err != nil {
-				return command{}, fmt.Errorf("room %q: %w", room, err)
-			}
-		}
-		return command{spectate: words[0] == SpectateCommand, teach: words[0] == TeachCommand, room: room}, nil
+		return command{mode: m, teach: word == TeachCommand, record: word == RecordCommand}, nil
 	}
-	return command{}, fmt.Errorf("unknown command %q", words[0])
+	m, err := front.Parse(word, room)
+	return command{mode: m}, err
 }

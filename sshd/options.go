@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/charmbracelet/log"
+
+	"gridlag/admit"
+	"gridlag/remote"
 )
 
 // Title is the top line of the game's screen over SSH.
@@ -94,6 +97,10 @@ type Options struct {
 	// IdleTimeout ends a session whose player pressed no key for this long;
 	// DefaultIdleTimeout if zero or less.
 	IdleTimeout time.Duration
+	// Recordings keeps the games of players who play with the record
+	// command, for them to fetch with the recording command; nil: those
+	// commands are refused, saying so.
+	Recordings *remote.Recordings
 	// Handler runs one session. Nil runs the game: a client of the game
 	// server at GameAddr drawn by the tui. A Handler must return soon
 	// after ctx is done or after the screen reports an error event, and
@@ -107,27 +114,13 @@ func (o Options) withDefaults() Options {
 	if o.Addr == "" {
 		o.Addr = DefaultAddr
 	}
-	if o.MaxSessions <= 0 {
-		o.MaxSessions = DefaultMaxSessions
-	}
-	if o.MaxPerAddr <= 0 {
-		o.MaxPerAddr = DefaultMaxPerAddr
-	}
-	if o.MaxHandshakes <= 0 {
-		o.MaxHandshakes = DefaultMaxHandshakes
-	}
-	if o.MaxHandshakesPerAddr <= 0 {
-		o.MaxHandshakesPerAddr = DefaultMaxHandshakesPerAddr
-	}
-	if o.HandshakeTimeout <= 0 {
-		o.HandshakeTimeout = DefaultHandshakeTimeout
-	}
-	if o.BannerTimeout <= 0 {
-		o.BannerTimeout = DefaultBannerTimeout
-	}
-	if o.IdleTimeout <= 0 {
-		o.IdleTimeout = DefaultIdleTimeout
-	}
+	o.MaxSessions = admit.Or(o.MaxSessions, DefaultMaxSessions)
+	o.MaxPerAddr = admit.Or(o.MaxPerAddr, DefaultMaxPerAddr)
+	o.MaxHandshakes = admit.Or(o.MaxHandshakes, DefaultMaxHandshakes)
+	o.MaxHandshakesPerAddr = admit.Or(o.MaxHandshakesPerAddr, DefaultMaxHandshakesPerAddr)
+	o.HandshakeTimeout = admit.Or(o.HandshakeTimeout, DefaultHandshakeTimeout)
+	o.BannerTimeout = admit.Or(o.BannerTimeout, DefaultBannerTimeout)
+	o.IdleTimeout = admit.Or(o.IdleTimeout, DefaultIdleTimeout)
 	if o.Logger == nil {
 		o.Logger = log.New(io.Discard)
 	}

@@ -35,7 +35,7 @@ type screenBase struct {
 	state    string                                 // the rows of the key table in force (see binding.state)
 	helpHead string                                 // the help overlay's title
 	helpKeys []helpRow                              // the help overlay's rows: the key table's
-	legend   bool                                   // the help explains the board's symbols too
+	legend   []helpRow                              // the board's symbols, as the help explains them; nil for none
 
 	help     bool // the help overlay is shown
 	quit     bool // the user asked to quit
@@ -57,7 +57,7 @@ func newBase[T any](s T, screen tcell.Screen, opts Options, table []binding[T], 
 		},
 		helpHead: title,
 		helpKeys: helpRows(table),
-		legend:   legend,
+		legend:   legendRows(legend),
 	}
 }
 

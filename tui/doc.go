@@ -56,16 +56,18 @@
 // key leaves a screen whose session is over), the help overlay of that
 // table (? and Esc, a click closes it), quitting (q and Ctrl-C,
 // QuitAsked), the notice of a terminal too small (fits) and the widgets
-// of the last frame (HandleMouse). A new screen (a lesson, a teacher's
-// panel, a replay) embeds it, and an overlay drawn over any screen (a
-// net graph) is drawn from the base's show, as the help is.
+// of the last frame (HandleMouse). The teacher's and the replay's
+// screens (TeachScreen, ReplayScreen) embed it too, as a new screen (a
+// lesson) will, and an overlay drawn over any screen (a net graph) is
+// drawn from the base's show, as the help is.
 //
 // Every key of a screen is in its one table of bindings, in one shape for
 // every screen (keyTable, labKeyTable, spectateKeyTable, lobbyKeyTable,
-// teachKeyTable): the base's handler does what it says, its help overlay
-// lists it, and gridlag -help prints it (KeyHelp, LabKeyHelp,
-// LobbyKeyHelp, SpectateKeyHelp, TeachKeyHelp); the bottom line and the panels' key hints read it
-// too. A row may belong to a state of its screen (the lobby's typing of a
+// teachKeyTable, replayKeyTable): the base's handler does what it says,
+// its help overlay lists it, and gridlag -help prints it (KeyHelp,
+// LabKeyHelp, LobbyKeyHelp, SpectateKeyHelp, TeachKeyHelp,
+// ReplayKeyHelp); the bottom line and the panels' key hints read it too.
+// A row may belong to a state of its screen (the lobby's typing of a
 // room's name), whose keys work only then; the help heads them with it.
 // The help and quit rows are every table's (helpBinding, quitBinding).
 //

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -19,9 +20,12 @@ import (
 	"gridlag/bot"
 	"gridlag/client"
 	"gridlag/client/tcp"
+	"gridlag/front"
 	"gridlag/grid"
 	"gridlag/metrics"
 	"gridlag/protocol"
+	"gridlag/record"
+	"gridlag/remote"
 	"gridlag/server"
 	"gridlag/server/hub"
 	"gridlag/server/world"
@@ -38,6 +42,7 @@ type gameFlags struct {
 	spectate bool
 	room     string
 	lobby    bool
+	mode     front.Mode // the terminal's: -spectate, -lobby and -room, parsed once (check)
 	name     string
 	latency  time.Duration
 	jitter   time.Duration
@@ -63,6 +68,7 @@ type gameFlags struct {
 	agones   agonesFlags
 	scale    scaleFlags
 	ops      opsFlags
+	rec      recordFlags
 }
 
 // scaleFlags are the flags of the tools for scale: -map-gen, -seed and
@@ -80,6 +86,8 @@ type sshLimits struct {
 	perAddr, max                  int
 	handshakes, handshakesPerAddr int
 	idle, handshake, banner       time.Duration
+	records                       int   // -ssh-records: recordings kept, 0 = none
+	recordMax                     int64 // -ssh-record-max
 }
 
 // gameLimits are the game port's caps: -max-players, -max-conns,
@@ -135,9 +143,6 @@ func gameMain(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	if f.spectate {
-		return spectateMain(ctx, f)
-	}
 	return playMain(ctx, f)
 }
 
@@ -173,6 +178,9 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.duration(&f.sshLimit.idle, "ssh-idle", sshd.DefaultIdleTimeout, timeoutKind, "an SSH session without a key press for this long ends")
 	fs.duration(&f.sshLimit.handshake, "ssh-handshake", sshd.DefaultHandshakeTimeout, timeoutKind, "time an SSH connection has to finish its handshake and start the game")
 	fs.duration(&f.sshLimit.banner, "ssh-banner", sshd.DefaultBannerTimeout, timeoutKind, "time a new SSH connection has to send its banner (the version line every client sends at once)")
+	fs.int(&f.sshLimit.records, "ssh-records", remote.DefaultKeep, recordsKind, "SSH players' game recordings kept (ssh -t HOST record; fetched with ssh HOST recording > game.rec), the oldest removed first; 0 = SSH players cannot record")
+	f.sshLimit.recordMax = 16 << 20
+	fs.value(&sizeValue{p: &f.sshLimit.recordMax, r: recordSize}, "ssh-record-max", fmt.Sprintf("the largest SSH player's recording (a `size`, %v): it stops there, saying so", recordSize))
 	f.web.define(fs)
 	fs.int(&f.limits.players, "max-players", defaultMaxPlayers, sessionsKind, "players in the world at once (spectators apart)")
 	fs.int(&f.limits.conns, "max-conns", server.DefaultMaxConns, connsKind, "game connections open at once in all, joined or not")
@@ -203,6 +211,7 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.StringVar(&f.scale.metrics, "metrics", "", "serve Prometheus metrics (/metrics) and the health checks (/healthz, /readyz) on this address, e.g. 127.0.0.1:9100; off by default")
 	f.ops.define(fs)
 	f.agones.define(fs)
+	f.rec.define(fs, "your game (every message in and out with its time, every key)", true)
 	fs.usage = gameUsage
 	if err := fs.parse(args); err != nil {
 		return f, err
@@ -241,32 +250,69 @@ Flags:
 `, strings.Join(tui.KeyHelp(), "\n  "), strings.Join(tui.LobbyKeyHelp(), "\n  "), strings.Join(tui.SpectateKeyHelp(), "\n  "), strings.Join(tui.TeachKeyHelp(), "\n  "), defaultLogPath())
 }
 
-// check refuses flags that do not go together (each flag's value was
-// checked as it was parsed).
-func (f *gameFlags) check() error {
+// place is where gridlag runs: a player's terminal on an embedded server
+// (no -server, no -connect), a headless server (-server), or a player's
+// terminal on a remote server (-connect).
+type place uint8
+
+const (
+	embedded place = 1 << iota
+	serving
+	connecting
+)
+
+func (f *gameFlags) place() place {
 	switch {
-	case f.serve && f.connect != "":
+	case f.serve:
+		return serving
+	case f.connect != "":
+		return connecting
+	}
+	return embedded
+}
+
+// placed are the flags that only some places take, in the order check
+// looks at them: given anywhere else, gridlag refuses them, saying why.
+var placed = []struct {
+	given func(*gameFlags) bool
+	in    place
+	why   string
+}{
+	{func(f *gameFlags) bool { return f.logPath == "-" }, serving,
+		"-log - is for -server: while playing, the screen is the game's (logs go to a file)"},
+	{func(f *gameFlags) bool { return f.loss > 0 }, embedded | connecting,
+		"-loss is the terminal client's (playing or spectating); a server's SSH players and bots have none"},
+	{func(f *gameFlags) bool { return f.spectate }, connecting,
+		"-spectate needs -connect HOST:PORT: the server to watch"},
+	{func(f *gameFlags) bool { return f.agones.on }, serving,
+		"-agones is for -server"},
+	{func(f *gameFlags) bool { return f.botsSet && f.bots > 0 }, embedded | serving,
+		"-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one"},
+	{func(f *gameFlags) bool { return f.room != "" }, embedded | connecting,
+		"-room is the client's: a server opens rooms as clients name them"},
+	{func(f *gameFlags) bool { return f.scale.metrics != "" || f.ops.health != "" }, embedded | serving,
+		"-metrics and -health serve a server's figures and health; with -connect there is no server here"},
+	{func(f *gameFlags) bool { return f.web.addr != "" }, embedded | serving,
+		"-web serves a server's players in a browser; with -connect there is no server here"},
+}
+
+// check refuses flags that do not go together (each flag's value was
+// checked as it was parsed) and parses the terminal's mode.
+func (f *gameFlags) check() error {
+	if f.serve && f.connect != "" {
 		return errors.New("-server and -connect do not go together")
-	case !f.serve && f.logPath == "-":
-		return errors.New("-log - is for -server: while playing, the screen is the game's (logs go to a file)")
+	}
+	at := f.place()
+	for _, p := range placed {
+		if p.given(f) && p.in&at == 0 {
+			return errors.New(p.why)
+		}
+	}
+	switch {
 	case f.serve && f.addr == "" && f.ssh == "" && f.web.addr == "":
 		return errors.New("-addr \"\" needs -ssh or -web: nobody could join")
-	case f.serve && f.loss > 0:
-		return errors.New("-loss is the terminal client's (playing or spectating); a server's SSH players and bots have none")
-	case f.spectate && f.connect == "":
-		return errors.New("-spectate needs -connect HOST:PORT: the server to watch")
 	case f.mapPath != "" && f.scale.mapGen != (mapSize{}):
 		return errors.New("-map and -map-gen do not go together")
-	case f.agones.on && !f.serve:
-		return errors.New("-agones is for -server")
-	case f.connect != "" && f.botsSet && f.bots > 0:
-		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
-	case f.room != "" && f.serve:
-		return errors.New("-room is the client's: a server opens rooms as clients name them")
-	case f.room != "" && f.lobby:
-		return errors.New("-room and -lobby do not go together: the lobby is for choosing a room")
-	case f.lobby && f.spectate:
-		return errors.New("-lobby is for playing; to watch a room, give -spectate -room NAME")
 	case f.teachers != "" && f.ssh == "":
 		return errors.New("-teachers names teachers by their SSH keys: give -ssh too")
 	case f.teach != "" && !f.serve:
@@ -277,15 +323,14 @@ func (f *gameFlags) check() error {
 		return errors.New("-log - and -teach do not go together: the terminal is the teacher's screen (logs go to a file)")
 	case f.ops.pprof && f.scale.metrics == "":
 		return errors.New("-pprof serves the profiler on the -metrics address: give -metrics ADDR")
-	case f.connect != "" && (f.scale.metrics != "" || f.ops.health != ""):
-		return errors.New("-metrics and -health serve a server's figures and health; with -connect there is no server here")
-	case f.connect != "" && f.web.addr != "":
-		return errors.New("-web serves a server's players in a browser; with -connect there is no server here")
+	case (f.rec.path != "" || f.rec.cast != "") && f.serve:
+		return errors.New("-record and -cast are a player's: a server's SSH players record with ssh -t HOST record")
+	case f.rec.path != "" && (f.lobby || f.spectate):
+		return errors.New("-record records one game in one room: give -room NAME instead of -lobby (a spectator records nothing)")
 	}
-	if f.room != "" {
-		if err := protocol.CheckName(f.room); err != nil {
-			return fmt.Errorf("-room %q: %w", f.room, err)
-		}
+	var err error
+	if f.mode, err = f.parseMode(); err != nil {
+		return err
 	}
 	if f.teach != "" {
 		if err := protocol.CheckName(f.teach); err != nil {
@@ -296,6 +341,26 @@ func (f *gameFlags) check() error {
 		return fmt.Errorf("-name %q: %w", f.name, err)
 	}
 	return f.limits.check()
+}
+
+// parseMode is the terminal's mode: -lobby, -spectate [-room NAME] or
+// -room NAME; none plays.
+func (f *gameFlags) parseMode() (front.Mode, error) {
+	m := front.Mode{Kind: front.Play, Room: f.room}
+	switch {
+	case f.lobby && f.room != "":
+		return m, errors.New("-room and -lobby do not go together: the lobby is for choosing a room")
+	case f.lobby && f.spectate:
+		return m, errors.New("-lobby is for playing; to watch a room, give -spectate -room NAME")
+	case f.lobby:
+		m.Kind = front.Lobby
+	case f.spectate:
+		m.Kind = front.Watch
+	}
+	if err := m.Check(); err != nil {
+		return m, fmt.Errorf("-%w", err) // -room "NAME": what is wrong with it
+	}
+	return m, nil
 }
 
 func defaultName() string {
@@ -319,6 +384,15 @@ func (f *gameFlags) serverConfig() (world.Config, error) {
 	cfg := world.Config{Map: m, Rate: f.rate, MoveTime: f.moveTime, LagComp: f.lag.on, Unlag: f.lag.unlag, Protect: f.lag.protect, Round: f.round,
 		MaxPlayers: f.limits.players, Resume: f.resume}
 	return cfg, cfg.Validate()
+}
+
+// recordings is where the SSH players' recordings are kept, in the state
+// directory; nil with -ssh-records 0.
+func (l sshLimits) recordings(logger *log.Logger) *remote.Recordings {
+	if l.records == 0 {
+		return nil
+	}
+	return &remote.Recordings{Dir: filepath.Join(stateDir(), "recordings"), Max: l.recordMax, Keep: l.records, Logger: logger}
 }
 
 // game is a running server with its optional SSH front end and bots.
@@ -395,6 +469,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			MaxPerAddr: f.sshLimit.perAddr, MaxSessions: f.sshLimit.max,
 			MaxHandshakes: f.sshLimit.handshakes, MaxHandshakesPerAddr: f.sshLimit.handshakesPerAddr,
 			IdleTimeout: f.sshLimit.idle, HandshakeTimeout: f.sshLimit.handshake, BannerTimeout: f.sshLimit.banner,
+			Recordings: f.sshLimit.recordings(logger.WithPrefix("ssh")),
 		})
 		var sln net.Listener
 		if err == nil {
@@ -417,7 +492,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		}
 		if !f.serve {
 			ifaddrs, _ := net.InterfaceAddrs()
-			g.invites = sshInvites(sln.Addr(), ifaddrs)
+			g.invites = sshd.Invites(sln.Addr(), ifaddrs)
 		}
 	}
 	if f.web.addr != "" {
@@ -533,8 +608,8 @@ func cleanStop(err error) error {
 	return err
 }
 
-// playMain runs the terminal client, on an embedded server unless
-// -connect is given.
+// playMain runs the terminal client in f's mode (front.Run), on an
+// embedded server unless -connect is given.
 func playMain(ctx context.Context, f gameFlags) error {
 	logger, closeLog, path, err := openScreenLog(f.logPath, f.debug)
 	if err != nil {
@@ -559,27 +634,63 @@ func playMain(ctx context.Context, f gameFlags) error {
 			invite = g.webInvites[0]
 		}
 	}
-	opts := tcp.Options{Options: client.Options{Name: f.name, Room: f.room, Latency: f.latency, Jitter: f.jitter, Loss: f.loss}, Logger: logger.WithPrefix("client")}
 	screen, err := tcell.NewScreen()
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
-	// A signal ends the game like q: the terminal is restored, exit 0.
-	topts := tui.Options{LogPath: path, Title: title + tui.RoomTitle(f.room), Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()}
-	if f.lobby || f.connect != "" && f.room == "" && tcp.HasRooms(ctx, addr) {
-		logger.Info("lobby", "server", addr, "name", f.name)
-		return tui.RunLobby(screen, tcp.NewAsyncLobby(tcp.Lobby{Ctx: ctx, Addr: addr, Options: opts}), topts)
-	}
-	// Connect, not Dial: the screen comes up at once and says it is
-	// waiting for the server (which takes a round trip, up to a second at
-	// the slider's maximum); q works meanwhile.
-	conn, err := tcp.Connect(ctx, addr, opts)
+	screen, castDone, err := f.rec.castScreen(screen, title)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	logger.Info("playing", "server", addr, "room", f.room, "name", f.name, "latency", f.latency, "jitter", f.jitter, "loss", f.loss)
-	return tui.Run(screen, conn, topts)
+	defer castDone()
+	// A signal ends the game like q: the terminal is restored, exit 0.
+	opts := tcp.Options{Options: client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Loss: f.loss}, Logger: logger.WithPrefix("client")}
+	direct := false
+	if f.rec.path != "" {
+		if f.connect != "" && f.room == "" && tcp.HasRooms(ctx, addr) {
+			return errors.New("-record records one game in one room, and the server has rooms: give -room NAME")
+		}
+		done, err := recordGame(&opts, f.rec, addr)
+		if err != nil {
+			return err
+		}
+		defer done() // after the connection closes: its last calls are in
+		direct = true
+	}
+	return front.Run(ctx, screen, f.mode, front.Options{
+		Addr:       addr,
+		Client:     opts,
+		Screen:     tui.Options{LogPath: path, Title: title, Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()},
+		WatchTitle: "gridlag — spectating " + addr,
+		Direct:     direct,
+		Log:        logger,
+	})
+}
+
+// recordGame makes opts record the player's game into r's file: the
+// link's seed is set, so that the recording holds it; done ends the
+// recording and says where it is.
+func recordGame(opts *tcp.Options, r recordFlags, addr string) (done func(), err error) {
+	opts.Seed = time.Now().UnixNano()
+	h := record.Header{Kind: record.KindGame, Gridlag: recordVersion(), Created: time.Now().UTC().Format(time.RFC3339),
+		Game: &record.Game{Name: opts.Name, Room: opts.Room, Server: addr, Latency: record.Duration(opts.Latency),
+			Jitter: record.Duration(opts.Jitter), Loss: opts.Loss, Seed: opts.Seed, Predict: true, Reconcile: true, Interpolate: true}}
+	w, err := record.Create(r.path, h, r.max)
+	if err != nil {
+		return nil, fmt.Errorf("-record: %w", err)
+	}
+	j := record.NewJournal(w)
+	opts.Journal = j.Call
+	return func() {
+		if err := j.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "gridlag: -record %s: %v\n", r.path, err)
+			return
+		}
+		if j.Err() == record.ErrFull {
+			sayFull(r.path, r.max, j.Last())
+		}
+		sayRecorded(r.path, w.Size(), j.Last())
+	}, nil
 }
 
 func level(debug bool) log.Level {

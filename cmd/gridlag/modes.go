@@ -20,6 +20,7 @@ var usageLines = []struct{ cmd, does string }{
 	{"gridlag -server -ssh :2222 [-teachers FILE] -teach ROOM [flags]", "a server, and this terminal teaches room ROOM"},
 	{"gridlag scenario [flags]", "replay the articles' timelines"},
 	{"gridlag lab [flags]", "the lab: two players and the server"},
+	{"gridlag replay FILE [flags]", "play a recording again, or with one thing changed"},
 	{"gridlag bots -connect HOST:PORT [flags]", "headless players, then a summary"},
 	{"gridlag load -connect HOST:PORT [flags]", "measure a server with light players"},
 	{"gridlag version", "the version and the build's details"},
