@@ -323,8 +323,11 @@ func (p *poller) hold(c *conn, m protocol.Message) {
 	c.holding.Store(true)
 	p.arm(c, unix.EPOLL_CTL_DEL)
 	c.held.Store(true)
-	if !c.mustHold() { // room came before held was set: nobody wakes us
-		p.resume(c)
+	if !c.mustHold() { // room came before held was set: nobody else wakes us
+		// Not resumed here: decode, which called us, keeps c's frames
+		// not yet decoded once we return, and a resume now would decode
+		// the ones before them again.
+		p.wakeConn(c)
 	}
 }
 

@@ -84,7 +84,10 @@ func TestTCPFramesInAnyPiecesEachAnswered(t *testing.T) {
 // every Pong in order; and a server closed while a client is held back
 // closes cleanly, leaving no goroutine.
 func TestTCPHeldBackReaderLosesNothing(t *testing.T) {
-	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}, MaxMessageRate: 100000,
+	// No ticks (Rate 0): only the Pongs and the server's own Pings fill
+	// the queue of 16 frames, so that a client that does not read is held
+	// back at 8 and not dropped as too slow by a State a tick meanwhile.
+	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 0}}, MaxMessageRate: 100000,
 		SendQueue: 16, WriteBuffer: 4096})
 	held := func(name string) *conn {
 		ts.mu.Lock()
