@@ -164,8 +164,16 @@ func badFrames() []badFrame {
 	return []badFrame{
 		{"zero length", []byte{0, 0}, protocol.ErrEmptyFrame, ""},
 		{"type 0", frame(0), protocol.ErrUnknownType, ""},
-		{"type 27", frame(27, u64(1)), protocol.ErrUnknownType, ""},
+		{"type 29", frame(29, u64(1)), protocol.ErrUnknownType, ""},
 		{"type 255", frame(255), protocol.ErrUnknownType, ""},
+		{"trace bool 2", frame(byte(protocol.TypeTrace), []byte{2}), protocol.ErrBadValue, "Trace"},
+		{"stages none", frame(byte(protocol.TypeStages), []byte{0}), protocol.ErrBadValue, "Stages"},
+		{"stages count past end", frame(byte(protocol.TypeStages), []byte{2}, uv(7), []byte{1}, uv(9), uv(0)), protocol.ErrShort, "Stages"},
+		{"stages seq repeated", frame(byte(protocol.TypeStages), []byte{2}, uv(7), []byte{1}, uv(9), uv(0), uv(0), []byte{1}, uv(9), uv(0)), protocol.ErrBadValue, "Stages"},
+		{"stages unknown outcome", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{9}, uv(9), uv(0)), protocol.ErrBadValue, "Stages"},
+		{"stages applied before arrival", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{1}, uv(9), uv(10)), protocol.ErrBadValue, "Stages"},
+		{"stages varint not shortest", frame(byte(protocol.TypeStages), []byte{1}, []byte{0x87, 0}, []byte{1}, uv(9), uv(0)), protocol.ErrBadValue, "Stages"},
+		{"stages trailing", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{1}, uv(9), uv(0), []byte{0}), protocol.ErrTrailing, "Stages"},
 		{"hello short", frame(byte(protocol.TypeHello), u16(1)), protocol.ErrShort, "Hello"},
 		{"hello bool 2", hello(2, "ada"), protocol.ErrBadValue, "Hello"},
 		{"hello bad UTF-8", hello(0, "a\xffb"), protocol.ErrBadUTF8, "Hello"},
@@ -484,12 +492,12 @@ func TestErrorIsAnError(t *testing.T) {
 }
 
 func TestSupportedVersions(t *testing.T) {
-	for v, want := range map[uint16]bool{0: false, 2: false, 3: true, 4: true, 5: false, 0xffff: false} {
+	for v, want := range map[uint16]bool{0: false, 2: false, 3: true, 4: true, 5: true, 6: false, 0xffff: false} {
 		if got := protocol.Supported(v); got != want {
 			t.Errorf("Supported(%d) = %v, want %v", v, got, want)
 		}
 	}
-	if protocol.MinVersion != 3 || protocol.Version != 4 {
-		t.Errorf("versions %d to %d, want 3 to 4", protocol.MinVersion, protocol.Version)
+	if protocol.MinVersion != 3 || protocol.Version != 5 {
+		t.Errorf("versions %d to %d, want 3 to 5", protocol.MinVersion, protocol.Version)
 	}
 }

@@ -86,6 +86,12 @@ func examples() []example {
 				{ID: 0x1112, Bot: true, Frozen: true, Points: 1, Named: true, Color: 8, Name: "grace 🎉"},
 			},
 		}},
+		{"trace.bin", &protocol.Trace{On: true}},
+		{"stages.bin", &protocol.Stages{Inputs: []protocol.InputStage{
+			{Seq: 0x01020304, Outcome: protocol.StageMoved, BeforeUS: 0x0506, ApplyUS: 0x0102},
+			{Seq: 0x01020305, Outcome: protocol.StagePlayer, BeforeUS: 0x07, ApplyUS: 0},
+			{Seq: 0x01020405, Outcome: protocol.StageCooldown, BeforeUS: 0x01020304, ApplyUS: 0x01020304},
+		}}},
 	}
 }
 
@@ -122,7 +128,7 @@ var allTypes = []protocol.Type{
 	protocol.TypeSpectate, protocol.TypeSpectating, protocol.TypeOverview, protocol.TypeNotice,
 	protocol.TypeZap, protocol.TypeZapResult, protocol.TypeTagged, protocol.TypeScores, protocol.TypeMapChunk,
 	protocol.TypeResume, protocol.TypeListRooms, protocol.TypeRooms, protocol.TypeMapBits,
-	protocol.TypeProtect, protocol.TypeRanking,
+	protocol.TypeProtect, protocol.TypeRanking, protocol.TypeTrace, protocol.TypeStages,
 }
 
 // mustMarshal encodes m or stops the test.

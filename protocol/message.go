@@ -19,9 +19,12 @@ import (
 // of Scores), the zap outcomes ZapProtected and ZapTagged, and a room list
 // cut to fit a frame carrying how many rooms are open (Rooms.Total). A
 // version 3 client gets MapChunks and none of the rest, and every other
-// byte as before.
+// byte as before. Version 5: a client may ask for the server's stage
+// times of its inputs (Trace) and is then sent them (Stages) beside the
+// States; a client of version 3 or 4 never asks, and gets its version's
+// bytes.
 const (
-	Version    uint16 = 4
+	Version    uint16 = 5
 	MinVersion uint16 = 3
 )
 
@@ -75,6 +78,11 @@ const (
 	// Ranking.
 	TypeProtect Type = 25
 	TypeRanking Type = 26
+	// TypeTrace and TypeStages (since version 5): a client asks for the
+	// server's stage times of its inputs, and is sent them; see Trace and
+	// Stages.
+	TypeTrace  Type = 27
+	TypeStages Type = 28
 )
 
 // String names the message type.
@@ -132,6 +140,10 @@ func (t Type) String() string {
 		return "Protect"
 	case TypeRanking:
 		return "Ranking"
+	case TypeTrace:
+		return "Trace"
+	case TypeStages:
+		return "Stages"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -398,6 +410,10 @@ func New(t Type) Message {
 		return new(Protect)
 	case TypeRanking:
 		return new(Ranking)
+	case TypeTrace:
+		return new(Trace)
+	case TypeStages:
+		return new(Stages)
 	}
 	return nil
 }

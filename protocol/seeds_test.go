@@ -253,6 +253,19 @@ func seeds(t testing.TB) []seed {
 		seed{"ranking-name-past-end", ranking("", 1, rank(1, 4, 3, []byte{2, 9}, []byte("ada")))},
 		seed{"ranking-bad-utf8", ranking("\xff", 1, rank(1, 4, 3, []byte{2}, str("\xc3\x28")))},
 		seed{"error-c1-controls", frame(byte(protocol.TypeError), []byte{4}, str("\u009b31m\u0085"))},
+		seed{"trace-off", frame(byte(protocol.TypeTrace), []byte{0})},
+		seed{"trace-bad-bool", frame(byte(protocol.TypeTrace), []byte{2})},
+		seed{"stages-empty", frame(byte(protocol.TypeStages), []byte{0})},
+		seed{"stages-one", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{byte(protocol.StageMoved)}, uv(125000), uv(0))},
+		seed{"stages-too-many", frame(byte(protocol.TypeStages), []byte{protocol.MaxStages + 1})},
+		seed{"stages-count-past-end", frame(byte(protocol.TypeStages), []byte{3}, uv(7), []byte{1}, uv(9), uv(0))},
+		seed{"stages-seq-not-rising", frame(byte(protocol.TypeStages), []byte{2}, uv(7), []byte{1}, uv(9), uv(0), uv(0), []byte{1}, uv(9), uv(0))},
+		seed{"stages-seq-over-32-bits", frame(byte(protocol.TypeStages), []byte{2}, uv(1<<32-1), []byte{1}, uv(9), uv(0), uv(1), []byte{1}, uv(9), uv(0))},
+		seed{"stages-bad-outcome", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{0}, uv(9), uv(0))},
+		seed{"stages-outcome-past-last", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{8}, uv(9), uv(0))},
+		seed{"stages-applied-before-arrival", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{1}, uv(9), uv(10))},
+		seed{"stages-before-over-32-bits", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{1}, uv(1<<32), uv(0))},
+		seed{"stages-long-varint", frame(byte(protocol.TypeStages), []byte{1}, []byte{0x87, 0x00}, []byte{1}, uv(9), uv(0))},
 	)
 	return s
 }
