@@ -107,7 +107,7 @@ func TestTCPVersions(t *testing.T) {
 			c := dial(t, ts)
 			c.send(hello)
 			e, ok := c.closed().(*protocol.Error)
-			if !ok || e.Code != protocol.ErrCodeVersion || !strings.Contains(e.Text, "this server speaks versions 3 to 4") {
+			if !ok || e.Code != protocol.ErrCodeVersion || !strings.Contains(e.Text, "this server speaks versions 3 to 5") {
 				t.Errorf("%v of version %d: %+v, want refused naming the versions served", hello.Type(), v, e)
 			}
 		}
