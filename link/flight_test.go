@@ -8,7 +8,8 @@ import (
 
 // TestInFlightShowsTheWire: InFlight lists what is on the line, oldest
 // first, with when each message was sent and is due, whether it is
-// retransmitted or held behind another, and how far along it is; a
+// retransmitted or held behind another (and when it would have come
+// had nothing held it up), and how far along it is; a
 // received message is no longer listed, and listing removes nothing.
 func TestInFlightShowsTheWire(t *testing.T) {
 	l := NewLine[string](100*ms, 0, 6)
@@ -18,9 +19,9 @@ func TestInFlightShowsTheWire(t *testing.T) {
 	l.Send(50*ms, "#2")  // waits behind #1
 	l.Send(300*ms, "#3") // sent after: its own delay
 	want := []Flight[string]{
-		{Sent: 0, At: 300 * ms, Lost: 1, Value: "#1"},
-		{Sent: 50 * ms, At: 300 * ms, Held: true, Value: "#2"},
-		{Sent: 300 * ms, At: 400 * ms, Value: "#3"},
+		{Sent: 0, At: 300 * ms, Lost: 1, Own: 100 * ms, Value: "#1"},          // held 200 ms: a retransmission
+		{Sent: 50 * ms, At: 300 * ms, Held: true, Own: 150 * ms, Value: "#2"}, // 150 ms behind #1
+		{Sent: 300 * ms, At: 400 * ms, Own: 400 * ms, Value: "#3"},
 	}
 	for range 2 {
 		if got := slices.Collect(l.InFlight); !slices.Equal(got, want) {

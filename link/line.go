@@ -28,6 +28,7 @@ type Line[T any] struct {
 
 type item[T any] struct {
 	sent time.Duration
+	own  time.Duration // its send time plus the delay and its jitter: nothing lost, held or stalled
 	due  time.Duration // its own delivery time, losses included: later is a hold-up
 	at   time.Duration
 	lost int
@@ -64,23 +65,24 @@ func (l *Line[T]) Jitter() time.Duration { return l.jitter }
 // Send puts v on the line at time now and returns when it will be delivered
 // (a later Stall may hold it longer).
 func (l *Line[T]) Send(now time.Duration, v T) time.Duration {
-	due := l.schedule(now)
+	own, due := l.schedule(now)
 	lost := l.losses()
 	due += backoff(l.RTO(), lost)
 	at := max(due, l.floor)
 	l.floor = at
-	l.queue = append(l.queue, item[T]{sent: now, due: due, at: at, lost: lost, v: v})
+	l.queue = append(l.queue, item[T]{sent: now, own: own, due: due, at: at, lost: lost, v: v})
 	return at
 }
 
 // schedule returns when a message sent at now is due if it is not lost and
-// nothing stalls: delay and jitter, kept in order behind the previous
-// message and, with KeepSpacing, spaced as sent.
-func (l *Line[T]) schedule(now time.Duration) time.Duration {
+// nothing stalls: delay and jitter (own), then kept in order behind the
+// previous message and, with KeepSpacing, spaced as sent (due).
+func (l *Line[T]) schedule(now time.Duration) (own, due time.Duration) {
 	at := now + l.delay
 	if l.jitter > 0 {
 		at += time.Duration(l.rng.Int63n(int64(l.jitter) + 1))
 	}
+	own = at
 	if at < l.own {
 		at = l.own
 	}
@@ -98,7 +100,7 @@ func (l *Line[T]) schedule(now time.Duration) time.Duration {
 		}
 	}
 	l.own, l.sent, l.sentAt, l.any = at, now, l.delay, true
-	return at
+	return own, at
 }
 
 // Receive appends to dst, in the order sent, every message due at or before
