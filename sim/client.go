@@ -52,6 +52,8 @@ func (c *Client) noted(n client.Note) {
 			e.Replayed = len(v.Pending)
 		}
 		c.w.emit(e)
+	case client.Lived:
+		c.w.emit(Event{T: t, Client: c, Kind: Lived, Seq: n.Life.Seq, Life: n.Life})
 	case client.HeldSent:
 		last := v.Pending[len(v.Pending)-1]
 		c.w.emit(Event{T: t, Client: c, Kind: HeldSent, Seq: last.Seq, Dir: last.Dir, Predict: v.Predict, Pos: v.Predicted})
@@ -128,6 +130,19 @@ func (c *Client) View() client.View {
 // ViewLocked is View for use inside a Trace function.
 func (c *Client) ViewLocked() client.View { return c.d.View(c.w.now) }
 
+// Instruments implements client.Instrumented at the world's current time.
+func (c *Client) Instruments(dst *client.Instruments) {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	c.d.Instruments(c.w.now, dst)
+}
+
+// SetTrace implements client.Instrumented.
+func (c *Client) SetTrace(on bool) { c.locked(func() { c.d.SetTrace(c.w.now, on) }) }
+
+// SetSmooth implements client.Instrumented.
+func (c *Client) SetSmooth(on bool) { c.locked(func() { c.d.SetSmooth(on) }) }
+
 // Stats returns the client's running totals (the RTT list is a copy).
 func (c *Client) Stats() client.Stats {
 	c.w.mu.Lock()
@@ -167,4 +182,7 @@ func (c *Client) Close() error {
 	return nil
 }
 
-var _ client.Session = (*Client)(nil)
+var (
+	_ client.Session      = (*Client)(nil)
+	_ client.Instrumented = (*Client)(nil)
+)

@@ -97,6 +97,7 @@ func (w *World) Join(name string, opts client.Options) *Client {
 		seed = 1
 	}
 	opts.Seed = seed
+	opts.SharedClock = true // the server runs on the world's clock too
 	c := &Client{
 		w:    w,
 		name: name,
