@@ -156,13 +156,14 @@ func (b *Budget) finish(ownDown time.Duration, predict bool) {
 // speed-limit waits, ways up (from release to arrival, what the link held
 // included) and waits for the tick (from arrival to the State that
 // acknowledged them), the viewer's mean way down (down) and its
-// interpolation delay (interp, 0 off). Lives the server did not stage
-// (not Traced) are left out; ok is false if none is left.
+// interpolation delay (interp, 0 off). Only moves count (a zap's effect
+// reaches others as the server's word, not drawn in the past), and only
+// those the server staged (Traced); ok is false if none is left.
 func MeasuredBudget(lives []InputLife, down, interp time.Duration, predict bool, who string) (b Budget, ok bool) {
 	var limit, up, tick, own time.Duration
 	n := 0
 	for _, l := range lives {
-		if !l.Traced {
+		if !l.Traced || l.Zap {
 			continue
 		}
 		n++

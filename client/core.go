@@ -114,6 +114,7 @@ type Core struct {
 	trace    bool
 	downHeld time.Duration
 	downTrip time.Duration
+	trips    int // the States downTrip has seen
 	graph    graph
 	causes   [NumCauses]int
 	smooth   bool
@@ -148,6 +149,7 @@ func NewCore(now time.Duration, opts Options) *Core {
 		// Prediction off at the start has turned reconciliation off.
 		reconcileWas: !opts.NoReconcile,
 		clock:        serverClock{shared: opts.SharedClock},
+		trace:        opts.Trace,
 	}
 	if !opts.Resume.IsZero() {
 		c.token = opts.Resume
@@ -517,10 +519,12 @@ func (c *Core) state(now time.Duration, s *protocol.State) *Correction {
 	c.graph.roll(now, c)
 	c.graph.state(transit)
 	if at, ok := c.clock.local(time.Duration(s.TimeNS)); ok {
-		c.downTrip = c.downTrip + (now-at-c.downTrip)/8
-		if c.downTrip == 0 {
-			c.downTrip = max(now-at, 0)
+		trip := max(now-at, 0)
+		if c.trips == 0 {
+			c.downTrip = trip
 		}
+		c.downTrip += (trip - c.downTrip) / time.Duration(min(c.trips+1, 16)) // the mean, then of the last 16 or so
+		c.trips++
 	}
 	for _, id := range s.Left {
 		c.leftGame(id)

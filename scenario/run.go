@@ -69,6 +69,17 @@ type Line struct {
 	Ack     uint32   `json:"ack"`     // the last acknowledged number
 	Corr    int      `json:"corrections"`
 	Zap     *ZapLine `json:"zap,omitempty"` // the server's judgement, on the line where it judges a zap
+	// Input is set on the line where an input's life ends: the JSON
+	// output prints that line as {"input": {...}} alone (see InputLine),
+	// the table (with -inputs) as its Event.
+	Input *InputLine `json:"-"`
+}
+
+// Timeline is what a run gives: its lines, and the latency budget of the
+// first player's inputs (nil if the server staged none).
+type Timeline struct {
+	Lines  []Line
+	Budget *BudgetReport
 }
 
 // ZapLine is how the server judged a zap, as the JSON output prints it.
@@ -80,8 +91,15 @@ type ZapLine struct {
 	RewindMS int64   `json:"rewind_ms"`
 }
 
-// Run plays the scenario and returns its timeline.
+// Run plays the scenario and returns its timeline's lines.
 func Run(cfg Config) ([]Line, error) {
+	tl, err := Play(cfg)
+	return tl.Lines, err
+}
+
+// Play plays the scenario and returns its timeline: the lines, with one
+// for the end of each input's life, and the latency budget.
+func Play(cfg Config) (Timeline, error) {
 	if cfg.Player.Name == "" {
 		cfg.Player.Name = "you"
 	}
@@ -92,19 +110,19 @@ func Run(cfg Config) ([]Line, error) {
 			cfg.Second.Name = "rival"
 		}
 		if cfg.Second.Start == cfg.Player.Start {
-			return nil, errors.New("scenario: the two players cannot start on the same cell")
+			return Timeline{}, errors.New("scenario: the two players cannot start on the same cell")
 		}
 		starts = append(starts, cfg.Second.Start)
 	}
 	for _, s := range starts {
 		if m.Wall(s) {
-			return nil, fmt.Errorf("scenario: start %v is a wall or off the map", s)
+			return Timeline{}, fmt.Errorf("scenario: start %v is a wall or off the map", s)
 		}
 	}
 	scfg := world.Config{Spawn: cfg.Player.Start, Spawns: starts[1:], MoveTime: cfg.MoveTime, Rate: cfg.Rate,
 		LagComp: cfg.LagComp, Unlag: cfg.Unlag, Protect: cfg.Protect}
 	if err := scfg.Validate(); err != nil {
-		return nil, err
+		return Timeline{}, err
 	}
 	w := sim.New(scfg)
 
@@ -112,7 +130,7 @@ func Run(cfg Config) ([]Line, error) {
 		return w.Join(p.Name, client.Options{
 			NoPredict: !cfg.Predict, NoReconcile: !cfg.Reconcile,
 			Latency: p.Latency, Jitter: p.Jitter, Loss: p.Loss, Seed: cfg.Seed + int64(len(p.Name)),
-			PingInterval: time.Hour,
+			PingInterval: time.Hour, Trace: true,
 		})
 	}
 	players := []*Player{&cfg.Player}
@@ -123,7 +141,7 @@ func Run(cfg Config) ([]Line, error) {
 	}
 	for i, c := range clients {
 		if v := c.View(); v.Err != nil || !v.HasState {
-			return nil, fmt.Errorf("scenario: %s could not join: %v", players[i].Name, v.Err)
+			return Timeline{}, fmt.Errorf("scenario: %s could not join: %v", players[i].Name, v.Err)
 		}
 	}
 	start := w.Now()
@@ -186,7 +204,25 @@ func Run(cfg Config) ([]Line, error) {
 			until += 2 * time.Second / time.Duration(cfg.Rate)
 		}
 	}
+	lives := map[*sim.Client][]client.InputLife{}
+	downs := map[*sim.Client][]time.Duration{}
+	mover, viewer := clients[0], clients[len(clients)-1]
+	var sights sightings
 	w.Trace(func(e sim.Event) {
+		switch e.Kind {
+		case sim.ServerInput:
+			if e.Client == mover && e.Moved && viewer != mover {
+				sights.watch(e.T, e.Seq, e.Pos)
+			}
+		case sim.Lived:
+			lives[e.Client] = append(lives[e.Client], *e.Life)
+			in := inputLine(e.Client.Name(), e.Life, start, cfg.Rate > 0)
+			record(e.T, e.Client, lifeSentence(e.Client.Name(), in, e.Life), true)
+			lines[len(lines)-1].Input = in
+			return
+		case sim.StateArrived:
+			downs[e.Client] = append(downs[e.Client], e.T-e.Made)
+		}
 		if e.Client == nil || e.Kind == sim.OtherArrived && e.Message != protocol.TypeZapResult && e.Message != protocol.TypeTagged {
 			return
 		}
@@ -198,14 +234,120 @@ func Run(cfg Config) ([]Line, error) {
 		}
 		record(e.T, e.Client, sentence(e, name), always)
 	})
+	me := mover.View().Me
 	for _, p := range all {
-		w.AdvanceTo(start + p.At)
+		sights.advance(w, viewer, me, start+p.At)
 		p.On(p.c)
 	}
-	w.AdvanceTo(start + until)
+	sights.advance(w, viewer, me, start+until)
 	w.Trace(nil)
+	var down time.Duration
+	for _, d := range downs[viewer] {
+		down += d
+	}
+	if n := len(downs[viewer]); n > 0 {
+		down /= time.Duration(n)
+	}
+	budget := budgetReport(cfg, lives[mover], mover, viewer, down)
+	if budget != nil {
+		budget.Seen = sights.delays(lives[mover])
+	}
 	for _, c := range clients {
 		c.Close()
 	}
-	return lines, nil
+	return Timeline{Lines: lines, Budget: budget}, nil
+}
+
+// sightings watches the second player's screen for the first one's moves:
+// from the moment the server moved the first player to a cell until the
+// second draws it there, the world advances a millisecond at a time.
+type sightings struct {
+	cells []sighting
+}
+
+// sighting is one move of the first player to watch for.
+type sighting struct {
+	seq      uint32
+	cell     grid.Pos
+	from     time.Duration // when the server moved it
+	seen     time.Duration // when the second player drew it there; 0 not yet
+	gaveUpAt bool
+}
+
+// sightWait is how long a move is watched for at most.
+const sightWait = 5 * time.Second
+
+// watch starts watching for input seq, which the server moved to cell at t.
+func (s *sightings) watch(t time.Duration, seq uint32, cell grid.Pos) {
+	s.cells = append(s.cells, sighting{seq: seq, cell: cell, from: t})
+}
+
+// watching reports whether a move is still watched for at t.
+func (s *sightings) watching(t time.Duration) bool {
+	for i := range s.cells {
+		if c := &s.cells[i]; c.seen == 0 && !c.gaveUpAt {
+			if t-c.from > sightWait {
+				c.gaveUpAt = true
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// advance moves w to target, a millisecond at a time while a move is
+// watched for, checking viewer's screen for player me at each step.
+func (s *sightings) advance(w *sim.World, viewer *sim.Client, me grid.PlayerID, target time.Duration) {
+	for {
+		now := w.Now()
+		if now >= target {
+			w.AdvanceTo(target)
+			return
+		}
+		if !s.watching(now) {
+			// Nothing to watch for until the server moves the player:
+			// to the next event, or the target.
+			next, ok := w.Next()
+			if !ok || next >= target {
+				w.AdvanceTo(target)
+				return
+			}
+			w.AdvanceTo(next)
+			continue
+		}
+		w.AdvanceTo(min(now+time.Millisecond, target))
+		s.look(w.Now(), viewer.View(), me)
+	}
+}
+
+// look marks the moves viewer's view v shows player me at, at t.
+func (s *sightings) look(t time.Duration, v client.View, me grid.PlayerID) {
+	for _, o := range v.Others {
+		if o.ID != me {
+			continue
+		}
+		for i := range s.cells {
+			if c := &s.cells[i]; c.seen == 0 && !c.gaveUpAt && c.cell == o.Pos {
+				c.seen = t
+			}
+		}
+	}
+}
+
+// delays returns how long after its press each move watched for was seen,
+// by the lives' presses.
+func (s *sightings) delays(lives []client.InputLife) []time.Duration {
+	var out []time.Duration
+	for _, c := range s.cells {
+		if c.seen == 0 {
+			continue
+		}
+		for _, l := range lives {
+			if l.Seq == c.seq {
+				out = append(out, c.seen-l.Pressed)
+			}
+		}
+	}
+	return out
 }

@@ -47,7 +47,7 @@ func (c *Client) noted(n client.Note) {
 			c.w.emit(Event{T: t, Client: c, Kind: OtherArrived, Message: n.Msg.Type()})
 			break
 		}
-		e := Event{T: t, Client: c, Kind: StateArrived, Seq: s.Ack, Pos: v.Server, Correction: n.Correction}
+		e := Event{T: t, Client: c, Kind: StateArrived, Seq: s.Ack, Pos: v.Server, Correction: n.Correction, Made: time.Duration(s.TimeNS)}
 		if v.Reconcile {
 			e.Replayed = len(v.Pending)
 		}

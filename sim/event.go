@@ -67,4 +67,7 @@ type Event struct {
 	Zap world.ZapRecord
 	// Life is the input's whole life, on the world's clock (Lived).
 	Life *client.InputLife
+	// Made is when the server made the State, on the world's clock
+	// (StateArrived): T less Made is its trip down.
+	Made time.Duration
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -20,6 +21,7 @@ type scenarioFlags struct {
 	latency2 time.Duration
 	lag      lagFlags
 	asJSON   bool
+	inputs   bool
 }
 
 // lagFlags are the server's lag compensation flags, -lagcomp and -unlag,
@@ -58,7 +60,8 @@ func scenarioMain(args []string, out io.Writer) error {
 	fs.duration(&f.latency2, "latency2", 50*time.Millisecond, latencyKind, "the second player's injected round trip")
 	f.lag.define(fs, 0) // the articles' timelines zap at once
 	fs.duration(&cfg.Until, "until", 0, lengthKind, "how long the timeline runs; 0 = until every press is acknowledged")
-	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object per line: t_ms, event, client [x,y], server [x,y], pending [...]")
+	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object per line: t_ms, event, client [x,y], server [x,y], pending [...]; an input's life as {\"input\": {...}}; the budget last")
+	fs.BoolVar(&f.inputs, "inputs", false, "show each input's whole life in the timeline, where it ends (the JSON output always has them)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -77,14 +80,27 @@ func scenarioMain(args []string, out io.Writer) error {
 	if err := checkStates(fs, cfg); err != nil {
 		return err
 	}
-	lines, err := scenario.Run(cfg)
+	tl, err := scenario.Play(cfg)
 	if err != nil {
 		return err
 	}
 	if f.asJSON {
-		return scenario.WriteJSON(out, lines)
+		if err := scenario.WriteJSON(out, tl.Lines); err != nil {
+			return err
+		}
+		return scenario.WriteBudgetJSON(out, tl.Budget)
 	}
-	return scenario.WriteTable(out, lines)
+	lines := tl.Lines
+	if !f.inputs {
+		lines = slices.DeleteFunc(slices.Clone(lines), func(l scenario.Line) bool { return l.Input != nil })
+	}
+	if err := scenario.WriteTable(out, lines); err != nil {
+		return err
+	}
+	if tl.Budget != nil {
+		fmt.Fprintln(out)
+	}
+	return scenario.WriteBudget(out, tl.Budget)
 }
 
 // checkStates refuses, before running, a timeline that would look at more
