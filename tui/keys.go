@@ -53,6 +53,13 @@ var keyTable = []binding[*UI]{
 	{label: "[ ]", help: "injected round trip -/+ 50 ms", brief: "[ ]", group: "latency", keys: concat(
 		latencyKeys("[", -CoarseStep), latencyKeys("]", CoarseStep),
 	)},
+	{label: "m", help: "smoothing on/off: a correction slides over a move time, not snaps", toggle: smoothToggle,
+		keys: runeKeys("m", func(u *UI) { smoothToggle.flip(u.session) })},
+	{label: instrumentKeys, help: instrumentHelp, keys: concat(
+		runeKeys("t", func(u *UI) { u.tools.toggle(waterfallView, u.session) }),
+		runeKeys("g", func(u *UI) { u.tools.toggle(netGraphView, u.session) }),
+		runeKeys("b", func(u *UI) { u.tools.toggle(budgetView, u.session) }),
+	)},
 	{label: "mouse", help: "click or drag the latency slider; click a toggle"},
 	{label: "?", help: "show or hide this help (Esc also hides it)", brief: "?", group: "help", keys: []keyDo[*UI]{
 		{key: tcell.KeyRune, ch: '?', do: func(u *UI) { u.help = !u.help }},

@@ -57,6 +57,9 @@ type LabScreen struct {
 	server *ServerBoard
 	strips [2]*Strip
 
+	tools  instruments // both players' waterfalls, net graphs and budgets
+	smooth bool        // both players' corrections slide (SetSmooth)
+
 	focus    int  // the board shown when one fits at a time
 	single   bool // the last frame showed one board at a time
 	tooSmall bool
@@ -97,6 +100,7 @@ func (s *LabScreen) Frame() bool {
 	s.world = s.model.Overview()
 	s.scores = s.model.Scores()
 	s.zap, s.zapped = s.model.LastZap()
+	s.tools.take(s.players[0], s.players[1])
 	return s.present.present(s.render)
 }
 
@@ -124,6 +128,7 @@ func (s *LabScreen) render(screen tcell.Screen) {
 		drawTooSmall(screen, w, h, 2*mw, mh+2)
 	}
 	if !s.tooSmall {
+		s.drawInstruments(screen, rect{0, 1, w, h - 2})
 		s.drawHeader(screen, w)
 		s.drawButtons(screen, w, h-1)
 	}
@@ -216,6 +221,9 @@ func (s *LabScreen) drawHeader(screen tcell.Screen, w int) {
 	if s.model.Paused() {
 		line += "   PAUSED"
 	}
+	if s.smooth {
+		line += "   smoothing"
+	}
 	putText(screen, 1, 0, w-2, line, styleTitle)
 }
 
@@ -261,6 +269,42 @@ func (s *LabScreen) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) 
 	}
 	x, y := ev.Position()
 	return s.hs.click(x, y)
+}
+
+// drawInstruments draws the instrument overlay that is open over r: the
+// two players' halves, Player 1 above (or on the left, when wide).
+func (s *LabScreen) drawInstruments(screen tcell.Screen, r rect) {
+	if s.tools.open == noInstrument {
+		return
+	}
+	halves := [2]rect{{r.x, r.y, r.w, r.h / 2}, {r.x, r.y + r.h/2, r.w, r.h - r.h/2}}
+	if r.w >= 160 {
+		halves = [2]rect{{r.x, r.y, r.w / 2, r.h}, {r.x + r.w/2 + 1, r.y, r.w - r.w/2 - 1, r.h}}
+	}
+	for i, half := range halves {
+		ins := &s.tools.data[i]
+		name := labHeadings[2*i]
+		switch s.tools.open {
+		case waterfallView:
+			drawWaterfall(screen, half, name+": waterfall of the last inputs", "t", ins)
+		case netGraphView:
+			drawNetGraph(screen, half, name+": net graph, the last 30 s", "g", ins)
+		case budgetView:
+			other := &s.tools.data[1-i]
+			seer := labHeadings[2*(1-i)]
+			b := client.NewBudget(ins.Side, other.Side, seer+"'s ")
+			drawBudgets(screen, half, name+": latency budget", "b",
+				[]string{"from " + name + "'s press to " + seer + " seeing it"}, []client.Budget{b}, tableGroupLabels(labKeyTable, labGroup("toggles", i))+": prediction")
+		}
+	}
+}
+
+// toggleSmooth turns smoothing of corrections on or off for both players.
+func (s *LabScreen) toggleSmooth() {
+	s.smooth = !s.smooth
+	for _, p := range s.players {
+		setSmooth(p, s.smooth)
+	}
 }
 
 // togglePause pauses the lab's clock, or lets it run again.

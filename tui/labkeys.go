@@ -34,9 +34,14 @@ var labKeyTable = []binding[*LabScreen]{
 	labPlayerBinding(1, "preset", "e", "next link preset: good, average, poor, then its own link", LabPlayer.NextPreset),
 	labPlayerBinding(0, "spike", "k", "lag spike: the link stalls for a second", LabPlayer.Spike),
 	labPlayerBinding(1, "spike", "x", "lag spike: the link stalls for a second", LabPlayer.Spike),
-	{label: ".", help: "pause / resume the lab's clock", keys: runeKeys(".", (*LabScreen).togglePause)},
-	{label: "n", help: "step: pause, then go to the next event (message, tick, press)", keys: runeKeys("n", (*LabScreen).step)},
-	{label: "/", help: "speed: 1x, 1/2, 1/4, 1/10, and 1x again", keys: runeKeys("/", func(s *LabScreen) { s.model.SlowDown() })},
+	{label: ". n /", help: "clock: . pause/resume, n step to the next event, / 1x 1/2 1/4 1/10", keys: concat(
+		runeKeys(".", (*LabScreen).togglePause), runeKeys("n", (*LabScreen).step),
+		runeKeys("/", func(s *LabScreen) { s.model.SlowDown() }))},
+	{label: instrumentKeys + " m", help: "both players' waterfalls, net graphs, budgets; m smoothing on/off", keys: concat(
+		runeKeys("t", func(s *LabScreen) { s.tools.toggle(waterfallView, s.players[0], s.players[1]) }),
+		runeKeys("g", func(s *LabScreen) { s.tools.toggle(netGraphView, s.players[0], s.players[1]) }),
+		runeKeys("b", func(s *LabScreen) { s.tools.toggle(budgetView, s.players[0], s.players[1]) }),
+		runeKeys("m", (*LabScreen).toggleSmooth))},
 	{label: "c", help: "server: lag compensation on/off, live", group: "lagcomp", keys: runeKeys("c", (*LabScreen).toggleLagComp)},
 	{label: "{ }", help: "server update rate -/+ 1 per second (0 = a state per input)", group: "rate", keys: concat(
 		runeKeys("{", func(s *LabScreen) { s.changeRate(-1) }), runeKeys("}", func(s *LabScreen) { s.changeRate(1) }))},

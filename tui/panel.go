@@ -19,6 +19,7 @@ const (
 	panelPredictRow    = 4
 	panelReconcileRow  = 5
 	panelInterpRow     = 6
+	panelSmoothRow     = 7
 	panelCorrRow       = 8
 	panelCorrInfoRow   = 9
 	panelLedgerHeadRow = 11
@@ -46,10 +47,22 @@ var (
 		func(v *client.View) bool { return v.Reconcile }, client.Session.SetReconcile}
 	interpolateToggle = &toggle{panelInterpRow, "interpolation",
 		func(v *client.View) bool { return v.Interpolate }, client.Session.SetInterpolate}
+	// smoothToggle slides a correction over one move time instead of
+	// snapping it (a session that keeps no instruments has none).
+	smoothToggle = &toggle{panelSmoothRow, "smoothing",
+		func(v *client.View) bool { return v.Smooth }, setSmooth}
 )
 
 // toggles are the panel's switches, in the order they are drawn.
-var toggles = []*toggle{predictToggle, reconcileToggle, interpolateToggle}
+var toggles = []*toggle{predictToggle, reconcileToggle, interpolateToggle, smoothToggle}
+
+// setSmooth turns smoothing of corrections on or off, if s keeps
+// instruments.
+func setSmooth(s client.Session, on bool) {
+	if i, ok := s.(client.Instrumented); ok {
+		i.SetSmooth(on)
+	}
+}
 
 // checkbox draws a switch as text: "[x]" on, "[ ]" off.
 func checkbox(on bool) string {

@@ -62,7 +62,8 @@ type UI struct {
 	capture tview.Primitive // the primitive holding the mouse (a slider drag)
 	present presenter
 
-	winner banner // the last round's winner, over the board for a while
+	winner banner      // the last round's winner, over the board for a while
+	tools  instruments // the waterfall, the net graph, the budget
 
 	tooSmall bool // the last frame had no room for board and panel
 	help     bool // the help overlay is shown
@@ -115,6 +116,7 @@ func (u *UI) refresh() {
 	prev := u.view
 	u.view = u.session.View()
 	u.winner.note(&prev, &u.view)
+	u.tools.take(u.session)
 	select {
 	case <-u.session.Done():
 		u.ended = true
@@ -133,6 +135,7 @@ func (u *UI) render(screen tcell.Screen) {
 		drawTooSmall(screen, w, h, needW, needH)
 	} else {
 		u.drawParts(screen, a)
+		u.drawInstruments(screen, a)
 		if u.winner.shown(u.view.Now) {
 			u.winner.draw(screen, a.board.x, a.board.y+1, a.board.w)
 		}
@@ -154,6 +157,24 @@ func (u *UI) drawParts(screen tcell.Screen, a arrangement) {
 	for _, part := range parts {
 		part.p.SetRect(part.r.x, part.r.y, part.r.w, part.r.h)
 		part.p.Draw(screen)
+	}
+}
+
+// drawInstruments draws the instrument overlay that is open over the
+// board and the panel.
+func (u *UI) drawInstruments(screen tcell.Screen, a arrangement) {
+	r := rect{a.board.x, a.board.y, a.panel.x + a.panel.w - a.board.x, a.board.h}
+	if a.title.y == r.y { // the title heads the panel's column: it stays, with its notices
+		r.y, r.h = r.y+1, r.h-1
+	}
+	ins := &u.tools.data[0]
+	switch u.tools.open {
+	case waterfallView:
+		drawWaterfall(screen, r, "Waterfall: your last inputs, key to server's word", "t", ins)
+	case netGraphView:
+		drawNetGraph(screen, r, "Net graph: the last 30 s", "g", ins)
+	case budgetView:
+		drawBudgets(screen, r, "Latency budget", "b", []string{ownBudgetHeading}, []client.Budget{ins.Budget}, "p")
 	}
 }
 
@@ -300,6 +321,9 @@ func (u *UI) nextChange() time.Duration {
 	}
 	if u.winner.shown(v.Now) && (next == 0 || u.winner.until-v.Now < next) {
 		next = u.winner.until - v.Now
+	}
+	if graph := time.Second / 4; u.tools.open == netGraphView && (next == 0 || graph < next) {
+		next = graph // the net graph's seconds roll by
 	}
 	return next
 }
