@@ -130,7 +130,7 @@ func NewBudget(mover, viewer BudgetSide, who string) Budget {
 	interp := BudgetPart{Name: "interpolation delay", Knob: who + "interpolation off: others drawn as they arrive"}
 	if viewer.Interpolate {
 		interp.D = viewer.InterpDelay
-		interp.Knob = who + "interpolation: an update, more with jitter"
+		interp.Knob = who + "interpolation (an update, + jitter)"
 	}
 	b.Parts[PartInterp] = interp
 	b.finish(mover.oneWay(false), mover.Predict)

@@ -116,6 +116,8 @@ func (s *LabScreen) render(screen tcell.Screen) {
 	below := h - 3 - mh // rows under the boards, between headings and the bottom row
 	s.tooSmall, s.single = false, false
 	switch {
+	case s.tools.open != noInstrument && w >= 2*mw && h >= mh+2:
+		// The overlay covers the boards: they are not drawn under it.
 	case w >= 3*mw+2*(stripMinWidth+2) && below >= labPanelRows:
 		s.drawSideBySide(screen, w, h, mw, mh, (w-3*mw)/2)
 	case w >= 3*mw && below >= labPanelRows:
@@ -294,7 +296,7 @@ func (s *LabScreen) drawInstruments(screen tcell.Screen, r rect) {
 			seer := labHeadings[2*(1-i)]
 			b := client.NewBudget(ins.Side, other.Side, seer+"'s ")
 			drawBudgets(screen, half, name+": latency budget", "b",
-				[]string{"from " + name + "'s press to " + seer + " seeing it"}, []client.Budget{b}, tableGroupLabels(labKeyTable, labGroup("toggles", i))+": prediction")
+				[]string{"from " + name + "'s press to " + seer + " seeing it"}, []client.Budget{b}, tableGroupLabels(labKeyTable, labGroup("toggles", i))[:1])
 		}
 	}
 }

@@ -149,11 +149,16 @@ func (u *UI) render(screen tcell.Screen) {
 }
 
 // drawParts draws each part of the screen in its rectangle.
+// An instrument's overlay covers the board and the panel: they are not
+// drawn under it.
 func (u *UI) drawParts(screen tcell.Screen, a arrangement) {
 	parts := []struct {
 		p tview.Primitive
 		r rect
-	}{{u.title, a.title}, {u.board, a.board}, {u.panel, a.panel}, {u.status, a.status}, {u.keys, a.keys}}
+	}{{u.title, a.title}, {u.status, a.status}, {u.keys, a.keys}, {u.board, a.board}, {u.panel, a.panel}}
+	if u.tools.open != noInstrument {
+		parts = parts[:3]
+	}
 	for _, part := range parts {
 		part.p.SetRect(part.r.x, part.r.y, part.r.w, part.r.h)
 		part.p.Draw(screen)
@@ -284,8 +289,8 @@ func (u *UI) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool {
 		}
 		return false
 	}
-	if u.tooSmall {
-		return false
+	if u.tooSmall || u.tools.open != noInstrument {
+		return false // an overlay covers the slider and the toggles
 	}
 	target := u.capture
 	if target == nil {
@@ -302,15 +307,16 @@ func (u *UI) resized() { u.present.resized() }
 // nextChange returns how soon the last frame changes with time alone:
 // FrameInterval while something moves (the ledger's ages, a correction
 // mark to expire, interpolated players, a beam to fade, a frozen
-// countdown); else when the round's clock shows the next second or the
-// winner's banner comes down, whichever is first; 0 for never.
+// countdown) unless an instrument's overlay hides it; else when the
+// round's clock shows the next second, the winner's banner comes down or
+// the net graph's next second ends, whichever is first; 0 for never.
 func (u *UI) nextChange() time.Duration {
 	v := &u.view
-	if len(v.Pending) > 0 ||
+	if u.tools.open == noInstrument && (len(v.Pending) > 0 ||
 		v.LastCorrection != nil && v.Now-v.LastCorrection.At < CorrectionMarkTime+FrameInterval ||
 		v.Interpolate && len(v.Others) > 0 ||
-		v.Beam != nil || v.Frozen {
-		return FrameInterval
+		v.Beam != nil || v.Frozen) {
+		return FrameInterval // with an overlay open, none of it shows
 	}
 	var next time.Duration
 	if v.Round > 0 && v.RoundLeft > 0 {

@@ -47,11 +47,12 @@ func drawWaterfall(screen tcell.Screen, r rect, title, closeKey string, ins *cli
 	for _, l := range lives {
 		longest = max(longest, l.Trip())
 	}
+	longestMS := roundMS(longest)
 	barW := max(r.w-waterfallLabel-waterfallTail, 1)
 	for i, l := range lives {
 		y := r.y + 2 + i
 		putText(screen, r.x, y, waterfallLabel, lifeLabel(l), styleText)
-		drawBar(screen, r.x+waterfallLabel, y, barW, lifeSegments(l), longest.Milliseconds())
+		drawBar(screen, r.x+waterfallLabel, y, barW, lifeSegments(l), longestMS)
 		putText(screen, r.x+waterfallLabel+barW, y, waterfallTail, lifeTail(l), lifeTailStyle(l))
 	}
 	if len(lives) == 0 {
@@ -86,7 +87,7 @@ func lifeLabel(l client.InputLife) string {
 // lifeSegments splits an input's life into the bar's stages, from its
 // press: without the server's stages, the trip is one.
 func lifeSegments(l client.InputLife) []segment {
-	ms := func(d time.Duration) int64 { return max(d, 0).Milliseconds() }
+	ms := roundMS
 	segs := []segment{{colorLimit, ms(l.LimitWait())}, {colorHeld, ms(l.HeldUp)}}
 	if !l.Traced {
 		return append(segs, segment{colorTrip, ms(l.Acked - l.Sent)})
@@ -136,7 +137,7 @@ func waterfallDetail(lives []client.InputLife, tracing bool, width int) []string
 		return []string{"asking the server for its stages of your inputs"}
 	}
 	l := lives[len(lives)-1]
-	rel := func(t time.Duration) string { return msText(max(t-l.Pressed, 0).Milliseconds()) }
+	rel := func(t time.Duration) string { return msText(roundMS(t - l.Pressed)) }
 	words := []string{lifeLabel(l) + ": pressed 0"}
 	if l.LimitWait() > 0 {
 		words = append(words, "speed limit "+millis(l.LimitWait()))
@@ -203,6 +204,9 @@ func wrapWords(words []string, sep string, width, maxLines int) []string {
 	}
 	return lines
 }
+
+// roundMS is d in whole milliseconds, rounded (0 for less than 0).
+func roundMS(d time.Duration) int64 { return max(d, 0).Round(time.Millisecond).Milliseconds() }
 
 // pluralS is "s" unless n is 1.
 func pluralS(n int) string {
