@@ -13,6 +13,10 @@
 // or a stall, and lists what is in flight, decoded (Client.InFlight): what
 // the lab shows.
 //
+// The server and the clients share the world's clock: a client reads the
+// server's stages of its inputs as they are (client.Options.SharedClock),
+// so an input's life (the Lived event) is on that one clock.
+//
 // A World reports what happens as Events that carry the facts; package
 // scenario puts them into words for its timelines. The tests replay the
 // articles' examples with it, and interfaces and bots are tested against

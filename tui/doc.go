@@ -40,6 +40,14 @@
 // (RunSpectate), the server's view of a real server for a spectator.
 // ServerBoard draws a client.WorldView for both.
 //
+// The instruments (instruments.go) are overlays over the board and panel
+// of the game and the lab, each a key in their key tables: the waterfall
+// of the last inputs' lives (waterfall.go), the net graph (netgraph.go)
+// and the latency budget (budget.go), each a function of a rectangle and
+// what package client measured, which a screen takes only while one is
+// open. The board draws a correction along the way it moved the avatar,
+// and the avatar where smoothing slides it (View.Shown).
+//
 // Run is the entry point: one event loop owns the interface's state, on a
 // Clock that tests replace by a virtual one. UI draws one frame
 // synchronously with Frame and takes input through HandleKey and
