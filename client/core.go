@@ -556,7 +556,7 @@ func (c *Core) state(now time.Duration, s *protocol.State) *Correction {
 		// processed goes again, in order, with the same numbers.
 		for i := range c.pending {
 			in := &c.pending[i]
-			in.sent, in.heldUp = now, 0 // its life goes on from the new send
+			in.heldUp = now - in.sent // the drop held it back: its life goes on from the new send
 			if in.dir == grid.None {
 				c.send(&protocol.Zap{Seq: in.seq, RenderNS: in.render})
 			} else {

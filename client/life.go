@@ -29,7 +29,7 @@ type InputLife struct {
 	// let it go (Pressed unless the press was held back). Sent is when it
 	// left for the server: Released, plus what the link held it back
 	// (HeldUp: a lost segment retransmitted, head-of-line blocking, a lag
-	// spike).
+	// spike, a dropped connection until the resumed one sent it again).
 	Pressed, Released, Sent time.Duration
 	HeldUp                  time.Duration
 
@@ -227,7 +227,7 @@ func (c *Core) leftLink(now time.Duration, seq uint32, held time.Duration, lost 
 	}
 	for i := range c.pending {
 		if c.pending[i].seq == seq {
-			c.pending[i].heldUp = max(held, 0)
+			c.pending[i].heldUp += max(held, 0) // after a drop, beside what the drop held it
 			return
 		}
 	}

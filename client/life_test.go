@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -176,5 +177,32 @@ func TestSmoothingSlidesACorrection(t *testing.T) {
 				t.Errorf("smooth %v at %v: shown %v predicted %v, want shown %v", smooth, step.at, v.Shown, v.Predicted, want)
 			}
 		}
+	}
+}
+
+// TestLifeAcrossADrop: an input sent before a drop and one pressed while
+// away go again on the resumed connection; their lives count the time
+// away as held back on the way up, and the client asks the new
+// connection for the server's stages again.
+func TestLifeAcrossADrop(t *testing.T) {
+	c := resumable(t)
+	c.SetTrace(true)
+	c.Press(0, grid.Right)
+	c.Outbox()
+	c.Dropped(50*ms, errors.New("reset"))
+	c.Press(300*ms, grid.Down) // held while away
+	c.Resume(time.Second)
+	w := welcome()
+	w.Token, w.ResumeS = testToken, 30
+	c.Receive(1100*ms, w)
+	if out := c.Outbox().Messages; len(out) < 2 || !isTrace(out[len(out)-1]) {
+		t.Fatalf("after the resumed Welcome the client sent %v, want a Trace again", out)
+	}
+	c.Receive(1100*ms, state(0, 1100*ms, at(1, 10, 10))) // sends #1 and #2 again
+	c.Outbox()
+	c.Receive(1300*ms, state(2, 1250*ms, at(1, 11, 11)))
+	ls := lived(c.Outbox().Notes)
+	if len(ls) != 2 || ls[0].HeldUp != 1100*ms || ls[0].Sent != 1100*ms || ls[1].Pressed != 300*ms || ls[1].Sent != 1100*ms {
+		t.Errorf("lives across the drop %+v, want both sent again at 1.1 s, the wait held up", ls)
 	}
 }
