@@ -185,7 +185,7 @@ func TestInstrumentsInTmux(t *testing.T) {
 	tm.keys("g")
 	tm.waitFor(2*time.Second, "Pending inputs")
 	tm.keys("b")
-	tm.waitFor(2*time.Second, "Latency budget", "one-way up", "200ms", "latency 400 ms ÷ 2")
+	tm.waitFor(2*time.Second, "Latency budget", "one-way up", "latency 400 ms ÷ 2", "prediction hides")
 	tm.keys("q")
 	tm.waitFor(5*time.Second, "EXIT=0")
 }
