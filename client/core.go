@@ -753,8 +753,8 @@ func (c *Core) View(now time.Duration) View {
 			v.Pending[i] = PendingInput{Seq: p.seq, Dir: p.dir, Zap: p.dir == grid.None, Age: now - p.sent}
 		}
 	}
-	if info, ok := c.roster[c.me]; ok && v.Name == "" {
-		v.Name = info.Name
+	if info, ok := c.roster[c.me]; ok {
+		v.Name = info.Name // the server's word: another of the same name made it ada-2
 	}
 	if c.interp.hasOffset {
 		v.RenderTime = c.interp.renderTime(now)

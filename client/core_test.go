@@ -345,3 +345,20 @@ func TestNoticeReachesTheView(t *testing.T) {
 		t.Errorf("view notice %q, connected %v, err %v: want the printable notice, still playing", v.Notice, v.Connected, v.Err)
 	}
 }
+
+// TestViewNamesThePlayerAsTheServerDoes: a player who asked for a name
+// taken in the room plays under the variant the server gave it in its
+// Welcome (ada-2), and its screen says so, not the name it asked for.
+func TestViewNamesThePlayerAsTheServerDoes(t *testing.T) {
+	c := NewCore(0, Options{Name: "ada"})
+	c.Outbox()
+	w := welcome()
+	w.Players[0].Name = "ada-2"
+	if err := c.Receive(0, w); err != nil {
+		t.Fatal(err)
+	}
+	c.Receive(0, state(0, 0, at(1, 10, 10)))
+	if v := c.View(0); v.Name != "ada-2" {
+		t.Errorf("the view names the player %q, want ada-2 as the server does", v.Name)
+	}
+}

@@ -23,13 +23,6 @@ func (s screenLab) Speed() string { return s.Lab.Speed().String() }
 // SlowDown goes to the next slower speed, and to 1x after the slowest.
 func (s screenLab) SlowDown() { s.SetSpeed(s.Lab.Speed().Next()) }
 
-// LastZap returns the last zap the server judged, for the server's board.
-func (s screenLab) LastZap() (tui.LabZap, bool) {
-	z, ok := s.Lab.LastZap()
-	return tui.LabZap{At: z.At, Shooter: z.Shooter, Outcome: z.Outcome, Target: z.Target,
-		Seen: z.Seen, Rewind: z.Rewind, Beam: z.Beam}, ok
-}
-
 // Scores returns the round's scoreboard as the server has it, most points
 // first, then by player.
 func (s screenLab) Scores() []client.ScoreLine {

@@ -94,7 +94,7 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 	topts := tui.Options{Title: g.Title + tui.RoomTitle(room), Logger: slog.Logger()}
 	lobby := tcp.Lobby{Ctx: ctx, Addr: g.Addr, Options: opts}
 	if !resuming && (p.Lobby || p.Room == "" && lobby.HasRooms()) {
-		sess, joined, err := tui.RunLobbySession(p.Screen, joinedLobby{lobby, p.Joined}, topts)
+		sess, joined, err := tui.RunLobbySession(p.Screen, tcp.NewAsyncLobby(joinedLobby{lobby, p.Joined}), topts)
 		if sess == nil {
 			return err
 		}

@@ -298,44 +298,72 @@ func TestOnlyTheServersOwnBotsAreBots(t *testing.T) {
 	h.finish(5)
 }
 
-// TestLookAlikeNamesAreRefused (row 10): in one room no two players share
-// a name up to look-alikes (case, Cyrillic, fullwidth, digits for
-// letters), nor may anyone stack heavy combining marks; another room has
-// its own names, and a name is free again once its player has left.
-func TestLookAlikeNamesAreRefused(t *testing.T) {
+// TestLookAlikeNamesAreNumbered (row 10): in one room no two players
+// share a name up to look-alikes (case, Cyrillic, fullwidth, digits for
+// letters): a newcomer whose name is or looks like one taken plays under
+// the first free numbered variant of it (honest-2, honest-3, ...), which
+// the Welcome tells it, so a class whose machines share one user name all
+// play and nobody passes for another; nobody may stack heavy combining
+// marks; another room has its own names.
+func TestLookAlikeNamesAreNumbered(t *testing.T) {
 	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}})
 	h := playHonestly(t, ts, "127.0.0.9", "")
 	h.waitMoves(1)
 	hello := func(name, room string) protocol.Message {
 		return &protocol.Hello{Version: protocol.Version, Name: name, Room: room}
 	}
+	seen := map[string]string{protocol.NameKey("honest"): "honest"}
 	for _, fake := range []string{"honest", "Honest", "h\u043enest", "\uff48\uff4f\uff4e\uff45\uff53\uff54", "h0nest", "HONEST"} {
-		refusedWith(t, "a look-alike of the honest player's name", firstAnswer(t, ts, "127.0.0.2", hello(fake, "")),
-			"is taken here by a player whose name is or looks the same")
+		c := dialFrom(t, ts, "127.0.0.2")
+		defer c.nc.Close()
+		c.send(hello(fake, ""))
+		m, err := c.recv()
+		w, ok := m.(*protocol.Welcome)
+		if err != nil || !ok || len(w.Players) != 1 {
+			t.Fatalf("%q, a look-alike of the honest player's name: got %#v (%v), want a Welcome under a name of its own", fake, m, err)
+		}
+		name := w.Players[0].Name
+		if want := fake + "-"; !strings.HasPrefix(name, want) {
+			t.Errorf("%q plays as %q, want a numbered variant %s2, %s3, ...", fake, name, want, want)
+		}
+		if other, taken := seen[protocol.NameKey(name)]; taken {
+			t.Errorf("%q plays as %q, which is or looks like %q", fake, name, other)
+		}
+		seen[protocol.NameKey(name)] = name
 	}
 	refusedWith(t, "a name of heavy marks", firstAnswer(t, ts, "127.0.0.2", hello("z\u0300\u0301\u0302\u0303\u0304", "")), "combining marks")
-	if _, ok := firstAnswer(t, ts, "127.0.0.2", hello("h\u043enest", "elsewhere")).(*protocol.Welcome); !ok {
-		t.Error("another room refused a name that is only taken in the default room")
+	w, ok := firstAnswer(t, ts, "127.0.0.2", hello("h\u043enest", "elsewhere")).(*protocol.Welcome)
+	if !ok || w.Players[0].Name != "h\u043enest" {
+		t.Errorf("another room: got %#v, want a name only taken in the default room as it is", w)
 	}
 	h.finish(5)
 }
 
 // TestAwayPlayerYieldsItsNameToItsAddress: a player kept for resume holds
-// its name against others, but a newcomer of that name from its own
-// address (a client restarted, an SSH player without a key) takes it,
-// and the away avatar leaves.
+// its name against others (who play under a numbered variant of it), but
+// a newcomer of that name from its own address (a client restarted, an
+// SSH player without a key) takes it, and the away avatar leaves.
 func TestAwayPlayerYieldsItsNameToItsAddress(t *testing.T) {
 	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20, Resume: 30 * time.Second}}})
 	c := dialFrom(t, ts, "127.0.0.2")
 	c.join("ann")
 	c.nc.Close()
 	eventually(t, func() bool { return ts.Stats().Away == 1 }, func() string { return "ann was not kept away" })
-	refusedWith(t, "ann from another address while ann is away", firstAnswer(t, ts, "127.0.0.3",
-		&protocol.Hello{Version: protocol.Version, Name: "ann"}), "is taken here")
-	dialFrom(t, ts, "127.0.0.2").join("ann")
-	if st := ts.Stats(); st.Players != 1 || st.Away != 0 {
-		t.Errorf("stats %+v: want ann once, nobody away", st)
+	other := dialFrom(t, ts, "127.0.0.3")
+	other.send(&protocol.Hello{Version: protocol.Version, Name: "ann"})
+	if m, _ := other.recv(); !welcomedAs(m, "ann-2") {
+		t.Fatalf("ann from another address while ann is away: got %#v, want a Welcome as ann-2", m)
 	}
+	dialFrom(t, ts, "127.0.0.2").join("ann")
+	if st := ts.Stats(); st.Players != 2 || st.Away != 0 {
+		t.Errorf("stats %+v: want ann and ann-2, nobody away", st)
+	}
+}
+
+// welcomedAs reports whether m is a Welcome to a player called name.
+func welcomedAs(m protocol.Message, name string) bool {
+	w, ok := m.(*protocol.Welcome)
+	return ok && len(w.Players) == 1 && w.Players[0].Name == name
 }
 
 // TestChurnLogIsBounded (row 6): joins, leaves, rooms opened and closed,

@@ -19,7 +19,7 @@ import (
 //
 // canvas implements tcell.Screen by embedding the real screen: the cell
 // methods act on the canvas, everything else (events, cursor, size of the
-// terminal) goes to the real screen. Primitives such as LatencySlider draw
+// terminal) goes to the real screen. Primitives such as Slider draw
 // on it unchanged.
 type canvas struct {
 	tcell.Screen // the real screen

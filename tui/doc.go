@@ -23,9 +23,7 @@
 // Board and Panel are tview primitives that draw any client's view into
 // any rectangle; UI lays them out for one player (see arrange): one block
 // centred on the screen, two columns a board cell when they fit, one on
-// a small terminal, down to 80x24. Every
-// key is in one table, which the key handler, the help overlay and
-// KeyHelp (for gridlag -help) read.
+// a small terminal, down to 80x24.
 //
 // Drawing is incremental: a frame is drawn on an off-screen canvas and
 // reaches the terminal only if it differs from the last one shown, and
@@ -33,23 +31,63 @@
 // per second. So an idle player costs no bytes and a one-cell move of one
 // player costs a few dozen, which matters to players connected over SSH.
 //
-// Two more screens run on the same loop: LabScreen (RunLab), the three
+// Three more screens run on the same loop: LabScreen (RunLab), the three
 // boards of `gridlag lab` with the strips of messages in flight between
 // them, over a LabModel that package lab implements (with the server's
-// lag compensation switch and the last zap it judged); and SpectateScreen
-// (RunSpectate), the server's view of a real server for a spectator.
-// ServerBoard draws a client.WorldView for both.
+// lag compensation switch and the last zap it judged, a LabZap);
+// SpectateScreen (RunSpectate), the server's view of a real server for a
+// spectator (ServerBoard draws a client.WorldView for both); and
+// LobbyScreen (RunLobby), a server's rooms, which hands the terminal to
+// the game's screen once a room is joined.
+//
+// # One house for the screens
+//
+// Every screen embeds screenBase, as tview's primitives embed *tview.Box,
+// and writes only what it shows (Frame, drawing through the base's show)
+// and when that changes (nextChange, signals). The base holds the
+// presenter, the screen's key table bound to the screen (HandleKey; any
+// key leaves a screen whose session is over), the help overlay of that
+// table (? and Esc, a click closes it), quitting (q and Ctrl-C,
+// QuitAsked), the notice of a terminal too small (fits) and the widgets
+// of the last frame (HandleMouse). A new screen (a lesson, a teacher's
+// panel, a replay) embeds it; the overlays over a screen are the base's
+// too: the help, drawn from its show, and the instruments (below).
+//
+// Every key of a screen is in its one table of bindings, in one shape for
+// every screen (keyTable, labKeyTable, spectateKeyTable, lobbyKeyTable):
+// the base's handler does what it says, its help overlay lists it, and
+// gridlag -help prints it (KeyHelp, LabKeyHelp, LobbyKeyHelp,
+// SpectateKeyHelp); the bottom line and the panels' key hints read it
+// too. A row may belong to a state of its screen (the lobby's typing of a
+// room's name), whose keys work only then; the help heads them with it.
+// The help and quit rows are every table's (helpBinding, quitBinding).
+//
+// The controls of the game's panel and of the lab's panels are the same
+// widgets, tview primitives that take the mouse in their rectangle: a
+// checkbox for each of the client's toggles (listed once, in toggles), a
+// Slider for a link's durations (a track in the game's panel, steps in
+// the lab's narrower ones) and buttons. A screen draws them through its
+// controls (a panel through its own), which hand a mouse action to the
+// widget under the pointer, or to the one holding the mouse (a drag); a
+// key table's keys call the same functions.
 //
 // The instruments (instruments.go) are overlays over the board and panel
-// of the game and the lab, each a key in their key tables: the waterfall
-// of the last inputs' lives (waterfall.go), the net graph (netgraph.go)
-// and the latency budget (budget.go), each a function of a rectangle and
-// what package client measured, which a screen takes only while one is
-// open. The board draws a correction along the way it moved the avatar,
-// and the avatar where smoothing slides it (View.Shown).
+// of the game and over the boards of the lab, kept by the screen base
+// (screenBase.tools) with their keys in both tables (instrumentBinding, t
+// g b; smoothBinding, m): the waterfall of the last inputs' lives
+// (waterfall.go), the net graph (netgraph.go) and the latency budget
+// (budget.go), each a function of a rectangle and what package client
+// measured, which the base takes only while one is open. The board draws
+// a correction along the way it moved the avatar, and the avatar where
+// smoothing slides it (View.Shown).
 //
-// Run is the entry point: one event loop owns the interface's state, on a
-// Clock that tests replace by a virtual one. UI draws one frame
-// synchronously with Frame and takes input through HandleKey and
+// Run is the entry point: one event loop, on the caller's goroutine, owns
+// the interface's state, on a Clock that tests replace by a virtual one.
+// It reads the terminal's events from the screen's own queue, and what
+// takes a round trip (a lobby's calls) is the model's to make on its own
+// side (LobbyModel; tcp.AsyncLobby makes them on goroutines of its own),
+// signalling a channel the loop selects on: the package starts no
+// goroutine and takes no lock (TestStartsNoGoroutine). A screen draws one
+// frame synchronously with Frame and takes input through HandleKey and
 // HandleMouse, so tests can drive it without a real terminal.
 package tui

@@ -28,21 +28,31 @@ var legendHelp = []helpRow{
 	{"× →", styleCorrection, "a prediction the server corrected, the way it moved you"},
 }
 
-// helpRows returns the help box's rows for the keys of table.
+// helpRows returns the help box's rows for the keys of table: a row a
+// binding, and the heading of a state before its rows (see
+// binding.state).
 func helpRows[T any](table []binding[T]) []helpRow {
-	rows := make([]helpRow, len(table))
-	for i, b := range table {
-		rows[i] = helpRow{b.label, styleKey, b.help}
+	var rows []helpRow
+	state := ""
+	for _, b := range table {
+		if b.state != state {
+			state = b.state
+			rows = append(rows, helpRow{}, helpRow{text: state + ":"})
+		}
+		rows = append(rows, helpRow{b.label, styleKey, b.help})
 	}
 	return rows
 }
 
 // drawHelpOverlay draws the help box in the middle of the screen: the
-// title, every key of keys, the board's legend and where the log goes.
-func drawHelpOverlay(screen tcell.Screen, w, h int, logPath, title string, keys []helpRow) {
+// title, every key of keys, the board's legend if legend is set, and
+// where the log goes.
+func drawHelpOverlay(screen tcell.Screen, w, h int, logPath, title string, keys []helpRow, legend bool) {
 	lines := append([]helpRow{{text: title}}, keys...)
-	lines = append(lines, helpRow{})
-	lines = append(lines, legendHelp...)
+	if legend {
+		lines = append(lines, helpRow{})
+		lines = append(lines, legendHelp...)
+	}
 	if logPath == "" {
 		logPath = "(not written)"
 	}
@@ -79,7 +89,7 @@ func drawHelpOverlay(screen tcell.Screen, w, h int, logPath, title string, keys 
 		if row >= y0+boxH-1 {
 			break
 		}
-		if i == 0 {
+		if i == 0 || ln.key == "" { // the title, a state's heading
 			putText(screen, x0+2, row, inner, ln.text, styleHeading)
 			continue
 		}

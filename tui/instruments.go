@@ -2,21 +2,24 @@ package tui
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
 )
 
-// The instruments (issue 22) are overlays a key opens over the board and
-// the panel, on the game's screen and the lab's: the waterfall of the last
-// inputs' lives (waterfall.go), the net graph (netgraph.go) and the
-// latency budget (budget.go). Each draws what package client measures
-// (client.Instruments), which the screen takes only while one is open;
-// the waterfall asks the server for its stages of the inputs
-// (client.Instrumented.SetTrace) while it is open, and only then. Each is
-// a function of a rectangle and the data it draws, so that a screen base
-// can place it anywhere.
+// The instruments (issue 22) are overlays a key opens over what a screen
+// shows, on every screen that has players (the game's and the lab's): the
+// waterfall of the last inputs' lives (waterfall.go), the net graph
+// (netgraph.go) and the latency budget (budget.go). Each draws what
+// package client measures (client.Instruments), which the screen base
+// takes only while one is open; the waterfall asks the server for its
+// stages of the inputs (client.Instrumented.SetTrace) while it is open,
+// and only then. They live in the screen base (screenBase.tools), with
+// their keys (instrumentBinding) and smoothing's (smoothBinding) in every
+// such screen's key table: a screen names its players and says where the
+// overlay goes (instruments.draw), and leaves out what it covers.
 
 // instrument is an overlay of the instruments.
 type instrument uint8
@@ -29,23 +32,42 @@ const (
 	budgetView
 )
 
-// instruments is a screen's state of its overlays: the one open, and what
-// the sessions measured as of the last frame.
+// instruments is a screen's state of its overlays: its players, the
+// overlay open, and what the players' sessions measured as of the last
+// frame.
 type instruments struct {
+	// players are the screen's players (one in the game, two in the lab);
+	// none: the screen has no instruments.
+	players []client.Session
+	// names name the players on the overlays (the lab's "Player 1");
+	// none: the one player is "you".
+	names []string
+	// predictKeys are the keys that turn each player's prediction on and
+	// off, which the budget names.
+	predictKeys []string
+
 	open instrument
 	data [2]client.Instruments
 }
 
+// shown reports whether an overlay is open: the screen leaves out what it
+// covers.
+func (in *instruments) shown() bool { return in.open != noInstrument }
+
 // toggle opens overlay kind, or closes it if it is the one open; the
-// sessions are asked for the server's stages while the waterfall is open.
-func (in *instruments) toggle(kind instrument, sessions ...client.Session) {
+// players' sessions are asked for the server's stages while the waterfall
+// is open.
+func (in *instruments) toggle(kind instrument) {
+	if len(in.players) == 0 {
+		return
+	}
 	was := in.open
 	in.open = kind
 	if was == kind {
 		in.open = noInstrument
 	}
 	if (was == waterfallView) != (in.open == waterfallView) {
-		for _, s := range sessions {
+		for _, s := range in.players {
 			if i, ok := s.(client.Instrumented); ok {
 				i.SetTrace(in.open == waterfallView)
 			}
@@ -53,24 +75,116 @@ func (in *instruments) toggle(kind instrument, sessions ...client.Session) {
 	}
 }
 
-// take takes the sessions' instruments for the next frame, if an overlay
+// take takes the players' instruments for the next frame, if an overlay
 // is open (and costs nothing otherwise).
-func (in *instruments) take(sessions ...client.Session) {
+func (in *instruments) take() {
 	if in.open == noInstrument {
 		return
 	}
-	for i, s := range sessions {
+	for i, s := range in.players {
 		if is, ok := s.(client.Instrumented); ok && i < len(in.data) {
 			is.Instruments(&in.data[i])
 		}
 	}
 }
 
-// instrumentKeys is the help's row of the instruments' keys.
-const instrumentKeys = "t g b"
+// smoothing reports whether the first player's corrections slide.
+func (in *instruments) smoothing() bool {
+	if len(in.players) == 0 {
+		return false
+	}
+	return in.players[0].View().Smooth
+}
 
-// instrumentHelp is what the instruments' keys do, for the help.
-const instrumentHelp = "the waterfall of your inputs, the net graph, the latency budget"
+// toggleSmooth turns smoothing of corrections on or off for every player
+// of the screen, from the first one's state.
+func (in *instruments) toggleSmooth() {
+	on := !in.smoothing()
+	for _, p := range in.players {
+		setSmooth(p, on)
+	}
+}
+
+// nextChange is how soon the overlay open changes with time alone: the
+// net graph's seconds roll by; 0 for the others, which change only when
+// something arrives.
+func (in *instruments) nextChange() time.Duration {
+	if in.open == netGraphView {
+		return time.Second / 4
+	}
+	return 0
+}
+
+// draw draws the overlay open (if one is) over r: the one player's over
+// all of it, two players' in halves, the first above (or on the left,
+// when wide).
+func (in *instruments) draw(screen tcell.Screen, r rect) {
+	if in.open == noInstrument || len(in.players) == 0 {
+		return
+	}
+	if len(in.players) == 1 {
+		ins := &in.data[0]
+		switch in.open {
+		case waterfallView:
+			drawWaterfall(screen, r, "Waterfall: your last inputs, key to server's word", "t", ins)
+		case netGraphView:
+			drawNetGraph(screen, r, "Net graph: the last 30 s", "g", ins)
+		case budgetView:
+			drawBudgets(screen, r, "Latency budget", "b", []string{ownBudgetHeading}, []client.Budget{ins.Budget}, in.predictKey(0))
+		}
+		return
+	}
+	halves := [2]rect{{r.x, r.y, r.w, r.h / 2}, {r.x, r.y + r.h/2, r.w, r.h - r.h/2}}
+	if r.w >= 160 {
+		halves = [2]rect{{r.x, r.y, r.w / 2, r.h}, {r.x + r.w/2 + 1, r.y, r.w - r.w/2 - 1, r.h}}
+	}
+	for i, half := range halves {
+		ins := &in.data[i]
+		name := in.name(i)
+		switch in.open {
+		case waterfallView:
+			drawWaterfall(screen, half, name+": waterfall of the last inputs", "t", ins)
+		case netGraphView:
+			drawNetGraph(screen, half, name+": net graph, the last 30 s", "g", ins)
+		case budgetView:
+			seer := in.name(1 - i)
+			b := client.NewBudget(ins.Side, in.data[1-i].Side, seer+"'s ")
+			drawBudgets(screen, half, name+": latency budget", "b",
+				[]string{"from " + name + "'s press to " + seer + " seeing it"}, []client.Budget{b}, in.predictKey(i))
+		}
+	}
+}
+
+// name is how the overlays name player i.
+func (in *instruments) name(i int) string {
+	if i < len(in.names) {
+		return in.names[i]
+	}
+	return "Player " + strconv.Itoa(i+1)
+}
+
+// predictKey is the key that turns player i's prediction on and off.
+func (in *instruments) predictKey(i int) string {
+	if i < len(in.predictKeys) {
+		return in.predictKeys[i]
+	}
+	return toggleLabel(predictToggle)
+}
+
+// instrumentBinding is the row of a key table that opens and closes the
+// instruments' overlays, on a screen with players.
+func instrumentBinding[T baser]() binding[T] {
+	open := func(kind instrument) func(T) { return func(s T) { s.base().tools.toggle(kind) } }
+	return binding[T]{label: "t g b", help: "the last inputs' waterfall, the net graph, the latency budget",
+		keys: concat(runeKeys("t", open(waterfallView)), runeKeys("g", open(netGraphView)), runeKeys("b", open(budgetView)))}
+}
+
+// smoothBinding is the row of a key table that turns smoothing of
+// corrections on and off, for every player of the screen.
+func smoothBinding[T baser]() binding[T] {
+	return binding[T]{label: "m", help: "smoothing on/off: a correction slides over a move time, not snaps", toggle: smoothToggle,
+		keys: runeKeys("m", func(s T) { s.base().tools.toggleSmooth() })}
+}
 
 // The colours of the stages of an input's life and of the parts of a
 // budget: one each, told apart on dark and light terminals; the text on

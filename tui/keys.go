@@ -12,13 +12,20 @@ import (
 )
 
 // binding is one row of a key table: the keys, what each does to the
-// screen of type T (the game's *UI, the lab's *LabScreen), and how the
-// help names them.
+// screen of type T (the game's *UI, the lab's *LabScreen, the spectator's,
+// the lobby's), and how the help names them. Every screen has one table
+// of them, which its key handler (screenBase.HandleKey), its help overlay
+// and gridlag -help read; the panels' and the bottom line's key hints
+// read it too.
 type binding[T any] struct {
 	label string // the keys as the help overlay names them, e.g. "[ ]"
 	help  string // what they do, for the help overlay and -help
 	brief string // the keys on the bottom line; "" leaves the row out
 	group string // the bottom line's word for the rows before it with the same group
+	// state is the state of the screen the keys work in, as the help
+	// heads the rows of that state ("typing a room's name"); "" is the
+	// screen's usual state. A key works in one state only.
+	state string
 	keys  []keyDo[T]
 	// toggle is the panel's switch these keys flip; the panel shows label
 	// beside it.
@@ -28,9 +35,16 @@ type binding[T any] struct {
 // keyDo is one key and what it does to the screen.
 type keyDo[T any] struct {
 	key tcell.Key // tcell.KeyRune for a character
-	ch  rune      // the character, in lower case: letters match either case
+	ch  rune      // the character, in lower case: letters match either case; anyChar for any
 	do  func(T)
+	// typed is what any character does (ch is anyChar), given the
+	// character as typed.
+	typed func(T, rune)
 }
+
+// anyChar stands for any character in a keyDo: the one the text it types
+// is made of (a room's name).
+const anyChar rune = -1
 
 // keyTable is every key the interface understands. The key handler, the
 // bottom line, the help overlay and gridlag -help all read it.
@@ -53,22 +67,29 @@ var keyTable = []binding[*UI]{
 	{label: "[ ]", help: "injected round trip -/+ 50 ms", brief: "[ ]", group: "latency", keys: concat(
 		latencyKeys("[", -CoarseStep), latencyKeys("]", CoarseStep),
 	)},
-	{label: "m", help: "smoothing on/off: a correction slides over a move time, not snaps", toggle: smoothToggle,
-		keys: runeKeys("m", func(u *UI) { smoothToggle.flip(u.session) })},
-	{label: instrumentKeys, help: instrumentHelp, keys: concat(
-		runeKeys("t", func(u *UI) { u.tools.toggle(waterfallView, u.session) }),
-		runeKeys("g", func(u *UI) { u.tools.toggle(netGraphView, u.session) }),
-		runeKeys("b", func(u *UI) { u.tools.toggle(budgetView, u.session) }),
-	)},
+	smoothBinding[*UI](),
+	instrumentBinding[*UI](),
 	{label: "mouse", help: "click or drag the latency slider; click a toggle"},
-	{label: "?", help: "show or hide this help (Esc also hides it)", brief: "?", group: "help", keys: []keyDo[*UI]{
-		{key: tcell.KeyRune, ch: '?', do: func(u *UI) { u.help = !u.help }},
-		{key: tcell.KeyEscape, do: func(u *UI) { u.help = false }},
-	}},
-	{label: "q Ctrl-C", help: "quit", brief: "q", group: "quit", keys: []keyDo[*UI]{
-		{key: tcell.KeyRune, ch: 'q', do: (*UI).requestQuit},
-		{key: tcell.KeyCtrlC, do: (*UI).requestQuit},
-	}},
+	helpBinding[*UI](),
+	quitBinding[*UI](),
+}
+
+// helpBinding is the row of every key table that shows and hides the help
+// overlay.
+func helpBinding[T baser]() binding[T] {
+	return binding[T]{label: "?", help: "show or hide this help (Esc also hides it)", brief: "?", group: "help", keys: []keyDo[T]{
+		{key: tcell.KeyRune, ch: '?', do: func(s T) { s.base().toggleHelp() }},
+		{key: tcell.KeyEscape, do: func(s T) { s.base().help = false }},
+	}}
+}
+
+// quitBinding is the row of every key table that quits.
+func quitBinding[T baser]() binding[T] {
+	quit := func(s T) { s.base().requestQuit() }
+	return binding[T]{label: "q Ctrl-C", help: "quit", brief: "q", group: "quit", keys: []keyDo[T]{
+		{key: tcell.KeyRune, ch: 'q', do: quit},
+		{key: tcell.KeyCtrlC, do: quit},
+	}}
 }
 
 // moveKeys binds an arrow key and characters to a move.
@@ -108,16 +129,25 @@ func concat[T any](lists ...[]keyDo[T]) []keyDo[T] {
 
 // keyAction returns what a key event does to the game's screen, or nil
 // for a key the table does not have.
-func keyAction(ev *tcell.EventKey) func(u *UI) { return lookupKey(keyTable, ev) }
+func keyAction(ev *tcell.EventKey) func(u *UI) { return lookupKey(keyTable, "", ev) }
 
-// lookupKey returns what a key event does in table, or nil for a key the
-// table does not have.
-func lookupKey[T any](table []binding[T], ev *tcell.EventKey) func(T) {
+// lookupKey returns what a key event does in table to a screen in state
+// (see binding.state): the first key of that state's rows that matches.
+// It is nil for a key the table does not have.
+func lookupKey[T any](table []binding[T], state string, ev *tcell.EventKey) func(T) {
 	ch := unicode.ToLower(ev.Rune())
 	for _, b := range table {
+		if b.state != state {
+			continue
+		}
 		for _, k := range b.keys {
-			if k.key == ev.Key() && (k.key != tcell.KeyRune || k.ch == ch) {
+			switch {
+			case k.key != ev.Key():
+			case k.key != tcell.KeyRune || k.ch == ch:
 				return k.do
+			case k.ch == anyChar:
+				typed, r := k.typed, ev.Rune()
+				return func(s T) { typed(s, r) }
 			}
 		}
 	}
@@ -183,13 +213,20 @@ const keyLabelWidth = 10
 // padded to a column, and what they do. gridlag -help prints them.
 func KeyHelp() []string { return tableHelp(keyTable) }
 
-// tableHelp returns one line per row of table: the keys, padded to a
-// column, and what they do.
+// tableHelp returns one line per row of helpRows(table): the keys,
+// padded to a column, and what they do; a state's heading alone.
 func tableHelp[T any](table []binding[T]) []string {
-	lines := make([]string, len(table))
-	for i, b := range table {
-		pad := strings.Repeat(" ", max(1, keyLabelWidth-textWidth(b.label)))
-		lines[i] = fmt.Sprint(b.label, pad, b.help)
+	var lines []string
+	for _, r := range helpRows(table) {
+		switch {
+		case r.key == "" && r.text == "":
+			continue
+		case r.key == "":
+			lines = append(lines, r.text)
+			continue
+		}
+		pad := strings.Repeat(" ", max(1, keyLabelWidth-textWidth(r.key)))
+		lines = append(lines, fmt.Sprint(r.key, pad, r.text))
 	}
 	return lines
 }

@@ -2,10 +2,10 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
 	"gridlag/client"
 	"gridlag/grid"
@@ -39,11 +39,9 @@ const stripMinWidth = 12
 // belongs to one goroutine: the loop of RunLab, or a test calling
 // HandleKey, HandleMouse and Frame in turn.
 type LabScreen struct {
+	screenBase
 	model   LabModel
 	players [2]LabPlayer
-	opts    Options
-	present presenter
-	hs      hotspots // the buttons of the last frame
 
 	// What the last frame drew.
 	views   [2]client.View
@@ -57,27 +55,46 @@ type LabScreen struct {
 	server *ServerBoard
 	strips [2]*Strip
 
-	tools  instruments // both players' waterfalls, net graphs and budgets
-	smooth bool        // both players' corrections slide (SetSmooth)
+	// The widgets: each player's panel, the server's controls, the
+	// buttons of the bottom row.
+	panels           [2]*labPanel
+	rateDown, rateUp *button
+	lagComp          *checkbox
+	pause, stepOne   *button
+	speed, board     *button
+	helpOn, quitOn   *button
 
-	focus    int  // the board shown when one fits at a time
-	single   bool // the last frame showed one board at a time
-	tooSmall bool
-	help     bool
-	quit     bool
+	focus  int  // the board shown when one fits at a time
+	single bool // the last frame showed one board at a time
 }
 
 // NewLabScreen returns the lab's screen for model, drawn on screen, which
 // must already be initialised. It draws nothing; call Frame (or RunLab).
 func NewLabScreen(screen tcell.Screen, model LabModel, opts Options) *LabScreen {
-	s := &LabScreen{model: model, opts: opts.withDefaults(), present: presenter{screen: screen}}
+	s := &LabScreen{model: model}
+	s.screenBase = newBase(s, screen, opts, labKeyTable, "gridlag lab: keys", true)
 	for i := range s.players {
 		s.players[i] = model.Player(i)
 		s.boards[i] = NewBoard(func() *client.View { return &s.views[i] })
 		s.strips[i] = NewStrip(labHeadings[2*i], i == 0, func() []Flight { return s.flights[i] })
+		s.panels[i] = newLabPanel(i, s.players[i], &s.views[i])
+	}
+	s.tools.players = []client.Session{s.players[0], s.players[1]}
+	s.tools.names = []string{labHeadings[labPlayer1], labHeadings[labPlayer2]}
+	for i := range s.players {
+		s.tools.predictKeys = append(s.tools.predictKeys, tableGroupLabels(labKeyTable, labGroup("toggles", i))[:1])
 	}
 	s.server = NewServerBoard(func() *client.WorldView { return &s.world })
 	s.server.judged = s.judgedZap
+	s.rateDown = newButton("[-]", func() { s.changeRate(-1) })
+	s.rateUp = newButton("[+]", func() { s.changeRate(1) })
+	s.lagComp = newCheckbox(" lag compensation", "", model.LagComp, s.toggleLagComp)
+	s.pause = newButton("[. pause]", s.togglePause)
+	s.stepOne = newButton("[n step]", s.step)
+	s.speed = newButton("[/ speed]", model.SlowDown)
+	s.board = newButton("[Tab board]", s.nextBoard)
+	s.helpOn = newButton("[? help]", s.toggleHelp)
+	s.quitOn = newButton("[q quit]", s.requestQuit)
 	return s
 }
 
@@ -100,13 +117,13 @@ func (s *LabScreen) Frame() bool {
 	s.world = s.model.Overview()
 	s.scores = s.model.Scores()
 	s.zap, s.zapped = s.model.LastZap()
-	s.tools.take(s.players[0], s.players[1])
-	return s.present.present(s.render)
+	return s.show(s.render)
 }
 
-// render draws the whole screen in the layout the terminal's size allows.
+// render draws the whole screen in the layout the terminal's size allows:
+// the three boards side by side (the strips between them, or under the
+// server's board when they do not fit), else one at a time.
 func (s *LabScreen) render(screen tcell.Screen) {
-	s.hs = s.hs[:0]
 	w, h := screen.Size()
 	m := s.world.Map
 	if m == nil { // a lab's server always has its map
@@ -114,29 +131,25 @@ func (s *LabScreen) render(screen tcell.Screen) {
 	}
 	mw, mh := m.Width(), m.Height()
 	below := h - 3 - mh // rows under the boards, between headings and the bottom row
-	s.tooSmall, s.single = false, false
+	sideBySide := w >= 3*mw && below >= labPanelRows
+	s.single = !sideBySide && w >= 2*mw && h >= mh+2
+	if !s.fits(screen, sideBySide || s.single, 2*mw, mh+2) {
+		return
+	}
 	switch {
-	case s.tools.open != noInstrument && w >= 2*mw && h >= mh+2:
-		// The overlay covers the boards: they are not drawn under it.
-	case w >= 3*mw+2*(stripMinWidth+2) && below >= labPanelRows:
-		s.drawSideBySide(screen, w, h, mw, mh, (w-3*mw)/2)
-	case w >= 3*mw && below >= labPanelRows:
-		s.drawSideBySide(screen, w, h, mw, mh, 0)
-	case w >= 2*mw && h >= mh+2:
-		s.single = true
+	case s.tools.shown():
+		// An instrument's overlay covers the boards: they are not drawn
+		// under it.
+		s.tools.draw(screen, rect{0, 1, w, h - 2})
+	case s.single:
 		s.drawSingle(screen, w, h, mw, mh)
+	case w >= 3*mw+2*(stripMinWidth+2):
+		s.drawSideBySide(screen, w, h, mw, mh, (w-3*mw)/2)
 	default:
-		s.tooSmall = true
-		drawTooSmall(screen, w, h, 2*mw, mh+2)
+		s.drawSideBySide(screen, w, h, mw, mh, 0)
 	}
-	if !s.tooSmall {
-		s.drawInstruments(screen, rect{0, 1, w, h - 2})
-		s.drawHeader(screen, w)
-		s.drawButtons(screen, w, h-1)
-	}
-	if s.help {
-		drawHelpOverlay(screen, w, h, s.opts.LogPath, "gridlag lab: keys", helpRows(labKeyTable))
-	}
+	s.drawHeader(screen, w)
+	s.drawButtons(screen, w, h-1)
 }
 
 // drawSideBySide draws the three boards side by side, gap columns apart,
@@ -152,7 +165,7 @@ func (s *LabScreen) drawSideBySide(screen tcell.Screen, w, h, mw, mh, gap int) {
 	for i, b := range s.boards {
 		b.SetRect(xs[2*i], top, mw, mh)
 		b.Draw(screen)
-		labPanel{i: i, player: s.players[i], view: &s.views[i]}.draw(screen, &s.hs, xs[2*i], under, mw, h-1-under)
+		s.panels[i].draw(screen, &s.controls, xs[2*i], under, mw, h-1-under)
 	}
 	s.server.SetRect(xs[labServer], top, mw, mh)
 	s.server.Draw(screen)
@@ -182,7 +195,7 @@ func (s *LabScreen) drawSingle(screen tcell.Screen, w, h, mw, mh int) {
 	i := s.focus / 2
 	s.boards[i].SetRect(0, 1, mw, mh)
 	s.boards[i].Draw(screen)
-	labPanel{i: i, player: s.players[i], view: &s.views[i]}.draw(screen, &s.hs, x, y+1, rw, rows-1)
+	s.panels[i].draw(screen, &s.controls, x, y+1, rw, rows-1)
 }
 
 // drawServerInfo draws the server's lines, its rate control and its zap
@@ -193,11 +206,11 @@ func (s *LabScreen) drawServerInfo(screen tcell.Screen, x, y, w, rows int) int {
 	if n >= rows {
 		return n
 	}
-	r := &rowWriter{screen: screen, hs: &s.hs, x: x, y: y + n, end: x + w}
+	r := &rowWriter{screen: screen, ctl: &s.controls, x: x, y: y + n, end: x + w}
 	r.text("rate ", styleText)
-	r.button("[-]", styleKey, func() { s.changeRate(-1) })
+	r.put(s.rateDown)
 	r.text(" "+rateText(s.model.Rate())+" ", styleText)
-	r.button("[+]", styleKey, func() { s.changeRate(1) })
+	r.put(s.rateUp)
 	r.text("  "+tableGroupLabels(labKeyTable, "rate"), styleDim)
 	return n + 1 + s.drawZapInfo(screen, x, y+n+1, w, rows-n-1)
 }
@@ -211,8 +224,8 @@ func (s *LabScreen) drawStripsStacked(screen tcell.Screen, x, y, w, rows int) {
 	}
 }
 
-// drawHeader draws the top row: the title, the virtual time, the speed
-// and PAUSED.
+// drawHeader draws the top row: the title, the virtual time, the speed,
+// PAUSED and whether the players' corrections slide (smoothing).
 func (s *LabScreen) drawHeader(screen tcell.Screen, w int) {
 	fill(screen, 0, 0, w, 1, styleTitle)
 	title := s.opts.Title
@@ -223,7 +236,7 @@ func (s *LabScreen) drawHeader(screen tcell.Screen, w int) {
 	if s.model.Paused() {
 		line += "   PAUSED"
 	}
-	if s.smooth {
+	if s.views[0].Smooth {
 		line += "   smoothing"
 	}
 	putText(screen, 1, 0, w-2, line, styleTitle)
@@ -232,80 +245,21 @@ func (s *LabScreen) drawHeader(screen tcell.Screen, w int) {
 // drawButtons draws the bottom row: the buttons of the lab's clock and
 // screen, with their keys.
 func (s *LabScreen) drawButtons(screen tcell.Screen, w, y int) {
-	r := &rowWriter{screen: screen, hs: &s.hs, x: 0, y: y, end: w}
-	pause := "[. pause]"
+	r := &rowWriter{screen: screen, ctl: &s.controls, x: 0, y: y, end: w}
+	s.pause.label = "[. pause]"
 	if s.model.Paused() {
-		pause = "[. resume]"
+		s.pause.label = "[. resume]"
 	}
-	r.button(pause, styleKey, s.togglePause)
-	r.text(" ", styleText)
-	r.button("[n step]", styleKey, s.step)
-	r.text(" ", styleText)
-	r.button("[/ speed "+s.model.Speed()+"]", styleKey, s.model.SlowDown)
-	r.text(" ", styleText)
-	if s.single {
-		r.button("[Tab board]", styleKey, s.nextBoard)
-		r.text(" ", styleText)
+	s.speed.label = "[/ speed " + s.model.Speed() + "]"
+	buttons := []*button{s.pause, s.stepOne, s.speed, s.board, s.helpOn, s.quitOn}
+	if !s.single {
+		buttons = slices.Delete(buttons, 3, 4) // no Tab: every board shows
 	}
-	r.button("[? help]", styleKey, func() { s.help = !s.help })
-	r.text(" ", styleText)
-	r.button("[q quit]", styleKey, func() { s.quit = true })
-}
-
-// HandleKey does what the lab's key table says of a key.
-func (s *LabScreen) HandleKey(ev *tcell.EventKey) {
-	if do := lookupKey(labKeyTable, ev); do != nil {
-		do(s)
-	}
-}
-
-// HandleMouse handles one mouse action: a click closes the help overlay,
-// or presses the button under it. It reports whether the action was used.
-func (s *LabScreen) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool {
-	if action != tview.MouseLeftClick {
-		return false
-	}
-	if s.help {
-		s.help = false
-		return true
-	}
-	x, y := ev.Position()
-	return s.hs.click(x, y)
-}
-
-// drawInstruments draws the instrument overlay that is open over r: the
-// two players' halves, Player 1 above (or on the left, when wide).
-func (s *LabScreen) drawInstruments(screen tcell.Screen, r rect) {
-	if s.tools.open == noInstrument {
-		return
-	}
-	halves := [2]rect{{r.x, r.y, r.w, r.h / 2}, {r.x, r.y + r.h/2, r.w, r.h - r.h/2}}
-	if r.w >= 160 {
-		halves = [2]rect{{r.x, r.y, r.w / 2, r.h}, {r.x + r.w/2 + 1, r.y, r.w - r.w/2 - 1, r.h}}
-	}
-	for i, half := range halves {
-		ins := &s.tools.data[i]
-		name := labHeadings[2*i]
-		switch s.tools.open {
-		case waterfallView:
-			drawWaterfall(screen, half, name+": waterfall of the last inputs", "t", ins)
-		case netGraphView:
-			drawNetGraph(screen, half, name+": net graph, the last 30 s", "g", ins)
-		case budgetView:
-			other := &s.tools.data[1-i]
-			seer := labHeadings[2*(1-i)]
-			b := client.NewBudget(ins.Side, other.Side, seer+"'s ")
-			drawBudgets(screen, half, name+": latency budget", "b",
-				[]string{"from " + name + "'s press to " + seer + " seeing it"}, []client.Budget{b}, tableGroupLabels(labKeyTable, labGroup("toggles", i))[:1])
+	for i, b := range buttons {
+		if i > 0 {
+			r.text(" ", styleText)
 		}
-	}
-}
-
-// toggleSmooth turns smoothing of corrections on or off for both players.
-func (s *LabScreen) toggleSmooth() {
-	s.smooth = !s.smooth
-	for _, p := range s.players {
-		setSmooth(p, s.smooth)
+		r.put(b)
 	}
 }
 
@@ -331,7 +285,7 @@ func (s *LabScreen) nextBoard() { s.focus = (s.focus + 1) % labBoards }
 // Player 1, 1 the server, 2 Player 2): the screen column and row of its
 // first character. ok is false when that board is not drawn.
 func (s *LabScreen) BoardCell(b int, p grid.Pos) (x, y int, ok bool) {
-	if s.tooSmall || s.single && b != s.focus {
+	if s.tooSmall || s.tools.shown() || s.single && b != s.focus {
 		return 0, 0, false
 	}
 	if b == labServer {
@@ -339,15 +293,6 @@ func (s *LabScreen) BoardCell(b int, p grid.Pos) (x, y int, ok bool) {
 	}
 	return s.boards[b/2].Cell(p)
 }
-
-// HelpVisible reports whether the help overlay is shown.
-func (s *LabScreen) HelpVisible() bool { return s.help }
-
-// QuitAsked reports whether the user asked to quit.
-func (s *LabScreen) QuitAsked() bool { return s.quit }
-
-// resized notes that the terminal changed size.
-func (s *LabScreen) resized() { s.present.resized() }
 
 // nextChange returns FrameInterval while the lab's clock runs: then what
 // the screen shows changes with time alone; 0 while it is paused.

@@ -306,3 +306,35 @@ func TestLabScreenHelpFits(t *testing.T) {
 		}
 	}
 }
+
+// TestLabScreenSlidersStep: a lab player's lag is the game's slider drawn
+// as steps: [-] and [+] step it by 10 ms from what it is now (after a
+// preset too), the wheel over it steps it, a click between the buttons
+// does nothing.
+func TestLabScreenSlidersStep(t *testing.T) {
+	r := newLabRig(t, lab.Default(), 160, 45)
+	p1 := r.lab.Players()[0]
+	x, y, ok := r.find("lag    [-]  250ms [+]")
+	if !ok {
+		t.Fatalf("no lag slider:\n%s", r.text())
+	}
+	minus, value, plus := x+len("lag    "), x+len("lag    [-]  2"), x+len("lag    [-]  250ms [+")
+	r.click(minus, y)
+	if got := p1.View().Latency; got != 240*time.Millisecond {
+		t.Fatalf("[-] made the latency %v, want 240ms", got)
+	}
+	if r.click(value, y) || p1.View().Latency != 240*time.Millisecond {
+		t.Fatal("a click on the value did something")
+	}
+	r.s.HandleMouse(tview.MouseScrollUp, tcell.NewEventMouse(value, y, tcell.WheelUp, tcell.ModNone))
+	r.s.Frame()
+	r.mustShow("lag    [-]  250ms [+]")
+	r.s.HandleKey(tcell.NewEventKey(tcell.KeyRune, 'l', tcell.ModNone)) // a preset, not drawn yet
+	preset := p1.View().Latency
+	r.click(plus, y)
+	// 10 ms more, on the steps of 10 ms.
+	want := (preset + 15*time.Millisecond) / (10 * time.Millisecond) * (10 * time.Millisecond)
+	if got := p1.View().Latency; preset == 250*time.Millisecond || got != want {
+		t.Fatalf("[+] after the preset's %v made the latency %v, want %v", preset, got, want)
+	}
+}

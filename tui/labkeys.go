@@ -6,7 +6,6 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
-	"gridlag/client"
 	"gridlag/grid"
 )
 
@@ -26,10 +25,10 @@ var labKeyTable = []binding[*LabScreen]{
 			{key: tcell.KeyRune, ch: rune(labZapKeys[1][0]), do: func(s *LabScreen) { s.players[1].Zap() }}}},
 	labToggleBinding(0, "1 2 3"),
 	labToggleBinding(1, "4 5 6"),
-	labStepBinding(0, "lag", "- +", "-_", "+=", "injected round trip -/+ 10 ms (also _ =)", LabPlayer.SetLatency, latencyOf),
-	labStepBinding(1, "lag", "[ ]", "[", "]", "injected round trip -/+ 10 ms", LabPlayer.SetLatency, latencyOf),
-	labStepBinding(0, "jitter", "9 0", "9", "0", "jitter -/+ 10 ms", LabPlayer.SetJitter, jitterOf),
-	labStepBinding(1, "jitter", "( )", "(", ")", "jitter -/+ 10 ms", LabPlayer.SetJitter, jitterOf),
+	labStepBinding(0, "lag", "- +", "-_", "+=", "injected round trip -/+ 10 ms (also _ =)", lagSlider),
+	labStepBinding(1, "lag", "[ ]", "[", "]", "injected round trip -/+ 10 ms", lagSlider),
+	labStepBinding(0, "jitter", "9 0", "9", "0", "jitter -/+ 10 ms", jitterSlider),
+	labStepBinding(1, "jitter", "( )", "(", ")", "jitter -/+ 10 ms", jitterSlider),
 	labPlayerBinding(0, "preset", "l", "next link preset: good, average, poor, then its own link", LabPlayer.NextPreset),
 	labPlayerBinding(1, "preset", "e", "next link preset: good, average, poor, then its own link", LabPlayer.NextPreset),
 	labPlayerBinding(0, "spike", "k", "lag spike: the link stalls for a second", LabPlayer.Spike),
@@ -37,36 +36,27 @@ var labKeyTable = []binding[*LabScreen]{
 	{label: ". n /", help: "clock: . pause/resume, n step to the next event, / 1x 1/2 1/4 1/10", keys: concat(
 		runeKeys(".", (*LabScreen).togglePause), runeKeys("n", (*LabScreen).step),
 		runeKeys("/", func(s *LabScreen) { s.model.SlowDown() }))},
-	{label: instrumentKeys + " m", help: "both players' waterfalls, net graphs, budgets; m smoothing on/off", keys: concat(
-		runeKeys("t", func(s *LabScreen) { s.tools.toggle(waterfallView, s.players[0], s.players[1]) }),
-		runeKeys("g", func(s *LabScreen) { s.tools.toggle(netGraphView, s.players[0], s.players[1]) }),
-		runeKeys("b", func(s *LabScreen) { s.tools.toggle(budgetView, s.players[0], s.players[1]) }),
-		runeKeys("m", (*LabScreen).toggleSmooth))},
+	instrumentBinding[*LabScreen](),
+	smoothBinding[*LabScreen](),
 	{label: "c", help: "server: lag compensation on/off, live", group: "lagcomp", keys: runeKeys("c", (*LabScreen).toggleLagComp)},
 	{label: "{ }", help: "server update rate -/+ 1 per second (0 = a state per input)", group: "rate", keys: concat(
 		runeKeys("{", func(s *LabScreen) { s.changeRate(-1) }), runeKeys("}", func(s *LabScreen) { s.changeRate(1) }))},
 	{label: "Tab", help: "next board, when the terminal shows one at a time", keys: []keyDo[*LabScreen]{
 		{key: tcell.KeyTab, do: (*LabScreen).nextBoard}}},
 	{label: "mouse", help: "click any [button] or [x] switch"},
-	{label: "?", help: "show or hide this help (Esc also hides it)", keys: []keyDo[*LabScreen]{
-		{key: tcell.KeyRune, ch: '?', do: func(s *LabScreen) { s.help = !s.help }},
-		{key: tcell.KeyEscape, do: func(s *LabScreen) { s.help = false }},
-	}},
-	{label: "q Ctrl-C", help: "quit", keys: []keyDo[*LabScreen]{
-		{key: tcell.KeyRune, ch: 'q', do: func(s *LabScreen) { s.quit = true }},
-		{key: tcell.KeyCtrlC, do: func(s *LabScreen) { s.quit = true }},
-	}},
+	helpBinding[*LabScreen](),
+	quitBinding[*LabScreen](),
 }
 
 // labZapKeys are the players' zap keys, as the help and the panels name
 // them: Enter (on the right, near the arrows) and f.
 var labZapKeys = [2]string{"Enter", "f"}
 
-// latencyOf returns a view's injected round trip.
-func latencyOf(v client.View) time.Duration { return v.Latency }
+// lagSlider returns a lab player's latency slider.
+func lagSlider(p *labPanel) *Slider { return p.lag }
 
-// jitterOf returns a view's injected jitter.
-func jitterOf(v client.View) time.Duration { return v.Jitter }
+// jitterSlider returns a lab player's jitter slider.
+func jitterSlider(p *labPanel) *Slider { return p.jitter }
 
 // labGroup names a group of rows of one player, e.g. "lag 1".
 func labGroup(what string, i int) string { return what + " " + strconv.Itoa(i+1) }
@@ -93,20 +83,18 @@ func labMoveKeys(i int, arrows map[grid.Dir]tcell.Key, chars string) []keyDo[*La
 // label (prediction, reconciliation, interpolation).
 func labToggleBinding(i int, label string) binding[*LabScreen] {
 	var keys []keyDo[*LabScreen]
-	for j, t := range labToggles {
-		keys = append(keys, runeKeys(label[2*j:2*j+1], func(s *LabScreen) { t.toggle.flip(s.players[i]) })...)
+	for j, t := range toggles {
+		keys = append(keys, runeKeys(label[2*j:2*j+1], func(s *LabScreen) { t.flip(s.players[i]) })...)
 	}
 	return binding[*LabScreen]{label: label, group: labGroup("toggles", i), keys: keys,
 		help: playerHelp(i, "prediction, reconciliation, interpolation on/off")}
 }
 
-// labStepBinding binds player i's keys that step one of its link's
-// durations by labStep: the characters of down and of up.
-func labStepBinding(i int, what, label, down, up, help string, set func(LabPlayer, time.Duration), get func(client.View) time.Duration) binding[*LabScreen] {
+// labStepBinding binds player i's keys that step one of its sliders (of
+// its link's durations): the characters of down and of up.
+func labStepBinding(i int, what, label, down, up, help string, slider func(*labPanel) *Slider) binding[*LabScreen] {
 	step := func(by time.Duration) func(s *LabScreen) {
-		return func(s *LabScreen) {
-			set(s.players[i], clampLatency(get(s.players[i].View())+by))
-		}
+		return func(s *LabScreen) { slider(s.panels[i]).step(by) }
 	}
 	return binding[*LabScreen]{label: label, group: labGroup(what, i), help: playerHelp(i, help),
 		keys: concat(runeKeys(down, step(-labStep)), runeKeys(up, step(labStep)))}

@@ -17,7 +17,7 @@ func TestLabKeyTable(t *testing.T) {
 	seen := map[key]string{}
 	for _, b := range labKeyTable {
 		for _, k := range b.keys {
-			if lookupKey(labKeyTable, tcell.NewEventKey(k.key, k.ch, tcell.ModNone)) == nil {
+			if lookupKey(labKeyTable, "", tcell.NewEventKey(k.key, k.ch, tcell.ModNone)) == nil {
 				t.Errorf("%s: key %v %q does nothing", b.label, k.key, k.ch)
 			}
 			if other, dup := seen[key{k.key, k.ch}]; dup {
@@ -26,7 +26,7 @@ func TestLabKeyTable(t *testing.T) {
 			seen[key{k.key, k.ch}] = b.label
 		}
 	}
-	if lookupKey(labKeyTable, tcell.NewEventKey(tcell.KeyRune, ' ', tcell.ModNone)) != nil {
+	if lookupKey(labKeyTable, "", tcell.NewEventKey(tcell.KeyRune, ' ', tcell.ModNone)) != nil {
 		t.Error("Space is bound in the lab")
 	}
 	for i := range 2 {

@@ -30,21 +30,40 @@ const (
 // row.
 const labPanelRows = labLedgerRow + 1
 
-// labPanel draws what a lab player's own screen shows beside its board:
-// the status line, its link's controls (latency, jitter, loss preset, lag
+// labPanel is what a lab player's own screen shows beside its board: the
+// status line, its link's controls (latency, jitter, loss preset, lag
 // spike), its zap button, its toggles, the server's word on its zaps and
-// its ledger of unacknowledged inputs. Every control is a button; the
+// its ledger of unacknowledged inputs. Every control is a widget, the
+// game's panel's own (sliders drawn as steps, checkboxes, buttons); the
 // keys of player i do the same.
 type labPanel struct {
 	i      int // 0 for Player 1
 	player LabPlayer
-	view   *client.View
+	view   *client.View // the frame's
+
+	lag, jitter        *Slider
+	preset, spike, zap *button
+	toggles            []*checkbox // in the order of toggles
 }
 
-// draw draws the panel into the rectangle, recording its buttons in hs.
-func (p labPanel) draw(screen tcell.Screen, hs *hotspots, x, y, w, h int) {
+// newLabPanel returns the panel of player i, which draws view.
+func newLabPanel(i int, player LabPlayer, view *client.View) *labPanel {
+	p := &labPanel{i: i, player: player, view: view}
+	p.lag = newStepSlider(func() time.Duration { return player.View().Latency }, player.SetLatency)
+	p.jitter = newStepSlider(func() time.Duration { return player.View().Jitter }, player.SetJitter)
+	p.preset = newButton("[preset]", player.NextPreset)
+	p.spike = newButton("[lag spike 1s]", player.Spike)
+	p.zap = newButton("[zap]", player.Zap)
+	for _, t := range toggles {
+		p.toggles = append(p.toggles, t.checkbox(player, func() *client.View { return view }, t.short, ""))
+	}
+	return p
+}
+
+// draw draws the panel into the rectangle, its widgets through ctl.
+func (p *labPanel) draw(screen tcell.Screen, ctl *controls, x, y, w, h int) {
 	v := p.view
-	row := func(r int) *rowWriter { return &rowWriter{screen: screen, hs: hs, x: x, y: y + r, end: x + w} }
+	row := func(r int) *rowWriter { return &rowWriter{screen: screen, ctl: ctl, x: x, y: y + r, end: x + w} }
 	if h <= labStatusRow {
 		return
 	}
@@ -52,8 +71,8 @@ func (p labPanel) draw(screen tcell.Screen, hs *hotspots, x, y, w, h int) {
 	if h <= labToggleRow {
 		return
 	}
-	p.stepper(row(labLagRow), "lag    ", v.Latency, "lag", p.player.SetLatency)
-	p.stepper(row(labJitterRow), "jitter ", v.Jitter, "jitter", p.player.SetJitter)
+	p.stepper(row(labLagRow), "lag    ", p.lag, v.Latency, "lag")
+	p.stepper(row(labJitterRow), "jitter ", p.jitter, v.Jitter, "jitter")
 
 	r := row(labLossRow)
 	r.text(fmt.Sprintf("loss %.1f%%  ", 100*p.player.Loss()), styleText)
@@ -61,13 +80,14 @@ func (p labPanel) draw(screen tcell.Screen, hs *hotspots, x, y, w, h int) {
 	if preset == "" {
 		preset = "own"
 	}
-	r.button("[preset "+preset+"]", styleKey, p.player.NextPreset)
+	p.preset.label = "[preset " + preset + "]"
+	r.put(p.preset)
 	r.text(" "+p.keys("preset"), styleDim)
 
 	r = row(labSpikeRow)
-	r.button("[lag spike 1s]", styleKey, p.player.Spike)
+	r.put(p.spike)
 	r.text(" "+p.keys("spike")+"   ", styleDim)
-	r.button("[zap]", styleKey, p.player.Zap)
+	r.put(p.zap)
 	r.text(" "+labZapKeys[p.i], styleDim)
 	switch {
 	case v.Frozen:
@@ -77,8 +97,8 @@ func (p labPanel) draw(screen tcell.Screen, hs *hotspots, x, y, w, h int) {
 	}
 
 	r = row(labToggleRow)
-	for _, t := range labToggles {
-		r.button(checkbox(t.toggle.on(v))+t.short, styleText, func() { t.toggle.flip(p.player) })
+	for _, c := range p.toggles {
+		r.put(c)
 		r.text(" ", styleText)
 	}
 	r.text(p.keys("toggles"), styleDim)
@@ -100,20 +120,12 @@ func labNews(v *client.View, w int) []panelLine {
 	return latestNews(v, w)
 }
 
-// labToggles are the toggles of a lab player's panel, with their short
-// names (three fit on one row).
-var labToggles = []struct {
-	toggle *toggle
-	short  string
-}{{predictToggle, "pred"}, {reconcileToggle, "recon"}, {interpolateToggle, "interp"}}
-
-// stepper writes a value with buttons that step it by labStep, and the
-// keys that do the same.
-func (p labPanel) stepper(r *rowWriter, name string, value time.Duration, group string, set func(time.Duration)) {
+// stepper writes a slider's name, the slider showing value, and the keys
+// that step it.
+func (p *labPanel) stepper(r *rowWriter, name string, s *Slider, value time.Duration, group string) {
 	r.text(name, styleText)
-	r.button("[-]", styleKey, func() { set(clampLatency(value - labStep)) })
-	r.text(fmt.Sprintf(" %6s ", millis(value)), styleText)
-	r.button("[+]", styleKey, func() { set(clampLatency(value + labStep)) })
+	s.SetValue(value)
+	r.put(s)
 	r.text("  "+p.keys(group), styleDim)
 }
 

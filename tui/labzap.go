@@ -31,8 +31,8 @@ func (s *LabScreen) drawZapInfo(screen tcell.Screen, x, y, w, rows int) int {
 	if n <= 0 {
 		return 0
 	}
-	r := &rowWriter{screen: screen, hs: &s.hs, x: x, y: y, end: x + w}
-	r.button(checkbox(s.model.LagComp())+" lag compensation", styleText, s.toggleLagComp)
+	r := &rowWriter{screen: screen, ctl: &s.controls, x: x, y: y, end: x + w}
+	r.put(s.lagComp)
 	r.text("  "+tableGroupLabels(labKeyTable, "lagcomp"), styleDim)
 	for i, l := range lines[:n-1] {
 		putText(screen, x, y+1+i, w, l, styleText)

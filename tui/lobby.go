@@ -2,11 +2,9 @@ package tui
 
 import (
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
 	"gridlag/client"
 	"gridlag/protocol"
@@ -16,16 +14,30 @@ import (
 // while it is shown.
 const LobbyRefresh = 2 * time.Second
 
-// Lobby is what the lobby screen needs from a server: the list of its
-// rooms, and a way into one. Its methods may take a round trip: the lobby
-// calls them off its loop, one at a time.
-type Lobby interface {
-	// Rooms asks the server for the rooms it hosts.
-	Rooms() (*protocol.Rooms, error)
-	// Join connects to room ("" for the default room) as a player and
-	// returns the session without waiting for the Welcome
-	// (tcp.Connect).
-	Join(room string) (client.Session, error)
+// LobbyModel is what the lobby screen needs from a server: the list of
+// its rooms, and a way into one. Its calls take a round trip, which the
+// model makes on its own side (tcp.AsyncLobby makes them on goroutines of
+// its own): AskRooms and Join return at once, and an answer waits in the
+// model, Changed saying so, until the screen takes it on its loop. The
+// screen asks one of each at a time. tui starts no goroutine for it.
+type LobbyModel interface {
+	// AskRooms asks the server for the rooms it hosts.
+	AskRooms()
+	// TakeRooms returns the answer to AskRooms once it came, once: the
+	// rooms, or why there are none. ok is false while none waits.
+	TakeRooms() (rooms *protocol.Rooms, err error, ok bool)
+	// Join asks to connect to room ("" for the default room) as a
+	// player, without waiting for the Welcome (tcp.Connect).
+	Join(room string)
+	// TakeJoin returns the answer to Join once it came, once: the
+	// session of the room, the screen's from then on, or why there is
+	// none. ok is false while none waits.
+	TakeJoin() (s client.Session, err error, ok bool)
+	// Changed receives when an answer waits.
+	Changed() <-chan struct{}
+	// Close ends the lobby: a session that came and was not taken, or
+	// that comes later, is closed.
+	Close()
 }
 
 // LobbyScreen is the lobby: the rooms of a server (name, players and
@@ -34,48 +46,40 @@ type Lobby interface {
 // the terminal over (see handoff). It belongs to one goroutine: the loop
 // of RunLobby, or a test calling HandleKey and Frame in turn.
 type LobbyScreen struct {
-	screen  tcell.Screen
-	lobby   Lobby
-	opts    Options
-	present presenter
+	screenBase
+	screen tcell.Screen
+	model  LobbyModel
 
-	changed   chan struct{} // signalled when an answer is waiting
-	mu        sync.Mutex
-	answers   []lobbyAnswer // guarded by mu
-	abandoned bool          // guarded by mu: the lobby is over, answers are dropped
-
-	fetching bool // Rooms was called and has not answered
-	joining  bool // Join was called and has not answered
+	fetching bool // AskRooms was called and its answer not taken
+	joining  bool // Join was called and its answer not taken
 
 	list     *protocol.Rooms
-	listedAt time.Time
-	sel      int    // the chosen row: a room, or len(rooms) for "new room"
-	naming   bool   // typing a new room's name
-	name     []rune // the new room's name so far
-	status   string // the last error or what is under way
-	quit     bool
+	listedAt time.Time // when the last answer to AskRooms was taken
+	sel      int       // the chosen row: a room, or len(rooms) for "new room"
+	name     []rune    // the new room's name so far, while it is typed (the state lobbyNaming)
+	status   string    // the last error or what is under way
 
 	session client.Session // the room joined, once Join answered
 	room    string         // its name
 	game    *UI            // its screen, once handed off
 }
 
-// NewLobbyScreen returns the lobby of lobby drawn on screen, which must
+// NewLobbyScreen returns the lobby of model drawn on screen, which must
 // already be initialised, and asks for the rooms.
-func NewLobbyScreen(screen tcell.Screen, lobby Lobby, opts Options) *LobbyScreen {
-	s := &LobbyScreen{screen: screen, lobby: lobby, opts: opts.withDefaults(),
-		present: presenter{screen: screen}, changed: make(chan struct{}, 1)}
+func NewLobbyScreen(screen tcell.Screen, model LobbyModel, opts Options) *LobbyScreen {
+	s := &LobbyScreen{screen: screen, model: model}
+	s.screenBase = newBase(s, screen, opts, lobbyKeyTable, "gridlag lobby: keys", false)
 	s.fetch()
 	return s
 }
 
-// RunLobby runs the lobby on screen, which must not be initialised yet,
-// then the game in the room the user joins (titled Options.Title and the
-// room's name), until they quit, Options.Stop is closed or the game's
-// session ends (as Run). It closes the session it opened, and one that
-// comes after the user quit.
-func RunLobby(screen tcell.Screen, lobby Lobby, opts Options) error {
-	sess, _, err := RunLobbySession(screen, lobby, opts)
+// RunLobby runs the lobby of model on screen, which must not be
+// initialised yet, then the game in the room the user joins (titled
+// Options.Title and the room's name), until they quit, Options.Stop is
+// closed or the game's session ends (as Run). It closes the model, and so
+// a session that comes after the user quit, and the session it joined.
+func RunLobby(screen tcell.Screen, model LobbyModel, opts Options) error {
+	sess, _, err := RunLobbySession(screen, model, opts)
 	if sess != nil {
 		sess.Close()
 	}
@@ -85,18 +89,16 @@ func RunLobby(screen tcell.Screen, lobby Lobby, opts Options) error {
 // RunLobbySession is RunLobby, but hands the session of the room the user
 // joined, and its name, to the caller, who must close it (or, with a
 // tcp.Conn, abandon it to keep the avatar for a resume); it is nil if
-// no room was joined. A session that comes after the user quit is closed.
-func RunLobbySession(screen tcell.Screen, lobby Lobby, opts Options) (client.Session, string, error) {
+// no room was joined. It closes the model, and so a session that comes
+// after the user quit.
+func RunLobbySession(screen tcell.Screen, model LobbyModel, opts Options) (client.Session, string, error) {
 	var s *LobbyScreen
 	over, err := runApp(screen, opts, func() app {
-		s = NewLobbyScreen(screen, lobby, opts)
+		s = NewLobbyScreen(screen, model, opts)
 		return s
 	})
-	if s == nil {
-		return nil, "", err
-	}
-	s.abandon()
-	if s.session == nil {
+	model.Close()
+	if s == nil || s.session == nil {
 		return nil, "", err
 	}
 	if err == nil && over {
@@ -105,15 +107,65 @@ func RunLobbySession(screen tcell.Screen, lobby Lobby, opts Options) (client.Ses
 	return s.session, s.room, err
 }
 
-// Frame applies what the server answered, asks for the rooms again when
+// Frame takes what the server answered, asks for the rooms again when
 // LobbyRefresh has passed, and draws the lobby; it shows the frame if it
 // changed anything and reports whether it did.
 func (s *LobbyScreen) Frame() bool {
 	s.take()
-	if s.session == nil && s.opts.Clock.Now().Sub(s.listedAt) >= LobbyRefresh {
+	if s.refreshIn() == 0 {
 		s.fetch()
 	}
-	return s.present.present(s.render)
+	return s.show(s.render)
+}
+
+// refreshIn returns how soon the rooms are asked for again: 0 when it is
+// time, -1 while an answer is awaited or a room was joined.
+func (s *LobbyScreen) refreshIn() time.Duration {
+	if s.fetching || s.joining || s.session != nil {
+		return -1
+	}
+	return max(LobbyRefresh-s.opts.Clock.Now().Sub(s.listedAt), 0)
+}
+
+// fetch asks for the rooms.
+func (s *LobbyScreen) fetch() {
+	if s.fetching || s.joining || s.session != nil {
+		return
+	}
+	s.fetching = true
+	s.model.AskRooms()
+}
+
+// join asks to join room.
+func (s *LobbyScreen) join(room string) {
+	if s.joining || s.session != nil {
+		return
+	}
+	s.joining, s.room = true, room
+	s.status = "joining " + roomLabel(room) + "…"
+	s.model.Join(room)
+}
+
+// take applies the answers that came since the last frame: a list of
+// rooms, a session of the room joined, or why not.
+func (s *LobbyScreen) take() {
+	if rooms, err, ok := s.model.TakeRooms(); ok {
+		s.fetching, s.listedAt = false, s.opts.Clock.Now()
+		if err != nil {
+			s.status = err.Error()
+		} else {
+			s.list = rooms
+			s.sel = min(s.sel, len(rooms.Rooms))
+		}
+	}
+	if sess, err, ok := s.model.TakeJoin(); ok {
+		s.joining = false
+		if err != nil {
+			s.status, s.listedAt = err.Error(), s.opts.Clock.Now()
+		} else {
+			s.session, s.status = sess, ""
+		}
+	}
 }
 
 // rooms are the rooms listed last.
@@ -122,18 +174,6 @@ func (s *LobbyScreen) rooms() []protocol.RoomInfo {
 		return nil
 	}
 	return s.list.Rooms
-}
-
-// HandleKey does what a key says: the lobby's keys, or typing a new
-// room's name.
-func (s *LobbyScreen) HandleKey(ev *tcell.EventKey) {
-	if s.naming {
-		s.typeName(ev)
-		return
-	}
-	if do := lookupKey(lobbyKeyTable, ev); do != nil {
-		do(s)
-	}
 }
 
 // move moves the choice by d rows, the "new room" row included.
@@ -150,55 +190,53 @@ func (s *LobbyScreen) enter() {
 	s.startNaming()
 }
 
+// naming reports whether a new room's name is being typed.
+func (s *LobbyScreen) naming() bool { return s.state == lobbyNaming }
+
 // startNaming starts typing a new room's name.
 func (s *LobbyScreen) startNaming() {
-	s.naming, s.name = true, s.name[:0]
+	s.state, s.name = lobbyNaming, s.name[:0]
 	s.status = ""
 }
 
-// typeName takes a key while a new room's name is typed: Enter joins it
-// if the name is acceptable, Esc gives up.
-func (s *LobbyScreen) typeName(ev *tcell.EventKey) {
-	switch ev.Key() {
-	case tcell.KeyCtrlC:
-		s.quit = true
-	case tcell.KeyEscape:
-		s.naming = false
-	case tcell.KeyBackspace, tcell.KeyBackspace2:
-		if len(s.name) > 0 {
-			s.name = s.name[:len(s.name)-1]
-		}
-	case tcell.KeyEnter:
-		name := string(s.name)
-		if err := protocol.CheckName(name); err != nil {
-			s.status = "room name: " + err.Error()
-			return
-		}
-		s.naming = false
-		s.join(name)
-	case tcell.KeyRune:
-		if len(s.name) < protocol.MaxNameRunes {
-			s.name = append(s.name, ev.Rune())
-		}
+// stopNaming goes back to the list.
+func (s *LobbyScreen) stopNaming() { s.state = "" }
+
+// typeRune adds a character to the new room's name, up to the longest
+// name.
+func (s *LobbyScreen) typeRune(r rune) {
+	if len(s.name) < protocol.MaxNameRunes {
+		s.name = append(s.name, r)
 	}
 }
 
-// HandleMouse takes nothing: the lobby is keys only.
-func (s *LobbyScreen) HandleMouse(tview.MouseAction, *tcell.EventMouse) bool { return false }
+// rubOut takes the last character off the new room's name.
+func (s *LobbyScreen) rubOut() {
+	if len(s.name) > 0 {
+		s.name = s.name[:len(s.name)-1]
+	}
+}
 
-// QuitAsked reports whether the user asked to quit.
-func (s *LobbyScreen) QuitAsked() bool { return s.quit }
+// joinNamed joins the room named if the name is acceptable, else says
+// why not.
+func (s *LobbyScreen) joinNamed() {
+	name := string(s.name)
+	if err := protocol.CheckName(name); err != nil {
+		s.status = "room name: " + err.Error()
+		return
+	}
+	s.stopNaming()
+	s.join(name)
+}
 
-// resized notes that the terminal changed size.
-func (s *LobbyScreen) resized() { s.present.resized() }
+// nextChange returns when the rooms are asked for again (LobbyRefresh
+// after the last answer); 0 while an answer is awaited, which signals
+// says.
+func (s *LobbyScreen) nextChange() time.Duration { return max(s.refreshIn(), 0) }
 
-// nextChange returns 0: the lobby changes when an answer comes or a
-// refresh is due, which signals says (see wakeAfter).
-func (s *LobbyScreen) nextChange() time.Duration { return 0 }
-
-// signals returns the lobby's: an answer came. The lobby itself never
+// signals returns the model's: an answer came. The lobby itself never
 // ends.
-func (s *LobbyScreen) signals() (changed, done <-chan struct{}) { return s.changed, nil }
+func (s *LobbyScreen) signals() (changed, done <-chan struct{}) { return s.model.Changed(), nil }
 
 // handedOff returns the game's screen once a room was joined, so that the
 // loop runs it from then on.

@@ -2,6 +2,7 @@ package tui_test
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
+	"gridlag/client/tcp"
 	"gridlag/protocol"
 	"gridlag/server/world"
 	"gridlag/sim"
@@ -55,11 +57,13 @@ func (f *fakeLobby) joined() []string {
 	return append([]string(nil), f.asked...)
 }
 
-// startLobby runs RunLobby on a simulated terminal in the background.
-func startLobby(t *testing.T, lobby tui.Lobby, stop chan struct{}) *running {
+// startLobby runs RunLobby on a simulated terminal in the background,
+// over the calls of lobby made asynchronous as the front ends make
+// them.
+func startLobby(t *testing.T, lobby tcp.LobbyCalls, stop chan struct{}) *running {
 	t.Helper()
-	return startApp(t, "RunLobby", func(scr tcell.Screen) error {
-		return tui.RunLobby(scr, lobby, tui.Options{Title: "gridlag — lobby test", Stop: stop})
+	return startApp(t, "RunLobby", func(scr tcell.Screen, clock tui.Clock) error {
+		return tui.RunLobby(scr, tcp.NewAsyncLobby(lobby), tui.Options{Title: "gridlag — lobby test", Stop: stop, Clock: clock})
 	})
 }
 
@@ -158,5 +162,51 @@ func TestLobbySaysTheListIsCut(t *testing.T) {
 	close(stop)
 	if err := r.result(); err != nil {
 		t.Fatalf("RunLobby: %v", err)
+	}
+}
+
+// TestLobbyKeysAndHelp: at 80x24 the lobby's help shows every key of its
+// table, those of a new room's name included; a name keeps its capitals,
+// Backspace rubs out, Esc goes back to the list, and q quits there (in a
+// name, q is a letter).
+func TestLobbyKeysAndHelp(t *testing.T) {
+	model := tcp.NewAsyncLobby(&fakeLobby{world: sim.New(world.Config{Rate: 20}), rooms: &protocol.Rooms{MaxRooms: 256, Rooms: []protocol.RoomInfo{{MaxPlayers: 1000}}}})
+	defer model.Close()
+	r := simTerm{t, newScreen(t, 80, 24)}
+	s := tui.NewLobbyScreen(r.screen, model, tui.Options{})
+	select {
+	case <-model.Changed():
+	case <-time.After(time.Minute): // a guard against a hang, not a bound
+		t.Fatal("the rooms never came")
+	}
+	key := func(k tcell.Key, ch rune) {
+		s.HandleKey(tcell.NewEventKey(k, ch, tcell.ModNone))
+		s.Frame()
+	}
+	s.Frame()
+	r.mustShow("1 rooms open", "? help")
+	key(tcell.KeyRune, '?')
+	shown := strings.Join(strings.Fields(r.text()), " ")
+	for _, line := range tui.LobbyKeyHelp() {
+		if !strings.Contains(shown, strings.Join(strings.Fields(line), " ")) {
+			t.Errorf("at 80x24 the lobby's help does not show %q:\n%s", line, r.text())
+		}
+	}
+	key(tcell.KeyEscape, 0)
+	r.mustNotShow("gridlag lobby: keys")
+	key(tcell.KeyRune, 'n')
+	for _, ch := range "Atticq" {
+		key(tcell.KeyRune, ch)
+	}
+	key(tcell.KeyBackspace2, 0)
+	r.mustShow("+ new room: Attic_")
+	key(tcell.KeyEscape, 0)
+	r.mustNotShow("Attic_")
+	if s.QuitAsked() {
+		t.Fatal("q typed in a name quit the lobby")
+	}
+	key(tcell.KeyRune, 'q')
+	if !s.QuitAsked() {
+		t.Fatal("q in the list did not quit")
 	}
 }

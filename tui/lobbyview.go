@@ -4,30 +4,55 @@ import (
 	"fmt"
 
 	"github.com/gdamore/tcell/v2"
+
+	"gridlag/protocol"
 )
 
-// lobbyKeyTable is every key of the lobby.
+// lobbyNaming is the lobby's state while a new room's name is typed, as
+// the help heads its keys.
+const lobbyNaming = "typing a new room's name"
+
+// lobbyKeyTable is every key of the lobby: those of the list, then those
+// of the name of a new room while it is typed.
 var lobbyKeyTable = []binding[*LobbyScreen]{
-	{label: "↑ ↓", help: "choose a room", brief: "↑↓", group: "choose", keys: []keyDo[*LobbyScreen]{
+	{label: "↑ ↓", help: "choose a room (also k j)", brief: "↑↓", group: "choose", keys: []keyDo[*LobbyScreen]{
 		{key: tcell.KeyUp, do: func(s *LobbyScreen) { s.move(-1) }},
 		{key: tcell.KeyDown, do: func(s *LobbyScreen) { s.move(1) }},
 		{key: tcell.KeyRune, ch: 'k', do: func(s *LobbyScreen) { s.move(-1) }},
 		{key: tcell.KeyRune, ch: 'j', do: func(s *LobbyScreen) { s.move(1) }},
 	}},
 	{label: "Enter", help: "join the room chosen", brief: "Enter", group: "join", keys: []keyDo[*LobbyScreen]{
-		{key: tcell.KeyEnter, do: func(s *LobbyScreen) { s.enter() }},
+		{key: tcell.KeyEnter, do: (*LobbyScreen).enter},
 	}},
 	{label: "n", help: "name a new room and join it", brief: "n", group: "new room", keys: []keyDo[*LobbyScreen]{
-		{key: tcell.KeyRune, ch: 'n', do: func(s *LobbyScreen) { s.startNaming() }},
+		{key: tcell.KeyRune, ch: 'n', do: (*LobbyScreen).startNaming},
 	}},
 	{label: "r", help: "ask for the rooms again now", brief: "r", group: "refresh", keys: []keyDo[*LobbyScreen]{
-		{key: tcell.KeyRune, ch: 'r', do: func(s *LobbyScreen) { s.fetch() }},
+		{key: tcell.KeyRune, ch: 'r', do: (*LobbyScreen).fetch},
 	}},
-	{label: "q Ctrl-C", help: "quit", brief: "q", group: "quit", keys: []keyDo[*LobbyScreen]{
-		{key: tcell.KeyRune, ch: 'q', do: func(s *LobbyScreen) { s.quit = true }},
-		{key: tcell.KeyCtrlC, do: func(s *LobbyScreen) { s.quit = true }},
+	helpBinding[*LobbyScreen](),
+	quitBinding[*LobbyScreen](),
+	{state: lobbyNaming, label: "a b c …", help: fmt.Sprintf("the room's name, up to %d characters", protocol.MaxNameRunes), keys: []keyDo[*LobbyScreen]{
+		{key: tcell.KeyRune, ch: anyChar, typed: (*LobbyScreen).typeRune},
+	}},
+	{state: lobbyNaming, label: "Backspace", help: "rub out the last character", keys: []keyDo[*LobbyScreen]{
+		{key: tcell.KeyBackspace, do: (*LobbyScreen).rubOut},
+		{key: tcell.KeyBackspace2, do: (*LobbyScreen).rubOut},
+	}},
+	{state: lobbyNaming, label: "Enter", help: "join the room of that name", keys: []keyDo[*LobbyScreen]{
+		{key: tcell.KeyEnter, do: (*LobbyScreen).joinNamed},
+	}},
+	{state: lobbyNaming, label: "Esc", help: "back to the rooms", keys: []keyDo[*LobbyScreen]{
+		{key: tcell.KeyEscape, do: (*LobbyScreen).stopNaming},
+	}},
+	{state: lobbyNaming, label: "Ctrl-C", help: "quit", keys: []keyDo[*LobbyScreen]{
+		{key: tcell.KeyCtrlC, do: (*LobbyScreen).requestQuit},
 	}},
 }
+
+// LobbyKeyHelp returns one line per row of the lobby's key table, for
+// gridlag -help.
+func LobbyKeyHelp() []string { return tableHelp(lobbyKeyTable) }
 
 // lobbyHeading heads the rooms' rows (see lobbyRow).
 const lobbyHeading = "ROOM              PLAYERS SPEC  ROUND  LEFT"
@@ -53,7 +78,7 @@ func (s *LobbyScreen) render(screen tcell.Screen) {
 		y++
 	}
 	newRow := "+ new room"
-	if s.naming {
+	if s.naming() {
 		newRow = "+ new room: " + string(s.name) + "_"
 	}
 	s.row(screen, y, w, len(rooms), newRow)
@@ -61,7 +86,7 @@ func (s *LobbyScreen) render(screen tcell.Screen) {
 	switch {
 	case s.list == nil && status == "":
 		status = "asking the server for its rooms…"
-	case s.naming && status == "":
+	case s.naming() && status == "":
 		status = "type the room's name, Enter to join it, Esc to go back"
 	case s.list != nil && status == "" && int(s.list.Total) > len(rooms):
 		// The server cut the list to fit a frame: the busiest are shown.

@@ -322,7 +322,7 @@ func TestQuitEndsTheLoopAtOnce(t *testing.T) {
 	at := r.world.Now()
 	done := make(chan error, 1)
 	go func() {
-		_, err := r.loop.run(events)
+		_, err := r.loop.run(events, nil)
 		done <- err
 	}()
 	select {

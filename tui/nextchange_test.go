@@ -43,7 +43,8 @@ func TestNextChangeUnderAnOverlay(t *testing.T) {
 	for open, want := range map[instrument]time.Duration{
 		noInstrument: FrameInterval, netGraphView: time.Second / 4, waterfallView: 0, budgetView: 0,
 	} {
-		u := &UI{view: moving, tools: instruments{open: open}}
+		u := &UI{view: moving}
+		u.tools.open = open
 		if got := u.nextChange(); got != want {
 			t.Errorf("overlay %d: next change in %v, want %v", open, got, want)
 		}

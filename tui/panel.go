@@ -16,10 +16,8 @@ const (
 	panelSliderHeadRow = 0
 	panelSliderRow     = 1
 	panelToggleHeadRow = 3
-	panelPredictRow    = 4
-	panelReconcileRow  = 5
-	panelInterpRow     = 6
-	panelSmoothRow     = 7
+	panelPredictRow    = 4 // the first of the toggles, a row each (panelToggles): smoothing on 7
+	panelInterpRow     = 6 // the last of the netcode toggles
 	panelCorrRow       = 8
 	panelCorrInfoRow   = 9
 	panelLedgerHeadRow = 11
@@ -31,30 +29,39 @@ const (
 // when the zap tag section takes the rest.
 const ledgerMinRows = 2
 
-// toggle is one of the netcode switches in the panel.
+// toggle is one of the netcode switches of a player's client. The game's
+// panel and the lab's panels draw each as a checkbox (see checkbox), the
+// key tables flip them.
 type toggle struct {
-	row   int
-	label string
+	name  string // as the game's panel names it: "prediction"
+	short string // as the lab's narrower panels name it: "pred"
 	on    func(v *client.View) bool
 	set   func(s client.Session, on bool)
 }
 
-// The panel's switches.
+// The switches.
 var (
-	predictToggle = &toggle{panelPredictRow, "prediction",
+	predictToggle = &toggle{"prediction", "pred",
 		func(v *client.View) bool { return v.Predict }, client.Session.SetPredict}
-	reconcileToggle = &toggle{panelReconcileRow, "reconciliation",
+	reconcileToggle = &toggle{"reconciliation", "recon",
 		func(v *client.View) bool { return v.Reconcile }, client.Session.SetReconcile}
-	interpolateToggle = &toggle{panelInterpRow, "interpolation",
+	interpolateToggle = &toggle{"interpolation", "interp",
 		func(v *client.View) bool { return v.Interpolate }, client.Session.SetInterpolate}
 	// smoothToggle slides a correction over one move time instead of
-	// snapping it (a session that keeps no instruments has none).
-	smoothToggle = &toggle{panelSmoothRow, "smoothing",
+	// snapping it (a session that keeps no instruments has none). The
+	// game's panel draws it under the netcode toggles; the key tables
+	// flip it for every player of the screen (smoothBinding).
+	smoothToggle = &toggle{"smoothing", "smooth",
 		func(v *client.View) bool { return v.Smooth }, setSmooth}
 )
 
-// toggles are the panel's switches, in the order they are drawn.
-var toggles = []*toggle{predictToggle, reconcileToggle, interpolateToggle, smoothToggle}
+// toggles are the netcode switches, in the order the panels draw them
+// (each player's of the lab's, on one row).
+var toggles = []*toggle{predictToggle, reconcileToggle, interpolateToggle}
+
+// panelToggles are the game panel's switches, a row each from
+// panelPredictRow: the netcode's and smoothing.
+var panelToggles = []*toggle{predictToggle, reconcileToggle, interpolateToggle, smoothToggle}
 
 // setSmooth turns smoothing of corrections on or off, if s keeps
 // instruments.
@@ -64,44 +71,47 @@ func setSmooth(s client.Session, on bool) {
 	}
 }
 
-// checkbox draws a switch as text: "[x]" on, "[ ]" off.
-func checkbox(on bool) string {
-	if on {
-		return "[x]"
-	}
-	return "[ ]"
-}
-
 // flip turns the switch over, from the session's current state.
 func (t *toggle) flip(s client.Session) {
 	v := s.View()
 	t.set(s, !t.on(&v))
 }
 
+// checkbox returns the switch of session s as a widget, showing it as
+// view (the frame's) has it.
+func (t *toggle) checkbox(s client.Session, view func() *client.View, label, hint string) *checkbox {
+	return newCheckbox(label, hint, func() bool { return t.on(view()) }, func() { t.flip(s) })
+}
+
 // Panel is the side panel of one client's view: the latency slider, the
 // netcode toggles, the correction counter, the ledger of pending inputs
 // (sent, not yet acknowledged by the server) and, at the bottom, the game
 // of zap tag (see tagLines). It is a tview primitive: it draws into any
-// rectangle at least panelWidth wide, and its mouse handler moves the
-// slider and flips the toggles of the session it was made for.
+// rectangle at least panelWidth wide, and hands the mouse to its widgets
+// (the slider, the toggles' checkboxes), which change the session it was
+// made for.
 type Panel struct {
 	*tview.Box
-	session client.Session
-	view    func() *client.View
-	slider  *LatencySlider
+	view     func() *client.View
+	slider   *Slider
+	toggles  []*checkbox // in the order of panelToggles, a row each
+	controls controls
 }
 
 // NewPanel returns the panel of session s; view returns the view to draw
 // (the same snapshot as the rest of the frame).
 func NewPanel(s client.Session, view func() *client.View) *Panel {
-	p := &Panel{Box: tview.NewBox(), session: s, view: view, slider: NewLatencySlider()}
+	p := &Panel{Box: tview.NewBox(), view: view, slider: NewSlider()}
 	p.slider.SetValue(s.View().Latency)
 	p.slider.SetChangedFunc(s.SetLatency)
+	for _, t := range panelToggles {
+		p.toggles = append(p.toggles, t.checkbox(s, view, " "+fmt.Sprintf("%-15s", t.name), "("+toggleLabel(t)+")"))
+	}
 	return p
 }
 
 // Slider returns the panel's latency slider.
-func (p *Panel) Slider() *LatencySlider { return p.slider }
+func (p *Panel) Slider() *Slider { return p.slider }
 
 // Draw draws the panel: the latency slider's heading and the slider (which
 // follows the view's latency unless it is being dragged), the toggles, the
@@ -112,20 +122,18 @@ func (p *Panel) Draw(screen tcell.Screen) {
 	put := func(row int, s string, st tcell.Style) int {
 		return putText(screen, x, y+row, w, s, st)
 	}
+	p.controls.reset()
 
 	n := put(panelSliderHeadRow, "Latency ", styleHeading)
 	putText(screen, x+n, y+panelSliderHeadRow, w-n, "(round trip)  "+groupLabels("latency"), styleDim)
 	if !p.slider.Dragging() {
 		p.slider.SetValue(v.Latency)
 	}
-	p.slider.SetRect(x, y+panelSliderRow, w, 1)
-	p.slider.Draw(screen)
+	p.controls.draw(screen, p.slider, x, y+panelSliderRow, w, 1)
 
 	put(panelToggleHeadRow, "Netcode", styleHeading)
-	for _, t := range toggles {
-		n := put(t.row, checkbox(t.on(v))+" ", styleText)
-		n += putText(screen, x+n, y+t.row, w-n, fmt.Sprintf("%-15s", t.label), styleText)
-		putText(screen, x+n, y+t.row, w-n, "("+toggleLabel(t)+")", styleKey)
+	for i, c := range p.toggles {
+		p.controls.draw(screen, c, x, y+panelPredictRow+i, w, 1)
 	}
 
 	n = put(panelCorrRow, "corrections ", styleHeading)
@@ -163,32 +171,16 @@ func drawLedger(screen tcell.Screen, x, y, w, rows int, pending []client.Pending
 	}
 }
 
-// MouseHandler moves the slider (a drag captures the mouse, so it goes on
-// when the pointer leaves the track) and flips a toggle at every click.
+// MouseHandler hands the mouse to the panel's widgets: a click on a
+// toggle's row flips it, the slider jumps, slides (holding the mouse,
+// through the panel, while it is dragged) and steps with the wheel.
 func (p *Panel) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (consumed bool, capture tview.Primitive) {
-	return p.WrapMouseHandler(func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(tview.Primitive)) (bool, tview.Primitive) {
-		x, y := event.Position()
-		if p.slider.Dragging() || p.slider.InRect(x, y) {
-			if used, capture := p.slider.MouseHandler()(action, event, setFocus); used {
-				if capture != nil {
-					capture = p
-				}
-				return true, capture
-			}
+	return p.WrapMouseHandler(func(action tview.MouseAction, event *tcell.EventMouse, _ func(tview.Primitive)) (bool, tview.Primitive) {
+		used := p.controls.mouse(action, event)
+		if p.controls.capture != nil {
+			return used, p
 		}
-		// A click soon after another is a double click to tview: it flips
-		// the toggle again all the same.
-		if action != tview.MouseLeftClick && action != tview.MouseLeftDoubleClick || !p.InRect(x, y) {
-			return false, nil
-		}
-		_, top, _, _ := p.GetInnerRect()
-		for _, t := range toggles {
-			if y == top+t.row {
-				t.flip(p.session)
-				return true, nil
-			}
-		}
-		return false, nil
+		return used, nil
 	})
 }
 

@@ -72,13 +72,18 @@ type app interface {
 // It owns its event loop rather than use tview.Application: the
 // application draws from its own goroutine on a real clock, clears the
 // screen before every frame (making tcell send cells that did not change)
-// and has no notion of a frame that would change nothing. Here one
-// goroutine takes terminal events, the app's signals and the clock's
-// ticks, and is the only one to touch the app's state and draw it; tview
-// lays out and draws the primitives.
+// and has no notion of a frame that would change nothing. Here the
+// caller's goroutine takes terminal events (from the screen's own queue),
+// the app's signals and the clock's ticks, and is the only one to touch
+// the app's state and draw it; tview lays out and draws the primitives.
+// The package starts no goroutine of its own.
 func runApp(screen tcell.Screen, opts Options, build func() app) (over bool, err error) {
 	if screen == nil {
 		return false, errors.New("tui: no screen")
+	}
+	queue, ok := screen.(eventQueue)
+	if !ok {
+		return false, fmt.Errorf("tui: the screen (%T) has no event queue", screen)
 	}
 	if err := screen.Init(); err != nil {
 		return false, fmt.Errorf("tui: cannot start the terminal: %w", err)
@@ -91,16 +96,21 @@ func runApp(screen tcell.Screen, opts Options, build func() app) (over bool, err
 	if opts.Title != "" {
 		screen.SetTitle(opts.Title)
 	}
-	events := make(chan tcell.Event, 16)
-	stop := make(chan struct{})
-	defer close(stop)
-	go screen.ChannelEvents(events, stop)
-
-	over, err = newLoop(build(), opts).run(events)
+	over, err = newLoop(build(), opts).run(queue.EventQ(), queue.StopQ())
 	if err != nil {
 		return over, fmt.Errorf("tui: %w", err)
 	}
 	return over, nil
+}
+
+// eventQueue is where a tcell screen puts its events (keys, the mouse,
+// resizes, a failed terminal) and how it says it stopped: every screen
+// tcell makes, a terminal's or a simulation, has them. The loop reads the
+// queue itself, where tcell's ChannelEvents would copy it to another
+// channel on a goroutine of its own.
+type eventQueue interface {
+	EventQ() chan tcell.Event
+	StopQ() <-chan struct{}
 }
 
 // loop is the event loop of a running app. It paces the frames: a change
@@ -125,17 +135,17 @@ func newLoop(a app, opts Options) *loop {
 	return &loop{app: a, opts: opts.withDefaults()}
 }
 
-// run draws the first frame and handles events until the user quits,
-// Options.Stop is closed, the grace after the app's end is over or the
-// terminal fails (its input is gone: the error is returned). It reports
-// whether the app ended by itself.
-func (l *loop) run(events <-chan tcell.Event) (over bool, err error) {
+// run draws the first frame and handles the terminal's events until the
+// user quits, Options.Stop is closed, the grace after the app's end is
+// over, the screen stops or the terminal fails (its input is gone: the
+// error is returned). It reports whether the app ended by itself.
+func (l *loop) run(events <-chan tcell.Event, stopped <-chan struct{}) (over bool, err error) {
 	changed, done := l.app.signals()
 	l.changed()
 	for !l.app.QuitAsked() {
 		select {
 		case ev, ok := <-events:
-			if !ok { // the screen stopped
+			if !ok {
 				return over, nil
 			}
 			if e, failed := ev.(*tcell.EventError); failed {
@@ -152,6 +162,8 @@ func (l *loop) run(events <-chan tcell.Event) (over bool, err error) {
 		case <-l.tick:
 			l.ticked()
 		case <-l.leave:
+			return over, nil
+		case <-stopped:
 			return over, nil
 		case <-l.opts.Stop:
 			return over, nil

@@ -15,12 +15,14 @@ import (
 	"gridlag/tui"
 )
 
-// running is Run on a simulated terminal in the background. Run uses real
-// goroutines and a real frame clock, so these tests poll for what the
-// screen shows, with a generous deadline.
+// running is Run on a simulated terminal in the background, on a
+// frameClock: the test waits for the frames that show what it expects,
+// as they are shown, and moves the clock by hand for what waits longer
+// than a frame (the grace after a session's end).
 type running struct {
 	t      *testing.T
 	screen *readyScreen
+	clock  *frameClock
 	world  *sim.World
 	me     *sim.Client
 	done   chan error
@@ -28,16 +30,29 @@ type running struct {
 }
 
 // readyScreen is a simulation screen that says when Run has initialised
-// it, and keeps a copy of the text of every frame shown: a simulation
-// screen's contents may not be read while another goroutine draws.
+// it, and keeps a copy of the text of every frame shown, saying when one
+// is: a simulation screen's contents may not be read while another
+// goroutine draws.
 type readyScreen struct {
 	tcell.SimulationScreen
-	ready chan struct{}
-	mu    sync.Mutex
-	shown []string
-	shows int
-	mouse []tcell.MouseFlags // what EnableMouse asked for
+	ready   chan struct{}
+	changed chan struct{} // receives when a frame was shown
+	mu      sync.Mutex
+	shown   []string
+	shows   int
+	mouse   []tcell.MouseFlags // what EnableMouse asked for
 }
+
+// eventQueue is the simulation screen's queue of events, which the loop
+// reads.
+type eventQueue interface {
+	EventQ() chan tcell.Event
+	StopQ() <-chan struct{}
+}
+
+func (s *readyScreen) EventQ() chan tcell.Event { return s.SimulationScreen.(eventQueue).EventQ() }
+
+func (s *readyScreen) StopQ() <-chan struct{} { return s.SimulationScreen.(eventQueue).StopQ() }
 
 func (s *readyScreen) EnableMouse(flags ...tcell.MouseFlags) {
 	s.mu.Lock()
@@ -59,6 +74,10 @@ func (s *readyScreen) Show() {
 	s.SimulationScreen.Show()
 	s.shows++
 	s.shown = rows(s.SimulationScreen)
+	select {
+	case s.changed <- struct{}{}:
+	default:
+	}
 }
 
 // text returns the last frame shown.
@@ -75,31 +94,88 @@ func (s *readyScreen) rows() []string {
 	return append([]string(nil), s.shown...)
 }
 
+// frameClock is a virtual clock on which every reading is a frame
+// (tui.FrameInterval) later than the one before, and whose timers fire
+// as soon as a reading, or the test, moves it past them: the loop never
+// holds a change back for the frame rate, and the clock stands still
+// while the loop waits. It is safe for concurrent use.
+type frameClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []frameTimer
+}
+
+type frameTimer struct {
+	at time.Time
+	ch chan time.Time
+}
+
+func (c *frameClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(tui.FrameInterval)
+	c.fire()
+	return c.now
+}
+
+func (c *frameClock) After(d time.Duration) <-chan time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ch := make(chan time.Time, 1)
+	c.timers = append(c.timers, frameTimer{c.now.Add(d), ch})
+	c.fire()
+	return ch
+}
+
+// advance moves the clock on by d.
+func (c *frameClock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+	c.fire()
+}
+
+// fire sends on the channels whose time has come; c.mu is held.
+func (c *frameClock) fire() {
+	kept := c.timers[:0]
+	for _, t := range c.timers {
+		if t.at.After(c.now) {
+			kept = append(kept, t)
+			continue
+		}
+		t.ch <- t.at
+	}
+	c.timers = kept
+}
+
 func startRun(t *testing.T, s client.Session, world *sim.World, me *sim.Client, opts tui.Options) *running {
 	t.Helper()
-	r := startApp(t, "Run", func(scr tcell.Screen) error { return tui.Run(scr, s, opts) })
+	r := startApp(t, "Run", func(scr tcell.Screen, clock tui.Clock) error {
+		opts.Clock = clock
+		return tui.Run(scr, s, opts)
+	})
 	r.world, r.me = world, me
 	return r
 }
 
 // startApp runs the screen's loop run (named what) on a simulated
-// terminal in the background, and waits until it has initialised the
-// terminal.
-func startApp(t *testing.T, what string, run func(scr tcell.Screen) error) *running {
+// terminal and the frame clock it is given, in the background, and waits
+// until it has initialised the terminal.
+func startApp(t *testing.T, what string, run func(scr tcell.Screen, clock tui.Clock) error) *running {
 	t.Helper()
-	scr := &readyScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), ready: make(chan struct{})}
-	r := &running{t: t, screen: scr, done: make(chan error, 1), panic: make(chan any, 1)}
+	scr := &readyScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), ready: make(chan struct{}), changed: make(chan struct{}, 1)}
+	r := &running{t: t, screen: scr, clock: &frameClock{}, done: make(chan error, 1), panic: make(chan any, 1)}
 	go func() {
 		defer func() {
 			if p := recover(); p != nil {
 				r.panic <- p
 			}
 		}()
-		r.done <- run(scr)
+		r.done <- run(scr, r.clock)
 	}()
 	select {
 	case <-scr.ready:
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // a guard against a hang, not a bound
 		t.Fatal(what + " did not initialise the screen")
 	}
 	return r
@@ -111,17 +187,19 @@ func newRunning(t *testing.T, opts tui.Options) *running {
 	return startRun(t, me, w, me, opts)
 }
 
-// waitFor polls until the screen shows s.
+// waitFor waits for a frame that shows s.
 func (r *running) waitFor(s string) {
 	r.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if strings.Contains(r.screen.text(), s) {
-			return
+	guard := time.After(time.Minute) // a guard against a hang, not a bound
+	for !strings.Contains(r.screen.text(), s) {
+		select {
+		case <-r.screen.changed:
+		case err := <-r.done:
+			r.t.Fatalf("Run returned %v; the screen never showed %q:\n%s", err, s, r.screen.text())
+		case <-guard:
+			r.t.Fatalf("screen never showed %q:\n%s", s, r.screen.text())
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
-	r.t.Fatalf("screen never showed %q:\n%s", s, r.screen.text())
 }
 
 // result waits for Run to return.
@@ -132,7 +210,7 @@ func (r *running) result() error {
 		return err
 	case p := <-r.panic:
 		r.t.Fatalf("Run panicked: %v", p)
-	case <-time.After(10 * time.Second):
+	case <-time.After(time.Minute): // a guard against a hang, not a bound
 		r.t.Fatal("Run did not return")
 	}
 	return nil
@@ -200,15 +278,14 @@ func TestRunMouseDragsSlider(t *testing.T) {
 	if row < 0 {
 		t.Fatal("no slider track on screen")
 	}
-	// Press at the left end, drag right by five columns, release.
+	// Press at the left end, drag right by five columns, release; then
+	// the help, whose frame comes after every event before it.
 	r.screen.InjectMouse(col, row, tcell.Button1, tcell.ModNone)
 	r.waitFor("┤ 0ms")
 	r.screen.InjectMouse(col+5, row, tcell.Button1, tcell.ModNone)
 	r.screen.InjectMouse(col+5, row, tcell.ButtonNone, tcell.ModNone)
-	deadline := time.Now().Add(10 * time.Second)
-	for r.me.View().Latency < 100*time.Millisecond && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
+	r.screen.InjectKey(tcell.KeyRune, '?', tcell.ModNone)
+	r.waitFor("gridlag: keys")
 	if got := r.me.View().Latency; got < 100*time.Millisecond {
 		t.Fatalf("drag did not raise the latency: %v", got)
 	}
@@ -235,6 +312,8 @@ func TestRunSessionEndsAlone(t *testing.T) {
 	r := newRunning(t, tui.Options{EndGrace: 50 * time.Millisecond})
 	r.waitFor("you (10,10)")
 	r.me.Close()
+	r.waitFor("session ended")
+	r.clock.advance(50 * time.Millisecond) // the grace is over
 	r.result()
 	if !r.finalised() {
 		t.Fatal("screen not finalised after the session ended")
@@ -290,5 +369,25 @@ func TestRunStop(t *testing.T) {
 	}
 	if !r.finalised() {
 		t.Fatal("screen not finalised")
+	}
+}
+
+// bareScreen is a screen that hides its event queue, as a wrapper of a
+// tcell screen that forwards only tcell.Screen's methods would.
+type bareScreen struct{ tcell.Screen }
+
+// TestRunNeedsTheScreensQueue: the loop reads the screen's own queue of
+// events (tui starts no goroutine to copy it); a screen without one is
+// refused with an error that says so, before the terminal is touched.
+func TestRunNeedsTheScreensQueue(t *testing.T) {
+	w := sim.New(world.Config{})
+	me := w.Join("alice", client.Options{})
+	scr := tcell.NewSimulationScreen("UTF-8")
+	err := tui.Run(bareScreen{scr}, me, tui.Options{})
+	if err == nil || !strings.Contains(err.Error(), "no event queue") {
+		t.Fatalf("Run on a screen without an event queue: %v", err)
+	}
+	if w, h := scr.Size(); w != 0 || h != 0 {
+		t.Fatalf("the screen was initialised (%dx%d)", w, h)
 	}
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strconv"
 	"time"
 
@@ -25,64 +26,104 @@ const (
 // ("1000ms" plus a space).
 const sliderLabelWidth = 7
 
-// LatencySlider is a one-row horizontal slider for the injected round-trip
-// latency, from 0 to MaxLatency in steps of FineStep. It is changed with
-// the mouse wheel, a click on the track (jump), a drag along it (slide),
-// and by the latency keys of the key table. Every change of value calls
-// the changed function.
-//
-// It draws as a track with a knob and the value on the right:
+// Slider is a widget for a duration of a link (an injected round trip, a
+// jitter), from 0 to MaxLatency in steps of FineStep, in one of two
+// looks. On a track (the game's panel), it is changed with the mouse
+// wheel, a click on the track (jump) and a drag along it (slide):
 //
 //	├──────●───────────┤ 400ms
-type LatencySlider struct {
+//
+// As steps (the lab's narrower panels), with the wheel and its buttons:
+//
+//	[-]  400ms [+]
+//
+// Both are changed by their keys in a key table (step). Every change of
+// value calls the changed function.
+type Slider struct {
 	*tview.Box
 
 	value    time.Duration
 	dragging bool
 	changed  func(time.Duration)
+	// live returns the value as it is now, for a step: the model's, which
+	// more than the slider may change (the lab's presets); nil for the
+	// value shown.
+	live func() time.Duration
+	// steps draws the slider as its value between two buttons rather than
+	// a track.
+	steps bool
 }
 
-// NewLatencySlider returns a slider at 0 ms.
-func NewLatencySlider() *LatencySlider {
+// NewSlider returns a slider on a track, at 0 ms.
+func NewSlider() *Slider {
 	box := tview.NewBox()
 	box.SetBackgroundColor(tcell.ColorDefault)
-	return &LatencySlider{Box: box}
+	return &Slider{Box: box}
+}
+
+// newStepSlider returns a slider drawn as steps, showing the value and
+// changed by set; live returns the value as it is now.
+func newStepSlider(live func() time.Duration, set func(time.Duration)) *Slider {
+	s := NewSlider()
+	s.steps, s.live, s.changed = true, live, set
+	return s
 }
 
 // SetChangedFunc sets the function called with the new value whenever the
 // user changes it (not when SetValue is called).
-func (s *LatencySlider) SetChangedFunc(f func(time.Duration)) *LatencySlider {
+func (s *Slider) SetChangedFunc(f func(time.Duration)) *Slider {
 	s.changed = f
 	return s
 }
 
 // SetValue moves the slider to d, clamped to 0..MaxLatency and rounded to
 // FineStep, without calling the changed function.
-func (s *LatencySlider) SetValue(d time.Duration) *LatencySlider {
+func (s *Slider) SetValue(d time.Duration) *Slider {
 	s.value = clampLatency(d)
 	return s
 }
 
 // Value returns the slider's value.
-func (s *LatencySlider) Value() time.Duration { return s.value }
+func (s *Slider) Value() time.Duration { return s.value }
 
 // Dragging reports whether the mouse is sliding the knob.
-func (s *LatencySlider) Dragging() bool { return s.dragging }
+func (s *Slider) Dragging() bool { return s.dragging }
 
 // Track returns where the track is drawn: its leftmost column, its row and
 // its width in columns. Column x+i stands for the value
-// i*MaxLatency/(width-1). Width is 0 when the slider has no room.
-func (s *LatencySlider) Track() (x, y, width int) {
+// i*MaxLatency/(width-1). Width is 0 when the slider has no room, or is
+// drawn as steps.
+func (s *Slider) Track() (x, y, width int) {
 	x, y, w, h := s.GetInnerRect()
-	if h < 1 || w-sliderLabelWidth < 2 {
+	if s.steps || h < 1 || w-sliderLabelWidth < 2 {
 		return x, y, 0
 	}
 	return x, y, w - sliderLabelWidth
 }
 
+// stepsText is the value between the buttons of the steps' look.
+const stepsText = " %6s "
+
+// The columns of the steps' look: "[-]", the value, "[+]".
+const (
+	stepsButtonWidth = 3
+	stepsWidth       = 2*stepsButtonWidth + 8
+)
+
+func (s *Slider) width() int {
+	if s.steps {
+		return stepsWidth
+	}
+	return sliderLabelWidth + 2
+}
+
 // Draw draws the slider.
-func (s *LatencySlider) Draw(screen tcell.Screen) {
+func (s *Slider) Draw(screen tcell.Screen) {
 	s.Box.DrawForSubclass(screen, s)
+	if s.steps {
+		s.drawSteps(screen)
+		return
+	}
 	x, y, width := s.Track()
 	if width == 0 {
 		return
@@ -107,14 +148,23 @@ func (s *LatencySlider) Draw(screen tcell.Screen) {
 	putText(screen, x+width+1, y, sliderLabelWidth-1, label, styleText)
 }
 
+// drawSteps draws the steps' look: "[-]  250ms [+]".
+func (s *Slider) drawSteps(screen tcell.Screen) {
+	x, y, w, _ := s.GetInnerRect()
+	r := rowWriter{screen: screen, x: x, y: y, end: x + w}
+	r.text("[-]", styleKey)
+	r.text(fmt.Sprintf(stepsText, millis(s.value)), styleText)
+	r.text("[+]", styleKey)
+}
+
 // column returns the track column of the knob.
-func (s *LatencySlider) column(width int) int {
+func (s *Slider) column(width int) int {
 	return int((int64(s.value)*int64(width-1) + int64(MaxLatency)/2) / int64(MaxLatency))
 }
 
 // valueAt returns the value that track column col stands for, rounded to
 // FineStep and clamped.
-func (s *LatencySlider) valueAt(col, width int) time.Duration {
+func (s *Slider) valueAt(col, width int) time.Duration {
 	if width < 2 {
 		return s.value
 	}
@@ -122,7 +172,7 @@ func (s *LatencySlider) valueAt(col, width int) time.Duration {
 }
 
 // change sets the value and calls the changed function if it moved.
-func (s *LatencySlider) change(d time.Duration) {
+func (s *Slider) change(d time.Duration) {
 	d = clampLatency(d)
 	if d == s.value {
 		return
@@ -133,16 +183,34 @@ func (s *LatencySlider) change(d time.Duration) {
 	}
 }
 
-// step moves the slider by d, as its keys in the key table do.
-func (s *LatencySlider) step(d time.Duration) { s.change(s.value + d) }
+// step moves the slider by d from the value as it is now, as its keys
+// in the key table and its buttons do.
+func (s *Slider) step(d time.Duration) {
+	if s.live != nil {
+		s.value = s.live()
+	}
+	s.change(s.value + d)
+}
 
-// MouseHandler handles clicks (jump to the clicked value), drags (slide,
-// even when the pointer leaves the track) and the wheel.
-func (s *LatencySlider) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (consumed bool, capture tview.Primitive) {
+// MouseHandler handles clicks (jump to the clicked value, or a step of a
+// button), drags along the track (slide, even when the pointer leaves
+// it) and the wheel.
+func (s *Slider) MouseHandler() func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (consumed bool, capture tview.Primitive) {
 	return s.WrapMouseHandler(func(action tview.MouseAction, event *tcell.EventMouse, setFocus func(p tview.Primitive)) (bool, tview.Primitive) {
 		mx, my := event.Position()
 		x, y, width := s.Track()
 		onTrack := width > 0 && my == y && mx >= x && mx < x+width
+		if s.steps && clicked(action) && s.InRect(mx, my) {
+			switch {
+			case mx < x+stepsButtonWidth:
+				s.step(-FineStep)
+			case mx >= x+stepsWidth-stepsButtonWidth:
+				s.step(FineStep)
+			default:
+				return false, nil
+			}
+			return true, nil
+		}
 		switch action {
 		case tview.MouseLeftDown:
 			if !onTrack {
@@ -170,13 +238,13 @@ func (s *LatencySlider) MouseHandler() func(action tview.MouseAction, event *tce
 			if !s.InRect(mx, my) {
 				return false, nil
 			}
-			s.change(s.value + FineStep)
+			s.step(FineStep)
 			return true, nil
 		case tview.MouseScrollDown, tview.MouseScrollLeft:
 			if !s.InRect(mx, my) {
 				return false, nil
 			}
-			s.change(s.value - FineStep)
+			s.step(-FineStep)
 			return true, nil
 		}
 		return false, nil

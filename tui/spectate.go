@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
 	"gridlag/client"
 	"gridlag/grid"
@@ -25,21 +24,19 @@ type Watcher interface {
 
 // spectateKeyTable is every key of the spectator's screen.
 var spectateKeyTable = []binding[*SpectateScreen]{
-	{label: "?", help: "show or hide this help (Esc also hides it)", brief: "?", group: "help", keys: []keyDo[*SpectateScreen]{
-		{key: tcell.KeyRune, ch: '?', do: func(s *SpectateScreen) { s.help = !s.help }},
-		{key: tcell.KeyEscape, do: func(s *SpectateScreen) { s.help = false }},
-	}},
+	helpBinding[*SpectateScreen](),
 	{label: "arrows", help: "look around a map larger than the screen", brief: "arrows", group: "look", keys: []keyDo[*SpectateScreen]{
 		{key: tcell.KeyLeft, do: func(s *SpectateScreen) { s.pan(-1, 0) }},
 		{key: tcell.KeyRight, do: func(s *SpectateScreen) { s.pan(1, 0) }},
 		{key: tcell.KeyUp, do: func(s *SpectateScreen) { s.pan(0, -1) }},
 		{key: tcell.KeyDown, do: func(s *SpectateScreen) { s.pan(0, 1) }},
 	}},
-	{label: "q Ctrl-C", help: "quit", brief: "q", group: "quit", keys: []keyDo[*SpectateScreen]{
-		{key: tcell.KeyRune, ch: 'q', do: func(s *SpectateScreen) { s.quit = true }},
-		{key: tcell.KeyCtrlC, do: func(s *SpectateScreen) { s.quit = true }},
-	}},
+	quitBinding[*SpectateScreen](),
 }
+
+// SpectateKeyHelp returns one line per row of the spectator's key table,
+// for gridlag -help.
+func SpectateKeyHelp() []string { return tableHelp(spectateKeyTable) }
 
 // SpectateScreen is the spectator's screen: the server's view of a real
 // server (the world now, every player's `NAME (x,y) ack #N` and measured
@@ -48,16 +45,10 @@ var spectateKeyTable = []binding[*SpectateScreen]{
 // goroutine: the loop of RunSpectate, or a test calling HandleKey and
 // Frame in turn.
 type SpectateScreen struct {
-	watch   Watcher
-	opts    Options
-	present presenter
-	view    client.WorldView // the view the last frame drew
-	board   *ServerBoard
-
-	tooSmall bool
-	ended    bool
-	help     bool
-	quit     bool
+	screenBase
+	watch Watcher
+	view  client.WorldView // the view the last frame drew
+	board *ServerBoard
 
 	// On a map larger than the screen, the cell the board keeps in view
 	// (the map's middle at first); the arrows move it.
@@ -81,7 +72,8 @@ func (s *SpectateScreen) pan(dx, dy int) {
 // screen, which must already be initialised. It draws nothing; call Frame
 // (or RunSpectate).
 func NewSpectateScreen(screen tcell.Screen, watch Watcher, opts Options) *SpectateScreen {
-	s := &SpectateScreen{watch: watch, opts: opts.withDefaults(), present: presenter{screen: screen}}
+	s := &SpectateScreen{watch: watch}
+	s.screenBase = newBase(s, screen, opts, spectateKeyTable, "gridlag spectator: keys", true)
 	s.board = NewServerBoard(func() *client.WorldView { return &s.view })
 	return s
 }
@@ -111,7 +103,7 @@ func (s *SpectateScreen) Frame() bool {
 		s.ended = true
 	default:
 	}
-	return s.present.present(s.render)
+	return s.show(s.render)
 }
 
 // render draws the title, the server's board and the keys' reminder.
@@ -129,10 +121,11 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 	s.board.Look(s.look)
 	// A map larger than the screen is seen through the board's camera,
 	// on a board at least the classic map's size.
-	s.tooSmall = w < min(mw, minBoardW) || h < min(mh, minBoardH)+2
+	needW, needH := min(mw, minBoardW), min(mh, minBoardH)+2
+	if !s.fits(screen, w >= needW && h >= needH, needW, needH) {
+		return
+	}
 	switch {
-	case s.tooSmall:
-		drawTooSmall(screen, w, h, min(mw, minBoardW), min(mh, minBoardH)+2)
 	case h-2 >= mh+lines || v.Map == nil || mw > w || mh > h-2:
 		s.board.SetRect(0, 1, w, h-2)
 		s.board.Draw(screen)
@@ -141,16 +134,11 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 		s.board.Draw(screen)
 		drawServerLines(screen, mw+1, 1, w-mw-1, h-2, v)
 	}
-	if !s.tooSmall {
-		fill(screen, 0, 0, w, 1, styleTitle)
-		putText(screen, 1, 0, w-2, s.title(), styleTitle)
-		putText(screen, 0, h-1, w, tableBottomLine(spectateKeyTable)+"   (watching: no avatar)", styleDim)
-	}
-	if s.ended && v.Err != nil && !s.tooSmall {
+	fill(screen, 0, 0, w, 1, styleTitle)
+	putText(screen, 1, 0, w-2, s.title(), styleTitle)
+	putText(screen, 0, h-1, w, tableBottomLine(spectateKeyTable)+"   (watching: no avatar)", styleDim)
+	if s.ended && v.Err != nil {
 		drawEndedBox(screen, 0, 1, w, h-2, "watch ended: "+v.Err.Error())
-	}
-	if s.help {
-		drawHelpOverlay(screen, w, h, s.opts.LogPath, "gridlag spectator: keys", helpRows(spectateKeyTable))
 	}
 }
 
@@ -177,34 +165,6 @@ func (s *SpectateScreen) title() string {
 	}
 	return title
 }
-
-// HandleKey does what the key table says of a key; once the connection
-// has ended, any key asks to quit.
-func (s *SpectateScreen) HandleKey(ev *tcell.EventKey) {
-	if s.ended {
-		s.quit = true
-		return
-	}
-	if do := lookupKey(spectateKeyTable, ev); do != nil {
-		do(s)
-	}
-}
-
-// HandleMouse closes the help overlay on a click; nothing else on the
-// screen takes the mouse.
-func (s *SpectateScreen) HandleMouse(action tview.MouseAction, _ *tcell.EventMouse) bool {
-	if s.help && action == tview.MouseLeftClick {
-		s.help = false
-		return true
-	}
-	return false
-}
-
-// QuitAsked reports whether the user asked to quit.
-func (s *SpectateScreen) QuitAsked() bool { return s.quit }
-
-// resized notes that the terminal changed size.
-func (s *SpectateScreen) resized() { s.present.resized() }
 
 // nextChange returns 0: the view changes only when the server says
 // something, which signals says.

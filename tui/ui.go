@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"fmt"
 	"io"
 	"time"
 
@@ -50,32 +49,24 @@ type Options struct {
 // overlay, whether the session ended) and belongs to one goroutine: the
 // loop of Run, or a test calling HandleKey, HandleMouse and Frame in turn.
 type UI struct {
+	screenBase
 	session client.Session
-	opts    Options
 	view    client.View // the view the last frame drew
 
-	title   *textLine
-	board   *Board
-	panel   *Panel
-	status  *textLine
-	keys    *textLine
-	capture tview.Primitive // the primitive holding the mouse (a slider drag)
-	present presenter
+	title  *textLine
+	board  *Board
+	panel  *Panel
+	status *textLine
+	keys   *textLine
 
-	winner banner      // the last round's winner, over the board for a while
-	tools  instruments // the waterfall, the net graph, the budget
-
-	tooSmall bool // the last frame had no room for board and panel
-	help     bool // the help overlay is shown
-	ended    bool // the session is over; the screen says why
-	quit     bool // the player asked to quit
+	winner banner // the last round's winner, over the board for a while
 }
 
 // New returns the interface for session s drawn on screen, which must
 // already be initialised. New draws nothing; call Frame (or Run).
 func New(screen tcell.Screen, s client.Session, opts Options) *UI {
-	opts = opts.withDefaults()
-	u := &UI{session: s, opts: opts, present: presenter{screen: screen}}
+	u := &UI{session: s}
+	u.screenBase = newBase(u, screen, opts, keyTable, "gridlag: keys", true)
 	view := func() *client.View { return &u.view }
 	u.board = NewBoard(view)
 	u.panel = NewPanel(s, view)
@@ -83,6 +74,7 @@ func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 	u.title.indent, u.title.fill = 1, true
 	u.status = newTextLine(func(w int) string { return statusLine(&u.view, w) }, styleText)
 	u.keys = newTextLine(func(int) string { return bottomLine() }, styleDim)
+	u.tools.players = []client.Session{s}
 	return u
 }
 
@@ -107,7 +99,7 @@ func (o Options) withDefaults() Options {
 // left alone and nothing is sent.
 func (u *UI) Frame() bool {
 	u.refresh()
-	return u.present.present(u.render)
+	return u.show(u.render)
 }
 
 // refresh takes a fresh View and notes whether a round ended and whether
@@ -116,7 +108,6 @@ func (u *UI) refresh() {
 	prev := u.view
 	u.view = u.session.View()
 	u.winner.note(&prev, &u.view)
-	u.tools.take(u.session)
 	select {
 	case <-u.session.Done():
 		u.ended = true
@@ -128,59 +119,49 @@ func (u *UI) refresh() {
 // them, or why they do not fit.
 func (u *UI) render(screen tcell.Screen) {
 	w, h := screen.Size()
-	a, fits := arrange(w, h, u.view.Map)
-	u.tooSmall = !fits
-	if u.tooSmall {
-		needW, needH := minSize(u.view.Map)
-		drawTooSmall(screen, w, h, needW, needH)
-	} else {
-		u.drawParts(screen, a)
-		u.drawInstruments(screen, a)
-		if u.winner.shown(u.view.Now) {
-			u.winner.draw(screen, a.board.x, a.board.y+1, a.board.w)
-		}
-		if u.ended {
-			u.drawEnded(screen)
-		}
+	a, ok := arrange(w, h, u.view.Map)
+	if needW, needH := minSize(u.view.Map); !u.fits(screen, ok, needW, needH) {
+		return
 	}
-	if u.help {
-		drawHelpOverlay(screen, w, h, u.opts.LogPath, "gridlag: keys", helpRows(keyTable))
+	u.drawParts(screen, a)
+	u.drawInstruments(screen, a)
+	if u.winner.shown(u.view.Now) {
+		u.winner.draw(screen, a.board.x, a.board.y+1, a.board.w)
+	}
+	if u.ended {
+		u.drawEnded(screen)
 	}
 }
 
-// drawParts draws each part of the screen in its rectangle.
-// An instrument's overlay covers the board and the panel: they are not
-// drawn under it.
+// drawParts draws each part of the screen in its rectangle; the panel
+// takes the mouse. An instrument's overlay covers the board and the
+// panel: they are not drawn under it, and the panel takes no mouse.
 func (u *UI) drawParts(screen tcell.Screen, a arrangement) {
 	parts := []struct {
 		p tview.Primitive
 		r rect
-	}{{u.title, a.title}, {u.status, a.status}, {u.keys, a.keys}, {u.board, a.board}, {u.panel, a.panel}}
-	if u.tools.open != noInstrument {
+	}{{u.title, a.title}, {u.status, a.status}, {u.keys, a.keys}, {u.board, a.board}}
+	if u.tools.shown() {
 		parts = parts[:3]
 	}
 	for _, part := range parts {
 		part.p.SetRect(part.r.x, part.r.y, part.r.w, part.r.h)
 		part.p.Draw(screen)
 	}
+	if !u.tools.shown() {
+		u.controls.draw(screen, u.panel, a.panel.x, a.panel.y, a.panel.w, a.panel.h)
+	}
 }
 
-// drawInstruments draws the instrument overlay that is open over the
-// board and the panel.
+// drawInstruments draws the instrument overlay that is open (if one is)
+// over the board and the panel; the title stays above it when it heads
+// the panel's column, with its notices.
 func (u *UI) drawInstruments(screen tcell.Screen, a arrangement) {
 	r := rect{a.board.x, a.board.y, a.panel.x + a.panel.w - a.board.x, a.board.h}
-	if a.title.y == r.y { // the title heads the panel's column: it stays, with its notices
+	if a.title.y == r.y {
 		r.y, r.h = r.y+1, r.h-1
 	}
-	ins := &u.tools.data[0]
-	switch u.tools.open {
-	case waterfallView:
-		drawWaterfall(screen, r, "Waterfall: your last inputs, key to server's word", "t", ins)
-	case netGraphView:
-		drawNetGraph(screen, r, "Net graph: the last 30 s", "g", ins)
-	case budgetView:
-		drawBudgets(screen, r, "Latency budget", "b", []string{ownBudgetHeading}, []client.Budget{ins.Budget}, "p")
-	}
+	u.tools.draw(screen, r)
 }
 
 // titleText returns the top line for width columns: the title and the
@@ -223,16 +204,6 @@ func (u *UI) titleText(width int) string {
 	return playing
 }
 
-// drawTooSmall replaces the interface by a message saying what size it
-// needs.
-func drawTooSmall(screen tcell.Screen, w, h, needW, needH int) {
-	msg := fmt.Sprintf("terminal too small: need %dx%d, have %dx%d", needW, needH, w, h)
-	hint := "enlarge the window, or press q to quit"
-	y := h/2 - 1
-	putText(screen, max(0, (w-textWidth(msg))/2), max(0, y), w, msg, styleWarn)
-	putText(screen, max(0, (w-textWidth(hint))/2), max(0, y+1), w, hint, styleDim)
-}
-
 // drawEnded writes why the session ended over the board, wrapped to fit
 // (over the whole width when the board is too narrow for a sentence).
 func (u *UI) drawEnded(screen tcell.Screen) {
@@ -264,46 +235,6 @@ func drawEndedBox(screen tcell.Screen, areaX, areaY, areaW, areaH int, msg strin
 // endedMinWidth is the narrowest board drawEnded writes its sentence on.
 const endedMinWidth = 40
 
-// HandleKey does what the key table says of a key; once the session has
-// ended, any key asks to quit.
-func (u *UI) HandleKey(ev *tcell.EventKey) {
-	if u.ended {
-		u.requestQuit()
-		return
-	}
-	if do := keyAction(ev); do != nil {
-		do(u)
-	}
-}
-
-// HandleMouse handles one mouse action (as mouseTracker derives them
-// from raw events): any click closes the help overlay; otherwise the action
-// goes to the primitive holding the mouse, or to the one under the
-// pointer (the panel's slider and toggles use them). It reports whether
-// the action was used.
-func (u *UI) HandleMouse(action tview.MouseAction, ev *tcell.EventMouse) bool {
-	if u.help {
-		if action == tview.MouseLeftClick {
-			u.help = false
-			return true
-		}
-		return false
-	}
-	if u.tooSmall || u.tools.open != noInstrument {
-		return false // an overlay covers the slider and the toggles
-	}
-	target := u.capture
-	if target == nil {
-		target = u.panel // the only part that takes the mouse
-	}
-	used, capture := target.MouseHandler()(action, ev, func(tview.Primitive) {})
-	u.capture = capture
-	return used
-}
-
-// resized notes that the terminal changed size (see presenter.resized).
-func (u *UI) resized() { u.present.resized() }
-
 // nextChange returns how soon the last frame changes with time alone:
 // FrameInterval while something moves (the ledger's ages, a correction
 // mark to expire, interpolated players, a beam to fade, a frozen
@@ -312,7 +243,7 @@ func (u *UI) resized() { u.present.resized() }
 // the net graph's next second ends, whichever is first; 0 for never.
 func (u *UI) nextChange() time.Duration {
 	v := &u.view
-	if u.tools.open == noInstrument && (len(v.Pending) > 0 ||
+	if !u.tools.shown() && (len(v.Pending) > 0 ||
 		v.LastCorrection != nil && v.Now-v.LastCorrection.At < CorrectionMarkTime+FrameInterval ||
 		v.Interpolate && len(v.Others) > 0 ||
 		v.Beam != nil || v.Frozen) {
@@ -328,36 +259,27 @@ func (u *UI) nextChange() time.Duration {
 	if u.winner.shown(v.Now) && (next == 0 || u.winner.until-v.Now < next) {
 		next = u.winner.until - v.Now
 	}
-	if graph := time.Second / 4; u.tools.open == netGraphView && (next == 0 || graph < next) {
-		next = graph // the net graph's seconds roll by
+	if graph := u.tools.nextChange(); graph > 0 && (next == 0 || graph < next) {
+		next = graph
 	}
 	return next
 }
 
 // BoardCell returns where the last frame drew map cell p: the screen
 // column and row of its first character. ok is false when no board is
-// drawn (no map yet, or the terminal is too small) or p is off the map.
+// drawn (no map yet, the terminal too small, an instrument over it) or p is
+// off the map.
 func (u *UI) BoardCell(p grid.Pos) (x, y int, ok bool) {
-	if u.tooSmall {
+	if u.tooSmall || u.tools.shown() {
 		return 0, 0, false
 	}
 	return u.board.Cell(p)
 }
 
 // Slider returns the latency slider, e.g. to find its track on screen.
-func (u *UI) Slider() *LatencySlider { return u.panel.Slider() }
-
-// HelpVisible reports whether the help overlay is shown.
-func (u *UI) HelpVisible() bool { return u.help }
+func (u *UI) Slider() *Slider { return u.panel.Slider() }
 
 // signals returns the session's: it changed, it ended.
 func (u *UI) signals() (changed, done <-chan struct{}) {
 	return u.session.Changed(), u.session.Done()
 }
-
-// QuitAsked reports whether the player asked to quit (q, Ctrl-C, or any
-// key once the session has ended).
-func (u *UI) QuitAsked() bool { return u.quit }
-
-// requestQuit records that the player asked to quit.
-func (u *UI) requestQuit() { u.quit = true }

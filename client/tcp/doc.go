@@ -14,7 +14,9 @@
 // ForeignServerError.
 //
 // ListRooms, HasRooms and Lobby are the blocking calls of a lobby: one
-// question, one answer, on a connection of their own.
+// question, one answer, on a connection of their own. AsyncLobby makes
+// a lobby's calls on goroutines of its own, for the lobby's screen, whose
+// loop takes the answers when they come.
 //
 // The front ends use this package (cmd/gridlag, bot, and remote for sshd
 // and web); a simulator (package sim) runs the same Driver on a virtual

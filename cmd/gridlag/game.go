@@ -222,10 +222,14 @@ func gameUsage(w io.Writer) {
 
 Keys while playing:
   %s
+Keys in the lobby:
+  %s
+Keys while watching (-spectate):
+  %s
 Log file while playing: %s
 
 Flags:
-`, strings.Join(tui.KeyHelp(), "\n  "), defaultLogPath())
+`, strings.Join(tui.KeyHelp(), "\n  "), strings.Join(tui.LobbyKeyHelp(), "\n  "), strings.Join(tui.SpectateKeyHelp(), "\n  "), defaultLogPath())
 }
 
 // check refuses flags that do not go together (each flag's value was
@@ -524,7 +528,7 @@ func playMain(ctx context.Context, f gameFlags) error {
 	topts := tui.Options{LogPath: path, Title: title + tui.RoomTitle(f.room), Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()}
 	if f.lobby || f.connect != "" && f.room == "" && tcp.HasRooms(ctx, addr) {
 		logger.Info("lobby", "server", addr, "name", f.name)
-		return tui.RunLobby(screen, tcp.Lobby{Ctx: ctx, Addr: addr, Options: opts}, topts)
+		return tui.RunLobby(screen, tcp.NewAsyncLobby(tcp.Lobby{Ctx: ctx, Addr: addr, Options: opts}), topts)
 	}
 	// Connect, not Dial: the screen comes up at once and says it is
 	// waiting for the server (which takes a round trip, up to a second at

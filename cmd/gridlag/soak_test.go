@@ -666,7 +666,9 @@ func sshBigTerminals(ctx context.Context, sshAddr, local string, n int, count fu
 
 // impersonate joins from local under a look-alike of the honest player's
 // name, or of a bot's with the bot flag, or with heavy combining marks,
-// and returns the name if the server let it in, "" if it refused it.
+// and returns the name it plays under if the server let it in under a
+// name that is or looks like the one it copied, "" if it refused it or
+// gave it a numbered variant of its own.
 func impersonate(addr, local string) (welcomed string) {
 	names := []string{"h\u043enest", "\uff48\uff4f\uff4e\uff45\uff53\uff54", "HONEST", "h0nest", "bot-1", "b\u043et-1",
 		"\uff42\uff4f\uff54-1", "z\u0300\u0301\u0302\u0303\u0304\u0305"}
@@ -679,8 +681,15 @@ func impersonate(addr, local string) (welcomed string) {
 	protocol.NewEncoder(c).Encode(&protocol.Hello{Version: protocol.Version, Name: name, Bot: true})
 	c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	m, err := protocol.NewDecoder(c).Decode()
-	if _, ok := m.(*protocol.Welcome); err == nil && ok {
-		return name
+	w, ok := m.(*protocol.Welcome)
+	if err != nil || !ok || len(w.Players) != 1 {
+		return ""
+	}
+	// A look-alike of a name taken plays under a numbered variant of its
+	// own (honest-2): only a name that is or looks like the honest
+	// player's, or a bot's, is an impostor let in.
+	if got := protocol.NameKey(w.Players[0].Name); got == protocol.NameKey("honest") || got == protocol.NameKey("bot-1") {
+		return w.Players[0].Name
 	}
 	return ""
 }

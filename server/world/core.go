@@ -3,6 +3,8 @@ package world
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"gridlag/grid"
@@ -406,9 +408,9 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 		c.refuse(cl, protocol.ErrCodeName, "name refused: "+err.Error())
 		return
 	}
-	key := protocol.NameKey(h.Name)
-	if o := c.names[key]; o != nil {
-		c.refuse(cl, protocol.ErrCodeName, fmt.Sprintf("name refused: %q is taken here by a player whose name is or looks the same; choose another", h.Name))
+	name, key := c.freeName(h.Name, h.Bot)
+	if key == "" {
+		c.refuse(cl, protocol.ErrCodeName, fmt.Sprintf("name refused: %q and every numbered variant of it are taken here; choose another", h.Name))
 		return
 	}
 	if c.count >= c.cfg.MaxPlayers {
@@ -437,7 +439,7 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	cl.phase = phaseJoined
 	cl.player = pid
 	cl.bot = h.Bot
-	cl.info = protocol.PlayerInfo{ID: pid, Color: color, Name: h.Name}
+	cl.info = protocol.PlayerInfo{ID: pid, Color: color, Name: name}
 	cl.key = key
 	c.names[key] = cl
 	cl.join = &protocol.Join{Player: cl.info}
@@ -447,7 +449,7 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	c.slots[pid] = cl
 	c.count++
 	c.stats.Joins++
-	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: h.Name, Bot: h.Bot, Pos: pos, Version: cl.version})
+	c.events = append(c.events, Event{Kind: EventJoin, Conn: cl.conn, Player: pid, Name: name, Bot: h.Bot, Pos: pos, Version: cl.version})
 
 	c.issue(cl)
 	c.welcome(cl)
@@ -732,3 +734,32 @@ func (c *Core) humanSpawn() (grid.Pos, bool) {
 	}
 	return c.spawnNear(c.cfg.Spawn, false)
 }
+
+// freeName returns the name a newcomer asking for want plays under, and
+// its look-alike key (protocol.NameKey): want itself if nobody here has a
+// name that is or looks the same, else the first of want-2, want-3, ...
+// (want shortened to fit) that is free, so that a class whose machines
+// share one user name all play, each under a name of its own, and nobody
+// takes a name that looks like another's. The key is "" if no variant is
+// free.
+func (c *Core) freeName(want string, bot bool) (name, key string) {
+	if key := protocol.NameKey(want); c.names[key] == nil {
+		return want, key
+	}
+	base := []rune(want)
+	for n := 2; n <= maxNameVariant; n++ {
+		suffix := "-" + strconv.Itoa(n)
+		keep := min(len(base), protocol.MaxNameRunes-len(suffix))
+		name := strings.TrimRight(string(base[:keep]), " ") + suffix
+		if protocol.CheckPlayerName(name, bot) != nil {
+			continue
+		}
+		if key := protocol.NameKey(name); c.names[key] == nil {
+			return name, key
+		}
+	}
+	return "", ""
+}
+
+// maxNameVariant is the highest number freeName appends to a taken name.
+const maxNameVariant = 999
