@@ -437,6 +437,9 @@ func TestTypes(t *testing.T) {
 		if want == protocol.TypeStateStep {
 			want++ // a frame type, not a message type
 		}
+		if want == 27 {
+			want = protocol.TypeTrace // 27 to 30 are version 5's teacher's types (issue 21), merged apart
+		}
 		if typ != want {
 			t.Errorf("%v is numbered %d, want %d: wire numbers never change", typ, typ, want)
 		}

@@ -80,9 +80,9 @@ const (
 	TypeRanking Type = 26
 	// TypeTrace and TypeStages (since version 5): a client asks for the
 	// server's stage times of its inputs, and is sent them; see Trace and
-	// Stages.
-	TypeTrace  Type = 27
-	TypeStages Type = 28
+	// Stages. Version 5's types 27 to 30 are the teacher's (issue 21).
+	TypeTrace  Type = 31
+	TypeStages Type = 32
 )
 
 // String names the message type.
