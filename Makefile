@@ -92,6 +92,8 @@ test: $(WEB)
 		command -v $$tool >/dev/null 2>&1 || \
 			echo "note: $$tool is not installed: the end-to-end tests that need it will SKIP (.ci/run installs it)"; \
 	done
+	@command -v rsvg-convert >/dev/null 2>&1 || \
+		echo "note: rsvg-convert is not installed: the sequence diagram's test checks the SVG without rendering it (.ci/run installs librsvg2-bin)"
 	@if [ ! -x /usr/bin/chromium ]; then \
 		echo "note: /usr/bin/chromium is not installed: the browser's end-to-end test will SKIP (.ci/run installs Debian's chromium)"; \
 	elif [ ! -d web/e2e/node_modules/playwright-core ]; then \
@@ -107,6 +109,7 @@ test: $(WEB)
 
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./protocol
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./record
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...

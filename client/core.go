@@ -88,10 +88,11 @@ type Core struct {
 	held    grid.Dir      // a press waiting for the speed limit, None if none
 	heldAt  time.Duration // when it was pressed
 
+	// predict, reconcile and interpolate are the switches in force: the
+	// player's own (own), but those a teacher holds (class.go).
 	predict, reconcile, interpolate bool
-	// reconcileWas is what reconciliation goes back to when prediction,
-	// which turned it off, comes back on.
-	reconcileWas bool
+	own                             switches
+	class                           classState
 
 	corrections int
 	lastCorr    *Correction
@@ -140,17 +141,20 @@ const MaxRTTSamples = 4096
 // now, or a Resume with Options.Resume.
 func NewCore(now time.Duration, opts Options) *Core {
 	c := &Core{
-		base:        newBase(now, opts),
-		roster:      make(map[grid.PlayerID]protocol.PlayerInfo),
-		protected:   make(protection),
-		predict:     !opts.NoPredict,
-		reconcile:   !opts.NoReconcile && !opts.NoPredict,
-		interpolate: !opts.NoInterpolate,
-		// Prediction off at the start has turned reconciliation off.
-		reconcileWas: !opts.NoReconcile,
-		clock:        serverClock{shared: opts.SharedClock},
-		trace:        opts.Trace,
+		base:      newBase(now, opts),
+		roster:    make(map[grid.PlayerID]protocol.PlayerInfo),
+		protected: make(protection),
+		own: switches{
+			predict:     !opts.NoPredict,
+			reconcile:   !opts.NoReconcile && !opts.NoPredict,
+			interpolate: !opts.NoInterpolate,
+			// Prediction off at the start has turned reconciliation off.
+			reconcileWas: !opts.NoReconcile,
+		},
+		clock: serverClock{shared: opts.SharedClock},
+		trace: opts.Trace,
 	}
+	c.predict, c.reconcile, c.interpolate = c.own.predict, c.own.reconcile, c.own.interpolate
 	if !opts.Resume.IsZero() {
 		c.token = opts.Resume
 		c.send(&protocol.Resume{Version: protocol.Version, Token: opts.Resume})
@@ -316,6 +320,9 @@ func (c *Core) NextWake() (at time.Duration, ok bool) {
 	if c.held != grid.None {
 		at = min(at, time.Duration(c.limit.Earliest(int64(c.moveTime), 1)))
 	}
+	if r, ok := c.reportDue(); ok {
+		at = min(at, r)
+	}
 	return at, true
 }
 
@@ -349,6 +356,7 @@ func (c *Core) Advance(now time.Duration) {
 		}
 		c.sendHeld(now)
 		c.keepAlive(now)
+		c.sendReport(now)
 	}
 }
 
@@ -415,6 +423,8 @@ func (c *Core) take(now time.Duration, m protocol.Message) (*Correction, error) 
 		c.protect(now, m)
 	case *protocol.Leave:
 		c.leftGame(m.ID)
+	case *protocol.Conditions:
+		c.teach(now, m)
 	default:
 		return nil, fmt.Errorf("client: unexpected %v from the server", m.Type())
 	}
@@ -678,32 +688,50 @@ func (c *Core) rebuild(players []grid.PlayerPos) {
 
 // SetPredict turns prediction on or off. Turning it off also turns
 // reconciliation off; turning it back on gives reconciliation back what it
-// was before, so pressing the prediction key twice changes nothing.
+// was before, so pressing the prediction key twice changes nothing. While
+// a teacher holds prediction (or, turning it off, reconciliation on) it
+// changes nothing (View.Teaching says so).
 func (c *Core) SetPredict(on bool) {
-	if on != c.predict {
-		if on {
-			c.reconcile = c.reconcileWas
-		} else {
-			c.reconcileWas, c.reconcile = c.reconcile, false
-		}
-		c.predict = on
+	if c.holding(predictHold) != protocol.HoldNone || !on && c.holding(reconcileHold) == protocol.HoldOn {
+		return
 	}
-	c.refresh()
+	o := &c.own
+	if on != o.predict {
+		if on {
+			o.reconcile = o.reconcileWas
+		} else {
+			o.reconcileWas, o.reconcile = o.reconcile, false
+		}
+		o.predict = on
+	}
+	c.apply()
 }
 
 // SetReconcile turns reconciliation on or off. Turning it on also turns
 // prediction on. Turned off while prediction is off, it stays off when
-// prediction comes back.
+// prediction comes back. While a teacher holds reconciliation (or,
+// turning it on, prediction off) it changes nothing.
 func (c *Core) SetReconcile(on bool) {
-	c.reconcile, c.reconcileWas = on, on
-	if on {
-		c.predict = true
+	if c.holding(reconcileHold) != protocol.HoldNone || on && c.holding(predictHold) == protocol.HoldOff {
+		return
 	}
-	c.refresh()
+	o := &c.own
+	o.reconcile, o.reconcileWas = on, on
+	if on {
+		o.predict = true
+	}
+	c.apply()
 }
 
-// SetInterpolate turns interpolation of other players on or off.
-func (c *Core) SetInterpolate(on bool) { c.interpolate = on }
+// SetInterpolate turns interpolation of other players on or off; while a
+// teacher holds it, it changes nothing.
+func (c *Core) SetInterpolate(on bool) {
+	if c.holding(interpolateHold) != protocol.HoldNone {
+		return
+	}
+	c.own.interpolate = on
+	c.apply()
+}
 
 // refresh recomputes the picture after a toggle, from the latest State.
 // A toggle is not a correction.
@@ -738,6 +766,7 @@ func (c *Core) View(now time.Duration) View {
 		UpdateRate:   c.rate,
 		MoveTime:     c.moveTime,
 		Smooth:       c.smooth,
+		Teaching:     teachingOf(&c.class.cond),
 	}
 	if !c.predict {
 		v.Predicted = c.server

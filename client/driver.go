@@ -37,6 +37,7 @@ func (d *Driver) Reconnect(now time.Duration) {
 	if d.m.Phase() != Reconnecting {
 		return
 	}
+	d.record(Call{Kind: CallReconnect, At: now})
 	d.fresh()
 	d.m.Resume(now)
 	d.flush(now)
@@ -45,6 +46,7 @@ func (d *Driver) Reconnect(now time.Duration) {
 // Press handles a key press at time now (see Core.Press); what it sends
 // goes on the link.
 func (d *Driver) Press(now time.Duration, dir grid.Dir) PressResult {
+	d.record(Call{Kind: CallPress, At: now, Dir: dir})
 	r := d.m.Press(now, dir)
 	d.flush(now)
 	return r
@@ -52,19 +54,29 @@ func (d *Driver) Press(now time.Duration, dir grid.Dir) PressResult {
 
 // Zap fires a zap at time now (see Core.Zap); it goes on the link.
 func (d *Driver) Zap(now time.Duration) PressResult {
+	d.record(Call{Kind: CallZap, At: now})
 	r := d.m.Zap(now)
 	d.flush(now)
 	return r
 }
 
 // SetPredict turns prediction on or off (see Core.SetPredict).
-func (d *Driver) SetPredict(on bool) { d.m.SetPredict(on) }
+func (d *Driver) SetPredict(on bool) {
+	d.record(Call{Kind: CallPredict, On: on})
+	d.m.SetPredict(on)
+}
 
 // SetReconcile turns reconciliation on or off (see Core.SetReconcile).
-func (d *Driver) SetReconcile(on bool) { d.m.SetReconcile(on) }
+func (d *Driver) SetReconcile(on bool) {
+	d.record(Call{Kind: CallReconcile, On: on})
+	d.m.SetReconcile(on)
+}
 
 // SetInterpolate turns interpolation on or off.
-func (d *Driver) SetInterpolate(on bool) { d.m.SetInterpolate(on) }
+func (d *Driver) SetInterpolate(on bool) {
+	d.record(Call{Kind: CallInterpolate, On: on})
+	d.m.SetInterpolate(on)
+}
 
 // View returns the core's view at time now, with the injected latency and
 // jitter filled in.

@@ -15,6 +15,10 @@ type Options struct {
 	Color uint8  // the colour the player would like, 1..8; 0 = the server picks
 	Bot   bool   // a headless bot (spawns away from the human spawn)
 	Room  string // the room to join or watch, sent in the Hello or Spectate; "" = the server's default room
+	// Teach makes a spectator a teacher: it says Teach instead of
+	// Spectate, and may set the room's network (Spectator.Teach). The
+	// server takes it only from a connection it knows to be a teacher's.
+	Teach bool
 
 	NoPredict     bool // start with prediction off
 	NoReconcile   bool // start with reconciliation off

@@ -35,6 +35,8 @@ type pipe[M machine] struct {
 	link    *link.Link[[]byte, []byte]
 	seed    int64 // the link's seed, for the link of the next connection
 	observe func(Note)
+	journal func(Call)          // see Driver.Journal
+	check   func(time.Duration) // reports the view after a State to the journal
 
 	hangup  error                // why the transport's stream ended
 	stream  []byte               // the start of a frame whose end has not come yet
@@ -100,6 +102,7 @@ func (p *pipe[M]) Deliver(now time.Duration, data []byte) {
 	if len(data) == 0 {
 		return
 	}
+	p.record(Call{Kind: CallDeliver, At: now, Data: data})
 	p.bytesIn += int64(len(data))
 	p.link.Down.Send(now, data)
 	if p.watch != nil {
@@ -115,6 +118,7 @@ func (p *pipe[M]) Hangup(now time.Duration, err error) {
 	if err == nil || errors.Is(err, io.EOF) {
 		err = errors.New("client: the server closed the connection")
 	}
+	p.record(Call{Kind: CallHangup, At: now, Err: errText(err)})
 	p.hangup = err
 	p.link.Down.Send(now, nil)
 }
@@ -133,6 +137,7 @@ func (p *pipe[M]) Step(now time.Duration) (frames [][]byte, next time.Duration, 
 // the core do what is due (a held press, a ping, the silence timeout), and
 // puts what the core sends on the link.
 func (p *pipe[M]) Update(now time.Duration) {
+	p.record(Call{Kind: CallStep, At: now})
 	if p.watch != nil {
 		p.downs = due(p.link.Down, now, p.downs[:0])
 	}
@@ -189,6 +194,7 @@ func (p *pipe[M]) flush(now time.Duration) {
 		}
 		// The batch is the core's until its next call: keep the notes.
 		p.notes = append(p.notes[:0], b.Notes...)
+		p.recordNotes(now, p.notes)
 		var err error
 		for _, m := range b.Messages {
 			f, e := p.encodeOne(m)
@@ -272,6 +278,7 @@ func (p *pipe[M]) Outgoing(now time.Duration) [][]byte {
 	p.out = p.link.Up.Receive(now, p.out[:0])
 	for i, f := range p.out {
 		p.bytesOut += int64(len(f))
+		p.record(Call{Kind: CallSent, At: now, Data: f})
 		if p.watch == nil {
 			continue
 		}
@@ -308,6 +315,7 @@ func (p *pipe[M]) Next() (at time.Duration, ok bool) {
 // Drop tells the driver that writing to the transport failed at time now
 // for reason err: the connection is lost (see Core.Dropped).
 func (p *pipe[M]) Drop(now time.Duration, err error) {
+	p.record(Call{Kind: CallDrop, At: now, Err: errText(err)})
 	p.m.Dropped(now, err)
 	p.flush(now)
 }
@@ -316,6 +324,7 @@ func (p *pipe[M]) Drop(now time.Duration, err error) {
 // reason err: the connection is over, unless the core knows a better
 // reason already (see Core.Disconnected).
 func (p *pipe[M]) Disconnect(now time.Duration, err error) {
+	p.record(Call{Kind: CallDisconnect, At: now, Err: errText(err)})
 	p.m.Disconnected(err)
 	p.flush(now)
 }
@@ -333,10 +342,16 @@ func (p *pipe[M]) fresh() {
 }
 
 // SetLatency sets the injected round trip for messages sent from now on.
-func (p *pipe[M]) SetLatency(rtt time.Duration) { p.link.Set(rtt, p.link.Jitter()) }
+func (p *pipe[M]) SetLatency(rtt time.Duration) {
+	p.record(Call{Kind: CallLatency, D: rtt})
+	p.link.Set(rtt, p.link.Jitter())
+}
 
 // SetJitter sets the injected jitter for messages sent from now on.
-func (p *pipe[M]) SetJitter(j time.Duration) { p.link.Set(p.link.RTT(), j) }
+func (p *pipe[M]) SetJitter(j time.Duration) {
+	p.record(Call{Kind: CallJitter, D: j})
+	p.link.Set(p.link.RTT(), j)
+}
 
 // Bytes returns the bytes delivered from the transport and handed to it
 // so far.
@@ -350,10 +365,12 @@ func (p *pipe[M]) Close() [][]byte {
 	if p.m.Phase() == Closed {
 		return nil
 	}
+	p.record(Call{Kind: CallClose})
 	p.m.Close()
 	bye, _ := p.encode(p.m.Outbox().Messages)
 	for _, f := range bye {
 		p.bytesOut += int64(len(f))
+		p.record(Call{Kind: CallSent, Data: f})
 	}
 	return bye
 }

@@ -27,18 +27,40 @@ type Spectator struct {
 	shields  protection        // spawn protection, by the server's word (version 4)
 	latest   protocol.Overview // Players is the spectator's own copy
 	parts    mapParts          // the chunks of a big map so far
+	// A room with a teacher (class.go): what the teachers set, and, for
+	// a teacher, each student's last report.
+	cond    protocol.Conditions
+	reports map[grid.PlayerID]Report
 }
 
 // NewSpectator returns a spectator core that starts by sending a Spectate
-// at time now. It uses Name, Room, PingInterval and ServerTimeout of opts.
+// at time now, or a Teach with Options.Teach. It uses Name, Room,
+// PingInterval and ServerTimeout of opts.
 func NewSpectator(now time.Duration, opts Options) *Spectator {
 	s := &Spectator{
 		base:    newBase(now, opts),
 		roster:  make(map[grid.PlayerID]protocol.PlayerInfo),
 		shields: make(protection),
+		reports: make(map[grid.PlayerID]Report),
+	}
+	if opts.Teach {
+		s.send(&protocol.Teach{Version: protocol.Version, Name: opts.Name, Room: opts.Room})
+		return s
 	}
 	s.send(&protocol.Spectate{Version: protocol.Version, Name: opts.Name, Room: opts.Room})
 	return s
+}
+
+// Teach sets the room's Conditions to t, as a teacher does: the server
+// applies them and tells every client, this one included, which shows
+// them when they come back. The server refuses it (and closes) from a
+// spectator that is not a teacher (Options.Teach).
+func (s *Spectator) Teach(t Teaching) {
+	if s.phase != Watching {
+		return
+	}
+	c := t.Conditions()
+	s.send(&c)
 }
 
 // Close marks the connection closed by the local side and queues a Bye.
@@ -113,9 +135,20 @@ func (s *Spectator) take(now time.Duration, m protocol.Message) error {
 		s.shields.set(m)
 	case *protocol.Join:
 		s.roster[m.Player.ID] = known(m.Player)
+	case *protocol.Conditions:
+		s.cond = *m
+		s.rate = int(m.Rate)
+		if m.Teachers == 0 {
+			clear(s.reports)
+		}
+	case *protocol.Class:
+		for _, st := range m.Students {
+			s.reports[st.ID] = reportOf(st)
+		}
 	case *protocol.Leave:
 		delete(s.roster, m.ID)
 		delete(s.shields, m.ID)
+		delete(s.reports, m.ID)
 		listed := len(s.latest.Players)
 		s.latest.Players = slices.DeleteFunc(s.latest.Players, func(p protocol.OverviewPlayer) bool { return p.ID == m.ID })
 		s.latest.Total -= uint16(listed - len(s.latest.Players)) // gone at once, not at the next Overview
@@ -178,6 +211,8 @@ func (s *Spectator) View(now time.Duration) WorldView {
 		Time:      time.Duration(s.latest.TimeNS),
 		Total:     int(s.latest.Total),
 		Notice:    s.notice,
+		Teaching:  teachingOf(&s.cond),
+		Reports:   reportsOf(s.reports),
 	}
 	if len(s.latest.Players) > 0 {
 		v.Players = make([]WorldPlayer, len(s.latest.Players))

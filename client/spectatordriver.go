@@ -19,6 +19,12 @@ func NewSpectatorDriver(now time.Duration, opts Options) *SpectatorDriver {
 // View returns the spectator's view of the server at time now.
 func (d *SpectatorDriver) View(now time.Duration) WorldView { return d.m.View(now) }
 
+// Teach sets the room's Conditions at time now (see Spectator.Teach).
+func (d *SpectatorDriver) Teach(now time.Duration, t Teaching) {
+	d.m.Teach(t)
+	d.flush(now)
+}
+
 // Reconnect does nothing: a spectator that lost its connection has closed
 // (it never reconnects; see Spectator.Dropped).
 func (d *SpectatorDriver) Reconnect(now time.Duration) {}

@@ -110,6 +110,12 @@ type View struct {
 	MoveTime   time.Duration // the speed limit
 	Latency    time.Duration // injected round-trip latency
 	Jitter     time.Duration // injected jitter per message
+
+	// Teaching is what the room's teacher set, nil while the room has no
+	// teacher: the network the server adds to this player's connection
+	// (beside Latency and Jitter, the player's own), and the switches the
+	// teacher holds, which Predict, Reconcile and Interpolate follow.
+	Teaching *Teaching
 }
 
 // PendingInput is one unacknowledged input.

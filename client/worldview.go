@@ -1,6 +1,7 @@
 package client
 
 import (
+	"slices"
 	"time"
 
 	"gridlag/grid"
@@ -33,6 +34,20 @@ type WorldView struct {
 	Total int
 	// Players are the players the server listed, sorted by ID.
 	Players []WorldPlayer
+
+	// Teaching is what the room's teachers set, nil while it has none;
+	// Reports are, for a teacher, each student's last report, by ID.
+	Teaching *Teaching
+	Reports  []Report
+}
+
+// Report returns the last report of player id, if a teacher has one.
+func (v WorldView) Report(id grid.PlayerID) (Report, bool) {
+	i, ok := slices.BinarySearchFunc(v.Reports, id, func(r Report, id grid.PlayerID) int { return int(r.ID) - int(id) })
+	if !ok {
+		return Report{}, false
+	}
+	return v.Reports[i], true
 }
 
 // WorldPlayer is one player as the server sees it.

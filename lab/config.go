@@ -9,6 +9,7 @@ import (
 	"gridlag/link"
 	"gridlag/scenario"
 	"gridlag/server/world"
+	"gridlag/sim"
 )
 
 // PlayerConfig is one player of the lab, as the flags give it (-latency,
@@ -55,6 +56,9 @@ type Config struct {
 	LagComp bool
 	Unlag   time.Duration
 	Protect time.Duration
+	// Link is how the players' messages travel: TCP, or a datagram link
+	// (a replay's what-if; see sim.Datagram).
+	Link sim.Transport
 }
 
 // Default returns the lab of the issue and the articles: Player 1 at

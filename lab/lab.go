@@ -55,11 +55,11 @@ func (l *Lab) join(i int, cfg Config) (*Player, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lab: %s: %w", name, err)
 	}
-	c := l.world.Join(name, client.Options{
+	c := l.world.JoinOver(name, client.Options{
 		Color:     color(i),
 		NoPredict: !pc.Predict, NoReconcile: !pc.Reconcile, NoInterpolate: !pc.Interpolate,
 		Latency: rtt, Jitter: jitter, Seed: cfg.Seed + int64(i),
-	})
+	}, cfg.Link)
 	if v := c.View(); v.Err != nil || !v.HasState {
 		return nil, fmt.Errorf("lab: %s could not join: %v", name, v.Err)
 	}
@@ -99,6 +99,14 @@ func (l *Lab) advanceTo(t time.Duration) {
 	}
 	l.world.AdvanceTo(t)
 }
+
+// RunTo brings the lab to time t since its start, as Sync does when its
+// clock says t, whatever the clock says: a replay drives a lab with it.
+func (l *Lab) RunTo(t time.Duration) { l.advanceTo(l.origin + t) }
+
+// World returns the lab's simulated world, to read it (a replay writes
+// its timeline from it).
+func (l *Lab) World() *sim.World { return l.world }
 
 // nextPress returns when the next scripted press of either player is due,
 // since the start.

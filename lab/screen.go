@@ -45,15 +45,19 @@ type screenPlayer struct{ *Player }
 func (p screenPlayer) InFlight(dst []tui.Flight) []tui.Flight {
 	for _, way := range []sim.Way{sim.Up, sim.Down} {
 		for _, f := range p.Player.InFlight(way, nil) {
-			dst = append(dst, screenFlight(f, way == sim.Up))
+			dst = append(dst, ScreenFlight(f, way == sim.Up))
 		}
 	}
 	return dst
 }
 
-// screenFlight converts a message in flight for a strip.
-func screenFlight(f sim.Flight, up bool) tui.Flight {
+// ScreenFlight converts a message in flight for a strip: a datagram lost
+// for good is drawn lost.
+func ScreenFlight(f sim.Flight, up bool) tui.Flight {
 	out := tui.Flight{Up: up, Progress: f.Progress, Lost: f.Lost, Held: f.Held}
+	if f.Dropped {
+		out.Lost = max(out.Lost, 1)
+	}
 	switch f.Type {
 	case protocol.TypeInput:
 		out.Kind, out.Seq, out.Dir = tui.FlightInput, f.Seq, f.Dir

@@ -6,6 +6,7 @@ import (
 	"gridlag/client"
 	"gridlag/protocol"
 	"gridlag/server/world"
+	"gridlag/sim"
 )
 
 // PingInterval is how often the lab's server pings the players to measure
@@ -17,14 +18,20 @@ const PingInterval = time.Second
 // server measured (known a round trip after the first ping, PingInterval
 // after the start), the tick and the update rate. Its times count from the
 // lab's start.
-func (l *Lab) Overview() client.WorldView {
-	srv := l.world.Server()
+func (l *Lab) Overview() client.WorldView { return Overview(l.world, l.origin) }
+
+// Overview returns the world of w's default room as its server has it
+// now, for a server's board, its times since origin: what Lab.Overview
+// gives for a lab, for any simulated world (a replay's).
+func Overview(w *sim.World, origin time.Duration) client.WorldView {
+	srv := w.Server()
 	cfg := srv.Config()
-	facts := srv.Overview(l.Now(), nil)
+	now := w.Now() - origin
+	facts := srv.Overview(now, nil)
 	v := client.WorldView{
-		Now: l.Now(), Phase: client.Watching, Connected: true,
-		Map: cfg.Map, Rate: l.Rate(), MoveTime: cfg.MoveTime,
-		Tick: uint32(srv.Stats().Ticks), Time: l.Now(), Total: len(facts),
+		Now: now, Phase: client.Watching, Connected: true,
+		Map: cfg.Map, Rate: w.Rate(), MoveTime: cfg.MoveTime,
+		Tick: uint32(srv.Stats().Ticks), Time: now, Total: len(facts),
 		Players: make([]client.WorldPlayer, len(facts)),
 	}
 	for i, f := range facts {

@@ -16,7 +16,8 @@
 // sends State, ZapResult, Tagged, Scores, Ping, Pong, Join, Leave, Error
 // and Bye, to a client of version 4 on, Protect and Ranking (in place of
 // Scores), and to a client of version 5 that asked with Trace, a Stages
-// before each State that acknowledges inputs. A server serves
+// before each State that acknowledges inputs; version 5 also adds a
+// teacher's Teach, Conditions, Report and Class (teach.go). A server serves
 // every version from MinVersion to Version (Supported), each the bytes of
 // its own version: what a newer version added never reaches an older
 // client.
@@ -36,6 +37,14 @@
 // A spectator starts with Spectate instead of Hello; the server answers
 // Spectating, or Error and closes. After that the spectator sends Ping and
 // Bye; the server sends Overview, Pong, Join, Leave, Error and Bye.
+//
+// A teacher (protocol version 5) starts with Teach instead of Spectate,
+// and the server takes it only from a connection its operator named a
+// teacher's, never from the network's word: it watches the room as a
+// spectator and sets its network and netcode with Conditions, which the
+// server applies to each student's connection both ways and sends to every
+// client of version 5 in the room; their players then send Report, and
+// the teachers get Class (see TeachSince).
 //
 // A Hello or a Spectate may name a room in an optional last field, absent
 // for the server's default room, so that the bytes of one naming none are

@@ -86,6 +86,16 @@ func examples() []example {
 				{ID: 0x1112, Bot: true, Frozen: true, Points: 1, Named: true, Color: 8, Name: "grace 🎉"},
 			},
 		}},
+		{"teach.bin", &protocol.Teach{Version: protocol.Version, Name: "Ms Hopper", Room: "lecture"}},
+		{"conditions.bin", &protocol.Conditions{
+			Teachers: 2, LatencyMS: 0x0102, JitterMS: 0x0304, LossBP: 0x0506,
+			Predict: protocol.HoldOff, Reconcile: protocol.HoldOn, Interpolate: protocol.HoldOff, Rate: 0x0708, LagComp: true,
+		}},
+		{"report.bin", &protocol.Report{Pending: 0x0102, Corrections: 0x03040506, RTTMS: 0x0708}},
+		{"class.bin", &protocol.Class{Students: []protocol.Student{
+			{ID: 0x0102, RTTMS: 0x0304, Pending: 0x0506, Corrections: 0x0708090a},
+			{ID: 3, RTTMS: protocol.NoRTT, Pending: 0, Corrections: 1},
+		}}},
 		{"trace.bin", &protocol.Trace{On: true}},
 		{"stages.bin", &protocol.Stages{Inputs: []protocol.InputStage{
 			{Seq: 0x01020304, Outcome: protocol.StageMoved, BeforeUS: 0x0506, ApplyUS: 0x0102},
@@ -128,7 +138,9 @@ var allTypes = []protocol.Type{
 	protocol.TypeSpectate, protocol.TypeSpectating, protocol.TypeOverview, protocol.TypeNotice,
 	protocol.TypeZap, protocol.TypeZapResult, protocol.TypeTagged, protocol.TypeScores, protocol.TypeMapChunk,
 	protocol.TypeResume, protocol.TypeListRooms, protocol.TypeRooms, protocol.TypeMapBits,
-	protocol.TypeProtect, protocol.TypeRanking, protocol.TypeTrace, protocol.TypeStages,
+	protocol.TypeProtect, protocol.TypeRanking,
+	protocol.TypeTeach, protocol.TypeConditions, protocol.TypeReport, protocol.TypeClass,
+	protocol.TypeTrace, protocol.TypeStages,
 }
 
 // mustMarshal encodes m or stops the test.

@@ -19,10 +19,12 @@ import (
 // of Scores), the zap outcomes ZapProtected and ZapTagged, and a room list
 // cut to fit a frame carrying how many rooms are open (Rooms.Total). A
 // version 3 client gets MapChunks and none of the rest, and every other
-// byte as before. Version 5: a client may ask for the server's stage
-// times of its inputs (Trace) and is then sent them (Stages) beside the
-// States; a client of version 3 or 4 never asks, and gets its version's
-// bytes.
+// byte as before. Version 5: a teacher sets a room's network and netcode
+// (Teach, Conditions), its players report what only they know (Report)
+// and its teachers see it (Class); and a client may ask for the server's
+// stage times of its inputs (Trace) and is then sent them (Stages) beside
+// the States. A client of version 3 or 4 gets none of these, and its
+// version's bytes.
 const (
 	Version    uint16 = 5
 	MinVersion uint16 = 3
@@ -78,9 +80,18 @@ const (
 	// Ranking.
 	TypeProtect Type = 25
 	TypeRanking Type = 26
+	// TypeTeach, TypeConditions, TypeReport and TypeClass (since version
+	// 5): a teacher's first message, a room's network and netcode as its
+	// teacher set them, a player's report of what only it knows, and the
+	// students' reports a teacher is shown; see Teach, Conditions, Report
+	// and Class.
+	TypeTeach      Type = 27
+	TypeConditions Type = 28
+	TypeReport     Type = 29
+	TypeClass      Type = 30
 	// TypeTrace and TypeStages (since version 5): a client asks for the
 	// server's stage times of its inputs, and is sent them; see Trace and
-	// Stages. Version 5's types 27 to 30 are the teacher's (issue 21).
+	// Stages.
 	TypeTrace  Type = 31
 	TypeStages Type = 32
 )
@@ -140,6 +151,14 @@ func (t Type) String() string {
 		return "Protect"
 	case TypeRanking:
 		return "Ranking"
+	case TypeTeach:
+		return "Teach"
+	case TypeConditions:
+		return "Conditions"
+	case TypeReport:
+		return "Report"
+	case TypeClass:
+		return "Class"
 	case TypeTrace:
 		return "Trace"
 	case TypeStages:
@@ -218,6 +237,9 @@ const (
 	ErrCodeTimeout  uint8 = 7 // the client was silent too long
 	ErrCodeShutdown uint8 = 8 // the server is stopping
 	ErrCodeResume   uint8 = 9 // the Resume's token is unknown, used or expired
+	// ErrCodeTeacher (version 5): a Teach or a Conditions from a
+	// connection that is not a teacher's.
+	ErrCodeTeacher uint8 = 10
 )
 
 // Error reports why the sender is about to close the connection.
@@ -252,6 +274,8 @@ func (e *Error) Error() string {
 		return "the server is stopping"
 	case ErrCodeResume:
 		return "the server could not resume the session"
+	case ErrCodeTeacher:
+		return "only a teacher may set a room's network"
 	}
 	return "the server refused the connection"
 }
@@ -410,6 +434,14 @@ func New(t Type) Message {
 		return new(Protect)
 	case TypeRanking:
 		return new(Ranking)
+	case TypeTeach:
+		return new(Teach)
+	case TypeConditions:
+		return new(Conditions)
+	case TypeReport:
+		return new(Report)
+	case TypeClass:
+		return new(Class)
 	case TypeTrace:
 		return new(Trace)
 	case TypeStages:

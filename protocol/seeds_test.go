@@ -123,6 +123,12 @@ func seeds(t testing.TB) []seed {
 	rank := func(id uint16, flags byte, points uint16, info ...[]byte) []byte {
 		return cat(u16(id), []byte{flags}, u16(points), cat(info...))
 	}
+	conditions := func(teachers byte, latency, jitter, loss uint16, holds byte, rate uint16, lagcomp byte) []byte {
+		return frame(byte(protocol.TypeConditions), []byte{teachers}, u16(latency), u16(jitter), u16(loss), []byte{holds}, u16(rate), []byte{lagcomp})
+	}
+	student := func(id, rtt, pending uint16, corrections uint32) []byte {
+		return cat(u16(id), u16(rtt), u16(pending), u32(corrections))
+	}
 	s = append(s,
 		seed{"empty", nil},
 		seed{"stream-all-types", stream},
@@ -253,6 +259,19 @@ func seeds(t testing.TB) []seed {
 		seed{"ranking-name-past-end", ranking("", 1, rank(1, 4, 3, []byte{2, 9}, []byte("ada")))},
 		seed{"ranking-bad-utf8", ranking("\xff", 1, rank(1, 4, 3, []byte{2}, str("\xc3\x28")))},
 		seed{"error-c1-controls", frame(byte(protocol.TypeError), []byte{4}, str("\u009b31m\u0085"))},
+		seed{"teach-default-room", frame(byte(protocol.TypeTeach), u16(protocol.Version), str("teacher"))},
+		seed{"teach-room-empty", frame(byte(protocol.TypeTeach), u16(protocol.Version), str("teacher"), str(""))},
+		seed{"conditions-none", conditions(0, 0, 0, 0, 0, 20, 1)},
+		seed{"conditions-hold-3", conditions(1, 300, 0, 0, 3, 20, 1)},
+		seed{"conditions-high-bits", conditions(1, 300, 0, 0, 0x40, 20, 1)},
+		seed{"conditions-loss-over-all", conditions(1, 300, 0, protocol.MaxLossBP+1, 0, 20, 1)},
+		seed{"conditions-bad-bool", conditions(1, 300, 20, 200, 0x12, 20, 2)},
+		seed{"conditions-short", frame(byte(protocol.TypeConditions), []byte{1}, u16(300), u16(0))},
+		seed{"report-short", frame(byte(protocol.TypeReport), u16(1), u32(2))},
+		seed{"class-empty", frame(byte(protocol.TypeClass), u16(0))},
+		seed{"class-huge-count", frame(byte(protocol.TypeClass), u16(0xffff))},
+		seed{"class-count-too-small", frame(byte(protocol.TypeClass), u16(1), student(1, 300, 2, 3), student(2, 300, 2, 3))},
+		seed{"class-student-0", frame(byte(protocol.TypeClass), u16(1), student(0, 300, 2, 3))},
 		seed{"trace-off", frame(byte(protocol.TypeTrace), []byte{0})},
 		seed{"trace-bad-bool", frame(byte(protocol.TypeTrace), []byte{2})},
 		seed{"stages-empty", frame(byte(protocol.TypeStages), []byte{0})},

@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"time"
@@ -32,6 +33,10 @@ type Game struct {
 	// remote against the game's per-address caps, rather than as the
 	// loopback address every session would share.
 	Dial func(ctx context.Context, remote net.Addr) (net.Conn, error)
+	// DialTeacher opens a teacher's connection to a game server in the
+	// same process (server.Server.DialTeacher), for a Player whose front
+	// end checked it is a teacher's (Player.Teach); nil: nobody teaches.
+	DialTeacher func(ctx context.Context, remote net.Addr) (net.Conn, error)
 	// Latency and Jitter are each session's starting injected round trip
 	// and jitter; a player changes their own latency with the slider.
 	Latency, Jitter time.Duration
@@ -41,6 +46,11 @@ type Game struct {
 	Front string
 	// Logger receives the log; nil discards it.
 	Logger *log.Logger
+	// Recordings keeps the games of players who asked to record them
+	// (Player.Record); nil: recording is off, and such a session is told
+	// so. Fetch tells a player the command that fetches theirs.
+	Recordings *Recordings
+	Fetch      string
 
 	kept keptTokens // identity -> resume token of a dropped session's avatar
 }
@@ -64,6 +74,9 @@ func (g *Game) sessionLog(p *Player) *SessionLog {
 // goodbye, and a new session with the same identity within the window
 // comes back as the same player.
 func (g *Game) Play(ctx context.Context, p *Player) error {
+	if p.Teach {
+		return g.teach(ctx, p)
+	}
 	if p.Spectate {
 		return g.watch(ctx, p)
 	}
@@ -79,6 +92,13 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 		Dial:   g.dialFor(p),
 		Logger: slog.Logger(),
 	}
+	if p.Record {
+		finish, err := g.startRecording(p, &opts)
+		if err != nil {
+			return err
+		}
+		defer finish()
+	}
 	room, resuming := p.Room, false
 	if p.Fingerprint != "" {
 		if tok, kept, ok := g.kept.take(p.Fingerprint, time.Now()); ok {
@@ -93,7 +113,7 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 	// session with its error.
 	topts := tui.Options{Title: g.Title + tui.RoomTitle(room), Logger: slog.Logger()}
 	lobby := tcp.Lobby{Ctx: ctx, Addr: g.Addr, Options: opts}
-	if !resuming && (p.Lobby || p.Room == "" && lobby.HasRooms()) {
+	if !resuming && !p.Record && (p.Lobby || p.Room == "" && lobby.HasRooms()) {
 		sess, joined, err := tui.RunLobbySession(p.Screen, tcp.NewAsyncLobby(joinedLobby{lobby, p.Joined}), topts)
 		if sess == nil {
 			return err
@@ -109,6 +129,33 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 	}
 	err = tui.Run(p.Screen, conn, topts)
 	return g.end(p, conn, room, err)
+}
+
+// startRecording makes opts record p's game; finish ends it and leaves
+// p the afterword that says how to fetch it. A player without an
+// identity, or a server that keeps no recordings, is told why not.
+func (g *Game) startRecording(p *Player, opts *tcp.Options) (finish func(), err error) {
+	switch {
+	case g.Recordings == nil:
+		return nil, errors.New("this server keeps no recordings (its -ssh-records is 0)")
+	case p.Fingerprint == "":
+		return nil, errors.New("record needs an SSH key: the recording is kept under it, for you alone to fetch")
+	}
+	done, err := g.Recordings.start(p.Fingerprint, opts, g.Addr)
+	if err != nil {
+		g.sessionLog(p).Warn("", "cannot record", "err", err)
+		return nil, fmt.Errorf("cannot record: %w", err)
+	}
+	return func() {
+		size, end, err := done()
+		if err != nil {
+			g.sessionLog(p).Warn("", "recording failed", "err", err)
+			p.Afterword = "gridlag: the recording failed: " + err.Error()
+			return
+		}
+		g.sessionLog(p).Info("", g.Front+" player recorded", "fingerprint", p.Fingerprint, "bytes", size, "length", end)
+		p.Afterword = fmt.Sprintf("gridlag: recorded %.1fs (%d bytes); fetch it with: %s > game.rec; then: gridlag replay game.rec", end.Seconds(), size, g.Fetch)
+	}, nil
 }
 
 // joinedLobby is the lobby of a game server, which tells Player.Joined of
@@ -137,6 +184,23 @@ func (g *Game) watch(ctx context.Context, p *Player) error {
 	}
 	defer w.Close()
 	return tui.RunSpectate(p.Screen, w, tui.Options{Title: g.Title + " — spectating" + tui.RoomTitle(p.Room), Logger: logger})
+}
+
+// teach is the session of a teacher (its front end checked it is one):
+// the room's board and the panel of its network, over a teacher's
+// connection to the game server in this process.
+func (g *Game) teach(ctx context.Context, p *Player) error {
+	if g.DialTeacher == nil {
+		return errors.New("teaching needs the game server in this process")
+	}
+	logger := g.sessionLog(p).Logger()
+	dial := func(ctx context.Context, _ string) (net.Conn, error) { return g.DialTeacher(ctx, p.RemoteAddr) }
+	w, err := tcp.ConnectSpectator(ctx, g.Addr, tcp.Options{Options: client.Options{Name: p.User, Room: p.Room, Teach: true}, Dial: dial, Logger: logger})
+	if err != nil {
+		return fmt.Errorf("cannot teach: %w", err)
+	}
+	defer w.Close()
+	return tui.RunTeach(p.Screen, w, tui.Options{Title: g.Title + " — teaching" + tui.RoomTitle(p.Room), Logger: logger})
 }
 
 // dialFor is how p's client connects to the game server: through Dial,

@@ -33,6 +33,10 @@ type Player struct {
 	RemoteAddr net.Addr
 	// Spectate says the session asked to watch the game rather than play.
 	Spectate bool
+	// Teach says the session asked to teach Room: its front end checked
+	// that it is a teacher's (an SSH key the operator named), and
+	// Game.DialTeacher connects it as one.
+	Teach bool
 	// Room is the room the session asked for; "" for the default room.
 	Room string
 	// Lobby says the session asked for the lobby.
@@ -43,6 +47,12 @@ type Player struct {
 	Joined func(s client.Session, resumed bool)
 	// Log is the session's log (nil: Game's Logger, unsummarised).
 	Log *SessionLog
+	// Record says the session asked to record its game (Game.Recordings
+	// keeps it under Fingerprint). Afterword is what Play leaves for the
+	// front end to tell the player once the screen is gone: where the
+	// recording is and how to fetch it; "" for nothing.
+	Record    bool
+	Afterword string
 }
 
 // FingerprintColor is the colour (1 to protocol.NumColors) of a player of

@@ -209,11 +209,11 @@ func TestBudgetAddsUp(t *testing.T) {
 		}
 		cfg.Second = &Player{Name: "rival", Start: grid.Pos{X: 14, Y: 10}, Latency: c.latency,
 			Presses: []Press{{At: 5 * time.Second, Dir: grid.Up}}}
-		tl, err := Play(cfg)
+		res, err := RunFull(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b := tl.Budget
+		b := res.Budget
 		if b == nil || b.Inputs != 4 || len(b.Seen) != 4 {
 			t.Fatalf("%v %d Hz: budget %+v, want 4 inputs, each seen", c.latency, c.rate, b)
 		}

@@ -95,3 +95,17 @@ func ParsePos(s string) (grid.Pos, error) {
 	}
 	return p, nil
 }
+
+// FormatPresses writes presses as ParsePresses reads them:
+// "right@0s,zap@150ms".
+func FormatPresses(ps []Press) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		name := strings.ToLower(p.Dir.String())
+		if p.Zap {
+			name = "zap"
+		}
+		parts[i] = name + "@" + p.At.String()
+	}
+	return strings.Join(parts, ",")
+}

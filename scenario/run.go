@@ -10,7 +10,6 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/link"
-	"gridlag/protocol"
 	"gridlag/server/world"
 	"gridlag/sim"
 )
@@ -43,6 +42,17 @@ type Config struct {
 	// Until is how long the timeline runs after the start; 0 = long enough
 	// for every press to be acknowledged.
 	Until time.Duration
+	// Map is the map; nil = the embedded one.
+	Map *grid.Map
+	// Others are more players in the world, after the first two, whose
+	// moments the timeline leaves out: the others of a game that a replay
+	// simulates anew, walking where the recording saw them.
+	Others []Player
+	// NoInterpolate turns the clients' interpolation of others off.
+	NoInterpolate bool
+	// Link is how the players' messages travel: over TCP, as in the game,
+	// or (a what-if of the simulator) over datagrams (see sim.Datagram).
+	Link sim.Transport
 }
 
 // Default returns the article's scenario: (10,10), 250 ms round trip, RIGHT
@@ -73,13 +83,40 @@ type Line struct {
 	// output prints that line as {"input": {...}} alone (see InputLine),
 	// the table (with -inputs) as its Event.
 	Input *InputLine `json:"-"`
+	// Link is what a datagram link carried, on the last line of a
+	// player over one (see sim.DatagramStats).
+	Link *LinkLine `json:"link,omitempty"`
+	// Original and Differs compare a replay changed by a what-if with
+	// the recording (see Compare): where the original run had the player
+	// at the same moment, on a player's last line of a moment, and
+	// whether what it sees differs.
+	Original *Moment `json:"original,omitempty"`
+	Differs  bool    `json:"differs,omitempty"`
 }
 
-// Timeline is what a run gives: its lines, and the latency budget of the
-// first player's inputs (nil if the server staged none).
-type Timeline struct {
-	Lines  []Line
-	Budget *BudgetReport
+// Moment is where a player is at a moment: where it sees itself and
+// where the server has it.
+type Moment struct {
+	Client [2]int `json:"client"`
+	Server [2]int `json:"server"`
+}
+
+// LinkLine is what a player's datagram link carried over the run: the
+// inputs sent, the packets that carried them (each repeating every input
+// not yet acknowledged) and how many were lost, the copies sent again
+// (repeated), the State snapshots and how many were lost or arrived
+// after a newer one, and the bytes each way.
+type LinkLine struct {
+	Transport        string `json:"transport"`
+	Inputs           int    `json:"inputs"`
+	InputPackets     int    `json:"input_packets"`
+	InputPacketsLost int    `json:"input_packets_lost"`
+	Repeated         int    `json:"repeated"`
+	States           int    `json:"states"`
+	StatesLost       int    `json:"states_lost"`
+	StatesStale      int    `json:"states_stale"`
+	BytesUp          int64  `json:"bytes_up"`
+	BytesDown        int64  `json:"bytes_down"`
 }
 
 // ZapLine is how the server judged a zap, as the JSON output prints it.
@@ -93,45 +130,106 @@ type ZapLine struct {
 
 // Run plays the scenario and returns its timeline's lines.
 func Run(cfg Config) ([]Line, error) {
-	tl, err := Play(cfg)
-	return tl.Lines, err
+	r, err := RunFull(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return r.Lines, nil
 }
 
-// Play plays the scenario and returns its timeline: the lines, with one
-// for the end of each input's life, and the latency budget.
-func Play(cfg Config) (Timeline, error) {
+// Result is a whole run of a scenario: its timeline and every message
+// that crossed a link.
+type Result struct {
+	Lines []Line
+	Wires []Wire
+	// Players are the players' names, the first the one the timeline
+	// follows.
+	Players []string
+	// End is when the run ended, since its start.
+	End time.Duration
+	// Budget is the latency budget of the first player's inputs, nil if
+	// the server staged none.
+	Budget *BudgetReport
+}
+
+// RunFull plays the scenario and returns its timeline and its messages.
+func RunFull(cfg Config) (*Result, error) {
+	s, err := Start(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s.Finish(), nil
+}
+
+// Stepper is a scenario being played a moment at a time, for a screen
+// that shows it as it goes: its world, its clients on their links, its
+// timeline so far. Times are since the scenario's start, when every
+// player is in.
+type Stepper struct {
+	world    *sim.World
+	clients  []*sim.Client
+	followed int // the clients the timeline follows: the first two at most
+	tl       *Timeline
+	presses  []timed // in time order
+	next     int     // the next press to play
+	until    time.Duration
+	cfg      Config // for the latency budget's knobs
+}
+
+// timed is a press of one client.
+type timed struct {
+	Press
+	c *sim.Client
+}
+
+// Start joins the scenario's players and returns it at its start, before
+// any press.
+func Start(cfg Config) (*Stepper, error) {
 	if cfg.Player.Name == "" {
 		cfg.Player.Name = "you"
 	}
-	m := grid.DefaultMap()
+	m := cfg.Map
+	if m == nil {
+		m = grid.DefaultMap()
+	}
 	starts := []grid.Pos{cfg.Player.Start}
 	if cfg.Second != nil {
 		if cfg.Second.Name == "" || cfg.Second.Name == cfg.Player.Name {
 			cfg.Second.Name = "rival"
 		}
 		if cfg.Second.Start == cfg.Player.Start {
-			return Timeline{}, errors.New("scenario: the two players cannot start on the same cell")
+			return nil, errors.New("scenario: the two players cannot start on the same cell")
 		}
 		starts = append(starts, cfg.Second.Start)
 	}
+	for _, o := range cfg.Others {
+		if slices.Contains(starts, o.Start) {
+			return nil, fmt.Errorf("scenario: %s cannot start on %v, another player's cell", o.Name, o.Start)
+		}
+		starts = append(starts, o.Start)
+	}
 	for _, s := range starts {
 		if m.Wall(s) {
-			return Timeline{}, fmt.Errorf("scenario: start %v is a wall or off the map", s)
+			return nil, fmt.Errorf("scenario: start %v is a wall or off the map", s)
 		}
 	}
-	scfg := world.Config{Spawn: cfg.Player.Start, Spawns: starts[1:], MoveTime: cfg.MoveTime, Rate: cfg.Rate,
+	scfg := world.Config{Map: m, Spawn: cfg.Player.Start, Spawns: starts[1:], MoveTime: cfg.MoveTime, Rate: cfg.Rate,
 		LagComp: cfg.LagComp, Unlag: cfg.Unlag, Protect: cfg.Protect}
 	if err := scfg.Validate(); err != nil {
-		return Timeline{}, err
+		return nil, err
 	}
 	w := sim.New(scfg)
 
 	join := func(p *Player) *sim.Client {
-		return w.Join(p.Name, client.Options{
-			NoPredict: !cfg.Predict, NoReconcile: !cfg.Reconcile,
+		return w.JoinOver(p.Name, client.Options{
+			NoPredict: !cfg.Predict, NoReconcile: !cfg.Reconcile, NoInterpolate: cfg.NoInterpolate,
 			Latency: p.Latency, Jitter: p.Jitter, Loss: p.Loss, Seed: cfg.Seed + int64(len(p.Name)),
-			PingInterval: time.Hour, Trace: true,
-		})
+			// The server's stages of the inputs, for their lives and the
+			// budget: over TCP only. A datagram link would carry them on
+			// its reliable channel, out of step with the States they
+			// belong to, and hold what follows there behind a lost one.
+			PingInterval: time.Hour, Trace: cfg.Link != sim.Datagram,
+		}, cfg.Link)
 	}
 	players := []*Player{&cfg.Player}
 	clients := []*sim.Client{join(&cfg.Player)}
@@ -139,46 +237,17 @@ func Play(cfg Config) (Timeline, error) {
 		players = append(players, cfg.Second)
 		clients = append(clients, join(cfg.Second))
 	}
+	followed := len(clients)
+	for i := range cfg.Others {
+		players = append(players, &cfg.Others[i])
+		clients = append(clients, join(&cfg.Others[i]))
+	}
 	for i, c := range clients {
 		if v := c.View(); v.Err != nil || !v.HasState {
-			return Timeline{}, fmt.Errorf("scenario: %s could not join: %v", players[i].Name, v.Err)
+			return nil, fmt.Errorf("scenario: %s could not join: %v", players[i].Name, v.Err)
 		}
 	}
-	start := w.Now()
-	byID := map[grid.PlayerID]string{}
-	for _, c := range clients {
-		byID[c.View().Me] = c.Name()
-	}
-	name := func(id grid.PlayerID) string { return byID[id] }
-
-	var lines []Line
-	last := map[*sim.Client]Line{}
-	record := func(t time.Duration, c *sim.Client, event string, always bool) {
-		v := c.ViewLocked()
-		sp, _ := w.PositionLocked(c)
-		l := Line{TMS: int64((t - start) / time.Millisecond), T: int64(t - start), Player: c.Name(), Event: event,
-			Client: [2]int{v.Predicted.X, v.Predicted.Y}, Server: [2]int{sp.X, sp.Y},
-			Pending: []uint32{}, Ack: v.LastAck, Corr: v.Corrections}
-		for _, p := range v.Pending {
-			l.Pending = append(l.Pending, p.Seq)
-		}
-		prev, seen := last[c]
-		if !always && seen && prev.Client == l.Client && prev.Server == l.Server && slices.Equal(prev.Pending, l.Pending) && prev.Ack == l.Ack {
-			return
-		}
-		last[c] = l
-		lines = append(lines, l)
-	}
-	for _, c := range clients {
-		w.Locked(func() {
-			record(start, c, fmt.Sprintf("%s: starts at %v", c.Name(), c.ViewLocked().Predicted), true)
-		})
-	}
-
-	type timed struct {
-		Press
-		c *sim.Client
-	}
+	tl := NewTimeline(w, clients[:followed])
 	var all []timed
 	var lastPress, slowest time.Duration // the last press, plus time for held ones; the slowest link
 	for i, p := range players {
@@ -204,58 +273,109 @@ func Play(cfg Config) (Timeline, error) {
 			until += 2 * time.Second / time.Duration(cfg.Rate)
 		}
 	}
-	lives := map[*sim.Client][]client.InputLife{}
-	downs := map[*sim.Client][]time.Duration{}
-	mover, viewer := clients[0], clients[len(clients)-1]
-	var sights sightings
-	w.Trace(func(e sim.Event) {
-		switch e.Kind {
-		case sim.ServerInput:
-			if e.Client == mover && e.Moved && viewer != mover {
-				sights.watch(e.T, e.Seq, e.Pos)
-			}
-		case sim.Lived:
-			lives[e.Client] = append(lives[e.Client], *e.Life)
-			in := inputLine(e.Client.Name(), e.Life, start, cfg.Rate > 0)
-			record(e.T, e.Client, lifeSentence(e.Client.Name(), in, e.Life), true)
-			lines[len(lines)-1].Input = in
-			return
-		case sim.StateArrived:
-			downs[e.Client] = append(downs[e.Client], e.T-e.Made)
-		}
-		if e.Client == nil || e.Kind == sim.OtherArrived && e.Message != protocol.TypeZapResult && e.Message != protocol.TypeTagged {
-			return
-		}
-		always := e.Kind == sim.Press || e.Kind == sim.HeldSent || e.Kind == sim.ServerInput || e.Kind == sim.Zapped || e.Kind == sim.OtherArrived
-		if e.Kind == sim.ServerZap {
-			record(e.T, e.Client, sentence(e, name), true)
-			lines[len(lines)-1].Zap = zapLine(e, name)
-			return
-		}
-		record(e.T, e.Client, sentence(e, name), always)
-	})
-	me := mover.View().Me
-	for _, p := range all {
-		sights.advance(w, viewer, me, start+p.At)
+	return &Stepper{world: w, clients: clients, followed: followed, tl: tl, presses: all, until: until, cfg: cfg}, nil
+}
+
+// World returns the scenario's world.
+func (s *Stepper) World() *sim.World { return s.world }
+
+// Clients returns the clients of the players the timeline follows, the
+// first the one whose view it is.
+func (s *Stepper) Clients() []*sim.Client { return s.clients[:s.followed] }
+
+// Timeline returns the timeline so far.
+func (s *Stepper) Timeline() *Timeline { return s.tl }
+
+// Until returns how long the scenario runs.
+func (s *Stepper) Until() time.Duration { return s.until }
+
+// Now returns the time since the start.
+func (s *Stepper) Now() time.Duration { return s.world.Now() - s.tl.start }
+
+// AdvanceTo plays the scenario up to time t since the start: the presses
+// at their times, after what else is due then.
+func (s *Stepper) AdvanceTo(t time.Duration) {
+	start := s.tl.start
+	for s.next < len(s.presses) && s.presses[s.next].At <= t {
+		p := s.presses[s.next]
+		s.tl.advanceTo(start + p.At)
 		p.On(p.c)
+		s.next++
 	}
-	sights.advance(w, viewer, me, start+until)
-	w.Trace(nil)
-	var down time.Duration
-	for _, d := range downs[viewer] {
-		down += d
+	s.tl.advanceTo(start + t)
+}
+
+// Next returns when the next thing is due, since the start: a message, a
+// timer or a press; ok is false when nothing is.
+func (s *Stepper) Next() (time.Duration, bool) {
+	wt, ok := s.world.Next()
+	if s.next < len(s.presses) {
+		if pt := s.tl.start + s.presses[s.next].At; !ok || pt < wt {
+			return pt - s.tl.start, true
+		}
 	}
-	if n := len(downs[viewer]); n > 0 {
-		down /= time.Duration(n)
+	return wt - s.tl.start, ok
+}
+
+// Step does the next thing due (see Next), and nothing later: a press
+// due with other things comes after them, in a step of its own.
+func (s *Stepper) Step() {
+	wt, ok := s.world.Next()
+	if s.next < len(s.presses) {
+		if pt := s.tl.start + s.presses[s.next].At; !ok || pt < wt {
+			s.AdvanceTo(pt - s.tl.start)
+			return
+		}
 	}
-	budget := budgetReport(cfg, lives[mover], mover, viewer, down)
-	if budget != nil {
-		budget.Seen = sights.delays(lives[mover])
-	}
-	for _, c := range clients {
+	s.world.Step()
+	s.tl.look()
+}
+
+// Finish plays the scenario to its end and returns it whole; the
+// stepper is done with.
+func (s *Stepper) Finish() *Result {
+	until := s.until
+	s.AdvanceTo(until)
+	s.tl.Stop()
+	r := &Result{Lines: s.tl.Lines, Wires: s.tl.Wires, End: until, Budget: s.tl.budget(s.cfg)}
+	for i, c := range s.clients {
+		if i < s.followed {
+			r.Players = append(r.Players, c.Name())
+		}
 		c.Close()
 	}
-	return Timeline{Lines: lines, Budget: budget}, nil
+	r.Lines = LinkLines(r.Lines, s.Clients(), until)
+	return r
+}
+
+// LinkLines ends a timeline of clients with a line for each of them over
+// a datagram link, saying what its link carried (see LinkLine).
+func LinkLines(lines []Line, clients []*sim.Client, end time.Duration) []Line {
+	for _, c := range clients {
+		if st, ok := c.DatagramStats(); ok {
+			lines = append(lines, linkLine(lines, c, end, st))
+		}
+	}
+	return lines
+}
+
+// linkLine is the line that ends the timeline of client c over a datagram
+// link: its last moment again, at the run's end, saying what the link
+// carried.
+func linkLine(lines []Line, c *sim.Client, end time.Duration, st sim.DatagramStats) Line {
+	var l Line
+	for _, x := range lines {
+		if x.Player == c.Name() && x.Input == nil { // an input's life is no moment of its own
+			l = x
+		}
+	}
+	l.TMS, l.T, l.Zap = int64(end/time.Millisecond), int64(end), nil
+	l.Event = fmt.Sprintf("%s: datagram link: %d inputs in %d packets (%d lost), %d repeated; %d states (%d lost, %d stale); %d bytes up, %d down",
+		c.Name(), st.Inputs, st.InputPackets, st.InputPacketsLost, st.Repeats(), st.States, st.StatesLost, st.StatesStale, st.BytesUp, st.BytesDown)
+	l.Link = &LinkLine{Transport: sim.Datagram.String(), Inputs: st.Inputs, InputPackets: st.InputPackets,
+		InputPacketsLost: st.InputPacketsLost, Repeated: st.Repeats(), States: st.States, StatesLost: st.StatesLost,
+		StatesStale: st.StatesStale, BytesUp: st.BytesUp, BytesDown: st.BytesDown}
+	return l
 }
 
 // sightings watches the second player's screen for the first one's moves:

@@ -64,6 +64,22 @@ func (s *Server) Dial(ctx context.Context, remote net.Addr) (net.Conn, error) {
 	return &originConn{UnixConn: theirs, remote: ln.Addr()}, nil
 }
 
+// DialTeacher is Dial for a teacher's connection, from remote: its Teach
+// is taken (hub.Origin.Teacher), where the same message from any other
+// connection is refused. Only code in the server's process can call it:
+// the SSH front end for a key the operator named a teacher's, the
+// server's own terminal. A connection of the game port is never a
+// teacher's, whatever it says.
+func (s *Server) DialTeacher(ctx context.Context, remote net.Addr) (net.Conn, error) {
+	if remote == nil {
+		return nil, errors.New("server: DialTeacher needs the connection's origin")
+	}
+	return s.Dial(ctx, teacherAddr{remote})
+}
+
+// teacherAddr marks the origin of a teacher's in-process connection.
+type teacherAddr struct{ net.Addr }
+
 // originConn is one end of an in-process connection: a Unix socket that
 // names as its peer the address it stands for. It keeps the socket's
 // methods (SyscallConn, CloseWrite, SetWriteBuffer), which the server's

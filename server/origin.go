@@ -12,6 +12,9 @@ const ownHost = ""
 // hostOf is the IP part of a remote address, the key of the per-address
 // caps; ownHost for Own.
 func hostOf(a net.Addr) string {
+	if t, ok := a.(teacherAddr); ok {
+		a = t.Addr
+	}
 	if a == Own {
 		return ownHost
 	}
@@ -45,4 +48,11 @@ func (s *Server) botAddr(host string) bool {
 		}
 	}
 	return false
+}
+
+// isTeacher reports whether a is the origin of a teacher's in-process
+// connection (DialTeacher).
+func isTeacher(a net.Addr) bool {
+	_, ok := a.(teacherAddr)
+	return ok
 }

@@ -229,7 +229,7 @@ func (s *Server) accept(nc net.Conn) {
 	// address's caps, shares or rates, and are believed when they say
 	// they are bots; so is a Hello from Options.BotAddrs.
 	own := host == ownHost
-	from := hub.Origin{Host: host, Own: own, Bots: own || s.botAddr(host)}
+	from := hub.Origin{Host: host, Own: own, Bots: own || s.botAddr(host), Teacher: isTeacher(nc.RemoteAddr())}
 	c := newConn(s.nextID, nc, from, s.shards[int(s.nextID)%len(s.shards)], s.opts.SendQueue, s.opts.SendQueueBytes, s.now())
 	c.running = 2
 	s.live[c.id] = c

@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -107,7 +108,7 @@ func TestTCPVersions(t *testing.T) {
 			c := dial(t, ts)
 			c.send(hello)
 			e, ok := c.closed().(*protocol.Error)
-			if !ok || e.Code != protocol.ErrCodeVersion || !strings.Contains(e.Text, "this server speaks versions 3 to 5") {
+			if !ok || e.Code != protocol.ErrCodeVersion || !strings.Contains(e.Text, fmt.Sprintf("this server speaks versions %d to %d", protocol.MinVersion, protocol.Version)) {
 				t.Errorf("%v of version %d: %+v, want refused naming the versions served", hello.Type(), v, e)
 			}
 		}

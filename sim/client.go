@@ -19,8 +19,13 @@ type Client struct {
 	d       *client.Driver
 	changed chan struct{} // signalled (capacity 1) at each note of the driver
 	done    chan struct{}
-	gone    bool // closed by either side: nothing more to deliver either way
-	cut     bool // closed by the server: what the client still sends is lost
+	dg      *dgram // the datagram link; nil on TCP (the driver's own link)
+	gone    bool   // closed by either side: nothing more to deliver either way
+	cut     bool   // closed by the server: what the client still sends is lost
+	// lastSeq is the last input the client's connection brought the
+	// server: a datagram link's repeats of it, or of one before, are
+	// skipped by the server, and not reported.
+	lastSeq uint32
 	// states is the server's end of the stream to the client: the last
 	// State sent, the base of a step.
 	states protocol.StateStream
@@ -39,7 +44,7 @@ func (c *Client) observe() {
 // the reader of Changed.
 func (c *Client) noted(n client.Note) {
 	t := c.w.now
-	v := c.d.View(t)
+	v := c.view(t)
 	switch n.Kind {
 	case client.Arrived:
 		s, ok := n.Msg.(*protocol.State)
@@ -81,7 +86,7 @@ func (c *Client) Press(d grid.Dir) {
 	defer c.w.mu.Unlock()
 	e := Event{T: c.w.now, Client: c, Kind: Press, Dir: d, Result: c.d.Press(c.w.now, d)}
 	if e.Result == client.Sent {
-		v := c.d.View(c.w.now)
+		v := c.view(c.w.now)
 		e.Seq, e.Predict, e.Pos = v.Pending[len(v.Pending)-1].Seq, v.Predict, v.Predicted
 	}
 	c.w.emit(e)
@@ -93,7 +98,7 @@ func (c *Client) Zap() {
 	defer c.w.mu.Unlock()
 	e := Event{T: c.w.now, Client: c, Kind: Zapped, Result: c.d.Zap(c.w.now)}
 	if e.Result == client.Sent {
-		v := c.d.View(c.w.now)
+		v := c.view(c.w.now)
 		e.Seq, e.Dir, e.Pos = v.Pending[len(v.Pending)-1].Seq, v.Facing, v.Predicted
 	}
 	c.w.emit(e)
@@ -109,10 +114,26 @@ func (c *Client) SetReconcile(on bool) { c.locked(func() { c.d.SetReconcile(on) 
 func (c *Client) SetInterpolate(on bool) { c.locked(func() { c.d.SetInterpolate(on) }) }
 
 // SetLatency implements client.Session.
-func (c *Client) SetLatency(rtt time.Duration) { c.locked(func() { c.d.SetLatency(rtt) }) }
+func (c *Client) SetLatency(rtt time.Duration) {
+	c.locked(func() {
+		if c.dg != nil {
+			c.dg.set(rtt, c.dg.jitter)
+			return
+		}
+		c.d.SetLatency(rtt)
+	})
+}
 
 // SetJitter changes the injected jitter.
-func (c *Client) SetJitter(j time.Duration) { c.locked(func() { c.d.SetJitter(j) }) }
+func (c *Client) SetJitter(j time.Duration) {
+	c.locked(func() {
+		if c.dg != nil {
+			c.dg.set(c.dg.rtt, j)
+			return
+		}
+		c.d.SetJitter(j)
+	})
+}
 
 func (c *Client) locked(f func()) {
 	c.w.mu.Lock()
@@ -128,7 +149,16 @@ func (c *Client) View() client.View {
 }
 
 // ViewLocked is View for use inside a Trace function.
-func (c *Client) ViewLocked() client.View { return c.d.View(c.w.now) }
+func (c *Client) ViewLocked() client.View { return c.view(c.w.now) }
+
+// view is the driver's view at t, with the datagram link's conditions.
+func (c *Client) view(t time.Duration) client.View {
+	v := c.d.View(t)
+	if c.dg != nil {
+		v.Latency, v.Jitter = c.dg.rtt, c.dg.jitter
+	}
+	return v
+}
 
 // Instruments implements client.Instrumented at the world's current time.
 func (c *Client) Instruments(dst *client.Instruments) {
@@ -155,6 +185,9 @@ func (c *Client) Stats() client.Stats {
 func (c *Client) Bytes() (in, out int64) {
 	c.w.mu.Lock()
 	defer c.w.mu.Unlock()
+	if c.dg != nil {
+		return c.dg.stats.BytesDown, c.dg.stats.BytesUp
+	}
 	return c.d.Bytes()
 }
 

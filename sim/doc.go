@@ -17,6 +17,13 @@
 // server's stages of its inputs as they are (client.Options.SharedClock),
 // so an input's life (the Lived event) is on that one clock.
 //
+// A World also runs spectators' drivers (Watch), among them teachers
+// (client.Options.Teach over a connection the hub takes for a teacher's),
+// who set the network of their room: the hub holds what goes either way on
+// each student's connection, so an event of the server's side (a
+// ServerInput) is when the hub got the message, and its room's world
+// takes it when it arrives.
+//
 // A World reports what happens as Events that carry the facts; package
 // scenario puts them into words for its timelines. The tests replay the
 // articles' examples with it, and interfaces and bots are tested against

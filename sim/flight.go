@@ -40,6 +40,14 @@ type Flight struct {
 	// Held says the message arrives later than its own delay and
 	// retransmissions make it: held by a stall or behind a lost message.
 	Held bool
+	// Dropped says the message is lost for good (a datagram): it never
+	// arrives; At is when it would have.
+	Dropped bool
+	// Inputs are the inputs a datagram packet carries, oldest first
+	// (Seq and Dir are the newest's); nil for anything else.
+	Inputs []uint32
+	// Bytes is the message's size on the wire.
+	Bytes int
 }
 
 // InFlight appends to dst every message on client c's link one way, oldest
@@ -47,6 +55,14 @@ type Flight struct {
 func (c *Client) InFlight(way Way, dst []Flight) []Flight {
 	c.w.mu.Lock()
 	defer c.w.mu.Unlock()
+	return c.inFlight(way, c.w.now, dst)
+}
+
+// inFlight is InFlight with the world's lock held, progress taken at now.
+func (c *Client) inFlight(way Way, now time.Duration, dst []Flight) []Flight {
+	if c.dg != nil {
+		return c.dg.inFlight(way, now, dst)
+	}
 	line := c.d.Link().Down
 	if way == Up {
 		line = c.d.Link().Up
@@ -55,7 +71,39 @@ func (c *Client) InFlight(way Way, dst []Flight) []Flight {
 	// decoded so far: a State step decodes from the State before it.
 	states := c.d.States()
 	for f := range line.InFlight {
-		dst = append(dst, decodeFlight(f, &states, c.w.now))
+		dst = append(dst, decodeFlight(f, &states, now))
+	}
+	return dst
+}
+
+// inFlight lists what is on a datagram link one way, in the order sent:
+// the reliable channel's frames, then the datagrams.
+func (g *dgram) inFlight(way Way, now time.Duration, dst []Flight) []Flight {
+	var none protocol.StateStream
+	rel := g.rel.Down
+	if way == Up {
+		rel = g.rel.Up
+	}
+	for f := range rel.InFlight {
+		dst = append(dst, decodeFlight(f, &none, now))
+	}
+	if way == Down {
+		for f := range g.down.InFlight {
+			out := decodeFlight(f, &none, now)
+			out.Dropped, out.Lost = f.Lost > 0, 0
+			dst = append(dst, out)
+		}
+		return dst
+	}
+	for f := range g.up.InFlight {
+		out := Flight{Sent: f.Sent, At: f.At, Progress: f.Progress(now), Held: f.Held, Dropped: f.Lost > 0}
+		for _, frame := range f.Value {
+			in := decodeFlight(link.Flight[[]byte]{Value: frame}, &none, now)
+			out.Type, out.Seq, out.Dir = in.Type, in.Seq, in.Dir
+			out.Inputs = append(out.Inputs, in.Seq)
+			out.Bytes += len(frame)
+		}
+		dst = append(dst, out)
 	}
 	return dst
 }
@@ -65,7 +113,7 @@ func (c *Client) InFlight(way Way, dst []Flight) []Flight {
 // whole frame the world encoded (or nil, the end of the stream), so it
 // decodes.
 func decodeFlight(f link.Flight[[]byte], states *protocol.StateStream, now time.Duration) Flight {
-	out := Flight{Sent: f.Sent, At: f.At, Progress: f.Progress(now), Lost: f.Lost, Held: f.Held}
+	out := Flight{Sent: f.Sent, At: f.At, Progress: f.Progress(now), Lost: f.Lost, Held: f.Held, Bytes: len(f.Value)}
 	if f.Value == nil {
 		return out
 	}
@@ -77,6 +125,8 @@ func decodeFlight(f link.Flight[[]byte], states *protocol.StateStream, now time.
 	switch m := m.(type) {
 	case *protocol.Input:
 		out.Seq, out.Dir = m.Seq, m.Dir
+	case *protocol.Zap:
+		out.Seq = m.Seq
 	case *protocol.State:
 		out.Ack = m.Ack
 	}

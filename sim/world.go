@@ -21,8 +21,11 @@ type World struct {
 	hub       *hub.Hub
 	clients   []*Client // in the order they joined: the order of every step
 	byID      map[world.ConnID]*Client
+	watchers  []*Watcher // spectators and teachers (teach.go), after the clients
+	watchByID map[world.ConnID]*Watcher
 	nextConn  world.ConnID
 	trace     func(Event)
+	wire      func(Wire)
 	frames    []byte
 	positions []grid.PlayerPos
 }
@@ -38,7 +41,7 @@ func New(cfg world.Config) *World { return NewHub(hub.Options{Config: cfg}) }
 func NewHub(opts hub.Options) *World {
 	h := hub.New(0, opts)
 	h.PingEvery(0, 0)
-	return &World{hub: h, byID: make(map[world.ConnID]*Client)}
+	return &World{hub: h, byID: make(map[world.ConnID]*Client), watchByID: make(map[world.ConnID]*Watcher)}
 }
 
 // Trace makes the world call f for every event, in order, with the world's
@@ -89,6 +92,13 @@ func (w *World) PingEvery(every time.Duration) {
 // the clock until its handshake is done (Welcome and first State received)
 // or failed. Latency and jitter come from opts; opts.Seed 0 means seed 1.
 func (w *World) Join(name string, opts client.Options) *Client {
+	return w.JoinOver(name, opts, TCP)
+}
+
+// JoinOver is Join with the client's messages travelling over transport
+// t: the latency, jitter and loss of opts are then those of a datagram
+// link (see Datagram), not of the driver's own.
+func (w *World) JoinOver(name string, opts client.Options, t Transport) *Client {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	opts.Name = name
@@ -101,21 +111,30 @@ func (w *World) Join(name string, opts client.Options) *Client {
 	c := &Client{
 		w:    w,
 		name: name,
-		d:    client.NewDriver(w.now, opts),
 		done: make(chan struct{}),
 	}
+	if t == Datagram {
+		c.dg = newDgram(opts.Latency, opts.Jitter, opts.Loss, seed)
+		opts.Latency, opts.Jitter, opts.Loss = 0, 0, 0
+	}
+	c.d = client.NewDriver(w.now, opts)
 	c.observe()
 	w.clients = append(w.clients, c)
 	w.connect(c)
+	deadline := w.now + JoinTimeout
 	for !c.d.Core().Ready() && c.d.Phase() != client.Closed {
 		next, ok := w.next()
-		if !ok {
+		if !ok || next > deadline {
 			break
 		}
 		w.step(next)
 	}
 	return c
 }
+
+// JoinTimeout bounds the virtual time Join waits for a handshake: a
+// client not playing by then is returned as it is (its View says so).
+const JoinTimeout = time.Minute
 
 // Advance moves the virtual clock forward by d, delivering every message
 // and running every timer due on the way, in time order.
@@ -169,6 +188,14 @@ func (w *World) next() (time.Duration, bool) {
 			continue
 		}
 		consider(c.d.Next())
+		if c.dg != nil {
+			consider(c.dg.next())
+		}
+	}
+	for _, v := range w.watchers {
+		if !v.gone {
+			consider(v.d.Next())
+		}
 	}
 	if found && best < w.now {
 		best = w.now
@@ -181,13 +208,28 @@ func (w *World) next() (time.Duration, bool) {
 // Advance), frames reaching the clients, client timers.
 func (w *World) step(t time.Duration) {
 	w.now = t
+	if w.wire != nil {
+		w.traceWire(t)
+	}
 	for _, c := range w.clients {
 		if c.gone {
 			continue
 		}
-		for _, f := range c.d.Outgoing(t) {
+		frames := c.d.Outgoing(t)
+		if c.dg != nil {
+			c.dg.send(t, frames)
+			frames = c.dg.atServer(t)
+		}
+		for _, f := range frames {
 			if !c.cut {
 				w.toServer(c, f)
+			}
+		}
+	}
+	for _, v := range w.watchers {
+		if !v.gone {
+			for _, f := range v.d.Outgoing(t) {
+				w.fromWatcher(v, f)
 			}
 		}
 	}
@@ -196,8 +238,17 @@ func (w *World) step(t time.Duration) {
 		w.route()
 	}
 	for _, c := range w.clients {
-		if !c.gone {
-			c.d.Update(t)
+		if c.gone {
+			continue
+		}
+		if c.dg != nil {
+			c.dg.atClient(t, c)
+		}
+		c.d.Update(t)
+	}
+	for _, v := range w.watchers {
+		if !v.gone {
+			v.d.Update(t)
 		}
 	}
 }
@@ -209,6 +260,17 @@ func (w *World) toServer(c *Client, frame []byte) {
 	}
 	before, had := w.position(c)
 	w.hub.Receive(w.now, c.id, m)
+	if seq, ok := inputSeq(m); ok {
+		if seq <= c.lastSeq {
+			// A copy the server skips: a datagram link's repeat.
+			if c.dg != nil && w.hub.Options().Config.Rate == 0 {
+				c.dg.again(w.now)
+			}
+			w.route()
+			return
+		}
+		c.lastSeq = seq
+	}
 	switch m := m.(type) {
 	case *protocol.Input:
 		after, _ := w.position(c)
@@ -225,6 +287,17 @@ func (w *World) toServer(c *Client, frame []byte) {
 		}
 	}
 	w.route()
+}
+
+// inputSeq returns the number of an input (a move or a zap).
+func inputSeq(m protocol.Message) (uint32, bool) {
+	switch m := m.(type) {
+	case *protocol.Input:
+		return m.Seq, true
+	case *protocol.Zap:
+		return m.Seq, true
+	}
+	return 0, false
 }
 
 // Hangup closes client c's connection from the server's side, as a server
@@ -259,12 +332,28 @@ func (w *World) disconnect(c *Client, reason string) {
 func (w *World) route() {
 	var closed []world.ConnID
 	for _, e := range w.hub.Outbox().Envelopes {
+		if w.toWatcher(e) {
+			if e.Close {
+				closed = append(closed, e.To)
+			}
+			continue
+		}
 		c := w.client(e.To)
 		if c == nil {
 			continue
 		}
 		if e.Close {
 			closed = append(closed, e.To)
+		}
+		if c.dg != nil {
+			if err := c.dg.fromServer(w.now, e.Msg); err != nil {
+				panic(fmt.Sprintf("sim: the server sent a message that does not encode: %v", err))
+			}
+			if e.Close {
+				c.dg.rel.Down.Send(w.now, nil)
+				c.cut = true
+			}
+			continue
 		}
 		var err error
 		w.frames, err = c.states.Append(w.frames[:0], e.Msg)

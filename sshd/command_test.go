@@ -18,6 +18,10 @@ func TestParseCommand(t *testing.T) {
 		{"lobby kitchen", command{}, false},
 		{"room \x1b[2J", command{}, false},
 		{"ls -la", command{}, false},
+		{"record", command{record: true}, true},
+		{"record kitchen", command{record: true, room: "kitchen"}, true},
+		{"recording", command{fetch: true}, true},
+		{"recording extra", command{}, false},
 	} {
 		got, err := parseCommand(tc.raw)
 		if (err == nil) != tc.ok || got != tc.want {

@@ -12,6 +12,12 @@
 // player's colour so a returning player keeps it, and players without a key
 // join through keyboard-interactive authentication that asks no questions.
 //
+// A teacher (`ssh -t -p 2222 host teach ROOM`) is a key the operator named
+// in an authorized_keys file (Teachers, -teachers): its session gets the
+// teacher's screen of the room, over a connection the game server in the
+// same process takes for a teacher's (Options.DialTeacher); any other key,
+// or none, is refused, saying why.
+//
 // Abuse limits, each logged with its reason (summarised when it repeats)
 // and counted (Server.Stats): deadlines for a new connection to send its
 // SSH banner and to start a game session, caps on connections still in

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/log"
+
+	"gridlag/remote"
 )
 
 // Title is the top line of the game's screen over SSH.
@@ -54,6 +56,13 @@ type Options struct {
 	// counts as remote against the game's per-address caps, rather than
 	// as the loopback address every session would share.
 	Dial func(ctx context.Context, remote net.Addr) (net.Conn, error)
+	// Teachers are the keys whose sessions may teach a room
+	// (TeachCommand); nil: nobody may. DialTeacher opens a teacher's
+	// connection to a game server in the same process
+	// (server.Server.DialTeacher), which takes its Teach; without it
+	// nobody may teach either.
+	Teachers    *Teachers
+	DialTeacher func(ctx context.Context, remote net.Addr) (net.Conn, error)
 	// Latency is each session's starting injected round trip; a player
 	// changes their own with the latency slider.
 	Latency time.Duration
@@ -87,6 +96,10 @@ type Options struct {
 	// IdleTimeout ends a session whose player pressed no key for this long;
 	// DefaultIdleTimeout if zero or less.
 	IdleTimeout time.Duration
+	// Recordings keeps the games of players who play with the record
+	// command, for them to fetch with the recording command; nil: those
+	// commands are refused, saying so.
+	Recordings *remote.Recordings
 	// Handler runs one session. Nil runs the game: a client of the game
 	// server at GameAddr drawn by the tui. A Handler must return soon
 	// after ctx is done or after the screen reports an error event, and

@@ -114,6 +114,9 @@ func TestNoTerminalIsRefused(t *testing.T) {
 	if !strings.Contains(stderr.String(), "gridlag runs only the game, not commands") {
 		t.Errorf("stderr %q, want the refusal of commands", stderr.String())
 	}
+	if !strings.Contains(stderr.String(), " host "+RecordingCommand+" > game.rec") {
+		t.Errorf("stderr %q: the refusal names the wrong command to fetch a recording", stderr.String())
+	}
 
 	// ssh -t host cmd: a terminal, but commands are not run.
 	sess, err = c.NewSession()

@@ -78,8 +78,9 @@ func New(opts Options) (*Server, error) {
 	if created {
 		s.log.Info("created ssh host key", "path", opts.HostKeyPath, "fingerprint", s.fp)
 	}
-	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, Latency: opts.Latency, Jitter: opts.Jitter,
-		Title: Title, Front: "ssh", Logger: s.log}
+	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, DialTeacher: opts.DialTeacher, Latency: opts.Latency, Jitter: opts.Jitter,
+		Title: Title, Front: "ssh", Logger: s.log, Recordings: opts.Recordings,
+		Fetch: "ssh -p PORT HOST " + RecordingCommand}
 	if s.handler == nil {
 		s.handler = s.game.Play
 	}
@@ -134,8 +135,12 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 	s.listeners[ln] = struct{}{}
 	// The summariser counts in wg from here, under mu, so that Close
-	// (which sets closed under mu, then waits) never races this Add.
+	// (which sets closed under mu, then waits) never races this Add; it
+	// runs before Addr says where the server listens, so a caller who
+	// waited for Addr counts it among the server's goroutines.
 	s.wg.Add(1)
+	stopSummaries := s.summarise()
+	defer stopSummaries()
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -148,8 +153,6 @@ func (s *Server) Serve(ln net.Listener) error {
 		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
 		"max_handshakes", s.opts.MaxHandshakes, "max_handshakes_per_addr", s.opts.MaxHandshakesPerAddr,
 		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout)
-	stopSummaries := s.summarise()
-	defer stopSummaries()
 	var delay time.Duration
 	for {
 		c, err := ln.Accept()

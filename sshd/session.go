@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -51,7 +53,9 @@ func (s *Server) handleSession(sess ssh.Session) {
 	steps := []sessionStep{ // outermost first
 		s.countSession,
 		refuseCommand,
+		s.serveRecording,
 		requireTerminal,
+		s.requireTeacher,
 		s.limitSessions,
 		openScreen,
 		introducePlayer,
@@ -103,7 +107,7 @@ func refuseCommand(next sessionHandler) sessionHandler {
 		cmd, err := parseCommand(ss.RawCommand())
 		if err != nil {
 			ss.refuse("command refused",
-				fmt.Sprintf("gridlag runs only the game, not commands (%v): connect with ssh -p %d host, or ssh -t -p %[2]d host %s|%s NAME|%s [NAME]", err, localPort(ss), LobbyCommand, RoomCommand, SpectateCommand))
+				fmt.Sprintf("gridlag runs only the game, not commands (%v): connect with ssh -p %d host, or ssh -t -p %[2]d host %s|%s NAME|%s [NAME]|%s [NAME]|%s [NAME], or ssh -p %[2]d host %[8]s > game.rec", err, localPort(ss), LobbyCommand, RoomCommand, SpectateCommand, TeachCommand, RecordCommand, RecordingCommand))
 			return
 		}
 		ss.cmd = cmd
@@ -122,6 +126,88 @@ func requireTerminal(next sessionHandler) sessionHandler {
 		}
 		next(ss)
 	}
+}
+
+// requireTeacher refuses a session that asks to teach unless its key is
+// one the operator named a teacher's (Options.Teachers), and the game
+// server can take a teacher's connection (Options.DialTeacher).
+func (s *Server) requireTeacher(next sessionHandler) sessionHandler {
+	return func(ss *session) {
+		if !ss.cmd.teach {
+			next(ss)
+			return
+		}
+		fp, _, hasKey := authedKey(ss)
+		var why string
+		switch {
+		case s.opts.Teachers == nil || s.opts.DialTeacher == nil:
+			why = errNoTeachers.Error()
+		case !hasKey:
+			why = "teaching needs the SSH key the server's operator named yours (-teachers): connect with ssh -i KEY"
+		case !s.opts.Teachers.Named(fp):
+			why = "your key is not one of this server's teachers (-teachers): " + fp
+		}
+		if why != "" {
+			ss.log.Warn("teach refused", "session refused", "reason", "teach refused: "+why, "key", fp)
+			ss.tell("gridlag: teach refused: " + why)
+			return
+		}
+		ss.log.Info("", "teacher", "key", fp, "room", ss.cmd.room)
+		next(ss)
+	}
+}
+
+// serveRecording answers the recording command: the player's last
+// recording, kept under their key, written to the session's standard
+// output as it is, with no terminal needed; else why not, on standard
+// error, exit status 1.
+func (s *Server) serveRecording(next sessionHandler) sessionHandler {
+	return func(ss *session) {
+		if !ss.cmd.fetch {
+			next(ss)
+			return
+		}
+		fp, _, hasKey := authedKey(ss)
+		switch {
+		case s.opts.Recordings == nil:
+			ss.refuse("no recordings", "gridlag: this server keeps no recordings")
+			return
+		case !hasKey:
+			ss.refuse("recording without a key", "gridlag: recordings are kept under your SSH key: connect with one")
+			return
+		case ss.isPty:
+			ss.refuse("recording to a terminal", fmt.Sprintf("gridlag: a recording is binary: fetch it into a file, without -t: ssh -p %d %s %s > game.rec", localPort(ss), localHost(ss), RecordingCommand))
+			return
+		}
+		path, err := s.opts.Recordings.Path(fp)
+		if err != nil {
+			ss.refuse("no recording", fmt.Sprintf("gridlag: %v: play with ssh -t -p %d %s %s, quit, then fetch it", err, localPort(ss), localHost(ss), RecordCommand))
+			return
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			ss.refuse("recording unreadable", "gridlag: your recording cannot be read: "+err.Error())
+			return
+		}
+		defer f.Close()
+		n, err := io.Copy(ss, f)
+		ss.log.Info("", "recording fetched", "key", fp, "bytes", n, "err", err)
+		ss.CloseWrite()
+		if err != nil {
+			ss.Exit(1)
+			return
+		}
+		ss.Exit(0)
+	}
+}
+
+// localHost is the address the client connected to, for the advice in a
+// line.
+func localHost(ss *session) string {
+	if a, ok := ss.LocalAddr().(*net.TCPAddr); ok {
+		return a.IP.String()
+	}
+	return "host"
 }
 
 // localPort is the port the client connected to, for the advice in a
@@ -174,7 +260,7 @@ func openScreen(next sessionHandler) sessionHandler {
 func introducePlayer(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		name := PlayerName(ss.User())
-		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Spectate: ss.cmd.spectate, Room: ss.cmd.room, Lobby: ss.cmd.lobby}
+		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Spectate: ss.cmd.spectate, Teach: ss.cmd.teach, Room: ss.cmd.room, Lobby: ss.cmd.lobby, Record: ss.cmd.record}
 		fp, color, hasKey := authedKey(ss)
 		if hasKey {
 			p.Fingerprint, p.Color = fp, color
@@ -197,6 +283,10 @@ func introducePlayer(next sessionHandler) sessionHandler {
 func (s *Server) reportEnd(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		next(ss)
+		if p := ss.player; p != nil && p.Afterword != "" {
+			line := strings.NewReplacer("PORT", fmt.Sprint(localPort(ss)), "HOST", localHost(ss)).Replace(p.Afterword)
+			io.WriteString(ss, line+"\n")
+		}
 		reason, status := remote.EndReason(ss.killed.Get(), ss.err, s.ctx.Err() != nil, ss.Context().Err() != nil || ss.tty.InputEnded())
 		if reason == "" {
 			ss.log.Info("quit", "session end", "reason", "quit", "duration", time.Since(ss.begun).Round(time.Millisecond))

@@ -38,7 +38,14 @@
 // SpectateScreen (RunSpectate), the server's view of a real server for a
 // spectator (ServerBoard draws a client.WorldView for both); and
 // LobbyScreen (RunLobby), a server's rooms, which hands the terminal to
-// the game's screen once a room is joined.
+// the game's screen once a room is joined; and TeachScreen (RunTeach), a
+// teacher's: the room's board as a spectator's, beside a panel of the
+// room's Conditions (the students' network, the switches held for
+// everyone, the update rate and lag compensation, each a widget) and of
+// every student's reported round trip, pending inputs and corrections. A
+// student's screen says what the teacher set (the top line, a row under
+// its latency slider, "teacher" beside a held switch, and why a press of
+// one changes nothing).
 //
 // # One house for the screens
 //
@@ -49,16 +56,18 @@
 // key leaves a screen whose session is over), the help overlay of that
 // table (? and Esc, a click closes it), quitting (q and Ctrl-C,
 // QuitAsked), the notice of a terminal too small (fits) and the widgets
-// of the last frame (HandleMouse). A new screen (a lesson, a teacher's
-// panel, a replay) embeds it; the overlays over a screen are the base's
-// too: the help, drawn from its show, and the instruments (below).
+// of the last frame (HandleMouse). The teacher's and the replay's
+// screens (TeachScreen, ReplayScreen) embed it too, as a new screen (a
+// lesson) will; the overlays over a screen are the base's too: the help,
+// drawn from its show, and the instruments (below).
 //
 // Every key of a screen is in its one table of bindings, in one shape for
-// every screen (keyTable, labKeyTable, spectateKeyTable, lobbyKeyTable):
-// the base's handler does what it says, its help overlay lists it, and
-// gridlag -help prints it (KeyHelp, LabKeyHelp, LobbyKeyHelp,
-// SpectateKeyHelp); the bottom line and the panels' key hints read it
-// too. A row may belong to a state of its screen (the lobby's typing of a
+// every screen (keyTable, labKeyTable, spectateKeyTable, lobbyKeyTable,
+// teachKeyTable, replayKeyTable): the base's handler does what it says,
+// its help overlay lists it, and gridlag -help prints it (KeyHelp,
+// LabKeyHelp, LobbyKeyHelp, SpectateKeyHelp, TeachKeyHelp,
+// ReplayKeyHelp); the bottom line and the panels' key hints read it too.
+// A row may belong to a state of its screen (the lobby's typing of a
 // room's name), whose keys work only then; the help heads them with it.
 // The help and quit rows are every table's (helpBinding, quitBinding).
 //

@@ -19,7 +19,10 @@ import (
 // and only then. They live in the screen base (screenBase.tools), with
 // their keys (instrumentBinding) and smoothing's (smoothBinding) in every
 // such screen's key table: a screen names its players and says where the
-// overlay goes (instruments.draw), and leaves out what it covers.
+// overlay goes (instruments.draw), and leaves out what it covers. The
+// spectator's, the teacher's and the replay's screens have none: no
+// player of their own (a replay's players are its recording's, played
+// again by its model), and their keys g and t say other things there.
 
 // instrument is an overlay of the instruments.
 type instrument uint8

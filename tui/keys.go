@@ -106,7 +106,7 @@ func latencyKeys(chars string, step time.Duration) []keyDo[*UI] {
 // toggleBinding binds a character to a toggle of the panel.
 func toggleBinding(ch, help string, t *toggle) binding[*UI] {
 	return binding[*UI]{label: ch, help: help, brief: ch, group: "toggles", toggle: t,
-		keys: runeKeys(ch, func(u *UI) { t.flip(u.session) })}
+		keys: runeKeys(ch, func(u *UI) { u.flip(t) })}
 }
 
 // runeKeys binds each character of chars to do.

@@ -9,16 +9,12 @@ import (
 	"gridlag/protocol"
 )
 
-// LabModel is what the lab's screen needs from a lab (package lab
-// implements it): a server and two players on a virtual clock that can
-// run slower than the wall clock, pause and step. The screen calls Sync
-// every frame and takes every time it shows from the model, so that
-// nothing moves while it is paused. It is used from the screen's loop
-// only.
-type LabModel interface {
-	// Sync brings the lab up to its clock's time.
+// VirtualClock is the clock of a lab or a replay as its screen drives
+// it: virtual time that runs at a speed, pauses and steps.
+type VirtualClock interface {
+	// Sync brings the model up to its clock's time.
 	Sync()
-	// Now returns the virtual time since the lab's start.
+	// Now returns the virtual time since the start.
 	Now() time.Duration
 	// Paused reports whether the clock stands still.
 	Paused() bool
@@ -32,6 +28,16 @@ type LabModel interface {
 	// SlowDown goes to the next slower speed, and to 1x after the
 	// slowest.
 	SlowDown()
+}
+
+// LabModel is what the lab's screen needs from a lab (package lab
+// implements it): a server and two players on a virtual clock that can
+// run slower than the wall clock, pause and step. The screen calls Sync
+// every frame and takes every time it shows from the model, so that
+// nothing moves while it is paused. It is used from the screen's loop
+// only.
+type LabModel interface {
+	VirtualClock
 	// Rate returns the server's update rate in Hz (0 = one State per
 	// processed input); SetRate changes it live.
 	Rate() int

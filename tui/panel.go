@@ -9,12 +9,14 @@ import (
 	"github.com/rivo/tview"
 
 	"gridlag/client"
+	"gridlag/protocol"
 )
 
 // Rows of the side panel, counted from its top.
 const (
 	panelSliderHeadRow = 0
 	panelSliderRow     = 1
+	panelTeacherRow    = 2 // what the room's teacher added, if it has one
 	panelToggleHeadRow = 3
 	panelPredictRow    = 4 // the first of the toggles, a row each (panelToggles): smoothing on 7
 	panelInterpRow     = 6 // the last of the netcode toggles
@@ -37,22 +39,29 @@ type toggle struct {
 	short string // as the lab's narrower panels name it: "pred"
 	on    func(v *client.View) bool
 	set   func(s client.Session, on bool)
+	// hold is how a teacher holds it (see heldBy); nil for a switch no
+	// teacher holds.
+	hold func(t *client.Teaching) protocol.Hold
 }
 
 // The switches.
 var (
 	predictToggle = &toggle{"prediction", "pred",
-		func(v *client.View) bool { return v.Predict }, client.Session.SetPredict}
+		func(v *client.View) bool { return v.Predict }, client.Session.SetPredict,
+		func(t *client.Teaching) protocol.Hold { return t.Predict }}
 	reconcileToggle = &toggle{"reconciliation", "recon",
-		func(v *client.View) bool { return v.Reconcile }, client.Session.SetReconcile}
+		func(v *client.View) bool { return v.Reconcile }, client.Session.SetReconcile,
+		func(t *client.Teaching) protocol.Hold { return t.Reconcile }}
 	interpolateToggle = &toggle{"interpolation", "interp",
-		func(v *client.View) bool { return v.Interpolate }, client.Session.SetInterpolate}
+		func(v *client.View) bool { return v.Interpolate }, client.Session.SetInterpolate,
+		func(t *client.Teaching) protocol.Hold { return t.Interpolate }}
 	// smoothToggle slides a correction over one move time instead of
-	// snapping it (a session that keeps no instruments has none). The
-	// game's panel draws it under the netcode toggles; the key tables
-	// flip it for every player of the screen (smoothBinding).
+	// snapping it (a session that keeps no instruments has none; no
+	// teacher holds it). The game's panel draws it under the netcode
+	// toggles; the key tables flip it for every player of the screen
+	// (smoothBinding).
 	smoothToggle = &toggle{"smoothing", "smooth",
-		func(v *client.View) bool { return v.Smooth }, setSmooth}
+		func(v *client.View) bool { return v.Smooth }, setSmooth, nil}
 )
 
 // toggles are the netcode switches, in the order the panels draw them
@@ -83,6 +92,34 @@ func (t *toggle) checkbox(s client.Session, view func() *client.View, label, hin
 	return newCheckbox(label, hint, func() bool { return t.on(view()) }, func() { t.flip(s) })
 }
 
+// heldBy says why flipping the switch in view v changes nothing, or ""
+// if it changes it: the room's teacher holds it ("the teacher turned
+// prediction off"), or holds the switch it would turn over with it.
+func (t *toggle) heldBy(v *client.View) string {
+	tt := v.Teaching
+	if tt == nil || t.hold == nil {
+		return ""
+	}
+	if h := t.hold(tt); h != protocol.HoldNone {
+		return "the teacher turned " + t.name + " " + holdWord(h)
+	}
+	switch {
+	case t == predictToggle && v.Predict && tt.Reconcile == protocol.HoldOn:
+		return "the teacher turned reconciliation on, which needs prediction"
+	case t == reconcileToggle && !v.Reconcile && tt.Predict == protocol.HoldOff:
+		return "the teacher turned prediction off, which reconciliation needs"
+	}
+	return ""
+}
+
+// holdWord is "on" or "off" for a switch held so.
+func holdWord(h protocol.Hold) string {
+	if h == protocol.HoldOn {
+		return "on"
+	}
+	return "off"
+}
+
 // Panel is the side panel of one client's view: the latency slider, the
 // netcode toggles, the correction counter, the ledger of pending inputs
 // (sent, not yet acknowledged by the server) and, at the bottom, the game
@@ -96,6 +133,11 @@ type Panel struct {
 	slider   *Slider
 	toggles  []*checkbox // in the order of panelToggles, a row each
 	controls controls
+	// said, if set, is told why a click on a switch changed nothing (see
+	// toggle.heldBy); flash, if set, returns why a switch last did not
+	// change while the screen says it, else "".
+	said  func(string)
+	flash func() string
 }
 
 // NewPanel returns the panel of session s; view returns the view to draw
@@ -105,7 +147,19 @@ func NewPanel(s client.Session, view func() *client.View) *Panel {
 	p.slider.SetValue(s.View().Latency)
 	p.slider.SetChangedFunc(s.SetLatency)
 	for _, t := range panelToggles {
-		p.toggles = append(p.toggles, t.checkbox(s, view, " "+fmt.Sprintf("%-15s", t.name), "("+toggleLabel(t)+")"))
+		c := newCheckbox(" "+fmt.Sprintf("%-15s", t.name), "("+toggleLabel(t)+")", func() bool { return t.on(view()) }, func() {
+			if why := t.heldBy(view()); why != "" && p.said != nil {
+				p.said(why)
+			}
+			t.flip(s)
+		})
+		c.note = func() string {
+			if t.heldBy(view()) != "" {
+				return " teacher"
+			}
+			return ""
+		}
+		p.toggles = append(p.toggles, c)
 	}
 	return p
 }
@@ -130,6 +184,12 @@ func (p *Panel) Draw(screen tcell.Screen) {
 		p.slider.SetValue(v.Latency)
 	}
 	p.controls.draw(screen, p.slider, x, y+panelSliderRow, w, 1)
+	switch t := v.Teaching; {
+	case p.flash != nil && p.flash() != "":
+		put(panelTeacherRow, p.flash(), styleWarn)
+	case t != nil:
+		put(panelTeacherRow, teacherNetwork(t), styleWarn)
+	}
 
 	put(panelToggleHeadRow, "Netcode", styleHeading)
 	for i, c := range p.toggles {

@@ -150,6 +150,9 @@ func (s *SpectateScreen) title() string {
 		title = "gridlag — spectating"
 	}
 	title += fmt.Sprintf("  ·  %d players", s.view.Total)
+	if t := s.view.Teaching; t != nil && !s.ended {
+		title += "  ·  " + TeachingLine(t)
+	}
 	if s.view.Notice != "" && !s.ended {
 		// The operator's notice (a drain's countdown) leads the line, as
 		// on a player's screen.

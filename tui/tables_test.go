@@ -14,6 +14,7 @@ var (
 	_ baser = (*LabScreen)(nil)
 	_ baser = (*SpectateScreen)(nil)
 	_ baser = (*LobbyScreen)(nil)
+	_ baser = (*ReplayScreen)(nil)
 )
 
 // tableRows is what TestKeyTablesAreOneShape reads of a table.
@@ -51,6 +52,7 @@ func TestKeyTablesAreOneShape(t *testing.T) {
 		rowsOf("lab", labKeyTable, LabKeyHelp()),
 		rowsOf("spectator", spectateKeyTable, SpectateKeyHelp()),
 		rowsOf("lobby", lobbyKeyTable, LobbyKeyHelp()),
+		rowsOf("replay", replayKeyTable, ReplayKeyHelp()),
 	} {
 		type key struct {
 			state string

@@ -60,7 +60,33 @@ type UI struct {
 	keys   *textLine
 
 	winner banner // the last round's winner, over the board for a while
+
+	// flash is why the player's last press of a switch changed nothing
+	// (the teacher holds it), on the top line until flashUntil.
+	flash      string
+	flashUntil time.Duration
 }
+
+// flashTime is how long the top line says why a switch did not change.
+const flashTime = 3 * time.Second
+
+// flip flips switch t, or says on the top line why it cannot (the
+// room's teacher holds it).
+func (u *UI) flip(t *toggle) {
+	v := u.session.View()
+	if why := t.heldBy(&v); why != "" {
+		u.say(why, v.Now)
+	}
+	t.flip(u.session)
+}
+
+// say shows why on the top line for flashTime from now.
+func (u *UI) say(why string, now time.Duration) {
+	u.flash, u.flashUntil = why, now+flashTime
+}
+
+// flashing reports whether the top line says why a switch did not change.
+func (u *UI) flashing() bool { return u.flash != "" && u.view.Now < u.flashUntil }
 
 // New returns the interface for session s drawn on screen, which must
 // already be initialised. New draws nothing; call Frame (or Run).
@@ -70,6 +96,13 @@ func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 	view := func() *client.View { return &u.view }
 	u.board = NewBoard(view)
 	u.panel = NewPanel(s, view)
+	u.panel.said = func(why string) { u.say(why, u.view.Now) }
+	u.panel.flash = func() string {
+		if u.flashing() {
+			return u.flash
+		}
+		return ""
+	}
 	u.title = newTextLine(u.titleText, styleTitle)
 	u.title.indent, u.title.fill = 1, true
 	u.status = newTextLine(func(w int) string { return statusLine(&u.view, w) }, styleText)
@@ -175,8 +208,14 @@ func (u *UI) titleText(width int) string {
 	if u.ended {
 		notice = "" // the countdown is over: the board says why it ended
 	}
-	if u.view.Reconnecting {
+	switch {
+	case u.view.Reconnecting:
 		notice = "reconnecting..."
+	case notice != "" || u.ended:
+	case u.flashing():
+		notice = u.flash
+	case u.view.Teaching != nil:
+		notice = TeachingLine(u.view.Teaching)
 	}
 	if notice != "" {
 		// The operator's notice (e.g. a restart) or the connection's state
@@ -258,6 +297,9 @@ func (u *UI) nextChange() time.Duration {
 	}
 	if u.winner.shown(v.Now) && (next == 0 || u.winner.until-v.Now < next) {
 		next = u.winner.until - v.Now
+	}
+	if u.flashing() && (next == 0 || u.flashUntil-v.Now < next) {
+		next = u.flashUntil - v.Now
 	}
 	if graph := u.tools.nextChange(); graph > 0 && (next == 0 || graph < next) {
 		next = graph

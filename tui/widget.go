@@ -75,6 +75,9 @@ type checkbox struct {
 	hint  string
 	on    func() bool
 	flip  func()
+	// note, if set, is drawn after the hint, as a warning: who holds the
+	// switch (" teacher"), "" for nobody.
+	note func() string
 }
 
 // newCheckbox returns a switch that shows on() and calls flip when
@@ -97,7 +100,10 @@ func (c *checkbox) width() int { return textWidth(boxText(false)+c.label) + text
 func (c *checkbox) Draw(screen tcell.Screen) {
 	x, y, w, _ := c.GetInnerRect()
 	n := putText(screen, x, y, w, boxText(c.on())+c.label, styleText)
-	putText(screen, x+n, y, w-n, c.hint, styleKey)
+	n += putText(screen, x+n, y, w-n, c.hint, styleKey)
+	if c.note != nil {
+		putText(screen, x+n, y, w-n, c.note(), styleWarn)
+	}
 }
 
 // MouseHandler flips the switch at every click on it.

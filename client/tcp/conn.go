@@ -68,6 +68,9 @@ func Connect(ctx context.Context, addr string, opts Options) (*Conn, error) {
 func newConn(addr string, nc net.Conn, opts Options) *Conn {
 	opts = withSeed(opts)
 	d := client.NewDriver(0, opts.Options)
+	if opts.Journal != nil {
+		d.Journal(opts.Journal)
+	}
 	return &Conn{runner: startRunner(addr, nc, opts, d), d: d}
 }
 

@@ -26,6 +26,13 @@ type Options struct {
 
 	// Logger receives corrections and connection events; nil = discard.
 	Logger *log.Logger
+
+	// Journal, if set, is given every call the player's client driver
+	// takes, with its time since the connection started (see
+	// client.Driver.Journal), while the connection's lock is held: what
+	// a recording of the player needs, with Options.Seed (set it: the
+	// injected link's random source). It must not call the Conn.
+	Journal func(client.Call)
 }
 
 // DialTimeout bounds the TCP connect when the context has no deadline.

@@ -20,7 +20,8 @@ type Watch struct {
 // and returns without waiting for the answer: View().Map is nil until the
 // server's Spectating arrives. A refusal (the spectators' cap is reached)
 // ends the connection with the server's Error as View().Err. Options'
-// Name, Room, latency, PingInterval, ServerTimeout, Dial and Logger apply.
+// Name, Room, Teach, latency, PingInterval, ServerTimeout, Dial and Logger
+// apply.
 func ConnectSpectator(ctx context.Context, addr string, opts Options) (*Watch, error) {
 	nc, err := opts.dial(ctx, addr)
 	if err != nil {
@@ -40,6 +41,15 @@ func (w *Watch) View() client.WorldView {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.d.View(w.now())
+}
+
+// Teach sets the room's network and switches, as its teacher (a Watch of
+// Options.Teach over a connection the server takes for a teacher's):
+// the server applies them and says them back, and View().Teaching shows
+// them then.
+func (w *Watch) Teach(t client.Teaching) {
+	w.with(func() { w.d.Teach(w.now(), t) })
+	signal(w.wake)
 }
 
 // Close says Bye at once, closes the socket and waits for the

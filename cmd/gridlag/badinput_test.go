@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,7 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		{[]string{"-ssh-handshake", "10ms"}, "-ssh-handshake 10ms: out of range (at least 1s)"},
 		{[]string{"-server", "-connect", "host:7777"}, "-server and -connect do not go together"},
 		{[]string{"-server", "-send-queue", "100"}, "-send-queue 100 must be more than 2048, the most players one area of interest holds"},
-		{[]string{"extra"}, `unexpected argument "extra": the modes are scenario, lab, bots, load, version, help`},
+		{[]string{"extra"}, `unexpected argument "extra": the modes are scenario, lab, replay, bots, load, version, help`},
 		{[]string{"-rate", "3", "extra"}, `unexpected argument "extra"`},
 		{[]string{"scenario", "bogus"}, `unexpected argument "bogus"`},
 		{[]string{"scenario", "-until", "-1s"}, "-until -1s: out of range (0 or more)"},
@@ -61,6 +62,21 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		{[]string{"lab", "-start", "0,0"}, "Player 1's start (0,0) is a wall"},
 		{[]string{"lab", "-start2", "10,10"}, "the two players cannot start on the same cell"},
 		{[]string{"lab", "extra"}, `unexpected argument "extra"`},
+		{[]string{"replay"}, "the recording to replay is missing: gridlag replay FILE"},
+		{[]string{"replay", "a.rec", "b.rec"}, `unexpected argument "b.rec": one recording at a time`},
+		{[]string{"replay", "a.rec", "-link", "udp"}, `-link udp: want "tcp" or "datagram"`},
+		{[]string{"replay", "a.rec", "-latency", "250"}, "-latency 250: a duration needs a unit"},
+		{[]string{"replay", "a.rec", "-max-size", "1"}, "-max-size 1: out of range (4KiB to 4GiB)"},
+		{[]string{"scenario", "-link", "carrier-pigeon"}, `-link carrier-pigeon: want "tcp" or "datagram"`},
+		{[]string{"scenario", "-record-max", "lots"}, "-record-max lots: not a size"},
+		{[]string{"-server", "-record", "x.rec"}, "-record and -cast are a player's"},
+		{[]string{"-record", "x.rec", "-lobby"}, "-record records one game in one room"},
+		{[]string{"-ssh-records", "-1"}, "-ssh-records -1: out of range"},
+		{[]string{"-server", "-teachers", "keys"}, "-teachers names teachers by their SSH keys: give -ssh too"},
+		{[]string{"-connect", "h:1", "-teach", "kitchen"}, "-teach is for -server"},
+		{[]string{"-server", "-ssh", ":0", "-teach", " kitchen"}, `-teach " kitchen": `},
+		{[]string{"-server", "-teach", "kitchen", "-log", "-"}, "-log - and -teach do not go together"},
+		{[]string{"-server", "-agones", "-teach", "kitchen"}, "-teach and -agones do not go together"},
 	}
 	// The same checks in every mode: the game's and scenario's flags,
 	// and bots'.
@@ -170,6 +186,10 @@ func TestBadInputsEndTheProcess(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	badTeachers := filepath.Join(t.TempDir(), "teachers")
+	if err := os.WriteFile(badTeachers, []byte("# the class of 3B\nnot a key\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args   []string
 		status int
@@ -185,6 +205,8 @@ func TestBadInputsEndTheProcess(t *testing.T) {
 			"gridlag: -map: " + fifo + ": not a regular file (a named pipe)"},
 		{[]string{"-server", "-addr", "127.0.0.1:0", "-map", "/dev/zero"}, 1,
 			"gridlag: -map: /dev/zero: not a regular file (a device)"},
+		{[]string{"-server", "-addr", "127.0.0.1:0", "-ssh", "127.0.0.1:0", "-ssh-key", filepath.Join(t.TempDir(), "host"), "-teachers", badTeachers}, 1,
+			"gridlag: -teachers: teachers file " + badTeachers + ", line 2: "},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		cmd := exec.CommandContext(ctx, bin, c.args...)

@@ -21,15 +21,24 @@ func (e *usageError) Error() string { return e.err.Error() }
 // Unwrap returns the mistake.
 func (e *usageError) Unwrap() error { return e.err }
 
+// refusedError is an input refused whole, a recording that is not one
+// or cannot be read: main prints it on one line, without a pointer to
+// -help, and exits with status 2.
+type refusedError struct{ err error }
+
+func (e *refusedError) Error() string { return e.err.Error() }
+func (e *refusedError) Unwrap() error { return e.err }
+
 // exitCode is the exit status for what a mode returned: 0 for success,
-// -help and a server that stopped normally, 2 for a usage error, 1 for
-// any other failure.
+// -help and a server that stopped normally, 2 for a usage error or an
+// input refused, 1 for any other failure.
 func exitCode(err error) int {
 	var ue *usageError
+	var re *refusedError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp), stopped(err):
 		return 0
-	case errors.As(err, &ue):
+	case errors.As(err, &ue), errors.As(err, &re):
 		return 2
 	}
 	return 1

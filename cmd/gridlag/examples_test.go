@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -155,13 +157,27 @@ func TestReadmeCommandsRun(t *testing.T) {
 		}
 		return game.addr
 	}
+	// The files the commands write and read (a.rec, a.svg) are in one
+	// directory of the test's, in the README's order.
+	dir := t.TempDir()
+	file := regexp.MustCompile(`^[a-z0-9-]+\.(rec|svg|cast|png)$`)
 	for _, c := range cmds {
+		for i, a := range c.args {
+			if file.MatchString(a) {
+				c.args[i] = filepath.Join(dir, a)
+			}
+		}
 		t.Run(fmt.Sprint(c.line), func(t *testing.T) {
 			var out bytes.Buffer
 			var err error
 			switch c.args[0] {
 			case "scenario":
 				err = scenarioMain(c.args[1:], &out)
+			case "replay":
+				if !slices.ContainsFunc(c.args, func(a string) bool { return a == "-json" || a == "-table" || a == "-svg" }) {
+					t.Skip("opens the replay's screen")
+				}
+				err = replayMain(c.args[1:], &out)
 			case "lab":
 				_, _, err = newLab(c.args[1:], io.Discard)
 			case "bots", "load":
@@ -180,13 +196,13 @@ func TestReadmeCommandsRun(t *testing.T) {
 				t.Fatalf("%v: %v", c, err)
 			}
 			switch c.args[0] {
-			case "scenario", "version", "bots", "load":
+			case "scenario", "replay", "version", "bots", "load":
 			default:
 				return // a game mode, only parsed: what it logs is another test's (TestReadmeStartAndSummaryLines)
 			}
 			switch {
 			case c.output == "":
-			case c.args[0] == "scenario" || c.args[0] == "version":
+			case c.args[0] == "scenario" || c.args[0] == "replay" || c.args[0] == "version":
 				if out.String() != c.output {
 					t.Errorf("%v prints\n%s\nthe README shows\n%s", c, out.String(), c.output)
 				}

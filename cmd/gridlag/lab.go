@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/signal"
 	"strings"
 	"time"
@@ -11,6 +12,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/lab"
+	"gridlag/record"
+	"gridlag/replay"
 	"gridlag/server"
 	"gridlag/server/world"
 	"gridlag/tui"
@@ -23,6 +26,8 @@ type labFlags struct {
 	logPath string
 	debug   bool
 	lag     lagFlags
+	rec     recordFlags
+	cfg     lab.Config // as the flags give it, for a recording's header
 }
 
 func labMain(args []string, out io.Writer) error {
@@ -63,6 +68,7 @@ func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 	f.lag.define(fs, 0) // the articles' timelines zap at once
 	fs.StringVar(&f.logPath, "log", "", "log file; default "+defaultLogPath())
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
+	f.rec.define(fs, "the lab (its settings, seeds, scripts and every live key, toggle, slider move, pause and lag spike)", true)
 	if err := fs.parse(args); err != nil {
 		return nil, f, err
 	}
@@ -75,6 +81,7 @@ func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 		return nil, f, fs.usageErrorf("-map: %v", err)
 	}
 	cfg.Map = m
+	f.cfg = cfg
 	l, err := lab.New(cfg, time.Now)
 	if err != nil {
 		return nil, f, fs.usageError(err)
@@ -94,10 +101,34 @@ func runLab(l *lab.Lab, f labFlags) error {
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
 	}
+	screen, done, err := f.rec.castScreen(screen, "gridlag lab")
+	if err != nil {
+		return err
+	}
+	defer done()
+	model := l.Model()
+	if f.rec.path != "" {
+		w, err := record.Create(f.rec.path, replay.LabHeader(f.cfg, recordVersion()), f.rec.max)
+		if err != nil {
+			return fmt.Errorf("-record: %w", err)
+		}
+		r := replay.RecordLab(l, w)
+		model = r
+		defer func() {
+			if err := r.Close(); err != nil {
+				fmt.Fprintf(os.Stderr, "gridlag: -record %s: %v\n", f.rec.path, err)
+				return
+			}
+			if r.Err() == record.ErrFull {
+				sayFull(f.rec.path, f.rec.max, w.Last())
+			}
+			sayRecorded(f.rec.path, w.Size(), l.Now())
+		}()
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	logger.Info("lab", "rate", l.Rate(), "speed", l.Speed())
-	return tui.RunLab(screen, l.Model(), tui.Options{LogPath: path, Title: "gridlag lab", Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
+	logger.Info("lab", "rate", l.Rate(), "speed", l.Speed(), "record", f.rec.path)
+	return tui.RunLab(screen, model, tui.Options{LogPath: path, Title: "gridlag lab", Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
 }
 
 // speedValue is the lab's -speed flag.

@@ -7,6 +7,7 @@
 //	gridlag -server -addr :7777   run a headless server (add -ssh :2222 for SSH players)
 //	gridlag scenario              replay Gambetta's timelines on a virtual clock
 //	gridlag lab                   Player 1, the server and Player 2 side by side, slowed down
+//	gridlag replay FILE           play a recording again, or with one thing changed
 //	gridlag bots -connect H:P     run headless players and print a summary
 //	gridlag load -connect H:P     drive many light players to measure a server
 //
@@ -27,6 +28,8 @@ func main() {
 	switch {
 	case errors.As(err, &ue):
 		fmt.Fprintf(os.Stderr, "%s: %v\nRun '%s -help' for its flags.\n", ue.cmd, ue.err, ue.cmd)
+	case errors.As(err, new(*refusedError)):
+		fmt.Fprintln(os.Stderr, "gridlag:", err)
 	case err != nil && (exitCode(err) != 0 || stopped(err)):
 		fmt.Fprintln(os.Stderr, "gridlag:", err)
 	}
@@ -34,7 +37,7 @@ func main() {
 }
 
 // modes are the first words gridlag takes; without one it plays.
-var modes = []string{"scenario", "lab", "bots", "load", "version", "help"}
+var modes = []string{"scenario", "lab", "replay", "bots", "load", "version", "help"}
 
 // run runs the mode args ask for.
 func run(args []string, out io.Writer) error {
@@ -46,6 +49,8 @@ func run(args []string, out io.Writer) error {
 		return scenarioMain(rest, out)
 	case "lab":
 		return labMain(rest, out)
+	case "replay":
+		return replayMain(rest, out)
 	case "bots":
 		return botsMain(rest, out)
 	case "load":

@@ -6,9 +6,12 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"gridlag/grid"
+	"gridlag/record"
+	"gridlag/replay"
 	"gridlag/scenario"
 	"gridlag/server/world"
 )
@@ -21,6 +24,9 @@ type scenarioFlags struct {
 	latency2 time.Duration
 	lag      lagFlags
 	asJSON   bool
+	rec      recordFlags
+	svg      string
+	link     string
 	inputs   bool
 }
 
@@ -62,9 +68,17 @@ func scenarioMain(args []string, out io.Writer) error {
 	fs.duration(&cfg.Until, "until", 0, lengthKind, "how long the timeline runs; 0 = until every press is acknowledged")
 	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object per line: t_ms, event, client [x,y], server [x,y], pending [...]; an input's life as {\"input\": {...}}; the budget last")
 	fs.BoolVar(&f.inputs, "inputs", false, "show each input's whole life in the timeline, where it ends (the JSON output always has them)")
+	f.rec.define(fs, "the scenario (its settings, seeds and presses)", false)
+	fs.StringVar(&f.svg, "svg", "", "also draw the run as a sequence diagram (SVG) into `FILE`: the players and the server, one arrow per message")
+	fs.StringVar(&f.link, "link", "tcp", "the players' `transport`: tcp, as the game, or datagram (simulated UDP: redundant inputs, State snapshots, nothing waits behind a loss)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
+	link, err := replay.ParseLink(f.link)
+	if err != nil {
+		return fs.usageErrorf("-link %s: %v", f.link, err)
+	}
+	cfg.Link = link
 	if cfg.Reconcile && !cfg.Predict {
 		if fs.set("reconcile") {
 			fmt.Fprintln(os.Stderr, "gridlag scenario: -reconcile turns prediction on")
@@ -80,27 +94,78 @@ func scenarioMain(args []string, out io.Writer) error {
 	if err := checkStates(fs, cfg); err != nil {
 		return err
 	}
-	tl, err := scenario.Play(cfg)
+	res, err := scenario.RunFull(cfg)
 	if err != nil {
 		return err
 	}
-	if f.asJSON {
-		if err := scenario.WriteJSON(out, tl.Lines); err != nil {
+	if f.rec.path != "" {
+		if err := recordScenario(f.rec, cfg, res.End); err != nil {
 			return err
 		}
-		return scenario.WriteBudgetJSON(out, tl.Budget)
 	}
-	lines := tl.Lines
+	if f.svg != "" {
+		if err := writeSVG(f.svg, res, "gridlag scenario "+strings.Join(args, " ")); err != nil {
+			return err
+		}
+	}
+	if f.asJSON {
+		if err := scenario.WriteJSON(out, res.Lines); err != nil {
+			return err
+		}
+		return scenario.WriteBudgetJSON(out, res.Budget)
+	}
+	lines := res.Lines
 	if !f.inputs {
 		lines = slices.DeleteFunc(slices.Clone(lines), func(l scenario.Line) bool { return l.Input != nil })
 	}
 	if err := scenario.WriteTable(out, lines); err != nil {
 		return err
 	}
-	if tl.Budget != nil {
+	if res.Budget != nil {
 		fmt.Fprintln(out)
 	}
-	return scenario.WriteBudget(out, tl.Budget)
+	return scenario.WriteBudget(out, res.Budget)
+}
+
+// recordScenario writes the recording of cfg: its settings and its
+// presses.
+func recordScenario(r recordFlags, cfg scenario.Config, end time.Duration) error {
+	h, events := replay.ScenarioHeader(cfg, recordVersion())
+	w, err := record.Create(r.path, h, r.max)
+	if err != nil {
+		return fmt.Errorf("-record: %w", err)
+	}
+	var last time.Duration
+	for _, e := range events {
+		if err := w.Write(e); err == record.ErrFull {
+			sayFull(r.path, r.max, e.At)
+			break
+		} else if err != nil {
+			w.Close(last)
+			return fmt.Errorf("-record: %w", err)
+		}
+		last = e.At
+	}
+	if !w.Full() {
+		last = end
+	}
+	if err := w.Close(last); err != nil {
+		return fmt.Errorf("-record: %w", err)
+	}
+	return nil
+}
+
+// writeSVG writes the sequence diagram of res into path.
+func writeSVG(path string, res *scenario.Result, title string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("-svg: %w", err)
+	}
+	if err := replay.WriteSVG(f, res, title); err != nil {
+		f.Close()
+		return fmt.Errorf("-svg: %w", err)
+	}
+	return f.Close()
 }
 
 // checkStates refuses, before running, a timeline that would look at more

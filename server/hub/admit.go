@@ -111,6 +111,22 @@ func (h *Hub) receive(now time.Duration, c *conn, m protocol.Message) {
 	r.core.Receive(now, c.id, m)
 	c.heard = true
 	h.touch(r)
+	entered := false
+	switch v := m.(type) {
+	case *protocol.Hello, *protocol.Resume:
+		if _, joined := r.core.Player(c.id); joined && !c.player {
+			c.player, entered = true, true
+			c.version = handshakeVersion(v)
+		}
+	case *protocol.Spectate:
+		if r.core.Watching(c.id) && !c.spectator {
+			c.spectator, entered = true, true
+			c.version = v.Version
+		}
+	}
+	if entered {
+		h.entered(now, c)
+	}
 	if c.from.Own {
 		return
 	}
@@ -128,6 +144,17 @@ func (h *Hub) receive(now time.Duration, c *conn, m protocol.Message) {
 			r.watchers[host]++
 		}
 	}
+}
+
+// handshakeVersion is the protocol version a Hello or Resume speaks.
+func handshakeVersion(m protocol.Message) uint16 {
+	switch v := m.(type) {
+	case *protocol.Hello:
+		return v.Version
+	case *protocol.Resume:
+		return v.Version
+	}
+	return 0
 }
 
 // roomShareRefusal refuses a new room to c's address, if it has opened

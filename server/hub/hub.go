@@ -44,7 +44,15 @@ type Hub struct {
 
 	drain drainCount // the countdown of a drain, if one began
 
+	// The teachers' network (network.go): the connections that have one,
+	// in the order they got it, and scratch lists of what arrives.
+	now      time.Duration // the time of the last call given one: what is sent in the batch is sent then
+	lined    []*conn
+	upward   []protocol.Message
+	downward []held
+
 	out     []world.Envelope // the hub's own messages since the last Outbox
+	later   []world.Envelope // the hub's own messages that follow the worlds' (class.go)
 	notes   []Note
 	batch   Out  // what the last Outbox handed over, its slices reused
 	drained bool // Outbox was called: the next producing call starts a new batch
@@ -69,6 +77,13 @@ type conn struct {
 	// the connection, and counts it if it refuses it.
 	heard    bool
 	watching bool // a spectator of room, counted in its watchers
+
+	version   uint16 // the protocol version of its handshake
+	player    bool   // its room's world took its Hello or Resume
+	spectator bool   // its room's world took its Spectate (or Teach)
+	teaching  bool   // its handshake was a Teach (class.go)
+	teacher   bool   // a teacher of its room
+	net       *network
 }
 
 // counted reports whether c, ending now, counts as a refused connection:
@@ -164,6 +179,7 @@ func (h *Hub) Rooms() []RoomStats {
 // server drains is told so at once.
 func (h *Hub) Connect(now time.Duration, id world.ConnID, from Origin) {
 	h.begin()
+	h.now = now
 	h.conns[id] = &conn{id: id, from: from}
 	if h.drain.told != "" {
 		h.send(id, &protocol.Notice{Text: h.drain.told})
@@ -178,15 +194,25 @@ func (h *Hub) Connect(now time.Duration, id world.ConnID, from Origin) {
 // is refused with an Error, and the connection ends.
 func (h *Hub) Receive(now time.Duration, id world.ConnID, m protocol.Message) {
 	h.begin()
+	h.now = now
 	c := h.conns[id]
 	if c == nil {
 		return // refused or ended: what it still sends is nothing
+	}
+	if c.net != nil {
+		h.hold(now, c, m) // its room's world gets it when it arrives (network.go)
+		return
 	}
 	if c.state != inRoom {
 		if lr, ok := m.(*protocol.ListRooms); ok {
 			h.listRooms(now, c, lr)
 			return
 		}
+		if e := h.teachRefusal(c, m); e != nil {
+			h.refuse(now, c, e.Text, e)
+			return
+		}
+		m = teach(c, m)
 		if e := h.joinRefusal(now, c, m); e != nil {
 			h.refuse(now, c, e.Text, e)
 			return
@@ -195,8 +221,21 @@ func (h *Hub) Receive(now time.Duration, id world.ConnID, m protocol.Message) {
 			return
 		}
 	}
+	h.dispatch(now, c, m)
+}
+
+// dispatch hands m, from c (in a room), to the hub's rules, the room's
+// class or its world.
+func (h *Hub) dispatch(now time.Duration, c *conn, m protocol.Message) {
 	if e := h.playerRefusal(c, m); e != nil {
 		h.refuse(now, c, e.Text, e)
+		return
+	}
+	if e := h.teachRefusal(c, m); e != nil {
+		h.refuse(now, c, e.Text, e)
+		return
+	}
+	if h.classMessage(now, c, m) {
 		return
 	}
 	h.receive(now, c, m)
@@ -219,21 +258,32 @@ func (h *Hub) Close(now time.Duration, id world.ConnID, reason string) {
 // end takes connection id out of the hub and tells its world with tell.
 func (h *Hub) end(now time.Duration, id world.ConnID, reason string, tell func(*world.Core, time.Duration, world.ConnID, string)) {
 	h.begin()
+	h.now = now
 	c := h.conns[id]
 	if c == nil {
 		return
 	}
-	h.forget(c)
+	h.arriveAll(now, c)
+	if h.conns[id] != c {
+		return // refused by what it sent last
+	}
+	h.forget(now, c)
 	if r := c.room; r != nil {
 		tell(r.core, now, id, reason)
 	}
 	h.notes = append(h.notes, Note{Kind: NoteEnded, Conn: id, Host: c.from.Host, Reason: reason, Counted: c.counted()})
 }
 
-// forget takes c out of the hub's connections and its room's count.
-func (h *Hub) forget(c *conn) {
+// forget takes c out of the hub's connections and its room's count (and
+// class), at now; what was on its network goes nowhere.
+func (h *Hub) forget(now time.Duration, c *conn) {
 	delete(h.conns, c.id)
 	h.gone[c.id] = c
+	if c.net != nil {
+		h.lined = slices.DeleteFunc(h.lined, func(o *conn) bool { return o == c })
+		c.net = nil
+	}
+	h.leaveClass(now, c)
 	if r := c.room; r != nil {
 		h.touch(r)
 		r.conns--
@@ -248,7 +298,7 @@ func (h *Hub) forget(c *conn) {
 // for the log): e goes to it with Close.
 func (h *Hub) refuse(now time.Duration, c *conn, reason string, e *protocol.Error) {
 	counted := c.counted()
-	h.forget(c)
+	h.forget(now, c)
 	if r := c.room; r != nil {
 		r.core.Drop(now, c.id, reason) // a world that never heard of it ignores it
 	}
@@ -273,8 +323,9 @@ func (h *Hub) touch(r *room) {
 
 // NextWake returns when Advance next has something to do: a room's tick,
 // pings or away player's window (world.Core.NextWake), the drain's next
-// notice, forgetting the addresses done with their rates. ok is false
-// when nothing is scheduled.
+// notice, forgetting the addresses done with their rates, a message
+// arriving on a student's network (either way). ok is false when nothing
+// is scheduled.
 func (h *Hub) NextWake() (at time.Duration, ok bool) {
 	consider := func(t time.Duration, due bool) {
 		if due && (!ok || t < at) {
@@ -286,17 +337,22 @@ func (h *Hub) NextWake() (at time.Duration, ok bool) {
 	}
 	consider(h.drain.next, h.drain.counting)
 	consider(h.swept+sweepEvery, h.rated())
+	consider(h.nextArrival())
 	return at, ok
 }
 
 // sweepEvery is how often the rates forget the addresses done with them.
 const sweepEvery = time.Second
 
-// Advance does what is due at now, in the order the rooms opened: their
+// Advance does what is due at now: the messages that reach the worlds on
+// the students' networks, then, in the order the rooms opened, their
 // ticks, pings and away players' windows, the drain's notice, the rates'
-// sweep. It reports whether a room ticked.
+// sweep (what reaches the students on their networks by now goes in the
+// next Outbox). It reports whether a room ticked.
 func (h *Hub) Advance(now time.Duration) (ticked bool) {
 	h.begin()
+	h.now = now
+	h.arrive(now)
 	for _, r := range h.order {
 		if at, ok := r.core.NextWake(); ok && at <= now {
 			ticked = r.core.Advance(now) || ticked
@@ -354,6 +410,8 @@ func (h *Hub) begin() {
 		h.drained = false
 		clear(h.out)
 		h.out = h.out[:0]
+		clear(h.later)
+		h.later = h.later[:0]
 		h.notes = h.notes[:0]
 		clear(h.gone)
 	}
@@ -361,7 +419,9 @@ func (h *Hub) begin() {
 
 // Outbox hands over everything produced since the last Outbox call (see
 // Out) and ends the batch: the worlds' messages and events, the hub's own,
-// and the counters of the rooms touched. The rooms that nobody is in any
+// and the counters of the rooms touched. What goes to a student whose
+// room's teacher set a network goes on its way down, and comes out of the
+// Outbox when it arrives (network.go). The rooms that nobody is in any
 // more are closed. Everything in it stays valid until the next call of
 // any method of the hub.
 func (h *Hub) Outbox() Out {
@@ -377,8 +437,14 @@ func (h *Hub) Outbox() Out {
 		for _, ev := range batch.Events {
 			h.happened(r, ev)
 		}
-		b.Envelopes = append(b.Envelopes, batch.Envelopes...)
+		for _, e := range batch.Envelopes {
+			h.route(b, e)
+		}
 	}
+	for _, e := range h.later {
+		h.route(b, e)
+	}
+	h.release(b)
 	h.closeEmptyRooms()
 	for _, r := range h.touched {
 		b.Rooms = append(b.Rooms, RoomStats{Name: r.name, Stats: r.core.Stats()})

@@ -18,6 +18,10 @@ type Origin struct {
 	// Bots says a Hello from it may say it is a bot (an operator's
 	// -bot-addrs): from anywhere else the Bot flag is taken off.
 	Bots bool
+	// Teacher says it is a teacher's (an SSH key the operator named, the
+	// server's own terminal): only then is its Teach taken (class.go).
+	// Nothing a client sends can set it.
+	Teacher bool
 }
 
 // NoteKind says what a Note reports.
@@ -46,6 +50,10 @@ const (
 	// a lobby: it ended before its first message was handled, or was
 	// never more than a refusal.
 	NoteEnded
+	// NoteTeach: Conn, a teacher from Host, began to teach Room, set its
+	// Conditions, or was its last teacher and left; Reason says which, and
+	// the Conditions in words.
+	NoteTeach
 )
 
 // String names the kind.
@@ -61,6 +69,8 @@ func (k NoteKind) String() string {
 		return "refused"
 	case NoteEnded:
 		return "ended"
+	case NoteTeach:
+		return "teach"
 	}
 	return fmt.Sprintf("NoteKind(%d)", uint8(k))
 }
@@ -72,9 +82,9 @@ type Note struct {
 	Event  world.Event  // NoteEvent
 	Conn   world.ConnID // the connection concerned (NoteEvent: Event.Conn)
 	Host   string       // its address (see NoteEvent, NoteRoomClosed)
-	Room   string       // NoteEvent, NoteRoomOpened, NoteRoomClosed
+	Room   string       // NoteEvent, NoteRoomOpened, NoteRoomClosed, NoteTeach
 	Rooms  int          // the rooms open (NoteRoomOpened, NoteRoomClosed)
-	Reason string       // NoteRefused, NoteEnded
+	Reason string       // NoteRefused, NoteEnded, NoteTeach
 	// Counted: the connection counts as refused (NoteRefused, NoteEnded).
 	Counted bool
 }

@@ -32,6 +32,7 @@ type peer struct {
 	r      *rig
 	id     world.ConnID
 	got    []protocol.Message
+	at     []time.Duration      // when each of got came
 	read   int                  // got[:read] were read by next
 	states protocol.StateStream // the hub's end of the stream of States to it
 	reads  protocol.StateStream // and the peer's end
@@ -82,6 +83,7 @@ func (r *rig) flush() {
 				r.t.Fatal(err)
 			}
 			p.got = append(p.got, m)
+			p.at = append(p.at, r.now)
 			if e.Close {
 				p.closed = true
 				closed = append(closed, e.To)

@@ -31,6 +31,7 @@ type room struct {
 	closed   bool           // closed by the last Outbox
 	opener   string         // the address that opened it ("" for the default room and the server's own)
 	watchers map[string]int // its spectators by address
+	class    *class         // its teaching, while it has a teacher (class.go)
 }
 
 // open opens the room called name at now. A named room's Core is capped

@@ -1,0 +1,281 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"gridlag/record"
+	"gridlag/replay"
+	"gridlag/scenario"
+)
+
+// runScenario runs `gridlag scenario ARGS` and returns what it printed.
+func runScenario(t *testing.T, args ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := scenarioMain(args, &out); err != nil {
+		t.Fatalf("scenario %v: %v", args, err)
+	}
+	return out.String()
+}
+
+// runReplay runs `gridlag replay ARGS` and returns what it printed.
+func runReplay(t *testing.T, args ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	if err := replayMain(args, &out); err != nil {
+		t.Fatalf("replay %v: %v", args, err)
+	}
+	return out.String()
+}
+
+// TestScenarioRecordingReplaysByteForByte: the issue's two cases: a
+// scenario recorded with -record replays with -json printing byte for byte
+// what the scenario printed, the article's and one with loss, a seed and
+// a rival.
+func TestScenarioRecordingReplaysByteForByte(t *testing.T) {
+	dir := t.TempDir()
+	for i, args := range [][]string{
+		{"-presses", "right@0ms,right@100ms", "-latency", "250ms"},
+		{"-presses", "right@0ms,right@100ms,down@300ms", "-latency", "250ms", "-loss", "20%", "-seed", "3", "-presses2", "left@0ms,up@150ms,zap@400ms"},
+	} {
+		rec := filepath.Join(dir, "a"+string(rune('0'+i))+".rec")
+		want := runScenario(t, append(args, "-json", "-record", rec)...)
+		if got := runReplay(t, rec, "-json"); got != want {
+			t.Fatalf("scenario %v printed\n%s\nits replay printed\n%s", args, want, got)
+		}
+		if strings.Count(want, "\n") < 7 {
+			t.Fatalf("scenario %v printed little:\n%s", args, want)
+		}
+	}
+}
+
+// TestReplayReconcileOffShowsTheJump: the article's recording replayed
+// with -reconcile=false jumps back to 11 at t=250, that line marked as
+// differing from the recording (which stayed at 12), and no other; the
+// table says the difference in words.
+func TestReplayReconcileOffShowsTheJump(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "a.rec")
+	runScenario(t, "-presses", "right@0ms,right@100ms", "-latency", "250ms", "-record", rec)
+	out := runReplay(t, rec, "-reconcile=false", "-json")
+	marked := 0
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		var l scenario.Line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatal(err)
+		}
+		if l.Differs {
+			marked++
+			if l.TMS != 250 || l.Client != [2]int{11, 10} || l.Original == nil || l.Original.Client != [2]int{12, 10} {
+				t.Fatalf("marked %s", sc.Text())
+			}
+		}
+	}
+	if marked != 1 {
+		t.Fatalf("%d lines marked as differing, want the jump back at 250 ms:\n%s", marked, out)
+	}
+	table := runReplay(t, "-reconcile=false", "-table", rec) // flags before the file too
+	if !strings.Contains(table, "t=250 ms: original (12,10), now (11,10): reconciliation off") {
+		t.Fatalf("the table does not say the difference:\n%s", table)
+	}
+}
+
+// TestScenarioDatagramSaysWhatWasRepeated: -link datagram -loss 20%: every
+// input arrives, each processed once, and the JSON's last line says how
+// many copies were repeated and what the link carried.
+func TestScenarioDatagramSaysWhatWasRepeated(t *testing.T) {
+	out := runScenario(t, "-json", "-link", "datagram", "-loss", "20%", "-seed", "3",
+		"-presses", "right@0ms,right@100ms,right@200ms,down@300ms,down@400ms")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for seq := 1; seq <= 5; seq++ {
+		if n := strings.Count(out, `server: processes #`+string(rune('0'+seq))+" "); n != 1 {
+			t.Fatalf("input #%d processed %d times:\n%s", seq, n, out)
+		}
+	}
+	var last scenario.Line
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
+		t.Fatal(err)
+	}
+	if last.Link == nil || last.Link.Transport != "datagram" || last.Link.Inputs != 5 || last.Link.Repeated == 0 {
+		t.Fatalf("the last line does not say what was repeated: %s", lines[len(lines)-1])
+	}
+	if !strings.Contains(lines[len(lines)-1], `"repeated":`) {
+		t.Fatalf("no repeated field: %s", lines[len(lines)-1])
+	}
+}
+
+// TestScenarioSVG: -svg draws a diagram that parses as SVG, with one
+// arrow per message that crossed a link, and (when rsvg-convert is
+// installed) renders.
+func TestScenarioSVG(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "a.svg")
+	args := []string{"-loss", "20%", "-seed", "3", "-presses2", "left@0ms,up@150ms"}
+	runScenario(t, append(args, "-svg", svg)...)
+	data, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root struct {
+		XMLName xml.Name
+		Groups  []struct {
+			Class string     `xml:"class,attr"`
+			Line  []struct{} `xml:"line"`
+		} `xml:"g"`
+	}
+	if err := xml.Unmarshal(data, &root); err != nil || root.XMLName.Local != "svg" {
+		t.Fatalf("not SVG: %v (%v)", err, root.XMLName)
+	}
+	arrows := 0
+	for _, g := range root.Groups {
+		if strings.HasPrefix(g.Class, "msg") && len(g.Line) == 1 {
+			arrows++
+		}
+	}
+	wires := messages(t, args)
+	if arrows != wires || arrows < 8 {
+		t.Fatalf("%d arrows for %d messages", arrows, wires)
+	}
+	if lines := strings.Count(string(data), "\n"); lines > 400 {
+		t.Fatalf("the diagram is %d lines", lines)
+	}
+	if _, err := exec.LookPath("rsvg-convert"); err != nil {
+		t.Log("rsvg-convert is not installed (.ci/run installs librsvg2-bin): not rendered")
+		return
+	}
+	png := filepath.Join(dir, "a.png")
+	if out, err := exec.Command("rsvg-convert", svg, "-o", png).CombinedOutput(); err != nil {
+		t.Fatalf("rsvg-convert: %v\n%s", err, out)
+	}
+	if st, err := os.Stat(png); err != nil || st.Size() < 1000 {
+		t.Fatalf("rendered %v, %v", st, err)
+	}
+}
+
+// messages counts the messages that cross a link in the scenario of args.
+func messages(t *testing.T, args []string) int {
+	t.Helper()
+	rec := filepath.Join(t.TempDir(), "m.rec")
+	runScenario(t, append(args, "-record", rec)...)
+	r, err := record.ReadFile(rec, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := replay.ScenarioOf(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := scenario.RunFull(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(res.Wires)
+}
+
+// TestDamagedRecordingsAreRefused: a truncated, a corrupted and a
+// future-version recording each make gridlag replay say why in one line
+// and exit with status 2.
+func TestDamagedRecordingsAreRefused(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.rec")
+	runScenario(t, "-record", good)
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	corrupt := bytes.Clone(data)
+	corrupt[len(corrupt)-12] ^= 0x20
+	future := bytes.Clone(data)
+	future[8] = record.Version + 1
+	for _, c := range []struct {
+		name string
+		data []byte
+		says string
+	}{
+		{"truncated", data[:len(data)-20], "recording refused: truncated after"},
+		{"corrupted", corrupt, "recording refused: damaged: it fails its checksum"},
+		{"future", future, "recording refused: made by a newer gridlag (recording version 2; this gridlag reads version 1): update gridlag to replay it"},
+		{"text", []byte("right@0ms\n"), "recording refused: not a gridlag recording"},
+	} {
+		path := filepath.Join(dir, c.name+".rec")
+		if err := os.WriteFile(path, c.data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(bin, "replay", path, "-json")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Fatalf("%s: %v, want exit status 2", c.name, err)
+		}
+		want := "gridlag: " + path + ": " + c.says
+		if line := stderr.String(); strings.Count(line, "\n") != 1 || !strings.HasPrefix(line, want) {
+			t.Fatalf("%s: said %q, want one line starting %q", c.name, line, want)
+		}
+		if stdout.Len() > 0 {
+			t.Fatalf("%s: half-read: printed %q", c.name, stdout.String())
+		}
+	}
+}
+
+// TestLabCastAndRecordInTmux: gridlag lab -cast -record in a terminal:
+// the cast starts with an asciicast v2 header of the terminal's size and
+// goes on with frames in time order; the recording replays.
+func TestLabCastAndRecordInTmux(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	cast, rec := filepath.Join(dir, "a.cast"), filepath.Join(dir, "a.rec")
+	tm := newTmux(t, 160, 45, bin+" lab -presses right@0ms,right@100ms -rate 0 -log "+filepath.Join(dir, "log")+" -cast "+cast+" -record "+rec+"; sleep 60")
+	tm.waitFor(10*time.Second, "Player 1", "Server")
+	tm.keys("Left", "w", "r", ".", "n", "n", ".")
+	time.Sleep(300 * time.Millisecond)
+	tm.keys("q")
+	tm.waitFor(10*time.Second, "replay it with: gridlag replay", "play it with: asciinema play")
+	f, err := os.Open(cast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	sc.Scan()
+	var head struct {
+		Version       int `json:"version"`
+		Width, Height int
+	}
+	if err := json.Unmarshal(sc.Bytes(), &head); err != nil || head.Version != 2 || head.Width != 160 || head.Height != 45 {
+		t.Fatalf("header %s: %+v %v", sc.Text(), head, err)
+	}
+	frames, last := 0, -1.0
+	for sc.Scan() {
+		var ev []any
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil || len(ev) != 3 {
+			t.Fatalf("event %s: %v", sc.Text(), err)
+		}
+		at, _ := ev[0].(float64)
+		if at < last || ev[1] != "o" {
+			t.Fatalf("event %s after %v", sc.Text(), last)
+		}
+		last = at
+		frames++
+	}
+	if frames < 3 {
+		t.Fatalf("%d frames", frames)
+	}
+	out := runReplay(t, rec, "-json")
+	if !strings.Contains(out, `"event":"Player 1: press LEFT`) || !strings.Contains(out, `"event":"Player 2: press UP`) {
+		t.Fatalf("the lab's keys are not in its replay:\n%s", out)
+	}
+}

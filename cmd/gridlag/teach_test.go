@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestTeachHereInTmux: the server's own terminal teaches (-server -teach
+// ROOM), in a real terminal of 80x24, while a TCP student plays in the
+// room in another: six presses of ] set 300 ms, and the student's round
+// trip, on its own screen and in the teacher's class list, goes from
+// about 0 to about 300 ms, its top line saying what the teacher set; q
+// ends the teacher's screen and stops the server (exit 0), and the
+// student is told so.
+func TestTeachHereInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildBinary(t)
+	addr := freeAddr(t)
+	state := t.TempDir()
+	teacher := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s -server -addr %s -teach lecture -name hopper -drain 0s -log %s; echo EXIT=$?; sleep 60",
+		state, bin, addr, filepath.Join(t.TempDir(), "server.log")))
+	teacher.waitFor(10*time.Second, "teaching", "room lecture", "latency [-]    0ms [+]")
+	student := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s -connect %s -room lecture -name ada; echo EXIT=$?; sleep 60", state, bin, addr))
+	student.waitFor(10*time.Second, "teacher: no added lag")
+	rtt := regexp.MustCompile(`rtt (\d+)ms`)
+	class := regexp.MustCompile(`ada +(\d+)ms`)
+	ms := func(re *regexp.Regexp, screen string) int {
+		m := re.FindStringSubmatch(screen)
+		if m == nil {
+			return -1
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	teacher.waitUntil(10*time.Second, "ada in the class list", func(s string) bool { return ms(class, s) >= 0 })
+	if got := ms(rtt, student.screen()); got >= 250 {
+		t.Fatalf("the student's round trip is %d ms before the teacher set any", got)
+	}
+	for range 6 {
+		teacher.keys("]")
+	}
+	teacher.waitFor(5*time.Second, "latency [-]  300ms [+] 150ms each way")
+	about300 := func(n int) bool { return n >= 290 && n < 400 }
+	student.waitUntil(10*time.Second, "a round trip of about 300 ms on the student's screen", func(s string) bool { return about300(ms(rtt, s)) })
+	student.waitFor(5*time.Second, "teacher: 300ms round trip", "+ teacher's 300ms round trip")
+	teacher.waitUntil(10*time.Second, "ada's round trip of about 300 ms in the class list", func(s string) bool { return about300(ms(class, s)) })
+
+	teacher.keys("q")
+	teacher.waitFor(10*time.Second, "EXIT=0")
+	student.waitFor(10*time.Second, "gridlag: server stopped", "EXIT=0")
+}

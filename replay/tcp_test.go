@@ -1,0 +1,171 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math/rand"
+	"net"
+	"reflect"
+	"testing"
+	"time"
+
+	"gridlag/bot"
+	"gridlag/client"
+	"gridlag/client/tcp"
+	"gridlag/grid"
+	"gridlag/record"
+	"gridlag/server"
+	"gridlag/server/hub"
+	"gridlag/server/world"
+)
+
+// seenView is what a test compares of a player's view after a State:
+// where it sees itself, where the server has it, what is pending, its
+// corrections, the others as drawn, and its freeze and protection.
+type seenView struct {
+	At          time.Duration
+	Predicted   grid.Pos
+	Server      grid.Pos
+	Ack         uint32
+	Pending     []uint32
+	Corrections int
+	Others      []client.Other
+	Frozen      bool
+	Protected   bool
+	Online      int
+}
+
+func seeView(at time.Duration, v client.View) seenView {
+	s := seenView{At: at, Predicted: v.Predicted, Server: v.Server, Ack: v.LastAck, Corrections: v.Corrections,
+		Others: v.Others, Frozen: v.Frozen, Protected: v.Protected, Online: v.Online}
+	for _, p := range v.Pending {
+		s.Pending = append(s.Pending, p.Seq)
+	}
+	return s
+}
+
+// TestGameOverTCPReplaysEveryState: a player plays a real game over TCP
+// (a server on loopback, three bots, 20 Hz, an injected 120 ms round
+// trip with jitter) for 20 s (3 s with -short), recording; the
+// recording replayed through a new client core gets every State at the
+// time it was recorded, and after each one the view the player had, the
+// others drawn where they were drawn; the replay says so too.
+func TestGameOverTCPReplaysEveryState(t *testing.T) {
+	length := 20 * time.Second
+	if testing.Short() {
+		length = 3 * time.Second
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(server.Options{Hub: hub.Options{Config: world.Config{Rate: 20}}})
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	defer func() {
+		srv.Close()
+		if err := <-served; !errors.Is(err, server.ErrServerClosed) {
+			t.Errorf("Serve: %v", err)
+		}
+	}()
+	addr := ln.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stopBots := bot.Start(ctx, bot.Options{Addr: addr, N: 3, Seed: 7, Latency: 40 * time.Millisecond,
+		Dial: func(ctx context.Context, _ string) (net.Conn, error) { return srv.Dial(ctx, server.Own) }})
+	defer stopBots()
+
+	h := record.Header{Kind: record.KindGame, Game: &record.Game{Name: "ada", Server: addr, Latency: record.Duration(120 * time.Millisecond),
+		Jitter: record.Duration(30 * time.Millisecond), Seed: 42, Predict: true, Reconcile: true, Interpolate: true}}
+	var file bytes.Buffer
+	w, err := record.NewWriter(&file, h, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := record.NewJournal(w)
+	var recorded []seenView
+	opts := tcp.Options{Options: gameOptions(h.Game, Changes{}), Journal: func(c client.Call) {
+		j.Call(c)
+		if c.Kind == client.CallCheck {
+			recorded = append(recorded, seeView(c.At, *c.View))
+		}
+	}}
+	conn, err := tcp.Dial(ctx, addr, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewSource(3))
+	dirs := []grid.Dir{grid.Up, grid.Down, grid.Left, grid.Right}
+	end := time.Now().Add(length)
+	for time.Now().Before(end) { // a real game: the keys come on the wall clock
+		if rng.Intn(8) == 0 {
+			conn.Zap()
+		} else {
+			conn.Press(dirs[rng.Intn(4)])
+		}
+		if rng.Intn(20) == 0 {
+			conn.SetReconcile(rng.Intn(2) == 0)
+		}
+		time.Sleep(time.Duration(80+rng.Intn(120)) * time.Millisecond)
+	}
+	conn.Close()
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := record.Parse(file.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := int(length / (time.Second / 20)); len(recorded) < want*3/4 {
+		t.Fatalf("%d States recorded in %v at 20 Hz", len(recorded), length)
+	}
+
+	calls, _, err := gameCalls(rec.Events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newGameRun(rec.Header.Game, calls, Changes{})
+	var replayed []seenView
+	r.d.Journal(func(c client.Call) {
+		if c.Kind == client.CallCheck {
+			replayed = append(replayed, seeView(c.At, *c.View))
+		}
+	})
+	r.runTo(rec.End)
+	if len(replayed) != len(recorded) {
+		t.Fatalf("replayed %d States, recorded %d", len(replayed), len(recorded))
+	}
+	others := 0
+	for i := range recorded {
+		if !reflect.DeepEqual(replayed[i], recorded[i]) {
+			t.Fatalf("State %d: replayed\n%+v\nrecorded\n%+v", i, replayed[i], recorded[i])
+		}
+		others += len(recorded[i].Others)
+	}
+	if others == 0 {
+		t.Fatal("the bots were never in view: the comparison shows little")
+	}
+	res, err := Play(rec, Changes{})
+	if err != nil || res.Mismatch != "" || res.Checked != len(recorded) {
+		t.Fatalf("Play checked %d States of %d: %q, %v", res.Checked, len(recorded), res.Mismatch, err)
+	}
+	t.Logf("%v of play: %d States, %d events, %d bytes", length, len(recorded), len(rec.Events), rec.Size)
+}
+
+// TestVerifyCutRecording: a recording cut by its size limit may end after
+// a State's bytes and before its check: the State replayed past the last
+// check is not a difference; in a complete recording it is one.
+func TestVerifyCutRecording(t *testing.T) {
+	a := timedCheck{at: time.Second, CheckView: record.CheckView{Predicted: grid.Pos{X: 3, Y: 4}}}
+	b := timedCheck{at: 2 * time.Second, CheckView: record.CheckView{Predicted: grid.Pos{X: 4, Y: 4}}}
+	if n, m := verify([]timedCheck{a}, []timedCheck{a, b}, true); n != 1 || m != "" {
+		t.Fatalf("cut: %d checked, %q", n, m)
+	}
+	if n, m := verify([]timedCheck{a}, []timedCheck{a, b}, false); n != 1 || m == "" {
+		t.Fatalf("complete: %d checked, %q", n, m)
+	}
+	if _, m := verify([]timedCheck{a, b}, []timedCheck{a}, true); m == "" {
+		t.Fatal("cut: a State recorded and not replayed passed")
+	}
+}

@@ -1,0 +1,322 @@
+package hub
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"gridlag/link"
+	"gridlag/protocol"
+	"gridlag/server/world"
+)
+
+// A class is a room with a teacher (protocol version 5). A teacher's
+// connection opens with Teach, which the hub takes only from an Origin its
+// adapter marks Teacher (an SSH key the operator named, the server's own
+// terminal): never from what a client says. The teacher watches the room
+// as a spectator does, and sets the room's Conditions: the network of
+// every student, which the hub applies to each student's connection both
+// ways (network.go), whatever front end it came through; the netcode
+// switches every client of version 5 holds as the teacher says; the
+// room's update rate and lag compensation. Every client of version 5 in
+// the room (players, spectators, teachers) is told the Conditions when it
+// comes and whenever they change; the players then Report what only they
+// know (pending inputs, corrections, the round trip they measure), and
+// the teachers are sent each Report as a Class. When the room's last
+// teacher leaves, everything the class set is undone and every client is
+// told so (a Conditions with Teachers 0).
+
+// class is the teaching of one room.
+type class struct {
+	teachers []*conn                           // in the order they came
+	set      protocol.Conditions               // as the teachers set it (its Teachers is not kept)
+	reports  map[world.ConnID]protocol.Student // each student's last Report, by connection
+}
+
+// MaxJitterMS is the most jitter a teacher may set, in milliseconds: the
+// game's own slider's range.
+const MaxJitterMS = int(link.MaxRTT / time.Millisecond)
+
+// teachRefusal refuses m, the first message of c, if it asks to teach and
+// c is not a teacher's connection, or speaks a version that cannot; and a
+// Conditions from a connection that is not a teacher of its room,
+// whenever it comes. nil: anything else.
+func (h *Hub) teachRefusal(c *conn, m protocol.Message) *protocol.Error {
+	switch v := m.(type) {
+	case *protocol.Teach:
+		switch {
+		case !c.from.Teacher:
+			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "teach refused: only a teacher the server's operator named may set a room's network"}
+		case !protocol.Supported(v.Version):
+			return &protocol.Error{Code: protocol.ErrCodeVersion, Text: world.VersionRefusal(v.Version)}
+		case v.Version < protocol.TeachSince:
+			return &protocol.Error{Code: protocol.ErrCodeVersion, Text: fmt.Sprintf("teaching needs protocol version %d; this client speaks %d: please update it", protocol.TeachSince, v.Version)}
+		}
+	case *protocol.Conditions:
+		if !c.teacher {
+			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "conditions refused: only a teacher of the room may set its network"}
+		}
+	}
+	return nil
+}
+
+// teach turns a Teach into the Spectate it is to the room's world; any
+// other message is itself.
+func teach(c *conn, m protocol.Message) protocol.Message {
+	if t, ok := m.(*protocol.Teach); ok {
+		c.teaching = true
+		return &protocol.Spectate{Version: t.Version, Name: t.Name, Room: t.Room}
+	}
+	return m
+}
+
+// classMessage takes what a class is made of from c, a connection in a
+// room: a teacher's Conditions, a player's Report. It reports whether m
+// was one of them.
+func (h *Hub) classMessage(now time.Duration, c *conn, m protocol.Message) bool {
+	r := c.room
+	switch v := m.(type) {
+	case *protocol.Conditions:
+		h.setConditions(now, r, c, *v)
+	case *protocol.Report:
+		if !c.player {
+			return false // the world refuses it, as any message out of place
+		}
+		if r.class == nil {
+			return true // it left before the player heard the class ended
+		}
+		id, ok := r.core.Player(c.id)
+		if !ok {
+			return true
+		}
+		s := protocol.Student{ID: id, RTTMS: v.RTTMS, Pending: v.Pending, Corrections: v.Corrections}
+		r.class.reports[c.id] = s
+		for _, t := range r.class.teachers {
+			h.sendLater(t.id, &protocol.Class{Students: []protocol.Student{s}})
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// entered follows what c's room's world did with c's handshake: a player
+// (joined or resumed) gets the room's network and is told its Conditions,
+// a spectator is told them, and a teacher's Teach makes it one of the
+// room's teachers.
+func (h *Hub) entered(now time.Duration, c *conn) {
+	r := c.room
+	switch {
+	case c.teaching && c.spectator && !c.teacher:
+		h.startTeaching(now, r, c)
+	case r.class == nil:
+	case c.player:
+		h.network(c, r.class.set)
+		h.tellConditions(c, r)
+	case c.spectator:
+		h.tellConditions(c, r)
+	}
+}
+
+// startTeaching makes c a teacher of r: the first opens the class, and
+// every client of the room learns it has a teacher; each teacher is told
+// the room's Conditions and every student's last Report.
+func (h *Hub) startTeaching(now time.Duration, r *room, c *conn) {
+	c.teacher = true
+	first := r.class == nil
+	if first {
+		cfg := r.core.Config()
+		r.class = &class{
+			set:     protocol.Conditions{Rate: uint16(cfg.Rate), LagComp: cfg.LagComp},
+			reports: make(map[world.ConnID]protocol.Student),
+		}
+	}
+	r.class.teachers = append(r.class.teachers, c)
+	h.notes = append(h.notes, Note{Kind: NoteTeach, Conn: c.id, Host: c.from.Host, Room: r.name,
+		Reason: fmt.Sprintf("teaches (%d teachers): %s", len(r.class.teachers), Describe(r.class.set))})
+	if first {
+		for _, o := range h.roomConns(r) {
+			if o.player {
+				h.network(o, r.class.set) // nothing set yet: no network
+			}
+			h.tellConditions(o, r)
+		}
+	} else {
+		for _, t := range r.class.teachers {
+			h.tellConditions(t, r) // how many teachers there are
+		}
+	}
+	students := make([]protocol.Student, 0, len(r.class.reports))
+	for _, s := range r.class.reports {
+		students = append(students, s)
+	}
+	slices.SortFunc(students, func(a, b protocol.Student) int { return int(a.ID) - int(b.ID) })
+	for len(students) > 0 {
+		n := min(len(students), protocol.MaxClassStudents)
+		h.sendLater(c.id, &protocol.Class{Students: students[:n:n]})
+		students = students[n:]
+	}
+}
+
+// setConditions sets r's Conditions to set, as teacher c asked at now:
+// its network on every student's connection, its update rate and lag
+// compensation; every client of version 5 in the room is told, and the
+// room's world pings its players at once, so that the round trips shown
+// follow the new network within one.
+func (h *Hub) setConditions(now time.Duration, r *room, c *conn, set protocol.Conditions) {
+	set.Teachers = 0
+	set.LatencyMS = min(set.LatencyMS, uint16(link.MaxRTT/time.Millisecond))
+	set.JitterMS = min(set.JitterMS, uint16(MaxJitterMS))
+	set.Rate = min(set.Rate, uint16(world.MaxRate))
+	old := r.class.set
+	r.class.set = set
+	cfg := r.core.Config()
+	if int(set.Rate) != cfg.Rate {
+		r.core.SetRate(now, int(set.Rate))
+	}
+	if set.LagComp != cfg.LagComp {
+		r.core.SetLagComp(set.LagComp)
+	}
+	for _, o := range h.roomConns(r) {
+		if o.player {
+			h.network(o, set)
+		}
+		h.tellConditions(o, r)
+	}
+	if old.LatencyMS != set.LatencyMS || old.JitterMS != set.JitterMS || old.LossBP != set.LossBP {
+		r.core.Ping(now)
+	}
+	h.touch(r)
+	h.notes = append(h.notes, Note{Kind: NoteTeach, Conn: c.id, Host: c.from.Host, Room: r.name, Reason: "set " + Describe(set)})
+}
+
+// leaveClass takes c, whose connection ended at now, out of its room's
+// class: its report, or, for a teacher, its place; the last teacher's
+// going ends the class.
+func (h *Hub) leaveClass(now time.Duration, c *conn) {
+	r := c.room
+	if r == nil || r.class == nil {
+		return
+	}
+	delete(r.class.reports, c.id)
+	if !c.teacher {
+		return
+	}
+	r.class.teachers = slices.DeleteFunc(r.class.teachers, func(t *conn) bool { return t == c })
+	if len(r.class.teachers) > 0 {
+		for _, t := range r.class.teachers {
+			h.tellConditions(t, r)
+		}
+		return
+	}
+	h.dismiss(now, r, c)
+}
+
+// dismiss ends r's class at now, its last teacher gone: the room's update
+// rate and lag compensation go back to the server's, its students'
+// network goes (what is on their lines arrives), and every client of
+// version 5 in the room is told that nothing is held any more.
+func (h *Hub) dismiss(now time.Duration, r *room, last *conn) {
+	cfg := h.opts.Config
+	if r.core.Config().Rate != cfg.Rate {
+		r.core.SetRate(now, cfg.Rate)
+	}
+	r.core.SetLagComp(cfg.LagComp)
+	r.class = nil
+	for _, o := range h.roomConns(r) {
+		if o.net != nil {
+			o.net.set(protocol.Conditions{})
+		}
+		h.tellConditions(o, r)
+	}
+	h.touch(r)
+	h.notes = append(h.notes, Note{Kind: NoteTeach, Conn: last.id, Host: last.from.Host, Room: r.name, Reason: "the last teacher left: the room's network and switches are the students' again"})
+}
+
+// tellConditions sends c, if it speaks version 5 and is in the room as a
+// player, spectator or teacher, the room's Conditions: after what its
+// world sends it in this batch (a Welcome comes first).
+func (h *Hub) tellConditions(c *conn, r *room) {
+	if c.version < protocol.TeachSince || !c.player && !c.spectator {
+		return
+	}
+	cond := protocol.Conditions{Rate: uint16(r.core.Config().Rate), LagComp: r.core.Config().LagComp}
+	if r.class != nil {
+		cond = r.class.set
+		cond.Teachers = uint8(min(len(r.class.teachers), 255))
+	}
+	h.sendLater(c.id, &cond)
+}
+
+// roomConns returns the connections in room r, by ID.
+func (h *Hub) roomConns(r *room) []*conn {
+	var in []*conn
+	for _, c := range h.conns {
+		if c.room == r {
+			in = append(in, c)
+		}
+	}
+	slices.SortFunc(in, func(a, b *conn) int { return int(a.id - b.id) })
+	return in
+}
+
+// sendLater queues the hub's message m for connection id after what the
+// worlds send in this batch.
+func (h *Hub) sendLater(id world.ConnID, m protocol.Message) {
+	h.later = append(h.later, world.Envelope{To: id, Msg: m})
+}
+
+// Teaching is a room's class as the hub has it: the Conditions its
+// teachers set (Teachers counts them) and each student's last report.
+type Teaching struct {
+	Conditions protocol.Conditions
+	Students   []protocol.Student // by player ID
+}
+
+// Class returns the class of the room called name; ok is false if the
+// room is not open or has no teacher. Use it only between calls of the
+// hub.
+func (h *Hub) Class(name string) (t Teaching, ok bool) {
+	r := h.rooms[name]
+	if r == nil || r.class == nil {
+		return t, false
+	}
+	t.Conditions = r.class.set
+	t.Conditions.Teachers = uint8(min(len(r.class.teachers), 255))
+	for _, s := range r.class.reports {
+		t.Students = append(t.Students, s)
+	}
+	slices.SortFunc(t.Students, func(a, b protocol.Student) int { return int(a.ID) - int(b.ID) })
+	return t, true
+}
+
+// Describe writes conditions c in a few words, for the log: "300ms round
+// trip ±20ms, 2% loss, prediction off for all, 20 updates/s, lag
+// compensation on".
+func Describe(c protocol.Conditions) string {
+	parts := []string{fmt.Sprintf("%dms round trip ±%dms, %s loss", c.LatencyMS, c.JitterMS, LossText(c.LossBP))}
+	for _, s := range []struct {
+		name string
+		h    protocol.Hold
+	}{{"prediction", c.Predict}, {"reconciliation", c.Reconcile}, {"interpolation", c.Interpolate}} {
+		if s.h != protocol.HoldNone {
+			parts = append(parts, s.name+" "+s.h.String())
+		}
+	}
+	rate := "one update per input"
+	if c.Rate > 0 {
+		rate = fmt.Sprintf("%d updates/s", c.Rate)
+	}
+	comp := "off"
+	if c.LagComp {
+		comp = "on"
+	}
+	return strings.Join(append(parts, rate, "lag compensation "+comp), ", ")
+}
+
+// LossText writes a loss in basis points as a percentage: "2%", "0.2%".
+func LossText(bp uint16) string {
+	return strconv.FormatFloat(float64(bp)/100, 'f', -1, 64) + "%"
+}

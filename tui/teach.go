@@ -1,0 +1,577 @@
+package tui
+
+import (
+	"cmp"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/link"
+	"gridlag/protocol"
+)
+
+// Teacher is what the teacher's screen needs from its connection: a
+// Watcher (tcp.Watch of client.Options.Teach) that sets its room's
+// network and switches. All its methods are safe for concurrent use.
+type Teacher interface {
+	Watcher
+	// Teach sets the room's Conditions; the server says them back.
+	Teach(t client.Teaching)
+}
+
+// The steps of the teacher's controls: the keys go round them, the
+// buttons up and down them.
+var (
+	teachJitterSteps = []time.Duration{0, 10 * time.Millisecond, 20 * time.Millisecond, 50 * time.Millisecond, 100 * time.Millisecond, 200 * time.Millisecond}
+	teachLossSteps   = []float64{0, 0.002, 0.01, 0.02, 0.04, 0.1, 0.25}
+	teachRateSteps   = []int{0, 1, 3, 5, 10, 20, 30, 60}
+	// teachHolds is the round a hold key goes: a teacher turns a switch
+	// off for everyone first, the article's demonstration.
+	teachHolds = []protocol.Hold{protocol.HoldNone, protocol.HoldOff, protocol.HoldOn}
+)
+
+// teachKeyTable is every key of the teacher's screen.
+var teachKeyTable = []binding[*TeachScreen]{
+	{label: "- +", help: "every student's round trip -/+ 10 ms, half each way (also _ =)", brief: "- +", group: "rtt", keys: concat(
+		runeKeys("-_", func(s *TeachScreen) { s.lat.step(-FineStep) }), runeKeys("+=", func(s *TeachScreen) { s.lat.step(FineStep) }),
+	)},
+	{label: "[ ]", help: "every student's round trip -/+ 50 ms", brief: "[ ]", group: "rtt", keys: concat(
+		runeKeys("[", func(s *TeachScreen) { s.lat.step(-CoarseStep) }), runeKeys("]", func(s *TeachScreen) { s.lat.step(CoarseStep) }),
+	)},
+	{label: "j", help: "jitter: 0, 10, 20, 50, 100, 200 ms per message, round again", brief: "j", group: "jitter", keys: runeKeys("j", func(s *TeachScreen) {
+		s.change(func(t *client.Teaching) { t.Jitter = stepTo(teachJitterSteps, t.Jitter, true, true) })
+	})},
+	{label: "l", help: "loss: 0, 0.2, 1, 2, 4, 10, 25 %, either way, resent as TCP does", brief: "l", group: "loss", keys: runeKeys("l", func(s *TeachScreen) {
+		s.change(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, true, true) })
+	})},
+	{label: "g", help: "named link: good, average, poor, none (latency, jitter, loss)", keys: runeKeys("g", (*TeachScreen).nextPreset)},
+	{label: "p", help: "prediction for everyone: the students choose, off, on", brief: "p", group: "hold", keys: runeKeys("p", func(s *TeachScreen) { s.cycleHold(predictToggle) })},
+	{label: "r", help: "reconciliation for everyone: the students choose, off, on", brief: "r", group: "hold", keys: runeKeys("r", func(s *TeachScreen) { s.cycleHold(reconcileToggle) })},
+	{label: "i", help: "interpolation for everyone: the students choose, off, on", brief: "i", group: "hold", keys: runeKeys("i", func(s *TeachScreen) { s.cycleHold(interpolateToggle) })},
+	{label: "u", help: "update rate: per input, 1, 3, 5, 10, 20, 30, 60 /s, round again", brief: "u", group: "rate", keys: runeKeys("u", func(s *TeachScreen) {
+		s.change(func(t *client.Teaching) { t.Rate = stepTo(teachRateSteps, t.Rate, true, true) })
+	})},
+	{label: "c", help: "the room's lag compensation on/off", brief: "c", group: "lagcomp", keys: runeKeys("c", func(s *TeachScreen) {
+		s.change(func(t *client.Teaching) { t.LagComp = !t.LagComp })
+	})},
+	{label: "0", help: "release all: no network, the students' switches, the room's rate", keys: runeKeys("0", (*TeachScreen).releaseAll)},
+	{label: "PgUp PgDn", help: "page through the students", keys: []keyDo[*TeachScreen]{
+		{key: tcell.KeyPgUp, do: func(s *TeachScreen) { s.page(-1) }},
+		{key: tcell.KeyPgDn, do: func(s *TeachScreen) { s.page(1) }},
+	}},
+	{label: "arrows", help: "look around a map larger than the screen", keys: []keyDo[*TeachScreen]{
+		{key: tcell.KeyLeft, do: func(s *TeachScreen) { s.pan(-1, 0) }},
+		{key: tcell.KeyRight, do: func(s *TeachScreen) { s.pan(1, 0) }},
+		{key: tcell.KeyUp, do: func(s *TeachScreen) { s.pan(0, -1) }},
+		{key: tcell.KeyDown, do: func(s *TeachScreen) { s.pan(0, 1) }},
+	}},
+	{label: "mouse", help: "click [-] [+], a hold, the preset, lag compensation, [release all]"},
+	helpBinding[*TeachScreen](),
+	quitBinding[*TeachScreen](),
+}
+
+// TeachKeyHelp returns one line per row of the teacher's key table, for
+// gridlag -help.
+func TeachKeyHelp() []string { return tableHelp(teachKeyTable) }
+
+// teachPanelWidth is the width of the teacher's panel, beside the board.
+const teachPanelWidth = 38
+
+// Rows of the teacher's panel, from its top.
+const (
+	teachNetHead = iota
+	teachLatRow
+	teachJitterRow
+	teachLossRow
+	teachHoldHead
+	teachPredictRow // the first of the holds, a row each
+	teachRateRow    = teachPredictRow + 3
+	teachCompRow    = teachRateRow + 1
+	teachClassHead  = teachCompRow + 1
+	teachClassRow   = teachClassHead + 1 // the first student
+)
+
+// TeachScreen is the teacher's screen: the room as the server sees it (its
+// board, as a spectator's), and a panel of the room's Conditions (the
+// students' round trip, jitter and loss, the switches held for everyone,
+// the update rate and lag compensation), each a control, and of every
+// student with the round trip, pending inputs and corrections it last
+// reported, so that the teacher sees the class feel it. It belongs to one
+// goroutine: the loop of RunTeach, or a test calling HandleKey and Frame
+// in turn.
+type TeachScreen struct {
+	screenBase
+	teacher Teacher
+	view    client.WorldView // the view the last frame drew
+	board   *ServerBoard
+
+	// want is what the panel shows and the controls change: the server's
+	// last word, and what was sent since (sent, not yet said back, in
+	// order); heard is the server's word it was last taken from.
+	want  client.Teaching
+	sent  []protocol.Conditions
+	heard *client.Teaching
+	// own is the room's rate and lag compensation as the class began,
+	// which releasing everything gives back.
+	own  *client.Teaching
+	from int // the first student listed (PgUp, PgDn)
+
+	look     grid.Pos
+	lookedAt *grid.Map
+
+	lat, jitter                        *Slider
+	lossDown, lossUp, rateDown, rateUp *button
+	preset, release                    *button
+	holds                              []*button // in the order of toggles
+	lagComp                            *checkbox
+}
+
+// NewTeachScreen returns the teacher's screen of teacher drawn on screen,
+// which must already be initialised. It draws nothing; call Frame (or
+// RunTeach).
+func NewTeachScreen(screen tcell.Screen, teacher Teacher, opts Options) *TeachScreen {
+	s := &TeachScreen{teacher: teacher}
+	s.screenBase = newBase(s, screen, opts, teachKeyTable, "gridlag teacher: keys", true)
+	s.board = NewServerBoard(func() *client.WorldView { return &s.view })
+	s.lat = newStepSlider(func() time.Duration { return s.want.Latency }, func(d time.Duration) {
+		s.change(func(t *client.Teaching) { t.Latency = d })
+	})
+	s.jitter = newStepSlider(func() time.Duration { return s.want.Jitter }, func(d time.Duration) {
+		s.change(func(t *client.Teaching) { t.Jitter = d })
+	})
+	s.lossDown = newButton("[-]", func() { s.change(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, false, false) }) })
+	s.lossUp = newButton("[+]", func() { s.change(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, true, false) }) })
+	s.rateDown = newButton("[-]", func() { s.change(func(t *client.Teaching) { t.Rate = stepTo(teachRateSteps, t.Rate, false, false) }) })
+	s.rateUp = newButton("[+]", func() { s.change(func(t *client.Teaching) { t.Rate = stepTo(teachRateSteps, t.Rate, true, false) }) })
+	s.preset = newButton("[preset]", s.nextPreset)
+	s.release = newButton("[release all]", s.releaseAll)
+	for _, t := range toggles {
+		s.holds = append(s.holds, newButton("", func() { s.cycleHold(t) }))
+	}
+	s.lagComp = newCheckbox(" lag compensation", " (c)", func() bool { return s.want.LagComp }, func() {
+		s.change(func(t *client.Teaching) { t.LagComp = !t.LagComp })
+	})
+	return s
+}
+
+// RunTeach runs the teacher's screen for teacher on screen, which must
+// not be initialised yet, until the user quits, Options.Stop is closed or
+// the connection ends (the screen then says why for Options.EndGrace, or
+// until a key is pressed, and RunTeach returns the connection's error).
+// It does not close teacher.
+func RunTeach(screen tcell.Screen, teacher Teacher, opts Options) error {
+	over, err := runApp(screen, opts, func() app { return NewTeachScreen(screen, teacher, opts) })
+	if err != nil {
+		return err
+	}
+	if over {
+		return teacher.View().Err
+	}
+	return nil
+}
+
+// Frame takes a fresh view and draws it; it shows the frame if it changed
+// anything and reports whether it did.
+func (s *TeachScreen) Frame() bool {
+	s.view = s.teacher.View()
+	s.heed()
+	select {
+	case <-s.teacher.Done():
+		s.ended = true
+	default:
+	}
+	return s.show(s.render)
+}
+
+// heed takes the server's word on the room's Conditions, when it is new:
+// the answer to what this screen sent (the oldest it waits for), or
+// another teacher's (or the server's) word, which replaces what it
+// waited for.
+func (s *TeachScreen) heed() {
+	t := s.view.Teaching
+	if t == nil || s.heard != nil && *s.heard == *t {
+		return
+	}
+	heard := *t
+	s.heard = &heard
+	if s.own == nil {
+		s.own = &heard
+	}
+	if len(s.sent) > 0 && s.sent[0] == t.Conditions() {
+		s.sent = s.sent[1:]
+		if len(s.sent) > 0 {
+			s.want.Teachers = t.Teachers
+			return // more is on its way: the panel shows the latest sent
+		}
+	}
+	s.sent = s.sent[:0]
+	s.want = heard
+}
+
+// change changes what the panel shows with f and sends it, if it changed
+// anything; nothing before the room's Conditions came.
+func (s *TeachScreen) change(f func(t *client.Teaching)) {
+	if s.heard == nil || s.ended {
+		return
+	}
+	t := s.want
+	f(&t)
+	if t == s.want {
+		return
+	}
+	s.want = t
+	s.sent = append(s.sent, t.Conditions())
+	s.teacher.Teach(t)
+}
+
+// cycleHold holds switch t for everyone the next way: the students
+// choose, off, on.
+func (s *TeachScreen) cycleHold(t *toggle) {
+	s.change(func(tt *client.Teaching) {
+		h := holdOf(tt, t)
+		for i, x := range teachHolds {
+			if x == *h {
+				*h = teachHolds[(i+1)%len(teachHolds)]
+				return
+			}
+		}
+		*h = protocol.HoldNone
+	})
+}
+
+// holdOf returns the field of tt that holds switch t.
+func holdOf(tt *client.Teaching, t *toggle) *protocol.Hold {
+	switch t {
+	case predictToggle:
+		return &tt.Predict
+	case reconcileToggle:
+		return &tt.Reconcile
+	}
+	return &tt.Interpolate
+}
+
+// presetOf returns the name of the named link t's network is, "" if none.
+func presetOf(t *client.Teaching) string {
+	for _, p := range link.Presets() {
+		if t.Latency == p.RTT() && t.Jitter == p.Jitter() && t.Loss == p.Loss {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+// nextPreset sets the next named link after the one in force (the first
+// if none is), and no network after the last.
+func (s *TeachScreen) nextPreset() {
+	s.change(func(t *client.Teaching) {
+		presets := link.Presets()
+		next := 0
+		for i, p := range presets {
+			if p.Name == presetOf(t) {
+				next = i + 1
+			}
+		}
+		if next == len(presets) {
+			t.Latency, t.Jitter, t.Loss = 0, 0, 0
+			return
+		}
+		p := presets[next]
+		t.Latency, t.Jitter, t.Loss = p.RTT(), p.Jitter(), p.Loss
+	})
+}
+
+// releaseAll gives the students back their own network and switches,
+// and the room its own rate and lag compensation.
+func (s *TeachScreen) releaseAll() {
+	s.change(func(t *client.Teaching) {
+		*t = client.Teaching{Teachers: t.Teachers, Rate: s.own.Rate, LagComp: s.own.LagComp}
+	})
+}
+
+// page moves the list of students by a page.
+func (s *TeachScreen) page(d int) {
+	_, _, _, h := s.board.GetRect()
+	s.from = max(s.from+d*max(h-teachClassRow-1, 1), 0)
+}
+
+// pan moves the look by a third of the board along dx, dy, within the
+// map.
+func (s *TeachScreen) pan(dx, dy int) {
+	m := s.view.Map
+	if m == nil {
+		return
+	}
+	_, _, w, h := s.board.GetRect()
+	s.look.X = min(max(s.look.X+dx*max(w/3, 1), 0), m.Width()-1)
+	s.look.Y = min(max(s.look.Y+dy*max(h/3, 1), 0), m.Height()-1)
+}
+
+// render draws the title, the room's board beside the panel, and the
+// keys' reminder.
+func (s *TeachScreen) render(screen tcell.Screen) {
+	w, h := screen.Size()
+	v := &s.view
+	mw, mh := waitingWidth, 1
+	if v.Map != nil {
+		mw, mh = v.Map.Width(), v.Map.Height()
+		if v.Map != s.lookedAt {
+			s.look, s.lookedAt = grid.Pos{X: mw / 2, Y: mh / 2}, v.Map
+		}
+	}
+	needW, needH := min(mw, minBoardW)+1+teachPanelWidth, min(mh, minBoardH)+2
+	if !s.fits(screen, w >= needW && h >= needH, needW, needH) {
+		return
+	}
+	bw, bh := min(mw, w-1-teachPanelWidth), min(mh, h-2)
+	s.board.Look(s.look)
+	s.board.SetRect(0, 1, bw, bh)
+	s.board.Draw(screen)
+	s.drawPanel(screen, bw+1, 1, w-bw-1, h-2)
+	fill(screen, 0, 0, w, 1, styleTitle)
+	putText(screen, 1, 0, w-2, s.title(), styleTitle)
+	putText(screen, 0, h-1, w, tableBottomLine(teachKeyTable), styleDim)
+	if s.ended && v.Err != nil {
+		drawEndedBox(screen, 0, 1, w, h-2, "teaching ended: "+v.Err.Error())
+	}
+}
+
+// title returns the top line: the server's notice if any, the title, the
+// students and the teachers, and why the connection ended if it did.
+func (s *TeachScreen) title() string {
+	title := s.opts.Title
+	if title == "" {
+		title = "gridlag — teaching"
+	}
+	title += fmt.Sprintf("  ·  %d students", s.view.Total)
+	if t := s.view.Teaching; t != nil && t.Teachers > 1 {
+		title += fmt.Sprintf("  ·  %d teachers", t.Teachers)
+	}
+	if s.view.Notice != "" && !s.ended {
+		title = s.view.Notice + "  ·  " + title
+	}
+	switch {
+	case s.ended && s.view.Err != nil:
+		title += "  ·  ended: " + s.view.Err.Error()
+	case s.ended:
+		title += "  ·  ended"
+	case !s.view.Connected:
+		title += "  ·  connecting…"
+	}
+	return title
+}
+
+// drawPanel draws the controls and the students into the rectangle.
+func (s *TeachScreen) drawPanel(screen tcell.Screen, x, y, w, h int) {
+	row := func(r int) *rowWriter {
+		return &rowWriter{screen: screen, ctl: &s.controls, x: x, y: y + r, end: x + w}
+	}
+	if s.heard == nil {
+		putText(screen, x, y, w, "waiting for the room…", styleDim)
+		return
+	}
+	t := &s.want
+	hint := func(r *rowWriter, keys string) {
+		if r.end-r.x > textWidth(keys) {
+			r.text(" "+keys, styleDim)
+		}
+	}
+	r := row(teachNetHead)
+	r.text("Network", styleHeading)
+	r.text(" every student, both ways", styleDim)
+
+	r = row(teachLatRow)
+	r.text("latency ", styleText)
+	s.lat.SetValue(t.Latency)
+	r.put(s.lat)
+	r.text(" "+millis(t.Latency/2)+" each way", styleText)
+	hint(r, tableGroupLabels(teachKeyTable, "rtt"))
+
+	r = row(teachJitterRow)
+	r.text("jitter  ", styleText)
+	s.jitter.SetValue(t.Jitter)
+	r.put(s.jitter)
+	hint(r, "j")
+
+	r = row(teachLossRow)
+	r.text("loss    ", styleText)
+	r.put(s.lossDown)
+	r.text(fmt.Sprintf(" %5s ", lossText(t.Loss)), styleText)
+	r.put(s.lossUp)
+	r.text(" ", styleText)
+	s.preset.label = "[no preset]"
+	if name := presetOf(t); name != "" {
+		s.preset.label = "[" + name + "]"
+	}
+	r.put(s.preset)
+	hint(r, "l g")
+
+	r = row(teachHoldHead)
+	r.text("Netcode", styleHeading)
+	r.text(" held for everyone", styleDim)
+	for i, tg := range toggles {
+		r = row(teachPredictRow + i)
+		r.text(fmt.Sprintf("%-15s", tg.name), styleText)
+		h := *holdOf(t, tg)
+		b := s.holds[i]
+		b.label = "[" + h.String() + "]"
+		if h == protocol.HoldNone {
+			r.put(b)
+		} else {
+			// A held switch stands out: the class cannot change it.
+			n := min(textWidth(b.label), r.end-r.x)
+			s.controls.draw(screen, b, r.x, r.y, n, 1)
+			putText(screen, r.x, r.y, n, b.label, styleWarn)
+			r.x += n
+		}
+		hint(r, string("pri"[i]))
+	}
+
+	r = row(teachRateRow)
+	r.text("updates        ", styleText)
+	r.put(s.rateDown)
+	r.text(fmt.Sprintf(" %9s ", rateText(t.Rate)), styleText)
+	r.put(s.rateUp)
+	hint(r, "u")
+
+	r = row(teachCompRow)
+	r.put(s.lagComp)
+	r.text("  ", styleText)
+	r.put(s.release)
+	hint(r, "0")
+
+	s.drawStudents(screen, x, y+teachClassHead, w, h-teachClassHead)
+}
+
+// drawStudents draws the heading of the class and a row per student from
+// s.from, as many as fit, then how many more there are: the round trip
+// the student measured (the server's, marked ~, for a client too old to
+// report), its pending inputs and its corrections.
+func (s *TeachScreen) drawStudents(screen tcell.Screen, x, y, w, rows int) {
+	if rows <= 0 {
+		return
+	}
+	v := &s.view
+	players := v.Players
+	nameW := 4
+	for _, p := range players {
+		nameW = max(nameW, min(textWidth(p.Name), scoreNameWidth))
+	}
+	n := putText(screen, x, y, w, fmt.Sprintf("%-*s", nameW, "Class"), styleHeading)
+	putText(screen, x+n, y, w-n, fmt.Sprintf(" %6s %4s %5s", "rtt", "pend", "corr"), styleDim)
+	rows--
+	s.from = min(s.from, max(len(players)-rows, 0))
+	list := players[s.from:]
+	more := 0
+	if len(list) > rows {
+		list, more = list[:max(rows-1, 0)], len(list)-max(rows-1, 0)
+	}
+	for i, p := range list {
+		line := padText(p.Name, nameW) + " " + studentFigures(p, v)
+		putText(screen, x, y+1+i, w, line, tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
+	}
+	if more > 0 {
+		putText(screen, x, y+1+len(list), w, fmt.Sprintf("… and %d more (PgDn)", more), styleDim)
+	}
+}
+
+// studentFigures writes a student's round trip, pending inputs and
+// corrections in their columns: the student's report, or the server's
+// round trip (~) where it never reported.
+func studentFigures(p client.WorldPlayer, v *client.WorldView) string {
+	if r, ok := v.Report(p.ID); ok {
+		rtt := "-"
+		if r.HasRTT {
+			rtt = millis(r.RTT)
+		}
+		return fmt.Sprintf("%6s %4d %5d", rtt, r.Pending, r.Corrections)
+	}
+	rtt := "-"
+	if p.HasRTT {
+		rtt = "~" + millis(p.RTT)
+	}
+	return fmt.Sprintf("%6s %4s %5s", rtt, "-", "-")
+}
+
+// nextChange returns 0: the view changes only when the server says
+// something, which signals says.
+func (s *TeachScreen) nextChange() time.Duration { return 0 }
+
+// signals returns the connection's: something came, it ended.
+func (s *TeachScreen) signals() (changed, done <-chan struct{}) {
+	return s.teacher.Changed(), s.teacher.Done()
+}
+
+// stepTo returns the step of steps after cur (up) or before it, going
+// round past the last (or first) with wrap, else staying there.
+func stepTo[T cmp.Ordered](steps []T, cur T, up, wrap bool) T {
+	if up {
+		for _, st := range steps {
+			if st > cur {
+				return st
+			}
+		}
+		if wrap {
+			return steps[0]
+		}
+		return steps[len(steps)-1]
+	}
+	for i := len(steps) - 1; i >= 0; i-- {
+		if steps[i] < cur {
+			return steps[i]
+		}
+	}
+	if wrap {
+		return steps[len(steps)-1]
+	}
+	return steps[0]
+}
+
+// lossText writes a loss (0 to 1) as a percentage: "2%", "0.2%".
+func lossText(p float64) string {
+	return strconv.FormatFloat(float64(int(p*10000+0.5))/100, 'f', -1, 64) + "%"
+}
+
+// teacherNetwork says what network the room's teacher adds to a
+// student's own, for the student's panel under its latency slider.
+func teacherNetwork(t *client.Teaching) string {
+	if !t.Network() {
+		return "teacher adds no lag"
+	}
+	return "+ teacher's " + networkText(t)
+}
+
+// networkText writes a teacher's network: "300ms round trip ±20ms 2% loss".
+func networkText(t *client.Teaching) string {
+	var net []string
+	if t.Latency > 0 {
+		net = append(net, millis(t.Latency)+" round trip")
+	}
+	if t.Jitter > 0 {
+		net = append(net, "±"+millis(t.Jitter))
+	}
+	if t.Loss > 0 {
+		net = append(net, lossText(t.Loss)+" loss")
+	}
+	return strings.Join(net, " ")
+}
+
+// TeachingLine says in a line what the room's teacher set, for a
+// student's and a spectator's top line: "teacher: 300ms round trip ±20ms
+// 2% loss, prediction off".
+func TeachingLine(t *client.Teaching) string {
+	parts := []string{"no added lag"}
+	if t.Network() {
+		parts[0] = networkText(t)
+	}
+	for _, tg := range toggles {
+		if h := tg.hold(t); h != protocol.HoldNone {
+			parts = append(parts, tg.name+" "+holdWord(h))
+		}
+	}
+	return "teacher: " + strings.Join(parts, ", ")
+}

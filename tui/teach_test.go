@@ -1,0 +1,127 @@
+package tui_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"gridlag/client"
+	"gridlag/server/world"
+	"gridlag/sim"
+	"gridlag/tui"
+)
+
+// classRig is a teacher's screen at 80x24 and one student's at 80x24, in
+// room "lecture" of a simulated world with two more students.
+type classRig struct {
+	teacherTerm, studentTerm simTerm
+	world                    *sim.World
+	teacher                  *tui.TeachScreen
+	student                  *tui.UI
+	ada                      *sim.Client
+}
+
+func newClassRig(t *testing.T) *classRig {
+	t.Helper()
+	w := sim.New(world.Config{Rate: 20})
+	w.PingEvery(time.Second)
+	ada := w.Join("ada", client.Options{Room: "lecture"})
+	w.Join("bob", client.Options{Room: "lecture"})
+	w.Join("carol", client.Options{Room: "lecture"})
+	watch := w.Watch("hopper", client.Options{Room: "lecture", Teach: true}, true)
+	ts, ss := newScreen(t, 80, 24), newScreen(t, 80, 24)
+	r := &classRig{
+		teacherTerm: simTerm{t, ts}, studentTerm: simTerm{t, ss}, world: w, ada: ada,
+		teacher: tui.NewTeachScreen(ts, watch, tui.Options{Title: "gridlag — teaching lecture"}),
+		student: tui.New(ss, ada, tui.Options{Title: "gridlag — room lecture"}),
+	}
+	r.advance(2 * time.Second)
+	return r
+}
+
+// advance moves the clock and draws both screens.
+func (r *classRig) advance(d time.Duration) {
+	r.world.Advance(d)
+	r.teacher.Frame()
+	r.student.Frame()
+}
+
+// keys presses the teacher's keys, a frame after each.
+func (r *classRig) keys(keys string) {
+	for _, k := range keys {
+		r.teacher.HandleKey(tcell.NewEventKey(tcell.KeyRune, k, tcell.ModNone))
+		r.teacher.Frame()
+	}
+}
+
+// TestTeachScreen: at 80x24 the teacher sees the room's board beside the
+// panel; 300 ms set with six presses of ] reaches every student within a
+// second: the class's rows say 300ms, and the student's top line says
+// the teacher set it. Prediction held off is said on the student's
+// screen, and its press of p there says who holds it.
+func TestTeachScreen(t *testing.T) {
+	r := newClassRig(t)
+	r.teacherTerm.mustShow("teaching lecture", "3 students", "Network", "latency [-]", "Netcode", "prediction", "[students choose]", "Class", "ada", "bob", "carol", "q quit")
+	r.keys("]]]]]]")
+	r.teacherTerm.mustShow("300ms [+] 150ms each way")
+	r.advance(time.Second)
+	t.Logf("teacher at 80x24:\n%s", r.teacherTerm.text())
+	for _, name := range []string{"ada", "bob", "carol"} {
+		row := ""
+		for _, l := range rows(r.teacherTerm.screen) {
+			if i := strings.Index(l, name+" "); i > 40 {
+				row = l[i:]
+			}
+		}
+		if !strings.Contains(row, " 300ms ") {
+			t.Errorf("the teacher's row of %s is %q, want its round trip of 300ms", name, row)
+		}
+	}
+	r.studentTerm.mustShow("+ teacher's 300ms round trip", "rtt 300ms")
+
+	r.keys("p")
+	r.advance(time.Second)
+	r.teacherTerm.mustShow("[off for all]")
+	r.studentTerm.mustShow("teacher: 300ms round trip, pred", "[ ] prediction     (p) teacher")
+	r.student.HandleKey(tcell.NewEventKey(tcell.KeyRune, 'p', tcell.ModNone))
+	r.student.Frame()
+	r.studentTerm.mustShow("the teacher turned prediction off")
+	if r.ada.View().Predict {
+		t.Error("the student turned held prediction back on")
+	}
+	t.Logf("student at 80x24:\n%s", r.studentTerm.text())
+
+	r.keys("0")
+	r.advance(3 * time.Second) // the student's word on its press is gone too
+	r.teacherTerm.mustShow("0ms [+] 0ms each way", "[students choose]")
+	r.studentTerm.mustNotShow("prediction off")
+}
+
+// TestTeachScreenMouse: the teacher's buttons are widgets: a click on the
+// loss's [+] sets 0.2 %, on the interpolation's hold turns it off for
+// everyone.
+func TestTeachScreenMouse(t *testing.T) {
+	r := newClassRig(t)
+	click := func(label string, nth int) {
+		t.Helper()
+		for y, l := range rows(r.teacherTerm.screen) {
+			if i := strings.Index(l, label); i >= 0 && strings.Contains(l, []string{"loss", "interpolation"}[nth]) {
+				x := len([]rune(l[:i]))
+				r.teacher.HandleMouse(tview.MouseLeftClick, tcell.NewEventMouse(x, y, tcell.Button1, tcell.ModNone))
+				r.teacher.Frame()
+				return
+			}
+		}
+		t.Fatalf("no %q on the screen:\n%s", label, r.teacherTerm.text())
+	}
+	click("[+]", 0)
+	click("[students choose]", 1)
+	r.advance(time.Second)
+	r.teacherTerm.mustShow("0.2% [+]")
+	if v := r.ada.View(); v.Teaching == nil || v.Teaching.Loss != 0.002 || v.Interpolate {
+		t.Errorf("ada's teaching %+v, interpolation %v: want 0.2%% loss and interpolation off", v.Teaching, v.Interpolate)
+	}
+}
