@@ -8,7 +8,10 @@
 // Fleet's health check expects, keeps its players in the GameServer's
 // "players" List (PlayerConnect, PlayerDisconnect) and labels it
 // (SetLabel), and calls Shutdown when it is done. WatchShutdown tells it
-// when Agones wants it gone.
+// when Agones wants it gone. Game does all of that for a game server: it
+// takes its heartbeats (Beat) and its players' joins and leaves (Joined,
+// Left) without ever blocking the game, and Serve runs the life from
+// Ready to the drain, the close and Shutdown.
 //
 // The sidecar may start after the game server: every call is retried with
 // a bounded, jittered exponential backoff while the sidecar does not

@@ -77,10 +77,10 @@ type View struct {
 	Beam   []grid.Pos
 	BeamAt time.Duration
 	// LastZap is the server's judgement of the player's last judged zap
-	// (its Line: "hit ada (rewound 230 ms)"); nil before any.
+	// (its Line: "hit ada (rewound 230ms)"); nil before any.
 	LastZap *ZapResult
 	// LastTagged is the last time the server said the player was tagged
-	// (its Line: "tagged by bob, who saw you at (12,10) 230 ms ago"); nil
+	// (its Line: "tagged by bob, who saw you at (12,10) 230ms ago"); nil
 	// before any.
 	LastTagged *TagNote
 	// Frozen is true while the server says the player is frozen; its moves

@@ -108,13 +108,13 @@ type ZapResult struct {
 	Rewind  time.Duration // how far back the server judged it
 }
 
-// Line says it in the panel's words: "hit ada (rewound 230 ms)",
+// Line says it in the panel's words: "hit ada (rewound 230ms)",
 // "miss: ada had left the line", "miss: ada was protected", "miss: ada
 // was already tagged", "miss: out of range".
 func (r ZapResult) Line() string {
 	switch r.Outcome {
 	case protocol.ZapHit:
-		return fmt.Sprintf("hit %s (rewound %d ms)", r.Target, r.Rewind.Milliseconds())
+		return fmt.Sprintf("hit %s (rewound %s)", r.Target, Millis(r.Rewind))
 	case protocol.ZapLeft:
 		return fmt.Sprintf("miss: %s had left the line", r.Target)
 	case protocol.ZapProtected:
@@ -134,9 +134,9 @@ type TagNote struct {
 }
 
 // Line says it in the panel's words: "tagged by bob, who saw you at
-// (12,10) 230 ms ago".
+// (12,10) 230ms ago".
 func (n TagNote) Line() string {
-	return fmt.Sprintf("tagged by %s, who saw you at %v %d ms ago", n.By, n.Seen, n.Ago.Milliseconds())
+	return fmt.Sprintf("tagged by %s, who saw you at %v %s ago", n.By, n.Seen, Millis(n.Ago))
 }
 
 // ScoreLine is one player on the scoreboard.

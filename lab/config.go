@@ -59,6 +59,11 @@ type Config struct {
 	// Link is how the players' messages travel: TCP, or a datagram link
 	// (a replay's what-if; see sim.Datagram).
 	Link sim.Transport
+	// HidePings hides pings and pongs from the strips, the steps and
+	// their captions at the start (Lab.SetPings shows them again).
+	HidePings bool
+	// Paused starts the lab's clock paused at t=0.
+	Paused bool
 }
 
 // Default returns the lab of the issue and the articles: Player 1 at

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"gridlag/client"
@@ -16,10 +17,19 @@ import (
 // It is not safe for concurrent use: one goroutine (the screen's event
 // loop) calls every method.
 type Lab struct {
+	cfg     Config // as it started: Restart plays its scripts again
+	wall    func() time.Time
 	world   *sim.World
 	clock   *Clock
 	origin  time.Duration // the world's time at the lab's start
 	players [2]*Player
+
+	lesson *lessonRun // the lesson given, nil for none
+
+	pings     bool     // the strips show pings and pongs
+	recording bool     // a step runs: the trace puts what happens in words
+	said      []string // what the step did, in the caption's words
+	caption   string   // what the last step did
 }
 
 // New builds the lab of cfg and joins both players, on a clock that
@@ -33,7 +43,7 @@ func New(cfg Config, wall func() time.Time) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &Lab{world: sim.New(scfg)}
+	l := &Lab{cfg: cfg, wall: wall, world: sim.New(scfg), pings: !cfg.HidePings}
 	for _, i := range []int{1, 0} {
 		p, err := l.join(i, cfg)
 		if err != nil {
@@ -42,8 +52,12 @@ func New(cfg Config, wall func() time.Time) (*Lab, error) {
 		l.players[i] = p
 	}
 	l.origin = l.world.Now()
+	l.world.Trace(l.record)
 	l.world.PingEvery(PingInterval)
 	l.clock = NewClock(wall, l.origin, cfg.Speed)
+	if cfg.Paused {
+		l.clock.Pause()
+	}
 	return l, nil
 }
 
@@ -64,7 +78,59 @@ func (l *Lab) join(i int, cfg Config) (*Player, error) {
 		return nil, fmt.Errorf("lab: %s could not join: %v", name, v.Err)
 	}
 	c.SetLoss(loss) // from the start on: the join itself is not held up
-	return &Player{Client: c, script: pc.Presses, preset: presetIndex(pc.Preset)}, nil
+	return &Player{Client: c, script: pc.Presses, preset: presetIndex(pc.Preset),
+		own: ownLink{rtt: pc.Latency, jitter: pc.Jitter, loss: pc.Loss}}, nil
+}
+
+// Restart builds the lab again from t=0 and plays its scripted presses
+// again: the same map, starting cells, scripts and seed (so the same
+// jitter and losses), with each player's toggles and link (its preset,
+// or its own latency, jitter and loss), the update rate, the lag
+// compensation, the speed and the strips' pings as they are now; paused
+// at t=0 if the lab started paused (Config.Paused), else running. The
+// Players stay the same values, with new clients in them. In a lesson,
+// the step shown starts again, as the lesson sets it.
+func (l *Lab) Restart() error {
+	if l.lesson != nil {
+		l.startStep(l.lesson.step)
+		return nil
+	}
+	cfg := l.cfg
+	for i, p := range l.players {
+		v, pc := p.View(), &cfg.Players[i]
+		pc.Predict, pc.Reconcile, pc.Interpolate = v.Predict, v.Reconcile, v.Interpolate
+		pc.Preset = p.Preset()
+		pc.Latency, pc.Jitter, pc.Loss = v.Latency, v.Jitter, p.Loss()
+		if pc.Preset != "" {
+			pc.Latency, pc.Jitter, pc.Loss = p.own.rtt, p.own.jitter, p.own.loss
+		}
+	}
+	cfg.Rate, cfg.LagComp, cfg.Speed, cfg.HidePings = l.Rate(), l.LagComp(), l.Speed(), !l.pings
+	return l.reset(cfg)
+}
+
+// reset builds the lab of cfg in place of this one, from t=0: the same
+// Lab and Players, a new world in them.
+func (l *Lab) reset(cfg Config) error {
+	fresh, err := New(cfg, l.wall)
+	if err != nil {
+		return err
+	}
+	for i, p := range l.players {
+		// What the screen's instruments set on the player's client
+		// (smoothing, the server's stages asked for while the waterfall
+		// is open) goes on in the fresh one.
+		var ins client.Instruments
+		p.Instruments(&ins)
+		smooth := p.View().Smooth
+		*p = *fresh.players[i]
+		p.SetSmooth(smooth)
+		p.SetTrace(ins.Tracing)
+	}
+	l.world, l.clock, l.origin = fresh.world, fresh.clock, fresh.origin
+	l.world.Trace(l.record)
+	l.pings, l.caption = fresh.pings, ""
+	return nil
 }
 
 // Players returns Player 1 and Player 2.
@@ -81,9 +147,17 @@ func (l *Lab) Now() time.Duration { return l.world.Now() - l.origin }
 // screen calls it every frame. While paused it does nothing: what is due
 // at the paused moment waits for Step or Resume.
 func (l *Lab) Sync() {
-	if !l.clock.Paused() {
-		l.advanceTo(l.clock.Now())
+	if l.clock.Paused() {
+		return
 	}
+	t := l.clock.Now()
+	if lim, ok := l.limit(); ok && t >= lim {
+		l.advanceTo(lim)
+		l.clock.Set(lim)
+		l.reached()
+		return
+	}
+	l.advanceTo(t)
 }
 
 // advanceTo brings the world to t (world time), playing the scripted
@@ -140,12 +214,67 @@ func (l *Lab) Next() time.Duration {
 	return wt - l.origin
 }
 
-// Step pauses the clock, then moves the virtual time to exactly the next
-// event (see Next) and does it, and nothing due later. Things due at the
-// same moment are one event; a scripted press due with other things comes
-// after them, in a step of its own.
+// Step pauses the clock, then moves the virtual time to the next event
+// that changes what the screen shows (see Next) and does it, and nothing
+// due later, or to the moment before it when a board changes with time
+// alone (an interpolated player steps to the next cell, a freeze runs
+// out); Caption then says what happened. Things due at the same
+// moment are one event; a scripted press due with other things comes
+// after them, in a step of its own. An event that changes nothing shown
+// (a timer with nothing to do; a ping while the strips hide them) is
+// done on the way, not stopped at; a step stops after QuietLimit in any
+// case, saying that nothing visible happened.
 func (l *Lab) Step() {
 	l.Pause()
+	if l.lesson != nil && l.lesson.phase == ready {
+		l.lesson.phase = running
+	}
+	lim, bounded := l.limit()
+	if bounded && l.world.Now() >= lim {
+		return // a lesson's moment: its key goes on
+	}
+	before := l.look()
+	start := l.Now()
+	l.said, l.recording = l.said[:0], true
+	after := before
+	for after.same(before) && l.Now()-start < QuietLimit {
+		next := l.origin + l.Next()
+		if bounded && next > lim {
+			next = lim + 1 // the lesson's moment comes first
+		}
+		if at, ok := l.timeChange(next); ok {
+			l.world.AdvanceTo(at) // nothing is due before
+			l.clock.Set(at)
+		} else if bounded && next > lim {
+			l.world.AdvanceTo(lim)
+			l.clock.Set(lim)
+		} else {
+			l.stepOnce()
+			after = l.look()
+			continue
+		}
+		after = l.look()
+		break
+	}
+	l.recording = false
+	parts := append(l.said, l.sends(before, after)...)
+	parts = append(parts, l.redrawn(before, after)...)
+	switch {
+	case len(parts) > 0:
+	case bounded && l.world.Now() >= lim:
+		parts = []string{"the lesson's next moment"}
+	default:
+		parts = []string{fmt.Sprintf("nothing the screen shows changes for %.3fs", (l.Now() - start).Seconds())}
+	}
+	l.caption = strings.Join(parts, "; ")
+	if bounded && l.world.Now() >= lim {
+		l.reached()
+	}
+}
+
+// stepOnce moves the virtual time to exactly the next event (see Next)
+// and does it.
+func (l *Lab) stepOnce() {
 	wt, _ := l.world.Next()
 	if pt, ok := l.nextPress(); ok && l.origin+pt < wt {
 		l.world.AdvanceTo(l.origin + pt)
@@ -164,8 +293,26 @@ func (l *Lab) Pause() {
 	l.clock.Set(l.world.Now())
 }
 
-// Resume lets the clock run again from where it stopped.
-func (l *Lab) Resume() { l.clock.Resume() }
+// Resume lets the clock run again from where it stopped; the last step's
+// caption goes.
+func (l *Lab) Resume() {
+	if r := l.lesson; r != nil && r.phase != running {
+		if r.phase == ready {
+			l.Continue()
+		}
+		return // a lesson's moment waits for its key
+	}
+	l.caption = ""
+	l.clock.Resume()
+}
+
+// Pings reports whether the strips show pings and pongs (and a step stops
+// at them).
+func (l *Lab) Pings() bool { return l.pings }
+
+// SetPings shows or hides pings and pongs on the strips, in the steps and
+// in their captions.
+func (l *Lab) SetPings(on bool) { l.pings = on }
 
 // Paused reports whether the clock is paused.
 func (l *Lab) Paused() bool { return l.clock.Paused() }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"gridlag/client"
+	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/sim"
 	"gridlag/tui"
@@ -35,17 +36,45 @@ func (s screenLab) Scores() []client.ScoreLine {
 }
 
 // Player returns player i (0 for Player 1) as the screen sees it.
-func (s screenLab) Player(i int) tui.LabPlayer { return screenPlayer{s.players[i]} }
+func (s screenLab) Player(i int) tui.LabPlayer { return screenPlayer{s.players[i], s.Lab, i} }
 
-// screenPlayer is a Player as a tui.LabPlayer.
-type screenPlayer struct{ *Player }
+// Restart plays the script again from t=0 (see Lab.Restart); a lab that
+// cannot be built again (it was built once) says why in the caption.
+func (s screenLab) Restart() {
+	if err := s.Lab.Restart(); err != nil {
+		s.caption = "restart: " + err.Error()
+	}
+}
+
+// screenPlayer is a Player as a tui.LabPlayer: the screen's presses go
+// to a lesson that waits for one too.
+type screenPlayer struct {
+	*Player
+	lab *Lab
+	i   int
+}
+
+// Press presses a direction key for the player.
+func (p screenPlayer) Press(d grid.Dir) {
+	p.Player.Press(d)
+	p.lab.pressed(p.i, pressKey(d, false))
+}
+
+// Zap presses the player's zap key.
+func (p screenPlayer) Zap() {
+	p.Player.Zap()
+	p.lab.pressed(p.i, pressKey(grid.None, true))
+}
 
 // InFlight appends the messages on the player's link to dst, those going
-// up first, each labelled for a strip.
+// up first, each labelled for a strip; the background traffic only while
+// the strips show it (see Lab.SetPings).
 func (p screenPlayer) InFlight(dst []tui.Flight) []tui.Flight {
 	for _, way := range []sim.Way{sim.Up, sim.Down} {
 		for _, f := range p.Player.InFlight(way, nil) {
-			dst = append(dst, ScreenFlight(f, way == sim.Up))
+			if p.lab.pings || !isBackground(f.Type) {
+				dst = append(dst, ScreenFlight(f, way == sim.Up))
+			}
 		}
 	}
 	return dst
@@ -54,7 +83,7 @@ func (p screenPlayer) InFlight(dst []tui.Flight) []tui.Flight {
 // ScreenFlight converts a message in flight for a strip: a datagram lost
 // for good is drawn lost.
 func ScreenFlight(f sim.Flight, up bool) tui.Flight {
-	out := tui.Flight{Up: up, Progress: f.Progress, Lost: f.Lost, Held: f.Held}
+	out := tui.Flight{Up: up, Progress: f.Progress, Lost: f.Lost, Held: f.Held, Waiting: f.Waiting, Resending: f.Resending}
 	if f.Dropped {
 		out.Lost = max(out.Lost, 1)
 	}

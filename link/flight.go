@@ -6,6 +6,13 @@ import "time"
 type Flight[T any] struct {
 	// Sent is when the message was sent.
 	Sent time.Duration
+	// Resent is when the copy that gets through was (or will be) sent:
+	// Sent, unless the message is lost.
+	Resent time.Duration
+	// Arrive is when it reaches the far end (the receiver's buffer). It
+	// is delivered then, or at At if it waits there behind an earlier
+	// message that is late (head-of-line blocking).
+	Arrive time.Duration
 	// At is when it will be delivered.
 	At time.Duration
 	// Lost is how many times it is lost before a copy gets through; above
@@ -24,24 +31,35 @@ type Flight[T any] struct {
 	Value T
 }
 
-// Progress returns how far along its trip the message is at now, from 0
-// (just sent) to 1 (due): (now − Sent) / (At − Sent), clamped.
+// Progress returns how far along its trip the copy that gets through is
+// at now, from 0 (not sent yet, or just sent) to 1 (at the far end):
+// (now − Resent) / (Arrive − Resent), clamped. A lost message stays at 0
+// until it is sent again; one that waits behind an earlier message is at
+// 1 from its arrival until it is delivered (see Waiting).
 func (f Flight[T]) Progress(now time.Duration) float64 {
-	if f.At <= f.Sent || now >= f.At {
+	if f.Arrive <= f.Resent || now >= f.Arrive {
 		return 1
 	}
-	if now <= f.Sent {
+	if now <= f.Resent {
 		return 0
 	}
-	return float64(now-f.Sent) / float64(f.At-f.Sent)
+	return float64(now-f.Resent) / float64(f.Arrive-f.Resent)
 }
+
+// Waiting reports whether at now the message has reached the far end and
+// waits there to be delivered, behind an earlier message.
+func (f Flight[T]) Waiting(now time.Duration) bool { return now >= f.Arrive && now < f.At }
+
+// Resending reports whether at now a lost message waits at the sender
+// for its retransmission.
+func (f Flight[T]) Resending(now time.Duration) bool { return now < f.Resent }
 
 // InFlight yields every message on the line (sent and not yet received),
 // oldest first, without removing any and without allocating. Use it as a
 // range function: for f := range line.InFlight { ... }.
 func (l *Line[T]) InFlight(yield func(Flight[T]) bool) {
 	for _, q := range l.queue[l.head:] {
-		f := Flight[T]{Sent: q.sent, At: q.at, Lost: q.lost, Held: q.at > q.due, Own: q.own, Value: q.v}
+		f := Flight[T]{Sent: q.sent, Resent: q.resent, Arrive: q.arrive, At: q.at, Lost: q.lost, Held: q.at > q.due, Own: q.own, Value: q.v}
 		if !yield(f) {
 			return
 		}

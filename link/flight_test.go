@@ -7,9 +7,12 @@ import (
 )
 
 // TestInFlightShowsTheWire: InFlight lists what is on the line, oldest
-// first, with when each message was sent and is due, whether it is
-// retransmitted or held behind another (and when it would have come
-// had nothing held it up), and how far along it is; a
+// first, with when each message was sent (and sent again), reaches the
+// far end and is due, whether it is retransmitted or held behind another
+// (and when it would have come had nothing held it up), and how far along
+// it is: a lost message waits at the sender for its retransmission, then
+// travels; one held behind it travels its own delay and waits at the far
+// end, as TCP keeps it in the receiver's buffer. A
 // received message is no longer listed, and listing removes nothing.
 func TestInFlightShowsTheWire(t *testing.T) {
 	l := NewLine[string](100*ms, 0, 6)
@@ -19,9 +22,9 @@ func TestInFlightShowsTheWire(t *testing.T) {
 	l.Send(50*ms, "#2")  // waits behind #1
 	l.Send(300*ms, "#3") // sent after: its own delay
 	want := []Flight[string]{
-		{Sent: 0, At: 300 * ms, Lost: 1, Own: 100 * ms, Value: "#1"},          // held 200 ms: a retransmission
-		{Sent: 50 * ms, At: 300 * ms, Held: true, Own: 150 * ms, Value: "#2"}, // 150 ms behind #1
-		{Sent: 300 * ms, At: 400 * ms, Own: 400 * ms, Value: "#3"},
+		{Sent: 0, Resent: 200 * ms, Arrive: 300 * ms, At: 300 * ms, Lost: 1, Own: 100 * ms, Value: "#1"},         // held 200 ms: a retransmission
+		{Sent: 50 * ms, Resent: 50 * ms, Arrive: 150 * ms, At: 300 * ms, Held: true, Own: 150 * ms, Value: "#2"}, // 150 ms behind #1
+		{Sent: 300 * ms, Resent: 300 * ms, Arrive: 400 * ms, At: 400 * ms, Own: 400 * ms, Value: "#3"},
 	}
 	for range 2 {
 		if got := slices.Collect(l.InFlight); !slices.Equal(got, want) {
@@ -29,11 +32,20 @@ func TestInFlightShowsTheWire(t *testing.T) {
 		}
 	}
 	var progress []float64
+	var waiting, resending []bool
 	for f := range l.InFlight {
-		progress = append(progress, f.Progress(200*ms))
+		progress = append(progress, f.Progress(100*ms), f.Progress(250*ms))
+		waiting = append(waiting, f.Waiting(100*ms), f.Waiting(250*ms))
+		resending = append(resending, f.Resending(100*ms), f.Resending(250*ms))
 	}
-	if want := []float64{200.0 / 300, 150.0 / 250, 0}; !slices.Equal(progress, want) {
-		t.Fatalf("progress at 200ms %v, want %v", progress, want)
+	if want := []float64{0, 0.5, 0.5, 1, 0, 0}; !slices.Equal(progress, want) {
+		t.Fatalf("progress at 100ms and 250ms %v, want %v", progress, want)
+	}
+	if want := []bool{false, false, false, true, false, false}; !slices.Equal(waiting, want) {
+		t.Fatalf("waiting at the far end at 100ms and 250ms %v, want %v (#2 from 150ms)", waiting, want)
+	}
+	if want := []bool{true, false, false, false, true, true}; !slices.Equal(resending, want) {
+		t.Fatalf("waiting for a retransmission at 100ms and 250ms %v, want %v", resending, want)
 	}
 	l.Receive(300*ms, nil)
 	if got := slices.Collect(l.InFlight); len(got) != 1 || got[0].Value != "#3" || got[0].Progress(350*ms) != 0.5 {

@@ -18,6 +18,7 @@ type Line[T any] struct {
 	queue  []item[T]
 	head   int
 	floor  time.Duration // no message sent from now on is delivered before this
+	stall  time.Duration // the end of the last stall: nothing reaches the far end before it
 	own    time.Duration // when the latest message queued was due, had nothing been lost or stalled
 	sent   time.Duration // send time of the latest message queued
 	sentAt time.Duration // the delay in force when it was sent
@@ -28,11 +29,18 @@ type Line[T any] struct {
 
 type item[T any] struct {
 	sent time.Duration
-	own  time.Duration // its send time plus the delay and its jitter: nothing lost, held or stalled
-	due  time.Duration // its own delivery time, losses included: later is a hold-up
-	at   time.Duration
-	lost int
-	v    T
+	// resent is when the copy that gets through was sent: sent, unless
+	// the message is lost.
+	resent time.Duration
+	own    time.Duration // its send time plus the delay and its jitter: nothing lost, held or stalled
+	due    time.Duration // its own delivery time, losses included: later is a hold-up
+	// arrive is when it reaches the far end: due, or the end of a stall
+	// that holds it. From then until at it waits there, behind an earlier
+	// message (in the receiver's buffer, as TCP keeps it).
+	arrive time.Duration
+	at     time.Duration
+	lost   int
+	v      T
 }
 
 // NewLine returns a line with the given one-way delay and jitter; seed
@@ -67,10 +75,11 @@ func (l *Line[T]) Jitter() time.Duration { return l.jitter }
 func (l *Line[T]) Send(now time.Duration, v T) time.Duration {
 	own, due := l.schedule(now)
 	lost := l.losses()
-	due += backoff(l.RTO(), lost)
+	wait := backoff(l.RTO(), lost)
+	due += wait
 	at := max(due, l.floor)
 	l.floor = at
-	l.queue = append(l.queue, item[T]{sent: now, own: own, due: due, at: at, lost: lost, v: v})
+	l.queue = append(l.queue, item[T]{sent: now, resent: now + wait, own: own, due: due, arrive: max(due, l.stall), at: at, lost: lost, v: v})
 	return at
 }
 

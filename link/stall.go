@@ -12,9 +12,14 @@ func (l *Line[T]) Stall(now, d time.Duration) {
 	}
 	end := now + d
 	for i := l.head; i < len(l.queue); i++ {
-		if q := &l.queue[i]; q.at > now && q.at < end {
+		q := &l.queue[i]
+		if q.at > now && q.at < end {
 			q.at = end
+		}
+		if q.arrive > now && q.arrive < end {
+			q.arrive = end
 		}
 	}
 	l.floor = max(l.floor, end)
+	l.stall = max(l.stall, end)
 }

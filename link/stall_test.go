@@ -9,7 +9,8 @@ import (
 // TestStallHoldsAndReleasesInOrder: a lag spike from 120 to 320 ms delivers
 // nothing in between; what was due then, and what is sent meanwhile,
 // arrives at 320 ms in order; what was delivered before and what is due
-// after is untouched.
+// after is untouched. A stalled message is stuck on the way, not waiting
+// at the far end: it arrives when the stall ends.
 func TestStallHoldsAndReleasesInOrder(t *testing.T) {
 	l := NewLine[int](100*ms, 0, 1)
 	l.Send(0, 0)     // due 100
@@ -29,6 +30,9 @@ func TestStallHoldsAndReleasesInOrder(t *testing.T) {
 	for f := range l.InFlight {
 		if f.Held {
 			held = append(held, f.Value)
+		}
+		if f.Held && (f.Arrive != 320*ms || f.Waiting(300*ms)) {
+			t.Fatalf("%+v: held by the stall, it should arrive at its end, 320ms, and not wait before", f)
 		}
 	}
 	if !slices.Equal(held, []int{1, 2, 3}) {

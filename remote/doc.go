@@ -9,17 +9,16 @@
 //     and centres that screen on a larger terminal (centre.go);
 //     WindowChanges and Pace are the rate at which a client's new sizes
 //     resize the screen, the same on every front end.
-//   - Game runs one session's game, as a local terminal would: play (in
-//     the lobby when the server has rooms), a room, the lobby or the
-//     spectator's screen, each with its own game client. A player with an
+//   - Game runs one session's mode (Player.Mode) as the local terminal
+//     does, through front.Run: play (in the lobby when the server has
+//     rooms), a room, the lobby or the spectator's screen, each with its
+//     own game client. A player with an
 //     identity (an SSH key's fingerprint, a browser's) whose connection
 //     dropped keeps the avatar for the game server's resume window, and
 //     a new session with the same identity comes back as it.
 //   - Watchdog ends a session whose player pressed no key for the idle
 //     time or whose client stopped reading; EndReason says why a session
 //     ended, for the log and the player.
-//   - Pool is a shared pool's fair rules: a cap in all, a share per
-//     address (AddrKey: an IPv4 address, an IPv6 /64), and the last
-//     quarter kept for addresses holding few; Slots counts sessions or
-//     connections under them, with the refusal's words.
+//   - The caps by address that the sessions count under (admit.Slots) are
+//     package admit's, shared with the game port.
 package remote

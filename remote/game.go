@@ -11,16 +11,17 @@ import (
 
 	"gridlag/client"
 	"gridlag/client/tcp"
+	"gridlag/front"
 	"gridlag/protocol"
 	"gridlag/tui"
 )
 
-// Game runs the game for a front end's sessions (SSH, the web): each
-// session a full game client of the game server at Addr, with its own
-// prediction, ledger, latency and toggles, drawn by the tui on the
-// player's screen; or the lobby, or the spectator's screen. It keeps the
-// avatars of dropped players for the game server's resume window, by
-// identity. Set its fields before the first Play; it is safe for
+// Game runs the game for a front end's sessions (SSH, the web) through
+// front.Run: each session a full game client of the game server at Addr,
+// with its own prediction, ledger, latency and toggles, drawn by the tui
+// on the player's screen; or the lobby, or the spectator's screen. It
+// keeps the avatars of dropped players for the game server's resume
+// window, by identity. Set its fields before the first Play; it is safe for
 // concurrent use.
 type Game struct {
 	// Addr is the game server's TCP address each session's client dials,
@@ -63,72 +64,46 @@ func (g *Game) sessionLog(p *Player) *SessionLog {
 	return NewSessionLog(nil, g.Logger, p.User, p.RemoteAddr)
 }
 
-// Play runs one session for p until the player quits, or until the
-// session ends (the screen's input then fails and the tui stops): the
-// game, in the lobby if p asked for it or if p named no room and the game
-// server has rooms besides its default one; or the spectator's screen, for
-// a session that asked to watch. A player who quits leaves the game (the
-// game server announces the Leave). A player with an identity
-// (Player.Fingerprint) whose connection dropped keeps the avatar for the
-// game server's resume window: the game connection is abandoned without a
-// goodbye, and a new session with the same identity within the window
-// comes back as the same player.
+// Play runs one session for p (front.Run, p's Mode) until the player
+// quits, or until the session ends (the screen's input then fails and the
+// tui stops). A player who quits leaves the game (the game server
+// announces the Leave). A player with an identity (Player.Fingerprint)
+// whose connection dropped keeps the avatar for the game server's resume
+// window: the game connection is abandoned without a goodbye, and a new
+// session with the same identity within the window comes back as the same
+// player, in the room it played in.
 func (g *Game) Play(ctx context.Context, p *Player) error {
 	if p.Teach {
 		return g.teach(ctx, p)
 	}
-	if p.Spectate {
-		return g.watch(ctx, p)
-	}
 	slog := g.sessionLog(p)
-	opts := tcp.Options{
-		Options: client.Options{
-			Name:    p.User,
-			Color:   p.Color,
-			Room:    p.Room,
-			Latency: g.Latency,
-			Jitter:  g.Jitter,
+	// The log is the server's: its path means nothing to a remote player.
+	o := front.Options{
+		Addr: g.Addr,
+		Client: tcp.Options{
+			Options: client.Options{Name: p.User, Color: p.Color, Latency: g.Latency, Jitter: g.Jitter},
+			Dial:    g.dialFor(p),
+			Logger:  slog.Logger(),
 		},
-		Dial:   g.dialFor(p),
-		Logger: slog.Logger(),
+		Screen: tui.Options{Title: g.Title, Logger: slog.Logger()},
+		Joined: p.Joined,
+		End:    func(s client.Session, room string, err error) error { return g.end(p, s, room, err) },
 	}
 	if p.Record {
-		finish, err := g.startRecording(p, &opts)
+		finish, err := g.startRecording(p, &o.Client)
 		if err != nil {
 			return err
 		}
 		defer finish()
+		o.Direct = true // one game in one room: no lobby
 	}
-	room, resuming := p.Room, false
-	if p.Fingerprint != "" {
-		if tok, kept, ok := g.kept.take(p.Fingerprint, time.Now()); ok {
-			// The game server routes the token to the room that issued
-			// it, whatever room this session named.
-			opts.Resume, room, resuming = tok, kept, true
+	if p.Fingerprint != "" && p.Mode.Plays() {
+		if tok, room, ok := g.kept.take(p.Fingerprint, time.Now()); ok {
+			o.Resume, o.ResumeRoom = tok, room
 			slog.Info("", g.Front+" player comes back", "fingerprint", p.Fingerprint, "room", room)
 		}
 	}
-	// The log is the server's: its path means nothing to a remote player.
-	// A refusal by the game server shows on the screen, then ends the
-	// session with its error.
-	topts := tui.Options{Title: g.Title + tui.RoomTitle(room), Logger: slog.Logger()}
-	lobby := tcp.Lobby{Ctx: ctx, Addr: g.Addr, Options: opts}
-	if !resuming && !p.Record && (p.Lobby || p.Room == "" && lobby.HasRooms()) {
-		sess, joined, err := tui.RunLobbySession(p.Screen, tcp.NewAsyncLobby(joinedLobby{lobby, p.Joined}), topts)
-		if sess == nil {
-			return err
-		}
-		return g.end(p, sess, joined, err)
-	}
-	conn, err := tcp.Connect(ctx, g.Addr, opts)
-	if err != nil {
-		return fmt.Errorf("cannot join the game: %w", err)
-	}
-	if p.Joined != nil {
-		p.Joined(conn, resuming)
-	}
-	err = tui.Run(p.Screen, conn, topts)
-	return g.end(p, conn, room, err)
+	return front.Run(ctx, p.Screen, p.Mode, o)
 }
 
 // startRecording makes opts record p's game; finish ends it and leaves
@@ -158,34 +133,6 @@ func (g *Game) startRecording(p *Player, opts *tcp.Options) (finish func(), err 
 	}, nil
 }
 
-// joinedLobby is the lobby of a game server, which tells Player.Joined of
-// the session of the room the player joins.
-type joinedLobby struct {
-	tcp.Lobby
-	joined func(s client.Session, resumed bool)
-}
-
-func (l joinedLobby) Join(room string) (client.Session, error) {
-	s, err := l.Lobby.Join(room)
-	if err == nil && l.joined != nil {
-		l.joined(s, false)
-	}
-	return s, err
-}
-
-// watch is the session of a player who asked to watch: a spectator of the
-// game server, drawn by the tui's spectator screen. It takes no player
-// slot; the game server caps spectators on their own.
-func (g *Game) watch(ctx context.Context, p *Player) error {
-	logger := g.sessionLog(p).Logger()
-	w, err := tcp.ConnectSpectator(ctx, g.Addr, tcp.Options{Options: client.Options{Name: p.User, Room: p.Room}, Dial: g.dialFor(p), Logger: logger})
-	if err != nil {
-		return fmt.Errorf("cannot watch the game: %w", err)
-	}
-	defer w.Close()
-	return tui.RunSpectate(p.Screen, w, tui.Options{Title: g.Title + " — spectating" + tui.RoomTitle(p.Room), Logger: logger})
-}
-
 // teach is the session of a teacher (its front end checked it is one):
 // the room's board and the panel of its network, over a teacher's
 // connection to the game server in this process.
@@ -195,12 +142,12 @@ func (g *Game) teach(ctx context.Context, p *Player) error {
 	}
 	logger := g.sessionLog(p).Logger()
 	dial := func(ctx context.Context, _ string) (net.Conn, error) { return g.DialTeacher(ctx, p.RemoteAddr) }
-	w, err := tcp.ConnectSpectator(ctx, g.Addr, tcp.Options{Options: client.Options{Name: p.User, Room: p.Room, Teach: true}, Dial: dial, Logger: logger})
+	w, err := tcp.ConnectSpectator(ctx, g.Addr, tcp.Options{Options: client.Options{Name: p.User, Room: p.Mode.Room, Teach: true}, Dial: dial, Logger: logger})
 	if err != nil {
 		return fmt.Errorf("cannot teach: %w", err)
 	}
 	defer w.Close()
-	return tui.RunTeach(p.Screen, w, tui.Options{Title: g.Title + " — teaching" + tui.RoomTitle(p.Room), Logger: logger})
+	return tui.RunTeach(p.Screen, w, tui.Options{Title: g.Title + " — teaching" + tui.RoomTitle(p.Mode.Room), Logger: logger})
 }
 
 // dialFor is how p's client connects to the game server: through Dial,

@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
+	"gridlag/front"
 	"gridlag/protocol"
 )
 
@@ -31,16 +32,13 @@ type Player struct {
 	// RemoteAddr is the client's network address: the game counts the
 	// player as it (see Game.Dial).
 	RemoteAddr net.Addr
-	// Spectate says the session asked to watch the game rather than play.
-	Spectate bool
-	// Teach says the session asked to teach Room: its front end checked
-	// that it is a teacher's (an SSH key the operator named), and
+	// Mode is what the session asked for: play (in a room), the lobby,
+	// or watch (a room).
+	Mode front.Mode
+	// Teach says the session asked to teach Mode's room: its front end
+	// checked that it is a teacher's (an SSH key the operator named), and
 	// Game.DialTeacher connects it as one.
 	Teach bool
-	// Room is the room the session asked for; "" for the default room.
-	Room string
-	// Lobby says the session asked for the lobby.
-	Lobby bool
 	// Joined, if set, is told of each game session Game.Play starts for
 	// the player (in the room named or chosen in the lobby), and whether
 	// it resumes a dropped avatar. It must not block.

@@ -6,13 +6,14 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/admit"
 	"gridlag/ratelog"
 )
 
 // SessionLog is where a remote session's lines go. Those that come once a
 // session (its start, its end, a refusal, the watchdog's end, a dropped
 // avatar kept for resume) go to the front end's summarised log, keyed by
-// the client's address (AddrKey), the line's message and its kind (a
+// the client's address (admit.Key), the line's message and its kind (a
 // reason): the first of an interval is logged at once, with the
 // session's user and address, the others from that address counted in
 // one summary line, so that an address opening sessions by the thousand,
@@ -30,7 +31,7 @@ type SessionLog struct {
 // NewSessionLog returns the log of a session of user from addr: its
 // summarised lines to sum, its others to l.
 func NewSessionLog(sum *ratelog.Log, l *log.Logger, user string, addr net.Addr) *SessionLog {
-	return &SessionLog{sum: sum, log: l, key: AddrKey(addr), keyvals: []any{"user", user, "remote", addr.String()}}
+	return &SessionLog{sum: sum, log: l, key: admit.Key(addr), keyvals: []any{"user", user, "remote", addr.String()}}
 }
 
 // Info logs msg, summarised with the others of its kind from the address.

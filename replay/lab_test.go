@@ -103,3 +103,61 @@ func TestLabReplaysBitForBit(t *testing.T) {
 		t.Fatalf("only %d lines: the run shows little", len(want.lines))
 	}
 }
+
+// TestLabRestartEndsTheRecording: a restart (Bksp, the lab's rehearsal)
+// starts the lab again from t=0; the recording holds the run before it,
+// ends there whole, and replays it, while the lab plays on.
+func TestLabRestartEndsTheRecording(t *testing.T) {
+	cfg := lab.Default()
+	cfg.Players[0].Presses, _ = scenario.ParsePresses("right@0ms,right@100ms")
+	w := &wall{t: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	l, err := lab.New(cfg, w.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	rw, err := record.NewWriter(&buf, LabHeader(cfg, "test"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := RecordLab(l, rw)
+	w.pass(600 * ms)
+	m.Sync()
+	m.Player(1).Press(grid.Up)
+	w.pass(400 * ms)
+	m.Sync()
+	before := l.Now()
+	m.Restart()
+	if at, ok := m.Restarted(); !ok || at != before {
+		t.Fatalf("Restarted() = %v, %v; want %v, true", at, ok, before)
+	}
+	if l.Now() != 0 {
+		t.Fatalf("the lab is at %v after the restart, not 0", l.Now())
+	}
+	m.Player(1).Press(grid.Down) // after the restart: not recorded
+	w.pass(time.Second)
+	m.Sync()
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := record.Parse(buf.Bytes())
+	if err != nil {
+		t.Fatalf("the recording ended by a restart does not read: %v", err)
+	}
+	if rec.End != before {
+		t.Fatalf("the recording ends at %v, the restart came at %v", rec.End, before)
+	}
+	for _, e := range rec.Events {
+		if e.Kind == record.Press && e.Arg == int64(grid.Down) {
+			t.Fatal("a press after the restart is in the recording")
+		}
+	}
+	r, err := start(rec, Changes{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.finish(rec.End)
+	if got := r.run.(*labRun).l.Players()[1].View().Predicted; got.Y != cfg.Players[1].Start.Y-1 {
+		t.Fatalf("replayed, Player 2 ends at %v: its press up before the restart is lost", got)
+	}
+}

@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"time"
 
 	"gridlag/grid"
@@ -22,7 +23,14 @@ type LabRecorder struct {
 	synced  time.Duration // the lab's time of the last Sync written
 	players [2]recordedPlayer
 	err     error
+	// restarted is the lab's time when a restart ended the recording
+	// (a recording holds one run of the lab: the restart's is not in it).
+	restarted time.Duration
+	ended     bool
 }
+
+// ErrRestarted is Err once a restart ended the recording.
+var ErrRestarted = errors.New("replay: the lab restarted: a recording holds one run of the lab")
 
 // RecordLab returns l's model, recording into w.
 func RecordLab(l *lab.Lab, w *record.Writer) *LabRecorder {
@@ -52,16 +60,43 @@ func (r *LabRecorder) put(e record.Event) {
 }
 
 // Err returns why the recording stopped early (record.ErrFull at its
-// bound, or the file's error); nil while it records.
+// bound, ErrRestarted at a restart, or the file's error); nil while it
+// records.
 func (r *LabRecorder) Err() error { return r.err }
 
 // Close ends the recording at the lab's time.
 func (r *LabRecorder) Close() error {
+	if r.ended {
+		return nil
+	}
+	r.ended = true
 	err := r.w.Close(r.lab.Now())
-	if r.err != nil && r.err != record.ErrFull {
+	if r.err != nil && r.err != record.ErrFull && r.err != ErrRestarted {
 		return r.err
 	}
 	return err
+}
+
+// Restart ends the recording at the time the lab had reached (what came
+// before replays), then restarts the lab, which plays on unrecorded.
+func (r *LabRecorder) Restart() {
+	if !r.ended {
+		r.restarted = r.lab.Now()
+		cerr := r.Close()
+		if r.err == nil {
+			r.err = ErrRestarted
+		}
+		if cerr != nil {
+			r.err = cerr
+		}
+	}
+	r.LabModel.Restart()
+}
+
+// Restarted returns the lab's time at which a restart ended the
+// recording; ok false if none did.
+func (r *LabRecorder) Restarted() (at time.Duration, ok bool) {
+	return r.restarted, r.err == ErrRestarted
 }
 
 // Step records the step (at the time it starts from), then steps.

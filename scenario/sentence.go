@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"time"
 
 	"gridlag/client"
 	"gridlag/grid"
@@ -87,7 +88,7 @@ func arrives(e sim.Event) string {
 }
 
 // zapJudged says how the server judged a zap, e.g. "server: processes #3
-// zap RIGHT from (10,10): hits rival, rewound 216 ms".
+// zap RIGHT from (10,10): hits rival, rewound 216ms".
 func zapJudged(e sim.Event, names func(grid.PlayerID) string) string {
 	z := e.Zap
 	s := fmt.Sprintf("server: processes #%d zap %v from %v: ", e.Seq, z.Beam.Dir, z.Beam.From)
@@ -104,7 +105,7 @@ func zapJudged(e sim.Event, names func(grid.PlayerID) string) string {
 		s += "misses: " + z.Outcome.String()
 	}
 	if z.Rewind > 0 {
-		s += fmt.Sprintf(", rewound %d ms", z.Rewind.Milliseconds())
+		s += ", rewound " + client.Millis(z.Rewind)
 	} else {
 		s += ", not rewound"
 	}
@@ -113,7 +114,7 @@ func zapJudged(e sim.Event, names func(grid.PlayerID) string) string {
 
 // zapLine is the JSON object of a ServerZap event.
 func zapLine(e sim.Event, names func(grid.PlayerID) string) *ZapLine {
-	z := &ZapLine{Shooter: e.Client.Name(), Hit: e.Zap.Hit(), RewindMS: e.Zap.Rewind.Milliseconds()}
+	z := &ZapLine{Shooter: e.Client.Name(), Hit: e.Zap.Hit(), RewindMS: e.Zap.Rewind.Round(time.Millisecond).Milliseconds()}
 	if z.Hit {
 		t := names(e.Zap.Target)
 		z.Target = &t

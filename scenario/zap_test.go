@@ -47,9 +47,9 @@ func TestPartFourTimeline(t *testing.T) {
 		yours    string // the result line you read
 		sentence string
 	}{
-		{"lag compensation", partFour(true, 500*ms), true, 316, "hit rival (rewound 316 ms)", "hits rival at (12,10), rewound 316 ms"},
+		{"lag compensation", partFour(true, 500*ms), true, 317, "hit rival (rewound 317ms)", "hits rival at (12,10), rewound 317ms"},
 		{"no lag compensation", partFour(false, 500*ms), false, 0, "miss: rival had left the line", "misses, rival had left the line (seen at (12,10)), not rewound"},
-		{"clamped by unlag", partFour(true, 200*ms), false, 200, "miss: rival had left the line", "rewound 200 ms"},
+		{"clamped by unlag", partFour(true, 200*ms), false, 200, "miss: rival had left the line", "rewound 200ms"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -96,7 +96,7 @@ func TestZapJSON(t *testing.T) {
 				continue
 			}
 			zaps++
-			want := map[string]any{"shooter": "you", "hit": true, "target": "rival", "rewind_ms": 316.0}
+			want := map[string]any{"shooter": "you", "hit": true, "target": "rival", "rewind_ms": 317.0}
 			if !lagComp {
 				want = map[string]any{"shooter": "you", "hit": false, "target": nil, "rewind_ms": 0.0}
 			}
@@ -131,7 +131,7 @@ func TestParseZapPress(t *testing.T) {
 
 // TestNoTagAfterRespawn is the repro of issue 18: you tag the rival at 0,
 // it is frozen at (12,10) for 2 s and respawns elsewhere; your zap at
-// 2.1 s, drawing the world 316 ms back, sees it frozen where you tagged
+// 2.1 s, drawing the world 317 ms back, sees it frozen where you tagged
 // it: a miss, not a second tag. With a spawn protection of 2 s the zap at
 // its arrival misses, and one after the protection tags it.
 func TestNoTagAfterRespawn(t *testing.T) {
@@ -141,7 +141,7 @@ func TestNoTagAfterRespawn(t *testing.T) {
 		hits    []bool
 		say     []string
 	}{
-		{0, 2100 * ms, []bool{true, false, false}, []string{"hits rival at (12,10), rewound 316 ms", "misses, rival was already tagged (seen at (12,10)), rewound 316 ms"}},
+		{0, 2100 * ms, []bool{true, false, false}, []string{"hits rival at (12,10), rewound 317ms", "misses, rival was already tagged (seen at (12,10)), rewound 317ms"}},
 		{2 * time.Second, 2500 * ms, []bool{false, true, false}, []string{"misses, rival was protected (seen at (12,10))", "hits rival at (12,10)"}},
 	} {
 		cfg := Default()

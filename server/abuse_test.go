@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"gridlag/admit/admittest"
 	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server/hub"
@@ -18,12 +19,7 @@ import (
 // (127.0.0.2, 127.0.0.3...), so that tests can play several addresses.
 func dialFrom(t *testing.T, ts *testServer, local string) *testClient {
 	t.Helper()
-	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}, Timeout: wait}
-	nc, err := d.Dial("tcp", ts.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { nc.Close() })
+	nc := admittest.DialFrom(t, ts.Addr().String(), local)
 	return &testClient{t: t, nc: nc, dec: protocol.NewDecoder(nc), enc: protocol.NewEncoder(nc)}
 }
 

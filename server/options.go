@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/admit"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )
@@ -119,36 +120,18 @@ func (o Options) withDefaults() Options {
 		o.Logger = log.New(io.Discard)
 		o.Logger.SetLevel(log.FatalLevel + 1) // skip formatting as well
 	}
-	if o.HandshakeTimeout <= 0 {
-		o.HandshakeTimeout = DefaultHandshakeTimeout
-	}
-	if o.IdleTimeout <= 0 {
-		o.IdleTimeout = DefaultIdleTimeout
-	}
-	if o.WriteTimeout <= 0 {
-		o.WriteTimeout = DefaultWriteTimeout
-	}
-	if o.SendQueue <= 0 {
-		o.SendQueue = DefaultSendQueue
-	}
-	if o.MaxConns <= 0 {
-		o.MaxConns = DefaultMaxConns
-	}
-	if o.MaxConnsPerAddr <= 0 {
-		o.MaxConnsPerAddr = DefaultMaxConnsPerAddr
-	}
-	if o.MaxMessageRate <= 0 {
-		o.MaxMessageRate = DefaultMaxMessageRate
-	}
+	o.HandshakeTimeout = admit.Or(o.HandshakeTimeout, DefaultHandshakeTimeout)
+	o.IdleTimeout = admit.Or(o.IdleTimeout, DefaultIdleTimeout)
+	o.WriteTimeout = admit.Or(o.WriteTimeout, DefaultWriteTimeout)
+	o.SendQueue = admit.Or(o.SendQueue, DefaultSendQueue)
+	o.MaxConns = admit.Or(o.MaxConns, DefaultMaxConns)
+	o.MaxConnsPerAddr = admit.Or(o.MaxConnsPerAddr, DefaultMaxConnsPerAddr)
+	o.MaxMessageRate = admit.Or(o.MaxMessageRate, DefaultMaxMessageRate)
 	if o.Metrics == nil {
 		o.Metrics = noMetrics{}
 	}
-	if o.HeartbeatInterval <= 0 {
-		o.HeartbeatInterval = DefaultHeartbeat
-	}
-	if o.SendQueueBytes <= 0 {
-		o.SendQueueBytes = DefaultSendQueueBytes
-	}
+	o.HeartbeatInterval = admit.Or(o.HeartbeatInterval, DefaultHeartbeat)
+	o.SendQueueBytes = admit.Or(o.SendQueueBytes, DefaultSendQueueBytes)
 	o.Hub = o.Hub.WithDefaults()
 	return o
 }

@@ -3,14 +3,16 @@ package server
 import (
 	"net"
 	"net/netip"
+
+	"gridlag/admit"
 )
 
 // ownHost is the host of the server's own players (Own): the key that no
 // per-address cap applies to.
 const ownHost = ""
 
-// hostOf is the IP part of a remote address, the key of the per-address
-// caps; ownHost for Own.
+// hostOf is the key of the per-address caps of a remote address
+// (admit.Key: an IPv4 address, an IPv6 /64); ownHost for Own.
 func hostOf(a net.Addr) string {
 	if t, ok := a.(teacherAddr); ok {
 		a = t.Addr
@@ -18,26 +20,23 @@ func hostOf(a net.Addr) string {
 	if a == Own {
 		return ownHost
 	}
-	if tcp, ok := a.(*net.TCPAddr); ok {
-		return tcp.IP.String()
-	}
-	host, _, err := net.SplitHostPort(a.String())
-	if err != nil {
-		host = a.String()
-	}
+	host := admit.Key(a)
 	if host == ownHost {
 		return "unnamed" // an unnamed peer (a Unix socket's) is not the server's own
 	}
 	return host
 }
 
-// botAddr reports whether a Hello from host may say it is a bot
+// botAddr reports whether a Hello from a may say it is a bot
 // (Options.BotAddrs).
-func (s *Server) botAddr(host string) bool {
+func (s *Server) botAddr(a net.Addr) bool {
 	if len(s.opts.BotAddrs) == 0 {
 		return false
 	}
-	ip, err := netip.ParseAddr(host)
+	if t, ok := a.(teacherAddr); ok {
+		a = t.Addr
+	}
+	ip, err := netip.ParseAddr(admit.Host(a))
 	if err != nil {
 		return false
 	}

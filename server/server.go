@@ -14,6 +14,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/admit"
 	"gridlag/protocol"
 	"gridlag/ratelog"
 	"gridlag/server/hub"
@@ -53,7 +54,7 @@ type Server struct {
 	published map[string]world.Stats // each open room's counters as of the hub's last Outbox
 	retired   world.Stats            // the counters of the rooms closed
 	live      map[world.ConnID]*conn // connections whose goroutines still run
-	connsFrom map[string]int         // live connections per remote IP
+	connsIn   admit.Pool             // live connections, in all and per address (admit.Key)
 	serving   bool
 	drainEnd  time.Time // set by Drain: when it ends; newcomers are refused meanwhile
 
@@ -95,7 +96,7 @@ func New(opts Options) *Server {
 		conns:      make(map[world.ConnID]*conn),
 		published:  make(map[string]world.Stats),
 		live:       make(map[world.ConnID]*conn),
-		connsFrom:  make(map[string]int),
+		connsIn:    admit.NewCaps(opts.MaxConns, opts.MaxConnsPerAddr),
 		gone:       make(map[world.ConnID]*conn),
 	}
 }
@@ -132,7 +133,8 @@ func (s *Server) Serve(ln net.Listener) error {
 		return errors.New("server: Serve called twice")
 	}
 	s.serving = true
-	s.ln = ln
+	al := admit.Listen(ln, nil, s.log)
+	s.ln = al
 	s.begin()
 	s.beat.Store(s.start.UnixNano()) // the loop starts now
 	s.wg.Add(1 + len(s.shards))
@@ -152,7 +154,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		s.log.Warn("map has floor cells no player can reach: players spawn only on its largest connected floor",
 			"unreachable", r.Unreachable(), "floor", r.Floor())
 	}
-	err := s.acceptLoop(ln)
+	err := s.acceptLoop(al)
 	close(s.acceptDone)
 	if err != nil {
 		s.log.Error("accept failed, stopping", "err", err)
@@ -181,29 +183,16 @@ func mapSize(c world.Config) string {
 }
 
 // acceptLoop accepts connections until the listener is closed (nil) or
-// fails for good.
-func (s *Server) acceptLoop(ln net.Listener) error {
-	var delay time.Duration
+// fails for good; it waits out a failure worth retrying (admit.Listener).
+func (s *Server) acceptLoop(ln *admit.Listener) error {
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
 			if s.isClosed() {
 				return nil
 			}
-			if errors.Is(err, net.ErrClosed) {
-				return err
-			}
-			// Out of file descriptors and the like: wait and retry.
-			delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-			s.log.Warn("accept", "err", err, "retry", delay)
-			select {
-			case <-time.After(delay):
-			case <-s.quit:
-				return nil
-			}
-			continue
+			return err
 		}
-		delay = 0
 		s.accept(nc)
 	}
 }
@@ -218,10 +207,10 @@ func (s *Server) accept(nc net.Conn) {
 		nc.Close()
 		return
 	}
-	if kind, text := s.connRefusal(host); kind != "" {
+	if r := s.connRefusal(host); r.Refused() {
 		s.mu.Unlock()
-		s.opts.Metrics.Refused(ReasonKind(text))
-		s.refuseConn(nc, host, kind, text)
+		s.opts.Metrics.Refused(ReasonKind(r.Text))
+		s.refuseConn(nc, r)
 		return
 	}
 	s.nextID++
@@ -229,11 +218,11 @@ func (s *Server) accept(nc net.Conn) {
 	// address's caps, shares or rates, and are believed when they say
 	// they are bots; so is a Hello from Options.BotAddrs.
 	own := host == ownHost
-	from := hub.Origin{Host: host, Own: own, Bots: own || s.botAddr(host), Teacher: isTeacher(nc.RemoteAddr())}
+	from := hub.Origin{Host: host, Own: own, Bots: own || s.botAddr(nc.RemoteAddr()), Teacher: isTeacher(nc.RemoteAddr())}
 	c := newConn(s.nextID, nc, from, s.shards[int(s.nextID)%len(s.shards)], s.opts.SendQueue, s.opts.SendQueueBytes, s.now())
 	c.running = 2
 	s.live[c.id] = c
-	s.connsFrom[host]++
+	s.connsIn.Take(host)
 	s.wg.Add(1)
 	s.mu.Unlock()
 	if s.opts.WriteBuffer > 0 {
@@ -253,34 +242,30 @@ func (s *Server) accept(nc net.Conn) {
 }
 
 // connRefusal says why a new connection from host is refused (a short
-// kind for the log's summary, the text for the client), or "" if it is
-// welcome. s.mu is held.
-func (s *Server) connRefusal(host string) (kind, text string) {
-	switch {
-	case !s.drainEnd.IsZero():
-		return "shutting down", s.stopNoticeLocked()
-	case len(s.live) >= s.opts.MaxConns:
-		return "connection cap", fmt.Sprintf("server busy: %d connections open, the most allowed", s.opts.MaxConns)
-	case host != ownHost && s.connsFrom[host] >= s.opts.MaxConnsPerAddr:
-		return "per-address connection cap", fmt.Sprintf("too many connections from your address: %d open, the most allowed from one address", s.opts.MaxConnsPerAddr)
+// kind for the log's summary, the text for the client), or admits it.
+// s.mu is held.
+func (s *Server) connRefusal(host string) admit.Refusal {
+	if !s.drainEnd.IsZero() {
+		return admit.Refusal{Kind: "shutting down", Text: s.stopNoticeLocked()}
 	}
-	return "", ""
+	switch s.connsIn.Admit(host, host == ownHost) {
+	case admit.PoolFull:
+		return admit.Refusal{Kind: "connection cap", Text: fmt.Sprintf("server busy: %d connections open, the most allowed", s.opts.MaxConns)}
+	case admit.AddrFull:
+		return admit.Refusal{Kind: "per-address connection cap", Text: fmt.Sprintf("too many connections from your address: %d open, the most allowed from one address", s.opts.MaxConnsPerAddr)}
+	}
+	return admit.Refusal{}
 }
 
-// refuseConn tells a refused connection why, closes it at once and logs
-// it, summarised when it repeats.
-func (s *Server) refuseConn(nc net.Conn, host, kind, text string) {
-	s.warn.Warn("refused connection "+host+" "+kind, "refused connection", "remote", host, "reason", text)
+// refuseConn turns a refused connection away, telling it why in an
+// Error.
+func (s *Server) refuseConn(nc net.Conn, r admit.Refusal) {
 	code := protocol.ErrCodeFull
-	if kind == "shutting down" {
+	if r.Kind == "shutting down" {
 		code = protocol.ErrCodeShutdown
 	}
-	if f, err := protocol.Marshal(&protocol.Error{Code: code, Text: text}); err == nil {
-		// A new socket's buffer is empty: this write does not block.
-		nc.SetWriteDeadline(time.Now().Add(time.Second))
-		nc.Write(f)
-	}
-	nc.Close()
+	f, _ := protocol.Marshal(&protocol.Error{Code: code, Text: r.Text}) // an Error always encodes
+	admit.Refuse(s.warn, "refused connection", nc, r, f)
 }
 
 // release records that one of c's goroutines has ended.
@@ -289,9 +274,7 @@ func (s *Server) release(c *conn) {
 	defer s.mu.Unlock()
 	if c.running--; c.running == 0 {
 		delete(s.live, c.id)
-		if s.connsFrom[c.from.Host]--; s.connsFrom[c.from.Host] <= 0 {
-			delete(s.connsFrom, c.from.Host)
-		}
+		s.connsIn.Give(c.from.Host)
 	}
 }
 

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/admit/admittest"
 	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server/hub"
@@ -27,48 +27,26 @@ const ms = time.Millisecond
 // sockets.
 const wait = 10 * time.Second
 
-// syncBuffer is a log sink safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // testServer is a server on 127.0.0.1:0 and its log.
 type testServer struct {
 	*Server
-	logs  *syncBuffer
-	serve chan error
+	logs *admittest.Log
 }
 
+// startServer serves a server with opts on loopback until the test ends
+// (admittest.Serve: Close, then Serve's ErrServerClosed checked); a
+// failed test shows its log.
 func startServer(t *testing.T, opts Options) *testServer {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &admittest.Log{}
 	opts.Logger = log.NewWithOptions(logs, log.Options{Level: log.DebugLevel})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := &testServer{Server: New(opts), logs: logs, serve: make(chan error, 1)}
-	go func() { ts.serve <- ts.Serve(ln) }()
+	ts := &testServer{Server: New(opts), logs: logs}
 	t.Cleanup(func() {
-		ts.Close()
 		if t.Failed() {
 			t.Logf("server log:\n%s", logs.String())
 		}
 	})
-	eventually(t, func() bool { return ts.Addr() != nil }, func() string { return "server did not start" })
+	admittest.Serve(t, ts.Server, ErrServerClosed)
 	return ts
 }
 
@@ -303,32 +281,31 @@ func TestTCPSlowClientDroppedOthersUnaffected(t *testing.T) {
 	slow.join("slow") // and never read again
 
 	// Meanwhile the good client hears a state every tick, then the slow
-	// one's Leave.
-	start := time.Now()
+	// one's Leave. (A server whose tick waited for the stalled socket
+	// would tick no more, never fill the slow client's queue nor drop it:
+	// the test would not get past the Leave. How fast it ticks is the
+	// machine's, not asserted here.)
 	first := good.state("a state", func(*protocol.State) bool { return true })
 	var last *protocol.State
+	states := 0
 	good.until("the slow client's Leave", func(m protocol.Message) bool {
 		if st, ok := m.(*protocol.State); ok {
 			last = st
+			states++
 		}
 		return worldtest.LeftGame(m, 2)
 	})
 	ts.waitLog(t, "too slow")
-	elapsed := time.Since(start)
 	if last == nil {
 		t.Fatal("no state while the slow client was stalling")
 	}
 	ticks := int(last.Tick - first.Tick)
-	if want := int(elapsed.Seconds() * rate / 2); ticks < want {
-		t.Errorf("good client saw %d ticks in %v, want at least %d: the stalled client slowed the server", ticks, elapsed, want)
-	}
-	gap := time.Duration(last.TimeNS - first.TimeNS)
-	if ticks > 0 && gap/time.Duration(ticks) > 3*time.Second/rate {
-		t.Errorf("states every %v on average, want about %v", gap/time.Duration(ticks), time.Second/rate)
+	if states != ticks {
+		t.Errorf("the good client got %d States over %d ticks while the slow client stalled, want one a tick", states, ticks)
 	}
 	good.state("a state after the drop", func(st *protocol.State) bool { return len(st.Players) == 1 })
 	if testing.Verbose() {
-		t.Logf("%d ticks in %v; log:\n%s", ticks, elapsed, ts.logs)
+		t.Logf("%d ticks; log:\n%s", ticks, ts.logs)
 	}
 }
 
@@ -410,9 +387,8 @@ func TestTCPCloseSaysByeAndLeavesNoGoroutines(t *testing.T) {
 	case <-time.After(wait):
 		t.Fatal("Close did not return")
 	}
-	if err := <-ts.serve; !errors.Is(err, ErrServerClosed) {
-		t.Errorf("Serve returned %v after Close, want ErrServerClosed", err)
-	}
+	// Serve's ErrServerClosed is checked at the test's end
+	// (admittest.Serve).
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -148,6 +148,16 @@ func (c *Client) View() client.View {
 	return c.ViewLocked()
 }
 
+// ViewAt returns the view the client shows at time t, later than the
+// world's, with nothing delivered or sent in between: what a screen draws
+// between two events (others interpolated, a freeze running out). t must
+// not be past the world's next event (Next).
+func (c *Client) ViewAt(t time.Duration) client.View {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	return c.d.View(max(t, c.w.now))
+}
+
 // ViewLocked is View for use inside a Trace function.
 func (c *Client) ViewLocked() client.View { return c.view(c.w.now) }
 

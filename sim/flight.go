@@ -29,11 +29,21 @@ type Flight struct {
 	Dir grid.Dir
 	// Ack is a State's last processed input for the client.
 	Ack uint32
-	// Sent is when the message left; At is when it will arrive.
-	Sent, At time.Duration
-	// Progress is how far along its trip the message is at the world's
-	// time: 0 just sent, 1 due.
+	// Sent is when the message left; Arrive is when it reaches the far
+	// end; At is when it is delivered there (later than Arrive when it
+	// waits behind an earlier message).
+	Sent, Arrive, At time.Duration
+	// Progress is how far along its trip the copy that gets through is at
+	// the world's time: 0 just sent (or, lost, waiting at the sender to be
+	// sent again), 1 at the far end (see link.Flight.Progress).
 	Progress float64
+	// Waiting says it has reached the far end and waits there behind an
+	// earlier message, as TCP keeps what comes after a lost segment in
+	// the receiver's buffer.
+	Waiting bool
+	// Resending says it was lost and waits at the sender for its
+	// retransmission.
+	Resending bool
 	// Lost is how many times the message is lost before a copy gets
 	// through: above zero, it waits for a retransmission.
 	Lost int
@@ -113,7 +123,8 @@ func (g *dgram) inFlight(way Way, now time.Duration, dst []Flight) []Flight {
 // whole frame the world encoded (or nil, the end of the stream), so it
 // decodes.
 func decodeFlight(f link.Flight[[]byte], states *protocol.StateStream, now time.Duration) Flight {
-	out := Flight{Sent: f.Sent, At: f.At, Progress: f.Progress(now), Lost: f.Lost, Held: f.Held, Bytes: len(f.Value)}
+	out := Flight{Sent: f.Sent, Arrive: f.Arrive, At: f.At, Progress: f.Progress(now), Lost: f.Lost, Held: f.Held,
+		Waiting: f.Waiting(now), Resending: f.Resending(now), Bytes: len(f.Value)}
 	if f.Value == nil {
 		return out
 	}

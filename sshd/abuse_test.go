@@ -1,31 +1,25 @@
 package sshd
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/log"
 	gossh "golang.org/x/crypto/ssh"
+
+	"gridlag/admit/admittest"
 )
 
 // dialFrom opens a TCP connection to s from the loopback address local.
 func dialFrom(t *testing.T, s *Server, local string) net.Conn {
 	t.Helper()
-	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}, Timeout: waitLong}
-	c, err := d.Dial("tcp", s.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return admittest.DialFrom(t, s.Addr().String(), local)
 }
 
 // bannerless opens a connection from local that reads the server's banner
@@ -97,24 +91,6 @@ func dialFromSSH(t *testing.T, s *Server, local, user string) *gossh.Client {
 	return client
 }
 
-// lockedLog is a log sink safe for concurrent use.
-type lockedLog struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // bannerlessN opens n banner-less connections from local.
 func bannerlessN(t *testing.T, s *Server, local string, n int) []net.Conn {
 	t.Helper()
@@ -172,7 +148,7 @@ func fillShare(t *testing.T, s *Server, local string) int {
 // log, and is counted; a player from another address joins and plays
 // meanwhile, and one already playing is untouched.
 func TestHandshakeStageCaps(t *testing.T) {
-	logs := &lockedLog{}
+	logs := &admittest.Log{}
 	s := startSSH(t, Options{Handler: echoHandler(nil), MaxHandshakes: 8, MaxHandshakesPerAddr: 4,
 		Logger: log.NewWithOptions(logs, log.Options{Level: log.DebugLevel})})
 	// The pool of 8 keeps its last 2 for addresses holding none.
@@ -279,7 +255,7 @@ func TestBannerDeadline(t *testing.T) {
 // A connection the handshake watchdog cuts is logged once, with the
 // watchdog's reason, not as a failed handshake on a closed connection.
 func TestHandshakeCutSaysWhy(t *testing.T) {
-	logs := &lockedLog{}
+	logs := &admittest.Log{}
 	s := startSSH(t, Options{Handler: echoHandler(nil), HandshakeTimeout: 100 * time.Millisecond,
 		Logger: log.NewWithOptions(logs, log.Options{Level: log.DebugLevel})})
 	c := dialFrom(t, s, "127.0.0.2")

@@ -2,24 +2,13 @@ package sshd
 
 import (
 	"net"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"gridlag/admit/admittest"
 )
-
-// countingConn counts the bytes read from a connection.
-type countingConn struct {
-	net.Conn
-	read atomic.Int64
-}
-
-func (c *countingConn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
-	c.read.Add(int64(n))
-	return n, err
-}
 
 // rates are the bytes per second one SSH player receives: what reaches
 // the terminal, and what crosses the network (SSH framing, MACs and
@@ -37,7 +26,7 @@ func measureRates(t testing.TB, s *Server, walking bool, d time.Duration) rates 
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc := &countingConn{Conn: raw}
+	cc := &admittest.CountingConn{Conn: raw}
 	cfg := &gossh.ClientConfig{
 		User:            "ada",
 		HostKeyCallback: hostKeyIs(s.HostKeyFingerprint()),
@@ -53,7 +42,7 @@ func measureRates(t testing.TB, s *Server, walking bool, d time.Duration) rates 
 	tm.waitText("you (", "rtt ") // the first full screen
 	time.Sleep(200 * time.Millisecond)
 
-	term0, wire0, start := tm.vt.Bytes(), cc.read.Load(), time.Now()
+	term0, wire0, start := tm.vt.Bytes(), cc.Bytes(), time.Now()
 	keys := []string{"\x1b[C", "\x1b[D"}
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
@@ -66,7 +55,7 @@ func measureRates(t testing.TB, s *Server, walking bool, d time.Duration) rates 
 	secs := time.Since(start).Seconds()
 	r := rates{
 		terminal: float64(tm.vt.Bytes()-term0) / secs,
-		wire:     float64(cc.read.Load()-wire0) / secs,
+		wire:     float64(cc.Bytes()-wire0) / secs,
 	}
 	tm.send("q")
 	tm.waitExit(time.Now())

@@ -2,13 +2,13 @@ package sshd
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
-	"gridlag/protocol"
+	"gridlag/front"
 )
 
-// The commands a session may ask for (ssh -t -p 2222 host COMMAND):
+// The commands a session may ask for (ssh -t -p 2222 host COMMAND), the
+// words of front's modes:
 //
 //	(none)          play: in the lobby if the game server has rooms
 //	                besides its default one, else in the default room
@@ -23,52 +23,47 @@ import (
 //	recording       write the player's last recording to standard output
 //	                (no terminal: ssh -p 2222 host recording > game.rec)
 const (
-	RoomCommand      = "room"
-	LobbyCommand     = "lobby"
-	SpectateCommand  = "spectate"
+	RoomCommand      = front.RoomWord
+	LobbyCommand     = front.LobbyWord
+	SpectateCommand  = front.WatchWord
 	TeachCommand     = "teach"
 	RecordCommand    = "record"
 	RecordingCommand = "recording"
 )
 
-// command is what a session asked for.
+// command is what a session asked for: a mode of front's (play, lobby,
+// watch, each with its room), to teach or to record its room, or to fetch
+// the player's recording.
 type command struct {
-	spectate bool
-	lobby    bool
-	teach    bool
-	record   bool
-	fetch    bool   // the recording command
-	room     string // "" = the default room
+	mode   front.Mode
+	teach  bool
+	record bool
+	fetch  bool // the recording command
 }
 
-// parseCommand reads a session's command line (see RoomCommand).
+// parseCommand reads a session's command line (see RoomCommand): its
+// first word is the mode's, the rest, white space folded, the room's
+// name.
 func parseCommand(raw string) (command, error) {
 	words := strings.Fields(raw)
 	if len(words) == 0 {
 		return command{}, nil
 	}
-	room := strings.Join(words[1:], " ")
-	switch words[0] {
-	case LobbyCommand:
-		if room != "" {
-			return command{}, errors.New("lobby takes no room")
-		}
-		return command{lobby: true}, nil
+	word, room := words[0], strings.Join(words[1:], " ")
+	switch word {
 	case RecordingCommand:
 		if room != "" {
 			return command{}, errors.New("recording takes nothing more")
 		}
 		return command{fetch: true}, nil
-	case SpectateCommand, RoomCommand, TeachCommand, RecordCommand:
-		if words[0] == RoomCommand && room == "" {
-			return command{}, errors.New("room needs the room's name")
+	case TeachCommand, RecordCommand:
+		// Play's mode names the room taught or recorded in.
+		m := front.Mode{Kind: front.Play, Room: room}
+		if err := m.Check(); err != nil {
+			return command{}, err
 		}
-		if room != "" {
-			if err := protocol.CheckName(room); err != nil {
-				return command{}, fmt.Errorf("room %q: %w", room, err)
-			}
-		}
-		return command{spectate: words[0] == SpectateCommand, teach: words[0] == TeachCommand, record: words[0] == RecordCommand, room: room}, nil
+		return command{mode: m, teach: word == TeachCommand, record: word == RecordCommand}, nil
 	}
-	return command{}, fmt.Errorf("unknown command %q", words[0])
+	m, err := front.Parse(word, room)
+	return command{mode: m}, err
 }

@@ -1,6 +1,10 @@
 package sshd
 
-import "testing"
+import (
+	"testing"
+
+	"gridlag/front"
+)
 
 func TestParseCommand(t *testing.T) {
 	for _, tc := range []struct {
@@ -9,17 +13,20 @@ func TestParseCommand(t *testing.T) {
 		ok   bool
 	}{
 		{"", command{}, true},
-		{"room kitchen", command{room: "kitchen"}, true},
-		{"room  my  room", command{room: "my room"}, true},
-		{"lobby", command{lobby: true}, true},
-		{"spectate", command{spectate: true}, true},
-		{"spectate kitchen", command{spectate: true, room: "kitchen"}, true},
+		{"room kitchen", command{mode: front.Mode{Room: "kitchen"}}, true},
+		{"room  my  room", command{mode: front.Mode{Room: "my room"}}, true},
+		{"lobby", command{mode: front.Mode{Kind: front.Lobby}}, true},
+		{"spectate", command{mode: front.Mode{Kind: front.Watch}}, true},
+		{"spectate kitchen", command{mode: front.Mode{Kind: front.Watch, Room: "kitchen"}}, true},
 		{"room", command{}, false},
 		{"lobby kitchen", command{}, false},
 		{"room \x1b[2J", command{}, false},
 		{"ls -la", command{}, false},
 		{"record", command{record: true}, true},
-		{"record kitchen", command{record: true, room: "kitchen"}, true},
+		{"record kitchen", command{record: true, mode: front.Mode{Room: "kitchen"}}, true},
+		{"teach", command{teach: true}, true},
+		{"teach kitchen", command{teach: true, mode: front.Mode{Room: "kitchen"}}, true},
+		{"teach \x1b[2J", command{}, false},
 		{"recording", command{fetch: true}, true},
 		{"recording extra", command{}, false},
 	} {

@@ -19,7 +19,7 @@ type trackedConn struct {
 	net.Conn
 	srv     *Server
 	host    string    // the remote IP
-	key     string    // the key of the per-address caps (see remote.AddrKey)
+	key     string    // the key of the per-address caps (see admit.Key)
 	since   time.Time // when it was accepted
 	shaking bool      // counted as in its handshake (no session channel yet); guarded by srv.mu
 

@@ -29,7 +29,7 @@
 // latest, at most four at once then four a second (remote.WindowChanges),
 // a screen smaller than its terminal centred on it (remote.WindowOf); a
 // session's channel that floods requests gets its connection closed. The
-// shared pools are fair (remote.Pool): each keeps its last places for
+// shared pools are fair (admit.Pool): each keeps its last places for
 // addresses holding few, and a full pool of handshakes makes room for a
 // newcomer by closing the oldest of the address holding the most, so that
 // no few addresses can lock the others out.

@@ -2,13 +2,14 @@ package sshd
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"net"
 	"runtime"
 	"slices"
 	"testing"
 	"time"
 
+	"gridlag/admit/admittest"
 	"gridlag/client"
 	"gridlag/client/tcp"
 	"gridlag/server"
@@ -35,27 +36,13 @@ func startGameWith(t testing.TB, cfg world.Config) (*server.Server, string) {
 // returns it with its address.
 func startGameOpts(t testing.TB, opts server.Options) (*server.Server, string) {
 	t.Helper()
-	opts.Logger = testLogger(t).WithPrefix("game")
+	opts.Logger = admittest.Logger(t).WithPrefix("game")
 	g := server.New(opts)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- g.Serve(ln) }()
-	t.Cleanup(func() {
-		g.Close()
-		if err := <-served; !errors.Is(err, server.ErrServerClosed) {
-			t.Errorf("game server: %v, want ErrServerClosed", err)
-		}
-	})
 	// Serving: its goroutines have started (Serve starts them before its
 	// address is known), so a test counting goroutines counts them in its
 	// baseline.
-	for g.Addr() == nil {
-		time.Sleep(time.Millisecond)
-	}
-	return g, ln.Addr().String()
+	addr := admittest.Serve(t, g, server.ErrServerClosed)
+	return g, addr.String()
 }
 
 // startGameSSH runs a game server and an SSH server playing on it.
@@ -165,12 +152,14 @@ func TestGameUnreachable(t *testing.T) {
 }
 
 // Twenty game sessions that end by q or by a dropped connection leave no
-// goroutine behind, in the SSH server or the game server.
+// goroutine behind, in the SSH server or the game server. Each plays
+// under its own name: a dropped session's player leaves the game only once
+// the SSH server has seen the drop, and the next session may come first.
 func TestGameSessionsLeakNoGoroutines(t *testing.T) {
 	s := startGameSSH(t, Options{MaxPerAddr: 64})
 	baseline := runtime.NumGoroutine()
 	for i := range 20 {
-		c := dialSSH(t, s, "ada", nil)
+		c := dialSSH(t, s, fmt.Sprint("ada", i), nil)
 		tm := openTerm(t, c, "xterm-256color", 100, 40)
 		tm.waitText("you (")
 		if i%2 == 0 {

@@ -14,27 +14,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/log"
 	"github.com/gdamore/tcell/v2"
 	gossh "golang.org/x/crypto/ssh"
 
+	"gridlag/admit/admittest"
 	"gridlag/vt"
 )
 
 // waitLong bounds every wait on real sockets in these tests.
-const waitLong = 10 * time.Second
-
-// testLogger writes the server's log to the test's log.
-func testLogger(t testing.TB) *log.Logger {
-	return log.NewWithOptions(testWriter{t}, log.Options{Level: log.DebugLevel})
-}
-
-type testWriter struct{ t testing.TB }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
-}
+const waitLong = 60 * time.Second
 
 // startSSH starts an SSH server on 127.0.0.1:0 with opts (a host key in a
 // temporary directory unless set) and closes it when the test ends.
@@ -44,31 +32,13 @@ func startSSH(t testing.TB, opts Options) *Server {
 		opts.HostKeyPath = filepath.Join(t.TempDir(), "keys", "host_ed25519")
 	}
 	if opts.Logger == nil {
-		opts.Logger = testLogger(t)
+		opts.Logger = admittest.Logger(t)
 	}
 	s, err := New(opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(ln) }()
-	t.Cleanup(func() {
-		s.Close()
-		if err := <-served; !errors.Is(err, ErrServerClosed) {
-			t.Errorf("Serve returned %v, want ErrServerClosed", err)
-		}
-	})
-	deadline := time.Now().Add(waitLong)
-	for s.Addr() == nil {
-		if time.Now().After(deadline) {
-			t.Fatal("server never listened")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	admittest.Serve(t, s, ErrServerClosed)
 	return s
 }
 

@@ -6,6 +6,8 @@ import (
 	"runtime/pprof"
 	"testing"
 	"time"
+
+	"gridlag/admit/admittest"
 )
 
 // waitGoroutines waits until no more goroutines run than baseline, and
@@ -58,14 +60,7 @@ func TestSessionsLeakNoGoroutines(t *testing.T) {
 		tm.waitText("hello ada")
 		terms = append(terms, tm)
 	}
-	closed := make(chan struct{})
-	go func() {
-		s.Close()
-		close(closed)
-	}()
-	select {
-	case <-closed:
-	case <-time.After(waitLong):
+	if !admittest.Ends(func() { s.Close() }) {
 		t.Fatal("Close did not return with sessions running")
 	}
 	for _, tm := range terms {

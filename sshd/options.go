@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/admit"
 	"gridlag/remote"
 )
 
@@ -113,27 +114,13 @@ func (o Options) withDefaults() Options {
 	if o.Addr == "" {
 		o.Addr = DefaultAddr
 	}
-	if o.MaxSessions <= 0 {
-		o.MaxSessions = DefaultMaxSessions
-	}
-	if o.MaxPerAddr <= 0 {
-		o.MaxPerAddr = DefaultMaxPerAddr
-	}
-	if o.MaxHandshakes <= 0 {
-		o.MaxHandshakes = DefaultMaxHandshakes
-	}
-	if o.MaxHandshakesPerAddr <= 0 {
-		o.MaxHandshakesPerAddr = DefaultMaxHandshakesPerAddr
-	}
-	if o.HandshakeTimeout <= 0 {
-		o.HandshakeTimeout = DefaultHandshakeTimeout
-	}
-	if o.BannerTimeout <= 0 {
-		o.BannerTimeout = DefaultBannerTimeout
-	}
-	if o.IdleTimeout <= 0 {
-		o.IdleTimeout = DefaultIdleTimeout
-	}
+	o.MaxSessions = admit.Or(o.MaxSessions, DefaultMaxSessions)
+	o.MaxPerAddr = admit.Or(o.MaxPerAddr, DefaultMaxPerAddr)
+	o.MaxHandshakes = admit.Or(o.MaxHandshakes, DefaultMaxHandshakes)
+	o.MaxHandshakesPerAddr = admit.Or(o.MaxHandshakesPerAddr, DefaultMaxHandshakesPerAddr)
+	o.HandshakeTimeout = admit.Or(o.HandshakeTimeout, DefaultHandshakeTimeout)
+	o.BannerTimeout = admit.Or(o.BannerTimeout, DefaultBannerTimeout)
+	o.IdleTimeout = admit.Or(o.IdleTimeout, DefaultIdleTimeout)
 	if o.Logger == nil {
 		o.Logger = log.New(io.Discard)
 	}

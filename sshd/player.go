@@ -7,9 +7,9 @@ import (
 
 // Player is one SSH session's player, handed to the session handler. Its
 // Fingerprint is the SHA256 fingerprint of the public key the player
-// authenticated with ("" without a key); Spectate, Room and Lobby are what
-// the session's command asked for (SpectateCommand, RoomCommand,
-// LobbyCommand); User is the SSH user name made valid (PlayerName).
+// authenticated with ("" without a key); Mode is what the session's
+// command asked for (SpectateCommand, RoomCommand, LobbyCommand); User is
+// the SSH user name made valid (PlayerName).
 type Player = remote.Player
 
 // DefaultPlayerName is the name of a player whose SSH user name has nothing

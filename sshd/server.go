@@ -4,17 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/charmbracelet/log"
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"gridlag/admit"
 	"gridlag/ratelog"
 	"gridlag/remote"
 )
@@ -25,6 +24,10 @@ var ErrServerClosed = errors.New("sshd: server closed")
 // closeGrace is how long Close lets sessions end by themselves before it
 // closes their connections.
 const closeGrace = 2 * time.Second
+
+// hangUpGrace is how long Close, once the sessions ended, lets their
+// clients close their connections before it closes them.
+const hangUpGrace = time.Second
 
 // Server is the SSH front end. Create it with New.
 type Server struct {
@@ -44,14 +47,15 @@ type Server struct {
 	closed    bool
 	listeners map[net.Listener]struct{}
 	conns     map[*trackedConn]struct{}
-	open      remote.Pool   // open connections
-	shaking   remote.Pool   // connections without a session channel yet
-	sessions  *remote.Slots // game sessions, under the same rules
+	open      admit.Pool   // open connections
+	shaking   admit.Pool   // connections without a session channel yet
+	sessions  *admit.Slots // game sessions, under the same rules
 	refused   counts
 	resizes   atomic.Uint64 // window changes that resized a screen
 
 	wg     sync.WaitGroup // every goroutine the server started
 	sessWG sync.WaitGroup // the running session handlers
+	connWG sync.WaitGroup // the connections being served (HandleConn)
 }
 
 // New loads the host key (creating it on first start) and returns a server
@@ -71,9 +75,9 @@ func New(opts Options) (*Server, error) {
 		handler:   opts.Handler,
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[*trackedConn]struct{}),
-		open:      remote.NewPool(2*opts.MaxSessions, 2*opts.MaxPerAddr),
-		shaking:   remote.NewPool(opts.MaxHandshakes, opts.MaxHandshakesPerAddr),
-		sessions:  remote.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
+		open:      admit.NewPool(2*opts.MaxSessions, 2*opts.MaxPerAddr),
+		shaking:   admit.NewPool(opts.MaxHandshakes, opts.MaxHandshakesPerAddr),
+		sessions:  admit.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
 	}
 	if created {
 		s.log.Info("created ssh host key", "path", opts.HostKeyPath, "fingerprint", s.fp)
@@ -127,55 +131,45 @@ func (s *Server) Addr() net.Addr {
 // Serve accepts SSH connections on ln until Close; it closes ln. It
 // returns ErrServerClosed after Close, or the listener's error.
 func (s *Server) Serve(ln net.Listener) error {
+	al := admit.Listen(ln, s.admitConn, s.log)
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
 		ln.Close()
 		return ErrServerClosed
 	}
-	s.listeners[ln] = struct{}{}
+	s.listeners[al] = struct{}{}
 	// The summariser counts in wg from here, under mu, so that Close
 	// (which sets closed under mu, then waits) never races this Add; it
 	// runs before Addr says where the server listens, so a caller who
 	// waited for Addr counts it among the server's goroutines.
 	s.wg.Add(1)
 	stopSummaries := s.summarise()
-	defer stopSummaries()
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		delete(s.listeners, ln)
+		delete(s.listeners, al)
 		s.mu.Unlock()
-		ln.Close()
+		al.Close()
 	}()
+	defer stopSummaries()
 
 	s.log.Debug("ssh listening", "addr", ln.Addr().String(), "hostkey", s.fp,
 		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
 		"max_handshakes", s.opts.MaxHandshakes, "max_handshakes_per_addr", s.opts.MaxHandshakesPerAddr,
 		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout)
-	var delay time.Duration
 	for {
-		c, err := ln.Accept()
+		c, err := al.Accept()
 		if err != nil {
 			if s.isClosed() {
 				return ErrServerClosed
 			}
-			if temporaryAcceptError(err) {
-				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-				s.log.Warn("ssh accept", "err", err, "retry", delay)
-				time.Sleep(delay)
-				continue
-			}
 			return fmt.Errorf("sshd: accept: %w", err)
-		}
-		delay = 0
-		tc, ok := s.admitConn(c)
-		if !ok {
-			continue
 		}
 		go func() {
 			defer s.wg.Done()
-			s.ssh.HandleConn(tc)
+			defer s.connWG.Done()
+			s.ssh.HandleConn(c)
 		}()
 	}
 }
@@ -206,14 +200,14 @@ func (s *Server) Close() error {
 	// exit status; then close the connections, which also frees sessions
 	// stuck writing to clients that stopped reading.
 	s.cancel()
-	ended := make(chan struct{})
-	go func() {
-		s.sessWG.Wait()
-		close(ended)
-	}()
-	select {
-	case <-ended:
-	case <-time.After(closeGrace):
+	ended, inTime := remote.AwaitSessions(&s.sessWG, closeGrace)
+	if inTime {
+		// Each session ended with its exit status, which its client hangs
+		// up on: let the clients hang up first, so that none finds its
+		// connection reset before (OpenSSH then exits 255, whatever the
+		// status it was sent).
+		remote.AwaitSessions(&s.connWG, hangUpGrace)
+	} else {
 		s.log.Warn("sessions still running after the grace period; closing their connections")
 	}
 	for _, c := range conns {
@@ -242,18 +236,6 @@ func (s *Server) track() bool {
 	return true
 }
 
-// temporaryAcceptError reports whether an Accept error is worth retrying:
-// the process ran out of file descriptors, or one connection was aborted
-// before it was accepted.
-func temporaryAcceptError(err error) bool {
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() {
-		return true
-	}
-	return errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) ||
-		errors.Is(err, syscall.ECONNABORTED) || errors.Is(err, syscall.ENOBUFS)
-}
-
 // trackSession counts one more session handler (in s.wg and s.sessWG),
 // unless the server is closing.
 func (s *Server) trackSession() bool {
@@ -267,32 +249,33 @@ func (s *Server) trackSession() bool {
 	return true
 }
 
-// admitConn applies the connection caps to a new connection. On success
-// the connection is tracked, counted as in its handshake, and counted in
-// s.wg for its HandleConn goroutine. When the handshakes' pool is full, a
-// newcomer from an address holding fewer of them than another address
-// takes the place of that address's oldest pending handshake, which is
-// closed.
-func (s *Server) admitConn(c net.Conn) (*trackedConn, bool) {
-	host, key := remote.HostOf(c.RemoteAddr()), remote.AddrKey(c.RemoteAddr())
+// admitConn applies the connection caps to a new connection: it returns
+// the connection tracked, counted as in its handshake, and counted in
+// s.wg for its HandleConn goroutine, or nil once it refused it. When the
+// handshakes' pool is full, a newcomer from an address holding fewer of
+// them than another address takes the place of that address's oldest
+// pending handshake, which is closed.
+func (s *Server) admitConn(c net.Conn) net.Conn {
+	host, key := admit.Host(c.RemoteAddr()), admit.Key(c.RemoteAddr())
 	s.mu.Lock()
-	kind, text := s.connRefusal(key)
+	r := s.connRefusal(key)
 	var evicted *trackedConn
-	if kind == KindShakeFull {
+	if r.Kind == KindShakeFull {
 		if evicted = s.evictionFor(key); evicted != nil {
-			kind, text = "", ""
+			r = admit.Refusal{}
 		}
 	}
-	if kind != "" {
+	if r.Refused() {
 		s.mu.Unlock()
-		s.refuseConn(c, host, key, kind, text)
-		return nil, false
+		s.refuseConn(c, r)
+		return nil
 	}
 	tc := &trackedConn{Conn: c, srv: s, host: host, key: key, shaking: true, since: time.Now()}
 	s.conns[tc] = struct{}{}
 	s.open.Take(key)
 	s.shaking.Take(key)
 	s.wg.Add(1)
+	s.connWG.Add(1)
 	tc.mu.Lock()
 	tc.armLocked()
 	tc.mu.Unlock()
@@ -302,34 +285,35 @@ func (s *Server) admitConn(c net.Conn) (*trackedConn, bool) {
 		s.warn.Warn("evicted "+evicted.key, "closing connection", "remote", evicted.RemoteAddr().String(), "reason", evicted.closeReason())
 		evicted.Close()
 	}
-	return tc, true
+	return tc
 }
 
 // connRefusal says why a new connection from the address of key key is
-// refused (a kind, one of RefusalKinds, and the text for the client), or
-// "" if it is admitted. s.mu is held.
-func (s *Server) connRefusal(key string) (kind, text string) {
+// refused (its kind one of RefusalKinds), or admits it. s.mu is held.
+func (s *Server) connRefusal(key string) admit.Refusal {
 	if s.closed {
-		return KindClosing, "the server is shutting down"
+		return admit.Refusal{Kind: KindClosing, Text: "the server is shutting down"}
 	}
-	switch s.open.Check(key) {
-	case remote.PoolFull:
-		return KindConnFull, fmt.Sprintf("the server is busy (%d connections): try again later", s.open.Used())
-	case remote.AddrFull:
-		return KindConnAddr, fmt.Sprintf("too many connections from your address (%d): close one and try again", s.open.Held(key))
-	case remote.Reserved:
-		return KindConnReserved, fmt.Sprintf("the server is nearly busy and keeps its last connections for other addresses (yours has %d): close one and try again", s.open.Held(key))
+	if r := s.open.Refusal(key, openWords); r.Refused() {
+		return r
 	}
-	switch s.shaking.Check(key) {
-	case remote.PoolFull:
-		return KindShakeFull, fmt.Sprintf("too many connections in their handshake (%d): try again in a few seconds", s.shaking.Used())
-	case remote.AddrFull:
-		return KindShakeAddr, fmt.Sprintf("too many connections from your address in their handshake (%d): try again in a few seconds", s.shaking.Held(key))
-	case remote.Reserved:
-		return KindShakeReserved, fmt.Sprintf("too many connections in their handshake, and yours has %d of them: try again in a few seconds", s.shaking.Held(key))
-	}
-	return "", ""
+	return s.shaking.Refusal(key, shakingWords)
 }
+
+// openWords and shakingWords say the refusals of the pools of open
+// connections and of handshakes.
+var (
+	openWords = admit.Words{
+		admit.PoolFull: {Kind: KindConnFull, Text: "the server is busy (%d connections): try again later"},
+		admit.AddrFull: {Kind: KindConnAddr, Text: "too many connections from your address (%d): close one and try again"},
+		admit.Reserved: {Kind: KindConnReserved, Text: "the server is nearly busy and keeps its last connections for other addresses (yours has %d): close one and try again"},
+	}
+	shakingWords = admit.Words{
+		admit.PoolFull: {Kind: KindShakeFull, Text: "too many connections in their handshake (%d): try again in a few seconds"},
+		admit.AddrFull: {Kind: KindShakeAddr, Text: "too many connections from your address in their handshake (%d): try again in a few seconds"},
+		admit.Reserved: {Kind: KindShakeReserved, Text: "too many connections in their handshake, and yours has %d of them: try again in a few seconds"},
+	}
+)
 
 // evictionFor picks the pending handshake to close so that a newcomer
 // from the address of key fits in the full pool: the oldest of the
@@ -357,15 +341,12 @@ func (s *Server) evictionFor(key string) *trackedConn {
 	return victim
 }
 
-// refuseConn tells a refused connection why, in a line before the SSH
-// banner (which the protocol allows and ssh -v shows), logs it, summarised,
-// counts it, and closes it.
-func (s *Server) refuseConn(c net.Conn, host, key, kind, text string) {
-	s.refused.add(kind)
-	s.warn.Warn("refused "+key+" "+kind, "connection refused", "remote", host, "reason", text)
-	c.SetWriteDeadline(time.Now().Add(time.Second)) // a new socket's buffer is empty: this does not block
-	io.WriteString(c, "gridlag: connection refused: "+text+"\r\n")
-	c.Close()
+// refuseConn counts a refused connection and turns it away, telling it
+// why in a line before the SSH banner (which the protocol allows and ssh
+// -v shows).
+func (s *Server) refuseConn(c net.Conn, r admit.Refusal) {
+	s.refused.add(r.Kind)
+	admit.Refuse(s.warn, "connection refused", c, r, []byte("gridlag: connection refused: "+r.Text+"\r\n"))
 }
 
 // Stats returns the server's counts of refusals, cuts and evictions by
@@ -423,7 +404,7 @@ func (s *Server) releaseConn(c *trackedConn) {
 	s.endHandshakeLocked(c)
 }
 
-// acquireSession applies the session caps (remote.Slots) to a session
+// acquireSession applies the session caps (admit.Slots) to a session
 // from the address of key key; on success the caller must call the
 // returned release when the session ends, else kind (one of RefusalKinds)
 // and refusal say why not.
@@ -435,7 +416,7 @@ func (s *Server) acquireSession(key string) (release func(), kind, refusal strin
 	if release != nil {
 		return release, "", ""
 	}
-	kind = map[remote.Verdict]string{remote.PoolFull: KindSessionFull, remote.AddrFull: KindSessionAddr, remote.Reserved: KindSessionReserved}[v]
+	kind = map[admit.Verdict]string{admit.PoolFull: KindSessionFull, admit.AddrFull: KindSessionAddr, admit.Reserved: KindSessionReserved}[v]
 	s.refused.add(kind)
 	return nil, kind, refusal
 }
@@ -459,7 +440,7 @@ func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc goss
 		defer tc.closeChannel()
 	}
 	ssh.DefaultSessionHandler(srv, conn, filteredChannel{NewChannel: nc, srv: s,
-		remote: conn.RemoteAddr().String(), key: remote.AddrKey(conn.RemoteAddr()), cut: conn.Close}, ctx)
+		remote: conn.RemoteAddr().String(), key: admit.Key(conn.RemoteAddr()), cut: conn.Close}, ctx)
 }
 
 // handshakeFailed logs a connection whose SSH handshake failed, summarised
@@ -469,5 +450,5 @@ func (s *Server) handshakeFailed(c net.Conn, err error) {
 	if errors.As(err, new(cutError)) {
 		return
 	}
-	s.warn.Warn("handshake failed "+remote.AddrKey(c.RemoteAddr()), "ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
+	s.warn.Warn("handshake failed "+admit.Key(c.RemoteAddr()), "ssh handshake failed", "remote", c.RemoteAddr().String(), "err", err)
 }

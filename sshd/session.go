@@ -13,6 +13,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/gliderlabs/ssh"
 
+	"gridlag/admit"
 	"gridlag/remote"
 )
 
@@ -31,7 +32,7 @@ type session struct {
 	tty      *remote.Tty       // openScreen: the screen's end of the terminal
 	screen   tcell.Screen      // openScreen
 	termName string            // openScreen: the terminal type in use
-	cmd      command           // refuseCommand
+	cmd      command           // refuseCommand: what the command asked for
 	player   *Player           // introducePlayer
 	ctx      context.Context   // watchdog: done when the session must end
 	killed   remote.KillReason // watchdog: why it ended the session, if it did
@@ -152,7 +153,7 @@ func (s *Server) requireTeacher(next sessionHandler) sessionHandler {
 			ss.tell("gridlag: teach refused: " + why)
 			return
 		}
-		ss.log.Info("", "teacher", "key", fp, "room", ss.cmd.room)
+		ss.log.Info("", "teacher", "key", fp, "room", ss.cmd.mode.Room)
 		next(ss)
 	}
 }
@@ -222,7 +223,7 @@ func localPort(ss *session) int {
 // limitSessions applies the caps on sessions, in all and per address.
 func (s *Server) limitSessions(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		key := remote.AddrKey(ss.RemoteAddr())
+		key := admit.Key(ss.RemoteAddr())
 		release, kind, refusal := s.acquireSession(key)
 		if release == nil {
 			ss.log.Warn(kind, "session refused", "reason", refusal)
@@ -260,7 +261,7 @@ func openScreen(next sessionHandler) sessionHandler {
 func introducePlayer(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		name := PlayerName(ss.User())
-		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Spectate: ss.cmd.spectate, Teach: ss.cmd.teach, Room: ss.cmd.room, Lobby: ss.cmd.lobby, Record: ss.cmd.record}
+		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Mode: ss.cmd.mode, Teach: ss.cmd.teach, Record: ss.cmd.record}
 		fp, color, hasKey := authedKey(ss)
 		if hasKey {
 			p.Fingerprint, p.Color = fp, color

@@ -15,6 +15,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"gridlag/admit/admittest"
 	"gridlag/client"
 	"gridlag/client/tcp"
 	"gridlag/server"
@@ -46,7 +47,7 @@ func writeTeachers(t *testing.T, keys ...gossh.PublicKey) string {
 func startClass(t *testing.T, path string) (*Server, *server.Server, string) {
 	t.Helper()
 	g, addr := startGameOpts(t, server.Options{Hub: hub.Options{Config: world.Config{Rate: 20}, PingInterval: time.Second}})
-	teachers, err := LoadTeachers(path, testLogger(t))
+	teachers, err := LoadTeachers(path, admittest.Logger(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func startClass(t *testing.T, path string) (*Server, *server.Server, string) {
 func TestTeachersFile(t *testing.T) {
 	ada, bob := newClientKey(t).PublicKey(), newClientKey(t).PublicKey()
 	path := writeTeachers(t, ada)
-	teachers, err := LoadTeachers(path, testLogger(t))
+	teachers, err := LoadTeachers(path, admittest.Logger(t))
 	if err != nil {
 		t.Fatal(err)
 	}

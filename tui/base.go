@@ -39,7 +39,7 @@ type screenBase struct {
 	state    string                                 // the rows of the key table in force (see binding.state)
 	helpHead string                                 // the help overlay's title
 	helpKeys []helpRow                              // the help overlay's rows: the key table's
-	legend   bool                                   // the help explains the board's symbols too
+	legend   []helpRow                              // the board's symbols, as the help explains them; nil for none
 	tools    instruments                            // the instruments' overlays, on a screen with players
 
 	help     bool // the help overlay is shown
@@ -62,7 +62,7 @@ func newBase[T any](s T, screen tcell.Screen, opts Options, table []binding[T], 
 		},
 		helpHead: title,
 		helpKeys: helpRows(table),
-		legend:   legend,
+		legend:   legendRows(legend),
 	}
 }
 

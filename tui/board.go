@@ -29,6 +29,10 @@ const CorrectionMarkTime = time.Second
 type Board struct {
 	*tview.Box
 	view func() *client.View
+	// marks, when set, draws every player with one mark and one colour,
+	// the board's own player included (the lab's boards); nil draws the
+	// game's: an arrow for you, a first letter for the others.
+	marks *playerMarks
 
 	// Where the last Draw put the map: its top-left corner (off the board
 	// when the camera shows part of it) and the columns of one cell.
@@ -78,14 +82,20 @@ func (b *Board) Draw(screen tcell.Screen) {
 		}
 	}
 	b.drawBeam(screen, v)
+	me, ghost, meStyle := "@", styleGhost, styleMe
+	if b.marks != nil {
+		var color uint8
+		me, color = b.marks.self()
+		ghost, meStyle = ghostStyle(color), playerStyle(color, false)
+	}
 	if v.HasState && v.Server != v.Predicted && b.shows(m, v.Server) {
-		b.put(screen, v.Server, "@", styleGhost)
+		b.put(screen, v.Server, me, ghost)
 	}
 	for _, o := range v.Others {
 		if !b.shows(m, o.Pos) {
 			continue
 		}
-		b.put(screen, o.Pos, playerGlyph(o.Name, b.cellW), protectedStyle(otherStyle(o), o.Protected))
+		b.put(screen, o.Pos, b.mark(o.Name), protectedStyle(otherStyle(o), o.Protected))
 	}
 	if c := v.LastCorrection; correctionVisible(v) {
 		b.drawCorrectionTrail(screen, v, c)
@@ -93,8 +103,11 @@ func (b *Board) Draw(screen tcell.Screen) {
 			b.drawCorrectionMark(screen, v, c.From)
 		}
 	}
+	if b.marks == nil {
+		me = avatarGlyph(v.Facing)
+	}
 	if shown := avatarCell(v); v.HasState && b.shows(m, shown) {
-		b.put(screen, shown, avatarGlyph(v.Facing), protectedStyle(styleMe, v.Protected))
+		b.put(screen, shown, me, protectedStyle(meStyle, v.Protected))
 	}
 }
 
@@ -128,6 +141,15 @@ func (b *Board) drawCorrectionTrail(screen tcell.Screen, v *client.View, c *clie
 		}
 		p = p.Add(d)
 	}
+}
+
+// mark returns the mark of the named player on the board: the one
+// marks gives, else the first character of the name.
+func (b *Board) mark(name string) string {
+	if b.marks != nil {
+		return b.marks.mark(name)
+	}
+	return playerGlyph(name, b.cellW)
 }
 
 // protectedStyle is st, underlined while its player is under spawn
@@ -174,7 +196,7 @@ func (b *Board) drawCorrectionMark(screen tcell.Screen, v *client.View, p grid.P
 	for _, o := range v.Others {
 		if o.Pos == p {
 			st := tcell.StyleDefault.Foreground(tcell.ColorWhite).Background(styleCorrectionBg).Bold(true)
-			b.put(screen, p, playerGlyph(o.Name, b.cellW), st)
+			b.put(screen, p, b.mark(o.Name), st)
 			return
 		}
 	}

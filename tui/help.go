@@ -28,6 +28,14 @@ var legendHelp = []helpRow{
 	{"× →", styleCorrection, "a prediction the server corrected, the way it moved you"},
 }
 
+// legendRows returns the game's legend if legend is set, else none.
+func legendRows(legend bool) []helpRow {
+	if legend {
+		return legendHelp
+	}
+	return nil
+}
+
 // helpRows returns the help box's rows for the keys of table: a row a
 // binding, and the heading of a state before its rows (see
 // binding.state).
@@ -45,13 +53,13 @@ func helpRows[T any](table []binding[T]) []helpRow {
 }
 
 // drawHelpOverlay draws the help box in the middle of the screen: the
-// title, every key of keys, the board's legend if legend is set, and
+// title, every key of keys, the board's legend if there is one, and
 // where the log goes.
-func drawHelpOverlay(screen tcell.Screen, w, h int, logPath, title string, keys []helpRow, legend bool) {
+func drawHelpOverlay(screen tcell.Screen, w, h int, logPath, title string, keys, legend []helpRow) {
 	lines := append([]helpRow{{text: title}}, keys...)
-	if legend {
+	if len(legend) > 0 {
 		lines = append(lines, helpRow{})
-		lines = append(lines, legendHelp...)
+		lines = append(lines, legend...)
 	}
 	if logPath == "" {
 		logPath = "(not written)"

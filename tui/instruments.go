@@ -189,6 +189,15 @@ func smoothBinding[T baser]() binding[T] {
 		keys: runeKeys("m", func(s T) { s.base().tools.toggleSmooth() })}
 }
 
+// instrumentRowBinding is instrumentBinding's and smoothBinding's keys
+// on one row, for a table whose help has no room for two (the lab's at
+// 80x24); smoothing's switch is then the header's, not a panel's.
+func instrumentRowBinding[T baser]() binding[T] {
+	i, m := instrumentBinding[T](), smoothBinding[T]()
+	return binding[T]{label: i.label + " " + m.label, help: "the last inputs' waterfall, net graph, latency budget; m smoothing",
+		keys: concat(i.keys, m.keys)}
+}
+
 // The colours of the stages of an input's life and of the parts of a
 // budget: one each, told apart on dark and light terminals; the text on
 // them is black.

@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -168,24 +169,36 @@ func TestCorrectionDrawnAndSmoothed(t *testing.T) {
 	}
 }
 
-// TestLabInstruments: in the lab, t g b open each player's waterfall, net
-// graph and budget (Player 1's press seen by Player 2, and back), one
-// over the other at 80x24; m turns smoothing on for both.
+// TestLabInstruments: in the lab, at every size its layouts take
+// (160x45, 100x30, 80x24), t g b open each player's waterfall, net graph
+// and budget (Player 1's press seen by Player 2, and back), side by side
+// or one over the other, with the caption still under them; the lab's
+// own keys beside them (Player 2's round trip y u i o, h) do what they
+// did; m turns smoothing on for both.
 func TestLabInstruments(t *testing.T) {
-	r := newLabRig(t, lab.Default(), 80, 24)
-	r.key(tcell.KeyRune, 't')
-	r.mustShow("Player 1: waterfall", "Player 2: waterfall")
-	r.key(tcell.KeyRight, 0)
-	r.pass(2 * time.Second)
-	r.mustShow("#1 →")
-	r.key(tcell.KeyRune, 'g')
-	r.mustShow("Player 1: net graph", "Player 2: net graph", "round trip")
-	r.key(tcell.KeyRune, 'b')
-	r.mustShow("from Player 1's press to Player 2 seeing it", "from Player 2's press to Player 1 seeing it", "Player 2's latency")
-	r.key(tcell.KeyRune, 'b')
-	r.mustNotShow("budget")
-	r.key(tcell.KeyRune, 'm')
-	r.mustShow("smoothing")
+	for _, size := range [][2]int{{160, 45}, {100, 30}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			r := newLabRig(t, lab.Default(), size[0], size[1])
+			r.key(tcell.KeyRune, 't')
+			r.mustShow("Player 1: waterfall", "Player 2: waterfall", "n pauses and steps")
+			r.key(tcell.KeyRight, 0)
+			r.pass(2 * time.Second)
+			r.mustShow("#1 →")
+			r.key(tcell.KeyRune, 'g')
+			r.mustShow("Player 1: net graph", "Player 2: net graph", "round trip")
+			r.key(tcell.KeyRune, 'b')
+			r.mustShow("from Player 1's press to Player 2 seeing it", "from Player 2's press to Player 1 seeing it", "Player 2's latency")
+			r.key(tcell.KeyRune, 'o')
+			r.key(tcell.KeyRune, 'y')
+			r.mustShow("Player 2's latency 190 ms ÷ 2")
+			r.key(tcell.KeyRune, 'h')
+			r.mustShow("pings hidden", "from Player 1's press")
+			r.key(tcell.KeyRune, 'b')
+			r.mustNotShow("budget")
+			r.key(tcell.KeyRune, 'm')
+			r.mustShow("smoothing")
+		})
+	}
 }
 
 // TestCorrectionTrail: a correction of several cells is drawn from where

@@ -138,6 +138,15 @@ func TestLabScreenCompact(t *testing.T) {
 		"Player 1 (10,10) ack #0", "last ack #0", "[x]pred [x]recon [x]interp", "[. pause]")
 	r.key(tcell.KeyRight, 0)
 	r.pass(60 * time.Millisecond)
+	// Under the boards, a blank column keeps each column of text from
+	// the next (the strips' headings from Player 2's ledger).
+	for y := 24; y < 38; y++ {
+		for _, x := range []int{39, 79} {
+			if got := r.at(x, y); got != " " && got != "" {
+				t.Fatalf("row %d, column %d: %q runs into the next column:\n%s", y, x, rows(r.screen)[y], r.text())
+			}
+		}
+	}
 	srvx, _, _ := r.s.BoardCell(1, grid.Pos{X: 0, Y: 0})
 	if x, _, ok := r.find("#1 →"); !ok || x < srvx || x >= srvx+40 {
 		t.Fatalf("#1 is not on the strip under the server's board:\n%s", r.text())
@@ -148,6 +157,8 @@ func TestLabScreenCompact(t *testing.T) {
 // goes through Player 1's, the server's and Player 2's.
 func TestLabScreenOneAtATime(t *testing.T) {
 	r := newLabRig(t, lab.Default(), 80, 24)
+	r.key(tcell.KeyRight, 0)
+	r.mustShow("you (11,10)  server (10,10)") // whole, beside the board
 	for _, b := range []int{0, 1, 2, 0} {
 		r.boardsFit(b)
 		r.mustShow([]string{"Player 1  (Tab", "Server  (Tab", "Player 2  (Tab"}[b])
@@ -170,7 +181,7 @@ func TestLabScreenPauseAndStep(t *testing.T) {
 	r.key(tcell.KeyRight, 0)
 	r.pass(50 * time.Millisecond)
 	r.key(tcell.KeyRune, '.')
-	r.mustShow("PAUSED", "t 0.050s", "50ms", "[. resume]")
+	r.mustShow("PAUSED", "t 0.050s", "50ms", "[. run]")
 	before := r.text()
 	r.wall = r.wall.Add(3 * time.Second)
 	if r.s.Frame() {
@@ -206,13 +217,19 @@ func TestLabScreenControls(t *testing.T) {
 
 	r.key(tcell.KeyRune, 'd')
 	r.key(tcell.KeyRune, '=')
-	r.key(tcell.KeyRune, '[')
+	r.key(tcell.KeyRune, 'y')
 	r.key(tcell.KeyRune, '2')
 	if v := p2.View(); v.Predicted != (grid.Pos{X: 15, Y: 10}) || v.Latency != 140*time.Millisecond {
-		t.Fatalf("Player 2 at %v with %v, want (15,10) after d, 140ms after [", v.Predicted, v.Latency)
+		t.Fatalf("Player 2 at %v with %v, want (15,10) after d, 140ms after y", v.Predicted, v.Latency)
 	}
 	if v := p1.View(); v.Latency != 260*time.Millisecond || v.Reconcile {
 		t.Fatalf("Player 1: latency %v, reconcile %v, want 260ms after =, reconciliation off after 2", v.Latency, v.Reconcile)
+	}
+	// The coarse steps, the game's [ ] (Player 2: i o).
+	r.key(tcell.KeyRune, '[')
+	r.key(tcell.KeyRune, 'o')
+	if v1, v2 := p1.View(), p2.View(); v1.Latency != 210*time.Millisecond || v2.Latency != 190*time.Millisecond {
+		t.Fatalf("after [ and o: Player 1 %v, Player 2 %v, want 210ms and 190ms", v1.Latency, v2.Latency)
 	}
 	r.key(tcell.KeyRune, 'l')
 	r.mustShow("[preset good]", "loss 0.2%")

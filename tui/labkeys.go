@@ -12,8 +12,12 @@ import (
 // labKeyTable is every key of the lab's screen: Player 1's on the arrows
 // and the right of the keyboard, Player 2's on w a s d and the left, and
 // the lab's own. The key handler, the help overlay, the panels' key hints
-// and `gridlag lab -help` read it. Space is left to the game. It fits
-// the help overlay at 80x24: the players share the rows of moves and zaps.
+// and `gridlag lab -help` read it. The players share the rows of moves
+// and zaps. A round trip moves in the game's steps, - + by 10 ms and [ ]
+// by 50 ms (Player 2: y u and i o: t g b and m are the instruments' and
+// smoothing's, as in the game). Space (and Page Down, a presentation
+// clicker's key) only goes on with a lesson: the game's zap key does
+// nothing else here.
 var labKeyTable = []binding[*LabScreen]{
 	{label: "↑↓←→ wasd", help: "move one cell: Player 1 the arrows, Player 2 w a s d", keys: concat(
 		labMoveKeys(0, map[grid.Dir]tcell.Key{
@@ -25,25 +29,28 @@ var labKeyTable = []binding[*LabScreen]{
 			{key: tcell.KeyRune, ch: rune(labZapKeys[1][0]), do: func(s *LabScreen) { s.players[1].Zap() }}}},
 	labToggleBinding(0, "1 2 3"),
 	labToggleBinding(1, "4 5 6"),
-	labStepBinding(0, "lag", "- +", "-_", "+=", "injected round trip -/+ 10 ms (also _ =)", lagSlider),
-	labStepBinding(1, "lag", "[ ]", "[", "]", "injected round trip -/+ 10 ms", lagSlider),
-	labStepBinding(0, "jitter", "9 0", "9", "0", "jitter -/+ 10 ms", jitterSlider),
-	labStepBinding(1, "jitter", "( )", "(", ")", "jitter -/+ 10 ms", jitterSlider),
+	labStepBinding(0, "lag", "- + [ ]", "-_", "+=", "[", "]", "injected round trip -/+ 10 ms (also _ =), [ ] -/+ 50 ms", lagSlider),
+	labStepBinding(1, "lag", "y u i o", "y", "u", "i", "o", "injected round trip -/+ 10 ms, i o -/+ 50 ms", lagSlider),
+	labStepBinding(0, "jitter", "9 0", "9", "0", "", "", "jitter -/+ 10 ms", jitterSlider),
+	labStepBinding(1, "jitter", "( )", "(", ")", "", "", "jitter -/+ 10 ms", jitterSlider),
 	labPlayerBinding(0, "preset", "l", "next link preset: good, average, poor, then its own link", LabPlayer.NextPreset),
 	labPlayerBinding(1, "preset", "e", "next link preset: good, average, poor, then its own link", LabPlayer.NextPreset),
 	labPlayerBinding(0, "spike", "k", "lag spike: the link stalls for a second", LabPlayer.Spike),
 	labPlayerBinding(1, "spike", "x", "lag spike: the link stalls for a second", LabPlayer.Spike),
-	{label: ". n /", help: "clock: . pause/resume, n step to the next event, / 1x 1/2 1/4 1/10", keys: concat(
+	{label: ". n /", help: "pause/resume, step to the next change (says what), slow down", keys: concat(
 		runeKeys(".", (*LabScreen).togglePause), runeKeys("n", (*LabScreen).step),
 		runeKeys("/", func(s *LabScreen) { s.model.SlowDown() }))},
-	instrumentBinding[*LabScreen](),
-	smoothBinding[*LabScreen](),
+	{label: "Bksp h", help: "restart the script from t=0; h hides pings, pongs and scores", keys: concat(
+		[]keyDo[*LabScreen]{{key: tcell.KeyBackspace, do: (*LabScreen).restart}, {key: tcell.KeyBackspace2, do: (*LabScreen).restart}},
+		runeKeys("h", (*LabScreen).togglePings))},
+	{label: "Spc PgDn", help: "in a lesson: go on (the answer, the next question, the next step)", keys: []keyDo[*LabScreen]{
+		{key: tcell.KeyRune, ch: ' ', do: (*LabScreen).goOn}, {key: tcell.KeyPgDn, do: (*LabScreen).goOn}}},
+	instrumentRowBinding[*LabScreen](),
 	{label: "c", help: "server: lag compensation on/off, live", group: "lagcomp", keys: runeKeys("c", (*LabScreen).toggleLagComp)},
 	{label: "{ }", help: "server update rate -/+ 1 per second (0 = a state per input)", group: "rate", keys: concat(
 		runeKeys("{", func(s *LabScreen) { s.changeRate(-1) }), runeKeys("}", func(s *LabScreen) { s.changeRate(1) }))},
-	{label: "Tab", help: "next board, when the terminal shows one at a time", keys: []keyDo[*LabScreen]{
+	{label: "Tab mouse", help: "next board(s) when one or two show; click any [button] or [x]", keys: []keyDo[*LabScreen]{
 		{key: tcell.KeyTab, do: (*LabScreen).nextBoard}}},
-	{label: "mouse", help: "click any [button] or [x] switch"},
 	helpBinding[*LabScreen](),
 	quitBinding[*LabScreen](),
 }
@@ -91,13 +98,15 @@ func labToggleBinding(i int, label string) binding[*LabScreen] {
 }
 
 // labStepBinding binds player i's keys that step one of its sliders (of
-// its link's durations): the characters of down and of up.
-func labStepBinding(i int, what, label, down, up, help string, slider func(*labPanel) *Slider) binding[*LabScreen] {
+// its link's durations): the characters of down and of up by FineStep,
+// those of coarseDown and coarseUp by CoarseStep, as the game's keys do.
+func labStepBinding(i int, what, label, down, up, coarseDown, coarseUp, help string, slider func(*labPanel) *Slider) binding[*LabScreen] {
 	step := func(by time.Duration) func(s *LabScreen) {
 		return func(s *LabScreen) { slider(s.panels[i]).step(by) }
 	}
 	return binding[*LabScreen]{label: label, group: labGroup(what, i), help: playerHelp(i, help),
-		keys: concat(runeKeys(down, step(-labStep)), runeKeys(up, step(labStep)))}
+		keys: concat(runeKeys(down, step(-FineStep)), runeKeys(up, step(FineStep)),
+			runeKeys(coarseDown, step(-CoarseStep)), runeKeys(coarseUp, step(CoarseStep)))}
 }
 
 // labPlayerBinding binds player i's key that does do to the player.

@@ -56,6 +56,44 @@ type LabModel interface {
 	Overview() client.WorldView
 	// Player returns Player 1 (i = 0) or Player 2 (i = 1).
 	Player(i int) LabPlayer
+	// Caption says in a line what the last Step did; "" before any step
+	// and once the clock runs again.
+	Caption() string
+	// Pings reports whether the strips show the links' background
+	// traffic (pings, pongs, the scores); SetPings shows or hides it.
+	Pings() bool
+	SetPings(on bool)
+	// Restart plays the scripted presses again from t=0, with each
+	// player's toggles and link, the update rate and the lag compensation
+	// as they are now; in a lesson, the step again from its start.
+	Restart()
+	// Lesson returns what a lesson says now; ok is false outside one.
+	Lesson() (l LabLesson, ok bool)
+	// Continue goes on with a lesson: from a question to its answer, from
+	// the answer on (the clock runs again), from a step's end to the next
+	// step. Outside a lesson it does nothing.
+	Continue()
+}
+
+// LabLesson is what a lesson says at the moment (see LabModel.Lesson):
+// its title and step, the step's words, the question it asks and, once
+// the key is pressed, the answer with what the lab shows.
+type LabLesson struct {
+	Title string // "Lesson 2: prediction and reconciliation"
+	Step  string // "step 1 of 4: the article's case"
+	// Say is the step's words, a line each as the lesson file has them.
+	Say []string
+	// Question is the question asked now, "" if none; Answer its answer
+	// once shown; Shows what the lab shows that answers it ("Player 1 is
+	// at (12,10)").
+	Question, Answer, Shows string
+	// Wait names the key press the lesson waits for ("Player 1: press
+	// RIGHT"), "" if none.
+	Wait string
+	// Next says what the continue key does now ("the answer", "go on",
+	// "next step"), "" when it does nothing (the clock runs to the next
+	// question).
+	Next string
 }
 
 // LabPlayer is one player of a lab: a client session on its own
@@ -124,6 +162,13 @@ type Flight struct {
 	// Held says it arrives later than its own delay makes it: held by a
 	// lag spike or queued behind a lost message.
 	Held bool
+	// Waiting says it has reached the far end and waits there behind an
+	// earlier message (TCP's receive buffer): the strip draws it at that
+	// end.
+	Waiting bool
+	// Resending says it was lost and waits at the sender for its
+	// retransmission: the strip draws it at that end.
+	Resending bool
 }
 
 // label is how the strip writes the message: "#3 →", "ack #3", "ping".

@@ -9,9 +9,6 @@ import (
 	"gridlag/client"
 )
 
-// labStep is the step of the lab's latency and jitter controls.
-const labStep = FineStep
-
 // Rows of a lab player's panel, under its board.
 const (
 	labStatusRow = iota // you (x,y)  server (x,y) ...
@@ -40,15 +37,19 @@ type labPanel struct {
 	i      int // 0 for Player 1
 	player LabPlayer
 	view   *client.View // the frame's
+	// color returns the player's palette colour, as its boards draw it:
+	// its ledger and the ack line take it, as its strip does.
+	color func() uint8
 
 	lag, jitter        *Slider
 	preset, spike, zap *button
 	toggles            []*checkbox // in the order of toggles
 }
 
-// newLabPanel returns the panel of player i, which draws view.
-func newLabPanel(i int, player LabPlayer, view *client.View) *labPanel {
-	p := &labPanel{i: i, player: player, view: view}
+// newLabPanel returns the panel of player i, which draws view in the
+// colour that color returns.
+func newLabPanel(i int, player LabPlayer, view *client.View, color func() uint8) *labPanel {
+	p := &labPanel{i: i, player: player, view: view, color: color}
 	p.lag = newStepSlider(func() time.Duration { return player.View().Latency }, player.SetLatency)
 	p.jitter = newStepSlider(func() time.Duration { return player.View().Jitter }, player.SetJitter)
 	p.preset = newButton("[preset]", player.NextPreset)
@@ -67,8 +68,9 @@ func (p *labPanel) draw(screen tcell.Screen, ctl *controls, x, y, w, h int) {
 	if h <= labStatusRow {
 		return
 	}
-	putText(screen, x, y+labStatusRow, w, statusLine(v, w), styleText)
-	if h <= labToggleRow {
+	putText(screen, x, y+labStatusRow, w, statusLinePlaced(v, w, ""), styleText)
+	if h < labPanelRows {
+		p.drawCompact(screen, ctl, x, y, w, h)
 		return
 	}
 	p.stepper(row(labLagRow), "lag    ", p.lag, v.Latency, "lag")
@@ -106,8 +108,44 @@ func (p *labPanel) draw(screen tcell.Screen, ctl *controls, x, y, w, h int) {
 	for i, l := range labNews(v, w) {
 		l.draw(screen, x, y+labNewsRow+i, w)
 	}
-	putText(screen, x, y+labAckRow, w, fmt.Sprintf("last ack #%d   pending %d", v.LastAck, len(v.Pending)), styleText)
-	drawLedger(screen, x, y+labLedgerRow, w, h-labLedgerRow, v.Pending)
+	p.drawLedger(screen, x, y+labAckRow, w, h-labAckRow)
+}
+
+// drawCompact draws the panel in fewer rows than labPanelRows (two boards
+// side by side on a small terminal): under the status line, the toggles,
+// the server's latest word on a zap, if any, then the ledger as far as it
+// fits; the link's controls stay on their keys.
+func (p *labPanel) drawCompact(screen tcell.Screen, ctl *controls, x, y, w, h int) {
+	if h <= 1 {
+		return
+	}
+	r := &rowWriter{screen: screen, ctl: ctl, x: x, y: y + 1, end: x + w}
+	for _, c := range p.toggles {
+		r.put(c)
+		r.text(" ", styleText)
+	}
+	r.text(p.keys("toggles"), styleDim)
+	y, h = y+2, h-2
+	if news := latestNews(p.view, w); len(news) > 0 && h > 0 {
+		news[0].draw(screen, x, y, w)
+		y, h = y+1, h-1
+	}
+	p.drawLedger(screen, x, y, w, h)
+}
+
+// drawLedger draws the last ack and the inputs pending, in the player's
+// colour, in rows rows from (x, y).
+func (p *labPanel) drawLedger(screen tcell.Screen, x, y, w, rows int) {
+	if rows <= 0 {
+		return
+	}
+	v := p.view
+	st := styleText
+	if c := p.color(); c != 0 {
+		st = playerStyle(c, false)
+	}
+	putText(screen, x, y, w, fmt.Sprintf("last ack #%d   pending %d", v.LastAck, len(v.Pending)), st)
+	drawLedger(screen, x, y+1, w, rows-1, v.Pending, st)
 }
 
 // labNews returns the server's word on the player's last zap and on the

@@ -84,7 +84,7 @@ func TestLabPartFourOnScreen(t *testing.T) {
 			r.mustShow("zap Player 1: miss: Player 2 had left", "judged at (12,10), no rewind", "score Player 2 0, Player 1 0")
 		}
 		x, y, _ := r.s.BoardCell(1, seen)
-		if got := r.at(x, y); got != "P" {
+		if got := r.at(x, y); got != "2" {
 			t.Errorf("lag compensation %v: the server's board shows %q at %v, want Player 2's faint mark", on, got, seen)
 		}
 		r.pass(tui.JudgedZapTime)

@@ -213,18 +213,18 @@ func (p *Panel) Draw(screen tcell.Screen) {
 	for i, l := range game {
 		l.draw(screen, x, y+h-len(game)+i, w)
 	}
-	drawLedger(screen, x, y+panelLedgerRow, w, rows-len(game), v.Pending)
+	drawLedger(screen, x, y+panelLedgerRow, w, rows-len(game), v.Pending, styleText)
 }
 
 // drawLedger draws the unacknowledged inputs into rows rows from (x, y),
 // oldest first, as many as fit, then how many more there are.
-func drawLedger(screen tcell.Screen, x, y, w, rows int, pending []client.PendingInput) {
+func drawLedger(screen tcell.Screen, x, y, w, rows int, pending []client.PendingInput, st tcell.Style) {
 	shown := len(pending)
 	if shown > rows {
 		shown = max(rows-1, 0)
 	}
 	for i := 0; i < shown; i++ {
-		putText(screen, x, y+i, w, ledgerRow(pending[i]), styleText)
+		putText(screen, x, y+i, w, ledgerRow(pending[i]), st)
 	}
 	if shown < len(pending) && rows > 0 {
 		putText(screen, x, y+shown, w, fmt.Sprintf("… and %d more", len(pending)-shown), styleDim)
@@ -262,7 +262,7 @@ func corrStyle(v *client.View) tcell.Style {
 	return styleText
 }
 
-// millis writes d in whole milliseconds, e.g. "250ms".
+// millis writes d as every screen does (client.Millis), e.g. "250ms".
 func millis(d time.Duration) string {
-	return strconv.FormatInt(d.Round(time.Millisecond).Milliseconds(), 10) + "ms"
+	return client.Millis(d)
 }

@@ -27,11 +27,11 @@ func TestPanelFitsAnyMap(t *testing.T) {
 			s.view.Scoreboard = scoreboard()
 			s.view.LastZap = &client.ZapResult{At: time.Second, Outcome: protocol.ZapHit, Target: "ada", Rewind: 230 * time.Millisecond}
 			r.ui.Frame()
-			r.mustShow("Round 2  2:41 left", "hit ada (rewound 230 ms)", " 1 a ada", " 6 ▶ alice")
+			r.mustShow("Round 2  2:41 left", "hit ada (rewound 230ms)", " 1 a ada", " 6 ▶ alice")
 			s.view.LastTagged = &client.TagNote{At: 3 * time.Second, By: "bob", Seen: grid.Pos{X: 12, Y: 10}, Ago: 230 * time.Millisecond}
 			s.view.Frozen, s.view.Now, s.view.FrozenUntil = true, 3*time.Second, 4400*time.Millisecond
 			r.ui.Frame()
-			r.mustShow("FROZEN 1.4s", "tagged by bob, who saw you at", "(12,10) 230 ms ago", " 1 a ada", " 6 ▶ alice")
+			r.mustShow("FROZEN 1.4s", "tagged by bob, who saw you at", "(12,10) 230ms ago", " 1 a ada", " 6 ▶ alice")
 			if !r.avatarAt(s.view.Predicted) {
 				t.Errorf("%dx%d map, %dx%d screen: no avatar at %v:\n%s", m.Width(), m.Height(), size[0], size[1], s.view.Predicted, r.text())
 			}

@@ -117,7 +117,7 @@ func (b *ServerBoard) markSeen(screen tcell.Screen, z *LabZap) {
 		}
 	}
 	if m := b.world.Map; m != nil && b.board.shows(m, z.Seen) {
-		b.board.put(screen, z.Seen, playerGlyph(z.Target, b.board.cellW), styleJudged)
+		b.board.put(screen, z.Seen, b.board.mark(z.Target), styleJudged)
 	}
 }
 

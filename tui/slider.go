@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -144,7 +143,7 @@ func (s *Slider) Draw(screen tcell.Screen) {
 		}
 		screen.Put(x+i, y, ch, st)
 	}
-	label := strconv.FormatInt(s.value.Milliseconds(), 10) + "ms"
+	label := millis(s.value)
 	putText(screen, x+width+1, y, sliderLabelWidth-1, label, styleText)
 }
 

@@ -18,10 +18,17 @@ import (
 // injected lag, the interpolation delay), so the positions and the round
 // trip always show.
 func statusLine(v *client.View, width int) string {
+	return statusLinePlaced(v, width, mapPlace(v, width))
+}
+
+// statusLinePlaced is statusLine with place after your position: the
+// lab's boards show the map whole, whatever the panel's width, so its
+// panels pass "".
+func statusLinePlaced(v *client.View, width int, place string) string {
 	// In display order; drop holds the order in which fields give way.
 	fields := make([]string, 6)
 	if v.HasState {
-		fields[0] = "you " + v.Predicted.String() + mapPlace(v, width) + "  server " + v.Server.String()
+		fields[0] = "you " + v.Predicted.String() + place + "  server " + v.Server.String()
 	}
 	if v.RTT > 0 {
 		fields[1] = "rtt " + millis(v.RTT) + " "

@@ -15,22 +15,37 @@ var styleHeld = tcell.StyleDefault.Foreground(tcell.ColorYellow)
 // that player's board and the server's: the top half lists what goes up
 // to the server (inputs as `#N →`), the bottom half what comes down (states
 // as `ack #N`), one message a row, each placed along its row by how far
-// along its trip it is. A lost message waiting for its retransmission is
-// marked ✗ in red; a message held behind it (or by a lag spike) is
-// marked … in yellow, so head-of-line blocking shows as a stuck message
-// with others queued behind it. The player's end is on the left or the
-// right, as the boards are laid out.
+// along its trip it is, in the player's colour. A lost message is marked
+// ✗ in red, at the sender while it waits for its retransmission, then
+// travelling as ↻ (the copy sent again); a message sent after it reaches
+// the far end and waits there, marked … (TCP holds it in the receiver's
+// buffer), so head-of-line blocking shows as messages arrived and stuck
+// behind one still on its way. One held by a lag spike is marked … in
+// yellow as it travels. The player's end is on the left or the right, as
+// the boards are laid out.
 type Strip struct {
 	*tview.Box
 	flights    func() []Flight
 	player     string // the player's name, for the heading of the way down
 	playerLeft bool   // the player's board is left of the strip
+	// color returns the player's palette colour, as its boards draw it
+	// (0 for the default style).
+	color func() uint8
 }
 
 // NewStrip returns a strip for the flights of the named player, whose
 // board is left of the strip if playerLeft.
 func NewStrip(player string, playerLeft bool, flights func() []Flight) *Strip {
-	return &Strip{Box: tview.NewBox(), flights: flights, player: player, playerLeft: playerLeft}
+	return &Strip{Box: tview.NewBox(), flights: flights, player: player, playerLeft: playerLeft, color: func() uint8 { return 0 }}
+}
+
+// style returns the strip's style for the player's messages and headings.
+func (s *Strip) style(bold bool) tcell.Style {
+	c := s.color()
+	if c == 0 {
+		return tcell.StyleDefault.Bold(bold)
+	}
+	return tcell.StyleDefault.Foreground(PlayerColor(c)).Bold(bold)
 }
 
 // Draw draws the two halves: headings, then the messages each way.
@@ -84,24 +99,28 @@ func (s *Strip) drawWay(screen tcell.Screen, x, y, w, rows int, head string, fs 
 	if !right {
 		hx = x + w - textWidth(head)
 	}
-	putText(screen, max(hx, x), y, w, head, styleHeading)
+	putText(screen, max(hx, x), y, w, head, s.style(true))
 	shown := min(len(fs), rows)
 	if shown < len(fs) && rows > 1 {
 		shown = rows - 1
 		putText(screen, x, y+1+shown, w, fmt.Sprintf("+%d more", len(fs)-shown), styleDim)
 	}
 	for i := 0; i < shown; i++ {
-		drawFlight(screen, x, y+1+i, w, fs[i], right)
+		drawFlight(screen, x, y+1+i, w, fs[i], right, s.style(false))
 	}
 }
 
 // drawFlight draws one message on its row: a dim track, and the label
-// where the message is along it.
-func drawFlight(screen tcell.Screen, x, y, w int, f Flight, right bool) {
-	label, st := f.label(), styleText
+// where the message is along it, in style st unless it is lost or held.
+func drawFlight(screen tcell.Screen, x, y, w int, f Flight, right bool, st tcell.Style) {
+	label := f.label()
 	switch {
-	case f.Lost > 0:
+	case f.Resending:
 		label, st = "✗"+label, styleWarn
+	case f.Lost > 0:
+		label, st = "↻"+label, styleWarn
+	case f.Waiting:
+		label += "…"
 	case f.Held:
 		label, st = label+"…", styleHeld
 	}

@@ -56,7 +56,7 @@ func tagHeading(v *client.View) panelLine {
 }
 
 // newsLines returns the server's word on your last zap ("hit ada
-// (rewound 230 ms)") and on the last time you were tagged, wrapped to w
+// (rewound 230ms)") and on the last time you were tagged, wrapped to w
 // columns: none before the server said anything.
 func newsLines(v *client.View, w int) []panelLine {
 	return append(zapNews(v), taggedNews(v, w)...)

@@ -138,19 +138,19 @@ func TestZapNewsOnlyFromTheServer(t *testing.T) {
 	}
 	s.view.LastZap = &client.ZapResult{At: time.Second, Outcome: protocol.ZapHit, Target: "ada", Rewind: 230 * time.Millisecond}
 	r.ui.Frame()
-	r.mustShow("hit ada (rewound 230 ms)")
+	r.mustShow("hit ada (rewound 230ms)")
 	s.view.LastZap = &client.ZapResult{At: 2 * time.Second, Outcome: protocol.ZapLeft, Target: "ada"}
 	s.view.LastTagged = &client.TagNote{At: 3 * time.Second, By: "bob", Seen: grid.Pos{X: 12, Y: 10}, Ago: 230 * time.Millisecond}
 	s.view.Frozen, s.view.Now, s.view.FrozenUntil = true, 3*time.Second, 4400*time.Millisecond
 	r.ui.Frame()
 	r.mustShow("miss: ada had left the line")
 	r.mustShow("tagged by bob, who saw you at")
-	r.mustShow("(12,10) 230 ms ago")
+	r.mustShow("(12,10) 230ms ago")
 	r.mustShow("FROZEN 1.4s")
 	s.view.Scoreboard = scoreboard()
 	r.resize(80, 24) // less room: the latest news stays, whole, beside the top two and you
 	r.mustShow("tagged by bob, who saw you at")
-	r.mustShow("(12,10) 230 ms ago")
+	r.mustShow("(12,10) 230ms ago")
 	r.mustNotShow("miss: ada")
 	r.mustShow(" 2 b bot-1")
 	r.mustShow(" 6 ▶ alice")

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"gridlag/admit/admittest"
 )
 
 // chromium is Debian's chromium, which the end-to-end test drives.
@@ -41,7 +43,7 @@ func TestBrowserPlays(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, "play.js", "http://"+s.Addr().String())
 	cmd.Dir = "e2e"
-	cmd.Stderr = testWriter{t}
+	cmd.Stderr = admittest.Writer(t)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

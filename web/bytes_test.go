@@ -9,35 +9,22 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 	gossh "golang.org/x/crypto/ssh"
 
+	"gridlag/admit/admittest"
 	"gridlag/server"
 	"gridlag/sshd"
 	"gridlag/vt"
 )
 
-// countingConn counts the bytes read from a connection: what crosses the
-// network toward the player, framing included.
-type countingConn struct {
-	net.Conn
-	read atomic.Int64
-}
-
-func (c *countingConn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
-	c.read.Add(int64(n))
-	return n, err
-}
-
 // player is one player of a front end, seen from the player's side: the
 // bytes on the wire, the terminal they draw on, and the keys it sends.
 type player struct {
-	wire *countingConn
+	wire *admittest.CountingConn
 	term *vt.Term
 	send func(keys string)
 }
@@ -49,7 +36,7 @@ func sshPlayer(t testing.TB, s *sshd.Server) player {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cc := &countingConn{Conn: raw}
+	cc := &admittest.CountingConn{Conn: raw}
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	key, _ := gossh.NewSignerFromKey(priv)
 	cfg := &gossh.ClientConfig{User: "ada", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
@@ -82,11 +69,11 @@ func sshPlayer(t testing.TB, s *sshd.Server) player {
 // webPlayer plays in a browser's stead (a 100x40 terminal).
 func webPlayer(t testing.TB, s *Server) player {
 	t.Helper()
-	var cc *countingConn
+	var cc *admittest.CountingConn
 	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
 		c, err := (&net.Dialer{}).DialContext(ctx, network, addr)
 		if err == nil {
-			cc = &countingConn{Conn: c}
+			cc = &admittest.CountingConn{Conn: c}
 			return cc, nil
 		}
 		return nil, err
@@ -139,7 +126,7 @@ func measure(t testing.TB, p player, d time.Duration) cost {
 	}
 	time.Sleep(500 * time.Millisecond) // the first State, the first ping
 	rates := func(walk bool) (term, wire float64, moves int) {
-		term0, wire0, start := p.term.Bytes(), p.wire.read.Load(), time.Now()
+		term0, wire0, start := p.term.Bytes(), p.wire.Bytes(), time.Now()
 		tick := time.NewTicker(100 * time.Millisecond)
 		defer tick.Stop()
 		keys := []string{"\x1b[C", "\x1b[D"}
@@ -150,7 +137,7 @@ func measure(t testing.TB, p player, d time.Duration) cost {
 			}
 		}
 		secs := time.Since(start).Seconds()
-		return float64(p.term.Bytes()-term0) / secs, float64(p.wire.read.Load()-wire0) / secs, moves
+		return float64(p.term.Bytes()-term0) / secs, float64(p.wire.Bytes()-wire0) / secs, moves
 	}
 	var c cost
 	c.idleTerm, c.idleWire, _ = rates(false)
@@ -166,7 +153,7 @@ func measure(t testing.TB, p player, d time.Duration) cost {
 // own address (as gridlag -ssh -web runs them).
 func bothFronts(t testing.TB, d time.Duration) (ssh, web cost) {
 	g, addr := startGame(t, server.Options{})
-	ss, err := sshd.New(sshd.Options{GameAddr: addr, Dial: g.Dial, HostKeyPath: filepath.Join(t.TempDir(), "host_key"), Logger: testLogger(t).WithPrefix("ssh")})
+	ss, err := sshd.New(sshd.Options{GameAddr: addr, Dial: g.Dial, HostKeyPath: filepath.Join(t.TempDir(), "host_key"), Logger: admittest.Logger(t).WithPrefix("ssh")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -12,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/log"
 	"github.com/coder/websocket"
 
+	"gridlag/admit/admittest"
 	"gridlag/server"
 	"gridlag/server/world"
 	"gridlag/vt"
@@ -23,17 +22,6 @@ import (
 // waitLong bounds every wait of these tests: what they wait for comes
 // much sooner on an idle machine, and a busy one is given its time.
 const waitLong = 10 * time.Second
-
-func testLogger(t testing.TB) *log.Logger {
-	return log.NewWithOptions(testWriter{t}, log.Options{Level: log.DebugLevel})
-}
-
-type testWriter struct{ t testing.TB }
-
-func (w testWriter) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
-}
 
 // startGame runs a real game server on 127.0.0.1:0 and returns it with
 // its address.
@@ -45,21 +33,9 @@ func startGame(t testing.TB, opts server.Options) (*server.Server, string) {
 	if opts.Hub.Config.Resume == 0 {
 		opts.Hub.Config.Resume = world.DefaultResume
 	}
-	opts.Logger = testLogger(t).WithPrefix("game")
+	opts.Logger = admittest.Logger(t).WithPrefix("game")
 	g := server.New(opts)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- g.Serve(ln) }()
-	t.Cleanup(func() {
-		g.Close()
-		if err := <-served; !errors.Is(err, server.ErrServerClosed) {
-			t.Errorf("game server: %v, want ErrServerClosed", err)
-		}
-	})
-	return g, ln.Addr().String()
+	return g, admittest.Serve(t, g, server.ErrServerClosed).String()
 }
 
 // startWeb starts a web front end on 127.0.0.1:0 with opts and closes it
@@ -67,31 +43,13 @@ func startGame(t testing.TB, opts server.Options) (*server.Server, string) {
 func startWeb(t testing.TB, opts Options) *Server {
 	t.Helper()
 	if opts.Logger == nil {
-		opts.Logger = testLogger(t).WithPrefix("web")
+		opts.Logger = admittest.Logger(t).WithPrefix("web")
 	}
 	s, err := New(opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	served := make(chan error, 1)
-	go func() { served <- s.Serve(ln) }()
-	t.Cleanup(func() {
-		s.Close()
-		if err := <-served; !errors.Is(err, ErrServerClosed) {
-			t.Errorf("Serve returned %v, want ErrServerClosed", err)
-		}
-	})
-	deadline := time.Now().Add(waitLong)
-	for s.Addr() == nil {
-		if time.Now().After(deadline) {
-			t.Fatal("server never listened")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	admittest.Serve(t, s, ErrServerClosed)
 	return s
 }
 

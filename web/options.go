@@ -11,6 +11,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/admit"
 	"gridlag/remote"
 )
 
@@ -87,24 +88,12 @@ type Options struct {
 
 // withDefaults returns o with its zero values replaced by the defaults.
 func (o Options) withDefaults() Options {
-	if o.MaxSessions <= 0 {
-		o.MaxSessions = DefaultMaxSessions
-	}
-	if o.MaxPerAddr <= 0 {
-		o.MaxPerAddr = DefaultMaxPerAddr
-	}
-	if o.HandshakeTimeout <= 0 {
-		o.HandshakeTimeout = DefaultHandshakeTimeout
-	}
-	if o.IdleTimeout <= 0 {
-		o.IdleTimeout = DefaultIdleTimeout
-	}
-	if o.MaxMessage <= 0 {
-		o.MaxMessage = DefaultMaxMessage
-	}
-	if o.MessageRate <= 0 {
-		o.MessageRate = DefaultMessageRate
-	}
+	o.MaxSessions = admit.Or(o.MaxSessions, DefaultMaxSessions)
+	o.MaxPerAddr = admit.Or(o.MaxPerAddr, DefaultMaxPerAddr)
+	o.HandshakeTimeout = admit.Or(o.HandshakeTimeout, DefaultHandshakeTimeout)
+	o.IdleTimeout = admit.Or(o.IdleTimeout, DefaultIdleTimeout)
+	o.MaxMessage = admit.Or(o.MaxMessage, DefaultMaxMessage)
+	o.MessageRate = admit.Or(o.MessageRate, DefaultMessageRate)
 	if o.Logger == nil {
 		o.Logger = log.New(io.Discard)
 	}

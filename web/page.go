@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"gridlag/protocol"
+	"gridlag/front"
 	"gridlag/tui"
 )
 
@@ -42,62 +42,35 @@ var (
 	distFS embed.FS
 )
 
-// route is what a page's address asks for: the game (in the lobby when
-// the server has rooms), the lobby, a room, or a spectator's view.
-type route struct {
-	spectate bool
-	lobby    bool
-	room     string
-}
-
 // errNoPage is the error of an address that is no page.
 var errNoPage = errors.New("no such page")
 
 // parseRoute reads a page's address, as its path is written in a URL
-// (percent-encoded): "/", "/lobby", "/room/NAME", "/spectate",
-// "/spectate/NAME". A room's name follows protocol.CheckName.
-func parseRoute(path string) (route, error) {
-	switch path {
-	case "/":
-		return route{}, nil
-	case "/lobby":
-		return route{lobby: true}, nil
-	case "/spectate":
-		return route{spectate: true}, nil
+// (percent-encoded): "/" plays, and the words of front's modes are pages,
+// a room's name after a slash: "/lobby", "/room/NAME", "/spectate",
+// "/spectate/NAME".
+func parseRoute(path string) (front.Mode, error) {
+	if path == "/" {
+		return front.Mode{}, nil
 	}
-	for _, p := range []struct {
-		prefix   string
-		spectate bool
-	}{{"/room/", false}, {"/spectate/", true}} {
-		rest, ok := strings.CutPrefix(path, p.prefix)
-		if !ok {
-			continue
-		}
-		name, err := url.PathUnescape(rest)
-		if err != nil || name == "" {
-			return route{}, errNoPage
-		}
-		if err := protocol.CheckName(name); err != nil {
-			return route{}, fmt.Errorf("room %q: %w", name, err)
-		}
-		return route{spectate: p.spectate, room: name}, nil
+	rest, ok := strings.CutPrefix(path, "/")
+	if !ok {
+		return front.Mode{}, errNoPage
 	}
-	return route{}, errNoPage
-}
-
-// title names a route for the page's title.
-func (r route) title() string {
-	switch {
-	case r.spectate && r.room != "":
-		return "spectating room " + r.room
-	case r.spectate:
-		return "spectating"
-	case r.lobby:
-		return "lobby"
-	case r.room != "":
-		return "room " + r.room
+	word, escaped, named := strings.Cut(rest, "/")
+	switch word {
+	case front.RoomWord, front.LobbyWord, front.WatchWord:
+	default:
+		return front.Mode{}, errNoPage
 	}
-	return "play"
+	room := ""
+	if named {
+		var err error
+		if room, err = url.PathUnescape(escaped); err != nil || room == "" {
+			return front.Mode{}, errNoPage
+		}
+	}
+	return front.Parse(word, room)
 }
 
 // asset is one built file, served as it is.
@@ -186,7 +159,7 @@ func (p *page) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "gridlag: "+err.Error()+": the pages are /, /lobby, /room/NAME, /spectate and /spectate/NAME", http.StatusNotFound)
 		return
 	}
-	data := pageData{Title: "gridlag — " + rt.title(), HowTo: howTo(rt), MaxMessage: p.maxMessage, Advice: buildAdvice}
+	data := pageData{Title: "gridlag — " + rt.String(), HowTo: howTo(rt), MaxMessage: p.maxMessage, Advice: buildAdvice}
 	var buf bytes.Buffer
 	tmpl, status := p.index, http.StatusOK
 	if !p.built {
@@ -205,8 +178,8 @@ func (p *page) serveHTTP(w http.ResponseWriter, r *http.Request) {
 // howTo is the page's line on how to play: the keys the game's bottom
 // line names (from the tui's one key table), and the mouse; a spectator's
 // page says it watches.
-func howTo(rt route) string {
-	if rt.spectate {
+func howTo(m front.Mode) string {
+	if m.Kind == front.Watch {
 		return "Watching the game, without an avatar: the arrows look around, ? shows the keys, q quits"
 	}
 	return "How to play: " + tui.BottomLine() + "  · mouse: drag the latency slider, click a toggle"

@@ -2,12 +2,15 @@ package web
 
 import (
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/fstest"
 
+	"gridlag/admit/admittest"
+	"gridlag/front"
 	"gridlag/tui"
 )
 
@@ -36,7 +39,7 @@ var builtFS = fstest.MapFS{
 // pageServer is a Server whose page is read from dist.
 func pageServer(t *testing.T, dist fstest.MapFS) *Server {
 	t.Helper()
-	s, err := New(Options{Logger: testLogger(t)})
+	s, err := New(Options{Logger: admittest.Logger(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,26 +147,34 @@ func TestPageNotBuiltSaysHowToBuildIt(t *testing.T) {
 func TestParseRoute(t *testing.T) {
 	for _, c := range []struct {
 		path string
-		want route
+		want front.Mode
 		ok   bool
 	}{
-		{"/", route{}, true},
-		{"/lobby", route{lobby: true}, true},
-		{"/spectate", route{spectate: true}, true},
-		{"/spectate/blue", route{spectate: true, room: "blue"}, true},
-		{"/room/blue", route{room: "blue"}, true},
-		{"/room/two%20words", route{room: "two words"}, true},
-		{"/room/a%2Fb", route{room: "a/b"}, true},
-		{"/room/", route{}, false},
-		{"/room/%zz", route{}, false},
-		{"/room/bad%0Aname", route{}, false},
-		{"/lobby/blue", route{}, false},
-		{"/play", route{}, false},
-		{"", route{}, false},
+		{"/", front.Mode{}, true},
+		{"/lobby", front.Mode{Kind: front.Lobby}, true},
+		{"/spectate", front.Mode{Kind: front.Watch}, true},
+		{"/spectate/blue", front.Mode{Kind: front.Watch, Room: "blue"}, true},
+		{"/room/blue", front.Mode{Room: "blue"}, true},
+		{"/room/two%20words", front.Mode{Room: "two words"}, true},
+		{"/room/a%2Fb", front.Mode{Room: "a/b"}, true},
+		{"/room/", front.Mode{}, false},
+		{"/room/%zz", front.Mode{}, false},
+		{"/room/bad%0Aname", front.Mode{}, false},
+		{"/lobby/blue", front.Mode{}, false},
+		{"/play", front.Mode{}, false},
+		{"", front.Mode{}, false},
 	} {
 		got, err := parseRoute(c.path)
 		if (err == nil) != c.ok || got != c.want {
 			t.Errorf("parseRoute(%q) = %+v, %v; want %+v, ok %v", c.path, got, err, c.want, c.ok)
 		}
+	}
+}
+
+// The page's address a host gives friends puts an IPv6 host in brackets.
+func TestInvites(t *testing.T) {
+	a := &net.TCPAddr{IP: net.ParseIP("2001:db8::7"), Port: 8080}
+	if got := Invites(a, nil); len(got) != 1 || got[0] != "http://[2001:db8::7]:8080/" {
+		t.Errorf("Invites(%s) = %q, want the page's address, the host in brackets", a, got)
 	}
 }

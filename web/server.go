@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/admit"
 	"gridlag/ratelog"
 	"gridlag/remote"
 )
@@ -37,8 +38,8 @@ type Server struct {
 	game     *remote.Game // the default handler's game, which keeps dropped avatars by identity
 	handler  func(ctx context.Context, p *remote.Player) error
 	page     *page
-	sessions *remote.Slots // WebSockets, in all and per client address
-	conns    *remote.Slots // open connections, in all and per connection address
+	sessions *admit.Slots  // WebSockets, in all and per client address
+	conns    *admit.Slots  // open connections, in all and per connection address
 	resizes  atomic.Uint64 // page sizes that resized a session's screen (see resizer)
 	http     *http.Server
 
@@ -68,8 +69,8 @@ func New(opts Options) (*Server, error) {
 		warn:     ratelog.New(opts.Logger, 0, nil),
 		handler:  opts.Handler,
 		page:     pg,
-		sessions: remote.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
-		conns:    remote.NewSlots(connsPerSession*opts.MaxSessions, connsPerSession*opts.MaxPerAddr, "connections", "connections"),
+		sessions: admit.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
+		conns:    admit.NewSlots(connsPerSession*opts.MaxSessions, connsPerSession*opts.MaxPerAddr, "connections", "connections"),
 		live:     make(map[*socket]struct{}),
 		players:  make(map[string]*socket),
 	}
@@ -137,7 +138,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
 		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout,
 		"max_message", s.opts.MaxMessage, "message_rate", s.opts.MessageRate)
-	err := s.http.Serve(cappedListener{Listener: ln, srv: s})
+	err := s.http.Serve(admit.Listen(ln, s.admitConn, s.log))
 	if errors.Is(err, http.ErrServerClosed) || s.isClosed() {
 		return ErrServerClosed
 	}
@@ -176,14 +177,8 @@ func (s *Server) Close() error {
 	err := s.http.Close() // the listeners, and the connections not yet a session's
 
 	s.cancel()
-	ended := make(chan struct{})
-	go func() {
-		s.sessWG.Wait()
-		close(ended)
-	}()
-	select {
-	case <-ended:
-	case <-time.After(closeGrace):
+	ended, inTime := remote.AwaitSessions(&s.sessWG, closeGrace)
+	if !inTime {
 		s.log.Warn("web sessions still running after the grace period; closing their connections")
 		s.mu.Lock()
 		for so := range s.live {
@@ -215,37 +210,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.page.serveHTTP(w, r)
 }
 
-// cappedListener applies the caps on open connections: a connection over
-// them is closed at once.
-type cappedListener struct {
-	net.Listener
-	srv *Server
-}
-
-func (l cappedListener) Accept() (net.Conn, error) {
-	for {
-		c, err := l.Listener.Accept()
-		if err != nil {
-			return nil, err
-		}
-		key := remote.AddrKey(c.RemoteAddr())
-		peer, _ := parsePeer(c.RemoteAddr().String())
-		release, _, refusal := l.srv.conns.Take(key, l.srv.trusted(peer.Addr()))
-		if release == nil {
-			l.srv.refuseConn(c, key, refusal)
-			continue
-		}
-		return &countedConn{Conn: c, release: release}, nil
+// admitConn applies the caps on open connections to a new connection: one
+// over them is turned away at once, before its request (HTTP has no word
+// for a server to say before it).
+func (s *Server) admitConn(c net.Conn) net.Conn {
+	peer, _ := parsePeer(c.RemoteAddr().String())
+	release, v, refusal := s.conns.Take(admit.Key(c.RemoteAddr()), s.trusted(peer.Addr()))
+	if release == nil {
+		admit.Refuse(s.warn, "web connection refused", c, admit.Refusal{Kind: connRefusals[v], Text: refusal}, nil)
+		return nil
 	}
+	return &countedConn{Conn: c, release: release}
 }
 
-// refuseConn closes a connection over the caps at once, before its
-// request (HTTP has no word for a server to say before it), and logs why,
-// summarised.
-func (s *Server) refuseConn(c net.Conn, key, reason string) {
-	s.warn.Warn("refused "+key+" connection", "web connection refused", "remote", key, "reason", reason)
-	c.Close()
-}
+// connRefusals are the kinds of the refusals of connections, for the
+// log's summaries.
+var connRefusals = map[admit.Verdict]string{admit.PoolFull: "conn_full", admit.AddrFull: "conn_addr", admit.Reserved: "conn_reserved"}
 
 // countedConn is an open connection: it holds its place in the caps until
 // closed.

@@ -19,6 +19,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/gdamore/tcell/v2"
 
+	"gridlag/admit"
 	"gridlag/client"
 	"gridlag/protocol"
 	"gridlag/remote"
@@ -85,7 +86,7 @@ type socket struct {
 	c     *websocket.Conn
 	addr  net.Addr // the client's address, as it counts
 	host  string   // its IP, for the log
-	key   string   // its key for the per-address caps and the log's summaries (remote.AddrKey)
+	key   string   // its key for the per-address caps and the log's summaries (admit.Key)
 	begun time.Time
 	log   *remote.SessionLog // its lines, summarised by address; set once the hello came
 
@@ -102,7 +103,7 @@ type socket struct {
 // hello, the game, the end.
 func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	addr, forwarded := s.clientAddr(r)
-	host, key := remote.HostOf(addr), remote.AddrKey(addr)
+	host, key := admit.Host(addr), admit.Key(addr)
 	if !s.originAllowed(r) {
 		s.warn.Warn("refused "+key+" origin", "web socket refused", "remote", host, "reason", "not from the game's page",
 			"origin", r.Header.Get("Origin"), "host", r.Host)
@@ -205,13 +206,13 @@ func (so *socket) run() {
 	context.AfterFunc(ctx, so.tty.End)
 	identity := identityOf(h.ID)
 	p := &remote.Player{Screen: screen, User: h.Name, Fingerprint: identity, Color: remote.FingerprintColor(identity),
-		RemoteAddr: so.addr, Spectate: rt.spectate, Room: rt.room, Lobby: rt.lobby, Joined: so.joined, Log: so.log}
-	if rt.spectate {
+		RemoteAddr: so.addr, Mode: rt, Joined: so.joined, Log: so.log}
+	if !rt.Plays() {
 		p.Fingerprint, p.Color = "", 0
 	} else {
 		so.takeOver(identity)
 	}
-	so.log.Info("", "web session start", "identity", p.Fingerprint, "page", rt.title(), "term", termName,
+	so.log.Info("", "web session start", "identity", p.Fingerprint, "page", rt.String(), "term", termName,
 		"size", fmt.Sprintf("%dx%d", h.Cols, h.Rows))
 	pr, pw := io.Pipe()
 	resize := newResizer(so.tty, win, func() { s.resizes.Add(1) })

@@ -15,6 +15,8 @@ import (
 	"github.com/coder/websocket"
 	"github.com/gdamore/tcell/v2"
 
+	"gridlag/admit"
+	"gridlag/admit/admittest"
 	"gridlag/remote"
 	"gridlag/tui"
 )
@@ -384,7 +386,7 @@ func TestClientAddressFromATrustedProxyOnly(t *testing.T) {
 			}
 			openTab(t, s, d, "ada", testID(1), "/")
 			p := <-seen
-			if got := remote.HostOf(p.RemoteAddr); got != c.want {
+			if got := admit.Host(p.RemoteAddr); got != c.want {
 				t.Errorf("the player counts as %s, want %s", got, c.want)
 			}
 		})
@@ -421,7 +423,7 @@ func TestCloseTellsThePlayers(t *testing.T) {
 // sessions from one address, each started and quit, write one start
 // line and one end line, the others counted for the summary.
 func TestSessionLinesSummarisedByAddress(t *testing.T) {
-	var lb logBuffer
+	var lb admittest.Log
 	s := startWeb(t, Options{Handler: sizeHandler(nil), Logger: log.New(&lb)})
 	for i := range 5 {
 		tb := openTab(t, s, dialer{}, fmt.Sprintf("mob%d", i), testID(i+1), "/")
@@ -430,37 +432,8 @@ func TestSessionLinesSummarisedByAddress(t *testing.T) {
 		tb.waitEnd()
 	}
 	for _, msg := range []string{"web session start", "web session end"} {
-		if n := lb.count(msg, "remote=127.0.0.1:"); n != 1 {
+		if n := lb.Count(msg, "remote=127.0.0.1:"); n != 1 {
 			t.Errorf("%d %q lines from 127.0.0.1, want 1", n, msg)
 		}
 	}
-}
-
-// logBuffer is a log's output, safe to read while the server writes.
-type logBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-// count is the number of lines holding every one of subs.
-func (l *logBuffer) count(subs ...string) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	n := 0
-next:
-	for _, line := range strings.Split(l.b.String(), "\n") {
-		for _, s := range subs {
-			if !strings.Contains(line, s) {
-				continue next
-			}
-		}
-		n++
-	}
-	return n
 }

@@ -7,7 +7,6 @@ package sdktest
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -17,10 +16,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"gridlag/admit/admittest"
 )
 
 // Capacity is the capacity of the players List of the GameServer the SDK
@@ -53,7 +53,7 @@ type SDKServer struct {
 
 	t   testing.TB
 	cmd *exec.Cmd
-	out *lockedBuffer
+	out *admittest.Log
 }
 
 // Entry is one line of the SDK server's log.
@@ -110,7 +110,7 @@ func Start(t testing.TB) *SDKServer {
 		t.Fatal(err)
 	}
 	ports := freePorts(t, 3)
-	s := &SDKServer{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[0])), Port: ports[0], t: t, out: &lockedBuffer{}}
+	s := &SDKServer{Addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(ports[0])), Port: ports[0], t: t, out: &admittest.Log{}}
 	s.cmd = exec.Command(script, "--local", "--address", "127.0.0.1", "--file", file,
 		"--http-port", strconv.Itoa(ports[0]), "--grpc-port", strconv.Itoa(ports[1]), "--health-port", strconv.Itoa(ports[2]),
 		"--graceful-termination=false")
@@ -198,22 +198,4 @@ func (s *SDKServer) Count(message string) int {
 		}
 	}
 	return n
-}
-
-// lockedBuffer is an output safe for concurrent use.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

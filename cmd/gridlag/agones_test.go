@@ -2,23 +2,18 @@ package main
 
 import (
 	"context"
-	"io"
 	"net"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/log"
-
+	"gridlag/admit/admittest"
 	"gridlag/agones"
 	"gridlag/agones/sdktest"
 	"gridlag/protocol"
@@ -57,7 +52,7 @@ type agonesGameProcess struct {
 	sdk    *sdktest.SDKServer
 	client *agones.Client
 	cmd    *exec.Cmd
-	log    *syncBuffer
+	log    *admittest.Log
 	exited chan error
 }
 
@@ -68,7 +63,7 @@ func startAgonesGame(t *testing.T, bin string) *agonesGameProcess {
 	sdk := sdktest.Start(t)
 	client, err := agones.New(agones.Options{Addr: sdk.Addr, Timeout: 10 * time.Second})
 	must(t, err)
-	gs := &agonesGameProcess{t: t, sdk: sdk, client: client, log: &syncBuffer{}, exited: make(chan error, 1)}
+	gs := &agonesGameProcess{t: t, sdk: sdk, client: client, log: &admittest.Log{}, exited: make(chan error, 1)}
 	gs.cmd = exec.Command(bin, "-server", "-addr", "127.0.0.1:0", "-bots", "2", "-agones", "-agones-health", "1s", "-drain", "300ms")
 	gs.cmd.Env = append(os.Environ(), agones.PortEnv+"="+strconv.Itoa(sdk.Port))
 	gs.cmd.Stderr = gs.log
@@ -209,53 +204,5 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
-	}
-}
-
-// TestHeartbeatNeverWaitsForHealth: while a Health call hangs, the world's
-// heartbeats return at once and are dropped, and no second call starts;
-// once it answers, the next beat pings again.
-func TestHeartbeatNeverWaitsForHealth(t *testing.T) {
-	var calls atomic.Int32
-	release := make(chan struct{})
-	sidecar := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if calls.Add(1) == 1 {
-			<-release
-		}
-		w.Write([]byte("{}"))
-	}))
-	t.Cleanup(sidecar.Close)
-	_, port, _ := net.SplitHostPort(strings.TrimPrefix(sidecar.URL, "http://"))
-	t.Setenv(agones.PortEnv, port)
-	ag, err := agonesFlags{on: true, timeout: 10 * time.Second, health: time.Second}.start(log.New(io.Discard))
-	must(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go ag.ping(ctx)
-
-	beatUntil(t, ag, func() bool { return calls.Load() == 1 })
-	promptly(t, func() error {
-		for range 1000 {
-			ag.beat() // would block here if a beat waited for the call
-		}
-		return nil
-	})
-	if n := calls.Load(); n != 1 {
-		t.Fatalf("%d Health calls while the first hung, want 1", n)
-	}
-	close(release)
-	beatUntil(t, ag, func() bool { return calls.Load() == 2 })
-}
-
-// beatUntil beats, as the world would, until done.
-func beatUntil(t *testing.T, ag *agonesGame, done func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !done() {
-		if time.Now().After(deadline) {
-			t.Fatal("the beats never led to the Health call")
-		}
-		ag.beat()
-		time.Sleep(time.Millisecond)
 	}
 }

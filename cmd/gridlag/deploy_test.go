@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/log"
+
+	"gridlag/admit/admittest"
 )
 
 // jsonList reads the first flow list after prefix on a line of text (a
@@ -64,7 +66,7 @@ func TestKubernetesDeploymentProbesTheServer(t *testing.T) {
 
 	f.addr, f.ssh, f.ops.health = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
 	f.sshKey = filepath.Join(t.TempDir(), filepath.Base(f.sshKey))
-	logs := &syncBuffer{}
+	logs := &admittest.Log{}
 	g, err := startGame(context.Background(), f, f.addr, log.New(logs), f.bots, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"gridlag/admit/admittest"
 )
 
 // TestDrainInTmux: a server with SSH and bots, run with -drain 6s, and on
@@ -39,10 +41,10 @@ func TestDrainInTmux(t *testing.T) {
 		pane("tcp-player", gridlag+"-name ada"),
 		pane("ssh-player", ssh+"bob@"+host),
 	}
-	panes[0].waitFor(20*time.Second, "players", "bot-1 (")
-	panes[1].waitFor(20*time.Second, "players", "bot-1 (")
-	panes[2].waitFor(20*time.Second, "playing as ada", "you (")
-	panes[3].waitFor(20*time.Second, "playing as bob", "you (")
+	panes[0].waitFor("players", "bot-1 (")
+	panes[1].waitFor("players", "bot-1 (")
+	panes[2].waitFor("playing as ada", "you (")
+	panes[3].waitFor("playing as bob", "you (")
 
 	sv.cmd.Process.Signal(syscall.SIGTERM)
 	count := regexp.MustCompile(`server stopping in (\d) s`)
@@ -88,7 +90,7 @@ type sshServerBinary struct {
 	bin, dir          string
 	gameAddr, sshAddr string
 	cmd               *exec.Cmd
-	logs              *syncBuffer
+	logs              *admittest.Log
 	exited            chan error // its exit, once
 }
 
@@ -107,7 +109,7 @@ func startSSHServerBinary(t *testing.T, args ...string) *sshServerBinary {
 		}
 	}
 	sv := &sshServerBinary{bin: buildBinary(t), dir: t.TempDir(), gameAddr: freeAddr(t), sshAddr: freeAddr(t),
-		logs: &syncBuffer{}, exited: make(chan error, 1)}
+		logs: &admittest.Log{}, exited: make(chan error, 1)}
 	sv.cmd = exec.Command(sv.bin, append([]string{"-server", "-addr", sv.gameAddr, "-ssh", sv.sshAddr,
 		"-ssh-key", filepath.Join(sv.dir, "host_key")}, args...)...)
 	sv.cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+sv.dir)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/log"
 )
@@ -179,7 +180,7 @@ func TestReadmeCommandsRun(t *testing.T) {
 				}
 				err = replayMain(c.args[1:], &out)
 			case "lab":
-				_, _, err = newLab(c.args[1:], io.Discard)
+				_, _, err = newLab(c.args[1:], io.Discard, time.Now)
 			case "bots", "load":
 				if testing.Short() {
 					t.Skip("runs for seconds")

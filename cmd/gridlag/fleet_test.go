@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gridlag/admit/admittest"
 )
 
 // deployDir holds the image and the manifests of a fleet.
@@ -101,7 +103,7 @@ func TestDeployMemoryLimit(t *testing.T) {
 
 // runWithin runs cmd and returns its output, killing it after d.
 func runWithin(cmd *exec.Cmd, d time.Duration) (string, error) {
-	var out syncBuffer
+	var out admittest.Log
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		return "", err

@@ -20,6 +20,7 @@ import (
 	"gridlag/bot"
 	"gridlag/client"
 	"gridlag/client/tcp"
+	"gridlag/front"
 	"gridlag/grid"
 	"gridlag/metrics"
 	"gridlag/protocol"
@@ -41,6 +42,7 @@ type gameFlags struct {
 	spectate bool
 	room     string
 	lobby    bool
+	mode     front.Mode // the terminal's: -spectate, -lobby and -room, parsed once (check)
 	name     string
 	latency  time.Duration
 	jitter   time.Duration
@@ -140,9 +142,6 @@ func gameMain(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	if f.spectate {
-		return spectateMain(ctx, f)
-	}
 	return playMain(ctx, f)
 }
 
@@ -248,32 +247,69 @@ Flags:
 `, strings.Join(tui.KeyHelp(), "\n  "), strings.Join(tui.LobbyKeyHelp(), "\n  "), strings.Join(tui.SpectateKeyHelp(), "\n  "), strings.Join(tui.TeachKeyHelp(), "\n  "), defaultLogPath())
 }
 
-// check refuses flags that do not go together (each flag's value was
-// checked as it was parsed).
-func (f *gameFlags) check() error {
+// place is where gridlag runs: a player's terminal on an embedded server
+// (no -server, no -connect), a headless server (-server), or a player's
+// terminal on a remote server (-connect).
+type place uint8
+
+const (
+	embedded place = 1 << iota
+	serving
+	connecting
+)
+
+func (f *gameFlags) place() place {
 	switch {
-	case f.serve && f.connect != "":
+	case f.serve:
+		return serving
+	case f.connect != "":
+		return connecting
+	}
+	return embedded
+}
+
+// placed are the flags that only some places take, in the order check
+// looks at them: given anywhere else, gridlag refuses them, saying why.
+var placed = []struct {
+	given func(*gameFlags) bool
+	in    place
+	why   string
+}{
+	{func(f *gameFlags) bool { return f.logPath == "-" }, serving,
+		"-log - is for -server: while playing, the screen is the game's (logs go to a file)"},
+	{func(f *gameFlags) bool { return f.loss > 0 }, embedded | connecting,
+		"-loss is the terminal client's (playing or spectating); a server's SSH players and bots have none"},
+	{func(f *gameFlags) bool { return f.spectate }, connecting,
+		"-spectate needs -connect HOST:PORT: the server to watch"},
+	{func(f *gameFlags) bool { return f.agones.on }, serving,
+		"-agones is for -server"},
+	{func(f *gameFlags) bool { return f.botsSet && f.bots > 0 }, embedded | serving,
+		"-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one"},
+	{func(f *gameFlags) bool { return f.room != "" }, embedded | connecting,
+		"-room is the client's: a server opens rooms as clients name them"},
+	{func(f *gameFlags) bool { return f.scale.metrics != "" || f.ops.health != "" }, embedded | serving,
+		"-metrics and -health serve a server's figures and health; with -connect there is no server here"},
+	{func(f *gameFlags) bool { return f.web.addr != "" }, embedded | serving,
+		"-web serves a server's players in a browser; with -connect there is no server here"},
+}
+
+// check refuses flags that do not go together (each flag's value was
+// checked as it was parsed) and parses the terminal's mode.
+func (f *gameFlags) check() error {
+	if f.serve && f.connect != "" {
 		return errors.New("-server and -connect do not go together")
-	case !f.serve && f.logPath == "-":
-		return errors.New("-log - is for -server: while playing, the screen is the game's (logs go to a file)")
+	}
+	at := f.place()
+	for _, p := range placed {
+		if p.given(f) && p.in&at == 0 {
+			return errors.New(p.why)
+		}
+	}
+	switch {
 	case f.serve && f.addr == "" && f.ssh == "" && f.web.addr == "":
 		return errors.New("-addr \"\" needs -ssh or -web: nobody could join")
-	case f.serve && f.loss > 0:
-		return errors.New("-loss is the terminal client's (playing or spectating); a server's SSH players and bots have none")
-	case f.spectate && f.connect == "":
-		return errors.New("-spectate needs -connect HOST:PORT: the server to watch")
 	case f.mapPath != "" && f.scale.mapGen != (mapSize{}):
 		return errors.New("-map and -map-gen do not go together")
-	case f.agones.on && !f.serve:
-		return errors.New("-agones is for -server")
-	case f.connect != "" && f.botsSet && f.bots > 0:
-		return errors.New("-bots starts bots on the embedded server; use `gridlag bots -connect` for a remote one")
-	case f.room != "" && f.serve:
-		return errors.New("-room is the client's: a server opens rooms as clients name them")
-	case f.room != "" && f.lobby:
-		return errors.New("-room and -lobby do not go together: the lobby is for choosing a room")
-	case f.lobby && f.spectate:
-		return errors.New("-lobby is for playing; to watch a room, give -spectate -room NAME")
 	case f.teachers != "" && f.ssh == "":
 		return errors.New("-teachers names teachers by their SSH keys: give -ssh too")
 	case f.teach != "" && !f.serve:
@@ -284,19 +320,14 @@ func (f *gameFlags) check() error {
 		return errors.New("-log - and -teach do not go together: the terminal is the teacher's screen (logs go to a file)")
 	case f.ops.pprof && f.scale.metrics == "":
 		return errors.New("-pprof serves the profiler on the -metrics address: give -metrics ADDR")
-	case f.connect != "" && (f.scale.metrics != "" || f.ops.health != ""):
-		return errors.New("-metrics and -health serve a server's figures and health; with -connect there is no server here")
-	case f.connect != "" && f.web.addr != "":
-		return errors.New("-web serves a server's players in a browser; with -connect there is no server here")
 	case (f.rec.path != "" || f.rec.cast != "") && f.serve:
 		return errors.New("-record and -cast are a player's: a server's SSH players record with ssh -t HOST record")
 	case f.rec.path != "" && (f.lobby || f.spectate):
 		return errors.New("-record records one game in one room: give -room NAME instead of -lobby (a spectator records nothing)")
 	}
-	if f.room != "" {
-		if err := protocol.CheckName(f.room); err != nil {
-			return fmt.Errorf("-room %q: %w", f.room, err)
-		}
+	var err error
+	if f.mode, err = f.parseMode(); err != nil {
+		return err
 	}
 	if f.teach != "" {
 		if err := protocol.CheckName(f.teach); err != nil {
@@ -307,6 +338,26 @@ func (f *gameFlags) check() error {
 		return fmt.Errorf("-name %q: %w", f.name, err)
 	}
 	return f.limits.check()
+}
+
+// parseMode is the terminal's mode: -lobby, -spectate [-room NAME] or
+// -room NAME; none plays.
+func (f *gameFlags) parseMode() (front.Mode, error) {
+	m := front.Mode{Kind: front.Play, Room: f.room}
+	switch {
+	case f.lobby && f.room != "":
+		return m, errors.New("-room and -lobby do not go together: the lobby is for choosing a room")
+	case f.lobby && f.spectate:
+		return m, errors.New("-lobby is for playing; to watch a room, give -spectate -room NAME")
+	case f.lobby:
+		m.Kind = front.Lobby
+	case f.spectate:
+		m.Kind = front.Watch
+	}
+	if err := m.Check(); err != nil {
+		return m, fmt.Errorf("-%w", err) // -room "NAME": what is wrong with it
+	}
+	return m, nil
 }
 
 func defaultName() string {
@@ -437,7 +488,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		}
 		if !f.serve {
 			ifaddrs, _ := net.InterfaceAddrs()
-			g.invites = sshInvites(sln.Addr(), ifaddrs)
+			g.invites = sshd.Invites(sln.Addr(), ifaddrs)
 		}
 	}
 	if f.web.addr != "" {
@@ -553,8 +604,8 @@ func cleanStop(err error) error {
 	return err
 }
 
-// playMain runs the terminal client, on an embedded server unless
-// -connect is given.
+// playMain runs the terminal client in f's mode (front.Run), on an
+// embedded server unless -connect is given.
 func playMain(ctx context.Context, f gameFlags) error {
 	logger, closeLog, path, err := openScreenLog(f.logPath, f.debug)
 	if err != nil {
@@ -579,7 +630,6 @@ func playMain(ctx context.Context, f gameFlags) error {
 			invite = g.webInvites[0]
 		}
 	}
-	opts := tcp.Options{Options: client.Options{Name: f.name, Room: f.room, Latency: f.latency, Jitter: f.jitter, Loss: f.loss}, Logger: logger.WithPrefix("client")}
 	screen, err := tcell.NewScreen()
 	if err != nil {
 		return fmt.Errorf("terminal: %w", err)
@@ -590,11 +640,8 @@ func playMain(ctx context.Context, f gameFlags) error {
 	}
 	defer castDone()
 	// A signal ends the game like q: the terminal is restored, exit 0.
-	topts := tui.Options{LogPath: path, Title: title + tui.RoomTitle(f.room), Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()}
-	if f.lobby || f.connect != "" && f.room == "" && tcp.HasRooms(ctx, addr) {
-		logger.Info("lobby", "server", addr, "name", f.name)
-		return tui.RunLobby(screen, tcp.NewAsyncLobby(tcp.Lobby{Ctx: ctx, Addr: addr, Options: opts}), topts)
-	}
+	opts := tcp.Options{Options: client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Loss: f.loss}, Logger: logger.WithPrefix("client")}
+	direct := false
 	if f.rec.path != "" {
 		if f.connect != "" && f.room == "" && tcp.HasRooms(ctx, addr) {
 			return errors.New("-record records one game in one room, and the server has rooms: give -room NAME")
@@ -604,17 +651,16 @@ func playMain(ctx context.Context, f gameFlags) error {
 			return err
 		}
 		defer done() // after the connection closes: its last calls are in
+		direct = true
 	}
-	// Connect, not Dial: the screen comes up at once and says it is
-	// waiting for the server (which takes a round trip, up to a second at
-	// the slider's maximum); q works meanwhile.
-	conn, err := tcp.Connect(ctx, addr, opts)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
-	logger.Info("playing", "server", addr, "room", f.room, "name", f.name, "latency", f.latency, "jitter", f.jitter, "loss", f.loss)
-	return tui.Run(screen, conn, topts)
+	return front.Run(ctx, screen, f.mode, front.Options{
+		Addr:       addr,
+		Client:     opts,
+		Screen:     tui.Options{LogPath: path, Title: title, Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()},
+		WatchTitle: "gridlag — spectating " + addr,
+		Direct:     direct,
+		Log:        logger,
+	})
 }
 
 // recordGame makes opts record the player's game into r's file: the

@@ -28,18 +28,20 @@ type labFlags struct {
 	lag     lagFlags
 	rec     recordFlags
 	cfg     lab.Config // as the flags give it, for a recording's header
+	lesson  string
 }
 
 func labMain(args []string, out io.Writer) error {
-	l, f, err := newLab(args, out)
-	if err != nil {
+	l, f, err := newLab(args, out, time.Now)
+	if err != nil || l == nil { // nil: -print-lesson printed it
 		return err
 	}
 	return runLab(l, f)
 }
 
-// newLab builds the lab its flags describe, on the wall clock.
-func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
+// newLab builds the lab its flags describe, on the clock wall. It returns
+// no lab and no error when -print-lesson had it print a lesson instead.
+func newLab(args []string, out io.Writer, wall func() time.Time) (*lab.Lab, labFlags, error) {
 	cfg := lab.Default()
 	var f labFlags
 	fs := newFlagSet("gridlag lab", out, labUsage)
@@ -65,6 +67,12 @@ func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 	fs.StringVar(&f.mapPath, "map", "", "map file ('#' wall, '.' floor); default: the embedded map")
 	fs.value(&speedValue{&cfg.Speed}, "speed", "the clock's `speed` at the start: 1x, 1/2, 1/4 or 1/10")
 	fs.seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")
+	fs.BoolVar(&cfg.Paused, "paused", false, "start paused at t=0 (. runs the clock, n steps, Bksp starts the script again)")
+	var pings bool
+	fs.BoolVar(&pings, "pings", true, "show pings, pongs and scores on the strips (h hides them)")
+	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 5: Part I to IV, TCP loss) or a lesson file's path")
+	printLesson := 0
+	fs.IntVar(&printLesson, "print-lesson", 0, "print built-in lesson `N`'s file, to start a lesson of your own from, and exit")
 	f.lag.define(fs, 0) // the articles' timelines zap at once
 	fs.StringVar(&f.logPath, "log", "", "log file; default "+defaultLogPath())
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
@@ -72,7 +80,19 @@ func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 	if err := fs.parse(args); err != nil {
 		return nil, f, err
 	}
+	if f.lesson != "" && f.rec.path != "" {
+		return nil, f, fs.usageErrorf("-record records the lab's own run, not a lesson: give -lesson or -record, not both")
+	}
+	if printLesson != 0 {
+		text, err := lab.BuiltinLessonText(printLesson)
+		if err != nil {
+			return nil, f, fmt.Errorf("-print-lesson: %w", err)
+		}
+		_, err = io.WriteString(out, text)
+		return nil, f, err
+	}
 	cfg.LagComp, cfg.Unlag, cfg.Protect = f.lag.on, f.lag.unlag, f.lag.protect
+	cfg.HidePings = !pings
 	for _, p := range []*lab.PlayerConfig{p1, p2} {
 		p.Predict, p.Reconcile, p.Interpolate = predict, reconcile && predict, interpolate
 	}
@@ -82,7 +102,18 @@ func newLab(args []string, out io.Writer) (*lab.Lab, labFlags, error) {
 	}
 	cfg.Map = m
 	f.cfg = cfg
-	l, err := lab.New(cfg, time.Now)
+	if f.lesson != "" {
+		lesson, err := lab.LoadLesson(f.lesson)
+		if err != nil {
+			return nil, f, fmt.Errorf("-lesson: %w", err)
+		}
+		l, err := lab.NewLesson(lesson, cfg, wall)
+		if err != nil {
+			return nil, f, fmt.Errorf("-lesson: %w", err)
+		}
+		return l, f, nil
+	}
+	l, err := lab.New(cfg, wall)
 	if err != nil {
 		return nil, f, fs.usageError(err)
 	}
@@ -119,10 +150,15 @@ func runLab(l *lab.Lab, f labFlags) error {
 				fmt.Fprintf(os.Stderr, "gridlag: -record %s: %v\n", f.rec.path, err)
 				return
 			}
-			if r.Err() == record.ErrFull {
+			end := l.Now()
+			switch at, restarted := r.Restarted(); {
+			case r.Err() == record.ErrFull:
 				sayFull(f.rec.path, f.rec.max, w.Last())
+			case restarted:
+				end = at
+				fmt.Fprintf(os.Stderr, "gridlag: the recording %s ended at the restart at t=%.3fs: a recording holds one run of the lab\n", f.rec.path, at.Seconds())
 			}
-			sayRecorded(f.rec.path, w.Size(), l.Now())
+			sayRecorded(f.rec.path, w.Size(), end)
 		}()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)

@@ -2,25 +2,127 @@ package main
 
 import (
 	"io"
+	"os"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/protocol"
 )
 
 // TestLabLagCompFlag: `gridlag lab` compensates lag unless -lagcomp=false
 // says otherwise, and takes -unlag; the README's Part IV lab command is
 // accepted.
 func TestLabLagCompFlag(t *testing.T) {
-	part4 := "-start2 12,10 -presses2 down@0ms -presses zap@150ms -latency 200ms -speed 1/10"
+	part4 := "-start2 12,10 -presses2 down@0ms -presses zap@150ms -latency 200ms -rate 0 -speed 1/10"
 	for _, c := range []struct {
 		args string
 		want bool
 	}{{"", true}, {"-lagcomp=false", false}, {"-lagcomp=false -unlag 0", false}, {"-unlag 200ms", true}, {part4, true}} {
-		l, _, err := newLab(strings.Fields(c.args), io.Discard)
+		l, _, err := newLab(strings.Fields(c.args), io.Discard, time.Now)
 		if err != nil {
 			t.Fatalf("gridlag lab %s: %v", c.args, err)
 		}
 		if l.LagComp() != c.want {
 			t.Errorf("gridlag lab %s: lag compensation %v, want %v", c.args, l.LagComp(), c.want)
 		}
+	}
+}
+
+// TestReadmeLabCommands: every lab command the README shows builds a lab,
+// and the figures their comments print are the lab's: the Part IV case
+// rewinds what the README says (the articles' case, at -rate 0), and the
+// rehearsal command stays at t 0.000 until its clock is run, then plays
+// its script and plays it again after a restart.
+func TestReadmeLabCommands(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(readme), "### `gridlag lab`")
+	_, block, _ := strings.Cut(section, "```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	rewound := regexp.MustCompile(`rewound (\d+ms)`)
+	checked := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		cmd, comment, _ := strings.Cut(line, "#")
+		args, ok := strings.CutPrefix(strings.TrimSpace(cmd), "bin/gridlag lab")
+		if !ok {
+			t.Fatalf("not a lab command in the README's lab section: %q", line)
+		}
+		now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
+		wall := func() time.Time { return now }
+		l, _, err := newLab(strings.Fields(args), io.Discard, wall)
+		if err != nil {
+			t.Fatalf("README: %s: %v", line, err)
+		}
+		run := func(d time.Duration) { // d of the lab's time, at any speed
+			for end := l.Now() + d; l.Now() < end; {
+				now = now.Add(10 * time.Millisecond)
+				l.Sync()
+			}
+		}
+		if m := rewound.FindStringSubmatch(comment); m != nil {
+			checked["rewound"] = true
+			run(time.Second)
+			z, ok := l.LastZap()
+			if !ok || z.Outcome != protocol.ZapHit || client.Millis(z.Rewind) != m[1] {
+				t.Errorf("README: %s: the lab judged %+v, want a hit rewound %s", line, z, m[1])
+			}
+		}
+		if strings.Contains(args, "-paused") {
+			checked["paused"] = true
+			now = now.Add(time.Hour)
+			l.Sync()
+			p1 := l.Players()[0]
+			if l.Now() != 0 || len(p1.View().Pending) != 0 {
+				t.Fatalf("README: %s: an hour later t=%v, pending %d", line, l.Now(), len(p1.View().Pending))
+			}
+			for range 2 {
+				l.Resume()
+				run(120 * time.Millisecond)
+				if v := p1.View(); v.Predicted != (grid.Pos{X: 12, Y: 10}) || len(v.Pending) != 2 {
+					t.Fatalf("README: %s: at %v Player 1 sees itself at %v with %d pending, want (12,10) and #1 #2", line, l.Now(), v.Predicted, len(v.Pending))
+				}
+				if err := l.Restart(); err != nil || l.Now() != 0 {
+					t.Fatalf("README: %s: restart: t=%v, %v", line, l.Now(), err)
+				}
+			}
+		}
+	}
+	if !checked["rewound"] || !checked["paused"] {
+		t.Errorf("the README's lab commands lack the Part IV rewind or the rehearsal: %v", checked)
+	}
+}
+
+// TestLabLessonFlag: -lesson N gives a built-in lesson, -lesson FILE a
+// teacher's own; a lesson that is not there, or a file with a mistake,
+// stops with a clear error (the file and its line).
+func TestLabLessonFlag(t *testing.T) {
+	l, _, err := newLab([]string{"-lesson", "2"}, io.Discard, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ls, ok := l.Lesson(); !ok || !strings.Contains(ls.Title, "Lesson 2") || ls.Next != "run the step" {
+		t.Fatalf("-lesson 2 gives %+v (in a lesson: %v)", ls, ok)
+	}
+	bad := t.TempDir() + "/mine.txt"
+	if err := os.WriteFile(bad, []byte("title Mine\nstep One\nat 100ms\nask Where?\nansewr Here\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for args, want := range map[string]string{
+		"-lesson 6":      "-lesson: no lesson 6: the lessons are 1 to 5",
+		"-lesson " + bad: `-lesson: mine.txt:5: unknown directive "ansewr"`,
+	} {
+		if _, _, err := newLab(strings.Fields(args), io.Discard, time.Now); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("gridlag lab %s: %v, want %q", args, err, want)
+		}
+	}
+	var out strings.Builder
+	if l, _, err := newLab([]string{"-print-lesson", "2"}, &out, time.Now); err != nil || l != nil || !strings.HasPrefix(out.String(), "# Lesson 2") {
+		t.Errorf("-print-lesson 2: %v, printed %.40q", err, out.String())
 	}
 }

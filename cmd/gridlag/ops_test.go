@@ -18,6 +18,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/admit/admittest"
 	"gridlag/metrics"
 	"gridlag/protocol"
 	"gridlag/server"
@@ -88,7 +89,7 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 			}
 		}
 	}
-	logs := &syncBuffer{}
+	logs := &admittest.Log{}
 	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, hook)
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +165,7 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 func TestOneStartLine(t *testing.T) {
 	f := parseGame(t, "-server", "-metrics", "127.0.0.1:0", "-rate", "30", "-max-players", "200", "-move-time", "100ms",
 		"-ssh", "127.0.0.1:0", "-ssh-key", filepath.Join(t.TempDir(), "key"), "-summary", "0", "-drain", "0s")
-	logs := &syncBuffer{}
+	logs := &admittest.Log{}
 	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +211,7 @@ func TestChangedSettings(t *testing.T) {
 // to the player who came and went, and the players gauge follows.
 func TestSummaryLinesOnAShortInterval(t *testing.T) {
 	f := parseGame(t, "-server", "-summary", "20ms", "-drain", "0s")
-	logs := &syncBuffer{}
+	logs := &admittest.Log{}
 	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +251,7 @@ func TestSummaryLinesOnAShortInterval(t *testing.T) {
 // TestSummaryOff: -summary 0 logs none.
 func TestSummaryOff(t *testing.T) {
 	f := parseGame(t, "-server", "-summary", "0")
-	logs := &syncBuffer{}
+	logs := &admittest.Log{}
 	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -341,40 +342,6 @@ func TestMakeBuildStampsTheCommit(t *testing.T) {
 	}
 }
 
-// TestSSHInvites: what a host gives friends, from the SSH listener's
-// address and the machine's addresses.
-func TestSSHInvites(t *testing.T) {
-	ifaddrs := []net.Addr{
-		&net.IPNet{IP: net.ParseIP("127.0.0.1"), Mask: net.CIDRMask(8, 32)},
-		&net.IPNet{IP: net.ParseIP("::1"), Mask: net.CIDRMask(128, 128)},
-		&net.IPNet{IP: net.ParseIP("fe80::1"), Mask: net.CIDRMask(64, 128)},
-		&net.IPNet{IP: net.ParseIP("2001:db8::7"), Mask: net.CIDRMask(64, 128)},
-		&net.IPNet{IP: net.ParseIP("192.168.1.5"), Mask: net.CIDRMask(24, 32)},
-		&net.IPNet{IP: net.ParseIP("169.254.3.4"), Mask: net.CIDRMask(16, 32)},
-	}
-	loopbackOnly := ifaddrs[:3]
-	for _, c := range []struct {
-		addr    string
-		ifaddrs []net.Addr
-		want    string
-	}{
-		{"[::]:2222", ifaddrs, "[ssh -p 2222 192.168.1.5 ssh -p 2222 2001:db8::7]"},
-		{"0.0.0.0:2222", ifaddrs, "[ssh -p 2222 192.168.1.5 ssh -p 2222 2001:db8::7]"},
-		{"[::]:22", ifaddrs, "[ssh 192.168.1.5 ssh 2001:db8::7]"},
-		{"[::]:2222", loopbackOnly, "[ssh -p 2222 localhost]"},
-		{"127.0.0.1:2222", ifaddrs, "[ssh -p 2222 localhost]"},
-		{"10.0.0.9:2222", ifaddrs, "[ssh -p 2222 10.0.0.9]"},
-	} {
-		addr, err := net.ResolveTCPAddr("tcp", c.addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := fmt.Sprint(sshInvites(addr, c.ifaddrs)); got != c.want {
-			t.Errorf("listening on %s: %s, want %s", c.addr, got, c.want)
-		}
-	}
-}
-
 // TestInviteFriendsInTmux: a local game that also serves SSH says on the
 // screen (its title line) and in the log what to give friends.
 func TestInviteFriendsInTmux(t *testing.T) {
@@ -390,9 +357,9 @@ func TestInviteFriendsInTmux(t *testing.T) {
 	_, port, _ := net.SplitHostPort(sshAddr)
 	invite := "ssh -p " + port + " localhost"
 	tm := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s -name ada -bots 0 -ssh %s; echo EXIT=$?; sleep 60", state, bin, sshAddr))
-	tm.waitFor(10*time.Second, "friends: "+invite)
+	tm.waitFor("friends: " + invite)
 	tm.keys("q")
-	tm.waitFor(5*time.Second, "EXIT=0")
+	tm.waitFor("EXIT=0")
 	logText, err := os.ReadFile(filepath.Join(state, "gridlag", "gridlag.log"))
 	if err != nil || !strings.Contains(string(logText), "INFO friends join over SSH with: "+invite+"\n") {
 		t.Fatalf("log file: %v\n%s", err, logText)

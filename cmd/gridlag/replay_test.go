@@ -238,11 +238,11 @@ func TestLabCastAndRecordInTmux(t *testing.T) {
 	dir := t.TempDir()
 	cast, rec := filepath.Join(dir, "a.cast"), filepath.Join(dir, "a.rec")
 	tm := newTmux(t, 160, 45, bin+" lab -presses right@0ms,right@100ms -rate 0 -log "+filepath.Join(dir, "log")+" -cast "+cast+" -record "+rec+"; sleep 60")
-	tm.waitFor(10*time.Second, "Player 1", "Server")
+	tm.waitFor("Player 1", "Server")
 	tm.keys("Left", "w", "r", ".", "n", "n", ".")
 	time.Sleep(300 * time.Millisecond)
 	tm.keys("q")
-	tm.waitFor(10*time.Second, "replay it with: gridlag replay", "play it with: asciinema play")
+	tm.waitFor("replay it with: gridlag replay", "play it with: asciinema play")
 	f, err := os.Open(cast)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"testing"
-	"time"
 )
 
 // TestLobbyInTmux runs a real server and two real terminal clients: ada
@@ -21,13 +20,13 @@ func TestLobbyInTmux(t *testing.T) {
 		return newTmux(t, 120, 40, fmt.Sprintf("XDG_STATE_HOME=%s %s -connect %s %s; echo EXIT=$?; sleep 60", t.TempDir(), bin, addr, args))
 	}
 	ada := client("-name ada -room kitchen")
-	ada.waitFor(10*time.Second, "room kitchen", "you (10,10)")
+	ada.waitFor("room kitchen", "you (10,10)")
 	bob := client("-name bob")
-	bob.waitFor(10*time.Second, "— lobby", "(default)", "kitchen             1/32")
+	bob.waitFor("— lobby", "(default)", "kitchen             1/32")
 	bob.keys("Down", "Enter")
-	bob.waitFor(10*time.Second, "room kitchen", "playing as bob", "a ada")
+	bob.waitFor("room kitchen", "playing as bob", "a ada")
 	for _, tm := range []*tmux{ada, bob} {
 		tm.keys("q")
-		tm.waitFor(5*time.Second, "EXIT=0")
+		tm.waitFor("EXIT=0")
 	}
 }

@@ -1,20 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/admit/admittest"
 	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server/world"
@@ -130,30 +129,12 @@ func TestSecondSignalClosesAtOnce(t *testing.T) {
 	<-done
 }
 
-// syncBuffer is a buffer a process writes while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestSignalsEndTheServerWithStatus0: the process drains on SIGTERM and
 // exits 0 after a second one, however long the drain.
 func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 	bin := buildBinary(t)
 	cmd := exec.Command(bin, "-server", "-addr", "127.0.0.1:0", "-drain", "1h")
-	logs := &syncBuffer{}
+	logs := &admittest.Log{}
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
-	"time"
 )
 
 // TestTeachHereInTmux: the server's own terminal teaches (-server -teach
@@ -25,9 +24,9 @@ func TestTeachHereInTmux(t *testing.T) {
 	state := t.TempDir()
 	teacher := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s -server -addr %s -teach lecture -name hopper -drain 0s -log %s; echo EXIT=$?; sleep 60",
 		state, bin, addr, filepath.Join(t.TempDir(), "server.log")))
-	teacher.waitFor(10*time.Second, "teaching", "room lecture", "latency [-]    0ms [+]")
+	teacher.waitFor("teaching", "room lecture", "latency [-]    0ms [+]")
 	student := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s -connect %s -room lecture -name ada; echo EXIT=$?; sleep 60", state, bin, addr))
-	student.waitFor(10*time.Second, "teacher: no added lag")
+	student.waitFor("teacher: no added lag")
 	rtt := regexp.MustCompile(`rtt (\d+)ms`)
 	class := regexp.MustCompile(`ada +(\d+)ms`)
 	ms := func(re *regexp.Regexp, screen string) int {
@@ -38,20 +37,20 @@ func TestTeachHereInTmux(t *testing.T) {
 		n, _ := strconv.Atoi(m[1])
 		return n
 	}
-	teacher.waitUntil(10*time.Second, "ada in the class list", func(s string) bool { return ms(class, s) >= 0 })
+	teacher.waitUntil("ada in the class list", func(s string) bool { return ms(class, s) >= 0 })
 	if got := ms(rtt, student.screen()); got >= 250 {
 		t.Fatalf("the student's round trip is %d ms before the teacher set any", got)
 	}
 	for range 6 {
 		teacher.keys("]")
 	}
-	teacher.waitFor(5*time.Second, "latency [-]  300ms [+] 150ms each way")
+	teacher.waitFor("latency [-]  300ms [+] 150ms each way")
 	about300 := func(n int) bool { return n >= 290 && n < 400 }
-	student.waitUntil(10*time.Second, "a round trip of about 300 ms on the student's screen", func(s string) bool { return about300(ms(rtt, s)) })
-	student.waitFor(5*time.Second, "teacher: 300ms round trip", "+ teacher's 300ms round trip")
-	teacher.waitUntil(10*time.Second, "ada's round trip of about 300 ms in the class list", func(s string) bool { return about300(ms(class, s)) })
+	student.waitUntil("a round trip of about 300 ms on the student's screen", func(s string) bool { return about300(ms(rtt, s)) })
+	student.waitFor("teacher: 300ms round trip", "+ teacher's 300ms round trip")
+	teacher.waitUntil("ada's round trip of about 300 ms in the class list", func(s string) bool { return about300(ms(class, s)) })
 
 	teacher.keys("q")
-	teacher.waitFor(10*time.Second, "EXIT=0")
-	student.waitFor(10*time.Second, "gridlag: server stopped", "EXIT=0")
+	teacher.waitFor("EXIT=0")
+	student.waitFor("gridlag: server stopped", "EXIT=0")
 }

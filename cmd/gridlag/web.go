@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-	"strconv"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -88,22 +87,7 @@ func (g *game) startWeb(f gameFlags, gameAddr string, logger *log.Logger) ([]any
 	go func() { g.errCh <- g.browser.Serve(ln) }()
 	if !f.serve {
 		ifaddrs, _ := net.InterfaceAddrs()
-		g.webInvites = webInvites(ln.Addr(), ifaddrs)
+		g.webInvites = web.Invites(ln.Addr(), ifaddrs)
 	}
 	return []any{"web", ln.Addr().String()}, nil
-}
-
-// webInvites returns the page's addresses a host gives friends to play in
-// a browser, http://HOST:PORT/, one for each of the machine's addresses
-// others can reach, as sshInvites.
-func webInvites(addr net.Addr, ifaddrs []net.Addr) []string {
-	tcp, ok := addr.(*net.TCPAddr)
-	if !ok {
-		return nil
-	}
-	var urls []string
-	for _, h := range inviteHosts(tcp, ifaddrs) {
-		urls = append(urls, "http://"+net.JoinHostPort(h, strconv.Itoa(tcp.Port))+"/")
-	}
-	return urls
 }

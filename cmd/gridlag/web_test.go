@@ -14,6 +14,8 @@ import (
 
 	"github.com/charmbracelet/log"
 	"github.com/coder/websocket"
+
+	"gridlag/admit/admittest"
 )
 
 // webNotice is what the page is told besides the screen (web's notice).
@@ -66,7 +68,7 @@ func webPlay(t *testing.T, addr, from, name string) webNotice {
 // start line names the web address and its settings.
 func TestWebPlayersCountAsTheirAddresses(t *testing.T) {
 	f := parseGame(t, "-server", "-addr", "", "-web", "127.0.0.1:0", "-web-idle", "1m", "-max-players-per-addr", "1", "-summary", "0", "-drain", "0s")
-	logs := &syncBuffer{}
+	logs := &admittest.Log{}
 	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
 	if err != nil {
 		t.Fatal(err)

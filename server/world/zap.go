@@ -179,7 +179,8 @@ func (c *Core) respawnCell() (grid.Pos, bool) {
 	return c.spawnNear(botAnchor(c.cfg.Map, c.respawns), true)
 }
 
-// wireMS returns d in whole milliseconds as a 16-bit wire field, saturated.
+// wireMS returns d in whole milliseconds, rounded to the nearest as every
+// screen writes a time (client.Millis), as a 16-bit wire field, saturated.
 func wireMS(d time.Duration) uint16 {
-	return uint16(min(max(d, 0)/time.Millisecond, 65535))
+	return uint16(min(max(d, 0).Round(time.Millisecond)/time.Millisecond, 65535))
 }

@@ -1,40 +1,33 @@
-package main
+package admit
 
 import (
 	"net"
 	"slices"
-	"strconv"
 )
 
-// sshInvites returns what a host gives friends to join its game over SSH
-// on addr (the SSH listener's address): `ssh -p PORT HOST` (`ssh HOST` on
-// port 22) for each of the machine's addresses others can reach, IPv4
-// first. ifaddrs are the machine's interface addresses
-// (net.InterfaceAddrs). A listener bound to one address gives that one; a
-// loopback one, or a machine with no address but loopback and link-local
-// ones, gives localhost.
-func sshInvites(addr net.Addr, ifaddrs []net.Addr) []string {
+// Invites returns what a host gives friends to reach a listener on addr,
+// one for each host others may reach it by (Hosts), in the front end's
+// words: say(host, port), e.g. "ssh -p 2222 192.168.1.5". ifaddrs are the
+// machine's interface addresses (net.InterfaceAddrs).
+func Invites(addr net.Addr, ifaddrs []net.Addr, say func(host string, port int) string) []string {
 	tcp, ok := addr.(*net.TCPAddr)
 	if !ok {
 		return nil
 	}
-	port := ""
-	if tcp.Port != 22 {
-		port = "-p " + strconv.Itoa(tcp.Port) + " "
-	}
-	names := inviteHosts(tcp, ifaddrs)
-	invites := make([]string, len(names))
-	for i, n := range names {
-		invites[i] = "ssh " + port + n
+	var invites []string
+	for _, h := range Hosts(tcp, ifaddrs) {
+		invites = append(invites, say(h, tcp.Port))
 	}
 	return invites
 }
 
-// inviteHosts returns the hosts others may reach a listener on tcp by:
-// the machine's addresses others can reach, IPv4 first (ifaddrs are its
-// interface addresses), or the one address the listener is bound to, or
-// localhost.
-func inviteHosts(tcp *net.TCPAddr, ifaddrs []net.Addr) []string {
+// Hosts returns the hosts others may reach a listener on tcp by, for the
+// invites a host gives friends: the machine's addresses others can reach,
+// IPv4 first (ifaddrs are its interface addresses, net.InterfaceAddrs),
+// or the one address the listener is bound to, or localhost for a
+// loopback one or a machine with no address but loopback and link-local
+// ones.
+func Hosts(tcp *net.TCPAddr, ifaddrs []net.Addr) []string {
 	var hosts []net.IP
 	switch {
 	case tcp.IP.IsLoopback():

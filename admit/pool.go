@@ -1,11 +1,9 @@
-package remote
-
-import "net"
+package admit
 
 // Pool is one of a front end's shared pools (open connections,
 // connections still in their handshake, game sessions), counted in all
-// and per remote address (see AddrKey). Its rules keep a few addresses
-// from exhausting it:
+// and per remote address (see Key). A fair pool's rules (NewPool) keep a
+// few addresses from exhausting it:
 //
 //   - an address holds at most perAddr places;
 //   - the last reserve places go only to addresses holding fewer than
@@ -15,8 +13,9 @@ import "net"
 //
 // The reserve is a quarter of the pool, and never more than the pool has
 // beyond one address's places: an operator who lets one address take the
-// whole pool (a classroom's server, perAddr = cap) gets all of it. A Pool
-// is not safe for concurrent use: its owner guards it (Slots does with its
+// whole pool (a classroom's server, perAddr = cap) gets all of it. A pool
+// of caps (NewCaps) has no reserve: the first comers take its places, up
+// to perAddr an address. A Pool is not safe for concurrent use: its owner guards it (Slots does with its
 // own mutex).
 type Pool struct {
 	cap, perAddr int
@@ -26,8 +25,8 @@ type Pool struct {
 	from         map[string]int
 }
 
-// NewPool returns a pool of cap places, perAddr of them at most from one
-// address.
+// NewPool returns a fair pool of cap places, perAddr of them at most from
+// one address, its last places kept for addresses holding few.
 func NewPool(cap, perAddr int) Pool {
 	return Pool{
 		cap:     cap,
@@ -36,6 +35,12 @@ func NewPool(cap, perAddr int) Pool {
 		share:   max(perAddr/4, 1),
 		from:    make(map[string]int),
 	}
+}
+
+// NewCaps returns a pool of cap places, perAddr of them at most from one
+// address, and no reserve.
+func NewCaps(cap, perAddr int) Pool {
+	return Pool{cap: cap, perAddr: perAddr, share: perAddr, from: make(map[string]int)}
 }
 
 // Verdict is why a pool refuses one more place, or Admitted.
@@ -58,6 +63,19 @@ func (p *Pool) Check(key string) Verdict {
 		return PoolFull
 	case p.used >= p.cap-p.reserve && held >= p.share:
 		return Reserved
+	}
+	return Admitted
+}
+
+// Admit is Check, but an exempt key (the server's own players, a trusted
+// reverse proxy whose connections are many clients') is held to the cap
+// in all only, not to the rules per address nor the reserve.
+func (p *Pool) Admit(key string, exempt bool) Verdict {
+	if !exempt {
+		return p.Check(key)
+	}
+	if p.used >= p.cap {
+		return PoolFull
 	}
 	return Admitted
 }
@@ -91,40 +109,4 @@ func (p *Pool) Heaviest() (key string, held int) {
 		}
 	}
 	return key, held
-}
-
-// AddrKey is the key of the per-address caps for a remote address: its
-// IP for IPv4, its /64 prefix for IPv6 (one host commonly holds a whole
-// /64: counting its addresses one by one would give it thousands of
-// shares).
-func AddrKey(a net.Addr) string {
-	ip := hostIP(a)
-	if ip == nil {
-		return HostOf(a)
-	}
-	if v4 := ip.To4(); v4 != nil {
-		return v4.String()
-	}
-	return ip.Mask(net.CIDRMask(64, 128)).String() + "/64"
-}
-
-// hostIP is the IP of a remote address, nil if it has none.
-func hostIP(a net.Addr) net.IP {
-	if tcp, ok := a.(*net.TCPAddr); ok {
-		return tcp.IP
-	}
-	return net.ParseIP(HostOf(a))
-}
-
-// HostOf is the IP part of a remote address (the whole of one that has
-// none), for the log.
-func HostOf(a net.Addr) string {
-	if tcp, ok := a.(*net.TCPAddr); ok {
-		return tcp.IP.String()
-	}
-	host, _, err := net.SplitHostPort(a.String())
-	if err != nil {
-		return a.String()
-	}
-	return host
 }

@@ -1,4 +1,4 @@
-package remote
+package admit
 
 import (
 	"fmt"
@@ -24,7 +24,7 @@ func NewSlots(max, perAddr int, whole, each string) *Slots {
 	return &Slots{whole: whole, each: each, pool: NewPool(max, perAddr)}
 }
 
-// Take takes a slot for key (an address's, see AddrKey), or says why not:
+// Take takes a slot for key (an address's, see Key), or says why not:
 // the verdict, and the refusal for the client. unlimited exempts key from
 // the rules per address, its cap and the reserve (a trusted reverse proxy,
 // whose connections are many clients'), not from the cap in all. The
@@ -33,14 +33,7 @@ func (s *Slots) Take(key string, unlimited bool) (release func(), v Verdict, ref
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := &s.pool
-	v = p.Check(key)
-	if unlimited && v != Admitted {
-		v = Admitted
-		if p.used >= p.cap {
-			v = PoolFull
-		}
-	}
-	switch v {
+	switch v = p.Admit(key, unlimited); v {
 	case PoolFull:
 		return nil, v, fmt.Sprintf("the server is full (%d %s): try again later", p.cap, s.whole)
 	case AddrFull:

@@ -1,0 +1,159 @@
+// Package admittest is test support for the front ends (server, sshd,
+// web) and the program that runs them: a log's output that a test reads
+// while a server writes it, and one that goes to the test's log; a
+// connection from a chosen loopback address (to play several addresses
+// against the caps by address), one that counts what it reads; a server
+// served on loopback for one test; and a hang guard.
+package admittest
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/log"
+)
+
+// Hung is the hang guard: a wait for what takes no timer (a Close, a
+// loop's end) that lasts longer fails as hung, long past anything a busy
+// machine could cause.
+const Hung = 30 * time.Second
+
+// Log is a log's output, safe to read while a server writes it.
+type Log struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *Log) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String is everything written so far.
+func (l *Log) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// Count is the number of lines written so far that hold every one of
+// subs.
+func (l *Log) Count(subs ...string) int {
+	n := 0
+next:
+	for _, line := range strings.Split(l.String(), "\n") {
+		for _, s := range subs {
+			if !strings.Contains(line, s) {
+				continue next
+			}
+		}
+		n++
+	}
+	return n
+}
+
+// Logger writes a server's log, at debug level, to the test's log.
+func Logger(t testing.TB) *log.Logger {
+	return log.NewWithOptions(Writer(t), log.Options{Level: log.DebugLevel})
+}
+
+// Writer writes what a server or a process prints to the test's log, a
+// line at a time.
+func Writer(t testing.TB) io.Writer { return testWriter{t} }
+
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// CountingConn counts the bytes read from a connection: what crosses the
+// network toward a player, framing included.
+type CountingConn struct {
+	net.Conn
+	read atomic.Int64
+}
+
+func (c *CountingConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	c.read.Add(int64(n))
+	return n, err
+}
+
+// Bytes is the number of bytes read so far.
+func (c *CountingConn) Bytes() int64 { return c.read.Load() }
+
+// DialFrom opens a TCP connection to addr from the loopback address local
+// (127.0.0.2, 127.0.0.3...: Linux answers on all of 127/8); the test's
+// end closes it.
+func DialFrom(t testing.TB, addr, local string) net.Conn {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}, Timeout: Hung}
+	c, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// Server is a front end's server: it serves a listener until Close.
+type Server interface {
+	Serve(net.Listener) error
+	Close() error
+}
+
+// Serve serves s on a free loopback port until the test ends, then closes
+// it and checks that its Serve returned closed (the server's
+// ErrServerClosed). A server with an Addr method is served once Addr
+// says so. Serve returns the address s serves on.
+func Serve(t testing.TB, s Server, closed error) net.Addr {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- s.Serve(ln) }()
+	t.Cleanup(func() {
+		s.Close()
+		if err := <-served; !errors.Is(err, closed) {
+			t.Errorf("Serve returned %v, want %v", err, closed)
+		}
+	})
+	if a, ok := s.(interface{ Addr() net.Addr }); ok {
+		deadline := time.Now().Add(Hung)
+		for a.Addr() == nil {
+			if time.Now().After(deadline) {
+				t.Fatal("the server never served")
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
+	return ln.Addr()
+}
+
+// Ends runs f and reports whether it returned within the hang guard
+// (Hung); past it, f goes on in the background.
+func Ends(f func()) bool {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+		return true
+	case <-time.After(Hung):
+		return false
+	}
+}

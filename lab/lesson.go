@@ -1,0 +1,315 @@
+package lab
+
+import (
+	"bufio"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Lesson is a guided tour of the lab, read from a lesson file (see
+// ParseLesson): steps, each with its settings and script, its words, and
+// moments at which the lab stops to ask a question and waits for a key
+// before it shows the answer.
+type Lesson struct {
+	Name  string // the file's name, for errors
+	Title string
+	// Settings apply to every step, before the step's own.
+	Settings []Setting
+	Steps    []LessonStep
+}
+
+// Setting is one set line of a lesson: a name Config.Set takes and its
+// value, and the line it is on.
+type Setting struct {
+	Line        int
+	Name, Value string
+}
+
+// LessonStep is one step of a lesson: the lab starts again from t=0 with
+// the step's settings, paused, its words shown; the continue key runs it,
+// and it stops at each moment in turn, then at its end.
+type LessonStep struct {
+	Title    string
+	Settings []Setting
+	Say      []string // the step's words
+	Moments  []Moment
+	// End is when the step ends, on the lab's clock; 0 means at its last
+	// moment, once answered, or, with no moment, when the continue key is
+	// pressed.
+	End time.Duration
+}
+
+// Moment is a moment of a step: the lab runs to At and pauses there; it
+// waits for a player's key press if Wait says so (the press happens
+// then), shows new words if Say has any, asks the Question if there is
+// one and shows the Answer, with what the lab shows for each Check, on
+// the continue key.
+type Moment struct {
+	Line     int
+	At       time.Duration
+	Say      []string
+	Wait     *Wait
+	Question string
+	Answer   string
+	Checks   []Check
+}
+
+// Wait is a key press a moment waits for: Player (0 or 1) presses Key
+// (up, down, left, right or zap).
+type Wait struct {
+	Player int
+	Key    string
+}
+
+// Check is what the lab must show when a question is answered: the fact
+// called What (see checkNames) has the value Want.
+type Check struct {
+	Line int
+	What string
+	Want string
+}
+
+//go:embed lessons/*.txt
+var builtin embed.FS
+
+// BuiltinLessons is how many lessons gridlag has: Part I to Part IV of
+// Gambetta's articles, and TCP's loss and head-of-line blocking.
+const BuiltinLessons = 5
+
+// BuiltinLesson returns built-in lesson n, 1 to BuiltinLessons.
+func BuiltinLesson(n int) (*Lesson, error) {
+	names, err := builtin.ReadDir("lessons")
+	if err != nil || n < 1 || n > len(names) {
+		return nil, fmt.Errorf("no lesson %d: the lessons are 1 to %d", n, BuiltinLessons)
+	}
+	name := names[n-1].Name()
+	data, err := builtin.ReadFile("lessons/" + name)
+	if err != nil {
+		return nil, err
+	}
+	return ParseLesson(name, strings.NewReader(string(data)))
+}
+
+// BuiltinLessonText returns the text of built-in lesson n, as a teacher
+// starts a lesson of their own from.
+func BuiltinLessonText(n int) (string, error) {
+	names, err := builtin.ReadDir("lessons")
+	if err != nil || n < 1 || n > len(names) {
+		return "", fmt.Errorf("no lesson %d: the lessons are 1 to %d", n, BuiltinLessons)
+	}
+	data, err := builtin.ReadFile("lessons/" + names[n-1].Name())
+	return string(data), err
+}
+
+// LoadLesson returns the lesson arg names: a built-in one by its number
+// (1 to BuiltinLessons), else the lesson file at that path.
+func LoadLesson(arg string) (*Lesson, error) {
+	if n, err := strconv.Atoi(arg); err == nil {
+		return BuiltinLesson(n)
+	}
+	f, err := os.Open(arg)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ParseLesson(filepath.Base(arg), io.LimitReader(f, maxLessonBytes))
+}
+
+// maxLessonBytes is the longest lesson file read.
+const maxLessonBytes = 1 << 20
+
+// ParseLesson reads a lesson file, one directive a line (blank lines and
+// lines starting with # are skipped):
+//
+//	title TEXT         the lesson's title, once, before the first step
+//	set NAME VALUE     a setting (see Config.Set): before the first step,
+//	                   for every step; in a step, for that step
+//	step TITLE         starts a step
+//	say TEXT           a line of the step's words (after an at: of the
+//	                   words shown from that moment)
+//	at TIME            a moment of the step, on the lab's clock (250ms):
+//	                   the lab runs to it and pauses there
+//	wait WHO KEY       at the moment, wait until p1 or p2 presses KEY (up,
+//	                   down, left, right, zap); the press happens then
+//	ask TEXT           at the moment, the question asked
+//	answer TEXT        its answer, shown on the continue key
+//	check WHAT VALUE   what the lab shows then (see Checks)
+//	end TIME           the step runs until then, then waits for the key
+//
+// Moments come in time order. An error names the file and the line.
+func ParseLesson(name string, r io.Reader) (*Lesson, error) {
+	l := &Lesson{Name: name}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), 64*1024)
+	n := 0
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", name, n, fmt.Sprintf(format, args...))
+	}
+	var step *LessonStep
+	var moment *Moment
+	probe := Default()
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		word, rest, _ := strings.Cut(line, " ")
+		rest = strings.TrimSpace(rest)
+		needsText := map[string]bool{"title": true, "step": true, "say": true, "ask": true, "answer": true, "at": true, "end": true, "set": true, "check": true, "wait": true}
+		if needsText[word] && rest == "" {
+			return nil, fail("%s needs something after it", word)
+		}
+		switch word {
+		case "title":
+			if step != nil || l.Title != "" {
+				return nil, fail("title comes once, before the first step")
+			}
+			l.Title = rest
+		case "set":
+			sname, value, ok := strings.Cut(rest, " ")
+			if !ok {
+				return nil, fail("set needs a name and a value, e.g. set latency 250ms")
+			}
+			if err := probe.Set(sname, value); err != nil {
+				return nil, fail("%v", err)
+			}
+			s := Setting{Line: n, Name: sname, Value: strings.TrimSpace(value)}
+			if step == nil {
+				l.Settings = append(l.Settings, s)
+			} else {
+				step.Settings = append(step.Settings, s)
+			}
+		case "step":
+			l.Steps = append(l.Steps, LessonStep{Title: rest})
+			step, moment = &l.Steps[len(l.Steps)-1], nil
+		case "say", "at", "wait", "ask", "answer", "check", "end":
+			if step == nil {
+				return nil, fail("%s before the first step", word)
+			}
+			if err := parseStepLine(step, &moment, word, rest, n); err != nil {
+				return nil, fail("%v", err)
+			}
+		default:
+			return nil, fail("unknown directive %q: want title, set, step, say, at, wait, ask, answer, check or end", word)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %w", name, n+1, err)
+	}
+	if len(l.Steps) == 0 {
+		return nil, fmt.Errorf("%s: a lesson needs at least one step", name)
+	}
+	for i := range l.Steps {
+		if err := l.Steps[i].check(); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+	}
+	return l, nil
+}
+
+// parseStepLine reads one directive of a step; moment is the step's
+// latest moment, nil before its first.
+func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line int) error {
+	m := *moment
+	switch word {
+	case "say":
+		if m == nil {
+			step.Say = append(step.Say, rest)
+		} else {
+			m.Say = append(m.Say, rest)
+		}
+		return nil
+	case "at", "end":
+		t, err := time.ParseDuration(rest)
+		if err != nil || t < 0 {
+			return fmt.Errorf("%s %s: want a time from the step's start, e.g. 250ms", word, rest)
+		}
+		if step.End > 0 {
+			return errors.New("nothing comes after a step's end but the next step")
+		}
+		if last := len(step.Moments); last > 0 && t <= step.Moments[last-1].At || word == "end" && t == 0 {
+			return fmt.Errorf("%s %s: the moments of a step come in time order, after t=0 for its end", word, rest)
+		}
+		if word == "end" {
+			step.End = t
+			return nil
+		}
+		step.Moments = append(step.Moments, Moment{Line: line, At: t})
+		*moment = &step.Moments[len(step.Moments)-1]
+		return nil
+	}
+	if m == nil {
+		return fmt.Errorf("%s comes after an at: the moment it happens", word)
+	}
+	switch word {
+	case "wait":
+		who, key, _ := strings.Cut(rest, " ")
+		player := map[string]int{"p1": 0, "p2": 1}
+		p, ok := player[strings.ToLower(who)]
+		key = strings.ToLower(strings.TrimSpace(key))
+		if !ok || !validKey(key) {
+			return fmt.Errorf("wait %s: want p1 or p2 and a key, up, down, left, right or zap, e.g. wait p1 right", rest)
+		}
+		m.Wait = &Wait{Player: p, Key: key}
+	case "ask":
+		if m.Question != "" {
+			return errors.New("one question a moment: start another with at")
+		}
+		m.Question = rest
+	case "answer":
+		if m.Question == "" || m.Answer != "" {
+			return errors.New("an answer comes once, after its question (ask)")
+		}
+		m.Answer = rest
+	case "check":
+		what, want, ok := strings.Cut(rest, " ")
+		if !ok || m.Question == "" {
+			return fmt.Errorf("check %s: want a fact and its value after a question, e.g. check p1.sees (12,10)", rest)
+		}
+		if _, known := checkFact(what); !known {
+			return fmt.Errorf("check %s: no fact %q; the facts are %s", rest, what, CheckNames())
+		}
+		m.Checks = append(m.Checks, Check{Line: line, What: what, Want: strings.TrimSpace(want)})
+	}
+	return nil
+}
+
+// validKey reports whether a wait's key is one a player presses.
+func validKey(k string) bool {
+	switch k {
+	case "up", "down", "left", "right", "zap":
+		return true
+	}
+	return false
+}
+
+// check refuses a step whose moments ask nothing and answer nothing.
+func (s *LessonStep) check() error {
+	for _, m := range s.Moments {
+		if m.Question != "" && m.Answer == "" {
+			return fmt.Errorf("line %d: the question at %v has no answer", m.Line, m.At)
+		}
+	}
+	return nil
+}
+
+// config returns the lab's configuration for step i: base, then the
+// lesson's settings, then the step's; the lab starts paused at t=0.
+func (l *Lesson) config(base Config, i int) (Config, error) {
+	cfg := base
+	for _, s := range append(append([]Setting(nil), l.Settings...), l.Steps[i].Settings...) {
+		if err := cfg.Set(s.Name, s.Value); err != nil {
+			return cfg, fmt.Errorf("%s:%d: %v", l.Name, s.Line, err)
+		}
+	}
+	cfg.Paused = true
+	return cfg, nil
+}

@@ -1,0 +1,193 @@
+package lab
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"gridlag/grid"
+)
+
+// giveLesson runs lesson to its end on a hand-moved wall clock, as a
+// class would: it presses what each wait asks for, answers each question
+// with the continue key and lets the clock run (10 ms of wall time a
+// frame) in between. It returns every answered moment's checks.
+func giveLesson(t *testing.T, lesson *Lesson) (results []CheckResult, questions int) {
+	t.Helper()
+	w := &wall{t: time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)}
+	l, err := NewLesson(lesson, Default(), w.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := l.Model()
+	for frames := 0; l.lesson.phase != done; frames++ {
+		if frames > 1_000_000 {
+			t.Fatalf("%s: the lesson never ended (step %d, phase %d)", lesson.Name, l.lesson.step+1, l.lesson.phase)
+		}
+		ls, _ := m.Lesson()
+		switch {
+		case ls.Wait != "":
+			wt := l.lesson.current().Moments[l.lesson.next].Wait
+			if wt.Key == "zap" {
+				m.Player(wt.Player).Zap()
+			} else {
+				d, _ := grid.ParseDir(wt.Key)
+				m.Player(wt.Player).Press(d)
+			}
+		case ls.Next != "":
+			if l.lesson.phase == answered {
+				results = append(results, l.lesson.results...)
+				questions++
+				if ls.Answer == "" || ls.Shows == "" && len(l.lesson.current().Moments[l.lesson.next].Checks) > 0 {
+					t.Errorf("%s: the answer shows %+v", lesson.Name, ls)
+				}
+			}
+			m.Continue()
+		default:
+			w.pass(10 * time.Millisecond)
+			m.Sync()
+		}
+	}
+	return results, questions
+}
+
+// TestBuiltinLessons: each built-in lesson, run to its end on the virtual
+// clock, asks every question it has, each with at least one check, and
+// every check's value is what the lab shows when the answer is given.
+func TestBuiltinLessons(t *testing.T) {
+	for n := 1; n <= BuiltinLessons; n++ {
+		lesson, err := BuiltinLesson(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			want := 0
+			for _, s := range lesson.Steps {
+				for _, m := range s.Moments {
+					if m.Question != "" {
+						want++
+						if len(m.Checks) == 0 {
+							t.Errorf("%s:%d: a question with nothing the lab checks", lesson.Name, m.Line)
+						}
+					}
+				}
+			}
+			results, asked := giveLesson(t, lesson)
+			if asked != want || want == 0 {
+				t.Errorf("%s: %d questions answered, the lesson has %d", lesson.Name, asked, want)
+			}
+			for _, r := range results {
+				if !r.OK() {
+					t.Errorf("%s:%d: check %s: the lab shows %q, the lesson says %q", lesson.Name, r.Line, r.What, r.Got, r.Want)
+				}
+			}
+		})
+	}
+	if _, err := BuiltinLesson(BuiltinLessons + 1); err == nil || !strings.Contains(err.Error(), "1 to 5") {
+		t.Errorf("lesson %d: %v", BuiltinLessons+1, err)
+	}
+}
+
+// TestBadLessons: a lesson file with a mistake is refused with its name,
+// the line and what is wrong.
+func TestBadLessons(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"title T\nstep S\nset latency 250\n", "mine.txt:3: latency 250: want a round trip from 0 to 1s"},
+		{"title T\nstep S\nset lateness 250ms\n", `mine.txt:3: no setting "lateness": want one of latency, latency2,`},
+		{"title T\nstep S\nat 100ms\nask Where?\ncheck p1.sees (11,10)\n", "mine.txt: line 3: the question at 100ms has no answer"},
+		{"step S\nask Where?\n", "mine.txt:2: ask comes after an at"},
+		{"step S\nat 200ms\nat 100ms\n", "mine.txt:3: at 100ms: the moments of a step come in time order"},
+		{"step S\nat 1s\nask A?\nanswer B\ncheck p1.seez (1,1)\n", `mine.txt:5: check p1.seez (1,1): no fact "p1.seez"`},
+		{"step S\nat 1s\nwait p3 right\n", "mine.txt:3: wait p3 right: want p1 or p2 and a key"},
+		{"step S\nat soon\n", "mine.txt:2: at soon: want a time from the step's start"},
+		{"# nothing\ntitle T\n", "mine.txt: a lesson needs at least one step"},
+		{"title T\nsay hello\n", "mine.txt:2: say before the first step"},
+		{"title T\nstep S\nmove right\n", `mine.txt:3: unknown directive "move"`},
+		{"title T\nstep\n", "mine.txt:2: step needs something after it"},
+		{"step S\nend 1s\nat 2s\n", "mine.txt:3: nothing comes after a step's end"},
+		{"step S\nset presses2 right@soon\n", "mine.txt:2: presses2 right@soon: want presses DIRECTION@TIME"},
+	} {
+		_, err := ParseLesson("mine.txt", strings.NewReader(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("lesson %q: error %v, want one saying %q", c.text, err, c.want)
+		}
+	}
+	l, err := ParseLesson("ok.txt", strings.NewReader("title T\nset rate 0\nstep S\nset latency2 100ms\nset presses none\nat 0ms\nwait p2 zap\nend 1s\n"))
+	if err != nil || len(l.Steps) != 1 || l.Steps[0].Moments[0].Wait.Player != 1 || len(l.Settings) != 1 {
+		t.Fatalf("a good lesson: %+v, %v", l, err)
+	}
+	if _, err := LoadLesson("no/such/lesson.txt"); err == nil {
+		t.Error("a missing lesson file loaded")
+	}
+}
+
+// TestLessonSettingsOnTopOfTheFlags: a lesson's settings apply on top of
+// the lab's flags, its steps' on top of the lesson's; each step starts
+// again from t=0, paused, the lab as its settings say.
+func TestLessonSettingsOnTopOfTheFlags(t *testing.T) {
+	lesson, err := ParseLesson("s.txt", strings.NewReader(
+		"title T\nset latency 300ms\nstep A\nset rate 0\nend 100ms\nstep B\nset latency2 50ms\nend 100ms\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := Default()
+	base.Rate = 7
+	base.Players[1].Jitter = 30 * ms
+	w := &wall{t: time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)}
+	l, err := NewLesson(lesson, base, w.now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p1, p2 := l.Players()[0].View(), l.Players()[1].View()
+	if l.Rate() != 0 || p1.Latency != 300*ms || p2.Jitter != 30*ms || !l.Paused() || l.Now() != 0 {
+		t.Fatalf("step A: rate %d, latency %v, jitter2 %v, paused %v at %v", l.Rate(), p1.Latency, p2.Jitter, l.Paused(), l.Now())
+	}
+	if ls, _ := l.Lesson(); ls.Step != "step 1 of 2: A" || ls.Next != "run the step" {
+		t.Fatalf("step A says %+v", ls)
+	}
+	l.Continue()
+	w.pass(time.Second)
+	l.Sync()
+	if ls, _ := l.Lesson(); l.Now() != 100*ms || ls.Next != "next step" || !l.Paused() {
+		t.Fatalf("at the end of step A, at %v: %+v", l.Now(), ls)
+	}
+	l.Continue()
+	p1, p2 = l.Players()[0].View(), l.Players()[1].View()
+	if l.Rate() != 7 || p1.Latency != 300*ms || p2.Latency != 50*ms || l.Now() != 0 || !l.Paused() {
+		t.Fatalf("step B: rate %d, latency %v, latency2 %v, at %v", l.Rate(), p1.Latency, p2.Latency, l.Now())
+	}
+	l.Restart()
+	if ls, _ := l.Lesson(); ls.Step != "step 2 of 2: B" || l.Now() != 0 {
+		t.Fatalf("restarted, the lesson shows %+v at %v", ls, l.Now())
+	}
+}
+
+// TestReadmeLesson: the lesson the README shows as an example is a
+// lesson gridlag reads, and given to its end every check of its answers
+// holds, so the README's example says what the lab shows.
+func TestReadmeLesson(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(readme), "```\n# mine.txt")
+	if !ok {
+		t.Fatal("the README shows no lesson file starting with # mine.txt")
+	}
+	text, _, _ := strings.Cut(rest, "```")
+	lesson, err := ParseLesson("mine.txt", strings.NewReader("# mine.txt"+text))
+	if err != nil {
+		t.Fatalf("the README's lesson: %v", err)
+	}
+	results, asked := giveLesson(t, lesson)
+	if asked != 2 || len(results) != 3 {
+		t.Errorf("the README's lesson asked %d questions and checked %d facts, want 2 and 3", asked, len(results))
+	}
+	for _, r := range results {
+		if !r.OK() {
+			t.Errorf("README's lesson, line %d: check %s: the lab shows %q, the README says %q", r.Line, r.What, r.Got, r.Want)
+		}
+	}
+}

@@ -1,0 +1,248 @@
+package lab
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"gridlag/grid"
+	"gridlag/tui"
+)
+
+// phase is where a lesson's step stands.
+type phase uint8
+
+const (
+	ready    phase = iota // at t=0, paused: the continue key runs the step
+	running               // the clock runs to the next moment, or the end
+	waiting               // paused at a moment until a player presses its key
+	asking                // paused at a moment, its question shown
+	answered              // its answer shown: the continue key goes on
+	ended                 // at the step's end: the continue key goes to the next step
+	done                  // after the last step
+)
+
+// lessonRun is a lesson being given on a lab.
+type lessonRun struct {
+	lesson  *Lesson
+	base    Config // the lab's configuration before the lesson's settings
+	step    int    // the step shown
+	next    int    // the step's next moment to reach
+	phase   phase
+	say     []string      // the words shown
+	results []CheckResult // the answered moment's checks
+}
+
+// NewLesson builds a lab that gives lesson: base (the lab's flags), then
+// the lesson's settings, then its first step's; paused at the first
+// step's start, whose words show.
+func NewLesson(lesson *Lesson, base Config, wall func() time.Time) (*Lab, error) {
+	cfg, err := lesson.config(base, 0)
+	if err != nil {
+		return nil, err
+	}
+	for i := range lesson.Steps { // every step's settings, checked now
+		if _, err := lesson.config(base, i); err != nil {
+			return nil, err
+		}
+	}
+	l, err := New(cfg, wall)
+	if err != nil {
+		return nil, fmt.Errorf("%s: step 1: %w", lesson.Name, err)
+	}
+	l.lesson = &lessonRun{lesson: lesson, base: base}
+	l.startStep(0)
+	return l, nil
+}
+
+// current returns the step shown.
+func (r *lessonRun) current() *LessonStep { return &r.lesson.Steps[r.step] }
+
+// startStep builds the lab of step i again from t=0, paused, its words
+// shown.
+func (l *Lab) startStep(i int) {
+	r := l.lesson
+	cfg, err := r.lesson.config(r.base, i)
+	if err == nil {
+		err = l.reset(cfg)
+	}
+	if err != nil { // checked by NewLesson: a step's lab builds
+		l.caption = fmt.Sprintf("step %d: %v", i+1, err)
+	}
+	r.step, r.next, r.phase, r.results = i, 0, ready, nil
+	r.say = r.current().Say
+}
+
+// limit returns the world time the clock must not pass in a lesson: the
+// next moment, or the step's end; ok is false when nothing bounds it.
+func (l *Lab) limit() (at time.Duration, ok bool) {
+	r := l.lesson
+	if r == nil || r.phase != running {
+		if r != nil && r.phase != ready {
+			return l.world.Now(), true // stopped at a moment: stay there
+		}
+		return 0, false
+	}
+	s := r.current()
+	switch {
+	case r.next < len(s.Moments):
+		return l.origin + s.Moments[r.next].At, true
+	case s.End > 0:
+		return l.origin + s.End, true
+	}
+	return 0, false
+}
+
+// reached does what comes at the lesson's limit once the lab stands on
+// it: a moment (its words, its wait, its question) or the step's end.
+func (l *Lab) reached() {
+	r := l.lesson
+	if r == nil || r.phase != running {
+		return
+	}
+	l.Pause()
+	s := r.current()
+	if r.next >= len(s.Moments) {
+		r.phase = ended
+		return
+	}
+	m := &s.Moments[r.next]
+	if len(m.Say) > 0 {
+		r.say = m.Say
+	}
+	switch {
+	case m.Wait != nil:
+		r.phase = waiting
+	case m.Question != "":
+		r.phase = asking
+	default:
+		l.passMoment()
+	}
+}
+
+// passMoment leaves the moment reached: on to the next, or to the step's
+// end.
+func (l *Lab) passMoment() {
+	r := l.lesson
+	r.next++
+	s := r.current()
+	if r.next >= len(s.Moments) && s.End == 0 {
+		r.phase = ended
+		return
+	}
+	r.phase = running
+	l.clock.Resume()
+}
+
+// pressed tells the lesson that player i pressed key (a direction, or
+// "zap"): the press a moment waits for lets it go on.
+func (l *Lab) pressed(i int, key string) {
+	r := l.lesson
+	if r == nil || r.phase != waiting {
+		return
+	}
+	m := &r.current().Moments[r.next]
+	if m.Wait.Player != i || m.Wait.Key != key {
+		return
+	}
+	if m.Question != "" {
+		r.phase = asking
+		return
+	}
+	l.passMoment()
+}
+
+// Continue goes on with the lesson: the step runs from its start, a
+// question gets its answer, an answer lets the clock run on, a step's end
+// leads to the next step. Outside a lesson, and while the lesson waits
+// for a press or the clock runs, it does nothing.
+func (l *Lab) Continue() {
+	r := l.lesson
+	if r == nil {
+		return
+	}
+	switch r.phase {
+	case ready:
+		r.phase = running
+		l.caption = ""
+		l.clock.Resume()
+	case asking:
+		r.results = l.answer(&r.current().Moments[r.next])
+		r.phase = answered
+	case answered:
+		r.results = nil
+		l.passMoment()
+	case ended:
+		if r.step+1 < len(r.lesson.Steps) {
+			l.startStep(r.step + 1)
+		} else {
+			r.phase = done
+		}
+	case running:
+		if s := r.current(); r.next >= len(s.Moments) && s.End == 0 {
+			r.phase = ended // a step with no end runs until the key
+			l.Pause()
+		}
+	}
+}
+
+// Lesson returns what the lesson says now, for the screen; ok is false
+// outside a lesson.
+func (l *Lab) Lesson() (out tui.LabLesson, ok bool) {
+	r := l.lesson
+	if r == nil {
+		return out, false
+	}
+	s := r.current()
+	out.Title = r.lesson.Title
+	out.Step = fmt.Sprintf("step %d of %d: %s", r.step+1, len(r.lesson.Steps), s.Title)
+	out.Say = r.say
+	if r.next < len(s.Moments) && r.phase >= waiting && r.phase <= answered {
+		m := &s.Moments[r.next]
+		out.Question = m.Question
+		if r.phase == waiting {
+			out.Wait = fmt.Sprintf("%s: press %s", l.players[m.Wait.Player].Name(), strings.ToUpper(m.Wait.Key))
+		}
+		if r.phase == answered {
+			out.Answer = m.Answer
+			var shows []string
+			for _, c := range r.results {
+				mark := "✓"
+				if !c.OK() {
+					mark = "✗"
+				}
+				shows = append(shows, mark+" "+c.String())
+			}
+			out.Shows = strings.Join(shows, "; ")
+		}
+	}
+	last := r.step+1 == len(r.lesson.Steps)
+	switch r.phase {
+	case ready:
+		out.Next = "run the step"
+	case asking:
+		out.Next = "the answer"
+	case answered:
+		out.Next = "go on"
+	case ended:
+		out.Next = "next step"
+		if last {
+			out.Next = "end the lesson"
+		}
+	case running:
+		if r.next >= len(s.Moments) && s.End == 0 {
+			out.Next = "next step"
+		}
+	case done:
+		out.Say = []string{"The end of the lesson. Backspace shows its last step again; q quits."}
+	}
+	return out, true
+}
+
+// pressKey names a press as a lesson's wait does.
+func pressKey(d grid.Dir, zap bool) string {
+	if zap {
+		return "zap"
+	}
+	return strings.ToLower(d.String())
+}

@@ -1,0 +1,121 @@
+package tui
+
+import (
+	"github.com/gdamore/tcell/v2"
+)
+
+// The styles of the lab's words under the boards.
+var (
+	// styleCaption is what the last step did.
+	styleCaption = tcell.StyleDefault.Bold(true)
+	// styleQuestion is a lesson's question; styleAnswer its answer.
+	styleQuestion = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
+	styleAnswer   = tcell.StyleDefault.Foreground(tcell.ColorLime).Bold(true)
+)
+
+// labLegendHelp explains the lab's boards and strips in its help, each
+// symbol drawn as the screen draws it (Player 1 and 2 in the lab's
+// colours).
+var labLegendHelp = []helpRow{
+	{"1 2", playerStyle(3, false), "Player 1, Player 2: one mark and colour on every board"},
+	{"1", ghostStyle(3), "dim: where the server last said the player is"},
+	{"─ │", styleBeam, "a zap's beam (the hit is the server's word)"},
+	{"×", styleCorrection, "a prediction the server corrected"},
+	{"#1 →", playerStyle(3, false), "an input on its way; ack #1 a state coming back"},
+	{"✗#1 ↻#1", styleWarn, "lost: waits for its retransmission, then sent again"},
+	{"#2 →…", playerStyle(3, false), "at the far end: waits behind a lost one (TCP)"},
+}
+
+// textLines returns the lab's words under the boards, w columns wide, in
+// at most rows lines (and at least one): in a lesson, its title and step,
+// the step's words, the question, its answer with what the lab shows, and
+// what the continue key does (the last ones first when not all fit);
+// else what the last step did (in three lines at most), or, while nothing
+// was stepped, what n and . do.
+func (s *LabScreen) textLines(w, rows int) []panelLine {
+	rows = max(rows, 1)
+	if !s.inLesson {
+		return s.captionLines(w, min(rows, 3))
+	}
+	l := s.lesson
+	var must []panelLine // the question, the answer, the key
+	add := func(lines *[]panelLine, text string, st tcell.Style) {
+		for _, t := range wrap(text, w) {
+			*lines = append(*lines, panelLine{{t, st}})
+		}
+	}
+	if l.Question != "" {
+		add(&must, "Q: "+l.Question, styleQuestion)
+	}
+	if l.Answer != "" {
+		add(&must, "A: "+l.Answer, styleAnswer)
+	}
+	if l.Shows != "" {
+		add(&must, "The lab: "+l.Shows, styleText)
+	}
+	switch {
+	case l.Wait != "":
+		add(&must, "▸ "+l.Wait, styleKey)
+	case l.Next != "":
+		s.goOnButton.label = "[Space: " + l.Next + "]"
+		must = append(must, panelLine{{"", styleText}}) // the button's row (see drawText)
+	}
+	var head []panelLine // the title, the step, its words
+	add(&head, l.Title+" · "+l.Step, styleHeading)
+	for _, say := range l.Say {
+		add(&head, say, styleText)
+	}
+	if len(must) >= rows {
+		return must[len(must)-rows:]
+	}
+	return append(head[:min(len(head), rows-len(must))], must...)
+}
+
+// captionLines returns what the last step did, or what the keys do while
+// nothing was stepped, in at most rows lines.
+func (s *LabScreen) captionLines(w, rows int) []panelLine {
+	caption := s.model.Caption()
+	st := styleCaption
+	switch {
+	case caption != "":
+		caption = "▸ " + caption
+	case s.model.Paused():
+		caption, st = "paused: . runs the clock, n steps to the next thing that changes and says what, Bksp starts again", styleDim
+	default:
+		caption, st = "n pauses and steps, saying what happens; Bksp starts the script again from t=0", styleDim
+	}
+	lines := wrap(caption, w)
+	if len(lines) > rows {
+		lines = append(lines[:rows-1], fitText(joinWords(lines[rows-1:]), w))
+	}
+	out := make([]panelLine, len(lines))
+	for i, l := range lines {
+		out[i] = panelLine{{l, st}}
+	}
+	return out
+}
+
+// joinWords joins wrapped lines back into one.
+func joinWords(lines []string) string {
+	out := ""
+	for i, l := range lines {
+		if i > 0 {
+			out += " "
+		}
+		out += l
+	}
+	return out
+}
+
+// drawText draws the lines from (x, y), w columns wide; an empty line is
+// the row of the lesson's continue button.
+func (s *LabScreen) drawText(screen tcell.Screen, x, y, w int, lines []panelLine) {
+	for i, l := range lines {
+		if len(l) == 1 && l[0].text == "" {
+			r := &rowWriter{screen: screen, ctl: &s.controls, x: x, y: y + i, end: x + w}
+			r.put(s.goOnButton)
+			continue
+		}
+		l.draw(screen, x, y+i, w)
+	}
+}
