@@ -34,6 +34,12 @@ type pendingInput struct {
 	seq  uint32
 	dir  grid.Dir // None for a zap
 	sent time.Duration
+	// For its life (life.go): when its key was pressed, how long the
+	// link held its frame back, and a zap's judgement.
+	pressed time.Duration
+	heldUp  time.Duration
+	rewind  time.Duration
+	judged  bool
 	// still: the input moves nothing when replayed: a zap, or a move sent
 	// while the server says the player is frozen.
 	still bool
@@ -79,7 +85,8 @@ type Core struct {
 	nextSeq uint32
 	lastAck uint32
 	limit   grid.Limiter
-	held    grid.Dir // a press waiting for the speed limit, None if none
+	held    grid.Dir      // a press waiting for the speed limit, None if none
+	heldAt  time.Duration // when it was pressed
 
 	// predict, reconcile and interpolate are the switches in force: the
 	// player's own (own), but those a teacher holds (class.go).
@@ -94,6 +101,24 @@ type Core struct {
 	interp interpolator
 	tag    tagState // zap tag: facing, beam, results, scoreboard (zap.go)
 	stats  Stats
+
+	// Instruments (life.go, netgraph.go): the server's clock, the
+	// server's stages of the inputs the next State acknowledges, the
+	// finished lives, whether the server is asked for stages, what the
+	// link held the last bytes down, the States' mean trip down, the net
+	// graph and the corrections by cause; smoothing of corrections
+	// (smooth.go).
+	clock    serverClock
+	staged   []protocol.InputStage
+	lived    []InputLife
+	ended    []InputLife // scratch of state
+	trace    bool
+	downHeld time.Duration
+	downTrip time.Duration
+	trips    int // the States downTrip has seen
+	graph    graph
+	causes   [NumCauses]int
+	smooth   bool
 }
 
 // Stats are a client's running totals.
@@ -126,6 +151,8 @@ func NewCore(now time.Duration, opts Options) *Core {
 			// Prediction off at the start has turned reconciliation off.
 			reconcileWas: !opts.NoReconcile,
 		},
+		clock: serverClock{shared: opts.SharedClock},
+		trace: opts.Trace,
 	}
 	c.predict, c.reconcile, c.interpolate = c.own.predict, c.own.reconcile, c.own.interpolate
 	if !opts.Resume.IsZero() {
@@ -216,12 +243,12 @@ func (c *Core) Press(now time.Duration, d grid.Dir) PressResult {
 		return Ignored
 	}
 	if !c.limit.Allow(int64(now), int64(c.moveTime), 1) {
-		c.held = d
+		c.held, c.heldAt = d, now
 		c.stats.Deferred++
 		return Deferred
 	}
 	c.held = grid.None
-	c.sendInput(now, d)
+	c.sendInput(now, d, now)
 	return Sent
 }
 
@@ -245,23 +272,25 @@ func (c *Core) sendHeld(now time.Duration) {
 	if c.held != grid.None && c.takesInput() && c.limit.Allow(int64(now), int64(c.moveTime), 1) {
 		d := c.held
 		c.held = grid.None
-		c.sendInput(now, d)
+		c.sendInput(now, d, c.heldAt)
 		c.note(Note{Kind: HeldSent})
 	}
 }
 
-// number gives the next input, sent at now, its number and keeps it
-// pending until the server acknowledges it.
-func (c *Core) number(now time.Duration, d grid.Dir, still bool) uint32 {
+// number gives the next input, pressed at pressed and sent at now, its
+// number and keeps it pending until the server acknowledges it.
+func (c *Core) number(now time.Duration, d grid.Dir, still bool, pressed time.Duration) uint32 {
 	c.nextSeq++
-	c.pending = append(c.pending, pendingInput{seq: c.nextSeq, dir: d, sent: now, still: still})
+	c.pending = append(c.pending, pendingInput{seq: c.nextSeq, dir: d, sent: now, still: still, pressed: pressed})
 	c.stats.InputsSent++
+	c.graph.pending(len(c.pending))
 	return c.nextSeq
 }
 
-func (c *Core) sendInput(now time.Duration, d grid.Dir) {
+// sendInput sends a move in direction d at now, pressed at pressed.
+func (c *Core) sendInput(now time.Duration, d grid.Dir, pressed time.Duration) {
 	frozen := c.tag.frozen
-	seq := c.number(now, d, frozen)
+	seq := c.number(now, d, frozen, pressed)
 	if !c.phase.away() {
 		c.send(&protocol.Input{Seq: seq, Dir: d})
 	}
@@ -366,9 +395,13 @@ func (c *Core) take(now time.Duration, m protocol.Message) (*Correction, error) 
 	switch m := m.(type) {
 	case *protocol.State:
 		return c.state(now, m), nil
+	case *protocol.Stages:
+		c.stagesIn(m)
 	case *protocol.Pong:
 		if sent := time.Duration(m.Stamp); sent <= now {
 			c.rtt = now - sent
+			c.graph.roll(now, c)
+			c.graph.rtt = c.rtt
 			if len(c.stats.RTTs) == MaxRTTSamples {
 				c.stats.RTTs = append(c.stats.RTTs[:0], c.stats.RTTs[MaxRTTSamples/2:]...)
 			}
@@ -467,6 +500,9 @@ func (c *Core) start(now time.Duration, w *protocol.Welcome, m *grid.Map) {
 	c.interp.reset(w, m, c.opts.Jitter)
 	c.tag.facing = grid.Right
 	c.nextPing = now
+	if c.trace {
+		c.send(&protocol.Trace{On: true}) // asked on every connection
+	}
 }
 
 // leftGame forgets player id, who left the game: its name, its cell, and
@@ -488,6 +524,18 @@ func (c *Core) leftGame(id grid.PlayerID) {
 // board (Playing); the first after a resume also sends again what the
 // server has not processed. It returns the correction it made, if any.
 func (c *Core) state(now time.Duration, s *protocol.State) *Correction {
+	transit := now - time.Duration(s.TimeNS)
+	c.clock.sawDown(transit)
+	c.graph.roll(now, c)
+	c.graph.state(transit)
+	if at, ok := c.clock.local(time.Duration(s.TimeNS)); ok {
+		trip := max(now-at, 0)
+		if c.trips == 0 {
+			c.downTrip = trip
+		}
+		c.downTrip += (trip - c.downTrip) / time.Duration(min(c.trips+1, 16)) // the mean, then of the last 16 or so
+		c.trips++
+	}
 	for _, id := range s.Left {
 		c.leftGame(id)
 	}
@@ -507,11 +555,18 @@ func (c *Core) state(now time.Duration, s *protocol.State) *Correction {
 		drop++
 	}
 	c.stats.InputsAcked += drop
+	replayed := 0
+	if c.predict && c.reconcile {
+		replayed = len(c.pending) - drop
+	}
+	c.ended = c.lives(c.ended[:0], now, s, c.pending[:drop], replayed)
 	c.pending = append(c.pending[:0], c.pending[drop:]...)
 	if c.phase == CatchingUp {
 		// The first State after a resume: what the server has not
 		// processed goes again, in order, with the same numbers.
-		for _, in := range c.pending {
+		for i := range c.pending {
+			in := &c.pending[i]
+			in.heldUp = now - in.sent // the drop held it back: its life goes on from the new send
 			if in.dir == grid.None {
 				c.send(&protocol.Zap{Seq: in.seq, RenderNS: in.render})
 			} else {
@@ -532,19 +587,72 @@ func (c *Core) state(now time.Duration, s *protocol.State) *Correction {
 	}
 	respawn := c.tag.respawn
 	c.tag.respawn = false
+	defer c.keepLives(c.ended)
 	if !had || respawn || !c.predict || c.predicted == before {
 		return nil
 	}
 	c.corrections++
-	reason := "the server disagreed"
-	if !c.reconcile {
-		reason = "no reconciliation: pending inputs not replayed"
-	} else if id, ok := c.world.At(before); ok && id != c.me {
-		reason = "blocked by another player"
+	cause, culprit := c.cause(before)
+	cells := manhattan(before, c.predicted)
+	c.causes[cause]++
+	c.graph.correction(cells)
+	if culprit >= 0 {
+		c.ended[culprit].Corrected, c.ended[culprit].Cells = true, cells
 	}
-	c.lastCorr = &Correction{At: now, From: before, To: c.predicted, Seq: s.Ack, Reason: reason}
+	c.lastCorr = &Correction{At: now, From: before, To: c.predicted, Seq: s.Ack, Reason: cause.String(), Cause: cause, Cells: cells}
 	corr := *c.lastCorr
 	return &corr
+}
+
+// cause says why the State whose lives are c.ended moved the avatar
+// predicted at before: the server's word on those inputs when it gave it
+// (their stages), else what the client sees. It also returns which of
+// those lives caused it (the first the server refused or blocked, else
+// the last), -1 if none.
+func (c *Core) cause(before grid.Pos) (Cause, int) {
+	culprit := len(c.ended) - 1
+	if !c.reconcile {
+		return CauseNoReconcile, culprit
+	}
+	for i, l := range c.ended {
+		if !l.Traced {
+			continue
+		}
+		switch l.Outcome {
+		case protocol.StagePlayer:
+			return CauseBlocked, i
+		case protocol.StageTooFast:
+			return CauseSpeedLimit, i
+		case protocol.StageFrozen:
+			return CauseFrozen, i
+		}
+	}
+	if c.tag.frozen {
+		return CauseFrozen, culprit
+	}
+	if c.other(before) {
+		return CauseBlocked, culprit
+	}
+	// Another player next to where the server has the avatar, the way
+	// one of its moves went.
+	for _, l := range c.ended {
+		if !l.Zap && c.other(c.server.Add(l.Dir)) {
+			return CauseBlocked, culprit
+		}
+	}
+	for _, in := range c.pending {
+		if !in.still && c.other(c.server.Add(in.dir)) {
+			return CauseBlocked, culprit
+		}
+	}
+	return CauseOther, culprit
+}
+
+// other reports whether another player stands on cell p in the client's
+// picture.
+func (c *Core) other(p grid.Pos) bool {
+	id, ok := c.world.At(p)
+	return ok && id != c.me
 }
 
 // rebuild makes the client's picture from a State: others at their cells,
@@ -657,11 +765,13 @@ func (c *Core) View(now time.Duration) View {
 		InterpDelay:  c.interp.delay,
 		UpdateRate:   c.rate,
 		MoveTime:     c.moveTime,
+		Smooth:       c.smooth,
 		Teaching:     teachingOf(&c.class.cond),
 	}
 	if !c.predict {
 		v.Predicted = c.server
 	}
+	v.Shown = c.shownAt(now, v.Predicted)
 	if c.lastCorr != nil {
 		corr := *c.lastCorr
 		v.LastCorrection = &corr

@@ -18,6 +18,15 @@
 // its readers from the notes; package sim runs it on a virtual clock.
 // Both give interfaces a View through the Session interface.
 //
+// A Core also keeps the instruments an interface draws (Instruments,
+// through the Instrumented interface): the life of every input from key
+// press to reconciliation (InputLife, noted as Lived when its
+// acknowledging State is reconciled), with the server's stages once it
+// asked for them (SetTrace, protocol.Trace and protocol.Stages), mapped
+// to the client's clock; a net graph second by second (NetGraph); the
+// corrections by Cause; the latency budget (Budget); and smoothing of
+// corrections (SetSmooth, View.Shown).
+//
 // # Lifecycle
 //
 // Phase is where a connection is, and says what its caller may assume. A

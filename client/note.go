@@ -16,6 +16,9 @@ const (
 	HeldSent
 	// Entered: the connection entered Phase; for Closed, Err says why.
 	Entered
+	// Lived: an input's life ended (Life): the State that acknowledged it
+	// arrived and was reconciled. Noted after that State's Arrived.
+	Lived
 )
 
 // Note is one thing that happened to a core, in the order it happened:
@@ -33,6 +36,8 @@ type Note struct {
 	Phase Phase
 	// Err is why the connection closed (Entered Closed).
 	Err error
+	// Life is the input's whole life (Lived).
+	Life *InputLife
 }
 
 // Batch is what a core produced since its last Outbox call, in order: the

@@ -41,6 +41,16 @@ type Options struct {
 	// ping intervals.
 	ServerTimeout time.Duration
 
+	// Trace asks the server for its stages of every input from the start
+	// (see Core.SetTrace).
+	Trace bool
+
+	// SharedClock says the server runs on this client's own clock (a
+	// simulator's virtual one): the server's stages of an input (see
+	// InputLife) are read as they are, with no estimate of the offset
+	// between the two clocks.
+	SharedClock bool
+
 	// Resume, if not zero, is a resume token from an earlier client's
 	// Welcome (Core.Resumable): the client asks for that avatar back with a
 	// Resume instead of joining with a Hello, and a refusal ends it with

@@ -105,7 +105,8 @@ func TestDropTwiceIsOneDrop(t *testing.T) {
 }
 
 // TestNotesOfACorrection: a State that moves the predicted avatar is
-// noted with the correction, the other messages without.
+// noted with the correction, the other messages without; then the life of
+// the input it acknowledged, corrected.
 func TestNotesOfACorrection(t *testing.T) {
 	c := playing(t, Options{})
 	c.Press(0, grid.Right) // predicted at (11,10)
@@ -113,8 +114,11 @@ func TestNotesOfACorrection(t *testing.T) {
 	c.Receive(100*ms, &protocol.Join{Player: protocol.PlayerInfo{ID: 2, Name: "bob"}})
 	c.Receive(100*ms, state(1, 100*ms, at(1, 10, 10), at(2, 11, 10))) // bob took the cell first
 	notes := c.Outbox().Notes
-	if len(notes) != 2 || notes[0].Kind != Arrived || notes[0].Correction != nil || notes[1].Kind != Arrived {
-		t.Fatalf("notes %+v, want the Join and the State arrived", notes)
+	if len(notes) != 3 || notes[0].Kind != Arrived || notes[0].Correction != nil || notes[1].Kind != Arrived || notes[2].Kind != Lived {
+		t.Fatalf("notes %+v, want the Join and the State arrived, then #1's life", notes)
+	}
+	if l := notes[2].Life; l == nil || l.Seq != 1 || !l.Corrected || l.Cells != 1 || l.Acked != 100*ms {
+		t.Errorf("#1's life %+v, want it corrected by a cell, acknowledged at 100ms", l)
 	}
 	corr := notes[1].Correction
 	if corr == nil || corr.From != (grid.Pos{X: 11, Y: 10}) || corr.To != (grid.Pos{X: 10, Y: 10}) || corr.Reason != "blocked by another player" {

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +45,16 @@ type pipe[M machine] struct {
 	frame   []byte               // scratch encoding buffer
 	notes   []Note               // scratch copy of the core's notes, reused
 
+	// watch is the machine, if it keeps instruments of its link (a
+	// player's Core): it is told what the link carries and holds back.
+	// ups are the input numbers of the frames on the way up, in order (0
+	// for a frame that is no input), from upHead; downs is a scratch list
+	// of what the link held the chunks coming down.
+	watch  linkWatcher
+	ups    []uint32
+	upHead int
+	downs  []link.Flight[[]byte]
+
 	bytesIn, bytesOut int64
 }
 
@@ -56,6 +67,7 @@ func newPipe[M machine](now time.Duration, m M, opts Options) pipe[M] {
 		seed: opts.Seed,
 	}
 	p.link.SetLoss(opts.Loss)
+	p.watch, _ = any(m).(linkWatcher)
 	p.flush(now)
 	return p
 }
@@ -93,6 +105,9 @@ func (p *pipe[M]) Deliver(now time.Duration, data []byte) {
 	p.record(Call{Kind: CallDeliver, At: now, Data: data})
 	p.bytesIn += int64(len(data))
 	p.link.Down.Send(now, data)
+	if p.watch != nil {
+		p.watch.carried(now, len(data), 0)
+	}
 }
 
 // Hangup tells the driver that the transport's stream ended at time now,
@@ -123,10 +138,18 @@ func (p *pipe[M]) Step(now time.Duration) (frames [][]byte, next time.Duration, 
 // puts what the core sends on the link.
 func (p *pipe[M]) Update(now time.Duration) {
 	p.record(Call{Kind: CallStep, At: now})
+	if p.watch != nil {
+		p.downs = due(p.link.Down, now, p.downs[:0])
+	}
 	p.in = p.link.Down.Receive(now, p.in[:0])
-	for _, chunk := range p.in {
+	for i, chunk := range p.in {
+		if p.watch != nil && i < len(p.downs) {
+			f := p.downs[i]
+			p.watch.cameDown(now, f.At-f.Own, f.Lost, f.Held)
+		}
 		p.receive(now, chunk)
 	}
+	clear(p.downs)
 	clear(p.in)
 	p.m.Advance(now)
 	p.flush(now)
@@ -172,9 +195,17 @@ func (p *pipe[M]) flush(now time.Duration) {
 		// The batch is the core's until its next call: keep the notes.
 		p.notes = append(p.notes[:0], b.Notes...)
 		p.recordNotes(now, p.notes)
-		frames, err := p.encode(b.Messages)
-		for _, f := range frames {
+		var err error
+		for _, m := range b.Messages {
+			f, e := p.encodeOne(m)
+			if e != nil {
+				err = cmp.Or(err, e)
+				continue
+			}
 			p.link.Up.Send(now, f)
+			if p.watch != nil {
+				p.ups = append(p.ups, inputSeq(m))
+			}
 		}
 		if err != nil {
 			p.m.Disconnected(err) // noted in the next batch
@@ -192,17 +223,48 @@ func (p *pipe[M]) flush(now time.Duration) {
 // encode is skipped, and the first such error returned.
 func (p *pipe[M]) encode(msgs []protocol.Message) (frames [][]byte, err error) {
 	for _, m := range msgs {
-		var e error
-		p.frame, e = protocol.Append(p.frame[:0], m)
+		f, e := p.encodeOne(m)
 		if e != nil {
-			if err == nil {
-				err = fmt.Errorf("client: %w", e)
-			}
+			err = cmp.Or(err, e)
 			continue
 		}
-		frames = append(frames, append([]byte(nil), p.frame...))
+		frames = append(frames, f)
 	}
 	return frames, err
+}
+
+// encodeOne encodes m into a frame of its own.
+func (p *pipe[M]) encodeOne(m protocol.Message) ([]byte, error) {
+	var err error
+	p.frame, err = protocol.Append(p.frame[:0], m)
+	if err != nil {
+		return nil, fmt.Errorf("client: %w", err)
+	}
+	return append([]byte(nil), p.frame...), nil
+}
+
+// inputSeq is the number of an input (a move or a zap), 0 for any other
+// message.
+func inputSeq(m protocol.Message) uint32 {
+	switch m := m.(type) {
+	case *protocol.Input:
+		return m.Seq
+	case *protocol.Zap:
+		return m.Seq
+	}
+	return 0
+}
+
+// due appends to dst the messages on line due at now, oldest first, as
+// Receive hands them over.
+func due(line *link.Line[[]byte], now time.Duration, dst []link.Flight[[]byte]) []link.Flight[[]byte] {
+	for f := range line.InFlight {
+		if f.At > now {
+			break
+		}
+		dst = append(dst, f)
+	}
+	return dst
 }
 
 // Outgoing returns the frames the link has due at time now, to be written
@@ -210,10 +272,32 @@ func (p *pipe[M]) encode(msgs []protocol.Message) (frames [][]byte, err error) {
 // by the next call.
 func (p *pipe[M]) Outgoing(now time.Duration) [][]byte {
 	clear(p.out)
+	if p.watch != nil {
+		p.downs = due(p.link.Up, now, p.downs[:0])
+	}
 	p.out = p.link.Up.Receive(now, p.out[:0])
-	for _, f := range p.out {
+	for i, f := range p.out {
 		p.bytesOut += int64(len(f))
 		p.record(Call{Kind: CallSent, At: now, Data: f})
+		if p.watch == nil {
+			continue
+		}
+		var seq uint32
+		if p.upHead < len(p.ups) {
+			seq = p.ups[p.upHead]
+			p.upHead++
+		}
+		if i < len(p.downs) {
+			fl := p.downs[i]
+			p.watch.leftLink(now, seq, fl.At-fl.Own, fl.Lost, fl.Held)
+		}
+		p.watch.carried(now, 0, len(f))
+	}
+	if p.watch != nil {
+		clear(p.downs)
+		if p.upHead == len(p.ups) {
+			p.ups, p.upHead = p.ups[:0], 0
+		}
 	}
 	return p.out
 }
@@ -252,6 +336,7 @@ func (p *pipe[M]) fresh() {
 	l := link.New[[]byte, []byte](p.link.RTT(), p.link.Jitter(), p.seed)
 	l.SetLoss(p.link.Loss())
 	p.link = l
+	p.ups, p.upHead = p.ups[:0], 0
 	p.stream, p.hangup = p.stream[:0], nil
 	p.states = protocol.StateStream{}
 }

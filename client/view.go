@@ -30,6 +30,11 @@ type View struct {
 	// Predicted is where the player sees their own avatar: the prediction
 	// when prediction is on, the server's word otherwise.
 	Predicted grid.Pos
+	// Shown is where the interface draws the avatar: Predicted, unless
+	// smoothing (Smooth) slides a correction over one move time from
+	// where prediction had it.
+	Shown  grid.Pos
+	Smooth bool
 	// Server is where the server last said the player is.
 	Server grid.Pos
 	// HasState is false until the first State arrives.
@@ -138,5 +143,7 @@ type Correction struct {
 	From   grid.Pos      // where prediction had the avatar
 	To     grid.Pos      // where it is after reconciliation
 	Seq    uint32        // the acknowledged input that revealed it
-	Reason string        // a few words, e.g. "blocked by another player"
+	Reason string        // a few words, e.g. "blocked by another player": Cause's
+	Cause  Cause         // why
+	Cells  int           // how far it moved the avatar (From to To, in cells, Manhattan)
 }

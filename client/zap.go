@@ -59,7 +59,7 @@ func (c *Core) Zap(now time.Duration) PressResult {
 	}
 	c.stats.ZapsSent++
 	render := uint64(max(c.seenTime(now), 0))
-	seq := c.number(now, grid.None, true)
+	seq := c.number(now, grid.None, true, now)
 	c.pending[len(c.pending)-1].render = render
 	if !c.phase.away() {
 		c.send(&protocol.Zap{Seq: seq, RenderNS: render})
@@ -174,6 +174,11 @@ func (c *Core) zapResult(now time.Duration, m *protocol.ZapResult) {
 		c.stats.Tags++
 	}
 	c.tag.result = &ZapResult{At: now, Seq: m.Seq, Outcome: m.Outcome, Target: c.name(m.Target), Rewind: time.Duration(m.RewindMS) * time.Millisecond}
+	for i := range c.pending {
+		if c.pending[i].seq == m.Seq {
+			c.pending[i].rewind, c.pending[i].judged = c.tag.result.Rewind, true
+		}
+	}
 }
 
 func (c *Core) tagged(now time.Duration, m *protocol.Tagged) {

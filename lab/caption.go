@@ -161,11 +161,12 @@ func (a look) same(b look) bool { return a.facts == b.facts && maps.Equal(a.flig
 
 // isBackground reports whether a message type is the link's background
 // traffic, which the strips hide on request: a ping or a pong (every
-// second each way, to measure the round trip) or the scores (every second
-// to everyone).
+// second each way, to measure the round trip), the scores (every second
+// to everyone), or the instruments' own (a Trace asking for the server's
+// stages while a waterfall is open, the Stages that answer).
 func isBackground(t protocol.Type) bool {
 	switch t {
-	case protocol.TypePing, protocol.TypePong, protocol.TypeScores, protocol.TypeRanking:
+	case protocol.TypePing, protocol.TypePong, protocol.TypeScores, protocol.TypeRanking, protocol.TypeTrace, protocol.TypeStages:
 		return true
 	}
 	return false
@@ -305,6 +306,10 @@ func typeWords(t protocol.Type) string {
 		return "the scores"
 	case protocol.TypeProtect:
 		return "a protection"
+	case protocol.TypeTrace:
+		return "a trace request"
+	case protocol.TypeStages:
+		return "a stage report"
 	}
 	return "a " + strings.ToLower(t.String())
 }

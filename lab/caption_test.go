@@ -95,3 +95,30 @@ func TestStepSkipsWhatIsNotShown(t *testing.T) {
 		t.Fatalf("running again, the caption still says %q", l.Caption())
 	}
 }
+
+// TestStepsAndTheInstrumentsTraffic: while a waterfall asks the server
+// for its stages, a step says the Stages in words ("the server sends a
+// stage report to Player 1"); with the strips hiding the background
+// traffic (h), the steps skip them as they skip pings.
+func TestStepsAndTheInstrumentsTraffic(t *testing.T) {
+	for _, pings := range []bool{true, false} {
+		cfg := Default()
+		cfg.Rate, cfg.HidePings = 0, !pings
+		cfg.Players[0].Presses, _ = scenario.ParsePresses("right@0ms")
+		l, _ := newLab(t, cfg)
+		l.Players()[0].SetTrace(true)
+		l.Pause()
+		var said []string
+		for l.Next() < 500*ms {
+			l.Step()
+			said = append(said, l.Caption())
+		}
+		all := strings.Join(said, "\n")
+		if got := strings.Contains(all, "the server sends a stage report to Player 1"); got != pings {
+			t.Errorf("pings shown %v: a step says the stage report %v, want %v:\n%s", pings, got, pings, all)
+		}
+		if strings.Contains(all, "a stages") {
+			t.Errorf("a caption names the Stages type as it is:\n%s", all)
+		}
+	}
+}

@@ -117,7 +117,15 @@ func (l *Lab) reset(cfg Config) error {
 		return err
 	}
 	for i, p := range l.players {
+		// What the screen's instruments set on the player's client
+		// (smoothing, the server's stages asked for while the waterfall
+		// is open) goes on in the fresh one.
+		var ins client.Instruments
+		p.Instruments(&ins)
+		smooth := p.View().Smooth
 		*p = *fresh.players[i]
+		p.SetSmooth(smooth)
+		p.SetTrace(ins.Tracing)
 	}
 	l.world, l.clock, l.origin = fresh.world, fresh.clock, fresh.origin
 	l.world.Trace(l.record)

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/scenario"
 )
@@ -80,3 +81,31 @@ func TestRestartKeepsAPreset(t *testing.T) {
 }
 
 func fmtSeqs(s []uint32) string { return fmt.Sprint(s) }
+
+// TestRestartKeepsTheInstruments: what the screen's instruments set on a
+// player's client, smoothing of corrections and asking the server for
+// its stages of the inputs (the waterfall open), stays set in the fresh
+// client a restart brings: the waterfall of the script played again has
+// the server's stages, its corrections still slide.
+func TestRestartKeepsTheInstruments(t *testing.T) {
+	cfg := Default()
+	cfg.Rate, cfg.Paused = 0, true
+	cfg.Players[0].Presses, _ = scenario.ParsePresses("right@0ms")
+	l, w := newLab(t, cfg)
+	p1 := l.Players()[0]
+	p1.SetSmooth(true)
+	p1.SetTrace(true)
+	l.Restart()
+	var ins client.Instruments
+	p1.Instruments(&ins)
+	if !p1.View().Smooth || !ins.Tracing {
+		t.Fatalf("restarted: smoothing %v, tracing %v, want both kept on", p1.View().Smooth, ins.Tracing)
+	}
+	l.Resume()
+	w.pass(400 * ms)
+	l.Sync()
+	p1.Instruments(&ins)
+	if len(ins.Lives) == 0 || !ins.Lives[len(ins.Lives)-1].Traced {
+		t.Fatalf("after the restart #1's life has no server stages: %+v", ins.Lives)
+	}
+}

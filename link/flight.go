@@ -22,6 +22,11 @@ type Flight[T any] struct {
 	// retransmissions would make it: held by a stall or behind an earlier
 	// message (head-of-line blocking).
 	Held bool
+	// Own is when it would have been delivered had nothing held it up:
+	// its send time, the line's delay and its jitter. At less Own is how
+	// long the line held it (retransmissions, head-of-line blocking,
+	// stalls, the spacing of the way up).
+	Own time.Duration
 	// Value is the message itself.
 	Value T
 }
@@ -54,7 +59,7 @@ func (f Flight[T]) Resending(now time.Duration) bool { return now < f.Resent }
 // range function: for f := range line.InFlight { ... }.
 func (l *Line[T]) InFlight(yield func(Flight[T]) bool) {
 	for _, q := range l.queue[l.head:] {
-		f := Flight[T]{Sent: q.sent, Resent: q.resent, Arrive: q.arrive, At: q.at, Lost: q.lost, Held: q.at > q.due, Value: q.v}
+		f := Flight[T]{Sent: q.sent, Resent: q.resent, Arrive: q.arrive, At: q.at, Lost: q.lost, Held: q.at > q.due, Own: q.own, Value: q.v}
 		if !yield(f) {
 			return
 		}

@@ -8,10 +8,11 @@ import (
 
 // TestInFlightShowsTheWire: InFlight lists what is on the line, oldest
 // first, with when each message was sent (and sent again), reaches the
-// far end and is due, whether it is retransmitted or held behind another,
-// and how far along it is: a lost message waits at the sender for its
-// retransmission, then travels; one held behind it travels its own delay
-// and waits at the far end, as TCP keeps it in the receiver's buffer. A
+// far end and is due, whether it is retransmitted or held behind another
+// (and when it would have come had nothing held it up), and how far along
+// it is: a lost message waits at the sender for its retransmission, then
+// travels; one held behind it travels its own delay and waits at the far
+// end, as TCP keeps it in the receiver's buffer. A
 // received message is no longer listed, and listing removes nothing.
 func TestInFlightShowsTheWire(t *testing.T) {
 	l := NewLine[string](100*ms, 0, 6)
@@ -21,9 +22,9 @@ func TestInFlightShowsTheWire(t *testing.T) {
 	l.Send(50*ms, "#2")  // waits behind #1
 	l.Send(300*ms, "#3") // sent after: its own delay
 	want := []Flight[string]{
-		{Sent: 0, Resent: 200 * ms, Arrive: 300 * ms, At: 300 * ms, Lost: 1, Value: "#1"},
-		{Sent: 50 * ms, Resent: 50 * ms, Arrive: 150 * ms, At: 300 * ms, Held: true, Value: "#2"},
-		{Sent: 300 * ms, Resent: 300 * ms, Arrive: 400 * ms, At: 400 * ms, Value: "#3"},
+		{Sent: 0, Resent: 200 * ms, Arrive: 300 * ms, At: 300 * ms, Lost: 1, Own: 100 * ms, Value: "#1"},         // held 200 ms: a retransmission
+		{Sent: 50 * ms, Resent: 50 * ms, Arrive: 150 * ms, At: 300 * ms, Held: true, Own: 150 * ms, Value: "#2"}, // 150 ms behind #1
+		{Sent: 300 * ms, Resent: 300 * ms, Arrive: 400 * ms, At: 400 * ms, Own: 400 * ms, Value: "#3"},
 	}
 	for range 2 {
 		if got := slices.Collect(l.InFlight); !slices.Equal(got, want) {

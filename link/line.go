@@ -32,6 +32,7 @@ type item[T any] struct {
 	// resent is when the copy that gets through was sent: sent, unless
 	// the message is lost.
 	resent time.Duration
+	own    time.Duration // its send time plus the delay and its jitter: nothing lost, held or stalled
 	due    time.Duration // its own delivery time, losses included: later is a hold-up
 	// arrive is when it reaches the far end: due, or the end of a stall
 	// that holds it. From then until at it waits there, behind an earlier
@@ -72,24 +73,25 @@ func (l *Line[T]) Jitter() time.Duration { return l.jitter }
 // Send puts v on the line at time now and returns when it will be delivered
 // (a later Stall may hold it longer).
 func (l *Line[T]) Send(now time.Duration, v T) time.Duration {
-	due := l.schedule(now)
+	own, due := l.schedule(now)
 	lost := l.losses()
 	wait := backoff(l.RTO(), lost)
 	due += wait
 	at := max(due, l.floor)
 	l.floor = at
-	l.queue = append(l.queue, item[T]{sent: now, resent: now + wait, due: due, arrive: max(due, l.stall), at: at, lost: lost, v: v})
+	l.queue = append(l.queue, item[T]{sent: now, resent: now + wait, own: own, due: due, arrive: max(due, l.stall), at: at, lost: lost, v: v})
 	return at
 }
 
 // schedule returns when a message sent at now is due if it is not lost and
-// nothing stalls: delay and jitter, kept in order behind the previous
-// message and, with KeepSpacing, spaced as sent.
-func (l *Line[T]) schedule(now time.Duration) time.Duration {
+// nothing stalls: delay and jitter (own), then kept in order behind the
+// previous message and, with KeepSpacing, spaced as sent (due).
+func (l *Line[T]) schedule(now time.Duration) (own, due time.Duration) {
 	at := now + l.delay
 	if l.jitter > 0 {
 		at += time.Duration(l.rng.Int63n(int64(l.jitter) + 1))
 	}
+	own = at
 	if at < l.own {
 		at = l.own
 	}
@@ -107,7 +109,7 @@ func (l *Line[T]) schedule(now time.Duration) time.Duration {
 		}
 	}
 	l.own, l.sent, l.sentAt, l.any = at, now, l.delay, true
-	return at
+	return own, at
 }
 
 // Receive appends to dst, in the order sent, every message due at or before

@@ -12,10 +12,12 @@
 // difference so far is how a map too big for the Welcome follows it,
 // MapChunks for version 3 and MapBits (a compressed bitmap) from version
 // 4 on. After that the client sends
-// Input, Zap, Ping, Pong and Bye; the server sends State, ZapResult,
-// Tagged, Scores, Ping, Pong, Join, Leave, Error and Bye, and to a client
-// of version 4, Protect and Ranking (in place of Scores); version 5 adds
-// a teacher's Teach, Conditions, Report and Class (teach.go). A server serves
+// Input, Zap, Ping, Pong and Bye (and from version 5 Trace); the server
+// sends State, ZapResult, Tagged, Scores, Ping, Pong, Join, Leave, Error
+// and Bye, to a client of version 4 on, Protect and Ranking (in place of
+// Scores), and to a client of version 5 that asked with Trace, a Stages
+// before each State that acknowledges inputs; version 5 also adds a
+// teacher's Teach, Conditions, Report and Class (teach.go). A server serves
 // every version from MinVersion to Version (Supported), each the bytes of
 // its own version: what a newer version added never reaches an older
 // client.

@@ -96,6 +96,12 @@ func examples() []example {
 			{ID: 0x0102, RTTMS: 0x0304, Pending: 0x0506, Corrections: 0x0708090a},
 			{ID: 3, RTTMS: protocol.NoRTT, Pending: 0, Corrections: 1},
 		}}},
+		{"trace.bin", &protocol.Trace{On: true}},
+		{"stages.bin", &protocol.Stages{Inputs: []protocol.InputStage{
+			{Seq: 0x01020304, Outcome: protocol.StageMoved, BeforeUS: 0x0506, ApplyUS: 0x0102},
+			{Seq: 0x01020305, Outcome: protocol.StagePlayer, BeforeUS: 0x07, ApplyUS: 0},
+			{Seq: 0x01020405, Outcome: protocol.StageCooldown, BeforeUS: 0x01020304, ApplyUS: 0x01020304},
+		}}},
 	}
 }
 
@@ -134,6 +140,7 @@ var allTypes = []protocol.Type{
 	protocol.TypeResume, protocol.TypeListRooms, protocol.TypeRooms, protocol.TypeMapBits,
 	protocol.TypeProtect, protocol.TypeRanking,
 	protocol.TypeTeach, protocol.TypeConditions, protocol.TypeReport, protocol.TypeClass,
+	protocol.TypeTrace, protocol.TypeStages,
 }
 
 // mustMarshal encodes m or stops the test.

@@ -21,8 +21,10 @@ import (
 // version 3 client gets MapChunks and none of the rest, and every other
 // byte as before. Version 5: a teacher sets a room's network and netcode
 // (Teach, Conditions), its players report what only they know (Report)
-// and its teachers see it (Class); a client of version 3 or 4 gets none of
-// these, and its version's bytes.
+// and its teachers see it (Class); and a client may ask for the server's
+// stage times of its inputs (Trace) and is then sent them (Stages) beside
+// the States. A client of version 3 or 4 gets none of these, and its
+// version's bytes.
 const (
 	Version    uint16 = 5
 	MinVersion uint16 = 3
@@ -87,6 +89,11 @@ const (
 	TypeConditions Type = 28
 	TypeReport     Type = 29
 	TypeClass      Type = 30
+	// TypeTrace and TypeStages (since version 5): a client asks for the
+	// server's stage times of its inputs, and is sent them; see Trace and
+	// Stages.
+	TypeTrace  Type = 31
+	TypeStages Type = 32
 )
 
 // String names the message type.
@@ -152,6 +159,10 @@ func (t Type) String() string {
 		return "Report"
 	case TypeClass:
 		return "Class"
+	case TypeTrace:
+		return "Trace"
+	case TypeStages:
+		return "Stages"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -431,6 +442,10 @@ func New(t Type) Message {
 		return new(Report)
 	case TypeClass:
 		return new(Class)
+	case TypeTrace:
+		return new(Trace)
+	case TypeStages:
+		return new(Stages)
 	}
 	return nil
 }

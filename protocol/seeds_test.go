@@ -138,7 +138,7 @@ func seeds(t testing.TB) []seed {
 		seed{"length-max-no-body", []byte{0xff, 0xff}},
 		seed{"length-max-short-body", cat([]byte{0xff, 0xff, byte(protocol.TypeState)}, bytes.Repeat([]byte{0}, 100))},
 		seed{"unknown-type-0", frame(0)},
-		seed{"unknown-type-31", frame(31, []byte{1, 2, 3})},
+		seed{"unknown-type-33", frame(33, []byte{1, 2, 3})},
 		seed{"unknown-type-255", frame(255)},
 		seed{"hello-escape-in-name", hello(protocol.Version, 0, 0, "\x1b]0;pwned\a\x1b[2J")},
 		seed{"hello-bad-bool", hello(protocol.Version, 2, 0, "ada")},
@@ -272,6 +272,19 @@ func seeds(t testing.TB) []seed {
 		seed{"class-huge-count", frame(byte(protocol.TypeClass), u16(0xffff))},
 		seed{"class-count-too-small", frame(byte(protocol.TypeClass), u16(1), student(1, 300, 2, 3), student(2, 300, 2, 3))},
 		seed{"class-student-0", frame(byte(protocol.TypeClass), u16(1), student(0, 300, 2, 3))},
+		seed{"trace-off", frame(byte(protocol.TypeTrace), []byte{0})},
+		seed{"trace-bad-bool", frame(byte(protocol.TypeTrace), []byte{2})},
+		seed{"stages-empty", frame(byte(protocol.TypeStages), []byte{0})},
+		seed{"stages-one", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{byte(protocol.StageMoved)}, uv(125000), uv(0))},
+		seed{"stages-too-many", frame(byte(protocol.TypeStages), []byte{protocol.MaxStages + 1})},
+		seed{"stages-count-past-end", frame(byte(protocol.TypeStages), []byte{3}, uv(7), []byte{1}, uv(9), uv(0))},
+		seed{"stages-seq-not-rising", frame(byte(protocol.TypeStages), []byte{2}, uv(7), []byte{1}, uv(9), uv(0), uv(0), []byte{1}, uv(9), uv(0))},
+		seed{"stages-seq-over-32-bits", frame(byte(protocol.TypeStages), []byte{2}, uv(1<<32-1), []byte{1}, uv(9), uv(0), uv(1), []byte{1}, uv(9), uv(0))},
+		seed{"stages-bad-outcome", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{0}, uv(9), uv(0))},
+		seed{"stages-outcome-past-last", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{8}, uv(9), uv(0))},
+		seed{"stages-applied-before-arrival", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{1}, uv(9), uv(10))},
+		seed{"stages-before-over-32-bits", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{1}, uv(1<<32), uv(0))},
+		seed{"stages-long-varint", frame(byte(protocol.TypeStages), []byte{1}, []byte{0x87, 0x00}, []byte{1}, uv(9), uv(0))},
 	)
 	return s
 }

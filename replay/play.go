@@ -184,7 +184,7 @@ func Compare(orig, changed []scenario.Line, why string) []Difference {
 	var diffs []Difference
 	for i := range changed {
 		l := &changed[i]
-		if l.Link != nil || i+1 < len(changed) && lastOf(changed, i) != i {
+		if l.Link != nil || l.Input != nil || i+1 < len(changed) && lastOf(changed, i) != i {
 			continue
 		}
 		o, ok := at(orig, l.Player, l.TMS)
@@ -198,11 +198,12 @@ func Compare(orig, changed []scenario.Line, why string) []Difference {
 }
 
 // lastOf returns the index of the last line of lines[i]'s player at its
-// moment (t_ms), from i on.
+// moment (t_ms), from i on; an input's life (Line.Input), said where it
+// ends, is not a moment of its own.
 func lastOf(lines []scenario.Line, i int) int {
 	last := i
 	for j := i + 1; j < len(lines) && lines[j].TMS == lines[i].TMS; j++ {
-		if lines[j].Player == lines[i].Player {
+		if lines[j].Player == lines[i].Player && lines[j].Input == nil {
 			last = j
 		}
 	}
@@ -218,7 +219,7 @@ func at(lines []scenario.Line, player string, tms int64) (scenario.Line, bool) {
 		if l.TMS > tms {
 			break
 		}
-		if l.Player == player && l.Link == nil {
+		if l.Player == player && l.Link == nil && l.Input == nil {
 			out, found = l, true
 		}
 	}

@@ -79,6 +79,10 @@ type Line struct {
 	Ack     uint32   `json:"ack"`     // the last acknowledged number
 	Corr    int      `json:"corrections"`
 	Zap     *ZapLine `json:"zap,omitempty"` // the server's judgement, on the line where it judges a zap
+	// Input is set on the line where an input's life ends: the JSON
+	// output prints that line as {"input": {...}} alone (see InputLine),
+	// the table (with -inputs) as its Event.
+	Input *InputLine `json:"-"`
 	// Link is what a datagram link carried, on the last line of a
 	// player over one (see sim.DatagramStats).
 	Link *LinkLine `json:"link,omitempty"`
@@ -124,7 +128,7 @@ type ZapLine struct {
 	RewindMS int64   `json:"rewind_ms"`
 }
 
-// Run plays the scenario and returns its timeline.
+// Run plays the scenario and returns its timeline's lines.
 func Run(cfg Config) ([]Line, error) {
 	r, err := RunFull(cfg)
 	if err != nil {
@@ -143,6 +147,9 @@ type Result struct {
 	Players []string
 	// End is when the run ended, since its start.
 	End time.Duration
+	// Budget is the latency budget of the first player's inputs, nil if
+	// the server staged none.
+	Budget *BudgetReport
 }
 
 // RunFull plays the scenario and returns its timeline and its messages.
@@ -166,6 +173,7 @@ type Stepper struct {
 	presses  []timed // in time order
 	next     int     // the next press to play
 	until    time.Duration
+	cfg      Config // for the latency budget's knobs
 }
 
 // timed is a press of one client.
@@ -216,7 +224,11 @@ func Start(cfg Config) (*Stepper, error) {
 		return w.JoinOver(p.Name, client.Options{
 			NoPredict: !cfg.Predict, NoReconcile: !cfg.Reconcile, NoInterpolate: cfg.NoInterpolate,
 			Latency: p.Latency, Jitter: p.Jitter, Loss: p.Loss, Seed: cfg.Seed + int64(len(p.Name)),
-			PingInterval: time.Hour,
+			// The server's stages of the inputs, for their lives and the
+			// budget: over TCP only. A datagram link would carry them on
+			// its reliable channel, out of step with the States they
+			// belong to, and hold what follows there behind a lost one.
+			PingInterval: time.Hour, Trace: cfg.Link != sim.Datagram,
 		}, cfg.Link)
 	}
 	players := []*Player{&cfg.Player}
@@ -261,7 +273,7 @@ func Start(cfg Config) (*Stepper, error) {
 			until += 2 * time.Second / time.Duration(cfg.Rate)
 		}
 	}
-	return &Stepper{world: w, clients: clients, followed: followed, tl: tl, presses: all, until: until}, nil
+	return &Stepper{world: w, clients: clients, followed: followed, tl: tl, presses: all, until: until, cfg: cfg}, nil
 }
 
 // World returns the scenario's world.
@@ -286,11 +298,11 @@ func (s *Stepper) AdvanceTo(t time.Duration) {
 	start := s.tl.start
 	for s.next < len(s.presses) && s.presses[s.next].At <= t {
 		p := s.presses[s.next]
-		s.world.AdvanceTo(start + p.At)
+		s.tl.advanceTo(start + p.At)
 		p.On(p.c)
 		s.next++
 	}
-	s.world.AdvanceTo(start + t)
+	s.tl.advanceTo(start + t)
 }
 
 // Next returns when the next thing is due, since the start: a message, a
@@ -316,6 +328,7 @@ func (s *Stepper) Step() {
 		}
 	}
 	s.world.Step()
+	s.tl.look()
 }
 
 // Finish plays the scenario to its end and returns it whole; the
@@ -324,7 +337,7 @@ func (s *Stepper) Finish() *Result {
 	until := s.until
 	s.AdvanceTo(until)
 	s.tl.Stop()
-	r := &Result{Lines: s.tl.Lines, Wires: s.tl.Wires, End: until}
+	r := &Result{Lines: s.tl.Lines, Wires: s.tl.Wires, End: until, Budget: s.tl.budget(s.cfg)}
 	for i, c := range s.clients {
 		if i < s.followed {
 			r.Players = append(r.Players, c.Name())
@@ -352,7 +365,7 @@ func LinkLines(lines []Line, clients []*sim.Client, end time.Duration) []Line {
 func linkLine(lines []Line, c *sim.Client, end time.Duration, st sim.DatagramStats) Line {
 	var l Line
 	for _, x := range lines {
-		if x.Player == c.Name() {
+		if x.Player == c.Name() && x.Input == nil { // an input's life is no moment of its own
 			l = x
 		}
 	}
@@ -363,4 +376,98 @@ func linkLine(lines []Line, c *sim.Client, end time.Duration, st sim.DatagramSta
 		InputPacketsLost: st.InputPacketsLost, Repeated: st.Repeats(), States: st.States, StatesLost: st.StatesLost,
 		StatesStale: st.StatesStale, BytesUp: st.BytesUp, BytesDown: st.BytesDown}
 	return l
+}
+
+// sightings watches the second player's screen for the first one's moves:
+// from the moment the server moved the first player to a cell until the
+// second draws it there, the world advances a millisecond at a time.
+type sightings struct {
+	cells []sighting
+}
+
+// sighting is one move of the first player to watch for.
+type sighting struct {
+	seq      uint32
+	cell     grid.Pos
+	from     time.Duration // when the server moved it
+	seen     time.Duration // when the second player drew it there; 0 not yet
+	gaveUpAt bool
+}
+
+// sightWait is how long a move is watched for at most.
+const sightWait = 5 * time.Second
+
+// watch starts watching for input seq, which the server moved to cell at t.
+func (s *sightings) watch(t time.Duration, seq uint32, cell grid.Pos) {
+	s.cells = append(s.cells, sighting{seq: seq, cell: cell, from: t})
+}
+
+// watching reports whether a move is still watched for at t.
+func (s *sightings) watching(t time.Duration) bool {
+	for i := range s.cells {
+		if c := &s.cells[i]; c.seen == 0 && !c.gaveUpAt {
+			if t-c.from > sightWait {
+				c.gaveUpAt = true
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// advance moves w to target, a millisecond at a time while a move is
+// watched for, checking viewer's screen for player me at each step.
+func (s *sightings) advance(w *sim.World, viewer *sim.Client, me grid.PlayerID, target time.Duration) {
+	for {
+		now := w.Now()
+		if now >= target {
+			w.AdvanceTo(target)
+			return
+		}
+		if !s.watching(now) {
+			// Nothing to watch for until the server moves the player:
+			// to the next event, or the target.
+			next, ok := w.Next()
+			if !ok || next >= target {
+				w.AdvanceTo(target)
+				return
+			}
+			w.AdvanceTo(next)
+			continue
+		}
+		w.AdvanceTo(min(now+time.Millisecond, target))
+		s.look(w.Now(), viewer.View(), me)
+	}
+}
+
+// look marks the moves viewer's view v shows player me at, at t.
+func (s *sightings) look(t time.Duration, v client.View, me grid.PlayerID) {
+	for _, o := range v.Others {
+		if o.ID != me {
+			continue
+		}
+		for i := range s.cells {
+			if c := &s.cells[i]; c.seen == 0 && !c.gaveUpAt && c.cell == o.Pos {
+				c.seen = t
+			}
+		}
+	}
+}
+
+// delays returns how long after its press each move watched for was seen,
+// by the lives' presses.
+func (s *sightings) delays(lives []client.InputLife) []time.Duration {
+	var out []time.Duration
+	for _, c := range s.cells {
+		if c.seen == 0 {
+			continue
+		}
+		for _, l := range lives {
+			if l.Seq == c.seq {
+				out = append(out, c.seen-l.Pressed)
+			}
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/sim"
@@ -28,6 +29,14 @@ type Timeline struct {
 	// Wires are the messages that crossed a link so far, in time order
 	// of arrival (or of loss, for a datagram lost for good).
 	Wires []Wire
+
+	// For the latency budget: each client's finished inputs (Lived),
+	// the trips down of its States (StateArrived), and the first
+	// client's moves as the last one's screen draws them.
+	lives  map[*sim.Client][]client.InputLife
+	downs  map[*sim.Client][]time.Duration
+	sights sightings
+	me     grid.PlayerID // the first client's player
 }
 
 // Wire is one message that crossed a player's link, as a sequence
@@ -50,7 +59,11 @@ type Wire struct {
 // which becomes its time 0: a starting line for each, then, until Stop,
 // the world's events. The world's tracers are the timeline's meanwhile.
 func NewTimeline(w *sim.World, clients []*sim.Client) *Timeline {
-	tl := &Timeline{w: w, start: w.Now(), clients: clients, names: map[grid.PlayerID]string{}, last: map[*sim.Client]Line{}}
+	tl := &Timeline{w: w, start: w.Now(), clients: clients, names: map[grid.PlayerID]string{}, last: map[*sim.Client]Line{},
+		lives: map[*sim.Client][]client.InputLife{}, downs: map[*sim.Client][]time.Duration{}}
+	if len(clients) > 0 {
+		tl.me = clients[0].View().Me
+	}
 	for _, c := range clients {
 		tl.names[c.View().Me] = c.Name()
 	}
@@ -81,7 +94,24 @@ func (tl *Timeline) known(c *sim.Client) bool { return slices.Contains(tl.client
 
 // event writes down an event of the world.
 func (tl *Timeline) event(e sim.Event) {
-	if e.Client == nil || !tl.known(e.Client) || e.Kind == sim.OtherArrived && e.Message != protocol.TypeZapResult && e.Message != protocol.TypeTagged {
+	if e.Client == nil || !tl.known(e.Client) {
+		return
+	}
+	switch e.Kind {
+	case sim.ServerInput:
+		if mover, viewer := tl.mover(), tl.viewer(); e.Client == mover && e.Moved && viewer != mover {
+			tl.sights.watch(e.T, e.Seq, e.Pos)
+		}
+	case sim.Lived:
+		tl.lives[e.Client] = append(tl.lives[e.Client], *e.Life)
+		in := inputLine(e.Client.Name(), e.Life, tl.start, tl.w.Server().Config().Rate > 0)
+		tl.record(e.T, e.Client, lifeSentence(e.Client.Name(), in, e.Life), true)
+		tl.Lines[len(tl.Lines)-1].Input = in
+		return
+	case sim.StateArrived:
+		tl.downs[e.Client] = append(tl.downs[e.Client], e.T-e.Made)
+	}
+	if e.Kind == sim.OtherArrived && e.Message != protocol.TypeZapResult && e.Message != protocol.TypeTagged {
 		return
 	}
 	always := e.Kind == sim.Press || e.Kind == sim.HeldSent || e.Kind == sim.ServerInput || e.Kind == sim.Zapped || e.Kind == sim.OtherArrived
@@ -145,4 +175,42 @@ func FlightLabel(f sim.Flight) string {
 		return "end"
 	}
 	return strings.ToLower(f.Type.String())
+}
+
+// mover is the client whose inputs the latency budget measures: the
+// first; viewer the one whose screen it watches them on: the last.
+func (tl *Timeline) mover() *sim.Client  { return tl.clients[0] }
+func (tl *Timeline) viewer() *sim.Client { return tl.clients[len(tl.clients)-1] }
+
+// advanceTo moves the world to t, a millisecond at a time while a move of
+// the mover's is watched for on the viewer's screen.
+func (tl *Timeline) advanceTo(t time.Duration) {
+	tl.sights.advance(tl.w, tl.viewer(), tl.me, t)
+}
+
+// look marks the moves the viewer's screen shows now, if any is watched
+// for.
+func (tl *Timeline) look() {
+	if now := tl.w.Now(); tl.sights.watching(now) {
+		tl.sights.look(now, tl.viewer().View(), tl.me)
+	}
+}
+
+// budget is the latency budget of the mover's inputs so far, from its
+// press to the viewer seeing it, the knobs named as cfg's flags; nil if
+// the server staged none.
+func (tl *Timeline) budget(cfg Config) *BudgetReport {
+	mover, viewer := tl.mover(), tl.viewer()
+	var down time.Duration
+	for _, d := range tl.downs[viewer] {
+		down += d
+	}
+	if n := len(tl.downs[viewer]); n > 0 {
+		down /= time.Duration(n)
+	}
+	b := budgetReport(cfg, tl.lives[mover], mover, viewer, down)
+	if b != nil {
+		b.Seen = tl.sights.delays(tl.lives[mover])
+	}
+	return b
 }

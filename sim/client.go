@@ -52,11 +52,13 @@ func (c *Client) noted(n client.Note) {
 			c.w.emit(Event{T: t, Client: c, Kind: OtherArrived, Message: n.Msg.Type()})
 			break
 		}
-		e := Event{T: t, Client: c, Kind: StateArrived, Seq: s.Ack, Pos: v.Server, Correction: n.Correction}
+		e := Event{T: t, Client: c, Kind: StateArrived, Seq: s.Ack, Pos: v.Server, Correction: n.Correction, Made: time.Duration(s.TimeNS)}
 		if v.Reconcile {
 			e.Replayed = len(v.Pending)
 		}
 		c.w.emit(e)
+	case client.Lived:
+		c.w.emit(Event{T: t, Client: c, Kind: Lived, Seq: n.Life.Seq, Life: n.Life})
 	case client.HeldSent:
 		last := v.Pending[len(v.Pending)-1]
 		c.w.emit(Event{T: t, Client: c, Kind: HeldSent, Seq: last.Seq, Dir: last.Dir, Predict: v.Predict, Pos: v.Predicted})
@@ -168,6 +170,19 @@ func (c *Client) view(t time.Duration) client.View {
 	return v
 }
 
+// Instruments implements client.Instrumented at the world's current time.
+func (c *Client) Instruments(dst *client.Instruments) {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	c.d.Instruments(c.w.now, dst)
+}
+
+// SetTrace implements client.Instrumented.
+func (c *Client) SetTrace(on bool) { c.locked(func() { c.d.SetTrace(c.w.now, on) }) }
+
+// SetSmooth implements client.Instrumented.
+func (c *Client) SetSmooth(on bool) { c.locked(func() { c.d.SetSmooth(on) }) }
+
 // Stats returns the client's running totals (the RTT list is a copy).
 func (c *Client) Stats() client.Stats {
 	c.w.mu.Lock()
@@ -210,4 +225,7 @@ func (c *Client) Close() error {
 	return nil
 }
 
-var _ client.Session = (*Client)(nil)
+var (
+	_ client.Session      = (*Client)(nil)
+	_ client.Instrumented = (*Client)(nil)
+)

@@ -13,6 +13,10 @@
 // or a stall, and lists what is in flight, decoded (Client.InFlight): what
 // the lab shows.
 //
+// The server and the clients share the world's clock: a client reads the
+// server's stages of its inputs as they are (client.Options.SharedClock),
+// so an input's life (the Lived event) is on that one clock.
+//
 // A World also runs spectators' drivers (Watch), among them teachers
 // (client.Options.Teach over a connection the hub takes for a teacher's),
 // who set the network of their room: the hub holds what goes either way on

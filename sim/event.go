@@ -24,6 +24,7 @@ const (
 	HeldSent                     // the speed limit let a client's held press go
 	Zapped                       // a client fired a zap
 	ServerZap                    // the server judged a zap
+	Lived                        // an input's life ended at its client: the State acknowledging it was reconciled
 )
 
 // Event is one thing that happened in a World: the facts, for a timeline
@@ -64,4 +65,9 @@ type Event struct {
 	Err error
 	// Zap is how the server judged the zap (ServerZap).
 	Zap world.ZapRecord
+	// Life is the input's whole life, on the world's clock (Lived).
+	Life *client.InputLife
+	// Made is when the server made the State, on the world's clock
+	// (StateArrived): T less Made is its trip down.
+	Made time.Duration
 }

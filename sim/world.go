@@ -107,6 +107,7 @@ func (w *World) JoinOver(name string, opts client.Options, t Transport) *Client 
 		seed = 1
 	}
 	opts.Seed = seed
+	opts.SharedClock = true // the server runs on the world's clock too
 	c := &Client{
 		w:    w,
 		name: name,

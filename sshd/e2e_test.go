@@ -174,3 +174,32 @@ func TestOpenSSHPlaysPastBannerlessSockets(t *testing.T) {
 		t.Fatalf("ssh did not exit 0 after q:\n%s", screen)
 	}
 }
+
+// The instruments over OpenSSH at 80x24: t opens the waterfall, whose
+// row #1 shows a press's stages once the server answers; g opens the net
+// graph and g closes it.
+func TestInstrumentsOverOpenSSH(t *testing.T) {
+	requireTools(t, "tmux", "ssh")
+	s := startGameSSH(t, Options{})
+	port := strconv.Itoa(s.Addr().(*net.TCPAddr).Port)
+	socket := fmt.Sprintf("gridlag-e2e-tools-%d", os.Getpid())
+	t.Cleanup(func() {
+		exec.Command("tmux", "-L", socket, "kill-server").Run()
+	})
+	ssh := "ssh -F /dev/null -p " + port +
+		" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o PubkeyAuthentication=no -o PasswordAuthentication=no"
+	p := startPane(t, socket, "tools", 80, 24, ssh+" ada@127.0.0.1; echo EXIT=$?; sleep 60")
+	p.waitFor("you (10,10)", "playing as ada")
+	p.keys("t")
+	p.waitFor("Waterfall", "no input yet")
+	p.keys("Right")
+	screen := p.waitFor("#1 →", "#1 →: pressed 0", "arrived", "ack sent", "acked", "you (11,10)  server (11,10)")
+	t.Logf("the waterfall over OpenSSH:\n%s", screen)
+	p.keys("g")
+	screen = p.waitFor("Net graph", "round trip", "bytes in/s", "States/s", "since the start")
+	t.Logf("the net graph over OpenSSH:\n%s", screen)
+	p.keys("g")
+	p.waitFor("Pending inputs")
+	p.keys("q")
+	p.waitFor("EXIT=0")
+}

@@ -22,6 +22,10 @@ import (
 //   - quitting (q and Ctrl-C of every table: QuitAsked);
 //   - fits: the notice of a terminal too small for the screen, in place
 //     of the screen;
+//   - tools: the instruments' overlays (instruments.go) of the screen's
+//     players, and smoothing of their corrections, with their keys
+//     (instrumentBinding, smoothBinding); the screen says where an
+//     overlay goes and leaves out what it covers;
 //   - HandleMouse: the widgets the last frame drew (controls), which take
 //     the mouse.
 //
@@ -36,6 +40,7 @@ type screenBase struct {
 	helpHead string                                 // the help overlay's title
 	helpKeys []helpRow                              // the help overlay's rows: the key table's
 	legend   []helpRow                              // the board's symbols, as the help explains them; nil for none
+	tools    instruments                            // the instruments' overlays, on a screen with players
 
 	help     bool // the help overlay is shown
 	quit     bool // the user asked to quit
@@ -73,6 +78,7 @@ type baser interface{ base() *screenBase }
 // reports whether it did. The widgets render draws through controls take
 // the mouse until the next frame.
 func (b *screenBase) show(render func(screen tcell.Screen)) bool {
+	b.tools.take()
 	return b.present.present(func(screen tcell.Screen) {
 		b.controls.reset()
 		render(screen)

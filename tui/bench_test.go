@@ -1,6 +1,7 @@
 package tui_test
 
 import (
+	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
@@ -212,5 +213,60 @@ func BenchmarkUnchangedFrame(b *testing.B) {
 	}
 	if total != 0 {
 		b.Fatalf("unchanged frames sent %d bytes", total)
+	}
+}
+
+// BenchmarkInstrumentFrame measures the client's frame on a terminal
+// (xterm-256color, 80x24, bytes counted) with 50 bots walking in a 20 Hz
+// world, with the instruments closed, the net graph open and the
+// waterfall open: ns a frame, and the share of a core at 60 frames a
+// second, the most the interface draws (it draws that many while others
+// move), and at 20, one a State.
+func BenchmarkInstrumentFrame(b *testing.B) {
+	for _, open := range []struct {
+		name string
+		key  rune
+	}{{"closed", 0}, {"netgraph", 'g'}, {"waterfall", 't'}} {
+		b.Run(open.name, func(b *testing.B) {
+			term := newTerminal(b)
+			term.scr.SetSize(80, 24)
+			var bots []*sim.Client
+			for i := range 50 {
+				bots = append(bots, term.world.Join(fmt.Sprintf("bot-%d", i+1), client.Options{Bot: true}))
+			}
+			if open.key != 0 {
+				term.ui.HandleKey(tcell.NewEventKey(tcell.KeyRune, open.key, tcell.ModNone))
+			}
+			dirs := []grid.Dir{grid.Up, grid.Right, grid.Down, grid.Left}
+			step := func(i int) {
+				for j, bot := range bots {
+					if (i+j)%4 == 0 {
+						bot.Press(dirs[(i/4+j)%4])
+					}
+				}
+				if i%6 == 0 {
+					term.me.Press(dirs[(i/6)%4])
+				}
+				term.world.Advance(time.Second / 60)
+			}
+			for i := range 120 { // two seconds of play first
+				step(i)
+				term.ui.Frame()
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				step(i)
+				b.StartTimer()
+				term.ui.Frame()
+			}
+			b.StopTimer()
+			if n := len(term.me.View().Others); n < 40 {
+				b.Fatalf("alice sees %d others, want the 50 bots and bob mostly", n)
+			}
+			perFrame := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+			b.ReportMetric(perFrame*60/1e9*100, "%core@60fps")
+			b.ReportMetric(perFrame*20/1e9*100, "%core@20fps")
+		})
 	}
 }

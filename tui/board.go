@@ -97,14 +97,49 @@ func (b *Board) Draw(screen tcell.Screen) {
 		}
 		b.put(screen, o.Pos, b.mark(o.Name), protectedStyle(otherStyle(o), o.Protected))
 	}
-	if c := v.LastCorrection; correctionVisible(v) && b.shows(m, c.From) {
-		b.drawCorrectionMark(screen, v, c.From)
+	if c := v.LastCorrection; correctionVisible(v) {
+		b.drawCorrectionTrail(screen, v, c)
+		if b.shows(m, c.From) {
+			b.drawCorrectionMark(screen, v, c.From)
+		}
 	}
 	if b.marks == nil {
 		me = avatarGlyph(v.Facing)
 	}
-	if v.HasState && b.shows(m, v.Predicted) {
-		b.put(screen, v.Predicted, me, protectedStyle(meStyle, v.Protected))
+	if shown := avatarCell(v); v.HasState && b.shows(m, shown) {
+		b.put(screen, shown, me, protectedStyle(meStyle, v.Protected))
+	}
+}
+
+// avatarCell is where the avatar is drawn: where prediction puts it, or
+// where smoothing slides it from a correction (View.Shown).
+func avatarCell(v *client.View) grid.Pos {
+	if v.Smooth {
+		return v.Shown
+	}
+	return v.Predicted
+}
+
+// drawCorrectionTrail draws the way a correction moved the avatar, from
+// where prediction had it (its mark) to where the server's word put it:
+// on each cell between, an arrow the way it went on from there (along
+// the row, then the column), over floor only.
+func (b *Board) drawCorrectionTrail(screen tcell.Screen, v *client.View, c *client.Correction) {
+	m := v.Map
+	for p := c.From; p != c.To; {
+		d := grid.Right
+		switch {
+		case p.X > c.To.X:
+			d = grid.Left
+		case p.X == c.To.X && p.Y > c.To.Y:
+			d = grid.Up
+		case p.X == c.To.X:
+			d = grid.Down
+		}
+		if p != c.From && b.shows(m, p) && !m.Wall(p) {
+			b.put(screen, p, d.Arrow(), styleCorrectionTrail)
+		}
+		p = p.Add(d)
 	}
 }
 

@@ -58,8 +58,8 @@
 // QuitAsked), the notice of a terminal too small (fits) and the widgets
 // of the last frame (HandleMouse). The teacher's and the replay's
 // screens (TeachScreen, ReplayScreen) embed it too, as a new screen (a
-// lesson) will, and an overlay drawn over any screen (a net graph) is
-// drawn from the base's show, as the help is.
+// lesson) will; the overlays over a screen are the base's too: the help,
+// drawn from its show, and the instruments (below).
 //
 // Every key of a screen is in its one table of bindings, in one shape for
 // every screen (keyTable, labKeyTable, spectateKeyTable, lobbyKeyTable,
@@ -79,6 +79,16 @@
 // controls (a panel through its own), which hand a mouse action to the
 // widget under the pointer, or to the one holding the mouse (a drag); a
 // key table's keys call the same functions.
+//
+// The instruments (instruments.go) are overlays over the board and panel
+// of the game and over the boards of the lab, kept by the screen base
+// (screenBase.tools) with their keys in both tables (instrumentBinding, t
+// g b; smoothBinding, m): the waterfall of the last inputs' lives
+// (waterfall.go), the net graph (netgraph.go) and the latency budget
+// (budget.go), each a function of a rectangle and what package client
+// measured, which the base takes only while one is open. The board draws
+// a correction along the way it moved the avatar, and the avatar where
+// smoothing slides it (View.Shown).
 //
 // Run is the entry point: one event loop, on the caller's goroutine, owns
 // the interface's state, on a Clock that tests replace by a virtual one.

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
@@ -23,7 +25,7 @@ var legendHelp = []helpRow{
 	{"A", otherStyle(client.Other{Name: "Ada", Color: 1}), "another player: first letter, own colour"},
 	{"b", otherStyle(client.Other{Name: "bot", Color: 2}), "a bot: first letter on a block of its colour"},
 	{"A", protectedStyle(otherStyle(client.Other{Name: "Ada", Color: 1}), true), "underlined: just joined or respawned, safe for now"},
-	{"×", styleCorrection, "a prediction the server corrected"},
+	{"× →", styleCorrection, "a prediction the server corrected, the way it moved you"},
 }
 
 // legendRows returns the game's legend if legend is set, else none.
@@ -63,6 +65,10 @@ func drawHelpOverlay(screen tcell.Screen, w, h int, logPath, title string, keys,
 		logPath = "(not written)"
 	}
 	lines = append(lines, helpRow{}, helpRow{"log", styleKey, logPath})
+	if len(lines)+2 > h {
+		// Too tall for the screen: the blank rows go first.
+		lines = slices.DeleteFunc(lines, func(r helpRow) bool { return r.key == "" && r.text == "" })
+	}
 
 	const keyCol = keyLabelWidth
 	boxW := 0

@@ -67,6 +67,8 @@ var keyTable = []binding[*UI]{
 	{label: "[ ]", help: "injected round trip -/+ 50 ms", brief: "[ ]", group: "latency", keys: concat(
 		latencyKeys("[", -CoarseStep), latencyKeys("]", CoarseStep),
 	)},
+	smoothBinding[*UI](),
+	instrumentBinding[*UI](),
 	{label: "mouse", help: "click or drag the latency slider; click a toggle"},
 	helpBinding[*UI](),
 	quitBinding[*UI](),

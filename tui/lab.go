@@ -115,6 +115,11 @@ func NewLabScreen(screen tcell.Screen, model LabModel, opts Options) *LabScreen 
 		s.strips[i].color = func() uint8 { return s.colors[i] }
 		s.panels[i] = newLabPanel(i, s.players[i], &s.views[i], func() uint8 { return s.colors[i] })
 	}
+	s.tools.players = []client.Session{s.players[0], s.players[1]}
+	s.tools.names = []string{labHeadings[labPlayer1], labHeadings[labPlayer2]}
+	for i := range s.players {
+		s.tools.predictKeys = append(s.tools.predictKeys, tableGroupLabels(labKeyTable, labGroup("toggles", i))[:1])
+	}
 	s.server = NewServerBoard(func() *client.WorldView { return &s.world })
 	s.server.judged = s.judgedZap
 	s.server.board.marks = &playerMarks{mark: s.markOf, self: func() (string, uint8) { return "", 0 }}
@@ -203,6 +208,18 @@ func (s *LabScreen) render(screen tcell.Screen) {
 		s.layout = labSingle
 	}
 	if !s.fits(screen, s.layout != labSingle || w >= 2*mw && h >= mh+2, 2*mw, mh+2) {
+		return
+	}
+	if s.tools.shown() {
+		// An instrument's overlay covers the boards and panels: they are
+		// not drawn under it. The caption or the lesson's words stay
+		// under it, in at most a third of the rows.
+		text := s.textLines(w, (h-2)/3)
+		end := h - 1 - len(text)
+		s.tools.draw(screen, rect{0, 1, w, end - 1})
+		s.drawText(screen, 0, end, w, text)
+		s.drawHeader(screen, w)
+		s.drawButtons(screen, w, h-1)
 		return
 	}
 	switch s.layout {
@@ -372,7 +389,8 @@ func (s *LabScreen) drawStripsStacked(screen tcell.Screen, x, y, w, rows int) {
 }
 
 // drawHeader draws the top row: the title, the virtual time, the speed,
-// PAUSED, and what the strips hide.
+// PAUSED, what the strips hide and whether the players' corrections
+// slide (smoothing).
 func (s *LabScreen) drawHeader(screen tcell.Screen, w int) {
 	fill(screen, 0, 0, w, 1, styleTitle)
 	title := s.opts.Title
@@ -385,6 +403,9 @@ func (s *LabScreen) drawHeader(screen tcell.Screen, w int) {
 	}
 	if !s.model.Pings() {
 		line += "   pings hidden"
+	}
+	if s.views[0].Smooth {
+		line += "   smoothing"
 	}
 	putText(screen, 1, 0, w-2, line, styleTitle)
 }
@@ -471,7 +492,7 @@ func (s *LabScreen) nextBoard() {
 // Player 1, 1 the server, 2 Player 2): the screen column and row of its
 // first character. ok is false when that board is not drawn.
 func (s *LabScreen) BoardCell(b int, p grid.Pos) (x, y int, ok bool) {
-	if s.tooSmall || !s.shows(b) {
+	if s.tooSmall || s.tools.shown() || !s.shows(b) {
 		return 0, 0, false
 	}
 	if b == labServer {

@@ -217,19 +217,19 @@ func TestLabScreenControls(t *testing.T) {
 
 	r.key(tcell.KeyRune, 'd')
 	r.key(tcell.KeyRune, '=')
-	r.key(tcell.KeyRune, 'r')
+	r.key(tcell.KeyRune, 'y')
 	r.key(tcell.KeyRune, '2')
 	if v := p2.View(); v.Predicted != (grid.Pos{X: 15, Y: 10}) || v.Latency != 140*time.Millisecond {
-		t.Fatalf("Player 2 at %v with %v, want (15,10) after d, 140ms after r", v.Predicted, v.Latency)
+		t.Fatalf("Player 2 at %v with %v, want (15,10) after d, 140ms after y", v.Predicted, v.Latency)
 	}
 	if v := p1.View(); v.Latency != 260*time.Millisecond || v.Reconcile {
 		t.Fatalf("Player 1: latency %v, reconcile %v, want 260ms after =, reconciliation off after 2", v.Latency, v.Reconcile)
 	}
-	// The coarse steps, the game's [ ] (Player 2: v b).
+	// The coarse steps, the game's [ ] (Player 2: i o).
 	r.key(tcell.KeyRune, '[')
-	r.key(tcell.KeyRune, 'b')
+	r.key(tcell.KeyRune, 'o')
 	if v1, v2 := p1.View(), p2.View(); v1.Latency != 210*time.Millisecond || v2.Latency != 190*time.Millisecond {
-		t.Fatalf("after [ and b: Player 1 %v, Player 2 %v, want 210ms and 190ms", v1.Latency, v2.Latency)
+		t.Fatalf("after [ and o: Player 1 %v, Player 2 %v, want 210ms and 190ms", v1.Latency, v2.Latency)
 	}
 	r.key(tcell.KeyRune, 'l')
 	r.mustShow("[preset good]", "loss 0.2%")

@@ -14,7 +14,8 @@ import (
 // the lab's own. The key handler, the help overlay, the panels' key hints
 // and `gridlag lab -help` read it. The players share the rows of moves
 // and zaps. A round trip moves in the game's steps, - + by 10 ms and [ ]
-// by 50 ms (Player 2: r t and v b). Space (and Page Down, a presentation
+// by 50 ms (Player 2: y u and i o: t g b and m are the instruments' and
+// smoothing's, as in the game). Space (and Page Down, a presentation
 // clicker's key) only goes on with a lesson: the game's zap key does
 // nothing else here.
 var labKeyTable = []binding[*LabScreen]{
@@ -29,7 +30,7 @@ var labKeyTable = []binding[*LabScreen]{
 	labToggleBinding(0, "1 2 3"),
 	labToggleBinding(1, "4 5 6"),
 	labStepBinding(0, "lag", "- + [ ]", "-_", "+=", "[", "]", "injected round trip -/+ 10 ms (also _ =), [ ] -/+ 50 ms", lagSlider),
-	labStepBinding(1, "lag", "r t v b", "r", "t", "v", "b", "injected round trip -/+ 10 ms, v b -/+ 50 ms", lagSlider),
+	labStepBinding(1, "lag", "y u i o", "y", "u", "i", "o", "injected round trip -/+ 10 ms, i o -/+ 50 ms", lagSlider),
 	labStepBinding(0, "jitter", "9 0", "9", "0", "", "", "jitter -/+ 10 ms", jitterSlider),
 	labStepBinding(1, "jitter", "( )", "(", ")", "", "", "jitter -/+ 10 ms", jitterSlider),
 	labPlayerBinding(0, "preset", "l", "next link preset: good, average, poor, then its own link", LabPlayer.NextPreset),
@@ -44,12 +45,12 @@ var labKeyTable = []binding[*LabScreen]{
 		runeKeys("h", (*LabScreen).togglePings))},
 	{label: "Spc PgDn", help: "in a lesson: go on (the answer, the next question, the next step)", keys: []keyDo[*LabScreen]{
 		{key: tcell.KeyRune, ch: ' ', do: (*LabScreen).goOn}, {key: tcell.KeyPgDn, do: (*LabScreen).goOn}}},
+	instrumentRowBinding[*LabScreen](),
 	{label: "c", help: "server: lag compensation on/off, live", group: "lagcomp", keys: runeKeys("c", (*LabScreen).toggleLagComp)},
 	{label: "{ }", help: "server update rate -/+ 1 per second (0 = a state per input)", group: "rate", keys: concat(
 		runeKeys("{", func(s *LabScreen) { s.changeRate(-1) }), runeKeys("}", func(s *LabScreen) { s.changeRate(1) }))},
-	{label: "Tab", help: "next board(s), when the terminal shows one or two at a time", keys: []keyDo[*LabScreen]{
+	{label: "Tab mouse", help: "next board(s) when one or two show; click any [button] or [x]", keys: []keyDo[*LabScreen]{
 		{key: tcell.KeyTab, do: (*LabScreen).nextBoard}}},
-	{label: "mouse", help: "click any [button] or [x] switch"},
 	helpBinding[*LabScreen](),
 	quitBinding[*LabScreen](),
 }

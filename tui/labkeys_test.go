@@ -37,7 +37,7 @@ func TestLabKeyTable(t *testing.T) {
 			}
 		}
 	}
-	if got := (labPanel{i: 1}).keys("lag"); got != "r t v b" {
+	if got := (labPanel{i: 1}).keys("lag"); got != "y u i o" {
 		t.Errorf("Player 2's latency keys are %q", got)
 	}
 }

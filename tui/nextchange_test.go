@@ -33,3 +33,20 @@ func TestNextChange(t *testing.T) {
 		}
 	}
 }
+
+// With an instrument's overlay open, what moves under it does not make
+// the screen tick every frame: the net graph ticks four times a second
+// for its seconds, the waterfall and the budget only when something
+// arrives.
+func TestNextChangeUnderAnOverlay(t *testing.T) {
+	moving := client.View{Interpolate: true, Others: []client.Other{{ID: 2}}, Pending: []client.PendingInput{{Seq: 1}}}
+	for open, want := range map[instrument]time.Duration{
+		noInstrument: FrameInterval, netGraphView: time.Second / 4, waterfallView: 0, budgetView: 0,
+	} {
+		u := &UI{view: moving}
+		u.tools.open = open
+		if got := u.nextChange(); got != want {
+			t.Errorf("overlay %d: next change in %v, want %v", open, got, want)
+		}
+	}
+}

@@ -46,9 +46,11 @@ var (
 	styleGhost        = tcell.StyleDefault.Foreground(tcell.ColorOlive)
 	styleCorrection   = tcell.StyleDefault.Foreground(tcell.ColorRed).Bold(true)
 	styleCorrectionBg = tcell.ColorDarkRed
-	styleWarn         = tcell.StyleDefault.Foreground(tcell.ColorRed).Bold(true)
-	styleSliderOn     = tcell.StyleDefault.Foreground(tcell.ColorAqua)
-	styleKnob         = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
+	// styleCorrectionTrail is the way a correction moved the avatar.
+	styleCorrectionTrail = tcell.StyleDefault.Foreground(tcell.ColorRed)
+	styleWarn            = tcell.StyleDefault.Foreground(tcell.ColorRed).Bold(true)
+	styleSliderOn        = tcell.StyleDefault.Foreground(tcell.ColorAqua)
+	styleKnob            = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
 	// styleBeam is a zap's beam: the colour of your avatar, not bold.
 	styleBeam = tcell.StyleDefault.Foreground(tcell.ColorYellow)
 	// styleHit is a tag the server confirmed; styleFrozen a frozen player.

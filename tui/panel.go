@@ -18,8 +18,8 @@ const (
 	panelSliderRow     = 1
 	panelTeacherRow    = 2 // what the room's teacher added, if it has one
 	panelToggleHeadRow = 3
-	panelPredictRow    = 4 // the first of the toggles, a row each
-	panelInterpRow     = 6 // the last
+	panelPredictRow    = 4 // the first of the toggles, a row each (panelToggles): smoothing on 7
+	panelInterpRow     = 6 // the last of the netcode toggles
 	panelCorrRow       = 8
 	panelCorrInfoRow   = 9
 	panelLedgerHeadRow = 11
@@ -39,7 +39,8 @@ type toggle struct {
 	short string // as the lab's narrower panels name it: "pred"
 	on    func(v *client.View) bool
 	set   func(s client.Session, on bool)
-	// hold is how a teacher holds it (see heldBy).
+	// hold is how a teacher holds it (see heldBy); nil for a switch no
+	// teacher holds.
 	hold func(t *client.Teaching) protocol.Hold
 }
 
@@ -54,10 +55,30 @@ var (
 	interpolateToggle = &toggle{"interpolation", "interp",
 		func(v *client.View) bool { return v.Interpolate }, client.Session.SetInterpolate,
 		func(t *client.Teaching) protocol.Hold { return t.Interpolate }}
+	// smoothToggle slides a correction over one move time instead of
+	// snapping it (a session that keeps no instruments has none; no
+	// teacher holds it). The game's panel draws it under the netcode
+	// toggles; the key tables flip it for every player of the screen
+	// (smoothBinding).
+	smoothToggle = &toggle{"smoothing", "smooth",
+		func(v *client.View) bool { return v.Smooth }, setSmooth, nil}
 )
 
-// toggles are the switches, in the order the panels draw them.
+// toggles are the netcode switches, in the order the panels draw them
+// (each player's of the lab's, on one row).
 var toggles = []*toggle{predictToggle, reconcileToggle, interpolateToggle}
+
+// panelToggles are the game panel's switches, a row each from
+// panelPredictRow: the netcode's and smoothing.
+var panelToggles = []*toggle{predictToggle, reconcileToggle, interpolateToggle, smoothToggle}
+
+// setSmooth turns smoothing of corrections on or off, if s keeps
+// instruments.
+func setSmooth(s client.Session, on bool) {
+	if i, ok := s.(client.Instrumented); ok {
+		i.SetSmooth(on)
+	}
+}
 
 // flip turns the switch over, from the session's current state.
 func (t *toggle) flip(s client.Session) {
@@ -76,7 +97,7 @@ func (t *toggle) checkbox(s client.Session, view func() *client.View, label, hin
 // prediction off"), or holds the switch it would turn over with it.
 func (t *toggle) heldBy(v *client.View) string {
 	tt := v.Teaching
-	if tt == nil {
+	if tt == nil || t.hold == nil {
 		return ""
 	}
 	if h := t.hold(tt); h != protocol.HoldNone {
@@ -110,7 +131,7 @@ type Panel struct {
 	*tview.Box
 	view     func() *client.View
 	slider   *Slider
-	toggles  []*checkbox // in the order of toggles, a row each
+	toggles  []*checkbox // in the order of panelToggles, a row each
 	controls controls
 	// said, if set, is told why a click on a switch changed nothing (see
 	// toggle.heldBy); flash, if set, returns why a switch last did not
@@ -125,7 +146,7 @@ func NewPanel(s client.Session, view func() *client.View) *Panel {
 	p := &Panel{Box: tview.NewBox(), view: view, slider: NewSlider()}
 	p.slider.SetValue(s.View().Latency)
 	p.slider.SetChangedFunc(s.SetLatency)
-	for _, t := range toggles {
+	for _, t := range panelToggles {
 		c := newCheckbox(" "+fmt.Sprintf("%-15s", t.name), "("+toggleLabel(t)+")", func() bool { return t.on(view()) }, func() {
 			if why := t.heldBy(view()); why != "" && p.said != nil {
 				p.said(why)

@@ -107,6 +107,7 @@ func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 	u.title.indent, u.title.fill = 1, true
 	u.status = newTextLine(func(w int) string { return statusLine(&u.view, w) }, styleText)
 	u.keys = newTextLine(func(int) string { return bottomLine() }, styleDim)
+	u.tools.players = []client.Session{s}
 	return u
 }
 
@@ -156,6 +157,7 @@ func (u *UI) render(screen tcell.Screen) {
 		return
 	}
 	u.drawParts(screen, a)
+	u.drawInstruments(screen, a)
 	if u.winner.shown(u.view.Now) {
 		u.winner.draw(screen, a.board.x, a.board.y+1, a.board.w)
 	}
@@ -165,17 +167,34 @@ func (u *UI) render(screen tcell.Screen) {
 }
 
 // drawParts draws each part of the screen in its rectangle; the panel
-// takes the mouse.
+// takes the mouse. An instrument's overlay covers the board and the
+// panel: they are not drawn under it, and the panel takes no mouse.
 func (u *UI) drawParts(screen tcell.Screen, a arrangement) {
 	parts := []struct {
 		p tview.Primitive
 		r rect
-	}{{u.title, a.title}, {u.board, a.board}, {u.status, a.status}, {u.keys, a.keys}}
+	}{{u.title, a.title}, {u.status, a.status}, {u.keys, a.keys}, {u.board, a.board}}
+	if u.tools.shown() {
+		parts = parts[:3]
+	}
 	for _, part := range parts {
 		part.p.SetRect(part.r.x, part.r.y, part.r.w, part.r.h)
 		part.p.Draw(screen)
 	}
-	u.controls.draw(screen, u.panel, a.panel.x, a.panel.y, a.panel.w, a.panel.h)
+	if !u.tools.shown() {
+		u.controls.draw(screen, u.panel, a.panel.x, a.panel.y, a.panel.w, a.panel.h)
+	}
+}
+
+// drawInstruments draws the instrument overlay that is open (if one is)
+// over the board and the panel; the title stays above it when it heads
+// the panel's column, with its notices.
+func (u *UI) drawInstruments(screen tcell.Screen, a arrangement) {
+	r := rect{a.board.x, a.board.y, a.panel.x + a.panel.w - a.board.x, a.board.h}
+	if a.title.y == r.y {
+		r.y, r.h = r.y+1, r.h-1
+	}
+	u.tools.draw(screen, r)
 }
 
 // titleText returns the top line for width columns: the title and the
@@ -258,15 +277,16 @@ const endedMinWidth = 40
 // nextChange returns how soon the last frame changes with time alone:
 // FrameInterval while something moves (the ledger's ages, a correction
 // mark to expire, interpolated players, a beam to fade, a frozen
-// countdown); else when the round's clock shows the next second or the
-// winner's banner comes down, whichever is first; 0 for never.
+// countdown) unless an instrument's overlay hides it; else when the
+// round's clock shows the next second, the winner's banner comes down or
+// the net graph's next second ends, whichever is first; 0 for never.
 func (u *UI) nextChange() time.Duration {
 	v := &u.view
-	if len(v.Pending) > 0 ||
+	if !u.tools.shown() && (len(v.Pending) > 0 ||
 		v.LastCorrection != nil && v.Now-v.LastCorrection.At < CorrectionMarkTime+FrameInterval ||
 		v.Interpolate && len(v.Others) > 0 ||
-		v.Beam != nil || v.Frozen {
-		return FrameInterval
+		v.Beam != nil || v.Frozen) {
+		return FrameInterval // with an overlay open, none of it shows
 	}
 	var next time.Duration
 	if v.Round > 0 && v.RoundLeft > 0 {
@@ -281,14 +301,18 @@ func (u *UI) nextChange() time.Duration {
 	if u.flashing() && (next == 0 || u.flashUntil-v.Now < next) {
 		next = u.flashUntil - v.Now
 	}
+	if graph := u.tools.nextChange(); graph > 0 && (next == 0 || graph < next) {
+		next = graph
+	}
 	return next
 }
 
 // BoardCell returns where the last frame drew map cell p: the screen
 // column and row of its first character. ok is false when no board is
-// drawn (no map yet, or the terminal is too small) or p is off the map.
+// drawn (no map yet, the terminal too small, an instrument over it) or p is
+// off the map.
 func (u *UI) BoardCell(p grid.Pos) (x, y int, ok bool) {
-	if u.tooSmall {
+	if u.tooSmall || u.tools.shown() {
 		return 0, 0, false
 	}
 	return u.board.Cell(p)

@@ -111,6 +111,22 @@ func (c *Conn) View() client.View {
 	return c.d.View(c.now())
 }
 
+// Instruments implements client.Instrumented.
+func (c *Conn) Instruments(dst *client.Instruments) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.d.Instruments(c.now(), dst)
+}
+
+// SetTrace implements client.Instrumented: the request goes at once.
+func (c *Conn) SetTrace(on bool) {
+	c.with(func() { c.d.SetTrace(c.now(), on) })
+	signal(c.wake)
+}
+
+// SetSmooth implements client.Instrumented.
+func (c *Conn) SetSmooth(on bool) { c.with(func() { c.d.SetSmooth(on) }) }
+
 // Stats returns the core's running totals (the RTT list is a copy).
 func (c *Conn) Stats() client.Stats {
 	c.mu.Lock()
@@ -146,4 +162,7 @@ func (c *Conn) Resumable() (protocol.Token, time.Duration) {
 	return c.d.Core().Resumable()
 }
 
-var _ client.Session = (*Conn)(nil)
+var (
+	_ client.Session      = (*Conn)(nil)
+	_ client.Instrumented = (*Conn)(nil)
+)

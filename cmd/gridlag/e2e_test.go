@@ -167,6 +167,36 @@ func playInTmux(t *testing.T, bin string, w, h int) {
 	}
 }
 
+// TestInstrumentsInTmux runs the real binary at 80x24 (embedded server,
+// 400 ms injected): t opens the waterfall and a press shows as #1 with
+// its stages, the server's included, once the server's answer comes; g
+// opens the net graph and closes it; b shows the budget.
+func TestInstrumentsInTmux(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildBinary(t)
+	cmd := fmt.Sprintf("XDG_STATE_HOME=%s %s -name ada -latency 400ms -bots 0; echo EXIT=$?; sleep 60", t.TempDir(), bin)
+	tm := newTmux(t, 80, 24, cmd)
+	tm.waitFor("you (10,10)  server (10,10)")
+	tm.keys("t")
+	tm.waitFor("Waterfall", "no input yet")
+	tm.keys("Right")
+	tm.waitFor("you (11,10)  server (11,10)")
+	acked := time.Now()
+	s := tm.waitFor("#1 →", "#1 →: pressed 0", "sent 0", "arrived 2", "applied 2", "ack sent", "acked 4", "prediction right")
+	t.Logf("the waterfall %v after the acknowledgement showed:\n%s", time.Since(acked), s)
+	tm.keys("g")
+	s = tm.waitFor("Net graph", "round trip", "bytes in/s", "States/s", "interp delay", "since the start")
+	t.Logf("the net graph:\n%s", s)
+	tm.keys("g")
+	tm.waitFor("Pending inputs")
+	tm.keys("b")
+	tm.waitFor("Latency budget", "one-way up", "latency 400 ms ÷ 2", "prediction hides")
+	tm.keys("q")
+	tm.waitFor("EXIT=0")
+}
+
 // TestTooSmallInTmux: a small terminal gets a clear message, and the game
 // comes back when it grows.
 func TestTooSmallInTmux(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -177,9 +178,15 @@ func printReplay(out io.Writer, rec *record.Recording, c replay.Changes, f repla
 	}
 	switch {
 	case f.asJSON:
-		return scenario.WriteJSON(out, res.Lines)
+		if err := scenario.WriteJSON(out, res.Lines); err != nil {
+			return err
+		}
+		return scenario.WriteBudgetJSON(out, res.Budget) // a scenario's, as it printed it
 	case f.table:
-		if err := scenario.WriteTable(out, res.Lines); err != nil {
+		// The inputs' lives are in the JSON; the table leaves them out,
+		// as gridlag scenario's does without -inputs.
+		lines := slices.DeleteFunc(slices.Clone(res.Lines), func(l scenario.Line) bool { return l.Input != nil })
+		if err := scenario.WriteTable(out, lines); err != nil {
 			return err
 		}
 		return writeReplayNotes(out, rec, res, diffs, c)

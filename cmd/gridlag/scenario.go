@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +27,7 @@ type scenarioFlags struct {
 	rec      recordFlags
 	svg      string
 	link     string
+	inputs   bool
 }
 
 // lagFlags are the server's lag compensation flags, -lagcomp and -unlag,
@@ -64,7 +66,8 @@ func scenarioMain(args []string, out io.Writer) error {
 	fs.duration(&f.latency2, "latency2", 50*time.Millisecond, latencyKind, "the second player's injected round trip")
 	f.lag.define(fs, 0) // the articles' timelines zap at once
 	fs.duration(&cfg.Until, "until", 0, lengthKind, "how long the timeline runs; 0 = until every press is acknowledged")
-	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object per line: t_ms, event, client [x,y], server [x,y], pending [...]")
+	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object per line: t_ms, event, client [x,y], server [x,y], pending [...]; an input's life as {\"input\": {...}}; the budget last")
+	fs.BoolVar(&f.inputs, "inputs", false, "show each input's whole life in the timeline, where it ends (the JSON output always has them)")
 	f.rec.define(fs, "the scenario (its settings, seeds and presses)", false)
 	fs.StringVar(&f.svg, "svg", "", "also draw the run as a sequence diagram (SVG) into `FILE`: the players and the server, one arrow per message")
 	fs.StringVar(&f.link, "link", "tcp", "the players' `transport`: tcp, as the game, or datagram (simulated UDP: redundant inputs, State snapshots, nothing waits behind a loss)")
@@ -106,9 +109,22 @@ func scenarioMain(args []string, out io.Writer) error {
 		}
 	}
 	if f.asJSON {
-		return scenario.WriteJSON(out, res.Lines)
+		if err := scenario.WriteJSON(out, res.Lines); err != nil {
+			return err
+		}
+		return scenario.WriteBudgetJSON(out, res.Budget)
 	}
-	return scenario.WriteTable(out, res.Lines)
+	lines := res.Lines
+	if !f.inputs {
+		lines = slices.DeleteFunc(slices.Clone(lines), func(l scenario.Line) bool { return l.Input != nil })
+	}
+	if err := scenario.WriteTable(out, lines); err != nil {
+		return err
+	}
+	if res.Budget != nil {
+		fmt.Fprintln(out)
+	}
+	return scenario.WriteBudget(out, res.Budget)
 }
 
 // recordScenario writes the recording of cfg: its settings and its

@@ -28,6 +28,9 @@ func seenX(t *testing.T, args ...string) (map[int64]int, []jsonLine) {
 	var lines []jsonLine
 	sc := bufio.NewScanner(&out)
 	for sc.Scan() {
+		if bytes.HasPrefix(sc.Bytes(), []byte(`{"input":`)) || bytes.HasPrefix(sc.Bytes(), []byte(`{"budget":`)) {
+			continue // an input's life, the budget: see TestScenarioCommandInputs
+		}
 		var l jsonLine
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			t.Fatalf("%v: %s", err, sc.Text())
@@ -77,5 +80,52 @@ func TestScenarioCommandFlags(t *testing.T) {
 		if err := scenarioMain(bad, &out); err == nil {
 			t.Errorf("scenario %v: no error", bad)
 		}
+	}
+}
+
+// TestScenarioCommandInputs: -json prints each input's life where it ends
+// and the budget last; -inputs shows the lives in the table, which shows
+// the budget after the timeline.
+func TestScenarioCommandInputs(t *testing.T) {
+	var out bytes.Buffer
+	if err := scenarioMain([]string{"-json"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(bytes.TrimSpace(out.Bytes()), []byte("\n"))
+	want := `{"input":{"player":"you","n":1,"pressed_ms":0,"sent_ms":0,"arrived_ms":125,"applied_ms":125,"ack_sent_ms":125,"acked_ms":250,"replayed":1,"corrected":false}}`
+	if !bytes.Contains(out.Bytes(), []byte(want+"\n")) {
+		t.Errorf("-json lacks %s:\n%s", want, out.String())
+	}
+	var budget struct {
+		Budget struct {
+			TotalMS int64 `json:"total_ms"`
+			Parts   []struct {
+				Part string `json:"part"`
+				MS   int64  `json:"ms"`
+			} `json:"parts"`
+		} `json:"budget"`
+	}
+	if err := json.Unmarshal(lines[len(lines)-1], &budget); err != nil || len(budget.Budget.Parts) != 6 || budget.Budget.TotalMS != 367 {
+		t.Errorf("last line %s (%v), want the budget: 6 parts, 367 ms", lines[len(lines)-1], err)
+	}
+	out.Reset()
+	if err := scenarioMain([]string{"-inputs"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"you: #1 RIGHT lived: pressed 0, sent 0, arrived 125, applied 125, ack sent 125, acked 250; replayed 1, predicted right",
+		"latency budget: you press, a player with your link sees it (mean of 2 moves)",
+		"one-way up               125 ms",
+	} {
+		if !bytes.Contains(out.Bytes(), []byte(want)) {
+			t.Errorf("-inputs lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	if err := scenarioMain(nil, &out); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(out.Bytes(), []byte("lived:")) {
+		t.Errorf("the table shows the lives without -inputs:\n%s", out.String())
 	}
 }

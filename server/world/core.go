@@ -73,6 +73,8 @@ type Core struct {
 	met       []grid.PlayerID // scratch of sendState
 	states    pool[protocol.State]
 	pongs     pool[protocol.Pong]
+	stages    pool[protocol.Stages]
+	stageBuf  []protocol.InputStage // the batch's Stages' inputs
 	pings     pool[protocol.Ping]
 	overviews pool[protocol.Overview]
 	facts     []PlayerOverview // scratch of overview
@@ -117,9 +119,13 @@ type client struct {
 	// version is the protocol version the connection speaks: a client of
 	// version 3 is sent exactly what a server of version 3 sent it.
 	version uint16
-	lastSeq uint32         // the last input processed
-	rtt     rttMeter       // the round trip, measured by the Core's Pings
-	token   protocol.Token // brings the avatar back after a drop; zero if resuming is off
+	lastSeq uint32   // the last input processed
+	rtt     rttMeter // the round trip, measured by the Core's Pings
+	// trace: the client asked for its inputs' stages (protocol.Trace);
+	// staged are the inputs processed since its last State (stages.go).
+	trace  bool
+	staged []staged
+	token  protocol.Token // brings the avatar back after a drop; zero if resuming is off
 
 	// A player whose connection dropped is away until awayUntil, kept for
 	// resume; conn is then the connection it dropped from.
@@ -247,6 +253,8 @@ func (c *Core) reset() {
 	c.shared.reset()
 	c.states.reset()
 	c.pongs.reset()
+	c.stages.reset()
+	c.stageBuf = c.stageBuf[:0]
 	c.pings.reset()
 	c.overviews.reset()
 }
@@ -291,6 +299,8 @@ func (c *Core) Receive(now time.Duration, id ConnID, m protocol.Message) {
 			return
 		}
 		c.zap(now, cl, v)
+	case *protocol.Trace:
+		c.setTrace(now, cl, v.On)
 	case *protocol.Pong:
 		cl.rtt.pong(now, v.Stamp)
 	case *protocol.Ping:
@@ -554,8 +564,11 @@ func (c *Core) input(now time.Duration, cl *client, in *protocol.Input) {
 	moved := false
 	if cl.frozenUntil != 0 {
 		c.stats.Frozen++ // acknowledged; a frozen player does not move
+		c.stage(now, cl, in.Seq, protocol.StageFrozen)
 	} else {
-		moved = c.move(now, cl, in.Dir)
+		o := c.move(now, cl, in.Dir)
+		moved = o == grid.Moved
+		c.stage(now, cl, in.Seq, moveStage(o))
 	}
 	if c.cfg.Rate == 0 {
 		// Immediate mode: a move is news for everyone; an input that moved
@@ -588,18 +601,18 @@ func (c *Core) accept(now time.Duration, cl *client, seq uint32) bool {
 	return true
 }
 
-// move applies a move of cl's player and reports whether it moved.
-func (c *Core) move(now time.Duration, cl *client, d grid.Dir) bool {
-	switch c.world.Apply(cl.player, d, int64(now)) {
+// move applies a move of cl's player and returns what it did.
+func (c *Core) move(now time.Duration, cl *client, d grid.Dir) grid.Outcome {
+	o := c.world.Apply(cl.player, d, int64(now))
+	switch o {
 	case grid.Moved:
 		c.stats.Moves++
-		return true
 	case grid.TooFast:
 		c.stats.TooFast++
 	default:
 		c.stats.Blocked++
 	}
-	return false
+	return o
 }
 
 // broadcast sends every joined client one State and every spectator one
@@ -670,6 +683,7 @@ func (c *Core) sendState(now time.Duration, cl *client, u areaUpdate, moved *pro
 		c.send(cl.conn, c.slots[id].join)
 		c.tellProtected(now, cl, c.slots[id])
 	}
+	c.sendStages(now, cl)
 	st := c.states.get()
 	st.Tick = c.tick
 	st.TimeNS = uint64(max(now, 0).Truncate(time.Microsecond))

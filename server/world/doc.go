@@ -29,6 +29,11 @@
 // processed for them and the round trip measured with the world's own
 // Pings. Core.Overview gives the same facts to code that holds the Core.
 //
+// A client of protocol version 5 may ask for its inputs' stages
+// (protocol.Trace): then each State that acknowledges inputs is preceded
+// by a protocol.Stages saying when each arrived, when it was applied and
+// what it did (stages.go). A client that does not ask costs nothing more.
+//
 // A player whose connection drops (Drop) is kept, standing still, for
 // Config.Resume: the token of its Welcome brings it back on a new
 // connection (resume.go).

@@ -120,6 +120,7 @@ func (c *Core) resume(now time.Duration, cl *client, r *protocol.Resume) {
 	av.version = cl.version                     // the map follows in the form the new connection reads
 	av.ranked, av.toldWinner = av.ranked[:0], 0 // the client's names went with the old connection
 	av.rtt = rttMeter{}
+	av.trace, av.staged = false, av.staged[:0] // a resumed client asks again (protocol.Trace)
 	c.conns[cl.conn] = av
 	c.issue(av)
 	c.stats.Resumes++

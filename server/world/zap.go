@@ -48,10 +48,13 @@ func (c *Core) zap(now time.Duration, cl *client, z *protocol.Zap) {
 	switch {
 	case cl.frozenUntil != 0:
 		rec.Outcome = protocol.ZapFrozen
+		c.stage(now, cl, z.Seq, protocol.StageFrozen)
 	case !cl.gun.Fire(int64(now)):
 		rec.Outcome = protocol.ZapCooldown
+		c.stage(now, cl, z.Seq, protocol.StageCooldown)
 	default:
 		rec = c.judge(now, cl, time.Duration(min(z.RenderNS, uint64(now))), rec)
+		c.stage(now, cl, z.Seq, protocol.StageZapped)
 	}
 	c.lastZap = rec
 	res := &protocol.ZapResult{
