@@ -40,7 +40,7 @@ else
 WEB      := web-no-npm
 endif
 
-.PHONY: all help build run test fuzz bench soak load clean web web-no-npm
+.PHONY: all help build run test fuzz bench soak load scale clean web web-no-npm
 
 all: build
 
@@ -54,6 +54,8 @@ help:
 	@echo 'make soak SOAK=10m         run the server under abuse with an honest player, then print what it holds'
 	@echo 'make load LOAD_N=3000      a server on core 0 and gridlag load on core 1: the scale figures of one run'
 	@echo '                           (LOAD_MAP=1024x1024 LOAD_TIME=15s LOAD_FLAGS="-ramp 20s" ...)'
+	@echo 'make scale                 a static binary and ../shared/device/scale.sh in .scale/, for a machine with many cores'
+	@echo '                           (then: bash .scale/scale.sh .scale/gridlag 10000:1024x1024:0-1 ...)'
 	@echo 'make clean                 remove build output'
 
 build: $(WEB)
@@ -145,5 +147,13 @@ load: build
 	$$pin1 $(BIN) load -connect 127.0.0.1:$(LOAD_PORT) -n $$n -duration $(LOAD_TIME) -addrs 127.0.1.1-$$last \
 		-server-metrics http://$$metrics/metrics $(LOAD_FLAGS)
 
+# scale builds what ../shared/device/scale.sh runs on a machine with many
+# cores into .scale/ (ignored): a static binary that needs no Go there, and
+# the script itself when the checkout has it beside it.
+scale: $(WEB)
+	mkdir -p .scale
+	CGO_ENABLED=0 $(GO) build -ldflags "-s -w -X main.stamp=$(STAMP)" -o .scale/gridlag ./cmd/gridlag
+	@if [ -f ../shared/device/scale.sh ]; then install -m 0755 ../shared/device/scale.sh .scale/scale.sh; else echo "note: no ../shared/device/scale.sh to copy"; fi
+
 clean:
-	rm -rf bin web/dist/gridlag.js web/dist/gridlag.css
+	rm -rf bin .scale web/dist/gridlag.js web/dist/gridlag.css

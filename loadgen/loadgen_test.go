@@ -240,3 +240,23 @@ func TestRunOnABigMap(t *testing.T) {
 		t.Errorf("%d bytes in after the handshakes: the map's %d bytes of bits were counted", s.BytesIn, bits)
 	}
 }
+
+// TestRefusalsAtCapacityAreOneLine: a server at capacity says what its
+// ticks cost in each refusal, so the texts differ in their figures; the
+// summary counts them on one line, with the most frequent text, and
+// keeps other reasons apart.
+func TestRefusalsAtCapacityAreOneLine(t *testing.T) {
+	s := &Summary{Refused: map[string]int{
+		"server full: at capacity: its ticks take 31.2ms of their 25ms budget with 4,812 players and spectators; try again later": 7,
+		"server full: at capacity: its ticks take 44ms of their 25ms budget with 4,900 players and spectators; try again later":   9,
+		"server full: at capacity: its ticks take 29.9ms of their 25ms budget with 5,001 players and spectators; try again later": 1,
+		"server full: 3 of 3 players": 2,
+	}}
+	var b strings.Builder
+	writeReasons(&b, "refused", s.Refused)
+	want := "refused     17 x server full: at capacity: its ticks take 44ms of their 25ms budget with 4,900 players and spectators; try again later (and 2 more texts like it, the figures differing)\n" +
+		"refused     2 x server full: 3 of 3 players\n"
+	if b.String() != want {
+		t.Errorf("refusals printed\n%s\nwant\n%s", b.String(), want)
+	}
+}

@@ -216,16 +216,65 @@ func (v *ServerSide) text() string {
 }
 
 // writeReasons writes one line per reason, the most frequent first.
+// Reasons that differ only in their figures ("server full: at capacity:
+// its ticks take 31ms ...", then 33ms) are one line: the most frequent
+// of them, the count of them all, and how many texts it stands for.
 func writeReasons(b *strings.Builder, what string, reasons map[string]int) {
-	keys := slices.SortedFunc(maps.Keys(reasons), func(a, b string) int {
-		if reasons[a] != reasons[b] {
-			return reasons[b] - reasons[a]
+	type group struct {
+		text         string // its most frequent text
+		count, texts int
+	}
+	groups := map[string]*group{}
+	for text, n := range reasons {
+		k := withoutFigures(text)
+		g := groups[k]
+		if g == nil {
+			g = &group{}
+			groups[k] = g
+		}
+		if n > reasons[g.text] || n == reasons[g.text] && text < g.text || g.texts == 0 {
+			g.text = text
+		}
+		g.count += n
+		g.texts++
+	}
+	keys := slices.SortedFunc(maps.Keys(groups), func(a, b string) int {
+		if groups[a].count != groups[b].count {
+			return groups[b].count - groups[a].count
 		}
 		return strings.Compare(a, b)
 	})
 	for _, k := range keys {
-		fmt.Fprintf(b, "%-11s %d x %s\n", what, reasons[k], k)
+		g := groups[k]
+		fmt.Fprintf(b, "%-11s %d x %s", what, g.count, g.text)
+		if g.texts > 1 {
+			fmt.Fprintf(b, " (and %d more texts like it, the figures differing)", g.texts-1)
+		}
+		b.WriteString("\n")
 	}
+}
+
+// withoutFigures returns text with each number in it (digits, with a
+// point or a comma between them) replaced by "#".
+func withoutFigures(text string) string {
+	var b strings.Builder
+	in := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		digit := c >= '0' && c <= '9'
+		inner := in && (c == '.' || c == ',') && i+1 < len(text) && text[i+1] >= '0' && text[i+1] <= '9'
+		switch {
+		case digit || inner:
+			if !in {
+				b.WriteByte('#')
+			}
+			in = true
+		default:
+			in = false
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // total is the number of connections counted over all reasons.

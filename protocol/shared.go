@@ -15,7 +15,7 @@ import (
 // alone: a decoded State has Players only.
 //
 // A SharedPlayers is not safe for concurrent use: the States carrying it
-// are encoded by one goroutine.
+// are encoded by one goroutine, or by many once Encode has run.
 type SharedPlayers struct {
 	list []grid.PlayerPos
 	enc  []byte
@@ -34,6 +34,14 @@ func (s *SharedPlayers) Set(list []grid.PlayerPos) {
 
 // List returns the players shared.
 func (s *SharedPlayers) List() []grid.PlayerPos { return s.list }
+
+// Encode encodes the players now, as the first State carrying them
+// would: from then on, until Set, the States carrying them only read
+// them, so they may be encoded by many goroutines at once.
+func (s *SharedPlayers) Encode() error {
+	_, err := s.encoded()
+	return err
+}
 
 // encoded returns the players encoded as a State carries them, encoding
 // them the first time.

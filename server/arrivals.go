@@ -34,12 +34,18 @@ func newArrivals(r io.Reader, clock func() time.Duration, born time.Duration, se
 // Read reads from the connection, noting when bytes came.
 func (a *arrivals) Read(p []byte) (int, error) {
 	n, err := a.r.Read(p)
+	a.came(n)
+	return n, err
+}
+
+// came notes that n bytes were just read from the connection (a reader
+// that reads the socket itself calls it after each read; r is nil then).
+func (a *arrivals) came(n int) {
 	if n > 0 {
 		a.prev, a.last = a.last, a.clock()
 		a.before, a.total = a.total, a.total+int64(n)
 		a.seen.Store(int64(a.last))
 	}
-	return n, err
 }
 
 // at returns when the byte at offset end-1 (end bytes consumed) arrived:

@@ -63,6 +63,8 @@ type conn struct {
 	lastRead   atomic.Int64  // when a read last brought bytes, on the loop's clock
 	greeted    atomic.Bool   // a whole message has come
 	holding    atomic.Bool   // the reader holds back: the client's silence is the server's doing
+	poller     *poller       // the shard's poller that reads it, nil if a goroutine of its own does (read)
+	held       atomic.Bool   // its poller holds it back: room for it wakes the poller (signalRoom)
 
 	// Guarded by shard.mu.
 	queue  []frame // frames for the writer: queue[head:]
@@ -75,6 +77,9 @@ type conn struct {
 	progress  time.Time // when the socket last took bytes, or nothing was waiting
 	inPending bool      // in shard.pending
 	finishing bool      // the final frame was taken: close after it
+
+	// Owned by its poller, if one reads it.
+	rd pollRead
 
 	// Owned by the loop goroutine.
 	state connState
@@ -125,6 +130,7 @@ func (c *conn) push(f frame) bool {
 		c.listed = true
 		sh.ready = append(sh.ready, c)
 	}
+	sh.queued = true
 	return true
 }
 
@@ -228,6 +234,10 @@ func (c *conn) queueFull() string {
 
 // signalRoom wakes the reader if it holds back.
 func (c *conn) signalRoom() {
+	if c.held.Load() {
+		c.poller.wakeConn(c)
+		return
+	}
 	select {
 	case c.room <- struct{}{}:
 	default:
@@ -251,7 +261,22 @@ func (s *Server) hardClose(c *conn) {
 		close(c.kill)
 		c.nc.Close()
 		s.release(c)
+		if c.poller != nil {
+			c.poller.wakeConn(c) // its socket is out of the epoll instance: the poller learns of it here
+		}
 	})
+}
+
+// pollRead is what a poller keeps of a connection it reads: what a
+// reading goroutine keeps on its stack (read).
+type pollRead struct {
+	in       *arrivals
+	flood    *floodLimit
+	pending  []byte           // bytes read of a frame not yet whole (and, held back, of those after it)
+	read     int64            // bytes of the frames decoded so far
+	next     protocol.Message // held back: the message decoded and not yet passed on
+	holding  bool             // held back: not read until room comes
+	draining bool             // ended with a final message: read and discarded
 }
 
 // eventKind says what a connection goroutine reports to the loop.
@@ -298,9 +323,7 @@ func (s *Server) read(c *conn) {
 			return
 		}
 		if !flood.allow(dec.BytesRead) {
-			s.post(c.shard, event{kind: evGone, c: c, abuse: true,
-				reason: fmt.Sprintf("flooding: more than %d messages per second", s.opts.MaxMessageRate),
-				final:  &protocol.Error{Code: protocol.ErrCodeFlood, Text: fmt.Sprintf("too many messages: at most %d per second", s.opts.MaxMessageRate)}})
+			s.post(c.shard, s.flooding(c))
 			s.drain(c, br)
 			return
 		}
@@ -310,11 +333,32 @@ func (s *Server) read(c *conn) {
 			return
 		}
 		c.unhandled.Add(1)
-		if !s.post(c.shard, event{kind: evMessage, c: c, msg: m}) {
+		post := s.post
+		if s.waits(m) {
+			post = s.postQuiet
+		}
+		if !post(c.shard, event{kind: evMessage, c: c, msg: m}) {
 			s.drain(c, br)
 			return
 		}
 	}
+}
+
+// waits reports whether m may wait in the inbox for the loop's next wake
+// without waking it: a move waits for the tick anyway (the loop takes the
+// inbox before each), unless the server answers every input at once
+// (Rate 0).
+func (s *Server) waits(m protocol.Message) bool {
+	_, ok := m.(*protocol.Input)
+	return ok && s.opts.Hub.Config.Rate > 0
+}
+
+// flooding is the event that ends c for sending more than
+// MaxMessageRate messages a second.
+func (s *Server) flooding(c *conn) event {
+	return event{kind: evGone, c: c, abuse: true,
+		reason: fmt.Sprintf("flooding: more than %d messages per second", s.opts.MaxMessageRate),
+		final:  &protocol.Error{Code: protocol.ErrCodeFlood, Text: fmt.Sprintf("too many messages: at most %d per second", s.opts.MaxMessageRate)}}
 }
 
 // holdBack waits, before the reader passes on another message, while

@@ -15,15 +15,21 @@
 // One goroutine owns the Hub. It waits on one timer, set to the first of
 // the Hub's NextWake (the rooms' ticks, all at once, their pings and
 // timers) and the adapter's own beats (the log's summaries, the check for
-// silent connections, the heartbeat), and on the messages that
-// per-connection reader goroutines post to their shard's inbox, which it
-// hands the Hub in batches; then it encodes what the Hub produced and
-// queues the frames in bounded queues, never blocking, and logs and counts
-// the Hub's notes. A few writer goroutines, one per shard of the
-// connections, write each connection's frames of a tick in one write that
-// never waits; a socket that takes nothing for WriteTimeout is dropped,
-// and a periodic check, not a deadline per message, finds the silent
-// clients. The flood limit charges a message at the time its bytes were
+// silent connections, the heartbeat), and on the messages that the
+// readers post to their shard's inbox, which it hands the Hub in batches
+// (a move waits there for the tick without waking it); then the shards
+// encode what the Hub produced and queue the frames in bounded queues,
+// each its own connections' and all at once, never blocking, and the
+// loop logs and counts the Hub's notes. On Linux each shard's TCP
+// connections are read by one poller (poll_linux.go: an epoll instance
+// waiting in Go's poller, a read per socket that has bytes, the frames of
+// a wait posted in one batch), elsewhere and for in-process connections
+// by a goroutine each (read); both keep the frame limit, the flood limit,
+// holding back a client that does not read and draining one told why it
+// is closed. A few writer goroutines, one per shard of the connections,
+// write each connection's frames of a tick in one write that never
+// waits; a socket that takes nothing for WriteTimeout is dropped, and a
+// periodic check, not a deadline per message, finds the silent clients. The flood limit charges a message at the time its bytes were
 // read from the kernel. A client that does not read fast enough, sends
 // garbage or floods the server is disconnected alone; nobody else
 // notices. Each connection's life in the loop is one state (connState):
@@ -40,6 +46,12 @@
 // address, and the server's own bots dial as Own, which no per-address
 // cap, share or rate applies to. Only from Own, and from
 // Options.BotAddrs, is a Hello that says it is a bot believed.
+//
+// Each tick's cost, from when it was due until its writers handed its
+// frames to the sockets, is reported to the Hub (Hub.Load), which refuses
+// newcomers "server full: at capacity" while the last second's ticks cost
+// Options.Hub.TickBudget (hub/capacity.go); Health's /readyz and the
+// metrics say so too.
 //
 // The adapter encodes each connection's States on a stream of its own
 // (protocol.StateStream, on conn), so that an idle State travels as a step

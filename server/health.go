@@ -26,6 +26,10 @@ type Health struct {
 
 	Players, MaxPlayers int // players in the default room, and its cap
 	Conns, MaxConns     int // connections open, and their cap (Options.MaxConns)
+
+	// AtCapacity says why newcomers are refused for the ticks' cost
+	// (hub.Hub.Load), "" while they are not.
+	AtCapacity string
 }
 
 // Health returns the server's health now. It takes the server's lock for a
@@ -44,6 +48,9 @@ func (s *Server) Health() Health {
 	}
 	if !s.drainEnd.IsZero() {
 		h.Draining = s.stopNoticeLocked()
+	}
+	if s.load.Full {
+		h.AtCapacity = s.load.Why()
 	}
 	if b := s.beat.Load(); b != 0 {
 		h.Beat = time.Unix(0, b)
@@ -66,8 +73,8 @@ func (h Health) Live(now time.Time) (ok bool, why string) {
 }
 
 // Ready says whether the server takes new players at now: alive, not
-// draining, and neither its default room nor its connections at their
-// cap. why says so in a few words either way.
+// draining, not at capacity, and neither its default room nor its
+// connections at their cap. why says so in a few words either way.
 func (h Health) Ready(now time.Time) (ok bool, why string) {
 	if live, why := h.Live(now); !live {
 		return false, why
@@ -75,6 +82,8 @@ func (h Health) Ready(now time.Time) (ok bool, why string) {
 	switch {
 	case h.Draining != "":
 		return false, "draining: " + h.Draining
+	case h.AtCapacity != "":
+		return false, h.AtCapacity
 	case h.Players >= h.MaxPlayers:
 		return false, fmt.Sprintf("full: %d of %d players", h.Players, h.MaxPlayers)
 	case h.Conns >= h.MaxConns:

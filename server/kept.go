@@ -17,22 +17,22 @@ type keptFrames map[protocol.Message][]byte
 func keepPieces(ms *world.MapShare) (keptFrames, error) {
 	k := make(keptFrames)
 	for _, m := range ms.Pieces() {
-		if _, err := k.frame(m); err != nil {
+		b, err := protocol.Marshal(m)
+		if err != nil {
 			return nil, err
 		}
+		k[m] = b
 	}
 	return k, nil
 }
 
-// frame returns m's frame, encoding it the first time.
+// frame returns m's frame: the one kept, else encoded now (and not kept:
+// the shards read the kept frames at once, and nothing writes them once
+// the server runs).
 func (k keptFrames) frame(m protocol.Message) (frame, error) {
 	if b, ok := k[m]; ok {
 		return frame{head: b}, nil
 	}
 	b, err := protocol.Marshal(m)
-	if err != nil {
-		return frame{}, err
-	}
-	k[m] = b
-	return frame{head: b}, nil
+	return frame{head: b}, err
 }

@@ -54,6 +54,7 @@ var reasonKinds = []struct{ prefix, kind string }{
 	{"protocol version", "version"},
 	{"name refused", "name"},
 	{"room name refused", "name"},
+	{"server full: at capacity", "capacity"},
 	{"server full", "full"},
 	{"spectators full", "full"},
 	{"server busy", "full"},

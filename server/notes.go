@@ -26,12 +26,22 @@ func (s *Server) note(n hub.Note) {
 		s.warn.Info("room opened "+n.Host, "room opened", "room", n.Room, "rooms", n.Rooms, "remote", remote)
 	case hub.NoteRoomClosed:
 		s.warn.Info("room closed "+n.Host, "room closed", "room", n.Room, "rooms", n.Rooms, "opened_by", n.Host)
+	case hub.NoteCapacity:
+		if n.Full {
+			s.log.Warn("at capacity: newcomers are refused", "why", n.Reason)
+		} else {
+			s.log.Info("below capacity: newcomers are let in again", "why", n.Reason)
+		}
 	case hub.NoteRefused:
 		// The hub ended it: its Error is the last frame queued for it.
 		if c != nil && c.state != connGone {
 			closing := c.state == connClosing
 			s.forget(c)
-			s.warn.Warn("disconnect "+n.Host+" "+ReasonKind(n.Reason), "disconnect", "conn", n.Conn, "remote", remote, "reason", n.Reason)
+			key := "disconnect " + n.Host + " " + ReasonKind(n.Reason)
+			if ReasonKind(n.Reason) == "capacity" {
+				key = "disconnect at capacity" // one summary for every address: the server's state, not theirs
+			}
+			s.warn.Warn(key, "disconnect", "conn", n.Conn, "remote", remote, "reason", n.Reason)
 			if !closing {
 				s.hardClose(c) // its Error could not be queued
 			}

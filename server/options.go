@@ -40,6 +40,20 @@ const (
 	// fit many times over, and a client that reads nothing is owed no
 	// more than this, whatever it asks for.
 	DefaultSendQueueBytes = 4 << 20
+	// DefaultTickBudget is what cmd/gridlag gives hub.Options.TickBudget:
+	// half an update interval at the default 20 Hz. A tick that costs
+	// this much, from its due time until its frames are in the sockets,
+	// delays a State by as much at most, so that a round trip (the wait
+	// for the tick, up to an interval, and this) stays within about two
+	// intervals, 100 ms; past it newcomers are refused "server full: at
+	// capacity" (see hub.Hub.Load).
+	DefaultTickBudget = 25 * time.Millisecond
+	// DefaultLoadFloor is what cmd/gridlag gives hub.Options.LoadFloor:
+	// below 256 players and spectators nobody is refused for load. At
+	// that size a tick costs about a millisecond on a 1024x1024 map
+	// (README, Figures): a budget of 25 ms missed with fewer is another
+	// process's doing, or the server's SSH sessions'.
+	DefaultLoadFloor = 256
 )
 
 // Options configure the TCP server.

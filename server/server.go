@@ -38,6 +38,7 @@ type Server struct {
 	warn *ratelog.Log // refusals, drops and resumes, summarised when they repeat
 
 	shards     []*shard
+	parallel   int           // the fewest envelopes of a flush the shards queue at once (parallelQueue)
 	posted     chan struct{} // signalled when something was posted to a shard's inbox
 	quit       chan struct{} // closed to stop the loop
 	loopDone   chan struct{} // closed when the loop has ended: nothing more is queued
@@ -56,19 +57,22 @@ type Server struct {
 	live      map[world.ConnID]*conn // connections whose goroutines still run
 	connsIn   admit.Pool             // live connections, in all and per address (admit.Key)
 	serving   bool
-	drainEnd  time.Time // set by Drain: when it ends; newcomers are refused meanwhile
+	drainEnd  time.Time   // set by Drain: when it ends; newcomers are refused meanwhile
+	load      hub.LoadNow // what the hub read of the ticks' costs at the last tick
 
 	beat atomic.Int64 // the loop's last heartbeat, in Unix nanoseconds (Health)
 
 	// Owned by the loop goroutine (Serve sets them up before any other
 	// goroutine reads them).
-	hub   *hub.Hub
-	kept  keptFrames // the map's pieces, encoded once for every room
-	start time.Time
-	conns map[world.ConnID]*conn
-	gone  map[world.ConnID]*conn // ended since the last flush: the log's notes still name their address
-	enc   encoder
-	slow  []*conn
+	hub    *hub.Hub
+	kept   keptFrames // the map's pieces, encoded once for every room
+	start  time.Time
+	conns  map[world.ConnID]*conn
+	gone   map[world.ConnID]*conn // ended since the last flush: the log's notes still name their address
+	enc    encoder                // the frames of a few messages of the loop's own (a final Error, the shutdown's Bye)
+	queuer queuer                 // the loop's encoder and queue of a flush's few envelopes
+	slow   []*conn
+	ticks  tickMarks // the ticks' costs, measured for the hub's admission
 }
 
 // New returns a server with the given options; zero options take their
@@ -78,11 +82,12 @@ type Server struct {
 // writer goroutine; each connection has a reader goroutine of its own.
 func New(opts Options) *Server {
 	opts = opts.withDefaults()
-	shards := make([]*shard, max(runtime.GOMAXPROCS(0), 1))
+	shards := make([]*shard, max(runtime.GOMAXPROCS(0), shardsAtLeast, 1))
 	for i := range shards {
 		shards[i] = newShard()
 	}
 	return &Server{
+		parallel:   parallelQueue,
 		opts:       opts,
 		log:        opts.Logger,
 		warn:       ratelog.New(opts.Logger, 0, nil),
@@ -141,6 +146,10 @@ func (s *Server) Serve(ln net.Listener) error {
 	go s.loop()
 	for _, sh := range s.shards {
 		go s.writeLoop(sh)
+		if sh.poller = newPoller(s, sh); sh.poller != nil {
+			s.wg.Add(1)
+			go sh.poller.run()
+		}
 	}
 	close(s.up)
 	s.mu.Unlock()
@@ -176,6 +185,7 @@ func (s *Server) begin() {
 		panic(err) // cannot happen: a valid map's pieces encode
 	}
 	s.published[""] = s.hub.Rooms()[0].Stats
+	s.load = hub.LoadNow{Budget: s.hub.Options().TickBudget}
 }
 
 func mapSize(c world.Config) string {
@@ -237,6 +247,10 @@ func (s *Server) accept(nc net.Conn) {
 	// the socket is closed at once.)
 	if !s.post(c.shard, event{kind: evConnect, c: c}) {
 		s.hardClose(c)
+	}
+	if p := c.shard.poller; p != nil && c.raw != nil {
+		p.add(c) // a socket: the shard's poller reads it
+		return
 	}
 	go s.read(c)
 }
@@ -307,6 +321,15 @@ func (s *Server) Stats() world.Stats {
 	return t
 }
 
+// Load returns what the hub read of the ticks' costs at the last tick:
+// their cost over the last second, the members they served, and the
+// members the tick budget holds by its estimate (hub.Hub.Load).
+func (s *Server) Load() hub.LoadNow {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.load
+}
+
 // Rooms returns the counters of every open room, as of the last event the
 // server handled, the default room first, the others by name.
 func (s *Server) Rooms() []hub.RoomStats {
@@ -333,6 +356,11 @@ func (s *Server) Close() error {
 			ln.Close()
 			<-s.acceptDone
 			close(s.quit)
+			for _, sh := range s.shards {
+				if sh.poller != nil {
+					sh.poller.wake() // it ends once its connections are done with
+				}
+			}
 			s.wg.Wait()
 			s.log.Info("stopped")
 		}
@@ -386,11 +414,16 @@ func (s *Server) loop() {
 		next := min(summaries.next, janitor.next, heart.next)
 		if at, ok := s.hub.NextWake(); ok {
 			if at <= now {
+				s.handleInboxes() // the moves posted quietly since the last wake
 				began := time.Now()
 				ticked := s.hub.Advance(now)
+				if ticked {
+					s.measureTick(now)
+				}
 				s.flush()
 				if ticked {
 					s.opts.Metrics.Tick(time.Since(began))
+					s.markTick(at)
 				}
 				continue
 			}
@@ -550,12 +583,76 @@ func (s *Server) publish(rooms []hub.RoomStats, closed []string) {
 
 // queue encodes the envelopes and queues their frames; a client whose
 // frame cannot be queued is stalled, to be dropped at the end of the
-// flush (it never waits for a client).
+// flush (it never waits for a client). A tick's many envelopes are
+// encoded and queued by every shard at once, each its own connections'
+// (States are each their own connection's: the loop's serial work is
+// cut by the number of shards); a few are the loop's alone.
 func (s *Server) queue(out []world.Envelope) {
-	frames := s.enc.encode(out, s.stateStream, s.kept, func(env world.Envelope, err error) {
-		s.log.Error("cannot encode", "type", env.Msg.Type(), "conn", env.To, "err", err)
+	if len(s.shards) == 1 || len(out) < s.parallel {
+		s.queueOn(&s.queuer, out)
+		s.merge(&s.queuer)
+		return
+	}
+	for _, sh := range s.shards {
+		sh.q.out = sh.q.out[:0]
+	}
+	var shared *protocol.SharedPlayers
+	for _, env := range out {
+		if c := s.conns[env.To]; c != nil && c.state == connOpen {
+			c.shard.q.out = append(c.shard.q.out, env)
+		}
+		// The news many States share is encoded here, once: the shards
+		// then only read it.
+		if st, ok := env.Msg.(*protocol.State); ok && st.Shared != nil && st.Shared != shared {
+			shared = st.Shared
+			shared.Encode()
+		}
+	}
+	var wg sync.WaitGroup
+	for _, sh := range s.shards[1:] {
+		if len(sh.q.out) > 0 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s.queueOn(&sh.q, sh.q.out)
+			}()
+		}
+	}
+	s.queueOn(&s.shards[0].q, s.shards[0].q.out)
+	wg.Wait()
+	for _, sh := range s.shards {
+		clear(sh.q.out)
+		s.merge(&sh.q)
+	}
+}
+
+// parallelQueue is the fewest envelopes that the shards encode and queue
+// at once (queue): fewer are not worth waking them. A variable for the
+// tests, which set it to 1 to run every flush through the shards.
+var parallelQueue = 256
+
+// shardsAtLeast is the fewest shards New makes, whatever GOMAXPROCS: a
+// variable for the tests.
+var shardsAtLeast = 1
+
+// queuer encodes and queues a share of a flush's envelopes: the loop's
+// own (Server.queuer), or a shard's connections' (shard.q) when they are
+// many. While queue runs, each queuer touches only the connections of its
+// envelopes, and reads the loop's map of them.
+type queuer struct {
+	enc        encoder
+	out        []world.Envelope // the shard's share of the envelopes (queue)
+	slow       []*conn          // stalled: dropped at the end of the flush
+	sent, size int              // frames queued, and their bytes
+	failed     []world.Envelope // envelopes that did not encode
+	errs       []error
+}
+
+// queueOn encodes out with q's encoder and queues the frames.
+func (s *Server) queueOn(q *queuer, out []world.Envelope) {
+	frames := q.enc.encode(out, s.stateStream, s.kept, func(env world.Envelope, err error) {
+		q.failed, q.errs = append(q.failed, env), append(q.errs, err)
 	})
-	sent, size := 0, 0
 	for i, env := range out {
 		c := s.conns[env.To]
 		if c == nil || c.state != connOpen {
@@ -569,16 +666,29 @@ func (s *Server) queue(out []world.Envelope) {
 		case !c.push(frames[i]):
 			c.stall = c.queueFull()
 		default:
-			sent, size = sent+1, size+len(frames[i].head)
+			q.sent, q.size = q.sent+1, q.size+len(frames[i].head)
 			if env.Close {
 				c.state = connClosing
 			}
 			continue
 		}
 		c.state = connStalled
-		s.slow = append(s.slow, c)
+		q.slow = append(q.slow, c)
 	}
-	s.opts.Metrics.Sent(sent, size)
+}
+
+// merge takes what q did into the loop's flush: its stalled clients, its
+// errors for the log and its counts for the metrics.
+func (s *Server) merge(q *queuer) {
+	for i, env := range q.failed {
+		s.log.Error("cannot encode", "type", env.Msg.Type(), "conn", env.To, "err", q.errs[i])
+	}
+	s.slow = append(s.slow, q.slow...)
+	s.opts.Metrics.Sent(q.sent, q.size)
+	clear(q.slow)
+	clear(q.failed)
+	q.slow, q.failed, q.errs = q.slow[:0], q.failed[:0], q.errs[:0]
+	q.sent, q.size = 0, 0
 }
 
 // stateStream returns the stream of States to connection id, nil if it is
@@ -590,10 +700,14 @@ func (s *Server) stateStream(id world.ConnID) *protocol.StateStream {
 	return nil
 }
 
-// wakeWriters wakes every shard's writer for the frames just queued.
+// wakeWriters wakes the writer of every shard that frames were queued
+// for since it was last woken.
 func (s *Server) wakeWriters() {
 	for _, sh := range s.shards {
-		sh.signal()
+		if sh.queued {
+			sh.queued = false
+			sh.signal()
+		}
 	}
 }
 

@@ -347,11 +347,16 @@ func serverGoroutines() []string {
 	return r
 }
 
-// readers counts the connections' reader goroutines.
-func readers() int {
+// readers counts the connections being read: by a goroutine each, or by
+// their shard's poller.
+func (ts *testServer) readers() int {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
 	n := 0
-	for _, g := range serverGoroutines() {
-		if strings.Contains(g, "gridlag/server.(*Server).read(") {
+	for _, c := range ts.live {
+		select {
+		case <-c.readerDone:
+		default:
 			n++
 		}
 	}
@@ -367,7 +372,7 @@ func TestTCPCloseSaysByeAndLeavesNoGoroutines(t *testing.T) {
 		clients = append(clients, c)
 	}
 	silent := dial(t, ts) // connected, no Hello yet
-	eventually(t, func() bool { return ts.Stats().Connections >= 2 && readers() >= 3 },
+	eventually(t, func() bool { return ts.Stats().Connections >= 2 && ts.readers() >= 3 },
 		func() string { return fmt.Sprintf("connections not set up: %+v", ts.Stats()) })
 
 	done := make(chan struct{})

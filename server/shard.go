@@ -2,6 +2,7 @@ package server
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -17,14 +18,26 @@ const retryInterval = 20 * time.Millisecond
 type shard struct {
 	wake chan struct{} // signalled when frames were queued
 
-	mu    sync.Mutex // guards ready and the connections' queues
-	ready []*conn    // connections with frames queued since the writer last looked
+	mu     sync.Mutex // guards ready, marked and the connections' queues
+	ready  []*conn    // connections with frames queued since the writer last looked
+	marked uint64     // the last tick whose frames are all queued (Server.markTick)
+
+	// The last tick whose frames the writer has handed to the sockets
+	// (all but those of connections whose sockets were full), and when,
+	// on the loop's clock: set by the writer, read by the loop.
+	wrote   atomic.Uint64
+	wroteAt atomic.Int64
 
 	inMu  sync.Mutex
 	inbox []event // from the shard's readers and writer, for the loop
 
-	// Owned by the loop goroutine.
+	poller *poller // reads the shard's TCP connections; nil: a goroutine reads each
+
+	// Owned by the loop goroutine (q while queue runs: by the goroutine
+	// that encodes the shard's share of a flush).
+	q       queuer
 	inSpare []event // the other half of inbox's double buffer
+	queued  bool    // frames were queued since the writer was last woken
 
 	// Owned by the writer goroutine.
 	spare   []*conn // the other half of ready's double buffer
@@ -42,18 +55,45 @@ func (sh *shard) signal() {
 	}
 }
 
-// post passes ev to the loop through sh. It reports false if the server
-// is stopping and ev was dropped.
+// post passes ev to the loop through sh and wakes the loop. It reports
+// false if the server is stopping and ev was dropped.
 func (s *Server) post(sh *shard, ev event) bool {
+	if !s.postQuiet(sh, ev) {
+		return false
+	}
+	select {
+	case s.posted <- struct{}{}:
+	default:
+	}
+	return true
+}
+
+// postQuiet passes ev to the loop through sh without waking it: the loop
+// takes it at its next wake, the next tick at the latest.
+func (s *Server) postQuiet(sh *shard, ev event) bool {
 	if s.stopping() {
 		return false
 	}
 	sh.inMu.Lock()
 	sh.inbox = append(sh.inbox, ev)
 	sh.inMu.Unlock()
-	select {
-	case s.posted <- struct{}{}:
-	default:
+	return true
+}
+
+// postBatch passes evs to the loop through sh at once, waking it if loud.
+// It reports false if the server is stopping and evs were dropped.
+func (s *Server) postBatch(sh *shard, evs []event, loud bool) bool {
+	if s.stopping() {
+		return false
+	}
+	sh.inMu.Lock()
+	sh.inbox = append(sh.inbox, evs...)
+	sh.inMu.Unlock()
+	if loud {
+		select {
+		case s.posted <- struct{}{}:
+		default:
+		}
 	}
 	return true
 }
@@ -104,6 +144,7 @@ func (s *Server) writeLoop(sh *shard) {
 // what their sockets did not take last time.
 func (s *Server) writePass(sh *shard) {
 	sh.mu.Lock()
+	tick := sh.marked
 	ready := sh.ready
 	sh.ready = sh.spare[:0]
 	for _, c := range ready {
@@ -134,6 +175,10 @@ func (s *Server) writePass(sh *shard) {
 	}
 	clear(sh.pending[len(kept):])
 	sh.pending = kept
+	if tick > sh.wrote.Load() {
+		sh.wroteAt.Store(int64(s.now()))
+		sh.wrote.Store(tick)
+	}
 }
 
 // writeConn writes what is queued for c, after what its socket did not
@@ -203,4 +248,50 @@ func (s *Server) stillWaiting(c *conn, now time.Time, timeout time.Duration) boo
 	s.post(c.shard, event{kind: evGone, c: c, reason: "too slow: read nothing for " + timeout.String(), abuse: true})
 	s.hardClose(c)
 	return false
+}
+
+// tickMarks is what the loop knows of the last tick it marked: its number
+// and when it was due.
+type tickMarks struct {
+	last     uint64
+	due      time.Duration
+	measured bool
+}
+
+// markTick records that every frame of a tick due at due is queued: each
+// shard's writer is woken, and notes when it has handed them to the
+// sockets (writePass). The loop calls it after the tick's flush.
+func (s *Server) markTick(due time.Duration) {
+	s.ticks.last++
+	s.ticks.due, s.ticks.measured = due, false
+	for _, sh := range s.shards {
+		sh.mu.Lock()
+		sh.marked = s.ticks.last
+		sh.mu.Unlock()
+		sh.signal()
+	}
+}
+
+// measureTick tells the hub what the last tick marked cost, from when it
+// was due until the last writer handed its frames to the sockets (until
+// now if one has not yet), and publishes what the hub reads of the costs
+// (Load, Health). The loop calls it at the next tick, before its flush.
+func (s *Server) measureTick(now time.Duration) {
+	if s.ticks.last == 0 || s.ticks.measured {
+		return
+	}
+	s.ticks.measured = true
+	done := time.Duration(0)
+	for _, sh := range s.shards {
+		at := now
+		if sh.wrote.Load() >= s.ticks.last {
+			at = time.Duration(sh.wroteAt.Load())
+		}
+		done = max(done, at)
+	}
+	s.hub.Load(now, done-s.ticks.due)
+	l := s.hub.LoadAt(now)
+	s.mu.Lock()
+	s.load = l
+	s.mu.Unlock()
 }

@@ -95,12 +95,13 @@ type sshLimits struct {
 // -send-queue-bytes, -write-buffer, -write-timeout, -room-players,
 // -max-rooms, and the shares and rates of each address: -join-rate,
 // -room-rate, -rooms-per-addr, -spectators-per-addr, -lobby-rate,
-// -lobby-rate-total, with -bot-addrs.
+// -lobby-rate-total, with -bot-addrs; and admission by load, -tick-budget
+// and -load-floor.
 type gameLimits struct {
 	players, conns, connsPerAddr, playersPerAddr int
 	sendQueue, sendQueueBytes, writeBuffer       int
-	writeTimeout                                 time.Duration
-	roomPlayers, rooms                           int
+	writeTimeout, tickBudget                     time.Duration
+	roomPlayers, rooms, loadFloor                int
 	joinRate, roomRate, lobbyRate, lobbyTotal    int
 	roomsPerAddr, spectatorsPerAddr              int
 	botAddrs                                     []netip.Prefix
@@ -116,7 +117,7 @@ func (l gameLimits) options() server.Options {
 	return server.Options{
 		Hub: hub.Options{MaxPlayersPerAddr: l.playersPerAddr, RoomPlayers: l.roomPlayers, MaxRooms: l.rooms,
 			JoinRate: l.joinRate, RoomRate: l.roomRate, LobbyRate: l.lobbyRate, LobbyRateTotal: l.lobbyTotal,
-			RoomsPerAddr: l.roomsPerAddr, SpectatorsPerAddr: l.spectatorsPerAddr},
+			RoomsPerAddr: l.roomsPerAddr, SpectatorsPerAddr: l.spectatorsPerAddr, TickBudget: l.tickBudget, LoadFloor: l.loadFloor},
 		MaxConns: l.conns, MaxConnsPerAddr: l.connsPerAddr,
 		SendQueue: l.sendQueue, SendQueueBytes: l.sendQueueBytes, WriteBuffer: l.writeBuffer, WriteTimeout: l.writeTimeout,
 		BotAddrs: l.botAddrs}
@@ -198,6 +199,8 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.int(&f.limits.lobbyTotal, "lobby-rate-total", hub.DefaultLobbyRateTotal, rateLimitKind, "room lists all addresses together are answered a second; past it, only addresses that asked for none lately")
 	fs.value(&prefixesValue{p: &f.limits.botAddrs}, "bot-addrs", "addresses or networks (`LIST`, comma-separated, e.g. 127.0.0.0/8) whose players may say they are bots (gridlag bots, gridlag load); default: only the server's own -bots")
 	fs.duration(&f.limits.writeTimeout, "write-timeout", server.DefaultWriteTimeout, stallKind, "a game client that reads nothing for this long is dropped")
+	fs.duration(&f.limits.tickBudget, "tick-budget", server.DefaultTickBudget, lengthKind, "newcomers are refused (\"server full: at capacity\") while the last second's ticks take this long from when they were due until their frames are in the sockets (their 90th percentile), or would with them; 0 = off")
+	fs.int(&f.limits.loadFloor, "load-floor", server.DefaultLoadFloor, loadFloorKind, "nobody is refused for load (-tick-budget) while the server has fewer players and spectators than this: slow ticks with so few are another process's doing")
 	fs.duration(&f.drain, "drain", 10*time.Second, lengthKind, "with -server: on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
 	fs.duration(&f.resume, "resume", world.DefaultResume, resumeKind, "a player whose connection drops gets the same avatar back if it returns within this time; 0 = off")
 	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
@@ -435,6 +438,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if exp != nil {
 		exp.Watch(g.srv.Stats)
 		exp.WatchRooms(g.srv.Rooms)
+		exp.WatchLoad(g.srv.Load)
 	}
 	webs, err := g.serveWebs(f, exp)
 	if err != nil {

@@ -68,6 +68,8 @@ var (
 	spectatorsKind = intRange{lo: 1, hi: world.MaxSpectatorsCap}
 	// queueBytesKind: -send-queue-bytes: at least the largest frame.
 	queueBytesKind = intRange{lo: 1 << 16, hi: 1 << 30}
+	// loadFloorKind: -load-floor, 0 for from the first member.
+	loadFloorKind = intRange{lo: 0, hi: 1 << 20}
 	// recordsKind: -ssh-records, 0 for none.
 	recordsKind = intRange{lo: 0, hi: 100000}
 	// seedKind: -seed, any 64-bit number.

@@ -43,6 +43,7 @@ type Hub struct {
 	pingEvery time.Duration // 0: no pings
 
 	drain drainCount // the countdown of a drain, if one began
+	load  loadMeter  // the ticks' costs, for admission by load (capacity.go)
 
 	// The teachers' network (network.go): the connections that have one,
 	// in the order they got it, and scratch lists of what arrives.
@@ -118,6 +119,7 @@ func New(now time.Duration, opts Options) *Hub {
 		swept:      now,
 		pingFirst:  now + opts.PingInterval,
 		pingEvery:  opts.PingInterval,
+		load:       loadMeter{budget: opts.TickBudget, floor: opts.LoadFloor},
 	}
 	h.open(now, "")
 	return h
@@ -214,6 +216,10 @@ func (h *Hub) Receive(now time.Duration, id world.ConnID, m protocol.Message) {
 		}
 		m = teach(c, m)
 		if e := h.joinRefusal(now, c, m); e != nil {
+			h.refuse(now, c, e.Text, e)
+			return
+		}
+		if e := h.capacityRefusal(now, m); e != nil {
 			h.refuse(now, c, e.Text, e)
 			return
 		}

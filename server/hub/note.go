@@ -50,6 +50,10 @@ const (
 	// a lobby: it ended before its first message was handled, or was
 	// never more than a refusal.
 	NoteEnded
+	// NoteCapacity: the server came to its capacity (Full: it refuses
+	// newcomers, see Hub.Load) or went below it again (it takes them
+	// again). Reason says what the ticks cost and with how many members.
+	NoteCapacity
 	// NoteTeach: Conn, a teacher from Host, began to teach Room, set its
 	// Conditions, or was its last teacher and left; Reason says which, and
 	// the Conditions in words.
@@ -69,6 +73,8 @@ func (k NoteKind) String() string {
 		return "refused"
 	case NoteEnded:
 		return "ended"
+	case NoteCapacity:
+		return "capacity"
 	case NoteTeach:
 		return "teach"
 	}
@@ -84,9 +90,11 @@ type Note struct {
 	Host   string       // its address (see NoteEvent, NoteRoomClosed)
 	Room   string       // NoteEvent, NoteRoomOpened, NoteRoomClosed, NoteTeach
 	Rooms  int          // the rooms open (NoteRoomOpened, NoteRoomClosed)
-	Reason string       // NoteRefused, NoteEnded, NoteTeach
+	Reason string       // NoteRefused, NoteEnded, NoteCapacity, NoteTeach
 	// Counted: the connection counts as refused (NoteRefused, NoteEnded).
 	Counted bool
+	// Full: the server is at capacity (NoteCapacity).
+	Full bool
 }
 
 // RoomStats are one room's counters.

@@ -98,6 +98,22 @@ type Options struct {
 	// only an address that asked for none lately is answered, from a
 	// reserve of a tenth as many. Default 250.
 	LobbyRateTotal int
+	// TickBudget is what a tick may cost the adapter, from when it was due
+	// until its frames were handed to the sockets, as it measures and
+	// reports with Load: while the last second's ticks cost it, or would
+	// with a newcomer, a Hello or Spectate gets Error{ErrCodeFull}
+	// "server full: at capacity" (capacity.go). 0: nobody is refused for
+	// load (an adapter that reports none refuses nobody either). The TCP
+	// server's default is DefaultTickBudget.
+	TickBudget time.Duration
+	// LoadFloor is how many members (players and spectators, every
+	// room's) the server may have before anybody is refused for load: a
+	// few players cost a tick next to nothing, so ticks over the budget
+	// with fewer are the machine's doing (other processes, SSH sessions
+	// drawing in the same process), which refusing a newcomer would not
+	// mend. 0: from the first. The TCP server's default is
+	// DefaultLoadFloor.
+	LoadFloor int
 }
 
 // WithDefaults returns o with its zero fields filled in (not the game
