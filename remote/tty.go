@@ -46,6 +46,10 @@ type Tty struct {
 	onResize func()
 	started  bool // tcell engaged the tty at least once
 	closed   bool // tcell finalised the screen
+	// held is a window that came while the screen was starting (before
+	// its first Read), shown at that Read: see SetWindow.
+	held    *Window
+	reading bool // the screen's input loop has read: the screen is up
 
 	inRest []byte // the start of a mouse report cut by a read; pump's own
 
@@ -114,12 +118,31 @@ func (t *Tty) Pump(r io.Reader) {
 // WindowOf), and tells the screen if that changed it or its margins (a
 // resize costs the screen a new buffer and a repaint, moved margins a
 // repaint); it reports whether it did.
+//
+// A window that comes while the screen starts is held until the screen is
+// up (its input loop's first Read), then shown: tcell reads the size twice
+// as it starts and, when the two differ, keeps a width and cells that
+// disagree until a size that differs from the first comes; a client
+// changing its window back and forth at that moment had the screen draw
+// for ever, a core spinning and the session never ending.
 func (t *Tty) SetWindow(cols, rows int) bool {
 	win := WindowOf(cols, rows)
 	if !t.shift {
 		win.off = point{}
 	}
 	t.mu.Lock()
+	if !t.reading {
+		changed := t.held == nil && win != t.win || t.held != nil && win != *t.held
+		t.held = &win
+		t.mu.Unlock()
+		return changed
+	}
+	return t.showWindow(win)
+}
+
+// showWindow makes win the screen's window, with t.mu held (it unlocks
+// it), and tells the screen; it reports whether that changed anything.
+func (t *Tty) showWindow(win Window) bool {
 	if win == t.win {
 		t.mu.Unlock()
 		return false
@@ -162,7 +185,12 @@ func (t *Tty) Start() error {
 
 // Stop implements tcell.Tty. The client's terminal modes belong to the
 // client; tcell has already written the sequences that restore the screen.
-func (t *Tty) Stop() error { return nil }
+func (t *Tty) Stop() error {
+	t.mu.Lock()
+	t.reading = false // a screen that starts again holds windows again
+	t.mu.Unlock()
+	return nil
+}
 
 // Drain implements tcell.Tty: it wakes a Read blocked waiting for input.
 func (t *Tty) Drain() error {
@@ -192,6 +220,14 @@ func (t *Tty) WindowSize() (tcell.WindowSize, error) {
 // Read implements io.Reader: the client's key presses.
 func (t *Tty) Read(p []byte) (int, error) {
 	t.mu.Lock()
+	if !t.reading && t.started {
+		t.reading = true
+		if held := t.held; held != nil {
+			t.held = nil
+			t.showWindow(*held) // unlocks
+			t.mu.Lock()
+		}
+	}
 	if len(t.pending) > 0 {
 		n := copy(p, t.pending)
 		t.pending = t.pending[n:]
