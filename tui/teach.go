@@ -189,7 +189,7 @@ func (s *TeachScreen) Frame() bool {
 }
 
 // heed takes the server's word on the room's Conditions, when it is new:
-// the answer to what this screen sent (the oldest it waits for), or
+// the answer to something this screen sent (and to all it sent before), or
 // another teacher's (or the server's) word, which replaces what it
 // waited for.
 func (s *TeachScreen) heed() {
@@ -202,12 +202,19 @@ func (s *TeachScreen) heed() {
 	if s.own == nil {
 		s.own = &heard
 	}
-	if len(s.sent) > 0 && s.sent[0] == t.Conditions() {
-		s.sent = s.sent[1:]
+	// The server answers what this screen sent in order, but a frame may
+	// see only the last of several answers: what it answers is done, and
+	// what was sent after it is still on its way.
+	for i, c := range s.sent {
+		if c != t.Conditions() {
+			continue
+		}
+		s.sent = s.sent[i+1:]
 		if len(s.sent) > 0 {
 			s.want.Teachers = t.Teachers
 			return // more is on its way: the panel shows the latest sent
 		}
+		break
 	}
 	s.sent = s.sent[:0]
 	s.want = heard

@@ -125,3 +125,26 @@ func TestTeachScreenMouse(t *testing.T) {
 		t.Errorf("ada's teaching %+v, interpolation %v: want 0.2%% loss and interpolation off", v.Teaching, v.Interpolate)
 	}
 }
+
+// TestTeachScreenPressesFasterThanFrames: answers to two of the teacher's
+// presses that come between two frames (the screen sees the second
+// only) are both the server's word on what it sent, not another
+// teacher's: the presses still on their way stand, and the next press
+// goes on from them (the real terminal lost a press of ] this way: six
+// presses set 250 ms).
+func TestTeachScreenPressesFasterThanFrames(t *testing.T) {
+	r := newClassRig(t)
+	press := func() { r.teacher.HandleKey(tcell.NewEventKey(tcell.KeyRune, ']', tcell.ModNone)) }
+	press()
+	press()
+	r.world.Advance(100 * time.Millisecond) // both answered, no frame yet
+	press()
+	r.teacher.Frame()
+	press()
+	r.teacher.Frame()
+	r.advance(time.Second)
+	r.teacherTerm.mustShow("200ms [+] 100ms each way")
+	if v := r.ada.View(); v.Teaching == nil || v.Teaching.Latency != 200*time.Millisecond {
+		t.Fatalf("ada's teaching is %+v after four presses of ]; want 200ms", v.Teaching)
+	}
+}
