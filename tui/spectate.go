@@ -84,7 +84,14 @@ func NewSpectateScreen(screen tcell.Screen, watch Watcher, opts Options) *Specta
 // until a key is pressed, and RunSpectate returns the connection's
 // error). It does not close watch.
 func RunSpectate(screen tcell.Screen, watch Watcher, opts Options) error {
-	over, err := runApp(screen, opts, func() app { return NewSpectateScreen(screen, watch, opts) })
+	return runWatching(screen, watch, opts, func() app { return NewSpectateScreen(screen, watch, opts) })
+}
+
+// runWatching runs the app build makes, a screen of watch's (the
+// spectator's, the teacher's), and returns the connection's error if the
+// connection ended it.
+func runWatching(screen tcell.Screen, watch Watcher, opts Options, build func() app) error {
+	over, err := runApp(screen, opts, build)
 	if err != nil {
 		return err
 	}
@@ -94,15 +101,21 @@ func RunSpectate(screen tcell.Screen, watch Watcher, opts Options) error {
 	return nil
 }
 
+// refresh takes watch's latest view into view, and notes in ended when
+// the connection has ended.
+func refresh(watch Watcher, view *client.WorldView, ended *bool) {
+	*view = watch.View()
+	select {
+	case <-watch.Done():
+		*ended = true
+	default:
+	}
+}
+
 // Frame takes a fresh view and draws it; it shows the frame if it changed
 // anything and reports whether it did.
 func (s *SpectateScreen) Frame() bool {
-	s.view = s.watch.View()
-	select {
-	case <-s.watch.Done():
-		s.ended = true
-	default:
-	}
+	refresh(s.watch, &s.view, &s.ended)
 	return s.show(s.render)
 }
 

@@ -165,26 +165,14 @@ func NewTeachScreen(screen tcell.Screen, teacher Teacher, opts Options) *TeachSc
 // until a key is pressed, and RunTeach returns the connection's error).
 // It does not close teacher.
 func RunTeach(screen tcell.Screen, teacher Teacher, opts Options) error {
-	over, err := runApp(screen, opts, func() app { return NewTeachScreen(screen, teacher, opts) })
-	if err != nil {
-		return err
-	}
-	if over {
-		return teacher.View().Err
-	}
-	return nil
+	return runWatching(screen, teacher, opts, func() app { return NewTeachScreen(screen, teacher, opts) })
 }
 
 // Frame takes a fresh view and draws it; it shows the frame if it changed
 // anything and reports whether it did.
 func (s *TeachScreen) Frame() bool {
-	s.view = s.teacher.View()
+	refresh(s.teacher, &s.view, &s.ended)
 	s.heed()
-	select {
-	case <-s.teacher.Done():
-		s.ended = true
-	default:
-	}
 	return s.show(s.render)
 }
 
