@@ -36,6 +36,29 @@ func Append(dst []byte, m Message) ([]byte, error) {
 	return dst, nil
 }
 
+// NextFrame finds the first whole frame in b, bytes as they came from a
+// stream: it returns the frame's body (the type byte and the payload, for
+// DecodeBody) and the bytes the frame takes in b; n is 0 while b does not
+// hold a whole frame yet. A frame that announces a body longer than max
+// (if max is positive) is a *FrameSizeError as soon as its length has
+// come, before its body.
+func NextFrame(b []byte, max int) (body []byte, n int, err error) {
+	if len(b) < HeaderLen {
+		return nil, 0, nil
+	}
+	size := bodyLen(b)
+	if max > 0 && size > max {
+		return nil, 0, &FrameSizeError{Size: size, Max: max}
+	}
+	if len(b) < HeaderLen+size {
+		return nil, 0, nil
+	}
+	return b[HeaderLen : HeaderLen+size], HeaderLen + size, nil
+}
+
+// bodyLen returns the body length a frame's header announces.
+func bodyLen(hdr []byte) int { return int(binary.BigEndian.Uint16(hdr)) }
+
 // Marshal encodes m as one frame.
 func Marshal(m Message) ([]byte, error) { return Append(nil, m) }
 
@@ -165,7 +188,7 @@ func (d *Decoder) frame() ([]byte, error) {
 	if _, err := io.ReadFull(d.r, hdr[:]); err != nil {
 		return nil, err
 	}
-	n := int(binary.BigEndian.Uint16(hdr[:]))
+	n := bodyLen(hdr[:])
 	if d.MaxFrame > 0 && n > d.MaxFrame {
 		return nil, &FrameSizeError{Size: n, Max: d.MaxFrame}
 	}

@@ -272,24 +272,21 @@ func (e *readError) Temporary() bool { return false }
 // where c must be held back (its frames are kept for then).
 func (p *poller) decode(c *conn, b []byte) {
 	for !c.rd.holding && !c.rd.draining {
-		if len(b) < protocol.HeaderLen {
-			break
-		}
-		size := int(binary.BigEndian.Uint16(b))
-		if size > maxClientFrame {
-			p.end(c, readFailure(&protocol.FrameSizeError{Size: size, Max: maxClientFrame}))
-			return
-		}
-		if len(b) < protocol.HeaderLen+size {
-			break
-		}
-		m, err := protocol.DecodeBody(b[protocol.HeaderLen : protocol.HeaderLen+size])
+		body, n, err := protocol.NextFrame(b, maxClientFrame)
 		if err != nil {
 			p.end(c, readFailure(err))
 			return
 		}
-		b = b[protocol.HeaderLen+size:]
-		c.rd.read += int64(protocol.HeaderLen + size)
+		if n == 0 {
+			break
+		}
+		m, err := protocol.DecodeBody(body)
+		if err != nil {
+			p.end(c, readFailure(err))
+			return
+		}
+		b = b[n:]
+		c.rd.read += int64(n)
 		if !c.rd.flood.allow(c.rd.read) {
 			p.end(c, p.s.flooding(c))
 			return

@@ -191,3 +191,38 @@ func TestReadmeImportTable(t *testing.T) {
 		}
 	}
 }
+
+// TestWireLayoutOnlyInProtocol: the game's byte layouts are protocol's
+// alone: no other package reads or writes a big-endian field (a frame's
+// length read outside protocol once let a reader disagree with the
+// Decoder). record's file, a format of its own with a checksum, is the
+// one exception.
+func TestWireLayoutOnlyInProtocol(t *testing.T) {
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		if d.IsDir() {
+			if rel == "protocol" || rel == "record" || d.Name() == ".git" || d.Name() == "node_modules" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if strings.Contains(string(b), "binary.BigEndian") {
+			t.Errorf("%s reads or writes a big-endian field: the wire's layout belongs to protocol", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
