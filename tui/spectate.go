@@ -158,25 +158,31 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 // title returns the top line: the server's notice if any, the title,
 // the players, and why the connection ended if it did.
 func (s *SpectateScreen) title() string {
-	title := s.opts.Title
-	if title == "" {
-		title = "gridlag — spectating"
-	}
-	title += fmt.Sprintf("  ·  %d players", s.view.Total)
+	adds := fmt.Sprintf("  ·  %d players", s.view.Total)
 	if t := s.view.Teaching; t != nil && !s.ended {
-		title += "  ·  " + TeachingLine(t)
+		adds += "  ·  " + TeachingLine(t)
 	}
-	if s.view.Notice != "" && !s.ended {
-		// The operator's notice (a drain's countdown) leads the line, as
-		// on a player's screen.
-		title = s.view.Notice + "  ·  " + title
+	return watchTitle(s.opts.Title, "gridlag — spectating", adds, &s.view, s.ended)
+}
+
+// watchTitle is the top line of a screen that watches a room (the
+// spectator's, the teacher's): the operator's notice (a drain's countdown)
+// leading it as on a player's screen, the title (or deflt), what the
+// screen adds, and whether the connection ended or is still coming.
+func watchTitle(title, deflt, adds string, v *client.WorldView, ended bool) string {
+	if title == "" {
+		title = deflt
+	}
+	title += adds
+	if v.Notice != "" && !ended {
+		title = v.Notice + "  ·  " + title
 	}
 	switch {
-	case s.ended && s.view.Err != nil:
-		title += "  ·  ended: " + s.view.Err.Error()
-	case s.ended:
+	case ended && v.Err != nil:
+		title += "  ·  ended: " + v.Err.Error()
+	case ended:
 		title += "  ·  ended"
-	case !s.view.Connected:
+	case !v.Connected:
 		title += "  ·  connecting…"
 	}
 	return title

@@ -338,26 +338,11 @@ func (s *TeachScreen) render(screen tcell.Screen) {
 // title returns the top line: the server's notice if any, the title, the
 // students and the teachers, and why the connection ended if it did.
 func (s *TeachScreen) title() string {
-	title := s.opts.Title
-	if title == "" {
-		title = "gridlag — teaching"
-	}
-	title += fmt.Sprintf("  ·  %d students", s.view.Total)
+	adds := fmt.Sprintf("  ·  %d students", s.view.Total)
 	if t := s.view.Teaching; t != nil && t.Teachers > 1 {
-		title += fmt.Sprintf("  ·  %d teachers", t.Teachers)
+		adds += fmt.Sprintf("  ·  %d teachers", t.Teachers)
 	}
-	if s.view.Notice != "" && !s.ended {
-		title = s.view.Notice + "  ·  " + title
-	}
-	switch {
-	case s.ended && s.view.Err != nil:
-		title += "  ·  ended: " + s.view.Err.Error()
-	case s.ended:
-		title += "  ·  ended"
-	case !s.view.Connected:
-		title += "  ·  connecting…"
-	}
-	return title
+	return watchTitle(s.opts.Title, "gridlag — teaching", adds, &s.view, s.ended)
 }
 
 // drawPanel draws the controls and the students into the rectangle.
