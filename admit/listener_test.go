@@ -13,7 +13,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/ratelog"
+	"gridlag/internal/ratelog"
 )
 
 // hung is the hang guard of these tests: long past anything they wait

@@ -5,7 +5,7 @@ import (
 	"net"
 	"time"
 
-	"gridlag/ratelog"
+	"gridlag/internal/ratelog"
 )
 
 // Refusal is why a front end turns a connection away; the zero Refusal

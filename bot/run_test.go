@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"gridlag/grid"
-	"gridlag/netcut"
+	"gridlag/internal/netcut"
 	"gridlag/server"
 	"gridlag/server/hub"
 	"gridlag/server/world"

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"gridlag/grid"
-	"gridlag/link"
+	"gridlag/internal/link"
 	"gridlag/scenario"
 	"gridlag/server/world"
 	"gridlag/sim"

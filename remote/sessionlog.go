@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"gridlag/admit"
-	"gridlag/ratelog"
+	"gridlag/internal/ratelog"
 )
 
 // SessionLog is where a remote session's lines go. Those that come once a

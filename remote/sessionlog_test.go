@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/ratelog"
+	"gridlag/internal/ratelog"
 )
 
 // A session's lines are summarised per address, message and kind: forty

@@ -6,7 +6,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/link"
+	"gridlag/internal/link"
 	"gridlag/protocol"
 	"gridlag/record"
 	"gridlag/scenario"

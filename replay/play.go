@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"gridlag/grid"
-	"gridlag/link"
+	"gridlag/internal/link"
 	"gridlag/record"
 	"gridlag/scenario"
 )

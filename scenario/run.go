@@ -9,7 +9,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/link"
+	"gridlag/internal/link"
 	"gridlag/server/world"
 	"gridlag/sim"
 )

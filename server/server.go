@@ -15,8 +15,8 @@ import (
 	"github.com/charmbracelet/log"
 
 	"gridlag/admit"
+	"gridlag/internal/ratelog"
 	"gridlag/protocol"
-	"gridlag/ratelog"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )

@@ -3,7 +3,7 @@ package sim
 import (
 	"time"
 
-	"gridlag/link"
+	"gridlag/internal/link"
 )
 
 // SetLoss sets the probability that a message sent from now on, either

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"gridlag/grid"
-	"gridlag/link"
+	"gridlag/internal/link"
 	"gridlag/protocol"
 )
 

@@ -18,7 +18,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/admit/admittest"
-	"gridlag/vt"
+	"gridlag/internal/vt"
 )
 
 // waitLong bounds every wait on real sockets in these tests.

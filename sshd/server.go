@@ -14,7 +14,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/admit"
-	"gridlag/ratelog"
+	"gridlag/internal/ratelog"
 	"gridlag/remote"
 )
 

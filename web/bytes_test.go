@@ -16,9 +16,9 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/admit/admittest"
+	"gridlag/internal/vt"
 	"gridlag/server"
 	"gridlag/sshd"
-	"gridlag/vt"
 )
 
 // player is one player of a front end, seen from the player's side: the

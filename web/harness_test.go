@@ -14,9 +14,9 @@ import (
 	"github.com/coder/websocket"
 
 	"gridlag/admit/admittest"
+	"gridlag/internal/vt"
 	"gridlag/server"
 	"gridlag/server/world"
-	"gridlag/vt"
 )
 
 // waitLong bounds every wait of these tests: what they wait for comes

@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"gridlag/admit"
-	"gridlag/ratelog"
+	"gridlag/internal/ratelog"
 	"gridlag/remote"
 )
 

@@ -8,7 +8,7 @@ import (
 	"gridlag/client"
 	"gridlag/client/tcp"
 	"gridlag/grid"
-	"gridlag/netcut"
+	"gridlag/internal/netcut"
 	"gridlag/server/world"
 )
 

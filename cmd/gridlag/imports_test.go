@@ -24,7 +24,7 @@ import (
 var cores = []string{
 	"grid",
 	"protocol",
-	"link",
+	"internal/link",
 	"client",
 	"server/world",
 	"server/hub",

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"gridlag/bot"
-	"gridlag/link"
+	"gridlag/internal/link"
 	"gridlag/loadgen"
 	"gridlag/protocol"
 	"gridlag/server/world"

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"gridlag/link"
+	"gridlag/internal/link"
 )
 
 // lossValue is a loss flag: the probability, 0 to 1, that a message is
