@@ -6,8 +6,8 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/admit"
 	"gridlag/internal/ratelog"
+	"gridlag/server/admit"
 )
 
 // SessionLog is where a remote session's lines go. Those that come once a

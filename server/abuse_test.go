@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/admit/admittest"
 	"gridlag/grid"
 	"gridlag/protocol"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )

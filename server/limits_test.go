@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/admit/admittest"
 	"gridlag/protocol"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )

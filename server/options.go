@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/admit"
+	"gridlag/server/admit"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )

@@ -14,9 +14,9 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/admit"
 	"gridlag/internal/ratelog"
 	"gridlag/protocol"
+	"gridlag/server/admit"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )

@@ -13,7 +13,7 @@ import (
 	"github.com/charmbracelet/log"
 	gossh "golang.org/x/crypto/ssh"
 
-	"gridlag/admit/admittest"
+	"gridlag/server/admit/admittest"
 )
 
 // dialFrom opens a TCP connection to s from the loopback address local.

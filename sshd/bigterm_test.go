@@ -15,8 +15,8 @@ import (
 	"github.com/charmbracelet/log"
 	gossh "golang.org/x/crypto/ssh"
 
-	"gridlag/admit/admittest"
 	"gridlag/grid"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/world"
 	"gridlag/tui"
 )

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/admit/admittest"
 	"gridlag/client"
 	"gridlag/client/tcp"
 	"gridlag/server"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )

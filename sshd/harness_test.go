@@ -17,8 +17,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 	gossh "golang.org/x/crypto/ssh"
 
-	"gridlag/admit/admittest"
 	"gridlag/internal/vt"
+	"gridlag/server/admit/admittest"
 )
 
 // waitLong bounds every wait on real sockets in these tests.

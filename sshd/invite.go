@@ -4,7 +4,7 @@ import (
 	"net"
 	"strconv"
 
-	"gridlag/admit"
+	"gridlag/server/admit"
 )
 
 // Invites returns what a host gives friends to join its game over SSH on

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/admit/admittest"
+	"gridlag/server/admit/admittest"
 )
 
 // waitGoroutines waits until no more goroutines run than baseline, and

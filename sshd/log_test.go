@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/admit/admittest"
+	"gridlag/server/admit/admittest"
 )
 
 // A session's lines are summarised by address (issue 19, item 6): ten

@@ -8,8 +8,8 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/admit"
 	"gridlag/remote"
+	"gridlag/server/admit"
 )
 
 // Title is the top line of the game's screen over SSH.

@@ -13,9 +13,9 @@ import (
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
-	"gridlag/admit"
 	"gridlag/internal/ratelog"
 	"gridlag/remote"
+	"gridlag/server/admit"
 )
 
 // ErrServerClosed is returned by Serve and ListenAndServe after Close.

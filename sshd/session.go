@@ -13,8 +13,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/gliderlabs/ssh"
 
-	"gridlag/admit"
 	"gridlag/remote"
+	"gridlag/server/admit"
 )
 
 // session is one SSH session on its way through the steps of

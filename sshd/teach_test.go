@@ -15,10 +15,10 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"gridlag/admit/admittest"
 	"gridlag/client"
 	"gridlag/client/tcp"
 	"gridlag/server"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )

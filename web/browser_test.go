@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/admit/admittest"
+	"gridlag/server/admit/admittest"
 )
 
 // chromium is Debian's chromium, which the end-to-end test drives.

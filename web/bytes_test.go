@@ -15,9 +15,9 @@ import (
 	"github.com/coder/websocket"
 	gossh "golang.org/x/crypto/ssh"
 
-	"gridlag/admit/admittest"
 	"gridlag/internal/vt"
 	"gridlag/server"
+	"gridlag/server/admit/admittest"
 	"gridlag/sshd"
 )
 

@@ -13,9 +13,9 @@ import (
 
 	"github.com/coder/websocket"
 
-	"gridlag/admit/admittest"
 	"gridlag/internal/vt"
 	"gridlag/server"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/world"
 )
 

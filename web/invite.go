@@ -4,7 +4,7 @@ import (
 	"net"
 	"strconv"
 
-	"gridlag/admit"
+	"gridlag/server/admit"
 )
 
 // Invites returns the page's addresses a host gives friends to play in a

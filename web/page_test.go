@@ -9,8 +9,8 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"gridlag/admit/admittest"
 	"gridlag/front"
+	"gridlag/server/admit/admittest"
 	"gridlag/tui"
 )
 

@@ -19,10 +19,10 @@ import (
 	"github.com/coder/websocket"
 	"github.com/gdamore/tcell/v2"
 
-	"gridlag/admit"
 	"gridlag/client"
 	"gridlag/protocol"
 	"gridlag/remote"
+	"gridlag/server/admit"
 )
 
 // The page and the server speak over the WebSocket in two kinds of

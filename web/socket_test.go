@@ -15,9 +15,9 @@ import (
 	"github.com/coder/websocket"
 	"github.com/gdamore/tcell/v2"
 
-	"gridlag/admit"
-	"gridlag/admit/admittest"
 	"gridlag/remote"
+	"gridlag/server/admit"
+	"gridlag/server/admit/admittest"
 	"gridlag/tui"
 )
 

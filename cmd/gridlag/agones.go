@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/agones"
+	"gridlag/ops/agones"
 	"gridlag/server"
 	"gridlag/server/world"
 )

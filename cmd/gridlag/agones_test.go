@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/admit/admittest"
-	"gridlag/agones"
-	"gridlag/agones/sdktest"
+	"gridlag/ops/agones"
+	"gridlag/ops/agones/sdktest"
 	"gridlag/protocol"
+	"gridlag/server/admit/admittest"
 )
 
 // TestAgonesGameServerAgainstTheRealSDKServer runs `gridlag -server

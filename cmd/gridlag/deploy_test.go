@@ -13,7 +13,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/admit/admittest"
+	"gridlag/server/admit/admittest"
 )
 
 // jsonList reads the first flow list after prefix on a line of text (a
@@ -32,12 +32,12 @@ func jsonList(t *testing.T, text, prefix, file string) []string {
 }
 
 // TestKubernetesDeploymentProbesTheServer: the Deployment in
-// deploy/kubernetes runs the image's entry point with its args, which
+// ops/deploy/kubernetes runs the image's entry point with its args, which
 // gridlag takes; its probes ask /healthz and /readyz on the port -health
 // serves; and a server started with those flags (its addresses on
 // loopback) answers them.
 func TestKubernetesDeploymentProbesTheServer(t *testing.T) {
-	const dockerfile, manifest = "../../deploy/agones/Dockerfile", "../../deploy/kubernetes/gridlag.yaml"
+	const dockerfile, manifest = "../../ops/deploy/agones/Dockerfile", "../../ops/deploy/kubernetes/gridlag.yaml"
 	docker, err := os.ReadFile(dockerfile)
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/admit/admittest"
+	"gridlag/server/admit/admittest"
 )
 
 // TestDrainInTmux: a server with SSH and bots, run with -drain 6s, and on

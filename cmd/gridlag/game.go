@@ -22,7 +22,7 @@ import (
 	"gridlag/client/tcp"
 	"gridlag/front"
 	"gridlag/grid"
-	"gridlag/metrics"
+	"gridlag/ops/metrics"
 	"gridlag/protocol"
 	"gridlag/record"
 	"gridlag/remote"

@@ -10,7 +10,7 @@ import (
 
 	"gridlag/bot"
 	"gridlag/internal/link"
-	"gridlag/loadgen"
+	"gridlag/ops/loadgen"
 	"gridlag/protocol"
 	"gridlag/server/world"
 )

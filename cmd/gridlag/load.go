@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"gridlag/loadgen"
+	"gridlag/ops/loadgen"
 	"gridlag/protocol"
 )
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/metrics"
+	"gridlag/ops/metrics"
 )
 
 // opsFlags are the operator's flags: -health, -pprof and -summary (and

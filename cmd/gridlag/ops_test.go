@@ -18,10 +18,10 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/admit/admittest"
-	"gridlag/metrics"
+	"gridlag/ops/metrics"
 	"gridlag/protocol"
 	"gridlag/server"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/world"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/charmbracelet/log"
 	"github.com/coder/websocket"
 
-	"gridlag/admit/admittest"
+	"gridlag/server/admit/admittest"
 )
 
 // webNotice is what the page is told besides the screen (web's notice).

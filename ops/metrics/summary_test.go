@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/loadgen"
+	"gridlag/ops/loadgen"
 )
 
 // TestSummaryIsWhatMetricsSays: over an interval (a minute on the

@@ -3,7 +3,7 @@ package agones
 import "context"
 
 // PlayersList is the GameServer List that holds the players: its Fleet
-// declares it (deploy/agones/fleet.yaml), with the capacity of a server.
+// declares it (ops/deploy/agones/fleet.yaml), with the capacity of a server.
 //
 // Player tracking uses a List, the beta Counters and Lists feature that
 // Agones enables by default, rather than the alpha player tracking calls,

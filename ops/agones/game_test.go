@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/agones"
-	"gridlag/agones/sdktest"
+	"gridlag/ops/agones"
+	"gridlag/ops/agones/sdktest"
 )
 
 // hung is the hang guard of these tests: long past anything they wait

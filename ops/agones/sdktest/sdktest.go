@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/admit/admittest"
+	"gridlag/server/admit/admittest"
 )
 
 // Capacity is the capacity of the players List of the GameServer the SDK

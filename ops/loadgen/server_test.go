@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/metrics"
+	"gridlag/ops/metrics"
 	"gridlag/server"
 	"gridlag/server/hub"
 	"gridlag/server/world"

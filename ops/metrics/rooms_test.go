@@ -5,7 +5,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
-	"gridlag/loadgen"
+	"gridlag/ops/loadgen"
 )
 
 // TestScrapeRooms: each open room has its players gauge, labelled with

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/agones"
-	"gridlag/agones/sdktest"
+	"gridlag/ops/agones"
+	"gridlag/ops/agones/sdktest"
 )
 
 // TestCallsAgainstTheRealSDKServer makes every call of a game server's

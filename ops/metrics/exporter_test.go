@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/loadgen"
+	"gridlag/ops/loadgen"
 	"gridlag/server"
 	"gridlag/server/hub"
 	"gridlag/server/world"
