@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/bot"
 	"gridlag/client"
+	"gridlag/client/bot"
 	"gridlag/client/tcp"
 	"gridlag/grid"
 	"gridlag/record"

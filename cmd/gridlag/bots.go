@@ -11,7 +11,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/bot"
+	"gridlag/client/bot"
 )
 
 func botsMain(args []string, out io.Writer) error {

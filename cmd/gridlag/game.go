@@ -17,21 +17,21 @@ import (
 	"github.com/charmbracelet/log"
 	"github.com/gdamore/tcell/v2"
 
-	"gridlag/bot"
 	"gridlag/client"
+	"gridlag/client/bot"
 	"gridlag/client/tcp"
 	"gridlag/front"
+	"gridlag/front/remote"
+	"gridlag/front/sshd"
+	"gridlag/front/web"
 	"gridlag/grid"
 	"gridlag/ops/metrics"
 	"gridlag/protocol"
 	"gridlag/record"
-	"gridlag/remote"
 	"gridlag/server"
 	"gridlag/server/hub"
 	"gridlag/server/world"
-	"gridlag/sshd"
 	"gridlag/tui"
-	"gridlag/web"
 )
 
 // gameFlags are the flags of the default mode (play), -connect and -server.

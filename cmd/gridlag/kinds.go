@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"gridlag/bot"
+	"gridlag/client/bot"
 	"gridlag/internal/link"
 	"gridlag/ops/loadgen"
 	"gridlag/protocol"

@@ -22,12 +22,12 @@ import (
 	"github.com/charmbracelet/log"
 	gossh "golang.org/x/crypto/ssh"
 
+	"gridlag/front/sshd"
 	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server"
 	"gridlag/server/hub"
 	"gridlag/server/world"
-	"gridlag/sshd"
 )
 
 // TestSoak runs a headless game with its SSH front end under churn,

@@ -8,7 +8,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/web"
+	"gridlag/front/web"
 )
 
 // webFlags are the web front end's: -web, its caps and its proxies.

@@ -17,7 +17,7 @@ import (
 const chromium = "/usr/bin/chromium"
 
 // The page in a real browser: headless Chromium, driven by
-// playwright-core (web/e2e/play.js), loads the page, chooses a name,
+// playwright-core (front/web/e2e/play.js), loads the page, chooses a name,
 // sees the game at (10,10), moves to (11,10) with ArrowRight, sets the
 // latency with a click on the slider, sees the board laid out anew when
 // the window shrinks, and comes back as the same player after a reload;
@@ -33,7 +33,7 @@ func TestBrowserPlays(t *testing.T) {
 	case !fileExists(chromium):
 		t.Skip(chromium + " is not installed (.ci/run installs Debian's chromium)")
 	case !fileExists(filepath.Join("e2e", "node_modules", "playwright-core", "package.json")):
-		t.Skip("playwright-core is not installed in web/e2e (.ci/run runs npm ci there)")
+		t.Skip("playwright-core is not installed in front/web/e2e (.ci/run runs npm ci there)")
 	}
 	s, _ := startGameWeb(t, Options{})
 	if !s.page.built {

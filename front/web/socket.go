@@ -20,8 +20,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
+	"gridlag/front/remote"
 	"gridlag/protocol"
-	"gridlag/remote"
 	"gridlag/server/admit"
 )
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"gridlag/front/remote"
 	"gridlag/record"
-	"gridlag/remote"
 	"gridlag/replay"
 )
 

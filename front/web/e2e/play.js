@@ -1,7 +1,7 @@
 // The browser's end-to-end test of gridlag -web: Debian's chromium,
 // headless, driven by playwright-core, plays on the server at the URL
 // given (node play.js http://127.0.0.1:PORT). The Go test
-// TestBrowserPlays (web/browser_test.go) starts the server and runs this.
+// TestBrowserPlays (front/web/browser_test.go) starts the server and runs this.
 // It prints what it saw and exits 1 at the first thing that is wrong.
 'use strict';
 const { chromium } = require('playwright-core');

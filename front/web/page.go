@@ -28,7 +28,7 @@ const (
 
 // buildAdvice is how to build the page's files into a binary that lacks
 // them.
-const buildAdvice = "make build (it runs npm ci and the bundling in web/, then go build); or: cd web && npm ci && npm run build, then go build ./cmd/gridlag"
+const buildAdvice = "make build (it runs npm ci and the bundling in front/web/, then go build); or: cd front/web && npm ci && npm run build, then go build ./cmd/gridlag"
 
 // The page's sources: index.html, committed, and dist/, which the Makefile
 // fills with the bundled script and styles (xterm.js and the page's own)

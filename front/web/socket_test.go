@@ -15,7 +15,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/gdamore/tcell/v2"
 
-	"gridlag/remote"
+	"gridlag/front/remote"
 	"gridlag/server/admit"
 	"gridlag/server/admit/admittest"
 	"gridlag/tui"

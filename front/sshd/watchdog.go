@@ -3,7 +3,7 @@ package sshd
 import (
 	"context"
 
-	"gridlag/remote"
+	"gridlag/front/remote"
 )
 
 // watchdog gives the session its context and ends it when the player

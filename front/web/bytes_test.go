@@ -15,10 +15,10 @@ import (
 	"github.com/coder/websocket"
 	gossh "golang.org/x/crypto/ssh"
 
+	"gridlag/front/sshd"
 	"gridlag/internal/vt"
 	"gridlag/server"
 	"gridlag/server/admit/admittest"
-	"gridlag/sshd"
 )
 
 // player is one player of a front end, seen from the player's side: the

@@ -13,7 +13,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/gliderlabs/ssh"
 
-	"gridlag/remote"
+	"gridlag/front/remote"
 	"gridlag/server/admit"
 )
 

@@ -16,8 +16,8 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"gridlag/front/remote"
 	"gridlag/protocol"
-	"gridlag/remote"
 	"gridlag/tui"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/remote"
+	"gridlag/front/remote"
 	"gridlag/server/admit"
 )
 

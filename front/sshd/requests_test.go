@@ -8,7 +8,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"gridlag/remote"
+	"gridlag/front/remote"
 )
 
 // windowSize is a window-change request's payload (RFC 4254 6.7).

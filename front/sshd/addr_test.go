@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/bot"
+	"gridlag/client/bot"
 	"gridlag/server"
 	"gridlag/server/hub"
 	"gridlag/server/world"

@@ -6,7 +6,7 @@ import (
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
-	"gridlag/remote"
+	"gridlag/front/remote"
 )
 
 // Keys of values this package keeps.

@@ -13,8 +13,8 @@ import (
 	"github.com/gliderlabs/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"gridlag/front/remote"
 	"gridlag/internal/ratelog"
-	"gridlag/remote"
 	"gridlag/server/admit"
 )
 

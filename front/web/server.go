@@ -13,8 +13,8 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/front/remote"
 	"gridlag/internal/ratelog"
-	"gridlag/remote"
 	"gridlag/server/admit"
 )
 

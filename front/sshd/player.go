@@ -1,8 +1,8 @@
 package sshd
 
 import (
+	"gridlag/front/remote"
 	"gridlag/protocol"
-	"gridlag/remote"
 )
 
 // Player is one SSH session's player, handed to the session handler. Its

@@ -6,7 +6,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
-	"gridlag/remote"
+	"gridlag/front/remote"
 )
 
 // allowedRequests are the session channel requests passed on to the
