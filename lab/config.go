@@ -7,9 +7,9 @@ import (
 
 	"gridlag/grid"
 	"gridlag/internal/link"
-	"gridlag/scenario"
+	"gridlag/lab/scenario"
+	"gridlag/lab/sim"
 	"gridlag/server/world"
-	"gridlag/sim"
 )
 
 // PlayerConfig is one player of the lab, as the flags give it (-latency,

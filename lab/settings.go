@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"gridlag/internal/link"
-	"gridlag/scenario"
+	"gridlag/lab/scenario"
 	"gridlag/server/world"
 )
 

@@ -13,10 +13,10 @@ import (
 
 	"gridlag/grid"
 	"gridlag/internal/netcut"
+	"gridlag/lab/sim"
 	"gridlag/server"
 	"gridlag/server/hub"
 	"gridlag/server/world"
-	"gridlag/sim"
 )
 
 // startServer serves a real game server on a loopback port.

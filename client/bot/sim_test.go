@@ -7,8 +7,8 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/lab/sim"
 	"gridlag/server/world"
-	"gridlag/sim"
 )
 
 // simBot is one bot played on a simulated world.

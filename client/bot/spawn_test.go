@@ -6,8 +6,8 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/lab/sim"
 	"gridlag/server/world"
-	"gridlag/sim"
 )
 
 // manhattan is the distance between two cells in steps.

@@ -8,9 +8,9 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/lab/sim"
 	"gridlag/protocol"
 	"gridlag/server/world"
-	"gridlag/sim"
 )
 
 // lineView is a view of a bot at (1,1) facing right, with another player

@@ -205,7 +205,7 @@ func TestWireLayoutOnlyInProtocol(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, p)
 		if d.IsDir() {
-			if rel == "protocol" || rel == "record" || d.Name() == ".git" || d.Name() == "node_modules" {
+			if rel == "protocol" || rel == filepath.Join("lab", "record") || d.Name() == ".git" || d.Name() == "node_modules" {
 				return filepath.SkipDir
 			}
 			return nil

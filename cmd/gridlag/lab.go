@@ -12,8 +12,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/lab"
-	"gridlag/record"
-	"gridlag/replay"
+	"gridlag/lab/record"
+	"gridlag/lab/replay"
 	"gridlag/server"
 	"gridlag/server/world"
 	"gridlag/tui"

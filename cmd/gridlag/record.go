@@ -10,7 +10,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
-	"gridlag/record"
+	"gridlag/lab/record"
 	"gridlag/tui"
 )
 

@@ -13,9 +13,9 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/lab"
-	"gridlag/record"
-	"gridlag/replay"
-	"gridlag/scenario"
+	"gridlag/lab/record"
+	"gridlag/lab/replay"
+	"gridlag/lab/scenario"
 	"gridlag/tui"
 )
 

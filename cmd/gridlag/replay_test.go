@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/record"
-	"gridlag/replay"
-	"gridlag/scenario"
+	"gridlag/lab/record"
+	"gridlag/lab/replay"
+	"gridlag/lab/scenario"
 )
 
 // runScenario runs `gridlag scenario ARGS` and returns what it printed.

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"gridlag/grid"
-	"gridlag/record"
-	"gridlag/replay"
-	"gridlag/scenario"
+	"gridlag/lab/record"
+	"gridlag/lab/replay"
+	"gridlag/lab/scenario"
 	"gridlag/server/world"
 )
 

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"gridlag/grid"
-	"gridlag/scenario"
+	"gridlag/lab/scenario"
 )
 
 // durationValue is a duration flag of a kind.

@@ -15,7 +15,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"gridlag/client/tcp"
-	"gridlag/record"
+	"gridlag/lab/record"
 )
 
 // Recordings keeps each remote player's last game recording (an SSH

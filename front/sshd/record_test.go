@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"gridlag/front/remote"
-	"gridlag/record"
-	"gridlag/replay"
+	"gridlag/lab/record"
+	"gridlag/lab/replay"
 )
 
 // TestRecordOverSSH: a player with a key plays with the record command,

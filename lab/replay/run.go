@@ -5,9 +5,9 @@ import (
 
 	"gridlag/client"
 	"gridlag/lab"
-	"gridlag/record"
-	"gridlag/scenario"
-	"gridlag/sim"
+	"gridlag/lab/record"
+	"gridlag/lab/scenario"
+	"gridlag/lab/sim"
 	"gridlag/tui"
 )
 

@@ -6,8 +6,8 @@ import (
 
 	"gridlag/client"
 	"gridlag/lab"
-	"gridlag/record"
-	"gridlag/sim"
+	"gridlag/lab/record"
+	"gridlag/lab/sim"
 	"gridlag/tui"
 )
 

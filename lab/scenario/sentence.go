@@ -6,8 +6,8 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/lab/sim"
 	"gridlag/protocol"
-	"gridlag/sim"
 )
 
 // sentence puts an event of the world into the timeline's words; names

@@ -9,8 +9,8 @@ import (
 
 	"gridlag/grid"
 	"gridlag/internal/link"
-	"gridlag/record"
-	"gridlag/scenario"
+	"gridlag/lab/record"
+	"gridlag/lab/scenario"
 )
 
 // Result is a recording played whole: its timeline (as `gridlag scenario

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"gridlag/client"
+	"gridlag/lab/sim"
 	"gridlag/protocol"
-	"gridlag/sim"
 )
 
 // InputLine is an input's whole life as the JSON output prints it, on the

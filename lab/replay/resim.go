@@ -8,9 +8,9 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/lab/record"
+	"gridlag/lab/scenario"
 	"gridlag/protocol"
-	"gridlag/record"
-	"gridlag/scenario"
 	"gridlag/server/world"
 )
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"gridlag/scenario"
+	"gridlag/lab/scenario"
 )
 
 // The layout of a sequence diagram, in SVG user units (about a pixel;

@@ -14,7 +14,7 @@ import (
 	"gridlag/client/bot"
 	"gridlag/client/tcp"
 	"gridlag/grid"
-	"gridlag/record"
+	"gridlag/lab/record"
 	"gridlag/server"
 	"gridlag/server/hub"
 	"gridlag/server/world"

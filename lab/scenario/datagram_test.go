@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/sim"
+	"gridlag/lab/sim"
 )
 
 // serverTimes returns when the server processed each input of player,

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"gridlag/grid"
-	"gridlag/record"
-	"gridlag/scenario"
+	"gridlag/lab/record"
+	"gridlag/lab/scenario"
 )
 
 const ms = time.Millisecond

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"gridlag/lab"
-	"gridlag/scenario"
-	"gridlag/sim"
+	"gridlag/lab/scenario"
+	"gridlag/lab/sim"
 )
 
 // Changes are a what-if: the one thing (or few) a replay changes before

@@ -8,9 +8,9 @@ import (
 
 	"gridlag/grid"
 	"gridlag/lab"
-	"gridlag/record"
-	"gridlag/scenario"
-	"gridlag/sim"
+	"gridlag/lab/record"
+	"gridlag/lab/scenario"
+	"gridlag/lab/sim"
 )
 
 // wall is a wall clock a test moves by hand.

@@ -10,8 +10,8 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/internal/link"
+	"gridlag/lab/sim"
 	"gridlag/server/world"
-	"gridlag/sim"
 )
 
 // Player is one player of a scenario: where it starts, its link and its

@@ -6,7 +6,7 @@ import (
 
 	"gridlag/grid"
 	"gridlag/lab"
-	"gridlag/record"
+	"gridlag/lab/record"
 	"gridlag/tui"
 )
 

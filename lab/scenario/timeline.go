@@ -8,8 +8,8 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/lab/sim"
 	"gridlag/protocol"
-	"gridlag/sim"
 )
 
 // Timeline writes down a simulated world's moments as Lines, as `gridlag

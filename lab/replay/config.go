@@ -7,9 +7,9 @@ import (
 
 	"gridlag/grid"
 	"gridlag/lab"
-	"gridlag/record"
-	"gridlag/scenario"
-	"gridlag/sim"
+	"gridlag/lab/record"
+	"gridlag/lab/scenario"
+	"gridlag/lab/sim"
 )
 
 // ScenarioHeader returns the header of a recording of scenario cfg, and

@@ -7,9 +7,9 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/internal/link"
+	"gridlag/lab/record"
+	"gridlag/lab/scenario"
 	"gridlag/protocol"
-	"gridlag/record"
-	"gridlag/scenario"
 )
 
 // gameRun is a game recording played through the player's real client

@@ -12,7 +12,7 @@ import (
 	"github.com/rivo/tview"
 
 	"gridlag/lab"
-	"gridlag/scenario"
+	"gridlag/lab/scenario"
 	"gridlag/tui"
 )
 
