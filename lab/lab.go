@@ -25,6 +25,7 @@ type Lab struct {
 	players [2]*Player
 
 	lesson *lessonRun // the lesson given, nil for none
+	log    *runLog    // in a lesson, what the step's run did so far
 
 	pings     bool     // the strips show pings and pongs
 	recording bool     // a step runs: the trace puts what happens in words
@@ -130,6 +131,10 @@ func (l *Lab) reset(cfg Config) error {
 	l.world, l.clock, l.origin = fresh.world, fresh.clock, fresh.origin
 	l.world.Trace(l.record)
 	l.pings, l.caption = fresh.pings, ""
+	l.log = nil
+	if l.lesson != nil {
+		l.log = newRunLog(l)
+	}
 	return nil
 }
 

@@ -18,8 +18,9 @@ import (
 // moments at which the lab stops to ask a question and waits for a key
 // before it shows the answer.
 type Lesson struct {
-	Name  string // the file's name, for errors
-	Title string
+	Name      string // the file's name, for errors
+	Title     string
+	TitleLine int
 	// Settings apply to every step, before the step's own.
 	Settings []Setting
 	Steps    []LessonStep
@@ -36,10 +37,12 @@ type Setting struct {
 // the step's settings, paused, its words shown; the continue key runs it,
 // and it stops at each moment in turn, then at its end.
 type LessonStep struct {
-	Title    string
-	Settings []Setting
-	Say      []string // the step's words
-	Moments  []Moment
+	Title     string
+	TitleLine int
+	Settings  []Setting
+	Say       []string // the step's words
+	SayLines  []int    // the line of each
+	Moments   []Moment
 	// End is when the step ends, on the lab's clock; 0 means at its last
 	// moment, once answered, or, with no moment, when the continue key is
 	// pressed.
@@ -55,10 +58,13 @@ type Moment struct {
 	Line     int
 	At       time.Duration
 	Say      []string
+	SayLines []int
 	Wait     *Wait
 	Question string
 	Answer   string
 	Checks   []Check
+	// QuestionLine and AnswerLine are the lines of the ask and the answer.
+	QuestionLine, AnswerLine int
 }
 
 // Wait is a key press a moment waits for: Player (0 or 1) presses Key
@@ -143,7 +149,10 @@ const maxLessonBytes = 1 << 20
 //	check WHAT VALUE   what the lab shows then (see Checks)
 //	end TIME           the step runs until then, then waits for the key
 //
-// Moments come in time order. An error names the file and the line.
+// Moments come in time order. A step's title, its words, a question and
+// an answer can name quantities of the run in braces, which the lab fills
+// in when it shows them (see fill): {p1.latency}, {p1.sees},
+// {p1.arrived.1 - p2.arrived.1}. An error names the file and the line.
 func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 	l := &Lesson{Name: name}
 	sc := bufio.NewScanner(r)
@@ -172,7 +181,10 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 			if step != nil || l.Title != "" {
 				return nil, fail("title comes once, before the first step")
 			}
-			l.Title = rest
+			if phs, err := parseText(rest); err != nil || len(phs) > 0 {
+				return nil, fail("the lesson's title shows through every step: it names no quantity of a run (a step's title can)")
+			}
+			l.Title, l.TitleLine = rest, n
 		case "set":
 			sname, value, ok := strings.Cut(rest, " ")
 			if !ok {
@@ -188,7 +200,10 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 				step.Settings = append(step.Settings, s)
 			}
 		case "step":
-			l.Steps = append(l.Steps, LessonStep{Title: rest})
+			if _, err := parseText(rest); err != nil {
+				return nil, fail("%v", err)
+			}
+			l.Steps = append(l.Steps, LessonStep{Title: rest, TitleLine: n})
 			step, moment = &l.Steps[len(l.Steps)-1], nil
 		case "say", "at", "wait", "ask", "answer", "check", "end":
 			if step == nil {
@@ -220,11 +235,17 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line int) error {
 	m := *moment
 	switch word {
+	case "say", "ask", "answer":
+		if _, err := parseText(rest); err != nil {
+			return err
+		}
+	}
+	switch word {
 	case "say":
 		if m == nil {
-			step.Say = append(step.Say, rest)
+			step.Say, step.SayLines = append(step.Say, rest), append(step.SayLines, line)
 		} else {
-			m.Say = append(m.Say, rest)
+			m.Say, m.SayLines = append(m.Say, rest), append(m.SayLines, line)
 		}
 		return nil
 	case "at", "end":
@@ -263,12 +284,12 @@ func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line in
 		if m.Question != "" {
 			return errors.New("one question a moment: start another with at")
 		}
-		m.Question = rest
+		m.Question, m.QuestionLine = rest, line
 	case "answer":
 		if m.Question == "" || m.Answer != "" {
 			return errors.New("an answer comes once, after its question (ask)")
 		}
-		m.Answer = rest
+		m.Answer, m.AnswerLine = rest, line
 	case "check":
 		what, want, ok := strings.Cut(rest, " ")
 		if !ok || m.Question == "" {

@@ -14,7 +14,7 @@ import (
 // class would: it presses what each wait asks for, answers each question
 // with the continue key and lets the clock run (10 ms of wall time a
 // frame) in between. It returns every answered moment's checks.
-func giveLesson(t *testing.T, lesson *Lesson) (results []CheckResult, questions int) {
+func giveLesson(t *testing.T, lesson *Lesson, observe ...func(*Lab)) (results []CheckResult, questions int) {
 	t.Helper()
 	w := &wall{t: time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)}
 	l, err := NewLesson(lesson, Default(), w.now)
@@ -23,6 +23,9 @@ func giveLesson(t *testing.T, lesson *Lesson) (results []CheckResult, questions 
 	}
 	m := l.Model()
 	for frames := 0; l.lesson.phase != done; frames++ {
+		for _, o := range observe {
+			o(l)
+		}
 		if frames > 1_000_000 {
 			t.Fatalf("%s: the lesson never ended (step %d, phase %d)", lesson.Name, l.lesson.step+1, l.lesson.phase)
 		}

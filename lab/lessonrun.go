@@ -29,8 +29,13 @@ type lessonRun struct {
 	step    int    // the step shown
 	next    int    // the step's next moment to reach
 	phase   phase
-	say     []string      // the words shown
 	results []CheckResult // the answered moment's checks
+	// rehearsals are the steps rehearsed (see rehearsal), one a step.
+	rehearsals []*rehearsal
+	// What the lesson shows, its quantities filled in: the step's title,
+	// the words, the question asked and its answer.
+	title, question, answer string
+	say                     []string
 }
 
 // NewLesson builds a lab that gives lesson: base (the lab's flags), then
@@ -41,16 +46,19 @@ func NewLesson(lesson *Lesson, base Config, wall func() time.Time) (*Lab, error)
 	if err != nil {
 		return nil, err
 	}
-	for i := range lesson.Steps { // every step's settings, checked now
-		if _, err := lesson.config(base, i); err != nil {
+	run := &lessonRun{lesson: lesson, base: base}
+	for i := range lesson.Steps { // every step's settings and texts, checked now
+		rh, _, err := rehearse(lesson, base, i)
+		if err != nil {
 			return nil, err
 		}
+		run.rehearsals = append(run.rehearsals, rh)
 	}
 	l, err := New(cfg, wall)
 	if err != nil {
 		return nil, fmt.Errorf("%s: step 1: %w", lesson.Name, err)
 	}
-	l.lesson = &lessonRun{lesson: lesson, base: base}
+	l.lesson = run
 	l.startStep(0)
 	return l, nil
 }
@@ -70,7 +78,8 @@ func (l *Lab) startStep(i int) {
 		l.caption = fmt.Sprintf("step %d: %v", i+1, err)
 	}
 	r.step, r.next, r.phase, r.results = i, 0, ready, nil
-	r.say = r.current().Say
+	rh := r.rehearsals[i]
+	r.title, r.say, r.question, r.answer = rh.title, rh.say, "", ""
 }
 
 // limit returns the world time the clock must not pass in a lesson: the
@@ -106,9 +115,13 @@ func (l *Lab) reached() {
 		r.phase = ended
 		return
 	}
-	m := &s.Moments[r.next]
+	m, rm := &s.Moments[r.next], &r.rehearsals[r.step].moments[r.next]
 	if len(m.Say) > 0 {
-		r.say = m.Say
+		r.say = l.shown(rm.say, rm.at, m.Say...)
+	}
+	r.question, r.answer = "", ""
+	if m.Question != "" {
+		r.question = l.shown([]string{rm.question}, rm.at, m.Question)[0]
 	}
 	switch {
 	case m.Wait != nil:
@@ -167,7 +180,9 @@ func (l *Lab) Continue() {
 		l.caption = ""
 		l.clock.Resume()
 	case asking:
-		r.results = l.answer(&r.current().Moments[r.next])
+		m, rm := &r.current().Moments[r.next], &r.rehearsals[r.step].moments[r.next]
+		r.results = l.answer(m)
+		r.answer = l.shown([]string{rm.answer}, rm.after, m.Answer)[0]
 		r.phase = answered
 	case answered:
 		r.results = nil
@@ -195,16 +210,16 @@ func (l *Lab) Lesson() (out tui.LabLesson, ok bool) {
 	}
 	s := r.current()
 	out.Title = r.lesson.Title
-	out.Step = fmt.Sprintf("step %d of %d: %s", r.step+1, len(r.lesson.Steps), s.Title)
+	out.Step = fmt.Sprintf("step %d of %d: %s", r.step+1, len(r.lesson.Steps), r.title)
 	out.Say = r.say
 	if r.next < len(s.Moments) && r.phase >= waiting && r.phase <= answered {
 		m := &s.Moments[r.next]
-		out.Question = m.Question
+		out.Question = r.question
 		if r.phase == waiting {
 			out.Wait = fmt.Sprintf("%s: press %s", l.players[m.Wait.Player].Name(), strings.ToUpper(m.Wait.Key))
 		}
 		if r.phase == answered {
-			out.Answer = m.Answer
+			out.Answer = r.answer
 			var shows []string
 			for _, c := range r.results {
 				mark := "✓"
