@@ -24,7 +24,8 @@ type Lab struct {
 	origin  time.Duration // the world's time at the lab's start
 	players [2]*Player
 
-	lesson *lessonRun // the lesson given, nil for none
+	lesson *lessonRun // the lesson or lecture given, nil for none
+	offer  *lessonRun // the lecture NextPart starts in the free lab, nil for none
 	log    *runLog    // in a lesson, what the step's run did so far
 
 	pings     bool     // the strips show pings and pongs

@@ -42,7 +42,7 @@ func TestLessonNumbersComeFromTheRun(t *testing.T) {
 			shown := 0
 			giveLesson(t, lesson, func(l *Lab) {
 				r := l.lesson
-				rh := r.rehearsals[r.step]
+				rh := r.rehearsed()
 				key := fmt.Sprintf("%d/%d/%d", r.step, r.next, r.phase)
 				if seen[key] {
 					return

@@ -129,7 +129,7 @@ func (l *Lab) press(w *Wait) {
 // (rehearsed, at), else filled from the lab as it is and its run so far,
 // with what has not happened yet pending.
 func (l *Lab) shown(rehearsed []string, at moment, raw ...string) []string {
-	if l.log != nil && l.log.follows(l.lesson.rehearsals[l.lesson.step].run) && l.snapshot().equal(at) {
+	if l.log != nil && l.log.follows(l.lesson.rehearsed().run) && l.snapshot().equal(at) {
 		return rehearsed
 	}
 	now := l.snapshot()

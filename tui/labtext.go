@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+
 	"github.com/gdamore/tcell/v2"
 )
 
@@ -60,7 +62,10 @@ func (s *LabScreen) textLines(w, rows int) []panelLine {
 		s.goOnButton.label = "[Space: " + l.Next + "]"
 		must = append(must, panelLine{{"", styleText}}) // the button's row (see drawText)
 	}
-	var head []panelLine // the title, the step, its words
+	var head []panelLine // the lecture's index, the title, the step, its words
+	if l.Lecture != "" {
+		head = append(head, lectureIndex(l, w))
+	}
 	add(&head, l.Title+" · "+l.Step, styleHeading)
 	for _, say := range l.Say {
 		add(&head, say, styleText)
@@ -69,6 +74,36 @@ func (s *LabScreen) textLines(w, rows int) []panelLine {
 		return must[len(must)-rows:]
 	}
 	return append(head[:min(len(head), rows-len(must))], must...)
+}
+
+// lectureIndex is the line of a lecture's parts, the one given marked:
+// "Fast-Paced Multiplayer, Parts I-IV: I: round trip · [II: prediction] ·
+// ... < >", or where that does not fit in w columns "part 2 of 4: II:
+// prediction < >".
+func lectureIndex(l LabLesson, w int) panelLine {
+	const keys = "  < >"
+	line := panelLine{{l.Lecture + ": ", styleHeading}}
+	for i, p := range l.Parts {
+		if i > 0 {
+			line = append(line, span{" · ", styleDim})
+		}
+		if i == l.Part {
+			line = append(line, span{"[" + p + "]", styleQuestion})
+		} else {
+			line = append(line, span{p, styleDim})
+		}
+	}
+	line = append(line, span{keys, styleKey})
+	width := 0
+	for _, s := range line {
+		width += textWidth(s.text)
+	}
+	if width <= w {
+		return line
+	}
+	here := fmt.Sprintf("part %d of %d: ", l.Part+1, len(l.Parts))
+	label := fitText(l.Parts[l.Part], max(w-textWidth(here)-textWidth(keys), 1))
+	return panelLine{{here, styleHeading}, {label, styleQuestion}, {keys, styleKey}}
 }
 
 // captionLines returns what the last step did, or what the keys do while
@@ -83,6 +118,9 @@ func (s *LabScreen) captionLines(w, rows int) []panelLine {
 		caption, st = "paused: . runs the clock, n steps to the next thing that changes and says what, Bksp starts again", styleDim
 	default:
 		caption, st = "n pauses and steps, saying what happens; Bksp starts the script again from t=0", styleDim
+	}
+	if s.offer != "" && st == styleDim {
+		caption = "> gives the lecture (" + s.offer + "); " + caption
 	}
 	lines := wrap(caption, w)
 	if len(lines) > rows {

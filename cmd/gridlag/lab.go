@@ -29,6 +29,56 @@ type labFlags struct {
 	rec     recordFlags
 	cfg     lab.Config // as the flags give it, for a recording's header
 	lesson  string
+	lecture lectureValue
+}
+
+// lectureValue is -lecture: on its own the default lecture (Parts I-IV),
+// -lecture FILE (or =FILE) a lecture file.
+type lectureValue struct {
+	on   bool
+	file string
+}
+
+// IsBoolFlag lets -lecture stand alone.
+func (v *lectureValue) IsBoolFlag() bool { return true }
+
+// String is the lecture's file, "true" for the default one.
+func (v *lectureValue) String() string {
+	if v == nil || !v.on {
+		return ""
+	}
+	if v.file == "" {
+		return "true"
+	}
+	return v.file
+}
+
+// Set takes a lecture file, or true (the default lecture) or false.
+func (v *lectureValue) Set(s string) error {
+	switch s {
+	case "true":
+		v.on, v.file = true, ""
+	case "false":
+		v.on, v.file = false, ""
+	default:
+		v.on, v.file = true, s
+	}
+	return nil
+}
+
+// lectureArgs writes "-lecture FILE" as "-lecture=FILE", so that the
+// flag stands alone or takes a file.
+func lectureArgs(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if (a == "-lecture" || a == "--lecture") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			a += "=" + args[i+1]
+			i++
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 func labMain(args []string, out io.Writer) error {
@@ -73,15 +123,25 @@ func newLab(args []string, out io.Writer, wall func() time.Time) (*lab.Lab, labF
 	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 5: Part I to IV, TCP loss) or a lesson file's path")
 	printLesson := 0
 	fs.IntVar(&printLesson, "print-lesson", 0, "print built-in lesson `N`'s file, to start a lesson of your own from, and exit")
+	fs.Var(&f.lecture, "lecture", "give a lecture, several lessons in one run with an index of its parts: alone Gambetta's Parts I-IV, or -lecture FILE a lecture file")
+	var printLecture bool
+	fs.BoolVar(&printLecture, "print-lecture", false, "print the Parts I-IV lecture's file, to start a lecture of your own from, and exit")
 	f.lag.define(fs, 0) // the articles' timelines zap at once
 	fs.StringVar(&f.logPath, "log", "", "log file; default "+defaultLogPath())
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	f.rec.define(fs, "the lab (its settings, seeds, scripts and every live key, toggle, slider move, pause and lag spike)", true)
-	if err := fs.parse(args); err != nil {
+	if err := fs.parse(lectureArgs(args)); err != nil {
 		return nil, f, err
 	}
-	if f.lesson != "" && f.rec.path != "" {
-		return nil, f, fs.usageErrorf("-record records the lab's own run, not a lesson: give -lesson or -record, not both")
+	if (f.lesson != "" || f.lecture.on) && f.rec.path != "" {
+		return nil, f, fs.usageErrorf("-record records the lab's own run, not a lesson: give -lesson, -lecture or -record, not one with another")
+	}
+	if f.lesson != "" && f.lecture.on {
+		return nil, f, fs.usageErrorf("a lecture is lessons: give -lesson or -lecture, not both (a lecture file lists its lessons)")
+	}
+	if printLecture {
+		_, err := io.WriteString(out, lab.DefaultLectureFile)
+		return nil, f, err
 	}
 	if printLesson != 0 {
 		text, err := lab.BuiltinLessonText(printLesson)
@@ -113,9 +173,27 @@ func newLab(args []string, out io.Writer, wall func() time.Time) (*lab.Lab, labF
 		}
 		return l, f, nil
 	}
+	if f.lecture.on {
+		lecture, err := lab.LoadLecture(f.lecture.file)
+		if err != nil {
+			return nil, f, fmt.Errorf("-lecture: %w", err)
+		}
+		l, err := lab.NewLecture(lecture, cfg, wall)
+		if err != nil {
+			return nil, f, fmt.Errorf("-lecture: %w", err)
+		}
+		return l, f, nil
+	}
 	l, err := lab.New(cfg, wall)
 	if err != nil {
 		return nil, f, fs.usageError(err)
+	}
+	if f.rec.path == "" { // a recording holds the free lab alone
+		if lecture, err := lab.DefaultLecture(); err == nil {
+			// Not on a map or flags the lessons cannot play on: then >
+			// does nothing, and -lecture says why.
+			_ = l.OfferLecture(lecture)
+		}
 	}
 	return l, f, nil
 }
@@ -204,6 +282,11 @@ Part IV's zap: Player 2 steps out of the line, Player 1 zaps where it still
 sees it; a hit with lag compensation, a miss with -lagcomp=false (or c):
 
   gridlag lab -start2 12,10 -presses2 down@0ms -presses zap@150ms -latency 200ms -speed 1/10
+
+The whole talk in one run: Gambetta's Parts I-IV, a lesson each, with an
+index of the parts (> in the lab starts it too; < > go from part to part):
+
+  gridlag lab -lecture
 
 Keys:
   %s

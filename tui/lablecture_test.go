@@ -1,0 +1,77 @@
+package tui_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"gridlag/lab"
+	"gridlag/tui"
+)
+
+// TestLabScreenLecture: the lecture of Parts I-IV on the lab's screen at
+// 160x45, 100x30 and 80x24: the index of its parts shows, the part given
+// marked (all the labels where they fit, "part 2 of 4" where not); >
+// goes to the next part, < back to the start of the part and then to the
+// one before; the help names both keys.
+func TestLabScreenLecture(t *testing.T) {
+	for _, size := range [][2]int{{160, 45}, {100, 30}, {80, 24}} {
+		lecture, err := lab.DefaultLecture()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &labRig{simTerm: simTerm{t: t}, wall: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)}
+		r.lab, err = lab.NewLecture(lecture, lab.Default(), func() time.Time { return r.wall })
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.screen = newScreen(t, size[0], size[1])
+		r.s = tui.NewLabScreen(r.screen, r.lab.Model(), tui.Options{})
+		r.s.Frame()
+		index := func(part int, label string) []string {
+			if size[0] == 160 {
+				return []string{"Fast-Paced Multiplayer, Parts I-IV: ", "[" + label + "]", "< >"}
+			}
+			return []string{"part " + string(rune('0'+part)) + " of 4: " + label, "< >"}
+		}
+		r.mustShow(append(index(1, "I: round trip"), "Lesson 1: the round trip", "[Space: run the step]")...)
+		r.key(tcell.KeyRune, '>')
+		r.mustShow(append(index(2, "II: prediction"), "Lesson 2: prediction", "step 1 of 3", "t 0.000s", "PAUSED")...)
+		r.key(tcell.KeyRune, ' ') // run the step
+		r.pass(2 * time.Second)
+		r.key(tcell.KeyRune, '<') // the part's start
+		r.mustShow(append(index(2, "II: prediction"), "t 0.000s", "[Space: run the step]")...)
+		r.key(tcell.KeyRune, '<')
+		r.mustShow(index(1, "I: round trip")...)
+		for range 3 {
+			r.key(tcell.KeyRune, '>')
+		}
+		r.mustShow(append(index(4, "IV: lag compensation"), "Lesson 4: lag compensation")...)
+		r.key(tcell.KeyRune, '?')
+		if !strings.Contains(r.text(), "Spc < >") || !strings.Contains(r.text(), "a lecture's part < before, > after") {
+			t.Errorf("%dx%d: the help does not name the lecture's keys:\n%s", size[0], size[1], r.text())
+		}
+	}
+}
+
+// TestLabScreenOffersTheLecture: the free lab offered the lecture says
+// so, and > starts it; < from its first part comes back.
+func TestLabScreenOffersTheLecture(t *testing.T) {
+	r := newLabRig(t, lab.Default(), 160, 45)
+	lecture, err := lab.DefaultLecture()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.lab.OfferLecture(lecture); err != nil {
+		t.Fatal(err)
+	}
+	r.key(tcell.KeyRune, '.')
+	r.mustShow("> gives the lecture (Fast-Paced Multiplayer, Parts I-IV)")
+	r.key(tcell.KeyRune, '>')
+	r.mustShow("[I: round trip]", "Lesson 1: the round trip")
+	r.key(tcell.KeyRune, '<')
+	r.mustShow("> gives the lecture")
+	r.mustNotShow("Lesson 1")
+}
