@@ -75,3 +75,14 @@ func TestLabScreenOffersTheLecture(t *testing.T) {
 	r.mustShow("> gives the lecture")
 	r.mustNotShow("Lesson 1")
 }
+
+// TestLabPresetShowsItsNumbers: the poor preset shows on the lab's panel
+// as the README says it, the link's own numbers, not rounded to the
+// slider's steps: 432ms round trip ±168ms, 4% loss.
+func TestLabPresetShowsItsNumbers(t *testing.T) {
+	cfg := lab.Default()
+	cfg.Players[0].Preset = "poor"
+	r := newLabRig(t, cfg, 160, 45)
+	r.mustShow("lag    [-]  432ms [+]", "jitter [-]  168ms [+]", "loss 4.0%  [preset poor]")
+	r.mustNotShow("430ms")
+}
