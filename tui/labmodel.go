@@ -143,6 +143,7 @@ type LabZap struct {
 	Outcome protocol.ZapOutcome
 	Target  string        // the tagged player, or the one that had left the line; "" if none
 	Seen    grid.Pos      // where the shooter saw the target
+	Judged  grid.Pos      // where the target was in the world the server judged against
 	Rewind  time.Duration // 0 without lag compensation
 	Beam    []grid.Pos    // the beam as the server traced it, nearest first
 }
