@@ -49,8 +49,9 @@ type snapshot struct {
 // starts at one update interval plus a frame (or the jitter the link is
 // known to have). When a state arrives late (the buffer ran dry before it
 // came) the delay grows by InterpStep; after interpShrinkAfter of states
-// in a row arriving with more than a step to spare it shrinks by
-// InterpStep, never below one update interval and a frame.
+// in a row arriving with a step to spare (a step less would still have
+// had each in time) it shrinks by InterpStep, never below one update
+// interval and a frame.
 //
 // A step in latency is not jitter. A fall lowers the offset at once (the
 // others jump ahead by the fall: the states are simply quicker). A rise
@@ -152,10 +153,11 @@ func (ip *interpolator) add(now time.Duration, s *protocol.State, me grid.Player
 			ip.grew++
 		}
 		ip.onTime = 0
-	case margin >= ip.interval+2*InterpStep:
+	case margin >= ip.interval+InterpStep && ip.delay > ip.minDelay():
+		// A step less would still have had this state in time.
 		ip.onTime++
-		if ip.onTime >= max(3, int(interpShrinkAfter/ip.interval)) && ip.delay-InterpStep >= ip.minDelay() {
-			ip.delay -= InterpStep
+		if ip.onTime >= max(3, int(interpShrinkAfter/ip.interval)) {
+			ip.delay = max(ip.delay-InterpStep, ip.minDelay())
 			ip.shrank++
 			ip.onTime = 0
 		}

@@ -21,14 +21,18 @@ func TestInterpolationDelayAfterALatencyStep(t *testing.T) {
 		before time.Duration   // a round trip set 10 s before the step, if any
 		rtts   []time.Duration // set one after another, 50 ms apart
 		final  time.Duration
+		jitter time.Duration // a real network's few milliseconds of noise
 	}
 	steps := []step{
-		{"0 to 300ms", 0, []time.Duration{300 * ms}, 300 * ms},
-		{"six presses of ]", 0, []time.Duration{50 * ms, 100 * ms, 150 * ms, 200 * ms, 250 * ms, 300 * ms}, 300 * ms},
-		{"300ms back to 0", 0, []time.Duration{0}, 0},
-		{"1000ms to 0", 0, []time.Duration{0}, 0},
-		{"100ms to 1000ms", 0, []time.Duration{1000 * ms}, 1000 * ms},
-		{"up to 300ms and back to 0", 300 * ms, []time.Duration{0}, 0},
+		{"0 to 300ms", 0, []time.Duration{300 * ms}, 300 * ms, 0},
+		{"six presses of ]", 0, []time.Duration{50 * ms, 100 * ms, 150 * ms, 200 * ms, 250 * ms, 300 * ms}, 300 * ms, 0},
+		{"300ms back to 0", 0, []time.Duration{0}, 0, 0},
+		{"1000ms to 0", 0, []time.Duration{0}, 0, 0},
+		{"100ms to 1000ms", 0, []time.Duration{1000 * ms}, 1000 * ms, 0},
+		{"up to 300ms and back to 0", 300 * ms, []time.Duration{0}, 0, 0},
+		{"0 to 300ms with 3ms of noise", 0, []time.Duration{300 * ms}, 300 * ms, 3 * ms},
+		{"six presses of ] with 3ms of noise", 0, []time.Duration{50 * ms, 100 * ms, 150 * ms, 200 * ms, 250 * ms, 300 * ms}, 300 * ms, 3 * ms},
+		{"up and back to 0 with 3ms of noise", 300 * ms, []time.Duration{0}, 0, 3 * ms},
 	}
 	start := map[string]time.Duration{"300ms back to 0": 300 * ms, "1000ms to 0": 1000 * ms, "100ms to 1000ms": 100 * ms}
 	for _, rate := range []int{20, 3, 60} {
@@ -36,7 +40,7 @@ func TestInterpolationDelayAfterALatencyStep(t *testing.T) {
 		for _, st := range steps {
 			t.Run(fmt.Sprintf("%dHz %s", rate, st.name), func(t *testing.T) {
 				w := New(world.Config{Rate: rate})
-				obs := w.Join("present", client.Options{Latency: start[st.name]})
+				obs := w.Join("present", client.Options{Latency: start[st.name], Jitter: st.jitter, Seed: 7})
 				w.Join("walker", client.Options{})
 				w.Advance(3 * time.Second)
 				if st.before > 0 {
@@ -74,7 +78,7 @@ func TestInterpolationDelayAfterALatencyStep(t *testing.T) {
 				if rate == 20 && st.name == "0 to 300ms" && (peak.Round(ms) != 217*ms || back != 1150*ms) {
 					t.Errorf("the README says the delay grows to 217 ms and is back 1.15 s after the step: %v, %v", peak, back)
 				}
-				late := w.Join("late", client.Options{Latency: st.final})
+				late := w.Join("late", client.Options{Latency: st.final, Jitter: st.jitter, Seed: 8})
 				w.Advance(5 * time.Second)
 				if a, b := obs.View().InterpDelay, late.View().InterpDelay; a.Round(time.Millisecond) != b.Round(time.Millisecond) {
 					t.Fatalf("on the same link, the player present at the step reads %v, one who joined later %v", a, b)
