@@ -1,7 +1,7 @@
 package lab
 
 import (
-	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -78,37 +78,24 @@ const maxLectureParts = 64
 // the lesson's file and line too.
 func ParseLecture(name, dir string, r io.Reader) (*Lecture, error) {
 	lec := &Lecture{Name: name}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 4096), 64*1024)
-	n := 0
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%s:%d: %s", name, n, fmt.Sprintf(format, args...))
-	}
-	for sc.Scan() {
-		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		word, rest, _ := strings.Cut(line, " ")
-		rest = strings.TrimSpace(rest)
+	err := readDirectives(name, r, func(_ int, word, rest string) error {
 		switch word {
 		case "title":
 			if rest == "" || lec.Title != "" || len(lec.Parts) > 0 {
-				return nil, fail("title comes once, before the first part, with the lecture's title after it")
+				return errors.New("title comes once, before the first part, with the lecture's title after it")
 			}
 			lec.Title = rest
 		case "part":
 			if rest == "" {
-				return nil, fail("part needs a lesson: a built-in one's number (1 to %d) or a lesson file", BuiltinLessons)
+				return fmt.Errorf("part needs a lesson: a built-in one's number (1 to %d) or a lesson file", BuiltinLessons)
 			}
 			if len(lec.Parts) == maxLectureParts {
-				return nil, fail("a lecture has at most %d parts", maxLectureParts)
+				return fmt.Errorf("a lecture has at most %d parts", maxLectureParts)
 			}
 			which, label, _ := strings.Cut(rest, " ")
 			lesson, err := lectureLesson(which, dir)
 			if err != nil {
-				return nil, fail("part %s: %v", clip(which), err)
+				return fmt.Errorf("part %s: %v", clip(which), err)
 			}
 			label = strings.TrimSpace(label)
 			if label == "" {
@@ -119,11 +106,12 @@ func ParseLecture(name, dir string, r io.Reader) (*Lecture, error) {
 			}
 			lec.Parts = append(lec.Parts, Part{Label: label, Lesson: lesson})
 		default:
-			return nil, fail("unknown directive %q: want title or part", clip(word))
+			return fmt.Errorf("unknown directive %q: want title or part", clip(word))
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", name, n+1, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(lec.Parts) == 0 {
 		return nil, fmt.Errorf("%s: a lecture needs at least one part", name)

@@ -155,43 +155,30 @@ const maxLessonBytes = 1 << 20
 // {p1.arrived.1 - p2.arrived.1}. An error names the file and the line.
 func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 	l := &Lesson{Name: name}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 4096), 64*1024)
-	n := 0
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%s:%d: %s", name, n, fmt.Sprintf(format, args...))
-	}
 	var step *LessonStep
 	var moment *Moment
 	probe := Default()
-	for sc.Scan() {
-		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		word, rest, _ := strings.Cut(line, " ")
-		rest = strings.TrimSpace(rest)
+	err := readDirectives(name, r, func(n int, word, rest string) error {
 		needsText := map[string]bool{"title": true, "step": true, "say": true, "ask": true, "answer": true, "at": true, "end": true, "set": true, "check": true, "wait": true}
 		if needsText[word] && rest == "" {
-			return nil, fail("%s needs something after it", word)
+			return fmt.Errorf("%s needs something after it", word)
 		}
 		switch word {
 		case "title":
 			if step != nil || l.Title != "" {
-				return nil, fail("title comes once, before the first step")
+				return errors.New("title comes once, before the first step")
 			}
 			if phs, err := parseText(rest); err != nil || len(phs) > 0 {
-				return nil, fail("the lesson's title shows through every step: it names no quantity of a run (a step's title can)")
+				return errors.New("the lesson's title shows through every step: it names no quantity of a run (a step's title can)")
 			}
 			l.Title, l.TitleLine = rest, n
 		case "set":
 			sname, value, ok := strings.Cut(rest, " ")
 			if !ok {
-				return nil, fail("set needs a name and a value, e.g. set latency 250ms")
+				return errors.New("set needs a name and a value, e.g. set latency 250ms")
 			}
 			if err := probe.Set(sname, value); err != nil {
-				return nil, fail("%v", err)
+				return err
 			}
 			s := Setting{Line: n, Name: sname, Value: strings.TrimSpace(value)}
 			if step == nil {
@@ -201,23 +188,22 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 			}
 		case "step":
 			if _, err := parseText(rest); err != nil {
-				return nil, fail("%v", err)
+				return err
 			}
 			l.Steps = append(l.Steps, LessonStep{Title: rest, TitleLine: n})
 			step, moment = &l.Steps[len(l.Steps)-1], nil
 		case "say", "at", "wait", "ask", "answer", "check", "end":
 			if step == nil {
-				return nil, fail("%s before the first step", word)
+				return fmt.Errorf("%s before the first step", word)
 			}
-			if err := parseStepLine(step, &moment, word, rest, n); err != nil {
-				return nil, fail("%v", err)
-			}
+			return parseStepLine(step, &moment, word, rest, n)
 		default:
-			return nil, fail("unknown directive %q: want title, set, step, say, at, wait, ask, answer, check or end", word)
+			return fmt.Errorf("unknown directive %q: want title, set, step, say, at, wait, ask, answer, check or end", clip(word))
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", name, n+1, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(l.Steps) == 0 {
 		return nil, fmt.Errorf("%s: a lesson needs at least one step", name)
@@ -228,6 +214,31 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 		}
 	}
 	return l, nil
+}
+
+// readDirectives reads a file of directives (a lesson, a lecture), one a
+// line: blank lines and lines starting with # are skipped, and do gets
+// each other line's number, its first word and the rest, trimmed. An
+// error, do's or reading's, names the file and the line.
+func readDirectives(name string, r io.Reader, do func(n int, word, rest string) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), 64*1024)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		word, rest, _ := strings.Cut(line, " ")
+		if err := do(n, word, strings.TrimSpace(rest)); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s:%d: %w", name, n+1, err)
+	}
+	return nil
 }
 
 // parseStepLine reads one directive of a step; moment is the step's
