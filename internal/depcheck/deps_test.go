@@ -41,8 +41,10 @@ import (
 // new package is one more rule, above what it imports.
 const importPolicy = `
 # The rules of the game, and small pieces that import no other package
-# of gridlag: the injected link, a log that summarises repeats.
-NONE < grid, internal/link, internal/ratelog;
+# of gridlag: the injected link, a log that summarises repeats, the
+# command line's kit (flags that check their values), with which every
+# package registers its own flags.
+NONE < grid, internal/link, internal/ratelog, internal/cli;
 
 # The wire: the only byte layouts.
 grid < protocol;
