@@ -50,8 +50,8 @@ NONE < grid, internal/link, internal/ratelog, internal/cli;
 grid < protocol;
 
 # The cores: state machines fed messages and a time (TestCoresDoNoIO).
-protocol, internal/link < client;
-protocol < server/world;
+protocol, internal/link, internal/cli < client;
+protocol, internal/cli < server/world;
 server/world, internal/link < server/hub;
 
 # Around a player's core: its TCP adapter, the screens, its recordings;
@@ -77,8 +77,8 @@ front, lab/record, server/admit < front/remote;
 front/remote < front/sshd, front/web;
 
 # What an operator runs beside the game.
-NONE < ops/agones;
-protocol < ops/loadgen;
+internal/cli < ops/agones;
+protocol, internal/cli < ops/loadgen;
 server < ops/metrics;
 
 # The command: flags and a call into the packages.

@@ -7,7 +7,15 @@ import (
 	"strconv"
 	"time"
 
+	"gridlag/internal/cli"
 	"gridlag/protocol"
+)
+
+// The kinds of a run's flags: -n, at least one player; -rooms, 0 for the
+// server's default room.
+var (
+	PlayersRange = cli.IntRange{Lo: 1, Hi: MaxPlayers}
+	RoomsRange   = cli.IntRange{Lo: 0, Hi: protocol.MaxRooms}
 )
 
 // Defaults and limits of Options.
