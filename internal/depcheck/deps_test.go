@@ -81,9 +81,12 @@ internal/cli < ops/agones;
 protocol, internal/cli < ops/loadgen;
 server < ops/metrics;
 
+# The host: a server's services as one group, bound first, stopped in
+# one place.
+front/sshd, front/web, client/bot, ops/agones, ops/metrics < ops/host;
+
 # The command: flags and a call into the packages.
-front/sshd, front/web, lab/replay, client/bot,
-  ops/agones, ops/loadgen, ops/metrics < cmd/gridlag;
+ops/host, lab/replay, ops/loadgen < cmd/gridlag;
 
 # Test support, imported by tests alone: nothing but the runner of the
 # real Agones SDK server, test support itself, sits above them.

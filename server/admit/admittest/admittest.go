@@ -11,6 +11,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -156,4 +157,28 @@ func Ends(f func()) bool {
 	case <-time.After(Hung):
 		return false
 	}
+}
+
+// FreeAddr returns a loopback address nothing listens on, for a server
+// a test starts with its address given (a flag's, a child process's).
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// Get GETs url and returns the status code and the body: a probe of a
+// health check, a page.
+func Get(url string) (int, string, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body), err
 }
