@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gridlag/server/admit/admittest"
 )
 
 // buildBinary builds gridlag into a temporary directory.
@@ -298,15 +300,8 @@ func startServerBinary(t *testing.T, bin, addr string, args ...string) {
 	}
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
+// freeAddr returns a loopback address nothing listens on.
+func freeAddr(t *testing.T) string { return admittest.FreeAddr(t) }
 
 // TestSpectateInTmux runs a real server with three bots and watches it
 // with `gridlag -connect ... -spectate` in a real terminal: each bot has a

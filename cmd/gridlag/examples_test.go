@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -13,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/log"
+	"gridlag/ops/host"
 )
 
 // readmeCommand is a gridlag command the README shows: its arguments
@@ -144,19 +143,16 @@ func TestReadmeCommandsRun(t *testing.T) {
 	if len(cmds) < 25 {
 		t.Fatalf("found only %d commands in the README", len(cmds))
 	}
-	var game *game
+	var game *host.Host
 	gameAddr := func() string {
 		if game == nil {
-			f, err := parseGameFlags([]string{"-server", "-addr", "127.0.0.1:0"}, io.Discard)
-			if err != nil {
+			var err error
+			if game, err = startGame(parseGame(t, "serve", "-addr", "127.0.0.1:0"), io.Discard, nil); err != nil {
 				t.Fatal(err)
 			}
-			if game, err = startGame(context.Background(), f, "127.0.0.1:0", log.New(io.Discard), f.bots, nil); err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(game.close)
+			t.Cleanup(game.Close)
 		}
-		return game.addr
+		return game.Addr()
 	}
 	// The files the commands write and read (a.rec, a.svg) are in one
 	// directory of the test's, in the README's order.
@@ -191,7 +187,10 @@ func TestReadmeCommandsRun(t *testing.T) {
 			case "version":
 				err = run(c.args, &out)
 			default:
-				_, err = parseGameFlags(c.args, io.Discard)
+				var inv *invocation
+				if inv, err = parse(c.args, io.Discard); err == nil && inv.cmd == serveCommand {
+					err = startReadmeServer(t, c.args)
+				}
 			}
 			if exitCode(err) != 0 { // -help is fine
 				t.Fatalf("%v: %v", c, err)
@@ -199,7 +198,7 @@ func TestReadmeCommandsRun(t *testing.T) {
 			switch c.args[0] {
 			case "scenario", "replay", "version", "bots", "load":
 			default:
-				return // a game mode, only parsed: what it logs is another test's (TestReadmeStartAndSummaryLines)
+				return // a game mode: a server started and closed, a player's only parsed; what it logs is another test's (TestReadmeStartAndSummaryLines)
 			}
 			switch {
 			case c.output == "":
@@ -218,6 +217,34 @@ func TestReadmeCommandsRun(t *testing.T) {
 	}
 }
 
+// startReadmeServer starts the server of a README command (serve, or
+// the old form -server), its addresses on loopback and its files in the
+// test's directory, then closes it.
+func startReadmeServer(t *testing.T, args []string) error {
+	t.Helper()
+	c := parseGame(t, args...)
+	c.Addr = "127.0.0.1:0"
+	for _, a := range []*string{&c.SSHAddr, &c.WebAddr, &c.MetricsAddr, &c.HealthAddr} {
+		if *a != "" {
+			*a = "127.0.0.1:0"
+		}
+	}
+	c.SSH.HostKeyPath = filepath.Join(t.TempDir(), "key")
+	if c.Teachers != "" { // a class's keys: none yet
+		c.Teachers = filepath.Join(t.TempDir(), "teachers")
+		if err := os.WriteFile(c.Teachers, []byte("# the class of 3B\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := startGame(c, io.Discard, nil)
+	if err != nil {
+		return err
+	}
+	joinGame(t, h.Addr())
+	h.Close()
+	return nil
+}
+
 // TestReadmeRefusalOfALongTimeline: the refusal the README quotes is the
 // one gridlag scenario gives.
 func TestReadmeRefusalOfALongTimeline(t *testing.T) {
@@ -230,4 +257,14 @@ func TestReadmeRefusalOfALongTimeline(t *testing.T) {
 	if err == nil || !strings.Contains(text, "`"+err.Error()+"`") {
 		t.Errorf("gridlag scenario -until 100h -rate 1000 says %v, which the README does not quote", err)
 	}
+}
+
+// scenarioMain runs gridlag scenario with args, printing to out.
+func scenarioMain(args []string, out io.Writer) error {
+	return run(append([]string{"scenario"}, args...), out)
+}
+
+// replayMain runs gridlag replay with args, printing to out.
+func replayMain(args []string, out io.Writer) error {
+	return run(append([]string{"replay"}, args...), out)
 }

@@ -10,6 +10,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/lab"
 	"gridlag/protocol"
 )
 
@@ -125,4 +126,20 @@ func TestLabLessonFlag(t *testing.T) {
 	if l, _, err := newLab([]string{"-print-lesson", "2"}, &out, time.Now); err != nil || l != nil || !strings.HasPrefix(out.String(), "# Lesson 2") {
 		t.Errorf("-print-lesson 2: %v, printed %.40q", err, out.String())
 	}
+}
+
+// newLab parses args as gridlag lab's and builds the lab, on the clock
+// wall, writing what it prints (-print-lesson) to out.
+func newLab(args []string, out io.Writer, wall func() time.Time) (*lab.Lab, *labFlags, error) {
+	f := newLabFlags(out)
+	f.wall = wall
+	pos, err := f.fs.Parse(args)
+	if err != nil {
+		return nil, f, err
+	}
+	if len(pos) > 0 {
+		return nil, f, f.fs.Errorf("unexpected argument %q", pos[0])
+	}
+	l, err := f.newLab()
+	return l, f, err
 }

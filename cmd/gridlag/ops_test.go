@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/ops/host"
 	"gridlag/ops/metrics"
 	"gridlag/protocol"
 	"gridlag/server"
@@ -25,20 +25,28 @@ import (
 	"gridlag/server/world"
 )
 
-// parseGame parses a game's command line as gridlag does and returns its
-// flags, without starting anything.
-func parseGame(t *testing.T, args ...string) gameFlags {
+// parseGame parses a server's command line as gridlag does and returns
+// its host's configuration, without starting anything.
+func parseGame(t *testing.T, args ...string) host.Config {
 	t.Helper()
-	var f gameFlags
-	serveGame = func(parsed gameFlags) error { f = parsed; return nil }
-	defer func() { serveGame = serveMain }()
+	var c host.Config
+	served := false
+	serveHost = func(_ context.Context, parsed host.Config) error { c, served = parsed, true; return nil }
+	defer func() { serveHost = host.Run }()
 	if err := run(args, io.Discard); err != nil {
 		t.Fatalf("gridlag %s: %v", strings.Join(args, " "), err)
 	}
-	if !f.serve {
+	if !served {
 		t.Fatalf("gridlag %s: not a server", strings.Join(args, " "))
 	}
-	return f
+	return c
+}
+
+// startGame starts c's services, logging to logs, with hook (if any)
+// completing the server's options.
+func startGame(c host.Config, logs io.Writer, hook func(*server.Options)) (*host.Host, error) {
+	c.Addr, c.Logger, c.Hook = "127.0.0.1:0", log.New(logs), hook
+	return host.Start(c)
 }
 
 // webURLs returns the URLs of the addresses the start line in logs gives
@@ -57,15 +65,7 @@ func webURLs(t *testing.T, logs string, flags ...string) []string {
 }
 
 // probe GETs url and returns the status code and the body.
-func probe(url string) (int, string, error) {
-	resp, err := http.Get(url)
-	if err != nil {
-		return 0, "", err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body), err
-}
+func probe(url string) (int, string, error) { return admittest.Get(url) }
 
 // TestHealthThroughStartStallAndDrain polls /healthz and /readyz, on
 // -metrics and on -health, through a game's start, a world stuck (in the
@@ -90,11 +90,11 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 		}
 	}
 	logs := &admittest.Log{}
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, hook)
+	g, err := startGame(f, logs, hook)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer g.close()
+	defer g.Close()
 	urls := webURLs(t, logs.String(), "metrics", "health")
 	// expect polls path on both addresses until it answers code with a
 	// text starting with text; before that, only the answers in passing
@@ -126,10 +126,10 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 	expect("start", "/healthz", 200, "ok", notYet)
 	expect("start", "/readyz", 200, "ready: 0 of 1000 players", notYet)
 
-	ada := joinGame(t, g.addr)
+	ada := joinGame(t, g.Addr())
 	expect("ada playing", "/readyz", 200, "ready: 1 of 1000 players", "200 ready: 0 of 1000 players")
 
-	nc, err := net.Dial("tcp", g.addr)
+	nc, err := net.Dial("tcp", g.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,12 +146,12 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 	expect("going again", "/healthz", 200, "ok", "503 stalled")
 	expect("going again", "/readyz", 200, "ready: 2 of 1000 players", "503 stalled", "200 ready: 1 of")
 
-	g.srv.Drain(10 * time.Second)
+	g.Server().Drain(10 * time.Second)
 	expect("draining", "/readyz", 503, "draining: server stopping in ")
 	expect("draining", "/healthz", 200, "ok")
 	ada.until("the drain's Notice", func(m protocol.Message) bool { _, ok := m.(*protocol.Notice); return ok })
 
-	g.close()
+	g.Close()
 	for _, base := range urls {
 		if code, body, err := probe(base + "/healthz"); err == nil {
 			t.Errorf("after close: GET %s/healthz answered %d %q", base, code, body)
@@ -166,12 +166,12 @@ func TestOneStartLine(t *testing.T) {
 	f := parseGame(t, "-server", "-metrics", "127.0.0.1:0", "-rate", "30", "-max-players", "200", "-move-time", "100ms",
 		"-ssh", "127.0.0.1:0", "-ssh-key", filepath.Join(t.TempDir(), "key"), "-summary", "0", "-drain", "0s")
 	logs := &admittest.Log{}
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
+	g, err := startGame(f, logs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer g.close()
-	joinGame(t, g.addr) // the game port serves: its listen line, if any, came before
+	defer g.Close()
+	joinGame(t, g.Addr()) // the game port serves: its listen line, if any, came before
 	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
 	var starts []string
 	for _, l := range lines {
@@ -200,7 +200,7 @@ func TestChangedSettings(t *testing.T) {
 		{[]string{"-server", "-bots", "0", "-rate", "20", "-addr", ":7000"}, "[]"},
 		{[]string{"-server", "-bots", "3", "-lagcomp=false", "-map-gen", "64x32", "-seed", "7"}, "[bots 3 lagcomp false map-gen 64x32 seed 7]"},
 	} {
-		if got := fmt.Sprint(parseGame(t, c.args...).ops.changed); got != c.want {
+		if got := fmt.Sprint(parseGame(t, c.args...).Settings); got != c.want {
 			t.Errorf("gridlag %s: settings %s, want %s", strings.Join(c.args, " "), got, c.want)
 		}
 	}
@@ -212,11 +212,11 @@ func TestChangedSettings(t *testing.T) {
 func TestSummaryLinesOnAShortInterval(t *testing.T) {
 	f := parseGame(t, "-server", "-summary", "20ms", "-drain", "0s")
 	logs := &admittest.Log{}
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
+	g, err := startGame(f, logs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer g.close()
+	defer g.Close()
 	line := regexp.MustCompile(`(?m)^INFO summary players=(\d+) spectators=0 rooms=1 joins=(\d+) leaves=(\d+) tick_p50=\S+ tick_p99=\S+ bytes_out=\S+/s states_out=\S+/s refused=(\S+)$`)
 	waitLine := func(what string, ok func(players, joins, leaves int) bool) {
 		t.Helper()
@@ -242,7 +242,7 @@ func TestSummaryLinesOnAShortInterval(t *testing.T) {
 		}
 	}
 	waitLine("an idle server", func(p, j, l int) bool { return p == 0 && j == 0 && l == 0 })
-	ada := joinGame(t, g.addr)
+	ada := joinGame(t, g.Addr())
 	waitLine("ada playing", func(p, j, l int) bool { return p == 1 && j == 1 && l == 0 })
 	ada.send(&protocol.Bye{})
 	waitLine("ada gone", func(p, j, l int) bool { return p == 0 && j == 1 && l == 1 })
@@ -252,12 +252,12 @@ func TestSummaryLinesOnAShortInterval(t *testing.T) {
 func TestSummaryOff(t *testing.T) {
 	f := parseGame(t, "-server", "-summary", "0")
 	logs := &admittest.Log{}
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
+	g, err := startGame(f, logs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	joinGame(t, g.addr)
-	g.close()
+	joinGame(t, g.Addr())
+	g.Close()
 	if strings.Contains(logs.String(), "INFO summary") {
 		t.Errorf("-summary 0 logged a summary:\n%s", logs)
 	}
@@ -282,7 +282,7 @@ func TestBusyHealthAddressIsAnError(t *testing.T) {
 	}
 	defer busy.Close()
 	f := parseGame(t, "-server", "-health", busy.Addr().String())
-	if _, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(io.Discard), 0, nil); err == nil || !strings.HasPrefix(err.Error(), "-health "+busy.Addr().String()+": ") {
+	if _, err := startGame(f, io.Discard, nil); err == nil || !strings.HasPrefix(err.Error(), "-health "+busy.Addr().String()+": ") {
 		t.Errorf("startGame with a busy -health: %v", err)
 	}
 }
@@ -390,18 +390,19 @@ func TestReadmeStartAndSummaryLines(t *testing.T) {
 	// The start line, logged by a game started with the README's command
 	// (its addresses on loopback: what it binds is set aside).
 	f := parseGame(t, strings.Fields(strings.TrimPrefix(lines[i], "$ bin/gridlag "))...)
-	f.addr, f.sshKey = "127.0.0.1:0", filepath.Join(t.TempDir(), "key")
-	for _, a := range []*string{&f.ssh, &f.scale.metrics, &f.ops.health} {
+	f.Addr, f.SSH.HostKeyPath = "127.0.0.1:0", filepath.Join(t.TempDir(), "key")
+	for _, a := range []*string{&f.SSHAddr, &f.MetricsAddr, &f.HealthAddr} {
 		if *a != "" {
 			*a = "127.0.0.1:0"
 		}
 	}
 	var logs bytes.Buffer
-	g, err := startGame(context.Background(), f, f.addr, log.NewWithOptions(&logs, logOptions(log.InfoLevel)), 0, nil)
+	f.Logger = log.NewWithOptions(&logs, logOptions(log.InfoLevel))
+	g, err := host.Start(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.close()
+	g.Close()
 	start := regexp.MustCompile(`(?m)^.* INFO gridlag server .*$`).FindString(logs.String())
 	varying := regexp.MustCompile(`^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d |\b(version|go|hostkey|addr|ssh|metrics|health)=\S+`)
 	aside := func(line string) string { return varying.ReplaceAllString(line, "<$1>") }
@@ -420,7 +421,7 @@ func TestReadmeStartAndSummaryLines(t *testing.T) {
 	opts := logOptions(log.InfoLevel)
 	opts.TimeFunction = func(time.Time) time.Time { return when }
 	var out bytes.Buffer
-	logSummary(log.NewWithOptions(&out, opts), metrics.Summary{
+	host.LogSummary(log.NewWithOptions(&out, opts), metrics.Summary{
 		Players: 8, Rooms: 1, Joins: 11, Leaves: 3, TickP50: 0.0001, TickP99: 0.0005,
 		BytesOut: 7780, StatesOut: 251, Refused: []metrics.Count{{Kind: "malformed", N: 3}},
 	})

@@ -3,34 +3,37 @@ package main
 import (
 	"bytes"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 )
 
 // TestHelpListsEveryModeAsTheReadmeDoes: gridlag -help lists every way
-// of running gridlag, every mode run takes among them, and the README's
-// "Modes and flags" block is the same list.
+// of running gridlag, every command run takes among them, says where the
+// old forms went, and the README's "Modes and flags" block is the same
+// list.
 func TestHelpListsEveryModeAsTheReadmeDoes(t *testing.T) {
 	var help, lines bytes.Buffer
-	gameUsage(&help)
+	writeHelp(&help)
 	writeUsageLines(&lines, "", "  ")
 	if !strings.Contains(help.String(), lines.String()) {
 		t.Errorf("gridlag -help does not list the modes:\n%s", help.String())
 	}
-	for _, mode := range modes {
-		if !strings.Contains(lines.String(), "  gridlag "+mode+" ") && !strings.Contains(lines.String(), "  gridlag "+mode+"\n") {
-			t.Errorf("gridlag -help does not list the mode %q:\n%s", mode, lines.String())
+	for _, c := range commands {
+		if !strings.Contains(lines.String(), "  gridlag "+c.name+" ") && !strings.Contains(lines.String(), "  gridlag "+c.name+"\n") {
+			t.Errorf("gridlag -help does not list the mode %q:\n%s", c.name, lines.String())
 		}
 	}
-	for _, l := range usageLines {
-		if word := strings.Fields(l.cmd)[1]; !strings.HasPrefix(word, "-") && !strings.HasPrefix(word, "[") && !slices.Contains(modes, word) {
-			t.Errorf("-help lists %q, which is no mode gridlag runs", l.cmd)
+	for _, line := range strings.Split(strings.TrimSpace(lines.String()), "\n") {
+		if word := strings.Fields(line)[0]; word == "gridlag" && lookup(strings.Fields(line)[1]) == nil {
+			t.Errorf("-help lists %q, which is no mode gridlag runs", line)
 		}
 	}
-	for _, flag := range []string{"-spectate", "-room NAME", "-lobby", "-server"} {
-		if !strings.Contains(lines.String(), flag) {
-			t.Errorf("-help has no usage line with %s", flag)
+	if !strings.Contains(lines.String(), "-room NAME") {
+		t.Errorf("-help has no usage line with -room NAME")
+	}
+	for _, flag := range []string{"-spectate", "-lobby", "-server", "-connect", "-teach"} {
+		if !strings.Contains(help.String(), flag) {
+			t.Errorf("-help does not say where the old form %s went", flag)
 		}
 	}
 

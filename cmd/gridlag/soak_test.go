@@ -24,6 +24,8 @@ import (
 
 	"gridlag/front/sshd"
 	"gridlag/grid"
+	"gridlag/internal/cli"
+	"gridlag/ops/host"
 	"gridlag/protocol"
 	"gridlag/server"
 	"gridlag/server/hub"
@@ -51,15 +53,14 @@ func TestSoak(t *testing.T) {
 		}
 		length = d
 	}
-	f := gameFlags{rate: world.DefaultRate, moveTime: world.DefaultMoveTime, ssh: "127.0.0.1:0", resume: world.DefaultResume,
-		sshKey: filepath.Join(t.TempDir(), "host_ed25519"),
-		sshLimit: sshLimits{perAddr: sshd.DefaultMaxPerAddr, max: sshd.DefaultMaxSessions, handshakes: sshd.DefaultMaxHandshakes,
-			handshakesPerAddr: sshd.DefaultMaxHandshakesPerAddr, idle: sshd.DefaultIdleTimeout, handshake: sshd.DefaultHandshakeTimeout,
-			banner: sshd.DefaultBannerTimeout},
-		limits: gameLimits{conns: server.DefaultMaxConns, connsPerAddr: server.DefaultMaxConnsPerAddr,
-			playersPerAddr: hub.DefaultMaxPlayersPerAddr, writeBuffer: server.DefaultWriteBuffer, writeTimeout: server.DefaultWriteTimeout}}
+	var f host.Config
+	f.Addr, f.SSHAddr, f.SSH.HostKeyPath = "127.0.0.1:0", "127.0.0.1:0", filepath.Join(t.TempDir(), "host_ed25519")
+	f.Server.Hub.Config = world.Config{Rate: world.DefaultRate, MoveTime: world.DefaultMoveTime, Resume: world.DefaultResume}
+	f.Server.WriteBuffer, f.Server.WriteTimeout = server.DefaultWriteBuffer, server.DefaultWriteTimeout
 	if v := os.Getenv("SOAK_MAP"); v != "" { // e.g. 1024x1024: a generated map of that size
-		if err := (&mapSizeValue{p: &f.scale.mapGen}).Set(v); err != nil {
+		fs := cli.New("soak")
+		f.Map.RegisterFlags(fs)
+		if _, err := fs.Parse([]string{"-map-gen", v}); err != nil {
 			t.Fatalf("SOAK_MAP=%q: %v", v, err)
 		}
 	}
@@ -68,14 +69,15 @@ func TestSoak(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer logFile.Close()
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logFile), 0, nil)
+	f.Logger = log.New(logFile)
+	g, err := host.Start(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for g.ssh.Addr() == nil { // Serve is starting
+	for g.SSH().Addr() == nil { // Serve is starting
 		time.Sleep(time.Millisecond)
 	}
-	sshAddr := g.ssh.Addr().String()
+	sshAddr := g.SSH().Addr().String()
 	base := measure()
 
 	ctx, stop := context.WithTimeout(context.Background(), length)
@@ -100,17 +102,17 @@ func TestSoak(t *testing.T) {
 		v.(*atomic.Int64).Add(1)
 	}
 	attack("churn", 4, func(ctx context.Context, _ int) {
-		every(ctx, 20*time.Millisecond, func() { count("churn"); churn(g.addr) })
+		every(ctx, 20*time.Millisecond, func() { count("churn"); churn(g.Addr()) })
 	})
 	attack("garbage", 2, func(ctx context.Context, _ int) {
-		every(ctx, 20*time.Millisecond, func() { count("garbage"); garbage(g.addr) })
+		every(ctx, 20*time.Millisecond, func() { count("garbage"); garbage(g.Addr()) })
 	})
-	attack("slow readers", 1, func(ctx context.Context, _ int) { slowReaders(ctx, g.addr, 40, count) })
+	attack("slow readers", 1, func(ctx context.Context, _ int) { slowReaders(ctx, g.Addr(), 40, count) })
 	attack("ping floods", 2, func(ctx context.Context, _ int) {
-		every(ctx, 200*time.Millisecond, func() { count("ping floods"); pingFlood(g.addr) })
+		every(ctx, 200*time.Millisecond, func() { count("ping floods"); pingFlood(g.Addr()) })
 	})
 	attack("connection floods", 3, func(ctx context.Context, i int) {
-		connFlood(ctx, g.addr, fmt.Sprintf("127.0.0.%d", 2+i), 150, func() { count("connection floods") })
+		connFlood(ctx, g.Addr(), fmt.Sprintf("127.0.0.%d", 2+i), 150, func() { count("connection floods") })
 	})
 	attack("ssh banner-less", 16, func(ctx context.Context, i int) {
 		sshBannerless(ctx, sshAddr, fmt.Sprintf("127.0.1.%d", 2+i), func() { count("ssh banner-less") })
@@ -119,10 +121,10 @@ func TestSoak(t *testing.T) {
 		sshBigTerminals(ctx, sshAddr, "127.0.1.20", sshd.DefaultMaxPerAddr, func() { count("ssh big terminals") })
 	})
 	attack("room churn", 2, func(ctx context.Context, _ int) {
-		every(ctx, 2*time.Millisecond, func() { count("room churn"); roomChurn(g.addr, "127.0.2.1") })
+		every(ctx, 2*time.Millisecond, func() { count("room churn"); roomChurn(g.Addr(), "127.0.2.1") })
 	})
-	attack("lobby floods", 1, func(ctx context.Context, _ int) { lobbyFlood(ctx, g.addr, "127.0.2.2", 30, count) })
-	attack("room holders", 20, func(ctx context.Context, i int) { holdRooms(ctx, g.addr, fmt.Sprintf("127.0.3.%d", 1+i), 16, count) })
+	attack("lobby floods", 1, func(ctx context.Context, _ int) { lobbyFlood(ctx, g.Addr(), "127.0.2.2", 30, count) })
+	attack("room holders", 20, func(ctx context.Context, i int) { holdRooms(ctx, g.Addr(), fmt.Sprintf("127.0.3.%d", 1+i), 16, count) })
 	var impostors atomic.Int64      // impersonations the server let in while the honest player played
 	honestIn := make(chan struct{}) // closed once the honest player is in: its name is then theirs
 	attack("impersonation", 1, func(ctx context.Context, _ int) {
@@ -135,7 +137,7 @@ func TestSoak(t *testing.T) {
 			count("impersonation")
 			// One welcomed once the soak is over may have come after the
 			// honest player left: only those before count.
-			if name := impersonate(g.addr, "127.0.2.3"); name != "" && ctx.Err() == nil {
+			if name := impersonate(g.Addr(), "127.0.2.3"); name != "" && ctx.Err() == nil {
 				impostors.Add(1)
 				fmt.Printf("impostor let in: %q\n", name)
 			}
@@ -143,16 +145,16 @@ func TestSoak(t *testing.T) {
 	})
 	var overShare atomic.Int64 // players one address held past its share by resuming others'
 	attack("resume elsewhere", 1, func(ctx context.Context, _ int) {
-		resumeElsewhere(ctx, g.addr, "127.0.2.4", "127.0.2.5", count, &overShare)
+		resumeElsewhere(ctx, g.Addr(), "127.0.2.4", "127.0.2.5", count, &overShare)
 	})
-	honest := playHonestly(ctx, g.addr, honestIn)
+	honest := playHonestly(ctx, g.Addr(), honestIn)
 	honestSSH := playHonestlyOverSSH(ctx, sshAddr)
 	res := <-honest
 	sshRes := <-honestSSH
 	wg.Wait()
 	time.Sleep(3 * time.Second) // the server sees the last attackers go
 	end := measure()
-	g.close()
+	g.Close()
 	closed := measure()
 	logSize, logLines := fileSize(logFile.Name())
 
@@ -191,7 +193,7 @@ func TestSoak(t *testing.T) {
 		fmt.Printf("honest ssh player failed: %s\n", sshRes.lost)
 		t.Errorf("the honest ssh player got in %d times of %d: %s", sshRes.played, sshRes.tries, sshRes.lost)
 	}
-	resized := g.ssh.Stats()
+	resized := g.SSH().Stats()
 	fmt.Printf("ssh: %d window changes resized a screen; refusals, cuts and evictions: %v\n", resized.Resizes, resized.Refused)
 	if end.goroutines > base.goroutines+10 || end.fds > base.fds+10 {
 		t.Errorf("the server holds %d goroutines and %d fds after the attacks, %d and %d before them",

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/log"
 	"github.com/coder/websocket"
 
 	"gridlag/server/admit/admittest"
@@ -69,15 +68,15 @@ func webPlay(t *testing.T, addr, from, name string) webNotice {
 func TestWebPlayersCountAsTheirAddresses(t *testing.T) {
 	f := parseGame(t, "-server", "-addr", "", "-web", "127.0.0.1:0", "-web-idle", "1m", "-max-players-per-addr", "1", "-summary", "0", "-drain", "0s")
 	logs := &admittest.Log{}
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
+	g, err := startGame(f, logs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer g.close()
-	for g.browser.Addr() == nil { // Serve has not begun
+	defer g.Close()
+	for g.Web().Addr() == nil { // Serve has not begun
 		time.Sleep(time.Millisecond)
 	}
-	addr := g.browser.Addr().String()
+	addr := g.Web().Addr().String()
 	if start := logs.String(); !strings.Contains(start, "web="+addr) || !strings.Contains(start, "web-idle=1m0s") {
 		t.Errorf("the start line does not name the web address and -web-idle:\n%s", start)
 	}
@@ -122,7 +121,7 @@ func TestWebFlags(t *testing.T) {
 	}
 	defer busy.Close()
 	f := parseGame(t, "-server", "-web", busy.Addr().String())
-	if _, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(io.Discard), 0, nil); err == nil || !strings.HasPrefix(err.Error(), "-web "+busy.Addr().String()+": ") {
+	if _, err := startGame(f, io.Discard, nil); err == nil || !strings.HasPrefix(err.Error(), "-web "+busy.Addr().String()+": ") {
 		t.Errorf("startGame with a busy -web: %v", err)
 	}
 }
