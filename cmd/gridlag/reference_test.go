@@ -104,7 +104,9 @@ func TestEachHelpListsItsOwnFlags(t *testing.T) {
 		}
 		helps[name] = out.String()
 	}
-	has := func(help, flag string) bool { return strings.Contains(help, "\n  -"+flag+" ") || strings.Contains(help, "\n  -"+flag+"\n") }
+	has := func(help, flag string) bool {
+		return strings.Contains(help, "\n  -"+flag+" ") || strings.Contains(help, "\n  -"+flag+"\n")
+	}
 	player := []string{"room", "record", "cast", "loss", "connect"}
 	server := []string{"addr", "ssh", "ssh-idle", "max-conns", "web", "metrics", "rate", "bots", "drain"}
 	for _, c := range []struct {

@@ -159,21 +159,6 @@ func (fs *FlagSet) Given(name string) bool {
 	return found
 }
 
-// SetDefault gives the flag name another default: its value now, and
-// what -help and the reference show. It panics on a flag that is not
-// defined or a value it refuses: a mistake of the command's.
-func (fs *FlagSet) SetDefault(name, value string) {
-	f := fs.Lookup(name)
-	if f == nil {
-		panic("cli: no flag -" + name)
-	}
-	if err := f.Value.Set(value); err != nil {
-		panic(fmt.Sprintf("cli: -%s %s: %v", name, value, err))
-	}
-	fs.bad = nil
-	f.DefValue = f.Value.String()
-}
-
 // Parse parses args, flags before or after the arguments, and returns the
 // arguments; "--" ends the flags. -help (or -h) returns flag.ErrHelp; a
 // bad flag, a value refused or a check that fails is a UsageError.

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -322,12 +323,7 @@ func (h *Host) serveWeb(ln net.Listener) error {
 func (h *Host) servePages(ln net.Listener, routes metrics.Routes) {
 	page := metrics.NewHTTPServer(routes.Handler(), routes.Profiler)
 	h.webs = append(h.webs, page)
-	h.run(func() error {
-		if err := page.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			return err
-		}
-		return ErrServerClosed
-	})
+	h.run(func() error { return page.Serve(ln) })
 }
 
 // announce logs the one start line: the build, the addresses bound by
@@ -381,7 +377,7 @@ func (h *Host) LocalAddr() string { return h.local }
 // address of the machine, then "http://HOST:8080/"; none unless
 // Config.Invite.
 func (h *Host) Invites() []string {
-	return append(h.sshInvites[:len(h.sshInvites):len(h.sshInvites)], h.webInvites...)
+	return slices.Concat(h.sshInvites, h.webInvites)
 }
 
 // Server is the game server.
@@ -393,17 +389,10 @@ func (h *Host) SSH() *sshd.Server { return h.ssh }
 // Web is the web front end, nil without one.
 func (h *Host) Web() *web.Server { return h.browser }
 
-// World is the game numbers in force, defaults filled in.
-func (h *Host) World() world.Config { return h.world }
-
-// ErrServerClosed is what a service's Serve returns once it was closed:
-// a clean stop.
-var ErrServerClosed = errors.New("host: closed")
-
 // cleanStop returns nil for the error a service's Serve returns when it
 // was closed: a clean stop, not a failure.
 func cleanStop(err error) error {
-	if errors.Is(err, ErrServerClosed) || errors.Is(err, server.ErrServerClosed) || errors.Is(err, sshd.ErrServerClosed) || errors.Is(err, web.ErrServerClosed) {
+	if errors.Is(err, http.ErrServerClosed) || errors.Is(err, server.ErrServerClosed) || errors.Is(err, sshd.ErrServerClosed) || errors.Is(err, web.ErrServerClosed) {
 		return nil
 	}
 	return err
