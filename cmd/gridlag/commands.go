@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"gridlag/internal/cli"
@@ -142,7 +143,7 @@ func (c *command) line() string {
 // newcomer (or an old form) may give it.
 var misplacedFlags = []struct {
 	flag string
-	in   []string // the commands that do not take it
+	in   []string // the commands that do not take it; nil: none does
 	why  string
 }{
 	{"loss", []string{"serve", "teach"}, "-loss is the terminal client's (playing or spectating); a server's SSH players and bots have none"},
@@ -150,21 +151,25 @@ var misplacedFlags = []struct {
 	{"room", []string{"lobby"}, "-room and -lobby do not go together: the lobby is for choosing a room"},
 	{"record", []string{"serve", "teach"}, "-record and -cast are a player's: a server's SSH players record with ssh -t HOST record"},
 	{"cast", []string{"serve", "teach"}, "-record and -cast are a player's: a server's SSH players record with ssh -t HOST record"},
-	{"record", []string{"lobby", "watch"}, "-record records one game in one room: give -room NAME instead of -lobby (a spectator records nothing)"},
+	{"record", []string{"lobby"}, "-record records one game in one room: give -room NAME instead of -lobby (gridlag play -room NAME -record FILE)"},
+	{"record", []string{"watch"}, "-record records a player's game: a spectator records nothing (-cast records the screen)"},
 	{"agones", []string{"teach"}, "-teach and -agones do not go together: an Agones game server has no terminal (a teacher connects with ssh -p PORT host teach ROOM)"},
 	{"agones", []string{"play", "lobby", "watch"}, "-agones is for -server: gridlag serve -agones"},
 	{"drain", []string{"play", "lobby"}, "-drain is for -server: a player's embedded server closes with the player's screen"},
 	{"addr", []string{"play", "lobby"}, "-addr is for -server: a player's embedded server listens on loopback (its friends join with -ssh or -web)"},
+	// The old forms' mode flags, given with a command.
+	{"server", nil, "-server is an old form, with no command before it: its command is gridlag serve"},
+	{"spectate", nil, "-spectate is an old form, with no command before it: its command is gridlag watch HOST:PORT"},
+	{"lobby", nil, "-lobby is an old form, with no command before it: its command is gridlag lobby [HOST:PORT]"},
+	{"teach", nil, "-teach is an old form, with no command before it: its command is gridlag teach ROOM"},
 }
 
 // misplaced is the usage error for the flag name that c does not take:
 // why, where that is known, or which commands take it.
 func misplaced(c *command, name string, err error) error {
 	for _, m := range misplacedFlags {
-		for _, in := range m.in {
-			if in == c.name && m.flag == name {
-				return &cli.UsageError{Cmd: "gridlag " + c.name, Err: errors.New(m.why)}
-			}
+		if m.flag == name && (m.in == nil || slices.Contains(m.in, c.name)) {
+			return &cli.UsageError{Cmd: "gridlag " + c.name, Err: errors.New(m.why)}
 		}
 	}
 	var others []string

@@ -30,6 +30,8 @@ func main() {
 	err := run(os.Args[1:], os.Stdout)
 	var ue *cli.UsageError
 	switch {
+	case errors.As(err, &ue) && ue.Cmd == "gridlag": // no command: an old form, or none known
+		fmt.Fprintf(os.Stderr, "gridlag: %v\nRun 'gridlag help' for the commands, 'gridlag help old' for the old forms.\n", ue.Err)
 	case errors.As(err, &ue):
 		fmt.Fprintf(os.Stderr, "%s: %v\nRun '%s -help' for its flags.\n", ue.Cmd, ue.Err, ue.Cmd)
 	case errors.As(err, new(*refusedError)):
