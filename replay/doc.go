@@ -22,7 +22,8 @@
 //
 // A replay walks the recording's events as it plays (record.Cursor),
 // holding its place, not the events; a seek back plays again from the
-// start.
+// start. A recording whose run would look at more than MaxWork states
+// and actions is refused before it is played.
 //
 // Model is a recording on the replay's screen (tui.ReplayModel): a clock
 // with a speed, play, pause, step and seek (to a time, or to the next

@@ -52,6 +52,9 @@ const (
 
 // Play plays rec whole, changed by c, and returns the result.
 func Play(rec *record.Recording, c Changes) (*Result, error) {
+	if err := checkWork(rec, c); err != nil {
+		return nil, err
+	}
 	r, err := start(rec, c)
 	if err != nil {
 		return nil, err

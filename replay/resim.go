@@ -153,6 +153,9 @@ func resimulate(rec *record.Recording, c Changes) (*started, error) {
 		}
 	}
 	cfg = c.scenario(cfg)
+	if n := cfg.Work(); n > MaxWork {
+		return nil, fmt.Errorf("simulating the game anew: %w: its run would take %d states and presses", ErrTooMuchWork, n)
+	}
 	r, err := newScenarioRun(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("simulating the game anew: %w", err)
