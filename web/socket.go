@@ -17,7 +17,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/coder/websocket"
-	"github.com/gdamore/tcell/v2"
 
 	"gridlag/admit"
 	"gridlag/client"
@@ -188,18 +187,13 @@ func (so *socket) run() {
 		so.finish(ending{Reason: reason, Status: 1, Name: true}, websocket.StatusNormalClosure)
 		return
 	}
-	ti, termName, err := remote.LookupTerm(remote.FallbackTerm)
+	// xterm.js is an xterm-256color.
+	tty, screen, termName, err := remote.OpenScreen(wsWriter{so.c}, remote.FallbackTerm, h.Cols, h.Rows)
 	if err != nil {
 		so.finish(ending{Reason: "the server cannot drive your terminal", Status: 1}, websocket.StatusInternalError)
 		return
 	}
-	win := remote.WindowOf(h.Cols, h.Rows)
-	so.tty = remote.NewTty(wsWriter{so.c}, win, remote.CanShift(ti))
-	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(so.tty, ti)
-	if err != nil {
-		so.finish(ending{Reason: "the server cannot drive your terminal", Status: 1}, websocket.StatusInternalError)
-		return
-	}
+	so.tty = tty
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	so.cancel = cancel
@@ -215,7 +209,7 @@ func (so *socket) run() {
 	so.log.Info("", "web session start", "identity", p.Fingerprint, "page", rt.String(), "term", termName,
 		"size", fmt.Sprintf("%dx%d", h.Cols, h.Rows))
 	pr, pw := io.Pipe()
-	resize := newResizer(so.tty, win, func() { s.resizes.Add(1) })
+	resize := newResizer(so.tty, remote.WindowOf(h.Cols, h.Rows), func() { s.resizes.Add(1) })
 	defer resize.stop()
 	reading := make(chan struct{})
 	watched := make(chan struct{})
