@@ -99,6 +99,9 @@ func (w *watcher) expect(text string) (wait func(tb testing.TB)) {
 type rawSession struct {
 	out  *watcher
 	send func(keys string)
+	// stopReading makes the client read nothing more (a web session's:
+	// its pings unanswered too).
+	stopReading func()
 }
 
 // rawWebSession opens a web session from local as a cols x rows
@@ -117,9 +120,16 @@ func rawWebSession(tb testing.TB, s *Server, local string, id, cols, rows int) r
 	if err := c.Write(ctx, websocket.MessageText, b); err != nil {
 		tb.Fatal(err)
 	}
-	r := rawSession{out: &watcher{}, send: func(keys string) { c.Write(context.Background(), websocket.MessageBinary, []byte(keys)) }}
+	stop := make(chan struct{})
+	r := rawSession{out: &watcher{}, send: func(keys string) { c.Write(context.Background(), websocket.MessageBinary, []byte(keys)) },
+		stopReading: sync.OnceFunc(func() { close(stop) })}
 	go func() {
 		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
 			typ, data, err := c.Read(context.Background())
 			if err != nil {
 				return

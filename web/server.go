@@ -136,7 +136,7 @@ func (s *Server) Serve(ln net.Listener) error {
 	}
 	s.log.Debug("web listening", "addr", ln.Addr().String(),
 		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
-		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout,
+		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout, "stall_timeout", s.opts.StallTimeout,
 		"max_message", s.opts.MaxMessage, "message_rate", s.opts.MessageRate)
 	err := s.http.Serve(admit.Listen(ln, s.admitConn, s.log))
 	if errors.Is(err, http.ErrServerClosed) || s.isClosed() {

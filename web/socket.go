@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -96,6 +97,11 @@ type socket struct {
 	identity string        // the player's identity (remote.Player.Fingerprint), "" for a spectator
 	done     chan struct{} // closed when the session has ended
 	codeMu   sync.Mutex
+
+	// What the pings tell of the page's reading (see keepReading), in
+	// unix ns: when a ping still unanswered was sent (0 if none), and
+	// when the page last proved it read everything sent before.
+	pinged, proof atomic.Int64
 }
 
 // serveSocket runs one WebSocket's session: the Origin and the caps, the
@@ -213,7 +219,7 @@ func (so *socket) run() {
 	defer resize.stop()
 	reading := make(chan struct{})
 	watched := make(chan struct{})
-	s.wg.Add(3)
+	s.wg.Add(4)
 	go func() {
 		defer s.wg.Done()
 		so.tty.Pump(pr)
@@ -225,7 +231,12 @@ func (so *socket) run() {
 	}()
 	go func() {
 		defer s.wg.Done()
-		remote.Watchdog{Tty: so.tty, Idle: s.opts.IdleTimeout, Killed: &so.killed, Cancel: cancel, Cut: so.cut, Log: so.log}.Run(watched)
+		remote.Watchdog{Tty: so.tty, Idle: s.opts.IdleTimeout, Stall: s.opts.StallTimeout, Silent: so.silentFor,
+			Killed: &so.killed, Cancel: cancel, Cut: so.cut, Log: so.log}.Run(watched)
+	}()
+	go func() {
+		defer s.wg.Done()
+		so.keepReading(ctx)
 	}()
 
 	err = so.play(ctx, p)
@@ -248,6 +259,66 @@ func (so *socket) run() {
 	}
 	so.c.CloseNow()
 	<-reading
+}
+
+// pingsPerStall is how many pings the page is sent in a stall time: an
+// honest page, which answers each within a round trip, never goes
+// without a proof of reading for more than a few of these.
+const pingsPerStall = 6
+
+// keepReading pings the page until ctx is done: a browser answers a
+// WebSocket's ping once it has read everything sent before it, so each
+// answer proves the page read up to the moment the ping went. A page
+// that stops reading answers none, and the watchdog drops it once it has
+// gone the stall time without a proof (silentFor), as it drops a
+// client whose write is blocked that long. No ping goes while a write
+// to the page is blocked: the watchdog times that write, and its end
+// proves the page read.
+func (so *socket) keepReading(ctx context.Context) {
+	so.proof.Store(time.Now().UnixNano()) // the hello just came
+	tick := time.NewTicker(max(so.srv.opts.StallTimeout/pingsPerStall, 10*time.Millisecond))
+	defer tick.Stop()
+	blocked := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		now := time.Now()
+		if so.tty.StalledFor(now) > 0 {
+			blocked = true
+			continue
+		}
+		if blocked {
+			blocked = false
+			so.proof.Store(now.UnixNano())
+		}
+		so.pinged.Store(now.UnixNano())
+		// Ping waits for the answer, which the read loop takes in, or
+		// for the session's end. The socket closed, it fails at once; a
+		// write it could not make within coder/websocket's own time for
+		// a control frame (5 s) closes the socket, the page having
+		// taken nothing for that long.
+		if err := so.c.Ping(ctx); err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			continue // its write waited behind a blocked one: try again, still unanswered
+		}
+		so.proof.Store(now.UnixNano())
+		so.pinged.Store(0)
+	}
+}
+
+// silentFor is how long the page has gone without proving it read, as
+// far as the pings tell (see keepReading): from the last proof, while a
+// ping is unanswered; 0 when none is.
+func (so *socket) silentFor(now time.Time) time.Duration {
+	if so.pinged.Load() == 0 {
+		return 0
+	}
+	return now.Sub(time.Unix(0, so.proof.Load()))
 }
 
 // play runs the session's handler; a panic is one session's failure, not
@@ -456,7 +527,7 @@ func (so *socket) send(n notice) {
 	if err != nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), remote.StallTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), so.srv.opts.StallTimeout)
 	defer cancel()
 	so.c.Write(ctx, websocket.MessageText, b)
 }
@@ -489,7 +560,7 @@ func (so *socket) cut() {
 
 // wsWriter writes the screen to the page, one binary message a write.
 // A write blocks while the page does not read; the watchdog cuts the
-// socket after remote.StallTimeout.
+// socket after Options.StallTimeout.
 type wsWriter struct{ c *websocket.Conn }
 
 func (w wsWriter) Write(p []byte) (int, error) {

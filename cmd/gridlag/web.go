@@ -16,6 +16,7 @@ type webFlags struct {
 	addr            string
 	max, perAddr    int
 	handshake, idle time.Duration
+	stall           time.Duration
 	message, rate   int
 	proxies         []netip.Prefix
 }
@@ -36,6 +37,7 @@ func (w *webFlags) define(fs *flagSet) {
 	fs.int(&w.max, "web-max", web.DefaultMaxSessions, sessionsKind, "web sessions at once in all")
 	fs.duration(&w.handshake, "web-handshake", web.DefaultHandshakeTimeout, timeoutKind, "time a web connection has to send its request, and a WebSocket the player's name")
 	fs.duration(&w.idle, "web-idle", web.DefaultIdleTimeout, timeoutKind, "a web session without a key press for this long ends")
+	fs.duration(&w.stall, "web-stall", web.DefaultStallTimeout, timeoutKind, "a web page that reads nothing for this long (a write it does not take, a ping it does not answer) is dropped, saying so in the log")
 	fs.int(&w.message, "web-message", web.DefaultMaxMessage, messageKind, "the largest message the page may send, in bytes")
 	fs.int(&w.rate, "web-rate", web.DefaultMessageRate, messageRateKind, "messages a second the page may send, a second's worth at once")
 	fs.value(&proxiesValue{p: &w.proxies}, "web-trusted-proxy", "the reverse `proxies` (addresses or networks, comma-separated) whose X-Forwarded-For names a web player's address; from any other, the connection's address counts")
@@ -74,7 +76,7 @@ func (g *game) startWeb(f gameFlags, gameAddr string, logger *log.Logger) ([]any
 		GameAddr: gameAddr, Dial: g.srv.Dial,
 		Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("web"),
 		MaxSessions: w.max, MaxPerAddr: w.perAddr, HandshakeTimeout: w.handshake, IdleTimeout: w.idle,
-		MaxMessage: w.message, MessageRate: w.rate, TrustedProxies: w.proxies,
+		StallTimeout: w.stall, MaxMessage: w.message, MessageRate: w.rate, TrustedProxies: w.proxies,
 	})
 	var ln net.Listener
 	if err == nil {
