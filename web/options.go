@@ -85,9 +85,20 @@ type Options struct {
 	MessageRate int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For header
 	// names the client: a request from one of them counts as the address
-	// the header gives. Any other request counts as the address of its
+	// the header gives, and its page's host is the one X-Forwarded-Host
+	// gives (see Hosts). Any other request counts as the address of its
 	// connection, whatever its headers say.
 	TrustedProxies []netip.Prefix
+	// Hosts are the names (or addresses) browsers reach the server by
+	// besides its own (ParseHosts): a public name, the name a reverse
+	// proxy serves it under. A WebSocket is refused unless its page's
+	// host is one of these, an address the server listens on, localhost
+	// or a loopback address, one of the machine's addresses, or its name
+	// (os.Hostname, and NAME.local): so that a page on a name pointed at
+	// the server (DNS rebinding) cannot play for its visitor. From a
+	// trusted proxy the page's host is the one it forwarded
+	// (X-Forwarded-Host).
+	Hosts []string
 	// Handler runs one session. Nil runs the game (remote.Game). A
 	// Handler must return soon after ctx is done or after the screen
 	// reports an error event, and must leave the screen finalised (Fini)

@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -109,9 +110,24 @@ type socket struct {
 func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	addr, forwarded := s.clientAddr(r)
 	host, key := admit.Host(addr), admit.Key(addr)
-	if !s.originAllowed(r) {
+	// Before anything is spent on it: the name the page was reached by,
+	// then its origin (see host.go).
+	browserHost := s.browserHost(r)
+	if !s.hosts.allows(browserHost) {
+		s.warn.Warn("refused "+key+" host", "web socket refused", "remote", host,
+			"reason", "a name the server is not reached by: another site's page (DNS rebinding), or a name to allow with -web-host",
+			"host", browserHost, "origin", r.Header.Get("Origin"))
+		http.Error(w, fmt.Sprintf("gridlag: this server does not answer to the name %s: open the game at the address its operator gave you (who can allow the name with -web-host)",
+			cut(browserHost, 100)), http.StatusForbidden)
+		return
+	}
+	if !isUpgrade(r) { // the page asking why its socket failed, say
+		http.Error(w, "gridlag: this is the game's WebSocket, for the game's page", http.StatusUpgradeRequired)
+		return
+	}
+	if !originAllowed(r, browserHost) {
 		s.warn.Warn("refused "+key+" origin", "web socket refused", "remote", host, "reason", "not from the game's page",
-			"origin", r.Header.Get("Origin"), "host", r.Host)
+			"origin", r.Header.Get("Origin"), "host", browserHost)
 		http.Error(w, "gridlag: this socket is for the game's own page", http.StatusForbidden)
 		return
 	}
@@ -125,7 +141,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	if release != nil {
 		defer release()
 	}
-	// The Origin was checked above, with a trusted proxy's forwarded host.
+	// The Origin was checked above, against a trusted proxy's forwarded host.
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
 		s.warn.Warn("websocket "+key, "web socket failed", "remote", host, "err", err)
@@ -142,6 +158,18 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		s.log.Debug("web client behind a trusted proxy", "remote", addr.String(), "proxy", r.RemoteAddr)
 	}
 	so.run()
+}
+
+// isUpgrade reports whether r asks for a WebSocket.
+func isUpgrade(r *http.Request) bool {
+	for _, v := range r.Header.Values("Upgrade") {
+		for _, p := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(p), "websocket") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // trackSession counts a session in the server's wait groups, so that
