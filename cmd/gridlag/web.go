@@ -11,7 +11,8 @@ import (
 	"gridlag/web"
 )
 
-// webFlags are the web front end's: -web, its caps and its proxies.
+// webFlags are the web front end's: -web, its caps, its names and its
+// proxies.
 type webFlags struct {
 	addr            string
 	max, perAddr    int
@@ -19,6 +20,7 @@ type webFlags struct {
 	stall           time.Duration
 	message, rate   int
 	proxies         []netip.Prefix
+	hosts           []string
 }
 
 // The kinds of the web front end's numbers.
@@ -40,6 +42,7 @@ func (w *webFlags) define(fs *flagSet) {
 	fs.duration(&w.stall, "web-stall", web.DefaultStallTimeout, timeoutKind, "a web page that reads nothing for this long (a write it does not take, a ping it does not answer) is dropped, saying so in the log")
 	fs.int(&w.message, "web-message", web.DefaultMaxMessage, messageKind, "the largest message the page may send, in bytes")
 	fs.int(&w.rate, "web-rate", web.DefaultMessageRate, messageRateKind, "messages a second the page may send, a second's worth at once")
+	fs.value(&hostsValue{p: &w.hosts}, "web-host", "the `names` (or addresses, comma-separated) browsers reach the server by besides its own addresses, its name and localhost: a public name, a reverse proxy's; a page on any other is refused its WebSocket")
 	fs.value(&proxiesValue{p: &w.proxies}, "web-trusted-proxy", "the reverse `proxies` (addresses or networks, comma-separated) whose X-Forwarded-For names a web player's address; from any other, the connection's address counts")
 }
 
@@ -65,6 +68,28 @@ func (v *proxiesValue) Set(s string) error {
 	return nil
 }
 
+// hostsValue is the flag.Value of -web-host.
+type hostsValue struct {
+	p   *[]string
+	raw string
+}
+
+func (v *hostsValue) String() string {
+	if v == nil {
+		return ""
+	}
+	return v.raw
+}
+
+func (v *hostsValue) Set(s string) error {
+	hs, err := web.ParseHosts(s)
+	if err != nil {
+		return err
+	}
+	*v.p, v.raw = hs, s
+	return nil
+}
+
 // startWeb starts the web front end on f.web.addr, its players connecting
 // to the game through the server itself, each counting as its browser's
 // address. It returns the address bound, as the start line's key and
@@ -76,7 +101,7 @@ func (g *game) startWeb(f gameFlags, gameAddr string, logger *log.Logger) ([]any
 		GameAddr: gameAddr, Dial: g.srv.Dial,
 		Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("web"),
 		MaxSessions: w.max, MaxPerAddr: w.perAddr, HandshakeTimeout: w.handshake, IdleTimeout: w.idle,
-		StallTimeout: w.stall, MaxMessage: w.message, MessageRate: w.rate, TrustedProxies: w.proxies,
+		StallTimeout: w.stall, MaxMessage: w.message, MessageRate: w.rate, TrustedProxies: w.proxies, Hosts: w.hosts,
 	})
 	var ln net.Listener
 	if err == nil {
