@@ -16,7 +16,6 @@ import (
 
 	"github.com/charmbracelet/log"
 	"github.com/coder/websocket"
-	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/admit/admittest"
 	"gridlag/grid"
@@ -146,32 +145,8 @@ func rawWebSession(tb testing.TB, s *Server, local string, id, cols, rows int) r
 // cols x rows.
 func rawSSHSession(tb testing.TB, s *sshd.Server, local string, cols, rows int) rawSession {
 	tb.Helper()
-	raw := admittest.DialFrom(tb, s.Addr().String(), local)
-	cfg := &gossh.ClientConfig{User: "mob", HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: waitLong,
-		Auth: []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })}}
-	conn, chans, reqs, err := gossh.NewClientConn(raw, s.Addr().String(), cfg)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	c := gossh.NewClient(conn, chans, reqs)
-	tb.Cleanup(func() { c.Close() })
-	sess, err := c.NewSession()
-	if err != nil {
-		tb.Fatal(err)
-	}
 	r := rawSession{out: &watcher{}}
-	sess.Stdout = r.out
-	in, err := sess.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	r.send = func(keys string) { io.WriteString(in, keys) }
-	if err := sess.RequestPty("xterm-256color", rows, cols, nil); err != nil {
-		tb.Fatal(err)
-	}
-	if err := sess.Shell(); err != nil {
-		tb.Fatal(err)
-	}
+	r.send = sshTerminal(tb, admittest.DialFrom(tb, s.Addr().String(), local), "mob", cols, rows, r.out)
 	return r
 }
 

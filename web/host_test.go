@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/log"
 	"github.com/coder/websocket"
@@ -170,11 +169,7 @@ func TestIPv6Listener(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go s.Serve(ln)
-	t.Cleanup(func() { s.Close() })
-	for s.Addr() == nil {
-		time.Sleep(time.Millisecond)
-	}
+	admittest.ServeOn(t, s, ln, ErrServerClosed)
 	tb := openTab(t, s, dialer{}, "ada", testID(1), "/")
 	tb.waitText("hello ada")
 }

@@ -42,51 +42,31 @@ func (w *webFlags) define(fs *flagSet) {
 	fs.duration(&w.stall, "web-stall", web.DefaultStallTimeout, timeoutKind, "a web page that reads nothing for this long (a write it does not take, a ping it does not answer) is dropped, saying so in the log")
 	fs.int(&w.message, "web-message", web.DefaultMaxMessage, messageKind, "the largest message the page may send, in bytes")
 	fs.int(&w.rate, "web-rate", web.DefaultMessageRate, messageRateKind, "messages a second the page may send, a second's worth at once")
-	fs.value(&hostsValue{p: &w.hosts}, "web-host", "the `names` (or addresses, comma-separated) browsers reach the server by besides its own addresses, its name and localhost: a public name, a reverse proxy's; a page on any other is refused its WebSocket")
-	fs.value(&proxiesValue{p: &w.proxies}, "web-trusted-proxy", "the reverse `proxies` (addresses or networks, comma-separated) whose X-Forwarded-For names a web player's address; from any other, the connection's address counts")
+	fs.value(&listValue[string]{p: &w.hosts, parse: web.ParseHosts}, "web-host", "the `names` (or addresses, comma-separated) browsers reach the server by besides its own addresses, its name and localhost: a public name, a reverse proxy's; a page on any other is refused its WebSocket")
+	fs.value(&listValue[netip.Prefix]{p: &w.proxies, parse: web.ParseProxies}, "web-trusted-proxy", "the reverse `proxies` (addresses or networks, comma-separated) whose X-Forwarded-For names a web player's address; from any other, the connection's address counts")
 }
 
-// proxiesValue is the flag.Value of -web-trusted-proxy.
-type proxiesValue struct {
-	p   *[]netip.Prefix
-	raw string
+// listValue is the flag.Value of a comma-separated list that parse
+// reads: -web-trusted-proxy, -web-host.
+type listValue[T any] struct {
+	p     *[]T
+	parse func(string) ([]T, error)
+	raw   string
 }
 
-func (v *proxiesValue) String() string {
+func (v *listValue[T]) String() string {
 	if v == nil {
 		return ""
 	}
 	return v.raw
 }
 
-func (v *proxiesValue) Set(s string) error {
-	ps, err := web.ParseProxies(s)
+func (v *listValue[T]) Set(s string) error {
+	list, err := v.parse(s)
 	if err != nil {
 		return err
 	}
-	*v.p, v.raw = ps, s
-	return nil
-}
-
-// hostsValue is the flag.Value of -web-host.
-type hostsValue struct {
-	p   *[]string
-	raw string
-}
-
-func (v *hostsValue) String() string {
-	if v == nil {
-		return ""
-	}
-	return v.raw
-}
-
-func (v *hostsValue) Set(s string) error {
-	hs, err := web.ParseHosts(s)
-	if err != nil {
-		return err
-	}
-	*v.p, v.raw = hs, s
+	*v.p, v.raw = list, s
 	return nil
 }
 
