@@ -83,7 +83,9 @@ func (w Watchdog) Run(done <-chan struct{}) {
 	if stall <= 0 {
 		stall = StallTimeout
 	}
-	period := min(max(min(idle, stall)/8, 20*time.Millisecond), 5*time.Second)
+	// Checked often enough to end a session within a thirtieth of its
+	// time (a second of the default stall time) past it.
+	period := min(max(min(idle, stall)/30, 20*time.Millisecond), 5*time.Second)
 	tick := time.NewTicker(period)
 	defer tick.Stop()
 	cut := w.Cut
