@@ -42,7 +42,7 @@ func (w *webFlags) define(fs *flagSet) {
 	fs.duration(&w.stall, "web-stall", web.DefaultStallTimeout, timeoutKind, "a web page that reads nothing for this long (a write it does not take, a ping it does not answer) is dropped, saying so in the log")
 	fs.int(&w.message, "web-message", web.DefaultMaxMessage, messageKind, "the largest message the page may send, in bytes")
 	fs.int(&w.rate, "web-rate", web.DefaultMessageRate, messageRateKind, "messages a second the page may send, a second's worth at once")
-	fs.value(&listValue[string]{p: &w.hosts, parse: web.ParseHosts}, "web-host", "the `names` (or addresses, comma-separated) browsers reach the server by besides its own addresses, its name and localhost: a public name, a reverse proxy's; a page on any other is refused its WebSocket")
+	fs.value(&listValue[string]{p: &w.hosts, parse: web.ParseHosts}, "web-host", "the `names` (or addresses, comma-separated) browsers reach the server by besides its own addresses, its name and localhost: a public name, a reverse proxy's, an address forwarded to it (NAT, a container's host); a page on any other is refused its WebSocket")
 	fs.value(&listValue[netip.Prefix]{p: &w.proxies, parse: web.ParseProxies}, "web-trusted-proxy", "the reverse `proxies` (addresses or networks, comma-separated) whose X-Forwarded-For names a web player's address; from any other, the connection's address counts")
 }
 
