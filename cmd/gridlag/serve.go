@@ -99,6 +99,9 @@ func (f *serverFlags) start() (ctx context.Context, c host.Config, logger *log.L
 	ctx, hurry, stop := host.Signals(stopSignals...)
 	c = f.host
 	fillHost(&c, f.fs, logger)
+	if limit := c.MemoryLimit.Apply(os.Getenv("GOMEMLIMIT")); !c.MemoryLimit.Given {
+		c.Settings = append(c.Settings, "memory_limit", limit) // the start line says it, given or not
+	}
 	c.Hurry = hurry
 	return ctx, c, logger, func() { stop(); closeLog() }, nil
 }

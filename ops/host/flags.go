@@ -84,6 +84,7 @@ func (c *Config) RegisterServerFlags(fs *cli.FlagSet) {
 	fs.Duration(&c.Jitter, "jitter", 0, client.JitterRange, "the injected jitter SSH and web players and the bots start with: 0..J extra per message")
 	fs.Group(GroupOps)
 	fs.Duration(&c.Drain, "drain", 10*time.Second, cli.Length, "on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
+	c.MemoryLimit.RegisterFlags(fs)
 	fs.Check(func() error {
 		if c.Addr == "" && c.SSHAddr == "" && c.WebAddr == "" {
 			return errors.New("-addr \"\" needs -ssh or -web: nobody could join")

@@ -72,6 +72,10 @@ type Config struct {
 	// Drain is how long the players are warned and play on when the
 	// server stops, before it closes (-drain); 0 closes at once.
 	Drain time.Duration
+	// MemoryLimit is the process's soft memory limit (-memory-limit),
+	// applied by the command that runs the host: it is the process's,
+	// not one host's.
+	MemoryLimit server.MemoryLimit
 	// Hurry brings the signals after the first (Signals): one ends the
 	// drain at once.
 	Hurry <-chan os.Signal
