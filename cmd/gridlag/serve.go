@@ -99,9 +99,6 @@ func (f *serverFlags) start() (ctx context.Context, c host.Config, logger *log.L
 	ctx, hurry, stop := host.Signals(stopSignals...)
 	c = f.host
 	fillHost(&c, f.fs, logger)
-	if limit := c.MemoryLimit.Apply(os.Getenv("GOMEMLIMIT")); !c.MemoryLimit.Given {
-		c.Settings = append(c.Settings, "memory_limit", limit) // the start line says it, given or not
-	}
 	c.Hurry = hurry
 	return ctx, c, logger, func() { stop(); closeLog() }, nil
 }
@@ -143,8 +140,20 @@ func (f *serverFlags) runServe([]string) error {
 	return serveHost(ctx, c)
 }
 
-// serveHost runs the host: host.Run, or a test's stand-in.
-var serveHost = host.Run
+// serveHost runs the host with the process's memory limit set
+// (host.Run), or a test's stand-in.
+var serveHost = func(ctx context.Context, c host.Config) error {
+	setMemoryLimit(&c)
+	return host.Run(ctx, c)
+}
+
+// setMemoryLimit sets the process's soft memory limit as -memory-limit
+// (or GOMEMLIMIT) says, and has the start line say it, given or not.
+func setMemoryLimit(c *host.Config) {
+	if limit := c.MemoryLimit.Apply(os.Getenv("GOMEMLIMIT")); !c.MemoryLimit.Given {
+		c.Settings = append(c.Settings, "memory_limit", limit)
+	}
+}
 
 // runTeach runs a server and, on this terminal, the teacher's screen of
 // room args[0], over a teacher's connection into it (whoever runs the
@@ -161,6 +170,7 @@ func (f *serverFlags) runTeach(args []string) error {
 		return err
 	}
 	defer done()
+	setMemoryLimit(&c)
 	h, err := host.Start(c)
 	if err != nil {
 		return err

@@ -165,7 +165,11 @@ func quietSSH(tb testing.TB, cfg world.Config) (ss *sshd.Server, close func()) {
 	tb.Helper()
 	g, addr := quietGame(tb, cfg)
 	ss, err := sshd.New(sshd.Options{GameAddr: addr, Dial: g.Dial, HostKeyPath: filepath.Join(tb.TempDir(), "host_key"),
-		MaxSessions: 1000, MaxPerAddr: 1000, Logger: quietLogger()})
+		MaxSessions: 1000, MaxPerAddr: 1000, Logger: quietLogger(),
+		// Sixteen huge screens drawn at once under the race detector on a
+		// busy machine can take longer than the default handshake's 10 s
+		// to show the game: a hang guard here, not what is measured.
+		HandshakeTimeout: time.Minute, BannerTimeout: time.Minute})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -177,7 +181,8 @@ func quietSSH(tb testing.TB, cfg world.Config) (ss *sshd.Server, close func()) {
 func quietWeb(tb testing.TB, cfg world.Config) (ws *Server, close func()) {
 	tb.Helper()
 	g, addr := quietGame(tb, cfg)
-	ws = startWeb(tb, Options{GameAddr: addr, Dial: g.Dial, MaxSessions: 1000, MaxPerAddr: 1000, Logger: quietLogger()})
+	ws = startWeb(tb, Options{GameAddr: addr, Dial: g.Dial, MaxSessions: 1000, MaxPerAddr: 1000, Logger: quietLogger(),
+		HandshakeTimeout: time.Minute})
 	return ws, func() { ws.Close(); g.Close() }
 }
 
