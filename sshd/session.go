@@ -245,7 +245,7 @@ func openScreen(next sessionHandler) sessionHandler {
 			return
 		}
 		tty := remote.NewTty(ss, remote.WindowOf(ss.pty.Window.Width, ss.pty.Window.Height), remote.CanShift(ti))
-		screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+		screen, err := remote.NewScreen(tty, ti, ss.log)
 		if err != nil {
 			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
 			return

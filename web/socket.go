@@ -17,7 +17,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/coder/websocket"
-	"github.com/gdamore/tcell/v2"
 
 	"gridlag/admit"
 	"gridlag/client"
@@ -195,7 +194,7 @@ func (so *socket) run() {
 	}
 	win := remote.WindowOf(h.Cols, h.Rows)
 	so.tty = remote.NewTty(wsWriter{so.c}, win, remote.CanShift(ti))
-	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(so.tty, ti)
+	screen, err := remote.NewScreen(so.tty, ti, so.log)
 	if err != nil {
 		so.finish(ending{Reason: "the server cannot drive your terminal", Status: 1}, websocket.StatusInternalError)
 		return
