@@ -210,6 +210,10 @@ func TestTcellFiniWaitsOnAFullEventQueue(t *testing.T) {
 	for range 5 {
 		tty.in <- bytes.Repeat([]byte("j"), 128)
 	}
+	events := s.(eventQueue).EventQ()
+	for len(events) < cap(events) {
+		time.Sleep(time.Millisecond) // the queue full, the main loop in its send
+	}
 	done := make(chan struct{})
 	go func() {
 		s.Fini()
@@ -226,7 +230,6 @@ func TestTcellFiniWaitsOnAFullEventQueue(t *testing.T) {
 		t.Fatal("tcell's Fini returned with its event queue full: upstream fixed it; remote's screen.Fini note is out of date")
 	default:
 	}
-	events := s.(eventQueue).EventQ()
 	for {
 		select {
 		case <-events:
