@@ -92,6 +92,8 @@ func (s *Server) countSession(next sessionHandler) sessionHandler {
 		}
 		defer s.wg.Done()
 		defer s.sessWG.Done()
+		s.running.Add(1)
+		defer s.running.Add(-1)
 		if ss.conn != nil {
 			ss.conn.sessionStarted()
 			defer ss.conn.sessionEnded()
