@@ -83,7 +83,15 @@ func (s *screen) Fini() {
 				select {
 				case <-events:
 				case <-done:
-					return
+					// What is left goes too: a post still on its way
+					// (a size's, an Escape's timer) finds room.
+					for {
+						select {
+						case <-events:
+						default:
+							return
+						}
+					}
 				}
 			}
 		}()

@@ -59,9 +59,11 @@ type Tty struct {
 	reading bool // the screen's input loop has read: the screen is up
 
 	// The input processor the pump scans the input into, on the
-	// screen's event queue: set once by attach, before attached is
-	// closed. scanning is held while the pump scans; stopped, under it,
-	// says the screen let go: no more scanning.
+	// screen's event queue, set once by attach before attached is
+	// closed, and told the screen's size (where it clips the mouse's
+	// reports). scanning is held while it is used (tcell's processor is
+	// not safe for concurrent use): the pump's scans, the sizes; stopped,
+	// under it, says the screen let go: no more of either.
 	input    tcell.InputProcessor
 	attached chan struct{}
 	scanning sync.Mutex
@@ -151,12 +153,25 @@ func (t *Tty) scan(chunk []byte) bool {
 // attach makes ip, tcell's input processor on the screen's event queue,
 // the one the pump scans the input into, once the screen is up.
 func (t *Tty) attach(ip tcell.InputProcessor) {
+	t.scanning.Lock()
+	t.input = ip
+	t.scanning.Unlock()
+	t.resizeInput()
+	close(t.attached)
+}
+
+// resizeInput tells the input processor the screen's size, as tcell
+// tells its own.
+func (t *Tty) resizeInput() {
+	t.scanning.Lock()
+	defer t.scanning.Unlock()
+	if t.input == nil || t.stopped {
+		return
+	}
 	t.mu.Lock()
 	size := t.win.size
-	t.input = ip
-	close(t.attached)
 	t.mu.Unlock()
-	ip.SetSize(size.Width, size.Height) // where the mouse's reports are clipped
+	t.input.SetSize(size.Width, size.Height)
 }
 
 // stopScanning waits for a scan under way to end and makes it the last.
@@ -203,11 +218,8 @@ func (t *Tty) showWindow(win Window) bool {
 	moved := win.off != t.win.off && t.started && !t.closed
 	t.win = win
 	cb := t.onResize
-	ip := t.input
 	t.mu.Unlock()
-	if ip != nil {
-		ip.SetSize(win.size.Width, win.size.Height)
-	}
+	t.resizeInput()
 	if moved {
 		// The screen moves on the terminal: what it showed at its old
 		// place goes; tcell repaints it whole at the new one.
