@@ -189,16 +189,18 @@ func (s *Server) Close() error {
 				so.cut()
 			}
 		},
-		Running: func() int {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			return len(s.live)
-		},
-		Hurry: s.hurry, Log: s.log,
+		Running: s.running, Hurry: s.hurry, Log: s.log,
 	})
 	s.abandoned.Add(uint64(n))
 	s.log.Info("web server closed")
 	return err
+}
+
+// running is how many sessions the server runs.
+func (s *Server) running() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.live)
 }
 
 // Hurry makes a Close under way, or to come, close at once: the
