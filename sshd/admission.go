@@ -13,6 +13,8 @@ type Stats struct {
 	// running after the grace period with their connections closed (see
 	// remote.CloseSessions).
 	Abandoned uint64
+	// Sessions is how many session handlers run now.
+	Sessions int
 }
 
 // The kinds of refusals, cuts and evictions the server counts (labels for

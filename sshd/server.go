@@ -362,7 +362,7 @@ func (s *Server) refuseConn(c net.Conn, r admit.Refusal) {
 // Stats returns the server's counts of refusals, cuts and evictions by
 // kind.
 func (s *Server) Stats() Stats {
-	return Stats{Refused: s.refused.snapshot(), Resizes: s.resizes.Load(), Abandoned: s.abandoned.Load()}
+	return Stats{Refused: s.refused.snapshot(), Resizes: s.resizes.Load(), Abandoned: s.abandoned.Load(), Sessions: int(s.running.Load())}
 }
 
 // endHandshake counts connection c as past its handshake: it has opened a

@@ -217,11 +217,13 @@ type Stats struct {
 	// running after the grace period with their connections closed (see
 	// remote.CloseSessions).
 	Abandoned uint64
+	// Sessions is how many sessions run now.
+	Sessions int
 }
 
 // Stats returns the server's counts.
 func (s *Server) Stats() Stats {
-	return Stats{Resizes: s.resizes.Load(), Abandoned: s.abandoned.Load()}
+	return Stats{Resizes: s.resizes.Load(), Abandoned: s.abandoned.Load(), Sessions: s.running()}
 }
 
 func (s *Server) isClosed() bool {

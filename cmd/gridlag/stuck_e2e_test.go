@@ -193,22 +193,22 @@ func (ps *probedServer) afterClientsWent(t *testing.T, baseline int) {
 	t.Logf("goroutines: %d before the clients came, %d after they went", baseline, n)
 }
 
-// sshClient is the real OpenSSH client on a terminal it forces (-tt),
+// opensshClient is the real OpenSSH client on a terminal it forces (-tt),
 // its input a pipe the test writes.
-type sshClient struct {
+type opensshClient struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	out    *admittest.Log
 	exited chan error
 }
 
-func startSSHClient(t *testing.T, addr, user string) *sshClient {
+func startOpenSSH(t *testing.T, addr, user string) *opensshClient {
 	t.Helper()
 	if _, err := exec.LookPath("ssh"); err != nil {
 		t.Skip("the test needs the OpenSSH client, which is not installed (.ci/run installs it)")
 	}
 	host, port, _ := strings.Cut(addr, ":")
-	sc := &sshClient{out: &admittest.Log{}, exited: make(chan error, 1)}
+	sc := &opensshClient{out: &admittest.Log{}, exited: make(chan error, 1)}
 	sc.cmd = exec.Command("ssh", "-F", "/dev/null", "-tt", "-p", port, "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
 		"-o", "LogLevel=ERROR", "-o", "PubkeyAuthentication=no", "-o", "PasswordAuthentication=no", user+"@"+host)
 	in, err := sc.cmd.StdinPipe()
@@ -227,7 +227,7 @@ func startSSHClient(t *testing.T, addr, user string) *sshClient {
 
 // waitOutput waits (a hang guard of a minute) until the client's
 // terminal got text.
-func (sc *sshClient) waitOutput(t *testing.T, text string) {
+func (sc *opensshClient) waitOutput(t *testing.T, text string) {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); !strings.Contains(sc.out.String(), text); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -247,9 +247,9 @@ func (sc *sshClient) waitOutput(t *testing.T, text string) {
 func TestBadBytesOverSSHLeaveNothing(t *testing.T) {
 	ps := startProbedServer(t, "")
 	baseline := ps.idleBaseline(t)
-	var clients []*sshClient
+	var clients []*opensshClient
 	for i, b := range badBytes {
-		sc := startSSHClient(t, ps.sshAddr, fmt.Sprintf("byte%d", i))
+		sc := startOpenSSH(t, ps.sshAddr, fmt.Sprintf("byte%d", i))
 		sc.waitOutput(t, "gridlag over ssh")
 		if _, err := io.WriteString(sc.in, b); err != nil {
 			t.Fatal(err)
