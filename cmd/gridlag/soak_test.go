@@ -32,15 +32,18 @@ import (
 	"gridlag/web"
 )
 
-// TestSoak runs a headless game with its SSH front end under churn,
-// garbage, slow readers, ping floods and connection floods, room churn,
-// lobby floods, name impersonation and resumes from another address, SSH
-// sockets that never send a banner and SSH sessions on huge terminals
-// flooding window changes, while an honest player plays from its own
-// address and an honest SSH player connects and plays from another, for
-// $SOAK (default 10m). It prints what the process holds against its
-// baseline, the log's growth, the honest players' round trips,
-// acknowledgements and handshakes, and the SSH front end's refusals. Run
+// TestSoak runs a headless game with its SSH and web front ends under
+// churn, garbage, slow readers, ping floods and connection floods, room
+// churn, lobby floods, name impersonation and resumes from another
+// address, SSH sockets that never send a banner and SSH sessions on huge
+// terminals flooding window changes, SSH and web sessions typing issue
+// 30's bytes, and the web attacks (huge terminals, pages that stop
+// reading, foreign Hosts, floods, garbage), while an honest player plays
+// from its own address and an honest SSH player and an honest web player
+// connect and play from others, for $SOAK (default 10m). It prints what
+// the process holds against its baseline, the log's growth, the honest
+// players' round trips, acknowledgements and handshakes, the front ends'
+// refusals, the sessions left and the CPU once the attacks stopped. Run
 // it with `make soak` (SOAK=2m make soak); SOAK_ONLY="room churn" runs
 // the attacks named (comma-separated) alone, SOAK_MAP=1024x1024 plays on
 // a generated map of that size.
