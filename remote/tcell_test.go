@@ -119,23 +119,7 @@ func TestTcellSpinsOnInvalidUTF8(t *testing.T) {
 		t.Skip("runs child processes")
 	}
 	for _, input := range []string{"\xff", "\xc3j"} {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestTcellSpinsOnInvalidUTF8$", "-test.v")
-		cmd.Env = append(os.Environ(), tcellSpinChild+"="+input)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		select {
-		case <-exited:
-		case <-time.After(2 * time.Minute): // a hang guard
-			cmd.Process.Kill()
-			<-exited
-			t.Fatalf("the child of %q never reported:\n%s", input, out.String())
-		}
-		report := out.String()
+		report := runChild(t, "TestTcellSpinsOnInvalidUTF8", tcellSpinChild+"="+input)
 		switch {
 		case strings.Contains(report, "SPINNING"):
 			t.Logf("%q: %s", input, line(report, "SPINNING"))
@@ -145,6 +129,29 @@ func TestTcellSpinsOnInvalidUTF8(t *testing.T) {
 			t.Errorf("%q: the child said:\n%s", input, report)
 		}
 	}
+}
+
+// runChild runs the test named again in a child process with env set
+// (NAME=value), and returns what it printed; the child reports and exits.
+func runChild(t *testing.T, test, env string) string {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$", "-test.v")
+	cmd.Env = append(os.Environ(), env)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case <-exited:
+	case <-time.After(2 * time.Minute): // a hang guard
+		cmd.Process.Kill()
+		<-exited
+		t.Fatalf("the child (%s) never reported:\n%s", env, out.String())
+	}
+	return out.String()
 }
 
 // line is the line of s that holds sub.
@@ -157,14 +164,22 @@ func line(s, sub string) string {
 	return ""
 }
 
-// spinChild feeds input to tcell's screen, ends the input, calls Fini and
-// reports FINI RETURNED if it returns, or SPINNING once tcell's main loop
-// was seen in scanInput for a second on end with Fini not returned, then
-// exits: its spinning goroutine would never end.
+// spinChild feeds input to tcell's screen, waits for its main loop to
+// take it, ends the input, calls Fini and reports FINI RETURNED if it
+// returns, or SPINNING once tcell's main loop was seen in scanInput for a
+// second on end with Fini not returned, then exits: its spinning
+// goroutine would never end. (Should tcell take the bytes and go back to
+// its loop, scanInput is never seen: after 30 s that counts as returned.)
 func spinChild(t *testing.T, input string) {
 	s, tty := rawScreen(t)
 	for _, b := range []byte(input) {
 		tty.in <- []byte{b} // a byte a read, as a client typing
+	}
+	for deadline := time.Now().Add(30 * time.Second); !stacksWith("tcell/v2.(*tScreen).scanInput"); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) { // the bytes were taken long ago
+			fmt.Println("FINI RETURNED: the main loop never stayed in scanInput")
+			os.Exit(0)
+		}
 	}
 	close(tty.in)
 	done := make(chan struct{})
@@ -264,23 +279,7 @@ func TestTcellFiniWaitsOnItsInputLoop(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a child process")
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestTcellFiniWaitsOnItsInputLoop$", "-test.v")
-	cmd.Env = append(os.Environ(), tcellKeychanChild+"=1")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	select {
-	case <-exited:
-	case <-time.After(2 * time.Minute): // a hang guard
-		cmd.Process.Kill()
-		<-exited
-		t.Fatalf("the child never reported:\n%s", out.String())
-	}
-	report := out.String()
+	report := runChild(t, "TestTcellFiniWaitsOnItsInputLoop", tcellKeychanChild+"=1")
 	switch {
 	case strings.Contains(report, "HUNG"):
 		t.Log(line(report, "HUNG"))

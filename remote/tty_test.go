@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+
+	"gridlag/admit/admittest"
 )
 
 // startHook is a remote Tty whose client changes its window just as the
@@ -129,7 +131,7 @@ func TestScreenFiniTakesTheInputOnItsWay(t *testing.T) {
 	}
 	pr.Close() // the connection closes
 	<-written
-	waitGoroutines(t, baseline)
+	admittest.Settle(t, baseline, nil)
 }
 
 // stallingWriter is a client that stops reading once stall is closed: a
@@ -178,18 +180,5 @@ func TestScreenFiniIsBounded(t *testing.T) {
 		t.Fatal("Fini did not return while the client read nothing")
 	}
 	close(conn.closed) // the front end closes the connection
-	waitGoroutines(t, baseline)
-}
-
-// waitGoroutines waits (a hang guard of a minute) until no more
-// goroutines run than baseline, and fails with their stacks if that
-// never happens.
-func waitGoroutines(t *testing.T, baseline int) {
-	t.Helper()
-	for deadline := time.Now().Add(time.Minute); runtime.NumGoroutine() > baseline; time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			buf := make([]byte, 1<<20)
-			t.Fatalf("%d goroutines, %d before:\n%s", runtime.NumGoroutine(), baseline, buf[:runtime.Stack(buf, true)])
-		}
-	}
+	admittest.Settle(t, baseline, nil)
 }

@@ -2,7 +2,6 @@ package sshd
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -55,24 +54,11 @@ func TestCloseStopsWaitingForAStuckSession(t *testing.T) {
 		tm.waitText("hello ada")
 		openTerm(t, dialSSH(t, s, "stuck", nil), "xterm-256color", 80, 24)
 		<-started
-		begun := time.Now()
+		var hurry func()
 		if hurried {
-			s.Hurry()
+			hurry = s.Hurry
 		}
-		if !admittest.Ends(func() { s.Close() }) {
-			t.Fatal("Close did not return with a session that will not end")
-		}
-		took := time.Since(begun)
-		t.Logf("hurried %v: Close returned after %v (grace %v)", hurried, took, remote.CloseGrace+remote.CutGrace)
-		if !hurried && took < remote.CloseGrace {
-			t.Errorf("Close returned after %v, before the grace period (%v)", took, remote.CloseGrace)
-		}
-		if n := s.Stats().Abandoned; n != 1 {
-			t.Errorf("%d sessions abandoned, want 1", n)
-		}
-		if !strings.Contains(lb.String(), "sessions=1") || lb.Count("did not end after their connections were closed") != 1 {
-			t.Errorf("the log does not say one session was left behind:\n%s", lb.String())
-		}
+		admittest.CloseLeavesOneBehind(t, func() { s.Close() }, hurry, remote.CloseGrace, func() uint64 { return s.Stats().Abandoned }, &lb)
 		if !hurried {
 			tm.waitText("gridlag: server stopped")
 			if status, _ := tm.waitExit(time.Now()); status != 0 {

@@ -1,10 +1,8 @@
 package sshd
 
 import (
-	"bytes"
 	"io"
 	"runtime"
-	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -78,21 +76,6 @@ func FuzzSSHInput(f *testing.F) {
 			}
 		}
 		c.Close() // the client goes
-		waitSessionsGone(t, s, baseline)
+		admittest.Settle(t, baseline, func() int { return int(s.running.Load()) })
 	})
-}
-
-// waitSessionsGone waits (a hang guard) until s runs no session and no
-// more goroutines run than baseline, and fails with their stacks if that
-// never happens.
-func waitSessionsGone(t *testing.T, s *Server, baseline int) {
-	t.Helper()
-	for deadline := time.Now().Add(waitLong); s.running.Load() > 0 || runtime.NumGoroutine() > baseline; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			var buf bytes.Buffer
-			pprof.Lookup("goroutine").WriteTo(&buf, 1)
-			t.Fatalf("%d sessions and %d goroutines (%d before) %v after the client went:\n%s",
-				s.running.Load(), runtime.NumGoroutine(), baseline, waitLong, buf.String())
-		}
-	}
 }

@@ -1,14 +1,11 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"runtime"
-	"runtime/pprof"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/log"
 	"github.com/coder/websocket"
@@ -70,14 +67,7 @@ func FuzzWebInput(f *testing.F) {
 		c.Write(ctx, websocket.MessageText, mustJSON(t, size{Cols: int(rows), Rows: int(cols)}))
 		c.Write(ctx, websocket.MessageBinary, input[half:])
 		c.CloseNow() // the page goes
-		for deadline := time.Now().Add(waitLong); s.running() > 0 || runtime.NumGoroutine() > baseline; time.Sleep(5 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				var buf bytes.Buffer
-				pprof.Lookup("goroutine").WriteTo(&buf, 1)
-				t.Fatalf("%d sessions and %d goroutines (%d before) %v after the page went:\n%s",
-					s.running(), runtime.NumGoroutine(), baseline, waitLong, buf.String())
-			}
-		}
+		admittest.Settle(t, baseline, s.running)
 	})
 }
 
