@@ -52,10 +52,11 @@ func startProbedServer(t *testing.T, tags string, args ...string) *probedServer 
 	if runtime.GOOS != "linux" {
 		t.Skip("reads the server's CPU time from /proc")
 	}
-	bin := filepath.Join(t.TempDir(), "gridlag")
-	build := exec.Command("go", "build", "-tags", tags, "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build -tags %q: %v\n%s", tags, err, out)
+	var bin string
+	if tags == "" {
+		bin = buildBinary(t)
+	} else {
+		bin = buildBinary(t, tags)
 	}
 	ps := &probedServer{dir: t.TempDir(), sshAddr: freeAddr(t), webAddr: freeAddr(t), opsAddr: freeAddr(t),
 		logs: &admittest.Log{}, exited: make(chan error, 1)}
