@@ -13,11 +13,11 @@ import (
 // the terminal (Fini) before the session goes on ending without it.
 const finiGrace = 5 * time.Second
 
-// NewScreen returns the screen of a remote session: tcell's, on tty with
+// newScreen returns the screen of a remote session: tcell's, on tty with
 // the terminal description ti, not yet initialised, whose input the tty
 // scans itself (see Tty) and whose Fini lets go of the terminal in
 // bounded time (see screen.Fini). Its lines go to log.
-func NewScreen(tty *Tty, ti *terminfo.Terminfo, log *SessionLog) (tcell.Screen, error) {
+func newScreen(tty *Tty, ti *terminfo.Terminfo, log *SessionLog) (tcell.Screen, error) {
 	s, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
 	if err != nil {
 		return nil, err

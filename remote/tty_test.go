@@ -104,7 +104,7 @@ func TestScreenFiniTakesTheInputOnItsWay(t *testing.T) {
 	tty := NewTty(io.Discard, WindowOf(80, 24), false)
 	pr, pw := io.Pipe()
 	go tty.Pump(pr)
-	screen, err := NewScreen(tty, ti, nil)
+	screen, err := newScreen(tty, ti, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestScreenFiniIsBounded(t *testing.T) {
 	}
 	conn := stallingWriter{stall: make(chan struct{}), closed: make(chan struct{})}
 	tty := NewTty(conn, WindowOf(80, 24), false)
-	s, err := NewScreen(tty, ti, nil)
+	s, err := newScreen(tty, ti, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

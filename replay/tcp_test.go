@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"net"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,11 +122,7 @@ func TestGameOverTCPReplaysEveryState(t *testing.T) {
 		t.Fatalf("%d States recorded in %v at 20 Hz", len(recorded), length)
 	}
 
-	calls, _, err := gameCalls(rec.Events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := newGameRun(rec.Header.Game, calls, Changes{})
+	r := newGameRun(rec, Changes{})
 	var replayed []seenView
 	r.d.Journal(func(c client.Call) {
 		if c.Kind == client.CallCheck {
@@ -150,7 +147,7 @@ func TestGameOverTCPReplaysEveryState(t *testing.T) {
 	if err != nil || res.Mismatch != "" || res.Checked != len(recorded) {
 		t.Fatalf("Play checked %d States of %d: %q, %v", res.Checked, len(recorded), res.Mismatch, err)
 	}
-	t.Logf("%v of play: %d States, %d events, %d bytes", length, len(recorded), len(rec.Events), rec.Size)
+	t.Logf("%v of play: %d States, %d events, %d bytes", length, len(recorded), rec.Count, rec.Size)
 }
 
 // TestVerifyCutRecording: a recording cut by its size limit may end after
@@ -159,13 +156,42 @@ func TestGameOverTCPReplaysEveryState(t *testing.T) {
 func TestVerifyCutRecording(t *testing.T) {
 	a := timedCheck{at: time.Second, CheckView: record.CheckView{Predicted: grid.Pos{X: 3, Y: 4}}}
 	b := timedCheck{at: 2 * time.Second, CheckView: record.CheckView{Predicted: grid.Pos{X: 4, Y: 4}}}
+	verify := func(recorded, replayed []timedCheck, cut bool) (int, string) {
+		var buf bytes.Buffer
+		w, err := record.NewWriter(&buf, record.Header{Kind: record.KindGame, Game: &record.Game{Name: "ada"}}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range recorded {
+			w.Write(record.Event{At: c.at - time.Millisecond, Kind: record.Update})
+			w.Write(c.Event(c.at))
+		}
+		if err := w.Close(3 * time.Second); err != nil {
+			t.Fatal(err)
+		}
+		rec, err := record.Parse(buf.Bytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := newChecker(rec)
+		for _, got := range replayed {
+			c.replayed(got)
+		}
+		return c.result(cut)
+	}
 	if n, m := verify([]timedCheck{a}, []timedCheck{a, b}, true); n != 1 || m != "" {
 		t.Fatalf("cut: %d checked, %q", n, m)
 	}
-	if n, m := verify([]timedCheck{a}, []timedCheck{a, b}, false); n != 1 || m == "" {
+	if n, m := verify([]timedCheck{a}, []timedCheck{a, b}, false); n != 1 || m != "the replay got 1 States more than the recording" {
 		t.Fatalf("complete: %d checked, %q", n, m)
 	}
-	if _, m := verify([]timedCheck{a, b}, []timedCheck{a}, true); m == "" {
-		t.Fatal("cut: a State recorded and not replayed passed")
+	if n, m := verify([]timedCheck{a, b}, []timedCheck{a}, true); n != 1 || !strings.Contains(m, "t=2s: the recording has a State the replay never got (2 recorded, 1 replayed)") {
+		t.Fatalf("cut: a State recorded and not replayed: %d, %q", n, m)
+	}
+	if n, m := verify([]timedCheck{a, b}, []timedCheck{a, a, b}, false); n != 1 || !strings.HasPrefix(m, "t=2s: recorded sees (4,4)") {
+		t.Fatalf("a different view: %d, %q", n, m)
+	}
+	if n, m := verify([]timedCheck{a, b}, []timedCheck{a, b}, false); n != 2 || m != "" {
+		t.Fatalf("the same views: %d, %q", n, m)
 	}
 }

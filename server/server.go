@@ -73,6 +73,7 @@ type Server struct {
 	queuer queuer                 // the loop's encoder and queue of a flush's few envelopes
 	slow   []*conn
 	ticks  tickMarks // the ticks' costs, measured for the hub's admission
+	fall   fall      // the watch on a crowd's going (release.go)
 }
 
 // New returns a server with the given options; zero options take their
@@ -400,6 +401,7 @@ func (s *Server) loop() {
 		now = s.now()
 		if summaries.due(now) {
 			s.warn.Flush()
+			s.watchFall(now)
 		}
 		if janitor.due(now) {
 			s.dropSilent(now)
@@ -480,6 +482,7 @@ func (s *Server) handle(ev event) {
 	switch ev.kind {
 	case evConnect:
 		s.conns[c.id] = c
+		s.fall.peak = max(s.fall.peak, len(s.conns))
 		s.log.Debug("connect", "conn", c.id, "remote", c.remote)
 		s.hub.Connect(s.now(), c.id, c.from)
 	case evMessage:

@@ -193,6 +193,16 @@ func TestBadHostKeyIsAnError(t *testing.T) {
 	if _, err := New(Options{}); err == nil {
 		t.Error("New accepted an empty host key path")
 	}
+	shadow := filepath.Join(t.TempDir(), "shadow")
+	os.WriteFile(shadow, []byte("root:$6$hunter2:19700:0:99999:7:::\n"), 0o600)
+	for path, want := range map[string]string{
+		shadow:      "sshd: host key " + shadow + ": ssh: no key found",
+		"/dev/zero": "sshd: host key: /dev/zero is not a regular file",
+	} {
+		if _, err := New(Options{HostKeyPath: path}); err == nil || err.Error() != want && !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("host key %s: %v, want %q, quoting none of the file", path, err, want)
+		}
+	}
 }
 
 // The SSH user name is the player's name, sanitised; a key's fingerprint

@@ -77,6 +77,12 @@ func TestTeachersFile(t *testing.T) {
 	if _, err := LoadTeachers(filepath.Join(t.TempDir(), "none"), nil); err == nil {
 		t.Error("a missing file loaded")
 	}
+	shadow := filepath.Join(t.TempDir(), "shadow")
+	os.WriteFile(shadow, []byte("# users\nroot:$6$hunter2:19700:0:99999:7:::\nroot aGVsbG8= hunter2\n"), 0o600)
+	if _, err := LoadTeachers(shadow, nil); err == nil || strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "root") ||
+		!strings.Contains(err.Error(), shadow+", line 2: no public key, nor any before it") {
+		t.Errorf("a file that is no authorized_keys: %v, want one saying so, quoting none of it", err)
+	}
 
 	// Changed: bob in place of ada (a later time, another size).
 	next := writeTeachers(t, bob, bob)

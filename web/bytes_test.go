@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -37,33 +38,41 @@ func sshPlayer(t testing.TB, s *sshd.Server) player {
 		t.Fatal(err)
 	}
 	cc := &admittest.CountingConn{Conn: raw}
+	term := vt.New(100, 40)
+	return player{wire: cc, term: term, send: sshTerminal(t, cc, "ada", 100, 40, term)}
+}
+
+// sshTerminal opens an SSH session on conn as user with a key of its
+// own, on an xterm-256color terminal of cols x rows drawing on out, and
+// returns what sends it keys.
+func sshTerminal(t testing.TB, conn net.Conn, user string, cols, rows int, out io.Writer) (send func(keys string)) {
+	t.Helper()
 	_, priv, _ := ed25519.GenerateKey(rand.Reader)
 	key, _ := gossh.NewSignerFromKey(priv)
-	cfg := &gossh.ClientConfig{User: "ada", Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
+	cfg := &gossh.ClientConfig{User: user, Auth: []gossh.AuthMethod{gossh.PublicKeys(key)},
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: waitLong}
-	conn, chans, reqs, err := gossh.NewClientConn(cc, raw.RemoteAddr().String(), cfg)
+	sc, chans, reqs, err := gossh.NewClientConn(conn, conn.RemoteAddr().String(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := gossh.NewClient(conn, chans, reqs)
+	c := gossh.NewClient(sc, chans, reqs)
 	t.Cleanup(func() { c.Close() })
 	sess, err := c.NewSession()
 	if err != nil {
 		t.Fatal(err)
 	}
-	term := vt.New(100, 40)
-	sess.Stdout = term
+	sess.Stdout = out
 	in, err := sess.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sess.RequestPty("xterm-256color", 40, 100, gossh.TerminalModes{}); err != nil {
+	if err := sess.RequestPty("xterm-256color", rows, cols, gossh.TerminalModes{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := sess.Shell(); err != nil {
 		t.Fatal(err)
 	}
-	return player{wire: cc, term: term, send: func(keys string) { in.Write([]byte(keys)) }}
+	return func(keys string) { io.WriteString(in, keys) }
 }
 
 // webPlayer plays in a browser's stead (a 100x40 terminal).

@@ -7,6 +7,7 @@ import (
 	stdlog "log"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,7 @@ type Server struct {
 	game      *remote.Game // the default handler's game, which keeps dropped avatars by identity
 	handler   func(ctx context.Context, p *remote.Player) error
 	page      *page
+	hosts     *hostSet      // the names the server answers to (see host.go)
 	sessions  *admit.Slots  // WebSockets, in all and per client address
 	conns     *admit.Slots  // open connections, in all and per connection address
 	resizes   atomic.Uint64 // page sizes that resized a session's screen (see resizer)
@@ -69,6 +71,7 @@ func New(opts Options) (*Server, error) {
 		warn:      ratelog.New(opts.Logger, 0, nil),
 		handler:   opts.Handler,
 		page:      pg,
+		hosts:     newHostSet(opts.Hosts),
 		sessions:  admit.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
 		conns:     admit.NewSlots(connsPerSession*opts.MaxSessions, connsPerSession*opts.MaxPerAddr, "connections", "connections"),
 		live:      make(map[*socket]struct{}),
@@ -136,10 +139,11 @@ func (s *Server) Serve(ln net.Listener) error {
 		ln.Close()
 		return ErrServerClosed
 	}
+	s.hosts.listen(ln.Addr())
 	s.log.Debug("web listening", "addr", ln.Addr().String(),
 		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
-		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout,
-		"max_message", s.opts.MaxMessage, "message_rate", s.opts.MessageRate)
+		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout, "stall_timeout", s.opts.StallTimeout,
+		"max_message", s.opts.MaxMessage, "message_rate", s.opts.MessageRate, "hosts", strings.Join(s.opts.Hosts, ","))
 	err := s.http.Serve(admit.Listen(ln, s.admitConn, s.log))
 	if errors.Is(err, http.ErrServerClosed) || s.isClosed() {
 		return ErrServerClosed

@@ -133,8 +133,9 @@ func TestForeignOriginIsRefused(t *testing.T) {
 		}
 	}
 	openTab(t, s, dialer{}, "ada", testID(1), "/").waitText("hello ada")
-	// Behind a trusted proxy the page's origin is the host it forwarded.
-	p := startWeb(t, Options{Handler: sizeHandler(nil), TrustedProxies: mustProxies(t, "127.0.0.1")})
+	// Behind a trusted proxy the page's origin is the host it forwarded,
+	// a name the server is reached by.
+	p := startWeb(t, Options{Handler: sizeHandler(nil), TrustedProxies: mustProxies(t, "127.0.0.1"), Hosts: []string{"game.example"}})
 	fwd := dialer{origin: "https://game.example", headers: http.Header{"X-Forwarded-Host": {"game.example"}, "X-Forwarded-For": {"198.51.100.4"}}}
 	openTab(t, p, fwd, "ada", testID(1), "/").waitText("hello ada")
 	ctx, cancel := context.WithTimeout(context.Background(), waitLong)

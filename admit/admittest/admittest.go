@@ -125,6 +125,12 @@ func Serve(t testing.TB, s Server, closed error) net.Addr {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ServeOn(t, s, ln, closed)
+}
+
+// ServeOn is Serve on ln.
+func ServeOn(t testing.TB, s Server, ln net.Listener, closed error) net.Addr {
+	t.Helper()
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ln) }()
 	t.Cleanup(func() {

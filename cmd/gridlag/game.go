@@ -64,6 +64,7 @@ type gameFlags struct {
 	limits   gameLimits
 	drain    time.Duration
 	resume   time.Duration
+	memLimit server.MemoryLimit // -memory-limit
 	logPath  string
 	debug    bool
 	agones   agonesFlags
@@ -203,6 +204,8 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.duration(&f.limits.tickBudget, "tick-budget", server.DefaultTickBudget, lengthKind, "newcomers are refused (\"server full: at capacity\") while the last second's ticks take this long from when they were due until their frames are in the sockets (their 90th percentile), or would with them; 0 = off")
 	fs.int(&f.limits.loadFloor, "load-floor", server.DefaultLoadFloor, loadFloorKind, "nobody is refused for load (-tick-budget) while the server has fewer players and spectators than this: slow ticks with so few are another process's doing")
 	fs.duration(&f.drain, "drain", 10*time.Second, lengthKind, "with -server: on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
+	f.memLimit.Auto = true
+	fs.value(&memLimitValue{&f.memLimit}, "memory-limit", "with -server: the soft memory `limit` the Go runtime keeps the process under (collecting sooner, returning freed memory): auto = 3/4 of the memory the machine or its cgroup gives, off, or a size (64MiB to 1TiB); GOMEMLIMIT, if set, stands unless this is given")
 	fs.duration(&f.resume, "resume", world.DefaultResume, resumeKind, "a player whose connection drops gets the same avatar back if it returns within this time; 0 = off")
 	fs.StringVar(&f.logPath, "log", "", "log file (\"-\" = standard error); default "+defaultLogPath()+" when playing, standard error with -server")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
@@ -218,6 +221,7 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 		return f, err
 	}
 	f.botsSet = fs.set("bots")
+	f.memLimit.Given = fs.set("memory-limit")
 	if f.serve && !f.botsSet {
 		f.bots = 0
 	}
@@ -596,6 +600,9 @@ func serveMain(f gameFlags) error {
 	addr := f.addr
 	if addr == "" {
 		addr = "127.0.0.1:0"
+	}
+	if limit := f.memLimit.Apply(os.Getenv("GOMEMLIMIT")); !f.memLimit.Given {
+		f.ops.changed = append(f.ops.changed, "memory_limit", limit) // the start line says it, given or not
 	}
 	ag, err := f.agones.start(logger)
 	if err != nil {

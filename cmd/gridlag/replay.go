@@ -242,7 +242,7 @@ func showReplay(rec *record.Recording, c replay.Changes, f replayFlags, path str
 	defer done()
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	logger.Info("replay", "file", path, "kind", rec.Header.Kind, "events", len(rec.Events), "whatif", c.String())
+	logger.Info("replay", "file", path, "kind", rec.Header.Kind, "events", rec.Count, "whatif", c.String())
 	return tui.RunReplay(screen, m, tui.Options{LogPath: logPath, Title: title, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
 }
 

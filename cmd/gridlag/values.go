@@ -10,6 +10,7 @@ import (
 
 	"gridlag/grid"
 	"gridlag/scenario"
+	"gridlag/server"
 )
 
 // durationValue is a duration flag of a kind.
@@ -146,5 +147,39 @@ func (v *prefixesValue) Set(s string) error {
 		list = append(list, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
 	}
 	*v.p = list
+	return nil
+}
+
+// memorySize: -memory-limit's sizes.
+var memorySize = sizeRange{lo: 64 << 20, hi: 1 << 40}
+
+// memLimitValue is -memory-limit: auto, off, or a size.
+type memLimitValue struct{ p *server.MemoryLimit }
+
+func (v *memLimitValue) String() string {
+	switch {
+	case v.p == nil || v.p.Auto:
+		return "auto"
+	case v.p.Off:
+		return "off"
+	}
+	return showSize(v.p.Bytes)
+}
+
+// Set reads auto, off or a size of memorySize's range.
+func (v *memLimitValue) Set(s string) error {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "auto":
+		*v.p = server.MemoryLimit{Auto: true}
+		return nil
+	case "off":
+		*v.p = server.MemoryLimit{Off: true}
+		return nil
+	}
+	n := int64(0)
+	if err := (&sizeValue{p: &n, r: memorySize}).Set(s); err != nil {
+		return fmt.Errorf("%v: auto, off or a size", err)
+	}
+	*v.p = server.MemoryLimit{Bytes: n}
 	return nil
 }

@@ -11,13 +11,16 @@ import (
 	"gridlag/web"
 )
 
-// webFlags are the web front end's: -web, its caps and its proxies.
+// webFlags are the web front end's: -web, its caps, its names and its
+// proxies.
 type webFlags struct {
 	addr            string
 	max, perAddr    int
 	handshake, idle time.Duration
+	stall           time.Duration
 	message, rate   int
 	proxies         []netip.Prefix
+	hosts           []string
 }
 
 // The kinds of the web front end's numbers.
@@ -36,30 +39,34 @@ func (w *webFlags) define(fs *flagSet) {
 	fs.int(&w.max, "web-max", web.DefaultMaxSessions, sessionsKind, "web sessions at once in all")
 	fs.duration(&w.handshake, "web-handshake", web.DefaultHandshakeTimeout, timeoutKind, "time a web connection has to send its request, and a WebSocket the player's name")
 	fs.duration(&w.idle, "web-idle", web.DefaultIdleTimeout, timeoutKind, "a web session without a key press for this long ends")
+	fs.duration(&w.stall, "web-stall", web.DefaultStallTimeout, timeoutKind, "a web page that reads nothing for this long (a write it does not take, a ping it does not answer) is dropped, saying so in the log")
 	fs.int(&w.message, "web-message", web.DefaultMaxMessage, messageKind, "the largest message the page may send, in bytes")
 	fs.int(&w.rate, "web-rate", web.DefaultMessageRate, messageRateKind, "messages a second the page may send, a second's worth at once")
-	fs.value(&proxiesValue{p: &w.proxies}, "web-trusted-proxy", "the reverse `proxies` (addresses or networks, comma-separated) whose X-Forwarded-For names a web player's address; from any other, the connection's address counts")
+	fs.value(&listValue[string]{p: &w.hosts, parse: web.ParseHosts}, "web-host", "the `names` (or addresses, comma-separated) browsers reach the server by besides its own addresses, its name and localhost: a public name, a reverse proxy's, an address forwarded to it (NAT, a container's host); a page on any other is refused its WebSocket")
+	fs.value(&listValue[netip.Prefix]{p: &w.proxies, parse: web.ParseProxies}, "web-trusted-proxy", "the reverse `proxies` (addresses or networks, comma-separated) whose X-Forwarded-For names a web player's address; from any other, the connection's address counts")
 }
 
-// proxiesValue is the flag.Value of -web-trusted-proxy.
-type proxiesValue struct {
-	p   *[]netip.Prefix
-	raw string
+// listValue is the flag.Value of a comma-separated list that parse
+// reads: -web-trusted-proxy, -web-host.
+type listValue[T any] struct {
+	p     *[]T
+	parse func(string) ([]T, error)
+	raw   string
 }
 
-func (v *proxiesValue) String() string {
+func (v *listValue[T]) String() string {
 	if v == nil {
 		return ""
 	}
 	return v.raw
 }
 
-func (v *proxiesValue) Set(s string) error {
-	ps, err := web.ParseProxies(s)
+func (v *listValue[T]) Set(s string) error {
+	list, err := v.parse(s)
 	if err != nil {
 		return err
 	}
-	*v.p, v.raw = ps, s
+	*v.p, v.raw = list, s
 	return nil
 }
 
@@ -74,7 +81,7 @@ func (g *game) startWeb(f gameFlags, gameAddr string, logger *log.Logger) ([]any
 		GameAddr: gameAddr, Dial: g.srv.Dial,
 		Latency: f.latency, Jitter: f.jitter, Logger: logger.WithPrefix("web"),
 		MaxSessions: w.max, MaxPerAddr: w.perAddr, HandshakeTimeout: w.handshake, IdleTimeout: w.idle,
-		MaxMessage: w.message, MessageRate: w.rate, TrustedProxies: w.proxies,
+		StallTimeout: w.stall, MaxMessage: w.message, MessageRate: w.rate, TrustedProxies: w.proxies, Hosts: w.hosts,
 	})
 	var ln net.Listener
 	if err == nil {

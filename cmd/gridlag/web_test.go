@@ -101,7 +101,8 @@ func TestWebPlayersCountAsTheirAddresses(t *testing.T) {
 // TestWebFlags: -addr "" needs a front end, -web one among them; -web is
 // a server's, not -connect's; a busy
 // -web address stops the start, naming the flag; -web-trusted-proxy takes
-// addresses and networks only.
+// addresses and networks only, -web-host names and addresses without
+// ports, -web-stall a second or more.
 func TestWebFlags(t *testing.T) {
 	if err := run([]string{"-server", "-addr", ""}, io.Discard); err == nil || !strings.Contains(err.Error(), `-addr "" needs -ssh or -web`) {
 		t.Errorf("-addr \"\" alone: %v", err)
@@ -109,6 +110,15 @@ func TestWebFlags(t *testing.T) {
 	parseGame(t, "-server", "-addr", "", "-web", ":0", "-web-trusted-proxy", "127.0.0.1, 10.0.0.0/8,::1")
 	if err := run([]string{"-server", "-web", ":0", "-web-trusted-proxy", "proxy.example"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web-trusted-proxy") {
 		t.Errorf("-web-trusted-proxy proxy.example: %v", err)
+	}
+	if f := parseGame(t, "-server", "-web", ":0", "-web-host", "Game.Example, 203.0.113.7", "-web-stall", "10s"); strings.Join(f.web.hosts, " ") != "game.example 203.0.113.7" || f.web.stall != 10*time.Second {
+		t.Errorf("-web-host Game.Example, 203.0.113.7 -web-stall 10s: %q, %v", f.web.hosts, f.web.stall)
+	}
+	if err := run([]string{"-server", "-web", ":0", "-web-host", "game.example:443"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web-host") || !strings.Contains(err.Error(), "without a port") {
+		t.Errorf("-web-host game.example:443: %v", err)
+	}
+	if err := run([]string{"-server", "-web", ":0", "-web-stall", "10ms"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web-stall") {
+		t.Errorf("-web-stall 10ms: %v", err)
 	}
 	if err := run([]string{"-connect", "127.0.0.1:1", "-web", ":0"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web serves a server's players") {
 		t.Errorf("-connect with -web: %v", err)
