@@ -334,5 +334,6 @@ func playOnceOverWeb(ctx context.Context, webAddr string, res *webHonestResult, 
 // 127.0.0.1:0.
 func webDefaults() webFlags {
 	return webFlags{addr: "127.0.0.1:0", max: web.DefaultMaxSessions, perAddr: web.DefaultMaxPerAddr,
-		handshake: web.DefaultHandshakeTimeout, idle: web.DefaultIdleTimeout, message: web.DefaultMaxMessage, rate: web.DefaultMessageRate}
+		handshake: web.DefaultHandshakeTimeout, idle: web.DefaultIdleTimeout, stall: web.DefaultStallTimeout,
+		message: web.DefaultMaxMessage, rate: web.DefaultMessageRate}
 }
