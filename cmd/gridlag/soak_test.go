@@ -255,8 +255,10 @@ func TestSoak(t *testing.T) {
 	if left != [2]int{} {
 		t.Errorf("%d ssh and %d web sessions still run a minute after their clients went", left[0], left[1])
 	}
-	if idleCPU > 5*time.Second/50 {
-		t.Errorf("the server used %v of CPU over the 5s after the attacks, more than 2 %% of a core: a session spins?", idleCPU)
+	// The world still ticks the avatars kept for resume and the rooms
+	// the attacks left; a session that spins costs a core (issue 30).
+	if idleCPU > 5*time.Second/10 {
+		t.Errorf("the server used %v of CPU over the 5s after the attacks, more than 10 %% of a core: a session spins?", idleCPU)
 	}
 	if n := g.ssh.Stats().Abandoned + webStats.Abandoned; n > 0 {
 		t.Errorf("%d sessions were left behind at close", n)
