@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/log"
@@ -413,6 +414,8 @@ type game struct {
 	// webInvites are the page's addresses to give friends: "http://HOST:8080/".
 	webInvites []string
 	errCh      chan error
+	closed     chan struct{} // closed once close is over
+	closeOnce  sync.Once
 }
 
 // startGame starts the game server on addr, then the SSH front end and
@@ -437,7 +440,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 	if hook != nil {
 		hook(&opts)
 	}
-	g := &game{cfg: cfg, srv: server.New(opts), errCh: make(chan error, 3), bots: func() {}}
+	g := &game{cfg: cfg, srv: server.New(opts), errCh: make(chan error, 3), bots: func() {}, closed: make(chan struct{})}
 	g.addr = ln.Addr().String()
 	if exp != nil {
 		exp.Watch(g.srv.Stats)
@@ -488,6 +491,7 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		if exp != nil {
 			ssh := g.ssh
 			exp.WatchSSH(sshd.RefusalKinds(), func() map[string]uint64 { return ssh.Stats().Refused })
+			exp.WatchAbandoned("ssh", func() uint64 { return ssh.Stats().Abandoned })
 		}
 		go func() { g.errCh <- g.ssh.Serve(sln) }()
 		listening = append(listening, "ssh", sln.Addr().String(), "hostkey", g.ssh.HostKeyFingerprint())
@@ -506,6 +510,10 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 			return nil, err
 		}
 		listening = append(listening, bound...)
+		if exp != nil {
+			browser := g.browser
+			exp.WatchAbandoned("web", func() uint64 { return browser.Stats().Abandoned })
+		}
 	}
 	logStart(logger, readBuild(), append(listening, webs...), f.ops.changed)
 	if len(g.invites) > 0 {
@@ -543,13 +551,29 @@ func (g *game) close() {
 	for _, web := range g.webs {
 		web.Close()
 	}
+	// The front ends close side by side: each gives its sessions the
+	// same grace period, once, before the process goes.
+	var fronts sync.WaitGroup
 	if g.ssh != nil {
-		g.ssh.Close()
+		fronts.Go(func() { g.ssh.Close() })
 	}
 	if g.browser != nil {
-		g.browser.Close()
+		fronts.Go(func() { g.browser.Close() })
 	}
+	fronts.Wait()
 	g.srv.Close()
+	g.closeOnce.Do(func() { close(g.closed) })
+}
+
+// hurry cuts the close's grace short: the front ends stop waiting for
+// their sessions at once (a second signal).
+func (g *game) hurry() {
+	if g.ssh != nil {
+		g.ssh.Hurry()
+	}
+	if g.browser != nil {
+		g.browser.Hurry()
+	}
 }
 
 // serveMain runs a headless server until a signal, then shuts it down
@@ -589,7 +613,7 @@ func serveMain(f gameFlags) error {
 		return err
 	}
 	defer g.close()
-	sd := shutdown{drain: f.drain, after: time.After, notify: g.srv.Drain, log: logger}
+	sd := shutdown{drain: f.drain, after: time.After, notify: g.srv.Drain, hurry: g.hurry, closed: g.closed, exit: os.Exit, log: logger}
 	if ag != nil {
 		return ag.serve(sigs, g, sd)
 	}

@@ -169,3 +169,42 @@ func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 		t.Errorf("the log does not say why it closed at once:\n%s", logs)
 	}
 }
+
+// TestSignalWhileClosingClosesAtOnce: a signal that comes while the
+// server closes (after the drain, or with none) cuts the close's grace
+// short; should the close still not be over exitGrace later, the process
+// exits with status 1, whatever holds it. A close that ends in time
+// exits as ever.
+func TestSignalWhileClosingClosesAtOnce(t *testing.T) {
+	for _, endsInTime := range []bool{false, true} {
+		sigs, closed := make(chan os.Signal, 1), make(chan struct{})
+		hurried, exited := make(chan struct{}, 1), make(chan int, 1)
+		sd := shutdown{log: log.New(io.Discard), closed: closed,
+			hurry: func() { hurried <- struct{}{} },
+			exit:  func(code int) { exited <- code }}
+		sd.run(sigs) // no drain: the close begins
+		sigs <- syscall.SIGTERM
+		select {
+		case <-hurried:
+		case <-time.After(time.Minute): // a hang guard
+			t.Fatal("a signal while closing did not hurry the close")
+		}
+		if endsInTime {
+			close(closed)
+			select {
+			case code := <-exited:
+				t.Errorf("exited with %d though the close ended", code)
+			case <-time.After(3 * exitGrace): // long past when it would have
+			}
+			continue
+		}
+		select {
+		case code := <-exited:
+			if code != 1 {
+				t.Errorf("exit status %d, want 1", code)
+			}
+		case <-time.After(time.Minute): // a hang guard
+			t.Error("the process did not exit while the close held it")
+		}
+	}
+}
