@@ -10,20 +10,54 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"gridlag/server/admit/admittest"
 )
 
-// buildBinary builds gridlag into a temporary directory.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gridlag")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+// built are the binaries the tests built, once each per test process, by
+// their build tags, in a directory TestMain removes.
+var built struct {
+	sync.Mutex
+	dir  string
+	bins map[string]string
+}
+
+// TestMain runs the tests, then removes the binaries they built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
 	}
+	os.Exit(code)
+}
+
+// buildBinary builds gridlag (with the build tags given, e.g.
+// gridlag_stuck) the first time a test asks for it, and returns its path;
+// the tests share it and must not change it.
+func buildBinary(t *testing.T, tags ...string) string {
+	t.Helper()
+	built.Lock()
+	defer built.Unlock()
+	key := strings.Join(tags, ",")
+	if bin, ok := built.bins[key]; ok {
+		return bin
+	}
+	if built.dir == "" {
+		dir, err := os.MkdirTemp("", "gridlag-test-bin-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		built.dir, built.bins = dir, map[string]string{}
+	}
+	bin := filepath.Join(built.dir, fmt.Sprintf("gridlag%d", len(built.bins)))
+	out, err := exec.Command("go", "build", "-tags", key, "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -tags %q: %v\n%s", key, err, out)
+	}
+	built.bins[key] = bin
 	return bin
 }
 

@@ -140,19 +140,22 @@ func (f *serverFlags) runServe([]string) error {
 	return serveHost(ctx, c)
 }
 
-// serveHost runs the host with the process's memory limit set
-// (host.Run), or a test's stand-in.
+// serveHost runs the host as this process's (host.Run), or a test's
+// stand-in.
 var serveHost = func(ctx context.Context, c host.Config) error {
-	setMemoryLimit(&c)
+	ownProcess(&c)
 	return host.Run(ctx, c)
 }
 
-// setMemoryLimit sets the process's soft memory limit as -memory-limit
-// (or GOMEMLIMIT) says, and has the start line say it, given or not.
-func setMemoryLimit(c *host.Config) {
+// ownProcess gives the host what is the process's: its soft memory limit,
+// as -memory-limit (or GOMEMLIMIT) says, which the start line says given
+// or not, and the exit a close asked to be at once ends with if it is not
+// over by then.
+func ownProcess(c *host.Config) {
 	if limit := c.MemoryLimit.Apply(os.Getenv("GOMEMLIMIT")); !c.MemoryLimit.Given {
 		c.Settings = append(c.Settings, "memory_limit", limit)
 	}
+	c.Exit = os.Exit
 }
 
 // runTeach runs a server and, on this terminal, the teacher's screen of
@@ -170,7 +173,7 @@ func (f *serverFlags) runTeach(args []string) error {
 		return err
 	}
 	defer done()
-	setMemoryLimit(&c)
+	ownProcess(&c)
 	h, err := host.Start(c)
 	if err != nil {
 		return err

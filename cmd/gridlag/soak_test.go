@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/front/sshd"
+	"gridlag/front/web"
 	"gridlag/grid"
 	"gridlag/internal/cli"
 	"gridlag/ops/host"
@@ -32,15 +34,18 @@ import (
 	"gridlag/server/world"
 )
 
-// TestSoak runs a headless game with its SSH front end under churn,
-// garbage, slow readers, ping floods and connection floods, room churn,
-// lobby floods, name impersonation and resumes from another address, SSH
-// sockets that never send a banner and SSH sessions on huge terminals
-// flooding window changes, while an honest player plays from its own
-// address and an honest SSH player connects and plays from another, for
-// $SOAK (default 10m). It prints what the process holds against its
-// baseline, the log's growth, the honest players' round trips,
-// acknowledgements and handshakes, and the SSH front end's refusals. Run
+// TestSoak runs a headless game with its SSH and web front ends under
+// churn, garbage, slow readers, ping floods and connection floods, room
+// churn, lobby floods, name impersonation and resumes from another
+// address, SSH sockets that never send a banner and SSH sessions on huge
+// terminals flooding window changes, SSH and web sessions typing issue
+// 30's bytes, and the web attacks (huge terminals, pages that stop
+// reading, foreign Hosts, floods, garbage), while an honest player plays
+// from its own address and an honest SSH player and an honest web player
+// connect and play from others, for $SOAK (default 10m). It prints what
+// the process holds against its baseline, the log's growth, the honest
+// players' round trips, acknowledgements and handshakes, the front ends'
+// refusals, the sessions left and the CPU once the attacks stopped. Run
 // it with `make soak` (SOAK=2m make soak); SOAK_ONLY="room churn" runs
 // the attacks named (comma-separated) alone, SOAK_MAP=1024x1024 plays on
 // a generated map of that size.
@@ -64,6 +69,7 @@ func TestSoak(t *testing.T) {
 			t.Fatalf("SOAK_MAP=%q: %v", v, err)
 		}
 	}
+	f.WebAddr, f.Web = "127.0.0.1:0", webDefaults()
 	logFile, err := os.Create(filepath.Join(t.TempDir(), "server.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -74,10 +80,10 @@ func TestSoak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for g.SSH().Addr() == nil { // Serve is starting
+	for g.SSH().Addr() == nil || g.Web().Addr() == nil { // Serve is starting
 		time.Sleep(time.Millisecond)
 	}
-	sshAddr := g.SSH().Addr().String()
+	sshAddr, webAddr := g.SSH().Addr().String(), g.Web().Addr().String()
 	base := measure()
 
 	ctx, stop := context.WithTimeout(context.Background(), length)
@@ -125,6 +131,33 @@ func TestSoak(t *testing.T) {
 	})
 	attack("lobby floods", 1, func(ctx context.Context, _ int) { lobbyFlood(ctx, g.Addr(), "127.0.2.2", 30, count) })
 	attack("room holders", 20, func(ctx context.Context, i int) { holdRooms(ctx, g.Addr(), fmt.Sprintf("127.0.3.%d", 1+i), 16, count) })
+	attack("ssh bad bytes", 1, func(ctx context.Context, _ int) {
+		every(ctx, 300*time.Millisecond, func() { count("ssh bad bytes"); sshBadBytes(sshAddr, "127.0.1.31") })
+	})
+	attack("web bad bytes", 1, func(ctx context.Context, _ int) {
+		every(ctx, 300*time.Millisecond, func() { count("web bad bytes"); webBadBytes(ctx, webAddr, "127.0.4.1") })
+	})
+	attack("web big terminals", 1, func(ctx context.Context, _ int) {
+		webBigTerminals(ctx, webAddr, "127.0.4.2", web.DefaultMaxPerAddr, func() { count("web big terminals") })
+	})
+	attack("web stalled readers", 1, func(ctx context.Context, _ int) {
+		webStalled(ctx, webAddr, "127.0.4.3", 4, func() { count("web stalled readers") })
+	})
+	var foreignUpgrades atomic.Int64 // WebSocket upgrades with a foreign Host the server took
+	attack("web foreign host", 1, func(ctx context.Context, _ int) {
+		every(ctx, 200*time.Millisecond, func() {
+			count("web foreign host")
+			if webForeignHost(webAddr, "127.0.4.4") {
+				foreignUpgrades.Add(1)
+			}
+		})
+	})
+	attack("web floods", 1, func(ctx context.Context, _ int) {
+		every(ctx, 500*time.Millisecond, func() { count("web floods"); webFlood(ctx, webAddr, "127.0.4.5") })
+	})
+	attack("web garbage", 1, func(ctx context.Context, _ int) {
+		every(ctx, 200*time.Millisecond, func() { count("web garbage"); webGarbage(ctx, webAddr, "127.0.4.6") })
+	})
 	var impostors atomic.Int64      // impersonations the server let in while the honest player played
 	honestIn := make(chan struct{}) // closed once the honest player is in: its name is then theirs
 	attack("impersonation", 1, func(ctx context.Context, _ int) {
@@ -149,12 +182,27 @@ func TestSoak(t *testing.T) {
 	})
 	honest := playHonestly(ctx, g.Addr(), honestIn)
 	honestSSH := playHonestlyOverSSH(ctx, sshAddr)
+	honestWeb := playHonestlyOverWeb(ctx, webAddr)
 	res := <-honest
 	sshRes := <-honestSSH
+	webRes := <-honestWeb
 	wg.Wait()
 	time.Sleep(3 * time.Second) // the server sees the last attackers go
+	// Every session ends once its client went: none spins, none is kept.
+	var left [2]int
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		left = [2]int{g.SSH().Stats().Sessions, g.Web().Stats().Sessions}
+		if left == [2]int{} || time.Now().After(deadline) {
+			break
+		}
+	}
+	cpu0 := processCPU()
+	time.Sleep(5 * time.Second)
+	idleCPU := processCPU() - cpu0
 	end := measure()
+	closing := time.Now()
 	g.Close()
+	closeTook := time.Since(closing)
 	closed := measure()
 	logSize, logLines := fileSize(logFile.Name())
 
@@ -193,8 +241,30 @@ func TestSoak(t *testing.T) {
 		fmt.Printf("honest ssh player failed: %s\n", sshRes.lost)
 		t.Errorf("the honest ssh player got in %d times of %d: %s", sshRes.played, sshRes.tries, sshRes.lost)
 	}
+	fmt.Printf("honest web player (127.0.0.11): %d of %d sessions got in and played, in the game p50 %v p99 %v max %v\n",
+		webRes.played, webRes.tries, pct(webRes.joined, 50), pct(webRes.joined, 99), pct(webRes.joined, 100))
+	if webRes.played < webRes.tries || webRes.tries == 0 {
+		fmt.Printf("honest web player failed: %s\n", webRes.lost)
+		t.Errorf("the honest web player got in %d times of %d: %s", webRes.played, webRes.tries, webRes.lost)
+	}
 	resized := g.SSH().Stats()
 	fmt.Printf("ssh: %d window changes resized a screen; refusals, cuts and evictions: %v\n", resized.Resizes, resized.Refused)
+	webStats := g.Web().Stats()
+	fmt.Printf("web: %d page sizes resized a screen; %d upgrades with a foreign Host taken (issue 30: want 0)\n", webStats.Resizes, foreignUpgrades.Load())
+	fmt.Printf("after the attacks: %d ssh and %d web sessions still running; CPU over the next 5s %v (%.1f %% of a core)\n",
+		left[0], left[1], idleCPU.Round(time.Millisecond), float64(idleCPU)/float64(5*time.Second)*100)
+	fmt.Printf("close: %v; sessions left behind: ssh %d, web %d\n", closeTook.Round(time.Millisecond), g.SSH().Stats().Abandoned, webStats.Abandoned)
+	if left != [2]int{} {
+		t.Errorf("%d ssh and %d web sessions still run a minute after their clients went", left[0], left[1])
+	}
+	// The world still ticks the avatars kept for resume and the rooms
+	// the attacks left; a session that spins costs a core (issue 30).
+	if idleCPU > 5*time.Second/10 {
+		t.Errorf("the server used %v of CPU over the 5s after the attacks, more than 10 %% of a core: a session spins?", idleCPU)
+	}
+	if n := g.SSH().Stats().Abandoned + webStats.Abandoned; n > 0 {
+		t.Errorf("%d sessions were left behind at close", n)
+	}
 	if end.goroutines > base.goroutines+10 || end.fds > base.fds+10 {
 		t.Errorf("the server holds %d goroutines and %d fds after the attacks, %d and %d before them",
 			end.goroutines, end.fds, base.goroutines, base.fds)
@@ -227,6 +297,13 @@ func measure() usage {
 }
 
 func mb(b uint64) float64 { return float64(b) / (1 << 20) }
+
+// processCPU is the CPU time the process has used, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 // pct is the p-th percentile of ds.
 func pct(ds []time.Duration, p int) time.Duration {

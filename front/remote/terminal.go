@@ -30,17 +30,19 @@ const (
 // of type term (FallbackTerm if unknown: see LookupTerm) and cols x rows:
 // a tty writing to w, its window clamped and centred (WindowOf: a claim
 // of any size costs at most the largest screen the interface can use),
-// and a tcell screen on it, not yet initialised. Every front end opens
+// and a tcell screen on it, not yet initialised, whose input the tty
+// scans and whose Fini cannot hold the session (see newScreen); its lines
+// go to log. Every front end opens
 // its sessions' screens with it, so that a session costs the same on
 // each. It returns the terminal type in use, and an error only if the
 // fallback has no description.
-func OpenScreen(w io.Writer, term string, cols, rows int) (*Tty, tcell.Screen, string, error) {
+func OpenScreen(w io.Writer, term string, cols, rows int, log *SessionLog) (*Tty, tcell.Screen, string, error) {
 	ti, name, err := LookupTerm(term)
 	if err != nil {
 		return nil, nil, "", err
 	}
 	tty := NewTty(w, WindowOf(cols, rows), CanShift(ti))
-	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	screen, err := newScreen(tty, ti, log)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("remote: a screen for %s: %w", name, err)
 	}

@@ -147,22 +147,3 @@ func EndReason(killed string, err error, closing, gone bool) (reason string, sta
 	}
 	return err.Error(), 1
 }
-
-// AwaitSessions waits for what wg counts (a front end's running
-// sessions, or its connections) to end, for at most grace, as its Close
-// does once it told them to: it reports whether they ended in time, and
-// returns a channel closed once they all have (the caller cuts the
-// connections of those still running, then waits on it).
-func AwaitSessions(wg *sync.WaitGroup, grace time.Duration) (ended <-chan struct{}, inTime bool) {
-	done := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-		return done, true
-	case <-time.After(grace):
-		return done, false
-	}
-}

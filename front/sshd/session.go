@@ -92,6 +92,8 @@ func (s *Server) countSession(next sessionHandler) sessionHandler {
 		}
 		defer s.wg.Done()
 		defer s.sessWG.Done()
+		s.running.Add(1)
+		defer s.running.Add(-1)
 		if ss.conn != nil {
 			ss.conn.sessionStarted()
 			defer ss.conn.sessionEnded()
@@ -239,7 +241,7 @@ func (s *Server) limitSessions(next sessionHandler) sessionHandler {
 // refuses a terminal the server cannot drive.
 func openScreen(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		tty, screen, termName, err := remote.OpenScreen(ss, ss.pty.Term, ss.pty.Window.Width, ss.pty.Window.Height)
+		tty, screen, termName, err := remote.OpenScreen(ss, ss.pty.Term, ss.pty.Window.Width, ss.pty.Window.Height, ss.log)
 		if err != nil {
 			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
 			return

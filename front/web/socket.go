@@ -222,7 +222,7 @@ func (so *socket) run() {
 		return
 	}
 	// xterm.js is an xterm-256color.
-	tty, screen, termName, err := remote.OpenScreen(wsWriter{so.c}, remote.FallbackTerm, h.Cols, h.Rows)
+	tty, screen, termName, err := remote.OpenScreen(wsWriter{so.c}, remote.FallbackTerm, h.Cols, h.Rows, so.log)
 	if err != nil {
 		so.finish(ending{Reason: "the server cannot drive your terminal", Status: 1}, websocket.StatusInternalError)
 		return

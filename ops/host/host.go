@@ -93,6 +93,9 @@ type Config struct {
 	Version, GoVersion string
 	Settings           []any
 
+	// Exit ends the process when a close asked to be at once is still
+	// not over ExitGrace later (os.Exit); nil never exits (a test's).
+	Exit func(code int)
 	// After is the drain's clock; nil is time.After (a test's clock).
 	After func(time.Duration) <-chan time.Time
 	// Hook, if set, completes the server's options before it starts.
@@ -119,6 +122,7 @@ type Host struct {
 	summary chan struct{} // closed to stop the summaries, nil without
 	failed  chan error    // a service's Serve that returned
 	closed  bool
+	done    chan struct{} // closed once Close is over
 }
 
 // listener is one address to bind, named by its flag.
@@ -133,7 +137,7 @@ func Start(c Config) (*Host, error) {
 	if c.Logger == nil {
 		c.Logger = log.New(io.Discard)
 	}
-	h := &Host{cfg: c, log: c.Logger, failed: make(chan error, 5), bots: func() {}}
+	h := &Host{cfg: c, log: c.Logger, failed: make(chan error, 5), bots: func() {}, done: make(chan struct{})}
 	if err := h.prepare(); err != nil {
 		return nil, err
 	}
@@ -255,6 +259,10 @@ func (h *Host) serve(lns []*listener) error {
 			err = h.serveSSH(l.ln, exp)
 		case "web":
 			err = h.serveWeb(l.ln)
+			if err == nil && exp != nil {
+				browser := h.browser
+				exp.WatchAbandoned("web", func() uint64 { return browser.Stats().Abandoned })
+			}
 		case "metrics":
 			h.servePages(l.ln, metrics.Routes{Metrics: exp, Health: h.srv.Health, Profiler: c.Pprof})
 		case "health":
@@ -295,6 +303,7 @@ func (h *Host) serveSSH(ln net.Listener, exp *metrics.Exporter) error {
 	if exp != nil {
 		ssh := h.ssh
 		exp.WatchSSH(sshd.RefusalKinds(), func() map[string]uint64 { return ssh.Stats().Refused })
+		exp.WatchAbandoned("ssh", func() uint64 { return ssh.Stats().Abandoned })
 	}
 	h.run(func() error { return h.ssh.Serve(ln) })
 	if c.Invite {

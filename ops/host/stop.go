@@ -2,8 +2,14 @@ package host
 
 import (
 	"context"
+	"sync"
 	"time"
 )
+
+// ExitGrace is how long the process has to close after the signal that
+// asked it to close at once, before it exits whatever holds it
+// (Config.Exit).
+const ExitGrace = time.Second
 
 // Run starts the services (Start) and serves until ctx ends (a signal:
 // see Signals), a service fails or, for an Agones game server, Agones
@@ -36,9 +42,13 @@ func Run(ctx context.Context, c Config) error {
 //     for Config.Drain, unless a signal on Config.Hurry (a second Ctrl-C
 //     or SIGTERM) ends it at once;
 //  2. Close: each service is closed in order, the bots, the summaries,
-//     the metrics and health pages, the SSH and web front ends (each
-//     waits a grace period for its sessions), then the game server,
-//     which tells everyone it stopped.
+//     the metrics and health pages, the SSH and web front ends side by
+//     side (each gives its sessions the same grace period, once, and
+//     leaves those that will not end behind: remote.CloseSessions), then
+//     the game server, which tells everyone it stopped. A signal on
+//     Config.Hurry during the drain or the close closes at once: the
+//     grace is cut short and, should the close still not be over
+//     ExitGrace later, Config.Exit ends the process regardless.
 //
 // It says stopping, never restarting, whatever asked for it: gridlag
 // never starts itself again, and what a service manager or Agones does
@@ -56,20 +66,56 @@ func (h *Host) Stop(why ...any) {
 // drain warns the players and waits for the drain to end or for a signal
 // on Config.Hurry.
 func (h *Host) drain() {
-	d := h.cfg.Drain
-	if d <= 0 {
+	if d := h.cfg.Drain; d > 0 {
+		after := h.cfg.After
+		if after == nil {
+			after = time.After
+		}
+		h.srv.Drain(d)
+		select {
+		case <-after(d):
+			h.log.Info("drained, closing")
+		case sig := <-h.cfg.Hurry:
+			h.log.Info("second signal, closing at once", "signal", sig.String())
+			h.atOnce()
+			return
+		}
+	}
+	// A signal while the server closes closes it at once too.
+	go func() {
+		select {
+		case sig := <-h.cfg.Hurry:
+			h.log.Info("second signal, closing at once", "signal", sig.String())
+			h.atOnce()
+		case <-h.done:
+		}
+	}()
+}
+
+// atOnce cuts the close's grace short and, with Config.Exit, exits the
+// process ExitGrace later if the close is not over by then.
+func (h *Host) atOnce() {
+	h.hurry()
+	if h.cfg.Exit == nil {
 		return
 	}
-	after := h.cfg.After
-	if after == nil {
-		after = time.After
+	go func() {
+		select {
+		case <-h.done:
+		case <-time.After(ExitGrace):
+			h.log.Error("still closing after the signal that asked to close at once; exiting now", "waited", ExitGrace)
+			h.cfg.Exit(1)
+		}
+	}()
+}
+
+// hurry cuts the front ends' grace for their sessions short.
+func (h *Host) hurry() {
+	if h.ssh != nil {
+		h.ssh.Hurry()
 	}
-	h.srv.Drain(d)
-	select {
-	case <-after(d):
-		h.log.Info("drained, closing")
-	case sig := <-h.cfg.Hurry:
-		h.log.Info("second signal, closing at once", "signal", sig.String())
+	if h.browser != nil {
+		h.browser.Hurry()
 	}
 }
 
@@ -87,11 +133,14 @@ func (h *Host) Close() {
 	for _, page := range h.webs {
 		page.Close()
 	}
+	var fronts sync.WaitGroup
 	if h.ssh != nil {
-		h.ssh.Close()
+		fronts.Go(func() { h.ssh.Close() })
 	}
 	if h.browser != nil {
-		h.browser.Close()
+		fronts.Go(func() { h.browser.Close() })
 	}
+	fronts.Wait()
 	h.srv.Close()
+	close(h.done)
 }

@@ -3,7 +3,8 @@
 // while a server writes it, and one that goes to the test's log; a
 // connection from a chosen loopback address (to play several addresses
 // against the caps by address), one that counts what it reads; a server
-// served on loopback for one test; and a hang guard.
+// served on loopback for one test; a hang guard; and a wait for the
+// goroutines to settle back to a baseline.
 package admittest
 
 import (
@@ -12,6 +13,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"runtime"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -187,4 +190,50 @@ func Get(url string) (int, string, error) {
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(body), err
+}
+
+// Settle waits until busy (nil: nothing) counts nothing running, a
+// server's sessions, and no more goroutines run than baseline; it fails
+// the test with every goroutine's stack if that does not happen within
+// the hang guard (Hung).
+func Settle(t testing.TB, baseline int, busy func() int) {
+	t.Helper()
+	if busy == nil {
+		busy = func() int { return 0 }
+	}
+	for deadline := time.Now().Add(Hung); busy() > 0 || runtime.NumGoroutine() > baseline; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			var buf bytes.Buffer
+			pprof.Lookup("goroutine").WriteTo(&buf, 1)
+			t.Fatalf("%d running and %d goroutines (%d before) after %v:\n%s", busy(), runtime.NumGoroutine(), baseline, Hung, buf.String())
+		}
+	}
+}
+
+// CloseLeavesOneBehind closes a front end (close) that runs one session
+// that will not end, hurried first (a second signal) if hurry is not nil,
+// and checks that Close returned, within the hang guard, and not before
+// grace unless hurried; that abandoned() counts the session; and that its
+// log says so in one line. It logs how long Close took (no bound: a busy
+// machine is slow).
+func CloseLeavesOneBehind(t testing.TB, close, hurry func(), grace time.Duration, abandoned func() uint64, l *Log) {
+	t.Helper()
+	begun := time.Now()
+	if hurry != nil {
+		hurry()
+	}
+	if !Ends(close) {
+		t.Fatal("Close did not return with a session that will not end")
+	}
+	took := time.Since(begun)
+	t.Logf("hurried %v: Close returned after %v (grace %v)", hurry != nil, took, grace)
+	if hurry == nil && took < grace {
+		t.Errorf("Close returned after %v, before the grace period (%v)", took, grace)
+	}
+	if n := abandoned(); n != 1 {
+		t.Errorf("%d sessions left behind, want 1", n)
+	}
+	if !strings.Contains(l.String(), "sessions=1") || l.Count("did not end after their connections were closed") != 1 {
+		t.Errorf("the log does not say one session was left behind:\n%s", l.String())
+	}
 }
