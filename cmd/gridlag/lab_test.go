@@ -36,7 +36,7 @@ func TestLabLagCompFlag(t *testing.T) {
 
 // labHeading is the heading of the documentation's section on the lab,
 // whose first sh block is the lab's commands.
-const labHeading = "### `gridlag lab`"
+const labHeading = "## `gridlag lab`"
 
 // TestReadmeLabCommands: every lab command the documentation's section on
 // the lab shows builds a lab, and the figures their comments print are
