@@ -17,6 +17,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/internal/doctest"
 	"gridlag/ops/host"
 	"gridlag/ops/metrics"
 	"gridlag/protocol"
@@ -366,28 +367,25 @@ func TestInviteFriendsInTmux(t *testing.T) {
 	}
 }
 
-// TestReadmeStartAndSummaryLines: the README's start line is what gridlag
-// logs for the command above it (the time, the build, the host key and the
-// addresses bound aside, which vary), and its summary line is what gridlag
-// logs for those figures.
+// TestReadmeStartAndSummaryLines: the start line the documentation shows
+// is what gridlag logs for the command above it (the time, the build, the
+// host key and the addresses bound aside, which vary), and its summary
+// line is what gridlag logs for those figures.
 func TestReadmeStartAndSummaryLines(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(readme), "\n")
-	i := slices.IndexFunc(lines[:len(lines)-1], func(l string) bool { return strings.HasPrefix(l, "$ bin/gridlag -server ") })
-	if i < 0 || !strings.Contains(lines[i+1], " INFO gridlag server ") {
-		t.Fatal("the README shows no `$ bin/gridlag -server ...` followed by its start line")
+	page, at := doctest.Containing(t, "\n$ bin/gridlag serve ")
+	lines := strings.Split(page.Text[at+1:], "\n")
+	const i = 0 // the command's line
+	if len(lines) < 2 || !strings.Contains(lines[i+1], " INFO gridlag server ") {
+		t.Fatalf("%s shows no `$ bin/gridlag serve ...` followed by its start line", page.Path)
 	}
 	readmeStart := lines[i+1]
 	j := slices.IndexFunc(lines[i:], func(l string) bool { return strings.Contains(l, " INFO summary ") })
 	if j < 0 {
-		t.Fatal("the README shows no summary line after the start line")
+		t.Fatalf("%s shows no summary line after the start line", page.Path)
 	}
 	readmeSummary := lines[i+j]
 
-	// The start line, logged by a game started with the README's command
+	// The start line, logged by a game started with the page's command
 	// (its addresses on loopback: what it binds is set aside).
 	f := parseGame(t, strings.Fields(strings.TrimPrefix(lines[i], "$ bin/gridlag "))...)
 	f.Addr, f.SSH.HostKeyPath = "127.0.0.1:0", filepath.Join(t.TempDir(), "key")
@@ -410,13 +408,13 @@ func TestReadmeStartAndSummaryLines(t *testing.T) {
 	limit := regexp.MustCompile(` memory_limit="[^"]*"`)
 	aside := func(line string) string { return varying.ReplaceAllString(limit.ReplaceAllString(line, ""), "<$1>") }
 	if aside(start) != aside(readmeStart) {
-		t.Errorf("gridlag %s logs\n%s\nthe README shows\n%s", strings.Join(strings.Fields(lines[i])[2:], " "), start, readmeStart)
+		t.Errorf("gridlag %s logs\n%s\n%s shows\n%s", strings.Join(strings.Fields(lines[i])[2:], " "), start, page.Path, readmeStart)
 	}
 	if v := regexp.MustCompile(` version=(\S+) `).FindStringSubmatch(readmeStart); v == nil || !strings.HasPrefix(v[1], version+"+") {
-		t.Errorf("the README's start line names version %v, want %s+COMMIT", v, version)
+		t.Errorf("%s's start line names version %v, want %s+COMMIT", page.Path, v, version)
 	}
 
-	// The summary line, logged for the README's figures at its time.
+	// The summary line, logged for the page's figures at its time.
 	when, err := time.ParseInLocation("2006/01/02 15:04:05", readmeSummary[:19], time.Local)
 	if err != nil {
 		t.Fatal(err)
@@ -430,6 +428,6 @@ func TestReadmeStartAndSummaryLines(t *testing.T) {
 		RSS: 41_200_000, HeapInUse: 14_600_000,
 	})
 	if got := strings.TrimSuffix(out.String(), "\n"); got != readmeSummary {
-		t.Errorf("gridlag logs\n%s\nthe README shows\n%s", got, readmeSummary)
+		t.Errorf("gridlag logs\n%s\n%s shows\n%s", got, page.Path, readmeSummary)
 	}
 }
