@@ -67,6 +67,7 @@ type Server struct {
 	hub    *hub.Hub
 	kept   keptFrames // the map's pieces, encoded once for every room
 	start  time.Time
+	clock  func() time.Duration // the loop's clock, if not the time since start: a test's own (set before Serve)
 	conns  map[world.ConnID]*conn
 	gone   map[world.ConnID]*conn // ended since the last flush: the log's notes still name their address
 	enc    encoder                // the frames of a few messages of the loop's own (a final Error, the shutdown's Bye)
@@ -457,8 +458,16 @@ func (b *beat) due(now time.Duration) bool {
 	return true
 }
 
-// now is the hub's clock: time since Serve began.
-func (s *Server) now() time.Duration { return time.Since(s.start) }
+// now is the hub's clock: time since Serve began. A test may set a clock
+// of its own (clock), which the timeouts, the flood limit and the ticks
+// then follow: the loop's timers still wake it on the real clock, to read
+// the test's.
+func (s *Server) now() time.Duration {
+	if s.clock != nil {
+		return s.clock()
+	}
+	return time.Since(s.start)
+}
 
 // handleInboxes applies what the connection goroutines posted, a shard's
 // inbox at a time. The hub's output so far is queued before a connection

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -38,9 +39,27 @@ type testServer struct {
 // failed test shows its log.
 func startServer(t *testing.T, opts Options) *testServer {
 	t.Helper()
+	return serveTest(t, opts, nil)
+}
+
+// startClocked is startServer on a clock the test moves (testClock): the
+// server's ticks, timeouts and flood limit follow it, not the machine's.
+func startClocked(t *testing.T, opts Options) (*testServer, *testClock) {
+	t.Helper()
+	clock := &testClock{}
+	ts := serveTest(t, opts, clock)
+	return ts, clock
+}
+
+func serveTest(t *testing.T, opts Options, clock *testClock) *testServer {
+	t.Helper()
 	logs := &admittest.Log{}
 	opts.Logger = log.NewWithOptions(logs, log.Options{Level: log.DebugLevel})
 	ts := &testServer{Server: New(opts), logs: logs}
+	if clock != nil {
+		clock.s = ts.Server
+		ts.clock = clock.now // before Serve starts the loop
+	}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("server log:\n%s", logs.String())
@@ -50,17 +69,31 @@ func startServer(t *testing.T, opts Options) *testServer {
 	return ts
 }
 
+// testClock is a server's clock that only the test moves (Server.clock).
+// What the loop decides on it (a tick, a client silent for too long) then
+// depends on what the test did before each move, not on how fast a busy
+// machine ran it; the loop still wakes on its real timers to read it.
+type testClock struct {
+	at atomic.Int64
+	s  *Server
+}
+
+func (c *testClock) now() time.Duration { return time.Duration(c.at.Load()) }
+
+// advance moves the clock on by d, and wakes the loop to act on it.
+func (c *testClock) advance(d time.Duration) {
+	c.at.Add(int64(d))
+	select {
+	case c.s.posted <- struct{}{}:
+	default:
+	}
+}
+
 // eventually polls the server until cond holds, and fails the test with
-// what why says then if it does not within wait.
+// what why says then if it does not within the hang guard.
 func eventually(t *testing.T, cond func() bool, why func() string) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal(why())
-		}
-		time.Sleep(time.Millisecond)
-	}
+	admittest.Eventually(t, cond, why)
 }
 
 // waitLog polls the log for text.
@@ -427,40 +460,44 @@ func TestServeRejectsBadConfig(t *testing.T) {
 	s.Close()
 }
 
+// TestTCPIdleTimeout: a player who sends nothing for IdleTimeout is told
+// so and dropped, and the others hear that it left; one who keeps talking
+// stays. The server runs on the test's clock (startClocked), which moves
+// on 50 ms at a time, each time after the talker's Ping was read: the
+// talker is never silent for more than 50 ms of the server's time, the
+// quiet one for ever longer, however slowly a busy machine runs either.
+// (TestSilenceDecides holds the rule itself at its edges.)
 func TestTCPIdleTimeout(t *testing.T) {
-	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}, IdleTimeout: 150 * time.Millisecond})
+	const idle, step = 150 * ms, 50 * ms
+	ts, clock := startClocked(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}, IdleTimeout: idle})
 	good := dial(t, ts)
 	good.join("good")
 	quiet := dial(t, ts)
 	quiet.join("quiet")
-	// good keeps pinging, quiet says nothing.
-	stop := make(chan struct{})
-	pinged := make(chan struct{})
-	go func() {
-		defer close(pinged)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(30 * time.Millisecond):
-				good.nc.SetWriteDeadline(time.Now().Add(wait))
-				if good.enc.Encode(&protocol.Ping{Stamp: 1}) != nil {
-					return
-				}
-			}
+	left := false
+	for stamp := uint64(1); !left; stamp++ {
+		if stamp > 100 {
+			t.Fatalf("the quiet player was still in after %v", time.Duration(stamp)*step)
 		}
-	}()
+		clock.advance(step)
+		good.send(&protocol.Ping{Stamp: stamp})
+		good.until("the Pong", func(m protocol.Message) bool {
+			left = left || worldtest.LeftGame(m, 2)
+			p, ok := m.(*protocol.Pong)
+			return ok && p.Stamp == stamp
+		})
+	}
 	m := quiet.closed()
 	if e, ok := m.(*protocol.Error); !ok || e.Code != protocol.ErrCodeTimeout {
 		t.Errorf("silent player got %+v, want Error(timeout)", m)
 	}
-	good.until("the quiet player's Leave", func(m protocol.Message) bool { return worldtest.LeftGame(m, 2) })
-	close(stop)
-	<-pinged
 	if ts.Stats().Players != 1 {
 		t.Errorf("stats %+v, want the pinging player still in", ts.Stats())
 	}
-	ts.waitLog(t, "silent for")
+	ts.waitLog(t, "silent for 150ms")
+	if ts.logs.Count("leave", "name=good") != 0 {
+		t.Errorf("the pinging player left:\n%s", ts.logs)
+	}
 }
 
 func TestTCPManyClientsEachGetTheirOwnAck(t *testing.T) {
