@@ -304,39 +304,51 @@ func TestTCPHandshakeTimeout(t *testing.T) {
 	ts.waitLog(t, "no Hello within")
 }
 
+// TestTCPSlowClientDroppedOthersUnaffected: a client that stops reading
+// fills its queue and is dropped as too slow, alone: the good client hears
+// a State every tick meanwhile, then the slow one's Leave. The server runs
+// on the test's clock, one tick at a time, each once the good client has
+// read the last: the good client is never behind, however slowly a busy
+// machine runs its reader or the server's writer, while the slow one falls
+// a tick further behind at each. (A server whose tick waited for the
+// stalled socket would tick no more, never fill the slow client's queue
+// nor drop it: the test would not get past the Leave.)
 func TestTCPSlowClientDroppedOthersUnaffected(t *testing.T) {
 	const rate = 200
-	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: rate}}, SendQueue: 4, WriteBuffer: 4096})
+	ts, clock := startClocked(t, Options{Hub: hub.Options{Config: world.Config{Rate: rate}}, SendQueue: 4, WriteBuffer: 4096})
 	good := dial(t, ts)
 	good.join("good")
 	slow := dial(t, ts)
 	slow.nc.(*net.TCPConn).SetReadBuffer(4096)
 	slow.join("slow") // and never read again
 
-	// Meanwhile the good client hears a state every tick, then the slow
-	// one's Leave. (A server whose tick waited for the stalled socket
-	// would tick no more, never fill the slow client's queue nor drop it:
-	// the test would not get past the Leave. How fast it ticks is the
-	// machine's, not asserted here.)
-	first := good.state("a state", func(*protocol.State) bool { return true })
-	var last *protocol.State
-	states := 0
-	good.until("the slow client's Leave", func(m protocol.Message) bool {
-		if st, ok := m.(*protocol.State); ok {
-			last = st
-			states++
-		}
-		return worldtest.LeftGame(m, 2)
-	})
-	ts.waitLog(t, "too slow")
-	if last == nil {
-		t.Fatal("no state while the slow client was stalling")
+	// tick moves the clock to the next tick and returns its State.
+	left := false
+	tick := func() *protocol.State {
+		clock.advance(time.Second / rate)
+		return good.until("the tick's State", func(m protocol.Message) bool {
+			left = left || worldtest.LeftGame(m, 2)
+			_, ok := m.(*protocol.State)
+			return ok
+		}).(*protocol.State)
 	}
+	first := tick()
+	last, states := first, 0
+	for !left {
+		if states > 100000 {
+			t.Fatalf("the slow client was not dropped after %d ticks", states)
+		}
+		last = tick()
+		states++
+	}
+	ts.waitLog(t, "too slow")
 	ticks := int(last.Tick - first.Tick)
 	if states != ticks {
 		t.Errorf("the good client got %d States over %d ticks while the slow client stalled, want one a tick", states, ticks)
 	}
-	good.state("a state after the drop", func(st *protocol.State) bool { return len(st.Players) == 1 })
+	if st := tick(); len(st.Players) != 1 {
+		t.Errorf("a State after the drop shows %d players, want the good one alone", len(st.Players))
+	}
 	if testing.Verbose() {
 		t.Logf("%d ticks; log:\n%s", ticks, ts.logs)
 	}
