@@ -89,6 +89,31 @@ func (c *testClock) advance(d time.Duration) {
 	}
 }
 
+// run moves the clock on by a millisecond every millisecond, until the
+// function it returns is called: for what a test waits for on the clock
+// (a timeout) once nothing else it checks depends on when it comes.
+func (c *testClock) run() (stop func()) {
+	done := make(chan struct{})
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		tick := time.NewTicker(ms)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				c.advance(ms)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-ended
+	}
+}
+
 // eventually polls the server until cond holds, and fails the test with
 // what why says then if it does not within the hang guard.
 func eventually(t *testing.T, cond func() bool, why func() string) {
@@ -392,6 +417,16 @@ func serverGoroutines() []string {
 	return r
 }
 
+// noServerGoroutines waits until no goroutine runs server code: one that
+// has called wg.Done may take a moment to vanish.
+func noServerGoroutines(t *testing.T) {
+	t.Helper()
+	var g []string
+	eventually(t, func() bool { g = serverGoroutines(); return len(g) == 0 }, func() string {
+		return fmt.Sprintf("%d server goroutines still running after Close:\n%s", len(g), strings.Join(g, "\n\n"))
+	})
+}
+
 // readers counts the connections being read: by a goroutine each, or by
 // their shard's poller.
 func (ts *testServer) readers() int {
@@ -446,14 +481,7 @@ func TestTCPCloseSaysByeAndLeavesNoGoroutines(t *testing.T) {
 	if err := ts.Serve(ln); !errors.Is(err, ErrServerClosed) {
 		t.Errorf("Serve after Close returned %v, want ErrServerClosed", err)
 	}
-	// A goroutine that has called wg.Done may take a moment to vanish.
-	g := serverGoroutines()
-	for deadline := time.Now().Add(wait); len(g) != 0 && time.Now().Before(deadline); g = serverGoroutines() {
-		time.Sleep(time.Millisecond)
-	}
-	if len(g) != 0 {
-		t.Errorf("%d server goroutines still running after Close:\n%s", len(g), strings.Join(g, "\n\n"))
-	}
+	noServerGoroutines(t)
 	if _, err := net.Dial("tcp", ts.Addr().String()); err == nil {
 		t.Errorf("the listener still accepts connections after Close")
 	}
