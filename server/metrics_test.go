@@ -79,7 +79,7 @@ func TestMetricsSeeTheServer(t *testing.T) {
 	c.send(&protocol.Bye{Reason: "done"})
 	c.closed()
 	silent := dial(t, ts)
-	defer clock.run()()
+	defer clock.run(ms)()
 	silent.closed()
 
 	read := c.dec.BytesRead + old.dec.BytesRead + silent.dec.BytesRead

@@ -89,10 +89,10 @@ func (c *testClock) advance(d time.Duration) {
 	}
 }
 
-// run moves the clock on by a millisecond every millisecond, until the
-// function it returns is called: for what a test waits for on the clock
-// (a timeout) once nothing else it checks depends on when it comes.
-func (c *testClock) run() (stop func()) {
+// run moves the clock on by step every millisecond, until the function
+// it returns is called: for what a test waits for on the clock (a
+// timeout) once nothing else it checks depends on when it comes.
+func (c *testClock) run(step time.Duration) (stop func()) {
 	done := make(chan struct{})
 	ended := make(chan struct{})
 	go func() {
@@ -104,7 +104,7 @@ func (c *testClock) run() (stop func()) {
 			case <-done:
 				return
 			case <-tick.C:
-				c.advance(ms)
+				c.advance(step)
 			}
 		}
 	}()
