@@ -265,13 +265,8 @@ func TestHandshakeCutSaysWhy(t *testing.T) {
 	c := dialFrom(t, s, "127.0.0.2")
 	c.SetReadDeadline(time.Now().Add(waitLong))
 	io.Copy(io.Discard, c) // until the watchdog closes it
-	deadline := time.Now().Add(waitLong)
-	for !strings.Contains(logs.String(), "banner deadline") {
-		if time.Now().After(deadline) {
-			t.Fatalf("the cut was never logged:\n%s", logs)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	admittest.Eventually(t, func() bool { return strings.Contains(logs.String(), "banner deadline") },
+		func() string { return "the cut was never logged:\n" + logs.String() })
 	s.Close() // waits for every connection's goroutine: no line can come later
 	if strings.Contains(logs.String(), "closed network connection") {
 		t.Errorf("the cut is logged as a failed handshake:\n%s", logs)

@@ -2,6 +2,7 @@ package sshd
 
 import (
 	"bytes"
+	"fmt"
 	"runtime"
 	"runtime/pprof"
 	"testing"
@@ -14,20 +15,13 @@ import (
 // fails with their stacks if that never happens.
 func waitGoroutines(t *testing.T, baseline int) {
 	t.Helper()
-	deadline := time.Now().Add(waitLong)
-	for {
-		n := runtime.NumGoroutine()
-		if n <= baseline {
-			t.Logf("goroutines back to %d (baseline %d)", n, baseline)
-			return
-		}
-		if time.Now().After(deadline) {
-			var buf bytes.Buffer
-			pprof.Lookup("goroutine").WriteTo(&buf, 1)
-			t.Fatalf("%d goroutines, baseline %d:\n%s", n, baseline, buf.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	var n int
+	admittest.Eventually(t, func() bool { n = runtime.NumGoroutine(); return n <= baseline }, func() string {
+		var buf bytes.Buffer
+		pprof.Lookup("goroutine").WriteTo(&buf, 1)
+		return fmt.Sprintf("%d goroutines, baseline %d:\n%s", n, baseline, buf.String())
+	})
+	t.Logf("goroutines back to %d (baseline %d)", n, baseline)
 }
 
 // Sessions that end every way (q, a dropped connection, a refusal) leave

@@ -16,6 +16,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"gridlag/admit/admittest"
 	"gridlag/protocol"
 	"gridlag/remote"
 	"gridlag/tui"
@@ -537,16 +538,12 @@ func TestChannelsPerConnectionCapped(t *testing.T) {
 		t.Fatalf("channel %d accepted on one connection", MaxChannelsPerConn+1)
 	}
 	open[0].Close()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		sess, err := c.NewSession()
-		if err == nil {
+	var err error
+	admittest.Eventually(t, func() bool {
+		var sess *gossh.Session
+		if sess, err = c.NewSession(); err == nil {
 			sess.Close()
-			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no channel after one closed: %v", err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return err == nil
+	}, func() string { return fmt.Sprintf("no channel after one closed: %v", err) })
 }
