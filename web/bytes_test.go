@@ -5,6 +5,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"net"
 	"net/http"
 	"path/filepath"
@@ -115,16 +116,16 @@ type cost struct {
 
 // measure has p stand still for d, then walk for d (one cell a 100 ms,
 // the default speed limit, back and forth), and returns its cost.
-func measure(t testing.TB, p player, d time.Duration) cost {
+func measure(t testing.TB, p player, g *server.Server, d time.Duration) cost {
 	t.Helper()
-	deadline := time.Now().Add(waitLong)
-	for !strings.Contains(p.term.Text(), "you (10,10)") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no game on the screen:\n%s", p.term.Text())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(500 * time.Millisecond) // the first State, the first ping
+	// The first State and the first ping's round trip on the screen.
+	admittest.Eventually(t, func() bool {
+		return strings.Contains(p.term.Text(), "you (10,10)") && strings.Contains(p.term.Text(), "rtt ")
+	},
+		func() string { return "no game on the screen:\n" + p.term.Text() })
+	sent := g.Stats().StatesSent
+	admittest.Eventually(t, func() bool { return g.Stats().StatesSent >= sent+4 }, // and the frames of four States more
+		func() string { return fmt.Sprintf("the game sent no States: %+v", g.Stats()) })
 	rates := func(walk bool) (term, wire float64, moves int) {
 		term0, wire0, start := p.term.Bytes(), p.wire.Bytes(), time.Now()
 		tick := time.NewTicker(100 * time.Millisecond)
@@ -163,12 +164,10 @@ func bothFronts(t testing.TB, d time.Duration) (ssh, web cost) {
 	}
 	go ss.Serve(ln)
 	t.Cleanup(func() { ss.Close() })
-	for ss.Addr() == nil {
-		time.Sleep(time.Millisecond)
-	}
-	ssh = measure(t, sshPlayer(t, ss), d)
-	ws, _ := startGameWeb(t, Options{})
-	web = measure(t, webPlayer(t, ws), d)
+	admittest.Eventually(t, func() bool { return ss.Addr() != nil }, func() string { return "the SSH front end never served" })
+	ssh = measure(t, sshPlayer(t, ss), g, d)
+	ws, wg := startGameWeb(t, Options{})
+	web = measure(t, webPlayer(t, ws), wg, d)
 	return ssh, web
 }
 
