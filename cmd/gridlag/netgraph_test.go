@@ -83,9 +83,13 @@ func TestNetGraphAgreesWithMetricsAndLoad(t *testing.T) {
 		defer wg.Done()
 		for i := 0; walking.Err() == nil; i++ {
 			c.Press([]grid.Dir{grid.Right, grid.Left}[i/4%2])
+			// A player's pace, just slower than the speed limit: what
+			// the graph is to count.
 			time.Sleep(110 * time.Millisecond)
 		}
 	}()
+	// The measurement's window: three whole seconds alone, for the graph
+	// to count.
 	time.Sleep(3 * time.Second)
 
 	// Alone: the bytes the server sent are the bytes the graph counts, but

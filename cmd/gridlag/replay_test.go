@@ -9,9 +9,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"gridlag/record"
 	"gridlag/replay"
@@ -240,7 +240,10 @@ func TestLabCastAndRecordInTmux(t *testing.T) {
 	tm := newTmux(t, 160, 45, bin+" lab -presses right@0ms,right@100ms -rate 0 -log "+filepath.Join(dir, "log")+" -cast "+cast+" -record "+rec+"; sleep 60")
 	tm.waitFor("Player 1", "Server")
 	tm.keys("Left", "w", "r", ".", "n", "n", ".")
-	time.Sleep(300 * time.Millisecond)
+	// The server has both players' presses: the script's two and LEFT,
+	// and UP.
+	served := regexp.MustCompile(`Player 2 \(14,9\) +ack #1(?s:.*)Player 1 \(11,10\) +ack #3`)
+	tm.waitUntil("both players' presses at the server", served.MatchString)
 	tm.keys("q")
 	tm.waitFor("replay it with: gridlag replay", "play it with: asciinema play")
 	f, err := os.Open(cast)

@@ -143,13 +143,9 @@ func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 	go func() { exited <- cmd.Wait() }()
 	waitFor := func(text string) {
 		t.Helper()
-		deadline := time.Now().Add(time.Minute)
-		for !strings.Contains(logs.String(), text) {
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatalf("the server never logged %q:\n%s", text, logs)
-			}
-			time.Sleep(10 * time.Millisecond)
+		if !admittest.Poll(func() bool { return strings.Contains(logs.String(), text) }) {
+			cmd.Process.Kill()
+			t.Fatalf("the server never logged %q:\n%s", text, logs)
 		}
 	}
 	waitFor("gridlag server")
