@@ -22,6 +22,7 @@ import (
 	"github.com/charmbracelet/log"
 	gossh "golang.org/x/crypto/ssh"
 
+	"gridlag/admit/admittest"
 	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server"
@@ -72,9 +73,8 @@ func TestSoak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for g.ssh.Addr() == nil { // Serve is starting
-		time.Sleep(time.Millisecond)
-	}
+	admittest.Eventually(t, func() bool { return g.ssh.Addr() != nil }, // Serve has started
+		func() string { return "the SSH front end never served" })
 	sshAddr := g.ssh.Addr().String()
 	base := measure()
 
@@ -150,8 +150,13 @@ func TestSoak(t *testing.T) {
 	res := <-honest
 	sshRes := <-honestSSH
 	wg.Wait()
-	time.Sleep(3 * time.Second) // the server sees the last attackers go
-	end := measure()
+	// The server sees the last attackers go: their goroutines and sockets
+	// end, or the check below says how many are left.
+	var end usage
+	admittest.Poll(func() bool {
+		end = measure()
+		return end.goroutines <= base.goroutines+10 && end.fds <= base.fds+10
+	})
 	g.close()
 	closed := measure()
 	logSize, logLines := fileSize(logFile.Name())
@@ -294,7 +299,7 @@ func slowReaders(ctx context.Context, addr string, n int, count func(string)) {
 		count("slow readers")
 		c, err := dialFrom("127.0.0.4", addr)
 		if err != nil {
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(100 * time.Millisecond) // an attacker's pace: it retries
 			return
 		}
 		defer c.Close()
@@ -359,7 +364,7 @@ func connFlood(ctx context.Context, addr, local string, n int, count func()) {
 		count()
 		c, err := dialFrom(local, addr)
 		if err != nil {
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(50 * time.Millisecond) // an attacker's pace: it retries
 			continue
 		}
 		open = append(open, c)
@@ -367,7 +372,7 @@ func connFlood(ctx context.Context, addr, local string, n int, count func()) {
 			io.Copy(io.Discard, c)
 			cut <- c
 		}()
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond) // an attacker's pace: 200 sockets a second
 	}
 }
 
@@ -459,14 +464,11 @@ func playHonestly(ctx context.Context, addr string, in chan<- struct{}) <-chan h
 			select {
 			case <-ctx.Done():
 				// The last moves' acknowledgements, then goodbye.
-				for wait := time.Now().Add(2 * time.Second); time.Now().Before(wait); time.Sleep(10 * time.Millisecond) {
+				admittest.Poll(func() bool {
 					mu.Lock()
-					all := res.acked == res.sent
-					mu.Unlock()
-					if all {
-						break
-					}
-				}
+					defer mu.Unlock()
+					return res.acked == res.sent
+				})
 				enc.Encode(&protocol.Bye{Reason: "soak over"})
 				return
 			case why := <-read:
@@ -557,7 +559,7 @@ func lobbyFlood(ctx context.Context, addr, local string, n int, count func(strin
 				count("lobby floods")
 				c, err := dialFrom(local, addr)
 				if err != nil {
-					time.Sleep(50 * time.Millisecond)
+					time.Sleep(50 * time.Millisecond) // an attacker's pace: it retries
 					continue
 				}
 				if i%2 == 0 {
@@ -641,7 +643,7 @@ func sshBigTerminals(ctx context.Context, sshAddr, local string, n int, count fu
 				count()
 				c, err := sshClient(sshAddr, local, "big")
 				if err != nil {
-					time.Sleep(100 * time.Millisecond)
+					time.Sleep(100 * time.Millisecond) // an attacker's pace: it retries
 					continue
 				}
 				stop := context.AfterFunc(ctx, func() { c.Close() })
@@ -653,7 +655,7 @@ func sshBigTerminals(ctx context.Context, sshAddr, local string, n int, count fu
 					}
 					err = sess.WindowChange(h, w)
 					if i%2 == 0 {
-						time.Sleep(time.Second / 90)
+						time.Sleep(time.Second / 90) // an attacker's pace: half of them 90 a second
 					}
 				}
 				stop()
@@ -727,7 +729,7 @@ func resumeElsewhere(ctx context.Context, addr, from, to string, count func(stri
 			c.(*net.TCPConn).SetLinger(0)
 			c.Close() // kept for resume
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // an attacker's pace: it resumes elsewhere 100 ms later
 		resumed, back := 0, []net.Conn(nil)
 		for _, tok := range tokens {
 			count("resume elsewhere")
@@ -770,7 +772,7 @@ func holdRooms(ctx context.Context, addr, local string, n int, count func(string
 		count("room holders")
 		c, err := dialFrom(local, addr)
 		if err != nil {
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(100 * time.Millisecond) // an attacker's pace: it retries
 			return
 		}
 		defer c.Close()
@@ -886,7 +888,7 @@ func playHonestlyOverSSH(ctx context.Context, sshAddr string) <-chan sshHonestRe
 				continue
 			}
 			for _, key := range []string{"\x1b[C", "\x1b[D", "\x1b[C", "\x1b[D"} {
-				time.Sleep(150 * time.Millisecond)
+				time.Sleep(150 * time.Millisecond) // a player's pace, under the speed limit
 				io.WriteString(in, key)
 			}
 			io.WriteString(in, "q")
