@@ -10,21 +10,45 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"gridlag/admit/admittest"
 )
 
-// buildBinary builds gridlag into a temporary directory.
+// built is the gridlag binary the tests run, built once for the test
+// process (a link takes seconds on a busy machine, and most tests run the
+// binary); TestMain removes it.
+var built struct {
+	once     sync.Once
+	dir, bin string
+	out      []byte
+	err      error
+}
+
+// buildBinary returns the gridlag binary, building it the first time.
 func buildBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gridlag")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "gridlag-test-"); built.err != nil {
+			return
+		}
+		built.bin = filepath.Join(built.dir, "gridlag")
+		built.out, built.err = exec.Command("go", "build", "-o", built.bin, ".").CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build: %v\n%s", built.err, built.out)
 	}
-	return bin
+	return built.bin
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // tmux drives one detached tmux session.
