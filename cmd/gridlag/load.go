@@ -25,6 +25,7 @@ func loadMain(args []string, out io.Writer) error {
 	fs.duration(&o.Duration, "duration", 10*time.Second, lengthKind, "how long the players walk once all are connected; 0 = until interrupted")
 	fs.duration(&o.Ramp, "ramp", 0, lengthKind, "connect the players evenly over this time; 0 = 1s per 1000 players")
 	fs.duration(&o.MoveTime, "move-time", 0, lengthKind, "time between two inputs of a player; 0 = the server's speed limit, from its Welcome")
+	fs.duration(&o.HandshakeTimeout, "handshake-timeout", loadgen.DefaultHandshakeTimeout, lengthKind, "how long a player's connection has to be welcomed; past it, it counts as refused (timed out)")
 	fs.StringVar(&o.NamePrefix, "name", loadgen.DefaultNamePrefix, "name prefix: load-1, load-2, ... (the players say they are bots)")
 	fs.seed(&o.Seed, "seed", 0, "seed of the walks; 0 = from the clock")
 	fs.StringVar(&addrs, "addrs", "", "source addresses to spread the connections over, e.g. 127.0.0.2-127.0.0.9 (loopback aliases); default: the system's choice")
