@@ -26,6 +26,7 @@ const classSize = 40
 // play at once beside the three bots: a spectator sees 43 players, and
 // each student's RIGHT is acknowledged.
 func TestClassOfFortyOverOpenSSH(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	sv := startSSHServerBinary(t, "-bots", "3", "-drain", "0s")
 	dir, gameAddr, sshAddr, logs := sv.dir, sv.gameAddr, sv.sshAddr, sv.logs
 	waitLog := func(what string, ok func(log string) bool) { t.Helper(); sv.waitLog(t, what, ok) }

@@ -20,6 +20,7 @@ import (
 // down to "1 s", while the game goes on; when the server closes each
 // says "server stopped" and exits with status 0.
 func TestDrainInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	sv := startSSHServerBinary(t, "-bots", "3", "-drain", "6s")
 	dir, gameAddr, sshAddr, bin := sv.dir, sv.gameAddr, sv.sshAddr, sv.bin
 

@@ -43,6 +43,11 @@ func buildBinary(t *testing.T) string {
 	return built.bin
 }
 
+// TestMain removes the binary the tests built. The end-to-end tests that
+// run it in processes of their own, and mostly wait on their screens and
+// sockets, run in parallel (t.Parallel): one after the other, three
+// counts of the package took longer than go test's ten minutes on a
+// machine busy with six loops.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if built.dir != "" {
@@ -115,6 +120,7 @@ func (tm *tmux) waitUntil(what string, ok func(screen string) bool) {
 // injected latency) in a real terminal of the smallest common size and of
 // a large one, presses RIGHT, then Space, and reads the screen.
 func TestPlayInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -179,6 +185,7 @@ func playInTmux(t *testing.T, bin string, w, h int) {
 // its stages, the server's included, once the server's answer comes; g
 // opens the net graph and closes it; b shows the budget.
 func TestInstrumentsInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -207,6 +214,7 @@ func TestInstrumentsInTmux(t *testing.T) {
 // TestTooSmallInTmux: a small terminal gets a clear message, and the game
 // comes back when it grows.
 func TestTooSmallInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -226,6 +234,7 @@ func TestTooSmallInTmux(t *testing.T) {
 // and Player 2's board shows Player 1 moving later still. It asserts the
 // order in which the screen shows them, not how fast.
 func TestLabInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -316,6 +325,7 @@ func freeAddr(t *testing.T) string {
 // with `gridlag -connect ... -spectate` in a real terminal: each bot has a
 // line `NAME (x,y) ack #N`, and the ack numbers go up as they walk.
 func TestSpectateInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}

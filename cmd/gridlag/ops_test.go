@@ -347,6 +347,7 @@ func TestMakeBuildStampsTheCommit(t *testing.T) {
 // TestInviteFriendsInTmux: a local game that also serves SSH says on the
 // screen (its title line) and in the log what to give friends.
 func TestInviteFriendsInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}

@@ -186,6 +186,7 @@ func messages(t *testing.T, args []string) int {
 // future-version recording each make gridlag replay say why in one line
 // and exit with status 2.
 func TestDamagedRecordingsAreRefused(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.rec")
@@ -234,6 +235,7 @@ func TestDamagedRecordingsAreRefused(t *testing.T) {
 // the cast starts with an asciicast v2 header of the terminal's size and
 // goes on with frames in time order; the recording replays.
 func TestLabCastAndRecordInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	cast, rec := filepath.Join(dir, "a.cast"), filepath.Join(dir, "a.rec")

@@ -132,6 +132,7 @@ func TestSecondSignalClosesAtOnce(t *testing.T) {
 // TestSignalsEndTheServerWithStatus0: the process drains on SIGTERM and
 // exits 0 after a second one, however long the drain.
 func TestSignalsEndTheServerWithStatus0(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	bin := buildBinary(t)
 	cmd := exec.Command(bin, "-server", "-addr", "127.0.0.1:0", "-drain", "1h")
 	logs := &admittest.Log{}
