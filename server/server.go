@@ -74,6 +74,8 @@ type Server struct {
 	queuer queuer                 // the loop's encoder and queue of a flush's few envelopes
 	slow   []*conn
 	ticks  tickMarks // the ticks' costs, measured for the hub's admission
+
+	answering []*conn // connections with messages handled since the last flush (conn.answered)
 }
 
 // New returns a server with the given options; zero options take their
@@ -492,8 +494,13 @@ func (s *Server) handle(ev event) {
 		s.log.Debug("connect", "conn", c.id, "remote", c.remote)
 		s.hub.Connect(s.now(), c.id, c.from)
 	case evMessage:
-		c.unhandled.Add(-1)
-		defer c.signalRoom() // its answer is queued by the next flush: the reader counts it one late at most
+		// Its answer is queued by the next flush, which then counts it
+		// handled (answered): a reader that holds back counts each
+		// message until its answer is in the queue, never in between.
+		if c.answered == 0 {
+			s.answering = append(s.answering, c)
+		}
+		c.answered++
 		if c.state == connGone {
 			return
 		}
@@ -570,6 +577,20 @@ func (s *Server) flush() {
 	}
 	clear(s.gone) // their notes are logged
 	s.wakeWriters()
+	s.answeredAll()
+}
+
+// answeredAll counts the messages handled since the last flush as handled
+// now that their answers are queued, and wakes their readers if they hold
+// back (see conn.mustHold).
+func (s *Server) answeredAll() {
+	for _, c := range s.answering {
+		c.unhandled.Add(-c.answered)
+		c.answered = 0
+		c.signalRoom()
+	}
+	clear(s.answering)
+	s.answering = s.answering[:0]
 }
 
 // publish publishes the counters of the rooms the hub touched for Stats
