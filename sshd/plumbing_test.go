@@ -105,10 +105,7 @@ func TestNoTerminalIsRefused(t *testing.T) {
 	}
 
 	// ssh host cmd: no PTY either, but the advice is about the command.
-	sess, err = c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess = newSession(t, c)
 	stderr.Reset()
 	sess.Stderr = &stderr
 	assertExit(t, sess.Run("cat /etc/passwd"), 1)
@@ -120,10 +117,7 @@ func TestNoTerminalIsRefused(t *testing.T) {
 	}
 
 	// ssh -t host cmd: a terminal, but commands are not run.
-	sess, err = c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess = newSession(t, c)
 	if err := sess.RequestPty("xterm", 24, 80, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -51,10 +51,7 @@ func TestRecordOverSSH(t *testing.T) {
 		t.Fatalf("the session ended saying:\n%s", said)
 	}
 
-	sess, err = c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess = newSession(t, c)
 	data, err := sess.Output(RecordingCommand)
 	if err != nil {
 		t.Fatalf("recording: %v", err)
