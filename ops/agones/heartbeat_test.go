@@ -50,7 +50,7 @@ func TestHeartbeatNeverWaitsForHealth(t *testing.T) {
 		t.Fatalf("%d Health calls while the first hung, want 1", n)
 	}
 	close(release)
-	beatUntil(t, g, func() bool { return calls.Load() == 2 })
+	beatUntil(t, g, func() bool { return calls.Load() >= 2 })
 }
 
 // beatUntil beats, as the game would, until done.
