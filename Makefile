@@ -26,14 +26,14 @@ LOAD_PORT ?= 7790
 STAMP     ?= $(shell git describe --always --dirty --tags 2>/dev/null)
 
 # The web page (gridlag -web): xterm.js and the page's script, bundled by
-# npm into web/dist, which go build embeds in the binary. npm ci runs when
+# npm into front/web/dist, which go build embeds in the binary. npm ci runs when
 # the lockfile is newer than what it installed, the bundling when its
 # output is missing or older than the lockfile or the page's sources.
 # Without npm the binary is built without them, and -web serves a page
 # that says how to build them.
 NPM      ?= npm
-WEB_DIST := web/dist/gridlag.js
-WEB_SRC  := $(wildcard web/page/*.js web/page/*.css) web/package.json
+WEB_DIST := front/web/dist/gridlag.js
+WEB_SRC  := $(wildcard front/web/page/*.js front/web/page/*.css) front/web/package.json
 ifeq ($(shell command -v $(NPM) >/dev/null 2>&1 && echo yes),yes)
 WEB      := $(WEB_DIST)
 else
@@ -63,11 +63,11 @@ build: $(WEB)
 
 web: $(WEB)
 
-web/node_modules/.package-lock.json: web/package-lock.json
-	cd web && $(NPM) ci --no-audit --no-fund --ignore-scripts
+front/web/node_modules/.package-lock.json: front/web/package-lock.json
+	cd front/web && $(NPM) ci --no-audit --no-fund --ignore-scripts
 
-$(WEB_DIST): web/node_modules/.package-lock.json $(WEB_SRC)
-	cd web && $(NPM) run build
+$(WEB_DIST): front/web/node_modules/.package-lock.json $(WEB_SRC)
+	cd front/web && $(NPM) run build
 
 web-no-npm:
 	@echo "note: $(NPM) is not installed: the web page is not built, and gridlag -web serves a page that says how to build it (.ci/run installs Node.js)"
@@ -98,8 +98,8 @@ test: $(WEB)
 		echo "note: rsvg-convert is not installed: the sequence diagram's test checks the SVG without rendering it (.ci/run installs librsvg2-bin)"
 	@if [ ! -x /usr/bin/chromium ]; then \
 		echo "note: /usr/bin/chromium is not installed: the browser's end-to-end test will SKIP (.ci/run installs Debian's chromium)"; \
-	elif [ ! -d web/e2e/node_modules/playwright-core ]; then \
-		echo "note: playwright-core is not installed in web/e2e: the browser's end-to-end test will SKIP (.ci/run runs npm ci there)"; \
+	elif [ ! -d front/web/e2e/node_modules/playwright-core ]; then \
+		echo "note: playwright-core is not installed in front/web/e2e: the browser's end-to-end test will SKIP (.ci/run runs npm ci there)"; \
 	fi
 	@if [ ! -x ../shared/agones/run-sdk-server ]; then \
 		echo "note: ../shared/agones/run-sdk-server is absent: the tests against the real Agones SDK server will SKIP"; \
@@ -115,10 +115,10 @@ test: $(WEB)
 # size (each must end when its client goes and leave no goroutine).
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./protocol
-	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./record
-	$(GO) test -run='^$$' -fuzz='^FuzzInputFilter$$' -fuzztime=$(FUZZTIME) ./remote
-	$(GO) test -run='^$$' -fuzz='^FuzzSSHInput$$' -fuzztime=$(FUZZTIME) ./sshd
-	$(GO) test -run='^$$' -fuzz='^FuzzWebInput$$' -fuzztime=$(FUZZTIME) ./web
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./lab/record
+	$(GO) test -run='^$$' -fuzz='^FuzzInputFilter$$' -fuzztime=$(FUZZTIME) ./front/remote
+	$(GO) test -run='^$$' -fuzz='^FuzzSSHInput$$' -fuzztime=$(FUZZTIME) ./front/sshd
+	$(GO) test -run='^$$' -fuzz='^FuzzWebInput$$' -fuzztime=$(FUZZTIME) ./front/web
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
@@ -168,4 +168,4 @@ scale: $(WEB)
 	@if [ -f ../shared/device/scale.sh ]; then install -m 0755 ../shared/device/scale.sh .scale/scale.sh; else echo "note: no ../shared/device/scale.sh to copy"; fi
 
 clean:
-	rm -rf bin .scale web/dist/gridlag.js web/dist/gridlag.css
+	rm -rf bin .scale front/web/dist/gridlag.js front/web/dist/gridlag.css

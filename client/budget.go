@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	"gridlag/link"
+	"gridlag/internal/link"
 )
 
 // The latency budget (issue 22): where the delay goes between a player

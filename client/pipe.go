@@ -7,7 +7,7 @@ import (
 	"io"
 	"time"
 
-	"gridlag/link"
+	"gridlag/internal/link"
 	"gridlag/protocol"
 )
 

@@ -9,8 +9,8 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/lab/sim"
 	"gridlag/protocol"
-	"gridlag/sim"
 )
 
 // QuietLimit is how much virtual time a step goes through, at most,

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"gridlag/scenario"
+	"gridlag/lab/scenario"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"gridlag/client"
-	"gridlag/sim"
+	"gridlag/lab/sim"
 )
 
 // A fact is something the lab shows that a lesson's check names: its

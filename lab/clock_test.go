@@ -7,9 +7,9 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/lab/scenario"
+	"gridlag/lab/sim"
 	"gridlag/protocol"
-	"gridlag/scenario"
-	"gridlag/sim"
 )
 
 // TestSpeedTenth: at 1/10, one second of wall time is 100 ms of virtual

@@ -6,10 +6,10 @@ import (
 	"time"
 
 	"gridlag/grid"
-	"gridlag/link"
-	"gridlag/scenario"
+	"gridlag/internal/link"
+	"gridlag/lab/scenario"
+	"gridlag/lab/sim"
 	"gridlag/server/world"
-	"gridlag/sim"
 )
 
 // PlayerConfig is one player of the lab, as the flags give it (-latency,

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"gridlag/grid"
-	"gridlag/scenario"
+	"gridlag/lab/scenario"
 )
 
 // TestDefaultLab: the defaults: Player 1 at (10,10) with a 250 ms

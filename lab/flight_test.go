@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/lab/sim"
 	"gridlag/protocol"
-	"gridlag/sim"
 )
 
 // TestInFlightStrip: right after Player 1 presses RIGHT (250 ms round

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/lab/sim"
 	"gridlag/protocol"
-	"gridlag/sim"
 )
 
 const ms = time.Millisecond

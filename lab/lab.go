@@ -7,8 +7,8 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/lab/sim"
 	"gridlag/server/world"
-	"gridlag/sim"
 )
 
 // Lab is the model of `gridlag lab`: a server's hub and two players over

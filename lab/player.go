@@ -3,8 +3,8 @@ package lab
 import (
 	"time"
 
-	"gridlag/scenario"
-	"gridlag/sim"
+	"gridlag/lab/scenario"
+	"gridlag/lab/sim"
 )
 
 // SpikeLength is how long the lag spike key stalls a player's link.

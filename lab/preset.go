@@ -3,7 +3,7 @@ package lab
 import (
 	"time"
 
-	"gridlag/link"
+	"gridlag/internal/link"
 )
 
 // ownLink is a player's link conditions of its own, kept while a preset

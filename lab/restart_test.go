@@ -8,7 +8,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/scenario"
+	"gridlag/lab/scenario"
 )
 
 // TestPausedStartAndRestart: a lab started paused (-paused) stays at

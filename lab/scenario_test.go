@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"gridlag/grid"
-	"gridlag/scenario"
+	"gridlag/lab/scenario"
 )
 
 // TestAgreesWithScenario: with the article's flags (rate 0, RIGHT at 0 and

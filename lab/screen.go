@@ -7,8 +7,8 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/lab/sim"
 	"gridlag/protocol"
-	"gridlag/sim"
 	"gridlag/tui"
 )
 

@@ -4,9 +4,9 @@ import (
 	"time"
 
 	"gridlag/client"
+	"gridlag/lab/sim"
 	"gridlag/protocol"
 	"gridlag/server/world"
-	"gridlag/sim"
 )
 
 // PingInterval is how often the lab's server pings the players to measure

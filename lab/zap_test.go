@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/lab/scenario"
 	"gridlag/protocol"
-	"gridlag/scenario"
 )
 
 // TestLabZapBothSides: the lab's default players, Player 2 stepping down

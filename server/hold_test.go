@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"gridlag/internal/ratelog"
 	"gridlag/protocol"
-	"gridlag/ratelog"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 	"gridlag/server/world/worldtest"

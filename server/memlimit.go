@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"gridlag/internal/cli"
 )
 
 // MemoryLimit is how a server's soft memory limit is chosen (the
@@ -139,4 +141,48 @@ func showBytes(n int64) string {
 		v, unit = float64(n)/(1<<30), "GiB"
 	}
 	return strings.TrimSuffix(strconv.FormatFloat(v, 'f', 1, 64), ".0") + unit
+}
+
+// memorySize is -memory-limit's range of sizes.
+var memorySize = cli.SizeRange{Lo: 64 << 20, Hi: 1 << 40}
+
+// RegisterFlags registers -memory-limit: auto (the default), off, or a
+// size. Given is set when the flag is on the command line.
+func (l *MemoryLimit) RegisterFlags(fs *cli.FlagSet) {
+	*l = MemoryLimit{Auto: true}
+	fs.Checked(&memLimitValue{l}, "memory-limit", "the soft memory `limit` the Go runtime keeps the process under (collecting sooner, returning freed memory): auto = 3/4 of the memory the machine or its cgroup gives, off, or a size (64MiB to 1TiB); GOMEMLIMIT, if set, stands unless this is given")
+}
+
+// memLimitValue is -memory-limit: auto, off, or a size.
+type memLimitValue struct{ p *MemoryLimit }
+
+func (v *memLimitValue) String() string {
+	switch {
+	case v.p == nil || v.p.Auto:
+		return "auto"
+	case v.p.Off:
+		return "off"
+	}
+	return cli.ShowSize(v.p.Bytes)
+}
+
+// Set reads auto, off or a size of memorySize's range.
+func (v *memLimitValue) Set(s string) error {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "auto":
+		*v.p = MemoryLimit{Auto: true, Given: true}
+		return nil
+	case "off":
+		*v.p = MemoryLimit{Off: true, Given: true}
+		return nil
+	}
+	n, err := cli.ParseSize(s)
+	if err == nil && (n < memorySize.Lo || n > memorySize.Hi) {
+		err = fmt.Errorf("out of range (%v)", memorySize)
+	}
+	if err != nil {
+		return fmt.Errorf("%v: auto, off or a size", err)
+	}
+	*v.p = MemoryLimit{Bytes: n, Given: true}
+	return nil
 }

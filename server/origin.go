@@ -4,7 +4,7 @@ import (
 	"net"
 	"net/netip"
 
-	"gridlag/admit"
+	"gridlag/server/admit"
 )
 
 // ownHost is the host of the server's own players (Own): the key that no

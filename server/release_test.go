@@ -9,9 +9,9 @@ import (
 
 	"github.com/charmbracelet/log"
 
-	"gridlag/admit/admittest"
 	"gridlag/grid"
 	"gridlag/protocol"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )

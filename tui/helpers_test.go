@@ -10,8 +10,8 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/lab/sim"
 	"gridlag/server/world"
-	"gridlag/sim"
 	"gridlag/tui"
 )
 

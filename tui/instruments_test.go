@@ -11,8 +11,8 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/lab"
+	"gridlag/lab/sim"
 	"gridlag/server/world"
-	"gridlag/sim"
 	"gridlag/tui"
 )
 

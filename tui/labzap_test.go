@@ -9,7 +9,7 @@ import (
 
 	"gridlag/grid"
 	"gridlag/lab"
-	"gridlag/scenario"
+	"gridlag/lab/scenario"
 	"gridlag/tui"
 )
 

@@ -11,9 +11,9 @@ import (
 
 	"gridlag/client"
 	"gridlag/client/tcp"
+	"gridlag/lab/sim"
 	"gridlag/protocol"
 	"gridlag/server/world"
-	"gridlag/sim"
 	"gridlag/tui"
 )
 

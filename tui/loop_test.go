@@ -8,8 +8,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
+	"gridlag/lab/sim"
 	"gridlag/server/world"
-	"gridlag/sim"
 )
 
 // epoch is the real time of the virtual clock's zero.

@@ -7,7 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
-	"gridlag/link"
+	"gridlag/internal/link"
 )
 
 // The range and steps of the latency slider.

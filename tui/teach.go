@@ -11,7 +11,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
-	"gridlag/link"
+	"gridlag/internal/link"
 	"gridlag/protocol"
 )
 

@@ -9,8 +9,8 @@ import (
 	"github.com/rivo/tview"
 
 	"gridlag/client"
+	"gridlag/lab/sim"
 	"gridlag/server/world"
-	"gridlag/sim"
 	"gridlag/tui"
 )
 

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -11,9 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/log"
-
-	"gridlag/admit/admittest"
+	"gridlag/server/admit/admittest"
 )
 
 // jsonList reads the first flow list after prefix on a line of text (a
@@ -32,12 +30,12 @@ func jsonList(t *testing.T, text, prefix, file string) []string {
 }
 
 // TestKubernetesDeploymentProbesTheServer: the Deployment in
-// deploy/kubernetes runs the image's entry point with its args, which
+// ops/deploy/kubernetes runs the image's entry point with its args, which
 // gridlag takes; its probes ask /healthz and /readyz on the port -health
 // serves; and a server started with those flags (its addresses on
 // loopback) answers them.
 func TestKubernetesDeploymentProbesTheServer(t *testing.T) {
-	const dockerfile, manifest = "../../deploy/agones/Dockerfile", "../../deploy/kubernetes/gridlag.yaml"
+	const dockerfile, manifest = "../../ops/deploy/agones/Dockerfile", "../../ops/deploy/kubernetes/gridlag.yaml"
 	docker, err := os.ReadFile(dockerfile)
 	if err != nil {
 		t.Fatal(err)
@@ -54,8 +52,8 @@ func TestKubernetesDeploymentProbesTheServer(t *testing.T) {
 	if port == nil {
 		t.Fatalf("%s has no container port named health", manifest)
 	}
-	if _, p, _ := net.SplitHostPort(f.ops.health); p != port[1] {
-		t.Errorf("-health %q, the port named health %s", f.ops.health, port[1])
+	if _, p, _ := net.SplitHostPort(f.HealthAddr); p != port[1] {
+		t.Errorf("-health %q, the port named health %s", f.HealthAddr, port[1])
 	}
 	for probe, path := range map[string]string{"livenessProbe": "/healthz", "readinessProbe": "/readyz"} {
 		re := regexp.MustCompile(probe + `:\s+httpGet:\s+path: (\S+)\s+port: (\S+)`)
@@ -64,31 +62,33 @@ func TestKubernetesDeploymentProbesTheServer(t *testing.T) {
 		}
 	}
 
-	f.addr, f.ssh, f.ops.health = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
-	f.sshKey = filepath.Join(t.TempDir(), filepath.Base(f.sshKey))
+	f.SSHAddr, f.HealthAddr = "127.0.0.1:0", "127.0.0.1:0"
+	f.SSH.HostKeyPath = filepath.Join(t.TempDir(), filepath.Base(f.SSH.HostKeyPath))
 	logs := &admittest.Log{}
-	g, err := startGame(context.Background(), f, f.addr, log.New(logs), f.bots, nil)
+	g, err := startGame(f, logs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer g.close()
+	defer g.Close()
 	base := webURLs(t, logs.String(), "health")[0]
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		code, body, err := probe(base + "/healthz")
-		if code == 200 {
-			break
-		}
-		if err != nil || body != "not serving\n" || time.Now().After(deadline) {
+	var (
+		code int
+		body string
+	)
+	admittest.Eventually(t, func() bool {
+		code, body, err = probe(base + "/healthz")
+		if code != 200 && (err != nil || body != "not serving\n") {
 			t.Fatalf("GET /healthz as the server starts: %d %q %v", code, body, err)
 		}
-	}
+		return code == 200
+	}, func() string { return fmt.Sprintf("GET /healthz as the server starts: %d %q %v", code, body, err) })
 	for path, want := range map[string]string{"/healthz": "ok\n", "/readyz": "ready: 0 of 1000 players"} {
 		code, body, err := probe(base + path)
 		if err != nil || code != 200 || !strings.HasPrefix(body, want) {
 			t.Errorf("GET %s: %d %q %v, want 200 %q", path, code, body, err, want)
 		}
 	}
-	g.srv.Drain(10 * time.Second)
+	g.Server().Drain(10 * time.Second)
 	if code, body, _ := probe(base + "/readyz"); code != 503 {
 		t.Errorf("GET /readyz while draining: %d %q, want 503", code, body)
 	}

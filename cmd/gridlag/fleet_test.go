@@ -15,11 +15,11 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/admit/admittest"
+	"gridlag/server/admit/admittest"
 )
 
 // deployDir holds the image and the manifests of a fleet.
-const deployDir = "../../deploy/agones"
+const deployDir = "../../ops/deploy/agones"
 
 // container is what a manifest gives one container: its arguments (after
 // the image's entry point), its environment and its memory limit.
@@ -31,7 +31,7 @@ type container struct {
 }
 
 // TestDeployManifestsStartTheServer starts the binary with exactly the
-// arguments each container of deploy/agones/*.yaml gets (the Dockerfile's
+// arguments each container of ops/deploy/agones/*.yaml gets (the Dockerfile's
 // entry point, then the manifest's args, parsed from the files) and its
 // environment, and checks that it gets past the parsing and the checks of
 // its flags to the start of the server: it is made to fail there, at the
@@ -156,7 +156,7 @@ func dockerEntrypoint(t *testing.T) []string {
 	return entry
 }
 
-// manifestContainers reads the containers of deploy/agones/*.yaml: a line
+// manifestContainers reads the containers of ops/deploy/agones/*.yaml: a line
 // reader for the shapes these manifests use (args as a flow sequence of
 // quoted strings, env as name/value pairs, resources.limits.memory), which
 // fails on any other shape of args rather than miss them.

@@ -17,7 +17,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"gridlag/web"
+	"gridlag/front/web"
 )
 
 // badInputs are what the byte attacks type: issue 30's bytes (each spun
@@ -330,10 +330,10 @@ func playOnceOverWeb(ctx context.Context, webAddr string, res *webHonestResult, 
 	return nil
 }
 
-// webDefaults are the web front end's flags at their defaults, on
-// 127.0.0.1:0.
-func webDefaults() webFlags {
-	return webFlags{addr: "127.0.0.1:0", max: web.DefaultMaxSessions, perAddr: web.DefaultMaxPerAddr,
-		handshake: web.DefaultHandshakeTimeout, idle: web.DefaultIdleTimeout, stall: web.DefaultStallTimeout,
-		message: web.DefaultMaxMessage, rate: web.DefaultMessageRate}
+// webDefaults are the web front end's settings at their flags'
+// defaults.
+func webDefaults() web.Options {
+	return web.Options{MaxSessions: web.DefaultMaxSessions, MaxPerAddr: web.DefaultMaxPerAddr,
+		HandshakeTimeout: web.DefaultHandshakeTimeout, IdleTimeout: web.DefaultIdleTimeout, StallTimeout: web.DefaultStallTimeout,
+		MaxMessage: web.DefaultMaxMessage, MessageRate: web.DefaultMessageRate}
 }

@@ -20,8 +20,8 @@ import (
 	"github.com/coder/websocket"
 	gossh "golang.org/x/crypto/ssh"
 
-	"gridlag/admit/admittest"
-	"gridlag/remote"
+	"gridlag/front/remote"
+	"gridlag/server/admit/admittest"
 )
 
 // badBytes are the inputs a client sent in the reproductions of issue 30

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"gridlag/link"
+	"gridlag/internal/link"
 	"gridlag/protocol"
 	"gridlag/server/world"
 )

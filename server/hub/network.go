@@ -3,7 +3,7 @@ package hub
 import (
 	"time"
 
-	"gridlag/link"
+	"gridlag/internal/link"
 	"gridlag/protocol"
 	"gridlag/server/world"
 )

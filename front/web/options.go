@@ -1,0 +1,150 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/log"
+
+	"gridlag/front/remote"
+	"gridlag/server/admit"
+)
+
+// Title is the top line of the game's screen in a browser.
+const Title = "gridlag in a browser"
+
+// Defaults for the zero values of Options: those of the SSH front end,
+// and the WebSocket's own.
+const (
+	DefaultMaxSessions      = 64
+	DefaultMaxPerAddr       = 16 // a classroom behind one NAT address
+	DefaultHandshakeTimeout = 10 * time.Second
+	DefaultIdleTimeout      = 30 * time.Minute
+	// DefaultMaxMessage is the largest message the page may send, in
+	// bytes: it sends key presses, a few bytes each, gathered for at most
+	// a frame, and the window's size.
+	DefaultMaxMessage = 4096
+	// DefaultStallTimeout is how long a page may read nothing before its
+	// session is dropped: an SSH client's (remote.StallTimeout).
+	DefaultStallTimeout = remote.StallTimeout
+	// DefaultMessageRate is how many messages a second the page may send,
+	// a second's worth at once: it sends at most one a frame (about 60)
+	// and the window's size when it changes.
+	DefaultMessageRate = 100
+)
+
+// Options configure a Server.
+type Options struct {
+	// GameAddr is the game server's TCP address each session's client
+	// dials, unless Dial is set.
+	GameAddr string
+	// Dial, if set, opens each session's connections to the game server
+	// in place of a TCP connection to GameAddr, for the session's player
+	// from remote, the browser's address (see TrustedProxies). A server in
+	// the same process passes its own (server.Server.Dial): the player
+	// then counts as that address against the game's per-address caps.
+	Dial func(ctx context.Context, remote net.Addr) (net.Conn, error)
+	// Latency and Jitter are each session's starting injected round trip
+	// and jitter; a player changes their own latency with the slider.
+	Latency, Jitter time.Duration
+	// Logger receives the server's log; nil discards it.
+	Logger *log.Logger
+	// MaxSessions caps the sessions (WebSockets) at once;
+	// DefaultMaxSessions if zero or less. Open connections, the page's
+	// included, are capped at four times this.
+	MaxSessions int
+	// MaxPerAddr caps the sessions from one client address;
+	// DefaultMaxPerAddr if zero or less. Open connections from one
+	// address are capped at four times this (a trusted proxy's are not:
+	// they are many clients').
+	MaxPerAddr int
+	// HandshakeTimeout is how long a new connection has to send its
+	// request, and a new WebSocket its first message (the player's name),
+	// and how long a connection may stay open between two requests;
+	// DefaultHandshakeTimeout if zero or less.
+	HandshakeTimeout time.Duration
+	// IdleTimeout ends a session whose player pressed no key for this
+	// long; DefaultIdleTimeout if zero or less.
+	IdleTimeout time.Duration
+	// StallTimeout drops a session whose page read nothing for this long,
+	// as an SSH client's is dropped (remote.Watchdog): a write to it
+	// blocked, or no answer to the pings the server sends it (a
+	// WebSocket's, which the browser answers as it reads) since the last
+	// proof that it read; DefaultStallTimeout if zero or less.
+	StallTimeout time.Duration
+	// MaxMessage is the largest message the page may send, in bytes;
+	// DefaultMaxMessage if zero or less.
+	MaxMessage int
+	// MessageRate is how many messages a second the page may send, a
+	// second's worth at once; DefaultMessageRate if zero or less.
+	MessageRate int
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For header
+	// names the client: a request from one of them counts as the address
+	// the header gives, and its page's host is the one X-Forwarded-Host
+	// gives (see Hosts). Any other request counts as the address of its
+	// connection, whatever its headers say.
+	TrustedProxies []netip.Prefix
+	// Hosts are the names (or addresses) browsers reach the server by
+	// besides its own (ParseHosts): a public name, the name a reverse
+	// proxy serves it under. A WebSocket is refused unless its page's
+	// host is one of these, an address the server listens on, localhost
+	// or a loopback address, one of the machine's addresses, or its name
+	// (os.Hostname, and NAME.local): so that a page on a name pointed at
+	// the server (DNS rebinding) cannot play for its visitor. From a
+	// trusted proxy the page's host is the one it forwarded
+	// (X-Forwarded-Host).
+	Hosts []string
+	// Handler runs one session. Nil runs the game (remote.Game). A
+	// Handler must return soon after ctx is done or after the screen
+	// reports an error event, and must leave the screen finalised (Fini)
+	// if it initialised it; the server finalises it otherwise.
+	Handler func(ctx context.Context, p *remote.Player) error
+}
+
+// withDefaults returns o with its zero values replaced by the defaults.
+func (o Options) withDefaults() Options {
+	o.MaxSessions = admit.Or(o.MaxSessions, DefaultMaxSessions)
+	o.MaxPerAddr = admit.Or(o.MaxPerAddr, DefaultMaxPerAddr)
+	o.HandshakeTimeout = admit.Or(o.HandshakeTimeout, DefaultHandshakeTimeout)
+	o.IdleTimeout = admit.Or(o.IdleTimeout, DefaultIdleTimeout)
+	o.StallTimeout = admit.Or(o.StallTimeout, DefaultStallTimeout)
+	o.MaxMessage = admit.Or(o.MaxMessage, DefaultMaxMessage)
+	o.MessageRate = admit.Or(o.MessageRate, DefaultMessageRate)
+	if o.Logger == nil {
+		o.Logger = log.New(io.Discard)
+	}
+	return o
+}
+
+// ParseProxies reads a list of reverse proxies, for
+// Options.TrustedProxies: addresses or networks (127.0.0.1, 10.0.0.0/8,
+// ::1), separated by commas.
+func ParseProxies(s string) ([]netip.Prefix, error) {
+	var ps []netip.Prefix
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if strings.Contains(f, "/") {
+			p, err := netip.ParsePrefix(f)
+			if err != nil {
+				return nil, fmt.Errorf("%q is not an address or a network such as 10.0.0.0/8", f)
+			}
+			ps = append(ps, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(f)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not an address or a network such as 10.0.0.0/8", f)
+		}
+		a = a.Unmap()
+		ps = append(ps, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return ps, nil
+}

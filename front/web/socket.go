@@ -1,0 +1,691 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+
+	"github.com/coder/websocket"
+
+	"gridlag/client"
+	"gridlag/front/remote"
+	"gridlag/protocol"
+	"gridlag/server/admit"
+)
+
+// The page and the server speak over the WebSocket in two kinds of
+// message. The page sends, first, its hello (a text message: the JSON
+// object hello), then the player's input as binary messages (the bytes a
+// terminal sends: keys, mouse reports) and the terminal's size when it
+// changes (a text message: the JSON object size). The server sends the
+// screen as binary messages (what a terminal draws) and notices as text
+// messages (the JSON object notice): who the player is once in the game,
+// and why the session ended. Anything else from the page ends the session.
+
+// hello is the page's first message.
+type hello struct {
+	Name string `json:"name"` // the player's name (protocol.CheckPlayerName)
+	ID   string `json:"id"`   // the browser's identity: 32 hex digits, random, kept in the browser
+	Path string `json:"path"` // the page's address (parseRoute)
+	Cols int    `json:"cols"`
+	Rows int    `json:"rows"`
+}
+
+// size is the terminal's size, as the page sends it when it changes.
+type size struct {
+	Cols int `json:"cols"`
+	Rows int `json:"rows"`
+}
+
+// maxTermSide bounds a side of the terminal the page may claim; the
+// screen is at most tui.MaxWidth x tui.MaxHeight, centred on a larger
+// terminal (see remote.WindowOf).
+const maxTermSide = 10000
+
+// notice is what the server tells the page besides the screen.
+type notice struct {
+	Joined *joined `json:"joined,omitempty"`
+	End    *ending `json:"end,omitempty"`
+}
+
+// joined says who the player is, once in the game.
+type joined struct {
+	Player  int    `json:"player"`
+	Name    string `json:"name"`
+	Resumed bool   `json:"resumed"` // the avatar of a dropped session came back
+	Resume  int    `json:"resume"`  // seconds the avatar waits for the player after a drop; 0 = not at all
+}
+
+// ending says why the session ended.
+type ending struct {
+	Reason string `json:"reason"`          // "" when the player quit
+	Status int    `json:"status"`          // as an SSH session's exit status: 0 for a quit or a stop
+	Name   bool   `json:"name,omitempty"`  // the name was refused: choose another
+	Again  bool   `json:"again,omitempty"` // worth trying again later (a cap)
+}
+
+// errSessionEnded ends the input of a session that ended.
+var errSessionEnded = errors.New("web: session ended")
+
+// socket is one WebSocket: one player's session, from the hello to the
+// end.
+type socket struct {
+	srv   *Server
+	c     *websocket.Conn
+	addr  net.Addr // the client's address, as it counts
+	host  string   // its IP, for the log
+	key   string   // its key for the per-address caps and the log's summaries (admit.Key)
+	begun time.Time
+	log   *remote.SessionLog // its lines, summarised by address; set once the hello came
+
+	tty      *remote.Tty
+	killed   remote.KillReason
+	cancel   context.CancelFunc // ends the session
+	code     websocket.StatusCode
+	identity string        // the player's identity (remote.Player.Fingerprint), "" for a spectator
+	done     chan struct{} // closed when the session has ended
+	codeMu   sync.Mutex
+
+	// What the pings tell of the page's reading (see keepReading), in
+	// unix ns: when a ping still unanswered was sent (0 if none), and
+	// when the page last proved it read everything sent before.
+	pinged, proof atomic.Int64
+}
+
+// serveSocket runs one WebSocket's session: the Origin and the caps, the
+// hello, the game, the end.
+func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
+	addr, forwarded := s.clientAddr(r)
+	host, key := admit.Host(addr), admit.Key(addr)
+	// Before anything is spent on it: the name the page was reached by,
+	// then its origin (see host.go).
+	browserHost := s.browserHost(r)
+	if !s.hosts.allows(browserHost) {
+		s.warn.Warn("refused "+key+" host", "web socket refused", "remote", host,
+			"reason", "a name the server is not reached by: another site's page (DNS rebinding), or a name to allow with -web-host",
+			"host", browserHost, "origin", r.Header.Get("Origin"))
+		http.Error(w, fmt.Sprintf("gridlag: this server does not answer to the name %s: open the game at the address its operator gave you (who can allow the name with -web-host)",
+			cut(browserHost, 100)), http.StatusForbidden)
+		return
+	}
+	if !isUpgrade(r) { // the page asking why its socket failed, say
+		http.Error(w, "gridlag: this is the game's WebSocket, for the game's page", http.StatusUpgradeRequired)
+		return
+	}
+	if !originAllowed(r, browserHost) {
+		s.warn.Warn("refused "+key+" origin", "web socket refused", "remote", host, "reason", "not from the game's page",
+			"origin", r.Header.Get("Origin"), "host", browserHost)
+		http.Error(w, "gridlag: this socket is for the game's own page", http.StatusForbidden)
+		return
+	}
+	so := &socket{srv: s, addr: addr, host: host, key: key, begun: time.Now(), done: make(chan struct{}), code: websocket.StatusNormalClosure}
+	if !s.trackSession(so) {
+		http.Error(w, "gridlag: the server is shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.untrackSession(so)
+	release, _, refusal := s.sessions.Take(key, false)
+	if release != nil {
+		defer release()
+	}
+	// The Origin was checked above, against a trusted proxy's forwarded host.
+	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	if err != nil {
+		s.warn.Warn("websocket "+key, "web socket failed", "remote", host, "err", err)
+		return
+	}
+	so.c = c
+	c.SetReadLimit(int64(s.opts.MaxMessage))
+	if refusal != "" {
+		s.warn.Warn("refused "+key+" session", "web session refused", "remote", host, "reason", refusal)
+		so.finish(ending{Reason: refusal, Status: 1, Again: true}, websocket.StatusTryAgainLater)
+		return
+	}
+	if forwarded {
+		s.log.Debug("web client behind a trusted proxy", "remote", addr.String(), "proxy", r.RemoteAddr)
+	}
+	so.run()
+}
+
+// isUpgrade reports whether r asks for a WebSocket.
+func isUpgrade(r *http.Request) bool {
+	for _, v := range r.Header.Values("Upgrade") {
+		for _, p := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(p), "websocket") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// trackSession counts a session in the server's wait groups, so that
+// Close waits for it, unless the server is closing.
+func (s *Server) trackSession(so *socket) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.wg.Add(1)
+	s.sessWG.Add(1)
+	s.live[so] = struct{}{}
+	return true
+}
+
+func (s *Server) untrackSession(so *socket) {
+	s.mu.Lock()
+	delete(s.live, so)
+	if so.identity != "" && s.players[so.identity] == so {
+		delete(s.players, so.identity)
+	}
+	s.mu.Unlock()
+	s.sessWG.Done()
+	s.wg.Done()
+}
+
+// run reads the hello and runs the session.
+func (so *socket) run() {
+	s := so.srv
+	h, err := so.readHello()
+	if errors.Is(err, errLate) {
+		return
+	}
+	if err != nil {
+		s.warn.Warn("hello "+so.key, "web session refused", "remote", so.host, "reason", err.Error())
+		so.finish(ending{Reason: err.Error(), Status: 1}, websocket.StatusPolicyViolation)
+		return
+	}
+	rt, err := parseRoute(h.Path)
+	if err != nil {
+		so.finish(ending{Reason: err.Error(), Status: 1}, websocket.StatusPolicyViolation)
+		return
+	}
+	so.log = remote.NewSessionLog(s.warn, s.log, h.Name, so.addr)
+	if err := protocol.CheckPlayerName(h.Name, false); err != nil {
+		reason := fmt.Sprintf("name %q: %v", h.Name, err)
+		so.log.Warn("name", "web session refused", "reason", reason)
+		so.finish(ending{Reason: reason, Status: 1, Name: true}, websocket.StatusNormalClosure)
+		return
+	}
+	// xterm.js is an xterm-256color.
+	tty, screen, termName, err := remote.OpenScreen(wsWriter{so.c}, remote.FallbackTerm, h.Cols, h.Rows, so.log)
+	if err != nil {
+		so.finish(ending{Reason: "the server cannot drive your terminal", Status: 1}, websocket.StatusInternalError)
+		return
+	}
+	so.tty = tty
+	ctx, cancel := context.WithCancel(s.ctx)
+	defer cancel()
+	so.cancel = cancel
+	context.AfterFunc(ctx, so.tty.End)
+	identity := identityOf(h.ID)
+	p := &remote.Player{Screen: screen, User: h.Name, Fingerprint: identity, Color: remote.FingerprintColor(identity),
+		RemoteAddr: so.addr, Mode: rt, Joined: so.joined, Log: so.log}
+	if !rt.Plays() {
+		p.Fingerprint, p.Color = "", 0
+	} else {
+		so.takeOver(identity)
+	}
+	so.log.Info("", "web session start", "identity", p.Fingerprint, "page", rt.String(), "term", termName,
+		"size", fmt.Sprintf("%dx%d", h.Cols, h.Rows))
+	pr, pw := io.Pipe()
+	resize := newResizer(so.tty, remote.WindowOf(h.Cols, h.Rows), func() { s.resizes.Add(1) })
+	defer resize.stop()
+	reading := make(chan struct{})
+	watched := make(chan struct{})
+	s.wg.Add(4)
+	go func() {
+		defer s.wg.Done()
+		so.tty.Pump(pr)
+	}()
+	go func() {
+		defer s.wg.Done()
+		defer close(reading)
+		so.readLoop(pw, resize)
+	}()
+	go func() {
+		defer s.wg.Done()
+		remote.Watchdog{Tty: so.tty, Idle: s.opts.IdleTimeout, Stall: s.opts.StallTimeout, Silent: so.silentFor,
+			Killed: &so.killed, Cancel: cancel, Cut: so.cut, Log: so.log}.Run(watched)
+	}()
+	go func() {
+		defer s.wg.Done()
+		so.keepReading(ctx)
+	}()
+
+	err = so.play(ctx, p)
+	if started, closed := so.tty.State(); started && !closed {
+		screen.Fini()
+	}
+	close(watched)
+	gone := so.tty.InputEnded() // the page went: nobody to tell
+	reason, status := remote.EndReason(so.killed.Get(), err, s.ctx.Err() != nil, gone)
+	cancel()
+	pr.CloseWithError(errSessionEnded) // frees a read loop blocked handing input on
+	close(so.done)
+	logReason := reason
+	if reason == "" {
+		logReason = "quit"
+	}
+	so.log.Info(logReason, "web session end", "reason", logReason, "duration", time.Since(so.begun).Round(time.Millisecond))
+	if !gone || so.killed.Get() != "" {
+		so.finish(ending{Reason: reason, Status: status}, so.closeCode())
+	}
+	so.c.CloseNow()
+	<-reading
+}
+
+// pingsPerStall is how many pings the page is sent in a stall time: an
+// honest page, which answers each within a round trip, never goes
+// without a proof of reading for more than a few of these.
+const pingsPerStall = 6
+
+// keepReading pings the page until ctx is done: a browser answers a
+// WebSocket's ping once it has read everything sent before it, so each
+// answer proves the page read up to the moment the ping went. A page
+// that stops reading answers none, and the watchdog drops it once it has
+// gone the stall time without a proof (silentFor), as it drops a
+// client whose write is blocked that long. No ping goes while a write
+// to the page is blocked: the watchdog times that write, and its end
+// proves the page read.
+func (so *socket) keepReading(ctx context.Context) {
+	so.proof.Store(time.Now().UnixNano()) // the hello just came
+	tick := time.NewTicker(max(so.srv.opts.StallTimeout/pingsPerStall, 10*time.Millisecond))
+	defer tick.Stop()
+	blocked := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		now := time.Now()
+		if so.tty.StalledFor(now) > 0 {
+			blocked = true
+			continue
+		}
+		if blocked {
+			blocked = false
+			so.proof.Store(now.UnixNano())
+		}
+		so.pinged.Store(now.UnixNano())
+		// Ping waits for the answer, which the read loop takes in, or
+		// for the session's end. The socket closed, it fails at once; a
+		// write it could not make within coder/websocket's own time for
+		// a control frame (5 s) closes the socket, the page having
+		// taken nothing for that long.
+		if err := so.c.Ping(ctx); err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			continue // its write waited behind a blocked one: try again, still unanswered
+		}
+		so.proof.Store(now.UnixNano())
+		so.pinged.Store(0)
+	}
+}
+
+// silentFor is how long the page has gone without proving it read, as
+// far as the pings tell (see keepReading): from the last proof, while a
+// ping is unanswered; 0 when none is.
+func (so *socket) silentFor(now time.Time) time.Duration {
+	if so.pinged.Load() == 0 {
+		return 0
+	}
+	return now.Sub(time.Unix(0, so.proof.Load()))
+}
+
+// play runs the session's handler; a panic is one session's failure, not
+// the server's.
+func (so *socket) play(ctx context.Context, p *remote.Player) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			so.log.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
+			err = errors.New("internal error")
+		}
+	}()
+	return so.srv.handler(ctx, p)
+}
+
+// identityOf is the player's identity for the browser's: a hash, so that
+// the log never shows what the browser keeps.
+func identityOf(id string) string {
+	sum := sha256.Sum256([]byte("gridlag web identity\x00" + id))
+	return "web:" + hex.EncodeToString(sum[:12])
+}
+
+// takeOver makes so the session of identity: one still in play (the same
+// browser in another window, or a reload the server has not seen end yet)
+// is ended, and so waits for it to end, so that its avatar is kept for
+// this one to resume.
+func (so *socket) takeOver(identity string) {
+	s := so.srv
+	s.mu.Lock()
+	old := s.players[identity]
+	s.players[identity] = so
+	so.identity = identity
+	s.mu.Unlock()
+	if old == nil {
+		return
+	}
+	if old.killed.Set("playing in another window") {
+		old.log.Info("", "web session taken over by a new one of the same browser")
+		old.cancel()
+	}
+	select {
+	case <-old.done:
+	case <-time.After(s.opts.HandshakeTimeout):
+	}
+}
+
+// joined tells the page who the player is once the game server welcomed
+// them.
+func (so *socket) joined(sess client.Session, resumed bool) {
+	so.srv.wg.Add(1)
+	go func() {
+		defer so.srv.wg.Done()
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		deadline := time.After(so.srv.opts.HandshakeTimeout)
+		for {
+			if v := sess.View(); v.Me != 0 {
+				j := &joined{Player: int(v.Me), Name: v.Name, Resumed: resumed}
+				if r, ok := sess.(interface {
+					Resumable() (protocol.Token, time.Duration)
+				}); ok {
+					_, window := r.Resumable()
+					j.Resume = int(window / time.Second)
+				}
+				so.send(notice{Joined: j})
+				return
+			}
+			select {
+			case <-tick.C:
+			case <-deadline:
+				return
+			case <-sess.Done():
+				return
+			case <-so.done:
+				return
+			}
+		}
+	}()
+}
+
+// errLate is readHello's error once the handshake time is over: the page
+// was told, and the socket closed.
+var errLate = errors.New("no hello in time")
+
+// readHello reads the page's first message, within the handshake time of
+// connecting; past it, the page is told why and the socket is closed.
+func (so *socket) readHello() (hello, error) {
+	var h hello
+	hs := so.srv.opts.HandshakeTimeout
+	told := make(chan struct{})
+	timer := time.AfterFunc(time.Until(so.begun.Add(hs)), func() {
+		defer close(told)
+		reason := fmt.Sprintf("no hello within %s of connecting", hs)
+		so.srv.warn.Warn("hello "+so.key, "web session refused", "remote", so.host, "reason", reason)
+		so.send(notice{End: &ending{Reason: reason, Status: 1}})
+		so.c.CloseNow()
+	})
+	typ, data, err := so.c.Read(context.Background())
+	if !timer.Stop() {
+		<-told
+		return h, errLate
+	}
+	switch {
+	case err != nil:
+		return h, fmt.Errorf("no hello: %w", err)
+	case typ != websocket.MessageText:
+		return h, errors.New("the first message is not the page's hello")
+	}
+	if err := decodeStrict(data, &h); err != nil {
+		return h, fmt.Errorf("the page's hello: %w", err)
+	}
+	switch {
+	case !validIdentity(h.ID):
+		return h, errors.New("the page's hello: the identity is not 32 hex digits")
+	case h.Cols < 1 || h.Rows < 1 || h.Cols > maxTermSide || h.Rows > maxTermSide:
+		return h, fmt.Errorf("the page's hello: a terminal of %dx%d", h.Cols, h.Rows)
+	}
+	return h, nil
+}
+
+// validIdentity reports whether id is what the page makes: 128 random
+// bits in 32 lower-case hex digits.
+func validIdentity(id string) bool {
+	if len(id) != 32 {
+		return false
+	}
+	for _, c := range id {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeStrict decodes one JSON object into v, refusing fields v does not
+// have and anything after the object.
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("more than one object")
+	}
+	return nil
+}
+
+// readLoop reads the page's messages while the session runs: input goes
+// to the terminal through pw, sizes to resize. A message the page never
+// sends, or too many of them, ends the session, saying why.
+func (so *socket) readLoop(pw *io.PipeWriter, resize *resizer) {
+	rate := so.srv.opts.MessageRate
+	b := bucket{rate: float64(rate), tokens: float64(rate), last: time.Now()}
+	for {
+		typ, data, err := so.c.Read(context.Background())
+		if err != nil {
+			if errors.Is(err, websocket.ErrMessageTooBig) {
+				so.violation(fmt.Sprintf("the page sent a message over %d bytes", so.srv.opts.MaxMessage), websocket.StatusMessageTooBig)
+			}
+			pw.CloseWithError(err)
+			return
+		}
+		if !b.take(time.Now()) {
+			so.violation(fmt.Sprintf("the page sent more than %d messages a second", rate), websocket.StatusPolicyViolation)
+			pw.CloseWithError(errSessionEnded)
+			return
+		}
+		switch typ {
+		case websocket.MessageBinary:
+			if _, err := pw.Write(data); err != nil {
+				return
+			}
+		case websocket.MessageText:
+			var sz size
+			if err := decodeStrict(data, &sz); err != nil || sz.Cols < 1 || sz.Rows < 1 || sz.Cols > maxTermSide || sz.Rows > maxTermSide {
+				so.violation("the page sent a message it never sends", websocket.StatusPolicyViolation)
+				pw.CloseWithError(errSessionEnded)
+				return
+			}
+			resize.set(sz.Cols, sz.Rows)
+		}
+	}
+}
+
+// violation ends the session for something the page never does, saying
+// why, and closes the socket with code.
+func (so *socket) violation(reason string, code websocket.StatusCode) {
+	if so.killed.Set(reason) {
+		so.log.Warn(reason, "ending session", "reason", reason)
+	}
+	so.codeMu.Lock()
+	so.code = code
+	so.codeMu.Unlock()
+	so.cancel()
+}
+
+func (so *socket) closeCode() websocket.StatusCode {
+	so.codeMu.Lock()
+	defer so.codeMu.Unlock()
+	return so.code
+}
+
+// send writes a notice to the page.
+func (so *socket) send(n notice) {
+	b, err := json.Marshal(n)
+	if err != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), so.srv.opts.StallTimeout)
+	defer cancel()
+	so.c.Write(ctx, websocket.MessageText, b)
+}
+
+// finish tells the page why the session ended and closes the socket with
+// code, the reason in its close frame too (cut to fit).
+func (so *socket) finish(e ending, code websocket.StatusCode) {
+	so.send(notice{End: &e})
+	so.c.Close(code, cut(e.Reason, 120))
+}
+
+// cut shortens s to at most n bytes, on a character's boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// cut closes the socket under a session that must end now: a client
+// that stopped reading, a server that cannot wait.
+func (so *socket) cut() {
+	if so.c != nil {
+		so.c.CloseNow()
+	}
+}
+
+// wsWriter writes the screen to the page, one binary message a write.
+// A write blocks while the page does not read; the watchdog cuts the
+// socket after Options.StallTimeout.
+type wsWriter struct{ c *websocket.Conn }
+
+func (w wsWriter) Write(p []byte) (int, error) {
+	if err := w.c.Write(context.Background(), websocket.MessageBinary, p); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// bucket is the page's allowance of messages: rate a second, a second's
+// worth at once.
+type bucket struct {
+	rate, tokens float64
+	last         time.Time
+}
+
+func (b *bucket) take(now time.Time) bool {
+	b.tokens = min(b.rate, b.tokens+now.Sub(b.last).Seconds()*b.rate)
+	b.last = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
+
+// resizer applies the page's terminal sizes to the screen as the SSH
+// front end does its window changes: a size that leaves the screen as it
+// is (see remote.WindowOf) goes nowhere; of the others, a burst goes on
+// at once, then one at a time at remote.WindowChanges, the latest, the
+// ones it replaces dropped. So a flood of them, alternating sizes or not,
+// costs no more than four screens a second.
+type resizer struct {
+	tty     *remote.Tty
+	resized func() // counts a resize of the screen
+
+	mu      sync.Mutex
+	pace    remote.Pace
+	shown   remote.Window // the window last applied
+	want    size          // the latest size not applied yet
+	held    bool          // want waits for the pace
+	timer   *time.Timer   // runs while held
+	stopped bool
+}
+
+// newResizer returns a resizer of tty, whose window is first shown.
+func newResizer(tty *remote.Tty, shown remote.Window, resized func()) *resizer {
+	return &resizer{tty: tty, resized: resized, shown: shown, pace: remote.Pace{Rate: remote.WindowChanges}}
+}
+
+func (r *resizer) set(cols, rows int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stopped {
+		return
+	}
+	if remote.WindowOf(cols, rows) == r.shown {
+		r.held = false // back to the size in force
+		return
+	}
+	r.want, r.held = size{cols, rows}, true
+	if r.timer == nil { // else the pending one takes the latest size
+		r.applyLocked()
+	}
+}
+
+// applyLocked applies the held size if the pace allows it now, else
+// waits for it to.
+func (r *resizer) applyLocked() {
+	now := time.Now()
+	if wait := r.pace.Wait(now); wait > 0 {
+		r.timer = time.AfterFunc(wait, r.due)
+		return
+	}
+	r.pace.Take(now)
+	r.held = false
+	r.shown = remote.WindowOf(r.want.Cols, r.want.Rows)
+	if r.tty.SetWindow(r.want.Cols, r.want.Rows) && r.resized != nil {
+		r.resized()
+	}
+}
+
+func (r *resizer) due() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.timer = nil
+	if !r.stopped && r.held {
+		r.applyLocked()
+	}
+}
+
+func (r *resizer) stop() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped = true
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+}

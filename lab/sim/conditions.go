@@ -1,0 +1,55 @@
+package sim
+
+import (
+	"time"
+
+	"gridlag/internal/link"
+)
+
+// SetLoss sets the probability that a message sent from now on, either
+// way, is lost and retransmitted as TCP does (see link.Link.SetLoss).
+func (c *Client) SetLoss(p float64) {
+	c.locked(func() {
+		if c.dg != nil {
+			c.dg.setLoss(p)
+			return
+		}
+		c.d.Link().SetLoss(p)
+	})
+}
+
+// Loss returns the probability that a message is lost, either way.
+func (c *Client) Loss() float64 {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	if c.dg != nil {
+		return c.dg.rel.Loss()
+	}
+	return c.d.Link().Loss()
+}
+
+// ApplyPreset sets the link's latency, jitter and loss to a named
+// condition, for messages sent from now on (see link.Link.Apply).
+func (c *Client) ApplyPreset(p link.Preset) {
+	c.locked(func() {
+		if c.dg != nil {
+			c.dg.set(p.RTT(), p.Jitter())
+			c.dg.setLoss(p.Loss)
+			return
+		}
+		c.d.Link().Apply(p)
+	})
+}
+
+// Stall puts a lag spike of length d on the link, both ways, from the
+// world's time: nothing arrives until it ends, then the backlog at once,
+// in order.
+func (c *Client) Stall(d time.Duration) {
+	c.locked(func() {
+		if c.dg != nil {
+			c.dg.stall(c.w.now, d)
+			return
+		}
+		c.d.Link().Stall(c.w.now, d)
+	})
+}
