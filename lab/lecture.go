@@ -78,7 +78,7 @@ const maxLectureParts = 64
 // the lesson's file and line too.
 func ParseLecture(name, dir string, r io.Reader) (*Lecture, error) {
 	lec := &Lecture{Name: name}
-	err := readDirectives(name, r, func(_ int, word, rest string) error {
+	err := readDirectives(name, "lecture", []string{"title", "part"}, r, func(_ int, word, rest string, show func(string) string) error {
 		switch word {
 		case "title":
 			if rest == "" || lec.Title != "" || len(lec.Parts) > 0 {
@@ -95,7 +95,12 @@ func ParseLecture(name, dir string, r io.Reader) (*Lecture, error) {
 			which, label, _ := strings.Cut(rest, " ")
 			lesson, err := lectureLesson(which, dir)
 			if err != nil {
-				return fmt.Errorf("part %s: %v", clip(which), err)
+				if show(which) != excerpt(which) {
+					// Not yet known for a lecture file: nothing of its
+					// text, not even in the error opening the path.
+					return errors.New("part …: no lesson that can be read there")
+				}
+				return fmt.Errorf("part %s: %v", show(which), err)
 			}
 			label = strings.TrimSpace(label)
 			if label == "" {
@@ -105,8 +110,6 @@ func ParseLecture(name, dir string, r io.Reader) (*Lecture, error) {
 				label = lesson.Name
 			}
 			lec.Parts = append(lec.Parts, Part{Label: label, Lesson: lesson})
-		default:
-			return fmt.Errorf("unknown directive %q: want title or part", clip(word))
 		}
 		return nil
 	})

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gridlag/internal/doctest"
 )
 
 // TestLectureGivesPartsIToIV: the default lecture is the built-in
@@ -192,21 +194,14 @@ func TestBadLectures(t *testing.T) {
 	}
 }
 
-// TestReadmeLecture: the lecture file the README shows, with the
-// README's mine.txt beside it, is a lecture gridlag gives, its parts
-// labelled as the file says.
-func TestReadmeLecture(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+// TestDocsLecture: the lecture file the documentation shows, with its
+// mine.txt beside it, is a lecture gridlag gives, its parts labelled as
+// the file says.
+func TestDocsLecture(t *testing.T) {
 	block := func(first string) string {
-		_, rest, ok := strings.Cut(string(readme), "```\n"+first)
-		if !ok {
-			t.Fatalf("the README shows no file starting with %q", first)
-		}
-		text, _, _ := strings.Cut(rest, "```")
-		return first + text
+		page, at := doctest.Containing(t, "```\n"+first)
+		text, _, _ := strings.Cut(page.Text[at+len("```\n"):], "```")
+		return text
 	}
 	dir := t.TempDir()
 	for name, text := range map[string]string{"mine.txt": block("# mine.txt"), "talk.txt": block("# talk.txt")} {
@@ -223,7 +218,7 @@ func TestReadmeLecture(t *testing.T) {
 		labels = append(labels, p.Label)
 	}
 	if want := []string{"I: round trip", "My reconciliation", "IV: lag compensation"}; !slices.Equal(labels, want) || lec.Title != "Fast-Paced Multiplayer in ten minutes" {
-		t.Fatalf("the README's lecture %q has parts %q", lec.Title, labels)
+		t.Fatalf("the documentation's lecture %q has parts %q", lec.Title, labels)
 	}
 	if _, err := NewLecture(lec, Default(), time.Now); err != nil {
 		t.Fatal(err)

@@ -8,9 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Lesson is a guided tour of the lab, read from a lesson file (see
@@ -152,15 +155,16 @@ const maxLessonBytes = 1 << 20
 // Moments come in time order. A step's title, its words, a question and
 // an answer can name quantities of the run in braces, which the lab fills
 // in when it shows them (see fill): {p1.latency}, {p1.sees},
-// {p1.arrived.1 - p2.arrived.1}. An error names the file and the line.
+// {p1.arrived.1 - p2.arrived.1}. An error names the file and the line; a
+// file that is not a lesson file says so and shows none of its text (see
+// readDirectives).
 func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 	l := &Lesson{Name: name}
 	var step *LessonStep
 	var moment *Moment
 	probe := Default()
-	err := readDirectives(name, r, func(n int, word, rest string) error {
-		needsText := map[string]bool{"title": true, "step": true, "say": true, "ask": true, "answer": true, "at": true, "end": true, "set": true, "check": true, "wait": true}
-		if needsText[word] && rest == "" {
+	err := readDirectives(name, "lesson", directives, r, func(n int, word, rest string, show func(string) string) error {
+		if rest == "" {
 			return fmt.Errorf("%s needs something after it", word)
 		}
 		switch word {
@@ -168,7 +172,7 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 			if step != nil || l.Title != "" {
 				return errors.New("title comes once, before the first step")
 			}
-			if phs, err := parseText(rest); err != nil || len(phs) > 0 {
+			if phs, err := parseText(rest, show); err != nil || len(phs) > 0 {
 				return errors.New("the lesson's title shows through every step: it names no quantity of a run (a step's title can)")
 			}
 			l.Title, l.TitleLine = rest, n
@@ -178,6 +182,9 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 				return errors.New("set needs a name and a value, e.g. set latency 250ms")
 			}
 			if err := probe.Set(sname, value); err != nil {
+				if se, ok := err.(*SettingError); ok {
+					return errors.New(se.describe(show))
+				}
 				return err
 			}
 			s := Setting{Line: n, Name: sname, Value: strings.TrimSpace(value)}
@@ -187,7 +194,7 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 				step.Settings = append(step.Settings, s)
 			}
 		case "step":
-			if _, err := parseText(rest); err != nil {
+			if _, err := parseText(rest, show); err != nil {
 				return err
 			}
 			l.Steps = append(l.Steps, LessonStep{Title: rest, TitleLine: n})
@@ -196,9 +203,7 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 			if step == nil {
 				return fmt.Errorf("%s before the first step", word)
 			}
-			return parseStepLine(step, &moment, word, rest, n)
-		default:
-			return fmt.Errorf("unknown directive %q: want title, set, step, say, at, wait, ask, answer, check or end", clip(word))
+			return parseStepLine(step, &moment, word, rest, n, show)
 		}
 		return nil
 	})
@@ -216,14 +221,35 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 	return l, nil
 }
 
-// readDirectives reads a file of directives (a lesson, a lecture), one a
-// line: blank lines and lines starting with # are skipped, and do gets
-// each other line's number, its first word and the rest, trimmed. An
-// error, do's or reading's, names the file and the line.
-func readDirectives(name string, r io.Reader, do func(n int, word, rest string) error) error {
+// directives are the words a lesson's lines start with.
+var directives = []string{"title", "set", "step", "say", "at", "wait", "ask", "answer", "check", "end"}
+
+// readDirectives reads a file of directives (a lesson, a lecture: kind),
+// one a line, each starting with one of words: blank lines and lines
+// starting with # are skipped, and do gets each other line's number, its
+// first word and the rest, trimmed, and show, through which the line's
+// text reaches an error. An error, do's or reading's, names the file and
+// the line.
+//
+// A file is taken for one of its kind once a line of it has read as one:
+// until then show hides the text ("…"), and a line that starts with no
+// directive, or a file with none, says the file is not a lesson (lecture)
+// file (given a password file, a key, a log, nothing of it reaches the
+// error). After that, show gives a short excerpt of the text, its
+// control and other unprintable characters replaced (see excerpt), and a
+// line with an unknown directive says so.
+func readDirectives(name, kind string, words []string, r io.Reader, do func(n int, word, rest string, show func(string) string) error) error {
+	list := strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4096), 64*1024)
 	n := 0
+	known := false // a line has read as one of kind's
+	show := func(s string) string {
+		if !known {
+			return "…"
+		}
+		return excerpt(s)
+	}
 	for sc.Scan() {
 		n++
 		line := strings.TrimSpace(sc.Text())
@@ -231,23 +257,58 @@ func readDirectives(name string, r io.Reader, do func(n int, word, rest string) 
 			continue
 		}
 		word, rest, _ := strings.Cut(line, " ")
-		if err := do(n, word, strings.TrimSpace(rest)); err != nil {
+		switch {
+		case slices.Contains(words, word):
+		case !known:
+			return fmt.Errorf("%s is not a %s file: line %d does not start with a %s's directive (%s)", name, kind, n, kind, list)
+		default:
+			return fmt.Errorf("%s:%d: unknown directive %q: want %s", name, n, show(word), list)
+		}
+		if err := do(n, word, strings.TrimSpace(rest), show); err != nil {
 			return fmt.Errorf("%s:%d: %w", name, n, err)
 		}
+		known = true
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("%s:%d: %w", name, n+1, err)
 	}
+	if !known {
+		return fmt.Errorf("%s is not a %s file: it has no directive (%s)", name, kind, list)
+	}
 	return nil
 }
 
+// maxExcerpt is the most runes of a file's line an error quotes.
+const maxExcerpt = 40
+
+// excerpt is s as an error about a lesson's line quotes it: at most
+// maxExcerpt runes (then "…"), every control or unprintable character
+// (a terminal's escape, a byte that is not UTF-8) a '?'.
+func excerpt(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == maxExcerpt {
+			b.WriteString("…")
+			break
+		}
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			r = '?'
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
 // parseStepLine reads one directive of a step; moment is the step's
-// latest moment, nil before its first.
-func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line int) error {
+// latest moment, nil before its first. The line's text reaches an error
+// through show.
+func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line int, show func(string) string) error {
 	m := *moment
 	switch word {
 	case "say", "ask", "answer":
-		if _, err := parseText(rest); err != nil {
+		if _, err := parseText(rest, show); err != nil {
 			return err
 		}
 	}
@@ -262,13 +323,13 @@ func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line in
 	case "at", "end":
 		t, err := time.ParseDuration(rest)
 		if err != nil || t < 0 {
-			return fmt.Errorf("%s %s: want a time from the step's start, e.g. 250ms", word, rest)
+			return fmt.Errorf("%s %s: want a time from the step's start, e.g. 250ms", word, show(rest))
 		}
 		if step.End > 0 {
 			return errors.New("nothing comes after a step's end but the next step")
 		}
 		if last := len(step.Moments); last > 0 && t <= step.Moments[last-1].At || word == "end" && t == 0 {
-			return fmt.Errorf("%s %s: the moments of a step come in time order, after t=0 for its end", word, rest)
+			return fmt.Errorf("%s %s: the moments of a step come in time order, after t=0 for its end", word, show(rest))
 		}
 		if word == "end" {
 			step.End = t
@@ -288,7 +349,7 @@ func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line in
 		p, ok := player[strings.ToLower(who)]
 		key = strings.ToLower(strings.TrimSpace(key))
 		if !ok || !validKey(key) {
-			return fmt.Errorf("wait %s: want p1 or p2 and a key, up, down, left, right or zap, e.g. wait p1 right", rest)
+			return fmt.Errorf("wait %s: want p1 or p2 and a key, up, down, left, right or zap, e.g. wait p1 right", show(rest))
 		}
 		m.Wait = &Wait{Player: p, Key: key}
 	case "ask":
@@ -304,10 +365,10 @@ func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line in
 	case "check":
 		what, want, ok := strings.Cut(rest, " ")
 		if !ok || m.Question == "" {
-			return fmt.Errorf("check %s: want a fact and its value after a question, e.g. check p1.sees (12,10)", rest)
+			return fmt.Errorf("check %s: want a fact and its value after a question, e.g. check p1.sees (12,10)", show(rest))
 		}
 		if _, known := checkFact(what); !known {
-			return fmt.Errorf("check %s: no fact %q; the facts are %s", rest, what, CheckNames())
+			return fmt.Errorf("check %s: no fact %q; the facts are %s", show(rest), show(what), CheckNames())
 		}
 		m.Checks = append(m.Checks, Check{Line: line, What: what, Want: strings.TrimSpace(want)})
 	}

@@ -2,12 +2,12 @@ package lab
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"gridlag/internal/doctest"
 	"gridlag/tui"
 )
 
@@ -34,7 +34,7 @@ func TestLessonNumbersComeFromTheRun(t *testing.T) {
 			placeholders := 0
 			for _, st := range lesson.Steps {
 				for _, s := range st.Say {
-					phs, _ := parseText(s)
+					phs, _ := parseText(s, excerpt)
 					placeholders += len(phs)
 				}
 			}
@@ -253,17 +253,15 @@ func FuzzLessonText(f *testing.F) {
 	})
 }
 
-// TestReadmeNamesEveryQuantity: the README's "Numbers from the run" names
-// every quantity a placeholder takes, and every fact a check takes.
-func TestReadmeNamesEveryQuantity(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Join(strings.Fields(string(readme)), " ")
+// TestDocsNameEveryQuantity: the page with "Numbers from the run" (the
+// lab's) names every quantity a placeholder takes, and every fact a
+// check takes.
+func TestDocsNameEveryQuantity(t *testing.T) {
+	page, _ := doctest.Containing(t, "\n### Numbers from the run\n")
+	text := doctest.Flat(page.Text)
 	for _, q := range allQuantities() {
 		if !strings.Contains(text, "`"+q.name+"`") {
-			t.Errorf("the README does not name %s (%s)", q.name, q.help)
+			t.Errorf("%s does not name %s (%s)", page.Path, q.name, q.help)
 		}
 	}
 }

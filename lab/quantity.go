@@ -180,8 +180,9 @@ func lookup(name string) (term, bool) {
 }
 
 // parseText finds the placeholders of a lesson's text; the error says
-// which one is wrong and why, quoting only it.
-func parseText(s string) ([]placeholder, error) {
+// which one is wrong and why, quoting only it, through show (see
+// readDirectives; excerpt once the text is known to be a lesson's).
+func parseText(s string, show func(string) string) ([]placeholder, error) {
 	var out []placeholder
 	for i := 0; i < len(s); i++ {
 		if s[i] != '{' {
@@ -196,13 +197,13 @@ func parseText(s string) ([]placeholder, error) {
 		}
 		end := strings.IndexByte(s[i:], '}')
 		if end < 0 {
-			return nil, fmt.Errorf("%q has no closing }", clip(s[i:]))
+			return nil, fmt.Errorf("%q has no closing }", show(s[i:]))
 		}
 		ph := placeholder{from: i, to: i + end + 1}
 		expr := s[i+1 : i+end]
-		terms, err := parseExpr(expr)
+		terms, err := parseExpr(expr, show)
 		if err != nil {
-			return nil, fmt.Errorf("{%s}: %v", clip(expr), err)
+			return nil, fmt.Errorf("{%s}: %v", show(expr), err)
 		}
 		ph.terms = terms
 		out = append(out, ph)
@@ -211,30 +212,22 @@ func parseText(s string) ([]placeholder, error) {
 	return out, nil
 }
 
-// clip shortens what an error quotes of a text.
-func clip(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		return string(r[:40]) + "…"
-	}
-	return s
-}
-
 // parseExpr reads a placeholder's inside: names joined by + and -.
-func parseExpr(expr string) ([]term, error) {
+func parseExpr(expr string, show func(string) string) ([]term, error) {
 	var terms []term
 	minus := false
 	fields := strings.Fields(strings.NewReplacer("+", " + ", "-", " - ").Replace(expr))
 	for i, f := range fields {
 		if i%2 == 1 {
 			if f != "+" && f != "-" {
-				return nil, fmt.Errorf("want + or - between two quantities, not %q", clip(f))
+				return nil, fmt.Errorf("want + or - between two quantities, not %q", show(f))
 			}
 			minus = f == "-"
 			continue
 		}
 		t, ok := lookup(f)
 		if !ok {
-			return nil, fmt.Errorf("no quantity %q (see \"Numbers from the run\" in the README)", clip(f))
+			return nil, fmt.Errorf("no quantity %q (see \"Numbers from the run\" in docs/lab.md)", show(f))
 		}
 		t.minus = minus
 		terms = append(terms, t)
@@ -290,7 +283,7 @@ type filled struct {
 // event it lacks is an error; else it is the run so far and an event not
 // there yet shows as pending.
 func fill(s string, at moment, g *runLog, whole bool) (filled, error) {
-	phs, err := parseText(s)
+	phs, err := parseText(s, excerpt)
 	if err != nil {
 		return filled{}, err
 	}

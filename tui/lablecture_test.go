@@ -77,7 +77,7 @@ func TestLabScreenOffersTheLecture(t *testing.T) {
 }
 
 // TestLabPresetShowsItsNumbers: the poor preset shows on the lab's panel
-// as the README says it, the link's own numbers, not rounded to the
+// as the documentation says it, the link's own numbers, not rounded to the
 // slider's steps: 432ms round trip ±168ms, 4% loss.
 func TestLabPresetShowsItsNumbers(t *testing.T) {
 	cfg := lab.Default()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +16,7 @@ import (
 )
 
 // TestLabLectureFlags: -lecture alone gives Parts I-IV, -lecture FILE
-// (or =FILE) a lecture file, -print-lecture prints the default one to
+// (or =FILE) a lecture file (a file without -lecture, or two, refused), -print-lecture prints the default one to
 // start from; -lecture with -lesson or -record is refused; the free lab
 // offers the lecture, unless it records.
 func TestLabLectureFlags(t *testing.T) {
@@ -48,10 +49,24 @@ func TestLabLectureFlags(t *testing.T) {
 		{"-lecture -lesson 2", "give -lesson or -lecture, not both"},
 		{"-lecture -record x.rec", "give -lesson, -lecture or -record"},
 		{"-lecture " + filepath.Join(dir, "none.lec"), "-lecture: open"},
+		{talk, "unexpected argument \"" + talk + "\": a lecture file comes after -lecture"},
+		{"-lecture=" + talk + " " + talk, "-lecture=" + talk + " names the lecture already"},
+		{"-lecture " + talk + " " + talk, "unexpected argument"},
 	} {
 		if _, _, err := newLab(strings.Fields(c.args), io.Discard, time.Now); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("gridlag lab %s: %v, want an error saying %q", c.args, err, c.want)
 		}
+	}
+	// The command line as gridlag reads it: the file after -lecture is
+	// the command's argument, flags before or after it.
+	for _, line := range [][]string{{"lab", "-lecture", talk}, {"lab", "-lecture", talk, "-paused"}, {"lab", "-paused", "-lecture", talk}} {
+		inv, err := parse(line, io.Discard)
+		if err != nil || inv.cmd != labCommand || !slices.Equal(inv.args, []string{talk}) {
+			t.Errorf("gridlag %s: %v", strings.Join(line, " "), err)
+		}
+	}
+	if _, err := parse([]string{"lab", "-lecture", talk, "more"}, io.Discard); err == nil || !strings.Contains(err.Error(), "a lecture file comes after -lecture") {
+		t.Errorf("gridlag lab -lecture FILE more: %v", err)
 	}
 	var out bytes.Buffer
 	if l, _, err := newLab([]string{"-print-lecture"}, &out, time.Now); err != nil || l != nil || out.String() != lab.DefaultLectureFile {
@@ -72,8 +87,9 @@ func TestLabLectureFlags(t *testing.T) {
 // every step (at 1x: / at each step's start), the index marking each
 // part in turn, to "The end of the lecture"; at 100x30 and 80x24 > and <
 // go from part to part, the index saying which. The waits are hang
-// guards, not bounds on speed.
+// guards (admittest.Hung), not bounds on speed.
 func TestLectureInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -85,31 +101,28 @@ func TestLectureInTmux(t *testing.T) {
 		wait := regexp.MustCompile(`▸ Player (\d): press (\w+)`)
 		marked := regexp.MustCompile(`\[(I|II|III|IV): [a-z ]+\]`)
 		var parts []string
-		deadline := time.Now().Add(10 * tmuxHung) // a hang guard for the whole talk
 		last := ""
-		for {
-			s := tm.screen()
-			if strings.Contains(s, "The end of the lecture") {
-				break
+		for presses := 0; ; presses++ {
+			if presses > 500 { // the four parts take about a hundred
+				t.Fatalf("the lecture did not end after %d key presses; parts seen %q:\n%s", presses, parts, last)
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the lecture did not end; parts seen %q:\n%s", parts, s)
-			}
+			var s string
+			tm.waitUntil("a key to press or the lecture's end", func(now string) bool {
+				s = now
+				return strings.Contains(now, "The end of the lecture") ||
+					now != last && (wait.MatchString(now) || button.MatchString(now))
+			})
 			if m := marked.FindStringSubmatch(s); m != nil && (len(parts) == 0 || parts[len(parts)-1] != m[1]) {
 				parts = append(parts, m[1])
 			}
-			if s == last {
-				time.Sleep(20 * time.Millisecond)
-				continue
+			if strings.Contains(s, "The end of the lecture") {
+				break
 			}
 			switch m := button.FindStringSubmatch(s); {
 			case wait.MatchString(s):
 				w := wait.FindStringSubmatch(s)
 				key := map[string]string{"RIGHT": "Right", "LEFT": "Left", "UP": "Up", "DOWN": "Down", "ZAP": "Enter"}[w[2]]
 				tm.keys(key)
-			case m == nil:
-				time.Sleep(20 * time.Millisecond) // the clock runs to the next moment
-				continue
 			case m[1] == "run the step":
 				if strings.Contains(s, "speed 1/10") {
 					tm.keys("/") // 1/10 is the slowest: / goes to 1x

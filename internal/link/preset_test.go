@@ -1,10 +1,11 @@
 package link
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
+
+	"gridlag/internal/doctest"
 )
 
 // TestPresetsByName: the three named conditions are found by name with the
@@ -66,21 +67,16 @@ func TestPresetSetsTheLink(t *testing.T) {
 
 // TestPresetSaidOnce: a preset is said one way everywhere: in the link's
 // terms (the round trip and the jitter a slider shows, which Apply sets)
-// and lightyear's one-way figures they come from; the README says each
-// preset as String does.
+// and lightyear's one-way figures they come from; the documentation
+// (the lab's flags) says each preset as String does.
 func TestPresetSaidOnce(t *testing.T) {
 	poor, _ := PresetNamed("poor")
 	if got, want := poor.String(), "poor: 432ms round trip ±168ms, 4% loss (300±84ms one way)"; got != want {
 		t.Errorf("poor says %q, want %q", got, want)
 	}
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Join(strings.Fields(string(readme)), " ")
 	for _, p := range Presets() {
-		if !strings.Contains(text, "`"+p.String()+"`") {
-			t.Errorf("the README does not say the preset as %q", p.String())
+		if !doctest.Says(t, "`"+p.String()+"`") {
+			t.Errorf("the documentation does not say the preset as %q", p.String())
 		}
 		// The link's terms give back lightyear's: each way half the round
 		// trip plus 0 to the jitter, Delay ± Spread.

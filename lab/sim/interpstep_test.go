@@ -76,7 +76,7 @@ func TestInterpolationDelayAfterALatencyStep(t *testing.T) {
 				}
 				t.Logf("peak %v, back to %v after %v", peak, obs.View().InterpDelay, back)
 				if rate == 20 && st.name == "0 to 300ms" && (peak.Round(ms) != 217*ms || back != 1150*ms) {
-					t.Errorf("the README says the delay grows to 217 ms and is back 1.15 s after the step: %v, %v", peak, back)
+					t.Errorf("docs/architecture.md says the delay grows to 217 ms and is back 1.15 s after the step: %v, %v", peak, back)
 				}
 				late := w.Join("late", client.Options{Latency: st.final, Jitter: st.jitter, Seed: 8})
 				w.Advance(5 * time.Second)
