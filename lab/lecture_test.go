@@ -224,3 +224,26 @@ func TestDocsLecture(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestNotALecture: a file that is not a lecture (a password file, a
+// lesson given as a lecture, one of comments alone) is refused as not a
+// lecture file, with its line and why, and none of its text; a part's
+// path on a line not yet known for a lecture's stays out of the error.
+func TestNotALecture(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"root:$6$hunter2:19700:0:99999:7:::\n", "shadow is not a lecture file: line 1 does not start with a lecture's directive (title or part)"},
+		{"# hunter2\n\nstep hunter2\n", "shadow is not a lecture file: line 3 does not start with a lecture's directive"},
+		{"# hunter2\n", "shadow is not a lecture file: it has no directive (title or part)"},
+		{"part /hunter2/x.txt\n", "shadow:1: part …: no lesson that can be read there"},
+		{"title T\npart 1\nhunter2\n", `shadow:3: unknown directive "hunter2": want title or part`},
+	} {
+		_, err := ParseLecture("shadow", t.TempDir(), strings.NewReader(c.text))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one starting %q", c.text, err, c.want)
+			continue
+		}
+		if !strings.Contains(c.want, "hunter2") && strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("%q: the error %q quotes the file", c.text, err)
+		}
+	}
+}
