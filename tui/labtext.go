@@ -55,13 +55,24 @@ func (s *LabScreen) textLines(w, rows int) []panelLine {
 	case l.Wait != "":
 		addWrapped(&must, "▸ "+l.Wait, styleKey, w)
 	case l.Next != "":
-		s.goOnButton.label = "[Space: " + l.Next + "]"
+		s.goOnButton.label = goOnLabel(l.Next, w)
 		must = append(must, panelLine{{"", styleText}}) // the button's row (see drawText)
 	}
 	if len(must) >= rows {
 		return must[len(must)-rows:]
 	}
 	return append(headLines(l, w, rows-len(must)), must...)
+}
+
+// goOnLabel is the continue key's button, "[Space: next part: IV: lag
+// compensation]", in w columns: what it does cut short inside the
+// brackets where it must, so that the button still reads as one.
+func goOnLabel(next string, w int) string {
+	const head, tail = "[Space: ", "]"
+	if label := head + next + tail; textWidth(label) <= w {
+		return label
+	}
+	return head + fitText(next, max(w-textWidth(head)-textWidth(tail), 1)) + tail
 }
 
 // addWrapped adds text to lines, wrapped to w columns, in style st.

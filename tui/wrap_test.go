@@ -64,3 +64,15 @@ func TestCutLineAtASpace(t *testing.T) {
 		}
 	}
 }
+
+// TestGoOnLabelFits: the continue key's button closes its bracket at
+// the 39 columns beside the board at 80x24: "[Space: next part: IV: lag
+// compensati…]".
+func TestGoOnLabelFits(t *testing.T) {
+	if got := goOnLabel("next part: IV: lag compensation", 39); got != "[Space: next part: IV: lag compensati…]" || textWidth(got) != 39 {
+		t.Errorf("at 39 columns: %q", got)
+	}
+	if got := goOnLabel("the answer", 40); got != "[Space: the answer]" {
+		t.Errorf("%q", got)
+	}
+}
