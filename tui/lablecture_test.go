@@ -8,7 +8,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/lab"
-	"gridlag/tui"
 )
 
 // TestLabScreenLecture: the lecture of Parts I-IV on the lab's screen at
@@ -23,14 +22,9 @@ func TestLabScreenLecture(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := &labRig{simTerm: simTerm{t: t}, wall: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)}
-		r.lab, err = lab.NewLecture(lecture, lab.Default(), func() time.Time { return r.wall })
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.screen = newScreen(t, size[0], size[1])
-		r.s = tui.NewLabScreen(r.screen, r.lab.Model(), tui.Options{})
-		r.s.Frame()
+		r := newRigOf(t, size[0], size[1], func(wall func() time.Time) (*lab.Lab, error) {
+			return lab.NewLecture(lecture, lab.Default(), wall)
+		})
 		index := func(part int, label string) []string {
 			if size[0] == 160 {
 				return []string{"Fast-Paced Multiplayer, Parts I-IV: ", "[" + label + "]", "< >"}
