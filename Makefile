@@ -49,7 +49,7 @@ help:
 	@echo 'make run ARGS="..."        build, then start a local server and the terminal client'
 	@echo '                           e.g. make run ARGS="-latency 250ms"'
 	@echo 'make test                  gofmt check, go vet, go test -race'
-	@echo 'make fuzz FUZZTIME=60s     fuzz the protocol decoder'
+	@echo 'make fuzz FUZZTIME=60s     fuzz the protocol decoder, the recording parser and the trace parser'
 	@echo 'make bench                 run the benchmarks'
 	@echo 'make soak SOAK=10m         run the server under abuse with an honest player, then print what it holds'
 	@echo 'make load LOAD_N=3000      a server on core 0 and gridlag load on core 1: the scale figures of one run'
@@ -112,6 +112,7 @@ test: $(WEB)
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./protocol
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./lab/record
+	$(GO) test -run='^$$' -fuzz='^FuzzParseTrace$$' -fuzztime=$(FUZZTIME) ./internal/link
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
