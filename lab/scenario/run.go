@@ -23,6 +23,10 @@ type Player struct {
 	Jitter  time.Duration
 	Loss    float64 // probability that a message is lost and retransmitted, as TCP does
 	Presses []Press
+	// Trace, if not nil, is a network that changes over time: the
+	// player's link follows it from the scenario's start, its time 0
+	// (see link.Trace), over Latency, Jitter and Loss.
+	Trace *link.Trace
 }
 
 // Config is a whole scenario.
@@ -248,6 +252,14 @@ func Start(cfg Config) (*Stepper, error) {
 		}
 	}
 	tl := NewTimeline(w, clients[:followed])
+	for i, p := range players {
+		if p.Trace == nil {
+			continue
+		}
+		if err := clients[i].FollowTrace(p.Trace); err != nil {
+			return nil, fmt.Errorf("scenario: %s's trace: %w", p.Name, err)
+		}
+	}
 	var all []timed
 	var lastPress, slowest time.Duration // the last press, plus time for held ones; the slowest link
 	for i, p := range players {
@@ -260,6 +272,9 @@ func Start(cfg Config) (*Stepper, error) {
 			// Room for a message lost twice on the way: retransmitted
 			// after the RTO, then after twice it (link's RTO rule).
 			trip += 3 * max(link.MinRTO, p.Latency+4*p.Jitter)
+		}
+		if p.Trace != nil {
+			trip = traceTrip(p.Trace)
 		}
 		slowest = max(slowest, trip)
 	}
@@ -274,6 +289,37 @@ func Start(cfg Config) (*Stepper, error) {
 		}
 	}
 	return &Stepper{world: w, clients: clients, followed: followed, tl: tl, presses: all, until: until, cfg: cfg}, nil
+}
+
+// traceTrip is the slowest round trip a trace gives a message and its
+// answer: both ways at their slowest, the longest stall, and room for a
+// message lost twice where it loses any.
+func traceTrip(tr *link.Trace) time.Duration {
+	var slow [2]time.Duration // each way's slowest delay plus jitter
+	var cur [2]struct{ delay, jitter time.Duration }
+	var stall time.Duration
+	lossy := false
+	for _, s := range tr.Steps {
+		for i, d := range []link.Dir{link.DirUp, link.DirDown} {
+			if s.Dir&d == 0 {
+				continue
+			}
+			if s.Set&link.SetDelay != 0 {
+				cur[i].delay = s.Delay
+			}
+			if s.Set&link.SetJitter != 0 {
+				cur[i].jitter = s.Jitter
+			}
+			slow[i] = max(slow[i], cur[i].delay+cur[i].jitter)
+		}
+		stall = max(stall, s.Stall)
+		lossy = lossy || s.Loss > 0
+	}
+	trip := slow[0] + slow[1] + stall
+	if lossy {
+		trip += 3 * max(link.MinRTO, 2*max(slow[0], slow[1])+4*max(slow[0], slow[1]))
+	}
+	return trip
 }
 
 // World returns the scenario's world.
