@@ -54,6 +54,8 @@ func newLab(args []string, out io.Writer, wall func() time.Time) (*lab.Lab, labF
 	fs.loss(&p2.Loss, "loss2", "Player 2's loss")
 	fs.value(&presetValue{&p1.Preset}, "preset", "Player 1's link `condition`, instead of -latency, -jitter and -loss: "+presetNames())
 	fs.value(&presetValue{&p2.Preset}, "preset2", "Player 2's link `condition`")
+	traceFlag(fs, &p1.Trace, "trace", "Player 1's link, instead of -latency, -jitter, -loss and -preset")
+	traceFlag(fs, &p2.Trace, "trace2", "Player 2's link")
 	fs.value(&posValue{&p1.Start}, "start", "Player 1's starting cell `x,y`")
 	fs.value(&posValue{&p2.Start}, "start2", "Player 2's starting cell `x,y`")
 	fs.value(&pressesValue{p: &p1.Presses}, "presses", "Player 1's scripted key presses, `DIRECTION@TIME,...` (the scenario syntax)")

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/internal/link"
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
 	"gridlag/lab/scenario"
@@ -28,6 +29,7 @@ type scenarioFlags struct {
 	svg      string
 	link     string
 	inputs   bool
+	trace2   *link.Trace
 }
 
 // lagFlags are the server's lag compensation flags, -lagcomp and -unlag,
@@ -70,15 +72,17 @@ func scenarioMain(args []string, out io.Writer) error {
 	fs.BoolVar(&f.inputs, "inputs", false, "show each input's whole life in the timeline, where it ends (the JSON output always has them)")
 	f.rec.define(fs, "the scenario (its settings, seeds and presses)", false)
 	fs.StringVar(&f.svg, "svg", "", "also draw the run as a sequence diagram (SVG) into `FILE`: the players and the server, one arrow per message")
+	traceFlag(fs, &cfg.Player.Trace, "trace", "the player's link")
+	traceFlag(fs, &f.trace2, "trace2", "the second player's link")
 	fs.StringVar(&f.link, "link", "tcp", "the players' `transport`: tcp, as the game, or datagram (simulated UDP: redundant inputs, State snapshots, nothing waits behind a loss)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	link, err := replay.ParseLink(f.link)
+	transport, err := replay.ParseLink(f.link)
 	if err != nil {
 		return fs.usageErrorf("-link %s: %v", f.link, err)
 	}
-	cfg.Link = link
+	cfg.Link = transport
 	if cfg.Reconcile && !cfg.Predict {
 		if fs.set("reconcile") {
 			fmt.Fprintln(os.Stderr, "gridlag scenario: -reconcile turns prediction on")
@@ -89,7 +93,12 @@ func scenarioMain(args []string, out io.Writer) error {
 	}
 	cfg.LagComp, cfg.Unlag, cfg.Protect = f.lag.on, f.lag.unlag, f.lag.protect
 	if len(f.presses2) > 0 {
-		cfg.Second = &scenario.Player{Name: "rival", Start: f.start2, Latency: f.latency2, Jitter: cfg.Player.Jitter, Loss: cfg.Player.Loss, Presses: f.presses2}
+		cfg.Second = &scenario.Player{Name: "rival", Start: f.start2, Latency: f.latency2, Jitter: cfg.Player.Jitter, Loss: cfg.Player.Loss, Presses: f.presses2, Trace: f.trace2}
+	} else if f.trace2 != nil {
+		return fs.usageErrorf("-trace2 is the second player's: give -presses2 too")
+	}
+	if (cfg.Player.Trace != nil || f.trace2 != nil) && f.link != "tcp" {
+		return fs.usageErrorf("-trace runs over -link tcp: the datagram link follows no trace")
 	}
 	if err := checkStates(fs, cfg); err != nil {
 		return err

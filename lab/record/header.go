@@ -43,6 +43,9 @@ type Player struct {
 	// Presses is the lab player's script (the scenario syntax, as
 	// -presses takes it); a scenario's presses are events.
 	Presses string `json:"presses,omitempty"`
+	// Trace is the trace file the player's link followed from the start
+	// (see link.Trace), whole, "" for none.
+	Trace string `json:"trace,omitempty"`
 	// The lab player's switches at the start.
 	Predict     bool `json:"predict"`
 	Reconcile   bool `json:"reconcile"`

@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// tunnelTrace is a trace with a stall in the middle of a run: 50 ms
+// each way, and 700 ms from 350 ms with nothing through either way.
+const tunnelTrace = `gridlag-trace 1
+# A test: a car enters a tunnel.
+name   tunnel
+title  A tunnel: 700 ms with nothing through
+length 5s
+at 0s    both delay 50ms jitter 0ms loss 0%  "open road"
+at 350ms both stall 700ms                     "tunnel"
+`
+
+// TestScenarioTraceStall: gridlag scenario -trace with a stall mid-run,
+// the player pressing RIGHT every 100 ms, on the virtual clock. The
+// timeline names each step of the trace when it comes; during the stall
+// the server processes nothing while the player's inputs pile up,
+// predicted at once; the stall's end releases them in one burst, which
+// the server processes at one moment, and their acknowledgements come
+// down in one burst too; the burst is more than the server's speed
+// limit lets through back to back (6), so it refuses the last, and the
+// player sees exactly one correction, of one cell, when that input's
+// acknowledgement arrives. Nothing else corrects.
+func TestScenarioTraceStall(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tunnel.trace")
+	if err := os.WriteFile(path, []byte(tunnelTrace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var presses []string
+	for ms := 0; ms <= 1100; ms += 100 {
+		presses = append(presses, "right@"+strconv.Itoa(ms)+"ms")
+	}
+	var out bytes.Buffer
+	if err := scenarioMain([]string{"-json", "-trace", path, "-presses", strings.Join(presses, ",")}, &out); err != nil {
+		t.Fatal(err)
+	}
+	type line struct {
+		TMS     int64    `json:"t_ms"`
+		Event   string   `json:"event"`
+		Client  [2]int   `json:"client"`
+		Server  [2]int   `json:"server"`
+		Pending []uint32 `json:"pending"`
+		Corr    int      `json:"corrections"`
+	}
+	var lines []line
+	sc := bufio.NewScanner(&out)
+	for sc.Scan() {
+		if bytes.HasPrefix(sc.Bytes(), []byte(`{"input":`)) || bytes.HasPrefix(sc.Bytes(), []byte(`{"budget":`)) {
+			continue
+		}
+		var l line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("%v: %s", err, sc.Text())
+		}
+		lines = append(lines, l)
+	}
+	at := func(event string) []int64 {
+		var ts []int64
+		for _, l := range lines {
+			if strings.Contains(l.Event, event) {
+				ts = append(ts, l.TMS)
+			}
+		}
+		return ts
+	}
+	if got := at("network (trace tunnel): open road"); len(got) != 1 || got[0] != 0 {
+		t.Errorf("the trace's first step named at %v, want [0]", got)
+	}
+	if got := at("network (trace tunnel): tunnel"); len(got) != 1 || got[0] != 350 {
+		t.Errorf("the stall named at %v, want [350]", got)
+	}
+	// Held: nothing reaches the server during the stall, the inputs
+	// pressed meanwhile pile up, each predicted at once.
+	mostPending := 0
+	for _, l := range lines {
+		if strings.Contains(l.Event, "server: processes") && l.TMS > 350 && l.TMS < 1050 {
+			t.Errorf("t=%d: the server processed an input during the stall: %s", l.TMS, l.Event)
+		}
+		if strings.Contains(l.Event, "press RIGHT") && l.TMS > 350 && l.TMS < 1050 && !strings.Contains(l.Event, "predicts") {
+			t.Errorf("t=%d: a press during the stall was not predicted: %s", l.TMS, l.Event)
+		}
+		if l.TMS < 1050 {
+			mostPending = max(mostPending, len(l.Pending))
+		}
+	}
+	if mostPending != 8 {
+		t.Errorf("at most %d inputs pending before the stall's end, want the 8 pressed from 300 to 1000 ms", mostPending)
+	}
+	// Released in a burst: the seven held inputs processed at 1050, their
+	// acknowledgements all at 1100.
+	if got := at("server: processes"); countAt(got, 1050) != 7 {
+		t.Errorf("the server processed inputs at %v, want 7 at once at 1050 (the stall's end)", got)
+	}
+	if got := at("state arrives, ack #"); countAt(got, 1100) != 7 {
+		t.Errorf("acknowledgements arrived at %v, want 7 at once at 1100", got)
+	}
+	// One correction: the speed limit refused the burst's last input.
+	corr := at("CORRECTION")
+	if len(corr) != 1 || corr[0] != 1100 {
+		t.Fatalf("corrections at %v, want exactly one, at 1100", corr)
+	}
+	for _, l := range lines {
+		if strings.Contains(l.Event, "CORRECTION") && (!strings.Contains(l.Event, "(21,10) -> (20,10)") || !strings.Contains(l.Event, "speed limit")) {
+			t.Errorf("the correction: %s, want one cell back, refused by the speed limit", l.Event)
+		}
+	}
+	last := lines[len(lines)-1]
+	if last.Corr != 1 || last.Client != last.Server || len(last.Pending) != 0 {
+		t.Errorf("at the end: %d corrections, sees %v, server %v, pending %v", last.Corr, last.Client, last.Server, last.Pending)
+	}
+}
+
+// countAt counts the times in ts equal to t.
+func countAt(ts []int64, t int64) int {
+	n := 0
+	for _, x := range ts {
+		if x == t {
+			n++
+		}
+	}
+	return n
+}
+
+// TestTraceFlagRefuses: -trace refuses a missing file, a file that is
+// not a trace (without quoting it), a bad trace with its line, and a
+// name that is neither, listing the bundled ones; -trace2 needs a
+// second player; the datagram link follows no trace.
+func TestTraceFlagRefuses(t *testing.T) {
+	dir := t.TempDir()
+	secret := filepath.Join(dir, "secret.txt")
+	os.WriteFile(secret, []byte("password=hunter2\n"), 0o644)
+	bad := filepath.Join(dir, "bad.trace")
+	os.WriteFile(bad, []byte(strings.Replace(tunnelTrace, "stall 700ms", "stall 70s", 1)), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-trace", filepath.Join(dir, "none.trace")}, "no such file"},
+		{[]string{"-trace", secret}, "not a gridlag trace"},
+		{[]string{"-trace", bad}, "bad.trace: line 7: stall 1m10s: more than 0s and at most 30s"},
+		{[]string{"-trace", "wi-fi"}, "there are geo-satellite, lte-handover, starlink, wifi-scan"},
+		{[]string{"-trace2", "starlink"}, "-trace2 is the second player's"},
+		{[]string{"-trace", "starlink", "-link", "datagram"}, "the datagram link follows no trace"},
+	} {
+		var out bytes.Buffer
+		err := scenarioMain(c.args, &out)
+		if err == nil || !strings.Contains(err.Error()+out.String(), c.want) {
+			t.Errorf("%v: %v %s, want %q", c.args, err, out.String(), c.want)
+		}
+		if strings.Contains(err.Error()+out.String(), "hunter2") {
+			t.Errorf("%v quoted the file: %v", c.args, err)
+		}
+	}
+}
