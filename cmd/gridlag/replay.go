@@ -12,6 +12,7 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"gridlag/internal/link"
 	"gridlag/lab"
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
@@ -36,6 +37,7 @@ type replayFlags struct {
 	loss                                float64
 	rate                                int
 	link                                string
+	trace                               *link.Trace
 }
 
 func replayMain(args []string, out io.Writer) error {
@@ -63,6 +65,7 @@ func replayMain(args []string, out io.Writer) error {
 	fs.BoolVar(&f.lagcomp, "lagcomp", true, "what-if: the server's lag compensation")
 	fs.duration(&f.unlag, "unlag", 0, unlagKind, "what-if: how far back lag compensation may rewind")
 	fs.StringVar(&f.link, "link", "", "what-if: the `transport`, tcp or datagram (simulated UDP: redundant inputs, State snapshots)")
+	traceFlag(fs, &f.trace, "trace", "what-if: Player 1's link")
 	path, err := parseReplayArgs(fs, args)
 	if err != nil {
 		return err
@@ -140,6 +143,7 @@ func (f *replayFlags) changes(fs *flagSet) (replay.Changes, error) {
 	if fs.set("rate") {
 		c.Rate = &f.rate
 	}
+	c.Trace = f.trace
 	if fs.set("link") {
 		t, err := replay.ParseLink(f.link)
 		if err != nil {

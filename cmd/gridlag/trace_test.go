@@ -163,3 +163,31 @@ func TestTraceFlagRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestTraceRecordingReplays: a scenario recorded with -trace carries the
+// trace, and its replay prints byte for byte what the scenario printed;
+// the what-if -trace puts a recording made on a steady link through a
+// trace, and the differences say so: the stall holds the inputs.
+func TestTraceRecordingReplays(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tunnel.trace")
+	os.WriteFile(path, []byte(tunnelTrace), 0o644)
+	presses := "right@0ms,right@100ms,right@200ms,right@400ms,right@500ms"
+	rec := filepath.Join(dir, "traced.rec")
+	want := runScenario(t, "-json", "-trace", path, "-presses", presses, "-record", rec)
+	os.Remove(path) // the recording carries the trace: the file is not needed
+	if got := runReplay(t, rec, "-json"); got != want {
+		t.Fatalf("the scenario printed\n%s\nits replay printed\n%s", want, got)
+	}
+	if !strings.Contains(want, "network (trace tunnel): tunnel") {
+		t.Fatalf("the timeline does not name the trace's stall:\n%s", want)
+	}
+	steady := filepath.Join(dir, "steady.rec")
+	runScenario(t, "-latency", "100ms", "-presses", presses, "-record", steady)
+	got := runReplay(t, steady, "-table", "-trace", "lte-handover")
+	for _, w := range []string{"network (trace lte-handover): LTE, in a cell", "trace lte-handover"} {
+		if !strings.Contains(got, w) {
+			t.Fatalf("the what-if -trace lte-handover does not show %q:\n%s", w, got)
+		}
+	}
+}
