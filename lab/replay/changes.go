@@ -47,7 +47,9 @@ func (c Changes) Client() bool {
 }
 
 // link reports whether c changes Player 1's link.
-func (c Changes) link() bool { return c.Latency != nil || c.Jitter != nil || c.Loss != nil || c.Trace != nil }
+func (c Changes) link() bool {
+	return c.Latency != nil || c.Jitter != nil || c.Loss != nil || c.Trace != nil
+}
 
 // String says what c changes, as a difference line ends: "reconciliation
 // off", "latency 100ms, link datagram".
