@@ -53,6 +53,10 @@ type NetTrace struct {
 	Length time.Duration
 	Repeat bool
 	Cycle  int64
+	// Room says the trace is the room's, which its teacher set and the
+	// server applies (protocol version 6): the client knows its name and
+	// step in force alone (StepAt, Next, Length are 0).
+	Room bool
 }
 
 // Instrumented is a Session that keeps Instruments (the TCP client and a
@@ -115,7 +119,7 @@ func (d *Driver) Instruments(now time.Duration, dst *Instruments) {
 		s.RealRTT = max(rtt-s.Latency-s.Jitter-2*s.lossWait(), 0)
 	}
 	dst.Budget = NewBudget(*s, *s, "")
-	dst.Trace = NetTrace{}
+	dst.Trace = d.m.roomTrace()
 	if st := d.link.TraceState(); st.Trace != nil {
 		dst.Trace = NetTrace{Name: st.Trace.Name, Title: st.Trace.Title, Step: st.Step.Name(), At: st.At, StepAt: st.Step.At,
 			Next: st.Next, NextOK: st.NextOK, Length: st.Trace.Length, Repeat: st.Trace.Repeat, Cycle: st.Cycle}

@@ -70,6 +70,10 @@ func newPipe[M machine](now time.Duration, m M, opts Options) pipe[M] {
 	}
 	p.link.SetLoss(opts.Loss)
 	p.watch, _ = any(m).(linkWatcher)
+	if opts.LinkTrace != nil {
+		p.link.Follow(opts.LinkTrace, now)
+		p.follow(now)
+	}
 	p.flush(now)
 	return p
 }

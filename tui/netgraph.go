@@ -103,6 +103,9 @@ func traceStepText(tr client.NetTrace) string {
 // wifi-scan, every 120.0s: background scan (its step at 10.0s), the next
 // in 109.2s".
 func traceFoot(tr client.NetTrace, now time.Duration) string {
+	if tr.Room {
+		return fmt.Sprintf("trace %s, the room's, as the teacher set it: %s", tr.Name, tr.Step)
+	}
 	s := "trace " + tr.Name
 	if tr.Repeat {
 		s += ", every " + seconds(tr.Length)

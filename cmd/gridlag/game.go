@@ -25,6 +25,7 @@ import (
 	"gridlag/front/sshd"
 	"gridlag/front/web"
 	"gridlag/grid"
+	"gridlag/internal/link"
 	"gridlag/lab/record"
 	"gridlag/ops/metrics"
 	"gridlag/protocol"
@@ -69,6 +70,7 @@ type gameFlags struct {
 	scale    scaleFlags
 	ops      opsFlags
 	rec      recordFlags
+	traces   []*link.Trace // -trace
 }
 
 // scaleFlags are the flags of the tools for scale: -map-gen, -seed and
@@ -159,6 +161,7 @@ func parseGameFlags(args []string, help io.Writer) (gameFlags, error) {
 	fs.BoolVar(&f.lobby, "lobby", false, "show the lobby: the server's rooms, to pick one or name a new one")
 	fs.StringVar(&f.name, "name", defaultName(), "your player name (1-16 printable characters)")
 	fs.duration(&f.latency, "latency", 0, latencyKind, "injected round-trip latency, half each way (the slider changes it live)")
+	gameTraces(fs, &f.traces)
 	fs.duration(&f.jitter, "jitter", 0, jitterKind, "injected jitter: 0..J extra per message, never reordering")
 	fs.loss(&f.loss, "loss", "injected loss of your client's messages, either way")
 	fs.int(&f.rate, "rate", world.DefaultRate, rateKind, "server update rate in Hz (states per second); 0 = one state per processed input")
@@ -323,6 +326,8 @@ func (f *gameFlags) check() error {
 		return errors.New("-log - and -teach do not go together: the terminal is the teacher's screen (logs go to a file)")
 	case f.ops.pprof && f.scale.metrics == "":
 		return errors.New("-pprof serves the profiler on the -metrics address: give -metrics ADDR")
+	case len(f.traces) > 1 && !f.serve:
+		return errors.New("-trace once for a player: its link follows one trace (more are for -server, offered to its teachers)")
 	case (f.rec.path != "" || f.rec.cast != "") && f.serve:
 		return errors.New("-record and -cast are a player's: a server's SSH players record with ssh -t HOST record")
 	case f.rec.path != "" && (f.lobby || f.spectate):
@@ -424,6 +429,9 @@ func startGame(ctx context.Context, f gameFlags, addr string, logger *log.Logger
 		return nil, err
 	}
 	opts := f.limits.options()
+	if opts.Hub.Traces, err = offeredTraces(f.traces); err != nil {
+		return nil, err
+	}
 	opts.Hub.Config, opts.Logger = cfg, logger
 	var exp *metrics.Exporter
 	if f.scale.metrics != "" || f.ops.summary > 0 {
@@ -645,6 +653,9 @@ func playMain(ctx context.Context, f gameFlags) error {
 	defer castDone()
 	// A signal ends the game like q: the terminal is restored, exit 0.
 	opts := tcp.Options{Options: client.Options{Name: f.name, Latency: f.latency, Jitter: f.jitter, Loss: f.loss}, Logger: logger.WithPrefix("client")}
+	if len(f.traces) > 0 {
+		opts.LinkTrace = f.traces[0] // one: check refuses more for a player
+	}
 	direct := false
 	if f.rec.path != "" {
 		if f.connect != "" && f.room == "" && tcp.HasRooms(ctx, addr) {
@@ -675,6 +686,9 @@ func recordGame(opts *tcp.Options, r recordFlags, addr string) (done func(), err
 	h := record.Header{Kind: record.KindGame, Gridlag: recordVersion(), Created: time.Now().UTC().Format(time.RFC3339),
 		Game: &record.Game{Name: opts.Name, Room: opts.Room, Server: addr, Latency: record.Duration(opts.Latency),
 			Jitter: record.Duration(opts.Jitter), Loss: opts.Loss, Seed: opts.Seed, Predict: true, Reconcile: true, Interpolate: true}}
+	if opts.LinkTrace != nil {
+		h.Game.Trace = opts.LinkTrace.Text
+	}
 	w, err := record.Create(r.path, h, r.max)
 	if err != nil {
 		return nil, fmt.Errorf("-record: %w", err)

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"gridlag/internal/link"
+	"gridlag/protocol"
 )
 
 // The -trace flags (issue 35): a network that changes over time, by a
@@ -39,4 +42,59 @@ func openTrace(path string) (io.ReadCloser, error) { return os.Open(path) }
 func traceFlag(fs *flagSet, p **link.Trace, name, whose string) {
 	fs.value(&traceValue{p: p}, name, whose+": a network that changes over time, a `trace`: a bundled one ("+
 		strings.Join(link.BundledTraces(), ", ")+") or a trace file (docs/traces.md); it sets the link's delay, jitter and loss")
+}
+
+// traceList is the game's -trace flag, which may be given more than
+// once: with -server, the traces offered to the teachers besides the
+// bundled ones; for a player, its link's (once).
+type traceList struct{ p *[]*link.Trace }
+
+// String lists the traces' names.
+func (v *traceList) String() string {
+	if v.p == nil {
+		return ""
+	}
+	var names []string
+	for _, tr := range *v.p {
+		names = append(names, tr.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+// Set loads one more trace.
+func (v *traceList) Set(s string) error {
+	tr, err := link.LoadTrace(s, openTrace)
+	if err != nil {
+		return err
+	}
+	*v.p = append(*v.p, tr)
+	return nil
+}
+
+// gameTraces defines the game's -trace.
+func gameTraces(fs *flagSet, p *[]*link.Trace) {
+	fs.value(&traceList{p: p}, "trace", "a network that changes over time, a `trace`: a bundled one ("+strings.Join(link.BundledTraces(), ", ")+
+		") or a trace file (docs/traces.md): the player's link follows it; with -server, one more a teacher may give a room (again for more; the bundled ones are offered too)")
+}
+
+// offeredTraces are the traces a server offers its teachers: the bundled
+// ones, then those of -trace, a file's replacing a bundled one of the
+// same name.
+func offeredTraces(own []*link.Trace) ([]*link.Trace, error) {
+	var all []*link.Trace
+	for _, name := range link.BundledTraces() {
+		tr, err := link.BundledTrace(name)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, tr)
+	}
+	for _, tr := range own {
+		all = slices.DeleteFunc(all, func(b *link.Trace) bool { return b.Name == tr.Name })
+		all = append(all, tr)
+	}
+	if len(all) > protocol.MaxTraces {
+		return nil, fmt.Errorf("-trace: %d traces; a teacher is offered at most %d", len(all), protocol.MaxTraces)
+	}
+	return all, nil
 }

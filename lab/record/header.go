@@ -101,6 +101,9 @@ type Game struct {
 	Interpolate bool     `json:"interpolate"`
 	// Ping is the client's ping interval (0: the client's default).
 	Ping Duration `json:"ping,omitempty"`
+	// Trace is the trace file the player's injected link followed from
+	// the start (see link.Trace), whole, "" for none.
+	Trace string `json:"trace,omitempty"`
 }
 
 // check refuses a header a replay could not use.

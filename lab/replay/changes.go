@@ -123,7 +123,7 @@ func (c Changes) scenario(cfg scenario.Config) scenario.Config {
 	cfg.Predict, cfg.Reconcile, interp = c.switches(cfg.Predict, cfg.Reconcile, !cfg.NoInterpolate)
 	cfg.NoInterpolate = !interp
 	if c.link() {
-		cfg.Player.Trace = c.Trace
+		cfg.Player.Trace, cfg.Player.TraceAt = c.Trace, 0
 	}
 	if c.Latency != nil {
 		cfg.Player.Latency = *c.Latency

@@ -105,6 +105,9 @@ func start(rec *record.Recording, c Changes) (*started, error) {
 		if err != nil {
 			return nil, err
 		}
+		if _, err := recordedTrace(rec.Header.Game.Trace); err != nil {
+			return nil, fmt.Errorf("the player's trace: %w", err)
+		}
 		if !c.Client() {
 			return resimulate(rec, calls, c)
 		}

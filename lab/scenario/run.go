@@ -25,8 +25,10 @@ type Player struct {
 	Presses []Press
 	// Trace, if not nil, is a network that changes over time: the
 	// player's link follows it from the scenario's start, its time 0
-	// (see link.Trace), over Latency, Jitter and Loss.
-	Trace *link.Trace
+	// (see link.Trace), over Latency, Jitter and Loss. TraceAt is the
+	// trace's time at the scenario's start (0: it starts with it).
+	Trace   *link.Trace
+	TraceAt time.Duration
 }
 
 // Config is a whole scenario.
@@ -256,7 +258,7 @@ func Start(cfg Config) (*Stepper, error) {
 		if p.Trace == nil {
 			continue
 		}
-		if err := clients[i].FollowTrace(p.Trace); err != nil {
+		if err := clients[i].FollowTraceFrom(p.Trace, tl.start-p.TraceAt); err != nil {
 			return nil, fmt.Errorf("scenario: %s's trace: %w", p.Name, err)
 		}
 	}

@@ -64,6 +64,8 @@ func (c *Client) noted(n client.Note) {
 		e := Event{T: t, Client: c, Kind: LinkChanged, Step: n.Step}
 		if tr != nil {
 			e.Trace = tr.Name
+		} else if room := v.Teaching; room != nil {
+			e.Trace = room.Trace // the room's, as its teacher set it
 		}
 		c.w.emit(e)
 	case client.HeldSent:
