@@ -146,7 +146,9 @@ func NewTeachScreen(screen tcell.Screen, teacher Teacher, opts Options) *TeachSc
 	s.jitter = newStepSlider(func() time.Duration { return s.want.Jitter }, func(d time.Duration) {
 		s.changeNet(func(t *client.Teaching) { t.Jitter = d })
 	})
-	s.lossDown = newButton("[-]", func() { s.changeNet(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, false, false) }) })
+	s.lossDown = newButton("[-]", func() {
+		s.changeNet(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, false, false) })
+	})
 	s.lossUp = newButton("[+]", func() { s.changeNet(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, true, false) }) })
 	s.rateDown = newButton("[-]", func() { s.change(func(t *client.Teaching) { t.Rate = stepTo(teachRateSteps, t.Rate, false, false) }) })
 	s.rateUp = newButton("[+]", func() { s.change(func(t *client.Teaching) { t.Rate = stepTo(teachRateSteps, t.Rate, true, false) }) })
