@@ -29,7 +29,10 @@ type PlayerConfig struct {
 	// Trace, if not nil, is a network that changes over time (see
 	// link.Trace): the player's link follows it from the lab's start,
 	// its time 0, instead of Latency, Jitter and Loss (and Preset).
-	Trace *link.Trace
+	// TraceAt is the trace's time at the lab's start (0: it starts with
+	// the lab).
+	Trace   *link.Trace
+	TraceAt time.Duration
 	// Presses are played by themselves at their times from the start.
 	Presses []scenario.Press
 	// Predict, Reconcile and Interpolate are the client's toggles at the

@@ -53,7 +53,7 @@ func New(cfg Config, wall func() time.Time) (*Lab, error) {
 	}
 	l.origin = l.world.Now()
 	for i, p := range l.players {
-		if err := p.follow(cfg.Players[i].Trace, l.origin); err != nil {
+		if err := p.follow(cfg.Players[i].Trace, l.origin-cfg.Players[i].TraceAt); err != nil {
 			return nil, fmt.Errorf("lab: Player %d: %w", i+1, err)
 		}
 	}
@@ -109,7 +109,7 @@ func (l *Lab) Restart() error {
 		if pc.Preset != "" || p.Trace() != "" {
 			pc.Latency, pc.Jitter, pc.Loss = p.own.rtt, p.own.jitter, p.own.loss
 		}
-		pc.Trace = p.ownTrace()
+		pc.Trace, pc.TraceAt = p.ownTrace(l.origin)
 	}
 	cfg.Rate, cfg.LagComp, cfg.Speed, cfg.HidePings = l.Rate(), l.LagComp(), l.Speed(), !l.pings
 	return l.reset(cfg)

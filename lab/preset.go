@@ -79,12 +79,17 @@ func (p *Player) Trace() string {
 }
 
 // ownTrace is the trace of the player's own link: the one it follows,
-// or the one a preset put aside; nil for none.
-func (p *Player) ownTrace() *link.Trace {
+// or the one a preset put aside; nil for none. at is the trace's time
+// at the lab's start, origin on the world's clock, for a restart.
+func (p *Player) ownTrace(origin time.Duration) (tr *link.Trace, at time.Duration) {
+	tr, start := p.trace, p.traceStart
 	if p.preset >= 0 {
-		return p.own.trace
+		tr, start = p.own.trace, p.own.start
 	}
-	return p.trace
+	if tr == nil {
+		return nil, 0
+	}
+	return tr, origin - start
 }
 
 // follow makes the player's link follow tr, whose time 0 is start on

@@ -54,8 +54,8 @@ func newLab(args []string, out io.Writer, wall func() time.Time) (*lab.Lab, labF
 	fs.loss(&p2.Loss, "loss2", "Player 2's loss")
 	fs.value(&presetValue{&p1.Preset}, "preset", "Player 1's link `condition`, instead of -latency, -jitter and -loss: "+presetNames())
 	fs.value(&presetValue{&p2.Preset}, "preset2", "Player 2's link `condition`")
-	traceFlag(fs, &p1.Trace, "trace", "Player 1's link, instead of -latency, -jitter, -loss and -preset")
-	traceFlag(fs, &p2.Trace, "trace2", "Player 2's link")
+	traceFlag(fs, &p1.Trace, &p1.TraceAt, "trace", "Player 1's link, instead of -latency, -jitter, -loss and -preset")
+	traceFlag(fs, &p2.Trace, &p2.TraceAt, "trace2", "Player 2's link")
 	fs.value(&posValue{&p1.Start}, "start", "Player 1's starting cell `x,y`")
 	fs.value(&posValue{&p2.Start}, "start2", "Player 2's starting cell `x,y`")
 	fs.value(&pressesValue{p: &p1.Presses}, "presses", "Player 1's scripted key presses, `DIRECTION@TIME,...` (the scenario syntax)")
@@ -72,7 +72,7 @@ func newLab(args []string, out io.Writer, wall func() time.Time) (*lab.Lab, labF
 	fs.BoolVar(&cfg.Paused, "paused", false, "start paused at t=0 (. runs the clock, n steps, Bksp starts the script again)")
 	var pings bool
 	fs.BoolVar(&pings, "pings", true, "show pings, pongs and scores on the strips (h hides them)")
-	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 5: Part I to IV, TCP loss) or a lesson file's path")
+	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 6: Part I to IV, TCP loss, traces) or a lesson file's path")
 	printLesson := 0
 	fs.IntVar(&printLesson, "print-lesson", 0, "print built-in lesson `N`'s file, to start a lesson of your own from, and exit")
 	f.lag.define(fs, 0) // the articles' timelines zap at once

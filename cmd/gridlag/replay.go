@@ -65,7 +65,7 @@ func replayMain(args []string, out io.Writer) error {
 	fs.BoolVar(&f.lagcomp, "lagcomp", true, "what-if: the server's lag compensation")
 	fs.duration(&f.unlag, "unlag", 0, unlagKind, "what-if: how far back lag compensation may rewind")
 	fs.StringVar(&f.link, "link", "", "what-if: the `transport`, tcp or datagram (simulated UDP: redundant inputs, State snapshots)")
-	traceFlag(fs, &f.trace, "trace", "what-if: Player 1's link")
+	traceFlag(fs, &f.trace, nil, "trace", "what-if: Player 1's link")
 	path, err := parseReplayArgs(fs, args)
 	if err != nil {
 		return err

@@ -30,6 +30,7 @@ type scenarioFlags struct {
 	link     string
 	inputs   bool
 	trace2   *link.Trace
+	trace2At time.Duration
 }
 
 // lagFlags are the server's lag compensation flags, -lagcomp and -unlag,
@@ -72,8 +73,8 @@ func scenarioMain(args []string, out io.Writer) error {
 	fs.BoolVar(&f.inputs, "inputs", false, "show each input's whole life in the timeline, where it ends (the JSON output always has them)")
 	f.rec.define(fs, "the scenario (its settings, seeds and presses)", false)
 	fs.StringVar(&f.svg, "svg", "", "also draw the run as a sequence diagram (SVG) into `FILE`: the players and the server, one arrow per message")
-	traceFlag(fs, &cfg.Player.Trace, "trace", "the player's link")
-	traceFlag(fs, &f.trace2, "trace2", "the second player's link")
+	traceFlag(fs, &cfg.Player.Trace, &cfg.Player.TraceAt, "trace", "the player's link")
+	traceFlag(fs, &f.trace2, &f.trace2At, "trace2", "the second player's link")
 	fs.StringVar(&f.link, "link", "tcp", "the players' `transport`: tcp, as the game, or datagram (simulated UDP: redundant inputs, State snapshots, nothing waits behind a loss)")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -93,7 +94,7 @@ func scenarioMain(args []string, out io.Writer) error {
 	}
 	cfg.LagComp, cfg.Unlag, cfg.Protect = f.lag.on, f.lag.unlag, f.lag.protect
 	if len(f.presses2) > 0 {
-		cfg.Second = &scenario.Player{Name: "rival", Start: f.start2, Latency: f.latency2, Jitter: cfg.Player.Jitter, Loss: cfg.Player.Loss, Presses: f.presses2, Trace: f.trace2}
+		cfg.Second = &scenario.Player{Name: "rival", Start: f.start2, Latency: f.latency2, Jitter: cfg.Player.Jitter, Loss: cfg.Player.Loss, Presses: f.presses2, Trace: f.trace2, TraceAt: f.trace2At}
 	} else if f.trace2 != nil {
 		return fs.usageErrorf("-trace2 is the second player's: give -presses2 too")
 	}

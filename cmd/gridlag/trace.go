@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"gridlag/internal/link"
 	"gridlag/protocol"
@@ -19,6 +20,7 @@ import (
 // when the flag is set, so that a bad file is refused as the flags are.
 type traceValue struct {
 	p   **link.Trace
+	at  *time.Duration // where the trace starts, NAME@TIME; nil: at its start alone
 	arg string
 }
 
@@ -27,21 +29,35 @@ func (v *traceValue) String() string { return v.arg }
 
 // Set loads the trace s names: a bundled trace, else a file.
 func (v *traceValue) Set(s string) error {
-	tr, err := link.LoadTrace(s, openTrace)
+	if v.at == nil {
+		tr, err := link.LoadTrace(s, openTrace)
+		if err != nil {
+			return err
+		}
+		*v.p, v.arg = tr, s
+		return nil
+	}
+	tr, at, err := link.LoadTraceAt(s, openTrace)
 	if err != nil {
 		return err
 	}
-	*v.p, v.arg = tr, s
+	*v.p, *v.at, v.arg = tr, at, s
 	return nil
 }
 
 // openTrace opens a trace file.
 func openTrace(path string) (io.ReadCloser, error) { return os.Open(path) }
 
-// traceFlag defines a -trace flag of fs called name, for whose link.
-func traceFlag(fs *flagSet, p **link.Trace, name, whose string) {
-	fs.value(&traceValue{p: p}, name, whose+": a network that changes over time, a `trace`: a bundled one ("+
-		strings.Join(link.BundledTraces(), ", ")+") or a trace file (docs/traces.md); it sets the link's delay, jitter and loss")
+// traceFlag defines a -trace flag of fs called name, for whose link; at,
+// if not nil, takes NAME@TIME, the time into the trace the link starts
+// at.
+func traceFlag(fs *flagSet, p **link.Trace, at *time.Duration, name, whose string) {
+	usage := whose + ": a network that changes over time, a `trace`: a bundled one (" +
+		strings.Join(link.BundledTraces(), ", ") + ") or a trace file (docs/traces.md); it sets the link's delay, jitter and loss"
+	if at != nil {
+		usage += "; NAME@TIME starts TIME into it, e.g. lte-handover@14.9s"
+	}
+	fs.value(&traceValue{p: p, at: at}, name, usage)
 }
 
 // traceList is the game's -trace flag, which may be given more than

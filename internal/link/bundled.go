@@ -7,6 +7,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 )
 
 // bundled are the traces gridlag carries, each built from published
@@ -66,4 +67,26 @@ func LoadTrace(arg string, open func(string) (io.ReadCloser, error)) (*Trace, er
 		return nil, fmt.Errorf("%s: %w", arg, err)
 	}
 	return tr, nil
+}
+
+// LoadTraceAt is LoadTrace for an argument that may say where to start
+// in the trace: "NAME@TIME" (lte-handover@14.9s) starts TIME into it, a
+// time before the trace's length unless it repeats; without @, at its
+// start.
+func LoadTraceAt(arg string, open func(string) (io.ReadCloser, error)) (tr *Trace, at time.Duration, err error) {
+	name := arg
+	if i := strings.LastIndexByte(arg, '@'); i >= 0 {
+		d, err := traceDuration(arg[i+1:])
+		if err != nil {
+			return nil, 0, fmt.Errorf("after @, the time into the trace: %w", err)
+		}
+		name, at = arg[:i], d
+	}
+	if tr, err = LoadTrace(name, open); err != nil {
+		return nil, 0, err
+	}
+	if at >= tr.Length && !tr.Repeat {
+		return nil, 0, fmt.Errorf("@%v is not before the trace's length, %v", at, tr.Length)
+	}
+	return tr, at, nil
 }

@@ -285,3 +285,29 @@ func FuzzParseTrace(f *testing.F) {
 		}
 	})
 }
+
+// TestDocsExampleParses: the trace docs/traces.md shows parses, and does
+// what the page says of it.
+func TestDocsExampleParses(t *testing.T) {
+	page, err := os.ReadFile("../../docs/traces.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(page), "## The format\n\n```\n")
+	example, _, closed := strings.Cut(rest, "```")
+	if !ok || !closed {
+		t.Fatal("docs/traces.md has no example under \"The format\"")
+	}
+	tr, err := ParseTrace([]byte(example))
+	if err != nil {
+		t.Fatalf("the example does not parse: %v", err)
+	}
+	if tr.Name != "tunnel" || !tr.Repeat || len(tr.Steps) != 4 || tr.Steps[1].Stall != 700*ms || tr.Steps[1].Label != "tunnel" {
+		t.Fatalf("the example parsed as %+v", tr)
+	}
+	for _, name := range BundledTraces() {
+		if !strings.Contains(string(page), "`"+name+"`") {
+			t.Errorf("docs/traces.md does not list the bundled trace %s", name)
+		}
+	}
+}

@@ -44,8 +44,10 @@ type Player struct {
 	// -presses takes it); a scenario's presses are events.
 	Presses string `json:"presses,omitempty"`
 	// Trace is the trace file the player's link followed from the start
-	// (see link.Trace), whole, "" for none.
-	Trace string `json:"trace,omitempty"`
+	// (see link.Trace), whole, "" for none; TraceAt the trace's time at
+	// the start (a lab's may start into it).
+	Trace   string   `json:"trace,omitempty"`
+	TraceAt Duration `json:"trace_at,omitempty"`
 	// The lab player's switches at the start.
 	Predict     bool `json:"predict"`
 	Reconcile   bool `json:"reconcile"`

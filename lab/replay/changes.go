@@ -163,7 +163,7 @@ func (c Changes) lab(cfg lab.Config) lab.Config {
 		p.Latency, p.Jitter, p.Loss, p.Preset = pr.RTT(), pr.Jitter(), pr.Loss, ""
 	}
 	if c.link() {
-		p.Trace = c.Trace
+		p.Trace, p.TraceAt = c.Trace, 0
 	}
 	if c.Latency != nil {
 		p.Latency = *c.Latency

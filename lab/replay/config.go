@@ -30,7 +30,8 @@ func ScenarioHeader(cfg scenario.Config, version string) (record.Header, []recor
 			continue
 		}
 		sc.Players = append(sc.Players, record.Player{Name: p.Name, Start: [2]int{p.Start.X, p.Start.Y},
-			Latency: record.Duration(p.Latency), Jitter: record.Duration(p.Jitter), Loss: p.Loss, Trace: traceText(p.Trace)})
+			Latency: record.Duration(p.Latency), Jitter: record.Duration(p.Jitter), Loss: p.Loss,
+			Trace: traceText(p.Trace), TraceAt: record.Duration(p.TraceAt)})
 		for _, pr := range p.Presses {
 			e := record.Event{At: pr.At, Kind: record.Press, Who: uint8(i), Arg: int64(pr.Dir)}
 			if pr.Zap {
@@ -67,7 +68,7 @@ func scenarioConfig(rec *record.Recording) (scenario.Config, error) {
 			return cfg, fmt.Errorf("player %d's trace: %w", i+1, err)
 		}
 		*players[i] = scenario.Player{Name: p.Name, Start: grid.Pos{X: p.Start[0], Y: p.Start[1]},
-			Latency: p.Latency.D(), Jitter: p.Jitter.D(), Loss: p.Loss, Trace: tr}
+			Latency: p.Latency.D(), Jitter: p.Jitter.D(), Loss: p.Loss, Trace: tr, TraceAt: p.TraceAt.D()}
 	}
 	for i, e := range rec.Events {
 		if e.Kind != record.Press && e.Kind != record.Zap || int(e.Who) >= len(players) {
@@ -94,7 +95,7 @@ func LabHeader(cfg lab.Config, version string) record.Header {
 		h.Players[i] = record.Player{Name: fmt.Sprintf("Player %d", i+1), Start: [2]int{p.Start.X, p.Start.Y},
 			Latency: record.Duration(p.Latency), Jitter: record.Duration(p.Jitter), Loss: p.Loss, Preset: p.Preset,
 			Presses: scenario.FormatPresses(p.Presses), Predict: p.Predict, Reconcile: p.Reconcile, Interpolate: p.Interpolate,
-			Trace: traceText(p.Trace)}
+			Trace: traceText(p.Trace), TraceAt: record.Duration(p.TraceAt)}
 	}
 	return record.Header{Kind: record.KindLab, Gridlag: version, Created: created(), Map: record.MapRows(m), Lab: h}
 }
@@ -123,7 +124,7 @@ func labConfig(rec *record.Recording) (lab.Config, error) {
 		}
 		cfg.Players[i] = lab.PlayerConfig{Start: grid.Pos{X: p.Start[0], Y: p.Start[1]}, Latency: p.Latency.D(),
 			Jitter: p.Jitter.D(), Loss: p.Loss, Preset: p.Preset, Presses: presses,
-			Predict: p.Predict, Reconcile: p.Reconcile, Interpolate: p.Interpolate, Trace: tr}
+			Predict: p.Predict, Reconcile: p.Reconcile, Interpolate: p.Interpolate, Trace: tr, TraceAt: p.TraceAt.D()}
 	}
 	return cfg, nil
 }
