@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -41,30 +39,7 @@ func TestScenarioTraceStall(t *testing.T) {
 	for ms := 0; ms <= 1100; ms += 100 {
 		presses = append(presses, "right@"+strconv.Itoa(ms)+"ms")
 	}
-	var out bytes.Buffer
-	if err := scenarioMain([]string{"-json", "-trace", path, "-presses", strings.Join(presses, ",")}, &out); err != nil {
-		t.Fatal(err)
-	}
-	type line struct {
-		TMS     int64    `json:"t_ms"`
-		Event   string   `json:"event"`
-		Client  [2]int   `json:"client"`
-		Server  [2]int   `json:"server"`
-		Pending []uint32 `json:"pending"`
-		Corr    int      `json:"corrections"`
-	}
-	var lines []line
-	sc := bufio.NewScanner(&out)
-	for sc.Scan() {
-		if bytes.HasPrefix(sc.Bytes(), []byte(`{"input":`)) || bytes.HasPrefix(sc.Bytes(), []byte(`{"budget":`)) {
-			continue
-		}
-		var l line
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			t.Fatalf("%v: %s", err, sc.Text())
-		}
-		lines = append(lines, l)
-	}
+	_, lines := seenX(t, "-trace", path, "-presses", strings.Join(presses, ","))
 	at := func(event string) []int64 {
 		var ts []int64
 		for _, l := range lines {
