@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -64,4 +65,31 @@ func TestLessonSixEvenPace(t *testing.T) {
 			t.Fatalf("Player 2 drawn moving at %v: %v between two cells, not an even pace", moved, gap)
 		}
 	}
+}
+
+// TestStepNamesTheTraceStep: stepping the lab (n) stops at a step of
+// the trace a player's link follows, and the caption says what changed.
+func TestStepNamesTheTraceStep(t *testing.T) {
+	cfg := Default()
+	if err := cfg.Set("trace", "lte-handover@4.9s"); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Paused = true
+	l, err := New(cfg, func() time.Time { return time.Time{} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 50 {
+		l.Step()
+		if l.Now() > 150*time.Millisecond {
+			break
+		}
+		if c := l.Caption(); strings.Contains(c, "network changes") {
+			if want := "Player 1's network changes (trace lte-handover): handover, same frequency"; !strings.Contains(c, want) || l.Now() != 100*time.Millisecond {
+				t.Fatalf("at %v the caption says %q, want %q at 100ms", l.Now(), c, want)
+			}
+			return
+		}
+	}
+	t.Fatal("no step stopped at the trace's handover, 100 ms in")
 }

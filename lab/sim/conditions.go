@@ -84,3 +84,14 @@ func (c *Client) followTrace(tr *link.Trace, start time.Duration) error {
 	c.d.FollowTraceFrom(c.w.now, tr, start)
 	return nil
 }
+
+// TraceState returns where the client's link is in the trace it
+// follows (see link.Link.TraceState); its Trace is nil for none.
+func (c *Client) TraceState() link.TraceState {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	if c.dg != nil {
+		return link.TraceState{}
+	}
+	return c.d.Link().TraceState()
+}
