@@ -33,6 +33,11 @@ type Board struct {
 	// the board's own player included (the lab's boards); nil draws the
 	// game's: an arrow for you, a first letter for the others.
 	marks *playerMarks
+	// bots memoises isBot by name: a name's check (protocol's rules,
+	// Unicode's normalisation and confusables) costs too much to repeat
+	// for every player on every frame. Emptied when it holds
+	// maxBotMemo names, so that it never grows with the names seen.
+	bots map[string]bool
 
 	// Where the last Draw put the map: its top-left corner (off the board
 	// when the camera shows part of it) and the columns of one cell.
@@ -95,7 +100,8 @@ func (b *Board) Draw(screen tcell.Screen) {
 		if !b.shows(m, o.Pos) {
 			continue
 		}
-		b.put(screen, o.Pos, b.mark(o.Name), protectedStyle(otherStyle(o), o.Protected))
+		style := playerStyle(o.Color, b.isBot(o.Name))
+		b.put(screen, o.Pos, b.mark(o.Name), protectedStyle(style, o.Protected))
 	}
 	if c := v.LastCorrection; correctionVisible(v) {
 		b.drawCorrectionTrail(screen, v, c)
@@ -109,6 +115,22 @@ func (b *Board) Draw(screen tcell.Screen) {
 	if shown := avatarCell(v); v.HasState && b.shows(m, shown) {
 		b.put(screen, shown, me, protectedStyle(meStyle, v.Protected))
 	}
+}
+
+// maxBotMemo bounds Board.bots: more names than a board shows at once.
+const maxBotMemo = 1024
+
+// isBot is isBot(name), remembered.
+func (b *Board) isBot(name string) bool {
+	bot, ok := b.bots[name]
+	if !ok {
+		if b.bots == nil || len(b.bots) >= maxBotMemo {
+			b.bots = make(map[string]bool)
+		}
+		bot = isBot(name)
+		b.bots[name] = bot
+	}
+	return bot
 }
 
 // avatarCell is where the avatar is drawn: where prediction puts it, or

@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/charmbracelet/log"
+
+	"gridlag/protocol"
 )
 
 // stateDir is where gridlag keeps its log and SSH host key:
@@ -62,3 +65,23 @@ func openScreenLog(path string, debug bool) (*log.Logger, func(), string, error)
 	}
 	return logger, closeLog, path, nil
 }
+
+// level is the log's level: debug with -debug.
+func level(debug bool) log.Level {
+	if debug {
+		return log.DebugLevel
+	}
+	return log.InfoLevel
+}
+
+// defaultName is -name's default: the login name, as a player's name.
+func defaultName() string {
+	if n := protocol.SanitizeName(os.Getenv("USER")); n != "" {
+		return n
+	}
+	return "player"
+}
+
+// openFile opens a file a flag names (a trace): the packages that
+// register such flags are given it, as a core opens no file.
+func openFile(path string) (io.ReadCloser, error) { return os.Open(path) }

@@ -45,7 +45,9 @@ async function until(ok, what, timeout = 15000) {
 (async () => {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // evil.example points at the server, as a DNS rebinding page's does.
+      '--host-resolver-rules=MAP evil.example 127.0.0.1'],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -121,6 +123,21 @@ async function until(ok, what, timeout = 15000) {
 
     if (problems.length) fail('the page reported errors:\n' + problems.join('\n'));
     step('no errors in the page (its Content-Security-Policy included)');
+
+    // The page on a name the server does not answer to (a DNS rebinding
+    // site's, or one its operator has not allowed): its socket is
+    // refused, and it says why instead of reconnecting.
+    const rebound = await browser.newPage({ viewport: { width: 1024, height: 600 } });
+    await rebound.goto(base.replace('127.0.0.1', 'evil.example') + '/');
+    await rebound.fill('#name', 'eve');
+    await rebound.click('#name-form button[type=submit]');
+    const why = await rebound
+      .waitForFunction(() => !document.getElementById('overlay').hidden && document.getElementById('message').textContent.includes('does not answer to the name'), null, { timeout: 15000 })
+      .then(() => rebound.textContent('#message'))
+      .catch(async () => fail(`the page on evil.example does not say why it cannot play: ${JSON.stringify(await rebound.textContent('#message'))}`));
+    if (!why.includes('evil.example') || (await rebound.evaluate(() => window.gridlag.player()))) fail(`the page on evil.example: ${JSON.stringify(why)}`);
+    if (process.env.GRIDLAG_SHOTS) await rebound.screenshot({ path: process.env.GRIDLAG_SHOTS + '/rebound.png' });
+    step(`a page on a name the server does not answer to is refused and says so: ${JSON.stringify(why)}`);
   } finally {
     await browser.close();
     input.close();
