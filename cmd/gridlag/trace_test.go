@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // tunnelTrace is a trace with a stall in the middle of a run: 50 ms
@@ -164,5 +166,66 @@ func TestTraceRecordingReplays(t *testing.T) {
 		if !strings.Contains(got, w) {
 			t.Fatalf("the what-if -trace lte-handover does not show %q:\n%s", w, got)
 		}
+	}
+}
+
+// TestTraceOnEachCommand: -trace is a flag of every command whose link
+// may follow one, and of the old forms that had it: a player's (play,
+// watch, lobby; once), the lab's and the scenario's (with -trace2 and
+// NAME@TIME), a replay's what-if, and a server's (serve, teach: the
+// traces offered to its teachers, again for more).
+func TestTraceOnEachCommand(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tunnel.trace")
+	if err := os.WriteFile(path, []byte(tunnelTrace), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"play", "-trace", "lte-handover"},
+		{"play", "127.0.0.1:7777", "-trace", path},
+		{"watch", "127.0.0.1:7777", "-trace", "starlink"},
+		{"lobby", "-trace", "wifi-scan"},
+		{"-trace", "lte-handover"},
+		{"-connect", "127.0.0.1:7777", "-trace", "starlink"},
+	} {
+		inv, err := parse(args, io.Discard)
+		if err != nil {
+			t.Fatalf("gridlag %s: %v", strings.Join(args, " "), err)
+		}
+		if got, want := inv.fs.Lookup("trace").Value.String(), args[len(args)-1]; got != want {
+			t.Errorf("gridlag %s: -trace is %q", strings.Join(args, " "), got)
+		}
+	}
+	if _, err := parse([]string{"play", "-trace", "starlink", "-trace", "wifi-scan"}, io.Discard); err == nil ||
+		!strings.Contains(err.Error(), "-trace wifi-scan: a second trace (after starlink): a link follows one") {
+		t.Errorf("play with two traces: %v", err)
+	}
+	for _, args := range [][]string{{"teach", "3b", "-trace", path, "-trace", "starlink"}, {"-server", "-teach", "3b", "-trace", path}} {
+		inv, err := parse(args, io.Discard)
+		if err != nil || inv.cmd != teachCommand {
+			t.Fatalf("gridlag %s: %v", strings.Join(args, " "), err)
+		}
+		if got := inv.fs.Lookup("trace").Value.String(); got != "tunnel" && got != "tunnel,starlink" {
+			t.Errorf("gridlag %s: -trace is %q", strings.Join(args, " "), got)
+		}
+	}
+	for _, args := range [][]string{{"serve", "-trace", path, "-trace", "starlink"}, {"-server", "-trace", path}} {
+		c := parseGame(t, args...)
+		var names []string
+		for _, tr := range c.Server.Hub.Traces {
+			names = append(names, tr.Name)
+		}
+		if got := strings.Join(names, " "); got != "geo-satellite lte-handover starlink wifi-scan tunnel" && got != "geo-satellite lte-handover wifi-scan tunnel starlink" {
+			t.Errorf("gridlag %s offers the teachers %s, want the bundled traces and tunnel", strings.Join(args, " "), got)
+		}
+	}
+	l, _, err := newLab([]string{"-trace", "lte-handover@14.9s", "-trace2", path}, io.Discard, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Players()[0].Trace() + " " + l.Players()[1].Trace(); got != "lte-handover tunnel" {
+		t.Errorf("gridlag lab -trace lte-handover@14.9s -trace2 tunnel: the links follow %q", got)
+	}
+	if _, _, err := newLab([]string{"-trace", path + "@6s"}, io.Discard, time.Now); err == nil || !strings.Contains(err.Error(), "@6s is not before the trace's length, 5s") {
+		t.Errorf("gridlag lab -trace tunnel.trace@6s (a trace of 5 s that does not repeat): %v", err)
 	}
 }

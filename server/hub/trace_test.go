@@ -1,10 +1,14 @@
 package hub
 
 import (
+	"fmt"
+	"io"
+	"strings"
 	"testing"
 	"time"
 
 	"gridlag/grid"
+	"gridlag/internal/cli"
 	"gridlag/internal/link"
 	"gridlag/protocol"
 	"gridlag/server/world"
@@ -139,5 +143,77 @@ func TestClassTrace(t *testing.T) {
 	r.advance(100 * ms)
 	if got := conditionsOf(ann); got[len(got)-1].Trace != "" || got[len(got)-1].LatencyMS != 60 {
 		t.Fatalf("a trace not offered: ann was told %+v, want 60 ms and no trace", got[len(got)-1])
+	}
+}
+
+// TestTraceFlag: a server offers its teachers the bundled traces, then
+// each -trace file, one named like a bundled trace taking its place;
+// without -trace, the bundled ones alone; a bad file is refused naming
+// the flag; and more than a teacher can be told (protocol.MaxTraces) is
+// refused.
+func TestTraceFlag(t *testing.T) {
+	files := map[string]string{
+		"tunnel.trace":   tunnel(t).Text,
+		"starlink.trace": strings.Replace(tunnel(t).Text, "name tunnel\ntitle A tunnel", "name starlink\ntitle My own dish", 1),
+		"bad.trace":      "gridlag-trace 1\nname bad\n",
+	}
+	open := func(path string) (io.ReadCloser, error) {
+		text, ok := files[path]
+		if !ok {
+			return nil, fmt.Errorf("open %s: no such file", path)
+		}
+		return io.NopCloser(strings.NewReader(text)), nil
+	}
+	parse := func(args ...string) (*Options, error) {
+		var o Options
+		fs := cli.New("gridlag serve")
+		o.RegisterFlags(fs)
+		o.RegisterTraceFlag(fs, open)
+		_, err := fs.Parse(args)
+		return &o, err
+	}
+	names := func(o *Options) (out []string) {
+		for _, tr := range o.Traces {
+			out = append(out, tr.Name+": "+tr.Title)
+		}
+		return out
+	}
+	o, err := parse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(o); len(got) != 4 || !strings.HasPrefix(got[3], "wifi-scan: ") {
+		t.Fatalf("without -trace the server offers %q, want the 4 bundled traces", got)
+	}
+	if o, err = parse("-trace", "tunnel.trace", "-trace", "starlink.trace"); err != nil {
+		t.Fatal(err)
+	}
+	got := names(o)
+	want := []string{"geo-satellite", "lte-handover", "wifi-scan", "tunnel: A tunnel", "starlink: My own dish"}
+	if len(got) != len(want) {
+		t.Fatalf("offered %q, want %q", got, want)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Fatalf("offered %q, want %q", got, want)
+		}
+	}
+	if _, err := parse("-trace", "bad.trace"); err == nil || !strings.Contains(err.Error(), "-trace bad.trace: bad.trace: ") {
+		t.Fatalf("a bad trace file: %v", err)
+	}
+	var many []string
+	for range protocol.MaxTraces - 3 {
+		many = append(many, "-trace", "tunnel.trace")
+	}
+	if _, err := parse(many...); err != nil {
+		t.Fatalf("%d times the same file: %v (it is offered once)", len(many)/2, err)
+	}
+	for i := range protocol.MaxTraces - 3 {
+		name := fmt.Sprintf("t%d", i)
+		files[name] = strings.Replace(tunnel(t).Text, "name tunnel", "name "+name, 1)
+		many[2*i+1] = name
+	}
+	if _, err := parse(many...); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%d traces; a teacher is offered at most %d", protocol.MaxTraces+1, protocol.MaxTraces)) {
+		t.Fatalf("4 bundled and %d files: %v", protocol.MaxTraces-3, err)
 	}
 }
