@@ -40,13 +40,7 @@ func tunnel(t *testing.T) *link.Trace {
 // is refused (the network is set without it), and setting figures again
 // leaves the trace.
 func TestClassTrace(t *testing.T) {
-	r := newRig(t, Options{Config: world.Config{Rate: 20}, Traces: []*link.Trace{tunnel(t)}})
-	r.h.PingEvery(0, 0)
-	ann := r.dial(host(1))
-	ann.join("ann", "lecture")
-	old := r.dial(host(2))
-	old.send(&protocol.Hello{Version: 5, Name: "old", Room: "lecture"})
-	old.next("old's Welcome")
+	r, ann, old := lecture(t, Options{Config: world.Config{Rate: 20}, Traces: []*link.Trace{tunnel(t)}}, 5)
 	teacher := r.teacherIn("lecture")
 	r.advance(100 * ms)
 	var offered *protocol.Traces
