@@ -14,6 +14,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/internal/cli"
+	"gridlag/internal/link"
 	"gridlag/lab"
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
@@ -46,6 +47,7 @@ type replayFlags struct {
 	loss                                float64
 	rate                                int
 	link                                string
+	trace                               *link.Trace
 }
 
 // replayBuild builds the flags of gridlag replay.
@@ -71,6 +73,7 @@ func replayBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 	fs.BoolVar(&f.lagcomp, "lagcomp", true, "what-if: the server's lag compensation")
 	fs.Duration(&f.unlag, "unlag", 0, world.UnlagRange, "what-if: how far back lag compensation may rewind")
 	fs.StringVar(&f.link, "link", "", "what-if: the `transport`, tcp or datagram (simulated UDP: redundant inputs, State snapshots)")
+	client.TraceFlag(fs, &f.trace, nil, "trace", "what-if: Player 1's link", openFile)
 	return fs, f.run
 }
 
@@ -115,6 +118,7 @@ func (f *replayFlags) changes(fs *cli.FlagSet) (replay.Changes, error) {
 	if fs.Given("rate") {
 		c.Rate = &f.rate
 	}
+	c.Trace = f.trace
 	if fs.Given("link") {
 		t, err := replay.ParseLink(f.link)
 		if err != nil {

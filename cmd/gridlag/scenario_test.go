@@ -14,6 +14,7 @@ type jsonLine struct {
 	Server  [2]int   `json:"server"`
 	Pending []uint32 `json:"pending"`
 	Player  string   `json:"player"`
+	Corr    int      `json:"corrections"`
 }
 
 // seenX runs `gridlag scenario -json ARGS` and returns what the player sees

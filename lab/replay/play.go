@@ -104,6 +104,9 @@ func start(rec *record.Recording, c Changes) (*started, error) {
 			return withMarks(res)
 		}}, nil
 	case record.KindGame:
+		if _, err := recordedTrace(rec.Header.Game.Trace); err != nil {
+			return nil, fmt.Errorf("the player's trace: %w", err)
+		}
 		if !c.Client() {
 			return resimulate(rec, c)
 		}

@@ -23,6 +23,12 @@ type Player struct {
 	Jitter  time.Duration
 	Loss    float64 // probability that a message is lost and retransmitted, as TCP does
 	Presses []Press
+	// Trace, if not nil, is a network that changes over time: the
+	// player's link follows it from the scenario's start, its time 0
+	// (see link.Trace), over Latency, Jitter and Loss. TraceAt is the
+	// trace's time at the scenario's start (0: it starts with it).
+	Trace   *link.Trace
+	TraceAt time.Duration
 }
 
 // Config is a whole scenario.
@@ -248,6 +254,14 @@ func Start(cfg Config) (*Stepper, error) {
 		}
 	}
 	tl := NewTimeline(w, clients[:followed])
+	for i, p := range players {
+		if p.Trace == nil {
+			continue
+		}
+		if err := clients[i].FollowTraceFrom(p.Trace, tl.start-p.TraceAt); err != nil {
+			return nil, fmt.Errorf("scenario: %s's trace: %w", p.Name, err)
+		}
+	}
 	var all []timed
 	for i, p := range players {
 		for _, pr := range p.Presses {
@@ -277,6 +291,9 @@ func (c Config) end() time.Duration {
 			// after the RTO, then after twice it (link's RTO rule).
 			trip += 3 * max(link.MinRTO, p.Latency+4*p.Jitter)
 		}
+		if p.Trace != nil {
+			trip = traceTrip(p.Trace)
+		}
 		slowest = max(slowest, trip)
 	}
 	until := lastPress + 2*slowest + 100*time.Millisecond
@@ -284,6 +301,37 @@ func (c Config) end() time.Duration {
 		until += 2 * time.Second / time.Duration(c.Rate)
 	}
 	return until
+}
+
+// traceTrip is the slowest round trip a trace gives a message and its
+// answer: both ways at their slowest, the longest stall, and room for a
+// message lost twice where it loses any.
+func traceTrip(tr *link.Trace) time.Duration {
+	var slow [2]time.Duration // each way's slowest delay plus jitter
+	var cur [2]struct{ delay, jitter time.Duration }
+	var stall time.Duration
+	lossy := false
+	for _, s := range tr.Steps {
+		for i, d := range []link.Dir{link.DirUp, link.DirDown} {
+			if s.Dir&d == 0 {
+				continue
+			}
+			if s.Set&link.SetDelay != 0 {
+				cur[i].delay = s.Delay
+			}
+			if s.Set&link.SetJitter != 0 {
+				cur[i].jitter = s.Jitter
+			}
+			slow[i] = max(slow[i], cur[i].delay+cur[i].jitter)
+		}
+		stall = max(stall, s.Stall)
+		lossy = lossy || s.Loss > 0
+	}
+	trip := slow[0] + slow[1] + stall
+	if lossy {
+		trip += 3 * max(link.MinRTO, 2*max(slow[0], slow[1])+4*max(slow[0], slow[1]))
+	}
+	return trip
 }
 
 // World returns the scenario's world.

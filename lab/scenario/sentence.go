@@ -48,6 +48,8 @@ func sentence(e sim.Event, names func(grid.PlayerID) string) string {
 		return arrives(e)
 	case sim.Closed:
 		return fmt.Sprintf("%s: connection closed: %v", name, e.Err)
+	case sim.LinkChanged:
+		return fmt.Sprintf("%s: network (trace %s): %s", name, e.Trace, e.Step)
 	}
 	return fmt.Sprintf("%s: event %d", name, e.Kind)
 }

@@ -114,7 +114,8 @@ func (tl *Timeline) event(e sim.Event) {
 	if e.Kind == sim.OtherArrived && e.Message != protocol.TypeZapResult && e.Message != protocol.TypeTagged {
 		return
 	}
-	always := e.Kind == sim.Press || e.Kind == sim.HeldSent || e.Kind == sim.ServerInput || e.Kind == sim.Zapped || e.Kind == sim.OtherArrived
+	always := e.Kind == sim.Press || e.Kind == sim.HeldSent || e.Kind == sim.ServerInput || e.Kind == sim.Zapped || e.Kind == sim.OtherArrived ||
+		e.Kind == sim.LinkChanged
 	if e.Kind == sim.ServerZap {
 		tl.record(e.T, e.Client, sentence(e, tl.name), true)
 		tl.Lines[len(tl.Lines)-1].Zap = zapLine(e, tl.name)

@@ -344,6 +344,7 @@ func (h *Hub) NextWake() (at time.Duration, ok bool) {
 	consider(h.drain.next, h.drain.counting)
 	consider(h.swept+sweepEvery, h.rated())
 	consider(h.nextArrival())
+	consider(h.traceWake())
 	return at, ok
 }
 
@@ -359,6 +360,7 @@ func (h *Hub) Advance(now time.Duration) (ticked bool) {
 	h.begin()
 	h.now = now
 	h.arrive(now)
+	h.stepTraces(now)
 	for _, r := range h.order {
 		if at, ok := r.core.NextWake(); ok && at <= now {
 			ticked = r.core.Advance(now) || ticked
