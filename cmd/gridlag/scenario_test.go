@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -127,5 +129,32 @@ func TestScenarioCommandInputs(t *testing.T) {
 	}
 	if bytes.Contains(out.Bytes(), []byte("lived:")) {
 		t.Errorf("the table shows the lives without -inputs:\n%s", out.String())
+	}
+}
+
+// TestReadmeQuotesTheLossLines: the lines the README quotes of the two
+// lossy runs are lines gridlag scenario prints (issue 32: which message
+// was lost and resent, and a run that ends unacknowledged).
+func TestReadmeQuotesTheLossLines(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(readme)), " ")
+	for _, args := range [][]string{{"-loss", "50%", "-seed", "2"}, {"-loss", "0.9", "-seed", "3"}} {
+		out := runScenario(t, args...)
+		quoted := 0
+		for _, l := range strings.Split(out, "\n") {
+			f := strings.Fields(l)
+			if len(f) < 5 || !strings.Contains(l, " lost at ") && !strings.Contains(l, "never acknowledged") {
+				continue
+			}
+			if strings.Contains(text, strings.Join(f, " ")) || strings.Contains(text, "`"+strings.Join(f[4:], " ")+"`") {
+				quoted++
+			}
+		}
+		if quoted == 0 {
+			t.Errorf("the README quotes no loss line of gridlag scenario %s, which prints\n%s", strings.Join(args, " "), out)
+		}
 	}
 }

@@ -95,9 +95,8 @@ func start(rec *record.Recording, c Changes) (*started, error) {
 		}
 		return &started{run: r, kind: rec.Header.Kind, finish: func(end time.Duration) *Result {
 			r.runTo(end)
-			r.tl.Stop()
-			res := &Result{Kind: record.KindLab, Result: scenario.Result{Wires: r.tl.Wires, End: end,
-				Lines: scenario.LinkLines(r.tl.Lines, r.clients(), end)}}
+			lines := r.tl.Close(end)
+			res := &Result{Kind: record.KindLab, Result: scenario.Result{Wires: r.tl.Wires, End: end, Lines: lines}}
 			for _, cl := range r.clients() {
 				res.Players = append(res.Players, cl.Name())
 			}
@@ -183,7 +182,7 @@ func Compare(orig, changed []scenario.Line, why string) []Difference {
 	var diffs []Difference
 	for i := range changed {
 		l := &changed[i]
-		if l.Link != nil || l.Input != nil || i+1 < len(changed) && lastOf(changed, i) != i {
+		if l.Link != nil || l.Input != nil || l.Loss != nil || i+1 < len(changed) && lastOf(changed, i) != i {
 			continue
 		}
 		o, ok := at(orig, l.Player, l.TMS)
@@ -202,7 +201,7 @@ func Compare(orig, changed []scenario.Line, why string) []Difference {
 func lastOf(lines []scenario.Line, i int) int {
 	last := i
 	for j := i + 1; j < len(lines) && lines[j].TMS == lines[i].TMS; j++ {
-		if lines[j].Player == lines[i].Player && lines[j].Input == nil {
+		if lines[j].Player == lines[i].Player && lines[j].Input == nil && lines[j].Loss == nil {
 			last = j
 		}
 	}
@@ -218,7 +217,7 @@ func at(lines []scenario.Line, player string, tms int64) (scenario.Line, bool) {
 		if l.TMS > tms {
 			break
 		}
-		if l.Player == player && l.Link == nil && l.Input == nil {
+		if l.Player == player && l.Link == nil && l.Input == nil && l.Loss == nil {
 			out, found = l, true
 		}
 	}

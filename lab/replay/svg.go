@@ -171,8 +171,8 @@ func writeColumns(p func(string, ...any), r *scenario.Result, y func(time.Durati
 		return at
 	}
 	for i, l := range r.Lines {
-		if l.Link != nil {
-			continue // the datagram link's summary: in the timeline, not on the page
+		if l.Link != nil || l.Loss != nil {
+			continue // the datagram link's summary, a loss (its arrow is red): in the timeline
 		}
 		at := time.Duration(l.T)
 		if strings.HasPrefix(l.Event, "server: ") {

@@ -86,6 +86,12 @@ type Line struct {
 	// Link is what a datagram link carried, on the last line of a
 	// player over one (see sim.DatagramStats).
 	Link *LinkLine `json:"link,omitempty"`
+	// Loss is set on a line that names a message lost on the player's
+	// link (see LossLine), at its first loss: the player's moment then.
+	Loss *LossLine `json:"loss,omitempty"`
+	// Unacked are the inputs never acknowledged, on the line that ends
+	// the timeline of a player that has some.
+	Unacked []uint32 `json:"unacknowledged,omitempty"`
 	// Original and Differs compare a replay changed by a what-if with
 	// the recording (see Compare): where the original run had the player
 	// at the same moment, on a player's last line of a moment, and
@@ -346,15 +352,13 @@ func (s *Stepper) Step() {
 func (s *Stepper) Finish() *Result {
 	until := s.until
 	s.AdvanceTo(until)
-	s.tl.Stop()
-	r := &Result{Lines: s.tl.Lines, Wires: s.tl.Wires, End: until, Budget: s.tl.budget(s.cfg)}
+	r := &Result{Lines: s.tl.Close(until), Wires: s.tl.Wires, End: until, Budget: s.tl.budget(s.cfg)}
 	for i, c := range s.clients {
 		if i < s.followed {
 			r.Players = append(r.Players, c.Name())
 		}
 		c.Close()
 	}
-	r.Lines = LinkLines(r.Lines, s.Clients(), until)
 	return r
 }
 
@@ -373,12 +377,7 @@ func LinkLines(lines []Line, clients []*sim.Client, end time.Duration) []Line {
 // link: its last moment again, at the run's end, saying what the link
 // carried.
 func linkLine(lines []Line, c *sim.Client, end time.Duration, st sim.DatagramStats) Line {
-	var l Line
-	for _, x := range lines {
-		if x.Player == c.Name() && x.Input == nil { // an input's life is no moment of its own
-			l = x
-		}
-	}
+	l := momentOf(lines, c.Name(), end)
 	l.TMS, l.T, l.Zap = int64(end/time.Millisecond), int64(end), nil
 	l.Event = fmt.Sprintf("%s: datagram link: %d inputs in %d packets (%d lost), %d repeated; %d states (%d lost, %d stale); %d bytes up, %d down",
 		c.Name(), st.Inputs, st.InputPackets, st.InputPacketsLost, st.Repeats(), st.States, st.StatesLost, st.StatesStale, st.BytesUp, st.BytesDown)

@@ -42,12 +42,14 @@ type Timeline struct {
 // Wire is one message that crossed a player's link, as a sequence
 // diagram draws it: times from the timeline's start.
 type Wire struct {
-	Player  string
-	Up      bool // from the player to the server
-	Label   string
-	Sent    time.Duration
-	At      time.Duration
-	Lost    int  // times lost and retransmitted (TCP)
+	Player string
+	Up     bool // from the player to the server
+	Label  string
+	Sent   time.Duration
+	At     time.Duration
+	Lost   int // times lost and retransmitted (TCP)
+	// Resent is when the copy that got through left: Sent, unless Lost.
+	Resent  time.Duration
 	Held    bool // held behind a lost message or a lag spike
 	Dropped bool // lost for good (a datagram)
 	Bytes   int
@@ -148,7 +150,7 @@ func (tl *Timeline) wire(m sim.Wire) {
 		return
 	}
 	tl.Wires = append(tl.Wires, Wire{Player: m.Client.Name(), Up: m.Way == sim.Up, Label: FlightLabel(m.Flight),
-		Sent: m.Sent - tl.start, At: m.At - tl.start, Lost: m.Lost, Held: m.Held, Dropped: m.Dropped, Bytes: m.Bytes, Inputs: m.Inputs})
+		Sent: m.Sent - tl.start, Resent: m.Resent - tl.start, At: m.At - tl.start, Lost: m.Lost, Held: m.Held, Dropped: m.Dropped, Bytes: m.Bytes, Inputs: m.Inputs})
 }
 
 // FlightLabel is how a diagram labels a message: "#2 RIGHT", "#3 zap",
