@@ -137,7 +137,7 @@ func printReplay(out io.Writer, rec *record.Recording, c replay.Changes, f repla
 		if res, err = replay.Play(rec, c); err != nil {
 			return &refusedError{fmt.Errorf("%s: what-if %s: %w", path, c, err)}
 		}
-		diffs = replay.Compare(orig.Lines, res.Lines, c.String())
+		diffs = replay.Compare(&orig.Result, &res.Result, c.String())
 	}
 	if f.svg != "" {
 		if len(res.Wires) == 0 && rec.Header.Kind == record.KindGame {
@@ -175,9 +175,9 @@ func writeReplayNotes(out io.Writer, rec *record.Recording, res *replay.Result, 
 	var b strings.Builder
 	switch {
 	case c.Any() && len(diffs) == 0:
-		fmt.Fprintf(&b, "\nwhat-if %s: nobody sees anything different\n", c)
+		fmt.Fprintf(&b, "\nwhat-if %s: nothing differs: what each player sees, the zaps' verdicts, the tags and the points are as recorded\n", c)
 	case c.Any():
-		fmt.Fprintf(&b, "\nwhat-if %s: %s\n", c, plural(len(diffs), "difference"))
+		fmt.Fprintf(&b, "\nwhat-if %s: %s\n", c, replay.Count(diffs))
 		for _, d := range diffs {
 			b.WriteString(d.String() + "\n")
 		}

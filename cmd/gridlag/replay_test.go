@@ -96,6 +96,28 @@ func TestReplayReconcileOffShowsTheJump(t *testing.T) {
 	}
 }
 
+// TestReplayWhatIfSaysTheVerdict: issue 32's Part IV case recorded with
+// lag compensation and replayed without it: the table says the zap now
+// misses where the recording hit, with the recording's rewind, and
+// counts it with the tag and the point that went with it.
+func TestReplayWhatIfSaysTheVerdict(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "s4.rec")
+	runScenario(t, "-latency", "200ms", "-start2", "12,10", "-presses2", "down@0ms", "-presses", "zap@150ms", "-latency2", "150ms", "-record", rec)
+	table := runReplay(t, rec, "-lagcomp=false", "-table")
+	for _, want := range []string{
+		"what-if lag compensation off: 3 differences: 1 zap verdict, 1 score, 1 tag and freeze\n",
+		"t=250 ms: the zap at 250 ms misses (was: hit, rewound 317 ms): rival had left the line; lag compensation off\n",
+		"t=325 ms: rival is not tagged nor frozen (was: tagged by you at 325 ms, frozen); lag compensation off\n",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the table lacks %q:\n%s", want, table)
+		}
+	}
+	if strings.Contains(table, "nothing differs") {
+		t.Errorf("the table says nothing changed:\n%s", table)
+	}
+}
+
 // TestScenarioDatagramSaysWhatWasRepeated: -link datagram -loss 20%: every
 // input arrives, each processed once, and the JSON's last line says how
 // many copies were repeated and what the link carried.

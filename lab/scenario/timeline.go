@@ -123,6 +123,23 @@ func (tl *Timeline) event(e sim.Event) {
 		return
 	}
 	tl.record(e.T, e.Client, sentence(e, tl.name), always)
+	if e.Kind == sim.OtherArrived && e.Message == protocol.TypeTagged {
+		if n := e.Client.ViewLocked().LastTagged; n != nil {
+			tl.Lines[len(tl.Lines)-1].Tag = &TagLine{By: n.By, Ago: n.Ago}
+		}
+	}
+}
+
+// Points returns the points the server counts for each client of the
+// timeline now, by name.
+func (tl *Timeline) Points() map[string]int {
+	out := map[string]int{}
+	for _, c := range tl.clients {
+		if p, ok := tl.w.Points(c); ok {
+			out[c.Name()] = p
+		}
+	}
+	return out
 }
 
 // record writes down client c's moment at world time t, unless nothing
