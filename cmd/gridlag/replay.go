@@ -52,7 +52,7 @@ type replayFlags struct {
 func replayBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 	f := &replayFlags{fs: cli.New("gridlag replay"), out: out}
 	fs := f.fs
-	fs.BoolVar(&f.asJSON, "json", false, "print the timeline as gridlag scenario -json does (a scenario's recording: byte for byte); with a what-if, each line that differs from the recording has \"differs\": true and \"original\"")
+	fs.BoolVar(&f.asJSON, "json", false, "print the timeline as gridlag scenario -json does (a scenario's recording: byte for byte); with a what-if, each line that differs from the recording has \"differs\": true and \"original\" (a position) or \"original_zap\" (a zap judged otherwise)")
 	fs.BoolVar(&f.table, "table", false, "print the timeline as gridlag scenario does, then each difference from the recording")
 	fs.StringVar(&f.svg, "svg", "", "draw the run as a sequence diagram (SVG) into `FILE`")
 	f.rec.defineCast(fs, "the replay's screen")

@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
+
+	"gridlag/internal/doctest"
 )
 
 type jsonLine struct {
@@ -132,15 +133,10 @@ func TestScenarioCommandInputs(t *testing.T) {
 	}
 }
 
-// TestReadmeQuotesTheLossLines: the lines the README quotes of the two
+// TestDocsQuoteTheLossLines: the lines docs/lab.md quotes of the two
 // lossy runs are lines gridlag scenario prints (issue 32: which message
 // was lost and resent, and a run that ends unacknowledged).
-func TestReadmeQuotesTheLossLines(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Join(strings.Fields(string(readme)), " ")
+func TestDocsQuoteTheLossLines(t *testing.T) {
 	for _, args := range [][]string{{"-loss", "50%", "-seed", "2"}, {"-loss", "0.9", "-seed", "3"}} {
 		out := runScenario(t, args...)
 		quoted := 0
@@ -149,12 +145,12 @@ func TestReadmeQuotesTheLossLines(t *testing.T) {
 			if len(f) < 5 || !strings.Contains(l, " lost at ") && !strings.Contains(l, "never acknowledged") {
 				continue
 			}
-			if strings.Contains(text, strings.Join(f, " ")) || strings.Contains(text, "`"+strings.Join(f[4:], " ")+"`") {
+			if doctest.Says(t, strings.Join(f, " ")) || doctest.Says(t, "`"+strings.Join(f[4:], " ")+"`") {
 				quoted++
 			}
 		}
 		if quoted == 0 {
-			t.Errorf("the README quotes no loss line of gridlag scenario %s, which prints\n%s", strings.Join(args, " "), out)
+			t.Errorf("the docs quote no loss line of gridlag scenario %s, which prints\n%s", strings.Join(args, " "), out)
 		}
 	}
 }
