@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -86,6 +87,9 @@ func (f *replayFlags) run(args []string) error {
 		return &refusedError{err}
 	}
 	if f.asJSON || f.table || f.svg != "" {
+		if rec.Stop == record.StopCut && !f.table { // the table says it at its end
+			fmt.Fprintf(os.Stderr, "gridlag: %s: %s\n", path, rec.Cut())
+		}
 		return printReplay(f.out, rec, change, *f, path)
 	}
 	return showReplay(rec, change, *f, path)
@@ -186,8 +190,11 @@ func writeReplayNotes(out io.Writer, rec *record.Recording, res *replay.Result, 
 	case rec.Header.Kind == record.KindGame:
 		fmt.Fprintf(&b, "\na view differs from the recording: %s\n", res.Mismatch)
 	}
-	if rec.Stop == record.StopFull {
+	switch rec.Stop {
+	case record.StopFull:
 		b.WriteString("the recording stopped at its size limit: it ends here\n")
+	case record.StopCut:
+		b.WriteString(rec.Cut() + "\n")
 	}
 	_, err := io.WriteString(out, b.String())
 	return err

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"gridlag/client"
@@ -185,6 +186,15 @@ func (m *Model) WhatIf() string { return m.change.String() }
 // Note is a line about the replay: how a game's views compared with the
 // recording's, or that it was simulated anew.
 func (m *Model) Note() string {
+	note := m.note1()
+	if m.rec.Stop == record.StopCut && m.note == "" {
+		return strings.TrimSuffix(m.rec.Cut()+"; "+note, "; ")
+	}
+	return note
+}
+
+// note1 is Note but for a recording cut short.
+func (m *Model) note1() string {
 	res := m.curRes
 	switch {
 	case m.note != "":

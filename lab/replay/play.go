@@ -110,7 +110,7 @@ func start(rec *record.Recording, c Changes) (*started, error) {
 		return &started{run: r, kind: rec.Header.Kind, finish: func(end time.Duration) *Result {
 			r.runTo(end)
 			res := &Result{Kind: record.KindGame, Result: scenario.Result{Lines: r.lines, End: end, Players: []string{r.name}}}
-			res.Checked, res.Mismatch = r.checks.result(rec.Stop == record.StopFull)
+			res.Checked, res.Mismatch = r.checks.result(rec.Stop != record.StopDone)
 			if c.Any() {
 				res.Checked, res.Mismatch = 0, "" // a changed run is not the recording's
 			}
