@@ -15,13 +15,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
 	"gridlag/lab/scenario"
+	"gridlag/server/admit/admittest"
 )
 
 // runScenario runs `gridlag scenario ARGS` and returns what it printed.
@@ -210,9 +213,9 @@ func messages(t *testing.T, args []string) int {
 	return len(res.Wires)
 }
 
-// TestDamagedRecordingsAreRefused: a truncated, a corrupted and a
-// future-version recording each make gridlag replay say why in one line
-// and exit with status 2.
+// TestDamagedRecordingsAreRefused: a recording cut within its header, an
+// empty file, a corrupted and a future-version recording each make
+// gridlag replay say why in one line and exit with status 2.
 func TestDamagedRecordingsAreRefused(t *testing.T) {
 	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	bin := buildBinary(t)
@@ -232,9 +235,10 @@ func TestDamagedRecordingsAreRefused(t *testing.T) {
 		data []byte
 		says string
 	}{
-		{"truncated", data[:len(data)-20], "recording refused: truncated after"},
+		{"truncated", data[:30], "recording refused: truncated: 30 bytes end within its header"},
+		{"empty", nil, "recording refused: the file is empty (0 bytes)"},
 		{"corrupted", corrupt, "recording refused: damaged: it fails its checksum"},
-		{"future", future, "recording refused: made by a newer gridlag (recording version 2; this gridlag reads version 1): update gridlag to replay it"},
+		{"future", future, fmt.Sprintf("recording refused: made by a newer gridlag (recording version %d; this gridlag reads version %d): update gridlag to replay it", record.Version+1, record.Version)},
 		{"text", []byte("right@0ms\n"), "recording refused: not a gridlag recording"},
 	} {
 		path := filepath.Join(dir, c.name+".rec")
@@ -418,4 +422,70 @@ func craftUpdates(t *testing.T, from, to string, first, n, size int) {
 	if err := out.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestRecordingSurvivesKill9: gridlag play -record with 3 bots, killed
+// with SIGKILL once its file on disk holds 3 s of play (read as it
+// grows: the writer flushes at least every second): the file replays up
+// to at least that moment through the client core, every view as
+// recorded, and says where it was cut.
+func TestRecordingSurvivesKill9(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "long.rec")
+	tm := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s exec %s play -name ada -bots 3 -record %s", dir, bin, rec))
+	tm.waitFor("████")
+	var held time.Duration
+	admittest.Eventually(t, func() bool {
+		r, err := record.ReadFile(rec, 0)
+		if err == nil {
+			held = r.End
+		}
+		return held >= 3*time.Second
+	}, func() string { return fmt.Sprintf("the file on disk holds %v of play", held) })
+	pid, err := strconv.Atoi(strings.TrimSpace(tm.run("display-message", "-p", "-t", tm.session, "#{pane_pid}")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	admittest.Eventually(t, func() bool { return syscall.Kill(pid, 0) != nil }, func() string { return "the process outlived SIGKILL" })
+	r, err := record.ReadFile(rec, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stop != record.StopCut || r.End < held {
+		t.Fatalf("killed after the file held %v: it replays %v (%v)", held, r.End, r.Stop)
+	}
+	out, err := exec.Command(bin, "replay", rec, "-table").CombinedOutput()
+	if err != nil {
+		t.Fatalf("replay: %v\n%s", err, out)
+	}
+	for _, want := range []string{"the file was cut short (a process killed mid-recording, or a copy cut): ", "; it replays up to there\n", "every view as recorded"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the replay lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestReplayWhatIfVerdictInTmux: the issue's Part IV what-if on the
+// replay's screen at 80x24, opened paused at 300 ms: the changed
+// verdict, with the recording's rewind, is on the screen.
+func TestReplayWhatIfVerdictInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "s4.rec")
+	runScenario(t, "-latency", "200ms", "-start2", "12,10", "-presses2", "down@0ms", "-presses", "zap@150ms", "-latency2", "150ms", "-record", rec)
+	tm := newTmux(t, 80, 24, fmt.Sprintf("%s replay %s -lagcomp=false -at 300ms -log %s; sleep 60", bin, rec, filepath.Join(dir, "log")))
+	tm.waitFor("PAUSED", "t=250 ms: the zap at 250 ms misses", "(was: hit, rewound 317 ms)")
+	tm.keys("q")
 }
