@@ -238,6 +238,9 @@ func unacknowledged(lines []Line, c *sim.Client, pending []uint32, m []lost, end
 	if len(pending) == 1 {
 		what = fmt.Sprintf("input %s never acknowledged", seqs[0])
 	}
+	if l.Ack == 0 { // not one input of the player's: say it plainly
+		what = "nothing acknowledged in the whole run: " + what
+	}
 	// The last copy of a segment still on its way that left in the run.
 	var last lost
 	var lastAt, next time.Duration

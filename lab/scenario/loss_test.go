@@ -122,7 +122,7 @@ func TestUnacknowledgedInputsAreSaidSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := r.Lines[len(r.Lines)-1]
-	const want = "you: 2 inputs never acknowledged (#1, #2): the run ended 650 ms after the last one was resent (the segment with the ping and #1 RIGHT, at 1,750 ms); the next copy would leave at 3,750 ms"
+	const want = "you: nothing acknowledged in the whole run: 2 inputs never acknowledged (#1, #2): the run ended 650 ms after the last one was resent (the segment with the ping and #1 RIGHT, at 1,750 ms); the next copy would leave at 3,750 ms"
 	if last.Event != want || !slices.Equal(last.Unacked, []uint32{1, 2}) || last.T != int64(r.End) {
 		t.Fatalf("the timeline ends\n%s\nwant its last line at %v:\n%s", table(t, r.Lines), r.End, want)
 	}
