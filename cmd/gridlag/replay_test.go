@@ -145,9 +145,10 @@ func TestScenarioDatagramSaysWhatWasRepeated(t *testing.T) {
 	}
 }
 
-// TestScenarioSVG: -svg draws a diagram that parses as SVG, with one
-// arrow per message that crossed a link, and (when rsvg-convert is
-// installed) renders.
+// TestScenarioSVG: -svg draws a diagram that parses as SVG, with an
+// arrow for every message that crossed a link (those that left and
+// arrived together share one, data-messages counting them), and (when
+// rsvg-convert is installed) renders.
 func TestScenarioSVG(t *testing.T) {
 	dir := t.TempDir()
 	svg := filepath.Join(dir, "a.svg")
@@ -160,22 +161,24 @@ func TestScenarioSVG(t *testing.T) {
 	var root struct {
 		XMLName xml.Name
 		Groups  []struct {
-			Class string     `xml:"class,attr"`
-			Line  []struct{} `xml:"line"`
+			Class    string     `xml:"class,attr"`
+			Messages int        `xml:"data-messages,attr"`
+			Line     []struct{} `xml:"line"`
 		} `xml:"g"`
 	}
 	if err := xml.Unmarshal(data, &root); err != nil || root.XMLName.Local != "svg" {
 		t.Fatalf("not SVG: %v (%v)", err, root.XMLName)
 	}
-	arrows := 0
+	arrows, drawn := 0, 0
 	for _, g := range root.Groups {
 		if strings.HasPrefix(g.Class, "msg") && len(g.Line) == 1 {
 			arrows++
+			drawn += g.Messages
 		}
 	}
 	wires := messages(t, args)
-	if arrows != wires || arrows < 8 {
-		t.Fatalf("%d arrows for %d messages", arrows, wires)
+	if drawn != wires || arrows < 8 {
+		t.Fatalf("%d arrows drawing %d messages, of %d", arrows, drawn, wires)
 	}
 	if lines := strings.Count(string(data), "\n"); lines > 400 {
 		t.Fatalf("the diagram is %d lines", lines)
@@ -430,12 +433,7 @@ func craftUpdates(t *testing.T, from, to string, first, n, size int) {
 // to at least that moment through the client core, every view as
 // recorded, and says where it was cut.
 func TestRecordingSurvivesKill9(t *testing.T) {
-	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
-	if testing.Short() {
-		t.Skip("end-to-end")
-	}
-	bin := buildBinary(t)
-	dir := t.TempDir()
+	bin, dir := endToEnd(t)
 	rec := filepath.Join(dir, "long.rec")
 	tm := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s exec %s play -name ada -bots 3 -record %s", dir, bin, rec))
 	tm.waitFor("████")
@@ -477,15 +475,22 @@ func TestRecordingSurvivesKill9(t *testing.T) {
 // replay's screen at 80x24, opened paused at 300 ms: the changed
 // verdict, with the recording's rewind, is on the screen.
 func TestReplayWhatIfVerdictInTmux(t *testing.T) {
-	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
-	if testing.Short() {
-		t.Skip("end-to-end")
-	}
-	bin := buildBinary(t)
-	dir := t.TempDir()
+	bin, dir := endToEnd(t)
 	rec := filepath.Join(dir, "s4.rec")
 	runScenario(t, "-latency", "200ms", "-start2", "12,10", "-presses2", "down@0ms", "-presses", "zap@150ms", "-latency2", "150ms", "-record", rec)
 	tm := newTmux(t, 80, 24, fmt.Sprintf("%s replay %s -lagcomp=false -at 300ms -log %s; sleep 60", bin, rec, filepath.Join(dir, "log")))
 	tm.waitFor("PAUSED", "t=250 ms: the zap at 250 ms misses", "(was: hit, rewound 317 ms)")
 	tm.keys("q")
+}
+
+// endToEnd runs t in parallel with the others that run the binary
+// (mostly waiting on it: see TestMain), unless -short, and returns the
+// binary and a directory of t's own.
+func endToEnd(t *testing.T) (bin, dir string) {
+	t.Helper()
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	return buildBinary(t), t.TempDir()
 }

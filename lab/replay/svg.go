@@ -123,6 +123,13 @@ func WriteSVG(out io.Writer, r *scenario.Result, title string) error {
 		p(`<line class="tick" x1="0" y1="%.1f" x2="%d" y2="%.1f"/><text x="2" y="%.1f" class="note">%d ms</text>`+"\n",
 			y(t), svgWidth, y(t), y(t)-2, t.Milliseconds())
 	}
+	type drawn struct {
+		class, label string
+		seg          [4]float64
+		at           float64
+		n            int
+	}
+	var arrows []drawn
 	for _, g := range sameArrows(r.Wires) {
 		w := g.Wire
 		lane, ok := lanes[w.Player]
@@ -151,7 +158,15 @@ func WriteSVG(out io.Writer, r *scenario.Result, title string) error {
 			class += " held"
 			note = " (held)"
 		}
-		p(`<g class="%s"><line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, class, x1, y1, x2, y2)
+		n := 0
+		var names []string
+		for i, l := range g.labels {
+			if g.counts[i] > 1 {
+				l += fmt.Sprintf(" ×%d", g.counts[i])
+			}
+			names = append(names, l)
+			n += g.counts[i]
+		}
 		// The label sits nearer the player's lane than the server's, where
 		// the server's notes are: a message up and one down that cross
 		// have their labels apart.
@@ -160,11 +175,22 @@ func WriteSVG(out io.Writer, r *scenario.Result, title string) error {
 			at = 1 - at
 		}
 		if w.Dropped {
-			at = 0.5
+			at = 1 // the end of the half drawn
 		}
-		label := strings.Join(g.labels, ", ") + note
-		lx, ly, anchor := besideArrow(x1, y1, x2, y2, at, textWidth(label, svgFont, false))
-		p(`<text x="%.1f" y="%.1f" text-anchor="%s">%s</text></g>`+"\n", lx, ly, anchor, esc(label))
+		arrows = append(arrows, drawn{class, strings.Join(names, ", ") + note, [4]float64{x1, y1, x2, y2}, at, n})
+	}
+	segs := make([][4]float64, len(arrows))
+	for i, a := range arrows {
+		segs[i] = a.seg
+	}
+	var placed [][4]float64
+	for i, a := range arrows {
+		x1, y1, x2, y2 := a.seg[0], a.seg[1], a.seg[2], a.seg[3]
+		p(`<g class="%s" data-messages="%d"><line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, a.class, a.n, x1, y1, x2, y2)
+		others := slices.Concat(segs[:i], segs[i+1:])
+		lx, ly, anchor, box := besideArrow(a.seg, a.at, textWidth(a.label, svgFont, false), placed, others)
+		placed = append(placed, box)
+		p(`<text x="%.1f" y="%.1f" text-anchor="%s">%s</text></g>`+"\n", lx, ly, anchor, esc(a.label))
 	}
 	writeColumns(p, r, y, second, second == "")
 	p("</svg>\n")
@@ -177,6 +203,7 @@ func WriteSVG(out io.Writer, r *scenario.Result, title string) error {
 type arrow struct {
 	scenario.Wire
 	labels []string
+	counts []int // how many messages of each label
 }
 
 // sameArrows groups wires into arrows, in order of their first.
@@ -192,13 +219,16 @@ func sameArrows(wires []scenario.Wire) []arrow {
 	for _, w := range wires {
 		k := key{w.Player, w.Up, w.Held, w.Dropped, w.Sent, w.Resent, w.At, w.Lost}
 		if i, ok := at[k]; ok {
-			if !slices.Contains(out[i].labels, w.Label) {
+			if j := slices.Index(out[i].labels, w.Label); j >= 0 {
+				out[i].counts[j]++
+			} else {
 				out[i].labels = append(out[i].labels, w.Label)
+				out[i].counts = append(out[i].counts, 1)
 			}
 			continue
 		}
 		at[k] = len(out)
-		out = append(out, arrow{w, []string{w.Label}})
+		out = append(out, arrow{w, []string{w.Label}, []int{1}})
 	}
 	return out
 }
@@ -350,56 +380,97 @@ func wrap(s string, width int, size float64, bold bool) []string {
 	return append(lines, line)
 }
 
-// besideArrow places a label of width w beside the arrow from (x1,y1) to
-// (x2,y2), near the fraction at along it: just above, below, left or
-// right of it, whichever is nearest while the label stays between the
-// two lanes; it returns the text's x, baseline and anchor. No part of
-// the label's box touches the arrow.
-func besideArrow(x1, y1, x2, y2, at, w float64) (x, y float64, anchor string) {
+// besideArrow places a label of width w beside the arrow seg (x1, y1,
+// x2, y2), near the fraction at along it: just above, below, left or
+// right of it, between the two lanes, clear of the labels placed and,
+// where it can, of the other arrows; nearest at otherwise. It returns the
+// text's x, baseline and anchor, and its box. No part of the label's box
+// touches its arrow.
+func besideArrow(seg [4]float64, at, w float64, placed, others [][4]float64) (x, y float64, anchor string, box [4]float64) {
 	const gap, ascent, descent, margin = 2.0, 0.8 * svgFont, 0.25 * svgFont, 4.0
+	x1, y1, x2, y2 := seg[0], seg[1], seg[2], seg[3]
 	lo, hi := min(x1, x2)+margin, max(x1, x2)-margin // between the lanes
 	slope := (y2 - y1) / (x2 - x1)                   // lanes apart: never vertical
 	lineY := func(x float64) float64 { return y1 + (x-x1)*slope }
-	px := x1 + (x2-x1)*at
-	py := lineY(px)
-	type place struct {
-		x, y   float64 // the box's left and baseline
-		anchor string
-	}
-	var places []place
-	// Above and below: across the box's width, clear of the arrow; the
-	// box slid along it to stay between the lanes.
-	if cx := min(max(px, lo+w/2), hi-w/2); hi-lo >= w {
-		ys := []float64{lineY(cx - w/2), lineY(cx + w/2)}
-		places = append(places, place{cx - w/2, min(ys[0], ys[1]) - gap - descent, "middle"},
-			place{cx - w/2, max(ys[0], ys[1]) + gap + ascent, "middle"})
-	}
-	// Left and right: across the box's height, clear of the arrow.
-	if slope != 0 {
-		lineX := func(y float64) float64 { return x1 + (y-y1)/slope }
-		base := py + (ascent-descent)/2
-		xs := []float64{lineX(base - ascent), lineX(base + descent)}
-		if l := min(xs[0], xs[1]) - gap - w; l >= lo {
-			places = append(places, place{l, base, "start"})
+	lineX := func(y float64) float64 { return x1 + (y-y1)/slope }
+	px0 := x1 + (x2-x1)*at
+	py0 := lineY(px0)
+	var places [][4]float64 // the boxes: left, top, right, bottom
+	for _, f := range []float64{0, 0.1, -0.1, 0.2, -0.2, 0.3, -0.3, 0.4, -0.4} {
+		f = at + f
+		if f < 0.05 || f > 1 {
+			continue
 		}
-		if r := max(xs[0], xs[1]) + gap; r+w <= hi {
-			places = append(places, place{r, base, "start"})
+		px := x1 + (x2-x1)*f
+		py := lineY(px)
+		// Above and below: across the box's width, clear of the arrow;
+		// the box slid along it to stay between the lanes.
+		if cx := min(max(px, lo+w/2), hi-w/2); hi-lo >= w {
+			a, b := lineY(cx-w/2), lineY(cx+w/2)
+			top := min(a, b) - gap - descent - ascent
+			bottom := max(a, b) + gap
+			places = append(places, [4]float64{cx - w/2, top, cx + w/2, top + ascent + descent},
+				[4]float64{cx - w/2, bottom, cx + w/2, bottom + ascent + descent})
+		}
+		// Left and right: across the box's height, clear of the arrow.
+		if slope != 0 {
+			top := py - (ascent+descent)/2
+			a, b := lineX(top), lineX(top+ascent+descent)
+			if l := min(a, b) - gap - w; l >= lo {
+				places = append(places, [4]float64{l, top, l + w, top + ascent + descent})
+			}
+			if r := max(a, b) + gap; r+w <= hi {
+				places = append(places, [4]float64{r, top, r + w, top + ascent + descent})
+			}
 		}
 	}
 	if len(places) == 0 { // no room between the lanes: above, as wide as it is
-		return px, lineY(px) - gap - descent - w*abs(slope)/2, "middle"
+		top := py0 - gap - descent - ascent - w*abs(slope)/2
+		places = append(places, [4]float64{px0 - w/2, top, px0 + w/2, top + ascent + descent})
 	}
-	best := places[0]
-	dist := func(q place) float64 { return abs(q.x+w/2-px) + abs(q.y-py) }
-	for _, q := range places[1:] {
-		if dist(q) < dist(best) {
-			best = q
+	cost := func(b [4]float64) float64 {
+		c := abs((b[0]+b[2])/2-px0) + abs((b[1]+b[3])/2-py0)
+		for _, q := range placed {
+			if b[0] < q[2] && q[0] < b[2] && b[1] < q[3] && q[1] < b[3] {
+				c += 1000
+			}
+		}
+		for _, o := range others {
+			if segmentHitsBox(o, b) {
+				c += 150
+			}
+		}
+		return c
+	}
+	box = places[0]
+	for _, b := range places[1:] {
+		if cost(b) < cost(box) {
+			box = b
 		}
 	}
-	if best.anchor == "middle" {
-		return best.x + w/2, best.y, "middle"
+	return (box[0] + box[2]) / 2, box[3] - descent, "middle", box
+}
+
+// segmentHitsBox reports whether the segment s (x1, y1, x2, y2) crosses
+// or touches the box b (left, top, right, bottom).
+func segmentHitsBox(s, b [4]float64) bool {
+	// Clip the segment to the box's x range, then compare y ranges.
+	x1, y1, x2, y2 := s[0], s[1], s[2], s[3]
+	if x1 > x2 {
+		x1, y1, x2, y2 = x2, y2, x1, y1
 	}
-	return best.x, best.y, "start"
+	l, r := max(x1, b[0]), min(x2, b[2])
+	if l > r {
+		return false
+	}
+	at := func(x float64) float64 {
+		if x2 == x1 {
+			return y1
+		}
+		return y1 + (x-x1)*(y2-y1)/(x2-x1)
+	}
+	ya, yb := at(l), at(r)
+	return max(ya, yb) >= b[1] && min(ya, yb) <= b[3]
 }
 
 // abs is |f|.

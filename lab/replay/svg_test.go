@@ -189,10 +189,15 @@ func TestSVGLabelsWholeAndBesideTheirArrows(t *testing.T) {
 					}
 				}
 			}
-			for _, a := range arrows {
+			for k, a := range arrows {
 				for i, l := range a.label.lines {
 					if hits(a.line, a.label.boxes[i]) {
 						t.Errorf("the label %q overlaps its arrow %v (box %v)", l, a.line, a.label.boxes[i])
+					}
+					for _, o := range arrows[:k] {
+						if b, q := a.label.boxes[i], o.label.boxes[0]; b[0] < q[2] && q[0] < b[2] && b[1] < q[3] && q[1] < b[3] {
+							t.Errorf("the label %q overlaps the label %q", l, o.label.lines[0])
+						}
 					}
 				}
 			}
