@@ -494,3 +494,29 @@ func endToEnd(t *testing.T) (bin, dir string) {
 	}
 	return buildBinary(t), t.TempDir()
 }
+
+// TestPartFourSVGFromTheCommand: the issue's command, gridlag scenario
+// ... -svg p4.svg: the file holds the server's verdict and its rewind in
+// full, as the timeline prints them, nothing cut, and renders.
+func TestPartFourSVGFromTheCommand(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "p4.svg")
+	table := runScenario(t, "-latency", "200ms", "-start2", "12,10", "-presses2", "down@0ms", "-presses", "zap@150ms", "-latency2", "150ms", "-svg", svg)
+	verdict := regexp.MustCompile(`hits rival at \(12,10\), rewound \d+ms`).FindString(table)
+	if verdict == "" {
+		t.Fatalf("the timeline has no verdict:\n%s", table)
+	}
+	data, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := regexp.MustCompile(`<[^>]*>`).ReplaceAllString(string(data), " ")
+	if !strings.Contains(strings.Join(strings.Fields(text), " "), verdict) || strings.Contains(text, "…") {
+		t.Fatalf("the SVG lacks %q, or cuts a label:\n%s", verdict, data)
+	}
+	if _, err := exec.LookPath("rsvg-convert"); err != nil {
+		t.Skip("rsvg-convert is not installed (.ci/run installs librsvg2-bin)")
+	}
+	if out, err := exec.Command("rsvg-convert", svg, "-o", svg+".png").CombinedOutput(); err != nil {
+		t.Fatalf("rsvg-convert: %v\n%s", err, out)
+	}
+}
