@@ -5,7 +5,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -184,16 +183,7 @@ func checkStates(fs *cli.FlagSet, cfg scenario.Config) error {
 		what, fix = "a press at "+cli.ShowDuration(span), "press sooner"
 	}
 	return fs.Errorf("%s at -rate %d is %s states; at most %s (%s or lower -rate)",
-		what, cfg.Rate, thousands(n), thousands(scenario.MaxStates), fix)
-}
-
-// thousands writes n with a comma between groups of three digits.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+		what, cfg.Rate, cli.Thousands(n), cli.Thousands(scenario.MaxStates), fix)
 }
 
 func scenarioUsage(w io.Writer) {
@@ -203,7 +193,7 @@ server has the player, and the pending inputs. The defaults are Gambetta's
 example: 250 ms round trip, RIGHT at 0 and 100 ms from (10,10).
 
 At -rate N the server sends a state every tick, so a timeline is refused at
-once if it would take more than `+thousands(scenario.MaxStates)+` states to run (-until, or the
+once if it would take more than `+cli.Thousands(scenario.MaxStates)+` states to run (-until, or the
 last press, times the rate, for each player).
 
 Flags:
