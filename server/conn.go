@@ -75,7 +75,7 @@ type conn struct {
 
 	// Owned by the shard's writer.
 	progress  time.Time // when the socket last took bytes, or nothing was waiting
-	blocked   bool      // the socket did not take everything last time
+	blocked   bool      // the socket did not take everything last time (sockFull, for the writer)
 	inPending bool      // in shard.pending
 
 	// Owned by its poller, if one reads it.
@@ -110,8 +110,8 @@ func newConn(id world.ConnID, nc net.Conn, from hub.Origin, sh *shard, queue, qu
 	return c
 }
 
-// push queues f for the writer without blocking. It reports false if
-// the queue is full: it holds queueCap frames, or f would take its bytes
+// push queues f for the writer without blocking. It reports full if the
+// queue is full: it holds queueCap frames, or f would take its bytes
 // past byteCap (a frame always fits an empty queue). The bytes count
 // what the client is owed, even where frames share them (a map's
 // chunks): a client that does not read is owed no more than byteCap,
@@ -120,8 +120,8 @@ func newConn(id world.ConnID, nc net.Conn, from hub.Origin, sh *shard, queue, qu
 // A client behind is sent the newest State once it caught up instead of
 // a backlog of them: a State is skipped while one queued before it is
 // not written whole and the socket is full (not merely while the writer
-// has yet to come to it), and after that the States are skipped until a full
-// picture comes (pushed resync: the loop asks the hub for one, see
+// has yet to come to it), and after that the States are skipped until a
+// full picture comes (pushed resync: the loop asks the hub for one, see
 // hub.Hub.Resync), for a skipped State's news are not in the next. The
 // loop calls it, then wakes the writers once.
 func (c *conn) push(f frame) pushed {
