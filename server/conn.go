@@ -138,13 +138,13 @@ func (c *conn) push(f frame) pushed {
 		}
 		c.behind = false
 	}
-	n := c.out.frames
+	n := c.out.frames()
 	if n >= c.queueCap || n > 0 && c.out.bytes+len(f.head) > c.byteCap {
 		return full
 	}
 	c.out.add(f)
 	c.closing = c.closing || f.close
-	c.queued.Store(int32(c.out.frames))
+	c.queued.Store(int32(c.out.frames()))
 	c.queuedB.Store(int64(c.out.bytes))
 	if !c.listed {
 		c.listed = true
@@ -184,7 +184,7 @@ func (c *conn) wrote(n int, full bool) {
 	c.shard.mu.Lock()
 	c.sockFull = full
 	c.out.consume(n)
-	c.queued.Store(int32(c.out.frames))
+	c.queued.Store(int32(c.out.frames()))
 	c.queuedB.Store(int64(c.out.bytes))
 	c.shard.mu.Unlock()
 	if n > 0 {

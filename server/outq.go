@@ -14,48 +14,39 @@ package server
 // only appends (a grown buffer leaves the old one to the write under
 // way), and only the writer compacts.
 type outQueue struct {
-	own  []byte // own[off:] are bytes of the runs not written yet
+	own  []byte // own[off:] are the own frames' bytes not written yet
 	off  int
-	segs []seg // the runs and shared frames, in order: segs[first:]
-	// first is the index of the first seg not written whole.
+	segs []seg // the frames, in order: segs[first:] are not written whole
+	// first is the index of the first frame not written whole.
 	first int
-	// ends[head:] are where the frames not written whole end, counted
-	// in the bytes ever queued.
-	ends   []int64
-	head   int
-	frames int // frames not written whole
-	bytes  int // bytes not written, own and shared
+	bytes int // bytes not written, own and shared
 	// sent counts the bytes ever written; a State queued last ends at
 	// stateEnd of them (see stateWaits).
 	sent, stateEnd int64
 }
 
-// seg is a run of a queue: n own bytes (shared nil), or what is left to
-// write of a shared frame.
+// seg is a frame of a queue: n of its own bytes not written (shared
+// nil), or what is left to write of a shared frame.
 type seg struct {
 	shared []byte
 	n      int
 }
 
+// frames returns how many frames are not written whole.
+func (q *outQueue) frames() int { return len(q.segs) - q.first }
+
 // add queues f: its bytes are copied in unless it is shared.
 func (q *outQueue) add(f frame) {
 	b := f.head
-	q.frames++
 	q.bytes += len(b)
-	end := q.sent + int64(q.bytes)
-	q.ends = append(q.ends, end)
 	if f.state {
-		q.stateEnd = end
+		q.stateEnd = q.sent + int64(q.bytes)
 	}
 	if f.shared {
 		q.segs = append(q.segs, seg{shared: b})
 		return
 	}
 	q.own = append(q.own, b...)
-	if k := len(q.segs) - 1; k >= q.first && q.segs[k].shared == nil {
-		q.segs[k].n += len(b)
-		return
-	}
 	q.segs = append(q.segs, seg{n: len(b)})
 }
 
@@ -68,26 +59,35 @@ const maxPieces = 64
 
 // pieces appends to dst the bytes waiting, from the first, as at most
 // maxPieces slices of at most about limit bytes in all (at least one
-// piece when something waits). The slices stay valid while the writer
-// writes them without the lock: nothing else moves the bytes.
+// piece when something waits): the own bytes of frames in a row are
+// one slice. The slices stay valid while the writer writes them without
+// the lock: nothing else moves the bytes.
 func (q *outQueue) pieces(dst [][]byte, limit int) [][]byte {
-	pos, size := q.off, 0
+	pos, size, run := q.off, 0, 0 // run: own bytes of the piece being gathered
 	for _, s := range q.segs[q.first:] {
-		if len(dst) == maxPieces || size >= limit {
+		if size+run >= limit {
 			break
 		}
-		var b []byte
-		if s.shared != nil {
-			b = s.shared
-		} else {
-			b = q.own[pos : pos+s.n]
-			pos += s.n
+		if s.shared == nil {
+			run += s.n
+			continue
 		}
+		if run > 0 {
+			dst = append(dst, q.own[pos:pos+run])
+			pos, size, run = pos+run, size+run, 0
+		}
+		if len(dst) == maxPieces-1 {
+			break
+		}
+		b := s.shared
 		if room := limit - size; len(b) > room && size > 0 {
 			b = b[:room]
 		}
 		dst = append(dst, b)
 		size += len(b)
+	}
+	if run > 0 {
+		dst = append(dst, q.own[pos:pos+run])
 	}
 	return dst
 }
@@ -117,10 +117,6 @@ func (q *outQueue) consume(n int) {
 		*s = seg{}
 		q.first++
 	}
-	for q.head < len(q.ends) && q.ends[q.head] <= q.sent {
-		q.head++
-	}
-	q.frames = len(q.ends) - q.head
 	q.compact()
 }
 
@@ -139,16 +135,8 @@ func (q *outQueue) compact() {
 		if cap(q.segs) > maxPieces {
 			q.segs = nil
 		}
-		if cap(q.ends) > maxPieces {
-			q.ends = nil
-		}
 		q.own, q.off, q.segs, q.first = q.own[:0], 0, q.segs[:0], 0
-		q.ends, q.head = q.ends[:0], 0
 		return
-	}
-	if q.head >= maxPieces && q.head > len(q.ends)/2 {
-		n := copy(q.ends, q.ends[q.head:])
-		q.ends, q.head = q.ends[:n], 0
 	}
 	if q.first >= maxPieces && q.first > len(q.segs)/2 {
 		n := copy(q.segs, q.segs[q.first:])

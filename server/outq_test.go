@@ -23,8 +23,8 @@ func TestOutQueueWritesInOrderAndCountsFrames(t *testing.T) {
 	}
 	add(frame{head: kept, shared: true})
 	add(frame{head: bytes.Repeat([]byte{'x'}, 20), state: true})
-	if q.frames != 5 || q.bytes != 150 || !q.stateWaits() {
-		t.Fatalf("queued 5 frames of 150 bytes, a State last: the queue counts %d frames of %d bytes, a State waiting %v", q.frames, q.bytes, q.stateWaits())
+	if q.frames() != 5 || q.bytes != 150 || !q.stateWaits() {
+		t.Fatalf("queued 5 frames of 150 bytes, a State last: the queue counts %d frames of %d bytes, a State waiting %v", q.frames(), q.bytes, q.stateWaits())
 	}
 	iov := q.pieces(nil, writeBudget)
 	if len(iov) != 3 || &iov[1][0] != &kept[0] {
@@ -39,8 +39,8 @@ func TestOutQueueWritesInOrderAndCountsFrames(t *testing.T) {
 		}
 		got = append(got, all[:cut]...)
 		q.consume(cut)
-		if wantFrames := framesLeft(len(got)); q.frames != wantFrames {
-			t.Fatalf("after %d bytes written: %d frames waiting, want %d", len(got), q.frames, wantFrames)
+		if wantFrames := framesLeft(len(got)); q.frames() != wantFrames {
+			t.Fatalf("after %d bytes written: %d frames waiting, want %d", len(got), q.frames(), wantFrames)
 		}
 	}
 	if !bytes.Equal(got, want) || q.bytes != 0 || q.stateWaits() {
