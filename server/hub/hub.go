@@ -255,6 +255,14 @@ func (h *Hub) Disconnect(now time.Duration, id world.ConnID, reason string) {
 	h.end(now, id, reason, (*world.Core).Drop)
 }
 
+// Resync makes the next State to connection id a full picture of its
+// area (world.Core.Resync): the adapter skipped States it could not take.
+func (h *Hub) Resync(id world.ConnID) {
+	if c := h.conns[id]; c != nil && c.room != nil {
+		c.room.core.Resync(id)
+	}
+}
+
 // Close ends connection id on the server's account at now, for reason (a
 // server shutting down): its player leaves at once, as with a Bye.
 func (h *Hub) Close(now time.Duration, id world.ConnID, reason string) {
