@@ -25,8 +25,13 @@ var built struct {
 	bins map[string]string
 }
 
-// TestMain runs the tests, then removes the binaries they built.
+// TestMain runs the tests, then removes the binaries they built. Run
+// with measureEnv set, the test binary is instead the small parent
+// measured runs a command through (see runMeasured).
 func TestMain(m *testing.M) {
+	if os.Getenv(measureEnv) != "" {
+		os.Exit(measureChild(os.Args[1:]))
+	}
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
