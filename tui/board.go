@@ -18,8 +18,8 @@ const CorrectionMarkTime = time.Second
 // Board draws one client's view of the map into any rectangle: floor and
 // walls, the player's own beam while it flashes, the mark of a recent
 // correction, the ghost where the server has the player, the other
-// players by the first letter of their names in their colours, bots on a
-// block of theirs (where interpolation puts them), and the player's
+// players by their room marks (see roomMarks) in their colours, bots on
+// a block of theirs (where interpolation puts them), and the player's
 // avatar, an arrow the way it faces, where prediction puts it; a player
 // under spawn protection is underlined. It is a tview
 // primitive, so several boards can share a screen. The map is centred in
@@ -29,10 +29,15 @@ const CorrectionMarkTime = time.Second
 type Board struct {
 	*tview.Box
 	view func() *client.View
-	// marks, when set, draws every player with one mark and one colour,
-	// the board's own player included (the lab's boards); nil draws the
-	// game's: an arrow for you, a first letter for the others.
-	marks *playerMarks
+	// names, when set, are the marks of the room's players (see
+	// roomMarks) the board shares with the rest of its screen; nil: the
+	// board makes them from its own view (own).
+	names *marks
+	own   marks
+	// self, when set, draws the board's own player with its room mark in
+	// palette colour self(), as the others (the lab's boards); nil draws
+	// the game's arrow.
+	self func() uint8
 
 	// Where the last Draw put the map: its top-left corner (off the board
 	// when the camera shows part of it) and the columns of one cell.
@@ -82,11 +87,13 @@ func (b *Board) Draw(screen tcell.Screen) {
 		}
 	}
 	b.drawBeam(screen, v)
+	if b.names == nil {
+		b.own.takeView(v)
+	}
 	me, ghost, meStyle := "@", styleGhost, styleMe
-	if b.marks != nil {
-		var color uint8
-		me, color = b.marks.self()
-		ghost, meStyle = ghostStyle(color), playerStyle(color, false)
+	if b.self != nil {
+		color := b.self()
+		me, ghost, meStyle = b.mark(v.Me, v.Name), ghostStyle(color), playerStyle(color, false)
 	}
 	if v.HasState && v.Server != v.Predicted && b.shows(m, v.Server) {
 		b.put(screen, v.Server, me, ghost)
@@ -95,7 +102,7 @@ func (b *Board) Draw(screen tcell.Screen) {
 		if !b.shows(m, o.Pos) {
 			continue
 		}
-		b.put(screen, o.Pos, b.mark(o.Name), protectedStyle(otherStyle(o), o.Protected))
+		b.put(screen, o.Pos, b.mark(o.ID, o.Name), protectedStyle(otherStyle(o), o.Protected))
 	}
 	if c := v.LastCorrection; correctionVisible(v) {
 		b.drawCorrectionTrail(screen, v, c)
@@ -103,7 +110,7 @@ func (b *Board) Draw(screen tcell.Screen) {
 			b.drawCorrectionMark(screen, v, c.From)
 		}
 	}
-	if b.marks == nil {
+	if b.self == nil {
 		me = avatarGlyph(v.Facing)
 	}
 	if shown := avatarCell(v); v.HasState && b.shows(m, shown) {
@@ -143,13 +150,13 @@ func (b *Board) drawCorrectionTrail(screen tcell.Screen, v *client.View, c *clie
 	}
 }
 
-// mark returns the mark of the named player on the board: the one
-// marks gives, else the first character of the name.
-func (b *Board) mark(name string) string {
-	if b.marks != nil {
-		return b.marks.mark(name)
+// mark returns the mark of player id, called name, on the board: its
+// room mark (see roomMarks).
+func (b *Board) mark(id grid.PlayerID, name string) string {
+	if b.names != nil {
+		return b.names.of(id, name)
 	}
-	return playerGlyph(name, b.cellW)
+	return b.own.of(id, name)
 }
 
 // protectedStyle is st, underlined while its player is under spawn
@@ -196,7 +203,7 @@ func (b *Board) drawCorrectionMark(screen tcell.Screen, v *client.View, p grid.P
 	for _, o := range v.Others {
 		if o.Pos == p {
 			st := tcell.StyleDefault.Foreground(tcell.ColorWhite).Background(styleCorrectionBg).Bold(true)
-			b.put(screen, p, b.mark(o.Name), st)
+			b.put(screen, p, b.mark(o.ID, o.Name), st)
 			return
 		}
 	}

@@ -14,7 +14,7 @@ import (
 // ServerBoard draws the server's view of the world (a client.WorldView)
 // into any rectangle: the map with every player where the server has them
 // (no avatar, no ghost, no interpolation), and under it a line per player,
-// `NAME (x,y) ack #N`, with the round trip the server measured once it is
+// its mark then `NAME (x,y) ack #N`, with the round trip the server measured once it is
 // known, then the tick and the update rate. The lab's Server board and the
 // spectator's screen use it; the lab's also shows, for JudgedZapTime, the
 // last zap the server judged: its beam, and a faint mark of the target
@@ -30,6 +30,21 @@ type ServerBoard struct {
 	// look is the cell the camera keeps in view on a map larger than the
 	// board (see Look).
 	look grid.Pos
+	// names, when set, are the room's marks the board shares with the
+	// rest of its screen; nil: the board makes its own from the view
+	// (own).
+	names *marks
+	own   marks
+}
+
+// marks returns the room's marks the board draws with, made from the
+// view unless its screen shares its own.
+func (b *ServerBoard) marks(v *client.WorldView) *marks {
+	if b.names != nil {
+		return b.names
+	}
+	b.own.takeWorld(v)
+	return &b.own
 }
 
 // Look points the camera at cell p on a map larger than the board: the
@@ -52,6 +67,7 @@ func (b *ServerBoard) Draw(screen tcell.Screen) {
 	x, y, w, h := b.GetInnerRect()
 	b.world = worldAsView(v, b.world.Others[:0])
 	b.world.Predicted = b.look // the camera follows it; with no State, nothing is drawn there
+	b.board.names = b.marks(v)
 	z := b.judgedZap()
 	if z != nil {
 		b.world.Beam = z.Beam
@@ -66,7 +82,7 @@ func (b *ServerBoard) Draw(screen tcell.Screen) {
 		b.markSeen(screen, z)
 	}
 	if v.Map != nil {
-		drawServerLines(screen, x, y+mapH, w, h-mapH, v)
+		drawServerLines(screen, x, y+mapH, w, h-mapH, v, b.board.names)
 	}
 }
 
@@ -75,7 +91,7 @@ func (b *ServerBoard) Draw(screen tcell.Screen) {
 // serverSummary); when they do not all fit, the last row says how many
 // more there are. Only the lines drawn are written: a world lists
 // thousands of players, and the board is drawn every frame.
-func drawServerLines(screen tcell.Screen, x, y, w, rows int, v *client.WorldView) {
+func drawServerLines(screen tcell.Screen, x, y, w, rows int, v *client.WorldView, names *marks) {
 	if rows <= 0 {
 		return
 	}
@@ -91,7 +107,8 @@ func drawServerLines(screen tcell.Screen, x, y, w, rows int, v *client.WorldView
 		posW = max(posW, len(p.Pos.String()))
 	}
 	for i, p := range players {
-		putText(screen, x, y+i, w, playerLine(p, nameW, posW), tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
+		n := putText(screen, x, y+i, w, names.of(p.ID, p.Name), playerStyle(p.Color, p.Bot))
+		putText(screen, x+n+1, y+i, w-n-1, playerLine(p, nameW, posW), tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
 	}
 	if more > 0 {
 		putText(screen, x, y+len(players), w, fmt.Sprintf("… and %d more", more), styleDim)
@@ -117,8 +134,18 @@ func (b *ServerBoard) markSeen(screen tcell.Screen, z *LabZap) {
 		}
 	}
 	if m := b.world.Map; m != nil && b.board.shows(m, z.Seen) {
-		b.board.put(screen, z.Seen, b.board.mark(z.Target), styleJudged)
+		b.board.put(screen, z.Seen, b.board.mark(b.idOf(z.Target), z.Target), styleJudged)
 	}
+}
+
+// idOf returns the ID of the player called name on the board, 0 if none.
+func (b *ServerBoard) idOf(name string) grid.PlayerID {
+	for _, p := range b.view().Players {
+		if p.Name == name {
+			return p.ID
+		}
+	}
+	return 0
 }
 
 // Cell returns where the last Draw put map cell p (see Board.Cell).

@@ -145,7 +145,7 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 	default: // the lines beside the map
 		s.board.SetRect(0, 1, mw, mh)
 		s.board.Draw(screen)
-		drawServerLines(screen, mw+1, 1, w-mw-1, h-2, v)
+		drawServerLines(screen, mw+1, 1, w-mw-1, h-2, v, s.board.marks(v))
 	}
 	fill(screen, 0, 0, w, 1, styleTitle)
 	putText(screen, 1, 0, w-2, s.title(), styleTitle)

@@ -19,7 +19,7 @@ import (
 // your own (at 80x24, with one line of news, the top three and yours).
 // Everything but the heading's "Zap tag" comes from fields of the view
 // the server filled.
-func tagLines(v *client.View, w, rows int) []panelLine {
+func tagLines(v *client.View, w, rows int, names *marks) []panelLine {
 	if rows <= 0 {
 		return nil
 	}
@@ -32,7 +32,7 @@ func tagLines(v *client.View, w, rows int) []panelLine {
 	if len(lines) > rows {
 		return lines[:rows]
 	}
-	return append(lines, scoreLines(v, rows-len(lines))...)
+	return append(lines, scoreLines(playerScoreboard(v, names), rows-len(lines))...)
 }
 
 // tagHeading is the section's first line: "Round 3  2:41 left", and

@@ -441,7 +441,7 @@ func (s *TeachScreen) drawStudents(screen tcell.Screen, x, y, w, rows int) {
 	for _, p := range players {
 		nameW = max(nameW, min(textWidth(p.Name), scoreNameWidth))
 	}
-	n := putText(screen, x, y, w, fmt.Sprintf("%-*s", nameW, "Class"), styleHeading)
+	n := putText(screen, x, y, w, fmt.Sprintf("%-*s", nameW+2, "Class"), styleHeading)
 	putText(screen, x+n, y, w-n, fmt.Sprintf(" %6s %4s %5s", "rtt", "pend", "corr"), styleDim)
 	rows--
 	s.from = min(s.from, max(len(players)-rows, 0))
@@ -450,9 +450,11 @@ func (s *TeachScreen) drawStudents(screen tcell.Screen, x, y, w, rows int) {
 	if len(list) > rows {
 		list, more = list[:max(rows-1, 0)], len(list)-max(rows-1, 0)
 	}
+	names := s.board.marks(v)
 	for i, p := range list {
-		line := padText(p.Name, nameW) + " " + studentFigures(p, v)
-		putText(screen, x, y+1+i, w, line, tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
+		n := putText(screen, x, y+1+i, w, names.of(p.ID, p.Name), playerStyle(p.Color, p.Bot))
+		line := " " + padText(p.Name, nameW) + " " + studentFigures(p, v)
+		putText(screen, x+n, y+1+i, w-n, line, tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
 	}
 	if more > 0 {
 		putText(screen, x, y+1+len(list), w, fmt.Sprintf("… and %d more (PgDn)", more), styleDim)

@@ -60,6 +60,7 @@ type UI struct {
 	keys   *textLine
 
 	winner banner // the last round's winner, over the board for a while
+	names  marks  // the room's marks, the board's and the scoreboard's
 
 	// flash is why the player's last press of a switch changed nothing
 	// (the teacher holds it), on the top line until flashUntil.
@@ -96,6 +97,7 @@ func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 	view := func() *client.View { return &u.view }
 	u.board = NewBoard(view)
 	u.panel = NewPanel(s, view)
+	u.board.names, u.panel.names = &u.names, &u.names
 	u.panel.said = func(why string) { u.say(why, u.view.Now) }
 	u.panel.flash = func() string {
 		if u.flashing() {
@@ -140,6 +142,7 @@ func (u *UI) Frame() bool {
 func (u *UI) refresh() {
 	prev := u.view
 	u.view = u.session.View()
+	u.names.takeView(&u.view)
 	u.winner.note(&prev, &u.view)
 	select {
 	case <-u.session.Done():
