@@ -784,6 +784,9 @@ func (c *Core) View(now time.Duration) View {
 	}
 	if info, ok := c.roster[c.me]; ok {
 		v.Name = info.Name // the server's word: another of the same name made it ada-2
+		if asked := protocol.SanitizeName(c.opts.Name); asked != v.Name {
+			v.AskedName = asked
+		}
 	}
 	if c.interp.hasOffset {
 		v.RenderTime = c.interp.renderTime(now)

@@ -39,6 +39,17 @@ type WorldView struct {
 	// Reports are, for a teacher, each student's last report, by ID.
 	Teaching *Teaching
 	Reports  []Report
+
+	// The room's scoreboard (to a spectator of protocol version 6, the
+	// Ranking a player gets; see View): most points first, the best
+	// players, every one in a small room; the players online; the round
+	// in play and its time left (0 before the server's first word); the
+	// last round's winner, nil if none yet.
+	Scoreboard []ScoreLine
+	Online     int
+	Round      int
+	RoundLeft  time.Duration
+	LastWinner *Winner
 }
 
 // Report returns the last report of player id, if a teacher has one.

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"io"
 	"time"
 
@@ -66,7 +67,14 @@ type UI struct {
 	// (the teacher holds it), on the top line until flashUntil.
 	flash      string
 	flashUntil time.Duration
+	// renamed: the player was told the server gave it another name than
+	// the one it asked for.
+	renamed bool
 }
+
+// renameTime is how long the top line says the player plays under
+// another name than the one it asked for.
+const renameTime = 10 * time.Second
 
 // flashTime is how long the top line says why a switch did not change.
 const flashTime = 3 * time.Second
@@ -84,6 +92,20 @@ func (u *UI) flip(t *toggle) {
 // say shows why on the top line for flashTime from now.
 func (u *UI) say(why string, now time.Duration) {
 	u.flash, u.flashUntil = why, now+flashTime
+}
+
+// tellRenamed says on the top line, once, for renameTime, that the
+// server gave the player another name than the one it asked for (a
+// player of that name is in the room), and the mark the others' screens
+// show it by.
+func (u *UI) tellRenamed() {
+	v := &u.view
+	if u.renamed || v.AskedName == "" || v.Me == 0 {
+		return
+	}
+	u.renamed = true
+	u.flash = fmt.Sprintf("%s is taken here: you play as %s, marked %s on the others' screens", v.AskedName, v.Name, u.names.of(v.Me, v.Name))
+	u.flashUntil = v.Now + renameTime
 }
 
 // flashing reports whether the top line says why a switch did not change.
@@ -143,6 +165,7 @@ func (u *UI) refresh() {
 	prev := u.view
 	u.view = u.session.View()
 	u.names.takeView(&u.view)
+	u.tellRenamed()
 	u.winner.note(&prev, &u.view)
 	select {
 	case <-u.session.Done():
