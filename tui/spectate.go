@@ -101,13 +101,14 @@ func runWatching(screen tcell.Screen, watch Watcher, opts Options, build func() 
 	return nil
 }
 
-// refresh takes watch's latest view into view, and notes in ended when
-// the connection has ended.
-func refresh(watch Watcher, view *client.WorldView, ended *bool) {
+// refresh takes watch's latest view into view, and notes in b whether
+// the server let the connection in and when it has ended.
+func refresh(watch Watcher, view *client.WorldView, b *screenBase) {
 	*view = watch.View()
+	b.began = b.began || view.Connected
 	select {
 	case <-watch.Done():
-		*ended = true
+		b.ended = true
 	default:
 	}
 }
@@ -115,7 +116,7 @@ func refresh(watch Watcher, view *client.WorldView, ended *bool) {
 // Frame takes a fresh view and draws it; it shows the frame if it changed
 // anything and reports whether it did.
 func (s *SpectateScreen) Frame() bool {
-	refresh(s.watch, &s.view, &s.ended)
+	refresh(s.watch, &s.view, &s.screenBase)
 	return s.show(s.render)
 }
 

@@ -171,7 +171,7 @@ func RunTeach(screen tcell.Screen, teacher Teacher, opts Options) error {
 // Frame takes a fresh view and draws it; it shows the frame if it changed
 // anything and reports whether it did.
 func (s *TeachScreen) Frame() bool {
-	refresh(s.teacher, &s.view, &s.ended)
+	refresh(s.teacher, &s.view, &s.screenBase)
 	s.heed()
 	return s.show(s.render)
 }

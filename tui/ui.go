@@ -164,6 +164,7 @@ func (u *UI) Frame() bool {
 func (u *UI) refresh() {
 	prev := u.view
 	u.view = u.session.View()
+	u.began = u.began || u.view.Connected
 	u.names.takeView(&u.view)
 	u.tellRenamed()
 	u.winner.note(&prev, &u.view)
