@@ -582,7 +582,7 @@ func serveMain(f gameFlags) error {
 		return err
 	}
 	defer g.close()
-	sd := shutdown{drain: f.drain, after: time.After, notify: g.srv.Drain, log: logger}
+	sd := shutdown{drain: f.drain, after: time.After, notify: g.srv.Drain, people: g.srv.People, log: logger}
 	if ag != nil {
 		return ag.serve(sigs, g, sd)
 	}

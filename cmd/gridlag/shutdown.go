@@ -26,20 +26,46 @@ type shutdown struct {
 	drain  time.Duration
 	after  func(time.Duration) <-chan time.Time // time.After, or a test's clock
 	notify func(left time.Duration)             // begins the countdown: server.Server.Drain
+	// people, if set, counts the people connected (server.Server.People):
+	// with none (a server of bots alone) there is nobody to warn and no
+	// drain, and the drain ends once the last has left (checked every
+	// peopleCheck).
+	people func() int
 	log    *log.Logger
 }
 
-// run warns the players and waits for the drain to end or for a second
-// signal on sigs.
+// peopleCheck is how often a drain checks whether anyone is left to warn.
+const peopleCheck = time.Second
+
+// run warns the players and waits for the drain to end, for a second
+// signal on sigs or for everyone to leave.
 func (sd shutdown) run(sigs <-chan os.Signal) {
 	if sd.drain <= 0 {
 		return
 	}
+	if sd.people != nil && sd.people() == 0 {
+		sd.log.Info("no player or spectator to warn (bots alone): closing without the drain", "drain", sd.drain)
+		return
+	}
 	sd.notify(sd.drain)
-	select {
-	case <-sd.after(sd.drain):
-		sd.log.Info("drained, closing")
-	case sig := <-sigs:
-		sd.log.Info("second signal, closing at once", "signal", sig.String())
+	end := sd.after(sd.drain)
+	for {
+		var check <-chan time.Time
+		if sd.people != nil {
+			check = sd.after(peopleCheck)
+		}
+		select {
+		case <-end:
+			sd.log.Info("drained, closing")
+			return
+		case sig := <-sigs:
+			sd.log.Info("second signal, closing at once", "signal", sig.String())
+			return
+		case <-check:
+			if sd.people() == 0 {
+				sd.log.Info("every player and spectator left: closing before the drain's end")
+				return
+			}
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -130,10 +131,12 @@ func TestSecondSignalClosesAtOnce(t *testing.T) {
 }
 
 // TestSignalsEndTheServerWithStatus0: the process drains on SIGTERM and
-// exits 0 after a second one, however long the drain.
+// exits 0 after a second one, however long the drain (a player is there
+// to warn).
 func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 	bin := buildBinary(t)
-	cmd := exec.Command(bin, "-server", "-addr", "127.0.0.1:0", "-drain", "1h")
+	addr := freeAddr(t)
+	cmd := exec.Command(bin, "-server", "-addr", addr, "-drain", "1h")
 	logs := &admittest.Log{}
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
@@ -153,6 +156,8 @@ func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 		}
 	}
 	waitFor("gridlag server")
+	joinGame(t, addr)
+	waitFor("join")
 	cmd.Process.Signal(syscall.SIGTERM)
 	waitFor("shutting down")
 	cmd.Process.Signal(syscall.SIGTERM)
@@ -167,5 +172,73 @@ func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "second signal") {
 		t.Errorf("the log does not say why it closed at once:\n%s", logs)
+	}
+}
+
+// TestBotsAloneCloseWithoutDrain: a server whose only players are bots
+// has nobody to warn: one SIGTERM closes it (status 0) without its drain
+// of an hour, and the log says why.
+func TestBotsAloneCloseWithoutDrain(t *testing.T) {
+	bin := buildBinary(t)
+	cmd := exec.Command(bin, "-server", "-addr", "127.0.0.1:0", "-drain", "1h", "-bots", "2")
+	logs := &admittest.Log{}
+	cmd.Stderr = logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	for deadline := time.Now().Add(time.Minute); !strings.Contains(logs.String(), "gridlag server"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the server never started:\n%s", logs)
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("exit: %v, want status 0\n%s", err, logs)
+		}
+	case <-time.After(time.Minute): // a hang guard: the drain is an hour
+		cmd.Process.Kill()
+		t.Fatalf("one SIGTERM did not end a server of bots alone:\n%s", logs)
+	}
+	if !strings.Contains(logs.String(), "no player or spectator to warn (bots alone): closing without the drain") {
+		t.Errorf("the log does not say why it closed without the drain:\n%s", logs)
+	}
+}
+
+// TestDrainEndsWhenEveryoneLeft: the drain checks every second whether
+// anyone is left to warn, and ends once nobody is.
+func TestDrainEndsWhenEveryoneLeft(t *testing.T) {
+	var people atomic.Int32
+	people.Store(1)
+	checks := make(chan time.Time)
+	notified := false
+	sd := shutdown{drain: time.Hour, notify: func(time.Duration) { notified = true }, log: log.New(io.Discard),
+		people: func() int { return int(people.Load()) },
+		after: func(d time.Duration) <-chan time.Time {
+			if d == peopleCheck {
+				return checks
+			}
+			return nil // the hour never ends
+		}}
+	done := make(chan struct{})
+	go func() {
+		sd.run(make(chan os.Signal))
+		close(done)
+	}()
+	checks <- time.Time{} // someone is still there
+	select {
+	case <-done:
+		t.Fatal("the drain ended with a player to warn")
+	default:
+	}
+	people.Store(0)
+	checks <- time.Time{}
+	<-done
+	if !notified {
+		t.Error("the player was never warned")
 	}
 }
