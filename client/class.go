@@ -96,6 +96,13 @@ type classState struct {
 	sent     protocol.Report     // the last Report sent
 	sentAt   time.Duration       // when
 	reported bool                // a Report went since the room has a teacher
+	// Following (follow.go): whom the room follows (0: nobody), and,
+	// while it is this player, the last Sight sent, when, and whether
+	// one went since it is followed.
+	follow  grid.PlayerID
+	sight   protocol.Sight
+	sightAt time.Duration
+	sighted bool
 }
 
 // teach takes the room's Conditions at now: the switches the teacher

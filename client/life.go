@@ -209,6 +209,8 @@ type linkWatcher interface {
 	// cameDown: bytes from the server leave the injected link at now, to
 	// be read, held back held beyond its delay (lost, behind: as above).
 	cameDown(now time.Duration, held time.Duration, lost int, behind bool)
+	// linkSet: the link injects a round trip of rtt from now on.
+	linkSet(rtt time.Duration)
 }
 
 func (c *Core) carried(now time.Duration, in, out int) {

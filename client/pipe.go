@@ -68,6 +68,9 @@ func newPipe[M machine](now time.Duration, m M, opts Options) pipe[M] {
 	}
 	p.link.SetLoss(opts.Loss)
 	p.watch, _ = any(m).(linkWatcher)
+	if p.watch != nil {
+		p.watch.linkSet(opts.Latency)
+	}
 	p.flush(now)
 	return p
 }
@@ -345,6 +348,9 @@ func (p *pipe[M]) fresh() {
 func (p *pipe[M]) SetLatency(rtt time.Duration) {
 	p.record(Call{Kind: CallLatency, D: rtt})
 	p.link.Set(rtt, p.link.Jitter())
+	if p.watch != nil {
+		p.watch.linkSet(p.link.RTT())
+	}
 }
 
 // SetJitter sets the injected jitter for messages sent from now on.

@@ -50,6 +50,12 @@ type WorldView struct {
 	Round      int
 	RoundLeft  time.Duration
 	LastWinner *Winner
+
+	// Following is the student the room's teacher follows (protocol
+	// version 6), 0 for nobody; Sight is what that student last told of
+	// itself, nil until it told anything (see follow.go).
+	Following grid.PlayerID
+	Sight     *Sight
 }
 
 // Report returns the last report of player id, if a teacher has one.
@@ -74,8 +80,8 @@ type WorldPlayer struct {
 	// trip.
 	HasRTT bool
 	// Protected: under spawn protection (it cannot be tagged yet).
-	// Frozen: tagged, waiting to respawn (known to a lab; a spectator is
-	// not told).
+	// Frozen: tagged, waiting to respawn (known to a lab; a spectator of
+	// protocol version 6 is told of those its scoreboard lists).
 	Protected bool
 	Frozen    bool
 }
