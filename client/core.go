@@ -774,6 +774,7 @@ func (c *Core) View(now time.Duration) View {
 		MoveTime:     c.moveTime,
 		Smooth:       c.smooth,
 		Teaching:     teachingOf(&c.class.cond),
+		Following:    c.class.follow,
 	}
 	if !c.predict {
 		v.Predicted = c.server

@@ -115,6 +115,11 @@ type View struct {
 	Latency    time.Duration // injected round-trip latency
 	Jitter     time.Duration // injected jitter per message
 
+	// Following is the student the room's teacher follows on its
+	// projectors (protocol version 6), 0 for nobody: Me when it is this
+	// player, whose view of itself the projectors then show.
+	Following grid.PlayerID
+
 	// Teaching is what the room's teacher set, nil while the room has no
 	// teacher: the network the server adds to this player's connection
 	// (beside Latency and Jitter, the player's own), and the switches the

@@ -67,6 +67,15 @@ func (v WorldView) Report(id grid.PlayerID) (Report, bool) {
 	return v.Reports[i], true
 }
 
+// Player returns player id as the view lists it.
+func (v WorldView) Player(id grid.PlayerID) (WorldPlayer, bool) {
+	i, ok := slices.BinarySearchFunc(v.Players, id, func(p WorldPlayer, id grid.PlayerID) int { return int(p.ID) - int(id) })
+	if !ok {
+		return WorldPlayer{}, false
+	}
+	return v.Players[i], true
+}
+
 // WorldPlayer is one player as the server sees it.
 type WorldPlayer struct {
 	ID    grid.PlayerID

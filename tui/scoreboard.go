@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
+	"gridlag/grid"
 )
 
 // scoreCompactRows is the fewest rows the panel gives the scoreboard
@@ -40,6 +41,9 @@ type scoreboard struct {
 	lines []client.ScoreLine // most points first
 	names *marks             // the room's marks
 	me    string             // the mark of the player's own line (its avatar); "" for a spectator
+	// follow is the player the room's teacher follows, its line marked
+	// "▸" after its rank; 0 for none.
+	follow grid.PlayerID
 	// color returns the palette index of a line's player.
 	color func(l client.ScoreLine) uint8
 }
@@ -96,8 +100,12 @@ func scoreLine(sb scoreboard, i, digits int) panelLine {
 	if !l.Me || sb.me == "" {
 		glyph, glyphStyle, nameStyle = sb.names.of(l.ID, l.Name), playerStyle(sb.color(l), l.Bot), styleText
 	}
+	after := " "
+	if sb.follow != 0 && l.ID == sb.follow {
+		after = "▸"
+	}
 	line := panelLine{
-		{fmt.Sprintf("%*d ", digits, rank(sb.lines, i)), styleDim},
+		{fmt.Sprintf("%*d%s", digits, rank(sb.lines, i), after), styleDim},
 		{glyph, glyphStyle},
 		{fmt.Sprintf(" %s %3d", padText(l.Name, scoreNameWidth), l.Points), nameStyle},
 	}

@@ -68,13 +68,23 @@ func (b *ServerBoard) Draw(screen tcell.Screen) {
 	b.world = worldAsView(v, b.world.Others[:0])
 	b.world.Predicted = b.look // the camera follows it; with no State, nothing is drawn there
 	b.board.names = b.marks(v)
+	b.board.self = nil
+	if st := followedSight(v); st != nil {
+		// The followed student's view of itself: its avatar where it
+		// draws it (the camera follows it), its ghost where it last
+		// heard the server had it, in its colour.
+		b.world.Me, b.world.Name, b.world.Facing = st.ID, followedName(v), st.Facing
+		b.world.Predicted, b.world.Server, b.world.HasState = st.Pos, st.Ghost, st.HasState
+		color := followedColor(v)
+		b.board.self, b.board.arrow = func() uint8 { return color }, true
+	}
 	z := b.judgedZap()
 	if z != nil {
 		b.world.Beam = z.Beam
 	}
 	mapH := h
 	if v.Map != nil {
-		mapH = min(h, v.Map.Height())
+		mapH = min(h, v.Map.Height()*max(b.board.sy, 1))
 	}
 	b.board.SetRect(x, y, w, mapH)
 	b.board.Draw(screen)
@@ -87,13 +97,22 @@ func (b *ServerBoard) Draw(screen tcell.Screen) {
 }
 
 // drawServerLines draws the lines under the server's map into rows rows
-// from (x, y): one per player, then the tick and the update rate (see
-// serverSummary); when they do not all fit, the last row says how many
-// more there are. Only the lines drawn are written: a world lists
-// thousands of players, and the board is drawn every frame.
+// from (x, y) (see serverLines).
 func drawServerLines(screen tcell.Screen, x, y, w, rows int, v *client.WorldView, names *marks) {
+	for i, l := range serverLines(v, names, rows) {
+		l.draw(screen, x, y+i, w)
+	}
+}
+
+// serverLines returns the lines under the server's map, at most rows:
+// one per player (its mark, then `NAME (x,y) ack #N`...), then the tick
+// and the update rate (see serverSummary); when they do not all fit,
+// the last says how many more there are. Only the lines shown are
+// written: a world lists thousands of players, and the board is drawn
+// every frame.
+func serverLines(v *client.WorldView, names *marks, rows int) []panelLine {
 	if rows <= 0 {
-		return
+		return nil
 	}
 	players := v.Players
 	more := 0
@@ -106,15 +125,17 @@ func drawServerLines(screen tcell.Screen, x, y, w, rows int, v *client.WorldView
 		nameW = max(nameW, min(textWidth(p.Name), scoreNameWidth))
 		posW = max(posW, len(p.Pos.String()))
 	}
-	for i, p := range players {
-		n := putText(screen, x, y+i, w, names.of(p.ID, p.Name), playerStyle(p.Color, p.Bot))
-		putText(screen, x+n+1, y+i, w-n-1, playerLine(p, nameW, posW), tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
+	lines := make([]panelLine, 0, len(players)+1)
+	for _, p := range players {
+		lines = append(lines, panelLine{
+			{names.of(p.ID, p.Name), playerStyle(p.Color, p.Bot)},
+			{" " + playerLine(p, nameW, posW), tcell.StyleDefault.Foreground(PlayerColor(p.Color))},
+		})
 	}
 	if more > 0 {
-		putText(screen, x, y+len(players), w, fmt.Sprintf("… and %d more", more), styleDim)
-		return
+		return append(lines, panelLine{{fmt.Sprintf("… and %d more", more), styleDim}})
 	}
-	putText(screen, x, y+len(players), w, serverSummary(v), styleText)
+	return append(lines, panelLine{{serverSummary(v), styleText}})
 }
 
 // judgedZap returns the judged zap to show, nil if none.
@@ -144,6 +165,33 @@ func (b *ServerBoard) idOf(name string) grid.PlayerID {
 		if p.Name == name {
 			return p.ID
 		}
+	}
+	return 0
+}
+
+// followedSight returns the Sight of the student the room follows, nil
+// when it follows nobody or the student has told nothing yet.
+func followedSight(v *client.WorldView) *client.Sight {
+	if v.Following == 0 || v.Sight == nil || v.Sight.ID != v.Following {
+		return nil
+	}
+	return v.Sight
+}
+
+// followedName returns the name of the student the room follows, ""
+// when the view does not list it.
+func followedName(v *client.WorldView) string {
+	if p, ok := v.Player(v.Following); ok {
+		return p.Name
+	}
+	return ""
+}
+
+// followedColor returns the palette colour of the student the room
+// follows.
+func followedColor(v *client.WorldView) uint8 {
+	if p, ok := v.Player(v.Following); ok {
+		return p.Color
 	}
 	return 0
 }

@@ -42,7 +42,7 @@ func tagLines(v *client.View, w, rows int, names *marks) []panelLine {
 func tagHeading(v *client.View) panelLine {
 	h := panelLine{{"Zap tag", styleHeading}}
 	if v.Round > 0 {
-		h = panelLine{{fmt.Sprintf("Round %d ", v.Round), styleHeading}, {" " + clockText(v.RoundLeft) + " left", styleText}}
+		h = roundLine(v.Round, v.RoundLeft)
 	}
 	switch {
 	case v.Frozen:
@@ -53,6 +53,12 @@ func tagHeading(v *client.View) panelLine {
 		h = append(h, span{fmt.Sprintf("  %d online", v.Online), styleDim})
 	}
 	return h
+}
+
+// roundLine is the round in play and its time left: "Round 3  2:41
+// left".
+func roundLine(round int, left time.Duration) panelLine {
+	return panelLine{{fmt.Sprintf("Round %d ", round), styleHeading}, {" " + clockText(left) + " left", styleText}}
 }
 
 // newsLines returns the server's word on your last zap ("hit ada

@@ -22,6 +22,9 @@ type Teacher interface {
 	Watcher
 	// Teach sets the room's Conditions; the server says them back.
 	Teach(t client.Teaching)
+	// Follow follows student id on the room's projectors (0: nobody);
+	// the server says it back (View().Following).
+	Follow(id grid.PlayerID)
 }
 
 // The steps of the teacher's controls: the keys go round them, the
@@ -60,6 +63,8 @@ var teachKeyTable = []binding[*TeachScreen]{
 		s.change(func(t *client.Teaching) { t.LagComp = !t.LagComp })
 	})},
 	{label: "0", help: "release all: no network, the students' switches, the room's rate", keys: runeKeys("0", (*TeachScreen).releaseAll)},
+	{label: "f", help: "the projectors follow the next student: its view, ghost and ledger; after the last, nobody", keys: runeKeys("f", (*TeachScreen).followNext)},
+	{label: "x", help: "the projectors follow nobody", keys: runeKeys("x", func(s *TeachScreen) { s.follow(0) })},
 	{label: "PgUp PgDn", help: "page through the students", keys: []keyDo[*TeachScreen]{
 		{key: tcell.KeyPgUp, do: func(s *TeachScreen) { s.page(-1) }},
 		{key: tcell.KeyPgDn, do: func(s *TeachScreen) { s.page(1) }},
@@ -70,7 +75,7 @@ var teachKeyTable = []binding[*TeachScreen]{
 		{key: tcell.KeyUp, do: func(s *TeachScreen) { s.pan(0, -1) }},
 		{key: tcell.KeyDown, do: func(s *TeachScreen) { s.pan(0, 1) }},
 	}},
-	{label: "mouse", help: "click [-] [+], a hold, the preset, lag compensation, [release all]"},
+	{label: "mouse", help: "click [-] [+], a hold, the preset, lag compensation, [release all]; a student to follow (again: nobody)"},
 	helpBinding[*TeachScreen](),
 	quitBinding[*TeachScreen](),
 }
@@ -101,7 +106,9 @@ const (
 // students' round trip, jitter and loss, the switches held for everyone,
 // the update rate and lag compensation), each a control, and of every
 // student with the round trip, pending inputs and corrections it last
-// reported, so that the teacher sees the class feel it. It belongs to one
+// reported, so that the teacher sees the class feel it. The teacher
+// picks the student the room's projectors follow (f, F, a click on its
+// row), marked ▸ in the list and drawn on the board as it sees itself. It belongs to one
 // goroutine: the loop of RunTeach, or a test calling HandleKey and Frame
 // in turn.
 type TeachScreen struct {
@@ -129,6 +136,13 @@ type TeachScreen struct {
 	preset, release                    *button
 	holds                              []*button // in the order of toggles
 	lagComp                            *checkbox
+	rows                               []*button // the class list's rows, a click follows the student
+	// chose is the student this screen last chose to follow, while the
+	// server has not said so (choosing), and chosenFrom whom the server
+	// said the room followed then: f pressed again goes on from the
+	// choice, not from the server's word of before.
+	chose, chosenFrom grid.PlayerID
+	choosing          bool
 }
 
 // NewTeachScreen returns the teacher's screen of teacher drawn on screen,
@@ -288,6 +302,45 @@ func (s *TeachScreen) releaseAll() {
 	})
 }
 
+// follow has the room's projectors follow student id (0: nobody).
+func (s *TeachScreen) follow(id grid.PlayerID) {
+	if s.ended || !s.view.Connected {
+		return
+	}
+	if !s.choosing {
+		s.chosenFrom = s.view.Following
+	}
+	s.chose, s.choosing = id, true
+	s.teacher.Follow(id)
+}
+
+// following returns the student the room follows: the one this screen
+// chose, until the server says whom (it or another teacher's choice).
+func (s *TeachScreen) following() grid.PlayerID {
+	if s.choosing && s.view.Following == s.chosenFrom {
+		return s.chose
+	}
+	s.choosing = false
+	return s.view.Following
+}
+
+// followNext follows the student after the one followed in the class
+// list (the first when none is), and nobody after the last.
+func (s *TeachScreen) followNext() {
+	players := s.view.Players
+	next, now := 0, s.following()
+	for i, p := range players {
+		if p.ID == now {
+			next = i + 1
+		}
+	}
+	if next < len(players) {
+		s.follow(players[next].ID)
+		return
+	}
+	s.follow(0)
+}
+
 // page moves the list of students by a page.
 func (s *TeachScreen) page(d int) {
 	_, _, _, h := s.board.GetRect()
@@ -341,6 +394,9 @@ func (s *TeachScreen) title() string {
 	adds := fmt.Sprintf("  ·  %d students", s.view.Total)
 	if t := s.view.Teaching; t != nil && t.Teachers > 1 {
 		adds += fmt.Sprintf("  ·  %d teachers", t.Teachers)
+	}
+	if name := followedName(&s.view); name != "" {
+		adds += "  ·  following " + name
 	}
 	return watchTitle(s.opts.Title, "gridlag — teaching", adds, &s.view, s.ended)
 }
@@ -442,7 +498,10 @@ func (s *TeachScreen) drawStudents(screen tcell.Screen, x, y, w, rows int) {
 		nameW = max(nameW, min(textWidth(p.Name), scoreNameWidth))
 	}
 	n := putText(screen, x, y, w, fmt.Sprintf("%-*s", nameW+2, "Class"), styleHeading)
-	putText(screen, x+n, y, w-n, fmt.Sprintf(" %6s %4s %5s", "rtt", "pend", "corr"), styleDim)
+	n += putText(screen, x+n, y, w-n, fmt.Sprintf(" %6s %4s %5s", "rtt", "pend", "corr"), styleDim)
+	if hint := "  f follow"; w-n >= textWidth(hint) {
+		putText(screen, x+n, y, w-n, hint, styleKey)
+	}
 	rows--
 	s.from = min(s.from, max(len(players)-rows, 0))
 	list := players[s.from:]
@@ -451,9 +510,24 @@ func (s *TeachScreen) drawStudents(screen tcell.Screen, x, y, w, rows int) {
 		list, more = list[:max(rows-1, 0)], len(list)-max(rows-1, 0)
 	}
 	names := s.board.marks(v)
+	for len(s.rows) < len(list) {
+		s.rows = append(s.rows, newButton("", nil))
+	}
 	for i, p := range list {
+		id := p.ID
+		s.rows[i].do = func() {
+			if id == s.following() {
+				id = 0 // a click on the followed student: nobody
+			}
+			s.follow(id)
+		}
+		s.controls.draw(screen, s.rows[i], x, y+1+i, w, 1)
 		n := putText(screen, x, y+1+i, w, names.of(p.ID, p.Name), playerStyle(p.Color, p.Bot))
-		line := " " + padText(p.Name, nameW) + " " + studentFigures(p, v)
+		mark := " "
+		if p.ID == v.Following {
+			mark = "▸"
+		}
+		line := mark + padText(p.Name, nameW) + " " + studentFigures(p, v)
 		putText(screen, x+n, y+1+i, w-n, line, tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
 	}
 	if more > 0 {

@@ -167,7 +167,7 @@ func (u *UI) refresh() {
 	u.began = u.began || u.view.Connected
 	u.names.takeView(&u.view)
 	u.tellRenamed()
-	u.winner.note(&prev, &u.view)
+	u.winner.note(prev.Round, u.view.Round, u.view.LastWinner, u.view.Now)
 	select {
 	case <-u.session.Done():
 		u.ended = true
@@ -243,6 +243,9 @@ func (u *UI) titleText(width int) string {
 		notice = u.flash
 	case u.view.Teaching != nil:
 		notice = TeachingLine(u.view.Teaching)
+		if u.view.Me != 0 && u.view.Following == u.view.Me {
+			notice = "on the projector: you  ·  " + notice
+		}
 	}
 	if notice != "" {
 		// The operator's notice (e.g. a restart) or the connection's state
