@@ -148,3 +148,56 @@ func rowOf(text, s string) string {
 	}
 	return ""
 }
+
+// TestMarksAlikeOnEveryScreen: stud2..stud5, a typical lab's logins, are
+// marked 2, 3, 4 and 5, each in a colour of its own, and alike on every
+// screen of the room: a student's board and scoreboard, the projector's
+// board and scoreboard, the teacher's board and class list.
+func TestMarksAlikeOnEveryScreen(t *testing.T) {
+	r := newProjectorRig(t, 160, 45)
+	teachScr := newScreen(t, 120, 40)
+	teach := tui.NewTeachScreen(teachScr, r.teacher, tui.Options{})
+	stud2Scr := newScreen(t, 120, 40)
+	stud2 := tui.New(stud2Scr, r.students[0], tui.Options{})
+	teach.Frame()
+	stud2.Frame()
+	type screen struct {
+		name string
+		scr  tcell.SimulationScreen
+		cell func(grid.Pos) (int, int, bool)
+	}
+	screens := []screen{
+		{"the projector", r.screen, r.s.BoardCell},
+		{"the teacher's", teachScr, teach.BoardCell},
+		{"stud2's", stud2Scr, stud2.BoardCell},
+	}
+	colours := map[tcell.Color]string{}
+	for i, name := range []string{"stud2", "stud3", "stud4", "stud5"} {
+		mark := name[4:]
+		pos := r.students[i].View().Predicted
+		for _, sc := range screens {
+			if sc.name == "stud2's" && i == 0 {
+				continue // its own avatar, an arrow
+			}
+			x, y, ok := sc.cell(pos)
+			if !ok {
+				t.Fatalf("%s board does not show %v", sc.name, pos)
+			}
+			cells, w, _ := sc.scr.GetContents()
+			if got := string(cells[y*w+x].Runes); got != mark {
+				t.Errorf("%s board draws %s as %q, want %q", sc.name, name, got, mark)
+			}
+			text := strings.Join(rows(sc.scr), "\n")
+			if !strings.Contains(text, mark+" "+name) && !strings.Contains(text, mark+"▸"+name) && !(sc.name == "stud2's" && i == 0) {
+				t.Errorf("%s screen does not list %s as %q:\n%s", sc.name, name, mark+" "+name, text)
+			}
+		}
+		x, y, _ := r.s.BoardCell(pos)
+		cells, w, _ := r.screen.GetContents()
+		_, bg, _ := cells[y*w+x].Style.Decompose()
+		if o, ok := colours[bg]; ok {
+			t.Errorf("%s and %s share the colour %v", o, name, bg)
+		}
+		colours[bg] = name
+	}
+}

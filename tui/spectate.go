@@ -169,6 +169,15 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 	}
 }
 
+// BoardCell returns where the last frame drew map cell p's mark (see
+// Board.Cell).
+func (s *SpectateScreen) BoardCell(p grid.Pos) (x, y int, ok bool) {
+	if s.tooSmall {
+		return 0, 0, false
+	}
+	return s.board.Cell(p)
+}
+
 // title returns the top line: the server's notice if any, the title,
 // the players, and why the connection ended if it did.
 func (s *SpectateScreen) title() string {

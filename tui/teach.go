@@ -388,6 +388,15 @@ func (s *TeachScreen) render(screen tcell.Screen) {
 	}
 }
 
+// BoardCell returns where the last frame drew map cell p's mark (see
+// Board.Cell).
+func (s *TeachScreen) BoardCell(p grid.Pos) (x, y int, ok bool) {
+	if s.tooSmall {
+		return 0, 0, false
+	}
+	return s.board.Cell(p)
+}
+
 // title returns the top line: the server's notice if any, the title, the
 // students and the teachers, and why the connection ended if it did.
 func (s *TeachScreen) title() string {
