@@ -296,7 +296,8 @@ func (h *Hub) tellConditions(c *conn, r *room) {
 // teacher, or the followed student leaving) asked: a student not in the
 // room is nobody. Every client of version 6 in the room is told.
 func (h *Hub) setFollow(r *room, c *conn, id grid.PlayerID) {
-	if id != 0 && !h.inRoom(r, id) {
+	name, ok := r.core.Name(id)
+	if !ok {
 		id = 0
 	}
 	if id == r.class.follow {
@@ -310,21 +311,9 @@ func (h *Hub) setFollow(r *room, c *conn, id grid.PlayerID) {
 	}
 	why := "follows nobody"
 	if id != 0 {
-		why = fmt.Sprintf("follows player %d", id)
+		why = fmt.Sprintf("follows %s (player %d)", name, id)
 	}
 	h.notes = append(h.notes, Note{Kind: NoteTeach, Conn: c.id, Host: c.from.Host, Room: r.name, Reason: why})
-}
-
-// inRoom reports whether player id plays in room r now.
-func (h *Hub) inRoom(r *room, id grid.PlayerID) bool {
-	for _, o := range h.conns {
-		if o.room == r && o.player {
-			if p, ok := r.core.Player(o.id); ok && p == id {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // relaySight sends the Sight of c, a player of r, to the room's

@@ -232,6 +232,15 @@ func (c *Core) Player(id ConnID) (grid.PlayerID, bool) {
 	return cl.player, true
 }
 
+// Name returns the name of player id, if it is in the world (away
+// players too).
+func (c *Core) Name(id grid.PlayerID) (string, bool) {
+	if int(id) >= len(c.slots) || c.slots[id] == nil {
+		return "", false
+	}
+	return c.slots[id].info.Name, true
+}
+
 // begin starts a new output batch if the last one was handed over.
 func (c *Core) begin() {
 	if c.drained {
