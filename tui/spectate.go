@@ -77,6 +77,7 @@ func (s *SpectateScreen) pan(dx, dy int) {
 func NewSpectateScreen(screen tcell.Screen, watch Watcher, opts Options) *SpectateScreen {
 	s := &SpectateScreen{watch: watch}
 	s.screenBase = newBase(s, screen, opts, spectateKeyTable, "gridlag spectator: keys", true)
+	s.legend = projectorLegend
 	s.board = NewServerBoard(func() *client.WorldView { return &s.view })
 	return s
 }
