@@ -1,0 +1,101 @@
+// The browser's end-to-end test of the projector: Debian's chromium,
+// headless, driven by playwright-core, watches room 3b of gridlag -web at
+// the URL given on a 1920x1080 window (node projector.js
+// http://127.0.0.1:PORT SHOTS_DIR). The Go test TestBrowserProjector
+// (front/web/browser_test.go) starts the server, the room's students
+// and its teacher, and does what this script asks on its standard
+// output ("follow", "press"; a line back when done). The script checks
+// that the board fills at least half the window, beside the round's
+// clock and the scoreboard, and that the page follows the student the
+// teacher chose; it saves screenshots in SHOTS_DIR, prints what it saw
+// and exits 1 at the first thing that is wrong.
+'use strict';
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const base = process.argv[2];
+const shots = process.argv[3];
+
+const input = require('readline').createInterface({ input: process.stdin });
+const lineIn = () => new Promise((r) => input.once('line', r));
+async function ask(what) {
+  console.log(what);
+  await lineIn();
+}
+const step = (msg) => console.log('ok: ' + msg);
+const fail = (msg) => {
+  throw new Error(msg);
+};
+
+const lines = (page) => page.evaluate(() => window.gridlag.lines());
+const screenHas = (page, texts, timeout = 30000) =>
+  page
+    .waitForFunction((ts) => ts.every((t) => window.gridlag.lines().some((l) => l.includes(t))), texts, { timeout, polling: 20 })
+    .catch(async () => fail(`the screen never showed ${JSON.stringify(texts)}:\n${(await lines(page)).join('\n')}`));
+
+// wallSpan is the columns and rows of the terminal the board's walls
+// span.
+function wallSpan(rows) {
+  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+  rows.forEach((l, y) => {
+    [...l].forEach((c, x) => {
+      if (c !== '█') return;
+      x0 = Math.min(x0, x);
+      y0 = Math.min(y0, y);
+      x1 = Math.max(x1, x);
+      y1 = Math.max(y1, y);
+    });
+  });
+  return x1 < 0 ? { cols: 0, rows: 0 } : { cols: x1 - x0 + 1, rows: y1 - y0 + 1 };
+}
+
+(async () => {
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const width = 1920, height = 1080;
+    const page = await browser.newPage({ viewport: { width, height } });
+    const problems = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+
+    const resp = await page.goto(base + '/spectate/3b');
+    if (resp.status() !== 200) fail(`the page answered ${resp.status()}`);
+    // A projector watches without asking for a name.
+    await screenHas(page, ['room 3b', '2 stud2', '3 stud3', 'Round 1 ', ' left', 'teacher:']);
+    const size = await page.evaluate(() => window.gridlag.size());
+    if (size.cols < 160 || size.rows < 45 || size.font <= 15) fail(`the terminal is ${JSON.stringify(size)}: want the font grown to about 160x45`);
+    step(`the projector's terminal: ${size.cols}x${size.rows} at ${size.font}px`);
+
+    // The board's share of the window: its walls' span in cells, times
+    // the terminal's cell in pixels.
+    const box = await page.locator('.xterm-screen').boundingBox();
+    const span = wallSpan(await lines(page));
+    const boardPx = (span.cols * box.width) / size.cols * ((span.rows * box.height) / size.rows);
+    const share = boardPx / (width * height);
+    if (share < 0.5) fail(`the board spans ${span.cols}x${span.rows} cells, ${(100 * share).toFixed(0)}% of the window: want half at least`);
+    step(`the board spans ${span.cols}x${span.rows} cells, ${(100 * share).toFixed(0)}% of the ${width}x${height} window`);
+    await page.screenshot({ path: path.join(shots, 'projector-1920x1080.png') });
+
+    await ask('follow');
+    await screenHas(page, ['Following 2 stud2', 'sees itself', 'server said', 'lag 1000ms', 'Pending inputs 0']);
+    step('the page follows the student the teacher chose: stud2');
+    await ask('press');
+    await screenHas(page, ['Pending inputs 1', '#1     →', 'sees itself ▶']);
+    await page.screenshot({ path: path.join(shots, 'projector-following-1920x1080.png') });
+    step("stud2's press shows on the projector: its avatar a cell on and #1 → in its ledger");
+    await screenHas(page, ['Pending inputs 0']);
+    step("then the server's word: nothing pending");
+
+    if (problems.length) fail('the page reported errors:\n' + problems.join('\n'));
+    step('no errors in the page (its Content-Security-Policy included)');
+  } finally {
+    await browser.close();
+    input.close();
+  }
+})().catch((e) => {
+  console.error('FAIL: ' + e.message);
+  process.exit(1);
+});
