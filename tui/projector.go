@@ -19,8 +19,9 @@ import (
 // student, what that student sees of itself: where it draws its avatar
 // and its ghost (also drawn on the board, in its colour: the avatar an
 // arrow, the ghost its mark, dim), its round trip, its switches and its
-// ledger of pending inputs. At its foot: the tick and the update rate,
-// and the keys.
+// ledger of pending inputs; then, where there is room, the server's word
+// on each player (its cell and its last input processed), the tick and
+// the update rate. At its foot: the keys.
 
 // projectorPanelMin is the narrowest the projector's panel is: a
 // scoreboard's line (rank, mark, a name of 16 columns, points, "frozen").
@@ -41,11 +42,13 @@ func projectorLayout(mw, mh, w, h int) (boardW, sx, sy int) {
 }
 
 // projectorPanel returns the lines of the projector's panel, at most rows
-// of w columns: the round, the scoreboard (the players' lines from a
-// server that sends none), the followed student, and at its foot the
-// tick and the keys. When they do not all fit, the
-// followed student's ledger gives way first, then the scoreboard, which
-// keeps its top lines (and the followed student's).
+// of w columns: the round, the scoreboard, the followed student, the
+// server's word on each player (`NAME (x,y) ack #N`, its round trip,
+// then the tick and the update rate; the list itself from a server that
+// sends no scoreboard), and at its foot the keys. When they do not all
+// fit, the server's lines give way first, then the followed student's
+// ledger, then the scoreboard, which keeps its top lines (and the
+// followed student's).
 func projectorPanel(v *client.WorldView, names *marks, w, rows int) []panelLine {
 	if rows <= 0 {
 		return nil
@@ -57,30 +60,28 @@ func projectorPanel(v *client.WorldView, names *marks, w, rows int) []panelLine 
 	}
 	head := roundHeading(v.Round, v.RoundLeft, max(v.Online, v.Total), listed)
 	follow, ledger := followLines(v, names, w)
-	var board []panelLine
 	room := rows - 1 - len(foot) - len(follow)
+	scored := len(v.Scoreboard) > 0
 	want := len(v.Players) + 1 // a server of version 5 sends spectators no scoreboard: its lines
-	if len(v.Scoreboard) > 0 {
+	if scored {
 		want = len(v.Scoreboard)
-		foot = append([]panelLine{{{serverSummary(v), styleDim}}}, foot...)
-		room--
 	}
 	if len(ledger) > 0 {
 		want = min(want, max(room-min(len(ledger), 4), scoreCompactRows))
 	}
 	want = min(want, max(room, 0))
-	if len(v.Scoreboard) > 0 {
+	var board []panelLine
+	if scored {
 		board = scoreLines(scoreboard{lines: v.Scoreboard, names: names, follow: v.Following,
 			color: func(l client.ScoreLine) uint8 { return worldColor(v, l) }}, want)
 	} else {
 		board = serverLines(v, names, want)
 	}
-	ledgerRows := room - len(board)
-	if len(ledger) > ledgerRows {
-		n := max(ledgerRows-1, 0)
-		more := len(ledger) - n
-		ledger = append(ledger[:n:n], panelLine{{fmt.Sprintf("… and %d more", more), styleDim}})
-		if ledgerRows <= 0 {
+	room -= len(board)
+	if len(ledger) > room {
+		n := max(room-1, 0)
+		ledger = append(ledger[:n:n], panelLine{{fmt.Sprintf("… and %d more", len(ledger)-n), styleDim}})
+		if room <= 0 {
 			ledger = nil
 		}
 	}
@@ -88,6 +89,13 @@ func projectorPanel(v *client.WorldView, names *marks, w, rows int) []panelLine 
 	if len(follow) > 0 {
 		lines = append(lines, follow...)
 		lines = append(lines, ledger...)
+		room -= len(ledger)
+	}
+	// Below, where there is room, the server's word on each player:
+	// its cell, its last input processed, its round trip.
+	if scored && room >= 3 {
+		lines = append(lines, nil, panelLine{{"Server", styleHeading}, {" cell, input processed, round trip", styleDim}})
+		lines = append(lines, serverLines(v, names, room-2)...)
 	}
 	for len(lines)+len(foot) > rows && len(lines) > 0 {
 		lines = lines[:len(lines)-1]
