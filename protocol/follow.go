@@ -3,7 +3,6 @@ package protocol
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 
 	"gridlag/grid"
 )
@@ -105,15 +104,6 @@ func (m *Follow) decodePayload(r *reader) error {
 	return r.done()
 }
 
-// appendCell appends a cell as two uint16, refusing one off them.
-func appendCell(b []byte, p grid.Pos) ([]byte, error) {
-	if p.X < 0 || p.Y < 0 || p.X > math.MaxUint16 || p.Y > math.MaxUint16 {
-		return b, fmt.Errorf("cell %v: %w", p, ErrBadValue)
-	}
-	b = binary.BigEndian.AppendUint16(b, uint16(p.X))
-	return binary.BigEndian.AppendUint16(b, uint16(p.Y)), nil
-}
-
 // validFacing reports whether d is a way a player may face: None (not
 // yet) or a direction.
 func validFacing(d grid.Dir) bool { return d == grid.None || d.Valid() }
@@ -125,12 +115,12 @@ func (m *Sight) appendPayload(b []byte) ([]byte, error) {
 	if !validFacing(m.Facing) {
 		return b, fmt.Errorf("facing %v: %w", m.Facing, ErrBadValue)
 	}
-	b, err := appendCell(b, m.Pos)
+	b, err := appendPos(b, m.Pos)
 	if err != nil {
 		return b, err
 	}
 	b = append(b, byte(m.Facing))
-	if b, err = appendCell(b, m.Ghost); err != nil {
+	if b, err = appendPos(b, m.Ghost); err != nil {
 		return b, err
 	}
 	var flags byte
@@ -161,9 +151,9 @@ func (m *Sight) appendPayload(b []byte) ([]byte, error) {
 }
 
 func (m *Sight) decodePayload(r *reader) error {
-	m.Pos = grid.Pos{X: int(r.u16()), Y: int(r.u16())}
+	m.Pos = decodePos(r)
 	m.Facing = grid.Dir(r.u8())
-	m.Ghost = grid.Pos{X: int(r.u16()), Y: int(r.u16())}
+	m.Ghost = decodePos(r)
 	flags := r.u8()
 	m.HasState, m.Predict = flags&sightState != 0, flags&sightPredict != 0
 	m.Reconcile, m.Interpolate = flags&sightReconcile != 0, flags&sightInterpolate != 0
