@@ -222,17 +222,7 @@ func (s *SpectateScreen) nextChange() time.Duration {
 	if st := followedSight(v); st != nil && len(st.Pending) > 0 {
 		return FrameInterval
 	}
-	var next time.Duration
-	if v.Round > 0 && v.RoundLeft > 0 {
-		next = v.RoundLeft % time.Second // clockText rounds up
-		if next == 0 {
-			next = time.Second
-		}
-	}
-	if s.winner.shown(v.Now) && (next == 0 || s.winner.until-v.Now < next) {
-		next = s.winner.until - v.Now
-	}
-	return next
+	return roundNext(v.Round, v.RoundLeft, &s.winner, v.Now)
 }
 
 // signals returns the connection's: something came, it ended.

@@ -318,21 +318,29 @@ func (u *UI) nextChange() time.Duration {
 		v.Beam != nil || v.Frozen) {
 		return FrameInterval // with an overlay open, none of it shows
 	}
-	var next time.Duration
-	if v.Round > 0 && v.RoundLeft > 0 {
-		next = v.RoundLeft % time.Second // clockText rounds up
-		if next == 0 {
-			next = time.Second
-		}
-	}
-	if u.winner.shown(v.Now) && (next == 0 || u.winner.until-v.Now < next) {
-		next = u.winner.until - v.Now
-	}
+	next := roundNext(v.Round, v.RoundLeft, &u.winner, v.Now)
 	if u.flashing() && (next == 0 || u.flashUntil-v.Now < next) {
 		next = u.flashUntil - v.Now
 	}
 	if graph := u.tools.nextChange(); graph > 0 && (next == 0 || graph < next) {
 		next = graph
+	}
+	return next
+}
+
+// roundNext returns how soon a round's clock (round, left) shows its
+// next second or the winner's banner comes down, at now, whichever is
+// first; 0 for neither.
+func roundNext(round int, left time.Duration, winner *banner, now time.Duration) time.Duration {
+	var next time.Duration
+	if round > 0 && left > 0 {
+		next = left % time.Second // clockText rounds up
+		if next == 0 {
+			next = time.Second
+		}
+	}
+	if winner.shown(now) && (next == 0 || winner.until-now < next) {
+		next = winner.until - now
 	}
 	return next
 }
