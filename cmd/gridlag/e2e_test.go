@@ -285,7 +285,13 @@ func startServerBinary(t *testing.T, bin, addr string, args ...string) {
 		srv.Process.Signal(os.Interrupt)
 		srv.Wait()
 	})
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	waitListening(t, addr)
+}
+
+// waitListening waits until addr takes connections, or fails as hung.
+func waitListening(t *testing.T, addr string) {
+	t.Helper()
+	for deadline := time.Now().Add(tmuxHung); ; {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
 			c.Close()

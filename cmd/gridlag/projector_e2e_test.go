@@ -2,11 +2,9 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // boardSpan returns the columns and rows a screen's walls span.
@@ -85,20 +83,4 @@ func TestProjectorInTmux(t *testing.T) {
 	}
 	teacher.keys("q")
 	teacher.waitFor("EXIT=0")
-}
-
-// waitListening waits until addr takes connections, or fails as hung.
-func waitListening(t *testing.T, addr string) {
-	t.Helper()
-	for deadline := time.Now().Add(tmuxHung); ; {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server does not listen on %s: %v", addr, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }

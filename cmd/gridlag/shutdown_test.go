@@ -144,17 +144,7 @@ func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	waitFor := func(text string) {
-		t.Helper()
-		deadline := time.Now().Add(time.Minute)
-		for !strings.Contains(logs.String(), text) {
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatalf("the server never logged %q:\n%s", text, logs)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
-	}
+	waitFor := func(text string) { waitLogged(t, cmd, logs, text) }
 	waitFor("gridlag server")
 	joinGame(t, addr)
 	waitFor("join")
@@ -188,12 +178,7 @@ func TestBotsAloneCloseWithoutDrain(t *testing.T) {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	for deadline := time.Now().Add(time.Minute); !strings.Contains(logs.String(), "gridlag server"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the server never started:\n%s", logs)
-		}
-	}
+	waitLogged(t, cmd, logs, "gridlag server")
 	cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-exited:
@@ -240,5 +225,19 @@ func TestDrainEndsWhenEveryoneLeft(t *testing.T) {
 	<-done
 	if !notified {
 		t.Error("the player was never warned")
+	}
+}
+
+// waitLogged waits until the process cmd logged text, or kills it and
+// fails as hung.
+func waitLogged(t *testing.T, cmd *exec.Cmd, logs *admittest.Log, text string) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(logs.String(), text) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the server never logged %q:\n%s", text, logs)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
