@@ -2,11 +2,6 @@ package sshd
 
 import (
 	"fmt"
-	"net"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -20,21 +15,9 @@ import (
 // of a second and presses RIGHT, and the projector shows its avatar a
 // cell on and #1 → in its ledger, then the server's word.
 func TestEndToEndProjectorOverOpenSSH(t *testing.T) {
-	requireTools(t, "tmux", "ssh")
-	key := writeClientKey(t)
-	pub, err := exec.Command("ssh-keygen", "-y", "-f", key).Output()
-	if err != nil {
-		t.Skipf("needs ssh-keygen: %v", err)
-	}
-	teachers := filepath.Join(t.TempDir(), "teachers")
-	os.WriteFile(teachers, pub, 0o600)
-	s, _, _ := startClass(t, teachers)
-	port := strconv.Itoa(s.Addr().(*net.TCPAddr).Port)
-	socket := fmt.Sprintf("gridlag-e2e-projector-%d", os.Getpid())
-	t.Cleanup(func() { exec.Command("tmux", "-L", socket, "kill-server").Run() })
-	ssh := "ssh -F /dev/null -p " + port + " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -t"
+	c := startOpenSSHClass(t, "projector")
+	key, socket, ssh, tail := c.key, c.socket, c.ssh, c.tail
 	nokey := " -o PubkeyAuthentication=no -o PasswordAuthentication=no "
-	tail := "; echo EXIT=$?; sleep 60"
 	var students []*tmuxPane
 	for i, name := range []string{"stud2", "stud3"} {
 		p := startPane(t, socket, name, 80, 24, fmt.Sprintf("%s -b 127.0.5.%d%s%s@127.0.0.1 room lecture%s", ssh, i+1, nokey, name, tail))
