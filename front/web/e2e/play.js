@@ -4,29 +4,12 @@
 // TestBrowserPlays (front/web/browser_test.go) starts the server and runs this.
 // It prints what it saw and exits 1 at the first thing that is wrong.
 'use strict';
-const { chromium } = require('playwright-core');
+const { launch, step, fail, lines, screenHas, ask, hangUp } = require('./browser.js');
 
 const base = process.argv[2];
 
-// cut asks the Go test to cut every socket (a line "cut" out, a line in
-// when done).
-const input = require('readline').createInterface({ input: process.stdin });
-const lineIn = () => new Promise((r) => input.once('line', r));
-async function cut() {
-  console.log('cut');
-  await lineIn();
-}
-const step = (msg) => console.log('ok: ' + msg);
-const fail = (msg) => {
-  throw new Error(msg);
-};
-
-// lines is the terminal's screen, one string a row.
-const lines = (page) => page.evaluate(() => window.gridlag.lines());
-const screenHas = (page, text, timeout = 15000) =>
-  page
-    .waitForFunction((t) => window.gridlag.lines().some((l) => l.includes(t)), text, { timeout })
-    .catch(async () => fail(`the screen never showed ${JSON.stringify(text)}:\n${(await lines(page)).join('\n')}`));
+// cut asks the Go test to cut every socket.
+const cut = () => ask('cut');
 
 // wallRun is the longest row of wall on a screen: the map's width in
 // cells times the columns a cell takes, which the layout picks.
@@ -43,10 +26,7 @@ async function until(ok, what, timeout = 15000) {
 }
 
 (async () => {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const problems = [];
@@ -123,7 +103,7 @@ async function until(ok, what, timeout = 15000) {
     step('no errors in the page (its Content-Security-Policy included)');
   } finally {
     await browser.close();
-    input.close();
+    hangUp();
   }
 })().catch((e) => {
   console.error('FAIL: ' + e.message);

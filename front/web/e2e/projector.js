@@ -11,27 +11,11 @@
 // and exits 1 at the first thing that is wrong.
 'use strict';
 const path = require('path');
-const { chromium } = require('playwright-core');
+const { launch, step, fail, lines, screenHas, ask, hangUp } = require('./browser.js');
 
 const base = process.argv[2];
 const shots = process.argv[3];
-
-const input = require('readline').createInterface({ input: process.stdin });
-const lineIn = () => new Promise((r) => input.once('line', r));
-async function ask(what) {
-  console.log(what);
-  await lineIn();
-}
-const step = (msg) => console.log('ok: ' + msg);
-const fail = (msg) => {
-  throw new Error(msg);
-};
-
-const lines = (page) => page.evaluate(() => window.gridlag.lines());
-const screenHas = (page, texts, timeout = 30000) =>
-  page
-    .waitForFunction((ts) => ts.every((t) => window.gridlag.lines().some((l) => l.includes(t))), texts, { timeout, polling: 20 })
-    .catch(async () => fail(`the screen never showed ${JSON.stringify(texts)}:\n${(await lines(page)).join('\n')}`));
+const WAIT = 30000; // a hang guard, in ms
 
 // wallSpan is the columns and rows of the terminal the board's walls
 // span.
@@ -50,10 +34,7 @@ function wallSpan(rows) {
 }
 
 (async () => {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
   try {
     const width = 1920, height = 1080;
     const page = await browser.newPage({ viewport: { width, height } });
@@ -64,7 +45,7 @@ function wallSpan(rows) {
     const resp = await page.goto(base + '/spectate/3b');
     if (resp.status() !== 200) fail(`the page answered ${resp.status()}`);
     // A projector watches without asking for a name.
-    await screenHas(page, ['room 3b', '2 stud2', '3 stud3', 'Round 1 ', ' left', 'teacher:']);
+    await screenHas(page, ['room 3b', '2 stud2', '3 stud3', 'Round 1 ', ' left', 'teacher:'], WAIT);
     const size = await page.evaluate(() => window.gridlag.size());
     if (size.cols < 160 || size.rows < 45 || size.font <= 15) fail(`the terminal is ${JSON.stringify(size)}: want the font grown to about 160x45`);
     step(`the projector's terminal: ${size.cols}x${size.rows} at ${size.font}px`);
@@ -80,20 +61,20 @@ function wallSpan(rows) {
     await page.screenshot({ path: path.join(shots, 'projector-1920x1080.png') });
 
     await ask('follow');
-    await screenHas(page, ['Following 2 stud2', 'sees itself', 'server said', 'lag 1000ms', 'Pending inputs 0']);
+    await screenHas(page, ['Following 2 stud2', 'sees itself', 'server said', 'lag 1000ms', 'Pending inputs 0'], WAIT);
     step('the page follows the student the teacher chose: stud2');
     await ask('press');
-    await screenHas(page, ['Pending inputs 1', '#1     →', 'sees itself ▶']);
+    await screenHas(page, ['Pending inputs 1', '#1     →', 'sees itself ▶'], WAIT);
     await page.screenshot({ path: path.join(shots, 'projector-following-1920x1080.png') });
     step("stud2's press shows on the projector: its avatar a cell on and #1 → in its ledger");
-    await screenHas(page, ['Pending inputs 0']);
+    await screenHas(page, ['Pending inputs 0'], WAIT);
     step("then the server's word: nothing pending");
 
     if (problems.length) fail('the page reported errors:\n' + problems.join('\n'));
     step('no errors in the page (its Content-Security-Policy included)');
   } finally {
     await browser.close();
-    input.close();
+    hangUp();
   }
 })().catch((e) => {
   console.error('FAIL: ' + e.message);
