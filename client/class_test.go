@@ -139,3 +139,59 @@ func TestTeacherSpectator(t *testing.T) {
 		t.Error("the report of a student who left is still shown")
 	}
 }
+
+// sights returns the Sights among msgs.
+func sights(msgs []protocol.Message) []*protocol.Sight {
+	var ss []*protocol.Sight
+	for _, m := range msgs {
+		if s, ok := m.(*protocol.Sight); ok {
+			ss = append(ss, s)
+		}
+	}
+	return ss
+}
+
+// TestSightWhileFollowed: a player tells what it sees of itself only
+// while the room follows it: at once when it is told so, then when that
+// changes (a press: its avatar a cell on, #1 pending), every SightEvery
+// at most; not while the room follows another, nor once it follows
+// nobody.
+func TestSightWhileFollowed(t *testing.T) {
+	c := playing(t, Options{})
+	me := c.Me()
+	c.Receive(10*ms, &protocol.Follow{ID: me + 1})
+	c.Press(20*ms, grid.Up)
+	c.Advance(30 * ms)
+	if ss := sights(c.Outbox().Messages); len(ss) != 0 {
+		t.Fatalf("told %+v while the room follows another", ss)
+	}
+	c.Receive(100*ms, &protocol.Follow{ID: me})
+	c.Advance(100 * ms)
+	ss := sights(c.Outbox().Messages)
+	if len(ss) != 1 || !ss[0].HasState || len(ss[0].Pending) != 1 || ss[0].Pending[0].Dir != grid.Up || ss[0].Pending[0].AgeMS != 80 {
+		t.Fatalf("Sights %+v, want one at once: #1 ↑ pending 80 ms", ss)
+	}
+	c.Press(120*ms, grid.Right)
+	c.Advance(120 * ms)
+	if ss := sights(c.Outbox().Messages); len(ss) != 0 {
+		t.Errorf("told %+v 20 ms after the last, want to wait %v", ss, SightEvery)
+	}
+	if at, ok := c.NextWake(); !ok || at != 100*ms+SightEvery {
+		t.Errorf("next wake %v, want the Sight due at %v", at, 100*ms+SightEvery)
+	}
+	c.Advance(100*ms + SightEvery)
+	ss = sights(c.Outbox().Messages)
+	if len(ss) != 1 || len(ss[0].Pending) != 2 || ss[0].Facing != grid.Right || ss[0].Pos == ss[0].Ghost {
+		t.Fatalf("Sights %+v, want one: two pending, facing right, the avatar ahead of its ghost", ss)
+	}
+	c.Advance(time.Second)
+	if ss := sights(c.Outbox().Messages); len(ss) != 0 {
+		t.Errorf("told %+v when nothing changed but the inputs' ages", ss)
+	}
+	c.Receive(2*time.Second, &protocol.Follow{})
+	c.Press(2100*ms, grid.Left)
+	c.Advance(3 * time.Second)
+	if ss := sights(c.Outbox().Messages); len(ss) != 0 {
+		t.Errorf("told %+v once the room followed nobody", ss)
+	}
+}
