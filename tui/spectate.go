@@ -139,12 +139,17 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 		}
 	}
 	// A map larger than the screen is seen through the board's camera,
-	// on a board at least the classic map's size.
-	needW, needH := min(mw, minBoardW)+1+projectorPanelMin, min(mh, minBoardH)+1
+	// on a board at least the classic map's size; the panel goes beside
+	// it, or under it on a narrow screen (a phone's).
+	needW, needH := min(mw, minBoardW), min(mh, minBoardH)+1
 	if !s.fits(screen, w >= needW && h >= needH, needW, needH) {
 		return
 	}
-	bw, sx, sy := projectorLayout(mw, mh, w, h)
+	beside := w >= needW+1+projectorPanelMin
+	bw, sx, sy := w, 1, 1
+	if beside {
+		bw, sx, sy = projectorLayout(mw, mh, w, h)
+	}
 	if sx == 1 && sy == 1 {
 		sx, sy = 0, 0 // the game's cells
 	}
@@ -159,9 +164,13 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 	if s.winner.shown(v.Now) {
 		s.winner.draw(screen, 0, 2, bw)
 	}
+	px, py, pw, ph := bw+1, 1, w-bw-1, h-1
+	if !beside {
+		px, py, pw, ph = 0, 1+bh, w, h-1-bh
+	}
 	names := s.board.marks(v)
-	for i, l := range projectorPanel(v, names, w-bw-1, h-1) {
-		l.draw(screen, bw+1, 1+i, w-bw-1)
+	for i, l := range projectorPanel(v, names, pw, ph) {
+		l.draw(screen, px, py+i, pw)
 	}
 	fill(screen, 0, 0, w, 1, styleTitle)
 	putText(screen, 1, 0, w-2, s.title(), styleTitle)

@@ -171,3 +171,23 @@ func TestSpectatorShowsTheDrain(t *testing.T) {
 		t.Errorf("the countdown still shows after the stop:\n%s", r.text())
 	}
 }
+
+// TestSpectateNarrow: on a screen too narrow for the panel beside the
+// board (a phone's, 50x40), the panel goes under it.
+func TestSpectateNarrow(t *testing.T) {
+	r := newSpectateRig(t, 50, 40)
+	r.mustNotShow("too small")
+	r.mustShow("a ada   (10,10) ack #7", "tick 42  updates 20/s")
+	var board, line int
+	for y, row := range rows(r.screen) {
+		if strings.Contains(row, "████████") && board == 0 {
+			board = y
+		}
+		if strings.Contains(row, "ada   (10,10)") {
+			line = y
+		}
+	}
+	if line <= board+22 {
+		t.Fatalf("the lines are not under the board (rows %d and %d):\n%s", board, line, r.text())
+	}
+}
