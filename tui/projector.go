@@ -94,7 +94,7 @@ func projectorPanel(v *client.WorldView, names *marks, w, rows int) []panelLine 
 	// Below, where there is room, the server's word on each player:
 	// its cell, its last input processed, its round trip.
 	if scored && room >= 3 {
-		lines = append(lines, nil, panelLine{{"Server", styleHeading}, {" cell, input processed, round trip", styleDim}})
+		lines = append(lines, nil, panelLine{{"Server", styleHeading}, {" cell, ack, round trip", styleDim}})
 		lines = append(lines, serverLines(v, names, room-2)...)
 	}
 	for len(lines)+len(foot) > rows && len(lines) > 0 {
