@@ -134,16 +134,8 @@ func TestSecondSignalClosesAtOnce(t *testing.T) {
 // exits 0 after a second one, however long the drain (a player is there
 // to warn).
 func TestSignalsEndTheServerWithStatus0(t *testing.T) {
-	bin := buildBinary(t)
 	addr := freeAddr(t)
-	cmd := exec.Command(bin, "-server", "-addr", addr, "-drain", "1h")
-	logs := &admittest.Log{}
-	cmd.Stderr = logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	cmd, logs, exited := startProcess(t, buildBinary(t), "-server", "-addr", addr, "-drain", "1h")
 	waitFor := func(text string) { waitLogged(t, cmd, logs, text) }
 	waitFor("gridlag server")
 	joinGame(t, addr)
@@ -169,15 +161,7 @@ func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 // has nobody to warn: one SIGTERM closes it (status 0) without its drain
 // of an hour, and the log says why.
 func TestBotsAloneCloseWithoutDrain(t *testing.T) {
-	bin := buildBinary(t)
-	cmd := exec.Command(bin, "-server", "-addr", "127.0.0.1:0", "-drain", "1h", "-bots", "2")
-	logs := &admittest.Log{}
-	cmd.Stderr = logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	cmd, logs, exited := startProcess(t, buildBinary(t), "-server", "-addr", "127.0.0.1:0", "-drain", "1h", "-bots", "2")
 	waitLogged(t, cmd, logs, "gridlag server")
 	cmd.Process.Signal(syscall.SIGTERM)
 	select {
@@ -226,6 +210,21 @@ func TestDrainEndsWhenEveryoneLeft(t *testing.T) {
 	if !notified {
 		t.Error("the player was never warned")
 	}
+}
+
+// startProcess starts bin with args, its standard error in logs; exited
+// gets what its Wait returns.
+func startProcess(t *testing.T, bin string, args ...string) (cmd *exec.Cmd, logs *admittest.Log, exited chan error) {
+	t.Helper()
+	cmd = exec.Command(bin, args...)
+	logs = &admittest.Log{}
+	cmd.Stderr = logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited = make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	return cmd, logs, exited
 }
 
 // waitLogged waits until the process cmd logged text, or kills it and

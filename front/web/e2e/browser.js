@@ -37,4 +37,29 @@ async function ask(what) {
 }
 const hangUp = () => input.close();
 
-module.exports = { launch, step, fail, lines, screenHas, ask, hangUp };
+// run runs test(page) on a new page of a new browser (viewport: the
+// page's size), fails if the page reported an error (its
+// Content-Security-Policy included), and exits 1 saying why at the
+// first failure.
+function run(viewport, test) {
+  (async () => {
+    const browser = await launch();
+    try {
+      const page = await browser.newPage({ viewport });
+      const problems = [];
+      page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+      page.on('pageerror', (e) => problems.push(e.message));
+      await test(page);
+      if (problems.length) fail('the page reported errors:\n' + problems.join('\n'));
+      step('no errors in the page (its Content-Security-Policy included)');
+    } finally {
+      await browser.close();
+      hangUp();
+    }
+  })().catch((e) => {
+    console.error('FAIL: ' + e.message);
+    process.exit(1);
+  });
+}
+
+module.exports = { step, fail, lines, screenHas, ask, run };

@@ -11,7 +11,7 @@
 // and exits 1 at the first thing that is wrong.
 'use strict';
 const path = require('path');
-const { launch, step, fail, lines, screenHas, ask, hangUp } = require('./browser.js');
+const { step, fail, lines, screenHas, ask, run } = require('./browser.js');
 
 const base = process.argv[2];
 const shots = process.argv[3];
@@ -33,50 +33,33 @@ function wallSpan(rows) {
   return x1 < 0 ? { cols: 0, rows: 0 } : { cols: x1 - x0 + 1, rows: y1 - y0 + 1 };
 }
 
-(async () => {
-  const browser = await launch();
-  try {
-    const width = 1920, height = 1080;
-    const page = await browser.newPage({ viewport: { width, height } });
-    const problems = [];
-    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-    page.on('pageerror', (e) => problems.push(e.message));
+const width = 1920, height = 1080;
+run({ width, height }, async (page) => {
+  const resp = await page.goto(base + '/spectate/3b');
+  if (resp.status() !== 200) fail(`the page answered ${resp.status()}`);
+  // A projector watches without asking for a name.
+  await screenHas(page, ['room 3b', '2 stud2', '3 stud3', 'Round 1 ', ' left', 'teacher:'], WAIT);
+  const size = await page.evaluate(() => window.gridlag.size());
+  if (size.cols < 160 || size.rows < 45 || size.font <= 15) fail(`the terminal is ${JSON.stringify(size)}: want the font grown to about 160x45`);
+  step(`the projector's terminal: ${size.cols}x${size.rows} at ${size.font}px`);
 
-    const resp = await page.goto(base + '/spectate/3b');
-    if (resp.status() !== 200) fail(`the page answered ${resp.status()}`);
-    // A projector watches without asking for a name.
-    await screenHas(page, ['room 3b', '2 stud2', '3 stud3', 'Round 1 ', ' left', 'teacher:'], WAIT);
-    const size = await page.evaluate(() => window.gridlag.size());
-    if (size.cols < 160 || size.rows < 45 || size.font <= 15) fail(`the terminal is ${JSON.stringify(size)}: want the font grown to about 160x45`);
-    step(`the projector's terminal: ${size.cols}x${size.rows} at ${size.font}px`);
+  // The board's share of the window: its walls' span in cells, times
+  // the terminal's cell in pixels.
+  const box = await page.locator('.xterm-screen').boundingBox();
+  const span = wallSpan(await lines(page));
+  const boardPx = (span.cols * box.width) / size.cols * ((span.rows * box.height) / size.rows);
+  const share = boardPx / (width * height);
+  if (share < 0.5) fail(`the board spans ${span.cols}x${span.rows} cells, ${(100 * share).toFixed(0)}% of the window: want half at least`);
+  step(`the board spans ${span.cols}x${span.rows} cells, ${(100 * share).toFixed(0)}% of the ${width}x${height} window`);
+  await page.screenshot({ path: path.join(shots, 'projector-1920x1080.png') });
 
-    // The board's share of the window: its walls' span in cells, times
-    // the terminal's cell in pixels.
-    const box = await page.locator('.xterm-screen').boundingBox();
-    const span = wallSpan(await lines(page));
-    const boardPx = (span.cols * box.width) / size.cols * ((span.rows * box.height) / size.rows);
-    const share = boardPx / (width * height);
-    if (share < 0.5) fail(`the board spans ${span.cols}x${span.rows} cells, ${(100 * share).toFixed(0)}% of the window: want half at least`);
-    step(`the board spans ${span.cols}x${span.rows} cells, ${(100 * share).toFixed(0)}% of the ${width}x${height} window`);
-    await page.screenshot({ path: path.join(shots, 'projector-1920x1080.png') });
-
-    await ask('follow');
-    await screenHas(page, ['Following 2 stud2', 'sees itself', 'server said', 'lag 1000ms', 'Pending inputs 0'], WAIT);
-    step('the page follows the student the teacher chose: stud2');
-    await ask('press');
-    await screenHas(page, ['Pending inputs 1', '#1     →', 'sees itself ▶'], WAIT);
-    await page.screenshot({ path: path.join(shots, 'projector-following-1920x1080.png') });
-    step("stud2's press shows on the projector: its avatar a cell on and #1 → in its ledger");
-    await screenHas(page, ['Pending inputs 0'], WAIT);
-    step("then the server's word: nothing pending");
-
-    if (problems.length) fail('the page reported errors:\n' + problems.join('\n'));
-    step('no errors in the page (its Content-Security-Policy included)');
-  } finally {
-    await browser.close();
-    hangUp();
-  }
-})().catch((e) => {
-  console.error('FAIL: ' + e.message);
-  process.exit(1);
+  await ask('follow');
+  await screenHas(page, ['Following 2 stud2', 'sees itself', 'server said', 'lag 1000ms', 'Pending inputs 0'], WAIT);
+  step('the page follows the student the teacher chose: stud2');
+  await ask('press');
+  await screenHas(page, ['Pending inputs 1', '#1     →', 'sees itself ▶'], WAIT);
+  await page.screenshot({ path: path.join(shots, 'projector-following-1920x1080.png') });
+  step("stud2's press shows on the projector: its avatar a cell on and #1 → in its ledger");
+  await screenHas(page, ['Pending inputs 0'], WAIT);
+  step("then the server's word: nothing pending");
 });
