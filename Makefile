@@ -49,7 +49,7 @@ help:
 	@echo 'make run ARGS="..."        build, then start a local server and the terminal client'
 	@echo '                           e.g. make run ARGS="-latency 250ms"'
 	@echo 'make test                  gofmt check, go vet, go test -race'
-	@echo 'make fuzz FUZZTIME=60s     fuzz the protocol decoder'
+	@echo 'make fuzz FUZZTIME=60s     fuzz the protocol decoder, recordings and the input of SSH and web sessions'
 	@echo 'make bench                 run the benchmarks'
 	@echo 'make soak SOAK=10m         run the server under abuse with an honest player, then print what it holds'
 	@echo 'make load LOAD_N=3000      a server on core 0 and gridlag load on core 1: the scale figures of one run'
@@ -109,25 +109,37 @@ test: $(WEB)
 	@[ -n "$(RACE)" ] || echo "note: no C compiler ($(CC_NAME)), which the race detector needs: testing without -race (install gcc for it)"
 	$(GO) test $(RACE) -count=1 ./...
 
+# fuzz runs each fuzz target for $(FUZZTIME): the protocol's decoder, a
+# recording's parser, the filter of a remote terminal's input, and the
+# SSH and web sessions of the real game fed any bytes on any terminal
+# size (each must end when its client goes and leave no goroutine).
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./protocol
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./lab/record
+	$(GO) test -run='^$$' -fuzz='^FuzzInputFilter$$' -fuzztime=$(FUZZTIME) ./front/remote
+	$(GO) test -run='^$$' -fuzz='^FuzzSSHInput$$' -fuzztime=$(FUZZTIME) ./front/sshd
+	$(GO) test -run='^$$' -fuzz='^FuzzWebInput$$' -fuzztime=$(FUZZTIME) ./front/web
 
 bench:
 	$(GO) test -run='^$$' -bench=. -benchmem ./...
 
 # soak is not part of test: it runs for $(SOAK), the server in process
-# with its SSH front end, under churn, garbage, slow readers and floods,
-# room churn, room holders, lobby floods, name impersonation and resumes
-# from another address, SSH sockets that never send a banner from 16
-# addresses and SSH sessions on 10000x10000 terminals flooding window
-# changes, from loopback addresses (127.0.0.2 and up) while an honest
-# player plays from 127.0.0.9 and an honest SSH player connects and plays
-# every 2 s from 127.0.0.10, then prints goroutines, file descriptors, heap
-# and RSS against the baseline, the log's growth, the honest players'
-# round trips, acknowledgements and handshakes, and the SSH front end's
-# refusals. SOAK_ONLY="room
-# churn" runs the attacks named alone, SOAK_MAP=1024x1024 on a big map.
+# with its SSH and web front ends, under churn, garbage, slow readers and
+# floods, room churn, room holders, lobby floods, name impersonation and
+# resumes from another address, SSH sockets that never send a banner from
+# 16 addresses and SSH sessions on 10000x10000 terminals flooding window
+# changes, SSH and web sessions typing bytes that are not UTF-8 and broken
+# escape sequences (issue 30), web sessions on 10000x10000 terminals,
+# pages that stop reading, upgrades with a foreign Host, message floods
+# and garbage, from loopback addresses (127.0.0.2 and up) while an honest
+# player plays from 127.0.0.9 and an honest SSH player and an honest web
+# player connect and play every 2 s from 127.0.0.10 and 127.0.0.11, then
+# prints goroutines, file descriptors, heap and RSS against the baseline,
+# the log's growth, the honest players' round trips, acknowledgements and
+# handshakes, the front ends' refusals, the sessions still running and
+# the CPU once the attacks stopped, and what the close left behind.
+# SOAK_ONLY="room churn" runs the attacks named alone (e.g. "ssh bad
+# bytes,web bad bytes"), SOAK_MAP=1024x1024 on a big map.
 soak:
 	SOAK=$(SOAK) SOAK_ONLY="$(SOAK_ONLY)" SOAK_MAP="$(SOAK_MAP)" $(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 0 -v ./cmd/gridlag
 

@@ -116,6 +116,23 @@ func watch(ctx context.Context, screen tcell.Screen, m Mode, o Options) error {
 	return tui.RunSpectate(screen, w, sopts)
 }
 
+// Teach runs the teacher's screen of room on screen: the room's board
+// and the panel of its network, until the teacher quits or the screen's
+// Stop. A game server takes a teacher's Teach only from a connection it
+// knows to be a teacher's: o.Client.Dial is the server's DialTeacher.
+func Teach(ctx context.Context, screen tcell.Screen, room string, o Options) error {
+	copts, sopts := o.Client, o.Screen
+	copts.Room, copts.Teach = room, true
+	sopts.Title += " — teaching" + tui.RoomTitle(room)
+	w, err := tcp.ConnectSpectator(ctx, o.Addr, copts)
+	if err != nil {
+		return fmt.Errorf("cannot teach: %w", err)
+	}
+	defer w.Close()
+	o.logStart("teaching", room)
+	return tui.RunTeach(screen, w, sopts)
+}
+
 // end ends the game session s of room once the screen returned err.
 func (o Options) end(s client.Session, room string, err error) error {
 	if o.End != nil {

@@ -1,7 +1,9 @@
 package grid
 
 import (
+	"errors"
 	"math/rand"
+	"strings"
 	"testing"
 )
 
@@ -115,6 +117,13 @@ func TestParseMapErrors(t *testing.T) {
 		if _, err := ParseMap(bad); err == nil {
 			t.Errorf("ParseMap(%q) succeeded", bad)
 		}
+	}
+	var not *NotMapError
+	if _, err := ParseMap("root:x:0:0::/root:/bin/sh\n"); !errors.As(err, &not) || not.Column != 1 || strings.Contains(err.Error(), "root") {
+		t.Errorf("a text that is not a map: %v", err)
+	}
+	if _, err := ParseMap("##\n#x\n"); errors.As(err, &not) || err == nil || !strings.Contains(err.Error(), "(1,1) is 'x'") {
+		t.Errorf("a map with a mistake in its second row: %v", err)
 	}
 	m := DefaultMap()
 	m2, err := NewMapFromCells(m.Width(), m.Height(), m.Cells())

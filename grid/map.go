@@ -31,6 +31,9 @@ type Map struct {
 // ParseMap reads a map in the plain-text format: one line per row, '#' for a
 // wall and '.' for floor. All rows must have the same width. Trailing blank
 // lines and a final newline are ignored; carriage returns are tolerated.
+// A text whose first row is not a map's is refused with a *NotMapError,
+// which quotes nothing of it (it may be any file); a mistake further on
+// quotes the cell, escaped.
 func ParseMap(text string) (*Map, error) {
 	text = strings.ReplaceAll(text, "\r", "")
 	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
@@ -48,13 +51,27 @@ func ParseMap(text string) (*Map, error) {
 		}
 		for x := 0; x < len(line); x++ {
 			c := line[x]
-			if c != WallCell && c != FloorCell {
+			switch {
+			case c == WallCell || c == FloorCell:
+			case y == 0:
+				return nil, &NotMapError{Column: x + 1}
+			default:
 				return nil, fmt.Errorf("grid: map cell (%d,%d) is %q, want '#' or '.'", x, y, c)
 			}
 		}
 		m.cells = append(m.cells, line...)
 	}
 	return m, nil
+}
+
+// NotMapError is a text refused as a map at its first row: it is not a
+// map at all. It says where, and nothing of what the text holds.
+type NotMapError struct {
+	Column int // the first column, from 1, neither '#' nor '.'
+}
+
+func (e *NotMapError) Error() string {
+	return fmt.Sprintf("grid: not a map: its first line holds a character other than '#' and '.' (column %d)", e.Column)
 }
 
 // DefaultMap returns the map embedded in the binary. On it the first player

@@ -8,9 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Lesson is a guided tour of the lab, read from a lesson file (see
@@ -143,12 +146,25 @@ const maxLessonBytes = 1 << 20
 //	check WHAT VALUE   what the lab shows then (see Checks)
 //	end TIME           the step runs until then, then waits for the key
 //
-// Moments come in time order. An error names the file and the line.
+// Moments come in time order. An error names the file and the line. A
+// file is taken for a lesson once a line of it has read as one: until
+// then an error shows none of its text, and a first line that is no
+// directive at all says the file is not a lesson file (given a password
+// file, a key, a log, nothing of it reaches the error). After that, an
+// error may quote a short excerpt of the line, its control and other
+// unprintable characters replaced (see excerpt).
 func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 	l := &Lesson{Name: name}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 4096), 64*1024)
 	n := 0
+	known := false // a line has read as a lesson's
+	show := func(s string) string {
+		if !known {
+			return "…"
+		}
+		return excerpt(s)
+	}
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("%s:%d: %s", name, n, fmt.Sprintf(format, args...))
 	}
@@ -163,8 +179,10 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 		}
 		word, rest, _ := strings.Cut(line, " ")
 		rest = strings.TrimSpace(rest)
-		needsText := map[string]bool{"title": true, "step": true, "say": true, "ask": true, "answer": true, "at": true, "end": true, "set": true, "check": true, "wait": true}
-		if needsText[word] && rest == "" {
+		if !known && !slices.Contains(directives, word) {
+			return nil, fmt.Errorf("%s is not a lesson file: line %d does not start with a lesson's directive (%s)", name, n, directiveList)
+		}
+		if word != "" && rest == "" && slices.Contains(directives, word) {
 			return nil, fail("%s needs something after it", word)
 		}
 		switch word {
@@ -179,6 +197,9 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 				return nil, fail("set needs a name and a value, e.g. set latency 250ms")
 			}
 			if err := probe.Set(sname, value); err != nil {
+				if se, ok := err.(*SettingError); ok {
+					return nil, fail("%s", se.describe(show))
+				}
 				return nil, fail("%v", err)
 			}
 			s := Setting{Line: n, Name: sname, Value: strings.TrimSpace(value)}
@@ -194,17 +215,21 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 			if step == nil {
 				return nil, fail("%s before the first step", word)
 			}
-			if err := parseStepLine(step, &moment, word, rest, n); err != nil {
+			if err := parseStepLine(step, &moment, word, rest, n, show); err != nil {
 				return nil, fail("%v", err)
 			}
 		default:
-			return nil, fail("unknown directive %q: want title, set, step, say, at, wait, ask, answer, check or end", word)
+			return nil, fail("unknown directive %q: want %s", show(word), directiveList)
 		}
+		known = true
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s:%d: %w", name, n+1, err)
 	}
 	if len(l.Steps) == 0 {
+		if !known {
+			return nil, fmt.Errorf("%s is not a lesson file: it has no directive (%s)", name, directiveList)
+		}
 		return nil, fmt.Errorf("%s: a lesson needs at least one step", name)
 	}
 	for i := range l.Steps {
@@ -215,9 +240,39 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 	return l, nil
 }
 
+// directives are the words a lesson's lines start with.
+var directives = []string{"title", "set", "step", "say", "at", "wait", "ask", "answer", "check", "end"}
+
+// directiveList names them, as an error does.
+var directiveList = strings.Join(directives[:len(directives)-1], ", ") + " or " + directives[len(directives)-1]
+
+// maxExcerpt is the most runes of a lesson's line an error quotes.
+const maxExcerpt = 40
+
+// excerpt is s as an error about a lesson's line quotes it: at most
+// maxExcerpt runes (then "…"), every control or unprintable character
+// (a terminal's escape, a byte that is not UTF-8) a '?'.
+func excerpt(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range s {
+		if n == maxExcerpt {
+			b.WriteString("…")
+			break
+		}
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			r = '?'
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return b.String()
+}
+
 // parseStepLine reads one directive of a step; moment is the step's
-// latest moment, nil before its first.
-func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line int) error {
+// latest moment, nil before its first. The line's text reaches an error
+// through show.
+func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line int, show func(string) string) error {
 	m := *moment
 	switch word {
 	case "say":
@@ -230,13 +285,13 @@ func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line in
 	case "at", "end":
 		t, err := time.ParseDuration(rest)
 		if err != nil || t < 0 {
-			return fmt.Errorf("%s %s: want a time from the step's start, e.g. 250ms", word, rest)
+			return fmt.Errorf("%s %s: want a time from the step's start, e.g. 250ms", word, show(rest))
 		}
 		if step.End > 0 {
 			return errors.New("nothing comes after a step's end but the next step")
 		}
 		if last := len(step.Moments); last > 0 && t <= step.Moments[last-1].At || word == "end" && t == 0 {
-			return fmt.Errorf("%s %s: the moments of a step come in time order, after t=0 for its end", word, rest)
+			return fmt.Errorf("%s %s: the moments of a step come in time order, after t=0 for its end", word, show(rest))
 		}
 		if word == "end" {
 			step.End = t
@@ -256,7 +311,7 @@ func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line in
 		p, ok := player[strings.ToLower(who)]
 		key = strings.ToLower(strings.TrimSpace(key))
 		if !ok || !validKey(key) {
-			return fmt.Errorf("wait %s: want p1 or p2 and a key, up, down, left, right or zap, e.g. wait p1 right", rest)
+			return fmt.Errorf("wait %s: want p1 or p2 and a key, up, down, left, right or zap, e.g. wait p1 right", show(rest))
 		}
 		m.Wait = &Wait{Player: p, Key: key}
 	case "ask":
@@ -272,10 +327,10 @@ func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line in
 	case "check":
 		what, want, ok := strings.Cut(rest, " ")
 		if !ok || m.Question == "" {
-			return fmt.Errorf("check %s: want a fact and its value after a question, e.g. check p1.sees (12,10)", rest)
+			return fmt.Errorf("check %s: want a fact and its value after a question, e.g. check p1.sees (12,10)", show(rest))
 		}
 		if _, known := checkFact(what); !known {
-			return fmt.Errorf("check %s: no fact %q; the facts are %s", rest, what, CheckNames())
+			return fmt.Errorf("check %s: no fact %q; the facts are %s", show(rest), show(what), CheckNames())
 		}
 		m.Checks = append(m.Checks, Check{Line: line, What: what, Want: strings.TrimSpace(want)})
 	}

@@ -3,11 +3,13 @@ package lab
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"gridlag/grid"
+	"gridlag/internal/doctest"
 )
 
 // giveLesson runs lesson to its end on a hand-moved wall clock, as a
@@ -90,8 +92,45 @@ func TestBuiltinLessons(t *testing.T) {
 	}
 }
 
+// TestNotALesson: a file that is not a lesson (a password file, a shell
+// script, a binary, one of comments alone) is refused as not a lesson
+// file, with its line and why, and none of its text: not its first line,
+// not a word of it, not a value it gave a setting.
+func TestNotALesson(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"root:$6$Zq8Ab$9sEcReT.hash:19700:0:99999:7:::\ndaemon:*:19700:0:99999:7:::\n",
+			"shadow is not a lesson file: line 1 does not start with a lesson's directive (title, set, step, say, at, wait, ask, answer, check or end)"},
+		{"\n# secret: hunter2\n\nPASSWORD=hunter2\n", "shadow is not a lesson file: line 4 does not start with a lesson's directive"},
+		{"\x7fELF\x02\x01\x01\x00hunter2\x00", "shadow is not a lesson file: line 1 does not start"},
+		{"#!/bin/sh\nset -euo hunter2\n", `shadow:2: no setting "…": want one of latency,`},
+		{"set latency hunter2\n", "shadow:1: latency …: want a round trip"},
+		{"at hunter2\n", "shadow:1: at before the first step"},
+		{"# hunter2\n", "shadow is not a lesson file: it has no directive"},
+		{"", "shadow is not a lesson file: it has no directive"},
+	} {
+		_, err := ParseLesson("shadow", strings.NewReader(c.text))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one starting %q", c.text, err, c.want)
+			continue
+		}
+		for _, secret := range []string{"hunter2", "root", "$6$", "ELF", "euo", "9sEcReT"} {
+			if strings.Contains(err.Error(), secret) {
+				t.Errorf("%q: the error %q quotes the file (%q)", c.text, err, secret)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "shadow")
+	if err := os.WriteFile(path, []byte("root:$6$hunter2:19700:0:99999:7:::\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadLesson(path); err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "shadow is not a lesson file: line 1") {
+		t.Errorf("LoadLesson(%s): %v", path, err)
+	}
+}
+
 // TestBadLessons: a lesson file with a mistake is refused with its name,
-// the line and what is wrong.
+// the line and what is wrong, quoting a short excerpt of the line with
+// no control character in it.
 func TestBadLessons(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"title T\nstep S\nset latency 250\n", "mine.txt:3: latency 250: want a round trip from 0 to 1s"},
@@ -112,6 +151,17 @@ func TestBadLessons(t *testing.T) {
 		_, err := ParseLesson("mine.txt", strings.NewReader(c.text))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("lesson %q: error %v, want one saying %q", c.text, err, c.want)
+		}
+	}
+	long := strings.Repeat("x", 200)
+	for _, c := range []struct{ text, want string }{
+		{"title T\nstep S\nat \x1b[31m\x00red\n", "mine.txt:3: at ?[31m?red: want a time"},
+		{"title T\nstep S\nat " + long + "\n", "mine.txt:3: at " + long[:40] + "…: want a time"},
+		{"title T\nstep S\n\x1b]0;owned\x07 x\n", `mine.txt:3: unknown directive "?]0;owned?": want title, set, step`},
+	} {
+		_, err := ParseLesson("mine.txt", strings.NewReader(c.text))
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.ContainsAny(err.Error(), "\x1b\x00\x07") {
+			t.Errorf("lesson %q: error %q, want one saying %q, no control character", c.text, err, c.want)
 		}
 	}
 	l, err := ParseLesson("ok.txt", strings.NewReader("title T\nset rate 0\nstep S\nset latency2 100ms\nset presses none\nat 0ms\nwait p2 zap\nend 1s\n"))
@@ -164,30 +214,23 @@ func TestLessonSettingsOnTopOfTheFlags(t *testing.T) {
 	}
 }
 
-// TestReadmeLesson: the lesson the README shows as an example is a
-// lesson gridlag reads, and given to its end every check of its answers
-// holds, so the README's example says what the lab shows.
+// TestReadmeLesson: the lesson the documentation shows as an example is
+// a lesson gridlag reads, and given to its end every check of its
+// answers holds, so the example says what the lab shows.
 func TestReadmeLesson(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	page, i := doctest.Containing(t, "```\n# mine.txt")
+	text, _, _ := strings.Cut(page.Text[i+len("```\n"):], "```")
+	lesson, err := ParseLesson("mine.txt", strings.NewReader(text))
 	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(readme), "```\n# mine.txt")
-	if !ok {
-		t.Fatal("the README shows no lesson file starting with # mine.txt")
-	}
-	text, _, _ := strings.Cut(rest, "```")
-	lesson, err := ParseLesson("mine.txt", strings.NewReader("# mine.txt"+text))
-	if err != nil {
-		t.Fatalf("the README's lesson: %v", err)
+		t.Fatalf("%s's lesson: %v", page.Path, err)
 	}
 	results, asked := giveLesson(t, lesson)
 	if asked != 2 || len(results) != 3 {
-		t.Errorf("the README's lesson asked %d questions and checked %d facts, want 2 and 3", asked, len(results))
+		t.Errorf("%s's lesson asked %d questions and checked %d facts, want 2 and 3", page.Path, asked, len(results))
 	}
 	for _, r := range results {
 		if !r.OK() {
-			t.Errorf("README's lesson, line %d: check %s: the lab shows %q, the README says %q", r.Line, r.What, r.Got, r.Want)
+			t.Errorf("%s's lesson, line %d: check %s: the lab shows %q, the page says %q", page.Path, r.Line, r.What, r.Got, r.Want)
 		}
 	}
 }

@@ -21,8 +21,8 @@ type setting struct {
 	set  func(c *Config, value string) error
 }
 
-// settings are the names a lesson's set lines take, in the order the
-// README lists them.
+// settings are the names a lesson's set lines take, in the order
+// docs/lab.md lists the lab's flags.
 var settings = []setting{
 	playerSetting("latency", "a round trip from 0 to 1s, e.g. 250ms", func(p *PlayerConfig, v string) error {
 		return setDuration(&p.Latency, v, link.MaxRTT)
@@ -128,7 +128,7 @@ func (c *Config) Set(name, value string) error {
 	}
 	i := slices.IndexFunc(settings, func(s setting) bool { return s.name == name })
 	if i < 0 {
-		return fmt.Errorf("no setting %q: want one of %s", given, SettingNames())
+		return &SettingError{Name: given, Value: value}
 	}
 	s := settings[i]
 	target := *c
@@ -136,13 +136,34 @@ func (c *Config) Set(name, value string) error {
 		target.Players[0] = c.Players[1]
 	}
 	if err := s.set(&target, value); err != nil {
-		return fmt.Errorf("%s %s: want %s", given, value, s.help)
+		return &SettingError{Name: given, Value: value, Want: s.help}
 	}
 	if player == 1 {
 		target.Players[0], target.Players[1] = c.Players[0], target.Players[0]
 	}
 	*c = target
 	return nil
+}
+
+// SettingError is a setting Config.Set refuses: the name and value given,
+// and what the value should be (Want), "" if there is no setting of that
+// name.
+type SettingError struct {
+	Name, Value, Want string
+}
+
+// Error says what is wrong: "latency 250: want a round trip from 0 to
+// 1s, e.g. 250ms", or "no setting "lateness": want one of ...".
+func (e *SettingError) Error() string { return e.describe(func(s string) string { return s }) }
+
+// describe says what is wrong, the value given, and a name that is not a
+// setting's, through show (a lesson file not yet known to be one shows
+// none of its text).
+func (e *SettingError) describe(show func(string) string) string {
+	if e.Want == "" {
+		return fmt.Sprintf("no setting %q: want one of %s", show(e.Name), SettingNames())
+	}
+	return fmt.Sprintf("%s %s: want %s", e.Name, show(e.Value), e.Want)
 }
 
 // playerSettings are the settings of one player, which take a 2 for

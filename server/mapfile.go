@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,7 +19,9 @@ const MaxMapFileSize = (grid.MaxMapSide + 2) * grid.MaxMapSide * 2
 // LoadMap reads a map file for Config.Map: one line per row, '#' for a wall
 // and '.' for floor (see grid.ParseMap). The empty path is the embedded
 // default map, which Config takes as a nil Map, so LoadMap returns nil for
-// it. A map without a floor cell is refused: nobody could play on it.
+// it. A map without a floor cell is refused: nobody could play on it. A
+// file that is not a map (its first line is not a row of one) is refused
+// saying so, quoting none of it.
 //
 // Only a regular file of at most MaxMapFileSize bytes is read, so that
 // loading a map never blocks (a FIFO, a terminal) nor fills the memory
@@ -32,6 +35,10 @@ func LoadMap(path string) (*grid.Map, error) {
 		return nil, err
 	}
 	m, err := grid.ParseMap(string(text))
+	var not *grid.NotMapError
+	if errors.As(err, &not) {
+		return nil, fmt.Errorf("%s is not a map file: its first line holds a character other than '#' (a wall) and '.' (floor), at column %d", path, not.Column)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

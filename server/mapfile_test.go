@@ -11,6 +11,7 @@ import (
 
 	"gridlag/grid"
 	"gridlag/protocol"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/world"
 )
 
@@ -126,8 +127,8 @@ func TestMapFilesThatCannotHang(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
 				t.Errorf("%s: %v, want an error naming it and saying %q", path, err, want)
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: LoadMap still reading after 10s", path)
+		case <-time.After(admittest.Hung):
+			t.Fatalf("%s: LoadMap still reading after %v", path, admittest.Hung)
 		}
 	}
 
@@ -143,5 +144,27 @@ func TestMapFilesThatCannotHang(t *testing.T) {
 	}
 	if err := (world.Config{Map: m}).Validate(); err != nil {
 		t.Errorf("a %dx%d map: %v, want it accepted (its cells follow the Welcome in chunks)", side, side, err)
+	}
+}
+
+// TestNotAMapFile: a file that is not a map (a password file) is refused
+// as not a map file, saying where, quoting none of it; a map with a
+// mistake further down names the cell, its character escaped.
+func TestNotAMapFile(t *testing.T) {
+	dir := t.TempDir()
+	shadow := filepath.Join(dir, "shadow")
+	if err := os.WriteFile(shadow, []byte("root:$6$hunter2:19700:0:99999:7:::\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadMap(shadow)
+	if want := shadow + " is not a map file: its first line holds a character other than '#' (a wall) and '.' (floor), at column 1"; err == nil || err.Error() != want {
+		t.Errorf("%v, want %q", err, want)
+	}
+	typo := filepath.Join(dir, "typo.map")
+	if err := os.WriteFile(typo, []byte("#####\n#...#\n#.\x1b.#\n#####\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadMap(typo); err == nil || !strings.Contains(err.Error(), `map cell (2,2) is '\x1b', want '#' or '.'`) || strings.Contains(err.Error(), "\x1b") {
+		t.Errorf("a map with a mistake: %v", err)
 	}
 }

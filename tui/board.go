@@ -46,6 +46,11 @@ type Board struct {
 	// are drawn as blocks of their colour, bots as a cell of theirs in
 	// the middle of their block; 0: one row, two columns when they fit.
 	sx, sy int
+	// bots memoises isBot by name: a name's check (protocol's rules,
+	// Unicode's normalisation and confusables) costs too much to repeat
+	// for every player on every frame. Emptied when it holds
+	// maxBotMemo names, so that it never grows with the names seen.
+	bots map[string]bool
 
 	// Where the last Draw put the map: its top-left corner (off the board
 	// when the camera shows part of it) and the columns and rows of one
@@ -150,8 +155,9 @@ func (b *Board) Draw(screen tcell.Screen) {
 		if !b.shows(m, o.Pos) {
 			continue
 		}
-		mark, st := b.mark(o.ID, o.Name), protectedStyle(otherStyle(o), o.Protected)
-		if b.scaled() && !isBot(o.Name) {
+		bot := b.isBot(o.Name)
+		mark, st := b.mark(o.ID, o.Name), protectedStyle(playerStyle(o.Color, bot), o.Protected)
+		if b.scaled() && !bot {
 			// A person is a block of its colour, its mark dark in the middle.
 			block := tcell.StyleDefault.Background(PlayerColor(o.Color))
 			b.fill(screen, o.Pos, strings.Repeat(" ", b.cellW), block)
@@ -171,6 +177,22 @@ func (b *Board) Draw(screen tcell.Screen) {
 	if shown := avatarCell(v); v.HasState && b.shows(m, shown) {
 		b.put(screen, shown, me, protectedStyle(meStyle, v.Protected))
 	}
+}
+
+// maxBotMemo bounds Board.bots: more names than a board shows at once.
+const maxBotMemo = 1024
+
+// isBot is isBot(name), remembered.
+func (b *Board) isBot(name string) bool {
+	bot, ok := b.bots[name]
+	if !ok {
+		if b.bots == nil || len(b.bots) >= maxBotMemo {
+			b.bots = make(map[string]bool)
+		}
+		bot = isBot(name)
+		b.bots[name] = bot
+	}
+	return bot
 }
 
 // avatarCell is where the avatar is drawn: where prediction puts it, or

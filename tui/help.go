@@ -65,7 +65,8 @@ func helpRows[T any](table []binding[T]) []helpRow {
 // title, every key of keys, the board's legend if there is one, and
 // where the log goes.
 func drawHelpOverlay(screen tcell.Screen, w, h int, logPath, title string, keys, legend []helpRow) {
-	lines := append([]helpRow{{text: title}}, keys...)
+	lines := make([]helpRow, 0, len(keys)+len(legend)+4) // one allocation a frame
+	lines = append(append(lines, helpRow{text: title}), keys...)
 	if len(legend) > 0 {
 		lines = append(lines, helpRow{})
 		lines = append(lines, legend...)

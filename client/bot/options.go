@@ -12,6 +12,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/internal/cli"
 	"gridlag/protocol"
 )
 
@@ -127,3 +128,6 @@ func (o Options) seed(i int) int64 {
 	}
 	return s
 }
+
+// RunRange is the kind of a run's -n: at least one bot.
+var RunRange = cli.IntRange{Lo: 1, Hi: MaxBots}

@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"gridlag/internal/cli"
 )
 
 // TestBadFlagsSayWhatIsWrong: every mode refuses a bad value the same way,
@@ -31,7 +33,7 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		{[]string{"-ssh-handshake", "10ms"}, "-ssh-handshake 10ms: out of range (at least 1s)"},
 		{[]string{"-server", "-connect", "host:7777"}, "-server and -connect do not go together"},
 		{[]string{"-server", "-send-queue", "100"}, "-send-queue 100 must be more than 2048, the most players one area of interest holds"},
-		{[]string{"extra"}, `unexpected argument "extra": the modes are scenario, lab, replay, bots, load, version, help`},
+		{[]string{"extra"}, `unexpected argument "extra": the commands are play, watch, lobby, serve, teach, lab, scenario, replay, bots, load, version, help`},
 		{[]string{"-rate", "3", "extra"}, `unexpected argument "extra"`},
 		{[]string{"scenario", "bogus"}, `unexpected argument "bogus"`},
 		{[]string{"scenario", "-until", "-1s"}, "-until -1s: out of range (0 or more)"},
@@ -119,7 +121,7 @@ func checkRefusals(t *testing.T, cases []refusal) {
 	for _, c := range cases {
 		var out bytes.Buffer
 		err := run(c.args, &out)
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("gridlag %s: %v, want a usage error saying %q", strings.Join(c.args, " "), err, c.want)
 		}
@@ -145,7 +147,7 @@ func TestScenarioRefusesWhatItCannotShow(t *testing.T) {
 			"-until 10h at -rate 20 is 1,440,000 states"},
 	} {
 		err := promptly(t, func() error { return scenarioMain(c.args, &bytes.Buffer{}) })
-		var ue *usageError
+		var ue *cli.UsageError
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("scenario %v: %v, want %q", c.args, err, c.want)
 		}
@@ -181,6 +183,7 @@ func promptly(t *testing.T, f func() error) error {
 // 2; a map that is a FIFO or a device, and a scenario too long to run, end
 // the process at once with a clear error.
 func TestBadInputsEndTheProcess(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	bin := buildBinary(t)
 	fifo := filepath.Join(t.TempDir(), "fifo.map")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
@@ -196,7 +199,7 @@ func TestBadInputsEndTheProcess(t *testing.T) {
 		stderr string
 	}{
 		{[]string{"-latency", "250"}, 2,
-			"gridlag: -latency 250: a duration needs a unit, e.g. 250ms\nRun 'gridlag -help' for its flags.\n"},
+			"gridlag play: -latency 250: a duration needs a unit, e.g. 250ms\nRun 'gridlag play -help' for its flags.\n"},
 		{[]string{"scenario", "bogus"}, 2,
 			"gridlag scenario: unexpected argument \"bogus\"\nRun 'gridlag scenario -help' for its flags.\n"},
 		{[]string{"scenario", "-rate", "1000", "-presses", "right@100h"}, 2,

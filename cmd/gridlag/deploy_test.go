@@ -1,8 +1,8 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/charmbracelet/log"
 
 	"gridlag/server/admit/admittest"
 )
@@ -54,8 +52,8 @@ func TestKubernetesDeploymentProbesTheServer(t *testing.T) {
 	if port == nil {
 		t.Fatalf("%s has no container port named health", manifest)
 	}
-	if _, p, _ := net.SplitHostPort(f.ops.health); p != port[1] {
-		t.Errorf("-health %q, the port named health %s", f.ops.health, port[1])
+	if _, p, _ := net.SplitHostPort(f.HealthAddr); p != port[1] {
+		t.Errorf("-health %q, the port named health %s", f.HealthAddr, port[1])
 	}
 	for probe, path := range map[string]string{"livenessProbe": "/healthz", "readinessProbe": "/readyz"} {
 		re := regexp.MustCompile(probe + `:\s+httpGet:\s+path: (\S+)\s+port: (\S+)`)
@@ -64,31 +62,33 @@ func TestKubernetesDeploymentProbesTheServer(t *testing.T) {
 		}
 	}
 
-	f.addr, f.ssh, f.ops.health = "127.0.0.1:0", "127.0.0.1:0", "127.0.0.1:0"
-	f.sshKey = filepath.Join(t.TempDir(), filepath.Base(f.sshKey))
+	f.SSHAddr, f.HealthAddr = "127.0.0.1:0", "127.0.0.1:0"
+	f.SSH.HostKeyPath = filepath.Join(t.TempDir(), filepath.Base(f.SSH.HostKeyPath))
 	logs := &admittest.Log{}
-	g, err := startGame(context.Background(), f, f.addr, log.New(logs), f.bots, nil)
+	g, err := startGame(f, logs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer g.close()
+	defer g.Close()
 	base := webURLs(t, logs.String(), "health")[0]
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		code, body, err := probe(base + "/healthz")
-		if code == 200 {
-			break
-		}
-		if err != nil || body != "not serving\n" || time.Now().After(deadline) {
+	var (
+		code int
+		body string
+	)
+	admittest.Eventually(t, func() bool {
+		code, body, err = probe(base + "/healthz")
+		if code != 200 && (err != nil || body != "not serving\n") {
 			t.Fatalf("GET /healthz as the server starts: %d %q %v", code, body, err)
 		}
-	}
+		return code == 200
+	}, func() string { return fmt.Sprintf("GET /healthz as the server starts: %d %q %v", code, body, err) })
 	for path, want := range map[string]string{"/healthz": "ok\n", "/readyz": "ready: 0 of 1000 players"} {
 		code, body, err := probe(base + path)
 		if err != nil || code != 200 || !strings.HasPrefix(body, want) {
 			t.Errorf("GET %s: %d %q %v, want 200 %q", path, code, body, err, want)
 		}
 	}
-	g.srv.Drain(10 * time.Second)
+	g.Server().Drain(10 * time.Second)
 	if code, body, _ := probe(base + "/readyz"); code != 503 {
 		t.Errorf("GET /readyz while draining: %d %q, want 503", code, body)
 	}

@@ -10,18 +10,54 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"gridlag/server/admit/admittest"
 )
 
-// buildBinary builds gridlag into a temporary directory.
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gridlag")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+// built are the binaries the tests built, once each per test process, by
+// their build tags, in a directory TestMain removes.
+var built struct {
+	sync.Mutex
+	dir  string
+	bins map[string]string
+}
+
+// TestMain runs the tests, then removes the binaries they built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
 	}
+	os.Exit(code)
+}
+
+// buildBinary builds gridlag (with the build tags given, e.g.
+// gridlag_stuck) the first time a test asks for it, and returns its path;
+// the tests share it and must not change it.
+func buildBinary(t *testing.T, tags ...string) string {
+	t.Helper()
+	built.Lock()
+	defer built.Unlock()
+	key := strings.Join(tags, ",")
+	if bin, ok := built.bins[key]; ok {
+		return bin
+	}
+	if built.dir == "" {
+		dir, err := os.MkdirTemp("", "gridlag-test-bin-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		built.dir, built.bins = dir, map[string]string{}
+	}
+	bin := filepath.Join(built.dir, fmt.Sprintf("gridlag%d", len(built.bins)))
+	out, err := exec.Command("go", "build", "-tags", key, "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -tags %q: %v\n%s", key, err, out)
+	}
+	built.bins[key] = bin
 	return bin
 }
 
@@ -58,56 +94,38 @@ func (tm *tmux) keys(keys ...string) {
 
 func (tm *tmux) screen() string { return tm.run("capture-pane", "-p", "-t", tm.session) }
 
-// tmuxHung is how long a wait on a terminal's screen lasts before the
-// test fails as hung: a hang guard, not a bound on speed (a busy machine
+// waitFor polls the screen until every want appears, or fails as hung
+// (admittest.Hung: a hang guard, not a bound on speed; a busy machine
 // under -race may take seconds over a step the virtual-clock tests pin).
-const tmuxHung = 60 * time.Second
-
-// waitFor polls the screen until every want appears, or fails as hung.
 func (tm *tmux) waitFor(want ...string) string {
 	tm.t.Helper()
-	d := tmuxHung
-	deadline := time.Now().Add(d)
-	for {
-		s := tm.screen()
-		ok := true
+	var s string
+	admittest.Eventually(tm.t, func() bool {
+		s = tm.screen()
 		for _, w := range want {
 			if !strings.Contains(s, w) {
-				ok = false
+				return false
 			}
 		}
-		if ok {
-			return s
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("after %v the screen lacks %q:\n%s", d, want, s)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return true
+	}, func() string { return fmt.Sprintf("after %v the screen lacks %q:\n%s", admittest.Hung, want, s) })
+	return s
 }
 
 // waitUntil polls the screen until ok says yes, or fails as hung saying
 // what it waited for.
 func (tm *tmux) waitUntil(what string, ok func(screen string) bool) {
 	tm.t.Helper()
-	d := tmuxHung
-	deadline := time.Now().Add(d)
-	for {
-		s := tm.screen()
-		if ok(s) {
-			return
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("after %v, still no %s:\n%s", d, what, s)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	var s string
+	admittest.Eventually(tm.t, func() bool { s = tm.screen(); return ok(s) },
+		func() string { return fmt.Sprintf("after %v, still no %s:\n%s", admittest.Hung, what, s) })
 }
 
 // TestPlayInTmux runs the real binary (embedded server, bots, 400 ms
 // injected latency) in a real terminal of the smallest common size and of
 // a large one, presses RIGHT, then Space, and reads the screen.
 func TestPlayInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -172,6 +190,7 @@ func playInTmux(t *testing.T, bin string, w, h int) {
 // its stages, the server's included, once the server's answer comes; g
 // opens the net graph and closes it; b shows the budget.
 func TestInstrumentsInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -200,6 +219,7 @@ func TestInstrumentsInTmux(t *testing.T) {
 // TestTooSmallInTmux: a small terminal gets a clear message, and the game
 // comes back when it grows.
 func TestTooSmallInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -219,6 +239,7 @@ func TestTooSmallInTmux(t *testing.T) {
 // and Player 2's board shows Player 1 moving later still. It asserts the
 // order in which the screen shows them, not how fast.
 func TestLabInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -291,33 +312,24 @@ func startServerBinary(t *testing.T, bin, addr string, args ...string) {
 // waitListening waits until addr takes connections, or fails as hung.
 func waitListening(t *testing.T, addr string) {
 	t.Helper()
-	for deadline := time.Now().Add(tmuxHung); ; {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
+	var err error
+	admittest.Eventually(t, func() bool {
+		var c net.Conn
+		if c, err = net.Dial("tcp", addr); err == nil {
 			c.Close()
-			return
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server does not listen on %s: %v", addr, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return err == nil
+	}, func() string { return fmt.Sprintf("the server does not listen on %s: %v", addr, err) })
 }
 
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
+// freeAddr returns a loopback address nothing listens on.
+func freeAddr(t *testing.T) string { return admittest.FreeAddr(t) }
 
 // TestSpectateInTmux runs a real server with three bots and watches it
 // with `gridlag -connect ... -spectate` in a real terminal: each bot has a
 // line `NAME (x,y) ack #N`, and the ack numbers go up as they walk.
 func TestSpectateInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}

@@ -5,21 +5,8 @@ import (
 	"flag"
 
 	"gridlag/client"
+	"gridlag/internal/cli"
 )
-
-// usageError is a mistake on the command line: a flag's value, an argument
-// no mode takes, flags that do not go together. main prints it on one line
-// with a pointer to the command's -help, and exits with status 2.
-type usageError struct {
-	cmd string // the command whose -help lists the flags: "gridlag", "gridlag scenario"
-	err error
-}
-
-// Error is the mistake, without the pointer to -help.
-func (e *usageError) Error() string { return e.err.Error() }
-
-// Unwrap returns the mistake.
-func (e *usageError) Unwrap() error { return e.err }
 
 // refusedError is an input refused whole, a recording that is not one
 // or cannot be read: main prints it on one line, without a pointer to
@@ -29,11 +16,11 @@ type refusedError struct{ err error }
 func (e *refusedError) Error() string { return e.err.Error() }
 func (e *refusedError) Unwrap() error { return e.err }
 
-// exitCode is the exit status for what a mode returned: 0 for success,
-// -help and a server that stopped normally, 2 for a usage error or an
-// input refused, 1 for any other failure.
+// exitCode is the exit status for what a command returned: 0 for
+// success, -help and a server that stopped normally, 2 for a usage error
+// (cli.UsageError) or an input refused, 1 for any other failure.
 func exitCode(err error) int {
-	var ue *usageError
+	var ue *cli.UsageError
 	var re *refusedError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp), stopped(err):

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"gridlag/client"
+	"gridlag/internal/cli"
 	"gridlag/lab"
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
@@ -19,110 +22,128 @@ import (
 	"gridlag/tui"
 )
 
+var labCommand = &command{name: "lab", usage: "[flags]", does: "the lab: two players and the server, slowed down",
+	build: labBuild, head: labUsage}
+
 // labFlags are the flags of `gridlag lab` beside the lab.Config they
 // fill.
 type labFlags struct {
-	mapPath string
-	logPath string
-	debug   bool
-	lag     lagFlags
-	rec     recordFlags
-	cfg     lab.Config // as the flags give it, for a recording's header
-	lesson  string
+	fs          *cli.FlagSet
+	out         io.Writer
+	wall        func() time.Time
+	mapPath     string
+	logPath     string
+	debug       bool
+	rec         recordFlags
+	cfg         lab.Config // as the flags give it, for a recording's header
+	lesson      string
+	printLesson int
+	predict     bool
+	reconcile   bool
+	interpolate bool
+	pings       bool
 }
 
-func labMain(args []string, out io.Writer) error {
-	l, f, err := newLab(args, out, time.Now)
+// labBuild builds the flags of gridlag lab.
+func labBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
+	f := newLabFlags(out)
+	return f.fs, f.run
+}
+
+// newLabFlags returns the lab's flags, registered, on the wall clock.
+func newLabFlags(out io.Writer) *labFlags {
+	f := &labFlags{fs: cli.New("gridlag lab"), out: out, wall: time.Now, cfg: lab.Default()}
+	fs, cfg := f.fs, &f.cfg
+	p1, p2 := &cfg.Players[0], &cfg.Players[1]
+	fs.Duration(&p1.Latency, "latency", p1.Latency, client.LatencyRange, "Player 1's injected round trip, half each way")
+	fs.Duration(&p2.Latency, "latency2", p2.Latency, client.LatencyRange, "Player 2's injected round trip")
+	fs.Duration(&p1.Jitter, "jitter", 0, client.JitterRange, "Player 1's jitter: 0..J extra per message")
+	fs.Duration(&p2.Jitter, "jitter2", 0, client.JitterRange, "Player 2's jitter")
+	client.LossFlag(fs, &p1.Loss, "loss", "Player 1's loss")
+	client.LossFlag(fs, &p2.Loss, "loss2", "Player 2's loss")
+	fs.Checked(&presetValue{&p1.Preset}, "preset", "Player 1's link `condition`, instead of -latency, -jitter and -loss: "+presetNames())
+	fs.Checked(&presetValue{&p2.Preset}, "preset2", "Player 2's link `condition`")
+	fs.Checked(&posValue{&p1.Start}, "start", "Player 1's starting cell `x,y`")
+	fs.Checked(&posValue{&p2.Start}, "start2", "Player 2's starting cell `x,y`")
+	fs.Checked(&pressesValue{p: &p1.Presses}, "presses", "Player 1's scripted key presses, `DIRECTION@TIME,...` (the scenario syntax)")
+	fs.Checked(&pressesValue{p: &p2.Presses}, "presses2", "Player 2's scripted key presses")
+	fs.BoolVar(&f.predict, "predict", true, "client-side prediction, both players")
+	fs.BoolVar(&f.reconcile, "reconcile", true, "server reconciliation, both players (needs prediction)")
+	fs.BoolVar(&f.interpolate, "interpolate", true, "interpolation of the other player, both players")
+	fs.Int(&cfg.Rate, "rate", cfg.Rate, world.RateRange, "server update rate in Hz; 0 = a state right after each processed input")
+	fs.Duration(&cfg.MoveTime, "move-time", world.DefaultMoveTime, world.MoveTimeRange, "server speed limit: one move per this time")
+	fs.StringVar(&f.mapPath, "map", "", "map file ('#' wall, '.' floor); default: the embedded map")
+	fs.Checked(&speedValue{&cfg.Speed}, "speed", "the clock's `speed` at the start: 1x, 1/2, 1/4 or 1/10")
+	fs.Seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")
+	fs.BoolVar(&cfg.Paused, "paused", false, "start paused at t=0 (. runs the clock, n steps, Bksp starts the script again)")
+	fs.BoolVar(&f.pings, "pings", true, "show pings, pongs and scores on the strips (h hides them)")
+	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 5: Part I to IV, TCP loss) or a lesson file's path")
+	fs.Int(&f.printLesson, "print-lesson", 0, cli.IntRange{Lo: 0, Hi: 1 << 20}, "print built-in lesson `N`'s file, to start a lesson of your own from, and exit")
+	world.RegisterLagFlags(fs, &cfg.LagComp, &cfg.Unlag, &cfg.Protect, 0) // the articles' timelines zap at once
+	fs.StringVar(&f.logPath, "log", defaultLogPath(), "log file")
+	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
+	f.rec.define(fs, "the lab (its settings, seeds, scripts and every live key, toggle, slider move, pause and lag spike)", true)
+	fs.Check(func() error {
+		if f.lesson != "" && f.rec.Path != "" {
+			return errors.New("-record records the lab's own run, not a lesson: give -lesson or -record, not both")
+		}
+		return nil
+	})
+	return f
+}
+
+// run shows the lab, or prints a lesson.
+func (f *labFlags) run([]string) error {
+	l, err := f.newLab()
 	if err != nil || l == nil { // nil: -print-lesson printed it
 		return err
 	}
 	return runLab(l, f)
 }
 
-// newLab builds the lab its flags describe, on the clock wall. It returns
-// no lab and no error when -print-lesson had it print a lesson instead.
-func newLab(args []string, out io.Writer, wall func() time.Time) (*lab.Lab, labFlags, error) {
-	cfg := lab.Default()
-	var f labFlags
-	fs := newFlagSet("gridlag lab", out, labUsage)
-	p1, p2 := &cfg.Players[0], &cfg.Players[1]
-	fs.duration(&p1.Latency, "latency", p1.Latency, latencyKind, "Player 1's injected round trip, half each way")
-	fs.duration(&p2.Latency, "latency2", p2.Latency, latencyKind, "Player 2's injected round trip")
-	fs.duration(&p1.Jitter, "jitter", 0, jitterKind, "Player 1's jitter: 0..J extra per message")
-	fs.duration(&p2.Jitter, "jitter2", 0, jitterKind, "Player 2's jitter")
-	fs.loss(&p1.Loss, "loss", "Player 1's loss")
-	fs.loss(&p2.Loss, "loss2", "Player 2's loss")
-	fs.value(&presetValue{&p1.Preset}, "preset", "Player 1's link `condition`, instead of -latency, -jitter and -loss: "+presetNames())
-	fs.value(&presetValue{&p2.Preset}, "preset2", "Player 2's link `condition`")
-	fs.value(&posValue{&p1.Start}, "start", "Player 1's starting cell `x,y`")
-	fs.value(&posValue{&p2.Start}, "start2", "Player 2's starting cell `x,y`")
-	fs.value(&pressesValue{p: &p1.Presses}, "presses", "Player 1's scripted key presses, `DIRECTION@TIME,...` (the scenario syntax)")
-	fs.value(&pressesValue{p: &p2.Presses}, "presses2", "Player 2's scripted key presses")
-	var predict, reconcile, interpolate bool
-	fs.BoolVar(&predict, "predict", true, "client-side prediction, both players")
-	fs.BoolVar(&reconcile, "reconcile", true, "server reconciliation, both players (needs prediction)")
-	fs.BoolVar(&interpolate, "interpolate", true, "interpolation of the other player, both players")
-	fs.int(&cfg.Rate, "rate", cfg.Rate, rateKind, "server update rate in Hz; 0 = a state right after each processed input")
-	fs.duration(&cfg.MoveTime, "move-time", world.DefaultMoveTime, moveTimeKind, "server speed limit: one move per this time")
-	fs.StringVar(&f.mapPath, "map", "", "map file ('#' wall, '.' floor); default: the embedded map")
-	fs.value(&speedValue{&cfg.Speed}, "speed", "the clock's `speed` at the start: 1x, 1/2, 1/4 or 1/10")
-	fs.seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")
-	fs.BoolVar(&cfg.Paused, "paused", false, "start paused at t=0 (. runs the clock, n steps, Bksp starts the script again)")
-	var pings bool
-	fs.BoolVar(&pings, "pings", true, "show pings, pongs and scores on the strips (h hides them)")
-	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 5: Part I to IV, TCP loss) or a lesson file's path")
-	printLesson := 0
-	fs.IntVar(&printLesson, "print-lesson", 0, "print built-in lesson `N`'s file, to start a lesson of your own from, and exit")
-	f.lag.define(fs, 0) // the articles' timelines zap at once
-	fs.StringVar(&f.logPath, "log", "", "log file; default "+defaultLogPath())
-	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
-	f.rec.define(fs, "the lab (its settings, seeds, scripts and every live key, toggle, slider move, pause and lag spike)", true)
-	if err := fs.parse(args); err != nil {
-		return nil, f, err
-	}
-	if f.lesson != "" && f.rec.path != "" {
-		return nil, f, fs.usageErrorf("-record records the lab's own run, not a lesson: give -lesson or -record, not both")
-	}
-	if printLesson != 0 {
-		text, err := lab.BuiltinLessonText(printLesson)
+// newLab builds the lab its flags describe, on the clock f.wall. It
+// returns no lab and no error when -print-lesson had it print a lesson
+// instead.
+func (f *labFlags) newLab() (*lab.Lab, error) {
+	fs, cfg := f.fs, &f.cfg
+	if f.printLesson != 0 {
+		text, err := lab.BuiltinLessonText(f.printLesson)
 		if err != nil {
-			return nil, f, fmt.Errorf("-print-lesson: %w", err)
+			return nil, fmt.Errorf("-print-lesson: %w", err)
 		}
-		_, err = io.WriteString(out, text)
-		return nil, f, err
+		_, err = io.WriteString(f.out, text)
+		return nil, err
 	}
-	cfg.LagComp, cfg.Unlag, cfg.Protect = f.lag.on, f.lag.unlag, f.lag.protect
-	cfg.HidePings = !pings
-	for _, p := range []*lab.PlayerConfig{p1, p2} {
-		p.Predict, p.Reconcile, p.Interpolate = predict, reconcile && predict, interpolate
+	cfg.HidePings = !f.pings
+	for _, p := range []*lab.PlayerConfig{&cfg.Players[0], &cfg.Players[1]} {
+		p.Predict, p.Reconcile, p.Interpolate = f.predict, f.reconcile && f.predict, f.interpolate
 	}
 	m, err := server.LoadMap(f.mapPath)
 	if err != nil {
-		return nil, f, fs.usageErrorf("-map: %v", err)
+		return nil, fs.Errorf("-map: %v", err)
 	}
 	cfg.Map = m
-	f.cfg = cfg
 	if f.lesson != "" {
 		lesson, err := lab.LoadLesson(f.lesson)
 		if err != nil {
-			return nil, f, fmt.Errorf("-lesson: %w", err)
+			return nil, fmt.Errorf("-lesson: %w", err)
 		}
-		l, err := lab.NewLesson(lesson, cfg, wall)
+		l, err := lab.NewLesson(lesson, *cfg, f.wall)
 		if err != nil {
-			return nil, f, fmt.Errorf("-lesson: %w", err)
+			return nil, fmt.Errorf("-lesson: %w", err)
 		}
-		return l, f, nil
+		return l, nil
 	}
-	l, err := lab.New(cfg, wall)
+	l, err := lab.New(*cfg, f.wall)
 	if err != nil {
-		return nil, f, fs.usageError(err)
+		return nil, &cli.UsageError{Cmd: fs.Name(), Err: err}
 	}
-	return l, f, nil
+	return l, nil
 }
 
 // runLab shows the lab on the terminal until the user quits or a signal
 // comes.
-func runLab(l *lab.Lab, f labFlags) error {
+func runLab(l *lab.Lab, f *labFlags) error {
 	logger, closeLog, path, err := openScreenLog(f.logPath, f.debug)
 	if err != nil {
 		return err
@@ -138,8 +159,8 @@ func runLab(l *lab.Lab, f labFlags) error {
 	}
 	defer done()
 	model := l.Model()
-	if f.rec.path != "" {
-		w, err := record.Create(f.rec.path, replay.LabHeader(f.cfg, recordVersion()), f.rec.max)
+	if f.rec.Path != "" {
+		w, err := record.Create(f.rec.Path, replay.LabHeader(f.cfg, recordVersion()), f.rec.Max)
 		if err != nil {
 			return fmt.Errorf("-record: %w", err)
 		}
@@ -147,23 +168,23 @@ func runLab(l *lab.Lab, f labFlags) error {
 		model = r
 		defer func() {
 			if err := r.Close(); err != nil {
-				fmt.Fprintf(os.Stderr, "gridlag: -record %s: %v\n", f.rec.path, err)
+				fmt.Fprintf(os.Stderr, "gridlag: -record %s: %v\n", f.rec.Path, err)
 				return
 			}
 			end := l.Now()
 			switch at, restarted := r.Restarted(); {
 			case r.Err() == record.ErrFull:
-				sayFull(f.rec.path, f.rec.max, w.Last())
+				sayFull(f.rec.Path, f.rec.Max, w.Last())
 			case restarted:
 				end = at
-				fmt.Fprintf(os.Stderr, "gridlag: the recording %s ended at the restart at t=%.3fs: a recording holds one run of the lab\n", f.rec.path, at.Seconds())
+				fmt.Fprintf(os.Stderr, "gridlag: the recording %s ended at the restart at t=%.3fs: a recording holds one run of the lab\n", f.rec.Path, at.Seconds())
 			}
-			sayRecorded(f.rec.path, w.Size(), end)
+			sayRecorded(f.rec.Path, w.Size(), end)
 		}()
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	logger.Info("lab", "rate", l.Rate(), "speed", l.Speed(), "record", f.rec.path)
+	logger.Info("lab", "rate", l.Rate(), "speed", l.Speed(), "record", f.rec.Path)
 	return tui.RunLab(screen, model, tui.Options{LogPath: path, Title: "gridlag lab", Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
 }
 
@@ -189,9 +210,7 @@ func (v *speedValue) Set(s string) error {
 }
 
 func labUsage(w io.Writer) {
-	fmt.Fprintf(w, `Usage: gridlag lab [flags]
-
-Gambetta's demo in the terminal: Player 1, the server and Player 2 side by
+	fmt.Fprintf(w, `Gambetta's demo in the terminal: Player 1, the server and Player 2 side by
 side, on the real server and client cores over simulated links, with every
 message in flight drawn between the boards. The clock can run at 1x, 1/2,
 1/4 or 1/10, pause and step one event at a time. By default Player 1 starts

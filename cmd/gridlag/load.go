@@ -11,61 +11,67 @@ import (
 	"syscall"
 	"time"
 
+	"gridlag/internal/cli"
 	"gridlag/ops/loadgen"
 	"gridlag/protocol"
 )
 
-func loadMain(args []string, out io.Writer) error {
+var loadCommand = &command{name: "load", args: "HOST:PORT", usage: "[flags]", most: 1,
+	does:  "measure a server with light players",
+	build: loadBuild, head: loadUsage}
+
+// loadBuild builds the flags of gridlag load.
+func loadBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 	var o loadgen.Options
 	var asJSON bool
 	var addrs string
-	fs := newFlagSet("gridlag load", out, loadUsage)
-	fs.StringVar(&o.Addr, "connect", "", "the server to measure, HOST:PORT (required)")
-	fs.int(&o.N, "n", 100, loadRunKind, "number of players")
-	fs.duration(&o.Duration, "duration", 10*time.Second, lengthKind, "how long the players walk once all are connected; 0 = until interrupted")
-	fs.duration(&o.Ramp, "ramp", 0, lengthKind, "connect the players evenly over this time; 0 = 1s per 1000 players")
-	fs.duration(&o.MoveTime, "move-time", 0, lengthKind, "time between two inputs of a player; 0 = the server's speed limit, from its Welcome")
+	fs := cli.New("gridlag load")
+	fs.StringVar(&o.Addr, "connect", "", "the server to measure, HOST:PORT: the same as the argument")
+	fs.Int(&o.N, "n", 100, loadgen.PlayersRange, "number of players")
+	fs.Duration(&o.Duration, "duration", 10*time.Second, cli.Length, "how long the players walk once all are connected; 0 = until interrupted")
+	fs.Duration(&o.Ramp, "ramp", 0, cli.Length, "connect the players evenly over this time; 0 = 1s per 1000 players")
+	fs.Duration(&o.MoveTime, "move-time", 0, cli.Length, "time between two inputs of a player; 0 = the server's speed limit, from its Welcome")
+	fs.Duration(&o.HandshakeTimeout, "handshake-timeout", loadgen.DefaultHandshakeTimeout, cli.Length, "how long a player's connection has to be welcomed; past it, it counts as refused (timed out)")
 	fs.StringVar(&o.NamePrefix, "name", loadgen.DefaultNamePrefix, "name prefix: load-1, load-2, ... (the players say they are bots)")
-	fs.seed(&o.Seed, "seed", 0, "seed of the walks; 0 = from the clock")
+	fs.Seed(&o.Seed, "seed", 0, "seed of the walks; 0 = from the clock")
 	fs.StringVar(&addrs, "addrs", "", "source addresses to spread the connections over, e.g. 127.0.0.2-127.0.0.9 (loopback aliases); default: the system's choice")
-	fs.int(&o.Rooms, "rooms", 0, roomsKind, "spread the players over this many rooms of the server (room-1, room-2, ...); 0 = its default room")
+	fs.Int(&o.Rooms, "rooms", 0, loadgen.RoomsRange, "spread the players over this many rooms of the server (room-1, room-2, ...); 0 = its default room")
 	fs.StringVar(&o.ServerMetrics, "server-metrics", "", "the server's Prometheus metrics, e.g. http://127.0.0.1:9100/metrics (its -metrics address): read when the walk starts and ends, for its ticks, CPU and RSS during the walk")
 	fs.BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
-	if err := fs.parse(args); err != nil {
-		return err
-	}
-	if o.Addr == "" {
-		return fs.usageErrorf("-connect HOST:PORT is required")
-	}
-	if err := protocol.CheckPlayerName(fmt.Sprintf("%s-%d", o.NamePrefix, o.N), true); err != nil {
-		return fs.usageErrorf("-name %q: the players' names (%s-1 to %s-%d): %w", o.NamePrefix, o.NamePrefix, o.NamePrefix, o.N, err)
-	}
-	if o.Rooms > o.N {
-		return fs.usageErrorf("-rooms %d: more rooms than the %d players", o.Rooms, o.N)
-	}
-	if addrs != "" {
+	return fs, func(args []string) error {
 		var err error
-		if o.LocalAddrs, err = loadgen.ParseAddrs(addrs); err != nil {
-			return fs.usageErrorf("-addrs %s: %w", addrs, err)
+		if o.Addr, err = serverArg(fs, o.Addr, args); err != nil {
+			return err
 		}
+		if err := protocol.CheckPlayerName(fmt.Sprintf("%s-%d", o.NamePrefix, o.N), true); err != nil {
+			return fs.Errorf("-name %q: the players' names (%s-1 to %s-%d): %w", o.NamePrefix, o.NamePrefix, o.NamePrefix, o.N, err)
+		}
+		if o.Rooms > o.N {
+			return fs.Errorf("-rooms %d: more rooms than the %d players", o.Rooms, o.N)
+		}
+		if addrs != "" {
+			if o.LocalAddrs, err = loadgen.ParseAddrs(addrs); err != nil {
+				return fs.Errorf("-addrs %s: %w", addrs, err)
+			}
+		}
+		if o.Seed == 0 {
+			o.Seed = time.Now().UnixNano()
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		sum, err := loadgen.Run(ctx, o)
+		if err != nil {
+			return err
+		}
+		write := sum.WriteText
+		if asJSON {
+			write = sum.WriteJSON
+		}
+		if err := write(out); err != nil {
+			return err
+		}
+		return shortfall(sum, o.N)
 	}
-	if o.Seed == 0 {
-		o.Seed = time.Now().UnixNano()
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	sum, err := loadgen.Run(ctx, o)
-	if err != nil {
-		return err
-	}
-	write := sum.WriteText
-	if asJSON {
-		write = sum.WriteJSON
-	}
-	if err := write(out); err != nil {
-		return err
-	}
-	return shortfall(sum, o.N)
 }
 
 // shortfall is why a load run did not measure what it was asked to (exit
@@ -91,9 +97,7 @@ func shortfall(sum loadgen.Summary, n int) error {
 }
 
 func loadUsage(w io.Writer) {
-	fmt.Fprint(w, `Usage: gridlag load -connect HOST:PORT [flags]
-
-Drives N light players from one process to measure a server: no client
+	fmt.Fprint(w, `Drives N light players from one process to measure a server: no client
 core, no view; each walks at the speed limit, answers Pings and reads the
 acknowledgement of each State. Then prints inputs sent and acknowledged,
 round-trip p50/p99/max (from an input to the first State acknowledging it),

@@ -3,15 +3,13 @@
 // interpolation over an injected latency.
 //
 //	gridlag                       play on an embedded local server (with bots)
-//	gridlag -connect HOST:PORT    play on a remote server
-//	gridlag -server -addr :7777   run a headless server (add -ssh :2222 for SSH players)
-//	gridlag scenario              replay Gambetta's timelines on a virtual clock
+//	gridlag play HOST:PORT        play on a remote server
+//	gridlag serve                 run a server (add -ssh :2222 for SSH players)
 //	gridlag lab                   Player 1, the server and Player 2 side by side, slowed down
-//	gridlag replay FILE           play a recording again, or with one thing changed
-//	gridlag bots -connect H:P     run headless players and print a summary
-//	gridlag load -connect H:P     drive many light players to measure a server
+//	gridlag help                  every command, one line each
 //
-// This file and its siblings only parse flags and wire the packages.
+// Each command's flags are registered by the packages it runs (commands.go
+// lists them); this package parses them and calls into the packages.
 package main
 
 import (
@@ -19,15 +17,23 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
+	"syscall"
+
+	"gridlag/internal/cli"
 )
+
+// stopSignals end gridlag: Ctrl-C, SIGTERM (a service manager), SIGHUP
+// (the terminal went away).
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 func main() {
 	err := run(os.Args[1:], os.Stdout)
-	var ue *usageError
+	var ue *cli.UsageError
 	switch {
+	case errors.As(err, &ue) && ue.Cmd == "gridlag": // no command: an old form, or none known
+		fmt.Fprintf(os.Stderr, "gridlag: %v\nRun 'gridlag help' for the commands, 'gridlag help old' for the old forms.\n", ue.Err)
 	case errors.As(err, &ue):
-		fmt.Fprintf(os.Stderr, "%s: %v\nRun '%s -help' for its flags.\n", ue.cmd, ue.err, ue.cmd)
+		fmt.Fprintf(os.Stderr, "%s: %v\nRun '%s -help' for its flags.\n", ue.Cmd, ue.Err, ue.Cmd)
 	case errors.As(err, new(*refusedError)):
 		fmt.Fprintln(os.Stderr, "gridlag:", err)
 	case err != nil && (exitCode(err) != 0 || stopped(err)):
@@ -36,34 +42,11 @@ func main() {
 	os.Exit(exitCode(err))
 }
 
-// modes are the first words gridlag takes; without one it plays.
-var modes = []string{"scenario", "lab", "replay", "bots", "load", "version", "help"}
-
-// run runs the mode args ask for.
+// run runs the command args ask for, writing what it prints to out.
 func run(args []string, out io.Writer) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return gameMain(args)
+	inv, err := parse(args, out)
+	if err != nil {
+		return err
 	}
-	switch mode, rest := args[0], args[1:]; mode {
-	case "scenario":
-		return scenarioMain(rest, out)
-	case "lab":
-		return labMain(rest, out)
-	case "replay":
-		return replayMain(rest, out)
-	case "bots":
-		return botsMain(rest, out)
-	case "load":
-		return loadMain(rest, out)
-	case "version", "help":
-		if len(rest) > 0 {
-			return &usageError{cmd: "gridlag", err: fmt.Errorf("unexpected argument %q after %s", rest[0], mode)}
-		}
-		if mode == "help" {
-			return gameMain([]string{"-help"})
-		}
-		return readBuild().print(out)
-	}
-	return &usageError{cmd: "gridlag", err: fmt.Errorf("unexpected argument %q: the modes are %s (or none, to play)",
-		args[0], strings.Join(modes, ", "))}
+	return inv.run(inv.args)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,8 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/internal/doctest"
+	"gridlag/ops/host"
 	"gridlag/ops/metrics"
 	"gridlag/protocol"
 	"gridlag/server"
@@ -25,20 +26,28 @@ import (
 	"gridlag/server/world"
 )
 
-// parseGame parses a game's command line as gridlag does and returns its
-// flags, without starting anything.
-func parseGame(t *testing.T, args ...string) gameFlags {
+// parseGame parses a server's command line as gridlag does and returns
+// its host's configuration, without starting anything.
+func parseGame(t *testing.T, args ...string) host.Config {
 	t.Helper()
-	var f gameFlags
-	serveGame = func(parsed gameFlags) error { f = parsed; return nil }
-	defer func() { serveGame = serveMain }()
+	var c host.Config
+	served := false
+	serveHost = func(_ context.Context, parsed host.Config) error { c, served = parsed, true; return nil }
+	defer func() { serveHost = host.Run }()
 	if err := run(args, io.Discard); err != nil {
 		t.Fatalf("gridlag %s: %v", strings.Join(args, " "), err)
 	}
-	if !f.serve {
+	if !served {
 		t.Fatalf("gridlag %s: not a server", strings.Join(args, " "))
 	}
-	return f
+	return c
+}
+
+// startGame starts c's services, logging to logs, with hook (if any)
+// completing the server's options.
+func startGame(c host.Config, logs io.Writer, hook func(*server.Options)) (*host.Host, error) {
+	c.Addr, c.Logger, c.Hook = "127.0.0.1:0", log.New(logs), hook
+	return host.Start(c)
 }
 
 // webURLs returns the URLs of the addresses the start line in logs gives
@@ -57,15 +66,7 @@ func webURLs(t *testing.T, logs string, flags ...string) []string {
 }
 
 // probe GETs url and returns the status code and the body.
-func probe(url string) (int, string, error) {
-	resp, err := http.Get(url)
-	if err != nil {
-		return 0, "", err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(body), err
-}
+func probe(url string) (int, string, error) { return admittest.Get(url) }
 
 // TestHealthThroughStartStallAndDrain polls /healthz and /readyz, on
 // -metrics and on -health, through a game's start, a world stuck (in the
@@ -90,11 +91,11 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 		}
 	}
 	logs := &admittest.Log{}
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, hook)
+	g, err := startGame(f, logs, hook)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer g.close()
+	defer g.Close()
 	urls := webURLs(t, logs.String(), "metrics", "health")
 	// expect polls path on both addresses until it answers code with a
 	// text starting with text; before that, only the answers in passing
@@ -102,34 +103,40 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 	expect := func(when, path string, code int, text string, passing ...string) {
 		t.Helper()
 		for _, base := range urls {
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				got, body, err := probe(base + path)
+			var (
+				got  int
+				body string
+			)
+			admittest.Eventually(t, func() bool {
+				var err error
+				got, body, err = probe(base + path)
 				if err != nil {
 					t.Fatalf("%s: GET %s%s: %v", when, base, path, err)
 				}
 				if got == code && strings.HasPrefix(body, text) && strings.HasSuffix(body, "\n") {
-					break
+					return true
 				}
 				ok := false
 				for _, p := range passing {
 					ok = ok || strings.HasPrefix(fmt.Sprint(got, " ", body), p)
 				}
-				if !ok || time.Now().After(deadline) {
+				if !ok {
 					t.Fatalf("%s: GET %s%s answered %d %q, want %d %q", when, base, path, got, body, code, text)
 				}
-				time.Sleep(5 * time.Millisecond)
-			}
+				return false
+			}, func() string {
+				return fmt.Sprintf("%s: GET %s%s answered %d %q, want %d %q", when, base, path, got, body, code, text)
+			})
 		}
 	}
 	notYet := "503 not serving"
 	expect("start", "/healthz", 200, "ok", notYet)
 	expect("start", "/readyz", 200, "ready: 0 of 1000 players", notYet)
 
-	ada := joinGame(t, g.addr)
+	ada := joinGame(t, g.Addr())
 	expect("ada playing", "/readyz", 200, "ready: 1 of 1000 players", "200 ready: 0 of 1000 players")
 
-	nc, err := net.Dial("tcp", g.addr)
+	nc, err := net.Dial("tcp", g.Addr())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,12 +153,12 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 	expect("going again", "/healthz", 200, "ok", "503 stalled")
 	expect("going again", "/readyz", 200, "ready: 2 of 1000 players", "503 stalled", "200 ready: 1 of")
 
-	g.srv.Drain(10 * time.Second)
+	g.Server().Drain(10 * time.Second)
 	expect("draining", "/readyz", 503, "draining: server stopping in ")
 	expect("draining", "/healthz", 200, "ok")
 	ada.until("the drain's Notice", func(m protocol.Message) bool { _, ok := m.(*protocol.Notice); return ok })
 
-	g.close()
+	g.Close()
 	for _, base := range urls {
 		if code, body, err := probe(base + "/healthz"); err == nil {
 			t.Errorf("after close: GET %s/healthz answered %d %q", base, code, body)
@@ -166,12 +173,12 @@ func TestOneStartLine(t *testing.T) {
 	f := parseGame(t, "-server", "-metrics", "127.0.0.1:0", "-rate", "30", "-max-players", "200", "-move-time", "100ms",
 		"-ssh", "127.0.0.1:0", "-ssh-key", filepath.Join(t.TempDir(), "key"), "-summary", "0", "-drain", "0s")
 	logs := &admittest.Log{}
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
+	g, err := startGame(f, logs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer g.close()
-	joinGame(t, g.addr) // the game port serves: its listen line, if any, came before
+	defer g.Close()
+	joinGame(t, g.Addr()) // the game port serves: its listen line, if any, came before
 	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
 	var starts []string
 	for _, l := range lines {
@@ -200,7 +207,7 @@ func TestChangedSettings(t *testing.T) {
 		{[]string{"-server", "-bots", "0", "-rate", "20", "-addr", ":7000"}, "[]"},
 		{[]string{"-server", "-bots", "3", "-lagcomp=false", "-map-gen", "64x32", "-seed", "7"}, "[bots 3 lagcomp false map-gen 64x32 seed 7]"},
 	} {
-		if got := fmt.Sprint(parseGame(t, c.args...).ops.changed); got != c.want {
+		if got := fmt.Sprint(parseGame(t, c.args...).Settings); got != c.want {
 			t.Errorf("gridlag %s: settings %s, want %s", strings.Join(c.args, " "), got, c.want)
 		}
 	}
@@ -212,15 +219,15 @@ func TestChangedSettings(t *testing.T) {
 func TestSummaryLinesOnAShortInterval(t *testing.T) {
 	f := parseGame(t, "-server", "-summary", "20ms", "-drain", "0s")
 	logs := &admittest.Log{}
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
+	g, err := startGame(f, logs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer g.close()
-	line := regexp.MustCompile(`(?m)^INFO summary players=(\d+) spectators=0 rooms=1 joins=(\d+) leaves=(\d+) tick_p50=\S+ tick_p99=\S+ bytes_out=\S+/s states_out=\S+/s refused=(\S+)$`)
+	defer g.Close()
+	line := regexp.MustCompile(`(?m)^INFO summary players=(\d+) spectators=0 rooms=1 joins=(\d+) leaves=(\d+) tick_p50=\S+ tick_p99=\S+ bytes_out=\S+/s states_out=\S+/s refused=(\S+) rss=\d\S*B heap=\d\S*B$`)
 	waitLine := func(what string, ok func(players, joins, leaves int) bool) {
 		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		admittest.Eventually(t, func() bool {
 			joins, leaves := 0, 0
 			var last []string
 			for _, m := range line.FindAllStringSubmatch(logs.String(), -1) {
@@ -229,20 +236,16 @@ func TestSummaryLinesOnAShortInterval(t *testing.T) {
 				fmt.Sscan(m[3], &l)
 				joins, leaves, last = joins+j, leaves+l, m
 			}
-			if last != nil {
-				var players int
-				fmt.Sscan(last[1], &players)
-				if ok(players, joins, leaves) {
-					return
-				}
+			if last == nil {
+				return false
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no summary line says %s:\n%s", what, logs)
-			}
-		}
+			var players int
+			fmt.Sscan(last[1], &players)
+			return ok(players, joins, leaves)
+		}, func() string { return fmt.Sprintf("no summary line says %s:\n%s", what, logs) })
 	}
 	waitLine("an idle server", func(p, j, l int) bool { return p == 0 && j == 0 && l == 0 })
-	ada := joinGame(t, g.addr)
+	ada := joinGame(t, g.Addr())
 	waitLine("ada playing", func(p, j, l int) bool { return p == 1 && j == 1 && l == 0 })
 	ada.send(&protocol.Bye{})
 	waitLine("ada gone", func(p, j, l int) bool { return p == 0 && j == 1 && l == 1 })
@@ -252,12 +255,12 @@ func TestSummaryLinesOnAShortInterval(t *testing.T) {
 func TestSummaryOff(t *testing.T) {
 	f := parseGame(t, "-server", "-summary", "0")
 	logs := &admittest.Log{}
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
+	g, err := startGame(f, logs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	joinGame(t, g.addr)
-	g.close()
+	joinGame(t, g.Addr())
+	g.Close()
 	if strings.Contains(logs.String(), "INFO summary") {
 		t.Errorf("-summary 0 logged a summary:\n%s", logs)
 	}
@@ -282,7 +285,7 @@ func TestBusyHealthAddressIsAnError(t *testing.T) {
 	}
 	defer busy.Close()
 	f := parseGame(t, "-server", "-health", busy.Addr().String())
-	if _, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(io.Discard), 0, nil); err == nil || !strings.HasPrefix(err.Error(), "-health "+busy.Addr().String()+": ") {
+	if _, err := startGame(f, io.Discard, nil); err == nil || !strings.HasPrefix(err.Error(), "-health "+busy.Addr().String()+": ") {
 		t.Errorf("startGame with a busy -health: %v", err)
 	}
 }
@@ -345,6 +348,7 @@ func TestMakeBuildStampsTheCommit(t *testing.T) {
 // TestInviteFriendsInTmux: a local game that also serves SSH says on the
 // screen (its title line) and in the log what to give friends.
 func TestInviteFriendsInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -366,53 +370,54 @@ func TestInviteFriendsInTmux(t *testing.T) {
 	}
 }
 
-// TestReadmeStartAndSummaryLines: the README's start line is what gridlag
-// logs for the command above it (the time, the build, the host key and the
-// addresses bound aside, which vary), and its summary line is what gridlag
-// logs for those figures.
+// TestReadmeStartAndSummaryLines: the start line the documentation shows
+// is what gridlag logs for the command above it (the time, the build, the
+// host key and the addresses bound aside, which vary), and its summary
+// line is what gridlag logs for those figures.
 func TestReadmeStartAndSummaryLines(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(readme), "\n")
-	i := slices.IndexFunc(lines[:len(lines)-1], func(l string) bool { return strings.HasPrefix(l, "$ bin/gridlag -server ") })
-	if i < 0 || !strings.Contains(lines[i+1], " INFO gridlag server ") {
-		t.Fatal("the README shows no `$ bin/gridlag -server ...` followed by its start line")
+	page, at := doctest.Containing(t, "\n$ bin/gridlag serve ")
+	lines := strings.Split(page.Text[at+1:], "\n")
+	const i = 0 // the command's line
+	if len(lines) < 2 || !strings.Contains(lines[i+1], " INFO gridlag server ") {
+		t.Fatalf("%s shows no `$ bin/gridlag serve ...` followed by its start line", page.Path)
 	}
 	readmeStart := lines[i+1]
 	j := slices.IndexFunc(lines[i:], func(l string) bool { return strings.Contains(l, " INFO summary ") })
 	if j < 0 {
-		t.Fatal("the README shows no summary line after the start line")
+		t.Fatalf("%s shows no summary line after the start line", page.Path)
 	}
 	readmeSummary := lines[i+j]
 
-	// The start line, logged by a game started with the README's command
+	// The start line, logged by a game started with the page's command
 	// (its addresses on loopback: what it binds is set aside).
 	f := parseGame(t, strings.Fields(strings.TrimPrefix(lines[i], "$ bin/gridlag "))...)
-	f.addr, f.sshKey = "127.0.0.1:0", filepath.Join(t.TempDir(), "key")
-	for _, a := range []*string{&f.ssh, &f.scale.metrics, &f.ops.health} {
+	f.Addr, f.SSH.HostKeyPath = "127.0.0.1:0", filepath.Join(t.TempDir(), "key")
+	for _, a := range []*string{&f.SSHAddr, &f.MetricsAddr, &f.HealthAddr} {
 		if *a != "" {
 			*a = "127.0.0.1:0"
 		}
 	}
 	var logs bytes.Buffer
-	g, err := startGame(context.Background(), f, f.addr, log.NewWithOptions(&logs, logOptions(log.InfoLevel)), 0, nil)
+	f.Logger = log.NewWithOptions(&logs, logOptions(log.InfoLevel))
+	g, err := host.Start(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g.close()
+	g.Close()
 	start := regexp.MustCompile(`(?m)^.* INFO gridlag server .*$`).FindString(logs.String())
 	varying := regexp.MustCompile(`^\d{4}/\d\d/\d\d \d\d:\d\d:\d\d |\b(version|go|hostkey|addr|ssh|metrics|health)=\S+`)
-	aside := func(line string) string { return varying.ReplaceAllString(line, "<$1>") }
+	// serveMain adds the memory limit it set (the machine's), which a
+	// game started here does not set.
+	limit := regexp.MustCompile(` memory_limit="[^"]*"`)
+	aside := func(line string) string { return varying.ReplaceAllString(limit.ReplaceAllString(line, ""), "<$1>") }
 	if aside(start) != aside(readmeStart) {
-		t.Errorf("gridlag %s logs\n%s\nthe README shows\n%s", strings.Join(strings.Fields(lines[i])[2:], " "), start, readmeStart)
+		t.Errorf("gridlag %s logs\n%s\n%s shows\n%s", strings.Join(strings.Fields(lines[i])[2:], " "), start, page.Path, readmeStart)
 	}
 	if v := regexp.MustCompile(` version=(\S+) `).FindStringSubmatch(readmeStart); v == nil || !strings.HasPrefix(v[1], version+"+") {
-		t.Errorf("the README's start line names version %v, want %s+COMMIT", v, version)
+		t.Errorf("%s's start line names version %v, want %s+COMMIT", page.Path, v, version)
 	}
 
-	// The summary line, logged for the README's figures at its time.
+	// The summary line, logged for the page's figures at its time.
 	when, err := time.ParseInLocation("2006/01/02 15:04:05", readmeSummary[:19], time.Local)
 	if err != nil {
 		t.Fatal(err)
@@ -420,11 +425,12 @@ func TestReadmeStartAndSummaryLines(t *testing.T) {
 	opts := logOptions(log.InfoLevel)
 	opts.TimeFunction = func(time.Time) time.Time { return when }
 	var out bytes.Buffer
-	logSummary(log.NewWithOptions(&out, opts), metrics.Summary{
+	host.LogSummary(log.NewWithOptions(&out, opts), metrics.Summary{
 		Players: 8, Rooms: 1, Joins: 11, Leaves: 3, TickP50: 0.0001, TickP99: 0.0005,
 		BytesOut: 7780, StatesOut: 251, Refused: []metrics.Count{{Kind: "malformed", N: 3}},
+		RSS: 41_200_000, HeapInUse: 14_600_000,
 	})
 	if got := strings.TrimSuffix(out.String(), "\n"); got != readmeSummary {
-		t.Errorf("gridlag logs\n%s\nthe README shows\n%s", got, readmeSummary)
+		t.Errorf("gridlag logs\n%s\n%s shows\n%s", got, page.Path, readmeSummary)
 	}
 }

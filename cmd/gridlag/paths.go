@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 
 	"github.com/charmbracelet/log"
+
+	"gridlag/protocol"
 )
 
 // stateDir is where gridlag keeps its log and SSH host key:
@@ -61,4 +63,20 @@ func openScreenLog(path string, debug bool) (*log.Logger, func(), string, error)
 		return nil, nil, "", fmt.Errorf("log file: %w", err)
 	}
 	return logger, closeLog, path, nil
+}
+
+// level is the log's level: debug with -debug.
+func level(debug bool) log.Level {
+	if debug {
+		return log.DebugLevel
+	}
+	return log.InfoLevel
+}
+
+// defaultName is -name's default: the login name, as a player's name.
+func defaultName() string {
+	if n := protocol.SanitizeName(os.Getenv("USER")); n != "" {
+		return n
+	}
+	return "player"
 }

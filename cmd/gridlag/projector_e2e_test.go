@@ -31,34 +31,36 @@ func boardSpan(screen string) (w, h int) {
 }
 
 // TestProjectorInTmux runs a real server whose own terminal teaches room
-// 3b (-teach), with three bots in its default room, and real terminals:
-// a projector of the default room at 160x45 shows the board over half
-// the window, the round's clock and the scoreboard of the bots; a
-// projector of room 3b at 160x45, where stud2 (a terminal player on a
+// 3b (gridlag teach 3b), with three bots in its default room, and real
+// terminals: a projector of the default room at 160x45 (gridlag watch)
+// shows the board over half the window, the round's clock and the
+// scoreboard of the bots; a projector of room 3b at 160x45 (the old
+// form, -connect -spectate -room 3b), where stud2 (a terminal player on a
 // round trip of a second) and stud3 play, follows stud2 once the teacher
 // presses f: it says so, stud2's screen says it is on the projector, and
 // stud2's press of RIGHT shows on the projector as its avatar's cell and
 // #1 → in its ledger, until the server's word.
 func TestProjectorInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
 	bin := buildBinary(t)
 	addr := freeAddr(t)
 	state := t.TempDir()
-	teacher := newTmux(t, 120, 40, fmt.Sprintf("XDG_STATE_HOME=%s %s -server -addr %s -bots 3 -teach 3b -name hopper -drain 0s -log %s; echo EXIT=$?; sleep 60",
+	teacher := newTmux(t, 120, 40, fmt.Sprintf("XDG_STATE_HOME=%s %s teach 3b -addr %s -bots 3 -name hopper -drain 0s -log %s; echo EXIT=$?; sleep 60",
 		state, bin, addr, filepath.Join(t.TempDir(), "server.log")))
 	teacher.waitFor("teaching", "room 3b", "Class")
 	waitListening(t, addr)
 
-	room := newTmux(t, 160, 45, fmt.Sprintf("XDG_STATE_HOME=%s %s -connect %s -spectate; echo EXIT=$?; sleep 60", state, bin, addr))
+	room := newTmux(t, 160, 45, fmt.Sprintf("XDG_STATE_HOME=%s %s watch %s; echo EXIT=$?; sleep 60", state, bin, addr))
 	s := room.waitFor("Round 1 ", " left", "bot-1", "bot-2", "bot-3", "tick ")
 	if w, h := boardSpan(s); 2*w*h < 160*45 {
 		t.Fatalf("the projector's board spans %dx%d of 160x45, less than half:\n%s", w, h, s)
 	}
 	t.Logf("the projector of the default room at 160x45:\n%s", s)
 
-	stud2 := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s -connect %s -room 3b -name stud2 -latency 1s; echo EXIT=$?; sleep 60", state, bin, addr))
+	stud2 := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s play %s -room 3b -name stud2 -latency 1s; echo EXIT=$?; sleep 60", state, bin, addr))
 	stud2.waitFor("▶ stud2", "you (")
 	stud3 := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s -connect %s -room 3b -name stud3; echo EXIT=$?; sleep 60", state, bin, addr))
 	stud3.waitFor("▶ stud3", "you (")

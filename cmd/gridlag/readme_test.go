@@ -2,50 +2,57 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"slices"
+	"fmt"
 	"strings"
 	"testing"
+
+	"gridlag/internal/doctest"
 )
 
 // TestHelpListsEveryModeAsTheReadmeDoes: gridlag -help lists every way
-// of running gridlag, every mode run takes among them, and the README's
-// "Modes and flags" block is the same list.
+// of running gridlag, every command run takes among them, says where the
+// old forms went, and the README's table of the commands is the same
+// list: each command's line and what it does.
 func TestHelpListsEveryModeAsTheReadmeDoes(t *testing.T) {
 	var help, lines bytes.Buffer
-	gameUsage(&help)
-	writeUsageLines(&lines, "", "  ")
+	writeHelp(&help)
+	writeUsageLines(&lines)
 	if !strings.Contains(help.String(), lines.String()) {
 		t.Errorf("gridlag -help does not list the modes:\n%s", help.String())
 	}
-	for _, mode := range modes {
-		if !strings.Contains(lines.String(), "  gridlag "+mode+" ") && !strings.Contains(lines.String(), "  gridlag "+mode+"\n") {
-			t.Errorf("gridlag -help does not list the mode %q:\n%s", mode, lines.String())
+	for _, c := range commands {
+		if !strings.Contains(lines.String(), "  gridlag "+c.name+" ") && !strings.Contains(lines.String(), "  gridlag "+c.name+"\n") {
+			t.Errorf("gridlag -help does not list the mode %q:\n%s", c.name, lines.String())
 		}
 	}
-	for _, l := range usageLines {
-		if word := strings.Fields(l.cmd)[1]; !strings.HasPrefix(word, "-") && !strings.HasPrefix(word, "[") && !slices.Contains(modes, word) {
-			t.Errorf("-help lists %q, which is no mode gridlag runs", l.cmd)
+	for _, line := range strings.Split(strings.TrimSpace(lines.String()), "\n") {
+		if word := strings.Fields(line)[0]; word == "gridlag" && lookup(strings.Fields(line)[1]) == nil {
+			t.Errorf("-help lists %q, which is no mode gridlag runs", line)
 		}
 	}
-	for _, flag := range []string{"-spectate", "-room NAME", "-lobby", "-server"} {
-		if !strings.Contains(lines.String(), flag) {
-			t.Errorf("-help has no usage line with %s", flag)
+	if !strings.Contains(lines.String(), "-room NAME") {
+		t.Errorf("-help has no usage line with -room NAME")
+	}
+	for _, flag := range []string{"-spectate", "-lobby", "-server", "-connect", "-teach"} {
+		if !strings.Contains(help.String(), flag) {
+			t.Errorf("-help does not say where the old form %s went", flag)
 		}
 	}
 
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+	// The README's table of the commands is the same list.
+	readme := doctest.Pages(t)[0]
+	_, rest, ok := strings.Cut(readme.Text, "\n"+commandsTableHead+"\n| --- | --- |\n")
+	if !ok {
+		t.Fatalf("%s has no table of the commands (%s)", readme.Path, commandsTableHead)
 	}
-	_, rest, ok := strings.Cut(string(readme), "## Modes and flags\n\n```\n")
-	block, _, closed := strings.Cut(rest, "```")
-	if !ok || !closed {
-		t.Fatal("the README has no \"Modes and flags\" block")
+	var want strings.Builder
+	for _, c := range commands {
+		fmt.Fprintf(&want, "| `%s` | %s |\n", strings.ReplaceAll(c.line(), "|", "\\|"), c.does)
 	}
-	var want bytes.Buffer
-	writeUsageLines(&want, "bin/", "")
-	if block != want.String() {
-		t.Errorf("the README's \"Modes and flags\" block is\n%s\n-help's list (with bin/) is\n%s", block, want.String())
+	if table, _, _ := strings.Cut(rest, "\n\n"); table+"\n" != want.String() {
+		t.Errorf("%s's table of the commands is\n%s\n-help's list makes it\n%s", readme.Path, table, want.String())
 	}
 }
+
+// commandsTableHead is the head of the README's table of the commands.
+const commandsTableHead = "| command | does |"

@@ -12,15 +12,25 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"gridlag/client"
+	"gridlag/internal/cli"
 	"gridlag/lab"
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
 	"gridlag/lab/scenario"
+	"gridlag/server/world"
 	"gridlag/tui"
 )
 
+var replayCommand = &command{name: "replay", args: "FILE", usage: "[flags]", least: 1, most: 1,
+	missing: "the recording to replay is missing: gridlag replay FILE", more: "one recording at a time",
+	does:  "play a recording again, or with one thing changed",
+	build: replayBuild, head: replayUsage}
+
 // replayFlags are the flags of `gridlag replay`.
 type replayFlags struct {
+	fs      *cli.FlagSet
+	out     io.Writer
 	asJSON  bool
 	table   bool
 	svg     string
@@ -38,36 +48,36 @@ type replayFlags struct {
 	link                                string
 }
 
-func replayMain(args []string, out io.Writer) error {
-	var f replayFlags
-	fs := newFlagSet("gridlag replay", out, replayUsage)
+// replayBuild builds the flags of gridlag replay.
+func replayBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
+	f := &replayFlags{fs: cli.New("gridlag replay"), out: out}
+	fs := f.fs
 	fs.BoolVar(&f.asJSON, "json", false, "print the timeline as gridlag scenario -json does (a scenario's recording: byte for byte); with a what-if, each line that differs from the recording has \"differs\": true and \"original\"")
 	fs.BoolVar(&f.table, "table", false, "print the timeline as gridlag scenario does, then each difference from the recording")
 	fs.StringVar(&f.svg, "svg", "", "draw the run as a sequence diagram (SVG) into `FILE`")
-	fs.StringVar(&f.rec.cast, "cast", "", "record the replay's screen into `FILE`, an asciicast v2 that asciinema plays")
-	f.rec.max = record.DefaultMax
-	fs.value(&sizeValue{p: &f.rec.max, r: recordSize}, "record-max", fmt.Sprintf("the largest -cast file (a `size`, %v)", recordSize))
-	f.maxSize = record.DefaultMax
-	fs.value(&sizeValue{p: &f.maxSize, r: recordSize}, "max-size", fmt.Sprintf("the largest recording read (a `size`, %v)", recordSize))
-	fs.value(&speedValue{&f.speed}, "speed", "the replay clock's `speed` at the start: 1x, 1/2, 1/4 or 1/10")
-	fs.duration(&f.at, "at", 0, lengthKind, "open the replay's screen paused at this time of the recording")
-	fs.StringVar(&f.logPath, "log", "", "log file; default "+defaultLogPath())
+	f.rec.defineCast(fs, "the replay's screen")
+	fs.Size(&f.maxSize, "max-size", record.DefaultMax, record.SizeRange, "the largest recording read")
+	fs.Checked(&speedValue{&f.speed}, "speed", "the replay clock's `speed` at the start: 1x, 1/2, 1/4 or 1/10")
+	fs.Duration(&f.at, "at", 0, cli.Length, "open the replay's screen paused at this time of the recording")
+	fs.StringVar(&f.logPath, "log", defaultLogPath(), "log file")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	fs.BoolVar(&f.predict, "predict", true, "what-if: client-side prediction (both players)")
 	fs.BoolVar(&f.reconcile, "reconcile", true, "what-if: server reconciliation (both players; on turns prediction on)")
 	fs.BoolVar(&f.interp, "interp", true, "what-if: interpolation of other players (both players)")
-	fs.duration(&f.latency, "latency", 0, latencyKind, "what-if: Player 1's injected round trip")
-	fs.duration(&f.jitter, "jitter", 0, jitterKind, "what-if: Player 1's jitter (a scenario's rival shares it)")
-	fs.loss(&f.loss, "loss", "what-if: Player 1's loss (a scenario's rival shares it)")
-	fs.int(&f.rate, "rate", 0, rateKind, "what-if: the server's update rate in Hz; 0 = a state per processed input")
+	fs.Duration(&f.latency, "latency", 0, client.LatencyRange, "what-if: Player 1's injected round trip")
+	fs.Duration(&f.jitter, "jitter", 0, client.JitterRange, "what-if: Player 1's jitter (a scenario's rival shares it)")
+	client.LossFlag(fs, &f.loss, "loss", "what-if: Player 1's loss (a scenario's rival shares it)")
+	fs.Int(&f.rate, "rate", 0, world.RateRange, "what-if: the server's update rate in Hz; 0 = a state per processed input")
 	fs.BoolVar(&f.lagcomp, "lagcomp", true, "what-if: the server's lag compensation")
-	fs.duration(&f.unlag, "unlag", 0, unlagKind, "what-if: how far back lag compensation may rewind")
+	fs.Duration(&f.unlag, "unlag", 0, world.UnlagRange, "what-if: how far back lag compensation may rewind")
 	fs.StringVar(&f.link, "link", "", "what-if: the `transport`, tcp or datagram (simulated UDP: redundant inputs, State snapshots)")
-	path, err := parseReplayArgs(fs, args)
-	if err != nil {
-		return err
-	}
-	change, err := f.changes(fs)
+	return fs, f.run
+}
+
+// run replays the recording args[0].
+func (f *replayFlags) run(args []string) error {
+	path := args[0]
+	change, err := f.changes(f.fs)
 	if err != nil {
 		return err
 	}
@@ -76,57 +86,22 @@ func replayMain(args []string, out io.Writer) error {
 		return &refusedError{err}
 	}
 	if f.asJSON || f.table || f.svg != "" {
-		return printReplay(out, rec, change, f, path)
+		return printReplay(f.out, rec, change, *f, path)
 	}
-	return showReplay(rec, change, f, path)
-}
-
-// parseReplayArgs parses the flags around the recording's path, before
-// or after it, and returns the path.
-func parseReplayArgs(fs *flagSet, args []string) (string, error) {
-	var flags []string
-	path := ""
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "" || a[0] != '-' || a == "-" {
-			if path != "" {
-				return "", fs.usageErrorf("unexpected argument %q: one recording at a time", a)
-			}
-			path = a
-			continue
-		}
-		flags = append(flags, a)
-		name := strings.TrimLeft(a, "-")
-		if strings.Contains(name, "=") {
-			continue
-		}
-		if fl := fs.Lookup(name); fl != nil && i+1 < len(args) {
-			if b, ok := fl.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
-				i++
-				flags = append(flags, args[i]) // the flag's value
-			}
-		}
-	}
-	if err := fs.parse(flags); err != nil {
-		return "", err
-	}
-	if path == "" {
-		return "", fs.usageErrorf("the recording to replay is missing: gridlag replay FILE")
-	}
-	return path, nil
+	return showReplay(rec, change, *f, path)
 }
 
 // changes is the what-if the flags set.
-func (f *replayFlags) changes(fs *flagSet) (replay.Changes, error) {
+func (f *replayFlags) changes(fs *cli.FlagSet) (replay.Changes, error) {
 	var c replay.Changes
 	boolOf := func(name string, v bool) *bool {
-		if fs.set(name) {
+		if fs.Given(name) {
 			return &v
 		}
 		return nil
 	}
 	durOf := func(name string, v time.Duration) *time.Duration {
-		if fs.set(name) {
+		if fs.Given(name) {
 			return &v
 		}
 		return nil
@@ -134,16 +109,16 @@ func (f *replayFlags) changes(fs *flagSet) (replay.Changes, error) {
 	c.Predict, c.Reconcile, c.Interpolate = boolOf("predict", f.predict), boolOf("reconcile", f.reconcile), boolOf("interp", f.interp)
 	c.LagComp = boolOf("lagcomp", f.lagcomp)
 	c.Latency, c.Jitter, c.Unlag = durOf("latency", f.latency), durOf("jitter", f.jitter), durOf("unlag", f.unlag)
-	if fs.set("loss") {
+	if fs.Given("loss") {
 		c.Loss = &f.loss
 	}
-	if fs.set("rate") {
+	if fs.Given("rate") {
 		c.Rate = &f.rate
 	}
-	if fs.set("link") {
+	if fs.Given("link") {
 		t, err := replay.ParseLink(f.link)
 		if err != nil {
-			return c, fs.usageErrorf("-link %s: %v", f.link, err)
+			return c, fs.Errorf("-link %s: %v", f.link, err)
 		}
 		c.Link = &t
 	}
@@ -242,14 +217,12 @@ func showReplay(rec *record.Recording, c replay.Changes, f replayFlags, path str
 	defer done()
 	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	logger.Info("replay", "file", path, "kind", rec.Header.Kind, "events", len(rec.Events), "whatif", c.String())
+	logger.Info("replay", "file", path, "kind", rec.Header.Kind, "events", rec.Count, "whatif", c.String())
 	return tui.RunReplay(screen, m, tui.Options{LogPath: logPath, Title: title, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
 }
 
 func replayUsage(w io.Writer) {
-	fmt.Fprintf(w, `Usage: gridlag replay FILE [flags]
-
-Plays a recording again: of a scenario (gridlag scenario -record), of the
+	fmt.Fprintf(w, `Plays a recording again: of a scenario (gridlag scenario -record), of the
 lab (gridlag lab -record) in the lab's three views, or of a game (gridlag
 -record, or ssh ... record) in the player's view, through the player's
 real client core. Paused at t=0; play, pause, step, slow motion, seek.

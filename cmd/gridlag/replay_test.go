@@ -3,15 +3,21 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
-	"time"
 
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
@@ -186,6 +192,7 @@ func messages(t *testing.T, args []string) int {
 // future-version recording each make gridlag replay say why in one line
 // and exit with status 2.
 func TestDamagedRecordingsAreRefused(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.rec")
@@ -234,13 +241,17 @@ func TestDamagedRecordingsAreRefused(t *testing.T) {
 // the cast starts with an asciicast v2 header of the terminal's size and
 // goes on with frames in time order; the recording replays.
 func TestLabCastAndRecordInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	cast, rec := filepath.Join(dir, "a.cast"), filepath.Join(dir, "a.rec")
 	tm := newTmux(t, 160, 45, bin+" lab -presses right@0ms,right@100ms -rate 0 -log "+filepath.Join(dir, "log")+" -cast "+cast+" -record "+rec+"; sleep 60")
 	tm.waitFor("Player 1", "Server")
 	tm.keys("Left", "w", "r", ".", "n", "n", ".")
-	time.Sleep(300 * time.Millisecond)
+	// The server has both players' presses: the script's two and LEFT,
+	// and UP.
+	served := regexp.MustCompile(`Player 2 \(14,9\) +ack #1(?s:.*)Player 1 \(11,10\) +ack #3`)
+	tm.waitUntil("both players' presses at the server", served.MatchString)
 	tm.keys("q")
 	tm.waitFor("replay it with: gridlag replay", "play it with: asciinema play")
 	f, err := os.Open(cast)
@@ -277,5 +288,112 @@ func TestLabCastAndRecordInTmux(t *testing.T) {
 	out := runReplay(t, rec, "-json")
 	if !strings.Contains(out, `"event":"Player 1: press LEFT`) || !strings.Contains(out, `"event":"Player 2: press UP`) {
 		t.Fatalf("the lab's keys are not in its replay:\n%s", out)
+	}
+}
+
+// TestCraftedRecordingsInLittleMemory: recordings made to cost a replay
+// gigabytes are refused in little memory: 60 MB (under the default
+// -max-size) of 12.6 million five-byte presses with a valid checksum,
+// refused before playing as a run past replay.MaxWork; then the same
+// with every press turned into an update and the checksum made again
+// (as an attacker would), refused at the first event, with its place.
+// The figure is the peak resident set of the real binary, as the kernel
+// counts it for a child process (rusage's maxrss): what the machine gave
+// it, garbage and all, not what Go's heap says it holds.
+func TestCraftedRecordingsInLittleMemory(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("maxrss is counted in kilobytes on Linux")
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	const events, limitKB = 12_600_000, 256 << 10
+	presses := filepath.Join(dir, "presses.rec")
+	w, err := record.Create(presses, record.Header{Kind: record.KindScenario,
+		Scenario: &record.Scenario{Players: []record.Player{{Start: [2]int{1, 1}}}}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range events {
+		if err := w.Write(record.Event{Kind: record.Press, Arg: int64(1 + i%4)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(0); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(presses)
+	if err != nil || st.Size() < 60e6 || st.Size() > record.DefaultMax {
+		t.Fatalf("the crafted file: %v", err)
+	}
+	size := int(st.Size())
+	end := 4 + len(binary.AppendVarint(nil, events)) // the end mark: kind, dt, why, count, no data
+	first := size - 4 - end - 5*events
+	updates := filepath.Join(dir, "updates.rec")
+	craftUpdates(t, presses, updates, first, events, size)
+	// The child's maxrss counts this process's peak resident set too
+	// (Linux keeps the high-water mark of the memory an exec leaves, here
+	// this process's): the figure is an upper bound, and this process
+	// never holds the files.
+	for _, c := range []struct{ path, says string }{
+		{updates, fmt.Sprintf("recording refused: damaged: event 1 at byte %d: update by Player 1, which a scenario recording does not hold", first)},
+		{presses, "a replay plays at most 1000000 states and actions: its run would take 12600000 presses"},
+	} {
+		cmd := exec.Command(bin, "replay", c.path, "-json")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err = cmd.Run()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Fatalf("%s: %v (%s), want exit status 2", c.path, err, stderr.String())
+		}
+		if want := "gridlag: " + c.path + ": " + c.says + "\n"; stderr.String() != want {
+			t.Fatalf("said %q, want %q", stderr.String(), want)
+		}
+		kb := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+		t.Logf("%s: refused with a peak RSS of %d MB", filepath.Base(c.path), kb>>10)
+		if kb > limitKB || stdout.Len() > 0 {
+			t.Fatalf("%s: a peak RSS of %d MB (at most %d), printed %d bytes", c.path, kb>>10, limitKB>>10, stdout.Len())
+		}
+	}
+}
+
+// craftUpdates copies the recording at from (of size bytes, its n events
+// of five bytes each from byte first on) to to, every event
+// turned into an update, with its checksum made again: a crafted file,
+// written a piece at a time.
+func craftUpdates(t *testing.T, from, to string, first, n, size int) {
+	t.Helper()
+	in, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	out, err := os.Create(to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := crc32.NewIEEE()
+	w := bufio.NewWriter(io.MultiWriter(out, sum))
+	r := bufio.NewReader(in)
+	buf := make([]byte, 5<<12)
+	for off := 0; off < size-4; {
+		k := min(len(buf), size-4-off)
+		if _, err := io.ReadFull(r, buf[:k]); err != nil {
+			t.Fatal(err)
+		}
+		for i := range k {
+			if at := off + i; at >= first && at < first+5*n && (at-first)%5 == 0 {
+				buf[i] = byte(record.Update)
+			}
+		}
+		w.Write(buf[:k])
+		off += k
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	out.Write(binary.BigEndian.AppendUint32(nil, sum.Sum32()))
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

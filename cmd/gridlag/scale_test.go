@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"testing"
+
+	"gridlag/server"
+)
 
 // TestScaleFlagsRefuseBadValues: -map-gen and the load generator's flags
 // are refused like any other flag, naming the flag, the value and what is
@@ -24,22 +28,22 @@ func TestScaleFlagsRefuseBadValues(t *testing.T) {
 // a generated map of that size, the same for the same seed, up to
 // 1024x1024 (its cells follow the Welcome in chunks).
 func TestMapGenMakesTheServersMap(t *testing.T) {
-	f := gameFlags{rate: 20, scale: scaleFlags{mapGen: mapSize{200, 120}, seed: 7}}
-	cfg, err := f.serverConfig()
+	f := parseGame(t, "-server", "-map-gen", "200x120", "-seed", "7").Map
+	m, err := f.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Map.Width() != 200 || cfg.Map.Height() != 120 {
-		t.Fatalf("map %dx%d, want 200x120", cfg.Map.Width(), cfg.Map.Height())
+	if m.Width() != 200 || m.Height() != 120 {
+		t.Fatalf("map %dx%d, want 200x120", m.Width(), m.Height())
 	}
-	again, _ := f.serverConfig()
-	f.scale.seed = 8
-	other, _ := f.serverConfig()
-	if again.Map.String() != cfg.Map.String() || other.Map.String() == cfg.Map.String() {
+	again, _ := f.Load()
+	f.Seed = 8
+	other, _ := f.Load()
+	if again.String() != m.String() || other.String() == m.String() {
 		t.Error("-seed does not decide the map alone")
 	}
-	f.scale.mapGen = mapSize{1024, 1024}
-	if big, err := f.serverConfig(); err != nil || big.Map.Width() != 1024 || big.Map.Height() != 1024 {
+	f.Gen = server.MapSize{W: 1024, H: 1024}
+	if big, err := f.Load(); err != nil || big.Width() != 1024 || big.Height() != 1024 {
 		t.Errorf("-map-gen 1024x1024: %v, want a 1024x1024 map (it follows the Welcome in chunks)", err)
 	}
 }

@@ -9,20 +9,27 @@ import (
 	"strings"
 	"time"
 
+	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/internal/cli"
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
 	"gridlag/lab/scenario"
 	"gridlag/server/world"
 )
 
+var scenarioCommand = &command{name: "scenario", usage: "[flags]", does: "replay the articles' timelines",
+	build: scenarioBuild, head: scenarioUsage}
+
 // scenarioFlags are the flags of `gridlag scenario`, beside the
 // scenario.Config they fill.
 type scenarioFlags struct {
+	fs       *cli.FlagSet
+	out      io.Writer
+	cfg      scenario.Config
 	presses2 []scenario.Press
 	start2   grid.Pos
 	latency2 time.Duration
-	lag      lagFlags
 	asJSON   bool
 	rec      recordFlags
 	svg      string
@@ -30,64 +37,50 @@ type scenarioFlags struct {
 	inputs   bool
 }
 
-// lagFlags are the server's lag compensation flags, -lagcomp and -unlag,
-// and its spawn protection, -protect, shared by the game modes, scenario
-// and the lab.
-type lagFlags struct {
-	on      bool
-	unlag   time.Duration
-	protect time.Duration
-}
-
-// define adds -lagcomp, -unlag and -protect (default protect) to fs.
-func (l *lagFlags) define(fs *flagSet, protect time.Duration) {
-	fs.BoolVar(&l.on, "lagcomp", true, "lag compensation: the server judges a zap against the world the shooter saw")
-	fs.duration(&l.unlag, "unlag", world.DefaultUnlag, unlagKind, "how far back lag compensation may rewind; 0 = none")
-	fs.duration(&l.protect, "protect", protect, protectKind, "spawn protection: a player who joins or respawns cannot be tagged for this long; 0 = none")
-}
-
-func scenarioMain(args []string, out io.Writer) error {
-	cfg := scenario.Default()
-	var f scenarioFlags
-	fs := newFlagSet("gridlag scenario", out, scenarioUsage)
-	fs.duration(&cfg.Player.Latency, "latency", cfg.Player.Latency, latencyKind, "injected round trip, half each way")
-	fs.duration(&cfg.Player.Jitter, "jitter", 0, jitterKind, "extra delay of 0..J at random per message (never reorders)")
-	fs.loss(&cfg.Player.Loss, "loss", "injected loss of the player's messages, either way (TCP retransmits after 200 ms or more)")
-	fs.seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")
-	fs.value(&pressesValue{p: &cfg.Player.Presses, text: "right@0ms,right@100ms"}, "presses", "the player's key presses, `DIRECTION@TIME,...`; zap@TIME zaps where the player faces")
-	fs.value(&posValue{&cfg.Player.Start}, "start", "the player's starting cell `x,y`")
-	fs.duration(&cfg.MoveTime, "move-time", cfg.MoveTime, moveTimeKind, "speed limit: one move per this time")
-	fs.int(&cfg.Rate, "rate", 0, rateKind, "server update rate in Hz; 0 = the server answers each input the moment it processes it")
+// scenarioBuild builds the flags of gridlag scenario.
+func scenarioBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
+	f := &scenarioFlags{fs: cli.New("gridlag scenario"), out: out, cfg: scenario.Default()}
+	fs, cfg := f.fs, &f.cfg
+	fs.Duration(&cfg.Player.Latency, "latency", cfg.Player.Latency, client.LatencyRange, "injected round trip, half each way")
+	fs.Duration(&cfg.Player.Jitter, "jitter", 0, client.JitterRange, "extra delay of 0..J at random per message (never reorders)")
+	client.LossFlag(fs, &cfg.Player.Loss, "loss", "injected loss of the player's messages, either way (TCP retransmits after 200 ms or more)")
+	fs.Seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")
+	fs.Checked(&pressesValue{p: &cfg.Player.Presses, text: "right@0ms,right@100ms"}, "presses", "the player's key presses, `DIRECTION@TIME,...`; zap@TIME zaps where the player faces")
+	fs.Checked(&posValue{&cfg.Player.Start}, "start", "the player's starting cell `x,y`")
+	fs.Duration(&cfg.MoveTime, "move-time", cfg.MoveTime, world.MoveTimeRange, "speed limit: one move per this time")
+	fs.Int(&cfg.Rate, "rate", 0, world.RateRange, "server update rate in Hz; 0 = the server answers each input the moment it processes it")
 	fs.BoolVar(&cfg.Predict, "predict", true, "client-side prediction")
 	fs.BoolVar(&cfg.Reconcile, "reconcile", true, "server reconciliation (turns prediction on)")
-	fs.value(&pressesValue{p: &f.presses2}, "presses2", "a second player's key presses, `DIRECTION@TIME,...`; adds a second player, e.g. left@0ms")
+	fs.Checked(&pressesValue{p: &f.presses2}, "presses2", "a second player's key presses, `DIRECTION@TIME,...`; adds a second player, e.g. left@0ms")
 	f.start2 = grid.Pos{X: 12, Y: 10}
-	fs.value(&posValue{&f.start2}, "start2", "the second player's starting cell `x,y`")
-	fs.duration(&f.latency2, "latency2", 50*time.Millisecond, latencyKind, "the second player's injected round trip")
-	f.lag.define(fs, 0) // the articles' timelines zap at once
-	fs.duration(&cfg.Until, "until", 0, lengthKind, "how long the timeline runs; 0 = until every press is acknowledged")
+	fs.Checked(&posValue{&f.start2}, "start2", "the second player's starting cell `x,y`")
+	fs.Duration(&f.latency2, "latency2", 50*time.Millisecond, client.LatencyRange, "the second player's injected round trip")
+	world.RegisterLagFlags(fs, &cfg.LagComp, &cfg.Unlag, &cfg.Protect, 0) // the articles' timelines zap at once
+	fs.Duration(&cfg.Until, "until", 0, cli.Length, "how long the timeline runs; 0 = until every press is acknowledged")
 	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object per line: t_ms, event, client [x,y], server [x,y], pending [...]; an input's life as {\"input\": {...}}; the budget last")
 	fs.BoolVar(&f.inputs, "inputs", false, "show each input's whole life in the timeline, where it ends (the JSON output always has them)")
 	f.rec.define(fs, "the scenario (its settings, seeds and presses)", false)
 	fs.StringVar(&f.svg, "svg", "", "also draw the run as a sequence diagram (SVG) into `FILE`: the players and the server, one arrow per message")
 	fs.StringVar(&f.link, "link", "tcp", "the players' `transport`: tcp, as the game, or datagram (simulated UDP: redundant inputs, State snapshots, nothing waits behind a loss)")
-	if err := fs.parse(args); err != nil {
-		return err
-	}
+	return fs, f.run
+}
+
+// run runs the scenario and prints its timeline.
+func (f *scenarioFlags) run([]string) error {
+	fs, cfg, out := f.fs, f.cfg, f.out
 	link, err := replay.ParseLink(f.link)
 	if err != nil {
-		return fs.usageErrorf("-link %s: %v", f.link, err)
+		return fs.Errorf("-link %s: %v", f.link, err)
 	}
 	cfg.Link = link
 	if cfg.Reconcile && !cfg.Predict {
-		if fs.set("reconcile") {
+		if fs.Given("reconcile") {
 			fmt.Fprintln(os.Stderr, "gridlag scenario: -reconcile turns prediction on")
 			cfg.Predict = true
 		} else {
 			cfg.Reconcile = false
 		}
 	}
-	cfg.LagComp, cfg.Unlag, cfg.Protect = f.lag.on, f.lag.unlag, f.lag.protect
 	if len(f.presses2) > 0 {
 		cfg.Second = &scenario.Player{Name: "rival", Start: f.start2, Latency: f.latency2, Jitter: cfg.Player.Jitter, Loss: cfg.Player.Loss, Presses: f.presses2}
 	}
@@ -98,13 +91,13 @@ func scenarioMain(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if f.rec.path != "" {
-		if err := recordScenario(f.rec, cfg, res.End); err != nil {
+	if f.rec.Path != "" {
+		if err := recordScenario(f.rec.File, cfg, res.End); err != nil {
 			return err
 		}
 	}
 	if f.svg != "" {
-		if err := writeSVG(f.svg, res, "gridlag scenario "+strings.Join(args, " ")); err != nil {
+		if err := writeSVG(f.svg, res, "gridlag scenario "+strings.Join(fs.Line(), " ")); err != nil {
 			return err
 		}
 	}
@@ -129,16 +122,16 @@ func scenarioMain(args []string, out io.Writer) error {
 
 // recordScenario writes the recording of cfg: its settings and its
 // presses.
-func recordScenario(r recordFlags, cfg scenario.Config, end time.Duration) error {
+func recordScenario(r record.File, cfg scenario.Config, end time.Duration) error {
 	h, events := replay.ScenarioHeader(cfg, recordVersion())
-	w, err := record.Create(r.path, h, r.max)
+	w, err := record.Create(r.Path, h, r.Max)
 	if err != nil {
 		return fmt.Errorf("-record: %w", err)
 	}
 	var last time.Duration
 	for _, e := range events {
 		if err := w.Write(e); err == record.ErrFull {
-			sayFull(r.path, r.max, e.At)
+			sayFull(r.Path, r.Max, e.At)
 			break
 		} else if err != nil {
 			w.Close(last)
@@ -171,16 +164,16 @@ func writeSVG(path string, res *scenario.Result, title string) error {
 // checkStates refuses, before running, a timeline that would look at more
 // than scenario.MaxStates states: its run time would grow with virtual
 // time at the update rate, with nothing more to show.
-func checkStates(fs *flagSet, cfg scenario.Config) error {
+func checkStates(fs *cli.FlagSet, cfg scenario.Config) error {
 	n := cfg.States()
 	if n <= scenario.MaxStates {
 		return nil
 	}
-	what, fix := "-until "+showDuration(cfg.Until), "shorten -until"
+	what, fix := "-until "+cli.ShowDuration(cfg.Until), "shorten -until"
 	if span := cfg.Span(); span > cfg.Until {
-		what, fix = "a press at "+showDuration(span), "press sooner"
+		what, fix = "a press at "+cli.ShowDuration(span), "press sooner"
 	}
-	return fs.usageErrorf("%s at -rate %d is %s states; at most %s (%s or lower -rate)",
+	return fs.Errorf("%s at -rate %d is %s states; at most %s (%s or lower -rate)",
 		what, cfg.Rate, thousands(n), thousands(scenario.MaxStates), fix)
 }
 
@@ -194,9 +187,7 @@ func thousands(n int64) string {
 }
 
 func scenarioUsage(w io.Writer) {
-	fmt.Fprint(w, `Usage: gridlag scenario [flags]
-
-Replays key presses on the real server and client cores over a simulated link
+	fmt.Fprint(w, `Replays key presses on the real server and client cores over a simulated link
 on a virtual clock and prints the timeline: what the player sees, where the
 server has the player, and the pending inputs. The defaults are Gambetta's
 example: 250 ms round trip, RIGHT at 0 and 100 ms from (10,10).

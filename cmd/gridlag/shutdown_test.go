@@ -1,20 +1,16 @@
 package main
 
 import (
-	"context"
-	"io"
 	"net"
 	"os"
 	"os/exec"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/log"
-
 	"gridlag/grid"
+	"gridlag/ops/host"
 	"gridlag/protocol"
 	"gridlag/server/admit/admittest"
 	"gridlag/server/world"
@@ -61,44 +57,49 @@ func (p *player) until(what string, ok func(protocol.Message) bool) protocol.Mes
 	}
 }
 
-// startTestGame starts a headless game on loopback, closed by the test.
-func startTestGame(t *testing.T) *game {
+// startTestGame starts a headless game on loopback, closed by the test,
+// that drains for 10 s when it stops, its drain ending when the test
+// fires, or at once on a signal on sigs.
+func startTestGame(t *testing.T, sigs chan os.Signal) (h *host.Host, fire chan time.Time) {
 	t.Helper()
-	f := gameFlags{rate: 20, moveTime: world.DefaultMoveTime}
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(io.Discard), 0, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(g.close)
-	return g
-}
-
-// runShutdown runs the shutdown of g with a drain whose end the test
-// fires, and closes g when it returns; done is closed then.
-func runShutdown(t *testing.T, g *game, sigs chan os.Signal) (fire chan time.Time, done chan struct{}) {
-	fire, done = make(chan time.Time), make(chan struct{})
-	sd := shutdown{drain: 10 * time.Second, notify: g.srv.Drain, log: log.New(io.Discard),
-		after: func(d time.Duration) <-chan time.Time {
+	fire = make(chan time.Time)
+	c := host.Config{Addr: "127.0.0.1:0", Drain: 10 * time.Second, Hurry: sigs,
+		After: func(d time.Duration) <-chan time.Time {
+			if d == host.PeopleCheck {
+				return nil // the players stay
+			}
 			if d != 10*time.Second {
 				t.Errorf("drain of %v, want 10s", d)
 			}
 			return fire
 		}}
+	c.Server.Hub.Config = world.Config{Rate: 20, MoveTime: world.DefaultMoveTime}
+	h, err := host.Start(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return h, fire
+}
+
+// runShutdown stops h as a signal does (host.Host.Stop); done is closed
+// once it has.
+func runShutdown(h *host.Host) (done chan struct{}) {
+	done = make(chan struct{})
 	go func() {
-		sd.run(sigs)
-		g.close()
+		h.Stop("signal", "test")
 		close(done)
 	}()
-	return fire, done
+	return done
 }
 
 // TestShutdownWarnsThenDrains: after the first signal a player sees
 // "server stopping in 10 s" and plays on until the drain ends; then the
 // server says Bye and closes.
 func TestShutdownWarnsThenDrains(t *testing.T) {
-	g := startTestGame(t)
-	p := joinGame(t, g.addr)
-	fire, done := runShutdown(t, g, make(chan os.Signal, 1))
+	g, fire := startTestGame(t, make(chan os.Signal, 1))
+	p := joinGame(t, g.Addr())
+	done := runShutdown(g)
 	n := p.until("the Notice", func(m protocol.Message) bool { _, ok := m.(*protocol.Notice); return ok }).(*protocol.Notice)
 	if n.Text != "server stopping in 10 s" {
 		t.Errorf("notice %q, want %q", n.Text, "server stopping in 10 s")
@@ -120,10 +121,10 @@ func TestShutdownWarnsThenDrains(t *testing.T) {
 
 // TestSecondSignalClosesAtOnce: a second signal ends the drain.
 func TestSecondSignalClosesAtOnce(t *testing.T) {
-	g := startTestGame(t)
-	p := joinGame(t, g.addr)
 	sigs := make(chan os.Signal, 1)
-	_, done := runShutdown(t, g, sigs)
+	g, _ := startTestGame(t, sigs)
+	p := joinGame(t, g.Addr())
+	done := runShutdown(g)
 	p.until("the Notice", func(m protocol.Message) bool { _, ok := m.(*protocol.Notice); return ok })
 	sigs <- syscall.SIGTERM
 	p.until("the Bye", func(m protocol.Message) bool { _, ok := m.(*protocol.Bye); return ok })
@@ -134,6 +135,7 @@ func TestSecondSignalClosesAtOnce(t *testing.T) {
 // exits 0 after a second one, however long the drain (a player is there
 // to warn).
 func TestSignalsEndTheServerWithStatus0(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	addr := freeAddr(t)
 	cmd, logs, exited := startProcess(t, buildBinary(t), "-server", "-addr", addr, "-drain", "1h")
 	waitFor := func(text string) { waitLogged(t, cmd, logs, text) }
@@ -161,7 +163,8 @@ func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 // has nobody to warn: one SIGTERM closes it (status 0) without its drain
 // of an hour, and the log says why.
 func TestBotsAloneCloseWithoutDrain(t *testing.T) {
-	cmd, logs, exited := startProcess(t, buildBinary(t), "-server", "-addr", "127.0.0.1:0", "-drain", "1h", "-bots", "2")
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
+	cmd, logs, exited := startProcess(t, buildBinary(t), "serve", "-addr", "127.0.0.1:0", "-drain", "1h", "-bots", "2")
 	waitLogged(t, cmd, logs, "gridlag server")
 	cmd.Process.Signal(syscall.SIGTERM)
 	select {
@@ -175,40 +178,6 @@ func TestBotsAloneCloseWithoutDrain(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "no player or spectator to warn (bots alone): closing without the drain") {
 		t.Errorf("the log does not say why it closed without the drain:\n%s", logs)
-	}
-}
-
-// TestDrainEndsWhenEveryoneLeft: the drain checks every second whether
-// anyone is left to warn, and ends once nobody is.
-func TestDrainEndsWhenEveryoneLeft(t *testing.T) {
-	var people atomic.Int32
-	people.Store(1)
-	checks := make(chan time.Time)
-	notified := false
-	sd := shutdown{drain: time.Hour, notify: func(time.Duration) { notified = true }, log: log.New(io.Discard),
-		people: func() int { return int(people.Load()) },
-		after: func(d time.Duration) <-chan time.Time {
-			if d == peopleCheck {
-				return checks
-			}
-			return nil // the hour never ends
-		}}
-	done := make(chan struct{})
-	go func() {
-		sd.run(make(chan os.Signal))
-		close(done)
-	}()
-	checks <- time.Time{} // someone is still there
-	select {
-	case <-done:
-		t.Fatal("the drain ended with a player to warn")
-	default:
-	}
-	people.Store(0)
-	checks <- time.Time{}
-	<-done
-	if !notified {
-		t.Error("the player was never warned")
 	}
 }
 
@@ -231,12 +200,8 @@ func startProcess(t *testing.T, bin string, args ...string) (cmd *exec.Cmd, logs
 // fails as hung.
 func waitLogged(t *testing.T, cmd *exec.Cmd, logs *admittest.Log, text string) {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for !strings.Contains(logs.String(), text) {
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatalf("the server never logged %q:\n%s", text, logs)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !admittest.Poll(func() bool { return strings.Contains(logs.String(), text) }) {
+		cmd.Process.Kill()
+		t.Fatalf("the server never logged %q:\n%s", text, logs)
 	}
 }

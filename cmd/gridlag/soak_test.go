@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,22 +24,29 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/front/sshd"
+	"gridlag/front/web"
 	"gridlag/grid"
+	"gridlag/internal/cli"
+	"gridlag/ops/host"
 	"gridlag/protocol"
 	"gridlag/server"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )
 
-// TestSoak runs a headless game with its SSH front end under churn,
-// garbage, slow readers, ping floods and connection floods, room churn,
-// lobby floods, name impersonation and resumes from another address, SSH
-// sockets that never send a banner and SSH sessions on huge terminals
-// flooding window changes, while an honest player plays from its own
-// address and an honest SSH player connects and plays from another, for
-// $SOAK (default 10m). It prints what the process holds against its
-// baseline, the log's growth, the honest players' round trips,
-// acknowledgements and handshakes, and the SSH front end's refusals. Run
+// TestSoak runs a headless game with its SSH and web front ends under
+// churn, garbage, slow readers, ping floods and connection floods, room
+// churn, lobby floods, name impersonation and resumes from another
+// address, SSH sockets that never send a banner and SSH sessions on huge
+// terminals flooding window changes, SSH and web sessions typing issue
+// 30's bytes, and the web attacks (huge terminals, pages that stop
+// reading, foreign Hosts, floods, garbage), while an honest player plays
+// from its own address and an honest SSH player and an honest web player
+// connect and play from others, for $SOAK (default 10m). It prints what
+// the process holds against its baseline, the log's growth, the honest
+// players' round trips, acknowledgements and handshakes, the front ends'
+// refusals, the sessions left and the CPU once the attacks stopped. Run
 // it with `make soak` (SOAK=2m make soak); SOAK_ONLY="room churn" runs
 // the attacks named (comma-separated) alone, SOAK_MAP=1024x1024 plays on
 // a generated map of that size.
@@ -51,31 +59,31 @@ func TestSoak(t *testing.T) {
 		}
 		length = d
 	}
-	f := gameFlags{rate: world.DefaultRate, moveTime: world.DefaultMoveTime, ssh: "127.0.0.1:0", resume: world.DefaultResume,
-		sshKey: filepath.Join(t.TempDir(), "host_ed25519"),
-		sshLimit: sshLimits{perAddr: sshd.DefaultMaxPerAddr, max: sshd.DefaultMaxSessions, handshakes: sshd.DefaultMaxHandshakes,
-			handshakesPerAddr: sshd.DefaultMaxHandshakesPerAddr, idle: sshd.DefaultIdleTimeout, handshake: sshd.DefaultHandshakeTimeout,
-			banner: sshd.DefaultBannerTimeout},
-		limits: gameLimits{conns: server.DefaultMaxConns, connsPerAddr: server.DefaultMaxConnsPerAddr,
-			playersPerAddr: hub.DefaultMaxPlayersPerAddr, writeBuffer: server.DefaultWriteBuffer, writeTimeout: server.DefaultWriteTimeout}}
+	var f host.Config
+	f.Addr, f.SSHAddr, f.SSH.HostKeyPath = "127.0.0.1:0", "127.0.0.1:0", filepath.Join(t.TempDir(), "host_ed25519")
+	f.Server.Hub.Config = world.Config{Rate: world.DefaultRate, MoveTime: world.DefaultMoveTime, Resume: world.DefaultResume}
+	f.Server.WriteBuffer, f.Server.WriteTimeout = server.DefaultWriteBuffer, server.DefaultWriteTimeout
 	if v := os.Getenv("SOAK_MAP"); v != "" { // e.g. 1024x1024: a generated map of that size
-		if err := (&mapSizeValue{p: &f.scale.mapGen}).Set(v); err != nil {
+		fs := cli.New("soak")
+		f.Map.RegisterFlags(fs)
+		if _, err := fs.Parse([]string{"-map-gen", v}); err != nil {
 			t.Fatalf("SOAK_MAP=%q: %v", v, err)
 		}
 	}
+	f.WebAddr, f.Web = "127.0.0.1:0", webDefaults()
 	logFile, err := os.Create(filepath.Join(t.TempDir(), "server.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer logFile.Close()
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logFile), 0, nil)
+	f.Logger = log.New(logFile)
+	g, err := host.Start(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for g.ssh.Addr() == nil { // Serve is starting
-		time.Sleep(time.Millisecond)
-	}
-	sshAddr := g.ssh.Addr().String()
+	admittest.Eventually(t, func() bool { return g.SSH().Addr() != nil && g.Web().Addr() != nil }, // Serve has started
+		func() string { return "the SSH or web front end never served" })
+	sshAddr, webAddr := g.SSH().Addr().String(), g.Web().Addr().String()
 	base := measure()
 
 	ctx, stop := context.WithTimeout(context.Background(), length)
@@ -100,17 +108,17 @@ func TestSoak(t *testing.T) {
 		v.(*atomic.Int64).Add(1)
 	}
 	attack("churn", 4, func(ctx context.Context, _ int) {
-		every(ctx, 20*time.Millisecond, func() { count("churn"); churn(g.addr) })
+		every(ctx, 20*time.Millisecond, func() { count("churn"); churn(g.Addr()) })
 	})
 	attack("garbage", 2, func(ctx context.Context, _ int) {
-		every(ctx, 20*time.Millisecond, func() { count("garbage"); garbage(g.addr) })
+		every(ctx, 20*time.Millisecond, func() { count("garbage"); garbage(g.Addr()) })
 	})
-	attack("slow readers", 1, func(ctx context.Context, _ int) { slowReaders(ctx, g.addr, 40, count) })
+	attack("slow readers", 1, func(ctx context.Context, _ int) { slowReaders(ctx, g.Addr(), 40, count) })
 	attack("ping floods", 2, func(ctx context.Context, _ int) {
-		every(ctx, 200*time.Millisecond, func() { count("ping floods"); pingFlood(g.addr) })
+		every(ctx, 200*time.Millisecond, func() { count("ping floods"); pingFlood(g.Addr()) })
 	})
 	attack("connection floods", 3, func(ctx context.Context, i int) {
-		connFlood(ctx, g.addr, fmt.Sprintf("127.0.0.%d", 2+i), 150, func() { count("connection floods") })
+		connFlood(ctx, g.Addr(), fmt.Sprintf("127.0.0.%d", 2+i), 150, func() { count("connection floods") })
 	})
 	attack("ssh banner-less", 16, func(ctx context.Context, i int) {
 		sshBannerless(ctx, sshAddr, fmt.Sprintf("127.0.1.%d", 2+i), func() { count("ssh banner-less") })
@@ -119,10 +127,37 @@ func TestSoak(t *testing.T) {
 		sshBigTerminals(ctx, sshAddr, "127.0.1.20", sshd.DefaultMaxPerAddr, func() { count("ssh big terminals") })
 	})
 	attack("room churn", 2, func(ctx context.Context, _ int) {
-		every(ctx, 2*time.Millisecond, func() { count("room churn"); roomChurn(g.addr, "127.0.2.1") })
+		every(ctx, 2*time.Millisecond, func() { count("room churn"); roomChurn(g.Addr(), "127.0.2.1") })
 	})
-	attack("lobby floods", 1, func(ctx context.Context, _ int) { lobbyFlood(ctx, g.addr, "127.0.2.2", 30, count) })
-	attack("room holders", 20, func(ctx context.Context, i int) { holdRooms(ctx, g.addr, fmt.Sprintf("127.0.3.%d", 1+i), 16, count) })
+	attack("lobby floods", 1, func(ctx context.Context, _ int) { lobbyFlood(ctx, g.Addr(), "127.0.2.2", 30, count) })
+	attack("room holders", 20, func(ctx context.Context, i int) { holdRooms(ctx, g.Addr(), fmt.Sprintf("127.0.3.%d", 1+i), 16, count) })
+	attack("ssh bad bytes", 1, func(ctx context.Context, _ int) {
+		every(ctx, 300*time.Millisecond, func() { count("ssh bad bytes"); sshBadBytes(sshAddr, "127.0.1.31") })
+	})
+	attack("web bad bytes", 1, func(ctx context.Context, _ int) {
+		every(ctx, 300*time.Millisecond, func() { count("web bad bytes"); webBadBytes(ctx, webAddr, "127.0.4.1") })
+	})
+	attack("web big terminals", 1, func(ctx context.Context, _ int) {
+		webBigTerminals(ctx, webAddr, "127.0.4.2", web.DefaultMaxPerAddr, func() { count("web big terminals") })
+	})
+	attack("web stalled readers", 1, func(ctx context.Context, _ int) {
+		webStalled(ctx, webAddr, "127.0.4.3", 4, func() { count("web stalled readers") })
+	})
+	var foreignUpgrades atomic.Int64 // WebSocket upgrades with a foreign Host the server took
+	attack("web foreign host", 1, func(ctx context.Context, _ int) {
+		every(ctx, 200*time.Millisecond, func() {
+			count("web foreign host")
+			if webForeignHost(webAddr, "127.0.4.4") {
+				foreignUpgrades.Add(1)
+			}
+		})
+	})
+	attack("web floods", 1, func(ctx context.Context, _ int) {
+		every(ctx, 500*time.Millisecond, func() { count("web floods"); webFlood(ctx, webAddr, "127.0.4.5") })
+	})
+	attack("web garbage", 1, func(ctx context.Context, _ int) {
+		every(ctx, 200*time.Millisecond, func() { count("web garbage"); webGarbage(ctx, webAddr, "127.0.4.6") })
+	})
 	var impostors atomic.Int64      // impersonations the server let in while the honest player played
 	honestIn := make(chan struct{}) // closed once the honest player is in: its name is then theirs
 	attack("impersonation", 1, func(ctx context.Context, _ int) {
@@ -135,7 +170,7 @@ func TestSoak(t *testing.T) {
 			count("impersonation")
 			// One welcomed once the soak is over may have come after the
 			// honest player left: only those before count.
-			if name := impersonate(g.addr, "127.0.2.3"); name != "" && ctx.Err() == nil {
+			if name := impersonate(g.Addr(), "127.0.2.3"); name != "" && ctx.Err() == nil {
 				impostors.Add(1)
 				fmt.Printf("impostor let in: %q\n", name)
 			}
@@ -143,16 +178,34 @@ func TestSoak(t *testing.T) {
 	})
 	var overShare atomic.Int64 // players one address held past its share by resuming others'
 	attack("resume elsewhere", 1, func(ctx context.Context, _ int) {
-		resumeElsewhere(ctx, g.addr, "127.0.2.4", "127.0.2.5", count, &overShare)
+		resumeElsewhere(ctx, g.Addr(), "127.0.2.4", "127.0.2.5", count, &overShare)
 	})
-	honest := playHonestly(ctx, g.addr, honestIn)
+	honest := playHonestly(ctx, g.Addr(), honestIn)
 	honestSSH := playHonestlyOverSSH(ctx, sshAddr)
+	honestWeb := playHonestlyOverWeb(ctx, webAddr)
 	res := <-honest
 	sshRes := <-honestSSH
+	webRes := <-honestWeb
 	wg.Wait()
-	time.Sleep(3 * time.Second) // the server sees the last attackers go
+	// The server sees the last attackers go: their goroutines and sockets
+	// end, or the check below says how many are left.
+	admittest.Poll(func() bool {
+		u := measure()
+		return u.goroutines <= base.goroutines+10 && u.fds <= base.fds+10
+	})
+	// Every session ends once its client went: none spins, none is kept.
+	var left [2]int
+	admittest.Poll(func() bool {
+		left = [2]int{g.SSH().Stats().Sessions, g.Web().Stats().Sessions}
+		return left == [2]int{}
+	})
+	cpu0 := processCPU()
+	time.Sleep(5 * time.Second) // the window the CPU is measured over
+	idleCPU := processCPU() - cpu0
 	end := measure()
-	g.close()
+	closing := time.Now()
+	g.Close()
+	closeTook := time.Since(closing)
 	closed := measure()
 	logSize, logLines := fileSize(logFile.Name())
 
@@ -191,8 +244,30 @@ func TestSoak(t *testing.T) {
 		fmt.Printf("honest ssh player failed: %s\n", sshRes.lost)
 		t.Errorf("the honest ssh player got in %d times of %d: %s", sshRes.played, sshRes.tries, sshRes.lost)
 	}
-	resized := g.ssh.Stats()
+	fmt.Printf("honest web player (127.0.0.11): %d of %d sessions got in and played, in the game p50 %v p99 %v max %v\n",
+		webRes.played, webRes.tries, pct(webRes.joined, 50), pct(webRes.joined, 99), pct(webRes.joined, 100))
+	if webRes.played < webRes.tries || webRes.tries == 0 {
+		fmt.Printf("honest web player failed: %s\n", webRes.lost)
+		t.Errorf("the honest web player got in %d times of %d: %s", webRes.played, webRes.tries, webRes.lost)
+	}
+	resized := g.SSH().Stats()
 	fmt.Printf("ssh: %d window changes resized a screen; refusals, cuts and evictions: %v\n", resized.Resizes, resized.Refused)
+	webStats := g.Web().Stats()
+	fmt.Printf("web: %d page sizes resized a screen; %d upgrades with a foreign Host taken (issue 30: want 0)\n", webStats.Resizes, foreignUpgrades.Load())
+	fmt.Printf("after the attacks: %d ssh and %d web sessions still running; CPU over the next 5s %v (%.1f %% of a core)\n",
+		left[0], left[1], idleCPU.Round(time.Millisecond), float64(idleCPU)/float64(5*time.Second)*100)
+	fmt.Printf("close: %v; sessions left behind: ssh %d, web %d\n", closeTook.Round(time.Millisecond), g.SSH().Stats().Abandoned, webStats.Abandoned)
+	if left != [2]int{} {
+		t.Errorf("%d ssh and %d web sessions still run a minute after their clients went", left[0], left[1])
+	}
+	// The world still ticks the avatars kept for resume and the rooms
+	// the attacks left; a session that spins costs a core (issue 30).
+	if idleCPU > 5*time.Second/10 {
+		t.Errorf("the server used %v of CPU over the 5s after the attacks, more than 10 %% of a core: a session spins?", idleCPU)
+	}
+	if n := g.SSH().Stats().Abandoned + webStats.Abandoned; n > 0 {
+		t.Errorf("%d sessions were left behind at close", n)
+	}
 	if end.goroutines > base.goroutines+10 || end.fds > base.fds+10 {
 		t.Errorf("the server holds %d goroutines and %d fds after the attacks, %d and %d before them",
 			end.goroutines, end.fds, base.goroutines, base.fds)
@@ -225,6 +300,13 @@ func measure() usage {
 }
 
 func mb(b uint64) float64 { return float64(b) / (1 << 20) }
+
+// processCPU is the CPU time the process has used, user and system.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 // pct is the p-th percentile of ds.
 func pct(ds []time.Duration, p int) time.Duration {
@@ -294,7 +376,7 @@ func slowReaders(ctx context.Context, addr string, n int, count func(string)) {
 		count("slow readers")
 		c, err := dialFrom("127.0.0.4", addr)
 		if err != nil {
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(100 * time.Millisecond) // an attacker's pace: it retries
 			return
 		}
 		defer c.Close()
@@ -359,7 +441,7 @@ func connFlood(ctx context.Context, addr, local string, n int, count func()) {
 		count()
 		c, err := dialFrom(local, addr)
 		if err != nil {
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(50 * time.Millisecond) // an attacker's pace: it retries
 			continue
 		}
 		open = append(open, c)
@@ -367,7 +449,7 @@ func connFlood(ctx context.Context, addr, local string, n int, count func()) {
 			io.Copy(io.Discard, c)
 			cut <- c
 		}()
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond) // an attacker's pace: 200 sockets a second
 	}
 }
 
@@ -459,14 +541,11 @@ func playHonestly(ctx context.Context, addr string, in chan<- struct{}) <-chan h
 			select {
 			case <-ctx.Done():
 				// The last moves' acknowledgements, then goodbye.
-				for wait := time.Now().Add(2 * time.Second); time.Now().Before(wait); time.Sleep(10 * time.Millisecond) {
+				admittest.Poll(func() bool {
 					mu.Lock()
-					all := res.acked == res.sent
-					mu.Unlock()
-					if all {
-						break
-					}
-				}
+					defer mu.Unlock()
+					return res.acked == res.sent
+				})
 				enc.Encode(&protocol.Bye{Reason: "soak over"})
 				return
 			case why := <-read:
@@ -557,7 +636,7 @@ func lobbyFlood(ctx context.Context, addr, local string, n int, count func(strin
 				count("lobby floods")
 				c, err := dialFrom(local, addr)
 				if err != nil {
-					time.Sleep(50 * time.Millisecond)
+					time.Sleep(50 * time.Millisecond) // an attacker's pace: it retries
 					continue
 				}
 				if i%2 == 0 {
@@ -641,7 +720,7 @@ func sshBigTerminals(ctx context.Context, sshAddr, local string, n int, count fu
 				count()
 				c, err := sshClient(sshAddr, local, "big")
 				if err != nil {
-					time.Sleep(100 * time.Millisecond)
+					time.Sleep(100 * time.Millisecond) // an attacker's pace: it retries
 					continue
 				}
 				stop := context.AfterFunc(ctx, func() { c.Close() })
@@ -653,7 +732,7 @@ func sshBigTerminals(ctx context.Context, sshAddr, local string, n int, count fu
 					}
 					err = sess.WindowChange(h, w)
 					if i%2 == 0 {
-						time.Sleep(time.Second / 90)
+						time.Sleep(time.Second / 90) // an attacker's pace: half of them 90 a second
 					}
 				}
 				stop()
@@ -727,7 +806,7 @@ func resumeElsewhere(ctx context.Context, addr, from, to string, count func(stri
 			c.(*net.TCPConn).SetLinger(0)
 			c.Close() // kept for resume
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // an attacker's pace: it resumes elsewhere 100 ms later
 		resumed, back := 0, []net.Conn(nil)
 		for _, tok := range tokens {
 			count("resume elsewhere")
@@ -770,7 +849,7 @@ func holdRooms(ctx context.Context, addr, local string, n int, count func(string
 		count("room holders")
 		c, err := dialFrom(local, addr)
 		if err != nil {
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(100 * time.Millisecond) // an attacker's pace: it retries
 			return
 		}
 		defer c.Close()
@@ -886,7 +965,7 @@ func playHonestlyOverSSH(ctx context.Context, sshAddr string) <-chan sshHonestRe
 				continue
 			}
 			for _, key := range []string{"\x1b[C", "\x1b[D", "\x1b[C", "\x1b[D"} {
-				time.Sleep(150 * time.Millisecond)
+				time.Sleep(150 * time.Millisecond) // a player's pace, under the speed limit
 				io.WriteString(in, key)
 			}
 			io.WriteString(in, "q")

@@ -1,73 +1,13 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"net/netip"
 	"strconv"
 	"strings"
-	"time"
 
 	"gridlag/grid"
+	"gridlag/internal/link"
 	"gridlag/lab/scenario"
 )
-
-// durationValue is a duration flag of a kind.
-type durationValue struct {
-	p *time.Duration
-	r durationRange
-}
-
-// String is the duration, as Go writes it.
-func (v *durationValue) String() string {
-	if v.p == nil {
-		return ""
-	}
-	return v.p.String()
-}
-
-// Set reads a duration and refuses it if it is not of the flag's kind.
-func (v *durationValue) Set(s string) error {
-	d, err := v.r.parse(s)
-	if err != nil {
-		return err
-	}
-	if err := v.r.check(d); err != nil {
-		return err
-	}
-	*v.p = d
-	return nil
-}
-
-// intValue is a whole-number flag of a kind.
-type intValue[T int | int64] struct {
-	p *T
-	r intRange
-}
-
-// String is the number.
-func (v *intValue[T]) String() string {
-	if v.p == nil {
-		return ""
-	}
-	return strconv.FormatInt(int64(*v.p), 10)
-}
-
-// Set reads a whole number and refuses it if it is out of the flag's range.
-func (v *intValue[T]) Set(s string) error {
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-	switch {
-	case errors.Is(err, strconv.ErrRange):
-		return fmt.Errorf("out of range (%v)", v.r)
-	case err != nil:
-		return errors.New("not a whole number")
-	}
-	if err := v.r.check(n); err != nil {
-		return err
-	}
-	*v.p = T(n)
-	return nil
-}
 
 // posValue is a cell flag, x,y.
 type posValue struct{ p *grid.Pos }
@@ -77,7 +17,7 @@ func (v *posValue) String() string {
 	if v.p == nil {
 		return ""
 	}
-	return fmt.Sprintf("%d,%d", v.p.X, v.p.Y)
+	return strconv.Itoa(v.p.X) + "," + strconv.Itoa(v.p.Y)
 }
 
 // Set reads a cell, x,y.
@@ -109,42 +49,31 @@ func (v *pressesValue) Set(s string) error {
 	return nil
 }
 
-// prefixesValue is a list of IP addresses and networks, comma-separated
-// (-bot-addrs 127.0.0.1,10.0.0.0/8); an address alone is a network of
-// one.
-type prefixesValue struct{ p *[]netip.Prefix }
+// presetValue is a link preset flag: one of link.Presets' names.
+type presetValue struct{ p *string }
 
-// String is the list as given, networks in CIDR form.
-func (v *prefixesValue) String() string {
+// String is the preset's name.
+func (v *presetValue) String() string {
 	if v.p == nil {
 		return ""
 	}
-	var s []string
-	for _, p := range *v.p {
-		s = append(s, p.String())
-	}
-	return strings.Join(s, ",")
+	return *v.p
 }
 
-// Set reads the list, refusing anything that is not an address or a
-// network.
-func (v *prefixesValue) Set(s string) error {
-	var list []netip.Prefix
-	for _, f := range strings.Split(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		if p, err := netip.ParsePrefix(f); err == nil {
-			list = append(list, p.Masked())
-			continue
-		}
-		a, err := netip.ParseAddr(f)
-		if err != nil {
-			return fmt.Errorf("%q is not an IP address or network (127.0.0.1, 10.0.0.0/8)", f)
-		}
-		list = append(list, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
+// Set takes a preset's name.
+func (v *presetValue) Set(s string) error {
+	if _, err := link.PresetNamed(s); err != nil {
+		return err
 	}
-	*v.p = list
+	*v.p = s
 	return nil
+}
+
+// presetNames lists the presets' names, for -help.
+func presetNames() string {
+	var names []string
+	for _, p := range link.Presets() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ", ")
 }

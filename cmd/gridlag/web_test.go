@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/log"
 	"github.com/coder/websocket"
 
 	"gridlag/server/admit/admittest"
@@ -69,15 +68,14 @@ func webPlay(t *testing.T, addr, from, name string) webNotice {
 func TestWebPlayersCountAsTheirAddresses(t *testing.T) {
 	f := parseGame(t, "-server", "-addr", "", "-web", "127.0.0.1:0", "-web-idle", "1m", "-max-players-per-addr", "1", "-summary", "0", "-drain", "0s")
 	logs := &admittest.Log{}
-	g, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(logs), 0, nil)
+	g, err := startGame(f, logs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer g.close()
-	for g.browser.Addr() == nil { // Serve has not begun
-		time.Sleep(time.Millisecond)
-	}
-	addr := g.browser.Addr().String()
+	defer g.Close()
+	admittest.Eventually(t, func() bool { return g.Web().Addr() != nil }, // Serve has begun
+		func() string { return "the web front end never served" })
+	addr := g.Web().Addr().String()
 	if start := logs.String(); !strings.Contains(start, "web="+addr) || !strings.Contains(start, "web-idle=1m0s") {
 		t.Errorf("the start line does not name the web address and -web-idle:\n%s", start)
 	}
@@ -101,7 +99,8 @@ func TestWebPlayersCountAsTheirAddresses(t *testing.T) {
 // TestWebFlags: -addr "" needs a front end, -web one among them; -web is
 // a server's, not -connect's; a busy
 // -web address stops the start, naming the flag; -web-trusted-proxy takes
-// addresses and networks only.
+// addresses and networks only, -web-host names and addresses without
+// ports, -web-stall a second or more.
 func TestWebFlags(t *testing.T) {
 	if err := run([]string{"-server", "-addr", ""}, io.Discard); err == nil || !strings.Contains(err.Error(), `-addr "" needs -ssh or -web`) {
 		t.Errorf("-addr \"\" alone: %v", err)
@@ -109,6 +108,15 @@ func TestWebFlags(t *testing.T) {
 	parseGame(t, "-server", "-addr", "", "-web", ":0", "-web-trusted-proxy", "127.0.0.1, 10.0.0.0/8,::1")
 	if err := run([]string{"-server", "-web", ":0", "-web-trusted-proxy", "proxy.example"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web-trusted-proxy") {
 		t.Errorf("-web-trusted-proxy proxy.example: %v", err)
+	}
+	if f := parseGame(t, "-server", "-web", ":0", "-web-host", "Game.Example, 203.0.113.7", "-web-stall", "10s"); strings.Join(f.Web.Hosts, " ") != "game.example 203.0.113.7" || f.Web.StallTimeout != 10*time.Second {
+		t.Errorf("-web-host Game.Example, 203.0.113.7 -web-stall 10s: %q, %v", f.Web.Hosts, f.Web.StallTimeout)
+	}
+	if err := run([]string{"-server", "-web", ":0", "-web-host", "game.example:443"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web-host") || !strings.Contains(err.Error(), "without a port") {
+		t.Errorf("-web-host game.example:443: %v", err)
+	}
+	if err := run([]string{"-server", "-web", ":0", "-web-stall", "10ms"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web-stall") {
+		t.Errorf("-web-stall 10ms: %v", err)
 	}
 	if err := run([]string{"-connect", "127.0.0.1:1", "-web", ":0"}, io.Discard); err == nil || !strings.Contains(err.Error(), "-web serves a server's players") {
 		t.Errorf("-connect with -web: %v", err)
@@ -122,7 +130,7 @@ func TestWebFlags(t *testing.T) {
 	}
 	defer busy.Close()
 	f := parseGame(t, "-server", "-web", busy.Addr().String())
-	if _, err := startGame(context.Background(), f, "127.0.0.1:0", log.New(io.Discard), 0, nil); err == nil || !strings.HasPrefix(err.Error(), "-web "+busy.Addr().String()+": ") {
+	if _, err := startGame(f, io.Discard, nil); err == nil || !strings.HasPrefix(err.Error(), "-web "+busy.Addr().String()+": ") {
 		t.Errorf("startGame with a busy -web: %v", err)
 	}
 }

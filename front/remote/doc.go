@@ -3,7 +3,11 @@
 // share.
 //
 //   - Tty is a tcell.Tty over the connection: output written to it,
-//     input pumped from it, the window size the client says; LookupTerm
+//     input pumped from it, filtered (inputFilter: only what a terminal
+//     sends) and scanned into the screen's events by the session itself,
+//     not by tcell's input loop (tcell_test.go shows why), the window
+//     size the client says; NewScreen is the session's screen on it,
+//     whose Fini cannot hold the session; LookupTerm
 //     picks the terminal's description, WindowOf bounds its size to the
 //     largest screen the interface can use (tui.MaxWidth x tui.MaxHeight)
 //     and centres that screen on a larger terminal (centre.go);
@@ -18,7 +22,9 @@
 //     a new session with the same identity comes back as it.
 //   - Watchdog ends a session whose player pressed no key for the idle
 //     time or whose client stopped reading; EndReason says why a session
-//     ended, for the log and the player.
+//     ended, for the log and the player; CloseSessions is how a front
+//     end's Close ends its sessions in bounded time, leaving behind one
+//     that will not end.
 //   - The caps by address that the sessions count under (admit.Slots) are
 //     package admit's, shared with the game port.
 package remote

@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"gridlag/client/tcp"
+	"gridlag/internal/cli"
 	"gridlag/lab/record"
 )
 
@@ -37,6 +38,9 @@ type Recordings struct {
 
 // DefaultKeep is how many players' recordings a server keeps by default.
 const DefaultKeep = 100
+
+// KeepRange is the kind of the flag of Keep (-ssh-records): 0 for none.
+var KeepRange = cli.IntRange{Lo: 0, Hi: 100000}
 
 // ErrNoRecording is a fetch by an identity that has no recording.
 var ErrNoRecording = errors.New("no recording for your key yet")

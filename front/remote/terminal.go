@@ -2,6 +2,7 @@ package remote
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/gdamore/tcell/v2/terminfo"
@@ -24,6 +25,29 @@ const (
 	maxCols = tui.MaxWidth
 	maxRows = tui.MaxHeight
 )
+
+// OpenScreen makes the screen of a session whose client's terminal is
+// of type term (FallbackTerm if unknown: see LookupTerm) and cols x rows:
+// a tty writing to w, its window clamped and centred (WindowOf: a claim
+// of any size costs at most the largest screen the interface can use),
+// and a tcell screen on it, not yet initialised, whose input the tty
+// scans and whose Fini cannot hold the session (see newScreen); its lines
+// go to log. Every front end opens
+// its sessions' screens with it, so that a session costs the same on
+// each. It returns the terminal type in use, and an error only if the
+// fallback has no description.
+func OpenScreen(w io.Writer, term string, cols, rows int, log *SessionLog) (*Tty, tcell.Screen, string, error) {
+	ti, name, err := LookupTerm(term)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	tty := NewTty(w, WindowOf(cols, rows), CanShift(ti))
+	screen, err := newScreen(tty, ti, log)
+	if err != nil {
+		return nil, nil, "", fmt.Errorf("remote: a screen for %s: %w", name, err)
+	}
+	return tty, screen, name, nil
+}
 
 // LookupTerm finds the terminal description for the client's TERM in
 // tcell's built-in database, falling back to FallbackTerm. It never runs an

@@ -21,17 +21,25 @@ var (
 // Tty is a tcell.Tty over one remote terminal: an SSH session channel, a
 // WebSocket.
 //
-// Input comes from a pump goroutine (Pump) that reads the connection and
-// hands chunks to Read through a channel, so that Read can also be woken by
-// Drain (tcell calls it before Stop: the player pressed q and the screen
-// must let go at once) and by End (the session is being closed). The
-// window size comes from the client (SetWindow): an SSH session's pty-req
-// and window-change requests, a page's resize messages.
+// Input comes from a pump goroutine (Pump) that reads the connection,
+// filters it (inputFilter) and scans it into the screen's event queue
+// with tcell's own input processor, which the screen attaches once it is
+// up (see screen.Init); tcell's input loop, which reads the tty, gets no
+// bytes from Read, only the end of the input: Read blocks until the
+// client's input ends, the session is being closed (End) or tcell drains
+// the tty (Drain: the player pressed q and the screen must let go at
+// once). tcell's own path from Read to its events has a goroutine that
+// spins for ever on one byte that is not UTF-8 and two that block for
+// ever on a full channel, each holding Fini and the session with it (see
+// tcell_test.go); on this one every goroutine is the session's, and the
+// pump's scanning stops with the screen. The window size comes from the
+// client (SetWindow): an SSH session's pty-req and window-change
+// requests, a page's resize messages.
 type Tty struct {
 	w io.Writer // the connection, toward the client
 
-	in    chan []byte // chunks of input from Pump; closed at end of input
-	inErr error       // why input ended; written before in is closed
+	inputDone chan struct{} // closed by Pump at the end of the client's input
+	inErr     error         // why input ended; written before inputDone is closed
 
 	ended   chan struct{} // closed by End or Close: Read fails at once
 	endOnce sync.Once
@@ -41,7 +49,6 @@ type Tty struct {
 	mu       sync.Mutex
 	wake     chan struct{} // closed by Drain; a new one on Start
 	woken    bool
-	pending  []byte // input Read could not return yet
 	win      Window // the screen's size, and its margins on the terminal
 	onResize func()
 	started  bool // tcell engaged the tty at least once
@@ -51,7 +58,19 @@ type Tty struct {
 	held    *Window
 	reading bool // the screen's input loop has read: the screen is up
 
-	inRest []byte // the start of a mouse report cut by a read; pump's own
+	// The input processor the pump scans the input into, on the
+	// screen's event queue, set once by attach before attached is
+	// closed, and told the screen's size (where it clips the mouse's
+	// reports). scanning is held while it is used (tcell's processor is
+	// not safe for concurrent use): the pump's scans, the sizes; stopped,
+	// under it, says the screen let go: no more of either.
+	input    tcell.InputProcessor
+	attached chan struct{}
+	scanning sync.Mutex
+	stopped  bool
+
+	filter inputFilter // what tcell may read of the input; pump's own
+	inRest []byte      // the start of a mouse report cut by a read; pump's own
 
 	writeMu    sync.Mutex
 	outRest    []byte       // the start of an escape sequence cut by a write; under writeMu
@@ -70,26 +89,28 @@ func NewTty(w io.Writer, win Window, shift bool) *Tty {
 		win.off = point{}
 	}
 	t := &Tty{
-		w:     w,
-		in:    make(chan []byte),
-		ended: make(chan struct{}),
-		wake:  make(chan struct{}),
-		win:   win,
-		shift: shift,
+		w:         w,
+		inputDone: make(chan struct{}),
+		ended:     make(chan struct{}),
+		wake:      make(chan struct{}),
+		attached:  make(chan struct{}),
+		win:       win,
+		shift:     shift,
 	}
 	t.lastInput.Store(time.Now().UnixNano())
 	return t
 }
 
-// Pump reads the client's input from r until it ends, handing each chunk to
-// Read. It returns at the end of input or once the tty has ended.
+// Pump reads the client's input from r until it ends, filters it (see
+// inputFilter) and scans it into the screen's events once the screen is
+// up. It returns at the end of input or once the tty has ended.
 func (t *Tty) Pump(r io.Reader) {
-	defer close(t.in)
+	defer close(t.inputDone)
+	buf := make([]byte, 256)
 	for {
-		buf := make([]byte, 256)
 		n, err := r.Read(buf)
-		chunk := buf[:n]
-		if n > 0 && t.shift {
+		chunk := t.filter.filter(nil, buf[:n])
+		if len(chunk) > 0 && t.shift {
 			t.mu.Lock()
 			win := t.win
 			t.mu.Unlock()
@@ -98,13 +119,9 @@ func (t *Tty) Pump(r io.Reader) {
 		if n > 0 {
 			t.lastInput.Store(time.Now().UnixNano())
 		}
-		if len(chunk) > 0 {
-			select {
-			case t.in <- chunk:
-			case <-t.ended:
-				t.inErr = errSessionEnded
-				return
-			}
+		if len(chunk) > 0 && !t.scan(chunk) {
+			t.inErr = errSessionEnded
+			return
 		}
 		if err != nil {
 			t.inErr = err
@@ -112,6 +129,57 @@ func (t *Tty) Pump(r io.Reader) {
 			return
 		}
 	}
+}
+
+// scan scans chunk into the screen's events, once the screen is up; it
+// reports false if the tty ended or the screen let go first. It blocks
+// while the event queue is full: the pump reads no more of a client
+// whose keys the interface has not taken yet.
+func (t *Tty) scan(chunk []byte) bool {
+	select {
+	case <-t.attached:
+	case <-t.ended:
+		return false
+	}
+	t.scanning.Lock()
+	defer t.scanning.Unlock()
+	if t.stopped {
+		return false
+	}
+	t.input.ScanUTF8(chunk)
+	return true
+}
+
+// attach makes ip, tcell's input processor on the screen's event queue,
+// the one the pump scans the input into, once the screen is up.
+func (t *Tty) attach(ip tcell.InputProcessor) {
+	t.scanning.Lock()
+	t.input = ip
+	t.scanning.Unlock()
+	t.resizeInput()
+	close(t.attached)
+}
+
+// resizeInput tells the input processor the screen's size, as tcell
+// tells its own.
+func (t *Tty) resizeInput() {
+	t.scanning.Lock()
+	defer t.scanning.Unlock()
+	if t.input == nil || t.stopped {
+		return
+	}
+	t.mu.Lock()
+	size := t.win.size
+	t.mu.Unlock()
+	t.input.SetSize(size.Width, size.Height)
+}
+
+// stopScanning waits for a scan under way to end and makes it the last.
+// The screen's events must be taken meanwhile.
+func (t *Tty) stopScanning() {
+	t.scanning.Lock()
+	t.stopped = true
+	t.scanning.Unlock()
 }
 
 // SetWindow records a new window size from the client, clamped (see
@@ -151,6 +219,7 @@ func (t *Tty) showWindow(win Window) bool {
 	t.win = win
 	cb := t.onResize
 	t.mu.Unlock()
+	t.resizeInput()
 	if moved {
 		// The screen moves on the terminal: what it showed at its old
 		// place goes; tcell repaints it whole at the new one.
@@ -217,7 +286,9 @@ func (t *Tty) WindowSize() (tcell.WindowSize, error) {
 	return t.win.size, nil
 }
 
-// Read implements io.Reader: the client's key presses.
+// Read implements io.Reader for tcell's input loop. It returns no bytes
+// (the pump scans them): it blocks until the client's input ends (its
+// error), the session is being closed or tcell drains the tty.
 func (t *Tty) Read(p []byte) (int, error) {
 	t.mu.Lock()
 	if !t.reading && t.started {
@@ -228,12 +299,6 @@ func (t *Tty) Read(p []byte) (int, error) {
 			t.mu.Lock()
 		}
 	}
-	if len(t.pending) > 0 {
-		n := copy(p, t.pending)
-		t.pending = t.pending[n:]
-		t.mu.Unlock()
-		return n, nil
-	}
 	wake := t.wake
 	t.mu.Unlock()
 	select {
@@ -241,20 +306,11 @@ func (t *Tty) Read(p []byte) (int, error) {
 		return 0, errDrained
 	case <-t.ended:
 		return 0, errSessionEnded
-	case b, ok := <-t.in:
-		if !ok {
-			if t.inErr == nil {
-				return 0, io.EOF
-			}
-			return 0, t.inErr
+	case <-t.inputDone:
+		if t.inErr == nil {
+			return 0, io.EOF
 		}
-		n := copy(p, b)
-		if n < len(b) {
-			t.mu.Lock()
-			t.pending = append(t.pending, b[n:]...)
-			t.mu.Unlock()
-		}
-		return n, nil
+		return 0, t.inErr
 	}
 }
 

@@ -1,11 +1,15 @@
 package remote
 
 import (
+	"bytes"
 	"io"
+	"runtime"
 	"testing"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+
+	"gridlag/server/admit/admittest"
 )
 
 // startHook is a remote Tty whose client changes its window just as the
@@ -85,4 +89,96 @@ func TestWindowHeldUntilTheScreenIsUp(t *testing.T) {
 	if ws, _ := tty.WindowSize(); ws.Width != 80 || resized != 2 {
 		t.Fatalf("then: %d wide, %d resizes; want 80, two", ws.Width, resized)
 	}
+}
+
+// TestScreenFiniTakesTheInputOnItsWay: keys still on their way when the
+// interface stops reading them (a paste after q) no longer keep tcell's
+// Fini waiting (TestTcellFiniWaitsOnAFullEventQueue): the session's screen
+// takes them while tcell stops, and every goroutine of the screen ends.
+func TestScreenFiniTakesTheInputOnItsWay(t *testing.T) {
+	baseline := runtime.NumGoroutine()
+	ti, _, err := LookupTerm("xterm-256color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tty := NewTty(io.Discard, WindowOf(80, 24), false)
+	pr, pw := io.Pipe()
+	go tty.Pump(pr)
+	screen, err := newScreen(tty, ti, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := screen.Init(); err != nil {
+		t.Fatal(err)
+	}
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		pw.Write(bytes.Repeat([]byte("j"), 2000)) // the screen takes its first 256 keys
+	}()
+	for len(screen.(eventQueue).EventQ()) < 200 {
+		time.Sleep(time.Millisecond)
+	}
+	finished := make(chan struct{})
+	go func() {
+		screen.Fini()
+		close(finished)
+	}()
+	select {
+	case <-finished:
+	case <-time.After(time.Minute): // a hang guard
+		t.Fatal("Fini did not return with input on its way")
+	}
+	pr.Close() // the connection closes
+	<-written
+	admittest.Settle(t, baseline, nil)
+}
+
+// stallingWriter is a client that stops reading once stall is closed: a
+// write then blocks until the connection is closed.
+type stallingWriter struct{ stall, closed chan struct{} }
+
+func (w stallingWriter) Write(p []byte) (int, error) {
+	select {
+	case <-w.stall:
+	default:
+		return len(p), nil
+	}
+	<-w.closed
+	return 0, io.ErrClosedPipe
+}
+
+// TestScreenFiniIsBounded: tcell's Fini writes to the terminal, which
+// blocks while the client reads nothing; the session's screen waits for it
+// at most its grace, then the session ends, and tcell finishes once the
+// connection is closed under it.
+func TestScreenFiniIsBounded(t *testing.T) {
+	baseline := runtime.NumGoroutine()
+	ti, _, err := LookupTerm("xterm-256color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := stallingWriter{stall: make(chan struct{}), closed: make(chan struct{})}
+	tty := NewTty(conn, WindowOf(80, 24), false)
+	s, err := newScreen(tty, ti, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.(*screen).grace = 50 * time.Millisecond
+	if err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	close(conn.stall)
+	finished := make(chan struct{})
+	go func() {
+		s.Fini()
+		close(finished)
+	}()
+	select {
+	case <-finished:
+	case <-time.After(time.Minute): // a hang guard
+		t.Fatal("Fini did not return while the client read nothing")
+	}
+	close(conn.closed) // the front end closes the connection
+	admittest.Settle(t, baseline, nil)
 }

@@ -12,7 +12,8 @@ import (
 
 // StallTimeout is how long one write to a client may block (the client
 // stopped reading and the connection's window is full) before its
-// connection is closed.
+// connection is closed, unless the front end says otherwise
+// (Watchdog.Stall).
 const StallTimeout = 30 * time.Second
 
 // killGrace is how long a session handler has to return after its session
@@ -45,23 +46,46 @@ func (k *KillReason) Get() string {
 }
 
 // Watchdog ends a session when its player pressed no key for Idle, or its
-// client stopped reading (a write blocked for StallTimeout: the
-// connection is closed, as only that frees the write). If the handler has
-// not returned killGrace after the session was ended, it closes the
-// connection.
+// client stopped reading: a write blocked for Stall, or, where the
+// front end probes its client's reading (Silent: a WebSocket's pings),
+// no proof of reading for Stall; the connection is then closed, as only
+// that frees a write. If the handler has not returned killGrace after
+// the session was ended, it closes the connection.
 type Watchdog struct {
-	Tty    *Tty
-	Idle   time.Duration
+	Tty  *Tty
+	Idle time.Duration
+	// Stall is how long a client may read nothing; StallTimeout if zero
+	// or less.
+	Stall time.Duration
+	// Silent, if set, is how long the client has read nothing as the
+	// front end's probe sees it, 0 while that is not in question.
+	Silent func(now time.Time) time.Duration
 	Killed *KillReason        // where the reason goes
 	Cancel context.CancelFunc // ends the session
 	Cut    func()             // closes the connection; nil: nothing to close
 	Log    *SessionLog
 }
 
+// stalledFor is how long the client has read nothing, as far as w can
+// tell: the write blocked, or its Silent.
+func (w Watchdog) stalledFor(now time.Time) time.Duration {
+	d := w.Tty.StalledFor(now)
+	if w.Silent != nil {
+		d = max(d, w.Silent(now))
+	}
+	return d
+}
+
 // Run watches until done is closed.
 func (w Watchdog) Run(done <-chan struct{}) {
 	idle := w.Idle
-	period := min(max(idle/4, 20*time.Millisecond), 5*time.Second)
+	stall := w.Stall
+	if stall <= 0 {
+		stall = StallTimeout
+	}
+	// Checked often enough to end a session within a thirtieth of its
+	// time (a second of the default stall time) past it.
+	period := min(max(min(idle, stall)/30, 20*time.Millisecond), 5*time.Second)
 	tick := time.NewTicker(period)
 	defer tick.Stop()
 	cut := w.Cut
@@ -87,9 +111,9 @@ func (w Watchdog) Run(done <-chan struct{}) {
 				if w.Killed.Set(reason) {
 					w.Log.Warn("idle", "ending session", "reason", "idle timeout")
 				}
-			case w.Tty.StalledFor(now) >= StallTimeout:
+			case w.stalledFor(now) >= stall:
 				if w.Killed.Set("the connection stalled") {
-					w.Log.Warn("stalled", "ending session", "reason", fmt.Sprintf("client read nothing for %s", StallTimeout))
+					w.Log.Warn("stalled", "ending session", "reason", fmt.Sprintf("client read nothing for %s", stall))
 				}
 				cut()
 			default:
@@ -122,23 +146,4 @@ func EndReason(killed string, err error, closing, gone bool) (reason string, sta
 		return "connection closed", 1
 	}
 	return err.Error(), 1
-}
-
-// AwaitSessions waits for what wg counts (a front end's running
-// sessions, or its connections) to end, for at most grace, as its Close
-// does once it told them to: it reports whether they ended in time, and
-// returns a channel closed once they all have (the caller cuts the
-// connections of those still running, then waits on it).
-func AwaitSessions(wg *sync.WaitGroup, grace time.Duration) (ended <-chan struct{}, inTime bool) {
-	done := make(chan struct{})
-	go func() {
-		wg.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-		return done, true
-	case <-time.After(grace):
-		return done, false
-	}
 }

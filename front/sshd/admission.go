@@ -9,6 +9,12 @@ type Stats struct {
 	// Resizes counts the window changes that resized a session's screen
 	// (after clamping, coalescing and the limit: see passRequests).
 	Resizes uint64
+	// Abandoned counts the sessions Close stopped waiting for: still
+	// running after the grace period with their connections closed (see
+	// remote.CloseSessions).
+	Abandoned uint64
+	// Sessions is how many session handlers run now.
+	Sessions int
 }
 
 // The kinds of refusals, cuts and evictions the server counts (labels for

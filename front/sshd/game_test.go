@@ -170,5 +170,5 @@ func TestGameSessionsLeakNoGoroutines(t *testing.T) {
 		}
 		c.Close()
 	}
-	waitGoroutines(t, baseline)
+	admittest.Settle(t, baseline, nil)
 }

@@ -6,9 +6,11 @@ import (
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -21,7 +23,7 @@ func loadOrCreateHostKey(path string) (signer gossh.Signer, created bool, err er
 	if path == "" {
 		return nil, false, errors.New("sshd: no host key path")
 	}
-	data, err := os.ReadFile(path)
+	data, err := readHostKey(path)
 	switch {
 	case err == nil:
 		signer, err := gossh.ParsePrivateKey(data)
@@ -53,6 +55,44 @@ func loadOrCreateHostKey(path string) (signer gossh.Signer, created bool, err er
 		return nil, false, fmt.Errorf("sshd: host key: %w", err)
 	}
 	return signer, true, nil
+}
+
+// maxHostKey is the largest host key file read: an RSA key of 16384 bits
+// in PEM takes about 13 KB.
+const maxHostKey = 64 << 10
+
+// readHostKey reads the host key file at path: a regular file of at most
+// maxHostKey bytes (a device, a FIFO, a huge file is refused, not read
+// for ever), quoting nothing of what it holds.
+func readHostKey(path string) ([]byte, error) {
+	check := func(st os.FileInfo) error {
+		switch {
+		case !st.Mode().IsRegular():
+			return fmt.Errorf("%s is not a regular file: a host key is a file", path)
+		case st.Size() > maxHostKey:
+			return fmt.Errorf("%s is larger than %d bytes: not a host key", path, maxHostKey)
+		}
+		return nil
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := check(st); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // never blocks, if a FIFO took its place
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := check(st); err != nil {
+		return nil, err
+	}
+	return io.ReadAll(io.LimitReader(f, maxHostKey))
 }
 
 // writeFileAtomic writes data to path with mode 0600, creating the parent

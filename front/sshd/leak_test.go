@@ -1,34 +1,12 @@
 package sshd
 
 import (
-	"bytes"
 	"runtime"
-	"runtime/pprof"
 	"testing"
 	"time"
 
 	"gridlag/server/admit/admittest"
 )
-
-// waitGoroutines waits until no more goroutines run than baseline, and
-// fails with their stacks if that never happens.
-func waitGoroutines(t *testing.T, baseline int) {
-	t.Helper()
-	deadline := time.Now().Add(waitLong)
-	for {
-		n := runtime.NumGoroutine()
-		if n <= baseline {
-			t.Logf("goroutines back to %d (baseline %d)", n, baseline)
-			return
-		}
-		if time.Now().After(deadline) {
-			var buf bytes.Buffer
-			pprof.Lookup("goroutine").WriteTo(&buf, 1)
-			t.Fatalf("%d goroutines, baseline %d:\n%s", n, baseline, buf.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
 
 // Sessions that end every way (q, a dropped connection, a refusal) leave
 // no goroutine behind, and Close ends the sessions still running.
@@ -51,7 +29,7 @@ func TestSessionsLeakNoGoroutines(t *testing.T) {
 		}
 		c.Close()
 	}
-	waitGoroutines(t, baseline)
+	admittest.Settle(t, baseline, nil)
 
 	// Sessions still running when the server closes end with it.
 	var terms []*term
@@ -69,5 +47,5 @@ func TestSessionsLeakNoGoroutines(t *testing.T) {
 			t.Errorf("exit status %d when the server closed, want 0: a normal stop", status)
 		}
 	}
-	waitGoroutines(t, baseline)
+	admittest.Settle(t, baseline, nil)
 }

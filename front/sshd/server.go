@@ -21,10 +21,6 @@ import (
 // ErrServerClosed is returned by Serve and ListenAndServe after Close.
 var ErrServerClosed = errors.New("sshd: server closed")
 
-// closeGrace is how long Close lets sessions end by themselves before it
-// closes their connections.
-const closeGrace = 2 * time.Second
-
 // hangUpGrace is how long Close, once the sessions ended, lets their
 // clients close their connections before it closes them.
 const hangUpGrace = time.Second
@@ -52,6 +48,11 @@ type Server struct {
 	sessions  *admit.Slots // game sessions, under the same rules
 	refused   counts
 	resizes   atomic.Uint64 // window changes that resized a screen
+	running   atomic.Int64  // session handlers running
+	abandoned atomic.Uint64 // sessions Close stopped waiting for
+	hurry     chan struct{} // closed by Hurry
+	hurryOnce sync.Once
+	closeDone chan struct{} // closed once Close is over
 
 	wg     sync.WaitGroup // every goroutine the server started
 	sessWG sync.WaitGroup // the running session handlers
@@ -75,6 +76,8 @@ func New(opts Options) (*Server, error) {
 		handler:   opts.Handler,
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[*trackedConn]struct{}),
+		hurry:     make(chan struct{}),
+		closeDone: make(chan struct{}),
 		open:      admit.NewPool(2*opts.MaxSessions, 2*opts.MaxPerAddr),
 		shaking:   admit.NewPool(opts.MaxHandshakes, opts.MaxHandshakesPerAddr),
 		sessions:  admit.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
@@ -180,10 +183,11 @@ func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		s.wg.Wait()
+		<-s.closeDone
 		return nil
 	}
 	s.closed = true
+	defer close(s.closeDone)
 	var err error
 	for ln := range s.listeners {
 		if cerr := ln.Close(); cerr != nil && err == nil {
@@ -198,26 +202,32 @@ func (s *Server) Close() error {
 
 	// End every session first, so that players are told why and get an
 	// exit status; then close the connections, which also frees sessions
-	// stuck writing to clients that stopped reading.
+	// stuck writing to clients that stopped reading. Each session ended
+	// with its exit status, which its client hangs up on: the clients
+	// hang up first, so that none finds its connection reset before
+	// (OpenSSH then exits 255, whatever the status it was sent). What
+	// still runs then is left behind (remote.CloseSessions).
 	s.cancel()
-	ended, inTime := remote.AwaitSessions(&s.sessWG, closeGrace)
-	if inTime {
-		// Each session ended with its exit status, which its client hangs
-		// up on: let the clients hang up first, so that none finds its
-		// connection reset before (OpenSSH then exits 255, whatever the
-		// status it was sent).
-		remote.AwaitSessions(&s.connWG, hangUpGrace)
-	} else {
-		s.log.Warn("sessions still running after the grace period; closing their connections")
-	}
-	for _, c := range conns {
-		c.Close()
-	}
-	s.wg.Wait()
-	<-ended
+	n := remote.CloseSessions(remote.Closing{
+		Front: "ssh", Sessions: &s.sessWG, All: &s.wg, HangUp: &s.connWG, HangUpGrace: hangUpGrace,
+		Cut: func() {
+			for _, c := range conns {
+				c.Close()
+			}
+		},
+		Running: func() int { return int(s.running.Load()) },
+		Hurry:   s.hurry, Log: s.log,
+	})
+	s.abandoned.Add(uint64(n))
 	s.log.Info("ssh server closed")
 	return err
 }
+
+// Hurry makes a Close under way, or to come, close at once: the
+// operator's second signal. The sessions are told to end and their
+// connections closed without the grace period; each step of the close
+// waits at most remote.HurryGrace more.
+func (s *Server) Hurry() { s.hurryOnce.Do(func() { close(s.hurry) }) }
 
 func (s *Server) isClosed() bool {
 	s.mu.Lock()
@@ -352,7 +362,7 @@ func (s *Server) refuseConn(c net.Conn, r admit.Refusal) {
 // Stats returns the server's counts of refusals, cuts and evictions by
 // kind.
 func (s *Server) Stats() Stats {
-	return Stats{Refused: s.refused.snapshot(), Resizes: s.resizes.Load()}
+	return Stats{Refused: s.refused.snapshot(), Resizes: s.resizes.Load(), Abandoned: s.abandoned.Load(), Sessions: int(s.running.Load())}
 }
 
 // endHandshake counts connection c as past its handshake: it has opened a

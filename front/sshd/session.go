@@ -92,6 +92,8 @@ func (s *Server) countSession(next sessionHandler) sessionHandler {
 		}
 		defer s.wg.Done()
 		defer s.sessWG.Done()
+		s.running.Add(1)
+		defer s.running.Add(-1)
 		if ss.conn != nil {
 			ss.conn.sessionStarted()
 			defer ss.conn.sessionEnded()
@@ -239,13 +241,7 @@ func (s *Server) limitSessions(next sessionHandler) sessionHandler {
 // refuses a terminal the server cannot drive.
 func openScreen(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		ti, termName, err := remote.LookupTerm(ss.pty.Term)
-		if err != nil {
-			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
-			return
-		}
-		tty := remote.NewTty(ss, remote.WindowOf(ss.pty.Window.Width, ss.pty.Window.Height), remote.CanShift(ti))
-		screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+		tty, screen, termName, err := remote.OpenScreen(ss, ss.pty.Term, ss.pty.Window.Width, ss.pty.Window.Height, ss.log)
 		if err != nil {
 			ss.refuse(err.Error(), "gridlag: the server cannot drive your terminal")
 			return

@@ -91,7 +91,8 @@ func (t *Teachers) load() error {
 }
 
 // readTeachers reads an authorized_keys file: the fingerprints of its
-// keys, its size and time.
+// keys, its size and time. Until a key is read, an error quotes nothing of
+// the file.
 func readTeachers(path string) (keys map[string]bool, size int64, mtime time.Time, err error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -111,6 +112,11 @@ func readTeachers(path string) (keys map[string]bool, size int64, mtime time.Tim
 			continue
 		}
 		key, _, _, _, err := gossh.ParseAuthorizedKey(line)
+		if err != nil && len(keys) == 0 {
+			// No key read yet: the file may be anything (a password
+			// file); say where, nothing of what it holds.
+			return nil, 0, time.Time{}, fmt.Errorf("teachers file %s, line %d: no public key, nor any before it (want one as in authorized_keys, e.g. ssh-ed25519 AAAA... name)", path, i+1)
+		}
 		if err != nil {
 			return nil, 0, time.Time{}, fmt.Errorf("teachers file %s, line %d: %w (want a public key as in authorized_keys, e.g. ssh-ed25519 AAAA... name)", path, i+1, err)
 		}

@@ -59,24 +59,17 @@ func (s *Server) clientAddr(r *http.Request) (a net.Addr, forwarded bool) {
 
 // originAllowed reports whether a WebSocket request comes from the game's
 // own page: a browser names the page's origin, whose host must be the
-// host the request was sent to (or, from a trusted proxy, the host it
-// says it forwarded). A request without an Origin is not from a browser's
+// host the request was sent to as the browser wrote it (host, see
+// browserHost). A request without an Origin is not from a browser's
 // page, and is refused too.
-func (s *Server) originAllowed(r *http.Request) bool {
+func originAllowed(r *http.Request, host string) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
 		return false
 	}
-	scheme, host, ok := strings.Cut(origin, "://")
-	if !ok || (scheme != "http" && scheme != "https") || host == "" || strings.ContainsAny(host, "/?#@") {
+	scheme, oh, ok := strings.Cut(origin, "://")
+	if !ok || (scheme != "http" && scheme != "https") || oh == "" || strings.ContainsAny(oh, "/?#@") {
 		return false
 	}
-	if strings.EqualFold(host, r.Host) {
-		return true
-	}
-	if peer, ok := peerOf(r); ok && s.trusted(peer.Addr()) {
-		fwd := r.Header.Get("X-Forwarded-Host")
-		return fwd != "" && strings.EqualFold(host, fwd)
-	}
-	return false
+	return strings.EqualFold(oh, host)
 }

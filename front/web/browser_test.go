@@ -22,7 +22,9 @@ const chromium = "/usr/bin/chromium"
 // sees the game at (10,10), moves to (11,10) with ArrowRight, sets the
 // latency with a click on the slider, sees the board laid out anew when
 // the window shrinks, and comes back as the same player after a reload;
-// the page reports no error, its Content-Security-Policy included.
+// the page reports no error, its Content-Security-Policy included. The
+// same page on a name the server does not answer to (evil.example,
+// pointed at it) says why it cannot play.
 func TestBrowserPlays(t *testing.T) {
 	node := requireBrowser(t)
 	s, _ := startGameWeb(t, Options{})

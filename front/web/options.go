@@ -29,6 +29,9 @@ const (
 	// bytes: it sends key presses, a few bytes each, gathered for at most
 	// a frame, and the window's size.
 	DefaultMaxMessage = 4096
+	// DefaultStallTimeout is how long a page may read nothing before its
+	// session is dropped: an SSH client's (remote.StallTimeout).
+	DefaultStallTimeout = remote.StallTimeout
 	// DefaultMessageRate is how many messages a second the page may send,
 	// a second's worth at once: it sends at most one a frame (about 60)
 	// and the window's size when it changes.
@@ -68,6 +71,12 @@ type Options struct {
 	// IdleTimeout ends a session whose player pressed no key for this
 	// long; DefaultIdleTimeout if zero or less.
 	IdleTimeout time.Duration
+	// StallTimeout drops a session whose page read nothing for this long,
+	// as an SSH client's is dropped (remote.Watchdog): a write to it
+	// blocked, or no answer to the pings the server sends it (a
+	// WebSocket's, which the browser answers as it reads) since the last
+	// proof that it read; DefaultStallTimeout if zero or less.
+	StallTimeout time.Duration
 	// MaxMessage is the largest message the page may send, in bytes;
 	// DefaultMaxMessage if zero or less.
 	MaxMessage int
@@ -76,9 +85,20 @@ type Options struct {
 	MessageRate int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For header
 	// names the client: a request from one of them counts as the address
-	// the header gives. Any other request counts as the address of its
+	// the header gives, and its page's host is the one X-Forwarded-Host
+	// gives (see Hosts). Any other request counts as the address of its
 	// connection, whatever its headers say.
 	TrustedProxies []netip.Prefix
+	// Hosts are the names (or addresses) browsers reach the server by
+	// besides its own (ParseHosts): a public name, the name a reverse
+	// proxy serves it under. A WebSocket is refused unless its page's
+	// host is one of these, an address the server listens on, localhost
+	// or a loopback address, one of the machine's addresses, or its name
+	// (os.Hostname, and NAME.local): so that a page on a name pointed at
+	// the server (DNS rebinding) cannot play for its visitor. From a
+	// trusted proxy the page's host is the one it forwarded
+	// (X-Forwarded-Host).
+	Hosts []string
 	// Handler runs one session. Nil runs the game (remote.Game). A
 	// Handler must return soon after ctx is done or after the screen
 	// reports an error event, and must leave the screen finalised (Fini)
@@ -92,6 +112,7 @@ func (o Options) withDefaults() Options {
 	o.MaxPerAddr = admit.Or(o.MaxPerAddr, DefaultMaxPerAddr)
 	o.HandshakeTimeout = admit.Or(o.HandshakeTimeout, DefaultHandshakeTimeout)
 	o.IdleTimeout = admit.Or(o.IdleTimeout, DefaultIdleTimeout)
+	o.StallTimeout = admit.Or(o.StallTimeout, DefaultStallTimeout)
 	o.MaxMessage = admit.Or(o.MaxMessage, DefaultMaxMessage)
 	o.MessageRate = admit.Or(o.MessageRate, DefaultMessageRate)
 	if o.Logger == nil {

@@ -7,6 +7,7 @@ import (
 	stdlog "log"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,10 +22,6 @@ import (
 // ErrServerClosed is returned by Serve and ListenAndServe after Close.
 var ErrServerClosed = errors.New("web: server closed")
 
-// closeGrace is how long Close lets sessions end by themselves (each
-// player told why) before it closes their connections.
-const closeGrace = 2 * time.Second
-
 // connsPerSession is how many open connections each session cap allows:
 // a player's WebSocket and the page's requests around it.
 const connsPerSession = 4
@@ -32,16 +29,21 @@ const connsPerSession = 4
 // Server is the web front end: the page and its WebSocket. Create it with
 // New.
 type Server struct {
-	opts     Options
-	log      *log.Logger
-	warn     *ratelog.Log // refusals, summarised when they repeat
-	game     *remote.Game // the default handler's game, which keeps dropped avatars by identity
-	handler  func(ctx context.Context, p *remote.Player) error
-	page     *page
-	sessions *admit.Slots  // WebSockets, in all and per client address
-	conns    *admit.Slots  // open connections, in all and per connection address
-	resizes  atomic.Uint64 // page sizes that resized a session's screen (see resizer)
-	http     *http.Server
+	opts      Options
+	log       *log.Logger
+	warn      *ratelog.Log // refusals, summarised when they repeat
+	game      *remote.Game // the default handler's game, which keeps dropped avatars by identity
+	handler   func(ctx context.Context, p *remote.Player) error
+	page      *page
+	hosts     *hostSet      // the names the server answers to (see host.go)
+	sessions  *admit.Slots  // WebSockets, in all and per client address
+	conns     *admit.Slots  // open connections, in all and per connection address
+	resizes   atomic.Uint64 // page sizes that resized a session's screen (see resizer)
+	abandoned atomic.Uint64 // sessions Close stopped waiting for
+	hurry     chan struct{} // closed by Hurry
+	hurryOnce sync.Once
+	closeDone chan struct{} // closed once Close is over
+	http      *http.Server
 
 	ctx    context.Context // done when the server closes
 	cancel context.CancelFunc
@@ -64,15 +66,18 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		opts:     opts,
-		log:      opts.Logger,
-		warn:     ratelog.New(opts.Logger, 0, nil),
-		handler:  opts.Handler,
-		page:     pg,
-		sessions: admit.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
-		conns:    admit.NewSlots(connsPerSession*opts.MaxSessions, connsPerSession*opts.MaxPerAddr, "connections", "connections"),
-		live:     make(map[*socket]struct{}),
-		players:  make(map[string]*socket),
+		opts:      opts,
+		log:       opts.Logger,
+		warn:      ratelog.New(opts.Logger, 0, nil),
+		handler:   opts.Handler,
+		page:      pg,
+		hosts:     newHostSet(opts.Hosts),
+		sessions:  admit.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
+		conns:     admit.NewSlots(connsPerSession*opts.MaxSessions, connsPerSession*opts.MaxPerAddr, "connections", "connections"),
+		live:      make(map[*socket]struct{}),
+		hurry:     make(chan struct{}),
+		closeDone: make(chan struct{}),
+		players:   make(map[string]*socket),
 	}
 	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, Latency: opts.Latency, Jitter: opts.Jitter,
 		Title: Title, Front: "web", Logger: s.log}
@@ -134,10 +139,11 @@ func (s *Server) Serve(ln net.Listener) error {
 		ln.Close()
 		return ErrServerClosed
 	}
+	s.hosts.listen(ln.Addr())
 	s.log.Debug("web listening", "addr", ln.Addr().String(),
 		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
-		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout,
-		"max_message", s.opts.MaxMessage, "message_rate", s.opts.MessageRate)
+		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout, "stall_timeout", s.opts.StallTimeout,
+		"max_message", s.opts.MaxMessage, "message_rate", s.opts.MessageRate, "hosts", strings.Join(s.opts.Hosts, ","))
 	err := s.http.Serve(admit.Listen(ln, s.admitConn, s.log))
 	if errors.Is(err, http.ErrServerClosed) || s.isClosed() {
 		return ErrServerClosed
@@ -169,27 +175,59 @@ func (s *Server) Close() error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
-		s.wg.Wait()
+		<-s.closeDone
 		return nil
 	}
 	s.closed = true
 	s.mu.Unlock()
+	defer close(s.closeDone)
 	err := s.http.Close() // the listeners, and the connections not yet a session's
 
 	s.cancel()
-	ended, inTime := remote.AwaitSessions(&s.sessWG, closeGrace)
-	if !inTime {
-		s.log.Warn("web sessions still running after the grace period; closing their connections")
-		s.mu.Lock()
-		for so := range s.live {
-			so.cut()
-		}
-		s.mu.Unlock()
-	}
-	s.wg.Wait()
-	<-ended
+	n := remote.CloseSessions(remote.Closing{
+		Front: "web", Sessions: &s.sessWG, All: &s.wg,
+		Cut: func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			for so := range s.live {
+				so.cut()
+			}
+		},
+		Running: s.running, Hurry: s.hurry, Log: s.log,
+	})
+	s.abandoned.Add(uint64(n))
 	s.log.Info("web server closed")
 	return err
+}
+
+// running is how many sessions the server runs.
+func (s *Server) running() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.live)
+}
+
+// Hurry makes a Close under way, or to come, close at once: the
+// operator's second signal. The sessions are told to end and their
+// connections closed without the grace period; each step of the close
+// waits at most remote.HurryGrace more.
+func (s *Server) Hurry() { s.hurryOnce.Do(func() { close(s.hurry) }) }
+
+// Stats are a web front end's counts.
+type Stats struct {
+	// Resizes counts the page sizes that resized a session's screen.
+	Resizes uint64
+	// Abandoned counts the sessions Close stopped waiting for: still
+	// running after the grace period with their connections closed (see
+	// remote.CloseSessions).
+	Abandoned uint64
+	// Sessions is how many sessions run now.
+	Sessions int
+}
+
+// Stats returns the server's counts.
+func (s *Server) Stats() Stats {
+	return Stats{Resizes: s.resizes.Load(), Abandoned: s.abandoned.Load(), Sessions: s.running()}
 }
 
 func (s *Server) isClosed() bool {

@@ -12,12 +12,13 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"github.com/coder/websocket"
-	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
 	"gridlag/front/remote"
@@ -97,6 +98,11 @@ type socket struct {
 	identity string        // the player's identity (remote.Player.Fingerprint), "" for a spectator
 	done     chan struct{} // closed when the session has ended
 	codeMu   sync.Mutex
+
+	// What the pings tell of the page's reading (see keepReading), in
+	// unix ns: when a ping still unanswered was sent (0 if none), and
+	// when the page last proved it read everything sent before.
+	pinged, proof atomic.Int64
 }
 
 // serveSocket runs one WebSocket's session: the Origin and the caps, the
@@ -104,9 +110,24 @@ type socket struct {
 func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	addr, forwarded := s.clientAddr(r)
 	host, key := admit.Host(addr), admit.Key(addr)
-	if !s.originAllowed(r) {
+	// Before anything is spent on it: the name the page was reached by,
+	// then its origin (see host.go).
+	browserHost := s.browserHost(r)
+	if !s.hosts.allows(browserHost) {
+		s.warn.Warn("refused "+key+" host", "web socket refused", "remote", host,
+			"reason", "a name the server is not reached by: another site's page (DNS rebinding), or a name to allow with -web-host",
+			"host", browserHost, "origin", r.Header.Get("Origin"))
+		http.Error(w, fmt.Sprintf("gridlag: this server does not answer to the name %s: open the game at the address its operator gave you (who can allow the name with -web-host)",
+			cut(browserHost, 100)), http.StatusForbidden)
+		return
+	}
+	if !isUpgrade(r) { // the page asking why its socket failed, say
+		http.Error(w, "gridlag: this is the game's WebSocket, for the game's page", http.StatusUpgradeRequired)
+		return
+	}
+	if !originAllowed(r, browserHost) {
 		s.warn.Warn("refused "+key+" origin", "web socket refused", "remote", host, "reason", "not from the game's page",
-			"origin", r.Header.Get("Origin"), "host", r.Host)
+			"origin", r.Header.Get("Origin"), "host", browserHost)
 		http.Error(w, "gridlag: this socket is for the game's own page", http.StatusForbidden)
 		return
 	}
@@ -120,7 +141,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	if release != nil {
 		defer release()
 	}
-	// The Origin was checked above, with a trusted proxy's forwarded host.
+	// The Origin was checked above, against a trusted proxy's forwarded host.
 	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
 		s.warn.Warn("websocket "+key, "web socket failed", "remote", host, "err", err)
@@ -137,6 +158,18 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		s.log.Debug("web client behind a trusted proxy", "remote", addr.String(), "proxy", r.RemoteAddr)
 	}
 	so.run()
+}
+
+// isUpgrade reports whether r asks for a WebSocket.
+func isUpgrade(r *http.Request) bool {
+	for _, v := range r.Header.Values("Upgrade") {
+		for _, p := range strings.Split(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(p), "websocket") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // trackSession counts a session in the server's wait groups, so that
@@ -188,18 +221,13 @@ func (so *socket) run() {
 		so.finish(ending{Reason: reason, Status: 1, Name: true}, websocket.StatusNormalClosure)
 		return
 	}
-	ti, termName, err := remote.LookupTerm(remote.FallbackTerm)
+	// xterm.js is an xterm-256color.
+	tty, screen, termName, err := remote.OpenScreen(wsWriter{so.c}, remote.FallbackTerm, h.Cols, h.Rows, so.log)
 	if err != nil {
 		so.finish(ending{Reason: "the server cannot drive your terminal", Status: 1}, websocket.StatusInternalError)
 		return
 	}
-	win := remote.WindowOf(h.Cols, h.Rows)
-	so.tty = remote.NewTty(wsWriter{so.c}, win, remote.CanShift(ti))
-	screen, err := tcell.NewTerminfoScreenFromTtyTerminfo(so.tty, ti)
-	if err != nil {
-		so.finish(ending{Reason: "the server cannot drive your terminal", Status: 1}, websocket.StatusInternalError)
-		return
-	}
+	so.tty = tty
 	ctx, cancel := context.WithCancel(s.ctx)
 	defer cancel()
 	so.cancel = cancel
@@ -215,11 +243,11 @@ func (so *socket) run() {
 	so.log.Info("", "web session start", "identity", p.Fingerprint, "page", rt.String(), "term", termName,
 		"size", fmt.Sprintf("%dx%d", h.Cols, h.Rows))
 	pr, pw := io.Pipe()
-	resize := newResizer(so.tty, win, func() { s.resizes.Add(1) })
+	resize := newResizer(so.tty, remote.WindowOf(h.Cols, h.Rows), func() { s.resizes.Add(1) })
 	defer resize.stop()
 	reading := make(chan struct{})
 	watched := make(chan struct{})
-	s.wg.Add(3)
+	s.wg.Add(4)
 	go func() {
 		defer s.wg.Done()
 		so.tty.Pump(pr)
@@ -231,7 +259,12 @@ func (so *socket) run() {
 	}()
 	go func() {
 		defer s.wg.Done()
-		remote.Watchdog{Tty: so.tty, Idle: s.opts.IdleTimeout, Killed: &so.killed, Cancel: cancel, Cut: so.cut, Log: so.log}.Run(watched)
+		remote.Watchdog{Tty: so.tty, Idle: s.opts.IdleTimeout, Stall: s.opts.StallTimeout, Silent: so.silentFor,
+			Killed: &so.killed, Cancel: cancel, Cut: so.cut, Log: so.log}.Run(watched)
+	}()
+	go func() {
+		defer s.wg.Done()
+		so.keepReading(ctx)
 	}()
 
 	err = so.play(ctx, p)
@@ -254,6 +287,66 @@ func (so *socket) run() {
 	}
 	so.c.CloseNow()
 	<-reading
+}
+
+// pingsPerStall is how many pings the page is sent in a stall time: an
+// honest page, which answers each within a round trip, never goes
+// without a proof of reading for more than a few of these.
+const pingsPerStall = 6
+
+// keepReading pings the page until ctx is done: a browser answers a
+// WebSocket's ping once it has read everything sent before it, so each
+// answer proves the page read up to the moment the ping went. A page
+// that stops reading answers none, and the watchdog drops it once it has
+// gone the stall time without a proof (silentFor), as it drops a
+// client whose write is blocked that long. No ping goes while a write
+// to the page is blocked: the watchdog times that write, and its end
+// proves the page read.
+func (so *socket) keepReading(ctx context.Context) {
+	so.proof.Store(time.Now().UnixNano()) // the hello just came
+	tick := time.NewTicker(max(so.srv.opts.StallTimeout/pingsPerStall, 10*time.Millisecond))
+	defer tick.Stop()
+	blocked := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		now := time.Now()
+		if so.tty.StalledFor(now) > 0 {
+			blocked = true
+			continue
+		}
+		if blocked {
+			blocked = false
+			so.proof.Store(now.UnixNano())
+		}
+		so.pinged.Store(now.UnixNano())
+		// Ping waits for the answer, which the read loop takes in, or
+		// for the session's end. The socket closed, it fails at once; a
+		// write it could not make within coder/websocket's own time for
+		// a control frame (5 s) closes the socket, the page having
+		// taken nothing for that long.
+		if err := so.c.Ping(ctx); err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return
+			}
+			continue // its write waited behind a blocked one: try again, still unanswered
+		}
+		so.proof.Store(now.UnixNano())
+		so.pinged.Store(0)
+	}
+}
+
+// silentFor is how long the page has gone without proving it read, as
+// far as the pings tell (see keepReading): from the last proof, while a
+// ping is unanswered; 0 when none is.
+func (so *socket) silentFor(now time.Time) time.Duration {
+	if so.pinged.Load() == 0 {
+		return 0
+	}
+	return now.Sub(time.Unix(0, so.proof.Load()))
 }
 
 // play runs the session's handler; a panic is one session's failure, not
@@ -462,7 +555,7 @@ func (so *socket) send(n notice) {
 	if err != nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), remote.StallTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), so.srv.opts.StallTimeout)
 	defer cancel()
 	so.c.Write(ctx, websocket.MessageText, b)
 }
@@ -495,7 +588,7 @@ func (so *socket) cut() {
 
 // wsWriter writes the screen to the page, one binary message a write.
 // A write blocks while the page does not read; the watchdog cuts the
-// socket after remote.StallTimeout.
+// socket after Options.StallTimeout.
 type wsWriter struct{ c *websocket.Conn }
 
 func (w wsWriter) Write(p []byte) (int, error) {

@@ -33,11 +33,16 @@
 //
 // The magic's first byte is not ASCII and it holds CR LF and LF, so a
 // transfer that mangles text or line ends is caught at once. A reader
-// takes the whole file (bounded: see Read) and refuses it, never
-// half-reads it, if it is not a recording, is of a newer version than
-// this package reads (Version), ends before its end mark (truncated:
-// a crash, a cut copy), or fails its checksum or any rule above
-// (damaged). Each refusal is one line (see Error).
+// reads the file as a stream (bounded: see Read), checking each part as
+// it comes, and refuses it, never half-reads it, if it is not a
+// recording, is of a newer version than this package reads (Version),
+// ends before its end mark (truncated: a crash, a cut copy), or breaks
+// any rule above or fails its checksum (damaged): an event out of its
+// range or not of its kind of recording is refused at once, with its
+// number and the byte it starts at, nothing after it read. Each refusal
+// is one line (see Error). A Recording keeps its events' bytes as the
+// file has them and decodes each as it is walked (Cursor): it holds the
+// file's size, not a struct per event.
 //
 // A writer is bounded too (Writer.Max): an event that would take the
 // file past its size is not written; the recording ends there, with the
@@ -52,10 +57,11 @@
 // scripts), or "game" (the client's name, room, server, injected link
 // and its seed, toggles). Durations are Go's ("250ms").
 //
-// The events of a scenario are the players' presses. Those of a lab are
-// every live action, each at the lab's time: presses and zaps, toggles,
-// latency, jitter, preset and loss changes, lag spikes, the server's
-// rate and lag compensation, pause, resume, speed and step; a Sync
+// The events of a scenario are the players' presses and zaps. Those of a
+// lab are every live action, each at the lab's time: a player's presses
+// and zaps, toggles, latency, jitter and preset changes (a preset sets
+// the loss), lag spikes; the lab's (by Nobody) server rate and lag
+// compensation, pause, resume, speed and step; a Sync
 // event brings the lab's world to its time before the action that
 // follows, so that a replay calls the world exactly as the live lab
 // did. Those of a game are every call the player's client driver took
@@ -63,5 +69,6 @@
 // times (any frame of any protocol version: the bytes are kept as they
 // came), the driver's steps, the keys and toggles, the frames written,
 // and after each State a check of the view (Check), which a replay
-// compares.
+// compares, all by Player 1. An event of another kind (or player) than
+// its recording's holds is refused. No recording holds a Loss event.
 package record

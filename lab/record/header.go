@@ -170,3 +170,42 @@ func (d *Duration) UnmarshalJSON(b []byte) error {
 
 // D returns the time.Duration.
 func (d Duration) D() time.Duration { return time.Duration(d) }
+
+// allows refuses an event that is not of the header's kind of recording:
+// a scenario's holds presses and zaps of its players; a lab's, its live
+// actions (the lab's own by Nobody, a player's by Player 1 or 2); a
+// game's, the calls of its player's client driver and the checks of its
+// view, all by Player 1. No recording holds a Loss: the lab changes loss
+// with its presets, and a game's link is set by its header.
+func (h *Header) allows(e Event) error {
+	switch h.Kind {
+	case KindScenario:
+		if (e.Kind == Press || e.Kind == Zap) && h.Scenario != nil && int(e.Who) < len(h.Scenario.Players) {
+			return nil
+		}
+	case KindLab:
+		switch e.Kind {
+		case Sync, Step, Pause, Resume, Speed, Rate, LagComp:
+			if e.Who == Nobody {
+				return nil
+			}
+		case Press, Zap, Predict, Reconcile, Interpolate, Latency, Jitter, Preset, Spike:
+			if e.Who == Player1 || e.Who == Player2 {
+				return nil
+			}
+		}
+	case KindGame:
+		switch e.Kind {
+		case Press, Zap, Predict, Reconcile, Interpolate, Latency, Jitter,
+			Deliver, Hangup, Update, Sent, Drop, Disconnect, Reconnect, Close, Check:
+			if e.Who == Player1 {
+				return nil
+			}
+		}
+	}
+	who := fmt.Sprintf("Player %d", int(e.Who)+1)
+	if e.Who == Nobody {
+		who = "the lab"
+	}
+	return fmt.Errorf("%v by %s, which a %s recording does not hold", e.Kind, who, h.Kind)
+}

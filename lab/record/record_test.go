@@ -4,8 +4,14 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
+	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -26,38 +32,67 @@ func sample(t testing.TB) ([]byte, []Event) {
 		{At: 0, Kind: Sync, Who: Nobody},
 		{At: 16 * ms, Kind: Press, Who: Player1, Arg: int64(grid.Right)},
 		{At: 40 * ms, Kind: Reconcile, Who: Player2, Arg: 0},
-		{At: 40 * ms, Kind: Loss, Who: Player1, Arg: int64(math.Float64bits(0.2))},
+		{At: 40 * ms, Kind: Preset, Who: Player1},
 		{At: 120 * ms, Kind: Latency, Who: Player2, Arg: int64(300 * ms)},
-		{At: 500 * ms, Kind: Deliver, Who: Player1, Data: []byte{0, 1, 9}},
+		{At: 500 * ms, Kind: Spike, Who: Player1},
 		{At: 501 * ms, Kind: Rate, Who: Nobody, Arg: 20},
+		{At: 502 * ms, Kind: Zap, Who: Player2},
+	}
+	return write(t, h, events, time.Second), events
+}
+
+// gameSample writes a small game recording and returns its bytes and
+// events.
+func gameSample(t testing.TB) ([]byte, []Event) {
+	t.Helper()
+	h := Header{Kind: KindGame, Gridlag: "test", Game: &Game{Name: "ada", Seed: 3, Latency: Duration(100 * ms)}}
+	events := []Event{
+		{At: 5 * ms, Kind: Deliver, Who: Player1, Data: []byte{0, 3, 2, 1, 1}},
+		{At: 6 * ms, Kind: Update},
+		{At: 7 * ms, Kind: Press, Arg: int64(grid.Up)},
+		{At: 7 * ms, Kind: Sent, Data: []byte{0, 2, 9, 9}},
+		{At: 9 * ms, Kind: Interpolate, Arg: 1},
 		CheckView{Ack: 3, Predicted: grid.Pos{X: 11, Y: 10}, Server: grid.Pos{X: 10, Y: 10}, Pending: 1, Others: 2, OthersSum: 77}.Event(502 * ms),
 	}
+	return write(t, h, events, time.Second), events
+}
+
+// write writes a recording of h and events, ending at end, and returns
+// its bytes. The events go in unchecked: a test writes what no writer
+// would.
+func write(t testing.TB, h Header, events []Event, end time.Duration) []byte {
+	t.Helper()
 	var buf bytes.Buffer
 	w, err := NewWriter(&buf, h, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range events {
-		if err := w.Write(e); err != nil {
+		if err := w.append(e); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := w.Close(time.Second); err != nil {
+	if err := w.Close(end); err != nil {
 		t.Fatal(err)
 	}
-	return buf.Bytes(), events
+	return buf.Bytes()
 }
 
 // TestRoundTrip: what a writer writes, a reader reads back: the header,
 // every event with its time, the end and why it ended.
 func TestRoundTrip(t *testing.T) {
 	b, events := sample(t)
+	for _, e := range events {
+		if err := (&Writer{h: Header{Kind: KindLab, Lab: &Lab{}}}).h.allows(e); err != nil {
+			t.Fatalf("the sample's %+v is not a lab's: %v", e, err)
+		}
+	}
 	rec, err := Parse(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(rec.Events, events) {
-		t.Fatalf("events\n%+v\nwant\n%+v", rec.Events, events)
+	if got := slices.Collect(rec.Events()); !reflect.DeepEqual(got, events) || rec.Count != len(events) {
+		t.Fatalf("events (%d)\n%+v\nwant\n%+v", rec.Count, got, events)
 	}
 	if rec.End != time.Second || rec.Stop != StopDone || rec.Header.Lab.Players[0].Latency != Duration(250*ms) || rec.Version != 1 || rec.Size != int64(len(b)) {
 		t.Fatalf("read %+v", rec)
@@ -65,9 +100,30 @@ func TestRoundTrip(t *testing.T) {
 	if m, err := rec.Header.GridMap(); err != nil || m.String() != grid.DefaultMap().String() {
 		t.Fatalf("the map did not come back: %v", err)
 	}
-	c, err := ParseCheck(rec.Events[len(rec.Events)-1])
+	b, events = gameSample(t)
+	rec, err = Read(bytes.NewReader(b), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := slices.Collect(rec.Events())
+	if !reflect.DeepEqual(got, events) || rec.Size != int64(len(b)) || rec.Header.Game.Name != "ada" {
+		t.Fatalf("events\n%+v\nwant\n%+v", got, events)
+	}
+	c, err := ParseCheck(got[len(got)-1])
 	if err != nil || c.Predicted != (grid.Pos{X: 11, Y: 10}) || c.OthersSum != 77 || c.Ack != 3 {
 		t.Fatalf("check %+v, %v", c, err)
+	}
+	cur := rec.Cursor()
+	for i, want := range events {
+		if e, ok := cur.Peek(); !ok || !reflect.DeepEqual(e, want) {
+			t.Fatalf("peek %d: %+v, want %+v", i, e, want)
+		}
+		if e, ok := cur.Next(); !ok || !reflect.DeepEqual(e, want) || cur.Index() != i+1 {
+			t.Fatalf("next %d: %+v, want %+v", i, e, want)
+		}
+	}
+	if _, ok := cur.Next(); ok {
+		t.Fatal("the cursor went past the last event")
 	}
 }
 
@@ -175,8 +231,8 @@ func TestWriterStopsAtItsBound(t *testing.T) {
 		t.Fatalf("a %d-byte bound gave %d bytes", max, buf.Len())
 	}
 	rec, err := Parse(buf.Bytes())
-	if err != nil || rec.Stop != StopFull || len(rec.Events) != written || written < 20 {
-		t.Fatalf("read back %d events (wrote %d), stop %v: %v", len(rec.Events), written, rec.Stop, err)
+	if err != nil || rec.Stop != StopFull || rec.Count != written || written < 20 {
+		t.Fatalf("read back %d events (wrote %d), stop %v: %v", rec.Count, written, rec.Stop, err)
 	}
 	if _, err := NewWriter(&buf, h, 40); err == nil {
 		t.Fatal("a bound smaller than the header was taken")
@@ -184,35 +240,64 @@ func TestWriterStopsAtItsBound(t *testing.T) {
 }
 
 // TestEventsOutOfRangeAreRefused: an event a replay could not play (a
-// direction, switch, loss or player out of range; data where none goes)
-// makes the recording damaged, and a writer will not write an unknown
-// kind.
+// direction, switch, loss or player out of range; data where none goes;
+// a kind its recording does not hold) makes the recording damaged, the
+// refusal naming the event and the byte it starts at; a writer will not
+// write an unknown kind, nor one its recording does not hold.
 func TestEventsOutOfRangeAreRefused(t *testing.T) {
-	h := Header{Kind: KindGame, Game: &Game{Name: "ada"}}
-	for _, e := range []Event{
-		{Kind: Press, Arg: 7},
-		{Kind: Predict, Arg: 2},
-		{Kind: Loss, Arg: int64(math.Float64bits(math.NaN()))},
-		{Kind: Loss, Arg: int64(math.Float64bits(1.5))},
-		{Kind: Zap, Who: 9},
-		{Kind: Zap, Data: []byte{1}},
-		{Kind: Deliver},
-		{Kind: Check, Data: []byte{1, 2}},
+	game := Header{Kind: KindGame, Game: &Game{Name: "ada"}}
+	lab := Header{Kind: KindLab, Lab: &Lab{Speed: "1x"}}
+	one := Header{Kind: KindScenario, Scenario: &Scenario{Players: []Player{{Start: [2]int{1, 1}}}}}
+	for _, c := range []struct {
+		h    Header
+		e    Event
+		says string
+	}{
+		{game, Event{Kind: Press, Arg: 7}, "press of direction 7"},
+		{game, Event{Kind: Predict, Arg: 2}, "predict switched to 2"},
+		{lab, Event{Kind: Loss, Arg: int64(math.Float64bits(math.NaN()))}, "loss of NaN"},
+		{lab, Event{Kind: Loss, Arg: int64(math.Float64bits(1.5))}, "loss of 1.5"},
+		{game, Event{Kind: Zap, Who: 9}, "zap of player 9"},
+		{game, Event{Kind: Zap, Data: []byte{1}}, "zap with 1 bytes of data"},
+		{game, Event{Kind: Deliver}, "deliver of no bytes"},
+		{game, Event{Kind: Check, Data: []byte{1, 2}}, "a check that does not read"},
+		{one, Event{Kind: Update}, "update by Player 1, which a scenario recording does not hold"},
+		{one, Event{Kind: Press, Who: Player2, Arg: 1}, "press by Player 2, which a scenario recording does not hold"},
+		{game, Event{Kind: Sync, Who: Nobody}, "sync by the lab, which a game recording does not hold"},
+		{game, Event{Kind: Zap, Who: Player2}, "zap by Player 2, which a game recording"},
+		{lab, Event{Kind: Press, Who: Nobody, Arg: 1}, "press by the lab, which a lab recording"},
+		{lab, Event{Kind: Rate, Who: Player1, Arg: 20}, "rate by Player 1, which a lab recording"},
+		{lab, Event{Kind: Deliver, Data: []byte{1}}, "deliver by Player 1, which a lab recording"},
+		{lab, Event{Kind: Loss, Arg: 0}, "loss by Player 1, which a lab recording"},
 	} {
-		var buf bytes.Buffer
-		w, _ := NewWriter(&buf, h, 0)
-		if err := w.Write(e); err != nil {
-			t.Fatal(err)
+		ok := Event{At: ms, Kind: Zap}
+		if c.h.Kind == KindLab {
+			ok.Kind, ok.Who = Sync, Nobody
 		}
-		w.Close(0)
-		if _, err := Parse(buf.Bytes()); !errors.Is(err, ErrDamaged) {
-			t.Errorf("%+v: %v, want damaged", e, err)
+		b := write(t, c.h, []Event{ok, ok, c.e, ok}, 0)
+		_, err := Parse(b)
+		at := len(write(t, c.h, []Event{ok, ok}, 0)) - 4 - 5 // less its end mark (5 bytes) and checksum
+		want := fmt.Sprintf("recording refused: damaged: event 3 at byte %d: %s", at, c.says)
+		if !errors.Is(err, ErrDamaged) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%+v: %v, want %q", c.e, err, want)
+		}
+		if c.e.Kind.Known() && c.e.Who <= Player2 && c.h.allows(c.e) != nil {
+			if err := writeErr(c.h, c.e); err == nil || !strings.Contains(err.Error(), "does not hold") {
+				t.Errorf("the writer of a %s took %+v: %v", c.h.Kind, c.e, err)
+			}
 		}
 	}
-	w, _ := NewWriter(new(bytes.Buffer), h, 0)
-	if err := w.Write(Event{Kind: 200}); err == nil {
+	if err := writeErr(game, Event{Kind: 200}); err == nil {
 		t.Fatal("wrote an unknown kind")
 	}
+}
+
+func writeErr(h Header, e Event) error {
+	w, err := NewWriter(new(bytes.Buffer), h, 0)
+	if err != nil {
+		return err
+	}
+	return w.Write(e)
 }
 
 // FuzzParse: whatever the bytes, Parse returns a recording or a refusal,
@@ -244,15 +329,92 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			t.Fatalf("a recording read does not write back: %v", err)
 		}
-		for _, e := range rec.Events {
+		for e := range rec.Events() {
 			if err := w.Write(e); err != nil {
 				t.Fatalf("event %+v does not write back: %v", e, err)
 			}
 		}
 		w.Close(rec.End)
 		again, err := Parse(out.Bytes())
-		if err != nil || !reflect.DeepEqual(again.Events, rec.Events) || again.End != rec.End {
+		if err != nil || !reflect.DeepEqual(slices.Collect(again.Events()), slices.Collect(rec.Events())) || again.End != rec.End {
 			t.Fatalf("written back, read %v (%v)", again, err)
 		}
 	})
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
+
+// presses writes a scenario's recording of n presses, the first of which
+// (bad) is of a player the scenario does not have, and returns its bytes.
+func presses(t testing.TB, n int, bad bool) []byte {
+	t.Helper()
+	h := Header{Kind: KindScenario, Scenario: &Scenario{Players: []Player{{Start: [2]int{1, 1}}}}}
+	events := make([]Event, n)
+	for i := range events {
+		events[i] = Event{At: time.Duration(i) * ms, Kind: Press, Arg: int64(1 + i%4)}
+	}
+	if bad {
+		events[0].Who = Player2
+	}
+	return write(t, h, events, 0)
+}
+
+// TestReadStopsAtTheFirstBadEvent: a reader refuses a recording at its
+// first bad event without reading what follows (a window of the stream
+// at most), and keeps none of it.
+func TestReadStopsAtTheFirstBadEvent(t *testing.T) {
+	b := presses(t, 200_000, true)
+	r := &countingReader{r: bytes.NewReader(b)}
+	_, err := Read(r, 0)
+	if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "event 1 at byte") {
+		t.Fatalf("%v, want event 1 refused", err)
+	}
+	if r.n > 128<<10 || r.n*4 > len(b) {
+		t.Fatalf("read %d of %d bytes to refuse the first event", r.n, len(b))
+	}
+}
+
+// TestRecordingHoldsItsFileSize: a recording read holds its events as
+// the file has them: reading one of 200,000 presses (1.4 MB of events,
+// 7 bytes each) allocates the file's size and little more (a buffered
+// window, the header), not a struct per event; every event walks back
+// out of it.
+func TestRecordingHoldsItsFileSize(t *testing.T) {
+	b := presses(t, 200_000, false)
+	path := filepath.Join(t.TempDir(), "a.rec")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	rec, err := ReadFile(path, 0)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, bound := after.TotalAlloc-before.TotalAlloc, uint64(len(b))+256<<10; got > bound {
+		t.Fatalf("reading %d bytes allocated %d, more than %d", len(b), got, bound)
+	}
+	n, i := 0, 0
+	for e := range rec.Events() {
+		if e.At != time.Duration(i)*ms || e.Arg != int64(1+i%4) {
+			t.Fatalf("event %d: %+v", i, e)
+		}
+		n++
+		i++
+	}
+	if n != 200_000 || rec.Count != n {
+		t.Fatalf("walked %d events of %d", n, rec.Count)
+	}
 }

@@ -34,6 +34,7 @@ type Writer struct {
 	closed bool
 	err    error
 	buf    []byte
+	h      Header
 }
 
 // NewWriter writes the magic, the version and h to w, and returns the
@@ -53,7 +54,7 @@ func NewWriter(w io.Writer, h Header, max int64) (*Writer, error) {
 	if len(js) > MaxHeader {
 		return nil, fmt.Errorf("record: the header is %d bytes, more than %d", len(js), MaxHeader)
 	}
-	rw := &Writer{out: bufio.NewWriterSize(w, 64<<10), crc: crc32.NewIEEE(), max: max}
+	rw := &Writer{out: bufio.NewWriterSize(w, 64<<10), crc: crc32.NewIEEE(), max: max, h: h}
 	b := []byte(magic)
 	b = binary.AppendUvarint(b, Version)
 	b = binary.AppendUvarint(b, uint64(len(js)))
@@ -112,6 +113,14 @@ func (w *Writer) Write(e Event) error {
 	case e.At > MaxSpan:
 		return fmt.Errorf("record: event at %v, after the longest recording (%v)", e.At, MaxSpan)
 	}
+	if err := w.h.allows(e); err != nil {
+		return fmt.Errorf("record: %w", err)
+	}
+	return w.append(e)
+}
+
+// append writes e, unchecked, unless the recording is full.
+func (w *Writer) append(e Event) error {
 	at := max(e.At, w.last)
 	b := append(w.buf[:0], byte(e.Kind))
 	b = binary.AppendUvarint(b, uint64(at-w.last))

@@ -20,6 +20,11 @@
 // exactly; a change of the network or the server simulates the game
 // anew, the other players walking where the recording saw them.
 //
+// A replay walks the recording's events as it plays (record.Cursor),
+// holding its place, not the events; a seek back plays again from the
+// start. A recording whose run would look at more than MaxWork states
+// and actions is refused before it is played.
+//
 // Model is a recording on the replay's screen (tui.ReplayModel): a clock
 // with a speed, play, pause, step and seek (to a time, or to the next
 // zap, correction or loss), the recording's run as a ghost beside the

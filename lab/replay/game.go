@@ -2,6 +2,7 @@ package replay
 
 import (
 	"fmt"
+	"iter"
 	"time"
 
 	"gridlag/client"
@@ -21,15 +22,14 @@ import (
 type gameRun struct {
 	d      *client.Driver
 	name   string
-	calls  []client.Call
-	next_  int
+	calls  calls
 	t      time.Duration
 	change Changes
 
 	lines  []scenario.Line
 	last   scenario.Line
 	seen   bool
-	checks []timedCheck // the views after each State, as replayed
+	checks *checker // the views after each State, as replayed, against the recording's
 	losses []time.Duration
 }
 
@@ -47,36 +47,55 @@ func gameOptions(h *record.Game, c Changes) client.Options {
 		Seed: h.Seed, PingInterval: h.Ping.D(), NoPredict: !predict, NoReconcile: !reconcile, NoInterpolate: !interp}
 }
 
-// gameCalls returns the calls a game recording holds, and the checks it
-// made of the player's view.
-func gameCalls(events []record.Event) (calls []client.Call, checks []timedCheck, err error) {
-	for i, e := range events {
-		if e.Kind == record.Check {
-			c, err := record.ParseCheck(e)
-			if err != nil {
-				return nil, nil, err
-			}
-			checks = append(checks, timedCheck{e.At, c})
-			continue
-		}
-		c, ok := e.Call()
+// calls walks the calls a game recording holds (every event but the
+// checks of the player's view), decoding each as it comes: a replay holds
+// its place in the recording, not the calls.
+type calls struct{ c record.Cursor }
+
+func callsOf(rec *record.Recording) calls { return calls{*rec.Cursor()} }
+
+// peek returns the next call without moving on; ok false after the last.
+func (cs *calls) peek() (client.Call, bool) {
+	for {
+		e, ok := cs.c.Peek()
 		if !ok {
-			return nil, nil, fmt.Errorf("event %d (%v) is not one of a game", i+1, e.Kind)
+			return client.Call{}, false
 		}
-		calls = append(calls, c)
+		if c, ok := e.Call(); ok {
+			return c, true
+		}
+		cs.c.Next() // a check: a game's recording holds nothing else that is not a call
 	}
-	return calls, checks, nil
 }
 
-func newGameRun(h *record.Game, calls []client.Call, c Changes) *gameRun {
-	r := &gameRun{d: client.NewDriver(0, gameOptions(h, c)), name: h.Name, calls: calls, change: c}
+// next returns the next call and moves on.
+func (cs *calls) next() (client.Call, bool) {
+	c, ok := cs.peek()
+	if ok {
+		cs.c.Next()
+	}
+	return c, ok
+}
+
+// all returns the calls from here on, leaving cs where it is.
+func (cs calls) all() iter.Seq[client.Call] {
+	return func(yield func(client.Call) bool) {
+		for c, ok := cs.next(); ok && yield(c); c, ok = cs.next() {
+		}
+	}
+}
+
+func newGameRun(rec *record.Recording, c Changes) *gameRun {
+	h := rec.Header.Game
+	r := &gameRun{d: client.NewDriver(0, gameOptions(h, c)), name: h.Name, calls: callsOf(rec), change: c,
+		checks: newChecker(rec)}
 	if r.name == "" {
 		r.name = "you"
 	}
 	r.d.Observe(r.noted)
 	r.d.Journal(func(c client.Call) {
 		if c.Kind == client.CallCheck {
-			r.checks = append(r.checks, timedCheck{c.At, record.CheckOf(*c.View)})
+			r.checks.replayed(timedCheck{c.At, record.CheckOf(*c.View)})
 		}
 	})
 	return r
@@ -85,9 +104,8 @@ func newGameRun(h *record.Game, calls []client.Call, c Changes) *gameRun {
 func (r *gameRun) now() time.Duration { return r.t }
 
 func (r *gameRun) runTo(t time.Duration) {
-	for r.next_ < len(r.calls) && r.calls[r.next_].At <= t {
-		c := r.calls[r.next_]
-		r.next_++
+	for c, ok := r.calls.peek(); ok && c.At <= t; c, ok = r.calls.peek() {
+		r.calls.next()
 		r.t = max(r.t, c.At)
 		r.apply(c)
 	}
@@ -95,9 +113,9 @@ func (r *gameRun) runTo(t time.Duration) {
 }
 
 func (r *gameRun) next() (time.Duration, bool) {
-	for i := r.next_; i < len(r.calls); i++ {
-		if at := r.calls[i].At; at > r.t {
-			return at, true
+	for c := range r.calls.all() {
+		if c.At > r.t {
+			return c.At, true
 		}
 	}
 	return 0, false
@@ -237,23 +255,76 @@ func sameMoment(a, b scenario.Line) bool {
 	return true
 }
 
-// verify compares the views replayed after each State with those the
-// recording checked: it returns how many matched, and the first that did
-// not, in words ("" if every one did). A recording cut by its size limit
-// (cut) may end after the bytes of a State and before its check: States
-// replayed past its last check are not held against it.
-func verify(recorded, replayed []timedCheck, cut bool) (n int, mismatch string) {
-	for i, want := range recorded {
-		if i >= len(replayed) {
-			return i, fmt.Sprintf("t=%v: the recording has a State the replay never got (%d recorded, %d replayed)", want.at, len(recorded), len(replayed))
-		}
-		got := replayed[i]
-		if got.at != want.at || got.CheckView != want.CheckView {
-			return i, fmt.Sprintf("t=%v: recorded %v; replayed at t=%v %v", want.at, want.CheckView, got.at, got.CheckView)
+// checker compares the views replayed after each State with those the
+// recording checked, one at a time as the replay makes them: it holds
+// its place among the recording's checks, and the first difference.
+type checker struct {
+	want     record.Cursor // the recording's events, after the last check compared
+	n        int           // the replayed checks
+	matched  int           // the checks that matched, up to the first that did not
+	first    time.Duration // the first replayed check's time
+	mismatch string
+}
+
+func newChecker(rec *record.Recording) *checker { return &checker{want: *rec.Cursor()} }
+
+// nextWanted returns the recording's next check.
+func (c *checker) nextWanted() (timedCheck, bool) {
+	for e, ok := c.want.Next(); ok; e, ok = c.want.Next() {
+		if e.Kind == record.Check {
+			v, err := record.ParseCheck(e)
+			if err != nil {
+				continue // none: the recording's reader checked every one
+			}
+			return timedCheck{e.At, v}, true
 		}
 	}
-	if len(replayed) > len(recorded) && !cut {
-		return len(recorded), fmt.Sprintf("the replay got %d States more than the recording", len(replayed)-len(recorded))
+	return timedCheck{}, false
+}
+
+// replayed compares the replay's next check with the recording's.
+func (c *checker) replayed(got timedCheck) {
+	if c.n == 0 {
+		c.first = got.at
 	}
-	return len(recorded), ""
+	c.n++
+	if c.mismatch != "" || c.n > c.matched+1 {
+		return // a difference is found, or the recording's checks ran out
+	}
+	want, ok := c.nextWanted()
+	switch {
+	case !ok:
+	case got.at != want.at || got.CheckView != want.CheckView:
+		c.mismatch = fmt.Sprintf("t=%v: recorded %v; replayed at t=%v %v", want.at, want.CheckView, got.at, got.CheckView)
+	default:
+		c.matched++
+	}
+}
+
+// result says how many of the recording's checks matched the replay, and
+// the first that did not, in words ("" if every one did). A recording cut
+// by its size limit (cut) may end after the bytes of a State and before
+// its check: States replayed past its last check are not held against
+// it.
+func (c *checker) result(cut bool) (n int, mismatch string) {
+	if c.mismatch != "" {
+		return c.matched, c.mismatch
+	}
+	rest := c.want // the recording's checks not compared yet
+	missing, at := 0, time.Duration(0)
+	for e := range rest.Rest() {
+		if e.Kind == record.Check {
+			if missing == 0 {
+				at = e.At
+			}
+			missing++
+		}
+	}
+	if missing > 0 {
+		return c.matched, fmt.Sprintf("t=%v: the recording has a State the replay never got (%d recorded, %d replayed)", at, c.matched+missing, c.n)
+	}
+	if c.n > c.matched && !cut {
+		return c.matched, fmt.Sprintf("the replay got %d States more than the recording", c.n-c.matched)
+	}
+	return c.matched, ""
 }

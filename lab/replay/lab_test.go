@@ -147,7 +147,7 @@ func TestLabRestartEndsTheRecording(t *testing.T) {
 	if rec.End != before {
 		t.Fatalf("the recording ends at %v, the restart came at %v", rec.End, before)
 	}
-	for _, e := range rec.Events {
+	for e := range rec.Events() {
 		if e.Kind == record.Press && e.Arg == int64(grid.Down) {
 			t.Fatal("a press after the restart is in the recording")
 		}

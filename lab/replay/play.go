@@ -52,6 +52,9 @@ const (
 
 // Play plays rec whole, changed by c, and returns the result.
 func Play(rec *record.Recording, c Changes) (*Result, error) {
+	if err := checkWork(rec, c); err != nil {
+		return nil, err
+	}
 	r, err := start(rec, c)
 	if err != nil {
 		return nil, err
@@ -86,7 +89,7 @@ func start(rec *record.Recording, c Changes) (*started, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := newLabRun(c.lab(cfg), rec.Events, c)
+		r, err := newLabRun(c.lab(cfg), rec, c)
 		if err != nil {
 			return nil, err
 		}
@@ -101,18 +104,14 @@ func start(rec *record.Recording, c Changes) (*started, error) {
 			return withMarks(res)
 		}}, nil
 	case record.KindGame:
-		calls, checks, err := gameCalls(rec.Events)
-		if err != nil {
-			return nil, err
-		}
 		if !c.Client() {
-			return resimulate(rec, calls, c)
+			return resimulate(rec, c)
 		}
-		r := newGameRun(rec.Header.Game, calls, c)
+		r := newGameRun(rec, c)
 		return &started{run: r, kind: rec.Header.Kind, finish: func(end time.Duration) *Result {
 			r.runTo(end)
 			res := &Result{Kind: record.KindGame, Result: scenario.Result{Lines: r.lines, End: end, Players: []string{r.name}}}
-			res.Checked, res.Mismatch = verify(checks, r.checks, rec.Stop == record.StopFull)
+			res.Checked, res.Mismatch = r.checks.result(rec.Stop == record.StopFull)
 			if c.Any() {
 				res.Checked, res.Mismatch = 0, "" // a changed run is not the recording's
 			}

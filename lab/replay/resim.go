@@ -3,6 +3,7 @@ package replay
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"time"
 
@@ -37,55 +38,69 @@ type sample struct {
 
 // readStream decodes the bytes a game's recording read from its socket,
 // in order, as the client did.
-func readStream(calls []client.Call) *seen {
+func readStream(calls calls) *seen {
 	s := &seen{names: map[grid.PlayerID]string{}, cells: map[grid.PlayerID][]sample{}}
-	var states protocol.StateStream
-	var buf []byte
 	var players []grid.PlayerPos
-	for _, c := range calls {
-		switch c.Kind {
-		case client.CallReconnect:
-			states, buf = protocol.StateStream{}, buf[:0]
-			continue
-		case client.CallDeliver:
-		default:
-			continue
-		}
-		buf = append(buf, c.Data...)
-		for {
-			m, n, err := states.Unmarshal(buf)
-			if n == 0 {
-				break
+	for m := range streamMessages(calls, nil) {
+		switch m := m.(type) {
+		case *protocol.Welcome:
+			s.me = m.Player
+		case *protocol.Join:
+			s.names[m.Player.ID] = m.Player.Name
+		case *protocol.State:
+			if !s.anyYet {
+				s.first, s.anyYet = m.TimeNS, true
 			}
-			buf = buf[n:]
-			if err != nil {
-				return s
-			}
-			switch m := m.(type) {
-			case *protocol.Welcome:
-				s.me = m.Player
-			case *protocol.Join:
-				s.names[m.Player.ID] = m.Player.Name
-			case *protocol.State:
-				if !s.anyYet {
-					s.first, s.anyYet = m.TimeNS, true
+			players = m.AllPlayers(players[:0])
+			for _, p := range players {
+				list := s.cells[p.ID]
+				if len(list) > 0 && list[len(list)-1].pos == p.Pos {
+					continue
 				}
-				players = m.AllPlayers(players[:0])
-				for _, p := range players {
-					list := s.cells[p.ID]
-					if len(list) > 0 && list[len(list)-1].pos == p.Pos {
-						continue
-					}
-					if len(list) == 0 && p.ID != s.me {
-						s.order = append(s.order, p.ID)
-					}
-					s.cells[p.ID] = append(list, sample{m.TimeNS, p.Pos})
+				if len(list) == 0 && p.ID != s.me {
+					s.order = append(s.order, p.ID)
 				}
+				s.cells[p.ID] = append(list, sample{m.TimeNS, p.Pos})
 			}
 		}
-		buf = append([]byte(nil), buf...)
 	}
 	return s
+}
+
+// streamMessages decodes the messages a game's recording read from its
+// socket, in order, as the client did (each connection's stream anew),
+// up to the first that does not decode. keep, if not nil, picks those
+// returned: the others are not kept past their decoding.
+func streamMessages(calls calls, keep func(protocol.Message) bool) iter.Seq[protocol.Message] {
+	return func(yield func(protocol.Message) bool) {
+		var states protocol.StateStream
+		var buf []byte
+		for c := range calls.all() {
+			switch c.Kind {
+			case client.CallReconnect:
+				states, buf = protocol.StateStream{}, buf[:0]
+				continue
+			case client.CallDeliver:
+			default:
+				continue
+			}
+			buf = append(buf, c.Data...)
+			for {
+				m, n, err := states.Unmarshal(buf)
+				if n == 0 {
+					break
+				}
+				buf = buf[n:]
+				if err != nil {
+					return
+				}
+				if (keep == nil || keep(m)) && !yield(m) {
+					return
+				}
+			}
+			buf = append([]byte(nil), buf...)
+		}
+	}
 }
 
 // resimulate plays a game's recording anew on the simulator with c's
@@ -100,16 +115,16 @@ func readStream(calls []client.Call) *seen {
 // compensation (on within world.DefaultUnlag unless c says) and spawn
 // protection (none). Its times are the recording's: its start is when
 // the player's first State came.
-func resimulate(rec *record.Recording, calls []client.Call, c Changes) (*started, error) {
+func resimulate(rec *record.Recording, c Changes) (*started, error) {
 	h := rec.Header.Game
-	orig := newGameRun(h, calls, Changes{})
+	orig := newGameRun(rec, Changes{})
 	orig.runTo(rec.End)
 	v := orig.d.View(rec.End)
-	if v.Map == nil || len(orig.checks) == 0 {
+	if v.Map == nil || orig.checks.n == 0 {
 		return nil, errors.New("the recording has no State: nothing to simulate")
 	}
-	t0 := orig.checks[0].at
-	s := readStream(calls)
+	t0 := orig.checks.first
+	s := readStream(callsOf(rec))
 	if !s.anyYet || len(s.cells[s.me]) == 0 {
 		return nil, errors.New("the recording's stream shows the player nowhere")
 	}
@@ -120,7 +135,7 @@ func resimulate(rec *record.Recording, calls []client.Call, c Changes) (*started
 	if protocol.CheckPlayerName(cfg.Player.Name, false) != nil {
 		cfg.Player.Name = "you"
 	}
-	for _, call := range calls {
+	for call := range callsOf(rec).all() {
 		if call.At < t0 || call.Kind != client.CallPress && call.Kind != client.CallZap {
 			continue
 		}
@@ -138,6 +153,9 @@ func resimulate(rec *record.Recording, calls []client.Call, c Changes) (*started
 		}
 	}
 	cfg = c.scenario(cfg)
+	if n := cfg.Work(); n > MaxWork {
+		return nil, fmt.Errorf("simulating the game anew: %w: its run would take %d states and presses", ErrTooMuchWork, n)
+	}
 	r, err := newScenarioRun(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("simulating the game anew: %w", err)

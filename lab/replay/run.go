@@ -79,8 +79,7 @@ type labRun struct {
 	l      *lab.Lab
 	model  tui.LabModel
 	tl     *scenario.Timeline
-	events []record.Event
-	next_  int
+	events record.Cursor // the recording's next action
 	change Changes
 }
 
@@ -88,13 +87,13 @@ type labRun struct {
 // replay drives the lab with RunTo.
 func stillWall() time.Time { return time.Time{} }
 
-func newLabRun(cfg lab.Config, events []record.Event, change Changes) (*labRun, error) {
+func newLabRun(cfg lab.Config, rec *record.Recording, change Changes) (*labRun, error) {
 	l, err := lab.New(cfg, stillWall)
 	if err != nil {
 		return nil, err
 	}
 	ps := l.Players()
-	r := &labRun{l: l, model: l.Model(), events: events, change: change}
+	r := &labRun{l: l, model: l.Model(), events: *rec.Cursor(), change: change}
 	r.tl = scenario.NewTimeline(l.World(), []*sim.Client{ps[0].Client, ps[1].Client})
 	return r, nil
 }
@@ -102,9 +101,9 @@ func newLabRun(cfg lab.Config, events []record.Event, change Changes) (*labRun, 
 func (r *labRun) now() time.Duration { return r.l.Now() }
 
 func (r *labRun) runTo(t time.Duration) {
-	for r.next_ < len(r.events) && r.events[r.next_].At <= t {
-		r.apply(r.events[r.next_])
-		r.next_++
+	for e, ok := r.events.Peek(); ok && e.At <= t; e, ok = r.events.Peek() {
+		r.events.Next()
+		r.apply(e)
 	}
 	if t >= r.l.Now() {
 		r.l.RunTo(t) // what is due now too: every recorded action before it is made
@@ -113,8 +112,8 @@ func (r *labRun) runTo(t time.Duration) {
 
 func (r *labRun) next() (time.Duration, bool) {
 	at := r.l.Next()
-	if r.next_ < len(r.events) {
-		at = min(at, max(r.events[r.next_].At, r.l.Now()))
+	if e, ok := r.events.Peek(); ok {
+		at = min(at, max(e.At, r.l.Now()))
 	}
 	return at, true
 }

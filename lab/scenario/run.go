@@ -249,11 +249,27 @@ func Start(cfg Config) (*Stepper, error) {
 	}
 	tl := NewTimeline(w, clients[:followed])
 	var all []timed
-	var lastPress, slowest time.Duration // the last press, plus time for held ones; the slowest link
 	for i, p := range players {
 		for _, pr := range p.Presses {
 			all = append(all, timed{pr, clients[i]})
-			lastPress = max(lastPress, pr.At+time.Duration(len(p.Presses))*cfg.MoveTime)
+		}
+	}
+	slices.SortStableFunc(all, func(a, b timed) int { return cmp.Compare(a.At, b.At) })
+	return &Stepper{world: w, clients: clients, followed: followed, tl: tl, presses: all, until: cfg.end(), cfg: cfg}, nil
+}
+
+// end is how long a run of c goes on: Until, or else long enough for
+// every press (the speed limit holding the later ones), and every state
+// that follows it, to cross the slowest link both ways, and for two
+// update ticks.
+func (c Config) end() time.Duration {
+	if c.Until > 0 {
+		return c.Until
+	}
+	var lastPress, slowest time.Duration // the last press, plus time for held ones; the slowest link
+	for _, p := range c.all() {
+		for _, pr := range p.Presses {
+			lastPress = max(lastPress, pr.At+time.Duration(len(p.Presses))*c.MoveTime)
 		}
 		trip := p.Latency + p.Jitter
 		if p.Loss > 0 {
@@ -263,17 +279,11 @@ func Start(cfg Config) (*Stepper, error) {
 		}
 		slowest = max(slowest, trip)
 	}
-	slices.SortStableFunc(all, func(a, b timed) int { return cmp.Compare(a.At, b.At) })
-	until := cfg.Until
-	if until <= 0 {
-		// Long enough for every input, and every state that follows it, to
-		// cross the slowest link both ways, and for two update ticks.
-		until = lastPress + 2*slowest + 100*time.Millisecond
-		if cfg.Rate > 0 {
-			until += 2 * time.Second / time.Duration(cfg.Rate)
-		}
+	until := lastPress + 2*slowest + 100*time.Millisecond
+	if c.Rate > 0 {
+		until += 2 * time.Second / time.Duration(c.Rate)
 	}
-	return &Stepper{world: w, clients: clients, followed: followed, tl: tl, presses: all, until: until, cfg: cfg}, nil
+	return until
 }
 
 // World returns the scenario's world.

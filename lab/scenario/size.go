@@ -41,3 +41,31 @@ func (c Config) players() []*Player {
 	}
 	return []*Player{&c.Player, c.Second}
 }
+
+// all is every player of the scenario: the first two, then the others.
+func (c Config) all() []*Player {
+	ps := c.players()
+	for i := range c.Others {
+		ps = append(ps, &c.Others[i])
+	}
+	return ps
+}
+
+// Work is how much a run of c looks at, about: every press of every
+// player, and the states the players the timeline follows receive over
+// the whole run (Until, or else the last press with time for the presses
+// the speed limit holds and for the answers), one each per update tick.
+// The run's timeline holds up to a line or two for each. A replay, which
+// cannot be told to stop sooner, refuses to play a recording whose run's
+// Work passes MaxStates.
+func (c Config) Work() int64 {
+	var n int64
+	for _, p := range c.all() {
+		n += int64(len(p.Presses))
+	}
+	if c.Rate > 0 {
+		ticks := int64(c.end() / (time.Second / time.Duration(c.Rate)))
+		n += ticks * int64(len(c.players()))
+	}
+	return n
+}

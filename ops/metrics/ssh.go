@@ -35,3 +35,16 @@ func (c *sshCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.CounterValue, float64(counts[k]), k)
 	}
 }
+
+// WatchAbandoned adds gridlag_sessions_abandoned_total, labelled front
+// (ssh, web): the sessions the front end's Close stopped waiting for,
+// still running after its grace period with their connections closed (a
+// session held by a defect; the process exits without it). n reads the
+// count (sshd.Server.Stats, web.Server.Stats) at each scrape.
+func (e *Exporter) WatchAbandoned(front string, n func() uint64) {
+	e.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name:        "gridlag_sessions_abandoned_total",
+		Help:        "Sessions a front end's Close stopped waiting for: still running after the grace period, their connections closed.",
+		ConstLabels: prometheus.Labels{"front": front},
+	}, func() float64 { return float64(n()) }))
+}

@@ -28,3 +28,24 @@ func TestScrapeSSHRefusals(t *testing.T) {
 		t.Errorf("evictions = %v after 3, want 3", v)
 	}
 }
+
+// TestScrapeAbandonedSessions: each front end's sessions left behind at
+// Close have their series, at 0 from the start.
+func TestScrapeAbandonedSessions(t *testing.T) {
+	exp := New()
+	var ssh, web atomic.Uint64
+	exp.WatchAbandoned("ssh", ssh.Load)
+	exp.WatchAbandoned("web", web.Load)
+	srv := httptest.NewServer(exp.Handler())
+	defer srv.Close()
+	s := get(t, srv.URL, "/metrics")
+	for _, series := range []string{`gridlag_sessions_abandoned_total{front="ssh"}`, `gridlag_sessions_abandoned_total{front="web"}`} {
+		if v := value(s, series); v != 0 {
+			t.Errorf("%s = %v at the start, want 0", series, v)
+		}
+	}
+	web.Store(2)
+	if v := value(get(t, srv.URL, "/metrics"), `gridlag_sessions_abandoned_total{front="web"}`); v != 2 {
+		t.Errorf("web's abandoned sessions = %v after 2, want 2", v)
+	}
+}

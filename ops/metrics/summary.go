@@ -32,6 +32,11 @@ type Summary struct {
 	// (gridlag_refusals_total), the kinds with none left out, in the order
 	// of server.ReasonKinds.
 	Refused []Count
+	// RSS and HeapInUse are the process's resident memory and the bytes
+	// of its heap's spans in use, at the interval's end
+	// (process_resident_memory_bytes, go_memstats_heap_inuse_bytes): 0
+	// where the platform does not say.
+	RSS, HeapInUse uint64
 }
 
 // Count is a number of something of a kind.
@@ -56,6 +61,7 @@ type reading struct {
 	ticks                        uint64
 	buckets                      []*dto.Bucket // cumulative
 	refused                      map[string]float64
+	rss, heap                    float64
 }
 
 // Summarizer returns a Summarizer whose first interval starts at now.
@@ -76,6 +82,7 @@ func (s *Summarizer) Next(now time.Time) (Summary, error) {
 	sum := Summary{
 		Players: int(r.players), Spectators: int(r.spectators), Rooms: int(r.rooms),
 		Joins: delta(r.joins, before.joins), Leaves: delta(r.leaves, before.leaves),
+		RSS: uint64(max(r.rss, 0)), HeapInUse: uint64(max(r.heap, 0)),
 	}
 	if secs := r.at.Sub(before.at).Seconds(); secs > 0 {
 		sum.BytesOut = float64(delta(r.bytes, before.bytes)) / secs
@@ -125,6 +132,10 @@ func (e *Exporter) read(now time.Time) (reading, error) {
 			r.states = m.GetCounter().GetValue()
 		case "gridlag_tick_duration_seconds":
 			r.ticks, r.buckets = m.GetHistogram().GetSampleCount(), m.GetHistogram().GetBucket()
+		case "process_resident_memory_bytes":
+			r.rss = m.GetGauge().GetValue()
+		case "go_memstats_heap_inuse_bytes":
+			r.heap = m.GetGauge().GetValue()
 		case "gridlag_refusals_total":
 			for _, m := range ms {
 				for _, l := range m.GetLabel() {
@@ -160,7 +171,7 @@ func percentileBound(before, after reading, q float64) float64 {
 
 // KeyVals are the summary's fields as a log line's keys and values, e.g.
 // players=12 ... tick_p50=0.25ms ... bytes_out=24.1kB/s ...
-// refused=full:3,timeout:1.
+// refused=full:3,timeout:1 rss=48.2MB heap=12.1MB.
 func (s Summary) KeyVals() []any {
 	refused := "0"
 	if len(s.Refused) > 0 {
@@ -176,6 +187,7 @@ func (s Summary) KeyVals() []any {
 		"tick_p50", tickBound(s.TickP50), "tick_p99", tickBound(s.TickP99),
 		"bytes_out", bytesRate(s.BytesOut), "states_out", perSecond(s.StatesOut),
 		"refused", refused,
+		"rss", memory(s.RSS), "heap", memory(s.HeapInUse),
 	}
 }
 
@@ -193,7 +205,20 @@ func tickBound(secs float64) string {
 
 // bytesRate writes bytes per second in B, kB, MB or GB (powers of 1000):
 // whole bytes, three figures from a kB (24.1kB/s, 1.23MB/s).
-func bytesRate(b float64) string {
+func bytesRate(b float64) string { return bytesSize(b) + "/s" }
+
+// memory writes an amount of memory as bytesSize does, "-" for 0 (not
+// known).
+func memory(b uint64) string {
+	if b == 0 {
+		return "-"
+	}
+	return bytesSize(float64(b))
+}
+
+// bytesSize writes bytes in B, kB, MB or GB (powers of 1000): whole
+// bytes, three figures from a kB (24.1kB, 1.23MB).
+func bytesSize(b float64) string {
 	unit, prec := "B", 0
 	for _, u := range []string{"kB", "MB", "GB"} {
 		if b < 999.5 {
@@ -209,7 +234,7 @@ func bytesRate(b float64) string {
 			prec = 0
 		}
 	}
-	return strconv.FormatFloat(b, 'f', prec, 64) + unit + "/s"
+	return strconv.FormatFloat(b, 'f', prec, 64) + unit
 }
 
 // perSecond writes a rate of things per second: one decimal below 10,

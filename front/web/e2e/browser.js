@@ -8,7 +8,9 @@ const { chromium } = require('playwright-core');
 const launch = () =>
   chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // evil.example points at the server, as a DNS rebinding page's does.
+      '--host-resolver-rules=MAP evil.example 127.0.0.1'],
   });
 
 const step = (msg) => console.log('ok: ' + msg);
@@ -37,8 +39,8 @@ async function ask(what) {
 }
 const hangUp = () => input.close();
 
-// run runs test(page) on a new page of a new browser (viewport: the
-// page's size), fails if the page reported an error (its
+// run runs test(page, browser) on a new page of a new browser
+// (viewport: the page's size), fails if the page reported an error (its
 // Content-Security-Policy included), and exits 1 saying why at the
 // first failure.
 function run(viewport, test) {
@@ -49,7 +51,7 @@ function run(viewport, test) {
       const problems = [];
       page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
       page.on('pageerror', (e) => problems.push(e.message));
-      await test(page);
+      await test(page, browser);
       if (problems.length) fail('the page reported errors:\n' + problems.join('\n'));
       step('no errors in the page (its Content-Security-Policy included)');
     } finally {

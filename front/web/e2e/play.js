@@ -25,7 +25,7 @@ async function until(ok, what, timeout = 15000) {
   }
 }
 
-run({ width: 1280, height: 800 }, async (page) => {
+run({ width: 1280, height: 800 }, async (page, browser) => {
   const resp = await page.goto(base + '/');
   if (resp.status() !== 200) fail(`the page answered ${resp.status()}`);
   step('the page loads');
@@ -91,4 +91,19 @@ run({ width: 1280, height: 800 }, async (page) => {
   if (back.player !== me.player || !back.resumed) fail(`after the reload: ${JSON.stringify(back)}, want player ${me.player} resumed`);
   await screenHas(page, 'you (11,10)');
   step(`a reload resumes the same player: player ${back.player}, at (11,10)`);
+
+  // The page on a name the server does not answer to (a DNS rebinding
+  // site's, or one its operator has not allowed): its socket is
+  // refused, and it says why instead of reconnecting.
+  const rebound = await browser.newPage({ viewport: { width: 1024, height: 600 } });
+  await rebound.goto(base.replace('127.0.0.1', 'evil.example') + '/');
+  await rebound.fill('#name', 'eve');
+  await rebound.click('#name-form button[type=submit]');
+  const why = await rebound
+    .waitForFunction(() => !document.getElementById('overlay').hidden && document.getElementById('message').textContent.includes('does not answer to the name'), null, { timeout: 15000 })
+    .then(() => rebound.textContent('#message'))
+    .catch(async () => fail(`the page on evil.example does not say why it cannot play: ${JSON.stringify(await rebound.textContent('#message'))}`));
+  if (!why.includes('evil.example') || (await rebound.evaluate(() => window.gridlag.player()))) fail(`the page on evil.example: ${JSON.stringify(why)}`);
+  if (process.env.GRIDLAG_SHOTS) await rebound.screenshot({ path: process.env.GRIDLAG_SHOTS + '/rebound.png' });
+  step(`a page on a name the server does not answer to is refused and says so: ${JSON.stringify(why)}`);
 });

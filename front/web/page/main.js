@@ -146,7 +146,9 @@ function connect() {
   const sock = new WebSocket(scheme + location.host + '/ws');
   sock.binaryType = 'arraybuffer';
   ws = sock;
+  let opened = false;
   sock.onopen = () => {
+    opened = true;
     term.reset();
     sock.send(JSON.stringify({ name, id: identity(), path: location.pathname, cols: term.cols, rows: term.rows }));
     hide();
@@ -164,8 +166,32 @@ function connect() {
   };
   sock.onclose = () => {
     if (sock !== ws || ended) return;
-    dropped();
+    if (opened) dropped();
+    else askWhy(sock);
   };
+}
+
+// askWhy learns why a socket was refused before it opened (a browser
+// does not tell the page): the server answers a plain request for it
+// 403 and the reason when it refuses the page's host; anything else
+// (the server down, restarting) is a drop, tried again.
+function askWhy(sock) {
+  fetch('/ws', { cache: 'no-store' })
+    .then((r) => (r.status === 403 ? r.text() : null))
+    .catch(() => null)
+    .then((text) => {
+      if (sock !== ws || ended) return;
+      if (text) refused(text.trim());
+      else dropped();
+    });
+}
+
+// refused shows why the server refuses this page, without trying again
+// by itself.
+function refused(text) {
+  ended = true;
+  ws = null;
+  show(text, { buttons: true });
 }
 
 function joined(j) {

@@ -3,7 +3,10 @@
 // while a server writes it, and one that goes to the test's log; a
 // connection from a chosen loopback address (to play several addresses
 // against the caps by address), one that counts what it reads; a server
-// served on loopback for one test; and a hang guard.
+// served on loopback for one test; a hang guard, with the waits that
+// keep to it (Eventually, Poll, Ends): any package's tests that wait on
+// sockets, goroutines or processes wait with them; and a wait for the
+// goroutines to settle back to a baseline.
 package admittest
 
 import (
@@ -11,6 +14,9 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http"
+	"runtime"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,7 +29,7 @@ import (
 // Hung is the hang guard: a wait for what takes no timer (a Close, a
 // loop's end) that lasts longer fails as hung, long past anything a busy
 // machine could cause.
-const Hung = 30 * time.Second
+const Hung = time.Minute
 
 // Log is a log's output, safe to read while a server writes it.
 type Log struct {
@@ -122,6 +128,12 @@ func Serve(t testing.TB, s Server, closed error) net.Addr {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ServeOn(t, s, ln, closed)
+}
+
+// ServeOn is Serve on ln.
+func ServeOn(t testing.TB, s Server, ln net.Listener, closed error) net.Addr {
+	t.Helper()
 	served := make(chan error, 1)
 	go func() { served <- s.Serve(ln) }()
 	t.Cleanup(func() {
@@ -131,13 +143,7 @@ func Serve(t testing.TB, s Server, closed error) net.Addr {
 		}
 	})
 	if a, ok := s.(interface{ Addr() net.Addr }); ok {
-		deadline := time.Now().Add(Hung)
-		for a.Addr() == nil {
-			if time.Now().After(deadline) {
-				t.Fatal("the server never served")
-			}
-			time.Sleep(time.Millisecond)
-		}
+		Eventually(t, func() bool { return a.Addr() != nil }, func() string { return "the server never served" })
 	}
 	return ln.Addr()
 }
@@ -156,4 +162,100 @@ func Ends(f func()) bool {
 	case <-time.After(Hung):
 		return false
 	}
+}
+
+// FreeAddr returns a loopback address nothing listens on, for a server
+// a test starts with its address given (a flag's, a child process's).
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// Get GETs url and returns the status code and the body: a probe of a
+// health check, a page.
+func Get(url string) (int, string, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return 0, "", err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body), err
+}
+
+// Settle waits until busy (nil: nothing) counts nothing running, a
+// server's sessions, and no more goroutines run than baseline; it fails
+// the test with every goroutine's stack if that does not happen within
+// the hang guard (Hung).
+func Settle(t testing.TB, baseline int, busy func() int) {
+	t.Helper()
+	if busy == nil {
+		busy = func() int { return 0 }
+	}
+	for deadline := time.Now().Add(Hung); busy() > 0 || runtime.NumGoroutine() > baseline; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			var buf bytes.Buffer
+			pprof.Lookup("goroutine").WriteTo(&buf, 1)
+			t.Fatalf("%d running and %d goroutines (%d before) after %v:\n%s", busy(), runtime.NumGoroutine(), baseline, Hung, buf.String())
+		}
+	}
+}
+
+// CloseLeavesOneBehind closes a front end (close) that runs one session
+// that will not end, hurried first (a second signal) if hurry is not nil,
+// and checks that Close returned, within the hang guard, and not before
+// grace unless hurried; that abandoned() counts the session; and that its
+// log says so in one line. It logs how long Close took (no bound: a busy
+// machine is slow).
+func CloseLeavesOneBehind(t testing.TB, close, hurry func(), grace time.Duration, abandoned func() uint64, l *Log) {
+	t.Helper()
+	begun := time.Now()
+	if hurry != nil {
+		hurry()
+	}
+	if !Ends(close) {
+		t.Fatal("Close did not return with a session that will not end")
+	}
+	took := time.Since(begun)
+	t.Logf("hurried %v: Close returned after %v (grace %v)", hurry != nil, took, grace)
+	if hurry == nil && took < grace {
+		t.Errorf("Close returned after %v, before the grace period (%v)", took, grace)
+	}
+	if n := abandoned(); n != 1 {
+		t.Errorf("%d sessions left behind, want 1", n)
+	}
+	if !strings.Contains(l.String(), "sessions=1") || l.Count("did not end after their connections were closed") != 1 {
+		t.Errorf("the log does not say one session was left behind:\n%s", l.String())
+	}
+}
+
+// Eventually polls cond until it holds, and fails t with what why says
+// then if it has not within the hang guard (Hung). It is how a test waits
+// for what happens over real sockets, goroutines and processes: however
+// long a busy machine takes, never a bound on speed.
+func Eventually(t testing.TB, cond func() bool, why func() string) {
+	t.Helper()
+	if !Poll(cond) {
+		t.Fatal(why())
+	}
+}
+
+// Poll polls cond until it holds or the hang guard (Hung) has passed, and
+// reports whether it held: Eventually for a goroutine other than the
+// test's, which may not fail it. It looks often at first, then every
+// 20 ms at most: a wait of seconds costs a busy machine little.
+func Poll(cond func() bool) bool {
+	deadline := time.Now().Add(Hung)
+	for pause := time.Millisecond; !cond(); pause = min(2*pause, 20*time.Millisecond) {
+		if time.Now().After(deadline) {
+			return cond()
+		}
+		time.Sleep(pause)
+	}
+	return true
 }
