@@ -43,6 +43,19 @@ func (p *player) send(m protocol.Message) {
 	}
 }
 
+// closeOnBye reads until the server's Bye (or the connection's end) and
+// closes the connection then, as a client does: the server waits a
+// while for a client to close its side after its last frame.
+func (p *player) closeOnBye() {
+	defer p.nc.Close()
+	for {
+		m, err := p.dec.Decode()
+		if _, bye := m.(*protocol.Bye); err != nil || bye {
+			return
+		}
+	}
+}
+
 func (p *player) until(what string, ok func(protocol.Message) bool) protocol.Message {
 	p.t.Helper()
 	for {
@@ -140,8 +153,9 @@ func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 	cmd, logs, exited := startProcess(t, buildBinary(t), "-server", "-addr", addr, "-drain", "1h")
 	waitFor := func(text string) { waitLogged(t, cmd, logs, text) }
 	waitFor("gridlag server")
-	joinGame(t, addr)
+	p := joinGame(t, addr)
 	waitFor("join")
+	go p.closeOnBye()
 	cmd.Process.Signal(syscall.SIGTERM)
 	waitFor("shutting down")
 	cmd.Process.Signal(syscall.SIGTERM)
