@@ -6,8 +6,9 @@
 // and its teacher, and does what this script asks on its standard
 // output ("follow", "press"; a line back when done). The script checks
 // that the board fills at least half the window, beside the round's
-// clock and the scoreboard, and that the page follows the student the
-// teacher chose; it saves screenshots in SHOTS_DIR, prints what it saw
+// clock and the scoreboard, that the page follows the student the
+// teacher chose, and that on a phone the panel goes under the board; it
+// saves screenshots in SHOTS_DIR, prints what it saw
 // and exits 1 at the first thing that is wrong.
 'use strict';
 const path = require('path');
@@ -34,6 +35,8 @@ function wallSpan(rows) {
 }
 
 const width = 1920, height = 1080;
+const PHONE = { width: 390, height: 844 }; // a phone held upright
+const BASE_FONT = 15; // the page's own font (main.js)
 run({ width, height }, async (page) => {
   const resp = await page.goto(base + '/spectate/3b');
   if (resp.status() !== 200) fail(`the page answered ${resp.status()}`);
@@ -62,4 +65,24 @@ run({ width, height }, async (page) => {
   step("stud2's press shows on the projector: its avatar a cell on and #1 → in its ledger");
   await screenHas(page, ['Pending inputs 0'], WAIT);
   step("then the server's word: nothing pending");
+
+  // On a phone the font stays the page's own and the panel goes under
+  // the board: the round's clock on a row below the board's walls.
+  await page.setViewportSize(PHONE);
+  let phone;
+  await page
+    .waitForFunction(
+      (font) => {
+        const rows = window.gridlag.lines();
+        const lastWall = rows.reduce((last, l, y) => (l.includes('████') ? y : last), -1);
+        const round = rows.findIndex((l) => l.includes('Round 1 '));
+        return window.gridlag.size().font === font && lastWall > 0 && round > lastWall && rows.some((l) => l.includes('Following'));
+      },
+      BASE_FONT,
+      { timeout: WAIT, polling: 50 },
+    )
+    .catch(async () => fail(`on a ${PHONE.width}x${PHONE.height} phone the panel is not under the board at ${BASE_FONT}px:\n${(await lines(page)).join('\n')}`));
+  phone = await page.evaluate(() => window.gridlag.size());
+  await page.screenshot({ path: path.join(shots, `projector-phone-${PHONE.width}x${PHONE.height}.png`) });
+  step(`on a ${PHONE.width}x${PHONE.height} phone: ${phone.cols}x${phone.rows} at ${phone.font}px, the panel under the board`);
 });
