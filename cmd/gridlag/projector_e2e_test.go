@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -45,12 +44,7 @@ func TestProjectorInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	bin := buildBinary(t)
-	addr := freeAddr(t)
-	state := t.TempDir()
-	teacher := newTmux(t, 120, 40, fmt.Sprintf("XDG_STATE_HOME=%s %s teach 3b -addr %s -bots 3 -name hopper -drain 0s -log %s; echo EXIT=$?; sleep 60",
-		state, bin, addr, filepath.Join(t.TempDir(), "server.log")))
-	teacher.waitFor("teaching", "room 3b", "Class")
+	bin, addr, state, teacher := teacherInTmux(t, 120, 40, "teach 3b -addr ADDR -bots 3 -name hopper", "teaching", "room 3b", "Class")
 	waitListening(t, addr)
 
 	room := newTmux(t, 160, 45, fmt.Sprintf("XDG_STATE_HOME=%s %s watch %s; echo EXIT=$?; sleep 60", state, bin, addr))
