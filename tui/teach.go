@@ -63,8 +63,9 @@ var teachKeyTable = []binding[*TeachScreen]{
 		s.change(func(t *client.Teaching) { t.LagComp = !t.LagComp })
 	})},
 	{label: "0", help: "release all: no network, the students' switches, the room's rate", keys: runeKeys("0", (*TeachScreen).releaseAll)},
-	{label: "f", help: "the projectors follow the next student: its view, ghost and ledger; after the last, nobody", keys: runeKeys("f", (*TeachScreen).followNext)},
-	{label: "x", help: "the projectors follow nobody", keys: runeKeys("x", func(s *TeachScreen) { s.follow(0) })},
+	{label: "f x", help: "the projectors follow the next student (its view, ghost, ledger), x nobody", keys: concat(
+		runeKeys("f", (*TeachScreen).followNext), runeKeys("x", func(s *TeachScreen) { s.follow(0) }),
+	)},
 	{label: "PgUp PgDn", help: "page through the students", keys: []keyDo[*TeachScreen]{
 		{key: tcell.KeyPgUp, do: func(s *TeachScreen) { s.page(-1) }},
 		{key: tcell.KeyPgDn, do: func(s *TeachScreen) { s.page(1) }},
@@ -150,7 +151,8 @@ type TeachScreen struct {
 // RunTeach).
 func NewTeachScreen(screen tcell.Screen, teacher Teacher, opts Options) *TeachScreen {
 	s := &TeachScreen{teacher: teacher}
-	s.screenBase = newBase(s, screen, opts, teachKeyTable, "gridlag teacher: keys", true)
+	s.screenBase = newBase(s, screen, opts, teachKeyTable, "gridlag teacher: keys", false)
+	s.legend = teachLegendHelp // the room's board and the class, not a player's view
 	s.board = NewServerBoard(func() *client.WorldView { return &s.view })
 	s.lat = newStepSlider(func() time.Duration { return s.want.Latency }, func(d time.Duration) {
 		s.change(func(t *client.Teaching) { t.Latency = d })
