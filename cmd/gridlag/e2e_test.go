@@ -311,6 +311,12 @@ func startServerBinary(t *testing.T, bin, addr string, args ...string) {
 		srv.Process.Signal(os.Interrupt)
 		srv.Wait()
 	})
+	waitListening(t, addr)
+}
+
+// waitListening waits until addr takes connections, or fails as hung.
+func waitListening(t *testing.T, addr string) {
+	t.Helper()
 	var err error
 	admittest.Eventually(t, func() bool {
 		var c net.Conn

@@ -233,6 +233,15 @@ func (c *Core) Player(id ConnID) (grid.PlayerID, bool) {
 	return cl.player, true
 }
 
+// Name returns the name of player id, if it is in the world (away
+// players too).
+func (c *Core) Name(id grid.PlayerID) (string, bool) {
+	if int(id) >= len(c.slots) || c.slots[id] == nil {
+		return "", false
+	}
+	return c.slots[id].info.Name, true
+}
+
 // begin starts a new output batch if the last one was handed over.
 func (c *Core) begin() {
 	if c.drained {
@@ -433,10 +442,7 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 		c.botN++
 		c.bots++
 	}
-	color := h.Color
-	if color < 1 || color > protocol.NumColors {
-		color = uint8((int(pid)-1)%protocol.NumColors + 1)
-	}
+	color := c.freeColor(h.Color, uint8((int(pid)-1)%protocol.NumColors+1))
 	cl.phase = phaseJoined
 	cl.player = pid
 	cl.bot = h.Bot
@@ -789,6 +795,40 @@ func (c *Core) freeName(want string, bot bool) (name, key string) {
 		}
 	}
 	return "", ""
+}
+
+// colorOrder is the order freeColor hands out the palette's colours
+// (1 to protocol.NumColors) in: each next one as far from those before
+// as the palette allows, so that a few players' colours are told apart
+// at a glance.
+var colorOrder = [protocol.NumColors]uint8{1, 3, 2, 4, 5, 6, 8, 7}
+
+// freeColor returns the colour of a player joining who would like want
+// (0 or out of range: any), whose ID's is own: want if nobody in the
+// world has it, else own if nobody has it, else the one fewest have,
+// first in colorOrder among equals. A room's players then have as many
+// different colours as the palette has (an SSH player's wish is its
+// key's, and four keys' often share one).
+func (c *Core) freeColor(want, own uint8) uint8 {
+	var used [protocol.NumColors + 1]int
+	for _, o := range c.slots {
+		if o != nil && o.info.Color >= 1 && o.info.Color <= protocol.NumColors {
+			used[o.info.Color]++
+		}
+	}
+	if want >= 1 && want <= protocol.NumColors && used[want] == 0 {
+		return want
+	}
+	if used[own] == 0 {
+		return own
+	}
+	best := colorOrder[0]
+	for _, col := range colorOrder {
+		if used[col] < used[best] {
+			best = col
+		}
+	}
+	return best
 }
 
 // maxNameVariant is the highest number freeName appends to a taken name.
