@@ -5,6 +5,7 @@ import (
 	"net"
 
 	"gridlag/client"
+	"gridlag/internal/notify"
 )
 
 // Watch is a spectator connected to a gridlag server over TCP: it runs a
@@ -49,7 +50,7 @@ func (w *Watch) View() client.WorldView {
 // them then.
 func (w *Watch) Teach(t client.Teaching) {
 	w.with(func() { w.d.Teach(w.now(), t) })
-	signal(w.wake)
+	notify.Poke(w.wake)
 }
 
 // Close says Bye at once, closes the socket and waits for the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"gridlag/internal/notify"
 	"gridlag/internal/vt"
 	"gridlag/server"
 	"gridlag/server/admit/admittest"
@@ -160,10 +161,7 @@ func (tb *tab) read() {
 }
 
 func (tb *tab) signal() {
-	select {
-	case tb.changed <- struct{}{}:
-	default:
-	}
+	notify.Poke(tb.changed)
 }
 
 // wait waits until ok holds of the tab's state, or fails.

@@ -43,8 +43,8 @@ const importPolicy = `
 # The rules of the game, and small pieces that import no other package
 # of gridlag: the injected link, a log that summarises repeats, the
 # command line's kit (flags that check their values), with which every
-# package registers its own flags.
-NONE < grid, internal/link, internal/ratelog, internal/cli;
+# package registers its own flags, and the wake-up that never blocks.
+NONE < grid, internal/link, internal/ratelog, internal/cli, internal/notify;
 
 # The wire: the only byte layouts.
 grid < protocol;
@@ -56,17 +56,17 @@ server/world, internal/link < server/hub;
 
 # Around a player's core: its TCP adapter, the screens, its recordings;
 # bots on the TCP client.
-client < client/tcp, tui, lab/record;
+client, internal/notify < client/tcp, tui, lab/record;
 client/tcp < client/bot;
 
 # The server: its door (every front end's), then the TCP adapter around
 # the hub.
 internal/ratelog < server/admit;
-server/hub, server/admit < server;
+server/hub, server/admit, internal/notify < server;
 
 # The lab: both ends' real cores on a virtual clock, timelines on it,
 # the lab's model, replays.
-client, server/hub < lab/sim < lab/scenario;
+client, server/hub, internal/notify < lab/sim < lab/scenario;
 lab/scenario, tui < lab;
 lab, lab/record < lab/replay;
 
@@ -77,7 +77,7 @@ front, lab/record, server/admit < front/remote;
 front/remote < front/sshd, front/web;
 
 # What an operator runs beside the game.
-internal/cli < ops/agones;
+internal/cli, internal/notify < ops/agones;
 protocol, internal/cli < ops/loadgen;
 server < ops/metrics;
 
@@ -90,7 +90,8 @@ ops/host, lab/replay, ops/loadgen < cmd/gridlag;
 
 # Test support, imported by tests alone: nothing but the runner of the
 # real Agones SDK server, test support itself, sits above them.
-NONE < internal/netcut, internal/vt, server/admit/admittest;
+NONE < internal/netcut, server/admit/admittest;
+internal/notify < internal/vt;
 protocol < server/world/worldtest;
 server/admit/admittest < ops/agones/sdktest;
 `

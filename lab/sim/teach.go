@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"gridlag/client"
+	"gridlag/internal/notify"
 	"gridlag/protocol"
 	"gridlag/server/hub"
 	"gridlag/server/world"
@@ -40,10 +41,7 @@ func (w *World) Watch(name string, opts client.Options, named bool) *Watcher {
 		if n.Kind == client.Entered && n.Phase == client.Closed {
 			v.end()
 		}
-		select {
-		case v.changed <- struct{}{}:
-		default:
-		}
+		notify.Poke(v.changed)
 	})
 	w.nextConn++
 	v.id = w.nextConn
