@@ -7,6 +7,8 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/front/remote"
+	"gridlag/grid"
+	"gridlag/internal/limit"
 )
 
 // allowedRequests are the session channel requests passed on to the
@@ -61,18 +63,18 @@ func (f filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 type requestLimits struct {
 	// window: the window changes that go on to resize the screen
 	// (remote.WindowChanges).
-	window remote.Rate
+	window limit.Rate
 	// requests: the requests of any kind a channel may send. A terminal
 	// sends a handful, and a few dozen a second while it is resized; a
 	// client that sends more is flooding, and its connection is closed,
 	// so that a flood costs the server no more than this.
-	requests remote.Rate
+	requests limit.Rate
 }
 
 // sessionLimits are every session's.
 var sessionLimits = requestLimits{
 	window:   remote.WindowChanges,
-	requests: remote.Rate{Burst: 600, Every: 10 * time.Millisecond},
+	requests: limit.Rate{Burst: 600, Every: 10 * time.Millisecond},
 }
 
 // passRequests passes the allowed requests from in to out, refusing the
@@ -92,23 +94,18 @@ func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim reque
 		held      *gossh.Request // the latest window change not passed on yet
 		heldSize  remote.Window
 		size      remote.Window // the window last passed on
-		changes   = remote.Pace{Rate: lim.window}
-		reading   = remote.Pace{Rate: lim.requests}
+		changes   grid.Limiter  // the window changes passed on, at lim.window
+		reading   grid.Limiter  // the requests read, at lim.requests
+		start     = time.Now()
 		heldTimer = time.NewTimer(time.Hour)
 		waiting   bool // heldTimer runs for held
 	)
+	now := func() time.Duration { return time.Since(start) }
 	heldTimer.Stop()
 	defer heldTimer.Stop()
 	// allowed reports whether a window change may go on now, and counts
 	// it if so.
-	allowed := func() bool {
-		now := time.Now()
-		if changes.Wait(now) > 0 {
-			return false
-		}
-		changes.Take(now)
-		return true
-	}
+	allowed := func() bool { return lim.window.Allow(&changes, now()) }
 	pass := func(req *gossh.Request, s remote.Window) {
 		out <- req
 		size = s
@@ -116,7 +113,7 @@ func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim reque
 	wait := func() {
 		if !waiting {
 			waiting = true
-			heldTimer.Reset(changes.Wait(time.Now()))
+			heldTimer.Reset(lim.window.Wait(&changes, now()))
 		}
 	}
 	for {
@@ -129,13 +126,12 @@ func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim reque
 			if !ok {
 				return true
 			}
-			if now := time.Now(); reading.Wait(now) > 0 {
+			if !lim.requests.Allow(&reading, now()) {
 				if req.WantReply {
 					req.Reply(false, nil)
 				}
 				return false
 			}
-			reading.Take(time.Now())
 			switch {
 			case req.Type == "window-change":
 				s, ok := windowChangeSize(req.Payload)

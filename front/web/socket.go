@@ -22,6 +22,8 @@ import (
 
 	"gridlag/client"
 	"gridlag/front/remote"
+	"gridlag/grid"
+	"gridlag/internal/limit"
 	"gridlag/protocol"
 	"gridlag/server/admit"
 )
@@ -499,7 +501,8 @@ func decodeStrict(data []byte, v any) error {
 // sends, or too many of them, ends the session, saying why.
 func (so *socket) readLoop(pw *io.PipeWriter, resize *resizer) {
 	rate := so.srv.opts.MessageRate
-	b := bucket{rate: float64(rate), tokens: float64(rate), last: time.Now()}
+	allowed := limit.PerSecond(rate, rate) // a second's worth at once
+	var msgs grid.Limiter
 	for {
 		typ, data, err := so.c.Read(context.Background())
 		if err != nil {
@@ -509,7 +512,7 @@ func (so *socket) readLoop(pw *io.PipeWriter, resize *resizer) {
 			pw.CloseWithError(err)
 			return
 		}
-		if !b.take(time.Now()) {
+		if !allowed.Allow(&msgs, time.Since(so.begun)) {
 			so.violation(fmt.Sprintf("the page sent more than %d messages a second", rate), websocket.StatusPolicyViolation)
 			pw.CloseWithError(errSessionEnded)
 			return
@@ -598,23 +601,6 @@ func (w wsWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// bucket is the page's allowance of messages: rate a second, a second's
-// worth at once.
-type bucket struct {
-	rate, tokens float64
-	last         time.Time
-}
-
-func (b *bucket) take(now time.Time) bool {
-	b.tokens = min(b.rate, b.tokens+now.Sub(b.last).Seconds()*b.rate)
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
-}
-
 // resizer applies the page's terminal sizes to the screen as the SSH
 // front end does its window changes: a size that leaves the screen as it
 // is (see remote.WindowOf) goes nowhere; of the others, a burst goes on
@@ -626,7 +612,8 @@ type resizer struct {
 	resized func() // counts a resize of the screen
 
 	mu      sync.Mutex
-	pace    remote.Pace
+	start   time.Time     // the pace's clock counts from here
+	pace    grid.Limiter  // the sizes applied, at remote.WindowChanges
 	shown   remote.Window // the window last applied
 	want    size          // the latest size not applied yet
 	held    bool          // want waits for the pace
@@ -636,7 +623,7 @@ type resizer struct {
 
 // newResizer returns a resizer of tty, whose window is first shown.
 func newResizer(tty *remote.Tty, shown remote.Window, resized func()) *resizer {
-	return &resizer{tty: tty, resized: resized, shown: shown, pace: remote.Pace{Rate: remote.WindowChanges}}
+	return &resizer{tty: tty, resized: resized, shown: shown, start: time.Now()}
 }
 
 func (r *resizer) set(cols, rows int) {
@@ -658,12 +645,11 @@ func (r *resizer) set(cols, rows int) {
 // applyLocked applies the held size if the pace allows it now, else
 // waits for it to.
 func (r *resizer) applyLocked() {
-	now := time.Now()
-	if wait := r.pace.Wait(now); wait > 0 {
+	if wait := remote.WindowChanges.Wait(&r.pace, time.Since(r.start)); wait > 0 {
 		r.timer = time.AfterFunc(wait, r.due)
 		return
 	}
-	r.pace.Take(now)
+	remote.WindowChanges.Allow(&r.pace, time.Since(r.start))
 	r.held = false
 	r.shown = remote.WindowOf(r.want.Cols, r.want.Rows)
 	if r.tty.SetWindow(r.want.Cols, r.want.Rows) && r.resized != nil {

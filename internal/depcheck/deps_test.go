@@ -46,13 +46,14 @@ const importPolicy = `
 # package registers its own flags, and the wake-up that never blocks.
 NONE < grid, internal/link, internal/ratelog, internal/cli, internal/notify;
 
-# The wire: the only byte layouts.
-grid < protocol;
+# The wire: the only byte layouts. How often something may happen: the
+# game's speed limit on durations, by address.
+grid < protocol, internal/limit;
 
 # The cores: state machines fed messages and a time (TestCoresDoNoIO).
 protocol, internal/link, internal/cli < client;
 protocol, internal/cli < server/world;
-server/world, internal/link < server/hub;
+server/world, internal/link, internal/limit < server/hub;
 
 # Around a player's core: its TCP adapter, the screens, its recordings;
 # bots on the TCP client.
@@ -73,7 +74,7 @@ lab, lab/record < lab/replay;
 # The front ends: the mode a player asked for, a session on a remote
 # terminal, then SSH and the browser, side by side.
 client/tcp, tui < front;
-front, lab/record, server/admit < front/remote;
+front, lab/record, server/admit, internal/limit < front/remote;
 front/remote < front/sshd, front/web;
 
 # What an operator runs beside the game.

@@ -1,51 +1,6 @@
 package hub
 
-import (
-	"time"
-
-	"gridlag/server/world"
-)
-
-// addrRate limits how often each remote address may do one thing (join,
-// open a room, ask for the room list): a token bucket per address, kept
-// as the time its bucket will be full again (the generic cell rate
-// algorithm), so an address costs one map entry while it has used its
-// bucket recently and nothing once the bucket is full again (sweep). The
-// hub owns it; times are the hub's clock.
-type addrRate struct {
-	every time.Duration            // one more allowed per this time
-	burst int                      // allowed back to back
-	due   map[string]time.Duration // per address: when its bucket is full again
-}
-
-func newAddrRate(every time.Duration, burst int) *addrRate {
-	return &addrRate{every: every, burst: max(burst, 1), due: make(map[string]time.Duration)}
-}
-
-// allow reports whether host may do it once more at now, and counts it if
-// so.
-func (a *addrRate) allow(host string, now time.Duration) bool {
-	due := max(a.due[host], now)
-	if due-now > time.Duration(a.burst-1)*a.every {
-		return false
-	}
-	a.due[host] = due + a.every
-	return true
-}
-
-// fresh reports whether host's bucket is full at now: it has done nothing
-// recently.
-func (a *addrRate) fresh(host string, now time.Duration) bool { return a.due[host] <= now }
-
-// sweep forgets the addresses whose buckets are full at now: they are as
-// if never seen.
-func (a *addrRate) sweep(now time.Duration) {
-	for host, due := range a.due {
-		if due <= now {
-			delete(a.due, host)
-		}
-	}
-}
+import "gridlag/server/world"
 
 // share is the rule of a pool that addresses hold parts of (rooms, a
 // room's spectator slots): no address holds more than its share, and the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"gridlag/internal/limit"
 	"gridlag/protocol"
 	"gridlag/server/world"
 )
@@ -29,7 +30,7 @@ func (h *Hub) joinRefusal(now time.Duration, c *conn, m protocol.Message) *proto
 	default:
 		return nil
 	}
-	if c.from.Own || h.joins.allow(c.from.Host, now) {
+	if c.from.Own || h.joins.Allow(c.from.Host, now) {
 		return nil
 	}
 	return &protocol.Error{Code: protocol.ErrCodeFlood, Text: fmt.Sprintf(
@@ -181,7 +182,7 @@ func (h *Hub) roomShareRefusal(c *conn) *protocol.Error {
 // roomRateRefusal refuses a new room to c's address over its RoomRate,
 // or counts it.
 func (h *Hub) roomRateRefusal(now time.Duration, c *conn) *protocol.Error {
-	if c.from.Own || h.roomOpens.allow(c.from.Host, now) {
+	if c.from.Own || h.roomOpens.Allow(c.from.Host, now) {
 		return nil
 	}
 	return &protocol.Error{Code: protocol.ErrCodeFlood, Text: fmt.Sprintf(
@@ -197,27 +198,27 @@ func (h *Hub) lobbyRefusal(now time.Duration, c *conn) *protocol.Error {
 		return nil
 	}
 	host := c.from.Host
-	fresh := h.lobby.fresh(host, now)
-	if !h.lobby.allow(host, now) {
+	fresh := h.lobby.Fresh(host, now)
+	if !h.lobby.Allow(host, now) {
 		return &protocol.Error{Code: protocol.ErrCodeFlood, Text: fmt.Sprintf(
 			"rate limited: too many room lists from your address, at most %d a second", h.opts.LobbyRate)}
 	}
-	if h.lobbyAll.allow("", now) || fresh && h.lobbySpare.allow("", now) {
+	if h.lobbyAll.Allow("", now) || fresh && h.lobbySpare.Allow("", now) {
 		return nil
 	}
 	return &protocol.Error{Code: protocol.ErrCodeFull, Text: "server busy: too many room lists asked for at once; try again in a moment"}
 }
 
 // rates are the hub's rate limits.
-func (h *Hub) rates() [5]*addrRate {
-	return [...]*addrRate{h.joins, h.roomOpens, h.lobby, h.lobbyAll, h.lobbySpare}
+func (h *Hub) rates() [5]*limit.PerKey {
+	return [...]*limit.PerKey{h.joins, h.roomOpens, h.lobby, h.lobbyAll, h.lobbySpare}
 }
 
 // rated reports whether some address is remembered by a rate: then the
 // hub forgets those done with it every sweepEvery.
 func (h *Hub) rated() bool {
 	for _, a := range h.rates() {
-		if len(a.due) > 0 {
+		if a.Len() > 0 {
 			return true
 		}
 	}
@@ -227,7 +228,7 @@ func (h *Hub) rated() bool {
 // sweepRates forgets the addresses that have done nothing lately.
 func (h *Hub) sweepRates(now time.Duration) {
 	for _, a := range h.rates() {
-		a.sweep(now)
+		a.Sweep(now)
 	}
 	h.swept = now
 }
