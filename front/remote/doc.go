@@ -11,8 +11,8 @@
 //     picks the terminal's description, WindowOf bounds its size to the
 //     largest screen the interface can use (tui.MaxWidth x tui.MaxHeight)
 //     and centres that screen on a larger terminal (centre.go);
-//     WindowChanges is the rate at which a client's new sizes resize the
-//     screen, the same on every front end.
+//     Resizer paces a client's new sizes at WindowChanges, on the
+//     session's Clock, the same on every front end.
 //   - Game runs one session's mode (Player.Mode) as the local terminal
 //     does, through front.Run: play (in the lobby when the server has
 //     rooms), a room, the lobby or the spectator's screen, each with its

@@ -45,7 +45,7 @@ func (f filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 	go func() {
 		defer f.srv.wg.Done()
 		defer close(out)
-		if passRequests(reqs, out, sessionLimits) {
+		if passRequests(f.srv.clock, reqs, out, sessionLimits) {
 			return
 		}
 		f.srv.refused.add(KindRequestFlood)
@@ -79,105 +79,49 @@ var sessionLimits = requestLimits{
 
 // passRequests passes the allowed requests from in to out, refusing the
 // others, until in is closed (it returns true) or a request comes faster
-// than lim.requests allows (it returns false at once: a flood). Window
-// changes are clamped
-// (remote.WindowOf) and coalesced before anything is allocated for them: one
-// that leaves the clamped size as it is goes nowhere; of the others,
-// lim.window.Burst go on at once, then one every lim.window.Every, the
-// latest, and the ones it replaces are dropped (a window-change never
-// wants a reply). So a flood of them, alternating sizes or not, costs no
-// more than four screens a second. A held window change goes on before a
-// later request if the limit allows it, else after it, when the limit
-// allows.
-func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim requestLimits) (ended bool) {
-	var (
-		held      *gossh.Request // the latest window change not passed on yet
-		heldSize  remote.Window
-		size      remote.Window // the window last passed on
-		changes   grid.Limiter  // the window changes passed on, at lim.window
-		reading   grid.Limiter  // the requests read, at lim.requests
-		start     = time.Now()
-		heldTimer = time.NewTimer(time.Hour)
-		waiting   bool // heldTimer runs for held
-	)
-	now := func() time.Duration { return time.Since(start) }
-	heldTimer.Stop()
-	defer heldTimer.Stop()
-	// allowed reports whether a window change may go on now, and counts
-	// it if so.
-	allowed := func() bool { return lim.window.Allow(&changes, now()) }
-	pass := func(req *gossh.Request, s remote.Window) {
-		out <- req
-		size = s
-	}
-	wait := func() {
-		if !waiting {
-			waiting = true
-			heldTimer.Reset(lim.window.Wait(&changes, now()))
+// than lim.requests allows on clock (it returns false at once: a flood).
+// Window changes are clamped (remote.WindowOf) and paced at lim.window
+// by a remote.Resizer, as the web's sizes are, before anything is
+// allocated for them: one that leaves the clamped size as it is goes
+// nowhere; of the others, a burst goes on at once, then the latest at
+// the rate, and the ones it replaces are dropped (a window-change never
+// wants a reply). A held window change goes on before a later request
+// if the limit allows it, else after it, when the limit allows.
+func passRequests(clock remote.Clock, in <-chan *gossh.Request, out chan<- *gossh.Request, lim requestLimits) (ended bool) {
+	var reading grid.Limiter // the requests read, at lim.requests
+	resize := remote.NewResizer(clock, lim.window, remote.Window{}, func(req *gossh.Request) { out <- req })
+	defer resize.Stop()
+	for req := range in {
+		if !lim.requests.Allow(&reading, clock.Now()) {
+			refuse(req)
+			return false
+		}
+		switch {
+		case req.Type == "window-change":
+			if s, ok := windowChangeSize(req.Payload); ok {
+				resize.Change(s, req)
+			} else {
+				refuse(req)
+			}
+		case allowedRequests[req.Type]:
+			if req.Type == "pty-req" {
+				if s, ok := ptyRequestSize(req.Payload); ok {
+					resize.Shown(s)
+				}
+			}
+			resize.Flush()
+			out <- req
+		default:
+			refuse(req)
 		}
 	}
-	for {
-		var due <-chan time.Time
-		if waiting {
-			due = heldTimer.C
-		}
-		select {
-		case req, ok := <-in:
-			if !ok {
-				return true
-			}
-			if !lim.requests.Allow(&reading, now()) {
-				if req.WantReply {
-					req.Reply(false, nil)
-				}
-				return false
-			}
-			switch {
-			case req.Type == "window-change":
-				s, ok := windowChangeSize(req.Payload)
-				switch {
-				case !ok:
-					if req.WantReply {
-						req.Reply(false, nil)
-					}
-				case s == size && held == nil:
-					// Nothing to change.
-				case s == size:
-					held = nil // back to the size in force
-				case held == nil && allowed():
-					pass(req, s)
-				default:
-					held, heldSize = req, s
-					wait()
-				}
-			case allowedRequests[req.Type]:
-				if req.Type == "pty-req" {
-					if s, ok := ptyRequestSize(req.Payload); ok {
-						size = s
-					}
-				}
-				if held != nil && allowed() {
-					pass(held, heldSize)
-					held = nil
-				}
-				out <- req
-			default:
-				if req.WantReply {
-					req.Reply(false, nil)
-				}
-			}
-		case <-due:
-			waiting = false
-			if held == nil {
-				continue
-			}
-			if !allowed() {
-				wait()
-				continue
-			}
-			pass(held, heldSize)
-			held = nil
-		}
+	return true
+}
+
+// refuse answers no to req if it wants an answer.
+func refuse(req *gossh.Request) {
+	if req.WantReply {
+		req.Reply(false, nil)
 	}
 }
 

@@ -46,7 +46,7 @@ func collect(lim limit.Rate, reqs ...*gossh.Request) []*gossh.Request {
 	in, out := make(chan *gossh.Request), make(chan *gossh.Request, len(reqs)+1)
 	done := make(chan struct{})
 	go func() {
-		passRequests(in, out, requestLimits{window: lim, requests: limit.Rate{Burst: len(reqs) + 1, Every: time.Hour}})
+		passRequests(remote.WallClock(), in, out, requestLimits{window: lim, requests: limit.Rate{Burst: len(reqs) + 1, Every: time.Hour}})
 		close(done)
 	}()
 	for _, r := range reqs {
@@ -125,7 +125,7 @@ func TestWindowChangeToTheSameSizeDropped(t *testing.T) {
 // after it.
 func TestHeldWindowChangeGoesOnAfterTheInterval(t *testing.T) {
 	in, out := make(chan *gossh.Request), make(chan *gossh.Request, 4)
-	go passRequests(in, out, requestLimits{window: limit.Rate{Burst: 1, Every: 20 * time.Millisecond}, requests: limit.Rate{Burst: 10, Every: time.Millisecond}})
+	go passRequests(remote.WallClock(), in, out, requestLimits{window: limit.Rate{Burst: 1, Every: 20 * time.Millisecond}, requests: limit.Rate{Burst: 10, Every: time.Millisecond}})
 	defer close(in)
 	in <- windowChange(80, 24)
 	in <- windowChange(100, 30)
@@ -149,7 +149,7 @@ func TestRequestFloodStops(t *testing.T) {
 	lim := requestLimits{window: limit.Rate{Burst: 1, Every: time.Hour}, requests: limit.Rate{Burst: 3, Every: time.Hour}}
 	in, out := make(chan *gossh.Request), make(chan *gossh.Request, 8)
 	ended := make(chan bool, 1)
-	go func() { ended <- passRequests(in, out, lim) }()
+	go func() { ended <- passRequests(remote.WallClock(), in, out, lim) }()
 	for range 3 {
 		in <- &gossh.Request{Type: "shell"}
 	}
@@ -162,7 +162,7 @@ func TestRequestFloodStops(t *testing.T) {
 	}
 	lim.requests = limit.Rate{Burst: 3, Every: time.Millisecond}
 	in = make(chan *gossh.Request)
-	go func() { ended <- passRequests(in, make(chan *gossh.Request, 8), lim) }()
+	go func() { ended <- passRequests(remote.WallClock(), in, make(chan *gossh.Request, 8), lim) }()
 	for range 6 {
 		time.Sleep(2 * time.Millisecond)
 		in <- &gossh.Request{Type: "env"}

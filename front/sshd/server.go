@@ -35,6 +35,7 @@ type Server struct {
 	ssh     *ssh.Server
 	handler func(ctx context.Context, p *Player) error
 	game    *remote.Game // the default handler's game, which keeps dropped avatars by key
+	clock   remote.Clock // the sessions' pacing runs on it
 
 	ctx    context.Context // done when the server closes
 	cancel context.CancelFunc
@@ -74,6 +75,7 @@ func New(opts Options) (*Server, error) {
 		signer:    signer,
 		fp:        gossh.FingerprintSHA256(signer.PublicKey()),
 		handler:   opts.Handler,
+		clock:     remote.WallClock(),
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[*trackedConn]struct{}),
 		hurry:     make(chan struct{}),

@@ -34,11 +34,12 @@ type Server struct {
 	warn      *ratelog.Log // refusals, summarised when they repeat
 	game      *remote.Game // the default handler's game, which keeps dropped avatars by identity
 	handler   func(ctx context.Context, p *remote.Player) error
+	clock     remote.Clock // the sessions' pacing runs on it
 	page      *page
 	hosts     *hostSet      // the names the server answers to (see host.go)
 	sessions  *admit.Slots  // WebSockets, in all and per client address
 	conns     *admit.Slots  // open connections, in all and per connection address
-	resizes   atomic.Uint64 // page sizes that resized a session's screen (see resizer)
+	resizes   atomic.Uint64 // page sizes that resized a session's screen (see readLoop)
 	abandoned atomic.Uint64 // sessions Close stopped waiting for
 	hurry     chan struct{} // closed by Hurry
 	hurryOnce sync.Once
@@ -70,6 +71,7 @@ func New(opts Options) (*Server, error) {
 		log:       opts.Logger,
 		warn:      ratelog.New(opts.Logger, 0, nil),
 		handler:   opts.Handler,
+		clock:     remote.WallClock(),
 		page:      pg,
 		hosts:     newHostSet(opts.Hosts),
 		sessions:  admit.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),

@@ -245,8 +245,12 @@ func (so *socket) run() {
 	so.log.Info("", "web session start", "identity", p.Fingerprint, "page", rt.String(), "term", termName,
 		"size", fmt.Sprintf("%dx%d", h.Cols, h.Rows))
 	pr, pw := io.Pipe()
-	resize := newResizer(so.tty, remote.WindowOf(h.Cols, h.Rows), func() { s.resizes.Add(1) })
-	defer resize.stop()
+	resize := remote.NewResizer(s.clock, remote.WindowChanges, remote.WindowOf(h.Cols, h.Rows), func(sz size) {
+		if so.tty.SetWindow(sz.Cols, sz.Rows) {
+			s.resizes.Add(1)
+		}
+	})
+	defer resize.Stop()
 	reading := make(chan struct{})
 	watched := make(chan struct{})
 	s.wg.Add(4)
@@ -497,9 +501,11 @@ func decodeStrict(data []byte, v any) error {
 }
 
 // readLoop reads the page's messages while the session runs: input goes
-// to the terminal through pw, sizes to resize. A message the page never
-// sends, or too many of them, ends the session, saying why.
-func (so *socket) readLoop(pw *io.PipeWriter, resize *resizer) {
+// to the terminal through pw, sizes to resize, which applies them as the
+// SSH front end does its window changes (remote.Resizer: at
+// remote.WindowChanges, the latest). A message the page never sends, or
+// too many of them, ends the session, saying why.
+func (so *socket) readLoop(pw *io.PipeWriter, resize *remote.Resizer[size]) {
 	rate := so.srv.opts.MessageRate
 	allowed := limit.PerSecond(rate, rate) // a second's worth at once
 	var msgs grid.Limiter
@@ -512,7 +518,7 @@ func (so *socket) readLoop(pw *io.PipeWriter, resize *resizer) {
 			pw.CloseWithError(err)
 			return
 		}
-		if !allowed.Allow(&msgs, time.Since(so.begun)) {
+		if !allowed.Allow(&msgs, so.srv.clock.Now()) {
 			so.violation(fmt.Sprintf("the page sent more than %d messages a second", rate), websocket.StatusPolicyViolation)
 			pw.CloseWithError(errSessionEnded)
 			return
@@ -529,7 +535,7 @@ func (so *socket) readLoop(pw *io.PipeWriter, resize *resizer) {
 				pw.CloseWithError(errSessionEnded)
 				return
 			}
-			resize.set(sz.Cols, sz.Rows)
+			resize.Change(remote.WindowOf(sz.Cols, sz.Rows), sz)
 		}
 	}
 }
@@ -599,79 +605,4 @@ func (w wsWriter) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	return len(p), nil
-}
-
-// resizer applies the page's terminal sizes to the screen as the SSH
-// front end does its window changes: a size that leaves the screen as it
-// is (see remote.WindowOf) goes nowhere; of the others, a burst goes on
-// at once, then one at a time at remote.WindowChanges, the latest, the
-// ones it replaces dropped. So a flood of them, alternating sizes or not,
-// costs no more than four screens a second.
-type resizer struct {
-	tty     *remote.Tty
-	resized func() // counts a resize of the screen
-
-	mu      sync.Mutex
-	start   time.Time     // the pace's clock counts from here
-	pace    grid.Limiter  // the sizes applied, at remote.WindowChanges
-	shown   remote.Window // the window last applied
-	want    size          // the latest size not applied yet
-	held    bool          // want waits for the pace
-	timer   *time.Timer   // runs while held
-	stopped bool
-}
-
-// newResizer returns a resizer of tty, whose window is first shown.
-func newResizer(tty *remote.Tty, shown remote.Window, resized func()) *resizer {
-	return &resizer{tty: tty, resized: resized, shown: shown, start: time.Now()}
-}
-
-func (r *resizer) set(cols, rows int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.stopped {
-		return
-	}
-	if remote.WindowOf(cols, rows) == r.shown {
-		r.held = false // back to the size in force
-		return
-	}
-	r.want, r.held = size{cols, rows}, true
-	if r.timer == nil { // else the pending one takes the latest size
-		r.applyLocked()
-	}
-}
-
-// applyLocked applies the held size if the pace allows it now, else
-// waits for it to.
-func (r *resizer) applyLocked() {
-	if wait := remote.WindowChanges.Wait(&r.pace, time.Since(r.start)); wait > 0 {
-		r.timer = time.AfterFunc(wait, r.due)
-		return
-	}
-	remote.WindowChanges.Allow(&r.pace, time.Since(r.start))
-	r.held = false
-	r.shown = remote.WindowOf(r.want.Cols, r.want.Rows)
-	if r.tty.SetWindow(r.want.Cols, r.want.Rows) && r.resized != nil {
-		r.resized()
-	}
-}
-
-func (r *resizer) due() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.timer = nil
-	if !r.stopped && r.held {
-		r.applyLocked()
-	}
-}
-
-func (r *resizer) stop() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.stopped = true
-	if r.timer != nil {
-		r.timer.Stop()
-		r.timer = nil
-	}
 }
