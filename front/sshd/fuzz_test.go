@@ -76,6 +76,6 @@ func FuzzSSHInput(f *testing.F) {
 			}
 		}
 		c.Close() // the client goes
-		admittest.Settle(t, baseline, func() int { return int(s.running.Load()) })
+		admittest.Settle(t, baseline, func() int { return s.Stats().Sessions })
 	})
 }

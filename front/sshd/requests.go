@@ -41,9 +41,8 @@ func (f filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 		return nil, nil, err
 	}
 	out := make(chan *gossh.Request)
-	f.srv.wg.Add(1) // the caller, a tracked channel handler, holds the count above zero
-	go func() {
-		defer f.srv.wg.Done()
+	// The caller, a tracked channel handler, holds the count above zero.
+	f.srv.life.WG.Go(func() {
 		defer close(out)
 		if passRequests(f.srv.clock, reqs, out, sessionLimits) {
 			return
@@ -55,7 +54,7 @@ func (f filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 		f.cut()
 		for range reqs { // until the connection's end closes them
 		}
-	}()
+	})
 	return ch, out, nil
 }
 

@@ -67,7 +67,7 @@ func FuzzWebInput(f *testing.F) {
 		c.Write(ctx, websocket.MessageText, mustJSON(t, size{Cols: int(rows), Rows: int(cols)}))
 		c.Write(ctx, websocket.MessageBinary, input[half:])
 		c.CloseNow() // the page goes
-		admittest.Settle(t, baseline, s.running)
+		admittest.Settle(t, baseline, func() int { return s.Stats().Sessions })
 	})
 }
 

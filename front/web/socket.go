@@ -11,7 +11,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -174,16 +173,15 @@ func isUpgrade(r *http.Request) bool {
 	return false
 }
 
-// trackSession counts a session in the server's wait groups, so that
-// Close waits for it, unless the server is closing.
+// trackSession counts a session in the server's lifecycle, so that
+// Close waits for it, and among the live ones it cuts, unless the server
+// is closing.
 func (s *Server) trackSession(so *socket) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if !s.life.TrackLocked(true) {
 		return false
 	}
-	s.wg.Add(1)
-	s.sessWG.Add(1)
 	s.live[so] = struct{}{}
 	return true
 }
@@ -195,8 +193,7 @@ func (s *Server) untrackSession(so *socket) {
 		delete(s.players, so.identity)
 	}
 	s.mu.Unlock()
-	s.sessWG.Done()
-	s.wg.Done()
+	s.life.Untrack(true)
 }
 
 // run reads the hello and runs the session.
@@ -230,7 +227,7 @@ func (so *socket) run() {
 		return
 	}
 	so.tty = tty
-	ctx, cancel := context.WithCancel(s.ctx)
+	ctx, cancel := context.WithCancel(s.life.Ctx)
 	defer cancel()
 	so.cancel = cancel
 	context.AfterFunc(ctx, so.tty.End)
@@ -253,33 +250,28 @@ func (so *socket) run() {
 	defer resize.Stop()
 	reading := make(chan struct{})
 	watched := make(chan struct{})
-	s.wg.Add(4)
-	go func() {
-		defer s.wg.Done()
+	s.life.WG.Go(func() {
 		so.tty.Pump(pr)
-	}()
-	go func() {
-		defer s.wg.Done()
+	})
+	s.life.WG.Go(func() {
 		defer close(reading)
 		so.readLoop(pw, resize)
-	}()
-	go func() {
-		defer s.wg.Done()
+	})
+	s.life.WG.Go(func() {
 		remote.Watchdog{Tty: so.tty, Idle: s.opts.IdleTimeout, Stall: s.opts.StallTimeout, Silent: so.silentFor,
 			Killed: &so.killed, Cancel: cancel, Cut: so.cut, Log: so.log}.Run(watched)
-	}()
-	go func() {
-		defer s.wg.Done()
+	})
+	s.life.WG.Go(func() {
 		so.keepReading(ctx)
-	}()
+	})
 
-	err = so.play(ctx, p)
+	err = s.handler.Run(ctx, p)
 	if started, closed := so.tty.State(); started && !closed {
 		screen.Fini()
 	}
 	close(watched)
 	gone := so.tty.InputEnded() // the page went: nobody to tell
-	reason, status := remote.EndReason(so.killed.Get(), err, s.ctx.Err() != nil, gone)
+	reason, status := remote.EndReason(so.killed.Get(), err, s.life.Ctx.Err() != nil, gone)
 	cancel()
 	pr.CloseWithError(errSessionEnded) // frees a read loop blocked handing input on
 	close(so.done)
@@ -355,18 +347,6 @@ func (so *socket) silentFor(now time.Time) time.Duration {
 	return now.Sub(time.Unix(0, so.proof.Load()))
 }
 
-// play runs the session's handler; a panic is one session's failure, not
-// the server's.
-func (so *socket) play(ctx context.Context, p *remote.Player) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			so.log.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
-			err = errors.New("internal error")
-		}
-	}()
-	return so.srv.handler(ctx, p)
-}
-
 // identityOf is the player's identity for the browser's: a hash, so that
 // the log never shows what the browser keeps.
 func identityOf(id string) string {
@@ -401,9 +381,7 @@ func (so *socket) takeOver(identity string) {
 // joined tells the page who the player is once the game server welcomed
 // them.
 func (so *socket) joined(sess client.Session, resumed bool) {
-	so.srv.wg.Add(1)
-	go func() {
-		defer so.srv.wg.Done()
+	so.srv.life.WG.Go(func() {
 		tick := time.NewTicker(50 * time.Millisecond)
 		defer tick.Stop()
 		deadline := time.After(so.srv.opts.HandshakeTimeout)
@@ -429,7 +407,7 @@ func (so *socket) joined(sess client.Session, resumed bool) {
 				return
 			}
 		}
-	}()
+	})
 }
 
 // errLate is readHello's error once the handshake time is over: the page
