@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/internal/doctest"
 )
 
 // giveLesson runs lesson to its end on a hand-moved wall clock, as a
@@ -213,30 +214,23 @@ func TestLessonSettingsOnTopOfTheFlags(t *testing.T) {
 	}
 }
 
-// TestReadmeLesson: the lesson the README shows as an example is a
-// lesson gridlag reads, and given to its end every check of its answers
-// holds, so the README's example says what the lab shows.
+// TestReadmeLesson: the lesson the documentation shows as an example is
+// a lesson gridlag reads, and given to its end every check of its
+// answers holds, so the example says what the lab shows.
 func TestReadmeLesson(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	page, i := doctest.Containing(t, "```\n# mine.txt")
+	text, _, _ := strings.Cut(page.Text[i+len("```\n"):], "```")
+	lesson, err := ParseLesson("mine.txt", strings.NewReader(text))
 	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(readme), "```\n# mine.txt")
-	if !ok {
-		t.Fatal("the README shows no lesson file starting with # mine.txt")
-	}
-	text, _, _ := strings.Cut(rest, "```")
-	lesson, err := ParseLesson("mine.txt", strings.NewReader("# mine.txt"+text))
-	if err != nil {
-		t.Fatalf("the README's lesson: %v", err)
+		t.Fatalf("%s's lesson: %v", page.Path, err)
 	}
 	results, asked := giveLesson(t, lesson)
 	if asked != 2 || len(results) != 3 {
-		t.Errorf("the README's lesson asked %d questions and checked %d facts, want 2 and 3", asked, len(results))
+		t.Errorf("%s's lesson asked %d questions and checked %d facts, want 2 and 3", page.Path, asked, len(results))
 	}
 	for _, r := range results {
 		if !r.OK() {
-			t.Errorf("README's lesson, line %d: check %s: the lab shows %q, the README says %q", r.Line, r.What, r.Got, r.Want)
+			t.Errorf("%s's lesson, line %d: check %s: the lab shows %q, the page says %q", page.Path, r.Line, r.What, r.Got, r.Want)
 		}
 	}
 }
