@@ -90,11 +90,13 @@ front/sshd, front/web, client/bot, ops/agones, ops/metrics < ops/host;
 ops/host, lab/replay, ops/loadgen < cmd/gridlag;
 
 # Test support, imported by tests alone: nothing but the runner of the
-# real Agones SDK server, test support itself, sits above them.
+# real Agones SDK server and the front ends' kit (a real game server, a
+# session that will not end), test support itself, sits above them.
 NONE < internal/netcut, internal/doctest, server/admit/admittest;
 internal/notify < internal/vt;
 protocol < server/world/worldtest;
 server/admit/admittest < ops/agones/sdktest;
+front/remote, server, server/admit/admittest < front/remote/remotetest;
 `
 
 // TestImportPolicy: every package of the module, and each of its own
