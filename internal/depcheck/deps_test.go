@@ -46,8 +46,9 @@ const importPolicy = `
 # package registers its own flags, and the wake-up that never blocks.
 NONE < grid, internal/link, internal/ratelog, internal/cli, internal/notify;
 
-# The wire: the only byte layouts. How often something may happen: the
-# game's speed limit on durations, by address.
+# The wire: the only byte layouts. How often something may happen (the
+# game's speed limit on durations, by address) and how much of a pool
+# one address may hold.
 grid < protocol, internal/limit;
 
 # The cores: state machines fed messages and a time (TestCoresDoNoIO).
@@ -62,7 +63,7 @@ client/tcp < client/bot;
 
 # The server: its door (every front end's), then the TCP adapter around
 # the hub.
-internal/ratelog < server/admit;
+internal/ratelog, internal/limit < server/admit;
 server/hub, server/admit, internal/notify < server;
 
 # The lab: both ends' real cores on a virtual clock, timelines on it,

@@ -1,38 +1,16 @@
 package hub
 
-import "gridlag/server/world"
+import (
+	"gridlag/internal/limit"
+	"gridlag/server/world"
+)
 
-// share is the rule of a pool that addresses hold parts of (rooms, a
-// room's spectator slots): no address holds more than its share, and the
-// pool's last places go only to addresses that hold none, so that a few
-// addresses filling the pool still leave newcomers a way in.
-type share struct {
-	pool    int // the places in all
-	perAddr int // the most one address holds
-	reserve int // the last places, for addresses holding none
-}
-
-// newShare returns the share of a pool of n places with perAddr for each
-// address, and the pool's last eighth (at least one place) kept for
+// share is the fair share (limit.Share) of a pool that addresses hold
+// parts of (rooms, a room's spectator slots) with n places, perAddr for
+// each address, and the pool's last eighth (at least one place) kept for
 // addresses holding none.
-func newShare(n, perAddr int) share {
-	return share{pool: n, perAddr: perAddr, reserve: max(1, n/8)}
-}
-
-// refusal says why an address holding mine of the pool's used places is
-// refused one more: "" if it is welcome, "addr" if it holds its share,
-// "reserve" if only the reserve is left and it holds some, "full" if none
-// is left.
-func (s share) refusal(used, mine int) string {
-	switch {
-	case used >= s.pool:
-		return "full"
-	case mine >= s.perAddr:
-		return "addr"
-	case mine > 0 && used >= s.pool-s.reserve:
-		return "reserve"
-	}
-	return ""
+func share(n, perAddr int) limit.Share {
+	return limit.Share{Pool: n, PerAddr: perAddr, Reserve: max(1, n/8), Few: 1}
 }
 
 // addrCount counts the joined players of each address.

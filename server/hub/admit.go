@@ -71,16 +71,16 @@ func (h *Hub) playerRefusal(c *conn, m protocol.Message) *protocol.Error {
 		if r.core.Watching(c.id) {
 			return nil // a second Spectate: the Core's protocol violation
 		}
-		pool := newShare(r.core.Config().MaxSpectators, h.opts.SpectatorsPerAddr)
-		switch mine := r.watchers[host]; pool.refusal(r.core.Stats().Spectators, mine) {
-		case "addr":
+		pool := share(r.core.Config().MaxSpectators, h.opts.SpectatorsPerAddr)
+		switch mine := r.watchers[host]; pool.Check(r.core.Stats().Spectators, mine) {
+		case limit.AddrFull:
 			return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
 				"too many spectators from your address: %d watch this room, the most one address may", mine)}
-		case "reserve":
+		case limit.Reserved:
 			return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
-				"spectators full: the last %d places of this room are kept for addresses that watch it from none", pool.reserve)}
+				"spectators full: the last %d places of this room are kept for addresses that watch it from none", pool.Reserve)}
 		}
-		// "full": the Core refuses it, saying so.
+		// limit.PoolFull: the Core refuses it, saying so.
 	}
 	return nil
 }
@@ -162,19 +162,19 @@ func handshakeVersion(m protocol.Message) uint16 {
 // its share of the rooms open, or if only the last rooms are left and it
 // has opened some; nil if it may open one (RoomRate is checked after).
 func (h *Hub) roomShareRefusal(c *conn) *protocol.Error {
-	pool := newShare(h.opts.MaxRooms, h.opts.RoomsPerAddr)
+	pool := share(h.opts.MaxRooms, h.opts.RoomsPerAddr)
 	if c.from.Own {
-		pool.perAddr, pool.reserve = h.opts.MaxRooms, 0
+		pool.PerAddr, pool.Reserve = h.opts.MaxRooms, 0
 	}
-	switch mine := h.roomsBy[c.from.Host]; pool.refusal(len(h.rooms), mine) {
-	case "full":
+	switch mine := h.roomsBy[c.from.Host]; pool.Check(len(h.rooms), mine) {
+	case limit.PoolFull:
 		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf("server busy: %d rooms open, the most allowed", h.opts.MaxRooms)}
-	case "addr":
+	case limit.AddrFull:
 		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
 			"too many rooms from your address: it opened %d of those open, the most one address may", mine)}
-	case "reserve":
+	case limit.Reserved:
 		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
-			"server busy: %d rooms open; the last %d are kept for addresses that opened none", len(h.rooms), pool.reserve)}
+			"server busy: %d rooms open; the last %d are kept for addresses that opened none", len(h.rooms), pool.Reserve)}
 	}
 	return nil
 }
