@@ -767,7 +767,7 @@ func impersonate(addr, local string) (welcomed string) {
 	// A look-alike of a name taken plays under a numbered variant of its
 	// own (honest-2): only a name that is or looks like the honest
 	// player's, or a bot's, is an impostor let in.
-	if got := protocol.NameKey(w.Players[0].Name); got == protocol.NameKey("honest") || got == protocol.NameKey("bot-1") {
+	if got := names.Key(w.Players[0].Name); got == names.Key("honest") || got == names.Key("bot-1") {
 		return w.Players[0].Name
 	}
 	return ""

@@ -23,6 +23,7 @@ import (
 	"gridlag/front/remote"
 	"gridlag/grid"
 	"gridlag/internal/limit"
+	"gridlag/internal/names"
 	"gridlag/protocol"
 	"gridlag/server/admit"
 )
@@ -38,7 +39,7 @@ import (
 
 // hello is the page's first message.
 type hello struct {
-	Name string `json:"name"` // the player's name (protocol.CheckPlayerName)
+	Name string `json:"name"` // the player's name (names.CheckPlayer)
 	ID   string `json:"id"`   // the browser's identity: 32 hex digits, random, kept in the browser
 	Path string `json:"path"` // the page's address (parseRoute)
 	Cols int    `json:"cols"`
@@ -214,7 +215,7 @@ func (so *socket) run() {
 		return
 	}
 	so.log = remote.NewSessionLog(s.warn, s.log, h.Name, so.addr)
-	if err := protocol.CheckPlayerName(h.Name, false); err != nil {
+	if err := names.CheckPlayer(h.Name, false); err != nil {
 		reason := fmt.Sprintf("name %q: %v", h.Name, err)
 		so.log.Warn("name", "web session refused", "reason", reason)
 		so.finish(ending{Reason: reason, Status: 1, Name: true}, websocket.StatusNormalClosure)

@@ -51,14 +51,18 @@ NONE < grid, internal/link, internal/ratelog, internal/cli, internal/notify;
 # one address may hold.
 grid < protocol, internal/limit;
 
+# Players' names compared by their look (Unicode's confusables, x/text),
+# apart from the wire.
+protocol < internal/names;
+
 # The cores: state machines fed messages and a time (TestCoresDoNoIO).
 protocol, internal/link, internal/cli < client;
-protocol, internal/cli < server/world;
+protocol, internal/cli, internal/names < server/world;
 server/world, internal/link, internal/limit < server/hub;
 
 # Around a player's core: its TCP adapter, the screens, its recordings;
 # bots on the TCP client.
-client, internal/notify < client/tcp, tui, lab/record;
+client, internal/notify, internal/names < client/tcp, tui, lab/record;
 client/tcp < client/bot;
 
 # The server: its door (every front end's), then the TCP adapter around
