@@ -2,38 +2,32 @@ package limit
 
 import "testing"
 
-// The fair share, one place at a time: an address's share, then the
-// reserve kept for addresses holding fewer than Few, then full; an
-// address at its share is told so even once the pool is full.
+// The fair share's verdicts, pool by pool: an address at its share is
+// refused first, then a full pool, then, in the reserve, an address
+// holding Few or more; a newcomer takes the reserve's last place.
 func TestShare(t *testing.T) {
-	s := Share{Pool: 8, PerAddr: 4, Reserve: 2, Few: 1}
-	held := map[string]int{}
-	used := 0
-	steps := []struct {
-		key  string
-		want Verdict
+	front := Share{Pool: 8, PerAddr: 4, Reserve: 2, Few: 1}  // admit.NewPool(8, 4)
+	rooms := Share{Pool: 16, PerAddr: 8, Reserve: 2, Few: 1} // the hub's, an eighth kept
+	caps := Share{Pool: 4, PerAddr: 2, Few: 2}               // admit.NewCaps: no reserve
+	for _, c := range []struct {
+		name       string
+		s          Share
+		used, held int
+		want       Verdict
 	}{
-		{"a", Admitted}, {"a", Admitted}, {"a", Admitted}, {"a", Admitted}, {"a", AddrFull},
-		{"b", Admitted}, {"b", Admitted}, // 6: into the reserve
-		{"b", Reserved}, {"c", Admitted}, {"c", Reserved}, {"d", Admitted}, // 8: full
-		{"e", PoolFull}, {"a", AddrFull},
-	}
-	for i, st := range steps {
-		got := s.Check(used, held[st.key])
-		if got != st.want {
-			t.Fatalf("step %d, %s holding %d of %d: verdict %d, want %d", i, st.key, held[st.key], used, got, st.want)
+		{"an empty pool", front, 0, 0, Admitted},
+		{"an address at its share", front, 4, 4, AddrFull},
+		{"an address at its share, the pool full", front, 8, 4, AddrFull},
+		{"a full pool", front, 8, 1, PoolFull},
+		{"the reserve, to an address holding one", front, 6, 1, Reserved},
+		{"the reserve, to a newcomer", front, 7, 0, Admitted},
+		{"a room in the reserve, from an address that opened one", rooms, 14, 1, Reserved},
+		{"a room in the reserve, from one that opened none", rooms, 15, 0, Admitted},
+		{"the last place of caps", caps, 3, 1, Admitted},
+		{"caps full", caps, 4, 0, PoolFull},
+	} {
+		if got := c.s.Check(c.used, c.held); got != c.want {
+			t.Errorf("%s (%d used, %d held, %+v): %d, want %d", c.name, c.used, c.held, c.s, got, c.want)
 		}
-		if got == Admitted {
-			used++
-			held[st.key]++
-		}
-	}
-	// The hub's rooms: the reserve for addresses that opened none.
-	rooms := Share{Pool: 16, PerAddr: 8, Reserve: 2, Few: 1}
-	if v := rooms.Check(14, 1); v != Reserved {
-		t.Errorf("an address holding one room of 14 open, 2 kept: %d, want Reserved", v)
-	}
-	if v := rooms.Check(14, 0); v != Admitted {
-		t.Errorf("an address holding none of 14 open, 2 kept: %d, want Admitted", v)
 	}
 }
