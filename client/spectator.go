@@ -31,6 +31,7 @@ type Spectator struct {
 	// a teacher, each student's last report.
 	cond    protocol.Conditions
 	reports map[grid.PlayerID]Report
+	traces  []protocol.TraceInfo // the traces the server offers a teacher (version 6)
 }
 
 // NewSpectator returns a spectator core that starts by sending a Spectate
@@ -145,6 +146,8 @@ func (s *Spectator) take(now time.Duration, m protocol.Message) error {
 		for _, st := range m.Students {
 			s.reports[st.ID] = reportOf(st)
 		}
+	case *protocol.Traces:
+		s.traces = slices.Clone(m.Traces)
 	case *protocol.Leave:
 		delete(s.roster, m.ID)
 		delete(s.shields, m.ID)
@@ -213,6 +216,7 @@ func (s *Spectator) View(now time.Duration) WorldView {
 		Notice:    s.notice,
 		Teaching:  teachingOf(&s.cond),
 		Reports:   reportsOf(s.reports),
+		Traces:    s.traces,
 	}
 	if len(s.latest.Players) > 0 {
 		v.Players = make([]WorldPlayer, len(s.latest.Players))

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/protocol"
 )
 
 // WorldView is the server's view of the world, for an interface to draw:
@@ -39,6 +40,10 @@ type WorldView struct {
 	// Reports are, for a teacher, each student's last report, by ID.
 	Teaching *Teaching
 	Reports  []Report
+	// Traces are, for a teacher, the traces the server offers for the
+	// room's network (protocol version 6), in its order: a Teaching's
+	// Trace names one.
+	Traces []protocol.TraceInfo
 }
 
 // Report returns the last report of player id, if a teacher has one.

@@ -17,7 +17,10 @@
 // and Bye, to a client of version 4 on, Protect and Ranking (in place of
 // Scores), and to a client of version 5 that asked with Trace, a Stages
 // before each State that acknowledges inputs; version 5 also adds a
-// teacher's Teach, Conditions, Report and Class (teach.go). A server serves
+// teacher's Teach, Conditions, Report and Class (teach.go), and version 6
+// the traces a teacher may give a room's network (Traces, and the
+// optional Trace and Step last in a Conditions, absent for a client of
+// version 5; traces.go). A server serves
 // every version from MinVersion to Version (Supported), each the bytes of
 // its own version: what a newer version added never reaches an older
 // client.

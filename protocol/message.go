@@ -24,9 +24,12 @@ import (
 // and its teachers see it (Class); and a client may ask for the server's
 // stage times of its inputs (Trace) and is then sent them (Stages) beside
 // the States. A client of version 3 or 4 gets none of these, and its
-// version's bytes.
+// version's bytes. Version 6: a teacher may give the room's network a
+// trace, a network that changes over time (Traces, and Conditions'
+// optional Trace and Step; see traces.go); a client of version 5 is sent
+// Conditions without them.
 const (
-	Version    uint16 = 5
+	Version    uint16 = 6
 	MinVersion uint16 = 3
 )
 
@@ -94,6 +97,9 @@ const (
 	// Stages.
 	TypeTrace  Type = 31
 	TypeStages Type = 32
+	// TypeTraces (since version 6): the traces a server offers a
+	// teacher for its room's network; see Traces.
+	TypeTraces Type = 33
 )
 
 // String names the message type.
@@ -163,6 +169,8 @@ func (t Type) String() string {
 		return "Trace"
 	case TypeStages:
 		return "Stages"
+	case TypeTraces:
+		return "Traces"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -446,6 +454,8 @@ func New(t Type) Message {
 		return new(Trace)
 	case TypeStages:
 		return new(Stages)
+	case TypeTraces:
+		return new(Traces)
 	}
 	return nil
 }

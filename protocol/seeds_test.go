@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gridlag/grid"
@@ -48,9 +49,14 @@ func seeds(t testing.TB) []seed {
 	valid := map[protocol.Type][]byte{}
 	for _, ex := range examples() {
 		b := mustMarshal(t, ex.msg)
-		valid[ex.msg.Type()] = b
+		if _, ok := valid[ex.msg.Type()]; !ok {
+			valid[ex.msg.Type()] = b // the first form, its version's oldest
+		}
 		stream = append(stream, b...)
 		name := ex.msg.Type().String()
+		if v, ok := strings.CutPrefix(strings.TrimSuffix(ex.file, ".bin"), strings.ToLower(name)+"-"); ok {
+			name += "-" + v // a later version's form: Conditions-v6
+		}
 		s = append(s,
 			seed{"valid-" + name, b},
 			seed{"truncated-header-" + name, b[:1]},
@@ -138,7 +144,7 @@ func seeds(t testing.TB) []seed {
 		seed{"length-max-no-body", []byte{0xff, 0xff}},
 		seed{"length-max-short-body", cat([]byte{0xff, 0xff, byte(protocol.TypeState)}, bytes.Repeat([]byte{0}, 100))},
 		seed{"unknown-type-0", frame(0)},
-		seed{"unknown-type-33", frame(33, []byte{1, 2, 3})},
+		seed{"unknown-type-34", frame(34, []byte{1, 2, 3})},
 		seed{"unknown-type-255", frame(255)},
 		seed{"hello-escape-in-name", hello(protocol.Version, 0, 0, "\x1b]0;pwned\a\x1b[2J")},
 		seed{"hello-bad-bool", hello(protocol.Version, 2, 0, "ada")},
@@ -267,6 +273,19 @@ func seeds(t testing.TB) []seed {
 		seed{"conditions-loss-over-all", conditions(1, 300, 0, protocol.MaxLossBP+1, 0, 20, 1)},
 		seed{"conditions-bad-bool", conditions(1, 300, 20, 200, 0x12, 20, 2)},
 		seed{"conditions-short", frame(byte(protocol.TypeConditions), []byte{1}, u16(300), u16(0))},
+		seed{"conditions-v6-trace-step", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str("lte-handover"), str("handover, other band"))},
+		seed{"conditions-v6-no-step", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str("starlink"), str(""))},
+		seed{"conditions-v6-step-missing", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str("starlink"))},
+		seed{"conditions-v6-empty-trace", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str(""), str("x"))},
+		seed{"conditions-v6-bad-name", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str("Wi-Fi scan"), str(""))},
+		seed{"conditions-v6-step-escape", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str("wifi-scan"), str("[2Jscan"))},
+		seed{"conditions-v6-trailing", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str("wifi-scan"), str("scan"), []byte{0})},
+		seed{"traces-empty", frame(byte(protocol.TypeTraces), []byte{0})},
+		seed{"traces-two", frame(byte(protocol.TypeTraces), []byte{2}, str("wifi-scan"), str("Wi-Fi with a background scan"), str("geo-satellite"), str(""))},
+		seed{"traces-too-many", frame(byte(protocol.TypeTraces), []byte{protocol.MaxTraces + 1})},
+		seed{"traces-count-past-end", frame(byte(protocol.TypeTraces), []byte{3}, str("a"), str("b"))},
+		seed{"traces-bad-name", frame(byte(protocol.TypeTraces), []byte{1}, str("-a"), str("b"))},
+		seed{"traces-title-control", frame(byte(protocol.TypeTraces), []byte{1}, str("a"), str("b"))},
 		seed{"report-short", frame(byte(protocol.TypeReport), u16(1), u32(2))},
 		seed{"class-empty", frame(byte(protocol.TypeClass), u16(0))},
 		seed{"class-huge-count", frame(byte(protocol.TypeClass), u16(0xffff))},

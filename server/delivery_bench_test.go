@@ -103,6 +103,8 @@ func (t *tickCounter) Tick(time.Duration) {
 	notify.Poke(t.ch)
 }
 func (t *tickCounter) Sent(frames, size int) { t.frames.Add(int64(frames)); t.bytes.Add(int64(size)) }
+func (*tickCounter) Wrote(int, int)          {}
+func (*tickCounter) Skipped(int)             {}
 func (*tickCounter) Refused(string)          {}
 func (*tickCounter) Left(string)             {}
 

@@ -299,9 +299,9 @@ func (s *ReplayScreen) drawSide(screen tcell.Screen, x, y, w, rows int) {
 				s.strips[i].SetRect(x, y+r, w, left)
 				s.strips[i].Draw(screen)
 			}
-		}(r + 10)
+		}(r + 11)
 	}
-	r += s.drawNote(screen, x, y+r, w, 2)
+	r += s.drawNote(screen, x, y+r, w, 3)
 	r += s.drawSwitches(screen, x, y+r, w, true)
 	s.drawBar(screen, x, y+r, w)
 }

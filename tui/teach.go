@@ -44,12 +44,13 @@ var teachKeyTable = []binding[*TeachScreen]{
 		runeKeys("[", func(s *TeachScreen) { s.lat.step(-CoarseStep) }), runeKeys("]", func(s *TeachScreen) { s.lat.step(CoarseStep) }),
 	)},
 	{label: "j", help: "jitter: 0, 10, 20, 50, 100, 200 ms per message, round again", brief: "j", group: "jitter", keys: runeKeys("j", func(s *TeachScreen) {
-		s.change(func(t *client.Teaching) { t.Jitter = stepTo(teachJitterSteps, t.Jitter, true, true) })
+		s.changeNet(func(t *client.Teaching) { t.Jitter = stepTo(teachJitterSteps, t.Jitter, true, true) })
 	})},
 	{label: "l", help: "loss: 0, 0.2, 1, 2, 4, 10, 25 %, either way, resent as TCP does", brief: "l", group: "loss", keys: runeKeys("l", func(s *TeachScreen) {
-		s.change(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, true, true) })
+		s.changeNet(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, true, true) })
 	})},
 	{label: "g", help: "named link: good, average, poor, none (latency, jitter, loss)", keys: runeKeys("g", (*TeachScreen).nextPreset)},
+	{label: "n", help: "a network that changes over time: each trace the server offers, then none", keys: runeKeys("n", (*TeachScreen).nextTrace)},
 	{label: "p", help: "prediction for everyone: the students choose, off, on", brief: "p", group: "hold", keys: runeKeys("p", func(s *TeachScreen) { s.cycleHold(predictToggle) })},
 	{label: "r", help: "reconciliation for everyone: the students choose, off, on", brief: "r", group: "hold", keys: runeKeys("r", func(s *TeachScreen) { s.cycleHold(reconcileToggle) })},
 	{label: "i", help: "interpolation for everyone: the students choose, off, on", brief: "i", group: "hold", keys: runeKeys("i", func(s *TeachScreen) { s.cycleHold(interpolateToggle) })},
@@ -70,7 +71,7 @@ var teachKeyTable = []binding[*TeachScreen]{
 		{key: tcell.KeyUp, do: func(s *TeachScreen) { s.pan(0, -1) }},
 		{key: tcell.KeyDown, do: func(s *TeachScreen) { s.pan(0, 1) }},
 	}},
-	{label: "mouse", help: "click [-] [+], a hold, the preset, lag compensation, [release all]"},
+	{label: "mouse", help: "click [-] [+], a hold, the preset, the trace, lag compensation, [release all]"},
 	helpBinding[*TeachScreen](),
 	quitBinding[*TeachScreen](),
 }
@@ -88,6 +89,7 @@ const (
 	teachLatRow
 	teachJitterRow
 	teachLossRow
+	teachTraceRow // the trace the network follows, and its step
 	teachHoldHead
 	teachPredictRow // the first of the holds, a row each
 	teachRateRow    = teachPredictRow + 3
@@ -126,7 +128,7 @@ type TeachScreen struct {
 
 	lat, jitter                        *Slider
 	lossDown, lossUp, rateDown, rateUp *button
-	preset, release                    *button
+	preset, release, trace             *button
 	holds                              []*button // in the order of toggles
 	lagComp                            *checkbox
 }
@@ -140,16 +142,19 @@ func NewTeachScreen(screen tcell.Screen, teacher Teacher, opts Options) *TeachSc
 	s.legend = teachLegendHelp // the room's board and the class, not a player's view
 	s.board = NewServerBoard(func() *client.WorldView { return &s.view })
 	s.lat = newStepSlider(func() time.Duration { return s.want.Latency }, func(d time.Duration) {
-		s.change(func(t *client.Teaching) { t.Latency = d })
+		s.changeNet(func(t *client.Teaching) { t.Latency = d })
 	})
 	s.jitter = newStepSlider(func() time.Duration { return s.want.Jitter }, func(d time.Duration) {
-		s.change(func(t *client.Teaching) { t.Jitter = d })
+		s.changeNet(func(t *client.Teaching) { t.Jitter = d })
 	})
-	s.lossDown = newButton("[-]", func() { s.change(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, false, false) }) })
-	s.lossUp = newButton("[+]", func() { s.change(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, true, false) }) })
+	s.lossDown = newButton("[-]", func() {
+		s.changeNet(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, false, false) })
+	})
+	s.lossUp = newButton("[+]", func() { s.changeNet(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, true, false) }) })
 	s.rateDown = newButton("[-]", func() { s.change(func(t *client.Teaching) { t.Rate = stepTo(teachRateSteps, t.Rate, false, false) }) })
 	s.rateUp = newButton("[+]", func() { s.change(func(t *client.Teaching) { t.Rate = stepTo(teachRateSteps, t.Rate, true, false) }) })
 	s.preset = newButton("[preset]", s.nextPreset)
+	s.trace = newButton("[no trace]", s.nextTrace)
 	s.release = newButton("[release all]", s.releaseAll)
 	for _, t := range toggles {
 		s.holds = append(s.holds, newButton("", func() { s.cycleHold(t) }))
@@ -225,6 +230,39 @@ func (s *TeachScreen) change(f func(t *client.Teaching)) {
 	s.teacher.Teach(t)
 }
 
+// changeNet is change for the network's figures: the teacher takes the
+// network over from the trace it followed, if any, from the figures the
+// trace had set.
+func (s *TeachScreen) changeNet(f func(t *client.Teaching)) {
+	s.change(func(t *client.Teaching) {
+		t.Trace, t.Step = "", ""
+		f(t)
+	})
+}
+
+// nextTrace gives the network the next trace the server offers after the
+// one it follows (the first if none), and none after the last.
+func (s *TeachScreen) nextTrace() {
+	traces := s.view.Traces
+	if len(traces) == 0 {
+		return
+	}
+	s.change(func(t *client.Teaching) {
+		next := 0
+		for i, tr := range traces {
+			if tr.Name == t.Trace {
+				next = i + 1
+			}
+		}
+		t.Step = ""
+		if next == len(traces) {
+			t.Trace = ""
+			return
+		}
+		t.Trace = traces[next].Name
+	})
+}
+
 // cycleHold holds switch t for everyone the next way: the students
 // choose, off, on.
 func (s *TeachScreen) cycleHold(t *toggle) {
@@ -264,7 +302,7 @@ func presetOf(t *client.Teaching) string {
 // nextPreset sets the next named link after the one in force (the first
 // if none is), and no network after the last.
 func (s *TeachScreen) nextPreset() {
-	s.change(func(t *client.Teaching) {
+	s.changeNet(func(t *client.Teaching) {
 		presets := link.Presets()
 		next := 0
 		for i, p := range presets {
@@ -390,6 +428,21 @@ func (s *TeachScreen) drawPanel(screen tcell.Screen, x, y, w, h int) {
 	}
 	r.put(s.preset)
 	hint(r, "l g")
+
+	r = row(teachTraceRow)
+	r.text("trace   ", styleText)
+	switch {
+	case t.Trace != "":
+		s.trace.label = "[" + t.Trace + "]"
+		r.put(s.trace)
+		r.text(" "+t.Step, styleWarn)
+	case len(s.view.Traces) > 0:
+		s.trace.label = "[no trace]"
+		r.put(s.trace)
+		hint(r, "n")
+	default:
+		r.text("none offered", styleDim)
+	}
 
 	r = row(teachHoldHead)
 	r.text("Netcode", styleHeading)
@@ -526,9 +579,18 @@ func teacherNetwork(t *client.Teaching) string {
 	return "+ teacher's " + networkText(t)
 }
 
-// networkText writes a teacher's network: "300ms round trip ±20ms 2% loss".
+// networkText writes a teacher's network: "300ms round trip ±20ms 2%
+// loss", and the trace it follows: "trace starlink (satellite
+// handover): 70ms round trip ±7ms 2% loss".
 func networkText(t *client.Teaching) string {
 	var net []string
+	if t.Trace != "" {
+		trace := "trace " + t.Trace
+		if t.Step != "" {
+			trace += " (" + t.Step + ")"
+		}
+		net = append(net, trace+":")
+	}
 	if t.Latency > 0 {
 		net = append(net, millis(t.Latency)+" round trip")
 	}

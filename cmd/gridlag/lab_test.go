@@ -116,7 +116,7 @@ func TestLabLessonFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	for args, want := range map[string]string{
-		"-lesson 6":      "-lesson: no lesson 6: the lessons are 1 to 5",
+		"-lesson 7":      "-lesson: no lesson 7: the lessons are 1 to 6",
 		"-lesson " + bad: `-lesson: mine.txt:5: unknown directive "ansewr"`,
 	} {
 		if _, _, err := newLab(strings.Fields(args), io.Discard, time.Now); err == nil || !strings.Contains(err.Error(), want) {

@@ -132,7 +132,12 @@ func resimulate(rec *record.Recording, c Changes) (*started, error) {
 	cfg := scenario.Config{Map: v.Map, MoveTime: v.MoveTime, Rate: v.UpdateRate, Seed: h.Seed,
 		Predict: h.Predict, Reconcile: h.Reconcile, NoInterpolate: !h.Interpolate,
 		LagComp: true, Unlag: world.DefaultUnlag, Until: rec.End - t0}
-	cfg.Player = scenario.Player{Name: h.Name, Start: s.cells[s.me][0].pos, Latency: h.Latency.D(), Jitter: h.Jitter.D(), Loss: h.Loss}
+	tr, _ := recordedTrace(h.Trace) // checked by start
+	cfg.Player = scenario.Player{Name: h.Name, Start: s.cells[s.me][0].pos, Latency: h.Latency.D(), Jitter: h.Jitter.D(), Loss: h.Loss,
+		Trace: tr, TraceAt: t0} // the trace began with the connection, t0 before the run
+	if tr == nil {
+		cfg.Player.TraceAt = 0
+	}
 	if names.CheckPlayer(cfg.Player.Name, false) != nil {
 		cfg.Player.Name = "you"
 	}

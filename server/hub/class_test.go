@@ -39,13 +39,7 @@ func (r *rig) teacherIn(room string) *peer {
 // while one of version 5 is told; a spectator and the teacher are not
 // delayed; and once the teacher sets no network, nothing is held.
 func TestClassNetworkBothWays(t *testing.T) {
-	r := newRig(t, Options{Config: world.Config{Rate: 20}})
-	r.h.PingEvery(0, 0)
-	ann := r.dial(host(1))
-	ann.join("ann", "lecture")
-	old := r.dial(host(2))
-	old.send(&protocol.Hello{Version: 4, Name: "old", Room: "lecture"})
-	old.next("old's Welcome")
+	r, ann, old := lecture(t, Options{Config: world.Config{Rate: 20}}, 4)
 	spec := r.dial(host(3))
 	spec.send(&protocol.Spectate{Version: protocol.Version, Name: "proj", Room: "lecture"})
 	teacher := r.teacherIn("lecture")
@@ -168,4 +162,18 @@ func TestClassReportsAndDismissal(t *testing.T) {
 	if n := len(r.noted(NoteTeach)); n != 4 {
 		t.Errorf("%d teach notes, want 4: two teachers came, one set, the last left", n)
 	}
+}
+
+// lecture is a hub without pings (opts), and in its room "lecture" ann,
+// a player of this version, and old, one of oldVersion.
+func lecture(t *testing.T, opts Options, oldVersion uint16) (r *rig, ann, old *peer) {
+	t.Helper()
+	r = newRig(t, opts)
+	r.h.PingEvery(0, 0)
+	ann = r.dial(host(1))
+	ann.join("ann", "lecture")
+	old = r.dial(host(2))
+	old.send(&protocol.Hello{Version: oldVersion, Name: "old", Room: "lecture"})
+	old.next("old's Welcome")
+	return r, ann, old
 }

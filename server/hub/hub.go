@@ -256,6 +256,14 @@ func (h *Hub) Disconnect(now time.Duration, id world.ConnID, reason string) {
 	h.end(now, id, reason, (*world.Core).Drop)
 }
 
+// Resync makes the next State to connection id a full picture of its
+// area (world.Core.Resync): the adapter skipped States it could not take.
+func (h *Hub) Resync(id world.ConnID) {
+	if c := h.conns[id]; c != nil && c.room != nil {
+		c.room.core.Resync(id)
+	}
+}
+
 // Close ends connection id on the server's account at now, for reason (a
 // server shutting down): its player leaves at once, as with a Bye.
 func (h *Hub) Close(now time.Duration, id world.ConnID, reason string) {
@@ -345,6 +353,7 @@ func (h *Hub) NextWake() (at time.Duration, ok bool) {
 	consider(h.drain.next, h.drain.counting)
 	consider(h.swept+sweepEvery, h.rated())
 	consider(h.nextArrival())
+	consider(h.traceWake())
 	return at, ok
 }
 
@@ -360,6 +369,7 @@ func (h *Hub) Advance(now time.Duration) (ticked bool) {
 	h.begin()
 	h.now = now
 	h.arrive(now)
+	h.stepTraces(now)
 	for _, r := range h.order {
 		if at, ok := r.core.NextWake(); ok && at <= now {
 			ticked = r.core.Advance(now) || ticked

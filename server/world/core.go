@@ -121,6 +121,7 @@ type client struct {
 	// version 3 is sent exactly what a server of version 3 sent it.
 	version uint16
 	lastSeq uint32   // the last input processed
+	toldAck uint32   // the acknowledgement of the last State it was sent
 	rtt     rttMeter // the round trip, measured by the Core's Pings
 	// trace: the client asked for its inputs' stages (protocol.Trace);
 	// staged are the inputs processed since its last State (stages.go).
@@ -629,10 +630,15 @@ func (c *Core) broadcast(now time.Duration) {
 	v := view{base: c.base, cur: c.cur, news: &c.news, departed: c.departed}
 	moved := c.shared.get() // encoded once for every State carrying runs of it
 	moved.Set(append(moved.List()[:0], c.news.moved...))
+	quiet := c.count >= QuietFloor
 	for _, p := range positions {
 		if cl := c.slots[p.ID]; !cl.away { // an away player stays in the index, unseen by itself
 			u := c.startUpdate()
 			cl.area.update(&u, cl.player, p.Pos, v)
+			if quiet && c.quietNow(cl, u) {
+				c.tellSpawned(now, cl)
+				continue
+			}
 			c.sendState(now, cl, u, moved)
 			c.tellSpawned(now, cl)
 		}
@@ -645,6 +651,29 @@ func (c *Core) broadcast(now time.Duration) {
 	}
 	c.departed = c.departed[:0]
 	c.showSpectators(now)
+}
+
+// In a crowd (a room of QuietFloor players or more), a player with
+// nothing in its area but itself, whose State would say nothing new (no
+// player seen, no new acknowledgement, no stage), is sent one every
+// QuietEvery ticks instead of every tick: its idle States are most of a
+// big map's writes and say nothing a client draws. Its ticks are spread
+// by player, so that the writes of a tick stay even. Anything new (its
+// own move acknowledged, a player coming into view) goes at the next tick
+// as before.
+const (
+	QuietFloor     = 256
+	QuietEvery     = 4
+	SpectatorEvery = 2 // a spectator's Overviews, in such a crowd (showSpectators)
+)
+
+// quietNow reports whether cl, whose area's news are u, skips this
+// tick's State (see QuietEvery).
+func (c *Core) quietNow(cl *client, u areaUpdate) bool {
+	return (c.tick+uint32(cl.player))%QuietEvery != 0 &&
+		!u.full && len(u.changed) == len(c.deltas) && len(u.moved) == len(c.runs) &&
+		len(u.gone) == len(c.gones) && len(u.left) == len(c.lefts) && len(u.met) == 0 &&
+		cl.lastSeq == cl.toldAck && len(cl.staged) == 0 && c.cur.count(cl.area.r) <= 1
 }
 
 // snapshot returns every player's cell, sorted by ID, in a buffer that
@@ -689,6 +718,7 @@ func (c *Core) sendState(now time.Duration, cl *client, u areaUpdate, moved *pro
 	st.Tick = c.tick
 	st.TimeNS = uint64(max(now, 0).Truncate(time.Microsecond))
 	st.Ack = cl.lastSeq
+	cl.toldAck = cl.lastSeq
 	st.Full = u.full
 	st.Players = c.deltas[d:len(c.deltas):len(c.deltas)]
 	st.Shared, st.Runs = moved, c.runs[r:len(c.runs):len(c.runs)]

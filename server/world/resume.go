@@ -135,6 +135,17 @@ func (c *Core) resume(now time.Duration, cl *client, r *protocol.Resume) {
 	c.tellScores(now) // its points and a freeze come back with it
 }
 
+// Resync makes the next State to connection id, if it plays, a full
+// picture of its area with a Join for each player in it, as after a
+// resume: the adapter skipped States for a client too far behind to take
+// them (it is sent the newest instead of a backlog), so what the skipped
+// ones told is unknown to it.
+func (c *Core) Resync(id ConnID) {
+	if cl := c.conns[id]; cl != nil && cl.phase == phaseJoined {
+		cl.area.reset()
+	}
+}
+
 // TokenConn returns the connection of the player whose resume token t is
 // (the one it dropped from, if it is away), if t is one of this Core's:
 // the adapter counts a resume against the caps of the address it comes
