@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"gridlag/internal/notify"
 	"gridlag/protocol"
 	"gridlag/server/hub"
 	"gridlag/server/world"
@@ -238,10 +239,7 @@ func (c *conn) signalRoom() {
 		c.poller.wakeConn(c)
 		return
 	}
-	select {
-	case c.room <- struct{}{}:
-	default:
-	}
+	notify.Poke(c.room)
 }
 
 // killed reports whether the socket was closed for good.

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"gridlag/internal/notify"
 )
 
 // retryInterval is how often a writer comes back to the connections whose
@@ -52,10 +54,7 @@ func newShard() *shard { return &shard{wake: make(chan struct{}, 1)} }
 
 // signal wakes the shard's writer.
 func (sh *shard) signal() {
-	select {
-	case sh.wake <- struct{}{}:
-	default:
-	}
+	notify.Poke(sh.wake)
 }
 
 // post passes ev to the loop through sh and wakes the loop. It reports
@@ -64,10 +63,7 @@ func (s *Server) post(sh *shard, ev event) bool {
 	if !s.postQuiet(sh, ev) {
 		return false
 	}
-	select {
-	case s.posted <- struct{}{}:
-	default:
-	}
+	notify.Poke(s.posted)
 	return true
 }
 
@@ -93,10 +89,7 @@ func (s *Server) postBatch(sh *shard, evs []event, loud bool) bool {
 	sh.inbox = append(sh.inbox, evs...)
 	sh.inMu.Unlock()
 	if loud {
-		select {
-		case s.posted <- struct{}{}:
-		default:
-		}
+		notify.Poke(s.posted)
 	}
 	return true
 }

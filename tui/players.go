@@ -8,6 +8,7 @@ import (
 	"github.com/rivo/uniseg"
 
 	"gridlag/client"
+	"gridlag/internal/names"
 	"gridlag/protocol"
 )
 
@@ -27,10 +28,10 @@ func playerStyle(color uint8, bot bool) tcell.Style {
 }
 
 // isBot reports whether a player is a bot: names such as "bot" and
-// "bot-1" are reserved for bots (see protocol.CheckPlayerName), so no
+// "bot-1" are reserved for bots (see names.CheckPlayer), so no
 // human has one.
 func isBot(name string) bool {
-	return errors.Is(protocol.CheckPlayerName(name, false), protocol.ErrNameBot)
+	return errors.Is(names.CheckPlayer(name, false), names.ErrBot)
 }
 
 // ghostStyle is where the server last placed you, on a board that draws

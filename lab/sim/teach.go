@@ -5,6 +5,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/internal/notify"
 	"gridlag/protocol"
 	"gridlag/server/hub"
 	"gridlag/server/world"
@@ -42,10 +43,7 @@ func (w *World) Watch(name string, opts client.Options, named bool) *Watcher {
 		if n.Kind == client.Entered && n.Phase == client.Closed {
 			v.end()
 		}
-		select {
-		case v.changed <- struct{}{}:
-		default:
-		}
+		notify.Poke(v.changed)
 	})
 	w.nextConn++
 	v.id = w.nextConn

@@ -45,7 +45,7 @@ func Run(ctx context.Context, c Config) error {
 //  2. Close: each service is closed in order, the bots, the summaries,
 //     the metrics and health pages, the SSH and web front ends side by
 //     side (each gives its sessions the same grace period, once, and
-//     leaves those that will not end behind: remote.CloseSessions), then
+//     leaves those that will not end behind: remote.Lifecycle.Close), then
 //     the game server, which tells everyone it stopped. A signal on
 //     Config.Hurry during the drain or the close closes at once: the
 //     grace is cut short and, should the close still not be over

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/internal/names"
 	"gridlag/protocol"
 )
 
@@ -29,7 +30,7 @@ type Core struct {
 
 	conns map[ConnID]*client
 	slots []*client          // joined clients by player ID; slot 0 unused
-	names map[string]*client // joined clients (away ones too) by the key of their name (protocol.NameKey)
+	names map[string]*client // joined clients (away ones too) by the key of their name (names.Key)
 	count int                // joined clients
 	// spectators are the watching clients, in the order they came
 	spectators []*client
@@ -112,7 +113,7 @@ type client struct {
 	phase  phase
 	player grid.PlayerID
 	info   protocol.PlayerInfo
-	key    string         // protocol.NameKey of its name
+	key    string         // names.Key of its name
 	join   *protocol.Join // announces the player to those it comes into view of
 	area   area           // what the client was last told of its area of interest
 	bot    bool
@@ -414,7 +415,7 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	if !c.versionOK(cl, h.Version) {
 		return
 	}
-	if err := protocol.CheckPlayerName(h.Name, h.Bot); err != nil {
+	if err := names.CheckPlayer(h.Name, h.Bot); err != nil {
 		c.refuse(cl, protocol.ErrCodeName, "name refused: "+err.Error())
 		return
 	}
@@ -772,14 +773,14 @@ func (c *Core) humanSpawn() (grid.Pos, bool) {
 }
 
 // freeName returns the name a newcomer asking for want plays under, and
-// its look-alike key (protocol.NameKey): want itself if nobody here has a
+// its look-alike key (names.Key): want itself if nobody here has a
 // name that is or looks the same, else the first of want-2, want-3, ...
 // (want shortened to fit) that is free, so that a class whose machines
 // share one user name all play, each under a name of its own, and nobody
 // takes a name that looks like another's. The key is "" if no variant is
 // free.
 func (c *Core) freeName(want string, bot bool) (name, key string) {
-	if key := protocol.NameKey(want); c.names[key] == nil {
+	if key := names.Key(want); c.names[key] == nil {
 		return want, key
 	}
 	base := []rune(want)
@@ -787,10 +788,10 @@ func (c *Core) freeName(want string, bot bool) (name, key string) {
 		suffix := "-" + strconv.Itoa(n)
 		keep := min(len(base), protocol.MaxNameRunes-len(suffix))
 		name := strings.TrimRight(string(base[:keep]), " ") + suffix
-		if protocol.CheckPlayerName(name, bot) != nil {
+		if names.CheckPlayer(name, bot) != nil {
 			continue
 		}
-		if key := protocol.NameKey(name); c.names[key] == nil {
+		if key := names.Key(name); c.names[key] == nil {
 			return name, key
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"gridlag/internal/names"
 	"gridlag/protocol"
 )
 
@@ -32,7 +33,7 @@ func TestTakenNamesAreNumbered(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%q joins as %q, want %q", tc.ask, got, tc.want)
 		}
-		if utf8.RuneCountInString(got) > protocol.MaxNameRunes || protocol.CheckPlayerName(got, false) != nil {
+		if utf8.RuneCountInString(got) > protocol.MaxNameRunes || names.CheckPlayer(got, false) != nil {
 			t.Errorf("%q is not a name a player may have", got)
 		}
 	}

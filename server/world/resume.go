@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"gridlag/internal/names"
 	"gridlag/protocol"
 )
 
@@ -158,12 +159,12 @@ func (c *Core) TokenConn(t protocol.Token) (ConnID, bool) {
 }
 
 // AwayNamed returns the connection an away player (kept for resume)
-// dropped from, if its name is or looks the same as name (protocol.NameKey):
+// dropped from, if its name is or looks the same as name (names.Key):
 // a newcomer with that name is refused while it is kept, unless the
 // adapter releases it (ReleaseAway), as a server does for a newcomer from
 // the same address.
 func (c *Core) AwayNamed(name string) (ConnID, bool) {
-	cl := c.names[protocol.NameKey(name)]
+	cl := c.names[names.Key(name)]
 	if cl == nil || !cl.away {
 		return 0, false
 	}
@@ -174,7 +175,7 @@ func (c *Core) AwayNamed(name string) (ConnID, bool) {
 // looks the same as name, for reason: it leaves the world now.
 func (c *Core) ReleaseAway(now time.Duration, name, reason string) {
 	c.begin()
-	cl := c.names[protocol.NameKey(name)]
+	cl := c.names[names.Key(name)]
 	if cl == nil || !cl.away {
 		return
 	}
