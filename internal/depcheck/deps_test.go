@@ -43,8 +43,9 @@ const importPolicy = `
 # The rules of the game, and small pieces that import no other package
 # of gridlag: the injected link, a log that summarises repeats, the
 # command line's kit (flags that check their values), with which every
-# package registers its own flags.
-NONE < grid, internal/link, internal/ratelog, internal/cli;
+# package registers its own flags, the counters of what a connection
+# carries (the wire's cost of a move).
+NONE < grid, internal/link, internal/ratelog, internal/cli, internal/wire;
 
 # The wire: the only byte layouts.
 grid < protocol;
