@@ -11,9 +11,9 @@ import (
 // carries.
 type TCP struct {
 	Flow
-	UpData, DownData int64 // segments that carried payload, each way
-	Header           int   // bytes of IP and TCP header on each segment (IPv4 20 or IPv6 40, TCP 20 plus its options)
-	Retrans          int64 // segments sent again
+	UpData, DownData int64  // segments that carried payload, each way
+	Header           int    // bytes of IP and TCP header on each segment (IPv4 20 or IPv6 40, TCP 20 plus its options)
+	Retrans          int64  // segments sent again
 	Why              string // why there are no counters ("" when read)
 }
 
