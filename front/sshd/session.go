@@ -247,6 +247,9 @@ func openScreen(next sessionHandler) sessionHandler {
 			return
 		}
 		ss.tty, ss.screen, ss.termName = tty, screen, termName
+		if m := meterOf(ss); m != nil {
+			tty.Count(&m.Term)
+		}
 		next(ss)
 	}
 }
@@ -265,6 +268,7 @@ func introducePlayer(next sessionHandler) sessionHandler {
 			fp = "none"
 		}
 		p.Log = ss.log
+		p.Wire = meterOf(ss)
 		ss.player = p
 		ss.log.Info("", "session start", "key", fp, "color", p.Color, "term", ss.termName,
 			"size", fmt.Sprintf("%dx%d", ss.pty.Window.Width, ss.pty.Window.Height))

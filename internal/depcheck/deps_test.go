@@ -57,7 +57,7 @@ server/world, internal/link < server/hub;
 
 # Around a player's core: its TCP adapter, the screens, its recordings;
 # bots on the TCP client.
-client < client/tcp, tui, lab/record;
+client, internal/wire < client/tcp, tui, lab/record;
 client/tcp < client/bot;
 
 # The server: its door (every front end's), then the TCP adapter around
