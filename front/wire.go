@@ -7,13 +7,13 @@ import (
 	"gridlag/internal/wire"
 )
 
-// countGame makes dial (nil: a TCP connection) count the game's frames
+// CountGame makes dial (nil: a TCP connection) count the game's frames
 // on m: every connection it opens to the game server, the lobby's and
 // the redials' included. For a TCP player (wire.FrontTCP) the connection
 // is the player's socket, whose kernel counters m reads; over SSH and the
 // web it is inside the server, and the front end says which socket is the
 // player's.
-func countGame(m *wire.Meter, dial func(ctx context.Context, addr string) (net.Conn, error)) func(ctx context.Context, addr string) (net.Conn, error) {
+func CountGame(m *wire.Meter, dial func(ctx context.Context, addr string) (net.Conn, error)) func(ctx context.Context, addr string) (net.Conn, error) {
 	if m == nil {
 		return dial
 	}

@@ -83,11 +83,11 @@ protocol, internal/cli < ops/loadgen;
 server < ops/metrics;
 
 # The host: a server's services as one group, bound first, stopped in
-# one place.
-front/sshd, front/web, client/bot, ops/agones, ops/metrics < ops/host;
+# one place; what a move costs the wire, measured on such servers.
+front/sshd, front/web, client/bot, ops/agones, ops/metrics < ops/host, ops/wirecost;
 
 # The command: flags and a call into the packages.
-ops/host, lab/replay, ops/loadgen < cmd/gridlag;
+ops/host, ops/wirecost, lab/replay, ops/loadgen < cmd/gridlag;
 
 # Test support, imported by tests alone: nothing but the runner of the
 # real Agones SDK server, test support itself, sits above them.
