@@ -42,6 +42,7 @@ type labFlags struct {
 	reconcile   bool
 	interpolate bool
 	pings       bool
+	wire        bool
 }
 
 // labBuild builds the flags of gridlag lab.
@@ -78,6 +79,7 @@ func newLabFlags(out io.Writer) *labFlags {
 	fs.BoolVar(&cfg.Paused, "paused", false, "start paused at t=0 (. runs the clock, n steps, Bksp starts the script again)")
 	fs.BoolVar(&f.pings, "pings", true, "show pings, pongs and scores on the strips (h hides them)")
 	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 5: Part I to IV, TCP loss) or a lesson file's path")
+	fs.BoolVar(&f.wire, "wire", false, "measure what a move costs the wire over TCP, SSH and the web (a real server on loopback, about 40 s), print it and exit")
 	fs.Int(&f.printLesson, "print-lesson", 0, cli.IntRange{Lo: 0, Hi: 1 << 20}, "print built-in lesson `N`'s file, to start a lesson of your own from, and exit")
 	world.RegisterLagFlags(fs, &cfg.LagComp, &cfg.Unlag, &cfg.Protect, 0) // the articles' timelines zap at once
 	fs.StringVar(&f.logPath, "log", defaultLogPath(), "log file")
@@ -94,6 +96,9 @@ func newLabFlags(out io.Writer) *labFlags {
 
 // run shows the lab, or prints a lesson.
 func (f *labFlags) run([]string) error {
+	if f.wire {
+		return measureWire(f.out)
+	}
 	l, err := f.newLab()
 	if err != nil || l == nil { // nil: -print-lesson printed it
 		return err

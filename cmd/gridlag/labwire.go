@@ -1,0 +1,30 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"gridlag/ops/wirecost"
+)
+
+// measureWire runs gridlag lab -wire: what a move costs the wire over
+// each front end, measured on a server of its own on loopback, printed.
+func measureWire(out io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	fmt.Fprintln(out, "Measuring what a move costs the wire: a game server, its SSH and web front ends, and a player of each, on 127.0.0.1 (about 40 s)...")
+	res, err := wirecost.Run(ctx, wirecost.Options{})
+	for _, r := range res {
+		fmt.Fprintln(out, strings.Join(r.Lines(), "\n"))
+	}
+	if err != nil {
+		return fmt.Errorf("-wire: %w", err)
+	}
+	fmt.Fprintln(out, "Up is toward the server, down toward the player. Counted by the front ends and read from the kernel (TCP_INFO);")
+	fmt.Fprintln(out, "in a game, the o key shows the same counters for your own connection. See docs/wire-cost.md.")
+	return nil
+}
