@@ -138,9 +138,9 @@ func newLab(args []string, out io.Writer, wall func() time.Time) (*lab.Lab, *lab
 	if err != nil {
 		return nil, f, err
 	}
-	if len(pos) > 0 {
-		return nil, f, f.fs.Errorf("unexpected argument %q", pos[0])
+	if len(pos) > labCommand.most {
+		return nil, f, f.fs.Errorf("unexpected argument %q", pos[labCommand.most])
 	}
-	l, err := f.newLab()
+	l, err := f.newLab(pos)
 	return l, f, err
 }
