@@ -21,7 +21,7 @@ func (r Result) OneMove() wire.Snapshot {
 		return wire.Flow{Up: f(m.Up, i.Up), Down: f(m.Down, i.Down), UpOps: f(m.UpOps, i.UpOps), DownOps: f(m.DownOps, i.DownOps)}
 	}
 	mv, id := r.Moves.Wire, r.Idle.Wire
-	s := wire.Snapshot{Front: r.Front, Game: fl(mv.Game, id.Game), Term: fl(mv.Term, id.Term), Payload: fl(mv.Payload, id.Payload),
+	s := wire.Snapshot{Front: mv.Front, Game: fl(mv.Game, id.Game), Term: fl(mv.Term, id.Term), Payload: fl(mv.Payload, id.Payload),
 		Conn: fl(mv.Conn, id.Conn), Cells: f(mv.Cells, id.Cells), Glyph: f(mv.Glyph, id.Glyph), TCP: mv.TCP}
 	if mv.TCP.OK() && id.TCP.OK() {
 		s.TCP.Flow = fl(mv.TCP.Flow, id.TCP.Flow)
@@ -34,7 +34,7 @@ func (r Result) OneMove() wire.Snapshot {
 // Lines writes r as a teacher shows it: one move's cost layer by layer,
 // then a second of idle play and a second of walking.
 func (r Result) Lines() []string {
-	lines := []string{fmt.Sprintf("== %s: one move (%d moves, less the idle rate), per move:", frontTitle[r.Front], r.Moves.Moves)}
+	lines := []string{fmt.Sprintf("== %s: one move (%d moves, less the idle rate), per move:", r.Title, r.Moves.Moves)}
 	lines = append(lines, moveLines(r.OneMove())...)
 	lines = append(lines, fmt.Sprintf("   a second of idle play (%.1f s) and of walking (%d moves in %.1f s), per second:",
 		r.Idle.Span.Seconds(), r.Walk.Moves, r.Walk.Span.Seconds()))
@@ -48,7 +48,73 @@ func (r Result) Lines() []string {
 	return lines
 }
 
-var frontTitle = map[string]string{wire.FrontTCP: "TCP (gridlag play)", wire.FrontSSH: "SSH (ssh -p 2222 host)", wire.FrontWeb: "the web (a browser)"}
+var frontTitle = map[string]string{wire.FrontTCP: "TCP (gridlag play)", wire.FrontSSH: "SSH (Go's SSH client)", wire.FrontWeb: "the web (a browser)"}
+
+// title is how a teacher reads front: the front end and its client.
+func (o Options) title(front string) string {
+	switch front {
+	case FrontOpenSSH:
+		if o.OpenSSH.Chaffs() {
+			return "SSH (" + o.OpenSSH.Version + " as it comes: keystroke-timing chaff on)"
+		}
+		return "SSH (" + o.OpenSSH.Version + ": no keystroke-timing chaff before OpenSSH 9.5)"
+	case FrontOpenSSHNoChaff:
+		return "SSH (" + o.OpenSSH.Version + " -o ObscureKeystrokeTiming=no)"
+	}
+	if t, ok := frontTitle[front]; ok {
+		return t
+	}
+	return front
+}
+
+// ChaffLines compare the real OpenSSH client's walk with its chaff on
+// and off, per second: what the chaff adds on the SSH connection and in
+// packets. Nothing when res has not both runs.
+func ChaffLines(res []Result) []string {
+	var on, off *Result
+	for i := range res {
+		switch res[i].Front {
+		case FrontOpenSSH:
+			on = &res[i]
+		case FrontOpenSSHNoChaff:
+			off = &res[i]
+		}
+	}
+	if on == nil || off == nil {
+		return nil
+	}
+	c := CompareChaff(*on, *off)
+	return []string{"== What the OpenSSH client's keystroke-timing chaff adds, a second of walking:",
+		fmt.Sprintf("   SSH connection: %.0f B/s up, %.0f B/s down with it; %.0f B/s up, %.0f B/s down without (+%.0f B/s in all)",
+			c.On.ConnUp, c.On.ConnDown, c.Off.ConnUp, c.Off.ConnDown, c.On.ConnUp+c.On.ConnDown-c.Off.ConnUp-c.Off.ConnDown),
+		fmt.Sprintf("   TCP/IP: %.0f packets/s and %.0f B/s with it, %.0f packets/s and %.0f B/s without",
+			c.On.Packets, c.On.Wire, c.Off.Packets, c.Off.Wire),
+		"   The server advertises ping@openssh.com (golang.org/x/crypto always does); turn the chaff off in the client:",
+		"   ssh -o ObscureKeystrokeTiming=no -p 2222 HOST (it also holds each key press up to 20 ms, to the next tick)."}
+}
+
+// Rates are one walk's figures per second.
+type Rates struct {
+	ConnUp, ConnDown float64 // the SSH connection's bytes (wire.Meter's Conn)
+	Packets, Wire    float64 // TCP segments and their bytes both ways, headers included
+}
+
+// Chaff is a walk's rates with the chaff on and off.
+type Chaff struct{ On, Off Rates }
+
+// CompareChaff is the walks of on and off, per second.
+func CompareChaff(on, off Result) Chaff {
+	rates := func(w Window) Rates {
+		s := w.Span.Seconds()
+		if s <= 0 {
+			return Rates{}
+		}
+		t := w.Wire.TCP
+		return Rates{ConnUp: float64(w.Wire.Conn.Up) / s, ConnDown: float64(w.Wire.Conn.Down) / s,
+			Packets: float64(t.UpOps+t.DownOps) / s, Wire: float64(t.Wire().Bytes()) / s}
+	}
+	return Chaff{On: rates(on.Walk), Off: rates(off.Walk)}
+}
 
 // rate is n bytes over span as bytes a second.
 func rate(n int64, span time.Duration) string {

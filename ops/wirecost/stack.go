@@ -161,6 +161,8 @@ func (st *stack) open(ctx context.Context, frontName string) (player, error) {
 		return st.openSSH(ctx)
 	case wire.FrontWeb:
 		return st.openWeb(ctx)
+	case FrontOpenSSH, FrontOpenSSHNoChaff:
+		return st.openOpenSSH(ctx, frontName)
 	}
 	return nil, fmt.Errorf("no front end %q (tcp, ssh, web)", frontName)
 }

@@ -43,6 +43,11 @@ type Options struct {
 	// Term is the terminal type of the SSH and web players (xterm-256color
 	// by default), at 80x24.
 	Term string
+	// OpenSSH, if its Path is set, is a real OpenSSH client (see
+	// FindOpenSSH) measured after the others on the same SSH front end,
+	// in a terminal of its own: FrontOpenSSH, and FrontOpenSSHNoChaff
+	// if it has keystroke-timing chaff to turn off.
+	OpenSSH OpenSSH
 	// Logger receives the servers' logs; nil discards them.
 	Logger *log.Logger
 }
@@ -50,6 +55,12 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if len(o.Fronts) == 0 {
 		o.Fronts = []string{wire.FrontTCP, wire.FrontSSH, wire.FrontWeb}
+		if o.OpenSSH.Path != "" {
+			o.Fronts = append(o.Fronts, FrontOpenSSH)
+			if o.OpenSSH.Chaffs() {
+				o.Fronts = append(o.Fronts, FrontOpenSSHNoChaff)
+			}
+		}
 	}
 	if o.Moves <= 0 {
 		o.Moves = 20
@@ -90,6 +101,7 @@ type Window struct {
 // one at a time, its walk.
 type Result struct {
 	Front             string
+	Title             string // the front end and its client, as a teacher reads it
 	Idle, Moves, Walk Window
 }
 
@@ -161,7 +173,7 @@ func window(a, b reading) Window {
 
 // measure runs the three windows of one player.
 func measure(ctx context.Context, o Options, front string, p player) (Result, error) {
-	res := Result{Front: front}
+	res := Result{Front: front, Title: o.title(front)}
 	sess, err := joined(ctx, p)
 	if err != nil {
 		return res, err

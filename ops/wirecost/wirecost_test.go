@@ -173,3 +173,51 @@ func procField(path, prefix, name string) (int64, error) {
 	}
 	return 0, errors.New(path + ": no " + prefix)
 }
+
+// TestOpenSSHChaff plays the real OpenSSH client (ssh on PATH, or
+// $GRIDLAG_TEST_SSH) in a terminal of its own against the SSH front end:
+// its moves reach the game; and, for OpenSSH 9.5 and later, as it comes
+// it sends keystroke-timing chaff (the server advertises
+// ping@openssh.com and answers each ping), so its walk carries well more
+// on the SSH connection, and more packets, than with
+// -o ObscureKeystrokeTiming=no.
+func TestOpenSSHChaff(t *testing.T) {
+	path := os.Getenv("GRIDLAG_TEST_SSH")
+	if path == "" {
+		path = "ssh"
+	}
+	c, err := FindOpenSSH(context.Background(), path)
+	if err != nil {
+		t.Skipf("no OpenSSH client: %v", err)
+	}
+	res, err := Run(context.Background(), Options{OpenSSH: c, Fronts: fronts(c), Moves: 5, Idle: 1e9, Walk: 2e9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		t.Log("\n" + strings.Join(r.Lines(), "\n"))
+		if r.Moves.Moves != 5 {
+			t.Errorf("%s: %d moves acknowledged in the window of moves; want 5", r.Title, r.Moves.Moves)
+		}
+	}
+	if !c.Chaffs() {
+		t.Skipf("%s sends no chaff (OpenSSH 9.5 and later do): its moves played; set GRIDLAG_TEST_SSH to a newer ssh to see the chaff", c.Version)
+	}
+	t.Log("\n" + strings.Join(ChaffLines(res), "\n"))
+	ch := CompareChaff(res[0], res[1])
+	if ch.On.ConnUp < 1.5*ch.Off.ConnUp {
+		t.Errorf("with chaff the client sent %.0f B/s on the SSH connection, without %.0f B/s: the chaff must show", ch.On.ConnUp, ch.Off.ConnUp)
+	}
+	if ch.On.ConnDown <= ch.Off.ConnDown || ch.On.Packets <= ch.Off.Packets {
+		t.Errorf("with chaff %.0f B/s down and %.0f packets/s, without %.0f B/s and %.0f packets/s: the server answers each ping",
+			ch.On.ConnDown, ch.On.Packets, ch.Off.ConnDown, ch.Off.Packets)
+	}
+}
+
+// fronts are the OpenSSH runs client c has.
+func fronts(c OpenSSH) []string {
+	if c.Chaffs() {
+		return []string{FrontOpenSSH, FrontOpenSSHNoChaff}
+	}
+	return []string{FrontOpenSSH}
+}
