@@ -54,6 +54,9 @@ func New(cfg Config, wall func() time.Time) (*Lab, error) {
 		l.players[i] = p
 	}
 	l.origin = l.world.Now()
+	for _, p := range l.players {
+		p.in0, p.out0 = p.Bytes()
+	}
 	l.world.Trace(l.record)
 	l.world.PingEvery(PingInterval)
 	l.clock = NewClock(wall, l.origin, cfg.Speed)

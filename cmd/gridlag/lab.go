@@ -117,7 +117,7 @@ func newLabFlags(out io.Writer) *labFlags {
 	fs.Seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")
 	fs.BoolVar(&cfg.Paused, "paused", false, "start paused at t=0 (. runs the clock, n steps, Bksp starts the script again)")
 	fs.BoolVar(&f.pings, "pings", true, "show pings, pongs and scores on the strips (h hides them)")
-	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 5: Part I to IV, TCP loss) or a lesson file's path")
+	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 6: Part I to IV, TCP loss, a move on the wire) or a lesson file's path")
 	fs.BoolVar(&f.wire, "wire", false, "measure what a move costs the wire over TCP, SSH and the web (a real server on loopback, about 40 s), print it and exit")
 	fs.StringVar(&f.wireSSH, "wire-ssh", "ssh", "the OpenSSH client `PATH` -wire measures too, its keystroke-timing chaff on and off (\"\" for none)")
 	fs.Int(&f.printLesson, "print-lesson", 0, cli.IntRange{Lo: 0, Hi: 1 << 20}, "print built-in lesson `N`'s file, to start a lesson of your own from, and exit")
