@@ -26,7 +26,8 @@ func measureWire(out io.Writer, sshPath string) error {
 			o.OpenSSH = c
 		}
 	}
-	fmt.Fprintln(out, "Measuring what a move costs the wire: a game server, its SSH and web front ends, and a player of each, on 127.0.0.1 (about 40 s)...")
+	fmt.Fprintln(out, "Measuring what a move costs the wire: a game server, its SSH and web front ends")
+	fmt.Fprintln(out, "and a player of each, on 127.0.0.1 (about 40 s, a minute more with OpenSSH)...")
 	res, err := wirecost.Run(ctx, o)
 	for _, r := range res {
 		fmt.Fprintln(out, strings.Join(r.Lines(), "\n"))
@@ -37,7 +38,8 @@ func measureWire(out io.Writer, sshPath string) error {
 	if lines := wirecost.ChaffLines(res); lines != nil {
 		fmt.Fprintln(out, strings.Join(lines, "\n"))
 	}
-	fmt.Fprintln(out, "Up is toward the server, down toward the player. Counted by the front ends and read from the kernel (TCP_INFO);")
-	fmt.Fprintln(out, "in a game, the o key shows the same counters for your own connection. See docs/wire-cost.md.")
+	fmt.Fprintln(out, "Up is toward the server, down toward the player. Counted by the front ends and")
+	fmt.Fprintln(out, "read from the kernel (TCP_INFO); in a game, o shows the same counters for your")
+	fmt.Fprintln(out, "own connection. See docs/wire-cost.md.")
 	return nil
 }

@@ -34,7 +34,7 @@ func (r Result) OneMove() wire.Snapshot {
 // Lines writes r as a teacher shows it: one move's cost layer by layer,
 // then a second of idle play and a second of walking.
 func (r Result) Lines() []string {
-	lines := []string{fmt.Sprintf("== %s: one move (%d moves, less the idle rate), per move:", r.Title, r.Moves.Moves)}
+	lines := []string{"== " + r.Title, fmt.Sprintf("   one move (%d moves, less the idle rate), per move:", r.Moves.Moves)}
 	lines = append(lines, moveLines(r.OneMove())...)
 	lines = append(lines, fmt.Sprintf("   a second of idle play (%.1f s) and of walking (%d moves in %.1f s), per second:",
 		r.Idle.Span.Seconds(), r.Walk.Moves, r.Walk.Span.Seconds()))
@@ -84,13 +84,13 @@ func ChaffLines(res []Result) []string {
 		return nil
 	}
 	c := CompareChaff(*on, *off)
-	return []string{"== What the OpenSSH client's keystroke-timing chaff adds, a second of walking:",
-		fmt.Sprintf("   SSH connection: %.0f B/s up, %.0f B/s down with it; %.0f B/s up, %.0f B/s down without (+%.0f B/s in all)",
-			c.On.ConnUp, c.On.ConnDown, c.Off.ConnUp, c.Off.ConnDown, c.On.ConnUp+c.On.ConnDown-c.Off.ConnUp-c.Off.ConnDown),
-		fmt.Sprintf("   TCP/IP: %.0f packets/s and %.0f B/s with it, %.0f packets/s and %.0f B/s without",
-			c.On.Packets, c.On.Wire, c.Off.Packets, c.Off.Wire),
-		"   The server advertises ping@openssh.com (golang.org/x/crypto always does); turn the chaff off in the client:",
-		"   ssh -o ObscureKeystrokeTiming=no -p 2222 HOST (it also holds each key press up to 20 ms, to the next tick)."}
+	return []string{"== What the OpenSSH client's keystroke-timing chaff adds to a second of walking:",
+		fmt.Sprintf("   %-14s %12s %12s %12s %12s", "", "ssh up", "ssh down", "TCP packets", "TCP/IP"),
+		fmt.Sprintf("   %-14s %10.0f/s %10.0f/s %10.0f/s %10.0f/s", "with chaff", c.On.ConnUp, c.On.ConnDown, c.On.Packets, c.On.Wire),
+		fmt.Sprintf("   %-14s %10.0f/s %10.0f/s %10.0f/s %10.0f/s", "without", c.Off.ConnUp, c.Off.ConnDown, c.Off.Packets, c.Off.Wire),
+		"   The server advertises ping@openssh.com (golang.org/x/crypto always does)",
+		"   and answers each ping. Chaff also holds each key up to 20 ms (to a tick).",
+		"   Turn it off in the client: ssh -o ObscureKeystrokeTiming=no -p 2222 HOST"}
 }
 
 // Rates are one walk's figures per second.
@@ -137,8 +137,8 @@ func moveLines(s wire.Snapshot) []string {
 		switch {
 		case r.Layer == "tcp/ip":
 			ua, da := s.TCP.Acks()
-			add = fmt.Sprintf("+%d/+%d B of headers: %d+%d segments (%d+%d pure acks) of %d B", r.Added.Up, r.Added.Down,
-				s.TCP.UpOps, s.TCP.DownOps, ua, da, s.TCP.Header)
+			add = fmt.Sprintf("+%d/+%d B: %d+%d segments of %d B (%d+%d acks)", r.Added.Up, r.Added.Down,
+				s.TCP.UpOps, s.TCP.DownOps, s.TCP.Header, ua, da)
 		case r.Layer == "terminal":
 			add = fmt.Sprintf("%d cells drawn in %d B, %d B of escapes", s.Cells, s.Glyph, s.Term.Down-s.Glyph)
 		case r.Added != (wire.Flow{}):
