@@ -107,8 +107,9 @@ func drawWire(screen tcell.Screen, r rect, h *wireHistory) {
 	}
 	if h.meter.Front == wire.FrontSSH {
 		y++
-		line("OpenSSH 9.5+ sends keystroke-timing chaff (pings, 50 a second for 1 to 3 s", styleDim)
-		line("after a key): ssh -o ObscureKeystrokeTiming=no turns it off.", styleDim)
+		for _, l := range chaffNote(h.meter.Client()) {
+			line(l, styleDim)
+		}
 	}
 }
 
@@ -119,4 +120,19 @@ func acked(players []client.Session) uint32 {
 		return 0
 	}
 	return players[0].View().LastAck
+}
+
+// chaffNote says whether the SSH client of version (its version line)
+// sends keystroke-timing chaff, and how to turn it off.
+func chaffNote(version string) []string {
+	name, chaffs, ok := wire.OpenSSH(version)
+	switch {
+	case !ok:
+		return []string{"OpenSSH 9.5+ sends keystroke-timing chaff (pings, 50 a second for 1 to 3 s",
+			"after a key): ssh -o ObscureKeystrokeTiming=no turns it off."}
+	case chaffs:
+		return []string{"Your " + name + " sends keystroke-timing chaff (a ping each 20 ms",
+			"for 1 to 3 s after a key): ssh -o ObscureKeystrokeTiming=no turns it off."}
+	}
+	return []string{"Your " + name + " sends no keystroke-timing chaff (9.5 and later do)."}
 }

@@ -269,6 +269,7 @@ func introducePlayer(next sessionHandler) sessionHandler {
 		}
 		p.Log = ss.log
 		p.Wire = meterOf(ss)
+		p.Wire.SetClient(ss.Context().ClientVersion())
 		ss.player = p
 		ss.log.Info("", "session start", "key", fp, "color", p.Color, "term", ss.termName,
 			"size", fmt.Sprintf("%dx%d", ss.pty.Window.Width, ss.pty.Window.Height))

@@ -39,14 +39,37 @@ type Meter struct {
 	// the payload, framed (and, over SSH, encrypted and authenticated).
 	Conn Counter
 
-	mu   sync.Mutex
-	sock net.Conn // whose TCP counters are read
-	side bool
-	gen  int // bumped by SetSocket
+	mu     sync.Mutex
+	client string   // the client's version line (SSH), see SetClient
+	sock   net.Conn // whose TCP counters are read
+	side   bool
+	gen    int // bumped by SetSocket
 }
 
 // NewMeter returns a meter of a session of front.
 func NewMeter(front string) *Meter { return &Meter{Front: front} }
+
+// SetClient records the client's software, as its version line says
+// it ("SSH-2.0-OpenSSH_10.0p2 Debian-7"): the overlay says from it
+// whether the client adds keystroke-timing chaff.
+func (m *Meter) SetClient(version string) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	m.client = version
+	m.mu.Unlock()
+}
+
+// Client is what SetClient recorded.
+func (m *Meter) Client() string {
+	if m == nil {
+		return ""
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.client
+}
 
 // SetSocket makes c (or what it wraps) the socket whose kernel counters
 // the meter reads, from side (ServerSide or PlayerSide).

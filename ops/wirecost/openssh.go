@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"regexp"
-	"strconv"
 	"strings"
+
+	"gridlag/internal/wire"
 )
 
 // The real OpenSSH client's runs (Options.OpenSSH): as it plays by
@@ -22,16 +22,13 @@ const (
 type OpenSSH struct {
 	Path    string
 	Version string // "OpenSSH_10.0p2"
-	Major   int
-	Minor   int
+	chaffs  bool
 }
 
 // Chaffs says whether this client sends keystroke-timing chaff to a
 // server that advertises ping@openssh.com (OpenSSH 9.5 and later: the
 // ObscureKeystrokeTiming option, on by default).
-func (c OpenSSH) Chaffs() bool { return c.Major > 9 || c.Major == 9 && c.Minor >= 5 }
-
-var opensshVersion = regexp.MustCompile(`OpenSSH_(\d+)\.(\d+)\S*`)
+func (c OpenSSH) Chaffs() bool { return c.chaffs }
 
 // FindOpenSSH asks the ssh at path (a name looked up in PATH) which
 // OpenSSH it is.
@@ -44,13 +41,11 @@ func FindOpenSSH(ctx context.Context, path string) (OpenSSH, error) {
 	if err != nil {
 		return OpenSSH{}, fmt.Errorf("%s -V: %v: %s", p, err, strings.TrimSpace(string(out)))
 	}
-	m := opensshVersion.FindStringSubmatch(string(out))
-	if m == nil {
+	name, chaffs, ok := wire.OpenSSH(string(out))
+	if !ok {
 		return OpenSSH{}, fmt.Errorf("%s -V says %q: not OpenSSH", p, strings.TrimSpace(string(out)))
 	}
-	major, _ := strconv.Atoi(m[1])
-	minor, _ := strconv.Atoi(m[2])
-	return OpenSSH{Path: p, Version: m[0], Major: major, Minor: minor}, nil
+	return OpenSSH{Path: p, Version: name, chaffs: chaffs}, nil
 }
 
 // args are the client's arguments for one run against port: no

@@ -85,9 +85,9 @@ func ChaffLines(res []Result) []string {
 	}
 	c := CompareChaff(*on, *off)
 	return []string{"== What the OpenSSH client's keystroke-timing chaff adds to a second of walking:",
-		fmt.Sprintf("   %-14s %12s %12s %12s %12s", "", "ssh up", "ssh down", "TCP packets", "TCP/IP"),
-		fmt.Sprintf("   %-14s %10.0f/s %10.0f/s %10.0f/s %10.0f/s", "with chaff", c.On.ConnUp, c.On.ConnDown, c.On.Packets, c.On.Wire),
-		fmt.Sprintf("   %-14s %10.0f/s %10.0f/s %10.0f/s %10.0f/s", "without", c.Off.ConnUp, c.Off.ConnDown, c.Off.Packets, c.Off.Wire),
+		fmt.Sprintf("   %-12s %12s %12s %14s %12s", "", "ssh up", "ssh down", "TCP packets", "TCP/IP"),
+		fmt.Sprintf("   %-12s %8.0f B/s %8.0f B/s %12.0f/s %8.0f B/s", "with chaff", c.On.ConnUp, c.On.ConnDown, c.On.Packets, c.On.Wire),
+		fmt.Sprintf("   %-12s %8.0f B/s %8.0f B/s %12.0f/s %8.0f B/s", "without", c.Off.ConnUp, c.Off.ConnDown, c.Off.Packets, c.Off.Wire),
 		"   The server advertises ping@openssh.com (golang.org/x/crypto always does)",
 		"   and answers each ping. Chaff also holds each key up to 20 ms (to a tick).",
 		"   Turn it off in the client: ssh -o ObscureKeystrokeTiming=no -p 2222 HOST"}
