@@ -102,6 +102,8 @@ func examples() []example {
 			{Seq: 0x01020305, Outcome: protocol.StagePlayer, BeforeUS: 0x07, ApplyUS: 0},
 			{Seq: 0x01020405, Outcome: protocol.StageCooldown, BeforeUS: 0x01020304, ApplyUS: 0x01020304},
 		}}},
+		{"queued.bin", &protocol.Queued{Place: 0x01020304, Line: 0x05060708, WaitMS: 0x090a0b0c}},
+		{"admission.bin", &protocol.Admission{PerAddr: 0x0102, LineWaitS: 0x0304, LineMax: 0x05060708}},
 	}
 }
 
@@ -141,6 +143,7 @@ var allTypes = []protocol.Type{
 	protocol.TypeProtect, protocol.TypeRanking,
 	protocol.TypeTeach, protocol.TypeConditions, protocol.TypeReport, protocol.TypeClass,
 	protocol.TypeTrace, protocol.TypeStages,
+	protocol.TypeQueued, protocol.TypeAdmission,
 }
 
 // mustMarshal encodes m or stops the test.

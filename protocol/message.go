@@ -24,9 +24,14 @@ import (
 // and its teachers see it (Class); and a client may ask for the server's
 // stage times of its inputs (Trace) and is then sent them (Stages) beside
 // the States. A client of version 3 or 4 gets none of these, and its
-// version's bytes.
+// version's bytes. Version 6: a newcomer the server cannot take at once
+// waits in a line instead of being refused; the server says its rules of
+// admission (Admission) in answer to a Hello or Spectate, then, while the
+// newcomer waits, its place and the estimated wait (Queued) until the
+// Welcome (line.go). A client of version 5 or older waits in the same
+// line and is told its place in Notices.
 const (
-	Version    uint16 = 5
+	Version    uint16 = 6
 	MinVersion uint16 = 3
 )
 
@@ -94,6 +99,11 @@ const (
 	// Stages.
 	TypeTrace  Type = 31
 	TypeStages Type = 32
+	// TypeQueued and TypeAdmission (since version 6): a newcomer's place
+	// in the server's line, and the server's rules of admission; see
+	// Queued and Admission. (33 is another version 6 message's.)
+	TypeQueued    Type = 34
+	TypeAdmission Type = 35
 )
 
 // String names the message type.
@@ -163,6 +173,10 @@ func (t Type) String() string {
 		return "Trace"
 	case TypeStages:
 		return "Stages"
+	case TypeQueued:
+		return "Queued"
+	case TypeAdmission:
+		return "Admission"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -446,6 +460,10 @@ func New(t Type) Message {
 		return new(Trace)
 	case TypeStages:
 		return new(Stages)
+	case TypeQueued:
+		return new(Queued)
+	case TypeAdmission:
+		return new(Admission)
 	}
 	return nil
 }

@@ -285,6 +285,16 @@ func seeds(t testing.TB) []seed {
 		seed{"stages-applied-before-arrival", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{1}, uv(9), uv(10))},
 		seed{"stages-before-over-32-bits", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{1}, uv(1<<32), uv(0))},
 		seed{"stages-long-varint", frame(byte(protocol.TypeStages), []byte{1}, []byte{0x87, 0x00}, []byte{1}, uv(9), uv(0))},
+		seed{"queued-first", frame(byte(protocol.TypeQueued), u32(1), u32(1), u32(0))},
+		seed{"queued-place-0", frame(byte(protocol.TypeQueued), u32(0), u32(5), u32(1000))},
+		seed{"queued-place-past-line", frame(byte(protocol.TypeQueued), u32(6), u32(5), u32(1000))},
+		seed{"queued-short", frame(byte(protocol.TypeQueued), u32(1), u32(5))},
+		seed{"queued-long", frame(byte(protocol.TypeQueued), u32(1), u32(5), u32(1000), []byte{0})},
+		seed{"admission-no-line", frame(byte(protocol.TypeAdmission), u16(32), u16(0), u32(0))},
+		seed{"admission-own", frame(byte(protocol.TypeAdmission), u16(0), u16(60), u32(2048))},
+		seed{"admission-wait-without-line", frame(byte(protocol.TypeAdmission), u16(32), u16(60), u32(0))},
+		seed{"admission-line-without-wait", frame(byte(protocol.TypeAdmission), u16(32), u16(0), u32(2048))},
+		seed{"admission-short", frame(byte(protocol.TypeAdmission), u16(32), u16(60))},
 	)
 	return s
 }
