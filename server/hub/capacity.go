@@ -88,7 +88,7 @@ func (h *Hub) members() int {
 	for _, r := range h.order {
 		n += r.conns
 	}
-	return n
+	return n - len(h.line.waiting)
 }
 
 // LoadNow is what the hub reads of the ticks' costs at now: the cost of
@@ -156,8 +156,8 @@ func (h *Hub) LoadAt(now time.Duration) LoadNow {
 // capacityRefusal refuses m, a connection's first message, if it is a
 // Hello or a Spectate and the server is at capacity (see Load).
 func (h *Hub) capacityRefusal(now time.Duration, m protocol.Message) *protocol.Error {
-	if h.load.budget <= 0 {
-		return nil
+	if h.load.budget <= 0 || h.lineOn() {
+		return nil // no admission by load, or newcomers wait in line (line.go)
 	}
 	switch m.(type) {
 	case *protocol.Hello, *protocol.Spectate:
@@ -198,6 +198,10 @@ func (h *Hub) noteFull(l LoadNow, full bool) {
 	}
 	h.load.full = full
 	reason := l.Why()
+	if h.lineOn() {
+		reason = fmt.Sprintf("at capacity: its ticks take %v of their %v budget with %d players and spectators; newcomers wait in line",
+			l.Cost.Round(100*time.Microsecond), l.Budget, l.Members)
+	}
 	if !full {
 		reason = fmt.Sprintf("below capacity again: its ticks take %v of their %v budget with %d players and spectators",
 			l.Cost.Round(100*time.Microsecond), l.Budget, l.Members)
