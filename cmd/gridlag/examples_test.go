@@ -14,6 +14,8 @@ import (
 
 	"gridlag/internal/doctest"
 	"gridlag/ops/host"
+
+	"gridlag/server/admit/admittest"
 )
 
 // readmeCommand is a gridlag command the documentation shows: its
@@ -193,6 +195,12 @@ func TestReadmeCommandsRun(t *testing.T) {
 				}
 				args := strings.Join(c.args, "\x00")
 				args = strings.ReplaceAll(args, "127.0.0.1:7777", gameAddr())
+				if c.args[0] == "load" {
+					// The players' welcomes wait as long as the hang
+					// guard: a machine busy with other processes may
+					// take more than the 10 s a load run gives them.
+					args += "\x00-handshake-timeout\x00" + admittest.Hung.String()
+				}
 				err = run(strings.Split(args, "\x00"), &out)
 			case "version":
 				err = run(c.args, &out)
@@ -203,7 +211,7 @@ func TestReadmeCommandsRun(t *testing.T) {
 				}
 			}
 			if exitCode(err) != 0 { // -help is fine
-				t.Fatalf("%v: %v", c, err)
+				t.Fatalf("%v: %v\n%s", c, err, out.String())
 			}
 			switch c.args[0] {
 			case "scenario", "replay", "version", "bots", "load":

@@ -103,24 +103,30 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 	expect := func(when, path string, code int, text string, passing ...string) {
 		t.Helper()
 		for _, base := range urls {
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				got, body, err := probe(base + path)
+			var (
+				got  int
+				body string
+			)
+			admittest.Eventually(t, func() bool {
+				var err error
+				got, body, err = probe(base + path)
 				if err != nil {
 					t.Fatalf("%s: GET %s%s: %v", when, base, path, err)
 				}
 				if got == code && strings.HasPrefix(body, text) && strings.HasSuffix(body, "\n") {
-					break
+					return true
 				}
 				ok := false
 				for _, p := range passing {
 					ok = ok || strings.HasPrefix(fmt.Sprint(got, " ", body), p)
 				}
-				if !ok || time.Now().After(deadline) {
+				if !ok {
 					t.Fatalf("%s: GET %s%s answered %d %q, want %d %q", when, base, path, got, body, code, text)
 				}
-				time.Sleep(5 * time.Millisecond)
-			}
+				return false
+			}, func() string {
+				return fmt.Sprintf("%s: GET %s%s answered %d %q, want %d %q", when, base, path, got, body, code, text)
+			})
 		}
 	}
 	notYet := "503 not serving"
@@ -221,7 +227,7 @@ func TestSummaryLinesOnAShortInterval(t *testing.T) {
 	line := regexp.MustCompile(`(?m)^INFO summary players=(\d+) spectators=0 rooms=1 joins=(\d+) leaves=(\d+) tick_p50=\S+ tick_p99=\S+ bytes_out=\S+/s states_out=\S+/s refused=(\S+) rss=\d\S*B heap=\d\S*B$`)
 	waitLine := func(what string, ok func(players, joins, leaves int) bool) {
 		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		admittest.Eventually(t, func() bool {
 			joins, leaves := 0, 0
 			var last []string
 			for _, m := range line.FindAllStringSubmatch(logs.String(), -1) {
@@ -230,17 +236,13 @@ func TestSummaryLinesOnAShortInterval(t *testing.T) {
 				fmt.Sscan(m[3], &l)
 				joins, leaves, last = joins+j, leaves+l, m
 			}
-			if last != nil {
-				var players int
-				fmt.Sscan(last[1], &players)
-				if ok(players, joins, leaves) {
-					return
-				}
+			if last == nil {
+				return false
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no summary line says %s:\n%s", what, logs)
-			}
-		}
+			var players int
+			fmt.Sscan(last[1], &players)
+			return ok(players, joins, leaves)
+		}, func() string { return fmt.Sprintf("no summary line says %s:\n%s", what, logs) })
 	}
 	waitLine("an idle server", func(p, j, l int) bool { return p == 0 && j == 0 && l == 0 })
 	ada := joinGame(t, g.Addr())
@@ -346,6 +348,7 @@ func TestMakeBuildStampsTheCommit(t *testing.T) {
 // TestInviteFriendsInTmux: a local game that also serves SSH says on the
 // screen (its title line) and in the log what to give friends.
 func TestInviteFriendsInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
