@@ -104,6 +104,22 @@ type LoadNow struct {
 	Ticks    int  // ticks measured in the window
 	Floor    int  // members below which nobody is refused (Options.LoadFloor)
 	Full     bool // a newcomer is refused now
+	Line     LineNow
+}
+
+// LineNow is the line's part of what the hub reads (line.go): whether
+// newcomers wait in line, how many do, the pace the ticks' headroom
+// allows, what a join costs as measured apart from the ticks, and the
+// line's counters since the start.
+type LineNow struct {
+	On       bool
+	Waiting  int
+	Pace     float64       // joins a second the ticks' headroom allowed over the last rateWindow
+	JoinCost time.Duration // what one join costs, as measured (DefaultJoinCost before any)
+	// Entered, Admitted, Refused and Left count those who took a place,
+	// were let in from it, were refused a place or put out of it (the
+	// wait would pass the bound, the line is full), and left it.
+	Entered, Admitted, Refused, Left uint64
 }
 
 // full reports whether a newcomer is refused, given the members the
@@ -129,7 +145,7 @@ func (l LoadNow) Why() string {
 // LoadAt returns what the hub reads of the ticks' costs at now.
 func (h *Hub) LoadAt(now time.Duration) LoadNow {
 	m := &h.load
-	l := LoadNow{Budget: m.budget, Floor: m.floor}
+	l := LoadNow{Budget: m.budget, Floor: m.floor, Line: h.lineNow(now)}
 	m.window = m.window[:0]
 	for _, s := range m.samples[:m.n] {
 		if now-s.at <= LoadWindow {

@@ -101,6 +101,11 @@ func (h *Hub) lineOn() bool {
 	return h.opts.LineWait > 0 && h.opts.TickBudget > 0 && h.opts.Config.Rate > 0
 }
 
+// underFloor reports whether the server has fewer members than the load
+// floor (Options.LoadFloor): a newcomer goes in at once, whatever the
+// ticks' cost, as without a line (capacity.go).
+func (h *Hub) underFloor() bool { return h.members() < h.opts.LoadFloor }
+
 // waits reports whether m, c's first Hello or Spectate for its room, is
 // one the line paces: not the server's own nor a teacher's, of a version
 // the server serves (any other is refused by the world at once).
@@ -129,8 +134,8 @@ func (h *Hub) queue(now time.Duration, c *conn, m protocol.Message) bool {
 		h.refuse(now, c, e.Text, e)
 		return true
 	}
-	if len(l.waiting) == 0 && l.allow > 0 {
-		l.allow--
+	if len(l.waiting) == 0 && (l.allow > 0 || h.underFloor()) {
+		l.allow = max(l.allow-1, 0)
 		l.unreported++
 		return false
 	}
@@ -337,7 +342,7 @@ func (h *Hub) pace(now time.Duration) {
 func (h *Hub) admitLine(now time.Duration) {
 	l := &h.line
 	l.due = false
-	for len(l.waiting) > 0 && (l.allow > 0 || !h.lineOn()) {
+	for len(l.waiting) > 0 && (l.allow > 0 || !h.lineOn() || h.underFloor()) {
 		c := l.waiting[0]
 		in := c.line
 		h.leaveLine(c)
@@ -495,4 +500,15 @@ func (h *Hub) tellAdmission(c *conn, m protocol.Message) {
 		a.LineMax = uint32(h.lineMax())
 	}
 	h.send(c.id, a)
+}
+
+// lineNow is the line's part of LoadAt at now.
+func (h *Hub) lineNow(now time.Duration) LineNow {
+	l := &h.line
+	ln := LineNow{On: h.lineOn(), Waiting: len(l.waiting), JoinCost: h.joinCost(),
+		Entered: l.entered, Admitted: l.admitted, Refused: l.refused, Left: l.left}
+	if ln.On && l.lastTik > 0 {
+		ln.Pace = h.lineRate(now)
+	}
+	return ln
 }
