@@ -74,6 +74,10 @@ type Summary struct {
 	// every figure was measured.
 	Unmeasured map[string]string
 
+	// Line is what the players heard of the server's line while they
+	// waited to be let in; nil if nobody waited.
+	Line *LineSummary
+
 	// Server is the server's side of the walk, from its metrics, when
 	// Options.ServerMetrics was given: what the readings at the walk's
 	// start and end gave, and why the rest is missing.
@@ -98,7 +102,7 @@ func (r *run) summarize(players []*player, walked time.Duration, cpu cpuTime) Su
 	s := Summary{
 		Players: len(players), Refused: r.refused, Dropped: map[string]int{},
 		Undecodable: r.undecodable.Load(), Walked: walked, Duration: r.since(),
-		CPUUser: cpu.user, CPUSys: cpu.sys,
+		CPUUser: cpu.user, CPUSys: cpu.sys, Line: r.line.summary(),
 	}
 	if r.rtt.count() == 0 {
 		s.unmeasured(noneAcked, figRTTp50, figRTTp99, figRTTMax)
@@ -163,6 +167,9 @@ func (s Summary) WriteText(w io.Writer) error {
 	} else {
 		fmt.Fprintf(&b, "bytes       %.0f in, %.0f out per player per second (%d in, %d out in all)\n",
 			s.BytesInPerPlayerPerSec, s.BytesOutPerPlayerPerSec, s.BytesIn, s.BytesOut)
+	}
+	if s.Line != nil {
+		b.WriteString(s.Line.text())
 	}
 	fmt.Fprintf(&b, "time        walked %v, whole run %v\n", ms(s.Walked), ms(s.Duration))
 	switch why, missing := s.missing(figCPUUser); {
@@ -312,8 +319,19 @@ type jsonSummary struct {
 	CPUUser             *float64          `json:"cpu_user_ms"`
 	CPUSys              *float64          `json:"cpu_sys_ms"`
 	Unmeasured          map[string]string `json:"unmeasured,omitempty"`
+	Line                *jsonLine         `json:"line,omitempty"`
 	Server              *jsonServer       `json:"server,omitempty"`
 	ServerErr           string            `json:"server_error,omitempty"`
+}
+
+// jsonLine is the JSON form of a LineSummary: waits in milliseconds.
+type jsonLine struct {
+	Queued  int     `json:"queued"`
+	Refused int     `json:"refused"`
+	Fell    int     `json:"place_fell"`
+	Longest int     `json:"longest_line"`
+	WaitP50 float64 `json:"wait_p50_ms"`
+	WaitMax float64 `json:"wait_max_ms"`
 }
 
 // jsonServer is the JSON form of a ServerSide: tick bounds in
@@ -390,5 +408,8 @@ func (s Summary) WriteJSON(w io.Writer) error {
 		CPUUser: figure(u, figCPUUser, msf(s.CPUUser)), CPUSys: figure(u, figCPUSys, msf(s.CPUSys)),
 	}
 	js.Unmeasured = orNil(u)
+	if l := s.Line; l != nil {
+		js.Line = &jsonLine{Queued: l.Queued, Refused: l.Refused, Fell: l.Fell, Longest: l.Longest, WaitP50: msf(l.WaitP50), WaitMax: msf(l.WaitMax)}
+	}
 	return json.NewEncoder(w).Encode(js)
 }
