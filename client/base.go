@@ -23,8 +23,8 @@ type base struct {
 	// of admission, nil until said.
 	line      *protocol.Queued
 	admission *protocol.Admission
-	out    []protocol.Message
-	notes  []Note
+	out       []protocol.Message
+	notes     []Note
 
 	nextPing  time.Duration // when the next Ping is due
 	lastHeard time.Duration // when the last message from the server arrived
