@@ -40,7 +40,7 @@ func loadBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 	fs.BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
 	var capacity bool
 	co := loadgen.CapacityOptions{}
-	fs.BoolVar(&capacity, "capacity", false, "find the server's capacity: add -step players at a time until the round trip p99 of those in passes -target or players are queued (-n: the most to try, default 65534), and print the players found, with the server's CPU and RSS at that point (-server-metrics)")
+	fs.BoolVar(&capacity, "capacity", false, "find the server's capacity: add -step players at a time until the round trip p99 of those in passes -target or more than a tenth of a step is queued (-n: the most to try, default 65534), and print the players found, with the server's CPU and RSS at that point (-server-metrics)")
 	fs.Int(&co.Step, "step", loadgen.DefaultCapacityStep, loadgen.PlayersRange, "with -capacity: players added at each step")
 	fs.Duration(&co.Settle, "settle", loadgen.DefaultCapacitySettle, cli.Length, "with -capacity: how long the players walk after each step before their round trips are read")
 	fs.Duration(&co.Target, "target", loadgen.DefaultCapacityTarget, cli.Length, "with -capacity: the round trip p99 the players in must keep")

@@ -15,9 +15,15 @@ const (
 	DefaultCapacitySettle = 5 * time.Second
 )
 
+// capacityRampEach spaces a step's players: 250 a second, slower than a
+// server's line lets newcomers in while its ticks have room (a tick's
+// headroom at a millisecond a join), so that a step is queued only when
+// the server has no room to spare.
+const capacityRampEach = 4 * time.Millisecond
+
 // CapacityOptions configure a capacity search: the run's Options (N is
 // the most players it will try; Ramp is unused: each step's players come
-// at 1 s a thousand), how many players each step adds, how long the
+// at capacityRampEach), how many players each step adds, how long the
 // players walk after each step before their round trips are read, and
 // the round trip p99 the admitted players must keep.
 type CapacityOptions struct {
@@ -53,7 +59,9 @@ type CapacityStep struct {
 
 // FindCapacity adds Step players at a time to the server, letting them
 // walk Settle after each step, until the round trip p99 of the players
-// in (over that walk) passes Target, or a player is queued or refused,
+// in (over that walk) passes Target, or more than a tenth of a step's
+// players were queued (a slow tick or two on a busy machine queues a
+// few), or any was refused,
 // or N are in; it says each step to say (if not nil) and returns the
 // players of the last step that kept within the target.
 func FindCapacity(ctx context.Context, o CapacityOptions, say io.Writer) (Capacity, error) {
@@ -83,13 +91,13 @@ func FindCapacity(ctx context.Context, o CapacityOptions, say io.Writer) (Capaci
 	for first := 1; first <= o.N && ctx.Err() == nil; first += o.Step {
 		last := min(first+o.Step-1, o.N)
 		refusedBefore, queuedBefore := r.refusals(), r.queued()
-		in := r.connectRange(ctx, writers, first, last, time.Now(), time.Duration(last-first+1)*RampPerThousand/1000)
+		in := r.connectRange(ctx, writers, first, last, time.Now(), time.Duration(last-first+1)*capacityRampEach)
 		players = append(players, in...)
 		if n := r.refusals() - refusedBefore; n > 0 {
 			c.Stopped = fmt.Sprintf("%d of the %d players of the step to %d were refused", n, last-first+1, last)
 			break
 		}
-		if n := r.queued() - queuedBefore; n > 0 {
+		if n := r.queued() - queuedBefore; n > (last-first+1)/10 {
 			c.Stopped = fmt.Sprintf("%d of the %d players of the step to %d were queued: the server takes no more at once", n, last-first+1, last)
 			break
 		}

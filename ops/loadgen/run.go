@@ -129,14 +129,19 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 	players := r.connectAll(ctx, writers)
 	walkStart := r.since()
 	before, beforeErr := r.readServer()
+	counts := r.rtt.snapshot()
 	r.walk(ctx, players)
 	close(stop)
 	writing.Wait()
 	r.drain(players)
+	walkP99, walkN := r.rtt.percentileSince(counts, 99)
 	walked := r.since() - walkStart
 	after, afterErr := r.readServer()
 	r.leave(players)
 	s := r.summarize(players, walked, readCPU().since(cpu0))
+	if walkN > 0 {
+		s.WalkRTTp99 = walkP99
+	}
 	if o.ServerMetrics != "" {
 		s.Server = serverSide(before, beforeErr, after, afterErr)
 		var failed []string

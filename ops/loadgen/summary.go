@@ -45,6 +45,10 @@ type Summary struct {
 	// writing it to reading the first State that acknowledges it (so they
 	// include the wait for the server's next tick).
 	RTTp50, RTTp99, RTTMax time.Duration
+	// WalkRTTp99 is the round trip p99 over the walk alone, once every
+	// player was in (after any wait in the server's line): 0 if no input
+	// was acknowledged then.
+	WalkRTTp99 time.Duration
 
 	// BytesIn and BytesOut are the bytes read and written after the
 	// handshakes (the Welcome, with its map, is not counted).
@@ -160,7 +164,11 @@ func (s Summary) WriteText(w io.Writer) error {
 	if why, ok := s.missing(figRTTp50); ok {
 		fmt.Fprintf(&b, "round trip  not measured: %s\n", why)
 	} else {
-		fmt.Fprintf(&b, "round trip  p50 %v, p99 %v, max %v\n", ms(s.RTTp50), ms(s.RTTp99), ms(s.RTTMax))
+		fmt.Fprintf(&b, "round trip  p50 %v, p99 %v, max %v", ms(s.RTTp50), ms(s.RTTp99), ms(s.RTTMax))
+		if s.Line != nil && s.WalkRTTp99 > 0 {
+			fmt.Fprintf(&b, "; p99 %v once all were in", ms(s.WalkRTTp99))
+		}
+		b.WriteString("\n")
 	}
 	if why, ok := s.missing(figBytesIn); ok {
 		fmt.Fprintf(&b, "bytes       %d in, %d out in all; per player per second not measured: %s\n", s.BytesIn, s.BytesOut, why)
@@ -319,6 +327,7 @@ type jsonSummary struct {
 	CPUUser             *float64          `json:"cpu_user_ms"`
 	CPUSys              *float64          `json:"cpu_sys_ms"`
 	Unmeasured          map[string]string `json:"unmeasured,omitempty"`
+	WalkRTTp99          *float64          `json:"walk_rtt_p99_ms,omitempty"`
 	Line                *jsonLine         `json:"line,omitempty"`
 	Server              *jsonServer       `json:"server,omitempty"`
 	ServerErr           string            `json:"server_error,omitempty"`
@@ -408,6 +417,10 @@ func (s Summary) WriteJSON(w io.Writer) error {
 		CPUUser: figure(u, figCPUUser, msf(s.CPUUser)), CPUSys: figure(u, figCPUSys, msf(s.CPUSys)),
 	}
 	js.Unmeasured = orNil(u)
+	if s.WalkRTTp99 > 0 {
+		v := msf(s.WalkRTTp99)
+		js.WalkRTTp99 = &v
+	}
 	if l := s.Line; l != nil {
 		js.Line = &jsonLine{Queued: l.Queued, Refused: l.Refused, Fell: l.Fell, Longest: l.Longest, WaitP50: msf(l.WaitP50), WaitMax: msf(l.WaitMax)}
 	}
