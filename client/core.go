@@ -447,6 +447,7 @@ func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
 	case c.me != 0 && w.Player != c.me:
 		return c.refuse(fmt.Errorf("client: resumed as player %d, was %d", w.Player, c.me))
 	}
+	c.admitted() // out of the server's line, if it waited there
 	// The token is the Welcome's from now on: a drop while its map's
 	// chunks arrive resumes with it (the server issued it in place of the
 	// last).
@@ -756,7 +757,7 @@ func (c *Core) View(now time.Duration) View {
 		Connected:    c.phase.connected(),
 		Reconnecting: c.phase.away(),
 		Err:          c.err,
-		Notice:       c.notice,
+		Notice:       c.noticeShown(),
 		Me:           c.me,
 		Name:         c.opts.Name,
 		Map:          c.m,

@@ -193,6 +193,7 @@ func (s *Spectator) take(now time.Duration, m protocol.Message) error {
 // welcome takes the Spectating: the game's numbers and the map, or the
 // map's size if its chunks follow.
 func (s *Spectator) welcome(now time.Duration, sp *protocol.Spectating) error {
+	s.admitted() // out of the server's line, if it waited there
 	s.rate = int(sp.UpdateRate)
 	s.moveTime = time.Duration(sp.MoveTimeMS) * time.Millisecond
 	if sp.MapFollows() {
@@ -240,7 +241,7 @@ func (s *Spectator) View(now time.Duration) WorldView {
 		Tick:      s.latest.Tick,
 		Time:      time.Duration(s.latest.TimeNS),
 		Total:     int(s.latest.Total),
-		Notice:    s.notice,
+		Notice:    s.noticeShown(),
 		Teaching:  teachingOf(&s.cond),
 		Reports:   reportsOf(s.reports),
 		Traces:    s.traces,

@@ -319,6 +319,10 @@ func typeWords(t protocol.Type) string {
 		return "a trace request"
 	case protocol.TypeStages:
 		return "a stage report"
+	case protocol.TypeQueued:
+		return "a place in line"
+	case protocol.TypeAdmission:
+		return "the rules of admission"
 	}
 	return "a " + strings.ToLower(t.String())
 }

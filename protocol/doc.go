@@ -32,6 +32,17 @@
 // and an Encoder each keep that memory of their stream; Unmarshal and
 // DecodeBody, which see one frame alone, refuse a step with ErrNoBase.
 //
+// A server that cannot take a newcomer at once (its ticks have no room for
+// another join now) puts it in a line instead of refusing it (version 6,
+// line.go): a client of version 6 is told the server's rules of admission
+// (Admission) in answer to its Hello or Spectate, then, while it waits,
+// its place and the estimated wait (Queued), about once a second, until
+// its Welcome (or Spectating) or an Error saying why it will not be let
+// in (the wait would pass the server's bound, the line is full). A client
+// of version 5 or older waits in the same line and is told its place in
+// Notices, and a Notice with no text when it is let in. A client in line
+// sends nothing; it leaves the line by closing the connection (or Bye).
+//
 // A player whose connection dropped may start the next one with Resume
 // instead of Hello, carrying the Token of its last Welcome; the server
 // answers as to a Hello (a Welcome for the same player, with a new Token),

@@ -106,6 +106,8 @@ func examples() []example {
 			{Seq: 0x01020305, Outcome: protocol.StagePlayer, BeforeUS: 0x07, ApplyUS: 0},
 			{Seq: 0x01020405, Outcome: protocol.StageCooldown, BeforeUS: 0x01020304, ApplyUS: 0x01020304},
 		}}},
+		{"queued.bin", &protocol.Queued{Place: 0x01020304, Line: 0x05060708, WaitMS: 0x090a0b0c}},
+		{"admission.bin", &protocol.Admission{PerAddr: 0x0102, LineWaitS: 0x0304, LineMax: 0x05060708}},
 		{"traces.bin", &protocol.Traces{Traces: []protocol.TraceInfo{
 			{Name: "wifi-scan", Title: "Wi-Fi with a background scan every 120 s (100 ms stall)"},
 			{Name: "my-commute", Title: "Ü-Bahn: 日本語"},
@@ -164,6 +166,7 @@ var allTypes = []protocol.Type{
 	protocol.TypeTeach, protocol.TypeConditions, protocol.TypeReport, protocol.TypeClass,
 	protocol.TypeTrace, protocol.TypeStages, protocol.TypeTraces,
 	protocol.TypeFollow, protocol.TypeSight, protocol.TypeFollowed,
+	protocol.TypeQueued, protocol.TypeAdmission,
 }
 
 // mustMarshal encodes m or stops the test.

@@ -31,7 +31,12 @@ import (
 // (Ranking), and a room's teacher follows one student (Follow), whose
 // client tells what only it sees of itself (Sight), which the room's
 // spectators and teachers are shown (Followed); a client of version 5
-// or before gets none of these.
+// or before gets none of these. A newcomer the server cannot take at
+// once waits in a line instead of being refused; the server says its
+// rules of admission (Admission) in answer to a Hello or Spectate, then,
+// while the newcomer waits, its place and the estimated wait (Queued)
+// until the Welcome (line.go). A client of version 5 or older waits in
+// the same line and is told its place in Notices.
 const (
 	Version    uint16 = 6
 	MinVersion uint16 = 3
@@ -104,6 +109,11 @@ const (
 	// TypeTraces (since version 6): the traces a server offers a
 	// teacher for its room's network; see Traces.
 	TypeTraces Type = 33
+	// TypeQueued and TypeAdmission (since version 6): a newcomer's place
+	// in the server's line, and the server's rules of admission; see
+	// Queued and Admission. (33 is another version 6 message's.)
+	TypeQueued    Type = 34
+	TypeAdmission Type = 35
 	// TypeFollow, TypeSight and TypeFollowed (since version 6): who a
 	// room's teacher follows, what the followed student sees of itself,
 	// and that, relayed to the room's spectators; see Follow, Sight and
@@ -188,6 +198,10 @@ func (t Type) String() string {
 		return "Sight"
 	case TypeFollowed:
 		return "Followed"
+	case TypeQueued:
+		return "Queued"
+	case TypeAdmission:
+		return "Admission"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -479,6 +493,10 @@ func New(t Type) Message {
 		return new(Sight)
 	case TypeFollowed:
 		return new(Followed)
+	case TypeQueued:
+		return new(Queued)
+	case TypeAdmission:
+		return new(Admission)
 	}
 	return nil
 }

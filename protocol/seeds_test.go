@@ -334,6 +334,16 @@ func seeds(t testing.TB) []seed {
 		seed{"sight-bad-direction", sight(1, 0, sightInput(7, 9, 20))},
 		seed{"followed-student-0", frame(byte(protocol.TypeFollowed), u16(0), sightHead(1, 0), []byte{0})},
 		seed{"followed-one", frame(byte(protocol.TypeFollowed), u16(3), sightHead(4, 0x0f), []byte{1}, sightInput(9, 1, 300))},
+		seed{"queued-first", frame(byte(protocol.TypeQueued), u32(1), u32(1), u32(0))},
+		seed{"queued-place-0", frame(byte(protocol.TypeQueued), u32(0), u32(5), u32(1000))},
+		seed{"queued-place-past-line", frame(byte(protocol.TypeQueued), u32(6), u32(5), u32(1000))},
+		seed{"queued-short", frame(byte(protocol.TypeQueued), u32(1), u32(5))},
+		seed{"queued-long", frame(byte(protocol.TypeQueued), u32(1), u32(5), u32(1000), []byte{0})},
+		seed{"admission-no-line", frame(byte(protocol.TypeAdmission), u16(32), u16(0), u32(0))},
+		seed{"admission-own", frame(byte(protocol.TypeAdmission), u16(0), u16(60), u32(2048))},
+		seed{"admission-wait-without-line", frame(byte(protocol.TypeAdmission), u16(32), u16(60), u32(0))},
+		seed{"admission-line-without-wait", frame(byte(protocol.TypeAdmission), u16(32), u16(0), u32(2048))},
+		seed{"admission-short", frame(byte(protocol.TypeAdmission), u16(32), u16(60))},
 	)
 	return s
 }

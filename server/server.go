@@ -429,6 +429,8 @@ func (s *Server) loop() {
 				if ticked {
 					s.opts.Metrics.Tick(time.Since(began))
 					s.markTick(at)
+				} else {
+					s.hub.JoinCost(time.Since(began)) // those let in from the line, apart from the ticks
 				}
 				continue
 			}
@@ -437,8 +439,10 @@ func (s *Server) loop() {
 		wake.Reset(next - now)
 		select {
 		case <-s.posted:
+			began := time.Now()
 			s.handleInboxes()
 			s.flush()
+			s.hub.JoinCost(time.Since(began)) // the joins taken at once, if any
 		case <-wake.C:
 		case <-s.quit:
 			s.shutdown()

@@ -56,7 +56,7 @@ func (h *Hub) playerRefusal(c *conn, m protocol.Message) *protocol.Error {
 		if _, joined := r.core.Player(c.id); joined {
 			return nil // a second Hello: the Core's protocol violation
 		}
-		if h.players.count[host] >= h.opts.MaxPlayersPerAddr {
+		if h.players.count[host]+h.line.byHost[host] >= h.opts.MaxPlayersPerAddr {
 			return full()
 		}
 	case *protocol.Resume:

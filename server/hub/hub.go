@@ -45,6 +45,7 @@ type Hub struct {
 
 	drain drainCount // the countdown of a drain, if one began
 	load  loadMeter  // the ticks' costs, for admission by load (capacity.go)
+	line  line       // the newcomers waiting, and the pace of the joins (line.go)
 
 	// The teachers' network (network.go): the connections that have one,
 	// in the order they got it, and scratch lists of what arrives.
@@ -86,6 +87,7 @@ type conn struct {
 	teaching  bool   // its handshake was a Teach (class.go)
 	teacher   bool   // a teacher of its room
 	net       *network
+	line      *inLine // where it waits in line, nil if it does not (line.go)
 }
 
 // counted reports whether c, ending now, counts as a refused connection:
@@ -121,8 +123,12 @@ func New(now time.Duration, opts Options) *Hub {
 		pingFirst:  now + opts.PingInterval,
 		pingEvery:  opts.PingInterval,
 		load:       loadMeter{budget: opts.TickBudget, floor: opts.LoadFloor},
+		line:       line{byHost: make(map[string]int)},
 	}
 	h.open(now, "")
+	if h.lineOn() {
+		h.pace(now) // the first tick's allowance
+	}
 	return h
 }
 
@@ -216,6 +222,7 @@ func (h *Hub) Receive(now time.Duration, id world.ConnID, m protocol.Message) {
 			return
 		}
 		m = teach(c, m)
+		h.tellAdmission(c, m)
 		if e := h.joinRefusal(now, c, m); e != nil {
 			h.refuse(now, c, e.Text, e)
 			return
@@ -234,6 +241,10 @@ func (h *Hub) Receive(now time.Duration, id world.ConnID, m protocol.Message) {
 // dispatch hands m, from c (in a room), to the hub's rules, the room's
 // class or its world.
 func (h *Hub) dispatch(now time.Duration, c *conn, m protocol.Message) {
+	if c.line != nil {
+		h.lineMessage(now, c, m)
+		return
+	}
 	if e := h.playerRefusal(c, m); e != nil {
 		h.refuse(now, c, e.Text, e)
 		return
@@ -244,6 +255,9 @@ func (h *Hub) dispatch(now time.Duration, c *conn, m protocol.Message) {
 	}
 	if h.classMessage(now, c, m) {
 		return
+	}
+	if h.queue(now, c, m) {
+		return // it waits in line, or was refused a place
 	}
 	h.receive(now, c, m)
 }
@@ -282,6 +296,9 @@ func (h *Hub) end(now time.Duration, id world.ConnID, reason string, tell func(*
 	if h.conns[id] != c {
 		return // refused by what it sent last
 	}
+	if c.line != nil {
+		h.line.left++
+	}
 	h.forget(now, c)
 	if r := c.room; r != nil {
 		tell(r.core, now, id, reason)
@@ -294,6 +311,7 @@ func (h *Hub) end(now time.Duration, id world.ConnID, reason string, tell func(*
 func (h *Hub) forget(now time.Duration, c *conn) {
 	delete(h.conns, c.id)
 	h.gone[c.id] = c
+	h.leaveLine(c) // its place is free at once
 	if c.net != nil {
 		h.lined = slices.DeleteFunc(h.lined, func(o *conn) bool { return o == c })
 		c.net = nil
@@ -354,6 +372,7 @@ func (h *Hub) NextWake() (at time.Duration, ok bool) {
 	consider(h.swept+sweepEvery, h.rated())
 	consider(h.nextArrival())
 	consider(h.traceWake())
+	consider(h.lineWake())
 	return at, ok
 }
 
@@ -376,6 +395,7 @@ func (h *Hub) Advance(now time.Duration) (ticked bool) {
 			h.touch(r)
 		}
 	}
+	h.advanceLine(now, ticked)
 	if h.drain.counting && now >= h.drain.next {
 		h.countDown(now)
 	}

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"fmt"
+	"time"
 
 	"gridlag/server/world"
 )
@@ -58,6 +59,12 @@ const (
 	// Conditions, or was its last teacher and left; Reason says which, and
 	// the Conditions in words.
 	NoteTeach
+	// NoteQueued: Conn, from Host, waits in line for Room at Place;
+	// Reason says its place and the estimate in words (line.go).
+	NoteQueued
+	// NoteAdmitted: Conn, from Host, waited in line for Room for Waited
+	// and is let in now: its Hello or Spectate goes to the room's world.
+	NoteAdmitted
 )
 
 // String names the kind.
@@ -77,6 +84,10 @@ func (k NoteKind) String() string {
 		return "capacity"
 	case NoteTeach:
 		return "teach"
+	case NoteQueued:
+		return "queued"
+	case NoteAdmitted:
+		return "admitted"
 	}
 	return fmt.Sprintf("NoteKind(%d)", uint8(k))
 }
@@ -95,6 +106,10 @@ type Note struct {
 	Counted bool
 	// Full: the server is at capacity (NoteCapacity).
 	Full bool
+	// Place is the place in line (NoteQueued), 1 the next let in.
+	Place int
+	// Waited is how long it waited in line (NoteAdmitted).
+	Waited time.Duration
 }
 
 // RoomStats are one room's counters.

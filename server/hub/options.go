@@ -125,6 +125,19 @@ type Options struct {
 	// ownTraces are the -trace files, which RegisterFlags' check adds to
 	// the bundled traces.
 	ownTraces []*link.Trace
+	// LineWait is the longest a newcomer the server cannot take at once
+	// may wait in line (line.go): one whose estimated wait is longer is
+	// refused at once, one still waiting after it is refused then. 0: no
+	// line, and newcomers are refused "server full: at capacity" while the
+	// ticks cost their budget (capacity.go). The line needs a TickBudget
+	// and ticks (Config.Rate above 0). The TCP server's default is
+	// DefaultLineWait.
+	LineWait time.Duration
+	// LineMax is how many may wait in line at once: past it a newcomer is
+	// refused "the line is full". One address may hold MaxPlayersPerAddr
+	// of its places (joined players counted), and its last eighth only
+	// addresses with nobody in it. Default DefaultLineMax.
+	LineMax int
 }
 
 // WithDefaults returns o with its zero fields filled in (not the game
