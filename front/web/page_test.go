@@ -43,7 +43,7 @@ func pageServer(t *testing.T, dist fstest.MapFS) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.page, err = newPage(DefaultMaxMessage, dist); err != nil {
+	if s.page, err = newPage(DefaultMaxMessage, DefaultStallTimeout, dist); err != nil {
 		t.Fatal(err)
 	}
 	return s

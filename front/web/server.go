@@ -40,6 +40,7 @@ type Server struct {
 	conns     *admit.Slots  // open connections, in all and per connection address
 	resizes   atomic.Uint64 // page sizes that resized a session's screen (see resizer)
 	abandoned atomic.Uint64 // sessions Close stopped waiting for
+	flowStats flowStats     // the flow control of the pages that ask for it
 	hurry     chan struct{} // closed by Hurry
 	hurryOnce sync.Once
 	closeDone chan struct{} // closed once Close is over
@@ -61,7 +62,7 @@ type Server struct {
 // New returns a server ready to Serve; Close ends it.
 func New(opts Options) (*Server, error) {
 	opts = opts.withDefaults()
-	pg, err := newPage(opts.MaxMessage, distFS)
+	pg, err := newPage(opts.MaxMessage, opts.StallTimeout, distFS)
 	if err != nil {
 		return nil, err
 	}
@@ -200,6 +201,19 @@ func (s *Server) Close() error {
 	return err
 }
 
+// inFlight is the bytes in flight toward the pages with flow control.
+func (s *Server) inFlight() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var n int64
+	for so := range s.live {
+		if f := so.flowOf(); f != nil {
+			n += f.inFlight()
+		}
+	}
+	return n
+}
+
 // running is how many sessions the server runs.
 func (s *Server) running() int {
 	s.mu.Lock()
@@ -223,11 +237,23 @@ type Stats struct {
 	Abandoned uint64
 	// Sessions is how many sessions run now.
 	Sessions int
+	// MaxInFlight is the most bytes of screen that were ever sent to
+	// one page with flow control and not yet drawn by it: the most the
+	// server had on its way to one page (see flow).
+	MaxInFlight int64
+	// InFlight is the bytes of screen sent to the pages with flow
+	// control and not yet drawn by them, now, in all.
+	InFlight int64
+	// Skipped counts the screen's writes left out for pages that had not
+	// drawn what they were sent; Redraws the whole screens sent to them
+	// once they caught up.
+	Skipped, Redraws uint64
 }
 
 // Stats returns the server's counts.
 func (s *Server) Stats() Stats {
-	return Stats{Resizes: s.resizes.Load(), Abandoned: s.abandoned.Load(), Sessions: s.running()}
+	return Stats{Resizes: s.resizes.Load(), Abandoned: s.abandoned.Load(), Sessions: s.running(),
+		InFlight: s.inFlight(), MaxInFlight: s.flowStats.maxInFlight.Load(), Skipped: s.flowStats.skipped.Load(), Redraws: s.flowStats.redraws.Load()}
 }
 
 func (s *Server) isClosed() bool {
