@@ -13,7 +13,7 @@ const base = process.argv[2];
 const input = require('readline').createInterface({ input: process.stdin });
 const lineIn = () => new Promise((r) => input.once('line', r));
 async function cut() {
-  console.log('cut');
+  console.log('do cut');
   await lineIn();
 }
 const step = (msg) => console.log('ok: ' + msg);
