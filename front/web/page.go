@@ -28,11 +28,11 @@ const (
 
 // buildAdvice is how to build the page's files into a binary that lacks
 // them.
-const buildAdvice = "make build (it runs npm ci and the bundling in front/web/, then go build); or: cd front/web && npm ci && npm run build, then go build ./cmd/gridlag"
+const buildAdvice = "Restore them (git checkout front/web/dist) or rebuild them (make web, which runs npm ci and the bundling in front/web/), then go build ./cmd/gridlag or make build"
 
-// The page's sources: index.html, committed, and dist/, which the Makefile
-// fills with the bundled script and styles (xterm.js and the page's own)
-// and which holds only its README in a tree built without them.
+// The page's sources: index.html, and dist/, the bundled script and
+// styles (xterm.js and the page's own), committed built (make web
+// rebuilds them).
 var (
 	//go:embed page/index.html
 	indexSource string
