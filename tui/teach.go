@@ -342,6 +342,9 @@ func (s *TeachScreen) title() string {
 	if t := s.view.Teaching; t != nil && t.Teachers > 1 {
 		adds += fmt.Sprintf("  ·  %d teachers", t.Teachers)
 	}
+	if s.opts.Invite != "" {
+		adds += "  ·  students join: " + s.opts.Invite
+	}
 	return watchTitle(s.opts.Title, "gridlag — teaching", adds, &s.view, s.ended)
 }
 

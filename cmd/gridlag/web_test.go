@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -186,4 +187,33 @@ func TestGoInstallServesThePage(t *testing.T) {
 func fileExistsAt(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// The page's URL is on the screens of those who host: a player's own
+// server with -ssh and -web shows both ways in ("friends: ssh -p P
+// localhost  or  http://localhost:W/"), and the teacher's screen the
+// room's ("students join: ssh -t -p P localhost room 3b  or
+// http://localhost:W/room/3b").
+func TestWebURLOnHostScreens(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildBinary(t)
+	ssh, web := freeAddr(t), freeAddr(t)
+	_, sshPort, _ := net.SplitHostPort(ssh)
+	_, webPort, _ := net.SplitHostPort(web)
+	state := t.TempDir()
+	tm := newTmux(t, 120, 30, fmt.Sprintf("XDG_STATE_HOME=%s %s play -ssh %s -web %s -name ada -log %s; sleep 60",
+		state, bin, ssh, web, filepath.Join(state, "play.log")))
+	tm.waitFor("friends: ssh -p "+sshPort+" localhost  or  http://localhost:"+webPort+"/", "you (")
+	tm.keys("q")
+
+	ssh, web = freeAddr(t), freeAddr(t)
+	_, sshPort, _ = net.SplitHostPort(ssh)
+	_, webPort, _ = net.SplitHostPort(web)
+	teach := newTmux(t, 160, 40, fmt.Sprintf("XDG_STATE_HOME=%s %s teach -ssh %s -web %s -drain 0s -log %s 3b; sleep 60",
+		state, bin, ssh, web, filepath.Join(state, "teach.log")))
+	teach.waitFor("students join: ssh -t -p " + sshPort + " localhost room 3b  or  http://localhost:" + webPort + "/room/3b")
+	teach.keys("q")
 }
