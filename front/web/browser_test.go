@@ -62,10 +62,19 @@ func TestBrowserWebII(t *testing.T) {
 	deadS, _ := startGameWeb(t, Options{StallTimeout: keepalive})
 	proxy := newBlackhole(t, deadS.Addr().String())
 	var holed time.Time
+	var held *tab
 	env := []string{fmt.Sprintf("RETRY=%d", int(retry/time.Second)), fmt.Sprintf("KEEPALIVE=%d", int(keepalive/time.Second))}
 	args := []string{"http://" + playS.Addr().String(), "http://" + refuseS.Addr().String(), "http://" + floodS.Addr().String(), "http://" + proxy.addr}
 	runBrowser(t, playS, "web2.js", args, env, func(do string) string {
 		switch do {
+		case "hold": // a session from the address, which its cap allows alone
+			held = openTab(t, refuseS, dialer{}, "ada", testID(76), "/")
+			held.waitJoined()
+			return "done"
+		case "release":
+			held.send("q")
+			held.waitEnd()
+			return "done"
 		case "close-refuse":
 			go refuseS.Close()
 			return "done"
