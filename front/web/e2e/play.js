@@ -4,29 +4,9 @@
 // TestBrowserPlays (front/web/browser_test.go) starts the server and runs this.
 // It prints what it saw and exits 1 at the first thing that is wrong.
 'use strict';
-const { chromium } = require('playwright-core');
+const { ask, step, fail, lines, screenHas, drive } = require('./lib');
 
 const base = process.argv[2];
-
-// cut asks the Go test to cut every socket (a line "cut" out, a line in
-// when done).
-const input = require('readline').createInterface({ input: process.stdin });
-const lineIn = () => new Promise((r) => input.once('line', r));
-async function cut() {
-  console.log('do cut');
-  await lineIn();
-}
-const step = (msg) => console.log('ok: ' + msg);
-const fail = (msg) => {
-  throw new Error(msg);
-};
-
-// lines is the terminal's screen, one string a row.
-const lines = (page) => page.evaluate(() => window.gridlag.lines());
-const screenHas = (page, text, timeout = 15000) =>
-  page
-    .waitForFunction((t) => window.gridlag.lines().some((l) => l.includes(t)), text, { timeout })
-    .catch(async () => fail(`the screen never showed ${JSON.stringify(text)}:\n${(await lines(page)).join('\n')}`));
 
 // wallRun is the longest row of wall on a screen: the map's width in
 // cells times the columns a cell takes, which the layout picks.
@@ -42,14 +22,8 @@ async function until(ok, what, timeout = 15000) {
   }
 }
 
-(async () => {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      // evil.example points at the server, as a DNS rebinding page's does.
-      '--host-resolver-rules=MAP evil.example 127.0.0.1'],
-  });
-  try {
+// evil.example points at the server, as a DNS rebinding page's does.
+drive(async (browser) => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const problems = [];
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
@@ -103,7 +77,7 @@ async function until(ok, what, timeout = 15000) {
     // The connection drops (the Go test cuts every socket when told): the
     // page shows its reconnect screen, comes back by itself, and the
     // server gives it its avatar back.
-    await cut();
+    await ask('cut');
     await page
       .waitForFunction(() => !document.getElementById('overlay').hidden && document.getElementById('message').textContent.startsWith('Connection lost: reconnecting'), null, { timeout: 15000, polling: 10 })
       .catch(() => fail('no reconnect screen after the connection dropped'));
@@ -138,11 +112,4 @@ async function until(ok, what, timeout = 15000) {
     if (!why.includes('evil.example') || (await rebound.evaluate(() => window.gridlag.player()))) fail(`the page on evil.example: ${JSON.stringify(why)}`);
     if (process.env.GRIDLAG_SHOTS) await rebound.screenshot({ path: process.env.GRIDLAG_SHOTS + '/rebound.png' });
     step(`a page on a name the server does not answer to is refused and says so: ${JSON.stringify(why)}`);
-  } finally {
-    await browser.close();
-    input.close();
-  }
-})().catch((e) => {
-  console.error('FAIL: ' + e.message);
-  process.exit(1);
-});
+}, ['--host-resolver-rules=MAP evil.example 127.0.0.1']);

@@ -4,11 +4,9 @@
 // test TestGoInstallServesThePage (cmd/gridlag) runs it against a binary
 // built without npm. It exits 1 at the first thing that is wrong.
 'use strict';
-const { chromium } = require('playwright-core');
+const { step, drive } = require('./lib');
 
-(async () => {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'] });
-  try {
+drive(async (browser) => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(process.argv[2] + '/');
     await page.fill('#name', 'ada');
@@ -19,14 +17,8 @@ const { chromium } = require('playwright-core');
         .then((h) => h.jsonValue())
         .then((m) => [Number(m[1]), Number(m[2])]);
     const [x, y] = await at();
-    console.log(`ok: the page plays: you (${x},${y})`);
+    step(`the page plays: you (${x},${y})`);
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction((w) => window.gridlag.lines().some((l) => l.includes(w)), `you (${x + 1},${y})`, { timeout: 15000 });
-    console.log(`ok: ArrowRight moves to (${x + 1},${y})`);
-  } finally {
-    await browser.close();
-  }
-})().catch((e) => {
-  console.error('FAIL: ' + e.message);
-  process.exit(1);
+    step(`ArrowRight moves to (${x + 1},${y})`);
 });
