@@ -69,6 +69,9 @@ func (l *Lab) look() look {
 		if l.pings {
 			b.WriteString(" rtt " + client.Millis(v.RTT))
 		}
+		// The link's knobs the panel shows, and the steps of the trace
+		// it follows (the net graph marks each).
+		fmt.Fprintf(&b, " link %v %v trace %d", v.Latency, v.Jitter, p.Client.TraceState().Applied)
 		b.WriteString("\n")
 	}
 	for _, p := range l.Overview().Players {
@@ -172,9 +175,13 @@ func isBackground(t protocol.Type) bool {
 	return false
 }
 
-// record is the world's trace while a step runs: what happened, in the
-// caption's words. It runs with the world's lock held.
+// record is the world's trace: in a lesson, the step's run (see runLog);
+// while a step runs, what happened, in the caption's words. It runs with
+// the world's lock held.
 func (l *Lab) record(e sim.Event) {
+	if l.log != nil {
+		l.log.take(l, e)
+	}
 	if !l.recording {
 		return
 	}
@@ -223,6 +230,8 @@ func (l *Lab) say(e sim.Event) string {
 		return fmt.Sprintf("%s's connection closes: %v", name, e.Err)
 	case sim.ServerDisconnect:
 		return fmt.Sprintf("the server closes %s's connection", name)
+	case sim.LinkChanged:
+		return fmt.Sprintf("%s's network changes (trace %s): %s", name, e.Trace, e.Step)
 	}
 	return ""
 }

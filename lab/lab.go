@@ -24,7 +24,9 @@ type Lab struct {
 	origin  time.Duration // the world's time at the lab's start
 	players [2]*Player
 
-	lesson *lessonRun // the lesson given, nil for none
+	lesson *lessonRun // the lesson or lecture given, nil for none
+	offer  *lessonRun // the lecture NextPart starts in the free lab, nil for none
+	log    *runLog    // in a lesson, what the step's run did so far
 
 	pings     bool     // the strips show pings and pongs
 	recording bool     // a step runs: the trace puts what happens in words
@@ -52,6 +54,11 @@ func New(cfg Config, wall func() time.Time) (*Lab, error) {
 		l.players[i] = p
 	}
 	l.origin = l.world.Now()
+	for i, p := range l.players {
+		if err := p.follow(cfg.Players[i].Trace, l.origin-cfg.Players[i].TraceAt); err != nil {
+			return nil, fmt.Errorf("lab: Player %d: %w", i+1, err)
+		}
+	}
 	l.world.Trace(l.record)
 	l.world.PingEvery(PingInterval)
 	l.clock = NewClock(wall, l.origin, cfg.Speed)
@@ -101,9 +108,10 @@ func (l *Lab) Restart() error {
 		pc.Predict, pc.Reconcile, pc.Interpolate = v.Predict, v.Reconcile, v.Interpolate
 		pc.Preset = p.Preset()
 		pc.Latency, pc.Jitter, pc.Loss = v.Latency, v.Jitter, p.Loss()
-		if pc.Preset != "" {
+		if pc.Preset != "" || p.Trace() != "" {
 			pc.Latency, pc.Jitter, pc.Loss = p.own.rtt, p.own.jitter, p.own.loss
 		}
+		pc.Trace, pc.TraceAt = p.ownTrace(l.origin)
 	}
 	cfg.Rate, cfg.LagComp, cfg.Speed, cfg.HidePings = l.Rate(), l.LagComp(), l.Speed(), !l.pings
 	return l.reset(cfg)
@@ -130,6 +138,10 @@ func (l *Lab) reset(cfg Config) error {
 	l.world, l.clock, l.origin = fresh.world, fresh.clock, fresh.origin
 	l.world.Trace(l.record)
 	l.pings, l.caption = fresh.pings, ""
+	l.log = nil
+	if l.lesson != nil {
+		l.log = newRunLog(l)
+	}
 	return nil
 }
 

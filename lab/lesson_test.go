@@ -16,17 +16,27 @@ import (
 // class would: it presses what each wait asks for, answers each question
 // with the continue key and lets the clock run (10 ms of wall time a
 // frame) in between. It returns every answered moment's checks.
-func giveLesson(t *testing.T, lesson *Lesson) (results []CheckResult, questions int) {
+func giveLesson(t *testing.T, lesson *Lesson, observe ...func(*Lab)) (results []CheckResult, questions int) {
 	t.Helper()
 	w := &wall{t: time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)}
 	l, err := NewLesson(lesson, Default(), w.now)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return give(t, l, w, observe...)
+}
+
+// give gives the lesson or lecture of lab l to its end, as giveLesson
+// does; observe sees the lab before each frame.
+func give(t *testing.T, l *Lab, w *wall, observe ...func(*Lab)) (results []CheckResult, questions int) {
+	t.Helper()
 	m := l.Model()
 	for frames := 0; l.lesson.phase != done; frames++ {
-		if frames > 1_000_000 {
-			t.Fatalf("%s: the lesson never ended (step %d, phase %d)", lesson.Name, l.lesson.step+1, l.lesson.phase)
+		for _, o := range observe {
+			o(l)
+		}
+		if frames > 2_000_000 {
+			t.Fatalf("%s: the lesson never ended (step %d, phase %d)", l.lesson.lesson.Name, l.lesson.step+1, l.lesson.phase)
 		}
 		ls, _ := m.Lesson()
 		switch {
@@ -43,7 +53,7 @@ func giveLesson(t *testing.T, lesson *Lesson) (results []CheckResult, questions 
 				results = append(results, l.lesson.results...)
 				questions++
 				if ls.Answer == "" || ls.Shows == "" && len(l.lesson.current().Moments[l.lesson.next].Checks) > 0 {
-					t.Errorf("%s: the answer shows %+v", lesson.Name, ls)
+					t.Errorf("%s: the answer shows %+v", l.lesson.lesson.Name, ls)
 				}
 			}
 			m.Continue()
@@ -87,7 +97,7 @@ func TestBuiltinLessons(t *testing.T) {
 			}
 		})
 	}
-	if _, err := BuiltinLesson(BuiltinLessons + 1); err == nil || !strings.Contains(err.Error(), "1 to 5") {
+	if _, err := BuiltinLesson(BuiltinLessons + 1); err == nil || !strings.Contains(err.Error(), "1 to 6") {
 		t.Errorf("lesson %d: %v", BuiltinLessons+1, err)
 	}
 }

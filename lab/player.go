@@ -3,6 +3,7 @@ package lab
 import (
 	"time"
 
+	"gridlag/internal/link"
 	"gridlag/lab/scenario"
 	"gridlag/lab/sim"
 )
@@ -19,6 +20,10 @@ type Player struct {
 	script []scenario.Press // still to play, in time order
 	preset int              // index in link.Presets(); -1 for none
 	own    ownLink          // the link's own conditions, while a preset is on
+	// trace is the trace the link follows, from traceStart on the
+	// world's clock (its time 0); nil for none.
+	trace      *link.Trace
+	traceStart time.Duration
 }
 
 // nextPress returns the time of the player's next scripted press since

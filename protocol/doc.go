@@ -17,7 +17,10 @@
 // and Bye, to a client of version 4 on, Protect and Ranking (in place of
 // Scores), and to a client of version 5 that asked with Trace, a Stages
 // before each State that acknowledges inputs; version 5 also adds a
-// teacher's Teach, Conditions, Report and Class (teach.go). A server serves
+// teacher's Teach, Conditions, Report and Class (teach.go), and version 6
+// the traces a teacher may give a room's network (Traces, and the
+// optional Trace and Step last in a Conditions, absent for a client of
+// version 5; traces.go). A server serves
 // every version from MinVersion to Version (Supported), each the bytes of
 // its own version: what a newer version added never reaches an older
 // client.
@@ -45,6 +48,14 @@
 // server applies to each student's connection both ways and sends to every
 // client of version 5 in the room; their players then send Report, and
 // the teachers get Class (see TeachSince).
+//
+// From version 6 a spectator (a teacher too) is also sent the room's
+// Ranking, its Rank 0, whenever a player is, and when it comes; and a
+// room's teacher may follow one student with Follow, which the server
+// tells every client of version 6 in the room: the student it names
+// sends Sight (where it draws its avatar, its ghost, its pending inputs,
+// its switches) while it is followed, and the room's spectators and
+// teachers of version 6 get each as a Followed (see FollowSince).
 //
 // A Hello or a Spectate may name a room in an optional last field, absent
 // for the server's default room, so that the bytes of one naming none are

@@ -24,9 +24,16 @@ import (
 // and its teachers see it (Class); and a client may ask for the server's
 // stage times of its inputs (Trace) and is then sent them (Stages) beside
 // the States. A client of version 3 or 4 gets none of these, and its
-// version's bytes.
+// version's bytes. Version 6: a teacher may give the room's network a
+// trace, a network that changes over time (Traces, and Conditions'
+// optional Trace and Step; see traces.go); a client of version 5 is sent
+// Conditions without them; a spectator is sent the room's scoreboard
+// (Ranking), and a room's teacher follows one student (Follow), whose
+// client tells what only it sees of itself (Sight), which the room's
+// spectators and teachers are shown (Followed); a client of version 5
+// or before gets none of these.
 const (
-	Version    uint16 = 5
+	Version    uint16 = 6
 	MinVersion uint16 = 3
 )
 
@@ -94,6 +101,16 @@ const (
 	// Stages.
 	TypeTrace  Type = 31
 	TypeStages Type = 32
+	// TypeTraces (since version 6): the traces a server offers a
+	// teacher for its room's network; see Traces.
+	TypeTraces Type = 33
+	// TypeFollow, TypeSight and TypeFollowed (since version 6): who a
+	// room's teacher follows, what the followed student sees of itself,
+	// and that, relayed to the room's spectators; see Follow, Sight and
+	// Followed. (33 to 39 are other version 6 messages'.)
+	TypeFollow   Type = 40
+	TypeSight    Type = 41
+	TypeFollowed Type = 42
 )
 
 // String names the message type.
@@ -163,6 +180,14 @@ func (t Type) String() string {
 		return "Trace"
 	case TypeStages:
 		return "Stages"
+	case TypeTraces:
+		return "Traces"
+	case TypeFollow:
+		return "Follow"
+	case TypeSight:
+		return "Sight"
+	case TypeFollowed:
+		return "Followed"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -446,6 +471,14 @@ func New(t Type) Message {
 		return new(Trace)
 	case TypeStages:
 		return new(Stages)
+	case TypeTraces:
+		return new(Traces)
+	case TypeFollow:
+		return new(Follow)
+	case TypeSight:
+		return new(Sight)
+	case TypeFollowed:
+		return new(Followed)
 	}
 	return nil
 }

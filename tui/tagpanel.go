@@ -19,7 +19,7 @@ import (
 // your own (at 80x24, with one line of news, the top three and yours).
 // Everything but the heading's "Zap tag" comes from fields of the view
 // the server filled.
-func tagLines(v *client.View, w, rows int) []panelLine {
+func tagLines(v *client.View, w, rows int, names *marks) []panelLine {
 	if rows <= 0 {
 		return nil
 	}
@@ -32,7 +32,7 @@ func tagLines(v *client.View, w, rows int) []panelLine {
 	if len(lines) > rows {
 		return lines[:rows]
 	}
-	return append(lines, scoreLines(v, rows-len(lines))...)
+	return append(lines, scoreLines(playerScoreboard(v, names), rows-len(lines))...)
 }
 
 // tagHeading is the section's first line: "Round 3  2:41 left", and
@@ -42,7 +42,7 @@ func tagLines(v *client.View, w, rows int) []panelLine {
 func tagHeading(v *client.View) panelLine {
 	h := panelLine{{"Zap tag", styleHeading}}
 	if v.Round > 0 {
-		h = panelLine{{fmt.Sprintf("Round %d ", v.Round), styleHeading}, {" " + clockText(v.RoundLeft) + " left", styleText}}
+		h = roundLine(v.Round, v.RoundLeft)
 	}
 	switch {
 	case v.Frozen:
@@ -53,6 +53,12 @@ func tagHeading(v *client.View) panelLine {
 		h = append(h, span{fmt.Sprintf("  %d online", v.Online), styleDim})
 	}
 	return h
+}
+
+// roundLine is the round in play and its time left: "Round 3  2:41
+// left".
+func roundLine(round int, left time.Duration) panelLine {
+	return panelLine{{fmt.Sprintf("Round %d ", round), styleHeading}, {" " + clockText(left) + " left", styleText}}
 }
 
 // newsLines returns the server's word on your last zap ("hit ada
@@ -101,11 +107,12 @@ func zapStyle(z *client.ZapResult) tcell.Style {
 }
 
 // wrap cuts s into lines of at most w columns at spaces (a word longer
-// than w is cut by the drawing).
+// than w is cut by the drawing), never between a number and its unit
+// ("100 ms", "4 %"): a reader meets the two on one line.
 func wrap(s string, w int) []string {
 	var lines []string
 	line := ""
-	for _, word := range strings.Fields(s) {
+	for _, word := range unitWords(strings.Fields(s)) {
 		switch {
 		case line == "":
 			line = word
@@ -120,6 +127,35 @@ func wrap(s string, w int) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// unitWords joins each unit to the number before it: "100", "ms." is
+// one word, "100 ms.".
+func unitWords(words []string) []string {
+	out := words[:0:0]
+	for _, w := range words {
+		if n := len(out); n > 0 && isUnit(w) && endsInDigit(out[n-1]) {
+			out[n-1] += " " + w
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// isUnit reports whether word is a unit a number goes with, punctuation
+// after it allowed: "ms", "ms.", "s,", "%)".
+func isUnit(word string) bool {
+	switch strings.TrimRight(word, ".,;:!?)") {
+	case "ms", "s", "%", "Hz":
+		return true
+	}
+	return false
+}
+
+// endsInDigit reports whether word ends in a digit.
+func endsInDigit(word string) bool {
+	return word != "" && word[len(word)-1] >= '0' && word[len(word)-1] <= '9'
 }
 
 // clockText writes a time left as minutes and seconds, rounded up:

@@ -116,7 +116,7 @@ func TestLabLessonFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	for args, want := range map[string]string{
-		"-lesson 6":      "-lesson: no lesson 6: the lessons are 1 to 5",
+		"-lesson 7":      "-lesson: no lesson 7: the lessons are 1 to 6",
 		"-lesson " + bad: `-lesson: mine.txt:5: unknown directive "ansewr"`,
 	} {
 		if _, _, err := newLab(strings.Fields(args), io.Discard, time.Now); err == nil || !strings.Contains(err.Error(), want) {
@@ -138,9 +138,9 @@ func newLab(args []string, out io.Writer, wall func() time.Time) (*lab.Lab, *lab
 	if err != nil {
 		return nil, f, err
 	}
-	if len(pos) > 0 {
-		return nil, f, f.fs.Errorf("unexpected argument %q", pos[0])
+	if len(pos) > labCommand.most {
+		return nil, f, f.fs.Errorf("unexpected argument %q", pos[labCommand.most])
 	}
-	l, err := f.newLab()
+	l, err := f.newLab(pos)
 	return l, f, err
 }

@@ -200,11 +200,13 @@ func TestCommittedBundleMatchesSources(t *testing.T) {
 		t.Fatalf("%v: run make web and commit front/web/dist", err)
 	}
 	n := 0
+	named := make(map[string]bool)
 	for _, line := range strings.Split(strings.TrimSpace(string(sums)), "\n") {
 		want, path, ok := strings.Cut(line, "  ")
 		if !ok {
 			t.Fatalf("dist/sources.sha256: a line %q", line)
 		}
+		named[path] = true
 		b, err := os.ReadFile(filepath.FromSlash(path))
 		if err != nil {
 			t.Fatal(err)
@@ -213,6 +215,15 @@ func TestCommittedBundleMatchesSources(t *testing.T) {
 			t.Errorf("front/web/%s changed since the bundle was built: run make web and commit front/web/dist", path)
 		}
 		n++
+	}
+	// A script or style added to the page is one of the bundle's sources.
+	for _, glob := range []string{"page/*.js", "page/*.css"} {
+		files, _ := filepath.Glob(filepath.FromSlash(glob))
+		for _, f := range files {
+			if !named[filepath.ToSlash(f)] {
+				t.Errorf("front/web/%s is not among the bundle's sources in dist/sources.sha256: run make web and commit front/web/dist", filepath.ToSlash(f))
+			}
+		}
 	}
 	if n < 4 {
 		t.Errorf("dist/sources.sha256 names %d files, want the script, the styles, package.json and its lockfile", n)

@@ -3,6 +3,7 @@ package hub
 import (
 	"time"
 
+	"gridlag/internal/link"
 	"gridlag/server/world"
 )
 
@@ -114,6 +115,16 @@ type Options struct {
 	// mend. 0: from the first. The TCP server's default is
 	// DefaultLoadFloor.
 	LoadFloor int
+	// Traces are the traces a teacher may give a room's network (a
+	// network that changes over time; see link.Trace), in the order the
+	// teacher's screen lists them: a teacher of protocol version 6 is
+	// told the first protocol.MaxTraces. None: a teacher sets the
+	// network by its figures alone. RegisterFlags makes them the bundled
+	// traces and the -trace files (OfferedTraces).
+	Traces []*link.Trace
+	// ownTraces are the -trace files, which RegisterFlags' check adds to
+	// the bundled traces.
+	ownTraces []*link.Trace
 }
 
 // WithDefaults returns o with its zero fields filled in (not the game

@@ -1,4 +1,4 @@
-// What the browser tests share (play.js, web2.js, smoke.js): Debian's
+// What the browser tests share (play.js, web2.js, smoke.js, projector.js): Debian's
 // chromium, headless, driven by playwright-core; lines to and from the Go
 // test that runs them; the terminal's screen as the page reports it.
 'use strict';
@@ -27,11 +27,17 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const lines = (page) => page.evaluate(() => window.gridlag.lines());
 
 // screenHas waits until a row of the screen holds text, or matches it if
-// it is written /REGEXP/.
-const screenHas = (page, text, timeout = 15000) =>
-  page
-    .waitForFunction((t) => window.gridlag.lines().some((l) => (t.startsWith('/') ? new RegExp(t.slice(1, -1)).test(l) : l.includes(t))), text, { timeout })
+// it is written /REGEXP/ (or, given a list, each of its texts).
+const screenHas = (page, text, timeout = 15000) => {
+  const texts = Array.isArray(text) ? text : [text];
+  return page
+    .waitForFunction(
+      (ts) => ts.every((t) => window.gridlag.lines().some((l) => (t.startsWith('/') ? new RegExp(t.slice(1, -1)).test(l) : l.includes(t)))),
+      texts,
+      { timeout, polling: 20 },
+    )
     .catch(async () => fail(`the screen never showed ${JSON.stringify(text)}:\n${(await lines(page)).join('\n')}`));
+};
 
 // drive launches chromium (with args besides the usual), runs main on it
 // and closes it; a failure is printed and exits 1.
@@ -53,4 +59,18 @@ function drive(main, args = []) {
   });
 }
 
-module.exports = { ask, step, fail, sleep, lines, screenHas, drive };
+// run runs test(page, browser) on a new page (viewport: its size) of
+// a new browser, and fails if the page reported an error (its
+// Content-Security-Policy included).
+const run = (viewport, test, args = []) =>
+  drive(async (browser) => {
+    const page = await browser.newPage({ viewport });
+    const problems = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    await test(page, browser);
+    if (problems.length) fail('the page reported errors:\n' + problems.join('\n'));
+    step('no errors in the page (its Content-Security-Policy included)');
+  }, args);
+
+module.exports = { ask, step, fail, sleep, lines, screenHas, drive, run };

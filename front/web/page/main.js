@@ -7,6 +7,7 @@ import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import '@xterm/xterm/css/xterm.css';
 import './style.css';
+import { isProjector, fitFont, PROJECTOR_NAME } from './projector.js';
 
 const NAME_KEY = 'gridlag.name';
 const ID_KEY = 'gridlag.id';
@@ -20,6 +21,7 @@ const maxMessage = Number(data.maxMessage) || 4096;
 const keepaliveMs = (Number(data.keepalive) || 30) * 1000;
 const minCols = Number(data.minCols) || 76;
 const minRows = Number(data.minRows) || 24;
+const projector = isProjector(location.pathname);
 
 // store is localStorage, or a page-long stand-in where the browser keeps
 // nothing (a reload then starts afresh).
@@ -154,10 +156,10 @@ term.onResize(({ cols, rows }) => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => send(JSON.stringify({ cols, rows })), RESIZE_MS);
 });
-// fitFont makes the font as large as BASE_FONT, or smaller down to
+// fitPlayerFont makes the font as large as BASE_FONT, or smaller down to
 // MIN_FONT, so that the terminal holds the game's smallest screen
-// (minCols x minRows), then fits the terminal to its box.
-function fitFont() {
+// (minCols x minRows): a phone plays with the whole board in view.
+function fitPlayerFont() {
   let size = BASE_FONT;
   for (let i = 0; i < 40; i++) {
     if (term.options.fontSize !== size) term.options.fontSize = size;
@@ -166,20 +168,26 @@ function fitFont() {
     const scale = Math.min(d.cols / minCols, d.rows / minRows);
     size = Math.max(MIN_FONT, Math.min(size - 0.25, Math.floor(size * scale * 4) / 4));
   }
+}
+// layout fits the terminal to its box: its font first, grown on a
+// projector's big window (projector.js), shrunk on a player's small one.
+function layout() {
+  if (projector) fitFont(term, fit, BASE_FONT);
+  else fitPlayerFont();
   fit.fit();
 }
-new ResizeObserver(() => fitFont()).observe(el('terminal'));
+new ResizeObserver(layout).observe(el('terminal'));
 
 function connect() {
   clearTimeout(timer);
   timer = null;
   lastEnd = null;
-  const name = store.getItem(NAME_KEY);
+  const name = store.getItem(NAME_KEY) || (projector ? PROJECTOR_NAME : null);
   if (!name) {
     show('Choose a name to play.', { form: true });
     return;
   }
-  fitFont();
+  layout();
   ended = false;
   attempts++;
   const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
@@ -375,7 +383,7 @@ window.gridlag = {
     }
     return out;
   },
-  size: () => ({ cols: term.cols, rows: term.rows }),
+  size: () => ({ cols: term.cols, rows: term.rows, font: term.options.fontSize }),
   player: () => player,
   joins: () => joins,
   connected: () => !!ws && ws.readyState === WebSocket.OPEN,
@@ -387,7 +395,7 @@ window.gridlag = {
 // Touch controls, on a touch screen: the arrows and the game's main keys
 // as buttons, a held arrow repeating as a held key does.
 const touch = el('touch');
-if (navigator.maxTouchPoints > 0 || matchMedia('(pointer: coarse)').matches) {
+if (!projector && (navigator.maxTouchPoints > 0 || matchMedia('(pointer: coarse)').matches)) {
   touch.hidden = false;
   document.body.classList.add('touch');
   const arrows = { up: 'A', down: 'B', right: 'C', left: 'D' };
