@@ -395,11 +395,19 @@ func (so *socket) keepReading(ctx context.Context) {
 		}
 		so.pinged.Store(now.UnixNano())
 		// Ping waits for the answer, which the read loop takes in, or
-		// for the session's end. The socket closed, it fails at once; a
-		// write it could not make within coder/websocket's own time for
-		// a control frame (5 s) closes the socket, the page having
-		// taken nothing for that long.
-		if err := so.c.Ping(ctx); err != nil {
+		// for the socket's close, which comes right after the session's
+		// end notice. Its context is never the session's: coder/websocket
+		// closes the socket under a write whose context ends, so a ping
+		// still being written when the session ended (a slow link, a
+		// busy machine) would cut the socket before the page is told why
+		// it ended. The socket closed, it fails at once; a write it
+		// could not make within coder/websocket's own time for a control
+		// frame (5 s) closes the socket, the page having taken nothing
+		// for that long.
+		if ctx.Err() != nil {
+			return
+		}
+		if err := so.c.Ping(context.WithoutCancel(ctx)); err != nil {
 			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
 				return
 			}
