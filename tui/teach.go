@@ -445,6 +445,9 @@ func (s *TeachScreen) title() string {
 	if name := followedName(&s.view); name != "" {
 		adds += "  ·  following " + name
 	}
+	if s.opts.Invite != "" {
+		adds += "  ·  students join: " + s.opts.Invite
+	}
 	return watchTitle(s.opts.Title, "gridlag — teaching", adds, &s.view, s.ended)
 }
 

@@ -15,6 +15,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,6 +25,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"gridlag/client/bot"
+	"gridlag/front"
 	"gridlag/front/sshd"
 	"gridlag/front/web"
 	"gridlag/grid"
@@ -391,6 +393,30 @@ func (h *Host) LocalAddr() string { return h.local }
 // Config.Invite.
 func (h *Host) Invites() []string {
 	return slices.Concat(h.sshInvites, h.webInvites)
+}
+
+// JoinAt is what to give friends, or a class, to join room ("" for the
+// game's own): the first SSH invite and the first web page's URL, on one
+// line ("ssh -p 2222 HOST  or  http://HOST:8080/"), each of room's when
+// room is set ("ssh -t -p 2222 HOST room 3b", ".../room/3b"); "" unless
+// Config.Invite and a front end serves.
+func (h *Host) JoinAt(room string) string {
+	var ways []string
+	if len(h.sshInvites) > 0 {
+		ssh := h.sshInvites[0]
+		if room != "" {
+			ssh = strings.Replace(ssh, "ssh ", "ssh -t ", 1) + " " + front.RoomWord + " " + room
+		}
+		ways = append(ways, ssh)
+	}
+	if len(h.webInvites) > 0 {
+		web := h.webInvites[0]
+		if room != "" {
+			web += front.RoomWord + "/" + url.PathEscape(room)
+		}
+		ways = append(ways, web)
+	}
+	return strings.Join(ways, "  or  ")
 }
 
 // Server is the game server.
