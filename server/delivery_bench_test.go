@@ -105,6 +105,7 @@ func (t *tickCounter) Tick(time.Duration) {
 	}
 }
 func (t *tickCounter) Sent(frames, size int) { t.frames.Add(int64(frames)); t.bytes.Add(int64(size)) }
+func (*tickCounter) Wrote(int, int)          {}
 func (*tickCounter) Refused(string)          {}
 func (*tickCounter) Left(string)             {}
 

@@ -43,6 +43,9 @@ type shard struct {
 	spare   []*conn // the other half of ready's double buffer
 	pending []*conn // connections with bytes still to write
 	buf     []byte  // one connection's bytes for one write
+	// The pass's write system calls and the bytes they wrote, for the
+	// metrics (Metrics.Wrote).
+	writes, written int
 }
 
 func newShard() *shard { return &shard{wake: make(chan struct{}, 1)} }
@@ -175,6 +178,10 @@ func (s *Server) writePass(sh *shard) {
 	}
 	clear(sh.pending[len(kept):])
 	sh.pending = kept
+	if sh.writes > 0 {
+		s.opts.Metrics.Wrote(sh.writes, sh.written)
+		sh.writes, sh.written = 0, 0
+	}
 	if tick > sh.wrote.Load() {
 		sh.wroteAt.Store(int64(s.now()))
 		sh.wrote.Store(tick)
@@ -214,6 +221,8 @@ func (s *Server) put(c *conn, b []byte, now time.Time) bool {
 		c.progress = now // nothing was waiting: a stall starts now at the earliest
 	}
 	n, err := c.writeSome(b)
+	c.shard.writes++
+	c.shard.written += n
 	if err != nil {
 		// The reason first: closing first would let the reader report a
 		// mere "connection closed".

@@ -427,7 +427,7 @@ func TestReadmeStartAndSummaryLines(t *testing.T) {
 	var out bytes.Buffer
 	host.LogSummary(log.NewWithOptions(&out, opts), metrics.Summary{
 		Players: 8, Rooms: 1, Joins: 11, Leaves: 3, TickP50: 0.0001, TickP99: 0.0005,
-		BytesOut: 7780, StatesOut: 251, Refused: []metrics.Count{{Kind: "malformed", N: 3}},
+		BytesOut: 7780, StatesOut: 251, Writes: 262, WritesPerMember: 32.75, Refused: []metrics.Count{{Kind: "malformed", N: 3}},
 		RSS: 41_200_000, HeapInUse: 14_600_000,
 	})
 	if got := strings.TrimSuffix(out.String(), "\n"); got != readmeSummary {

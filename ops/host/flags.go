@@ -63,7 +63,7 @@ func (c *Config) RegisterFlags(fs *cli.FlagSet) {
 	fs.StringVar(&c.MetricsAddr, "metrics", "", "serve Prometheus metrics (/metrics) and the health checks (/healthz, /readyz) on this `ADDR`, e.g. 127.0.0.1:9100; off by default")
 	fs.StringVar(&c.HealthAddr, "health", "", "serve the health checks /healthz and /readyz (also on -metrics) on this `ADDR`, e.g. :8080; off by default")
 	fs.BoolVar(&c.Pprof, "pprof", false, "with -metrics: serve the Go profiler at /debug/pprof/ there too (anyone who reaches the address sees the command line and can take profiles)")
-	fs.Duration(&c.Summary, "summary", time.Minute, cli.Length, "log a summary line this often: players, spectators, rooms, joins and leaves, tick p50/p99, bytes and States out per second, refusals by reason; 0 = off")
+	fs.Duration(&c.Summary, "summary", time.Minute, cli.Length, "log a summary line this often: players, spectators, rooms, joins and leaves, tick p50/p99, bytes and States out per second, writes per second and per player, refusals by reason; 0 = off")
 	fs.Check(func() error {
 		if c.Pprof && c.MetricsAddr == "" {
 			return errors.New("-pprof serves the profiler on the -metrics address: give -metrics ADDR")

@@ -28,6 +28,11 @@ type Summary struct {
 	// BytesOut and StatesOut are per second over the interval
 	// (gridlag_bytes_out_total, gridlag_states_sent_total).
 	BytesOut, StatesOut float64
+	// Writes is the write system calls to the clients' sockets per second
+	// over the interval (gridlag_socket_writes_total), and
+	// WritesPerMember the same per player and spectator at the
+	// interval's end (NaN with none).
+	Writes, WritesPerMember float64
 	// Refused counts the refusals of the interval by kind of reason
 	// (gridlag_refusals_total), the kinds with none left out, in the order
 	// of server.ReasonKinds.
@@ -58,6 +63,7 @@ type reading struct {
 	at                           time.Time
 	players, spectators, rooms   float64
 	joins, leaves, bytes, states float64
+	writes                       float64
 	ticks                        uint64
 	buckets                      []*dto.Bucket // cumulative
 	refused                      map[string]float64
@@ -87,6 +93,11 @@ func (s *Summarizer) Next(now time.Time) (Summary, error) {
 	if secs := r.at.Sub(before.at).Seconds(); secs > 0 {
 		sum.BytesOut = float64(delta(r.bytes, before.bytes)) / secs
 		sum.StatesOut = float64(delta(r.states, before.states)) / secs
+		sum.Writes = float64(delta(r.writes, before.writes)) / secs
+	}
+	sum.WritesPerMember = math.NaN()
+	if members := sum.Players + sum.Spectators; members > 0 {
+		sum.WritesPerMember = sum.Writes / float64(members)
 	}
 	sum.TickP50, sum.TickP99 = percentileBound(before, r, 0.5), percentileBound(before, r, 0.99)
 	for _, k := range server.ReasonKinds() {
@@ -130,6 +141,8 @@ func (e *Exporter) read(now time.Time) (reading, error) {
 			r.bytes = m.GetCounter().GetValue()
 		case "gridlag_states_sent_total":
 			r.states = m.GetCounter().GetValue()
+		case "gridlag_socket_writes_total":
+			r.writes = m.GetCounter().GetValue()
 		case "gridlag_tick_duration_seconds":
 			r.ticks, r.buckets = m.GetHistogram().GetSampleCount(), m.GetHistogram().GetBucket()
 		case "process_resident_memory_bytes":
@@ -186,6 +199,7 @@ func (s Summary) KeyVals() []any {
 		"joins", s.Joins, "leaves", s.Leaves,
 		"tick_p50", tickBound(s.TickP50), "tick_p99", tickBound(s.TickP99),
 		"bytes_out", bytesRate(s.BytesOut), "states_out", perSecond(s.StatesOut),
+		"writes", perSecond(s.Writes), "writes_per_player", perMember(s.WritesPerMember),
 		"refused", refused,
 		"rss", memory(s.RSS), "heap", memory(s.HeapInUse),
 	}
@@ -235,6 +249,15 @@ func bytesSize(b float64) string {
 		}
 	}
 	return strconv.FormatFloat(b, 'f', prec, 64) + unit
+}
+
+// perMember writes a rate per player with one decimal (19.4/s), "-"
+// without players.
+func perMember(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) + "/s"
 }
 
 // perSecond writes a rate of things per second: one decimal below 10,
