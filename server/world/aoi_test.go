@@ -449,3 +449,41 @@ func TestFitShrinksOnlyWhereThereIsRoom(t *testing.T) {
 		}
 	}
 }
+
+// TestAreasOffTellOfEveryone: with the areas of interest turned off (the
+// scale lab's switch), the far player is introduced to the whole crowd
+// and hears of its moves; turned on again, the crowd goes out of its
+// view, as if it had walked away.
+func TestAreasOffTellOfEveryone(t *testing.T) {
+	c, v := farAndCrowd(t, 10)
+	step := func(k int) []Envelope {
+		now := time.Duration(k) * 50 * time.Millisecond
+		for i := range 10 {
+			c.Receive(now, ConnID(2+i), &protocol.Input{Seq: uint32(k), Dir: []grid.Dir{grid.Up, grid.Down}[k%2]})
+		}
+		c.Tick(now)
+		out := c.Outbox().Envelopes
+		v.apply(out)
+		return out
+	}
+	step(1)
+	if ps := v.players(1); len(ps) != 1 {
+		t.Fatalf("areas on: far sees %d players, want itself alone", len(ps))
+	}
+	c.SetAreas(false)
+	out := step(2)
+	if joins := slices.Index(messagesTo(out, 1), protocol.TypeJoin); joins < 0 {
+		t.Errorf("areas off: far got %v, want Joins for the crowd", messagesTo(out, 1))
+	}
+	if ps := v.players(1); len(ps) != 11 {
+		t.Fatalf("areas off: far sees %d players, want the 10 of the crowd and itself", len(ps))
+	}
+	if st := statesTo(step(3), 1)[0]; len(st.Players) != 10 {
+		t.Errorf("areas off: far's State told of %d moves, want the crowd's 10", len(st.Players))
+	}
+	c.SetAreas(true)
+	step(4)
+	if ps := v.players(1); len(ps) != 1 {
+		t.Errorf("areas on again: far sees %d players, want itself alone", len(ps))
+	}
+}
