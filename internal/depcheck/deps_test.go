@@ -85,8 +85,11 @@ server < ops/metrics;
 # one place.
 front/sshd, front/web, client/bot, ops/agones, ops/metrics < ops/host;
 
+# The scale lab: a host and bots in steps, its figures the server's own.
+ops/host, ops/loadgen < ops/scale;
+
 # The command: flags and a call into the packages.
-ops/host, lab/replay, ops/loadgen < cmd/gridlag;
+ops/scale, lab/replay < cmd/gridlag;
 
 # Test support, imported by tests alone: nothing but the runner of the
 # real Agones SDK server, test support itself, sits above them.
