@@ -84,7 +84,7 @@ type Lab struct {
 	mu      sync.Mutex
 	batches []*batch // one per step reached, in order
 	areas   bool
-	at      time.Time // of the last Read
+	at      time.Time     // of the last Read
 	done    chan struct{} // closed by Close
 }
 
