@@ -86,7 +86,7 @@ server < ops/metrics;
 front/sshd, front/web, client/bot, ops/agones, ops/metrics < ops/host;
 
 # The scale lab: a host and bots in steps, its figures the server's own.
-ops/host, ops/loadgen < ops/scale;
+ops/host, ops/loadgen, tui < ops/scale;
 
 # The command: flags and a call into the packages.
 ops/scale, lab/replay < cmd/gridlag;

@@ -62,14 +62,17 @@ type Options struct {
 // beside them.
 const MaxBots = 10_000
 
-// check refuses steps that do not rise or leave the range.
-func (o Options) check() error {
+// CheckSteps refuses steps that do not rise or leave 1 to MaxBots.
+func CheckSteps(steps []int) error {
 	last := 0
-	for _, n := range o.Steps {
+	for _, n := range steps {
 		if n <= last || n > MaxBots {
-			return fmt.Errorf("scale: steps %v: each must be more than the one before, 1 to %d", o.Steps, MaxBots)
+			return fmt.Errorf("steps %v: each must be more than the one before, 1 to %d", steps, MaxBots)
 		}
 		last = n
+	}
+	if len(steps) == 0 {
+		return errors.New("no step")
 	}
 	return nil
 }
@@ -100,8 +103,8 @@ func Start(o Options) (*Lab, error) {
 	if o.Steps == nil {
 		o.Steps = DefaultSteps
 	}
-	if err := o.check(); err != nil {
-		return nil, err
+	if err := CheckSteps(o.Steps); err != nil {
+		return nil, fmt.Errorf("scale: %w", err)
 	}
 	if o.Map == (server.MapSize{}) {
 		o.Map = DefaultMap
@@ -255,6 +258,8 @@ type Figures struct {
 	Bots     int
 	Areas    bool
 	Interval time.Duration
+	// Tick is the time between two ticks at the server's rate.
+	Tick time.Duration
 }
 
 // BytesPerPlayer is the bytes queued for the clients per player per
@@ -305,7 +310,7 @@ func (l *Lab) Read(now time.Time) (Figures, error) {
 	if err != nil {
 		return Figures{}, err
 	}
-	f := Figures{Summary: s, Bots: l.botsLocked(), Areas: l.areas, Interval: now.Sub(l.at)}
+	f := Figures{Summary: s, Bots: l.botsLocked(), Areas: l.areas, Interval: now.Sub(l.at), Tick: time.Second / time.Duration(l.opts.Rate)}
 	l.at = now
 	return f, nil
 }
