@@ -58,6 +58,7 @@ var scaleKeyTable = []binding[*ScaleScreen]{
 	{label: "+ ]", help: "the next step: more bots (10, 100, 1,000, ...)", brief: "+", group: "bots", keys: runeKeys("+=]", func(s *ScaleScreen) { s.lab.Up() })},
 	{label: "- [", help: "the step before: the last step's bots leave", brief: "-", group: "bots", keys: runeKeys("-_[", func(s *ScaleScreen) { s.lab.Down() })},
 	{label: "a", help: "areas of interest on/off: off, each State tells of every player", brief: "a", group: "areas", keys: runeKeys("a", func(s *ScaleScreen) { s.lab.SetAreas(!s.lab.Areas()) })},
+	{label: "l", help: "the lesson, its numbers from this run, in place of the table of steps (both on a tall terminal)", brief: "l", group: "lesson", keys: runeKeys("l", func(s *ScaleScreen) { s.lesson = !s.lesson })},
 	helpBinding[*ScaleScreen](),
 	quitBinding[*ScaleScreen](),
 }
@@ -86,6 +87,7 @@ type ScaleScreen struct {
 	next   time.Time // the next reading
 	prev   *ScaleReading
 	steady []scaleSteady
+	lesson bool // the lesson in place of the table (l)
 }
 
 // NewScaleScreen returns the scale lab's screen of lab drawn on screen,
@@ -173,7 +175,13 @@ func (s *ScaleScreen) render(screen tcell.Screen) {
 	put(2, fmt.Sprintf("bots   %s of steps %s", count(botsOf(steps, s.lab.Step())), strings.Join(names, " ")), styleText)
 	put(3, "areas of interest "+areas, styleText)
 	y := 5
+	tall := h >= 15+len(s.steady)+4+scaleLessonRows
 	switch {
+	case s.lesson && !tall:
+		s.drawLesson(screen, y, h, w)
+		put(h-2, s.lab.Where(), styleDim)
+		put(h-1, "+ more bots   - fewer   a areas on/off   l the figures   ? help   q quit", styleKey)
+		return
 	case s.err != nil:
 		put(y, "reading the server failed: "+s.err.Error(), styleWarn)
 	case !s.read:
@@ -181,14 +189,14 @@ func (s *ScaleScreen) render(screen tcell.Screen) {
 	default:
 		r := s.last
 		put(y, fmt.Sprintf("the server's own counters (/metrics), over the last %d ticks:", r.Ticks), styleHeading)
-		in := fmt.Sprintf("%d in the room", r.Players)
+		in := count(r.Players) + " in the room"
 		if r.Players != r.Bots {
 			in += fmt.Sprintf(", %d asked for", r.Bots)
 		}
 		rows := [][2]string{
 			{"players", in},
 			{"tick time", fmt.Sprintf("%s mean, p99 under %s (a tick every %s)", ms(r.TickMean), ms(r.TickP99), r.Budget)},
-			{"writes", fmt.Sprintf("%s a second to the sockets", figure(r.Writes, 0))},
+			{"writes", figure(r.Writes, 0) + " a second to the sockets"},
 			{"bytes", perPlayerText(r.BytesPerPlayer) + " per player"},
 			{"per State", fmt.Sprintf("%s messages (the State, and Joins, Pings... beside it)", figure(r.MessagesPerState, 2))},
 			{"CPU", fmt.Sprintf("%s%% of one core (the whole process: server and bots)", figure(r.CPU*100, 0))},
@@ -202,22 +210,46 @@ func (s *ScaleScreen) render(screen tcell.Screen) {
 			put(y+1+len(rows), "the ticks take longer than the time between them: the server is behind", styleWarn)
 		}
 	}
-	y = 15
-	put(y, "   bots areas  tick ms  writes/s   B/player/s  msgs/State  CPU %  RSS MB", styleHeading)
-	first := max(0, len(s.steady)-(h-y-3))
-	for i, st := range s.steady[first:] {
+	y = s.drawSteps(screen, 15, h-18, w)
+	if tall {
+		s.drawLesson(screen, y, h, w)
+	}
+	put(h-2, s.lab.Where(), styleDim)
+	put(h-1, "+ more bots   - fewer   a areas on/off   l the lesson   ? help   q quit", styleKey)
+}
+
+// drawLesson draws the lesson from row y, down to the two rows above
+// the bottom's at most.
+func (s *ScaleScreen) drawLesson(screen tcell.Screen, y, h, w int) {
+	putText(screen, 1, y, w-2, "The lesson, its numbers from this run:", styleHeading)
+	for i, line := range wrap(s.lessonText(), w-4) {
+		if y+1+i >= h-3 {
+			break
+		}
+		putText(screen, 3, y+1+i, w-4, line, styleText)
+	}
+}
+
+// drawSteps draws the table of the steps' steady figures from row y, in
+// rows rows at most (the last steps when there are more); it returns the
+// row after it.
+func (s *ScaleScreen) drawSteps(screen tcell.Screen, y, rows, w int) int {
+	putText(screen, 1, y, w-2, "   bots areas  tick ms  writes/s   B/player/s  msgs/State  CPU %  RSS MB", styleHeading)
+	y++
+	if len(s.steady) == 0 {
+		putText(screen, 1, y, w-2, "each step's steady figures come here (a second after its bots are in)", styleDim)
+		return y + 2
+	}
+	for _, st := range s.steady[max(0, len(s.steady)-rows+1):] {
 		r, on := st.r, "on"
 		if !st.areas {
 			on = "off"
 		}
-		put(y+1+i, fmt.Sprintf("%7s %-5s %8s %9s %12s %11s %6s %7s", count(st.bots), on, figure(float64(r.TickMean)/1e6, 2),
+		putText(screen, 1, y, w-2, fmt.Sprintf("%7s %-5s %8s %9s %12s %11s %6s %7s", count(st.bots), on, figure(float64(r.TickMean)/1e6, 2),
 			figure(r.Writes, 0), figure(r.BytesPerPlayer, 0), figure(r.MessagesPerState, 2), figure(r.CPU*100, 0), figure(float64(r.RSS)/1e6, 0)), styleText)
+		y++
 	}
-	if len(s.steady) == 0 {
-		put(y+1, "each step's steady figures come here (a second after its bots are in)", styleDim)
-	}
-	put(h-2, s.lab.Where(), styleDim)
-	put(h-1, "+ more bots   - fewer   a areas on/off   ? help   q quit", styleKey)
+	return y + 1
 }
 
 // botsOf is how many bots step k asks for.
