@@ -104,4 +104,3 @@ func scaleLessonNames() []string {
 	}
 	return names
 }
-
