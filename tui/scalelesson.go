@@ -95,12 +95,3 @@ func scaleQuantities(rows []scaleSteady) (q map[string]string, ok bool) {
 		"tick":        fmt.Sprint(on.Budget),
 	}, true
 }
-
-// scaleLessonNames are the quantities the lesson names, for its test.
-func scaleLessonNames() []string {
-	var names []string
-	for _, m := range placeholder.FindAllStringSubmatch(scaleLesson, -1) {
-		names = append(names, m[1])
-	}
-	return names
-}
