@@ -102,6 +102,13 @@ type classState struct {
 	sentAt   time.Duration       // when
 	reported bool                // a Report went since the room has a teacher
 	stepAt   time.Duration       // when the room's trace took its last step
+	// Following (follow.go): whom the room follows (0: nobody), and,
+	// while it is this player, the last Sight sent, when, and whether
+	// one went since it is followed.
+	follow  grid.PlayerID
+	sight   protocol.Sight
+	sightAt time.Duration
+	sighted bool
 }
 
 // teach takes the room's Conditions at now: the switches the teacher

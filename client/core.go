@@ -97,6 +97,7 @@ type Core struct {
 	corrections int
 	lastCorr    *Correction
 	rtt         time.Duration
+	linkRTT     time.Duration // the round trip the player's link injects (its slider)
 
 	interp interpolator
 	tag    tagState // zap tag: facing, beam, results, scoreboard (zap.go)
@@ -323,6 +324,9 @@ func (c *Core) NextWake() (at time.Duration, ok bool) {
 	if r, ok := c.reportDue(); ok {
 		at = min(at, r)
 	}
+	if s, ok := c.sightDue(c.lastHeard); ok {
+		at = min(at, s)
+	}
 	return at, true
 }
 
@@ -357,6 +361,7 @@ func (c *Core) Advance(now time.Duration) {
 		c.sendHeld(now)
 		c.keepAlive(now)
 		c.sendReport(now)
+		c.sendSight(now)
 	}
 }
 
@@ -425,6 +430,8 @@ func (c *Core) take(now time.Duration, m protocol.Message) (*Correction, error) 
 		c.leftGame(m.ID)
 	case *protocol.Conditions:
 		c.teach(now, m)
+	case *protocol.Follow:
+		c.follow(m)
 	default:
 		return nil, fmt.Errorf("client: unexpected %v from the server", m.Type())
 	}
@@ -481,7 +488,7 @@ func (c *Core) start(now time.Duration, w *protocol.Welcome, m *grid.Map) {
 		c.stats.Resumes++
 		clear(c.roster)
 		clear(c.protected)
-		c.tag.names = nil // a new connection's first Ranking names everyone
+		c.tag.rank.forget() // a new connection's first Ranking names everyone
 		c.enter(CatchingUp)
 	default: // Handshaking
 		if !c.opts.Resume.IsZero() {
@@ -767,6 +774,7 @@ func (c *Core) View(now time.Duration) View {
 		MoveTime:     c.moveTime,
 		Smooth:       c.smooth,
 		Teaching:     teachingOf(&c.class.cond),
+		Following:    c.class.follow,
 	}
 	if !c.predict {
 		v.Predicted = c.server
@@ -784,6 +792,9 @@ func (c *Core) View(now time.Duration) View {
 	}
 	if info, ok := c.roster[c.me]; ok {
 		v.Name = info.Name // the server's word: another of the same name made it ada-2
+		if asked := protocol.SanitizeName(c.opts.Name); asked != v.Name {
+			v.AskedName = asked
+		}
 	}
 	if c.interp.hasOffset {
 		v.RenderTime = c.interp.renderTime(now)

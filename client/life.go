@@ -212,6 +212,8 @@ type linkWatcher interface {
 	// linkChanged: the trace the link follows took a step, called step,
 	// by now.
 	linkChanged(now time.Duration, step string)
+	// linkSet: the link injects a round trip of rtt from now on.
+	linkSet(rtt time.Duration)
 }
 
 func (c *Core) carried(now time.Duration, in, out int) {

@@ -70,6 +70,9 @@ func newPipe[M machine](now time.Duration, m M, opts Options) pipe[M] {
 	}
 	p.link.SetLoss(opts.Loss)
 	p.watch, _ = any(m).(linkWatcher)
+	if p.watch != nil {
+		p.watch.linkSet(opts.Latency)
+	}
 	if opts.LinkTrace != nil {
 		p.link.Follow(opts.LinkTrace, now)
 		p.follow(now)
@@ -350,6 +353,7 @@ func (p *pipe[M]) follow(now time.Duration) {
 	p.steps = st.Applied
 	if p.watch != nil {
 		p.watch.linkChanged(now, st.Step.Name())
+		p.watch.linkSet(p.link.RTT())
 		p.flush(now)
 	}
 }
@@ -393,6 +397,9 @@ func (p *pipe[M]) fresh() {
 func (p *pipe[M]) SetLatency(rtt time.Duration) {
 	p.record(Call{Kind: CallLatency, D: rtt})
 	p.link.Set(rtt, p.link.Jitter())
+	if p.watch != nil {
+		p.watch.linkSet(p.link.RTT())
+	}
 }
 
 // SetJitter sets the injected jitter for messages sent from now on.

@@ -1,6 +1,10 @@
 package client
 
-import "time"
+import (
+	"time"
+
+	"gridlag/grid"
+)
 
 // SpectatorDriver runs a Spectator over a link of encoded frames, as a
 // Driver runs a Core: the TCP spectator (package client/tcp) runs one on
@@ -22,6 +26,12 @@ func (d *SpectatorDriver) View(now time.Duration) WorldView { return d.m.View(no
 // Teach sets the room's Conditions at time now (see Spectator.Teach).
 func (d *SpectatorDriver) Teach(now time.Duration, t Teaching) {
 	d.m.Teach(t)
+	d.flush(now)
+}
+
+// Follow follows student id at time now (see Spectator.Follow).
+func (d *SpectatorDriver) Follow(now time.Duration, id grid.PlayerID) {
+	d.m.Follow(id)
 	d.flush(now)
 }
 

@@ -450,6 +450,9 @@ func TestTypes(t *testing.T) {
 		if want == protocol.TypeStateStep {
 			want++ // a frame type, not a message type
 		}
+		if typ == protocol.TypeFollow && want < typ {
+			want = typ // 33 to 39 are other version 6 messages', on other branches
+		}
 		if typ != want {
 			t.Errorf("%v is numbered %d, want %d: wire numbers never change", typ, typ, want)
 		}

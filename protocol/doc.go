@@ -49,6 +49,14 @@
 // client of version 5 in the room; their players then send Report, and
 // the teachers get Class (see TeachSince).
 //
+// From version 6 a spectator (a teacher too) is also sent the room's
+// Ranking, its Rank 0, whenever a player is, and when it comes; and a
+// room's teacher may follow one student with Follow, which the server
+// tells every client of version 6 in the room: the student it names
+// sends Sight (where it draws its avatar, its ghost, its pending inputs,
+// its switches) while it is followed, and the room's spectators and
+// teachers of version 6 get each as a Followed (see FollowSince).
+//
 // A Hello or a Spectate may name a room in an optional last field, absent
 // for the server's default room, so that the bytes of one naming none are
 // those of before rooms. A connection may instead start with ListRooms;

@@ -111,6 +111,19 @@ func examples() []example {
 			{Name: "my-commute", Title: "Ü-Bahn: 日本語"},
 			{Name: "x"},
 		}}},
+		{"follow.bin", &protocol.Follow{ID: 0x0102}},
+		{"sight.bin", sightExample()},
+		{"followed.bin", &protocol.Followed{ID: 0x0102, Sight: *sightExample()}},
+	}
+}
+
+// sightExample is a Sight with every field set, two inputs pending.
+func sightExample() *protocol.Sight {
+	return &protocol.Sight{
+		Pos: grid.Pos{X: 0x0102, Y: 0x0304}, Facing: grid.Right, Ghost: grid.Pos{X: 0x0101, Y: 0x0304},
+		HasState: true, Predict: true, Reconcile: true, Interpolate: false,
+		Ack: 0x05060708, InterpMS: 0x0102, RTTMS: 0x0304, LatencyMS: 0x0506, Corrections: 0x0708090a,
+		Pending: []protocol.SightInput{{Seq: 0x05060709, Dir: grid.Right, AgeMS: 0x0102}, {Seq: 0x0506070a, Dir: grid.None, AgeMS: 7}},
 	}
 }
 
@@ -150,6 +163,7 @@ var allTypes = []protocol.Type{
 	protocol.TypeProtect, protocol.TypeRanking,
 	protocol.TypeTeach, protocol.TypeConditions, protocol.TypeReport, protocol.TypeClass,
 	protocol.TypeTrace, protocol.TypeStages, protocol.TypeTraces,
+	protocol.TypeFollow, protocol.TypeSight, protocol.TypeFollowed,
 }
 
 // mustMarshal encodes m or stops the test.

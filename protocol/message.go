@@ -27,7 +27,11 @@ import (
 // version's bytes. Version 6: a teacher may give the room's network a
 // trace, a network that changes over time (Traces, and Conditions'
 // optional Trace and Step; see traces.go); a client of version 5 is sent
-// Conditions without them.
+// Conditions without them; a spectator is sent the room's scoreboard
+// (Ranking), and a room's teacher follows one student (Follow), whose
+// client tells what only it sees of itself (Sight), which the room's
+// spectators and teachers are shown (Followed); a client of version 5
+// or before gets none of these.
 const (
 	Version    uint16 = 6
 	MinVersion uint16 = 3
@@ -100,6 +104,13 @@ const (
 	// TypeTraces (since version 6): the traces a server offers a
 	// teacher for its room's network; see Traces.
 	TypeTraces Type = 33
+	// TypeFollow, TypeSight and TypeFollowed (since version 6): who a
+	// room's teacher follows, what the followed student sees of itself,
+	// and that, relayed to the room's spectators; see Follow, Sight and
+	// Followed. (33 to 39 are other version 6 messages'.)
+	TypeFollow   Type = 40
+	TypeSight    Type = 41
+	TypeFollowed Type = 42
 )
 
 // String names the message type.
@@ -171,6 +182,12 @@ func (t Type) String() string {
 		return "Stages"
 	case TypeTraces:
 		return "Traces"
+	case TypeFollow:
+		return "Follow"
+	case TypeSight:
+		return "Sight"
+	case TypeFollowed:
+		return "Followed"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -456,6 +473,12 @@ func New(t Type) Message {
 		return new(Stages)
 	case TypeTraces:
 		return new(Traces)
+	case TypeFollow:
+		return new(Follow)
+	case TypeSight:
+		return new(Sight)
+	case TypeFollowed:
+		return new(Followed)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,6 +28,24 @@ func frame(typ byte, payload ...[]byte) []byte {
 }
 
 func u16(v uint16) []byte { return binary.BigEndian.AppendUint16(nil, v) }
+
+// sightHead is a Sight's fields before its pending inputs: at (10,10),
+// facing facing, its ghost at (9,10), flags, ack 7, 100 ms of
+// interpolation, a round trip of 250 ms, no latency of its own, two
+// corrections.
+func sightHead(facing, flags byte) []byte {
+	return slices.Concat(u16(10), u16(10), []byte{facing}, u16(9), u16(10), []byte{flags}, u32(7), u16(100), u16(250), u16(0), u32(2))
+}
+
+// sight is a Sight frame: sightHead and the inputs.
+func sight(facing, flags byte, inputs ...[]byte) []byte {
+	return frame(byte(protocol.TypeSight), sightHead(facing, flags), []byte{byte(len(inputs))}, slices.Concat(inputs...))
+}
+
+// sightInput is one pending input of a Sight.
+func sightInput(seq uint32, dir byte, ageMS uint16) []byte {
+	return slices.Concat(u32(seq), []byte{dir}, u16(ageMS))
+}
 func u32(v uint32) []byte { return binary.BigEndian.AppendUint32(nil, v) }
 func u64(v uint64) []byte { return binary.BigEndian.AppendUint64(nil, v) }
 
@@ -304,6 +323,17 @@ func seeds(t testing.TB) []seed {
 		seed{"stages-applied-before-arrival", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{1}, uv(9), uv(10))},
 		seed{"stages-before-over-32-bits", frame(byte(protocol.TypeStages), []byte{1}, uv(7), []byte{1}, uv(1<<32), uv(0))},
 		seed{"stages-long-varint", frame(byte(protocol.TypeStages), []byte{1}, []byte{0x87, 0x00}, []byte{1}, uv(9), uv(0))},
+		seed{"follow-nobody", frame(byte(protocol.TypeFollow), u16(0))},
+		seed{"follow-short", frame(byte(protocol.TypeFollow), []byte{1})},
+		seed{"sight-none-pending", sight(1, 0)},
+		seed{"sight-one-zap", sight(1, 0, sightInput(7, 0, 20))},
+		seed{"sight-bad-facing", sight(5, 0)},
+		seed{"sight-bad-flags", sight(1, 0x10)},
+		seed{"sight-too-many", frame(byte(protocol.TypeSight), sightHead(1, 0), []byte{protocol.MaxSightPending + 1})},
+		seed{"sight-count-past-end", frame(byte(protocol.TypeSight), sightHead(1, 0), []byte{3}, sightInput(7, 4, 20))},
+		seed{"sight-bad-direction", sight(1, 0, sightInput(7, 9, 20))},
+		seed{"followed-student-0", frame(byte(protocol.TypeFollowed), u16(0), sightHead(1, 0), []byte{0})},
+		seed{"followed-one", frame(byte(protocol.TypeFollowed), u16(3), sightHead(4, 0x0f), []byte{1}, sightInput(9, 1, 300))},
 	)
 	return s
 }

@@ -24,6 +24,9 @@ type Metrics interface {
 	// are written together) and the bytes they wrote. The writer
 	// goroutines call it.
 	Wrote(writes, bytes int)
+	// Skipped reports States not queued for clients behind: one queued
+	// before was not written yet, and the next is a full picture.
+	Skipped(states int)
 	// Refused reports a connection refused before it joined or watched,
 	// or ended before its first message (silent, malformed, closed), by
 	// the kind of its reason (one of ReasonKinds).
@@ -39,6 +42,7 @@ type noMetrics struct{}
 func (noMetrics) Tick(time.Duration) {}
 func (noMetrics) Sent(int, int)      {}
 func (noMetrics) Wrote(int, int)     {}
+func (noMetrics) Skipped(int)        {}
 func (noMetrics) Refused(string)     {}
 func (noMetrics) Left(string)        {}
 

@@ -18,6 +18,7 @@ type recorder struct {
 	ticks         int
 	frames, bytes int
 	writes, wrote int
+	skipped       int
 	refused, left map[string]int
 }
 
@@ -45,6 +46,12 @@ func (r *recorder) Wrote(writes, bytes int) {
 	defer r.mu.Unlock()
 	r.writes += writes
 	r.wrote += bytes
+}
+
+func (r *recorder) Skipped(states int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.skipped += states
 }
 
 func (r *recorder) Refused(kind string) {

@@ -46,7 +46,13 @@ type screenBase struct {
 	quit     bool // the user asked to quit
 	tooSmall bool // the last frame had no room for the screen
 	ended    bool // what the screen shows is over (a session, a watch): any key leaves
+	began    bool // the server let the screen's connection in (see unstarted)
 }
+
+// neverStarted reports whether the screen's connection ended before the
+// server let it in (see unstarted): a screen of a connection notes
+// began as its views come.
+func (b *screenBase) neverStarted() bool { return !b.began }
 
 // newBase returns the base of screen s, drawn on screen: its keys are
 // table's, which the help overlay lists under title, followed by the

@@ -22,6 +22,9 @@ type Teacher interface {
 	Watcher
 	// Teach sets the room's Conditions; the server says them back.
 	Teach(t client.Teaching)
+	// Follow follows student id on the room's projectors (0: nobody);
+	// the server says it back (View().Following).
+	Follow(id grid.PlayerID)
 }
 
 // The steps of the teacher's controls: the keys go round them, the
@@ -37,10 +40,8 @@ var (
 
 // teachKeyTable is every key of the teacher's screen.
 var teachKeyTable = []binding[*TeachScreen]{
-	{label: "- +", help: "every student's round trip -/+ 10 ms, half each way (also _ =)", brief: "- +", group: "rtt", keys: concat(
+	{label: "- + [ ]", help: "every student's round trip -/+ 10, 50 ms (also _ =), half each way", brief: "- + [ ]", group: "rtt", keys: concat(
 		runeKeys("-_", func(s *TeachScreen) { s.lat.step(-FineStep) }), runeKeys("+=", func(s *TeachScreen) { s.lat.step(FineStep) }),
-	)},
-	{label: "[ ]", help: "every student's round trip -/+ 50 ms", brief: "[ ]", group: "rtt", keys: concat(
 		runeKeys("[", func(s *TeachScreen) { s.lat.step(-CoarseStep) }), runeKeys("]", func(s *TeachScreen) { s.lat.step(CoarseStep) }),
 	)},
 	{label: "j", help: "jitter: 0, 10, 20, 50, 100, 200 ms per message, round again", brief: "j", group: "jitter", keys: runeKeys("j", func(s *TeachScreen) {
@@ -50,7 +51,7 @@ var teachKeyTable = []binding[*TeachScreen]{
 		s.changeNet(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, true, true) })
 	})},
 	{label: "g", help: "named link: good, average, poor, none (latency, jitter, loss)", keys: runeKeys("g", (*TeachScreen).nextPreset)},
-	{label: "n", help: "a network that changes over time: each trace the server offers, then none", keys: runeKeys("n", (*TeachScreen).nextTrace)},
+	{label: "n", help: "the server's traces (networks that change over time), then none", keys: runeKeys("n", (*TeachScreen).nextTrace)},
 	{label: "p", help: "prediction for everyone: the students choose, off, on", brief: "p", group: "hold", keys: runeKeys("p", func(s *TeachScreen) { s.cycleHold(predictToggle) })},
 	{label: "r", help: "reconciliation for everyone: the students choose, off, on", brief: "r", group: "hold", keys: runeKeys("r", func(s *TeachScreen) { s.cycleHold(reconcileToggle) })},
 	{label: "i", help: "interpolation for everyone: the students choose, off, on", brief: "i", group: "hold", keys: runeKeys("i", func(s *TeachScreen) { s.cycleHold(interpolateToggle) })},
@@ -61,6 +62,9 @@ var teachKeyTable = []binding[*TeachScreen]{
 		s.change(func(t *client.Teaching) { t.LagComp = !t.LagComp })
 	})},
 	{label: "0", help: "release all: no network, the students' switches, the room's rate", keys: runeKeys("0", (*TeachScreen).releaseAll)},
+	{label: "f x", help: "projectors follow the next student (view, ghost, ledger); x: none", keys: concat(
+		runeKeys("f", (*TeachScreen).followNext), runeKeys("x", func(s *TeachScreen) { s.follow(0) }),
+	)},
 	{label: "PgUp PgDn", help: "page through the students", keys: []keyDo[*TeachScreen]{
 		{key: tcell.KeyPgUp, do: func(s *TeachScreen) { s.page(-1) }},
 		{key: tcell.KeyPgDn, do: func(s *TeachScreen) { s.page(1) }},
@@ -71,7 +75,7 @@ var teachKeyTable = []binding[*TeachScreen]{
 		{key: tcell.KeyUp, do: func(s *TeachScreen) { s.pan(0, -1) }},
 		{key: tcell.KeyDown, do: func(s *TeachScreen) { s.pan(0, 1) }},
 	}},
-	{label: "mouse", help: "click [-] [+], a hold, the preset, the trace, lag compensation, [release all]"},
+	{label: "mouse", help: "click [-] [+], holds, preset, trace, buttons; a student to follow"},
 	helpBinding[*TeachScreen](),
 	quitBinding[*TeachScreen](),
 }
@@ -103,7 +107,9 @@ const (
 // students' round trip, jitter and loss, the switches held for everyone,
 // the update rate and lag compensation), each a control, and of every
 // student with the round trip, pending inputs and corrections it last
-// reported, so that the teacher sees the class feel it. It belongs to one
+// reported, so that the teacher sees the class feel it. The teacher
+// picks the student the room's projectors follow (f, F, a click on its
+// row), marked ▸ in the list and drawn on the board as it sees itself. It belongs to one
 // goroutine: the loop of RunTeach, or a test calling HandleKey and Frame
 // in turn.
 type TeachScreen struct {
@@ -131,6 +137,13 @@ type TeachScreen struct {
 	preset, release, trace             *button
 	holds                              []*button // in the order of toggles
 	lagComp                            *checkbox
+	rows                               []*button // the class list's rows, a click follows the student
+	// chose is the student this screen last chose to follow, while the
+	// server has not said so (choosing), and chosenFrom whom the server
+	// said the room followed then: f pressed again goes on from the
+	// choice, not from the server's word of before.
+	chose, chosenFrom grid.PlayerID
+	choosing          bool
 }
 
 // NewTeachScreen returns the teacher's screen of teacher drawn on screen,
@@ -177,7 +190,7 @@ func RunTeach(screen tcell.Screen, teacher Teacher, opts Options) error {
 // Frame takes a fresh view and draws it; it shows the frame if it changed
 // anything and reports whether it did.
 func (s *TeachScreen) Frame() bool {
-	refresh(s.teacher, &s.view, &s.ended)
+	refresh(s.teacher, &s.view, &s.screenBase)
 	s.heed()
 	return s.show(s.render)
 }
@@ -327,6 +340,45 @@ func (s *TeachScreen) releaseAll() {
 	})
 }
 
+// follow has the room's projectors follow student id (0: nobody).
+func (s *TeachScreen) follow(id grid.PlayerID) {
+	if s.ended || !s.view.Connected {
+		return
+	}
+	if !s.choosing {
+		s.chosenFrom = s.view.Following
+	}
+	s.chose, s.choosing = id, true
+	s.teacher.Follow(id)
+}
+
+// following returns the student the room follows: the one this screen
+// chose, until the server says whom (it or another teacher's choice).
+func (s *TeachScreen) following() grid.PlayerID {
+	if s.choosing && s.view.Following == s.chosenFrom {
+		return s.chose
+	}
+	s.choosing = false
+	return s.view.Following
+}
+
+// followNext follows the student after the one followed in the class
+// list (the first when none is), and nobody after the last.
+func (s *TeachScreen) followNext() {
+	players := s.view.Players
+	next, now := 0, s.following()
+	for i, p := range players {
+		if p.ID == now {
+			next = i + 1
+		}
+	}
+	if next < len(players) {
+		s.follow(players[next].ID)
+		return
+	}
+	s.follow(0)
+}
+
 // page moves the list of students by a page.
 func (s *TeachScreen) page(d int) {
 	_, _, _, h := s.board.GetRect()
@@ -374,12 +426,24 @@ func (s *TeachScreen) render(screen tcell.Screen) {
 	}
 }
 
+// BoardCell returns where the last frame drew map cell p's mark (see
+// Board.Cell).
+func (s *TeachScreen) BoardCell(p grid.Pos) (x, y int, ok bool) {
+	if s.tooSmall {
+		return 0, 0, false
+	}
+	return s.board.Cell(p)
+}
+
 // title returns the top line: the server's notice if any, the title, the
 // students and the teachers, and why the connection ended if it did.
 func (s *TeachScreen) title() string {
 	adds := fmt.Sprintf("  ·  %d students", s.view.Total)
 	if t := s.view.Teaching; t != nil && t.Teachers > 1 {
 		adds += fmt.Sprintf("  ·  %d teachers", t.Teachers)
+	}
+	if name := followedName(&s.view); name != "" {
+		adds += "  ·  following " + name
 	}
 	return watchTitle(s.opts.Title, "gridlag — teaching", adds, &s.view, s.ended)
 }
@@ -495,8 +559,11 @@ func (s *TeachScreen) drawStudents(screen tcell.Screen, x, y, w, rows int) {
 	for _, p := range players {
 		nameW = max(nameW, min(textWidth(p.Name), scoreNameWidth))
 	}
-	n := putText(screen, x, y, w, fmt.Sprintf("%-*s", nameW, "Class"), styleHeading)
-	putText(screen, x+n, y, w-n, fmt.Sprintf(" %6s %4s %5s", "rtt", "pend", "corr"), styleDim)
+	n := putText(screen, x, y, w, fmt.Sprintf("%-*s", nameW+2, "Class"), styleHeading)
+	n += putText(screen, x+n, y, w-n, fmt.Sprintf(" %6s %4s %5s", "rtt", "pend", "corr"), styleDim)
+	if hint := "  f follow"; w-n >= textWidth(hint) {
+		putText(screen, x+n, y, w-n, hint, styleKey)
+	}
 	rows--
 	s.from = min(s.from, max(len(players)-rows, 0))
 	list := players[s.from:]
@@ -504,9 +571,26 @@ func (s *TeachScreen) drawStudents(screen tcell.Screen, x, y, w, rows int) {
 	if len(list) > rows {
 		list, more = list[:max(rows-1, 0)], len(list)-max(rows-1, 0)
 	}
+	names := s.board.marks(v)
+	for len(s.rows) < len(list) {
+		s.rows = append(s.rows, newButton("", nil))
+	}
 	for i, p := range list {
-		line := padText(p.Name, nameW) + " " + studentFigures(p, v)
-		putText(screen, x, y+1+i, w, line, tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
+		id := p.ID
+		s.rows[i].do = func() {
+			if id == s.following() {
+				id = 0 // a click on the followed student: nobody
+			}
+			s.follow(id)
+		}
+		s.controls.draw(screen, s.rows[i], x, y+1+i, w, 1)
+		n := putText(screen, x, y+1+i, w, names.of(p.ID, p.Name), playerStyle(p.Color, p.Bot))
+		mark := " "
+		if p.ID == v.Following {
+			mark = "▸"
+		}
+		line := mark + padText(p.Name, nameW) + " " + studentFigures(p, v)
+		putText(screen, x+n, y+1+i, w-n, line, tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
 	}
 	if more > 0 {
 		putText(screen, x, y+1+len(list), w, fmt.Sprintf("… and %d more (PgDn)", more), styleDim)

@@ -159,6 +159,44 @@ func TestTeachScreenPressesFasterThanFrames(t *testing.T) {
 	}
 }
 
+// TestTeacherChoosesWhomToFollow: f follows the first student of the
+// class list, marked ▸ there and named on the teacher's top line, and
+// the student's own top line says the projector shows it; f again the
+// next; a click on a student's row follows it, a click on it again
+// nobody; x follows nobody.
+func TestTeacherChoosesWhomToFollow(t *testing.T) {
+	r := newClassRig(t)
+	r.keys("f")
+	r.advance(time.Second)
+	r.teacherTerm.mustShow("following ada", "▸ada")
+	r.studentTerm.mustShow("on the projector: you")
+	r.keys("f")
+	r.advance(time.Second)
+	r.teacherTerm.mustShow("following bob", "▸bob")
+	r.studentTerm.mustNotShow("on the projector")
+	click := func(name string) {
+		t.Helper()
+		for y, l := range rows(r.teacherTerm.screen) {
+			if i := strings.Index(l, name+" "); i > 40 && y > 0 { // the list, not the top line
+				r.teacher.HandleMouse(tview.MouseLeftClick, tcell.NewEventMouse(len([]rune(l[:i])), y, tcell.Button1, tcell.ModNone))
+				r.advance(time.Second)
+				return
+			}
+		}
+		t.Fatalf("no %s in the class list:\n%s", name, r.teacherTerm.text())
+	}
+	click("carol")
+	r.teacherTerm.mustShow("following carol", "▸carol")
+	click("carol")
+	r.teacherTerm.mustNotShow("following")
+	r.keys("ff")
+	r.advance(time.Second)
+	r.teacherTerm.mustShow("following bob")
+	r.keys("x")
+	r.advance(time.Second)
+	r.teacherTerm.mustNotShow("following")
+}
+
 // TestTeachHelpHasTheTeachersLegend: the teacher's ? explains the
 // teacher's screen (the room's board, the class rows, a held switch),
 // not a player's view: no "you", no ghost, no corrected prediction.

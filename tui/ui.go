@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"io"
 	"time"
 
@@ -60,12 +61,20 @@ type UI struct {
 	keys   *textLine
 
 	winner banner // the last round's winner, over the board for a while
+	names  marks  // the room's marks, the board's and the scoreboard's
 
 	// flash is why the player's last press of a switch changed nothing
 	// (the teacher holds it), on the top line until flashUntil.
 	flash      string
 	flashUntil time.Duration
+	// renamed: the player was told the server gave it another name than
+	// the one it asked for.
+	renamed bool
 }
+
+// renameTime is how long the top line says the player plays under
+// another name than the one it asked for.
+const renameTime = 10 * time.Second
 
 // flashTime is how long the top line says why a switch did not change.
 const flashTime = 3 * time.Second
@@ -85,6 +94,20 @@ func (u *UI) say(why string, now time.Duration) {
 	u.flash, u.flashUntil = why, now+flashTime
 }
 
+// tellRenamed says on the top line, once, for renameTime, that the
+// server gave the player another name than the one it asked for (a
+// player of that name is in the room), and the mark the others' screens
+// show it by.
+func (u *UI) tellRenamed() {
+	v := &u.view
+	if u.renamed || v.AskedName == "" || v.Me == 0 {
+		return
+	}
+	u.renamed = true
+	u.flash = fmt.Sprintf("%s is taken here: you play as %s, marked %s on the others' screens", v.AskedName, v.Name, u.names.of(v.Me, v.Name))
+	u.flashUntil = v.Now + renameTime
+}
+
 // flashing reports whether the top line says why a switch did not change.
 func (u *UI) flashing() bool { return u.flash != "" && u.view.Now < u.flashUntil }
 
@@ -96,6 +119,7 @@ func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 	view := func() *client.View { return &u.view }
 	u.board = NewBoard(view)
 	u.panel = NewPanel(s, view)
+	u.board.names, u.panel.names = &u.names, &u.names
 	u.panel.said = func(why string) { u.say(why, u.view.Now) }
 	u.panel.flash = func() string {
 		if u.flashing() {
@@ -140,7 +164,10 @@ func (u *UI) Frame() bool {
 func (u *UI) refresh() {
 	prev := u.view
 	u.view = u.session.View()
-	u.winner.note(&prev, &u.view)
+	u.began = u.began || u.view.Connected
+	u.names.takeView(&u.view)
+	u.tellRenamed()
+	u.winner.note(prev.Round, u.view.Round, u.view.LastWinner, u.view.Now)
 	select {
 	case <-u.session.Done():
 		u.ended = true
@@ -216,6 +243,9 @@ func (u *UI) titleText(width int) string {
 		notice = u.flash
 	case u.view.Teaching != nil:
 		notice = TeachingLine(u.view.Teaching)
+		if u.view.Me != 0 && u.view.Following == u.view.Me {
+			notice = "on the projector: you  ·  " + notice
+		}
 	}
 	if notice != "" {
 		// The operator's notice (e.g. a restart) or the connection's state
@@ -288,21 +318,29 @@ func (u *UI) nextChange() time.Duration {
 		v.Beam != nil || v.Frozen) {
 		return FrameInterval // with an overlay open, none of it shows
 	}
-	var next time.Duration
-	if v.Round > 0 && v.RoundLeft > 0 {
-		next = v.RoundLeft % time.Second // clockText rounds up
-		if next == 0 {
-			next = time.Second
-		}
-	}
-	if u.winner.shown(v.Now) && (next == 0 || u.winner.until-v.Now < next) {
-		next = u.winner.until - v.Now
-	}
+	next := roundNext(v.Round, v.RoundLeft, &u.winner, v.Now)
 	if u.flashing() && (next == 0 || u.flashUntil-v.Now < next) {
 		next = u.flashUntil - v.Now
 	}
 	if graph := u.tools.nextChange(); graph > 0 && (next == 0 || graph < next) {
 		next = graph
+	}
+	return next
+}
+
+// roundNext returns how soon a round's clock (round, left) shows its
+// next second or the winner's banner comes down, at now, whichever is
+// first; 0 for neither.
+func roundNext(round int, left time.Duration, winner *banner, now time.Duration) time.Duration {
+	var next time.Duration
+	if round > 0 && left > 0 {
+		next = left % time.Second // clockText rounds up
+		if next == 0 {
+			next = time.Second
+		}
+	}
+	if winner.shown(now) && (next == 0 || winner.until-now < next) {
+		next = winner.until - now
 	}
 	return next
 }

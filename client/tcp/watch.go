@@ -5,6 +5,8 @@ import (
 	"net"
 
 	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/internal/notify"
 )
 
 // Watch is a spectator connected to a gridlag server over TCP: it runs a
@@ -49,7 +51,15 @@ func (w *Watch) View() client.WorldView {
 // them then.
 func (w *Watch) Teach(t client.Teaching) {
 	w.with(func() { w.d.Teach(w.now(), t) })
-	signal(w.wake)
+	notify.Poke(w.wake)
+}
+
+// Follow follows student id (0: nobody), as the room's teacher (see
+// Teach): the server tells the room, and View().Following and Sight show
+// it then.
+func (w *Watch) Follow(id grid.PlayerID) {
+	w.with(func() { w.d.Follow(w.now(), id) })
+	notify.Poke(w.wake)
 }
 
 // Close says Bye at once, closes the socket and waits for the

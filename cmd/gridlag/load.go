@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"gridlag/internal/cli"
+	"gridlag/internal/names"
 	"gridlag/ops/loadgen"
-	"gridlag/protocol"
 )
 
 var loadCommand = &command{name: "load", args: "HOST:PORT", usage: "[flags]", most: 1,
@@ -43,7 +43,7 @@ func loadBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 		if o.Addr, err = serverArg(fs, o.Addr, args); err != nil {
 			return err
 		}
-		if err := protocol.CheckPlayerName(fmt.Sprintf("%s-%d", o.NamePrefix, o.N), true); err != nil {
+		if err := names.CheckPlayer(fmt.Sprintf("%s-%d", o.NamePrefix, o.N), true); err != nil {
 			return fs.Errorf("-name %q: the players' names (%s-1 to %s-%d): %w", o.NamePrefix, o.NamePrefix, o.NamePrefix, o.N, err)
 		}
 		if o.Rooms > o.N {

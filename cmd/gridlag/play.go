@@ -17,9 +17,9 @@ import (
 	"gridlag/client/tcp"
 	"gridlag/front"
 	"gridlag/internal/cli"
+	"gridlag/internal/names"
 	"gridlag/lab/record"
 	"gridlag/ops/host"
-	"gridlag/protocol"
 	"gridlag/tui"
 )
 
@@ -103,7 +103,7 @@ func (f *terminalFlags) check() error {
 	if err := (front.Mode{Kind: f.kind, Room: f.room}).Check(); err != nil {
 		return fmt.Errorf("-%w", err) // -room "NAME": what is wrong with it
 	}
-	if err := protocol.CheckPlayerName(f.player.Name, false); err != nil {
+	if err := names.CheckPlayer(f.player.Name, false); err != nil {
 		return fmt.Errorf("-name %q: %w", f.player.Name, err)
 	}
 	return nil

@@ -359,29 +359,20 @@ func TestCraftedRecordingsInLittleMemory(t *testing.T) {
 	first := size - 4 - end - 5*events
 	updates := filepath.Join(dir, "updates.rec")
 	craftUpdates(t, presses, updates, first, events, size)
-	// The child's maxrss counts this process's peak resident set too
-	// (Linux keeps the high-water mark of the memory an exec leaves, here
-	// this process's): the figure is an upper bound, and this process
-	// never holds the files.
 	for _, c := range []struct{ path, says string }{
 		{updates, fmt.Sprintf("recording refused: damaged: event 1 at byte %d: update by Player 1, which a scenario recording does not hold", first)},
 		{presses, "a replay plays at most 1000000 states and actions: its run would take 12600000 presses"},
 	} {
-		cmd := exec.Command(bin, "replay", c.path, "-json")
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err = cmd.Run()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
-			t.Fatalf("%s: %v (%s), want exit status 2", c.path, err, stderr.String())
+		stdout, stderr, code, kb := runMeasured(t, bin, "replay", c.path, "-json")
+		if code != 2 {
+			t.Fatalf("%s: exit status %d (%s), want 2", c.path, code, stderr)
 		}
-		if want := "gridlag: " + c.path + ": " + c.says + "\n"; stderr.String() != want {
-			t.Fatalf("said %q, want %q", stderr.String(), want)
+		if want := "gridlag: " + c.path + ": " + c.says + "\n"; stderr != want {
+			t.Fatalf("said %q, want %q", stderr, want)
 		}
-		kb := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
 		t.Logf("%s: refused with a peak RSS of %d MB", filepath.Base(c.path), kb>>10)
-		if kb > limitKB || stdout.Len() > 0 {
-			t.Fatalf("%s: a peak RSS of %d MB (at most %d), printed %d bytes", c.path, kb>>10, limitKB>>10, stdout.Len())
+		if kb > limitKB || len(stdout) > 0 {
+			t.Fatalf("%s: a peak RSS of %d MB (at most %d), printed %d bytes", c.path, kb>>10, limitKB>>10, len(stdout))
 		}
 	}
 }

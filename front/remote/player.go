@@ -1,8 +1,11 @@
 package remote
 
 import (
+	"context"
 	"crypto/sha256"
+	"errors"
 	"net"
+	"runtime/debug"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -58,4 +61,22 @@ type Player struct {
 func FingerprintColor(fingerprint string) uint8 {
 	sum := sha256.Sum256([]byte("gridlag key colour\x00" + fingerprint))
 	return sum[0]%protocol.NumColors + 1
+}
+
+// Handler runs one remote session (Options.Handler of sshd and web). It
+// must return soon after ctx is done or after the screen reports an error
+// event, and must leave the screen finalised (Fini) if it initialised it;
+// the front end finalises it otherwise.
+type Handler func(ctx context.Context, p *Player) error
+
+// Run runs h for p; a panic is one session's failure, not the server's:
+// it is logged with its stack and returned as an error.
+func (h Handler) Run(ctx context.Context, p *Player) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.Log.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
+			err = errors.New("internal error")
+		}
+	}()
+	return h(ctx, p)
 }

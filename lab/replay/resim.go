@@ -9,6 +9,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/internal/names"
 	"gridlag/lab/record"
 	"gridlag/lab/scenario"
 	"gridlag/protocol"
@@ -137,7 +138,7 @@ func resimulate(rec *record.Recording, c Changes) (*started, error) {
 	if tr == nil {
 		cfg.Player.TraceAt = 0
 	}
-	if protocol.CheckPlayerName(cfg.Player.Name, false) != nil {
+	if names.CheckPlayer(cfg.Player.Name, false) != nil {
 		cfg.Player.Name = "you"
 	}
 	for call := range callsOf(rec).all() {
@@ -179,7 +180,7 @@ func resimulate(rec *record.Recording, c Changes) (*started, error) {
 func (s *seen) puppet(id grid.PlayerID, m *grid.Map, moveTime time.Duration, taken []grid.Pos, player string) (scenario.Player, bool) {
 	cells := s.cells[id]
 	name := s.names[id]
-	if protocol.CheckPlayerName(name, false) != nil || name == player || name == "" {
+	if names.CheckPlayer(name, false) != nil || name == player || name == "" {
 		name = fmt.Sprintf("player %d", id)
 	}
 	p := scenario.Player{Name: name, Start: cells[0].pos}

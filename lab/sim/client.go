@@ -5,6 +5,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/internal/notify"
 	"gridlag/protocol"
 	"gridlag/server/world"
 )
@@ -77,10 +78,7 @@ func (c *Client) noted(n client.Note) {
 			c.w.emit(Event{T: t, Client: c, Kind: Closed, Err: n.Err})
 		}
 	}
-	select {
-	case c.changed <- struct{}{}:
-	default:
-	}
+	notify.Poke(c.changed)
 }
 
 // end marks the client gone and its session done.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/internal/notify"
 	"gridlag/protocol"
 	"gridlag/server/hub"
 	"gridlag/server/world"
@@ -12,7 +14,8 @@ import (
 // Watcher is a spectator's driver (client.SpectatorDriver, the code a
 // TCP spectator runs) on a simulated link to the world's server: with
 // client.Options.Teach, a teacher, who sets the network of its room
-// (Teach) and is shown its students' reports.
+// (Teach), follows one student (Follow) and is shown its students'
+// reports.
 type Watcher struct {
 	w      *World
 	id     world.ConnID
@@ -40,10 +43,7 @@ func (w *World) Watch(name string, opts client.Options, named bool) *Watcher {
 		if n.Kind == client.Entered && n.Phase == client.Closed {
 			v.end()
 		}
-		select {
-		case v.changed <- struct{}{}:
-		default:
-		}
+		notify.Poke(v.changed)
 	})
 	w.nextConn++
 	v.id = w.nextConn
@@ -88,6 +88,13 @@ func (v *Watcher) Teach(t client.Teaching) {
 	v.w.mu.Lock()
 	defer v.w.mu.Unlock()
 	v.d.Teach(v.w.now, t)
+}
+
+// Follow follows student id (0: nobody), as a teacher's screen does.
+func (v *Watcher) Follow(id grid.PlayerID) {
+	v.w.mu.Lock()
+	defer v.w.mu.Unlock()
+	v.d.Follow(v.w.now, id)
 }
 
 // Close says Bye at once and ends the connection, as a TCP spectator

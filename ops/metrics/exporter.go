@@ -28,6 +28,7 @@ type Exporter struct {
 	bytesOut  prometheus.Counter
 	writes    prometheus.Counter
 	written   prometheus.Counter
+	skipped   prometheus.Counter
 	refused   *prometheus.CounterVec
 	left      *prometheus.CounterVec
 }
@@ -56,6 +57,9 @@ func New() *Exporter {
 		written: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gridlag_socket_written_bytes_total", Help: "Bytes the clients' sockets took.",
 		}),
+		skipped: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gridlag_states_skipped_total", Help: "States not sent to clients behind, which get the newest as a full picture once they caught up.",
+		}),
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gridlag_refusals_total", Help: "Connections refused before they joined or watched, by kind of reason.",
 		}, []string{"reason"}),
@@ -68,7 +72,7 @@ func New() *Exporter {
 		e.left.WithLabelValues(k)
 	}
 	e.reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector(),
-		e.tick, e.framesOut, e.bytesOut, e.writes, e.written, e.refused, e.left)
+		e.tick, e.framesOut, e.bytesOut, e.writes, e.written, e.skipped, e.refused, e.left)
 	return e
 }
 
@@ -109,6 +113,13 @@ func (e *Exporter) Sent(frames, bytes int) {
 func (e *Exporter) Wrote(writes, bytes int) {
 	e.writes.Add(float64(writes))
 	e.written.Add(float64(bytes))
+}
+
+// Skipped implements server.Metrics.
+func (e *Exporter) Skipped(states int) {
+	if states > 0 {
+		e.skipped.Add(float64(states))
+	}
 }
 
 // Refused implements server.Metrics.

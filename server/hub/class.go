@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"gridlag/grid"
 	"gridlag/internal/link"
 	"gridlag/protocol"
 	"gridlag/server/world"
@@ -28,6 +29,14 @@ import (
 // the teachers are sent each Report as a Class. When the room's last
 // teacher leaves, everything the class set is undone and every client is
 // told so (a Conditions with Teachers 0).
+//
+// From protocol version 6 a teacher may follow one student of the room
+// (Follow): every client of version 6 in the room is told whom (and a
+// spectator or a student who comes later too); the student it names
+// tells what only it sees of itself (Sight), which the room's
+// spectators and teachers of version 6 are sent as a Followed, the last
+// one also to a spectator who comes. A student who leaves is followed no
+// more, nor is anyone once the last teacher left.
 
 // class is the teaching of one room.
 type class struct {
@@ -42,6 +51,10 @@ type class struct {
 	traceStart time.Duration
 	ref        *link.Link[struct{}, struct{}]
 	told       int
+	// follow is the student the teachers follow (protocol version 6), 0
+	// for nobody, and sight its last Sight, for a spectator who comes.
+	follow grid.PlayerID
+	sight  *protocol.Followed
 }
 
 // MaxJitterMS is the most jitter a teacher may set, in milliseconds: the
@@ -67,6 +80,10 @@ func (h *Hub) teachRefusal(c *conn, m protocol.Message) *protocol.Error {
 		if !c.teacher {
 			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "conditions refused: only a teacher of the room may set its network"}
 		}
+	case *protocol.Follow:
+		if !c.teacher {
+			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "follow refused: only a teacher of the room may choose whom it follows"}
+		}
 	}
 	return nil
 }
@@ -89,6 +106,13 @@ func (h *Hub) classMessage(now time.Duration, c *conn, m protocol.Message) bool 
 	switch v := m.(type) {
 	case *protocol.Conditions:
 		h.setConditions(now, r, c, *v)
+	case *protocol.Follow:
+		h.setFollow(r, c, v.ID)
+	case *protocol.Sight:
+		if !c.player {
+			return false // the world refuses it, as any message out of place
+		}
+		h.relaySight(r, c, v)
 	case *protocol.Report:
 		if !c.player {
 			return false // the world refuses it, as any message out of place
@@ -124,8 +148,13 @@ func (h *Hub) entered(now time.Duration, c *conn) {
 	case c.player:
 		h.network(c, r)
 		h.tellConditions(c, r)
+		h.tellFollow(c, r)
 	case c.spectator:
 		h.tellConditions(c, r)
+		h.tellFollow(c, r)
+		if s := r.class.sight; s != nil && c.version >= protocol.FollowSince {
+			h.sendLater(c.id, s)
+		}
 	}
 }
 
@@ -158,6 +187,10 @@ func (h *Hub) startTeaching(now time.Duration, r *room, c *conn) {
 	} else {
 		for _, t := range r.class.teachers {
 			h.tellConditions(t, r) // how many teachers there are
+		}
+		h.tellFollow(c, r)
+		if s := r.class.sight; s != nil && c.version >= protocol.FollowSince {
+			h.sendLater(c.id, s)
 		}
 	}
 	students := make([]protocol.Student, 0, len(r.class.reports))
@@ -231,6 +264,11 @@ func (h *Hub) leaveClass(now time.Duration, c *conn) {
 		return
 	}
 	delete(r.class.reports, c.id)
+	if c.player && r.class.follow != 0 {
+		if id, ok := r.core.Player(c.id); ok && id == r.class.follow {
+			h.setFollow(r, c, 0) // the followed student left
+		}
+	}
 	if !c.teacher {
 		return
 	}
@@ -254,12 +292,16 @@ func (h *Hub) dismiss(now time.Duration, r *room, last *conn) {
 		r.core.SetRate(now, cfg.Rate)
 	}
 	r.core.SetLagComp(cfg.LagComp)
+	followed := r.class.follow != 0
 	r.class = nil
 	for _, o := range h.roomConns(r) {
 		if o.net != nil {
 			o.net.set(protocol.Conditions{}, nil, 0)
 		}
 		h.tellConditions(o, r)
+		if followed && o.version >= protocol.FollowSince {
+			h.sendLater(o.id, &protocol.Follow{}) // nobody followed any more
+		}
 	}
 	h.touch(r)
 	h.notes = append(h.notes, Note{Kind: NoteTeach, Conn: last.id, Host: last.from.Host, Room: r.name, Reason: "the last teacher left: the room's network and switches are the students' again"})
@@ -372,6 +414,57 @@ func (h *Hub) stepTraces(now time.Duration) {
 			r.core.Ping(now)
 			h.touch(r)
 		}
+	}
+}
+
+// setFollow makes r's class follow student id (0: nobody), as c (a
+// teacher, or the followed student leaving) asked: a student not in the
+// room is nobody. Every client of version 6 in the room is told.
+func (h *Hub) setFollow(r *room, c *conn, id grid.PlayerID) {
+	name, ok := r.core.Name(id)
+	if !ok {
+		id = 0
+	}
+	if id == r.class.follow {
+		return
+	}
+	r.class.follow, r.class.sight = id, nil
+	for _, o := range h.roomConns(r) {
+		if o.version >= protocol.FollowSince && (o.player || o.spectator) {
+			h.sendLater(o.id, &protocol.Follow{ID: id})
+		}
+	}
+	why := "follows nobody"
+	if id != 0 {
+		why = fmt.Sprintf("follows %s (player %d)", name, id)
+	}
+	h.notes = append(h.notes, Note{Kind: NoteTeach, Conn: c.id, Host: c.from.Host, Room: r.name, Reason: why})
+}
+
+// relaySight sends the Sight of c, a player of r, to the room's
+// spectators and teachers of version 6, if the class follows it; else
+// it is nothing (it left before the student heard the teacher moved on).
+func (h *Hub) relaySight(r *room, c *conn, s *protocol.Sight) {
+	if r.class == nil || r.class.follow == 0 {
+		return
+	}
+	if id, ok := r.core.Player(c.id); !ok || id != r.class.follow {
+		return
+	}
+	f := &protocol.Followed{ID: r.class.follow, Sight: *s}
+	r.class.sight = f
+	for _, o := range h.roomConns(r) {
+		if o.spectator && o.version >= protocol.FollowSince {
+			h.sendLater(o.id, f)
+		}
+	}
+}
+
+// tellFollow tells c, of room r, whom the class follows, if anyone and if
+// it speaks version 6.
+func (h *Hub) tellFollow(c *conn, r *room) {
+	if r.class != nil && r.class.follow != 0 && c.version >= protocol.FollowSince {
+		h.sendLater(c.id, &protocol.Follow{ID: r.class.follow})
 	}
 }
 

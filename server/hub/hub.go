@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"gridlag/internal/limit"
 	"gridlag/protocol"
 	"gridlag/server/world"
 )
@@ -30,12 +31,12 @@ type Hub struct {
 
 	// Admission, per address (admit.go).
 	players    addrCount      // joined players per address
-	joins      *addrRate      // Hello, Spectate and Resume
-	roomOpens  *addrRate      // new rooms
+	joins      *limit.PerKey  // Hello, Spectate and Resume
+	roomOpens  *limit.PerKey  // new rooms
 	roomsBy    map[string]int // open rooms by the address that opened them
-	lobby      *addrRate      // room lists, per address
-	lobbyAll   *addrRate      // room lists, all addresses together ("")
-	lobbySpare *addrRate      // room lists for addresses that asked for none lately, past lobbyAll
+	lobby      *limit.PerKey  // room lists, per address
+	lobbyAll   *limit.PerKey  // room lists, all addresses together ("")
+	lobbySpare *limit.PerKey  // room lists for addresses that asked for none lately, past lobbyAll
 	swept      time.Duration  // when the rates last forgot the addresses done with them
 	list       roomList       // the room list, built once per change
 
@@ -110,12 +111,12 @@ func New(now time.Duration, opts Options) *Hub {
 		conns:      make(map[world.ConnID]*conn),
 		gone:       make(map[world.ConnID]*conn),
 		players:    addrCount{hosts: make(map[world.ConnID]string), count: make(map[string]int)},
-		joins:      newAddrRate(time.Second/time.Duration(opts.JoinRate), JoinBurst*opts.JoinRate),
-		roomOpens:  newAddrRate(time.Minute/time.Duration(opts.RoomRate), opts.RoomRate),
+		joins:      limit.NewPerKey(limit.PerSecond(opts.JoinRate, JoinBurst*opts.JoinRate)),
+		roomOpens:  limit.NewPerKey(limit.Rate{Burst: opts.RoomRate, Every: time.Minute / time.Duration(opts.RoomRate)}),
 		roomsBy:    make(map[string]int),
-		lobby:      newAddrRate(time.Second/time.Duration(opts.LobbyRate), LobbyBurst*opts.LobbyRate),
-		lobbyAll:   newAddrRate(time.Second/time.Duration(opts.LobbyRateTotal), LobbyBurst*opts.LobbyRateTotal),
-		lobbySpare: newAddrRate(time.Second/time.Duration(max(opts.LobbyRateTotal/10, 1)), LobbyBurst*max(opts.LobbyRateTotal/10, 1)),
+		lobby:      limit.NewPerKey(limit.PerSecond(opts.LobbyRate, LobbyBurst*opts.LobbyRate)),
+		lobbyAll:   limit.NewPerKey(limit.PerSecond(opts.LobbyRateTotal, LobbyBurst*opts.LobbyRateTotal)),
+		lobbySpare: limit.NewPerKey(limit.PerSecond(max(opts.LobbyRateTotal/10, 1), LobbyBurst*max(opts.LobbyRateTotal/10, 1))),
 		swept:      now,
 		pingFirst:  now + opts.PingInterval,
 		pingEvery:  opts.PingInterval,
@@ -253,6 +254,14 @@ func (h *Hub) dispatch(now time.Duration, c *conn, m protocol.Message) {
 // world.Core.Drop). An unknown or ended connection is ignored.
 func (h *Hub) Disconnect(now time.Duration, id world.ConnID, reason string) {
 	h.end(now, id, reason, (*world.Core).Drop)
+}
+
+// Resync makes the next State to connection id a full picture of its
+// area (world.Core.Resync): the adapter skipped States it could not take.
+func (h *Hub) Resync(id world.ConnID) {
+	if c := h.conns[id]; c != nil && c.room != nil {
+		c.room.core.Resync(id)
+	}
 }
 
 // Close ends connection id on the server's account at now, for reason (a

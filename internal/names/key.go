@@ -1,17 +1,49 @@
-package protocol
+// Package names is how players' names are compared: Key folds names that
+// look alike (case, compatibility forms, Unicode's confusables) to one
+// key, which the game server holds unique among the players of a room,
+// and CheckPlayer is protocol.CheckName for the name a player joins with,
+// which keeps names that look like a bot's for bots. The table of
+// look-alikes (confusables_table.go, 6,565 entries) and
+// golang.org/x/text live here, so that the wire's package, protocol, and
+// what imports only it (a load generator) carry neither.
+package names
 
 //go:generate go run gen_confusables.go
 
 import (
+	"errors"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
+
+	"gridlag/protocol"
 )
 
-// NameKey returns the key names are compared by, so that two names that
+// ErrBot is CheckPlayer's error for a human's name that looks like a
+// bot's.
+var ErrBot = errors.New(`name is reserved for bots (it starts with "bot", or something that looks like it, and no letter follows)`)
+
+// CheckPlayer is protocol.CheckName for the name a player joins with; bot
+// says whether the player says they are a bot (Hello.Bot). gridlag's bots
+// are named bot-1, bot-2, ... (the bot package's default prefix), and
+// such names are reserved for bots, so that a human can be told apart
+// from one: a human's name may not start with "bot", in any case, or
+// anything that looks like it (Key), unless a letter follows ("bot",
+// "bot-1", "Bot_2", "BOT 3", "bоt-1" with a Cyrillic о and "ｂｏｔ-1" are
+// refused, "botanist" and "robot" are not).
+func CheckPlayer(name string, bot bool) error {
+	if err := protocol.CheckName(name); err != nil {
+		return err
+	}
+	if !bot && reservedForBots(name) {
+		return ErrBot
+	}
+	return nil
+}
+
+// Key returns the key names are compared by, so that two names that
 // look alike have the same key: "bot-1", "BOT-1", "bоt-1" (a Cyrillic о),
 // "ｂｏｔ-1" (fullwidth) and "b0t-1" all have the key of "bot-1". It is
 // the name's compatibility form (NFKC: fullwidth, ligatures and styled
@@ -20,7 +52,7 @@ import (
 // by their prototype, from confusables.txt), case-folded, and the
 // skeleton again (so that "I" and "l", "O" and "0" meet). A key is for
 // comparing only, never for showing: it mixes scripts at will.
-func NameKey(name string) string {
+func Key(name string) string {
 	return skeleton(foldCase.String(skeleton(norm.NFKC.String(name))))
 }
 
@@ -60,36 +92,12 @@ func reservedForBots(name string) bool {
 	return bareKey(s) == "bot"
 }
 
-// bareKey is s's NameKey without its combining marks.
+// bareKey is s's Key without its combining marks.
 func bareKey(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.Is(unicode.M, r) {
 			return -1
 		}
 		return r
-	}, NameKey(s))
-}
-
-// MaxNameMarks is the most combining marks a name may stack on one
-// character: enough for the scripts that stack them (a Vietnamese vowel
-// in decomposed form has two, a Devanagari syllable up to three), not for
-// "heavy" names whose marks spill over the lines around them.
-const MaxNameMarks = 3
-
-// heavyMarks reports whether s stacks more than MaxNameMarks combining
-// marks on one character.
-func heavyMarks(s string) bool {
-	run := 0
-	for len(s) > 0 {
-		r, n := utf8.DecodeRuneInString(s)
-		s = s[n:]
-		if !unicode.Is(unicode.M, r) {
-			run = 0
-			continue
-		}
-		if run++; run > MaxNameMarks {
-			return true
-		}
-	}
-	return false
+	}, Key(s))
 }

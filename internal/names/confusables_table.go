@@ -4,7 +4,7 @@
 // The data is Unicode's: © Unicode, Inc., distributed under the Unicode
 // License (https://www.unicode.org/terms_of_use.html).
 
-package protocol
+package names
 
 // confusablesVersion is the version of confusables.txt the table is from.
 const confusablesVersion = "17.0.0"

@@ -1,11 +1,11 @@
 //go:build ignore
 
-// gen_confusables writes confusables_table.go, the table NameKey folds
+// gen_confusables writes confusables_table.go, the table Key folds
 // look-alike characters with, from Unicode's confusables.txt (Unicode
 // Technical Standard #39, Unicode Security Mechanisms). Run it with go
 // generate in this directory:
 //
-//	go generate ./protocol                        # fetches the latest
+//	go generate ./internal/names                  # fetches the latest
 //	go run gen_confusables.go -src confusables.txt  # from a copy
 package main
 
@@ -112,7 +112,7 @@ func generate(data []byte) ([]byte, error) {
 // The data is Unicode's: © Unicode, Inc., distributed under the Unicode
 // License (https://www.unicode.org/terms_of_use.html).
 
-package protocol
+package names
 
 // confusablesVersion is the version of confusables.txt the table is from.
 const confusablesVersion = %q
