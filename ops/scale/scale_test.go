@@ -100,17 +100,23 @@ func TestThousandBotsAndTheirFigures(t *testing.T) {
 	if l.Up() || l.Bots() != most {
 		t.Fatalf("after the last step: Up went on, or %d bots, want %d", l.Bots(), most)
 	}
-	for _, areas := range []bool{true, false} {
+	var perPlayer [2]float64 // bytes per player per second, areas on and off
+	for i, areas := range []bool{true, false} {
 		l.SetAreas(areas)
-		compare(t, l, areas, most)
+		perPlayer[i] = compare(t, l, areas, most).BytesPerPlayer()
+	}
+	// Each State tells of every player: more than twice the bytes (ten
+	// times more at 1,000 on a 2-core machine).
+	if perPlayer[1] < 2*perPlayer[0] {
+		t.Errorf("bytes per player per second: %.0f with areas of interest, %.0f without; want more than twice as many without", perPlayer[0], perPlayer[1])
 	}
 }
 
 // compare reads the panel's figures over an interval of at least 60
 // ticks, each end of it bracketed by two scrapes of /metrics between
-// which the server did not tick (else it tries again), and holds each
-// figure to the scrapes' within 5 %.
-func compare(t *testing.T, l *Lab, areas bool, bots int) {
+// which the server did not tick (else it tries again), holds each
+// figure to the scrapes' within 5 % and returns the panel's.
+func compare(t *testing.T, l *Lab, areas bool, bots int) Figures {
 	t.Helper()
 	url := l.MetricsURL()
 	// A first interval lets the switch take effect: the Joins of the
@@ -152,6 +158,7 @@ func compare(t *testing.T, l *Lab, areas bool, bots int) {
 			t.Errorf("areas %v: %s: the panel says %.4g, /metrics %.4g: more than 5 %% apart", areas, c.what, c.got, c.want)
 		}
 	}
+	return f
 }
 
 // waitTicks waits until the server has ticked n times since from.
