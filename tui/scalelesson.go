@@ -16,7 +16,7 @@ const scaleLesson = "Every bot walks at the speed limit, and the server sends ea
 	"{big.bots} bots cost {on.bytes} each, where {small.bots} cost {small.bytes}, and a tick took {on.tick}. " +
 	"Turned off, every State tells of all {big.bots}: {off.bytes} each, {ratio} times as much, " +
 	"ticks of {off.tick} and {off.rss} of memory against {on.rss}. " +
-	"Without areas, what each player receives grows with the crowd, so the server's work grows with its square: that is why areas of interest exist. " +
+	"Without areas, what each player receives grows with the crowd, so what the server sends grows with its square: that is why areas of interest exist. " +
 	"A tick every {tick} is the budget: where the ticks take longer, the server falls behind, and that is this machine's limit."
 
 // scaleLessonWaiting is the lesson before the run has its numbers.
