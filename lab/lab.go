@@ -58,6 +58,7 @@ func New(cfg Config, wall func() time.Time) (*Lab, error) {
 		if err := p.follow(cfg.Players[i].Trace, l.origin-cfg.Players[i].TraceAt); err != nil {
 			return nil, fmt.Errorf("lab: Player %d: %w", i+1, err)
 		}
+		p.in0, p.out0 = p.Bytes()
 	}
 	l.world.Trace(l.record)
 	l.world.PingEvery(PingInterval)

@@ -84,7 +84,7 @@ type baser interface{ base() *screenBase }
 // reports whether it did. The widgets render draws through controls take
 // the mouse until the next frame.
 func (b *screenBase) show(render func(screen tcell.Screen)) bool {
-	b.tools.take()
+	b.tools.take(b.opts.Clock.Now())
 	return b.present.present(func(screen tcell.Screen) {
 		b.controls.reset()
 		render(screen)

@@ -69,6 +69,7 @@ var keyTable = []binding[*UI]{
 	)},
 	smoothBinding[*UI](),
 	instrumentBinding[*UI](),
+	{label: "o", help: "what a move costs the wire: game, terminal, SSH/WebSocket, TCP/IP", keys: runeKeys("o", func(u *UI) { u.tools.toggle(wireView) })},
 	{label: "mouse", help: "click or drag the latency slider; click a toggle"},
 	helpBinding[*UI](),
 	quitBinding[*UI](),

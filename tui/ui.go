@@ -11,6 +11,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/internal/wire"
 )
 
 // FrameInterval is the shortest time between two frames: the interface
@@ -41,6 +42,11 @@ type Options struct {
 	// Clock paces the frames and the end-of-session grace. Nil is the
 	// real clock.
 	Clock Clock
+	// Wire, if set, counts what the player's connection carries, layer
+	// by layer (the front end's and the game client's counters): the
+	// wire overlay (key o) shows what a move costs it. Nil: the overlay
+	// says there is nothing to count (the lab's network is simulated).
+	Wire *wire.Meter
 }
 
 // UI is the interface of one session on one screen: the title line, a
@@ -132,6 +138,7 @@ func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 	u.status = newTextLine(func(w int) string { return statusLine(&u.view, w) }, styleText)
 	u.keys = newTextLine(func(int) string { return bottomLine() }, styleDim)
 	u.tools.players = []client.Session{s}
+	u.tools.wire.meter = u.opts.Wire
 	return u
 }
 

@@ -58,7 +58,7 @@ func TestBadFlagsSayWhatIsWrong(t *testing.T) {
 		{[]string{"-max-rooms", "0"}, "-max-rooms 0: out of range (1 to 1024)"},
 		{[]string{"load", "-connect", "h:1", "-n", "10", "-rooms", "20"}, "-rooms 20: more rooms than the 10 players"},
 		{[]string{"lab", "-loss2", "101%"}, "-loss2 101%: out of range"},
-		{[]string{"lab", "-scale", "-lesson", "1"}, "-scale is a lab of its own: give it without -lesson, -lecture or -record"},
+		{[]string{"lab", "-scale", "-lesson", "1"}, "-scale is a lab of its own: give it without -lesson, -lecture, -record or -wire"},
 		{[]string{"lab", "-scale-steps", "10,5"}, "-scale-steps 10,5: steps [10 5]: each must be more than the one before, 1 to 10000"},
 		{[]string{"lab", "-scale-steps", "10,many"}, `-scale-steps 10,many: "many" is not a number of bots`},
 		{[]string{"lab", "-preset", "awful"}, `-preset awful: link: no preset named "awful" (there are good, average, poor)`},

@@ -48,6 +48,8 @@ type labFlags struct {
 	pings        bool
 	scale        bool
 	scaleSteps   []int
+	wire         bool
+	wireSSH      string
 }
 
 // lectureValue is -lecture: on its own the default lecture (Parts I-IV),
@@ -120,7 +122,9 @@ func newLabFlags(out io.Writer) *labFlags {
 	fs.Seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")
 	fs.BoolVar(&cfg.Paused, "paused", false, "start paused at t=0 (. runs the clock, n steps, Bksp starts the script again)")
 	fs.BoolVar(&f.pings, "pings", true, "show pings, pongs and scores on the strips (h hides them)")
-	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 6: Part I to IV, TCP loss, traces) or a lesson file's path")
+	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 7: Part I to IV, TCP loss, traces, a move on the wire) or a lesson file's path")
+	fs.BoolVar(&f.wire, "wire", false, "measure what a move costs the wire over TCP, SSH and the web (a real server on loopback, about 40 s), print it and exit")
+	fs.StringVar(&f.wireSSH, "wire-ssh", "ssh", "the OpenSSH client `PATH` -wire measures too, its keystroke-timing chaff on and off (\"\" for none)")
 	fs.Int(&f.printLesson, "print-lesson", 0, cli.IntRange{Lo: 0, Hi: 1 << 20}, "print built-in lesson `N`'s file, to start a lesson of your own from, and exit")
 	fs.Var(&f.lecture, "lecture", "give a lecture, several lessons in one run with an index of its parts: alone Gambetta's Parts I-IV, or -lecture FILE a lecture file")
 	fs.BoolVar(&f.printLecture, "print-lecture", false, "print the Parts I-IV lecture's file, to start a lecture of your own from, and exit")
@@ -135,8 +139,8 @@ func newLabFlags(out io.Writer) *labFlags {
 		switch {
 		case (f.lesson != "" || f.lecture.on) && f.rec.Path != "":
 			return errors.New("-record records the lab's own run, not a lesson: give -lesson, -lecture or -record, not one with another")
-		case f.scale && (f.lesson != "" || f.lecture.on || f.rec.Path != ""):
-			return errors.New("-scale is a lab of its own: give it without -lesson, -lecture or -record")
+		case f.scale && (f.lesson != "" || f.lecture.on || f.rec.Path != "" || f.wire):
+			return errors.New("-scale is a lab of its own: give it without -lesson, -lecture, -record or -wire")
 		case f.lesson != "" && f.lecture.on:
 			return errors.New("a lecture is lessons: give -lesson or -lecture, not both (a lecture file lists its lessons)")
 		}
@@ -149,6 +153,9 @@ func newLabFlags(out io.Writer) *labFlags {
 func (f *labFlags) run(args []string) error {
 	if f.scale {
 		return f.runScale(args)
+	}
+	if f.wire {
+		return measureWire(f.out, f.wireSSH)
 	}
 	l, err := f.newLab(args)
 	if err != nil || l == nil { // nil: -print-lesson printed it

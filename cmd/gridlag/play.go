@@ -18,6 +18,7 @@ import (
 	"gridlag/front"
 	"gridlag/internal/cli"
 	"gridlag/internal/names"
+	"gridlag/internal/wire"
 	"gridlag/lab/record"
 	"gridlag/ops/host"
 	"gridlag/tui"
@@ -209,9 +210,10 @@ func (f *terminalFlags) play(ctx context.Context, addr string) error {
 		direct = true
 	}
 	return front.Run(ctx, screen, front.Mode{Kind: f.kind, Room: f.room}, front.Options{
-		Addr:       addr,
-		Client:     opts,
-		Screen:     tui.Options{LogPath: path, Title: title, Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()},
+		Addr:   addr,
+		Client: opts,
+		Screen: tui.Options{LogPath: path, Title: title, Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done(),
+			Wire: wire.NewMeter(wire.FrontTCP)},
 		WatchTitle: "gridlag — spectating " + addr,
 		Direct:     direct,
 		Log:        logger,

@@ -11,6 +11,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/front"
+	"gridlag/internal/wire"
 	"gridlag/protocol"
 )
 
@@ -54,6 +55,10 @@ type Player struct {
 	// recording is and how to fetch it; "" for nothing.
 	Record    bool
 	Afterword string
+	// Wire, if set, is the session's counters of what its connection
+	// carries (the front end counts its layers, the game client the
+	// game's frames): the game's wire overlay shows them.
+	Wire *wire.Meter
 }
 
 // FingerprintColor is the colour (1 to protocol.NumColors) of a player of

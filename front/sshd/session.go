@@ -242,6 +242,9 @@ func openScreen(next sessionHandler) sessionHandler {
 			return
 		}
 		ss.tty, ss.screen, ss.termName = tty, screen, termName
+		if m := meterOf(ss); m != nil {
+			tty.Count(&m.Term)
+		}
 		next(ss)
 	}
 }
@@ -260,6 +263,8 @@ func introducePlayer(next sessionHandler) sessionHandler {
 			fp = "none"
 		}
 		p.Log = ss.log
+		p.Wire = meterOf(ss)
+		p.Wire.SetClient(ss.Context().ClientVersion())
 		ss.player = p
 		ss.log.Info("", "session start", "key", fp, "color", p.Color, "term", ss.termName,
 			"size", fmt.Sprintf("%dx%d", ss.pty.Window.Width, ss.pty.Window.Height))

@@ -14,6 +14,7 @@ import (
 
 	"gridlag/front/remote"
 	"gridlag/internal/ratelog"
+	"gridlag/internal/wire"
 	"gridlag/server/admit"
 )
 
@@ -82,6 +83,7 @@ func New(opts Options) (*Server, error) {
 		WriteTimeout:      remote.StallTimeout,
 		IdleTimeout:       opts.HandshakeTimeout,
 		MaxHeaderBytes:    16 << 10,
+		ConnContext:       withMeter,
 		ErrorLog:          stdlog.New(logWriter{s.warn}, "", 0),
 	}
 	if !pg.built {
@@ -201,7 +203,8 @@ func (s *Server) admitConn(c net.Conn) net.Conn {
 		admit.Refuse(s.warn, "web connection refused", c, admit.Refusal{Kind: connRefusals[v], Text: refusal}, nil)
 		return nil
 	}
-	return &countedConn{Conn: c, release: release}
+	counted, meter := countConn(c)
+	return &countedConn{Conn: counted, release: release, meter: meter}
 }
 
 // connRefusals are the kinds of the refusals of connections, for the
@@ -213,6 +216,7 @@ var connRefusals = map[admit.Verdict]string{admit.PoolFull: "conn_full", admit.A
 type countedConn struct {
 	net.Conn
 	release func()
+	meter   *wire.Meter // what it carries (see countConn)
 }
 
 func (c *countedConn) Close() error {

@@ -24,6 +24,7 @@ import (
 	"gridlag/grid"
 	"gridlag/internal/limit"
 	"gridlag/internal/names"
+	"gridlag/internal/wire"
 	"gridlag/protocol"
 	"gridlag/server/admit"
 )
@@ -101,6 +102,8 @@ type socket struct {
 	done     chan struct{} // closed when the session has ended
 	codeMu   sync.Mutex
 
+	meter *wire.Meter // what its connection carries, nil if not counted
+
 	// What the pings tell of the page's reading (see keepReading), in
 	// unix ns: when a ping still unanswered was sent (0 if none), and
 	// when the page last proved it read everything sent before.
@@ -133,7 +136,8 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "gridlag: this socket is for the game's own page", http.StatusForbidden)
 		return
 	}
-	so := &socket{srv: s, addr: addr, host: host, key: key, begun: time.Now(), done: make(chan struct{}), code: websocket.StatusNormalClosure}
+	so := &socket{srv: s, addr: addr, host: host, key: key, begun: time.Now(), done: make(chan struct{}), code: websocket.StatusNormalClosure,
+		meter: meterOf(r)}
 	if !s.trackSession(so) {
 		http.Error(w, "gridlag: the server is shutting down", http.StatusServiceUnavailable)
 		return
@@ -222,19 +226,22 @@ func (so *socket) run() {
 		return
 	}
 	// xterm.js is an xterm-256color.
-	tty, screen, termName, err := remote.OpenScreen(wsWriter{so.c}, remote.FallbackTerm, h.Cols, h.Rows, so.log)
+	tty, screen, termName, err := remote.OpenScreen(wsWriter{so.c, so.meter}, remote.FallbackTerm, h.Cols, h.Rows, so.log)
 	if err != nil {
 		so.finish(ending{Reason: "the server cannot drive your terminal", Status: 1}, websocket.StatusInternalError)
 		return
 	}
 	so.tty = tty
+	if so.meter != nil {
+		tty.Count(&so.meter.Term)
+	}
 	ctx, cancel := context.WithCancel(s.life.Ctx)
 	defer cancel()
 	so.cancel = cancel
 	context.AfterFunc(ctx, so.tty.End)
 	identity := identityOf(h.ID)
 	p := &remote.Player{Screen: screen, User: h.Name, Fingerprint: identity, Color: remote.FingerprintColor(identity),
-		RemoteAddr: so.addr, Mode: rt, Joined: so.joined, Log: so.log}
+		RemoteAddr: so.addr, Mode: rt, Joined: so.joined, Log: so.log, Wire: so.meter}
 	if !rt.Plays() {
 		p.Fingerprint, p.Color = "", 0
 	} else {
@@ -429,6 +436,7 @@ func (so *socket) readHello() (hello, error) {
 		so.c.CloseNow()
 	})
 	typ, data, err := so.c.Read(context.Background())
+	so.payload(len(data), 0)
 	if !timer.Stop() {
 		<-told
 		return h, errLate
@@ -490,6 +498,7 @@ func (so *socket) readLoop(pw *io.PipeWriter, resize *remote.Resizer[size]) {
 	var msgs grid.Limiter
 	for {
 		typ, data, err := so.c.Read(context.Background())
+		so.payload(len(data), 0)
 		if err != nil {
 			if errors.Is(err, websocket.ErrMessageTooBig) {
 				so.violation(fmt.Sprintf("the page sent a message over %d bytes", so.srv.opts.MaxMessage), websocket.StatusMessageTooBig)
@@ -545,7 +554,17 @@ func (so *socket) send(n notice) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), so.srv.opts.StallTimeout)
 	defer cancel()
-	so.c.Write(ctx, websocket.MessageText, b)
+	if so.c.Write(ctx, websocket.MessageText, b) == nil {
+		so.payload(0, len(b))
+	}
+}
+
+// payload counts a message's payload, up (from the page) or down.
+func (so *socket) payload(up, down int) {
+	if so.meter != nil {
+		so.meter.Payload.AddUp(up)
+		so.meter.Payload.AddDown(down)
+	}
 }
 
 // finish tells the page why the session ended and closes the socket with
@@ -577,11 +596,17 @@ func (so *socket) cut() {
 // wsWriter writes the screen to the page, one binary message a write.
 // A write blocks while the page does not read; the watchdog cuts the
 // socket after Options.StallTimeout.
-type wsWriter struct{ c *websocket.Conn }
+type wsWriter struct {
+	c     *websocket.Conn
+	meter *wire.Meter // counts the messages' payload, if set
+}
 
 func (w wsWriter) Write(p []byte) (int, error) {
 	if err := w.c.Write(context.Background(), websocket.MessageBinary, p); err != nil {
 		return 0, err
+	}
+	if w.meter != nil {
+		w.meter.Payload.AddDown(len(p))
 	}
 	return len(p), nil
 }

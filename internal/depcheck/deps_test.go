@@ -43,8 +43,9 @@ const importPolicy = `
 # The rules of the game, and small pieces that import no other package
 # of gridlag: the injected link, a log that summarises repeats, the
 # command line's kit (flags that check their values), with which every
-# package registers its own flags, and the wake-up that never blocks.
-NONE < grid, internal/link, internal/ratelog, internal/cli, internal/notify;
+# package registers its own flags, the wake-up that never blocks, the
+# counters of what a connection carries (the wire's cost of a move).
+NONE < grid, internal/link, internal/ratelog, internal/cli, internal/notify, internal/wire;
 
 # The wire: the only byte layouts. How often something may happen (the
 # game's speed limit on durations, by address) and how much of a pool
@@ -62,7 +63,7 @@ server/world, internal/link, internal/limit < server/hub;
 
 # Around a player's core: its TCP adapter, the screens, its recordings;
 # bots on the TCP client.
-client, internal/notify, internal/names < client/tcp, tui, lab/record;
+client, internal/notify, internal/names, internal/wire < client/tcp, tui, lab/record;
 client/tcp < client/bot;
 
 # The server: its door (every front end's), then the TCP adapter around
@@ -88,14 +89,14 @@ protocol, internal/cli < ops/loadgen;
 server < ops/metrics;
 
 # The host: a server's services as one group, bound first, stopped in
-# one place.
-front/sshd, front/web, client/bot, ops/agones, ops/metrics < ops/host;
+# one place; what a move costs the wire, measured on such servers.
+front/sshd, front/web, client/bot, ops/agones, ops/metrics < ops/host, ops/wirecost;
 
 # The scale lab: a host and bots in steps, its figures the server's own.
 ops/host, ops/loadgen, tui < ops/scale;
 
 # The command: flags and a call into the packages.
-ops/scale, lab/replay < cmd/gridlag;
+ops/scale, ops/wirecost, lab/replay < cmd/gridlag;
 
 # Test support, imported by tests alone: nothing but the runner of the
 # real Agones SDK server and the front ends' kit (a real game server, a
