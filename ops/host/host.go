@@ -116,6 +116,7 @@ type Host struct {
 	ag      *agones.Game // nil without -agones
 	exp     *metrics.Exporter
 	addr    string // the game port bound
+	metrics string // the metrics page's address bound, "" without
 	local   string // where a client in this process reaches it
 	// sshInvites and webInvites are what to give friends (Invites).
 	sshInvites, webInvites []string
@@ -266,6 +267,7 @@ func (h *Host) serve(lns []*listener) error {
 				exp.WatchAbandoned("web", func() uint64 { return browser.Stats().Abandoned })
 			}
 		case "metrics":
+			h.metrics = l.ln.Addr().String()
 			h.servePages(l.ln, metrics.Routes{Metrics: exp, Health: h.srv.Health, Profiler: c.Pprof})
 		case "health":
 			h.servePages(l.ln, metrics.Routes{Health: h.srv.Health})
@@ -418,6 +420,13 @@ func (h *Host) JoinAt(room string) string {
 	}
 	return strings.Join(ways, "  or  ")
 }
+
+// MetricsAddr is the metrics page's address, as bound; "" without one.
+func (h *Host) MetricsAddr() string { return h.metrics }
+
+// Exporter is the server's metrics, nil without -metrics or -summary:
+// what /metrics serves, read in the process.
+func (h *Host) Exporter() *metrics.Exporter { return h.exp }
 
 // Server is the game server.
 func (h *Host) Server() *server.Server { return h.srv }
