@@ -43,16 +43,17 @@ const importPolicy = `
 # The rules of the game, and small pieces that import no other package
 # of gridlag: the injected link, a log that summarises repeats, the
 # command line's kit (flags that check their values), with which every
-# package registers its own flags.
-NONE < grid, internal/link, internal/ratelog, internal/cli;
+# package registers its own flags, the perception test's design and
+# analysis.
+NONE < grid, internal/link, internal/ratelog, internal/cli, internal/perception;
 
 # The wire: the only byte layouts.
 grid < protocol;
 
 # The cores: state machines fed messages and a time (TestCoresDoNoIO).
-protocol, internal/link, internal/cli < client;
+protocol, internal/link, internal/cli, internal/perception < client;
 protocol, internal/cli < server/world;
-server/world, internal/link < server/hub;
+server/world, internal/link, internal/perception < server/hub;
 
 # Around a player's core: its TCP adapter, the screens, its recordings;
 # bots on the TCP client.
