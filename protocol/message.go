@@ -24,9 +24,13 @@ import (
 // and its teachers see it (Class); and a client may ask for the server's
 // stage times of its inputs (Trace) and is then sent them (Stages) beside
 // the States. A client of version 3 or 4 gets none of these, and its
-// version's bytes.
+// version's bytes. Version 6: a teacher runs a blind perception test in
+// its room (Perceive), whose students are told each round but not the
+// round trip it injects (Trial) and answer (Answer), and whose teachers
+// and spectators are told its progress and answers (Perception); a client
+// of version 5 or before is not in the test and gets none of these.
 const (
-	Version    uint16 = 5
+	Version    uint16 = 6
 	MinVersion uint16 = 3
 )
 
@@ -94,6 +98,16 @@ const (
 	// Stages.
 	TypeTrace  Type = 31
 	TypeStages Type = 32
+	// TypePerceive, TypeTrial, TypeAnswer and TypePerception (since
+	// version 6): a teacher starts or stops a run of the perception
+	// test, a student is told its round, a student answers, and the
+	// teachers and spectators are told the run and its answers; see
+	// Perceive, Trial, Answer and Perception. (33 to 35 and 40 on are
+	// other version 6 messages'.)
+	TypePerceive   Type = 36
+	TypeTrial      Type = 37
+	TypeAnswer     Type = 38
+	TypePerception Type = 39
 )
 
 // String names the message type.
@@ -163,6 +177,14 @@ func (t Type) String() string {
 		return "Trace"
 	case TypeStages:
 		return "Stages"
+	case TypePerceive:
+		return "Perceive"
+	case TypeTrial:
+		return "Trial"
+	case TypeAnswer:
+		return "Answer"
+	case TypePerception:
+		return "Perception"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -446,6 +468,14 @@ func New(t Type) Message {
 		return new(Trace)
 	case TypeStages:
 		return new(Stages)
+	case TypePerceive:
+		return new(Perceive)
+	case TypeTrial:
+		return new(Trial)
+	case TypeAnswer:
+		return new(Answer)
+	case TypePerception:
+		return new(Perception)
 	}
 	return nil
 }
