@@ -51,6 +51,8 @@ func (s *Server) note(n hub.Note) {
 		}
 	case hub.NoteTeach:
 		s.log.Info("teacher", "room", n.Room, "remote", remote, "conn", n.Conn, "what", n.Reason)
+	case hub.NotePerception:
+		s.answers.due = append(s.answers.due, n) // saved once the batch is read: the hub is called
 	case hub.NoteEnded:
 		if n.Counted {
 			s.opts.Metrics.Refused(ReasonKind(n.Reason))

@@ -33,6 +33,7 @@ type class struct {
 	teachers []*conn                           // in the order they came
 	set      protocol.Conditions               // as the teachers set it (its Teachers is not kept)
 	reports  map[world.ConnID]protocol.Student // each student's last Report, by connection
+	perc     perceiving                        // its perception test (perceive.go)
 }
 
 // MaxJitterMS is the most jitter a teacher may set, in milliseconds: the
@@ -58,6 +59,10 @@ func (h *Hub) teachRefusal(c *conn, m protocol.Message) *protocol.Error {
 		if !c.teacher {
 			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "conditions refused: only a teacher of the room may set its network"}
 		}
+	case *protocol.Perceive:
+		if !c.teacher {
+			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "perceive refused: only a teacher of the room may run its perception test"}
+		}
 	}
 	return nil
 }
@@ -73,10 +78,17 @@ func teach(c *conn, m protocol.Message) protocol.Message {
 }
 
 // classMessage takes what a class is made of from c, a connection in a
-// room: a teacher's Conditions, a player's Report. It reports whether m
-// was one of them.
+// room: a teacher's Conditions, a player's Report, and what its
+// perception test is made of (perceive.go). It reports whether m was one
+// of them.
 func (h *Hub) classMessage(now time.Duration, c *conn, m protocol.Message) bool {
 	r := c.room
+	if _, ok := m.(*protocol.Answer); ok && r.class == nil {
+		return c.player // to a run that ended before the player heard so
+	}
+	if r.class != nil && h.perceptionMessage(now, c, m) {
+		return true
+	}
 	switch v := m.(type) {
 	case *protocol.Conditions:
 		h.setConditions(now, r, c, *v)
@@ -115,8 +127,10 @@ func (h *Hub) entered(now time.Duration, c *conn) {
 	case c.player:
 		h.network(c, r.class.set)
 		h.tellConditions(c, r)
+		h.enteredPerception(now, c)
 	case c.spectator:
 		h.tellConditions(c, r)
+		h.enteredPerception(now, c)
 	}
 }
 
@@ -128,9 +142,11 @@ func (h *Hub) startTeaching(now time.Duration, r *room, c *conn) {
 	first := r.class == nil
 	if first {
 		cfg := r.core.Config()
+		h.classes++
 		r.class = &class{
 			set:     protocol.Conditions{Rate: uint16(cfg.Rate), LagComp: cfg.LagComp},
 			reports: make(map[world.ConnID]protocol.Student),
+			perc:    perceiving{serial: h.classes},
 		}
 	}
 	r.class.teachers = append(r.class.teachers, c)
@@ -158,6 +174,7 @@ func (h *Hub) startTeaching(now time.Duration, r *room, c *conn) {
 		h.sendLater(c.id, &protocol.Class{Students: students[:n:n]})
 		students = students[n:]
 	}
+	h.enteredPerception(now, c)
 }
 
 // setConditions sets r's Conditions to set, as teacher c asked at now:
@@ -219,6 +236,9 @@ func (h *Hub) leaveClass(now time.Duration, c *conn) {
 // network goes (what is on their lines arrives), and every client of
 // version 5 in the room is told that nothing is held any more.
 func (h *Hub) dismiss(now time.Duration, r *room, last *conn) {
+	if r.class.perc.run != nil {
+		h.endRun(now, r, "the last teacher left")
+	}
 	cfg := h.opts.Config
 	if r.core.Config().Rate != cfg.Rate {
 		r.core.SetRate(now, cfg.Rate)

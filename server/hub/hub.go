@@ -45,6 +45,8 @@ type Hub struct {
 	drain drainCount // the countdown of a drain, if one began
 	load  loadMeter  // the ticks' costs, for admission by load (capacity.go)
 
+	classes int // classes begun, which numbers each (class.go)
+
 	// The teachers' network (network.go): the connections that have one,
 	// in the order they got it, and scratch lists of what arrives.
 	now      time.Duration // the time of the last call given one: what is sent in the batch is sent then
@@ -344,6 +346,7 @@ func (h *Hub) NextWake() (at time.Duration, ok bool) {
 	consider(h.drain.next, h.drain.counting)
 	consider(h.swept+sweepEvery, h.rated())
 	consider(h.nextArrival())
+	consider(h.perceptionWake())
 	return at, ok
 }
 
@@ -359,6 +362,7 @@ func (h *Hub) Advance(now time.Duration) (ticked bool) {
 	h.begin()
 	h.now = now
 	h.arrive(now)
+	h.stepPerception(now)
 	for _, r := range h.order {
 		if at, ok := r.core.NextWake(); ok && at <= now {
 			ticked = r.core.Advance(now) || ticked

@@ -3,6 +3,7 @@ package hub
 import (
 	"fmt"
 
+	"gridlag/internal/perception"
 	"gridlag/server/world"
 )
 
@@ -55,9 +56,14 @@ const (
 	// again). Reason says what the ticks cost and with how many members.
 	NoteCapacity
 	// NoteTeach: Conn, a teacher from Host, began to teach Room, set its
-	// Conditions, or was its last teacher and left; Reason says which, and
-	// the Conditions in words.
+	// Conditions, or was its last teacher and left, or a run of its
+	// perception test began or ended; Reason says which, and the
+	// Conditions or the run in words.
 	NoteTeach
+	// NotePerception: a run of Room's perception test ended; Trials are
+	// its answers, to be saved with those of the runs before it in the
+	// same Class (see Hub.PerceptionNote).
+	NotePerception
 )
 
 // String names the kind.
@@ -77,6 +83,8 @@ func (k NoteKind) String() string {
 		return "capacity"
 	case NoteTeach:
 		return "teach"
+	case NotePerception:
+		return "perception"
 	}
 	return fmt.Sprintf("NoteKind(%d)", uint8(k))
 }
@@ -95,6 +103,10 @@ type Note struct {
 	Counted bool
 	// Full: the server is at capacity (NoteCapacity).
 	Full bool
+	// Class numbers the room's class (NotePerception): the runs of one
+	// class go in one file. Trials are the run's answers.
+	Class  int
+	Trials []perception.Trial
 }
 
 // RoomStats are one room's counters.

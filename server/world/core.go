@@ -232,6 +232,16 @@ func (c *Core) Player(id ConnID) (grid.PlayerID, bool) {
 	return cl.player, true
 }
 
+// Member returns the player of connection id, if it has joined: its
+// name and colour, and whether it is a bot.
+func (c *Core) Member(id ConnID) (info protocol.PlayerInfo, bot, ok bool) {
+	cl := c.conns[id]
+	if cl == nil || cl.phase != phaseJoined {
+		return info, false, false
+	}
+	return cl.info, cl.bot, true
+}
+
 // begin starts a new output batch if the last one was handed over.
 func (c *Core) begin() {
 	if c.drained {
