@@ -93,6 +93,7 @@ type Core struct {
 	predict, reconcile, interpolate bool
 	own                             switches
 	class                           classState
+	perc                            trialState // the room's perception test (perceive.go)
 
 	corrections int
 	lastCorr    *Correction
@@ -425,6 +426,8 @@ func (c *Core) take(now time.Duration, m protocol.Message) (*Correction, error) 
 		c.leftGame(m.ID)
 	case *protocol.Conditions:
 		c.teach(now, m)
+	case *protocol.Trial:
+		c.trial(now, m)
 	default:
 		return nil, fmt.Errorf("client: unexpected %v from the server", m.Type())
 	}
@@ -767,6 +770,7 @@ func (c *Core) View(now time.Duration) View {
 		MoveTime:     c.moveTime,
 		Smooth:       c.smooth,
 		Teaching:     teachingOf(&c.class.cond),
+		Perception:   c.perceiving(now),
 	}
 	if !c.predict {
 		v.Predicted = c.server

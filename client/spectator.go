@@ -31,6 +31,7 @@ type Spectator struct {
 	// a teacher, each student's last report.
 	cond    protocol.Conditions
 	reports map[grid.PlayerID]Report
+	perc    classPerception // the room's perception test (perceive.go)
 }
 
 // NewSpectator returns a spectator core that starts by sending a Spectate
@@ -145,6 +146,8 @@ func (s *Spectator) take(now time.Duration, m protocol.Message) error {
 		for _, st := range m.Students {
 			s.reports[st.ID] = reportOf(st)
 		}
+	case *protocol.Perception:
+		s.perc.take(now, m)
 	case *protocol.Leave:
 		delete(s.roster, m.ID)
 		delete(s.shields, m.ID)
@@ -214,6 +217,7 @@ func (s *Spectator) View(now time.Duration) WorldView {
 		Teaching:  teachingOf(&s.cond),
 		Reports:   reportsOf(s.reports),
 	}
+	v.Perception = s.perc.view(now)
 	if len(s.latest.Players) > 0 {
 		v.Players = make([]WorldPlayer, len(s.latest.Players))
 	}

@@ -1,6 +1,10 @@
 package client
 
-import "time"
+import (
+	"time"
+
+	"gridlag/internal/perception"
+)
 
 // SpectatorDriver runs a Spectator over a link of encoded frames, as a
 // Driver runs a Core: the TCP spectator (package client/tcp) runs one on
@@ -23,6 +27,14 @@ func (d *SpectatorDriver) View(now time.Duration) WorldView { return d.m.View(no
 func (d *SpectatorDriver) Teach(now time.Duration, t Teaching) {
 	d.m.Teach(t)
 	d.flush(now)
+}
+
+// Perceive starts or stops a run of the room's perception test at time
+// now (see Spectator.Perceive).
+func (d *SpectatorDriver) Perceive(now time.Duration, s *perception.Settings) error {
+	err := d.m.Perceive(s)
+	d.flush(now)
+	return err
 }
 
 // Reconnect does nothing: a spectator that lost its connection has closed

@@ -39,6 +39,9 @@ type WorldView struct {
 	// Reports are, for a teacher, each student's last report, by ID.
 	Teaching *Teaching
 	Reports  []Report
+	// Perception is the room's perception test, nil before the server
+	// said anything of it.
+	Perception *ClassPerception
 }
 
 // Report returns the last report of player id, if a teacher has one.

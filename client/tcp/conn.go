@@ -101,6 +101,12 @@ func (c *Conn) SetLatency(rtt time.Duration) {
 	signal(c.wake)
 }
 
+// Answer implements client.Answerer: the answer goes at once.
+func (c *Conn) Answer(laggy bool) {
+	c.with(func() { c.d.Answer(c.now(), laggy) })
+	signal(c.wake)
+}
+
 // SetJitter changes the injected jitter for messages sent from now on.
 func (c *Conn) SetJitter(j time.Duration) { c.with(func() { c.d.SetJitter(j) }) }
 
@@ -165,4 +171,5 @@ func (c *Conn) Resumable() (protocol.Token, time.Duration) {
 var (
 	_ client.Session      = (*Conn)(nil)
 	_ client.Instrumented = (*Conn)(nil)
+	_ client.Answerer     = (*Conn)(nil)
 )

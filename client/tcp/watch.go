@@ -5,6 +5,7 @@ import (
 	"net"
 
 	"gridlag/client"
+	"gridlag/internal/perception"
 )
 
 // Watch is a spectator connected to a gridlag server over TCP: it runs a
@@ -50,6 +51,17 @@ func (w *Watch) View() client.WorldView {
 func (w *Watch) Teach(t client.Teaching) {
 	w.with(func() { w.d.Teach(w.now(), t) })
 	signal(w.wake)
+}
+
+// Perceive starts a run of the room's perception test with settings s,
+// or stops the one in progress (nil), as its teacher: the server says
+// where the run is in View().Perception. Settings that fail their Check
+// are not sent: the error says why.
+func (w *Watch) Perceive(s *perception.Settings) error {
+	var err error
+	w.with(func() { err = w.d.Perceive(w.now(), s) })
+	signal(w.wake)
+	return err
 }
 
 // Close says Bye at once, closes the socket and waits for the
