@@ -31,6 +31,7 @@ var spectateKeyTable = []binding[*SpectateScreen]{
 		{key: tcell.KeyUp, do: func(s *SpectateScreen) { s.pan(0, -1) }},
 		{key: tcell.KeyDown, do: func(s *SpectateScreen) { s.pan(0, 1) }},
 	}},
+	resultsBinding[*SpectateScreen](),
 	quitBinding[*SpectateScreen](),
 }
 
@@ -54,6 +55,8 @@ type SpectateScreen struct {
 	// (the map's middle at first); the arrows move it.
 	look     grid.Pos
 	lookedAt *grid.Map // the map look is on
+
+	results perceptionResults // the perception test's results, over the board (perceive.go)
 }
 
 // pan moves the look by a third of the board along dx, dy, within the
@@ -116,6 +119,7 @@ func refresh(watch Watcher, view *client.WorldView, ended *bool) {
 // anything and reports whether it did.
 func (s *SpectateScreen) Frame() bool {
 	refresh(s.watch, &s.view, &s.ended)
+	blindWorld(&s.view)
 	return s.show(s.render)
 }
 
@@ -147,6 +151,9 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 		s.board.Draw(screen)
 		drawServerLines(screen, mw+1, 1, w-mw-1, h-2, v)
 	}
+	if s.results.shown(v) {
+		drawPerceptionResults(screen, 0, 1, w, h-2, v.Perception)
+	}
 	fill(screen, 0, 0, w, 1, styleTitle)
 	putText(screen, 1, 0, w-2, s.title(), styleTitle)
 	putText(screen, 0, h-1, w, tableBottomLine(spectateKeyTable)+"   (watching: no avatar)", styleDim)
@@ -159,7 +166,11 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 // the players, and why the connection ended if it did.
 func (s *SpectateScreen) title() string {
 	adds := fmt.Sprintf("  ·  %d players", s.view.Total)
-	if t := s.view.Teaching; t != nil && !s.ended {
+	switch t := s.view.Teaching; {
+	case s.ended:
+	case s.view.Perception.Running():
+		adds += "  ·  " + PerceptionLine(s.view.Perception)
+	case t != nil:
 		adds += "  ·  " + TeachingLine(t)
 	}
 	return watchTitle(s.opts.Title, "gridlag — spectating", adds, &s.view, s.ended)
@@ -188,9 +199,10 @@ func watchTitle(title, deflt, adds string, v *client.WorldView, ended bool) stri
 	return title
 }
 
-// nextChange returns 0: the view changes only when the server says
-// something, which signals says.
-func (s *SpectateScreen) nextChange() time.Duration { return 0 }
+// nextChange returns 0 (the view changes only when the server says
+// something, which signals says), or the next second of a perception
+// test's countdown.
+func (s *SpectateScreen) nextChange() time.Duration { return countdown(s.view.Perception) }
 
 // signals returns the connection's: something came, it ended.
 func (s *SpectateScreen) signals() (changed, done <-chan struct{}) {

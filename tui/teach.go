@@ -3,6 +3,7 @@ package tui
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/internal/link"
+	"gridlag/internal/perception"
 	"gridlag/protocol"
 )
 
@@ -22,6 +24,11 @@ type Teacher interface {
 	Watcher
 	// Teach sets the room's Conditions; the server says them back.
 	Teach(t client.Teaching)
+	// Perceive starts a run of the room's perception test of settings s,
+	// or stops the one in progress (nil); the server says where the run
+	// is (View().Perception). Settings that fail their Check are not
+	// sent.
+	Perceive(s *perception.Settings) error
 }
 
 // The steps of the teacher's controls: the keys go round them, the
@@ -60,6 +67,9 @@ var teachKeyTable = []binding[*TeachScreen]{
 		s.change(func(t *client.Teaching) { t.LagComp = !t.LagComp })
 	})},
 	{label: "0", help: "release all: no network, the students' switches, the room's rate", keys: runeKeys("0", (*TeachScreen).releaseAll)},
+	{label: "e", help: "perception test: start a run (each student a hidden round trip a round), or stop it", keys: runeKeys("e", (*TeachScreen).startStop)},
+	{label: "v", help: "the next run's prediction: on, off, both (each round one or the other)", keys: runeKeys("v", (*TeachScreen).nextMode)},
+	briefless(resultsBinding[*TeachScreen]()),
 	{label: "PgUp PgDn", help: "page through the students", keys: []keyDo[*TeachScreen]{
 		{key: tcell.KeyPgUp, do: func(s *TeachScreen) { s.page(-1) }},
 		{key: tcell.KeyPgDn, do: func(s *TeachScreen) { s.page(1) }},
@@ -92,7 +102,8 @@ const (
 	teachPredictRow // the first of the holds, a row each
 	teachRateRow    = teachPredictRow + 3
 	teachCompRow    = teachRateRow + 1
-	teachClassHead  = teachCompRow + 1
+	teachTestRow    = teachCompRow + 1 // the perception test
+	teachClassHead  = teachTestRow + 1
 	teachClassRow   = teachClassHead + 1 // the first student
 )
 
@@ -129,6 +140,13 @@ type TeachScreen struct {
 	preset, release                    *button
 	holds                              []*button // in the order of toggles
 	lagComp                            *checkbox
+
+	// The perception test (perceive.go): the next run's settings, the
+	// button that starts or stops a run and the one of its prediction,
+	// and the choice of board or results.
+	test                 perception.Settings
+	testButton, testMode *button
+	results              perceptionResults
 }
 
 // NewTeachScreen returns the teacher's screen of teacher drawn on screen,
@@ -156,8 +174,33 @@ func NewTeachScreen(screen tcell.Screen, teacher Teacher, opts Options) *TeachSc
 	s.lagComp = newCheckbox(" lag compensation", " (c)", func() bool { return s.want.LagComp }, func() {
 		s.change(func(t *client.Teaching) { t.LagComp = !t.LagComp })
 	})
+	s.test = opts.Perception
+	if s.test.Check() != nil {
+		s.test = perception.DefaultSettings()
+	}
+	s.testButton = newButton("[start]", s.startStop)
+	s.testMode = newButton("", s.nextMode)
 	return s
 }
+
+// startStop starts a run of the perception test with the screen's
+// settings, or stops the one in progress.
+func (s *TeachScreen) startStop() {
+	if s.ended || !s.view.Connected {
+		return
+	}
+	if s.view.Perception.Running() {
+		s.teacher.Perceive(nil)
+		return
+	}
+	s.teacher.Perceive(&s.test)
+}
+
+// nextMode gives the next run the next prediction: on, off, both.
+func (s *TeachScreen) nextMode() { s.test.Mode = s.test.Mode.Next() }
+
+// perceptionResults returns the screen's choice of board or results.
+func (s *TeachScreen) perceptionResults() *perceptionResults { return &s.results }
 
 // RunTeach runs the teacher's screen for teacher on screen, which must
 // not be initialised yet, until the user quits, Options.Stop is closed or
@@ -172,6 +215,7 @@ func RunTeach(screen tcell.Screen, teacher Teacher, opts Options) error {
 // anything and reports whether it did.
 func (s *TeachScreen) Frame() bool {
 	refresh(s.teacher, &s.view, &s.ended)
+	blindWorld(&s.view)
 	s.heed()
 	return s.show(s.render)
 }
@@ -327,6 +371,9 @@ func (s *TeachScreen) render(screen tcell.Screen) {
 	s.board.SetRect(0, 1, bw, bh)
 	s.board.Draw(screen)
 	s.drawPanel(screen, bw+1, 1, w-bw-1, h-2)
+	if s.results.shown(v) {
+		drawPerceptionResults(screen, 0, 1, w, h-2, v.Perception)
+	}
 	fill(screen, 0, 0, w, 1, styleTitle)
 	putText(screen, 1, 0, w-2, s.title(), styleTitle)
 	putText(screen, 0, h-1, w, tableBottomLine(teachKeyTable), styleDim)
@@ -341,6 +388,9 @@ func (s *TeachScreen) title() string {
 	adds := fmt.Sprintf("  ·  %d students", s.view.Total)
 	if t := s.view.Teaching; t != nil && t.Teachers > 1 {
 		adds += fmt.Sprintf("  ·  %d teachers", t.Teachers)
+	}
+	if line := PerceptionLine(s.view.Perception); line != "" && !s.ended {
+		adds += "  ·  " + line
 	}
 	return watchTitle(s.opts.Title, "gridlag — teaching", adds, &s.view, s.ended)
 }
@@ -424,6 +474,8 @@ func (s *TeachScreen) drawPanel(screen tcell.Screen, x, y, w, h int) {
 	r.put(s.release)
 	hint(r, "0")
 
+	s.drawTestRow(row(teachTestRow), hint)
+
 	s.drawStudents(screen, x, y+teachClassHead, w, h-teachClassHead)
 }
 
@@ -463,6 +515,18 @@ func (s *TeachScreen) drawStudents(screen tcell.Screen, x, y, w, rows int) {
 // corrections in their columns: the student's report, or the server's
 // round trip (~) where it never reported.
 func studentFigures(p client.WorldPlayer, v *client.WorldView) string {
+	if test := v.Perception; test.Running() {
+		// Figures that follow the round trip would give it away: whether
+		// the student answered the round instead.
+		mark := "·"
+		if test.Phase == protocol.TrialAnswer {
+			mark = "✓"
+			if slices.Contains(test.Waiting, p.ID) {
+				mark = "…"
+			}
+		}
+		return fmt.Sprintf("%6s %4s %5s", mark, "", "")
+	}
 	if r, ok := v.Report(p.ID); ok {
 		rtt := "-"
 		if r.HasRTT {
@@ -477,9 +541,10 @@ func studentFigures(p client.WorldPlayer, v *client.WorldView) string {
 	return fmt.Sprintf("%6s %4s %5s", rtt, "-", "-")
 }
 
-// nextChange returns 0: the view changes only when the server says
-// something, which signals says.
-func (s *TeachScreen) nextChange() time.Duration { return 0 }
+// nextChange returns 0 (the view changes only when the server says
+// something, which signals says), or the next second of a perception
+// test's countdown.
+func (s *TeachScreen) nextChange() time.Duration { return countdown(s.view.Perception) }
 
 // signals returns the connection's: something came, it ended.
 func (s *TeachScreen) signals() (changed, done <-chan struct{}) {

@@ -10,6 +10,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/internal/perception"
 )
 
 // FrameInterval is the shortest time between two frames: the interface
@@ -40,6 +41,11 @@ type Options struct {
 	// Clock paces the frames and the end-of-session grace. Nil is the
 	// real clock.
 	Clock Clock
+	// Perception is the design of the perception test's runs a
+	// teacher's screen starts (v changes their prediction); the zero
+	// value, or settings that fail their Check, are
+	// perception.DefaultSettings.
+	Perception perception.Settings
 }
 
 // UI is the interface of one session on one screen: the title line, a
@@ -65,6 +71,13 @@ type UI struct {
 	// (the teacher holds it), on the top line until flashUntil.
 	flash      string
 	flashUntil time.Duration
+
+	// The perception test (trial.go): the panel of its rounds and of the
+	// player's results, the player's own latency while in a run, and the
+	// run whose results Esc closed.
+	trial     *trialPanel
+	own       ownNetwork
+	closedRun int
 }
 
 // flashTime is how long the top line says why a switch did not change.
@@ -105,9 +118,35 @@ func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 	}
 	u.title = newTextLine(u.titleText, styleTitle)
 	u.title.indent, u.title.fill = 1, true
-	u.status = newTextLine(func(w int) string { return statusLine(&u.view, w) }, styleText)
-	u.keys = newTextLine(func(int) string { return bottomLine() }, styleDim)
+	u.status = newTextLine(func(w int) string {
+		if p := u.view.Perception; p.Blind() {
+			return trialStatus(p)
+		}
+		return statusLine(&u.view, w)
+	}, styleText)
+	u.keys = newTextLine(func(int) string {
+		if u.view.Perception.Blind() {
+			return trialKeysLine()
+		}
+		return bottomLine()
+	}, styleDim)
 	u.tools.players = []client.Session{s}
+	u.trial = newTrialPanel(u)
+	u.esc = u.closeResults
+	all := u.screenBase.keys
+	u.screenBase.keys = func(ev *tcell.EventKey, state string) {
+		if !u.view.Perception.Blind() {
+			all(ev, state)
+			return
+		}
+		if do := lookupKey(blindKeyTable, state, ev); do != nil {
+			do(u)
+			return
+		}
+		if lookupKey(keyTable, state, ev) != nil {
+			u.say("during the perception test: move, zap, answer (y n)", u.view.Now)
+		}
+	}
 	return u
 }
 
@@ -140,6 +179,8 @@ func (u *UI) Frame() bool {
 func (u *UI) refresh() {
 	prev := u.view
 	u.view = u.session.View()
+	u.perceive()
+	blindView(&u.view)
 	u.winner.note(&prev, &u.view)
 	select {
 	case <-u.session.Done():
@@ -182,7 +223,11 @@ func (u *UI) drawParts(screen tcell.Screen, a arrangement) {
 		part.p.Draw(screen)
 	}
 	if !u.tools.shown() {
-		u.controls.draw(screen, u.panel, a.panel.x, a.panel.y, a.panel.w, a.panel.h)
+		var panel tview.Primitive = u.panel
+		if u.view.Perception.Blind() || u.showsResults() {
+			panel = u.trial
+		}
+		u.controls.draw(screen, panel, a.panel.x, a.panel.y, a.panel.w, a.panel.h)
 	}
 }
 
@@ -214,6 +259,8 @@ func (u *UI) titleText(width int) string {
 	case notice != "" || u.ended:
 	case u.flashing():
 		notice = u.flash
+	case trialTitle(u.view.Perception) != "":
+		notice = trialTitle(u.view.Perception)
 	case u.view.Teaching != nil:
 		notice = TeachingLine(u.view.Teaching)
 	}
@@ -300,6 +347,16 @@ func (u *UI) nextChange() time.Duration {
 	}
 	if u.flashing() && (next == 0 || u.flashUntil-v.Now < next) {
 		next = u.flashUntil - v.Now
+	}
+	if p := v.Perception; p.Blind() && p.Left > 0 {
+		// The round's countdown shows whole seconds, rounded up.
+		tick := p.Left % time.Second
+		if tick == 0 {
+			tick = time.Second
+		}
+		if next == 0 || tick < next {
+			next = tick
+		}
 	}
 	if graph := u.tools.nextChange(); graph > 0 && (next == 0 || graph < next) {
 		next = graph
