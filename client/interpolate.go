@@ -18,6 +18,12 @@ const (
 	interpShrinkAfter = 500 * time.Millisecond
 	// interpMaxDelay bounds the delay.
 	interpMaxDelay = 2 * time.Second
+	// interpFloorWindow is how long a rise in the states' trip must last
+	// before it is taken as the link's new latency, not as jitter: the
+	// clock is rebased on the quickest trip of this long (and of at least
+	// interpFloorStates states), and of the last state before it.
+	interpFloorWindow = time.Second
+	interpFloorStates = 3
 	// interpKeep bounds the buffered states.
 	interpKeep = 256
 )
@@ -33,13 +39,27 @@ type snapshot struct {
 // states around that time (netcode-notes section 6, Gambetta part III),
 // each on the walk the walker finds between the two.
 //
-// The first state rebases the server's clock onto the client's: offset is
-// the local arrival time minus the server time, and is lowered whenever a
-// state arrives quicker than any before. The delay starts at one update
-// interval plus a jitter margin. When a state arrives late (the buffer ran
-// dry before it came) the delay grows by InterpStep; after
-// interpShrinkAfter states in a row arrive with more than a step to spare it
-// shrinks by InterpStep, never below one update interval.
+// Two numbers place the render time, and they answer different things.
+// The offset rebases the server's clock onto the client's: it is the
+// quickest trip (local arrival time minus server time) of the states of
+// the last interpFloorWindow, so it follows the link's latency, whatever
+// it is. The delay is how far behind that the others are drawn: one
+// update interval, so that the next state is there before it is needed,
+// and a margin for arrivals that spread (jitter, a resent segment). It
+// starts at one update interval plus a frame (or the jitter the link is
+// known to have). When a state arrives late (the buffer ran dry before it
+// came) the delay grows by InterpStep; after interpShrinkAfter of states
+// in a row arriving with a step to spare (a step less would still have
+// had each in time) it shrinks by InterpStep, never below one update
+// interval and a frame.
+//
+// A step in latency is not jitter. A fall lowers the offset at once (the
+// others jump ahead by the fall: the states are simply quicker). A rise
+// first looks like late states, and grows the delay; once every state of
+// a whole window comes that much later, the offset takes the rise and
+// the delay gives back as much, down to an update interval and a frame:
+// the render time does not move, and the delay is back to what the
+// link's spread needs, whatever the round trip.
 type interpolator struct {
 	walker    walker
 	interval  time.Duration
@@ -47,6 +67,7 @@ type interpolator struct {
 	offset    time.Duration
 	hasOffset bool
 	onTime    int
+	trips     []trip // the states' trips, oldest first, for the offset
 	buf       []snapshot
 	grew      int // times the delay grew
 	shrank    int // times the delay shrank
@@ -60,7 +81,49 @@ func (ip *interpolator) reset(w *protocol.Welcome, m *grid.Map, jitter time.Dura
 		ip.interval = time.Second / time.Duration(w.UpdateRate)
 	}
 	ip.delay = ip.interval + max(jitter, InterpStep)
-	ip.hasOffset, ip.onTime, ip.buf = false, 0, nil
+	ip.hasOffset, ip.onTime, ip.buf, ip.trips = false, 0, nil, ip.trips[:0]
+}
+
+// trip is one state's trip: when it arrived on the local clock, and the
+// local arrival time minus its server time (the one-way latency plus the
+// clocks' difference).
+type trip struct{ at, d time.Duration }
+
+// minDelay is the least delay: an update interval and a frame.
+func (ip *interpolator) minDelay() time.Duration { return ip.interval + InterpStep }
+
+// rebase takes the trip d of a state arriving at now into the offset: a
+// quicker trip than the offset lowers it at once; when the quickest trip
+// of the window (see interpFloorWindow) is slower than the offset, the
+// latency rose: the offset rises by as much and the delay falls by as
+// much (not below minDelay), so that the render time stays where it is.
+func (ip *interpolator) rebase(now, d time.Duration) {
+	ip.trips = append(ip.trips, trip{at: now, d: d})
+	if !ip.hasOffset || d < ip.offset {
+		ip.offset, ip.hasOffset = d, true
+		return
+	}
+	window := max(interpFloorWindow, interpFloorStates*ip.interval)
+	// Keep the trips of the window, and the last one before it: a burst
+	// after a stall is all late, but the state before the stall was not.
+	keep := 0
+	for keep+1 < len(ip.trips) && ip.trips[keep+1].at <= now-window {
+		keep++
+	}
+	if keep > 0 {
+		ip.trips = append(ip.trips[:0], ip.trips[keep:]...)
+	}
+	if ip.trips[0].at > now-window || len(ip.trips) <= interpFloorStates {
+		return // not a whole window of trips yet
+	}
+	floor := ip.trips[0].d
+	for _, t := range ip.trips[1:] {
+		floor = min(floor, t.d)
+	}
+	if rise := floor - ip.offset; rise > 0 {
+		ip.offset += rise
+		ip.delay = max(ip.delay-rise, min(ip.delay, ip.minDelay()))
+	}
 }
 
 // renderTime is the server time at which others are drawn at local time now.
@@ -78,9 +141,7 @@ func (ip *interpolator) latest() time.Duration {
 
 func (ip *interpolator) add(now time.Duration, s *protocol.State, me grid.PlayerID) {
 	t := time.Duration(s.TimeNS)
-	if off := now - t; !ip.hasOffset || off < ip.offset {
-		ip.offset, ip.hasOffset = off, true
-	}
+	ip.rebase(now, now-t)
 	// How far ahead of the render time this state arrived. Below one
 	// interval, the render time had already passed the previous state:
 	// the buffer ran dry.
@@ -92,10 +153,11 @@ func (ip *interpolator) add(now time.Duration, s *protocol.State, me grid.Player
 			ip.grew++
 		}
 		ip.onTime = 0
-	case margin >= ip.interval+2*InterpStep:
+	case margin >= ip.interval+InterpStep && ip.delay > ip.minDelay():
+		// A step less would still have had this state in time.
 		ip.onTime++
-		if ip.onTime >= max(3, int(interpShrinkAfter/ip.interval)) && ip.delay-InterpStep >= ip.interval {
-			ip.delay -= InterpStep
+		if ip.onTime >= max(3, int(interpShrinkAfter/ip.interval)) {
+			ip.delay = max(ip.delay-InterpStep, ip.minDelay())
 			ip.shrank++
 			ip.onTime = 0
 		}

@@ -3,9 +3,9 @@
 // (web), the last two through package remote.
 //
 // A Mode is what the player asked for, parsed once from the front end's
-// own syntax: gridlag's flags (-lobby, -spectate, -room NAME), an SSH
-// session's command (lobby, spectate NAME, room NAME) or a page's address
-// (/lobby, /spectate/NAME, /room/NAME). It is one of three kinds, each
+// own syntax: gridlag's commands (play, lobby, watch, with -room NAME),
+// an SSH session's command (lobby, spectate NAME, room NAME) or a page's
+// address (/lobby, /spectate/NAME, /room/NAME). It is one of three kinds, each
 // with its room: Play (with no room, the lobby when the server has rooms
 // besides its default one), Lobby and Watch.
 //

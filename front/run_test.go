@@ -2,6 +2,7 @@ package front
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"gridlag/client/tcp"
 	"gridlag/protocol"
 	"gridlag/server"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )
@@ -45,13 +47,8 @@ func openRoom(t *testing.T, addr, room string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	deadline := time.Now().Add(hung)
-	for !tcp.HasRooms(context.Background(), addr) {
-		if time.Now().After(deadline) {
-			t.Fatalf("room %q never opened", room)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	admittest.Eventually(t, func() bool { return tcp.HasRooms(context.Background(), addr) },
+		func() string { return "room " + room + " never opened" })
 }
 
 // shownScreen is a simulation screen that keeps the text of the last
@@ -123,26 +120,30 @@ func start(t *testing.T, addr string, m Mode, o Options) *run {
 
 func (r *run) waitFor(subs ...string) string {
 	r.t.Helper()
-	deadline := time.Now().Add(hung)
-	for {
-		s := r.screen.text()
-		all := true
+	var (
+		s          string
+		all, ended bool
+		err        error
+	)
+	admittest.Eventually(r.t, func() bool {
+		s = r.screen.text()
+		all = true
 		for _, sub := range subs {
 			all = all && strings.Contains(s, sub)
 		}
-		if all {
-			return s
+		if !all {
+			select {
+			case err = <-r.done:
+				ended = true
+			default:
+			}
 		}
-		select {
-		case err := <-r.done:
-			r.t.Fatalf("Run returned (%v) before the screen showed %q:\n%s", err, subs, s)
-		default:
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("the screen never showed %q:\n%s", subs, s)
-		}
-		time.Sleep(5 * time.Millisecond)
+		return all || ended
+	}, func() string { return fmt.Sprintf("the screen never showed %q:\n%s", subs, s) })
+	if ended {
+		r.t.Fatalf("Run returned (%v) before the screen showed %q:\n%s", err, subs, s)
 	}
+	return s
 }
 
 // quit presses q and waits for Run to return.
@@ -206,15 +207,9 @@ func TestRunResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(hung)
 	var tok protocol.Token
-	for tok.IsZero() {
-		if time.Now().After(deadline) {
-			t.Fatal("no resume token")
-		}
-		tok, _ = first.Resumable()
-		time.Sleep(5 * time.Millisecond)
-	}
+	admittest.Eventually(t, func() bool { tok, _ = first.Resumable(); return !tok.IsZero() },
+		func() string { return "no resume token" })
 	first.Abandon()
 	ended := make(chan string, 1)
 	r := start(t, addr, Mode{}, Options{Resume: tok, ResumeRoom: "attic",

@@ -172,9 +172,13 @@ func isBackground(t protocol.Type) bool {
 	return false
 }
 
-// record is the world's trace while a step runs: what happened, in the
-// caption's words. It runs with the world's lock held.
+// record is the world's trace: in a lesson, the step's run (see runLog);
+// while a step runs, what happened, in the caption's words. It runs with
+// the world's lock held.
 func (l *Lab) record(e sim.Event) {
+	if l.log != nil {
+		l.log.take(l, e)
+	}
 	if !l.recording {
 		return
 	}

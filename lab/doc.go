@@ -9,6 +9,7 @@
 //
 // Model gives the lab as a tui.LabModel, which the lab's screen draws;
 // cmd/gridlag imports it. It imports sim, client, link, scenario,
-// server/world, grid and tui (for the LabModel it implements; tui never imports lab). A Lab is used from one
-// goroutine, the screen's event loop: it is not safe for concurrent use.
+// server/world, protocol, grid and tui (for the LabModel it implements;
+// tui never imports lab). A Lab is used from one goroutine, the screen's
+// event loop: it is not safe for concurrent use.
 package lab

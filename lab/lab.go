@@ -24,7 +24,9 @@ type Lab struct {
 	origin  time.Duration // the world's time at the lab's start
 	players [2]*Player
 
-	lesson *lessonRun // the lesson given, nil for none
+	lesson *lessonRun // the lesson or lecture given, nil for none
+	offer  *lessonRun // the lecture NextPart starts in the free lab, nil for none
+	log    *runLog    // in a lesson, what the step's run did so far
 
 	pings     bool     // the strips show pings and pongs
 	recording bool     // a step runs: the trace puts what happens in words
@@ -130,6 +132,10 @@ func (l *Lab) reset(cfg Config) error {
 	l.world, l.clock, l.origin = fresh.world, fresh.clock, fresh.origin
 	l.world.Trace(l.record)
 	l.pings, l.caption = fresh.pings, ""
+	l.log = nil
+	if l.lesson != nil {
+		l.log = newRunLog(l)
+	}
 	return nil
 }
 

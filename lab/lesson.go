@@ -21,8 +21,9 @@ import (
 // moments at which the lab stops to ask a question and waits for a key
 // before it shows the answer.
 type Lesson struct {
-	Name  string // the file's name, for errors
-	Title string
+	Name      string // the file's name, for errors
+	Title     string
+	TitleLine int
 	// Settings apply to every step, before the step's own.
 	Settings []Setting
 	Steps    []LessonStep
@@ -39,10 +40,12 @@ type Setting struct {
 // the step's settings, paused, its words shown; the continue key runs it,
 // and it stops at each moment in turn, then at its end.
 type LessonStep struct {
-	Title    string
-	Settings []Setting
-	Say      []string // the step's words
-	Moments  []Moment
+	Title     string
+	TitleLine int
+	Settings  []Setting
+	Say       []string // the step's words
+	SayLines  []int    // the line of each
+	Moments   []Moment
 	// End is when the step ends, on the lab's clock; 0 means at its last
 	// moment, once answered, or, with no moment, when the continue key is
 	// pressed.
@@ -58,10 +61,13 @@ type Moment struct {
 	Line     int
 	At       time.Duration
 	Say      []string
+	SayLines []int
 	Wait     *Wait
 	Question string
 	Answer   string
 	Checks   []Check
+	// QuestionLine and AnswerLine are the lines of the ask and the answer.
+	QuestionLine, AnswerLine int
 }
 
 // Wait is a key press a moment waits for: Player (0 or 1) presses Key
@@ -146,61 +152,40 @@ const maxLessonBytes = 1 << 20
 //	check WHAT VALUE   what the lab shows then (see Checks)
 //	end TIME           the step runs until then, then waits for the key
 //
-// Moments come in time order. An error names the file and the line. A
-// file is taken for a lesson once a line of it has read as one: until
-// then an error shows none of its text, and a first line that is no
-// directive at all says the file is not a lesson file (given a password
-// file, a key, a log, nothing of it reaches the error). After that, an
-// error may quote a short excerpt of the line, its control and other
-// unprintable characters replaced (see excerpt).
+// Moments come in time order. A step's title, its words, a question and
+// an answer can name quantities of the run in braces, which the lab fills
+// in when it shows them (see fill): {p1.latency}, {p1.sees},
+// {p1.arrived.1 - p2.arrived.1}. An error names the file and the line; a
+// file that is not a lesson file says so and shows none of its text (see
+// readDirectives).
 func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 	l := &Lesson{Name: name}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 4096), 64*1024)
-	n := 0
-	known := false // a line has read as a lesson's
-	show := func(s string) string {
-		if !known {
-			return "…"
-		}
-		return excerpt(s)
-	}
-	fail := func(format string, args ...any) error {
-		return fmt.Errorf("%s:%d: %s", name, n, fmt.Sprintf(format, args...))
-	}
 	var step *LessonStep
 	var moment *Moment
 	probe := Default()
-	for sc.Scan() {
-		n++
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		word, rest, _ := strings.Cut(line, " ")
-		rest = strings.TrimSpace(rest)
-		if !known && !slices.Contains(directives, word) {
-			return nil, fmt.Errorf("%s is not a lesson file: line %d does not start with a lesson's directive (%s)", name, n, directiveList)
-		}
-		if word != "" && rest == "" && slices.Contains(directives, word) {
-			return nil, fail("%s needs something after it", word)
+	err := readDirectives(name, "lesson", directives, r, func(n int, word, rest string, show func(string) string) error {
+		if rest == "" {
+			return fmt.Errorf("%s needs something after it", word)
 		}
 		switch word {
 		case "title":
 			if step != nil || l.Title != "" {
-				return nil, fail("title comes once, before the first step")
+				return errors.New("title comes once, before the first step")
 			}
-			l.Title = rest
+			if phs, err := parseText(rest, show); err != nil || len(phs) > 0 {
+				return errors.New("the lesson's title shows through every step: it names no quantity of a run (a step's title can)")
+			}
+			l.Title, l.TitleLine = rest, n
 		case "set":
 			sname, value, ok := strings.Cut(rest, " ")
 			if !ok {
-				return nil, fail("set needs a name and a value, e.g. set latency 250ms")
+				return errors.New("set needs a name and a value, e.g. set latency 250ms")
 			}
 			if err := probe.Set(sname, value); err != nil {
 				if se, ok := err.(*SettingError); ok {
-					return nil, fail("%s", se.describe(show))
+					return errors.New(se.describe(show))
 				}
-				return nil, fail("%v", err)
+				return err
 			}
 			s := Setting{Line: n, Name: sname, Value: strings.TrimSpace(value)}
 			if step == nil {
@@ -209,27 +194,23 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 				step.Settings = append(step.Settings, s)
 			}
 		case "step":
-			l.Steps = append(l.Steps, LessonStep{Title: rest})
+			if _, err := parseText(rest, show); err != nil {
+				return err
+			}
+			l.Steps = append(l.Steps, LessonStep{Title: rest, TitleLine: n})
 			step, moment = &l.Steps[len(l.Steps)-1], nil
 		case "say", "at", "wait", "ask", "answer", "check", "end":
 			if step == nil {
-				return nil, fail("%s before the first step", word)
+				return fmt.Errorf("%s before the first step", word)
 			}
-			if err := parseStepLine(step, &moment, word, rest, n, show); err != nil {
-				return nil, fail("%v", err)
-			}
-		default:
-			return nil, fail("unknown directive %q: want %s", show(word), directiveList)
+			return parseStepLine(step, &moment, word, rest, n, show)
 		}
-		known = true
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s:%d: %w", name, n+1, err)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(l.Steps) == 0 {
-		if !known {
-			return nil, fmt.Errorf("%s is not a lesson file: it has no directive (%s)", name, directiveList)
-		}
 		return nil, fmt.Errorf("%s: a lesson needs at least one step", name)
 	}
 	for i := range l.Steps {
@@ -243,10 +224,61 @@ func ParseLesson(name string, r io.Reader) (*Lesson, error) {
 // directives are the words a lesson's lines start with.
 var directives = []string{"title", "set", "step", "say", "at", "wait", "ask", "answer", "check", "end"}
 
-// directiveList names them, as an error does.
-var directiveList = strings.Join(directives[:len(directives)-1], ", ") + " or " + directives[len(directives)-1]
+// readDirectives reads a file of directives (a lesson, a lecture: kind),
+// one a line, each starting with one of words: blank lines and lines
+// starting with # are skipped, and do gets each other line's number, its
+// first word and the rest, trimmed, and show, through which the line's
+// text reaches an error. An error, do's or reading's, names the file and
+// the line.
+//
+// A file is taken for one of its kind once a line of it has read as one:
+// until then show hides the text ("…"), and a line that starts with no
+// directive, or a file with none, says the file is not a lesson (lecture)
+// file (given a password file, a key, a log, nothing of it reaches the
+// error). After that, show gives a short excerpt of the text, its
+// control and other unprintable characters replaced (see excerpt), and a
+// line with an unknown directive says so.
+func readDirectives(name, kind string, words []string, r io.Reader, do func(n int, word, rest string, show func(string) string) error) error {
+	list := strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), 64*1024)
+	n := 0
+	known := false // a line has read as one of kind's
+	show := func(s string) string {
+		if !known {
+			return "…"
+		}
+		return excerpt(s)
+	}
+	for sc.Scan() {
+		n++
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		word, rest, _ := strings.Cut(line, " ")
+		switch {
+		case slices.Contains(words, word):
+		case !known:
+			return fmt.Errorf("%s is not a %s file: line %d does not start with a %s's directive (%s)", name, kind, n, kind, list)
+		default:
+			return fmt.Errorf("%s:%d: unknown directive %q: want %s", name, n, show(word), list)
+		}
+		if err := do(n, word, strings.TrimSpace(rest), show); err != nil {
+			return fmt.Errorf("%s:%d: %w", name, n, err)
+		}
+		known = true
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("%s:%d: %w", name, n+1, err)
+	}
+	if !known {
+		return fmt.Errorf("%s is not a %s file: it has no directive (%s)", name, kind, list)
+	}
+	return nil
+}
 
-// maxExcerpt is the most runes of a lesson's line an error quotes.
+// maxExcerpt is the most runes of a file's line an error quotes.
 const maxExcerpt = 40
 
 // excerpt is s as an error about a lesson's line quotes it: at most
@@ -275,11 +307,17 @@ func excerpt(s string) string {
 func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line int, show func(string) string) error {
 	m := *moment
 	switch word {
+	case "say", "ask", "answer":
+		if _, err := parseText(rest, show); err != nil {
+			return err
+		}
+	}
+	switch word {
 	case "say":
 		if m == nil {
-			step.Say = append(step.Say, rest)
+			step.Say, step.SayLines = append(step.Say, rest), append(step.SayLines, line)
 		} else {
-			m.Say = append(m.Say, rest)
+			m.Say, m.SayLines = append(m.Say, rest), append(m.SayLines, line)
 		}
 		return nil
 	case "at", "end":
@@ -318,12 +356,12 @@ func parseStepLine(step *LessonStep, moment **Moment, word, rest string, line in
 		if m.Question != "" {
 			return errors.New("one question a moment: start another with at")
 		}
-		m.Question = rest
+		m.Question, m.QuestionLine = rest, line
 	case "answer":
 		if m.Question == "" || m.Answer != "" {
 			return errors.New("an answer comes once, after its question (ask)")
 		}
-		m.Answer = rest
+		m.Answer, m.AnswerLine = rest, line
 	case "check":
 		what, want, ok := strings.Cut(rest, " ")
 		if !ok || m.Question == "" {

@@ -9,23 +9,34 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/internal/doctest"
 )
 
 // giveLesson runs lesson to its end on a hand-moved wall clock, as a
 // class would: it presses what each wait asks for, answers each question
 // with the continue key and lets the clock run (10 ms of wall time a
 // frame) in between. It returns every answered moment's checks.
-func giveLesson(t *testing.T, lesson *Lesson) (results []CheckResult, questions int) {
+func giveLesson(t *testing.T, lesson *Lesson, observe ...func(*Lab)) (results []CheckResult, questions int) {
 	t.Helper()
 	w := &wall{t: time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)}
 	l, err := NewLesson(lesson, Default(), w.now)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return give(t, l, w, observe...)
+}
+
+// give gives the lesson or lecture of lab l to its end, as giveLesson
+// does; observe sees the lab before each frame.
+func give(t *testing.T, l *Lab, w *wall, observe ...func(*Lab)) (results []CheckResult, questions int) {
+	t.Helper()
 	m := l.Model()
 	for frames := 0; l.lesson.phase != done; frames++ {
-		if frames > 1_000_000 {
-			t.Fatalf("%s: the lesson never ended (step %d, phase %d)", lesson.Name, l.lesson.step+1, l.lesson.phase)
+		for _, o := range observe {
+			o(l)
+		}
+		if frames > 2_000_000 {
+			t.Fatalf("%s: the lesson never ended (step %d, phase %d)", l.lesson.lesson.Name, l.lesson.step+1, l.lesson.phase)
 		}
 		ls, _ := m.Lesson()
 		switch {
@@ -42,7 +53,7 @@ func giveLesson(t *testing.T, lesson *Lesson) (results []CheckResult, questions 
 				results = append(results, l.lesson.results...)
 				questions++
 				if ls.Answer == "" || ls.Shows == "" && len(l.lesson.current().Moments[l.lesson.next].Checks) > 0 {
-					t.Errorf("%s: the answer shows %+v", lesson.Name, ls)
+					t.Errorf("%s: the answer shows %+v", l.lesson.lesson.Name, ls)
 				}
 			}
 			m.Continue()
@@ -213,30 +224,23 @@ func TestLessonSettingsOnTopOfTheFlags(t *testing.T) {
 	}
 }
 
-// TestReadmeLesson: the lesson the README shows as an example is a
-// lesson gridlag reads, and given to its end every check of its answers
-// holds, so the README's example says what the lab shows.
+// TestReadmeLesson: the lesson the documentation shows as an example is
+// a lesson gridlag reads, and given to its end every check of its
+// answers holds, so the example says what the lab shows.
 func TestReadmeLesson(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+	page, i := doctest.Containing(t, "```\n# mine.txt")
+	text, _, _ := strings.Cut(page.Text[i+len("```\n"):], "```")
+	lesson, err := ParseLesson("mine.txt", strings.NewReader(text))
 	if err != nil {
-		t.Fatal(err)
-	}
-	_, rest, ok := strings.Cut(string(readme), "```\n# mine.txt")
-	if !ok {
-		t.Fatal("the README shows no lesson file starting with # mine.txt")
-	}
-	text, _, _ := strings.Cut(rest, "```")
-	lesson, err := ParseLesson("mine.txt", strings.NewReader("# mine.txt"+text))
-	if err != nil {
-		t.Fatalf("the README's lesson: %v", err)
+		t.Fatalf("%s's lesson: %v", page.Path, err)
 	}
 	results, asked := giveLesson(t, lesson)
 	if asked != 2 || len(results) != 3 {
-		t.Errorf("the README's lesson asked %d questions and checked %d facts, want 2 and 3", asked, len(results))
+		t.Errorf("%s's lesson asked %d questions and checked %d facts, want 2 and 3", page.Path, asked, len(results))
 	}
 	for _, r := range results {
 		if !r.OK() {
-			t.Errorf("README's lesson, line %d: check %s: the lab shows %q, the README says %q", r.Line, r.What, r.Got, r.Want)
+			t.Errorf("%s's lesson, line %d: check %s: the lab shows %q, the page says %q", page.Path, r.Line, r.What, r.Got, r.Want)
 		}
 	}
 }

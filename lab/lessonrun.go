@@ -22,38 +22,86 @@ const (
 	done                  // after the last step
 )
 
-// lessonRun is a lesson being given on a lab.
+// lessonRun is a lecture (a lesson alone is a lecture of one part) being
+// given on a lab.
 type lessonRun struct {
-	lesson  *Lesson
-	base    Config // the lab's configuration before the lesson's settings
-	step    int    // the step shown
-	next    int    // the step's next moment to reach
+	lecture *Lecture
+	index   bool    // show the lecture's index: false for a lesson alone
+	part    int     // the part given
+	lesson  *Lesson // its lesson
+	base    Config  // the lab's configuration before the lesson's settings
+	step    int     // the step shown
+	next    int     // the step's next moment to reach
 	phase   phase
-	say     []string      // the words shown
 	results []CheckResult // the answered moment's checks
+	// rehearsals are the steps rehearsed (see rehearsal), one a step of
+	// each part.
+	rehearsals [][]*rehearsal
+	// What the lesson shows, its quantities filled in: the step's title,
+	// the words, the question asked and its answer.
+	title, question, answer string
+	say                     []string
 }
 
 // NewLesson builds a lab that gives lesson: base (the lab's flags), then
 // the lesson's settings, then its first step's; paused at the first
 // step's start, whose words show.
 func NewLesson(lesson *Lesson, base Config, wall func() time.Time) (*Lab, error) {
-	cfg, err := lesson.config(base, 0)
+	return newLecture(single(lesson), false, base, wall)
+}
+
+// NewLecture builds a lab that gives lecture: its first part's first
+// step, paused at its start, as NewLesson does, with the lecture's index.
+func NewLecture(lecture *Lecture, base Config, wall func() time.Time) (*Lab, error) {
+	return newLecture(lecture, true, base, wall)
+}
+
+func newLecture(lecture *Lecture, index bool, base Config, wall func() time.Time) (*Lab, error) {
+	run, err := newLessonRun(lecture, index, base)
 	if err != nil {
 		return nil, err
 	}
-	for i := range lesson.Steps { // every step's settings, checked now
-		if _, err := lesson.config(base, i); err != nil {
-			return nil, err
-		}
+	first := lecture.Parts[0].Lesson
+	cfg, err := first.config(base, 0)
+	if err != nil {
+		return nil, err
 	}
 	l, err := New(cfg, wall)
 	if err != nil {
-		return nil, fmt.Errorf("%s: step 1: %w", lesson.Name, err)
+		return nil, fmt.Errorf("%s: step 1: %w", first.Name, err)
 	}
-	l.lesson = &lessonRun{lesson: lesson, base: base}
-	l.startStep(0)
+	l.lesson = run
+	l.startPart(0)
 	return l, nil
 }
+
+// newLessonRun checks every step of every part of lecture (its settings
+// and the quantities of its texts) by rehearsing it.
+func newLessonRun(lecture *Lecture, index bool, base Config) (*lessonRun, error) {
+	run := &lessonRun{lecture: lecture, index: index, base: base}
+	for _, p := range lecture.Parts {
+		var steps []*rehearsal
+		for i := range p.Lesson.Steps {
+			rh, _, err := rehearse(p.Lesson, base, i)
+			if err != nil {
+				return nil, err
+			}
+			steps = append(steps, rh)
+		}
+		run.rehearsals = append(run.rehearsals, steps)
+	}
+	return run, nil
+}
+
+// startPart starts part i of the lecture at its first step.
+func (l *Lab) startPart(i int) {
+	r := l.lesson
+	r.part, r.lesson = i, r.lecture.Parts[i].Lesson
+	l.startStep(0)
+}
+
+// rehearsed returns the rehearsal of the step shown.
+func (r *lessonRun) rehearsed() *rehearsal { return r.rehearsals[r.part][r.step] }
 
 // current returns the step shown.
 func (r *lessonRun) current() *LessonStep { return &r.lesson.Steps[r.step] }
@@ -70,7 +118,8 @@ func (l *Lab) startStep(i int) {
 		l.caption = fmt.Sprintf("step %d: %v", i+1, err)
 	}
 	r.step, r.next, r.phase, r.results = i, 0, ready, nil
-	r.say = r.current().Say
+	rh := r.rehearsed()
+	r.title, r.say, r.question, r.answer = rh.title, rh.say, "", ""
 }
 
 // limit returns the world time the clock must not pass in a lesson: the
@@ -106,9 +155,13 @@ func (l *Lab) reached() {
 		r.phase = ended
 		return
 	}
-	m := &s.Moments[r.next]
+	m, rm := &s.Moments[r.next], &r.rehearsed().moments[r.next]
 	if len(m.Say) > 0 {
-		r.say = m.Say
+		r.say = l.shown(rm.say, rm.at, m.Say...)
+	}
+	r.question, r.answer = "", ""
+	if m.Question != "" {
+		r.question = l.shown([]string{rm.question}, rm.at, m.Question)[0]
 	}
 	switch {
 	case m.Wait != nil:
@@ -167,15 +220,20 @@ func (l *Lab) Continue() {
 		l.caption = ""
 		l.clock.Resume()
 	case asking:
-		r.results = l.answer(&r.current().Moments[r.next])
+		m, rm := &r.current().Moments[r.next], &r.rehearsed().moments[r.next]
+		r.results = l.answer(m)
+		r.answer = l.shown([]string{rm.answer}, rm.after, m.Answer)[0]
 		r.phase = answered
 	case answered:
 		r.results = nil
 		l.passMoment()
 	case ended:
-		if r.step+1 < len(r.lesson.Steps) {
+		switch {
+		case r.step+1 < len(r.lesson.Steps):
 			l.startStep(r.step + 1)
-		} else {
+		case r.part+1 < len(r.lecture.Parts):
+			l.startPart(r.part + 1)
+		default:
 			r.phase = done
 		}
 	case running:
@@ -195,16 +253,22 @@ func (l *Lab) Lesson() (out tui.LabLesson, ok bool) {
 	}
 	s := r.current()
 	out.Title = r.lesson.Title
-	out.Step = fmt.Sprintf("step %d of %d: %s", r.step+1, len(r.lesson.Steps), s.Title)
+	if r.index {
+		out.Lecture, out.Part = r.lecture.Title, r.part
+		for _, p := range r.lecture.Parts {
+			out.Parts = append(out.Parts, p.Label)
+		}
+	}
+	out.Step = fmt.Sprintf("step %d of %d: %s", r.step+1, len(r.lesson.Steps), r.title)
 	out.Say = r.say
 	if r.next < len(s.Moments) && r.phase >= waiting && r.phase <= answered {
 		m := &s.Moments[r.next]
-		out.Question = m.Question
+		out.Question = r.question
 		if r.phase == waiting {
 			out.Wait = fmt.Sprintf("%s: press %s", l.players[m.Wait.Player].Name(), strings.ToUpper(m.Wait.Key))
 		}
 		if r.phase == answered {
-			out.Answer = m.Answer
+			out.Answer = r.answer
 			var shows []string
 			for _, c := range r.results {
 				mark := "✓"
@@ -217,6 +281,7 @@ func (l *Lab) Lesson() (out tui.LabLesson, ok bool) {
 		}
 	}
 	last := r.step+1 == len(r.lesson.Steps)
+	lastPart := r.part+1 == len(r.lecture.Parts)
 	switch r.phase {
 	case ready:
 		out.Next = "run the step"
@@ -225,8 +290,14 @@ func (l *Lab) Lesson() (out tui.LabLesson, ok bool) {
 	case answered:
 		out.Next = "go on"
 	case ended:
-		out.Next = "next step"
-		if last {
+		switch {
+		case !last:
+			out.Next = "next step"
+		case !lastPart:
+			out.Next = "next part: " + r.lecture.Parts[r.part+1].Label
+		case r.index:
+			out.Next = "end the lecture"
+		default:
 			out.Next = "end the lesson"
 		}
 	case running:
@@ -235,6 +306,9 @@ func (l *Lab) Lesson() (out tui.LabLesson, ok bool) {
 		}
 	case done:
 		out.Say = []string{"The end of the lesson. Backspace shows its last step again; q quits."}
+		if r.index {
+			out.Say = []string{"The end of the lecture. Backspace shows its last step again, < the part before; q quits."}
+		}
 	}
 	return out, true
 }

@@ -21,8 +21,8 @@ type setting struct {
 	set  func(c *Config, value string) error
 }
 
-// settings are the names a lesson's set lines take, in the order the
-// README lists them.
+// settings are the names a lesson's set lines take, in the order
+// docs/lab.md lists the lab's flags.
 var settings = []setting{
 	playerSetting("latency", "a round trip from 0 to 1s, e.g. 250ms", func(p *PlayerConfig, v string) error {
 		return setDuration(&p.Latency, v, link.MaxRTT)

@@ -24,7 +24,7 @@ func (l *Lab) LastZap() (z tui.LabZap, ok bool) {
 	}
 	return tui.LabZap{
 		At: rec.At - l.origin, Shooter: l.name(rec.Shooter), Outcome: rec.Outcome, Target: l.name(rec.Target),
-		Seen: rec.Seen, Rewind: rec.Rewind, Beam: rec.Beam.Cells(nil),
+		Seen: rec.Seen, Judged: rec.Judged, Rewind: rec.Rewind, Beam: rec.Beam.Cells(nil),
 	}, true
 }
 

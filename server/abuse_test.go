@@ -76,9 +76,12 @@ func TestPerAddressPlayerCap(t *testing.T) {
 // are dropped once nothing was written to them for WriteTimeout, their
 // queues and socket buffers bounded meanwhile, so the player slots they
 // held are free again: a player from another address joins and plays. A
-// client that reads slowly, but reads, stays.
+// client that reads slowly, but reads, stays. The stall is the writers'
+// real clock: the slow reader sips forty times within it, so that a busy
+// machine would have to starve it for nearly two seconds to have it taken
+// for a non-reader.
 func TestSlowReadersDroppedByTime(t *testing.T) {
-	const stall = 300 * time.Millisecond
+	const stall = 2 * time.Second
 	ts := startServer(t, Options{
 		Hub:          hub.Options{Config: world.Config{Rate: world.MaxRate, MaxPlayers: 4}, MaxPlayersPerAddr: 4},
 		WriteTimeout: stall,
@@ -97,13 +100,13 @@ func TestSlowReadersDroppedByTime(t *testing.T) {
 	slowReader.join("slow")
 	done := make(chan struct{})
 	defer close(done)
-	go func() { // reads in sips with pauses, each shorter than the stall time
+	go func() { // reads in sips with pauses, each far shorter than the stall time
 		buf := make([]byte, 4096)
 		for {
 			select {
 			case <-done:
 				return
-			case <-time.After(stall / 3):
+			case <-time.After(stall / 40):
 			}
 			slowReader.nc.SetReadDeadline(time.Now().Add(wait))
 			if _, err := slowReader.nc.Read(buf); err != nil {

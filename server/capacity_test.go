@@ -40,8 +40,10 @@ func TestTCPAtCapacityRefusesNewcomers(t *testing.T) {
 	in.state("the next", func(s *protocol.State) bool { return s.Tick > st.Tick })
 
 	free := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 50}}})
-	dial(t, free).join("one")
-	time.Sleep(200 * time.Millisecond) // ten ticks: nothing is measured against a budget of 0
+	one := dial(t, free)
+	one.join("one")
+	st = one.state("a State", func(*protocol.State) bool { return true })
+	one.state("ten ticks later", func(s *protocol.State) bool { return s.Tick >= st.Tick+10 }) // nothing is measured against a budget of 0
 	dial(t, free).join("two")
 	if l := free.Load(); l.Full || l.Capacity != 0 {
 		t.Errorf("without a budget the server reads %+v", l)

@@ -82,8 +82,9 @@ type conn struct {
 	rd pollRead
 
 	// Owned by the loop goroutine.
-	state connState
-	stall string // why a frame could not be queued for it (connStalled)
+	state    connState
+	answered int32  // messages handled since the last flush, whose answers it queues
+	stall    string // why a frame could not be queued for it (connStalled)
 	// states is the server's end of the stream of States to it: the
 	// last State encoded for it, the base of a step.
 	states protocol.StateStream

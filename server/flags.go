@@ -13,7 +13,7 @@ import (
 )
 
 // DefaultMaxPlayers is -max-players' default, sized for a 2-core machine:
-// 1,000 players take about a quarter of a core (README, Figures). The
+// 1,000 players take about a quarter of a core (docs/performance.md). The
 // Core's own default, for a Config that gives none, is
 // world.DefaultMaxPlayers.
 const DefaultMaxPlayers = 1000

@@ -46,6 +46,8 @@ func writeTicks(tb testing.TB, conns []net.Conn, frames [][]byte, ticks int, int
 	cpu0 := processCPU()
 	next := time.Now()
 	for range ticks {
+		// A benchmark's pace, what it measures: a server's ticks come on
+		// the wall clock, and the sockets' cost between them is the figure.
 		time.Sleep(time.Until(next))
 		next = next.Add(interval)
 		for k, c := range conns {

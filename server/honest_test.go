@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net"
 	"slices"
 	"sync"
@@ -123,42 +124,44 @@ func (h *honest) finish(moves int) []time.Duration {
 	h.waitMoves(moves)
 	close(h.stop)
 	<-h.done
-	deadline := time.Now().Add(wait)
-	for {
+	var state string
+	h.until(func() bool {
 		h.mu.Lock()
-		lost, acked, last, playing := h.lost, h.acked, h.last, h.playing
-		h.mu.Unlock()
-		switch {
-		case lost != "":
-			h.t.Fatalf("the honest player was refused or dropped: %s", lost)
-		case playing && acked == last && int(last) >= moves:
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			return slices.Clone(h.delays)
-		case time.Now().After(deadline):
-			h.t.Fatalf("the honest player: welcomed %v, %d inputs sent, %d acknowledged; want at least %d, all acknowledged", playing, last, acked, moves)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		defer h.mu.Unlock()
+		state = fmt.Sprintf("welcomed %v, %d inputs sent, %d acknowledged", h.playing, h.last, h.acked)
+		return h.playing && h.acked == h.last && int(h.last) >= moves
+	}, func() string {
+		return fmt.Sprintf("the honest player: %s; want at least %d, all acknowledged", state, moves)
+	})
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.delays)
 }
 
 // waitMoves waits until the honest player has sent n inputs.
 func (h *honest) waitMoves(n int) {
 	h.t.Helper()
-	deadline := time.Now().Add(wait)
-	for {
+	var last uint32
+	h.until(func() bool {
 		h.mu.Lock()
-		last, lost := h.last, h.lost
+		defer h.mu.Unlock()
+		last = h.last
+		return int(last) >= n
+	}, func() string { return fmt.Sprintf("the honest player sent %d inputs, want %d", last, n) })
+}
+
+// until waits until cond holds, and fails at once if the honest player
+// was refused or dropped meanwhile.
+func (h *honest) until(cond func() bool, why func() string) {
+	h.t.Helper()
+	var lost string
+	eventually(h.t, func() bool {
+		h.mu.Lock()
+		lost = h.lost
 		h.mu.Unlock()
-		if lost != "" {
-			h.t.Fatalf("the honest player was refused or dropped: %s", lost)
-		}
-		if int(last) >= n {
-			return
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("the honest player sent %d inputs, want %d", last, n)
-		}
-		time.Sleep(5 * time.Millisecond)
+		return lost != "" || cond()
+	}, why)
+	if lost != "" {
+		h.t.Fatalf("the honest player was refused or dropped: %s", lost)
 	}
 }

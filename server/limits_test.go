@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net"
 	"testing"
 	"time"
@@ -27,21 +28,17 @@ func TestTCPConnectionCap(t *testing.T) {
 	}
 	ts.waitLog(t, "refused connection")
 	idle[0].nc.Close()
-	deadline := time.Now().Add(wait)
-	for {
+	var (
+		m   protocol.Message
+		err error
+	)
+	eventually(t, func() bool {
 		c := dial(t, ts)
 		c.send(&protocol.Hello{Version: protocol.Version, Name: "ada"})
-		m, err := c.recv()
-		if err == nil {
-			if _, ok := m.(*protocol.Welcome); ok {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no room after a connection closed: %v %v", m, err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		m, err = c.recv()
+		_, welcome := m.(*protocol.Welcome)
+		return err == nil && welcome
+	}, func() string { return fmt.Sprintf("no room after a connection closed: %v %v", m, err) })
 }
 
 // TestTCPErrorFromJoinedClientCloses: a client that reports an Error

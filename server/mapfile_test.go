@@ -11,6 +11,7 @@ import (
 
 	"gridlag/grid"
 	"gridlag/protocol"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/world"
 )
 
@@ -126,8 +127,8 @@ func TestMapFilesThatCannotHang(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), path) {
 				t.Errorf("%s: %v, want an error naming it and saying %q", path, err, want)
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: LoadMap still reading after 10s", path)
+		case <-time.After(admittest.Hung):
+			t.Fatalf("%s: LoadMap still reading after %v", path, admittest.Hung)
 		}
 	}
 

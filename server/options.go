@@ -51,7 +51,7 @@ const (
 	// DefaultLoadFloor is what cmd/gridlag gives hub.Options.LoadFloor:
 	// below 256 players and spectators nobody is refused for load. At
 	// that size a tick costs about a millisecond on a 1024x1024 map
-	// (README, Figures): a budget of 25 ms missed with fewer is another
+	// (docs/performance.md): a budget of 25 ms missed with fewer is another
 	// process's doing, or the server's SSH sessions'.
 	DefaultLoadFloor = 256
 )

@@ -128,11 +128,5 @@ func TestTCPHeldBackReaderLosesNothing(t *testing.T) {
 	case <-time.After(wait):
 		t.Fatal("Close did not return while a client was held back")
 	}
-	g := serverGoroutines()
-	for deadline := time.Now().Add(wait); len(g) != 0 && time.Now().Before(deadline); g = serverGoroutines() {
-		time.Sleep(time.Millisecond)
-	}
-	if len(g) != 0 {
-		t.Errorf("%d server goroutines still running after Close:\n%s", len(g), strings.Join(g, "\n\n"))
-	}
+	noServerGoroutines(t)
 }

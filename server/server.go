@@ -67,6 +67,7 @@ type Server struct {
 	hub    *hub.Hub
 	kept   keptFrames // the map's pieces, encoded once for every room
 	start  time.Time
+	clock  func() time.Duration // the loop's clock, if not the time since start: a test's own (set before Serve)
 	conns  map[world.ConnID]*conn
 	gone   map[world.ConnID]*conn // ended since the last flush: the log's notes still name their address
 	enc    encoder                // the frames of a few messages of the loop's own (a final Error, the shutdown's Bye)
@@ -75,7 +76,8 @@ type Server struct {
 	ticks  tickMarks // the ticks' costs, measured for the hub's admission
 	fall   fall      // the watch on a crowd's going (release.go)
 
-	answers answers // the files of the perception tests' answers (perception.go)
+	answering []*conn // connections with messages handled since the last flush (conn.answered)
+	answers   answers // the files of the perception tests' answers (perception.go)
 }
 
 // New returns a server with the given options; zero options take their
@@ -461,8 +463,16 @@ func (b *beat) due(now time.Duration) bool {
 	return true
 }
 
-// now is the hub's clock: time since Serve began.
-func (s *Server) now() time.Duration { return time.Since(s.start) }
+// now is the hub's clock: time since Serve began. A test may set a clock
+// of its own (clock), which the timeouts, the flood limit and the ticks
+// then follow: the loop's timers still wake it on the real clock, to read
+// the test's.
+func (s *Server) now() time.Duration {
+	if s.clock != nil {
+		return s.clock()
+	}
+	return time.Since(s.start)
+}
 
 // handleInboxes applies what the connection goroutines posted, a shard's
 // inbox at a time. The hub's output so far is queued before a connection
@@ -488,8 +498,13 @@ func (s *Server) handle(ev event) {
 		s.log.Debug("connect", "conn", c.id, "remote", c.remote)
 		s.hub.Connect(s.now(), c.id, c.from)
 	case evMessage:
-		c.unhandled.Add(-1)
-		defer c.signalRoom() // its answer is queued by the next flush: the reader counts it one late at most
+		// Its answer is queued by the next flush, which then counts it
+		// handled (answered): a reader that holds back counts each
+		// message until its answer is in the queue, never in between.
+		if c.answered == 0 {
+			s.answering = append(s.answering, c)
+		}
+		c.answered++
 		if c.state == connGone {
 			return
 		}
@@ -567,6 +582,20 @@ func (s *Server) flush() {
 	}
 	clear(s.gone) // their notes are logged
 	s.wakeWriters()
+	s.answeredAll()
+}
+
+// answeredAll counts the messages handled since the last flush as handled
+// now that their answers are queued, and wakes their readers if they hold
+// back (see conn.mustHold).
+func (s *Server) answeredAll() {
+	for _, c := range s.answering {
+		c.unhandled.Add(-c.answered)
+		c.answered = 0
+		c.signalRoom()
+	}
+	clear(s.answering)
+	s.answering = s.answering[:0]
 }
 
 // publish publishes the counters of the rooms the hub touched for Stats

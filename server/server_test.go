@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,9 +24,9 @@ import (
 
 const ms = time.Millisecond
 
-// wait is the generous deadline for anything that happens over real
-// sockets.
-const wait = 10 * time.Second
+// wait is the deadline for anything that happens over real sockets: the
+// hang guard, long past what a busy machine takes.
+const wait = admittest.Hung
 
 // testServer is a server on 127.0.0.1:0 and its log.
 type testServer struct {
@@ -38,9 +39,27 @@ type testServer struct {
 // failed test shows its log.
 func startServer(t *testing.T, opts Options) *testServer {
 	t.Helper()
+	return serveTest(t, opts, nil)
+}
+
+// startClocked is startServer on a clock the test moves (testClock): the
+// server's ticks, timeouts and flood limit follow it, not the machine's.
+func startClocked(t *testing.T, opts Options) (*testServer, *testClock) {
+	t.Helper()
+	clock := &testClock{}
+	ts := serveTest(t, opts, clock)
+	return ts, clock
+}
+
+func serveTest(t *testing.T, opts Options, clock *testClock) *testServer {
+	t.Helper()
 	logs := &admittest.Log{}
 	opts.Logger = log.NewWithOptions(logs, log.Options{Level: log.DebugLevel})
 	ts := &testServer{Server: New(opts), logs: logs}
+	if clock != nil {
+		clock.s = ts.Server
+		ts.clock = clock.now // before Serve starts the loop
+	}
 	t.Cleanup(func() {
 		if t.Failed() {
 			t.Logf("server log:\n%s", logs.String())
@@ -50,17 +69,56 @@ func startServer(t *testing.T, opts Options) *testServer {
 	return ts
 }
 
+// testClock is a server's clock that only the test moves (Server.clock).
+// What the loop decides on it (a tick, a client silent for too long) then
+// depends on what the test did before each move, not on how fast a busy
+// machine ran it; the loop still wakes on its real timers to read it.
+type testClock struct {
+	at atomic.Int64
+	s  *Server
+}
+
+func (c *testClock) now() time.Duration { return time.Duration(c.at.Load()) }
+
+// advance moves the clock on by d, and wakes the loop to act on it.
+func (c *testClock) advance(d time.Duration) {
+	c.at.Add(int64(d))
+	select {
+	case c.s.posted <- struct{}{}:
+	default:
+	}
+}
+
+// run moves the clock on by step every millisecond, until the function
+// it returns is called: for what a test waits for on the clock (a
+// timeout) once nothing else it checks depends on when it comes.
+func (c *testClock) run(step time.Duration) (stop func()) {
+	done := make(chan struct{})
+	ended := make(chan struct{})
+	go func() {
+		defer close(ended)
+		tick := time.NewTicker(ms)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				c.advance(step)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-ended
+	}
+}
+
 // eventually polls the server until cond holds, and fails the test with
-// what why says then if it does not within wait.
+// what why says then if it does not within the hang guard.
 func eventually(t *testing.T, cond func() bool, why func() string) {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal(why())
-		}
-		time.Sleep(time.Millisecond)
-	}
+	admittest.Eventually(t, cond, why)
 }
 
 // waitLog polls the log for text.
@@ -271,39 +329,51 @@ func TestTCPHandshakeTimeout(t *testing.T) {
 	ts.waitLog(t, "no Hello within")
 }
 
+// TestTCPSlowClientDroppedOthersUnaffected: a client that stops reading
+// fills its queue and is dropped as too slow, alone: the good client hears
+// a State every tick meanwhile, then the slow one's Leave. The server runs
+// on the test's clock, one tick at a time, each once the good client has
+// read the last: the good client is never behind, however slowly a busy
+// machine runs its reader or the server's writer, while the slow one falls
+// a tick further behind at each. (A server whose tick waited for the
+// stalled socket would tick no more, never fill the slow client's queue
+// nor drop it: the test would not get past the Leave.)
 func TestTCPSlowClientDroppedOthersUnaffected(t *testing.T) {
 	const rate = 200
-	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: rate}}, SendQueue: 4, WriteBuffer: 4096})
+	ts, clock := startClocked(t, Options{Hub: hub.Options{Config: world.Config{Rate: rate}}, SendQueue: 4, WriteBuffer: 4096})
 	good := dial(t, ts)
 	good.join("good")
 	slow := dial(t, ts)
 	slow.nc.(*net.TCPConn).SetReadBuffer(4096)
 	slow.join("slow") // and never read again
 
-	// Meanwhile the good client hears a state every tick, then the slow
-	// one's Leave. (A server whose tick waited for the stalled socket
-	// would tick no more, never fill the slow client's queue nor drop it:
-	// the test would not get past the Leave. How fast it ticks is the
-	// machine's, not asserted here.)
-	first := good.state("a state", func(*protocol.State) bool { return true })
-	var last *protocol.State
-	states := 0
-	good.until("the slow client's Leave", func(m protocol.Message) bool {
-		if st, ok := m.(*protocol.State); ok {
-			last = st
-			states++
-		}
-		return worldtest.LeftGame(m, 2)
-	})
-	ts.waitLog(t, "too slow")
-	if last == nil {
-		t.Fatal("no state while the slow client was stalling")
+	// tick moves the clock to the next tick and returns its State.
+	left := false
+	tick := func() *protocol.State {
+		clock.advance(time.Second / rate)
+		return good.until("the tick's State", func(m protocol.Message) bool {
+			left = left || worldtest.LeftGame(m, 2)
+			_, ok := m.(*protocol.State)
+			return ok
+		}).(*protocol.State)
 	}
+	first := tick()
+	last, states := first, 0
+	for !left {
+		if states > 100000 {
+			t.Fatalf("the slow client was not dropped after %d ticks", states)
+		}
+		last = tick()
+		states++
+	}
+	ts.waitLog(t, "too slow")
 	ticks := int(last.Tick - first.Tick)
 	if states != ticks {
 		t.Errorf("the good client got %d States over %d ticks while the slow client stalled, want one a tick", states, ticks)
 	}
-	good.state("a state after the drop", func(st *protocol.State) bool { return len(st.Players) == 1 })
+	if st := tick(); len(st.Players) != 1 {
+		t.Errorf("a State after the drop shows %d players, want the good one alone", len(st.Players))
+	}
 	if testing.Verbose() {
 		t.Logf("%d ticks; log:\n%s", ticks, ts.logs)
 	}
@@ -345,6 +415,16 @@ func serverGoroutines() []string {
 		}
 	}
 	return r
+}
+
+// noServerGoroutines waits until no goroutine runs server code: one that
+// has called wg.Done may take a moment to vanish.
+func noServerGoroutines(t *testing.T) {
+	t.Helper()
+	var g []string
+	eventually(t, func() bool { g = serverGoroutines(); return len(g) == 0 }, func() string {
+		return fmt.Sprintf("%d server goroutines still running after Close:\n%s", len(g), strings.Join(g, "\n\n"))
+	})
 }
 
 // readers counts the connections being read: by a goroutine each, or by
@@ -401,14 +481,7 @@ func TestTCPCloseSaysByeAndLeavesNoGoroutines(t *testing.T) {
 	if err := ts.Serve(ln); !errors.Is(err, ErrServerClosed) {
 		t.Errorf("Serve after Close returned %v, want ErrServerClosed", err)
 	}
-	// A goroutine that has called wg.Done may take a moment to vanish.
-	g := serverGoroutines()
-	for deadline := time.Now().Add(wait); len(g) != 0 && time.Now().Before(deadline); g = serverGoroutines() {
-		time.Sleep(time.Millisecond)
-	}
-	if len(g) != 0 {
-		t.Errorf("%d server goroutines still running after Close:\n%s", len(g), strings.Join(g, "\n\n"))
-	}
+	noServerGoroutines(t)
 	if _, err := net.Dial("tcp", ts.Addr().String()); err == nil {
 		t.Errorf("the listener still accepts connections after Close")
 	}
@@ -427,40 +500,44 @@ func TestServeRejectsBadConfig(t *testing.T) {
 	s.Close()
 }
 
+// TestTCPIdleTimeout: a player who sends nothing for IdleTimeout is told
+// so and dropped, and the others hear that it left; one who keeps talking
+// stays. The server runs on the test's clock (startClocked), which moves
+// on 50 ms at a time, each time after the talker's Ping was read: the
+// talker is never silent for more than 50 ms of the server's time, the
+// quiet one for ever longer, however slowly a busy machine runs either.
+// (TestSilenceDecides holds the rule itself at its edges.)
 func TestTCPIdleTimeout(t *testing.T) {
-	ts := startServer(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}, IdleTimeout: 150 * time.Millisecond})
+	const idle, step = 150 * ms, 50 * ms
+	ts, clock := startClocked(t, Options{Hub: hub.Options{Config: world.Config{Rate: 20}}, IdleTimeout: idle})
 	good := dial(t, ts)
 	good.join("good")
 	quiet := dial(t, ts)
 	quiet.join("quiet")
-	// good keeps pinging, quiet says nothing.
-	stop := make(chan struct{})
-	pinged := make(chan struct{})
-	go func() {
-		defer close(pinged)
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(30 * time.Millisecond):
-				good.nc.SetWriteDeadline(time.Now().Add(wait))
-				if good.enc.Encode(&protocol.Ping{Stamp: 1}) != nil {
-					return
-				}
-			}
+	left := false
+	for stamp := uint64(1); !left; stamp++ {
+		if stamp > 100 {
+			t.Fatalf("the quiet player was still in after %v", time.Duration(stamp)*step)
 		}
-	}()
+		clock.advance(step)
+		good.send(&protocol.Ping{Stamp: stamp})
+		good.until("the Pong", func(m protocol.Message) bool {
+			left = left || worldtest.LeftGame(m, 2)
+			p, ok := m.(*protocol.Pong)
+			return ok && p.Stamp == stamp
+		})
+	}
 	m := quiet.closed()
 	if e, ok := m.(*protocol.Error); !ok || e.Code != protocol.ErrCodeTimeout {
 		t.Errorf("silent player got %+v, want Error(timeout)", m)
 	}
-	good.until("the quiet player's Leave", func(m protocol.Message) bool { return worldtest.LeftGame(m, 2) })
-	close(stop)
-	<-pinged
 	if ts.Stats().Players != 1 {
 		t.Errorf("stats %+v, want the pinging player still in", ts.Stats())
 	}
-	ts.waitLog(t, "silent for")
+	ts.waitLog(t, "silent for 150ms")
+	if ts.logs.Count("leave", "name=good") != 0 {
+		t.Errorf("the pinging player left:\n%s", ts.logs)
+	}
 }
 
 func TestTCPManyClientsEachGetTheirOwnAck(t *testing.T) {

@@ -28,6 +28,16 @@ var legendHelp = []helpRow{
 	{"× →", styleCorrection, "a prediction the server corrected, the way it moved you"},
 }
 
+// teachLegendHelp explains the teacher's screen: the room's board as the
+// server has it (no avatar of one's own, no ghost: every student where the
+// server says), the class list's columns and a switch held for everyone.
+var teachLegendHelp = []helpRow{
+	{"A b", otherStyle(client.Other{Name: "Ada", Color: 1}), "a student, a bot (on a block): where the server has it"},
+	{"A", protectedStyle(otherStyle(client.Other{Name: "Ada", Color: 1}), true), "underlined: just joined or respawned, safe for now"},
+	{"Class", styleHeading, "per student: round trip (~: server's), inputs pending, corrections"},
+	{"[off]", styleWarn, "held for everyone: the class cannot change it"},
+}
+
 // legendRows returns the game's legend if legend is set, else none.
 func legendRows(legend bool) []helpRow {
 	if legend {

@@ -80,6 +80,7 @@ type LabScreen struct {
 	marks    [2]string
 	lesson   LabLesson
 	inLesson bool
+	offer    string // the lecture > starts from the free lab, "" for none
 
 	boards [2]*Board
 	server *ServerBoard
@@ -158,6 +159,7 @@ func (s *LabScreen) Frame() bool {
 	s.scores = s.model.Scores()
 	s.zap, s.zapped = s.model.LastZap()
 	s.lesson, s.inLesson = s.model.Lesson()
+	s.offer = s.model.Offer()
 	s.takeMarks()
 	return s.show(s.render)
 }
@@ -474,6 +476,12 @@ func (s *LabScreen) togglePings() { s.model.SetPings(!s.model.Pings()) }
 
 // goOn goes on with a lesson.
 func (s *LabScreen) goOn() { s.model.Continue() }
+
+// nextPart goes to a lecture's next part, or starts the lecture offered.
+func (s *LabScreen) nextPart() { s.model.NextPart() }
+
+// prevPart goes to the start of a lecture's part, or the part before.
+func (s *LabScreen) prevPart() { s.model.PrevPart() }
 
 // changeRate changes the server's update rate by d per second.
 func (s *LabScreen) changeRate(d int) { s.model.SetRate(max(s.model.Rate()+d, 0)) }

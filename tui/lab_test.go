@@ -26,8 +26,15 @@ type labRig struct {
 // frame.
 func newLabRig(t *testing.T, cfg lab.Config, w, h int) *labRig {
 	t.Helper()
+	return newRigOf(t, w, h, func(wall func() time.Time) (*lab.Lab, error) { return lab.New(cfg, wall) })
+}
+
+// newRigOf is a rig for the lab newLab makes on the rig's clock (a lab,
+// a lesson, a lecture), at w x h.
+func newRigOf(t *testing.T, w, h int, newLab func(wall func() time.Time) (*lab.Lab, error)) *labRig {
+	t.Helper()
 	r := &labRig{simTerm: simTerm{t: t}, wall: time.Date(2026, 11, 23, 20, 0, 0, 0, time.UTC)}
-	l, err := lab.New(cfg, func() time.Time { return r.wall })
+	l, err := newLab(func() time.Time { return r.wall })
 	if err != nil {
 		t.Fatal(err)
 	}

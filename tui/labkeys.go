@@ -17,7 +17,8 @@ import (
 // by 50 ms (Player 2: y u and i o: t g b and m are the instruments' and
 // smoothing's, as in the game). Space (and Page Down, a presentation
 // clicker's key) only goes on with a lesson: the game's zap key does
-// nothing else here.
+// nothing else here. < and > go from part to part of a lecture (> starts
+// the lecture the free lab offers).
 var labKeyTable = []binding[*LabScreen]{
 	{label: "↑↓←→ wasd", help: "move one cell: Player 1 the arrows, Player 2 w a s d", keys: concat(
 		labMoveKeys(0, map[grid.Dir]tcell.Key{
@@ -43,8 +44,9 @@ var labKeyTable = []binding[*LabScreen]{
 	{label: "Bksp h", help: "restart the script from t=0; h hides pings, pongs and scores", keys: concat(
 		[]keyDo[*LabScreen]{{key: tcell.KeyBackspace, do: (*LabScreen).restart}, {key: tcell.KeyBackspace2, do: (*LabScreen).restart}},
 		runeKeys("h", (*LabScreen).togglePings))},
-	{label: "Spc PgDn", help: "in a lesson: go on (the answer, the next question, the next step)", keys: []keyDo[*LabScreen]{
-		{key: tcell.KeyRune, ch: ' ', do: (*LabScreen).goOn}, {key: tcell.KeyPgDn, do: (*LabScreen).goOn}}},
+	{label: "Spc < >", help: "go on in a lesson (PgDn too); a lecture's part < before, > after", keys: []keyDo[*LabScreen]{
+		{key: tcell.KeyRune, ch: ' ', do: (*LabScreen).goOn}, {key: tcell.KeyPgDn, do: (*LabScreen).goOn},
+		{key: tcell.KeyRune, ch: '<', do: (*LabScreen).prevPart}, {key: tcell.KeyRune, ch: '>', do: (*LabScreen).nextPart}}},
 	instrumentRowBinding[*LabScreen](),
 	{label: "c", help: "server: lag compensation on/off, live", group: "lagcomp", keys: runeKeys("c", (*LabScreen).toggleLagComp)},
 	{label: "{ }", help: "server update rate -/+ 1 per second (0 = a state per input)", group: "rate", keys: concat(

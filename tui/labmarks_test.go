@@ -9,7 +9,6 @@ import (
 
 	"gridlag/grid"
 	"gridlag/lab"
-	"gridlag/tui"
 )
 
 // cellAt returns the character and the foreground colour of screen cell
@@ -94,14 +93,9 @@ func TestLabScreenLessonAtProjectorSizes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := &labRig{simTerm: simTerm{t: t}, wall: time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)}
-		r.lab, err = lab.NewLesson(lesson, lab.Default(), func() time.Time { return r.wall })
-		if err != nil {
-			t.Fatal(err)
-		}
-		r.screen = newScreen(t, size[0], size[1])
-		r.s = tui.NewLabScreen(r.screen, r.lab.Model(), tui.Options{})
-		r.s.Frame()
+		r := newRigOf(t, size[0], size[1], func(wall func() time.Time) (*lab.Lab, error) {
+			return lab.NewLesson(lesson, lab.Default(), wall)
+		})
 		r.mustShow("Lesson 2: prediction", "[Space: run the step]")
 		r.key(tcell.KeyRune, ' ')
 		for n := 0; !strings.Contains(r.text(), "[Space: the answer]"); n++ {

@@ -71,8 +71,18 @@ type LabModel interface {
 	Lesson() (l LabLesson, ok bool)
 	// Continue goes on with a lesson: from a question to its answer, from
 	// the answer on (the clock runs again), from a step's end to the next
-	// step. Outside a lesson it does nothing.
+	// step (from a part's last step to the next part of a lecture).
+	// Outside a lesson it does nothing.
 	Continue()
+	// NextPart and PrevPart go to the start of a lecture's next or
+	// previous part; a free lab offered a lecture starts it with
+	// NextPart, and its first part goes back to the free lab with
+	// PrevPart. Otherwise they do nothing.
+	NextPart()
+	PrevPart()
+	// Offer names the lecture NextPart starts from the free lab, "" when
+	// none is offered (or one is being given).
+	Offer() string
 }
 
 // LabLesson is what a lesson says at the moment (see LabModel.Lesson):
@@ -94,6 +104,12 @@ type LabLesson struct {
 	// "next step"), "" when it does nothing (the clock runs to the next
 	// question).
 	Next string
+	// Lecture is the lecture's title, "" for a lesson given alone; Parts
+	// are the labels of its parts ("II: prediction") and Part the one
+	// given, from 0.
+	Lecture string
+	Parts   []string
+	Part    int
 }
 
 // LabPlayer is one player of a lab: a client session on its own
@@ -127,6 +143,7 @@ type LabZap struct {
 	Outcome protocol.ZapOutcome
 	Target  string        // the tagged player, or the one that had left the line; "" if none
 	Seen    grid.Pos      // where the shooter saw the target
+	Judged  grid.Pos      // where the target was in the world the server judged against
 	Rewind  time.Duration // 0 without lag compensation
 	Beam    []grid.Pos    // the beam as the server traced it, nearest first
 }

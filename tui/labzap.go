@@ -41,8 +41,10 @@ func (s *LabScreen) drawZapInfo(screen tcell.Screen, x, y, w, rows int) int {
 }
 
 // zapInfoLines returns the server's scoreboard on one line and the last
-// zap it judged on two: "zap Player 1: hit Player 2", "seen at (14,10),
-// rewound 230ms".
+// zap it judged on two: "zap Player 1: hit Player 2", "judged at
+// (14,10), rewound 230ms": where the target was in the world the server
+// judged against; and on a third where the shooter saw it, when that
+// differs: "(Player 1 saw it at (12,10))".
 func (s *LabScreen) zapInfoLines() []string {
 	var scores []string
 	for _, l := range s.scores {
@@ -76,7 +78,11 @@ func (s *LabScreen) zapInfoLines() []string {
 	if z.Rewind > 0 {
 		rewind = "rewound " + millis(z.Rewind)
 	}
-	return append(lines, fmt.Sprintf("judged at %v, %s", z.Seen, rewind))
+	lines = append(lines, fmt.Sprintf("judged at %v, %s", z.Judged, rewind))
+	if z.Judged != z.Seen { // the target had moved since the shooter's world
+		lines = append(lines, fmt.Sprintf("(%s saw it at %v)", z.Shooter, z.Seen))
+	}
+	return lines
 }
 
 // judgedZap returns the last judged zap for the server's board while it

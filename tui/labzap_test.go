@@ -81,7 +81,9 @@ func TestLabPartFourOnScreen(t *testing.T) {
 		if on {
 			r.mustShow("zap Player 1: hit Player 2", "judged at (12,10), rewound ", "tagged by Player 1, who", "score Player 1 1, Player 2 0 (frozen)")
 		} else {
-			r.mustShow("zap Player 1: miss: Player 2 had left", "judged at (12,10), no rewind", "score Player 2 0, Player 1 0")
+			// Without lag compensation the server judged the zap against
+			// the world as it was: Player 2 at (12,11), out of the line.
+			r.mustShow("zap Player 1: miss: Player 2 had left", "judged at (12,11), no rewind", "(Player 1 saw it at (12,10))", "score Player 2 0, Player 1 0")
 		}
 		x, y, _ := r.s.BoardCell(1, seen)
 		if got := r.at(x, y); got != "2" {
@@ -92,6 +94,21 @@ func TestLabPartFourOnScreen(t *testing.T) {
 			t.Errorf("lag compensation %v: the mark at %v is still there after a second: %q", on, seen, got)
 		}
 	}
+}
+
+// TestLabJudgedAfterRestartWithoutRewind: Part IV with lag compensation,
+// then c and Backspace: the server's panel says where the server judged
+// the zap, Player 2 at (12,11), and where Player 1 saw it, not the cell
+// the rewound world had (issue 32, item 8).
+func TestLabJudgedAfterRestartWithoutRewind(t *testing.T) {
+	r := newLabRig(t, partFour(), 160, 45)
+	r.pass(500 * time.Millisecond)
+	r.mustShow("judged at (12,10), rewound ")
+	r.key(tcell.KeyRune, 'c')
+	r.key(tcell.KeyBackspace2, 0)
+	r.pass(500 * time.Millisecond)
+	r.mustShow("zap Player 1: miss: Player 2 had left", "judged at (12,11), no rewind", "(Player 1 saw it at (12,10))")
+	r.mustNotShow("judged at (12,10)")
 }
 
 // The issue's repro in the lab: Player 1 tags Player 2 at once, and zaps

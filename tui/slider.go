@@ -75,10 +75,12 @@ func (s *Slider) SetChangedFunc(f func(time.Duration)) *Slider {
 	return s
 }
 
-// SetValue moves the slider to d, clamped to 0..MaxLatency and rounded to
-// FineStep, without calling the changed function.
+// SetValue moves the slider to d, clamped to 0..MaxLatency, without
+// calling the changed function. It shows d as it is, not rounded to
+// FineStep: a preset's 432 ms is the link's, and the slider says so (its
+// keys and the mouse then move it on the FineStep grid).
 func (s *Slider) SetValue(d time.Duration) *Slider {
-	s.value = clampLatency(d)
+	s.value = min(max(d, 0), MaxLatency)
 	return s
 }
 

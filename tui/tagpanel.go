@@ -101,11 +101,12 @@ func zapStyle(z *client.ZapResult) tcell.Style {
 }
 
 // wrap cuts s into lines of at most w columns at spaces (a word longer
-// than w is cut by the drawing).
+// than w is cut by the drawing), never between a number and its unit
+// ("100 ms", "4 %"): a reader meets the two on one line.
 func wrap(s string, w int) []string {
 	var lines []string
 	line := ""
-	for _, word := range strings.Fields(s) {
+	for _, word := range unitWords(strings.Fields(s)) {
 		switch {
 		case line == "":
 			line = word
@@ -120,6 +121,35 @@ func wrap(s string, w int) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// unitWords joins each unit to the number before it: "100", "ms." is
+// one word, "100 ms.".
+func unitWords(words []string) []string {
+	out := words[:0:0]
+	for _, w := range words {
+		if n := len(out); n > 0 && isUnit(w) && endsInDigit(out[n-1]) {
+			out[n-1] += " " + w
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// isUnit reports whether word is a unit a number goes with, punctuation
+// after it allowed: "ms", "ms.", "s,", "%)".
+func isUnit(word string) bool {
+	switch strings.TrimRight(word, ".,;:!?)") {
+	case "ms", "s", "%", "Hz":
+		return true
+	}
+	return false
+}
+
+// endsInDigit reports whether word ends in a digit.
+func endsInDigit(word string) bool {
+	return word != "" && word[len(word)-1] >= '0' && word[len(word)-1] <= '9'
 }
 
 // clockText writes a time left as minutes and seconds, rounded up:

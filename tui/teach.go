@@ -154,7 +154,8 @@ type TeachScreen struct {
 // RunTeach).
 func NewTeachScreen(screen tcell.Screen, teacher Teacher, opts Options) *TeachScreen {
 	s := &TeachScreen{teacher: teacher}
-	s.screenBase = newBase(s, screen, opts, teachKeyTable, "gridlag teacher: keys", true)
+	s.screenBase = newBase(s, screen, opts, teachKeyTable, "gridlag teacher: keys", false)
+	s.legend = teachLegendHelp // the room's board and the class, not a player's view
 	s.board = NewServerBoard(func() *client.WorldView { return &s.view })
 	s.lat = newStepSlider(func() time.Duration { return s.want.Latency }, func(d time.Duration) {
 		s.change(func(t *client.Teaching) { t.Latency = d })

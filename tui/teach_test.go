@@ -148,3 +148,21 @@ func TestTeachScreenPressesFasterThanFrames(t *testing.T) {
 		t.Fatalf("ada's teaching is %+v after four presses of ]; want 200ms", v.Teaching)
 	}
 }
+
+// TestTeachHelpHasTheTeachersLegend: the teacher's ? explains the
+// teacher's screen (the room's board, the class rows, a held switch),
+// not a player's view: no "you", no ghost, no corrected prediction.
+func TestTeachHelpHasTheTeachersLegend(t *testing.T) {
+	r := newClassRig(t)
+	for _, size := range [][2]int{{80, 24}, {160, 45}} {
+		r.teacherTerm.screen.SetSize(size[0], size[1])
+		r.teacher.Frame()
+		r.keys("?")
+		r.teacherTerm.mustShow("gridlag teacher: keys", "a student, a bot (on a block): where the server has it",
+			"per student: round trip (~: server's), inputs pending, corrections", "held for everyone: the class cannot change it", "q Ctrl-C  quit")
+		for _, player := range []string{"you, where prediction puts you", "where the server last said you are", "a prediction the server corrected"} {
+			r.teacherTerm.mustNotShow(player)
+		}
+		r.keys("?")
+	}
+}

@@ -15,9 +15,10 @@ import (
 // defaultStep is the pace of a bot whose server sent no speed limit.
 const defaultStep = 100 * time.Millisecond
 
-// play runs bot i (from 1): it connects, walks until ctx is done, stops
-// pressing, waits (bounded) for its inputs to be acknowledged and closes.
-func play(ctx context.Context, o Options, i int) (r botResult) {
+// play runs bot i (from 1): it connects (unless ctx ends first), walks
+// until walk is done, stops pressing, waits (bounded) for its inputs to be
+// acknowledged and closes.
+func play(ctx, walk context.Context, o Options, i int) (r botResult) {
 	name := o.name(i)
 	lg := o.Logger.With("bot", name)
 
@@ -38,7 +39,7 @@ func play(ctx context.Context, o Options, i int) (r botResult) {
 	v := conn.View()
 	lg.Debug("connected", "player", v.Me, "at", v.Predicted)
 	b := o.newBot(i, 0, v)
-	dropped := drive(ctx, conn, b, start)
+	dropped := drive(walk, conn, b, start)
 	return outcome(lg, name, conn, b, dropped, time.Since(start))
 }
 

@@ -17,7 +17,9 @@ import (
 // ended, with what they measured.
 //
 // A bot that fails to connect or is dropped by the server is listed in
-// Summary.Errors; the others go on. Run returns an error for invalid
+// Summary.Errors; the others go on. A bot's connection is not bounded by
+// the walk's duration (a busy server may take longer to welcome it): one
+// welcomed after the walk ended leaves at once. Run returns an error for invalid
 // options, and when no bot could connect at all.
 func Run(ctx context.Context, opts Options) (Summary, error) {
 	o, err := opts.withDefaults()
@@ -25,16 +27,17 @@ func Run(ctx context.Context, opts Options) (Summary, error) {
 		return Summary{Errors: []string{}}, err
 	}
 	start := time.Now()
+	walk := ctx
 	if o.Duration > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.Duration)
+		walk, cancel = context.WithTimeout(ctx, o.Duration)
 		defer cancel()
 	}
 	o.Logger.Info("bots starting", "n", o.N, "addr", o.Addr, "latency", o.Latency, "jitter", o.Jitter, "seed", o.Seed)
 	results := make([]botResult, o.N)
 	var wg sync.WaitGroup
 	for i := range results {
-		wg.Go(func() { results[i] = play(ctx, o, i+1) })
+		wg.Go(func() { results[i] = play(ctx, walk, o, i+1) })
 	}
 	wg.Wait()
 	s := summarize(results, time.Since(start))

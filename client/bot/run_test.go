@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net"
 	"net/netip"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"gridlag/internal/netcut"
 	"gridlag/lab/sim"
 	"gridlag/server"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )
@@ -40,16 +42,11 @@ func startServer(t *testing.T, cfg world.Config) (*server.Server, string) {
 }
 
 // waitServer polls srv's Stats until cond holds, or fails the test after
-// 10 s.
+// the hang guard.
 func waitServer(t *testing.T, srv *server.Server, what string, cond func(world.Stats) bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond(srv.Stats()) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s: %+v", what, srv.Stats())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	admittest.Eventually(t, func() bool { return cond(srv.Stats()) },
+		func() string { return fmt.Sprintf("timed out waiting for %s: %+v", what, srv.Stats()) })
 }
 
 func TestRunAgainstServer(t *testing.T) {

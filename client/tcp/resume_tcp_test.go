@@ -9,19 +9,15 @@ import (
 	"gridlag/client/tcp"
 	"gridlag/grid"
 	"gridlag/internal/netcut"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/world"
 )
 
-// waitFor polls cond until it holds, or fails the test after patience.
+// waitFor polls cond until it holds, or fails the test after the hang
+// guard.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(patience)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	admittest.Eventually(t, cond, func() string { return "timed out waiting for " + what })
 }
 
 // TestResumeThroughACutProxy walks a square over real TCP through a proxy

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -91,13 +92,9 @@ func startAgonesGame(t *testing.T, bin string) *agonesGameProcess {
 	must(t, protocol.NewEncoder(nc).Encode(&protocol.Bye{Reason: "done"}))
 	gs.waitFor("ann out of the players List", playersAre(2, "bot-1", "bot-2"))
 
-	deadline := time.Now().Add(10 * time.Second)
-	for sdk.Count("Health Ping Received!") < 2 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d health pings in 10s, want 2 at -agones-health 1s", sdk.Count("Health Ping Received!"))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	admittest.Eventually(t, func() bool { return sdk.Count("Health Ping Received!") >= 2 }, func() string {
+		return fmt.Sprintf("%d health pings, want 2 at -agones-health 1s", sdk.Count("Health Ping Received!"))
+	})
 	if first := sdk.Log()[firstCall(sdk.Log())].Message; first != "Ready request has been received!" {
 		t.Errorf("the first call was %q, want Ready", first)
 	}
@@ -133,18 +130,14 @@ func firstCall(entries []sdktest.Entry) int {
 // waitFor polls the GameServer until ok, or fails naming what.
 func (gs *agonesGameProcess) waitFor(what string, ok func(agones.GameServer) bool) agones.GameServer {
 	gs.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s, err := gs.client.GameServer(context.Background())
+	var s agones.GameServer
+	admittest.Eventually(gs.t, func() bool {
+		var err error
+		s, err = gs.client.GameServer(context.Background())
 		must(gs.t, err)
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			gs.t.Fatalf("waiting for %s: the GameServer is %+v", what, s)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return ok(s)
+	}, func() string { return fmt.Sprintf("waiting for %s: the GameServer is %+v", what, s) })
+	return s
 }
 
 // waitExit waits for the process to end with status 0, its log saying why

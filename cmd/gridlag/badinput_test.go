@@ -183,6 +183,7 @@ func promptly(t *testing.T, f func() error) error {
 // 2; a map that is a FIFO or a device, and a scenario too long to run, end
 // the process at once with a clear error.
 func TestBadInputsEndTheProcess(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	bin := buildBinary(t)
 	fifo := filepath.Join(t.TempDir(), "fifo.map")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/client/tcp"
+	"gridlag/server/admit/admittest"
 )
 
 // classSize is the class the README's set-up is for: forty students.
@@ -25,6 +26,7 @@ const classSize = 40
 // play at once beside the three bots: a spectator sees 43 players, and
 // each student's RIGHT is acknowledged.
 func TestClassOfFortyOverOpenSSH(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	sv := startSSHServerBinary(t, "-bots", "3", "-drain", "0s")
 	dir, gameAddr, sshAddr, logs := sv.dir, sv.gameAddr, sv.sshAddr, sv.logs
 	waitLog := func(what string, ok func(log string) bool) { t.Helper(); sv.waitLog(t, what, ok) }
@@ -85,36 +87,37 @@ func TestClassOfFortyOverOpenSSH(t *testing.T) {
 		}
 		return v.Total, acked
 	}
-	before := map[string]uint32{}
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
-		total, acked := acks()
-		if total == classSize+3 {
-			before = acked
-			break
-		}
-		if time.Now().After(deadline) || ctx.Err() != nil {
+	var (
+		before map[string]uint32
+		total  int
+	)
+	admittest.Eventually(t, func() bool {
+		total, before = acks()
+		if ctx.Err() != nil {
 			t.Fatalf("the spectator sees %d players, want %d students and 3 bots", total, classSize)
 		}
-	}
+		return total == classSize+3
+	}, func() string {
+		return fmt.Sprintf("the spectator sees %d players, want %d students and 3 bots", total, classSize)
+	})
 	for n := 1; n <= classSize; n++ {
 		tmux("send-keys", "-t", fmt.Sprintf("s%d", n), "Right")
 	}
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
-		total, acked := acks()
-		var waiting []string
+	var waiting []string
+	admittest.Eventually(t, func() bool {
+		var acked map[string]uint32
+		total, acked = acks()
+		waiting = nil
 		for n := 1; n <= classSize; n++ {
 			name := fmt.Sprintf("s%d", n)
 			if acked[name] <= before[name] {
 				waiting = append(waiting, name)
 			}
 		}
-		if len(waiting) == 0 && total == classSize+3 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d players online; no RIGHT acknowledged for %v; s1's screen:\n%s", total, waiting, tmux("capture-pane", "-p", "-t", "s1"))
-		}
-	}
+		return len(waiting) == 0 && total == classSize+3
+	}, func() string {
+		return fmt.Sprintf("%d players online; no RIGHT acknowledged for %v; s1's screen:\n%s", total, waiting, tmux("capture-pane", "-p", "-t", "s1"))
+	})
 	t.Logf("s1's screen with the class playing:\n%s", tmux("capture-pane", "-p", "-t", "s1"))
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -70,15 +71,17 @@ func TestKubernetesDeploymentProbesTheServer(t *testing.T) {
 	}
 	defer g.Close()
 	base := webURLs(t, logs.String(), "health")[0]
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		code, body, err := probe(base + "/healthz")
-		if code == 200 {
-			break
-		}
-		if err != nil || body != "not serving\n" || time.Now().After(deadline) {
+	var (
+		code int
+		body string
+	)
+	admittest.Eventually(t, func() bool {
+		code, body, err = probe(base + "/healthz")
+		if code != 200 && (err != nil || body != "not serving\n") {
 			t.Fatalf("GET /healthz as the server starts: %d %q %v", code, body, err)
 		}
-	}
+		return code == 200
+	}, func() string { return fmt.Sprintf("GET /healthz as the server starts: %d %q %v", code, body, err) })
 	for path, want := range map[string]string{"/healthz": "ok\n", "/readyz": "ready: 0 of 1000 players"} {
 		code, body, err := probe(base + path)
 		if err != nil || code != 200 || !strings.HasPrefix(body, want) {

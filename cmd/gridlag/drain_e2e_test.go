@@ -9,7 +9,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"gridlag/server/admit/admittest"
 )
@@ -21,6 +20,7 @@ import (
 // down to "1 s", while the game goes on; when the server closes each
 // says "server stopped" and exits with status 0.
 func TestDrainInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	sv := startSSHServerBinary(t, "-bots", "3", "-drain", "6s")
 	dir, gameAddr, sshAddr, bin := sv.dir, sv.gameAddr, sv.sshAddr, sv.bin
 
@@ -65,11 +65,9 @@ func TestDrainInTmux(t *testing.T) {
 		}
 		return ended == len(panes)
 	}
-	for deadline := time.Now().Add(time.Minute); !over(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("not every client ended within a minute of the drain's start; the TCP spectator:\n%s", panes[0].screen())
-		}
-	}
+	admittest.Eventually(t, over, func() string {
+		return fmt.Sprintf("not every client ended within %v of the drain's start; the TCP spectator:\n%s", admittest.Hung, panes[0].screen())
+	})
 	for i, p := range panes {
 		s := p.screen()
 		if !seen[i]["6"] || !seen[i]["1"] || len(seen[i]) < 4 {
@@ -128,12 +126,8 @@ func startSSHServerBinary(t *testing.T, args ...string) *sshServerBinary {
 	return sv
 }
 
-// waitLog waits up to a minute for the server's log to satisfy ok.
+// waitLog waits until the server's log satisfies ok, or fails as hung.
 func (sv *sshServerBinary) waitLog(t *testing.T, what string, ok func(log string) bool) {
 	t.Helper()
-	for deadline := time.Now().Add(time.Minute); !ok(sv.logs.String()); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the server never logged %s", what)
-		}
-	}
+	admittest.Eventually(t, func() bool { return ok(sv.logs.String()) }, func() string { return "the server never logged " + what })
 }

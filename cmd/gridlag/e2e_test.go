@@ -94,56 +94,38 @@ func (tm *tmux) keys(keys ...string) {
 
 func (tm *tmux) screen() string { return tm.run("capture-pane", "-p", "-t", tm.session) }
 
-// tmuxHung is how long a wait on a terminal's screen lasts before the
-// test fails as hung: a hang guard, not a bound on speed (a busy machine
+// waitFor polls the screen until every want appears, or fails as hung
+// (admittest.Hung: a hang guard, not a bound on speed; a busy machine
 // under -race may take seconds over a step the virtual-clock tests pin).
-const tmuxHung = 60 * time.Second
-
-// waitFor polls the screen until every want appears, or fails as hung.
 func (tm *tmux) waitFor(want ...string) string {
 	tm.t.Helper()
-	d := tmuxHung
-	deadline := time.Now().Add(d)
-	for {
-		s := tm.screen()
-		ok := true
+	var s string
+	admittest.Eventually(tm.t, func() bool {
+		s = tm.screen()
 		for _, w := range want {
 			if !strings.Contains(s, w) {
-				ok = false
+				return false
 			}
 		}
-		if ok {
-			return s
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("after %v the screen lacks %q:\n%s", d, want, s)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return true
+	}, func() string { return fmt.Sprintf("after %v the screen lacks %q:\n%s", admittest.Hung, want, s) })
+	return s
 }
 
 // waitUntil polls the screen until ok says yes, or fails as hung saying
 // what it waited for.
 func (tm *tmux) waitUntil(what string, ok func(screen string) bool) {
 	tm.t.Helper()
-	d := tmuxHung
-	deadline := time.Now().Add(d)
-	for {
-		s := tm.screen()
-		if ok(s) {
-			return
-		}
-		if time.Now().After(deadline) {
-			tm.t.Fatalf("after %v, still no %s:\n%s", d, what, s)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	var s string
+	admittest.Eventually(tm.t, func() bool { s = tm.screen(); return ok(s) },
+		func() string { return fmt.Sprintf("after %v, still no %s:\n%s", admittest.Hung, what, s) })
 }
 
 // TestPlayInTmux runs the real binary (embedded server, bots, 400 ms
 // injected latency) in a real terminal of the smallest common size and of
 // a large one, presses RIGHT, then Space, and reads the screen.
 func TestPlayInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -208,6 +190,7 @@ func playInTmux(t *testing.T, bin string, w, h int) {
 // its stages, the server's included, once the server's answer comes; g
 // opens the net graph and closes it; b shows the budget.
 func TestInstrumentsInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -236,6 +219,7 @@ func TestInstrumentsInTmux(t *testing.T) {
 // TestTooSmallInTmux: a small terminal gets a clear message, and the game
 // comes back when it grows.
 func TestTooSmallInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -255,6 +239,7 @@ func TestTooSmallInTmux(t *testing.T) {
 // and Player 2's board shows Player 1 moving later still. It asserts the
 // order in which the screen shows them, not how fast.
 func TestLabInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -321,17 +306,14 @@ func startServerBinary(t *testing.T, bin, addr string, args ...string) {
 		srv.Process.Signal(os.Interrupt)
 		srv.Wait()
 	})
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
+	var err error
+	admittest.Eventually(t, func() bool {
+		var c net.Conn
+		if c, err = net.Dial("tcp", addr); err == nil {
 			c.Close()
-			return
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server does not listen on %s: %v", addr, err)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return err == nil
+	}, func() string { return fmt.Sprintf("the server does not listen on %s: %v", addr, err) })
 }
 
 // freeAddr returns a loopback address nothing listens on.
@@ -341,6 +323,7 @@ func freeAddr(t *testing.T) string { return admittest.FreeAddr(t) }
 // with `gridlag -connect ... -spectate` in a real terminal: each bot has a
 // line `NAME (x,y) ack #N`, and the ack numbers go up as they walk.
 func TestSpectateInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}

@@ -12,33 +12,44 @@ import (
 	"testing"
 	"time"
 
+	"gridlag/internal/doctest"
 	"gridlag/ops/host"
+
+	"gridlag/server/admit/admittest"
 )
 
-// readmeCommand is a gridlag command the README shows: its arguments
-// (after bin/gridlag, or make run's ARGS), and the output the README
-// shows after it, if any.
+// readmeCommand is a gridlag command the documentation shows: its
+// arguments (after bin/gridlag, or make run's ARGS), and the output the
+// page shows after it, if any.
 type readmeCommand struct {
 	args   []string
-	output string // "" when the README shows none
-	line   int    // where the README shows it
+	output string // "" when the page shows none
+	page   string // the page that shows it: "README.md", "docs/lab.md"
+	line   int    // where the page shows it
 }
 
 func (c readmeCommand) String() string {
-	return fmt.Sprintf("README.md:%d: gridlag %s", c.line, strings.Join(c.args, " "))
+	return fmt.Sprintf("%s:%d: gridlag %s", c.page, c.line, strings.Join(c.args, " "))
 }
 
-// readmeCommands finds every gridlag command in the README: "$
-// bin/gridlag ..." lines of any block, with the lines after them as their
-// output; "bin/gridlag ..." lines of sh blocks (without their comments);
-// and inline `bin/gridlag ...` and `make run ARGS="..."`. Placeholders
-// (HOST) become 127.0.0.1.
+// readmeCommands finds every gridlag command in the documentation,
+// README.md and docs/*.md: "$ bin/gridlag ..." lines of any block, with
+// the lines after them as their output; "bin/gridlag ..." lines of sh
+// blocks (without their comments); and inline `bin/gridlag ...` and
+// `make run ARGS="..."`. Placeholders (HOST) become 127.0.0.1.
 func readmeCommands(t *testing.T) []readmeCommand {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+	var cmds []readmeCommand
+	for _, page := range doctest.Pages(t) {
+		cmds = append(cmds, pageCommands(t, page)...)
 	}
+	return cmds
+}
+
+// pageCommands finds the gridlag commands of one page (see
+// readmeCommands).
+func pageCommands(t *testing.T, page doctest.Page) []readmeCommand {
+	t.Helper()
 	var (
 		cmds  []readmeCommand
 		fence string // "" outside a block, else its opening line
@@ -46,10 +57,10 @@ func readmeCommands(t *testing.T) []readmeCommand {
 	)
 	add := func(line int, text string) {
 		args := shellWords(t, strings.ReplaceAll(text, "HOST", "127.0.0.1"))
-		cmds = append(cmds, readmeCommand{args: args, line: line})
+		cmds = append(cmds, readmeCommand{args: args, page: page.Path, line: line})
 	}
 	inline := regexp.MustCompile("`(bin/gridlag [^`]*|make run ARGS=[^`]*)`")
-	for i, line := range strings.Split(string(readme), "\n") {
+	for i, line := range page.Lines() {
 		n := i + 1
 		switch {
 		case strings.HasPrefix(line, "```"):
@@ -130,18 +141,19 @@ func masked(text string) string {
 
 var numberWithUnit = regexp.MustCompile(`\d+([.,]\d+)*(ns|us|µs|ms|s|%)?`)
 
-// TestReadmeCommandsRun: every gridlag command the README shows is run,
+// TestReadmeCommandsRun: every gridlag command the documentation shows
+// (README.md and docs/*.md) is run,
 // or, where it needs a terminal or runs until stopped, has its flags
-// checked: the scenario timelines print what the README shows, the lab's
+// checked: the scenario timelines print what the page shows, the lab's
 // flags build a lab, bots and load run against a server with the default
-// flags and print the summary the README shows (the same lines and
-// words; the measured numbers differ from run to run, not the players
-// welcomed), and the game modes' flags (play, -connect, -server, make
-// run's ARGS) parse.
+// flags and print the summary the page shows (the same lines and words;
+// the measured numbers differ from run to run, not the players
+// welcomed), the servers (serve) start, and the other commands' flags
+// (play, watch, lobby, teach, make run's ARGS) parse.
 func TestReadmeCommandsRun(t *testing.T) {
 	cmds := readmeCommands(t)
 	if len(cmds) < 25 {
-		t.Fatalf("found only %d commands in the README", len(cmds))
+		t.Fatalf("found only %d commands in the documentation", len(cmds))
 	}
 	var game *host.Host
 	gameAddr := func() string {
@@ -155,7 +167,7 @@ func TestReadmeCommandsRun(t *testing.T) {
 		return game.Addr()
 	}
 	// The files the commands write and read (a.rec, a.svg) are in one
-	// directory of the test's, in the README's order.
+	// directory of the test's, in the order of the pages.
 	dir := t.TempDir()
 	file := regexp.MustCompile(`^[a-z0-9-]+\.(rec|svg|cast|png)$`)
 	for _, c := range cmds {
@@ -164,7 +176,7 @@ func TestReadmeCommandsRun(t *testing.T) {
 				c.args[i] = filepath.Join(dir, a)
 			}
 		}
-		t.Run(fmt.Sprint(c.line), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s:%d", c.page, c.line), func(t *testing.T) {
 			var out bytes.Buffer
 			var err error
 			switch c.args[0] {
@@ -183,6 +195,12 @@ func TestReadmeCommandsRun(t *testing.T) {
 				}
 				args := strings.Join(c.args, "\x00")
 				args = strings.ReplaceAll(args, "127.0.0.1:7777", gameAddr())
+				if c.args[0] == "load" {
+					// The players' welcomes wait as long as the hang
+					// guard: a machine busy with other processes may
+					// take more than the 10 s a load run gives them.
+					args += "\x00-handshake-timeout\x00" + admittest.Hung.String()
+				}
 				err = run(strings.Split(args, "\x00"), &out)
 			case "version":
 				err = run(c.args, &out)
@@ -193,7 +211,7 @@ func TestReadmeCommandsRun(t *testing.T) {
 				}
 			}
 			if exitCode(err) != 0 { // -help is fine
-				t.Fatalf("%v: %v", c, err)
+				t.Fatalf("%v: %v\n%s", c, err, out.String())
 			}
 			switch c.args[0] {
 			case "scenario", "replay", "version", "bots", "load":
@@ -204,20 +222,20 @@ func TestReadmeCommandsRun(t *testing.T) {
 			case c.output == "":
 			case c.args[0] == "scenario" || c.args[0] == "replay" || c.args[0] == "version":
 				if out.String() != c.output {
-					t.Errorf("%v prints\n%s\nthe README shows\n%s", c, out.String(), c.output)
+					t.Errorf("%v prints\n%s\nthe page shows\n%s", c, out.String(), c.output)
 				}
 			default:
 				got, want := out.String(), c.output
 				first, _, _ := strings.Cut(want, "\n")
 				if c.args[0] == "load" && !strings.HasPrefix(got, first+"\n") || masked(got) != masked(want) {
-					t.Errorf("%v prints\n%s\nthe README shows\n%s", c, got, want)
+					t.Errorf("%v prints\n%s\nthe page shows\n%s", c, got, want)
 				}
 			}
 		})
 	}
 }
 
-// startReadmeServer starts the server of a README command (serve, or
+// startReadmeServer starts the server of a documented command (serve, or
 // the old form -server), its addresses on loopback and its files in the
 // test's directory, then closes it.
 func startReadmeServer(t *testing.T, args []string) error {
@@ -245,17 +263,12 @@ func startReadmeServer(t *testing.T, args []string) error {
 	return nil
 }
 
-// TestReadmeRefusalOfALongTimeline: the refusal the README quotes is the
-// one gridlag scenario gives.
+// TestReadmeRefusalOfALongTimeline: the refusal the documentation quotes
+// is the one gridlag scenario gives.
 func TestReadmeRefusalOfALongTimeline(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = scenarioMain([]string{"-until", "100h", "-rate", "1000"}, io.Discard)
-	text := strings.Join(strings.Fields(string(readme)), " ")
-	if err == nil || !strings.Contains(text, "`"+err.Error()+"`") {
-		t.Errorf("gridlag scenario -until 100h -rate 1000 says %v, which the README does not quote", err)
+	err := scenarioMain([]string{"-until", "100h", "-rate", "1000"}, io.Discard)
+	if err == nil || !doctest.Says(t, "`"+err.Error()+"`") {
+		t.Errorf("gridlag scenario -until 100h -rate 1000 says %v, which the documentation does not quote", err)
 	}
 }
 

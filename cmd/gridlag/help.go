@@ -51,24 +51,21 @@ func help(out io.Writer, args []string) error {
 	return nil
 }
 
-// usageColumn is where the descriptions start after the commands, with
-// a "bin/" before each (the README's): a command that reaches it has
-// its description on the next line.
-const usageColumn = 52
+// usageColumn is where the descriptions start after the commands: a
+// command that reaches it has its description on the next line.
+const usageColumn = 48
 
-// writeUsageLines writes every command, one line each, with prefix before
-// each command ("bin/" in the README) and indent before each line: what
-// help lists, and what the README's "Modes and flags" block shows (a test
-// keeps the two in step).
-func writeUsageLines(w io.Writer, prefix, indent string) {
-	col := usageColumn - len("bin/") + len(prefix)
+// writeUsageLines writes every command, one line each, indented: what
+// help lists (the README's table of the commands is the same list, a
+// test keeps the two in step).
+func writeUsageLines(w io.Writer) {
 	for _, c := range commands {
-		cmd := prefix + c.line()
-		if len(cmd) <= col-2 {
-			fmt.Fprintf(w, "%s%-*s%s\n", indent, col, cmd, c.does)
+		cmd := c.line()
+		if len(cmd) <= usageColumn-2 {
+			fmt.Fprintf(w, "  %-*s%s\n", usageColumn, cmd, c.does)
 			continue
 		}
-		fmt.Fprintf(w, "%s%s\n%s%s%s\n", indent, cmd, indent, strings.Repeat(" ", col), c.does)
+		fmt.Fprintf(w, "  %s\n  %s%s\n", cmd, strings.Repeat(" ", usageColumn), c.does)
 	}
 }
 
@@ -77,7 +74,7 @@ func writeUsageLines(w io.Writer, prefix, indent string) {
 func writeHelp(w io.Writer) {
 	fmt.Fprintln(w, "gridlag: a multiplayer grid game that shows netcode at work.")
 	fmt.Fprintln(w, "\nUsage:")
-	writeUsageLines(w, "", "  ")
+	writeUsageLines(w)
 	fmt.Fprint(w, `
 gridlag alone plays. gridlag CMD -help lists CMD's flags (flags go before
 or after HOST:PORT); ? on any screen, and play -help, list the keys.

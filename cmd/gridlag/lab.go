@@ -22,26 +22,64 @@ import (
 	"gridlag/tui"
 )
 
-var labCommand = &command{name: "lab", usage: "[flags]", does: "the lab: two players and the server, slowed down",
-	build: labBuild, head: labUsage}
+var labCommand = &command{name: "lab", usage: "[-lecture [FILE]] [flags]", most: 1,
+	more: "a lecture file comes after -lecture (a lesson file after -lesson)",
+	does: "the lab: two players and the server, slowed down", build: labBuild, head: labUsage}
 
 // labFlags are the flags of `gridlag lab` beside the lab.Config they
 // fill.
 type labFlags struct {
-	fs          *cli.FlagSet
-	out         io.Writer
-	wall        func() time.Time
-	mapPath     string
-	logPath     string
-	debug       bool
-	rec         recordFlags
-	cfg         lab.Config // as the flags give it, for a recording's header
-	lesson      string
-	printLesson int
-	predict     bool
-	reconcile   bool
-	interpolate bool
-	pings       bool
+	fs           *cli.FlagSet
+	out          io.Writer
+	wall         func() time.Time
+	mapPath      string
+	logPath      string
+	debug        bool
+	rec          recordFlags
+	cfg          lab.Config // as the flags give it, for a recording's header
+	lesson       string
+	printLesson  int
+	lecture      lectureValue
+	printLecture bool
+	predict      bool
+	reconcile    bool
+	interpolate  bool
+	pings        bool
+}
+
+// lectureValue is -lecture: on its own the default lecture (Parts I-IV),
+// -lecture FILE (the command's argument) or -lecture=FILE a lecture file.
+type lectureValue struct {
+	on   bool
+	file string
+}
+
+// IsBoolFlag lets -lecture stand alone: a file after it is the command's
+// argument.
+func (v *lectureValue) IsBoolFlag() bool { return true }
+
+// String is the lecture's file, "true" for the default one.
+func (v *lectureValue) String() string {
+	if v == nil || !v.on {
+		return ""
+	}
+	if v.file == "" {
+		return "true"
+	}
+	return v.file
+}
+
+// Set takes a lecture file, or true (the default lecture) or false.
+func (v *lectureValue) Set(s string) error {
+	switch s {
+	case "true":
+		v.on, v.file = true, ""
+	case "false":
+		v.on, v.file = false, ""
+	default:
+		v.on, v.file = true, s
+	}
+	return nil
 }
 
 // labBuild builds the flags of gridlag lab.
@@ -79,13 +117,18 @@ func newLabFlags(out io.Writer) *labFlags {
 	fs.BoolVar(&f.pings, "pings", true, "show pings, pongs and scores on the strips (h hides them)")
 	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 5: Part I to IV, TCP loss) or a lesson file's path")
 	fs.Int(&f.printLesson, "print-lesson", 0, cli.IntRange{Lo: 0, Hi: 1 << 20}, "print built-in lesson `N`'s file, to start a lesson of your own from, and exit")
+	fs.Var(&f.lecture, "lecture", "give a lecture, several lessons in one run with an index of its parts: alone Gambetta's Parts I-IV, or -lecture FILE a lecture file")
+	fs.BoolVar(&f.printLecture, "print-lecture", false, "print the Parts I-IV lecture's file, to start a lecture of your own from, and exit")
 	world.RegisterLagFlags(fs, &cfg.LagComp, &cfg.Unlag, &cfg.Protect, 0) // the articles' timelines zap at once
 	fs.StringVar(&f.logPath, "log", defaultLogPath(), "log file")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	f.rec.define(fs, "the lab (its settings, seeds, scripts and every live key, toggle, slider move, pause and lag spike)", true)
 	fs.Check(func() error {
-		if f.lesson != "" && f.rec.Path != "" {
-			return errors.New("-record records the lab's own run, not a lesson: give -lesson or -record, not both")
+		switch {
+		case (f.lesson != "" || f.lecture.on) && f.rec.Path != "":
+			return errors.New("-record records the lab's own run, not a lesson: give -lesson, -lecture or -record, not one with another")
+		case f.lesson != "" && f.lecture.on:
+			return errors.New("a lecture is lessons: give -lesson or -lecture, not both (a lecture file lists its lessons)")
 		}
 		return nil
 	})
@@ -93,19 +136,31 @@ func newLabFlags(out io.Writer) *labFlags {
 }
 
 // run shows the lab, or prints a lesson.
-func (f *labFlags) run([]string) error {
-	l, err := f.newLab()
+func (f *labFlags) run(args []string) error {
+	l, err := f.newLab(args)
 	if err != nil || l == nil { // nil: -print-lesson printed it
 		return err
 	}
 	return runLab(l, f)
 }
 
-// newLab builds the lab its flags describe, on the clock f.wall. It
-// returns no lab and no error when -print-lesson had it print a lesson
-// instead.
-func (f *labFlags) newLab() (*lab.Lab, error) {
+// newLab builds the lab its flags and args (the lecture file after
+// -lecture) describe, on the clock f.wall. It returns no lab and no error
+// when -print-lesson or -print-lecture had it print a file instead.
+func (f *labFlags) newLab(args []string) (*lab.Lab, error) {
 	fs, cfg := f.fs, &f.cfg
+	switch {
+	case len(args) > 0 && !f.lecture.on:
+		return nil, fs.Errorf("unexpected argument %q: a lecture file comes after -lecture (a lesson file after -lesson)", args[0])
+	case len(args) > 0 && f.lecture.file != "":
+		return nil, fs.Errorf("unexpected argument %q: -lecture=%s names the lecture already", args[0], f.lecture.file)
+	case len(args) > 0:
+		f.lecture.file = args[0]
+	}
+	if f.printLecture {
+		_, err := io.WriteString(f.out, lab.DefaultLectureFile)
+		return nil, err
+	}
 	if f.printLesson != 0 {
 		text, err := lab.BuiltinLessonText(f.printLesson)
 		if err != nil {
@@ -134,9 +189,27 @@ func (f *labFlags) newLab() (*lab.Lab, error) {
 		}
 		return l, nil
 	}
+	if f.lecture.on {
+		lecture, err := lab.LoadLecture(f.lecture.file)
+		if err != nil {
+			return nil, fmt.Errorf("-lecture: %w", err)
+		}
+		l, err := lab.NewLecture(lecture, *cfg, f.wall)
+		if err != nil {
+			return nil, fmt.Errorf("-lecture: %w", err)
+		}
+		return l, nil
+	}
 	l, err := lab.New(*cfg, f.wall)
 	if err != nil {
 		return nil, &cli.UsageError{Cmd: fs.Name(), Err: err}
+	}
+	if f.rec.Path == "" { // a recording holds the free lab alone
+		if lecture, err := lab.DefaultLecture(); err == nil {
+			// Not on a map or flags the lessons cannot play on: then >
+			// does nothing, and -lecture says why.
+			_ = l.OfferLecture(lecture)
+		}
 	}
 	return l, nil
 }
@@ -223,6 +296,11 @@ Part IV's zap: Player 2 steps out of the line, Player 1 zaps where it still
 sees it; a hit with lag compensation, a miss with -lagcomp=false (or c):
 
   gridlag lab -start2 12,10 -presses2 down@0ms -presses zap@150ms -latency 200ms -speed 1/10
+
+The whole talk in one run: Gambetta's Parts I-IV, a lesson each, with an
+index of the parts (> in the lab starts it too; < > go from part to part):
+
+  gridlag lab -lecture
 
 Keys:
   %s

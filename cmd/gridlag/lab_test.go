@@ -10,12 +10,13 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/internal/doctest"
 	"gridlag/lab"
 	"gridlag/protocol"
 )
 
 // TestLabLagCompFlag: `gridlag lab` compensates lag unless -lagcomp=false
-// says otherwise, and takes -unlag; the README's Part IV lab command is
+// says otherwise, and takes -unlag; the documented Part IV lab command is
 // accepted.
 func TestLabLagCompFlag(t *testing.T) {
 	part4 := "-start2 12,10 -presses2 down@0ms -presses zap@150ms -latency 200ms -rate 0 -speed 1/10"
@@ -33,17 +34,17 @@ func TestLabLagCompFlag(t *testing.T) {
 	}
 }
 
-// TestReadmeLabCommands: every lab command the README shows builds a lab,
-// and the figures their comments print are the lab's: the Part IV case
-// rewinds what the README says (the articles' case, at -rate 0), and the
-// rehearsal command stays at t 0.000 until its clock is run, then plays
-// its script and plays it again after a restart.
+// labHeading is the heading of the documentation's section on the lab,
+// whose first sh block is the lab's commands.
+const labHeading = "## `gridlag lab`"
+
+// TestReadmeLabCommands: every lab command the documentation's section on
+// the lab shows builds a lab, and the figures their comments print are
+// the lab's: the Part IV case rewinds what the page says (the articles'
+// case, at -rate 0), and the rehearsal command stays at t 0.000 until its
+// clock is run, then plays its script and plays it again after a restart.
 func TestReadmeLabCommands(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, _ := strings.Cut(string(readme), "### `gridlag lab`")
+	page, section := doctest.Section(t, labHeading)
 	_, block, _ := strings.Cut(section, "```sh\n")
 	block, _, _ = strings.Cut(block, "```")
 	rewound := regexp.MustCompile(`rewound (\d+ms)`)
@@ -52,13 +53,13 @@ func TestReadmeLabCommands(t *testing.T) {
 		cmd, comment, _ := strings.Cut(line, "#")
 		args, ok := strings.CutPrefix(strings.TrimSpace(cmd), "bin/gridlag lab")
 		if !ok {
-			t.Fatalf("not a lab command in the README's lab section: %q", line)
+			t.Fatalf("%s: not a lab command in the lab's section: %q", page.Path, line)
 		}
 		now := time.Date(2026, 11, 26, 9, 0, 0, 0, time.UTC)
 		wall := func() time.Time { return now }
 		l, _, err := newLab(strings.Fields(args), io.Discard, wall)
 		if err != nil {
-			t.Fatalf("README: %s: %v", line, err)
+			t.Fatalf("%s: %s: %v", page.Path, line, err)
 		}
 		run := func(d time.Duration) { // d of the lab's time, at any speed
 			for end := l.Now() + d; l.Now() < end; {
@@ -71,7 +72,7 @@ func TestReadmeLabCommands(t *testing.T) {
 			run(time.Second)
 			z, ok := l.LastZap()
 			if !ok || z.Outcome != protocol.ZapHit || client.Millis(z.Rewind) != m[1] {
-				t.Errorf("README: %s: the lab judged %+v, want a hit rewound %s", line, z, m[1])
+				t.Errorf("%s: %s: the lab judged %+v, want a hit rewound %s", page.Path, line, z, m[1])
 			}
 		}
 		if strings.Contains(args, "-paused") {
@@ -80,22 +81,22 @@ func TestReadmeLabCommands(t *testing.T) {
 			l.Sync()
 			p1 := l.Players()[0]
 			if l.Now() != 0 || len(p1.View().Pending) != 0 {
-				t.Fatalf("README: %s: an hour later t=%v, pending %d", line, l.Now(), len(p1.View().Pending))
+				t.Fatalf("%s: %s: an hour later t=%v, pending %d", page.Path, line, l.Now(), len(p1.View().Pending))
 			}
 			for range 2 {
 				l.Resume()
 				run(120 * time.Millisecond)
 				if v := p1.View(); v.Predicted != (grid.Pos{X: 12, Y: 10}) || len(v.Pending) != 2 {
-					t.Fatalf("README: %s: at %v Player 1 sees itself at %v with %d pending, want (12,10) and #1 #2", line, l.Now(), v.Predicted, len(v.Pending))
+					t.Fatalf("%s: %s: at %v Player 1 sees itself at %v with %d pending, want (12,10) and #1 #2", page.Path, line, l.Now(), v.Predicted, len(v.Pending))
 				}
 				if err := l.Restart(); err != nil || l.Now() != 0 {
-					t.Fatalf("README: %s: restart: t=%v, %v", line, l.Now(), err)
+					t.Fatalf("%s: %s: restart: t=%v, %v", page.Path, line, l.Now(), err)
 				}
 			}
 		}
 	}
 	if !checked["rewound"] || !checked["paused"] {
-		t.Errorf("the README's lab commands lack the Part IV rewind or the rehearsal: %v", checked)
+		t.Errorf("%s: the lab's commands lack the Part IV rewind or the rehearsal: %v", page.Path, checked)
 	}
 }
 
@@ -137,9 +138,9 @@ func newLab(args []string, out io.Writer, wall func() time.Time) (*lab.Lab, *lab
 	if err != nil {
 		return nil, f, err
 	}
-	if len(pos) > 0 {
-		return nil, f, f.fs.Errorf("unexpected argument %q", pos[0])
+	if len(pos) > labCommand.most {
+		return nil, f, f.fs.Errorf("unexpected argument %q", pos[labCommand.most])
 	}
-	l, err := f.newLab()
+	l, err := f.newLab(pos)
 	return l, f, err
 }

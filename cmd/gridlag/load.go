@@ -31,6 +31,7 @@ func loadBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 	fs.Duration(&o.Duration, "duration", 10*time.Second, cli.Length, "how long the players walk once all are connected; 0 = until interrupted")
 	fs.Duration(&o.Ramp, "ramp", 0, cli.Length, "connect the players evenly over this time; 0 = 1s per 1000 players")
 	fs.Duration(&o.MoveTime, "move-time", 0, cli.Length, "time between two inputs of a player; 0 = the server's speed limit, from its Welcome")
+	fs.Duration(&o.HandshakeTimeout, "handshake-timeout", loadgen.DefaultHandshakeTimeout, cli.Length, "how long a player's connection has to be welcomed; past it, it counts as refused (timed out)")
 	fs.StringVar(&o.NamePrefix, "name", loadgen.DefaultNamePrefix, "name prefix: load-1, load-2, ... (the players say they are bots)")
 	fs.Seed(&o.Seed, "seed", 0, "seed of the walks; 0 = from the clock")
 	fs.StringVar(&addrs, "addrs", "", "source addresses to spread the connections over, e.g. 127.0.0.2-127.0.0.9 (loopback aliases); default: the system's choice")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/charmbracelet/log"
 
+	"gridlag/internal/doctest"
 	"gridlag/ops/host"
 	"gridlag/ops/metrics"
 	"gridlag/protocol"
@@ -102,24 +103,30 @@ func TestHealthThroughStartStallAndDrain(t *testing.T) {
 	expect := func(when, path string, code int, text string, passing ...string) {
 		t.Helper()
 		for _, base := range urls {
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				got, body, err := probe(base + path)
+			var (
+				got  int
+				body string
+			)
+			admittest.Eventually(t, func() bool {
+				var err error
+				got, body, err = probe(base + path)
 				if err != nil {
 					t.Fatalf("%s: GET %s%s: %v", when, base, path, err)
 				}
 				if got == code && strings.HasPrefix(body, text) && strings.HasSuffix(body, "\n") {
-					break
+					return true
 				}
 				ok := false
 				for _, p := range passing {
 					ok = ok || strings.HasPrefix(fmt.Sprint(got, " ", body), p)
 				}
-				if !ok || time.Now().After(deadline) {
+				if !ok {
 					t.Fatalf("%s: GET %s%s answered %d %q, want %d %q", when, base, path, got, body, code, text)
 				}
-				time.Sleep(5 * time.Millisecond)
-			}
+				return false
+			}, func() string {
+				return fmt.Sprintf("%s: GET %s%s answered %d %q, want %d %q", when, base, path, got, body, code, text)
+			})
 		}
 	}
 	notYet := "503 not serving"
@@ -220,7 +227,7 @@ func TestSummaryLinesOnAShortInterval(t *testing.T) {
 	line := regexp.MustCompile(`(?m)^INFO summary players=(\d+) spectators=0 rooms=1 joins=(\d+) leaves=(\d+) tick_p50=\S+ tick_p99=\S+ bytes_out=\S+/s states_out=\S+/s refused=(\S+) rss=\d\S*B heap=\d\S*B$`)
 	waitLine := func(what string, ok func(players, joins, leaves int) bool) {
 		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		admittest.Eventually(t, func() bool {
 			joins, leaves := 0, 0
 			var last []string
 			for _, m := range line.FindAllStringSubmatch(logs.String(), -1) {
@@ -229,17 +236,13 @@ func TestSummaryLinesOnAShortInterval(t *testing.T) {
 				fmt.Sscan(m[3], &l)
 				joins, leaves, last = joins+j, leaves+l, m
 			}
-			if last != nil {
-				var players int
-				fmt.Sscan(last[1], &players)
-				if ok(players, joins, leaves) {
-					return
-				}
+			if last == nil {
+				return false
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("no summary line says %s:\n%s", what, logs)
-			}
-		}
+			var players int
+			fmt.Sscan(last[1], &players)
+			return ok(players, joins, leaves)
+		}, func() string { return fmt.Sprintf("no summary line says %s:\n%s", what, logs) })
 	}
 	waitLine("an idle server", func(p, j, l int) bool { return p == 0 && j == 0 && l == 0 })
 	ada := joinGame(t, g.Addr())
@@ -345,6 +348,7 @@ func TestMakeBuildStampsTheCommit(t *testing.T) {
 // TestInviteFriendsInTmux: a local game that also serves SSH says on the
 // screen (its title line) and in the log what to give friends.
 func TestInviteFriendsInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
@@ -366,28 +370,25 @@ func TestInviteFriendsInTmux(t *testing.T) {
 	}
 }
 
-// TestReadmeStartAndSummaryLines: the README's start line is what gridlag
-// logs for the command above it (the time, the build, the host key and the
-// addresses bound aside, which vary), and its summary line is what gridlag
-// logs for those figures.
+// TestReadmeStartAndSummaryLines: the start line the documentation shows
+// is what gridlag logs for the command above it (the time, the build, the
+// host key and the addresses bound aside, which vary), and its summary
+// line is what gridlag logs for those figures.
 func TestReadmeStartAndSummaryLines(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(readme), "\n")
-	i := slices.IndexFunc(lines[:len(lines)-1], func(l string) bool { return strings.HasPrefix(l, "$ bin/gridlag -server ") })
-	if i < 0 || !strings.Contains(lines[i+1], " INFO gridlag server ") {
-		t.Fatal("the README shows no `$ bin/gridlag -server ...` followed by its start line")
+	page, at := doctest.Containing(t, "\n$ bin/gridlag serve ")
+	lines := strings.Split(page.Text[at+1:], "\n")
+	const i = 0 // the command's line
+	if len(lines) < 2 || !strings.Contains(lines[i+1], " INFO gridlag server ") {
+		t.Fatalf("%s shows no `$ bin/gridlag serve ...` followed by its start line", page.Path)
 	}
 	readmeStart := lines[i+1]
 	j := slices.IndexFunc(lines[i:], func(l string) bool { return strings.Contains(l, " INFO summary ") })
 	if j < 0 {
-		t.Fatal("the README shows no summary line after the start line")
+		t.Fatalf("%s shows no summary line after the start line", page.Path)
 	}
 	readmeSummary := lines[i+j]
 
-	// The start line, logged by a game started with the README's command
+	// The start line, logged by a game started with the page's command
 	// (its addresses on loopback: what it binds is set aside).
 	f := parseGame(t, strings.Fields(strings.TrimPrefix(lines[i], "$ bin/gridlag "))...)
 	f.Addr, f.SSH.HostKeyPath = "127.0.0.1:0", filepath.Join(t.TempDir(), "key")
@@ -410,13 +411,13 @@ func TestReadmeStartAndSummaryLines(t *testing.T) {
 	limit := regexp.MustCompile(` memory_limit="[^"]*"`)
 	aside := func(line string) string { return varying.ReplaceAllString(limit.ReplaceAllString(line, ""), "<$1>") }
 	if aside(start) != aside(readmeStart) {
-		t.Errorf("gridlag %s logs\n%s\nthe README shows\n%s", strings.Join(strings.Fields(lines[i])[2:], " "), start, readmeStart)
+		t.Errorf("gridlag %s logs\n%s\n%s shows\n%s", strings.Join(strings.Fields(lines[i])[2:], " "), start, page.Path, readmeStart)
 	}
 	if v := regexp.MustCompile(` version=(\S+) `).FindStringSubmatch(readmeStart); v == nil || !strings.HasPrefix(v[1], version+"+") {
-		t.Errorf("the README's start line names version %v, want %s+COMMIT", v, version)
+		t.Errorf("%s's start line names version %v, want %s+COMMIT", page.Path, v, version)
 	}
 
-	// The summary line, logged for the README's figures at its time.
+	// The summary line, logged for the page's figures at its time.
 	when, err := time.ParseInLocation("2006/01/02 15:04:05", readmeSummary[:19], time.Local)
 	if err != nil {
 		t.Fatal(err)
@@ -430,6 +431,6 @@ func TestReadmeStartAndSummaryLines(t *testing.T) {
 		RSS: 41_200_000, HeapInUse: 14_600_000,
 	})
 	if got := strings.TrimSuffix(out.String(), "\n"); got != readmeSummary {
-		t.Errorf("gridlag logs\n%s\nthe README shows\n%s", got, readmeSummary)
+		t.Errorf("gridlag logs\n%s\n%s shows\n%s", got, page.Path, readmeSummary)
 	}
 }

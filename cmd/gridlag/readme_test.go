@@ -2,19 +2,21 @@ package main
 
 import (
 	"bytes"
-	"os"
+	"fmt"
 	"strings"
 	"testing"
+
+	"gridlag/internal/doctest"
 )
 
 // TestHelpListsEveryModeAsTheReadmeDoes: gridlag -help lists every way
 // of running gridlag, every command run takes among them, says where the
-// old forms went, and the README's "Modes and flags" block is the same
-// list.
+// old forms went, and the README's table of the commands is the same
+// list: each command's line and what it does.
 func TestHelpListsEveryModeAsTheReadmeDoes(t *testing.T) {
 	var help, lines bytes.Buffer
 	writeHelp(&help)
-	writeUsageLines(&lines, "", "  ")
+	writeUsageLines(&lines)
 	if !strings.Contains(help.String(), lines.String()) {
 		t.Errorf("gridlag -help does not list the modes:\n%s", help.String())
 	}
@@ -37,18 +39,20 @@ func TestHelpListsEveryModeAsTheReadmeDoes(t *testing.T) {
 		}
 	}
 
-	readme, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
+	// The README's table of the commands is the same list.
+	readme := doctest.Pages(t)[0]
+	_, rest, ok := strings.Cut(readme.Text, "\n"+commandsTableHead+"\n| --- | --- |\n")
+	if !ok {
+		t.Fatalf("%s has no table of the commands (%s)", readme.Path, commandsTableHead)
 	}
-	_, rest, ok := strings.Cut(string(readme), "## Modes and flags\n\n```\n")
-	block, _, closed := strings.Cut(rest, "```")
-	if !ok || !closed {
-		t.Fatal("the README has no \"Modes and flags\" block")
+	var want strings.Builder
+	for _, c := range commands {
+		fmt.Fprintf(&want, "| `%s` | %s |\n", strings.ReplaceAll(c.line(), "|", "\\|"), c.does)
 	}
-	var want bytes.Buffer
-	writeUsageLines(&want, "bin/", "")
-	if block != want.String() {
-		t.Errorf("the README's \"Modes and flags\" block is\n%s\n-help's list (with bin/) is\n%s", block, want.String())
+	if table, _, _ := strings.Cut(rest, "\n\n"); table+"\n" != want.String() {
+		t.Errorf("%s's table of the commands is\n%s\n-help's list makes it\n%s", readme.Path, table, want.String())
 	}
 }
+
+// commandsTableHead is the head of the README's table of the commands.
+const commandsTableHead = "| command | does |"

@@ -13,11 +13,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
@@ -192,6 +192,7 @@ func messages(t *testing.T, args []string) int {
 // future-version recording each make gridlag replay say why in one line
 // and exit with status 2.
 func TestDamagedRecordingsAreRefused(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.rec")
@@ -240,13 +241,17 @@ func TestDamagedRecordingsAreRefused(t *testing.T) {
 // the cast starts with an asciicast v2 header of the terminal's size and
 // goes on with frames in time order; the recording replays.
 func TestLabCastAndRecordInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	cast, rec := filepath.Join(dir, "a.cast"), filepath.Join(dir, "a.rec")
 	tm := newTmux(t, 160, 45, bin+" lab -presses right@0ms,right@100ms -rate 0 -log "+filepath.Join(dir, "log")+" -cast "+cast+" -record "+rec+"; sleep 60")
 	tm.waitFor("Player 1", "Server")
 	tm.keys("Left", "w", "r", ".", "n", "n", ".")
-	time.Sleep(300 * time.Millisecond)
+	// The server has both players' presses: the script's two and LEFT,
+	// and UP.
+	served := regexp.MustCompile(`Player 2 \(14,9\) +ack #1(?s:.*)Player 1 \(11,10\) +ack #3`)
+	tm.waitUntil("both players' presses at the server", served.MatchString)
 	tm.keys("q")
 	tm.waitFor("replay it with: gridlag replay", "play it with: asciinema play")
 	f, err := os.Open(cast)

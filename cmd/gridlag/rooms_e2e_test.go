@@ -10,6 +10,7 @@ import (
 // rooms besides its default one, he gets the lobby, which lists kitchen
 // with ada; Down and Enter put him in kitchen with her.
 func TestLobbyInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}

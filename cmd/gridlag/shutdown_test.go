@@ -131,6 +131,7 @@ func TestSecondSignalClosesAtOnce(t *testing.T) {
 // TestSignalsEndTheServerWithStatus0: the process drains on SIGTERM and
 // exits 0 after a second one, however long the drain.
 func TestSignalsEndTheServerWithStatus0(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	bin := buildBinary(t)
 	cmd := exec.Command(bin, "-server", "-addr", "127.0.0.1:0", "-drain", "1h")
 	logs := &admittest.Log{}
@@ -142,13 +143,9 @@ func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 	go func() { exited <- cmd.Wait() }()
 	waitFor := func(text string) {
 		t.Helper()
-		deadline := time.Now().Add(time.Minute)
-		for !strings.Contains(logs.String(), text) {
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				t.Fatalf("the server never logged %q:\n%s", text, logs)
-			}
-			time.Sleep(10 * time.Millisecond)
+		if !admittest.Poll(func() bool { return strings.Contains(logs.String(), text) }) {
+			cmd.Process.Kill()
+			t.Fatalf("the server never logged %q:\n%s", text, logs)
 		}
 	}
 	waitFor("gridlag server")

@@ -30,6 +30,7 @@ import (
 	"gridlag/ops/host"
 	"gridlag/protocol"
 	"gridlag/server"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )
@@ -80,9 +81,8 @@ func TestSoak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for g.SSH().Addr() == nil || g.Web().Addr() == nil { // Serve is starting
-		time.Sleep(time.Millisecond)
-	}
+	admittest.Eventually(t, func() bool { return g.SSH().Addr() != nil && g.Web().Addr() != nil }, // Serve has started
+		func() string { return "the SSH or web front end never served" })
 	sshAddr, webAddr := g.SSH().Addr().String(), g.Web().Addr().String()
 	base := measure()
 
@@ -187,17 +187,20 @@ func TestSoak(t *testing.T) {
 	sshRes := <-honestSSH
 	webRes := <-honestWeb
 	wg.Wait()
-	time.Sleep(3 * time.Second) // the server sees the last attackers go
+	// The server sees the last attackers go: their goroutines and sockets
+	// end, or the check below says how many are left.
+	admittest.Poll(func() bool {
+		u := measure()
+		return u.goroutines <= base.goroutines+10 && u.fds <= base.fds+10
+	})
 	// Every session ends once its client went: none spins, none is kept.
 	var left [2]int
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(100 * time.Millisecond) {
+	admittest.Poll(func() bool {
 		left = [2]int{g.SSH().Stats().Sessions, g.Web().Stats().Sessions}
-		if left == [2]int{} || time.Now().After(deadline) {
-			break
-		}
-	}
+		return left == [2]int{}
+	})
 	cpu0 := processCPU()
-	time.Sleep(5 * time.Second)
+	time.Sleep(5 * time.Second) // the window the CPU is measured over
 	idleCPU := processCPU() - cpu0
 	end := measure()
 	closing := time.Now()
@@ -373,7 +376,7 @@ func slowReaders(ctx context.Context, addr string, n int, count func(string)) {
 		count("slow readers")
 		c, err := dialFrom("127.0.0.4", addr)
 		if err != nil {
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(100 * time.Millisecond) // an attacker's pace: it retries
 			return
 		}
 		defer c.Close()
@@ -438,7 +441,7 @@ func connFlood(ctx context.Context, addr, local string, n int, count func()) {
 		count()
 		c, err := dialFrom(local, addr)
 		if err != nil {
-			time.Sleep(50 * time.Millisecond)
+			time.Sleep(50 * time.Millisecond) // an attacker's pace: it retries
 			continue
 		}
 		open = append(open, c)
@@ -446,7 +449,7 @@ func connFlood(ctx context.Context, addr, local string, n int, count func()) {
 			io.Copy(io.Discard, c)
 			cut <- c
 		}()
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond) // an attacker's pace: 200 sockets a second
 	}
 }
 
@@ -538,14 +541,11 @@ func playHonestly(ctx context.Context, addr string, in chan<- struct{}) <-chan h
 			select {
 			case <-ctx.Done():
 				// The last moves' acknowledgements, then goodbye.
-				for wait := time.Now().Add(2 * time.Second); time.Now().Before(wait); time.Sleep(10 * time.Millisecond) {
+				admittest.Poll(func() bool {
 					mu.Lock()
-					all := res.acked == res.sent
-					mu.Unlock()
-					if all {
-						break
-					}
-				}
+					defer mu.Unlock()
+					return res.acked == res.sent
+				})
 				enc.Encode(&protocol.Bye{Reason: "soak over"})
 				return
 			case why := <-read:
@@ -636,7 +636,7 @@ func lobbyFlood(ctx context.Context, addr, local string, n int, count func(strin
 				count("lobby floods")
 				c, err := dialFrom(local, addr)
 				if err != nil {
-					time.Sleep(50 * time.Millisecond)
+					time.Sleep(50 * time.Millisecond) // an attacker's pace: it retries
 					continue
 				}
 				if i%2 == 0 {
@@ -720,7 +720,7 @@ func sshBigTerminals(ctx context.Context, sshAddr, local string, n int, count fu
 				count()
 				c, err := sshClient(sshAddr, local, "big")
 				if err != nil {
-					time.Sleep(100 * time.Millisecond)
+					time.Sleep(100 * time.Millisecond) // an attacker's pace: it retries
 					continue
 				}
 				stop := context.AfterFunc(ctx, func() { c.Close() })
@@ -732,7 +732,7 @@ func sshBigTerminals(ctx context.Context, sshAddr, local string, n int, count fu
 					}
 					err = sess.WindowChange(h, w)
 					if i%2 == 0 {
-						time.Sleep(time.Second / 90)
+						time.Sleep(time.Second / 90) // an attacker's pace: half of them 90 a second
 					}
 				}
 				stop()
@@ -806,7 +806,7 @@ func resumeElsewhere(ctx context.Context, addr, from, to string, count func(stri
 			c.(*net.TCPConn).SetLinger(0)
 			c.Close() // kept for resume
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // an attacker's pace: it resumes elsewhere 100 ms later
 		resumed, back := 0, []net.Conn(nil)
 		for _, tok := range tokens {
 			count("resume elsewhere")
@@ -849,7 +849,7 @@ func holdRooms(ctx context.Context, addr, local string, n int, count func(string
 		count("room holders")
 		c, err := dialFrom(local, addr)
 		if err != nil {
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(100 * time.Millisecond) // an attacker's pace: it retries
 			return
 		}
 		defer c.Close()
@@ -965,7 +965,7 @@ func playHonestlyOverSSH(ctx context.Context, sshAddr string) <-chan sshHonestRe
 				continue
 			}
 			for _, key := range []string{"\x1b[C", "\x1b[D", "\x1b[C", "\x1b[D"} {
-				time.Sleep(150 * time.Millisecond)
+				time.Sleep(150 * time.Millisecond) // a player's pace, under the speed limit
 				io.WriteString(in, key)
 			}
 			io.WriteString(in, "q")

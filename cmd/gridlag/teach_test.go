@@ -16,6 +16,7 @@ import (
 // ends the teacher's screen and stops the server (exit 0), and the
 // student is told so.
 func TestTeachHereInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}

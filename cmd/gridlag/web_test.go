@@ -73,9 +73,8 @@ func TestWebPlayersCountAsTheirAddresses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	for g.Web().Addr() == nil { // Serve has not begun
-		time.Sleep(time.Millisecond)
-	}
+	admittest.Eventually(t, func() bool { return g.Web().Addr() != nil }, // Serve has begun
+		func() string { return "the web front end never served" })
 	addr := g.Web().Addr().String()
 	if start := logs.String(); !strings.Contains(start, "web="+addr) || !strings.Contains(start, "web-idle=1m0s") {
 		t.Errorf("the start line does not name the web address and -web-idle:\n%s", start)

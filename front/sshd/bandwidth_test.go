@@ -1,13 +1,16 @@
 package sshd
 
 import (
+	"fmt"
 	"net"
 	"testing"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"gridlag/server"
 	"gridlag/server/admit/admittest"
+	"gridlag/server/world"
 )
 
 // rates are the bytes per second one SSH player receives: what reaches
@@ -20,7 +23,7 @@ type rates struct {
 // measureRates plays one SSH session for d, walking (one move per 100 ms,
 // the default speed limit, back and forth) or idle, and measures the bytes
 // it receives once the first screen is drawn.
-func measureRates(t testing.TB, s *Server, walking bool, d time.Duration) rates {
+func measureRates(t testing.TB, s *Server, g *server.Server, walking bool, d time.Duration) rates {
 	t.Helper()
 	raw, err := net.Dial("tcp", s.Addr().String())
 	if err != nil {
@@ -40,7 +43,9 @@ func measureRates(t testing.TB, s *Server, walking bool, d time.Duration) rates 
 	defer c.Close()
 	tm := openTerm(t, c, "xterm-256color", 100, 40)
 	tm.waitText("you (", "rtt ") // the first full screen
-	time.Sleep(200 * time.Millisecond)
+	sent := g.Stats().StatesSent
+	admittest.Eventually(t, func() bool { return g.Stats().StatesSent >= sent+4 }, // and the frames of four States more
+		func() string { return fmt.Sprintf("the game sent no States: %+v", g.Stats()) })
 
 	term0, wire0, start := tm.vt.Bytes(), cc.Bytes(), time.Now()
 	keys := []string{"\x1b[C", "\x1b[D"}
@@ -68,9 +73,10 @@ func TestBytesPerSecond(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures for 4 s")
 	}
-	s := startGameSSH(t, Options{})
-	idle := measureRates(t, s, false, 2*time.Second)
-	walking := measureRates(t, s, true, 2*time.Second)
+	g, addr := startGameWith(t, world.Config{Rate: world.DefaultRate})
+	s := startSSH(t, Options{GameAddr: addr})
+	idle := measureRates(t, s, g, false, 2*time.Second)
+	walking := measureRates(t, s, g, true, 2*time.Second)
 	t.Logf("idle player:    %6.0f B/s to the terminal, %6.0f B/s on the wire", idle.terminal, idle.wire)
 	t.Logf("walking player: %6.0f B/s to the terminal, %6.0f B/s on the wire (10 moves/s)", walking.terminal, walking.wire)
 	// A full 100x40 screen is about 4 KB; a player must never be sent
@@ -86,11 +92,12 @@ func TestBytesPerSecond(t *testing.T) {
 // BenchmarkPlayerBytesPerSecond reports the bytes per second sent to one
 // idle and one walking SSH player (go test -bench PlayerBytes -run ^$).
 func BenchmarkPlayerBytesPerSecond(b *testing.B) {
-	s := startGameSSH(b, Options{})
+	g, addr := startGameWith(b, world.Config{Rate: world.DefaultRate})
+	s := startSSH(b, Options{GameAddr: addr})
 	var idle, walking rates
 	for b.Loop() {
-		idle = measureRates(b, s, false, 2*time.Second)
-		walking = measureRates(b, s, true, 2*time.Second)
+		idle = measureRates(b, s, g, false, 2*time.Second)
+		walking = measureRates(b, s, g, true, 2*time.Second)
 	}
 	b.ReportMetric(idle.terminal, "idle-term-B/s")
 	b.ReportMetric(idle.wire, "idle-wire-B/s")

@@ -131,7 +131,9 @@ func BenchmarkSessionCost(b *testing.B) {
 					w.waitSeen(b)
 				}
 				b.StopTimer()
-				time.Sleep(500 * time.Millisecond) // the first frames settle
+				// A benchmark's idle window, what it measures: the first
+				// frames settle, then 2 s of sessions doing nothing.
+				time.Sleep(500 * time.Millisecond)
 				heap := liveHeap()
 				cpu, start := processCPU(), time.Now()
 				time.Sleep(2 * time.Second)
@@ -212,7 +214,10 @@ func TestWindowChangeFloodSparesTheHonestPlayer(t *testing.T) {
 		if i%2 == 1 {
 			key = "\x1b[D"
 		}
-		time.Sleep(150 * time.Millisecond) // the speed limit
+		// A player's pace, slower than the speed limit so that each key
+		// moves: a lower bound, which a busy machine only lengthens (the
+		// window changes allowed are counted over the time it took).
+		time.Sleep(150 * time.Millisecond)
 		ada.send(key)
 		ada.waitText(fmt.Sprintf("ack #%d ", i+1), "pending 0")
 	}
@@ -270,6 +275,7 @@ func BenchmarkWindowChangeFlood(b *testing.B) {
 		for _, sess := range floods {
 			wg.Go(func() { flood(sess, stop, 90) })
 		}
+		// A benchmark's window: the heap sampled while the flood runs 2 s.
 		for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
 			runtime.ReadMemStats(&ms)
 			peak = max(peak, ms.HeapInuse)

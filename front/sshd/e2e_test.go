@@ -15,6 +15,8 @@ import (
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"gridlag/server/admit/admittest"
 )
 
 // tmuxPane drives one pane of a private tmux server, as a player's
@@ -69,17 +71,10 @@ func (p *tmuxPane) keys(keys ...string) {
 // waitFor polls the pane until it shows every text.
 func (p *tmuxPane) waitFor(texts ...string) string {
 	p.t.Helper()
-	deadline := time.Now().Add(waitLong)
-	for {
-		screen := p.capture()
-		if containsAll(screen, texts) {
-			return screen
-		}
-		if time.Now().After(deadline) {
-			p.t.Fatalf("pane %s never showed %q:\n%s", p.name, texts, screen)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var screen string
+	admittest.Eventually(p.t, func() bool { screen = p.capture(); return containsAll(screen, texts) },
+		func() string { return fmt.Sprintf("pane %s never showed %q:\n%s", p.name, texts, screen) })
+	return screen
 }
 
 // writeClientKey writes a throwaway ed25519 key for ssh -i.

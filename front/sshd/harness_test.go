@@ -144,10 +144,7 @@ func openTerm(t testing.TB, c *gossh.Client, termName string, w, h int) *term {
 // openTermRunning is openTerm asking for command ("" for none).
 func openTermRunning(t testing.TB, c *gossh.Client, termName string, w, h int, command string) *term {
 	t.Helper()
-	sess, err := c.NewSession()
-	if err != nil {
-		t.Fatalf("new session: %v", err)
-	}
+	sess := newSession(t, c)
 	modes := gossh.TerminalModes{gossh.ECHO: 0}
 	if err := sess.RequestPty(termName, h, w, modes); err != nil {
 		t.Fatalf("pty: %v", err)
@@ -178,6 +175,27 @@ func openTermRunning(t testing.TB, c *gossh.Client, termName string, w, h int, c
 	}()
 	t.Cleanup(func() { sess.Close() })
 	return tm
+}
+
+// newSession opens a session channel on c. The server counts a channel
+// the client closed until its own end of it is done, a moment later on a
+// busy machine: a refusal for the cap of channels a connection may hold
+// (MaxChannelsPerConn) is tried again until that moment has passed.
+func newSession(t testing.TB, c *gossh.Client) *gossh.Session {
+	t.Helper()
+	var (
+		sess *gossh.Session
+		err  error
+	)
+	admittest.Eventually(t, func() bool {
+		sess, err = c.NewSession()
+		var refused *gossh.OpenChannelError
+		return !errors.As(err, &refused) || refused.Reason != gossh.ResourceShortage
+	}, func() string { return fmt.Sprintf("new session: %v", err) })
+	if err != nil {
+		t.Fatalf("new session: %v", err)
+	}
+	return sess
 }
 
 // send types keys.

@@ -18,6 +18,7 @@ import (
 
 	"gridlag/front/remote"
 	"gridlag/protocol"
+	"gridlag/server/admit/admittest"
 	"gridlag/tui"
 )
 
@@ -104,10 +105,7 @@ func TestNoTerminalIsRefused(t *testing.T) {
 	}
 
 	// ssh host cmd: no PTY either, but the advice is about the command.
-	sess, err = c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess = newSession(t, c)
 	stderr.Reset()
 	sess.Stderr = &stderr
 	assertExit(t, sess.Run("cat /etc/passwd"), 1)
@@ -119,10 +117,7 @@ func TestNoTerminalIsRefused(t *testing.T) {
 	}
 
 	// ssh -t host cmd: a terminal, but commands are not run.
-	sess, err = c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess = newSession(t, c)
 	if err := sess.RequestPty("xterm", 24, 80, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -470,6 +465,10 @@ func TestHandshakeDeadline(t *testing.T) {
 		t.Errorf("silent connection closed after %v, before the 200ms deadline", took)
 	}
 
+	// The deadline is the real clock's: a client that authenticates has
+	// 2 s to, which only a busy machine starving its handshake for that
+	// long could make it miss.
+	s = startSSH(t, Options{Handler: echoHandler(nil), HandshakeTimeout: 2 * time.Second})
 	c := dialSSH(t, s, "ada", nil)
 	done := make(chan error, 1)
 	go func() { done <- c.Wait() }()
@@ -481,21 +480,37 @@ func TestHandshakeDeadline(t *testing.T) {
 }
 
 // A player who presses no key for IdleTimeout is told so and disconnected;
-// one who keeps pressing keys is not.
+// one who keeps pressing keys is not. The watchdog reads the real clock:
+// the active player presses a key every 50 ms until the idle one is gone,
+// forty times within the timeout, so that only a busy machine starving
+// its keys' way for nearly 2 s could have it taken for idle.
 func TestIdleTimeout(t *testing.T) {
-	s := startSSH(t, Options{Handler: echoHandler(nil), IdleTimeout: 300 * time.Millisecond})
+	s := startSSH(t, Options{Handler: echoHandler(nil), IdleTimeout: 2 * time.Second})
 	c := dialSSH(t, s, "ada", nil)
 	active := openTerm(t, c, "xterm-256color", 80, 24)
 	idle := openTerm(t, dialSSH(t, s, "bob", nil), "xterm-256color", 80, 24)
 	active.waitText("hello ada")
 	idle.waitText("hello bob")
 
-	stop := time.Now().Add(900 * time.Millisecond)
-	for time.Now().Before(stop) {
-		active.send("x")
-		time.Sleep(50 * time.Millisecond)
-	}
-	idle.waitText("disconnected after 300ms without a key press")
+	stop, pressed := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(pressed)
+		keys := time.NewTicker(50 * time.Millisecond)
+		defer keys.Stop()
+		for {
+			if _, err := io.WriteString(active.in, "x"); err != nil {
+				return
+			}
+			select {
+			case <-stop:
+				return
+			case <-keys.C:
+			}
+		}
+	}()
+	idle.waitText("disconnected after 2s without a key press")
+	close(stop)
+	<-pressed
 	if status, _ := idle.waitExit(time.Now()); status != 1 {
 		t.Errorf("idle session exit status %d, want 1", status)
 	}
@@ -527,16 +542,12 @@ func TestChannelsPerConnectionCapped(t *testing.T) {
 		t.Fatalf("channel %d accepted on one connection", MaxChannelsPerConn+1)
 	}
 	open[0].Close()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		sess, err := c.NewSession()
-		if err == nil {
+	var err error
+	admittest.Eventually(t, func() bool {
+		var sess *gossh.Session
+		if sess, err = c.NewSession(); err == nil {
 			sess.Close()
-			break
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no channel after one closed: %v", err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return err == nil
+	}, func() string { return fmt.Sprintf("no channel after one closed: %v", err) })
 }

@@ -10,6 +10,7 @@ import (
 	"gridlag/front/remote"
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
+	"gridlag/server/world"
 )
 
 // TestRecordOverSSH: a player with a key plays with the record command,
@@ -18,7 +19,8 @@ import (
 // player's every State as recorded. Without a key, or to a terminal, the
 // recording command says why not; without a recording, too.
 func TestRecordOverSSH(t *testing.T) {
-	s := startGameSSH(t, Options{Recordings: &remote.Recordings{Dir: t.TempDir(), Keep: 2}})
+	g, addr := startGameWith(t, world.Config{Rate: world.DefaultRate})
+	s := startSSH(t, Options{GameAddr: addr, Recordings: &remote.Recordings{Dir: t.TempDir(), Keep: 2}})
 	key := newClientKey(t)
 	c := dialSSH(t, s, "ada", key)
 
@@ -38,7 +40,8 @@ func TestRecordOverSSH(t *testing.T) {
 	tm.waitText("you (11,10)", "server (11,10)")
 	tm.send("\x1b[B")
 	tm.waitText("you (11,11)", "server (11,11)")
-	time.Sleep(100 * time.Millisecond) // a few States more
+	sent := g.Stats().StatesSent
+	waitGame(t, g, "a few States more", func(st world.Stats) bool { return st.StatesSent >= sent+3 })
 	tm.send("q")
 	if status, _ := tm.waitExit(time.Now()); status != 0 {
 		t.Fatalf("exit status %d", status)
@@ -48,10 +51,7 @@ func TestRecordOverSSH(t *testing.T) {
 		t.Fatalf("the session ended saying:\n%s", said)
 	}
 
-	sess, err = c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sess = newSession(t, c)
 	data, err := sess.Output(RecordingCommand)
 	if err != nil {
 		t.Fatalf("recording: %v", err)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -121,55 +122,65 @@ func TestWindowChangeToTheSameSizeDropped(t *testing.T) {
 }
 
 // A held window change goes on when the limit allows it, with nothing
-// after it.
+// after it. On synctest's virtual clock: the three changes come at one
+// instant, as a busy machine may not send them, and the held one goes on
+// 20 ms later, whenever it reads the time.
 func TestHeldWindowChangeGoesOnAfterTheInterval(t *testing.T) {
-	in, out := make(chan *gossh.Request), make(chan *gossh.Request, 4)
-	go passRequests(in, out, requestLimits{window: remote.Rate{Burst: 1, Every: 20 * time.Millisecond}, requests: remote.Rate{Burst: 10, Every: time.Millisecond}})
-	defer close(in)
-	in <- windowChange(80, 24)
-	in <- windowChange(100, 30)
-	in <- windowChange(120, 40)
-	for _, want := range []uint32{80, 120} {
-		select {
-		case r := <-out:
-			if cols := colsOf(t, r); cols != want {
-				t.Errorf("window change of %d columns, want %d", cols, want)
+	synctest.Test(t, func(t *testing.T) {
+		in, out := make(chan *gossh.Request), make(chan *gossh.Request, 4)
+		go passRequests(in, out, requestLimits{window: remote.Rate{Burst: 1, Every: 20 * time.Millisecond}, requests: remote.Rate{Burst: 10, Every: time.Millisecond}})
+		defer close(in)
+		start := time.Now()
+		in <- windowChange(80, 24)
+		in <- windowChange(100, 30)
+		in <- windowChange(120, 40)
+		for _, want := range []struct {
+			cols uint32
+			at   time.Duration
+		}{{80, 0}, {120, 20 * time.Millisecond}} {
+			r := <-out
+			if cols := colsOf(t, r); cols != want.cols {
+				t.Errorf("window change of %d columns, want %d", cols, want.cols)
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("the window change of %d columns never went on", want)
+			if at := time.Since(start); at != want.at {
+				t.Errorf("the window change of %d columns went on at %v, want %v", want.cols, at, want.at)
+			}
 		}
-	}
+	})
 }
 
 // A channel that sends requests faster than its limit, past the burst,
 // is a flood: passRequests stops at once and says so; one within the
-// limit goes on until its end.
+// limit goes on until its end. On synctest's virtual clock: the requests
+// within the limit come 2 ms apart exactly, as the limit sees them.
 func TestRequestFloodStops(t *testing.T) {
-	lim := requestLimits{window: remote.Rate{Burst: 1, Every: time.Hour}, requests: remote.Rate{Burst: 3, Every: time.Hour}}
-	in, out := make(chan *gossh.Request), make(chan *gossh.Request, 8)
-	ended := make(chan bool, 1)
-	go func() { ended <- passRequests(in, out, lim) }()
-	for range 3 {
-		in <- &gossh.Request{Type: "shell"}
-	}
-	in <- &gossh.Request{Type: "env"} // the fourth, within the hour
-	if <-ended {
-		t.Fatal("passRequests ended as if its channel closed, want a flood")
-	}
-	if len(out) != 3 {
-		t.Errorf("%d requests passed on, want the 3 within the burst", len(out))
-	}
-	lim.requests = remote.Rate{Burst: 3, Every: time.Millisecond}
-	in = make(chan *gossh.Request)
-	go func() { ended <- passRequests(in, make(chan *gossh.Request, 8), lim) }()
-	for range 6 {
-		time.Sleep(2 * time.Millisecond)
-		in <- &gossh.Request{Type: "env"}
-	}
-	close(in)
-	if !<-ended {
-		t.Error("requests within the limit were taken for a flood")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		lim := requestLimits{window: remote.Rate{Burst: 1, Every: time.Hour}, requests: remote.Rate{Burst: 3, Every: time.Hour}}
+		in, out := make(chan *gossh.Request), make(chan *gossh.Request, 8)
+		ended := make(chan bool, 1)
+		go func() { ended <- passRequests(in, out, lim) }()
+		for range 3 {
+			in <- &gossh.Request{Type: "shell"}
+		}
+		in <- &gossh.Request{Type: "env"} // the fourth, within the hour
+		if <-ended {
+			t.Fatal("passRequests ended as if its channel closed, want a flood")
+		}
+		if len(out) != 3 {
+			t.Errorf("%d requests passed on, want the 3 within the burst", len(out))
+		}
+		lim.requests = remote.Rate{Burst: 3, Every: time.Millisecond}
+		in = make(chan *gossh.Request)
+		go func() { ended <- passRequests(in, make(chan *gossh.Request, 8), lim) }()
+		for range 6 {
+			time.Sleep(2 * time.Millisecond) // the virtual clock's
+			in <- &gossh.Request{Type: "env"}
+		}
+		close(in)
+		if !<-ended {
+			t.Error("requests within the limit were taken for a flood")
+		}
+	})
 }
 
 // The sizes read from window-change and pty-req payloads: a request's

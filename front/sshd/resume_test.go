@@ -1,23 +1,20 @@
 package sshd
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
 	"gridlag/server"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/world"
 )
 
 // waitGame waits until the game server's counters satisfy cond.
 func waitGame(t *testing.T, g *server.Server, what string, cond func(world.Stats) bool) {
 	t.Helper()
-	deadline := time.Now().Add(waitLong)
-	for !cond(g.Stats()) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s: %+v", what, g.Stats())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	admittest.Eventually(t, func() bool { return cond(g.Stats()) },
+		func() string { return fmt.Sprintf("timed out waiting for %s: %+v", what, g.Stats()) })
 }
 
 // A player whose SSH connection drops comes back by their key within the

@@ -129,11 +129,14 @@ func TestTeachOverSSH(t *testing.T) {
 // TestEndToEndTeacherOverOpenSSH is the issue's case with the real
 // OpenSSH client in real terminals (tmux): a teacher sets 300 ms for a
 // room of two SSH students and one TCP student, with six presses of ];
-// each student's round trip goes from about 0 to about 300 ms, as their
-// screens (and the TCP student's view, and the teacher's panel) say.
-// The wall clock keeps only "not before" (no round trip of 300 ms before
-// the teacher set it) and generous guards; that it takes less than a
-// second is pinned on the virtual clock (sim's
+// each student's round trip goes from under 300 ms to 300 ms and more,
+// as their screens (and the TCP student's view, and the teacher's panel)
+// say, and back under 300 ms once the teacher leaves. The wall clock
+// keeps only lower bounds (a round trip of at least the teacher's 300 ms
+// once set, which no busy machine shortens), waits for a round trip under
+// it (the teacher's delay gone, however slowly a busy machine measures)
+// and generous guards: that it is about 300 ms, and that it takes less
+// than a second, is pinned on the virtual clock (sim's
 // TestTeacherSetsTheRoundTripOfTheClass).
 func TestEndToEndTeacherOverOpenSSH(t *testing.T) {
 	requireTools(t, "tmux", "ssh")
@@ -166,63 +169,67 @@ func TestEndToEndTeacherOverOpenSSH(t *testing.T) {
 	for _, p := range students {
 		p.waitFor("teacher adds no lag")
 	}
-	if rtt := tcpStudent.View().RTT; rtt >= 250*time.Millisecond {
-		t.Fatalf("carol's round trip is %v before the teacher set anything", rtt)
+	if v := tcpStudent.View(); v.Teaching.Network() {
+		t.Fatalf("carol's view has the teacher's network %+v before the teacher set anything", v.Teaching)
 	}
+	admittest.Eventually(t, func() bool { return tcpStudent.View().RTT < 300*time.Millisecond }, func() string {
+		return fmt.Sprintf("carol's round trip is %v before the teacher set anything", tcpStudent.View().RTT)
+	})
 
 	set := time.Now()
 	teacher.keys("]", "]", "]", "]", "]", "]")
 	teacher.waitFor("300ms [+] 150ms each way")
-	rtt := regexp.MustCompile(`rtt (\d+)ms`)
 	for _, p := range students {
 		p.waitFor("+ teacher's 300ms round trip")
-		deadline := time.Now().Add(waitLong)
-		for {
-			if m := rtt.FindStringSubmatch(p.capture()); m != nil {
-				if n, _ := strconv.Atoi(m[1]); n >= 290 && n <= 400 {
-					t.Logf("%s's screen says rtt %sms %v after the teacher's first press", p.name, m[1], time.Since(set).Round(time.Millisecond))
-					break
-				}
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("%s's screen never said a round trip of about 300 ms:\n%s", p.name, p.capture())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		admittest.Eventually(t, func() bool { return p.rtt(func(n int) bool { return n >= 290 }) }, func() string {
+			return fmt.Sprintf("%s's screen never said a round trip of 300 ms or more:\n%s", p.name, p.capture())
+		})
+		t.Logf("%s's screen says a round trip of 300 ms or more %v after the teacher's first press", p.name, time.Since(set).Round(time.Millisecond))
 	}
-	deadline := time.Now().Add(waitLong)
-	for tcpStudent.View().RTT < 290*time.Millisecond {
-		if time.Now().After(deadline) {
-			t.Fatalf("the TCP student's round trip is %v, want about 300 ms", tcpStudent.View().RTT)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if v := tcpStudent.View(); v.Teaching == nil || v.Teaching.Latency != 300*time.Millisecond || v.RTT > 400*time.Millisecond {
+	admittest.Eventually(t, func() bool { return tcpStudent.View().RTT >= 290*time.Millisecond }, func() string {
+		return fmt.Sprintf("the TCP student's round trip is %v, want 300 ms or more", tcpStudent.View().RTT)
+	})
+	if v := tcpStudent.View(); v.Teaching == nil || v.Teaching.Latency != 300*time.Millisecond {
 		t.Errorf("the TCP student's view: teaching %+v, rtt %v; want the teacher's 300 ms", v.Teaching, v.RTT)
 	}
 	t.Logf("the TCP student measured %v, %v after the teacher's first press", tcpStudent.View().RTT, time.Since(set).Round(time.Millisecond))
 	screen := teacher.waitFor("ada ", "bob ", "carol ")
-	deadline = time.Now().Add(waitLong)
-	for !teacherShowsAll(screen, []string{"ada", "bob", "carol"}) {
-		if time.Now().After(deadline) {
-			t.Fatalf("the teacher's panel never showed every student at about 300 ms:\n%s", screen)
-		}
-		time.Sleep(50 * time.Millisecond)
+	admittest.Eventually(t, func() bool {
 		screen = teacher.capture()
-	}
+		return teacherShowsAll(screen, []string{"ada", "bob", "carol"})
+	}, func() string {
+		return "the teacher's panel never showed every student at 300 ms or more:\n" + screen
+	})
 	t.Logf("the teacher's panel over OpenSSH at 80x24:\n%s", screen)
 	teacher.keys("q")
 	if screen := teacher.waitFor("EXIT="); !strings.Contains(screen, "EXIT=0") {
 		t.Errorf("the teacher's ssh did not exit 0 after q:\n%s", screen)
 	}
-	// The last teacher gone, the students' network is theirs again.
+	// The last teacher gone, the students' network is theirs again: the
+	// teacher's line leaves their panels, and their round trips fall under
+	// the teacher's 300 ms.
 	for _, p := range students {
-		p.waitFor("rtt 0ms")
+		admittest.Eventually(t, func() bool {
+			return !strings.Contains(p.capture(), "teacher's") && p.rtt(func(n int) bool { return n < 300 })
+		}, func() string {
+			return fmt.Sprintf("%s's screen still shows the teacher's network:\n%s", p.name, p.capture())
+		})
 	}
 }
 
+// rtt reports whether the pane shows a round trip on its status line, in
+// ms, that ok accepts.
+func (p *tmuxPane) rtt(ok func(ms int) bool) bool {
+	m := regexp.MustCompile(`rtt (\d+)ms`).FindStringSubmatch(p.capture())
+	if m == nil {
+		return false
+	}
+	n, _ := strconv.Atoi(m[1])
+	return ok(n)
+}
+
 // teacherShowsAll reports whether the teacher's screen lists each
-// student with a round trip of 290 to 400 ms.
+// student with a round trip of 290 ms or more.
 func teacherShowsAll(screen string, names []string) bool {
 	for _, name := range names {
 		re := regexp.MustCompile(regexp.QuoteMeta(name) + ` +(\d+)ms `)
@@ -230,7 +237,7 @@ func teacherShowsAll(screen string, names []string) bool {
 		if m == nil {
 			return false
 		}
-		if n, _ := strconv.Atoi(m[1]); n < 290 || n > 400 {
+		if n, _ := strconv.Atoi(m[1]); n < 290 {
 			return false
 		}
 	}

@@ -5,10 +5,12 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -119,42 +121,50 @@ func webPlayer(t testing.TB, s *Server) player {
 // reaches the terminal, and what crosses the network.
 type cost struct {
 	idleTerm, idleWire float64 // a second, pressing nothing
-	moveTerm, moveWire float64 // a one-cell move, beyond idling
+	moveTerm, moveWire float64 // a one-cell move, from its key until the screen shows it
 }
 
-// measure has p stand still for d, then walk for d (one cell a 100 ms,
-// the default speed limit, back and forth), and returns its cost.
-func measure(t testing.TB, p player, d time.Duration) cost {
+// measure has p stand still for d, then walk ten cells back and forth,
+// and returns its cost. A move costs the bytes from its key until the
+// screen shows it as the server's word, the median of the ten: what a
+// busy machine draws meanwhile (a round trip's new figure) falls out of
+// the median, as it would not of a rate over the walk.
+func measure(t testing.TB, p player, g *server.Server, d time.Duration) cost {
 	t.Helper()
-	deadline := time.Now().Add(waitLong)
-	for !strings.Contains(p.term.Text(), "you (10,10)") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no game on the screen:\n%s", p.term.Text())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(500 * time.Millisecond) // the first State, the first ping
-	rates := func(walk bool) (term, wire float64, moves int) {
-		term0, wire0, start := p.term.Bytes(), p.wire.Bytes(), time.Now()
-		tick := time.NewTicker(100 * time.Millisecond)
-		defer tick.Stop()
-		keys := []string{"\x1b[C", "\x1b[D"}
-		for ; time.Since(start) < d; moves++ {
-			<-tick.C
-			if walk {
-				p.send(keys[moves%2])
-			}
-		}
-		secs := time.Since(start).Seconds()
-		return float64(p.term.Bytes()-term0) / secs, float64(p.wire.Bytes()-wire0) / secs, moves
-	}
+	// The first State and the first ping's round trip on the screen.
+	admittest.Eventually(t, func() bool {
+		return strings.Contains(p.term.Text(), "you (10,10)") && strings.Contains(p.term.Text(), "rtt ")
+	},
+		func() string { return "no game on the screen:\n" + p.term.Text() })
+	sent := g.Stats().StatesSent
+	admittest.Eventually(t, func() bool { return g.Stats().StatesSent >= sent+4 }, // and the frames of four States more
+		func() string { return fmt.Sprintf("the game sent no States: %+v", g.Stats()) })
 	var c cost
-	c.idleTerm, c.idleWire, _ = rates(false)
-	walkTerm, walkWire, moves := rates(true)
-	perSec := float64(moves) / d.Seconds()
-	c.moveTerm = (walkTerm - c.idleTerm) / perSec
-	c.moveWire = (walkWire - c.idleWire) / perSec
+	term0, wire0, start := p.term.Bytes(), p.wire.Bytes(), time.Now()
+	time.Sleep(d) // the idle window: what is measured
+	secs := time.Since(start).Seconds()
+	c.idleTerm, c.idleWire = float64(p.term.Bytes()-term0)/secs, float64(p.wire.Bytes()-wire0)/secs
+
+	var terms, wires []int64
+	keys, cells := []string{"\x1b[C", "\x1b[D"}, []string{"(11,10)", "(10,10)"}
+	for i := range 10 {
+		term0, wire0 := p.term.Bytes(), p.wire.Bytes()
+		p.send(keys[i%2]) // the client holds it back until the speed limit allows it
+		admittest.Eventually(t, func() bool {
+			screen := p.term.Text()
+			return strings.Contains(screen, "you "+cells[i%2]) && strings.Contains(screen, "server "+cells[i%2])
+		}, func() string { return "move " + fmt.Sprint(i+1) + " never on the screen:\n" + p.term.Text() })
+		terms, wires = append(terms, p.term.Bytes()-term0), append(wires, p.wire.Bytes()-wire0)
+	}
+	c.moveTerm, c.moveWire = median(terms), median(wires)
 	return c
+}
+
+// median is the median of xs.
+func median(xs []int64) float64 {
+	slices.Sort(xs)
+	n := len(xs)
+	return float64(xs[(n-1)/2]+xs[n/2]) / 2
 }
 
 // bothFronts measures one player of the SSH front end, then one of the
@@ -172,12 +182,10 @@ func bothFronts(t testing.TB, d time.Duration) (ssh, web cost) {
 	}
 	go ss.Serve(ln)
 	t.Cleanup(func() { ss.Close() })
-	for ss.Addr() == nil {
-		time.Sleep(time.Millisecond)
-	}
-	ssh = measure(t, sshPlayer(t, ss), d)
-	ws, _ := startGameWeb(t, Options{})
-	web = measure(t, webPlayer(t, ws), d)
+	admittest.Eventually(t, func() bool { return ss.Addr() != nil }, func() string { return "the SSH front end never served" })
+	ssh = measure(t, sshPlayer(t, ss), g, d)
+	ws, wg := startGameWeb(t, Options{})
+	web = measure(t, webPlayer(t, ws), wg, d)
 	return ssh, web
 }
 
@@ -186,7 +194,7 @@ func bothFronts(t testing.TB, d time.Duration) (ssh, web cost) {
 // packets (which are encrypted, padded and authenticated).
 func TestMoveCostsAsOverSSH(t *testing.T) {
 	if testing.Short() {
-		t.Skip("measures for 8 s")
+		t.Skip("measures for seconds")
 	}
 	ssh, web := bothFronts(t, 2*time.Second)
 	t.Logf("ssh: idle %5.0f B/s on the wire (%5.0f to the terminal); a move %4.0f B on the wire (%4.0f to the terminal)", ssh.idleWire, ssh.idleTerm, ssh.moveWire, ssh.moveTerm)

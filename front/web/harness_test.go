@@ -20,8 +20,9 @@ import (
 )
 
 // waitLong bounds every wait of these tests: what they wait for comes
-// much sooner on an idle machine, and a busy one is given its time.
-const waitLong = 10 * time.Second
+// much sooner on an idle machine, and a busy one is given its time (the
+// hang guard).
+const waitLong = admittest.Hung
 
 // startGame runs a real game server on 127.0.0.1:0 and returns it with
 // its address.

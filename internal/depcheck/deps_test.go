@@ -1,23 +1,23 @@
 // Package depcheck holds gridlag's code to its architecture, in tests
 // alone: the import policy (importPolicy, each layer importing only
-// layers below it), the cores' freedom from I/O, the README's import
-// table and the wire's byte layouts kept to package protocol.
+// layers below it), the cores' freedom from I/O, the documentation's
+// import table and the wire's byte layouts kept to package protocol.
 package depcheck
 
 import (
-	"bufio"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"gridlag/internal/doctest"
 )
 
 // importPolicy is which gridlag package may import which, from the
@@ -91,7 +91,7 @@ ops/host, lab/replay, ops/loadgen < cmd/gridlag;
 
 # Test support, imported by tests alone: nothing but the runner of the
 # real Agones SDK server, test support itself, sits above them.
-NONE < internal/netcut, internal/vt, server/admit/admittest;
+NONE < internal/netcut, internal/vt, internal/doctest, server/admit/admittest;
 protocol < server/world/worldtest;
 server/admit/admittest < ops/agones/sdktest;
 `
@@ -215,11 +215,16 @@ func clockCalls(t *testing.T, path string) []string {
 	return calls
 }
 
-// TestReadmeImportTable holds the README's table of what each package
-// imports to what the code imports, so that the picture a newcomer reads
-// stays true: a new package, or a new import between packages, fails here
-// until the README says so. The table is thus one that importPolicy
-// allows, since the code is (TestImportPolicy).
+// importTableHead is the head of the documentation's table of what each
+// package imports (docs/architecture.md).
+const importTableHead = "| package | imports (within gridlag) |"
+
+// TestReadmeImportTable holds the documentation's table of what each
+// package imports (importTableHead, in docs/architecture.md) to what the
+// code imports, so that the picture a newcomer reads stays true: a new
+// package, or a new import between packages, fails here until the table
+// says so. The table is thus one that importPolicy allows, since the
+// code is (TestImportPolicy).
 func TestReadmeImportTable(t *testing.T) {
 	actual := map[string][]string{}
 	for pkg, imps := range moduleImports(t) {
@@ -231,22 +236,17 @@ func TestReadmeImportTable(t *testing.T) {
 		actual[pkg] = slices.Compact(own)
 	}
 
-	f, err := os.Open(path.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	page, at := doctest.Containing(t, "\n"+importTableHead+"\n")
 	row := regexp.MustCompile("^\\| `([a-z/]+)` \\| (.*) \\|$")
 	name := regexp.MustCompile("`([a-z/]+)`")
 	documented := map[string][]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		m := row.FindStringSubmatch(sc.Text())
-		if m == nil {
-			continue
+	for _, line := range strings.Split(page.Text[at+1:], "\n")[2:] {
+		if !strings.HasPrefix(line, "|") {
+			break // the table's end
 		}
-		if _, ok := actual[m[1]]; !ok && !strings.Contains(m[2], "`") && m[2] != "nothing" {
-			continue // a row of another table
+		m := row.FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("%s: the import table has a row %q, not | `package` | imports |", page.Path, line)
 		}
 		// "(never `server`)" names what is NOT imported.
 		cell, _, _ := strings.Cut(m[2], "(never")
@@ -260,16 +260,16 @@ func TestReadmeImportTable(t *testing.T) {
 	for pkg, imps := range actual {
 		doc, ok := documented[pkg]
 		if !ok {
-			t.Errorf("README's import table has no row for %s (it imports %v)", pkg, imps)
+			t.Errorf("%s: the import table has no row for %s (it imports %v)", page.Path, pkg, imps)
 			continue
 		}
 		if !slices.Equal(doc, imps) {
-			t.Errorf("README says %s imports %v; it imports %v", pkg, doc, imps)
+			t.Errorf("%s says %s imports %v; it imports %v", page.Path, pkg, doc, imps)
 		}
 	}
 	for pkg := range documented {
 		if _, ok := actual[pkg]; !ok {
-			t.Errorf("README's import table has a row for %s, which is not a package", pkg)
+			t.Errorf("%s: the import table has a row for %s, which is not a package", page.Path, pkg)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gridlag/internal/doctest"
 )
 
 // TestPresetsByName: the three named conditions are found by name with the
@@ -60,5 +62,26 @@ func TestPresetSetsTheLink(t *testing.T) {
 	l.Apply(good)
 	if l.Up.RTO() != MinRTO {
 		t.Fatalf("good RTO %v, want the 200ms floor (68ms + 4 × 12ms is less)", l.Up.RTO())
+	}
+}
+
+// TestPresetSaidOnce: a preset is said one way everywhere: in the link's
+// terms (the round trip and the jitter a slider shows, which Apply sets)
+// and lightyear's one-way figures they come from; the documentation
+// (the lab's flags) says each preset as String does.
+func TestPresetSaidOnce(t *testing.T) {
+	poor, _ := PresetNamed("poor")
+	if got, want := poor.String(), "poor: 432ms round trip ±168ms, 4% loss (300±84ms one way)"; got != want {
+		t.Errorf("poor says %q, want %q", got, want)
+	}
+	for _, p := range Presets() {
+		if !doctest.Says(t, "`"+p.String()+"`") {
+			t.Errorf("the documentation does not say the preset as %q", p.String())
+		}
+		// The link's terms give back lightyear's: each way half the round
+		// trip plus 0 to the jitter, Delay ± Spread.
+		if lo, hi := p.RTT()/2, p.RTT()/2+p.Jitter(); lo != p.Delay-p.Spread || hi != p.Delay+p.Spread {
+			t.Errorf("%s: one way %v to %v, not %v±%v", p.Name, lo, hi, p.Delay, p.Spread)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package agones_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 
 	"gridlag/ops/agones"
 	"gridlag/ops/agones/sdktest"
+	"gridlag/server/admit/admittest"
 )
 
 // hung is the hang guard of these tests: long past anything they wait
@@ -58,18 +60,13 @@ func serve(t *testing.T) *served {
 // waitFor polls the GameServer until ok, or fails naming what.
 func (s *served) waitFor(what string, ok func(agones.GameServer) bool) {
 	s.t.Helper()
-	deadline := time.Now().Add(hung)
-	for {
-		gs, err := s.client.GameServer(context.Background())
+	var gs agones.GameServer
+	admittest.Eventually(s.t, func() bool {
+		var err error
+		gs, err = s.client.GameServer(context.Background())
 		must(s.t, err)
-		if ok(gs) {
-			return
-		}
-		if time.Now().After(deadline) {
-			s.t.Fatalf("waiting for %s: the GameServer is %+v", what, gs)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return ok(gs)
+	}, func() string { return fmt.Sprintf("waiting for %s: the GameServer is %+v", what, gs) })
 }
 
 // end waits for Serve to return and checks it drained and closed the
@@ -102,14 +99,8 @@ func TestGameAgainstTheRealSDKServer(t *testing.T) {
 	s.waitFor("bob alone in the players List", func(gs agones.GameServer) bool {
 		return slices.Equal(gs.Lists[agones.PlayersList], []string{"2:bob"}) && gs.Labels["agones.dev/sdk-players"] == strconv.Itoa(1)
 	})
-	deadline := time.Now().Add(hung)
-	for s.sdk.Count("Health Ping Received!") < 2 {
-		if time.Now().After(deadline) {
-			t.Fatal("the beats never became two health pings")
-		}
-		s.game.Beat()
-		time.Sleep(10 * time.Millisecond)
-	}
+	admittest.Eventually(t, func() bool { s.game.Beat(); return s.sdk.Count("Health Ping Received!") >= 2 },
+		func() string { return "the beats never became two health pings" })
 	s.stop <- os.Interrupt
 	if err := s.end([]string{"drain", "close"}); err != nil {
 		t.Errorf("Serve after a signal: %v, want nil", err)

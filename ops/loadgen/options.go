@@ -26,8 +26,8 @@ const (
 	DefaultNamePrefix = "load"
 	// RampPerThousand is the default Options.Ramp for each 1,000 players.
 	RampPerThousand = time.Second
-	// HandshakeTimeout is how long a connection has to be welcomed.
-	HandshakeTimeout = 10 * time.Second
+	// DefaultHandshakeTimeout is the default Options.HandshakeTimeout.
+	DefaultHandshakeTimeout = 10 * time.Second
 	// DrainTimeout is how long the players wait, once they stop walking,
 	// for their last inputs to be acknowledged.
 	DrainTimeout = 5 * time.Second
@@ -58,6 +58,10 @@ type Options struct {
 	// over, in turn (e.g. loopback aliases, so that a server's cap per
 	// address does not refuse the load); empty lets the system choose.
 	LocalAddrs []netip.Addr
+	// HandshakeTimeout is how long a player's connection has to be
+	// welcomed; one that is not is refused, "timed out". 0 means
+	// DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
 	// Rooms spreads the players over this many rooms of the server, named
 	// room-1, room-2, ..., in turn (player n in room ((n-1) mod Rooms)+1);
 	// 0 puts every player in the server's default room.
@@ -85,6 +89,9 @@ func (o Options) withDefaults() Options {
 	if o.NamePrefix == "" {
 		o.NamePrefix = DefaultNamePrefix
 	}
+	if o.HandshakeTimeout == 0 {
+		o.HandshakeTimeout = DefaultHandshakeTimeout
+	}
 	return o
 }
 
@@ -95,8 +102,8 @@ func (o Options) check() error {
 		return errors.New("loadgen: no server address")
 	case o.N < 1 || o.N > MaxPlayers:
 		return fmt.Errorf("loadgen: %d players: want 1 to %d", o.N, MaxPlayers)
-	case o.Duration < 0 || o.Ramp < 0 || o.MoveTime < 0:
-		return errors.New("loadgen: negative duration, ramp or move time")
+	case o.Duration < 0 || o.Ramp < 0 || o.MoveTime < 0 || o.HandshakeTimeout < 0:
+		return errors.New("loadgen: negative duration, ramp, move time or handshake timeout")
 	case o.Rooms < 0 || o.Rooms > min(o.N, protocol.MaxRooms):
 		return fmt.Errorf("loadgen: %d rooms for %d players: want 0 to %d", o.Rooms, o.N, min(o.N, protocol.MaxRooms))
 	}

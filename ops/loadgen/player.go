@@ -55,7 +55,7 @@ type player struct {
 // connect dials the server and says Hello as player n (from 1); it
 // returns the welcomed player, or why it was refused.
 func (r *run) connect(ctx context.Context, n int) (*player, error) {
-	d := net.Dialer{Timeout: HandshakeTimeout}
+	d := net.Dialer{Timeout: r.opts.HandshakeTimeout}
 	if addrs := r.opts.LocalAddrs; len(addrs) > 0 {
 		d.LocalAddr = &net.TCPAddr{IP: addrs[(n-1)%len(addrs)].AsSlice()}
 	}
@@ -63,7 +63,7 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 	if err != nil {
 		return nil, err
 	}
-	nc.SetDeadline(time.Now().Add(HandshakeTimeout))
+	nc.SetDeadline(time.Now().Add(r.opts.HandshakeTimeout))
 	hello := &protocol.Hello{Version: protocol.Version, Name: fmt.Sprintf("%s-%d", r.opts.NamePrefix, n), Bot: true, Room: r.opts.room(n)}
 	if err := protocol.NewEncoder(nc).Encode(hello); err != nil {
 		nc.Close()

@@ -2,11 +2,13 @@ package loadgen
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
 	"gridlag/server"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )
@@ -51,11 +53,8 @@ func TestRunOverRooms(t *testing.T) {
 		}
 	}
 	mu.Unlock()
-	deadline := time.Now().Add(10 * time.Second)
-	for len(srv.Rooms()) > 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the rooms did not all close once the players left: %+v", srv.Rooms())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	admittest.Eventually(t, func() bool { return len(srv.Rooms()) <= 1 },
+		func() string {
+			return fmt.Sprintf("the rooms did not all close once the players left: %+v", srv.Rooms())
+		})
 }

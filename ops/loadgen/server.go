@@ -14,7 +14,7 @@ import (
 )
 
 // The server's metrics the load generator reads (see the metrics
-// package and `gridlag -server -metrics`).
+// package and `gridlag serve -metrics`).
 const (
 	tickMetric = "gridlag_tick_duration_seconds"
 	cpuMetric  = "process_cpu_seconds_total"

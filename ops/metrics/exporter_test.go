@@ -3,6 +3,7 @@ package metrics
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -10,16 +11,16 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"gridlag/ops/loadgen"
 	"gridlag/server"
+	"gridlag/server/admit/admittest"
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )
 
-// wait bounds every wait of these tests.
-const wait = 10 * time.Second
+// wait bounds every wait of these tests: the hang guard.
+const wait = admittest.Hung
 
 // get fetches path from the exporter's handler and returns the body.
 func get(t *testing.T, base, path string) string {
@@ -48,17 +49,10 @@ func value(scrape, series string) float64 {
 // scrapeUntil scrapes /metrics until ok holds, and returns that scrape.
 func scrapeUntil(t *testing.T, base, what string, ok func(scrape string) bool) string {
 	t.Helper()
-	deadline := time.Now().Add(wait)
-	for {
-		s := get(t, base, "/metrics")
-		if ok(s) {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("/metrics never showed %s:\n%s", what, s)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var s string
+	admittest.Eventually(t, func() bool { s = get(t, base, "/metrics"); return ok(s) },
+		func() string { return fmt.Sprintf("/metrics never showed %s:\n%s", what, s) })
+	return s
 }
 
 // startWatched starts a server at 50 Hz on loopback, watched by a new

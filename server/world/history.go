@@ -158,10 +158,6 @@ func (c *Core) protectedUntil(cl *client, now time.Duration) (time.Duration, boo
 // them now. With open, only those that can be tagged. Players absent then
 // are left out.
 func (c *Core) lineup(dst []grid.PlayerPos, shooter grid.PlayerID, t time.Duration, rewound, open bool) []grid.PlayerPos {
-	cellAt := t
-	if rewound && c.cfg.Rate > 0 {
-		cellAt += time.Second / time.Duration(c.cfg.Rate) / 2
-	}
 	for _, cl := range c.slots {
 		if cl == nil || cl.player == shooter {
 			continue
@@ -170,11 +166,21 @@ func (c *Core) lineup(dst []grid.PlayerPos, shooter grid.PlayerID, t time.Durati
 		if s == standAbsent || open && s != standOpen {
 			continue
 		}
-		p := cl.trail.at(cellAt)
-		if !rewound {
-			p, _ = c.world.Pos(cl.player)
-		}
-		dst = append(dst, grid.PlayerPos{ID: cl.player, Pos: p})
+		dst = append(dst, grid.PlayerPos{ID: cl.player, Pos: c.cellAt(cl, t, rewound)})
 	}
 	return dst
+}
+
+// cellAt returns the cell a zap judged at t finds player cl on: rewound,
+// the cell its trail had then (as the shooter drew it, see lineup);
+// else where it is now.
+func (c *Core) cellAt(cl *client, t time.Duration, rewound bool) grid.Pos {
+	if !rewound {
+		p, _ := c.world.Pos(cl.player)
+		return p
+	}
+	if c.cfg.Rate > 0 {
+		t += time.Second / time.Duration(c.cfg.Rate) / 2
+	}
+	return cl.trail.at(t)
 }

@@ -24,7 +24,11 @@ type ZapRecord struct {
 	Target grid.PlayerID
 	Rewind time.Duration // how far back the other players were put (0 without lag compensation)
 	Seen   grid.Pos      // where the shooter saw the target (when there is one)
-	Beam   grid.Beam     // the beam as the server traced it
+	// Judged is where the target was in the world the server judged the
+	// zap against: Seen with lag compensation, where the target had gone
+	// since without (a miss: it had left the line).
+	Judged grid.Pos
+	Beam   grid.Beam // the beam as the server traced it
 }
 
 // Hit reports whether the zap tagged its target.
@@ -91,6 +95,7 @@ func (c *Core) judge(now time.Duration, cl *client, seen time.Duration, rec ZapR
 	if rec.Beam.Stop == grid.StopPlayer {
 		rec.Outcome, rec.Target = protocol.ZapHit, rec.Beam.Target
 		rec.Seen = rec.Beam.End()
+		rec.Judged = rec.Seen
 		return rec
 	}
 	rec.Outcome = beamOutcome(rec.Beam)
@@ -103,6 +108,7 @@ func (c *Core) judge(now time.Duration, cl *client, seen time.Duration, rec ZapR
 		return rec
 	}
 	rec.Target, rec.Seen = b.Target, b.End()
+	rec.Judged = c.cellAt(c.slots[b.Target], at, rec.Rewind > 0)
 	why := c.standingAt(c.slots[b.Target], seen)
 	if why == standOpen {
 		why = c.standingAt(c.slots[b.Target], at)

@@ -56,10 +56,11 @@ func TestPartFourLagCompensation(t *testing.T) {
 		cfg     Config
 		outcome protocol.ZapOutcome
 		rewind  uint16
+		judged  grid.Pos // where bob was in the world the zap was judged against
 	}{
-		{"lag compensation", Config{LagComp: true, Unlag: DefaultUnlag}, protocol.ZapHit, 300},
-		{"no lag compensation", Config{LagComp: false, Unlag: DefaultUnlag}, protocol.ZapLeft, 0},
-		{"clamped by unlag", Config{LagComp: true, Unlag: 200 * ms}, protocol.ZapLeft, 200},
+		{"lag compensation", Config{LagComp: true, Unlag: DefaultUnlag}, protocol.ZapHit, 300, grid.Pos{X: 12, Y: 10}},
+		{"no lag compensation", Config{LagComp: false, Unlag: DefaultUnlag}, protocol.ZapLeft, 0, grid.Pos{X: 12, Y: 11}},
+		{"clamped by unlag", Config{LagComp: true, Unlag: 200 * ms}, protocol.ZapLeft, 200, grid.Pos{X: 12, Y: 11}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,6 +75,9 @@ func TestPartFourLagCompensation(t *testing.T) {
 			}
 			if st := statesTo(out, 1); len(st) != 1 || st[0].Ack != 1 {
 				t.Errorf("states to ann %+v, want the zap acknowledged", st)
+			}
+			if z, _ := c.LastZap(); z.Seen != (grid.Pos{X: 12, Y: 10}) || z.Judged != tt.judged {
+				t.Errorf("LastZap: ann saw bob at %v, the server judged him at %v; want (12,10) and %v", z.Seen, z.Judged, tt.judged)
 			}
 			tag, tagged := find[*protocol.Tagged](out, 2)
 			scores, scored := find[*protocol.Ranking](out, 1)

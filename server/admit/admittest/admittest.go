@@ -3,7 +3,9 @@
 // while a server writes it, and one that goes to the test's log; a
 // connection from a chosen loopback address (to play several addresses
 // against the caps by address), one that counts what it reads; a server
-// served on loopback for one test; a hang guard; and a wait for the
+// served on loopback for one test; a hang guard, with the waits that
+// keep to it (Eventually, Poll, Ends): any package's tests that wait on
+// sockets, goroutines or processes wait with them; and a wait for the
 // goroutines to settle back to a baseline.
 package admittest
 
@@ -27,7 +29,7 @@ import (
 // Hung is the hang guard: a wait for what takes no timer (a Close, a
 // loop's end) that lasts longer fails as hung, long past anything a busy
 // machine could cause.
-const Hung = 30 * time.Second
+const Hung = time.Minute
 
 // Log is a log's output, safe to read while a server writes it.
 type Log struct {
@@ -141,13 +143,7 @@ func ServeOn(t testing.TB, s Server, ln net.Listener, closed error) net.Addr {
 		}
 	})
 	if a, ok := s.(interface{ Addr() net.Addr }); ok {
-		deadline := time.Now().Add(Hung)
-		for a.Addr() == nil {
-			if time.Now().After(deadline) {
-				t.Fatal("the server never served")
-			}
-			time.Sleep(time.Millisecond)
-		}
+		Eventually(t, func() bool { return a.Addr() != nil }, func() string { return "the server never served" })
 	}
 	return ln.Addr()
 }
@@ -236,4 +232,30 @@ func CloseLeavesOneBehind(t testing.TB, close, hurry func(), grace time.Duration
 	if !strings.Contains(l.String(), "sessions=1") || l.Count("did not end after their connections were closed") != 1 {
 		t.Errorf("the log does not say one session was left behind:\n%s", l.String())
 	}
+}
+
+// Eventually polls cond until it holds, and fails t with what why says
+// then if it has not within the hang guard (Hung). It is how a test waits
+// for what happens over real sockets, goroutines and processes: however
+// long a busy machine takes, never a bound on speed.
+func Eventually(t testing.TB, cond func() bool, why func() string) {
+	t.Helper()
+	if !Poll(cond) {
+		t.Fatal(why())
+	}
+}
+
+// Poll polls cond until it holds or the hang guard (Hung) has passed, and
+// reports whether it held: Eventually for a goroutine other than the
+// test's, which may not fail it. It looks often at first, then every
+// 20 ms at most: a wait of seconds costs a busy machine little.
+func Poll(cond func() bool) bool {
+	deadline := time.Now().Add(Hung)
+	for pause := time.Millisecond; !cond(); pause = min(2*pause, 20*time.Millisecond) {
+		if time.Now().After(deadline) {
+			return cond()
+		}
+		time.Sleep(pause)
+	}
+	return true
 }
