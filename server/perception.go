@@ -44,7 +44,7 @@ func (s *Server) saveAnswers() {
 // now if it has none yet, and returns its path.
 func (a *answers) save(dir string, n hub.Note, now time.Time) (string, error) {
 	if dir == "" {
-		return "", errors.New("this server keeps no files (no state directory)")
+		return "", errors.New("this server keeps no files of them (-perception-dir -, or no state directory)")
 	}
 	if a.files == nil {
 		a.files = make(map[int]string)

@@ -161,3 +161,18 @@ func TestSettingsRoundTripAndRefuse(t *testing.T) {
 		}
 	}
 }
+
+// TestSettingsAreAFlag: -perception's value: Set takes the words on top
+// of the defaults, and a bad value leaves the settings as they were.
+func TestSettingsAreAFlag(t *testing.T) {
+	s := DefaultSettings()
+	if err := s.Set("levels=0,200 repeats=1 controls=0 play=3s"); err != nil {
+		t.Fatal(err)
+	}
+	if s.Rounds() != 2 || s.Play != 3*time.Second || s.Answer != defaultAns {
+		t.Fatalf("got %v", s)
+	}
+	if err := s.Set("levels=300,100"); err == nil || s.Rounds() != 2 {
+		t.Fatalf("falling levels: err %v, settings now %v", err, s)
+	}
+}

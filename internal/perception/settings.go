@@ -195,6 +195,17 @@ func ParseSettings(text string) (Settings, error) {
 	return s, s.Check()
 }
 
+// Set reads text as ParseSettings does into s, which it leaves as it was
+// on an error: Settings is a command line's flag.Value.
+func (s *Settings) Set(text string) error {
+	got, err := ParseSettings(text)
+	if err != nil {
+		return err
+	}
+	*s = got
+	return nil
+}
+
 // parseLevels reads round trips in ms, separated by commas; "ms" after a
 // number is allowed.
 func parseLevels(val string) ([]int, error) {

@@ -230,7 +230,10 @@ func (h *Host) serve(lns []*listener) error {
 	c := h.cfg
 	opts := c.Server
 	opts.Logger = h.log
-	if c.StateDir != "" && opts.PerceptionDir == "" {
+	switch {
+	case opts.PerceptionDir == "-":
+		opts.PerceptionDir = "" // not saved: the teachers are told so
+	case c.StateDir != "" && opts.PerceptionDir == "":
 		opts.PerceptionDir = filepath.Join(c.StateDir, "perception")
 	}
 	if opts.Hub.PerceptionSeed == 0 {
