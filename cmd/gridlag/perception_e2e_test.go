@@ -46,8 +46,7 @@ func TestPerceptionTestInTmux(t *testing.T) {
 	teacher.waitFor("teaching", "room lecture", "Perception [start]")
 
 	host, port, _ := strings.Cut(sshAddr, ":")
-	ssh := "ssh -F /dev/null -p " + port + " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR" +
-		" -o PubkeyAuthentication=no -o PasswordAuthentication=no -t"
+	ssh := opensshLine(port, "-t")
 	names := []string{"s1", "s2", "s3"}
 	students := map[string]*tmux{}
 	for _, name := range names {
