@@ -425,12 +425,6 @@ func resultsBinding[T interface{ perceptionResults() *perceptionResults }]() bin
 		keys: runeKeys("o", func(s T) { s.perceptionResults().toggle() })}
 }
 
-// briefless is b left out of the bottom line.
-func briefless[T any](b binding[T]) binding[T] {
-	b.brief = ""
-	return b
-}
-
 // perceptionResults returns the screen's choice of board or results.
 func (s *SpectateScreen) perceptionResults() *perceptionResults { return &s.results }
 

@@ -67,9 +67,10 @@ var teachKeyTable = []binding[*TeachScreen]{
 		s.change(func(t *client.Teaching) { t.LagComp = !t.LagComp })
 	})},
 	{label: "0", help: "release all: no network, the students' switches, the room's rate", keys: runeKeys("0", (*TeachScreen).releaseAll)},
-	{label: "e", help: "perception test: start a run (each student a hidden round trip a round), or stop it", keys: runeKeys("e", (*TeachScreen).startStop)},
-	{label: "v", help: "the next run's prediction: on, off, both (each round one or the other)", keys: runeKeys("v", (*TeachScreen).nextMode)},
-	briefless(resultsBinding[*TeachScreen]()),
+	// The perception test's keys share a row: the help has to fit 80x24.
+	{label: "e v o", help: "perception test: e start/stop, v on/off/both, o results or board", keys: concat(
+		runeKeys("e", (*TeachScreen).startStop), runeKeys("v", (*TeachScreen).nextMode), resultsBinding[*TeachScreen]().keys,
+	)},
 	{label: "PgUp PgDn", help: "page through the students", keys: []keyDo[*TeachScreen]{
 		{key: tcell.KeyPgUp, do: func(s *TeachScreen) { s.page(-1) }},
 		{key: tcell.KeyPgDn, do: func(s *TeachScreen) { s.page(1) }},
