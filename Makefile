@@ -49,7 +49,7 @@ help:
 	@echo 'make run ARGS="..."        build, then start a local server and the terminal client'
 	@echo '                           e.g. make run ARGS="-latency 250ms"'
 	@echo 'make test                  gofmt check, go vet, go test -race'
-	@echo 'make fuzz FUZZTIME=60s     fuzz the protocol decoder, recordings and the input of SSH and web sessions'
+	@echo 'make fuzz FUZZTIME=60s     fuzz the protocol decoder, recordings, traces and the input of SSH and web sessions'
 	@echo 'make bench                 run the benchmarks'
 	@echo 'make soak SOAK=10m         run the server under abuse with an honest player, then print what it holds'
 	@echo 'make load LOAD_N=3000      a server on core 0 and gridlag load on core 1: the scale figures of one run'
@@ -110,12 +110,13 @@ test: $(WEB)
 	$(GO) test $(RACE) -count=1 ./...
 
 # fuzz runs each fuzz target for $(FUZZTIME): the protocol's decoder, a
-# recording's parser, the filter of a remote terminal's input, and the
+# recording's parser, a trace's parser, the filter of a remote terminal's input, and the
 # SSH and web sessions of the real game fed any bytes on any terminal
 # size (each must end when its client goes and leave no goroutine).
 fuzz:
 	$(GO) test -run='^$$' -fuzz='^FuzzDecode$$' -fuzztime=$(FUZZTIME) ./protocol
 	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(FUZZTIME) ./lab/record
+	$(GO) test -run='^$$' -fuzz='^FuzzParseTrace$$' -fuzztime=$(FUZZTIME) ./internal/link
 	$(GO) test -run='^$$' -fuzz='^FuzzInputFilter$$' -fuzztime=$(FUZZTIME) ./front/remote
 	$(GO) test -run='^$$' -fuzz='^FuzzSSHInput$$' -fuzztime=$(FUZZTIME) ./front/sshd
 	$(GO) test -run='^$$' -fuzz='^FuzzWebInput$$' -fuzztime=$(FUZZTIME) ./front/web

@@ -17,8 +17,14 @@ type base struct {
 	phase  Phase
 	err    error
 	notice string // the server's last Notice, printable
-	out    []protocol.Message
-	notes  []Note
+	// line is the client's place in the server's line, while it waits
+	// there (version 6): from the last Queued until the Welcome (or
+	// Spectating), nil before and after. admission is the server's rules
+	// of admission, nil until said.
+	line      *protocol.Queued
+	admission *protocol.Admission
+	out       []protocol.Message
+	notes     []Note
 
 	nextPing  time.Duration // when the next Ping is due
 	lastHeard time.Duration // when the last message from the server arrived
@@ -101,11 +107,42 @@ func (b *base) ends(m protocol.Message) bool {
 		// The operator's word, such as a drain's countdown: it reaches
 		// the screen.
 		b.notice = protocol.Printable(m.Text)
+	case *protocol.Admission:
+		if b.phase != Handshaking && b.phase != Resuming {
+			b.fail(fmt.Errorf("client: %v after the handshake", m.Type()))
+			break
+		}
+		b.admission = m
+	case *protocol.Queued:
+		// A place in the server's line: it reaches the screen, until the
+		// Welcome lets the client in.
+		if b.phase != Handshaking {
+			b.fail(fmt.Errorf("client: %v after the handshake", m.Type()))
+			break
+		}
+		b.line = m // its Arrived note carries it to whoever observes
 	default:
 		return false
 	}
 	return true
 }
+
+// noticeShown is the notice to show: the place in the server's line while the
+// client waits there, else the server's last Notice.
+func (b *base) noticeShown() string {
+	if b.line != nil {
+		return "waiting: " + b.line.Text()
+	}
+	return b.notice
+}
+
+// admitted records that the server let the client in: it no longer
+// waits in line.
+func (b *base) admitted() { b.line = nil }
+
+// Admission returns the server's rules of admission, as it said them in
+// answer to the handshake (version 6), or nil.
+func (b *base) Admission() *protocol.Admission { return b.admission }
 
 // silent returns the error of a server silent at time now for the
 // server timeout or longer, nil if it spoke in time.

@@ -35,6 +35,11 @@ type Teaching struct {
 	Predict, Reconcile, Interpolate protocol.Hold
 	Rate                            int // the room's update rate (0: one State per input)
 	LagComp                         bool
+	// Trace names the trace the room's network follows (protocol
+	// version 6: a network that changes over time), "" for none; Step
+	// is its step in force, as the server says it. While one plays,
+	// Latency, Jitter and Loss are what its step sets.
+	Trace, Step string
 }
 
 // teachingOf returns the Teaching a Conditions carries, nil if the room
@@ -49,7 +54,7 @@ func teachingOf(c *protocol.Conditions) *Teaching {
 		Jitter:   time.Duration(c.JitterMS) * time.Millisecond,
 		Loss:     float64(c.LossBP) / protocol.MaxLossBP,
 		Predict:  c.Predict, Reconcile: c.Reconcile, Interpolate: c.Interpolate,
-		Rate: int(c.Rate), LagComp: c.LagComp,
+		Rate: int(c.Rate), LagComp: c.LagComp, Trace: c.Trace, Step: c.Step,
 	}
 }
 
@@ -61,14 +66,14 @@ func (t Teaching) Conditions() protocol.Conditions {
 		JitterMS:  uint16(min(max(t.Jitter.Round(time.Millisecond).Milliseconds(), 0), 65535)),
 		LossBP:    uint16(min(max(t.Loss, 0), 1)*protocol.MaxLossBP + 0.5),
 		Predict:   t.Predict, Reconcile: t.Reconcile, Interpolate: t.Interpolate,
-		Rate: uint16(min(max(t.Rate, 0), 65535)), LagComp: t.LagComp,
+		Rate: uint16(min(max(t.Rate, 0), 65535)), LagComp: t.LagComp, Trace: t.Trace,
 	}
 }
 
-// Network reports whether the teacher set a network: a latency, a jitter
-// or a loss.
+// Network reports whether the teacher set a network: a latency, a jitter,
+// a loss or a trace.
 func (t *Teaching) Network() bool {
-	return t != nil && (t.Latency > 0 || t.Jitter > 0 || t.Loss > 0)
+	return t != nil && (t.Latency > 0 || t.Jitter > 0 || t.Loss > 0 || t.Trace != "")
 }
 
 // Report is one student's last report to the server, as a teacher is
@@ -96,6 +101,14 @@ type classState struct {
 	sent     protocol.Report     // the last Report sent
 	sentAt   time.Duration       // when
 	reported bool                // a Report went since the room has a teacher
+	stepAt   time.Duration       // when the room's trace took its last step
+	// Following (follow.go): whom the room follows (0: nobody), and,
+	// while it is this player, the last Sight sent, when, and whether
+	// one went since it is followed.
+	follow  grid.PlayerID
+	sight   protocol.Sight
+	sightAt time.Duration
+	sighted bool
 }
 
 // teach takes the room's Conditions at now: the switches the teacher
@@ -110,8 +123,24 @@ func (c *Core) teach(now time.Duration, m *protocol.Conditions) {
 	if old.LatencyMS != m.LatencyMS || old.JitterMS != m.JitterMS || old.LossBP != m.LossBP {
 		c.nextPing = now
 	}
+	if m.Trace != "" && (m.Trace != old.Trace || m.Step != old.Step) {
+		// The room's trace took a step: the net graph marks it, as it
+		// marks the steps of the client's own link's trace.
+		c.class.stepAt = now
+		c.linkChanged(now, m.Step)
+	}
 	c.rate = int(m.Rate)
 	c.apply()
+}
+
+// roomTrace returns the trace the room's network follows, as the server
+// says it, for the net graph; the zero NetTrace for none.
+func (c *Core) roomTrace() NetTrace {
+	m := &c.class.cond
+	if m.Teachers == 0 || m.Trace == "" {
+		return NetTrace{}
+	}
+	return NetTrace{Name: m.Trace, Title: "the room's network, as the teacher set it", Step: m.Step, At: c.class.stepAt, Room: true}
 }
 
 // holding reports how the teacher holds a switch (HoldNone without a

@@ -8,15 +8,16 @@ import (
 	"gridlag/protocol"
 )
 
-// reports returns the Reports among msgs.
-func reports(msgs []protocol.Message) []*protocol.Report {
-	var rs []*protocol.Report
+// among returns the messages of type T among msgs (the Reports, the
+// Sights), in order.
+func among[T protocol.Message](msgs []protocol.Message) []T {
+	var ts []T
 	for _, m := range msgs {
-		if r, ok := m.(*protocol.Report); ok {
-			rs = append(rs, r)
+		if t, ok := m.(T); ok {
+			ts = append(ts, t)
 		}
 	}
-	return rs
+	return ts
 }
 
 // TestTeacherHoldsTheSwitches: while the teacher holds prediction off, the
@@ -64,7 +65,7 @@ func TestReportsWhileTheRoomHasATeacher(t *testing.T) {
 	c := playing(t, Options{})
 	c.Press(0, grid.Right)
 	c.Advance(5 * ms)
-	if rs := reports(c.Outbox().Messages); len(rs) != 0 {
+	if rs := among[*protocol.Report](c.Outbox().Messages); len(rs) != 0 {
 		t.Fatalf("reported %+v without a teacher", rs)
 	}
 	c.Receive(100*ms, &protocol.Conditions{Teachers: 1, Rate: 20})
@@ -72,20 +73,20 @@ func TestReportsWhileTheRoomHasATeacher(t *testing.T) {
 		t.Fatalf("next wake %v %v after the teacher came, want at once", at, ok)
 	}
 	c.Advance(100 * ms)
-	rs := reports(c.Outbox().Messages)
+	rs := among[*protocol.Report](c.Outbox().Messages)
 	if len(rs) != 1 || rs[0].Pending != 1 || rs[0].RTTMS != protocol.NoRTT {
 		t.Fatalf("reports %+v, want one: 1 pending, no round trip yet", rs)
 	}
 	c.Receive(150*ms, state(1, 150*ms, at(1, 11, 10)))
 	c.Advance(200 * ms)
-	if rs := reports(c.Outbox().Messages); len(rs) != 0 {
+	if rs := among[*protocol.Report](c.Outbox().Messages); len(rs) != 0 {
 		t.Errorf("reported %+v 100 ms after the last, want to wait %v", rs, ReportEvery)
 	}
 	if at, ok := c.NextWake(); !ok || at != 100*ms+ReportEvery {
 		t.Errorf("next wake %v, want the report due at %v", at, 100*ms+ReportEvery)
 	}
 	c.Advance(100*ms + ReportEvery)
-	if rs := reports(c.Outbox().Messages); len(rs) != 1 || rs[0].Pending != 0 {
+	if rs := among[*protocol.Report](c.Outbox().Messages); len(rs) != 1 || rs[0].Pending != 0 {
 		t.Errorf("reports %+v, want one with nothing pending", rs)
 	}
 	c.Advance(2 * time.Second)
@@ -137,5 +138,50 @@ func TestTeacherSpectator(t *testing.T) {
 	s.Receive(30*ms, &protocol.Leave{ID: 2})
 	if _, ok := s.View(30 * ms).Report(2); ok {
 		t.Error("the report of a student who left is still shown")
+	}
+}
+
+// TestSightWhileFollowed: a player tells what it sees of itself only
+// while the room follows it: at once when it is told so, then when that
+// changes (a press: its avatar a cell on, #1 pending), every SightEvery
+// at most; not while the room follows another, nor once it follows
+// nobody.
+func TestSightWhileFollowed(t *testing.T) {
+	c := playing(t, Options{})
+	me := c.Me()
+	c.Receive(10*ms, &protocol.Follow{ID: me + 1})
+	c.Press(20*ms, grid.Up)
+	c.Advance(30 * ms)
+	if ss := among[*protocol.Sight](c.Outbox().Messages); len(ss) != 0 {
+		t.Fatalf("told %+v while the room follows another", ss)
+	}
+	c.Receive(100*ms, &protocol.Follow{ID: me})
+	c.Advance(100 * ms)
+	ss := among[*protocol.Sight](c.Outbox().Messages)
+	if len(ss) != 1 || !ss[0].HasState || len(ss[0].Pending) != 1 || ss[0].Pending[0].Dir != grid.Up || ss[0].Pending[0].AgeMS != 80 {
+		t.Fatalf("Sights %+v, want one at once: #1 ↑ pending 80 ms", ss)
+	}
+	c.Press(120*ms, grid.Right)
+	c.Advance(120 * ms)
+	if ss := among[*protocol.Sight](c.Outbox().Messages); len(ss) != 0 {
+		t.Errorf("told %+v 20 ms after the last, want to wait %v", ss, SightEvery)
+	}
+	if at, ok := c.NextWake(); !ok || at != 100*ms+SightEvery {
+		t.Errorf("next wake %v, want the Sight due at %v", at, 100*ms+SightEvery)
+	}
+	c.Advance(100*ms + SightEvery)
+	ss = among[*protocol.Sight](c.Outbox().Messages)
+	if len(ss) != 1 || len(ss[0].Pending) != 2 || ss[0].Facing != grid.Right || ss[0].Pos == ss[0].Ghost {
+		t.Fatalf("Sights %+v, want one: two pending, facing right, the avatar ahead of its ghost", ss)
+	}
+	c.Advance(time.Second)
+	if ss := among[*protocol.Sight](c.Outbox().Messages); len(ss) != 0 {
+		t.Errorf("told %+v when nothing changed but the inputs' ages", ss)
+	}
+	c.Receive(2*time.Second, &protocol.Follow{})
+	c.Press(2100*ms, grid.Left)
+	c.Advance(3 * time.Second)
+	if ss := among[*protocol.Sight](c.Outbox().Messages); len(ss) != 0 {
+		t.Errorf("told %+v once the room followed nobody", ss)
 	}
 }

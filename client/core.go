@@ -98,6 +98,7 @@ type Core struct {
 	corrections int
 	lastCorr    *Correction
 	rtt         time.Duration
+	linkRTT     time.Duration // the round trip the player's link injects (its slider)
 
 	interp interpolator
 	tag    tagState // zap tag: facing, beam, results, scoreboard (zap.go)
@@ -324,6 +325,9 @@ func (c *Core) NextWake() (at time.Duration, ok bool) {
 	if r, ok := c.reportDue(); ok {
 		at = min(at, r)
 	}
+	if s, ok := c.sightDue(c.lastHeard); ok {
+		at = min(at, s)
+	}
 	return at, true
 }
 
@@ -358,6 +362,7 @@ func (c *Core) Advance(now time.Duration) {
 		c.sendHeld(now)
 		c.keepAlive(now)
 		c.sendReport(now)
+		c.sendSight(now)
 	}
 }
 
@@ -428,6 +433,8 @@ func (c *Core) take(now time.Duration, m protocol.Message) (*Correction, error) 
 		c.teach(now, m)
 	case *protocol.Trial:
 		c.trial(now, m)
+	case *protocol.Follow:
+		c.follow(m)
 	default:
 		return nil, fmt.Errorf("client: unexpected %v from the server", m.Type())
 	}
@@ -443,6 +450,7 @@ func (c *Core) welcome(now time.Duration, w *protocol.Welcome) error {
 	case c.me != 0 && w.Player != c.me:
 		return c.refuse(fmt.Errorf("client: resumed as player %d, was %d", w.Player, c.me))
 	}
+	c.admitted() // out of the server's line, if it waited there
 	// The token is the Welcome's from now on: a drop while its map's
 	// chunks arrive resumes with it (the server issued it in place of the
 	// last).
@@ -484,7 +492,7 @@ func (c *Core) start(now time.Duration, w *protocol.Welcome, m *grid.Map) {
 		c.stats.Resumes++
 		clear(c.roster)
 		clear(c.protected)
-		c.tag.names = nil // a new connection's first Ranking names everyone
+		c.tag.rank.forget() // a new connection's first Ranking names everyone
 		c.enter(CatchingUp)
 	default: // Handshaking
 		if !c.opts.Resume.IsZero() {
@@ -752,7 +760,7 @@ func (c *Core) View(now time.Duration) View {
 		Connected:    c.phase.connected(),
 		Reconnecting: c.phase.away(),
 		Err:          c.err,
-		Notice:       c.notice,
+		Notice:       c.noticeShown(),
 		Me:           c.me,
 		Name:         c.opts.Name,
 		Map:          c.m,
@@ -771,6 +779,7 @@ func (c *Core) View(now time.Duration) View {
 		Smooth:       c.smooth,
 		Teaching:     teachingOf(&c.class.cond),
 		Perception:   c.perceiving(now),
+		Following:    c.class.follow,
 	}
 	if !c.predict {
 		v.Predicted = c.server
@@ -788,6 +797,9 @@ func (c *Core) View(now time.Duration) View {
 	}
 	if info, ok := c.roster[c.me]; ok {
 		v.Name = info.Name // the server's word: another of the same name made it ada-2
+		if asked := protocol.SanitizeName(c.opts.Name); asked != v.Name {
+			v.AskedName = asked
+		}
 	}
 	if c.interp.hasOffset {
 		v.RenderTime = c.interp.renderTime(now)

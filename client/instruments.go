@@ -29,6 +29,34 @@ type Instruments struct {
 	// budget from its press to a player with the same link seeing it.
 	Side   BudgetSide
 	Budget Budget
+	// Trace is the trace the link follows, if any: the net graph names
+	// it and its steps.
+	Trace NetTrace
+}
+
+// NetTrace is the trace a client's network follows (see link.Trace), as
+// the net graph shows it.
+type NetTrace struct {
+	// Name and Title are the trace's; Name is "" when none is followed.
+	Name, Title string
+	// Step is the name of the step in force (its label, or what it
+	// sets), At when it came on the client's clock, and StepAt its time
+	// in the trace; Step is "" before the first.
+	Step   string
+	At     time.Duration
+	StepAt time.Duration
+	// Next is when the next step comes, if NextOK.
+	Next   time.Duration
+	NextOK bool
+	// Length is the trace's length and Repeat whether it starts again
+	// after it; Cycle is the run under way, 0 the first.
+	Length time.Duration
+	Repeat bool
+	Cycle  int64
+	// Room says the trace is the room's, which its teacher set and the
+	// server applies (protocol version 6): the client knows its name and
+	// step in force alone (StepAt, Next, Length are 0).
+	Room bool
 }
 
 // Instrumented is a Session that keeps Instruments (the TCP client and a
@@ -91,6 +119,14 @@ func (d *Driver) Instruments(now time.Duration, dst *Instruments) {
 		s.RealRTT = max(rtt-s.Latency-s.Jitter-2*s.lossWait(), 0)
 	}
 	dst.Budget = NewBudget(*s, *s, "")
+	dst.Trace = d.m.roomTrace()
+	if st := d.link.TraceState(); st.Trace != nil {
+		dst.Trace = NetTrace{Name: st.Trace.Name, Title: st.Trace.Title, Step: st.Step.Name(), At: st.At, StepAt: st.Step.At,
+			Next: st.Next, NextOK: st.NextOK, Length: st.Trace.Length, Repeat: st.Trace.Repeat, Cycle: st.Cycle}
+		if st.Applied == 0 {
+			dst.Trace.Step = ""
+		}
+	}
 }
 
 // SetTrace asks the server at time now for its stages of the inputs (see

@@ -209,6 +209,11 @@ type linkWatcher interface {
 	// cameDown: bytes from the server leave the injected link at now, to
 	// be read, held back held beyond its delay (lost, behind: as above).
 	cameDown(now time.Duration, held time.Duration, lost int, behind bool)
+	// linkChanged: the trace the link follows took a step, called step,
+	// by now.
+	linkChanged(now time.Duration, step string)
+	// linkSet: the link injects a round trip of rtt from now on.
+	linkSet(rtt time.Duration)
 }
 
 func (c *Core) carried(now time.Duration, in, out int) {
@@ -237,6 +242,12 @@ func (c *Core) cameDown(now time.Duration, held time.Duration, lost int, behind 
 	c.graph.roll(now, c)
 	c.graph.held(lost, behind)
 	c.downHeld = max(held, 0)
+}
+
+func (c *Core) linkChanged(now time.Duration, step string) {
+	c.graph.roll(now, c)
+	c.graph.changed(step)
+	c.note(Note{Kind: LinkChanged, Step: step})
 }
 
 var _ linkWatcher = (*Core)(nil)

@@ -34,6 +34,11 @@ type GraphSample struct {
 	// retransmitted) in the second; Held those it held behind another or
 	// in a lag spike.
 	Lost, Held int
+	// Changes is how many steps of the trace the link follows (see
+	// NetTrace) came in the second, and Step the name of the last of
+	// them ("" for none).
+	Changes int
+	Step    string
 }
 
 // NetGraph is the net graph as an interface draws it.
@@ -157,6 +162,12 @@ func (g *graph) held(lost int, behind bool) {
 	if behind {
 		g.cur.Held++
 	}
+}
+
+// changed counts a step of the link's trace, called step.
+func (g *graph) changed(step string) {
+	g.cur.Changes++
+	g.cur.Step = step
 }
 
 // correction counts a correction of cells cells.

@@ -19,6 +19,9 @@ const (
 	// Lived: an input's life ended (Life): the State that acknowledged it
 	// arrived and was reconciled. Noted after that State's Arrived.
 	Lived
+	// LinkChanged: the trace the injected link follows took a step (Step
+	// names it): its conditions changed, or a stall began.
+	LinkChanged
 )
 
 // Note is one thing that happened to a core, in the order it happened:
@@ -38,6 +41,8 @@ type Note struct {
 	Err error
 	// Life is the input's whole life (Lived).
 	Life *InputLife
+	// Step names the trace's step (LinkChanged).
+	Step string
 }
 
 // Batch is what a core produced since its last Outbox call, in order: the

@@ -3,6 +3,7 @@ package client
 import (
 	"time"
 
+	"gridlag/internal/link"
 	"gridlag/protocol"
 )
 
@@ -30,6 +31,10 @@ type Options struct {
 	// lost and retransmitted as TCP does (see link.Link.SetLoss).
 	Loss float64
 	Seed int64 // drives the jitter and the loss; 0 = from the clock (tcp) or 1 (sim)
+	// LinkTrace, if not nil, is a network that changes over time (see
+	// link.Trace): the injected link follows it from the driver's start,
+	// its time 0, over Latency, Jitter and Loss.
+	LinkTrace *link.Trace
 
 	// PingInterval is how often the client measures the round trip.
 	// 0 = one second.

@@ -56,6 +56,8 @@ type pipe[M machine] struct {
 	downs  []link.Flight[[]byte]
 
 	bytesIn, bytesOut int64
+	// steps is how many steps of the link's trace the watcher was told.
+	steps int
 }
 
 // newPipe returns a pipe running m at time now; the link takes
@@ -68,6 +70,13 @@ func newPipe[M machine](now time.Duration, m M, opts Options) pipe[M] {
 	}
 	p.link.SetLoss(opts.Loss)
 	p.watch, _ = any(m).(linkWatcher)
+	if p.watch != nil {
+		p.watch.linkSet(opts.Latency)
+	}
+	if opts.LinkTrace != nil {
+		p.link.Follow(opts.LinkTrace, now)
+		p.follow(now)
+	}
 	p.flush(now)
 	return p
 }
@@ -138,6 +147,7 @@ func (p *pipe[M]) Step(now time.Duration) (frames [][]byte, next time.Duration, 
 // puts what the core sends on the link.
 func (p *pipe[M]) Update(now time.Duration) {
 	p.record(Call{Kind: CallStep, At: now})
+	p.follow(now)
 	if p.watch != nil {
 		p.downs = due(p.link.Down, now, p.downs[:0])
 	}
@@ -272,6 +282,7 @@ func due(line *link.Line[[]byte], now time.Duration, dst []link.Flight[[]byte]) 
 // by the next call.
 func (p *pipe[M]) Outgoing(now time.Duration) [][]byte {
 	clear(p.out)
+	p.follow(now)
 	if p.watch != nil {
 		p.downs = due(p.link.Up, now, p.downs[:0])
 	}
@@ -303,13 +314,48 @@ func (p *pipe[M]) Outgoing(now time.Duration) [][]byte {
 }
 
 // Next returns when the driver next has something to do: a frame due
-// either way or a core timer. ok is false when nothing is scheduled.
+// either way, a step of the trace the link follows, or a core timer. ok
+// is false when nothing is scheduled.
 func (p *pipe[M]) Next() (at time.Duration, ok bool) {
 	at, ok = p.link.Next()
+	if c, cok := p.link.NextChange(); cok && (!ok || c < at) {
+		at, ok = c, true
+	}
 	if w, wok := p.m.NextWake(); wok && (!ok || w < at) {
 		at, ok = w, true
 	}
 	return at, ok
+}
+
+// FollowTrace makes the injected link follow tr from now, tr's time 0
+// (see link.Link.Follow); nil stops it, the conditions staying as the
+// trace left them. A reconnection keeps following it.
+func (p *pipe[M]) FollowTrace(now time.Duration, tr *link.Trace) {
+	p.FollowTraceFrom(now, tr, now)
+}
+
+// FollowTraceFrom is FollowTrace with tr's time 0 at start, which may be
+// before now: the steps due by now apply at once, each as of its time.
+func (p *pipe[M]) FollowTraceFrom(now time.Duration, tr *link.Trace, start time.Duration) {
+	p.link.Follow(tr, start)
+	p.steps = 0
+	p.follow(now)
+}
+
+// follow brings the link's trace to now, and tells the watcher each
+// step that came.
+func (p *pipe[M]) follow(now time.Duration) {
+	p.link.Sync(now)
+	st := p.link.TraceState()
+	if st.Applied == p.steps {
+		return
+	}
+	p.steps = st.Applied
+	if p.watch != nil {
+		p.watch.linkChanged(now, st.Step.Name())
+		p.watch.linkSet(p.link.RTT())
+		p.flush(now)
+	}
 }
 
 // Drop tells the driver that writing to the transport failed at time now
@@ -335,6 +381,12 @@ func (p *pipe[M]) fresh() {
 	p.seed++
 	l := link.New[[]byte, []byte](p.link.RTT(), p.link.Jitter(), p.seed)
 	l.SetLoss(p.link.Loss())
+	if tr, start := p.link.Following(); tr != nil {
+		st := p.link.TraceState()
+		l.Follow(tr, start)
+		l.Sync(st.At) // where the old link was: its steps told already
+		p.steps = l.TraceState().Applied
+	}
 	p.link = l
 	p.ups, p.upHead = p.ups[:0], 0
 	p.stream, p.hangup = p.stream[:0], nil
@@ -345,6 +397,9 @@ func (p *pipe[M]) fresh() {
 func (p *pipe[M]) SetLatency(rtt time.Duration) {
 	p.record(Call{Kind: CallLatency, D: rtt})
 	p.link.Set(rtt, p.link.Jitter())
+	if p.watch != nil {
+		p.watch.linkSet(p.link.RTT())
+	}
 }
 
 // SetJitter sets the injected jitter for messages sent from now on.

@@ -31,7 +31,13 @@ type Spectator struct {
 	// a teacher, each student's last report.
 	cond    protocol.Conditions
 	reports map[grid.PlayerID]Report
-	perc    classPerception // the room's perception test (perceive.go)
+	perc    classPerception      // the room's perception test (perceive.go)
+	traces  []protocol.TraceInfo // the traces the server offers a teacher (version 6)
+	// Version 6: the room's scoreboard, whom the room follows and the
+	// followed student's last Sight (follow.go).
+	rank   ranked
+	follow grid.PlayerID
+	sight  *Sight
 }
 
 // NewSpectator returns a spectator core that starts by sending a Spectate
@@ -62,6 +68,17 @@ func (s *Spectator) Teach(t Teaching) {
 	}
 	c := t.Conditions()
 	s.send(&c)
+}
+
+// Follow follows student id (0: nobody), as a teacher does: the server
+// tells the room, this spectator included, whose View then says it
+// (Following, and Sight as the student tells it). The server refuses it
+// (and closes) from a spectator that is not a teacher (Options.Teach).
+func (s *Spectator) Follow(id grid.PlayerID) {
+	if s.phase != Watching {
+		return
+	}
+	s.send(&protocol.Follow{ID: id})
 }
 
 // Close marks the connection closed by the local side and queues a Bye.
@@ -148,6 +165,19 @@ func (s *Spectator) take(now time.Duration, m protocol.Message) error {
 		}
 	case *protocol.Perception:
 		s.perc.take(now, m)
+	case *protocol.Traces:
+		s.traces = slices.Clone(m.Traces)
+	case *protocol.Ranking:
+		s.rank.take(now, m)
+	case *protocol.Follow:
+		if m.ID != s.follow {
+			s.sight = nil
+		}
+		s.follow = m.ID
+	case *protocol.Followed:
+		if m.ID == s.follow {
+			s.sight = sightOf(m.ID, now, &m.Sight)
+		}
 	case *protocol.Leave:
 		delete(s.roster, m.ID)
 		delete(s.shields, m.ID)
@@ -166,6 +196,7 @@ func (s *Spectator) take(now time.Duration, m protocol.Message) error {
 // welcome takes the Spectating: the game's numbers and the map, or the
 // map's size if its chunks follow.
 func (s *Spectator) welcome(now time.Duration, sp *protocol.Spectating) error {
+	s.admitted() // out of the server's line, if it waited there
 	s.rate = int(sp.UpdateRate)
 	s.moveTime = time.Duration(sp.MoveTimeMS) * time.Millisecond
 	if sp.MapFollows() {
@@ -213,9 +244,28 @@ func (s *Spectator) View(now time.Duration) WorldView {
 		Tick:      s.latest.Tick,
 		Time:      time.Duration(s.latest.TimeNS),
 		Total:     int(s.latest.Total),
-		Notice:    s.notice,
+		Notice:    s.noticeShown(),
 		Teaching:  teachingOf(&s.cond),
 		Reports:   reportsOf(s.reports),
+		Traces:    s.traces,
+		Following: s.follow,
+	}
+	if s.sight != nil {
+		v.Sight = s.sight.at(now)
+	}
+	var frozen map[grid.PlayerID]bool
+	if r := s.rank.last; r != nil && s.phase == Watching {
+		v.Scoreboard = s.rank.lines(0)
+		v.Online = int(r.Online)
+		v.Round, v.RoundLeft, v.LastWinner = s.rank.round(now)
+		for _, p := range r.Players {
+			if p.Frozen {
+				if frozen == nil {
+					frozen = make(map[grid.PlayerID]bool)
+				}
+				frozen[p.ID] = true
+			}
+		}
 	}
 	v.Perception = s.perc.view(now)
 	if len(s.latest.Players) > 0 {
@@ -224,7 +274,7 @@ func (s *Spectator) View(now time.Duration) WorldView {
 	for i, p := range s.latest.Players {
 		info := s.roster[p.ID]
 		wp := WorldPlayer{ID: p.ID, Name: info.Name, Color: info.Color, Bot: p.Bot, Pos: p.Pos, Ack: p.Ack,
-			Protected: s.shields.at(p.ID, time.Duration(s.latest.TimeNS))}
+			Protected: s.shields.at(p.ID, time.Duration(s.latest.TimeNS)), Frozen: frozen[p.ID]}
 		if p.RTTMS != protocol.NoRTT {
 			wp.RTT, wp.HasRTT = time.Duration(p.RTTMS)*time.Millisecond, true
 		}

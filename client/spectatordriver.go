@@ -3,6 +3,7 @@ package client
 import (
 	"time"
 
+	"gridlag/grid"
 	"gridlag/internal/perception"
 )
 
@@ -35,6 +36,12 @@ func (d *SpectatorDriver) Perceive(now time.Duration, s *perception.Settings) er
 	err := d.m.Perceive(s)
 	d.flush(now)
 	return err
+}
+
+// Follow follows student id at time now (see Spectator.Follow).
+func (d *SpectatorDriver) Follow(now time.Duration, id grid.PlayerID) {
+	d.m.Follow(id)
+	d.flush(now)
 }
 
 // Reconnect does nothing: a spectator that lost its connection has closed

@@ -24,8 +24,12 @@ type View struct {
 	Notice       string // the server operator's last notice, such as "server stopping in 10 s"; "" if none
 
 	Me   grid.PlayerID
-	Name string
-	Map  *grid.Map // nil until the Welcome arrives
+	Name string // the player's name, as the server has it
+	// AskedName is the name the player asked for when the server gave it
+	// another (a player of that name was in the room: Name is then
+	// "stud2-2" for "stud2"); "" when it plays under the name it asked.
+	AskedName string
+	Map       *grid.Map // nil until the Welcome arrives
 
 	// Predicted is where the player sees their own avatar: the prediction
 	// when prediction is on, the server's word otherwise.
@@ -110,6 +114,11 @@ type View struct {
 	MoveTime   time.Duration // the speed limit
 	Latency    time.Duration // injected round-trip latency
 	Jitter     time.Duration // injected jitter per message
+
+	// Following is the student the room's teacher follows on its
+	// projectors (protocol version 6), 0 for nobody: Me when it is this
+	// player, whose view of itself the projectors then show.
+	Following grid.PlayerID
 
 	// Teaching is what the room's teacher set, nil while the room has no
 	// teacher: the network the server adds to this player's connection

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/protocol"
 )
 
 // WorldView is the server's view of the world, for an interface to draw:
@@ -42,6 +43,27 @@ type WorldView struct {
 	// Perception is the room's perception test, nil before the server
 	// said anything of it.
 	Perception *ClassPerception
+	// Traces are, for a teacher, the traces the server offers for the
+	// room's network (protocol version 6), in its order: a Teaching's
+	// Trace names one.
+	Traces []protocol.TraceInfo
+
+	// The room's scoreboard (to a spectator of protocol version 6, the
+	// Ranking a player gets; see View): most points first, the best
+	// players, every one in a small room; the players online; the round
+	// in play and its time left (0 before the server's first word); the
+	// last round's winner, nil if none yet.
+	Scoreboard []ScoreLine
+	Online     int
+	Round      int
+	RoundLeft  time.Duration
+	LastWinner *Winner
+
+	// Following is the student the room's teacher follows (protocol
+	// version 6), 0 for nobody; Sight is what that student last told of
+	// itself, nil until it told anything (see follow.go).
+	Following grid.PlayerID
+	Sight     *Sight
 }
 
 // Report returns the last report of player id, if a teacher has one.
@@ -51,6 +73,15 @@ func (v WorldView) Report(id grid.PlayerID) (Report, bool) {
 		return Report{}, false
 	}
 	return v.Reports[i], true
+}
+
+// Player returns player id as the view lists it.
+func (v WorldView) Player(id grid.PlayerID) (WorldPlayer, bool) {
+	i, ok := slices.BinarySearchFunc(v.Players, id, func(p WorldPlayer, id grid.PlayerID) int { return int(p.ID) - int(id) })
+	if !ok {
+		return WorldPlayer{}, false
+	}
+	return v.Players[i], true
 }
 
 // WorldPlayer is one player as the server sees it.
@@ -66,8 +97,8 @@ type WorldPlayer struct {
 	// trip.
 	HasRTT bool
 	// Protected: under spawn protection (it cannot be tagged yet).
-	// Frozen: tagged, waiting to respawn (known to a lab; a spectator is
-	// not told).
+	// Frozen: tagged, waiting to respawn (known to a lab; a spectator of
+	// protocol version 6 is told of those its scoreboard lists).
 	Protected bool
 	Frozen    bool
 }

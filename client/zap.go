@@ -33,14 +33,9 @@ type tagState struct {
 	respawn bool
 
 	scores   *protocol.Scores // the latest scoreboard (version 3)
-	scoresAt time.Duration    // when it or the latest Ranking arrived
+	scoresAt time.Duration    // when it arrived
 
-	// The latest Ranking (version 4): the room's scoreboard, its players'
-	// names (the previous Ranking's, for those it does not name again),
-	// and the last round's winner's name.
-	ranked     *protocol.Ranking
-	names      map[grid.PlayerID]protocol.PlayerInfo
-	winnerName string
+	rank ranked // the latest Ranking (version 4), the room's scoreboard
 
 	shield time.Duration // when the player's own spawn protection ends, on its clock
 }
@@ -166,7 +161,7 @@ func (c *Core) name(id grid.PlayerID) string {
 	if info, ok := c.roster[id]; ok {
 		return info.Name
 	}
-	return c.tag.names[id].Name
+	return c.tag.rank.name(id)
 }
 
 func (c *Core) zapResult(now time.Duration, m *protocol.ZapResult) {
@@ -207,24 +202,12 @@ func (c *Core) ownFrozen(frozen bool) {
 // ranking takes the room's scoreboard (version 4): the names of the
 // players it lists, from it or from the Ranking before, and the winner's.
 func (c *Core) ranking(now time.Duration, m *protocol.Ranking) {
-	names := make(map[grid.PlayerID]protocol.PlayerInfo, len(m.Players))
+	c.tag.rank.take(now, m)
 	for _, p := range m.Players {
-		info, ok := c.tag.names[p.ID]
-		if p.Named || !ok {
-			info = known(protocol.PlayerInfo{ID: p.ID, Color: p.Color, Name: p.Name})
-		}
-		names[p.ID] = info
 		if p.ID == c.me {
 			c.ownFrozen(p.Frozen)
 		}
 	}
-	switch {
-	case m.Winner == 0:
-		c.tag.winnerName = ""
-	case m.WinnerName != "":
-		c.tag.winnerName = protocol.SanitizeName(m.WinnerName)
-	}
-	c.tag.ranked, c.tag.names, c.tag.scoresAt = m, names, now
 }
 
 // protect takes the server's word that a player is protected: the
@@ -260,14 +243,10 @@ func (c *Core) tagView(now time.Duration, v *View) {
 		v.Protected, v.ProtectedUntil = true, t.shield
 	}
 	defer c.markProtected(v)
-	if r := t.ranked; r != nil && c.phase.connected() {
-		v.Scoreboard = c.rankLines(r)
+	if r := t.rank.last; r != nil && c.phase.connected() {
+		v.Scoreboard = t.rank.lines(c.me)
 		v.Online, v.Rank = int(r.Online), int(r.Rank)
-		v.Round = int(r.Round)
-		v.RoundLeft = max(time.Duration(r.LeftMS)*time.Millisecond-(now-t.scoresAt), 0)
-		if r.Winner != 0 {
-			v.LastWinner = &Winner{Name: t.winnerName, Points: int(r.WinnerPoints)}
-		}
+		v.Round, v.RoundLeft, v.LastWinner = t.rank.round(now)
 		return
 	}
 	v.Scoreboard = c.scoreboard()
@@ -288,27 +267,6 @@ func (c *Core) markProtected(v *View) {
 		l := &v.Scoreboard[i]
 		l.Protected = l.Me && v.Protected || !l.Me && c.protected.at(l.ID, c.interp.latest())
 	}
-}
-
-// rankLines is the scoreboard of a Ranking, in its order: each player's
-// rank is one more than those listed with more points (the best are
-// listed), the player's own the Ranking's.
-func (c *Core) rankLines(r *protocol.Ranking) []ScoreLine {
-	lines := make([]ScoreLine, 0, len(r.Players))
-	for i, p := range r.Players {
-		info := c.tag.names[p.ID]
-		l := ScoreLine{ID: p.ID, Name: info.Name, Color: info.Color, Bot: p.Bot, Me: p.ID == c.me, Frozen: p.Frozen, Points: int(p.Points), Rank: 1}
-		for _, q := range r.Players[:i] {
-			if q.Points > p.Points {
-				l.Rank++
-			}
-		}
-		if l.Me {
-			l.Rank = int(r.Rank)
-		}
-		lines = append(lines, l)
-	}
-	return lines
 }
 
 // scoreboard lists every player the client knows, with the points and

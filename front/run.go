@@ -70,6 +70,7 @@ func Run(ctx context.Context, screen tcell.Screen, m Mode, o Options) error {
 	}
 	copts, sopts, room := o.Client, o.Screen, m.Room
 	copts.Room = m.Room
+	copts.Dial = CountGame(sopts.Wire, copts.Dial)
 	resuming := !o.Resume.IsZero()
 	if resuming {
 		// The game server routes the token to the room that issued it.

@@ -110,6 +110,10 @@ func TestSpeedLimit(t *testing.T) {
 	if l.Allow(99950, 100, 1) {
 		t.Fatal("a move 50 after the last one passed a burst-1 limit")
 	}
+	// Full once its burst is back: as good as new.
+	if fresh := (Limiter{}); !fresh.Full(0) || l.Full(99999) || !l.Full(100000) {
+		t.Fatalf("Full: new %v, one move time after the last move %v, want true; before it %v, want false", fresh.Full(0), l.Full(100000), l.Full(99999))
+	}
 }
 
 func TestParseMapErrors(t *testing.T) {

@@ -7,6 +7,10 @@ package grid
 // It is a generic cell rate algorithm: it remembers only the theoretical
 // arrival time of the next move. The zero value allows the first move at any
 // time.
+//
+// It is gridlag's one rate limiter: every other rate (joins, rooms and
+// room lists per address, a connection's messages, a session's requests
+// and window changes) is this one, on durations (package internal/limit).
 type Limiter struct {
 	next  int64 // theoretical time of the next move
 	begun bool
@@ -44,3 +48,8 @@ func (l *Limiter) Earliest(moveTime int64, burst int) int64 {
 	}
 	return l.next - int64(burst-1)*moveTime
 }
+
+// Full reports whether at time now the limiter is as if it had allowed
+// nothing yet: its whole burst is there again. A full limiter can be
+// forgotten and made anew at no cost.
+func (l *Limiter) Full(now int64) bool { return !l.begun || l.next <= now }

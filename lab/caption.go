@@ -69,6 +69,9 @@ func (l *Lab) look() look {
 		if l.pings {
 			b.WriteString(" rtt " + client.Millis(v.RTT))
 		}
+		// The link's knobs the panel shows, and the steps of the trace
+		// it follows (the net graph marks each).
+		fmt.Fprintf(&b, " link %v %v trace %d", v.Latency, v.Jitter, p.Client.TraceState().Applied)
 		b.WriteString("\n")
 	}
 	for _, p := range l.Overview().Players {
@@ -227,6 +230,8 @@ func (l *Lab) say(e sim.Event) string {
 		return fmt.Sprintf("%s's connection closes: %v", name, e.Err)
 	case sim.ServerDisconnect:
 		return fmt.Sprintf("the server closes %s's connection", name)
+	case sim.LinkChanged:
+		return fmt.Sprintf("%s's network changes (trace %s): %s", name, e.Trace, e.Step)
 	}
 	return ""
 }
@@ -314,6 +319,10 @@ func typeWords(t protocol.Type) string {
 		return "a trace request"
 	case protocol.TypeStages:
 		return "a stage report"
+	case protocol.TypeQueued:
+		return "a place in line"
+	case protocol.TypeAdmission:
+		return "the rules of admission"
 	}
 	return "a " + strings.ToLower(t.String())
 }

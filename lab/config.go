@@ -26,6 +26,13 @@ type PlayerConfig struct {
 	// Preset names a link condition (good, average, poor; see
 	// link.Presets); when set, it gives the latency, jitter and loss.
 	Preset string
+	// Trace, if not nil, is a network that changes over time (see
+	// link.Trace): the player's link follows it from the lab's start,
+	// its time 0, instead of Latency, Jitter and Loss (and Preset).
+	// TraceAt is the trace's time at the lab's start (0: it starts with
+	// the lab).
+	Trace   *link.Trace
+	TraceAt time.Duration
 	// Presses are played by themselves at their times from the start.
 	Presses []scenario.Press
 	// Predict, Reconcile and Interpolate are the client's toggles at the
@@ -102,6 +109,9 @@ func (c Config) serverConfig() (world.Config, error) {
 // link returns the player's round trip, jitter and loss: the preset's if
 // one is named.
 func (p PlayerConfig) link() (rtt, jitter time.Duration, loss float64, err error) {
+	if p.Preset != "" && p.Trace != nil {
+		return 0, 0, 0, fmt.Errorf("a preset (%s) and a trace (%s): the link follows one or the other", p.Preset, p.Trace.Name)
+	}
 	if p.Preset == "" {
 		if p.Latency < 0 || p.Jitter < 0 || p.Loss < 0 || p.Loss > 1 {
 			return 0, 0, 0, fmt.Errorf("latency %v, jitter %v, loss %v: want latency and jitter not negative, loss from 0 to 1", p.Latency, p.Jitter, p.Loss)

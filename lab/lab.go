@@ -54,6 +54,12 @@ func New(cfg Config, wall func() time.Time) (*Lab, error) {
 		l.players[i] = p
 	}
 	l.origin = l.world.Now()
+	for i, p := range l.players {
+		if err := p.follow(cfg.Players[i].Trace, l.origin-cfg.Players[i].TraceAt); err != nil {
+			return nil, fmt.Errorf("lab: Player %d: %w", i+1, err)
+		}
+		p.in0, p.out0 = p.Bytes()
+	}
 	l.world.Trace(l.record)
 	l.world.PingEvery(PingInterval)
 	l.clock = NewClock(wall, l.origin, cfg.Speed)
@@ -103,9 +109,10 @@ func (l *Lab) Restart() error {
 		pc.Predict, pc.Reconcile, pc.Interpolate = v.Predict, v.Reconcile, v.Interpolate
 		pc.Preset = p.Preset()
 		pc.Latency, pc.Jitter, pc.Loss = v.Latency, v.Jitter, p.Loss()
-		if pc.Preset != "" {
+		if pc.Preset != "" || p.Trace() != "" {
 			pc.Latency, pc.Jitter, pc.Loss = p.own.rtt, p.own.jitter, p.own.loss
 		}
+		pc.Trace, pc.TraceAt = p.ownTrace(l.origin)
 	}
 	cfg.Rate, cfg.LagComp, cfg.Speed, cfg.HidePings = l.Rate(), l.LagComp(), l.Speed(), !l.pings
 	return l.reset(cfg)

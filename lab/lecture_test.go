@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -161,7 +162,7 @@ func TestBadLectures(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ text, want string }{
-		{"title T\npart 9\n", "l.lec:2: part 9: no lesson 9: the lessons are 1 to 5"},
+		{"title T\npart 9\n", "l.lec:2: part 9: no lesson 9: the lessons are 1 to " + strconv.Itoa(BuiltinLessons)},
 		{"title T\npart nosuch.txt\n", "l.lec:2: part nosuch.txt: open"},
 		{"title T\npart bad.txt\n", `l.lec:2: part bad.txt: bad.txt:3: {p9.sees}: no quantity "p9.sees"`},
 		{"part 1\ntitle T\n", "l.lec:2: title comes once, before the first part"},

@@ -89,8 +89,9 @@ type Check struct {
 var builtin embed.FS
 
 // BuiltinLessons is how many lessons gridlag has: Part I to Part IV of
-// Gambetta's articles, and TCP's loss and head-of-line blocking.
-const BuiltinLessons = 5
+// Gambetta's articles, TCP's loss and head-of-line blocking, networks
+// that change over time (traces), and what a move costs the wire.
+const BuiltinLessons = 7
 
 // BuiltinLesson returns built-in lesson n, 1 to BuiltinLessons.
 func BuiltinLesson(n int) (*Lesson, error) {

@@ -3,6 +3,7 @@ package lab
 import (
 	"time"
 
+	"gridlag/internal/link"
 	"gridlag/lab/scenario"
 	"gridlag/lab/sim"
 )
@@ -19,6 +20,20 @@ type Player struct {
 	script []scenario.Press // still to play, in time order
 	preset int              // index in link.Presets(); -1 for none
 	own    ownLink          // the link's own conditions, while a preset is on
+	// trace is the trace the link follows, from traceStart on the
+	// world's clock (its time 0); nil for none.
+	trace      *link.Trace
+	traceStart time.Duration
+	// in0 and out0 are the game's bytes the player's client had
+	// received and sent at t=0, the join behind it.
+	in0, out0 int64
+}
+
+// GameBytes returns the game's bytes (its frames, as the wire format
+// writes them) the player's client sent and received since t=0.
+func (p *Player) GameBytes() (up, down int64) {
+	in, out := p.Bytes()
+	return out - p.out0, in - p.in0
 }
 
 // nextPress returns the time of the player's next scripted press since

@@ -132,6 +132,14 @@ var quantities = []quantity{
 	{name: "pP.loss", help: "Player P's loss, 20 %", at: func(l *Lab, p int) value {
 		return value{s: strconv.FormatFloat(100*l.players[p].Loss(), 'f', -1, 64) + " %"}
 	}},
+	{name: "pP.bytes.up", help: "the game's bytes Player P has sent since t=0 (its frames, as the wire format writes them)", at: func(l *Lab, p int) value {
+		up, _ := l.players[p].GameBytes()
+		return value{s: strconv.FormatInt(up, 10) + " B"}
+	}},
+	{name: "pP.bytes.down", help: "the game's bytes Player P has received since t=0", at: func(l *Lab, p int) value {
+		_, down := l.players[p].GameBytes()
+		return value{s: strconv.FormatInt(down, 10) + " B"}
+	}},
 	{name: "rate", help: "the server's update rate, states a second", at: func(l *Lab, _ int) value {
 		return value{s: strconv.Itoa(l.Rate())}
 	}},

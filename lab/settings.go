@@ -2,6 +2,8 @@ package lab
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,9 +39,10 @@ var settings = []setting{
 		if _, err := link.PresetNamed(v); err != nil {
 			return err
 		}
-		p.Preset = v
+		p.Preset, p.Trace, p.TraceAt = v, nil, 0 // a preset instead of a trace
 		return nil
 	}),
+	playerSetting("trace", "a trace: a bundled one ("+strings.Join(link.BundledTraces(), ", ")+") or a trace file, from its start or NAME@TIME into it, e.g. lte-handover@14.9s; or none", setTrace),
 	playerSetting("start", "a cell x,y, e.g. 12,10", func(p *PlayerConfig, v string) error {
 		pos, err := scenario.ParsePos(v)
 		p.Start = pos
@@ -168,7 +171,7 @@ func (e *SettingError) describe(show func(string) string) string {
 
 // playerSettings are the settings of one player, which take a 2 for
 // Player 2.
-var playerSettings = []string{"latency", "jitter", "loss", "preset", "start", "presses"}
+var playerSettings = []string{"latency", "jitter", "loss", "preset", "trace", "start", "presses"}
 
 // SettingNames lists the names Config.Set takes.
 func SettingNames() string {
@@ -180,6 +183,22 @@ func SettingNames() string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// setTrace reads a trace: a bundled one's name or a trace file's path,
+// with @TIME to start that far into it; none for no trace. A trace
+// replaces a preset.
+func setTrace(p *PlayerConfig, v string) error {
+	if v == "none" {
+		p.Trace, p.TraceAt = nil, 0
+		return nil
+	}
+	tr, at, err := link.LoadTraceAt(v, func(path string) (io.ReadCloser, error) { return os.Open(path) })
+	if err != nil {
+		return err
+	}
+	p.Trace, p.TraceAt, p.Preset = tr, at, ""
+	return nil
 }
 
 // setDuration reads a duration from 0 to most.

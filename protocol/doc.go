@@ -17,7 +17,10 @@
 // and Bye, to a client of version 4 on, Protect and Ranking (in place of
 // Scores), and to a client of version 5 that asked with Trace, a Stages
 // before each State that acknowledges inputs; version 5 also adds a
-// teacher's Teach, Conditions, Report and Class (teach.go). A server serves
+// teacher's Teach, Conditions, Report and Class (teach.go), and version 6
+// the traces a teacher may give a room's network (Traces, and the
+// optional Trace and Step last in a Conditions, absent for a client of
+// version 5; traces.go). A server serves
 // every version from MinVersion to Version (Supported), each the bytes of
 // its own version: what a newer version added never reaches an older
 // client.
@@ -28,6 +31,17 @@
 // StateStream): an idle client receives about 8 bytes a tick. A Decoder
 // and an Encoder each keep that memory of their stream; Unmarshal and
 // DecodeBody, which see one frame alone, refuse a step with ErrNoBase.
+//
+// A server that cannot take a newcomer at once (its ticks have no room for
+// another join now) puts it in a line instead of refusing it (version 6,
+// line.go): a client of version 6 is told the server's rules of admission
+// (Admission) in answer to its Hello or Spectate, then, while it waits,
+// its place and the estimated wait (Queued), about once a second, until
+// its Welcome (or Spectating) or an Error saying why it will not be let
+// in (the wait would pass the server's bound, the line is full). A client
+// of version 5 or older waits in the same line and is told its place in
+// Notices, and a Notice with no text when it is let in. A client in line
+// sends nothing; it leaves the line by closing the connection (or Bye).
 //
 // A player whose connection dropped may start the next one with Resume
 // instead of Hello, carrying the Token of its last Welcome; the server
@@ -45,6 +59,14 @@
 // server applies to each student's connection both ways and sends to every
 // client of version 5 in the room; their players then send Report, and
 // the teachers get Class (see TeachSince).
+//
+// From version 6 a spectator (a teacher too) is also sent the room's
+// Ranking, its Rank 0, whenever a player is, and when it comes; and a
+// room's teacher may follow one student with Follow, which the server
+// tells every client of version 6 in the room: the student it names
+// sends Sight (where it draws its avatar, its ghost, its pending inputs,
+// its switches) while it is followed, and the room's spectators and
+// teachers of version 6 get each as a Followed (see FollowSince).
 //
 // From version 6 a teacher may run a blind perception test in its room
 // (perceive.go): Perceive starts or stops a run; each round the server

@@ -91,6 +91,10 @@ func examples() []example {
 			Teachers: 2, LatencyMS: 0x0102, JitterMS: 0x0304, LossBP: 0x0506,
 			Predict: protocol.HoldOff, Reconcile: protocol.HoldOn, Interpolate: protocol.HoldOff, Rate: 0x0708, LagComp: true,
 		}},
+		{"conditions-v6.bin", &protocol.Conditions{
+			Teachers: 1, LatencyMS: 0x0102, JitterMS: 0x0304, LossBP: 0x0506,
+			Predict: protocol.HoldOn, Rate: 0x0708, LagComp: true, Trace: "lte-handover", Step: "handover, other band",
+		}},
 		{"report.bin", &protocol.Report{Pending: 0x0102, Corrections: 0x03040506, RTTMS: 0x0708}},
 		{"class.bin", &protocol.Class{Students: []protocol.Student{
 			{ID: 0x0102, RTTMS: 0x0304, Pending: 0x0506, Corrections: 0x0708090a},
@@ -114,6 +118,26 @@ func examples() []example {
 				{Run: 2, Round: 1, ID: 3, Predict: false, Answer: protocol.NoVerdict, RTTMS: 0, MeasuredMS: protocol.NoRTT},
 			},
 			Names: []protocol.PlayerInfo{{ID: 0x0304, Color: 2, Name: "ada"}, {ID: 3, Color: 5, Name: "grace ☺"}}}},
+		{"queued.bin", &protocol.Queued{Place: 0x01020304, Line: 0x05060708, WaitMS: 0x090a0b0c}},
+		{"admission.bin", &protocol.Admission{PerAddr: 0x0102, LineWaitS: 0x0304, LineMax: 0x05060708}},
+		{"traces.bin", &protocol.Traces{Traces: []protocol.TraceInfo{
+			{Name: "wifi-scan", Title: "Wi-Fi with a background scan every 120 s (100 ms stall)"},
+			{Name: "my-commute", Title: "Ü-Bahn: 日本語"},
+			{Name: "x"},
+		}}},
+		{"follow.bin", &protocol.Follow{ID: 0x0102}},
+		{"sight.bin", sightExample()},
+		{"followed.bin", &protocol.Followed{ID: 0x0102, Sight: *sightExample()}},
+	}
+}
+
+// sightExample is a Sight with every field set, two inputs pending.
+func sightExample() *protocol.Sight {
+	return &protocol.Sight{
+		Pos: grid.Pos{X: 0x0102, Y: 0x0304}, Facing: grid.Right, Ghost: grid.Pos{X: 0x0101, Y: 0x0304},
+		HasState: true, Predict: true, Reconcile: true, Interpolate: false,
+		Ack: 0x05060708, InterpMS: 0x0102, RTTMS: 0x0304, LatencyMS: 0x0506, Corrections: 0x0708090a,
+		Pending: []protocol.SightInput{{Seq: 0x05060709, Dir: grid.Right, AgeMS: 0x0102}, {Seq: 0x0506070a, Dir: grid.None, AgeMS: 7}},
 	}
 }
 
@@ -152,8 +176,10 @@ var allTypes = []protocol.Type{
 	protocol.TypeResume, protocol.TypeListRooms, protocol.TypeRooms, protocol.TypeMapBits,
 	protocol.TypeProtect, protocol.TypeRanking,
 	protocol.TypeTeach, protocol.TypeConditions, protocol.TypeReport, protocol.TypeClass,
-	protocol.TypeTrace, protocol.TypeStages,
+	protocol.TypeTrace, protocol.TypeStages, protocol.TypeTraces,
+	protocol.TypeQueued, protocol.TypeAdmission,
 	protocol.TypePerceive, protocol.TypeTrial, protocol.TypeAnswer, protocol.TypePerception,
+	protocol.TypeFollow, protocol.TypeSight, protocol.TypeFollowed,
 }
 
 // mustMarshal encodes m or stops the test.

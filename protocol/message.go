@@ -24,11 +24,23 @@ import (
 // and its teachers see it (Class); and a client may ask for the server's
 // stage times of its inputs (Trace) and is then sent them (Stages) beside
 // the States. A client of version 3 or 4 gets none of these, and its
-// version's bytes. Version 6: a teacher runs a blind perception test in
-// its room (Perceive), whose students are told each round but not the
-// round trip it injects (Trial) and answer (Answer), and whose teachers
-// and spectators are told its progress and answers (Perception); a client
-// of version 5 or before is not in the test and gets none of these.
+// version's bytes. Version 6: a teacher may give the room's network a
+// trace, a network that changes over time (Traces, and Conditions'
+// optional Trace and Step; see traces.go); a client of version 5 is sent
+// Conditions without them; a spectator is sent the room's scoreboard
+// (Ranking), and a room's teacher follows one student (Follow), whose
+// client tells what only it sees of itself (Sight), which the room's
+// spectators and teachers are shown (Followed); a teacher runs a blind
+// perception test in its room (Perceive), whose students are told each
+// round but not the round trip it injects (Trial) and answer (Answer),
+// and whose teachers and spectators are told its progress and answers
+// (Perception); a client of version 5 or before gets none of these. A
+// newcomer the server cannot take at once waits in a line instead of
+// being refused; the server says its rules of admission (Admission) in
+// answer to a Hello or Spectate, then, while the newcomer waits, its
+// place and the estimated wait (Queued) until the Welcome (line.go). A
+// client of version 5 or older waits in the same line and is told its
+// place in Notices.
 const (
 	Version    uint16 = 6
 	MinVersion uint16 = 3
@@ -98,16 +110,30 @@ const (
 	// Stages.
 	TypeTrace  Type = 31
 	TypeStages Type = 32
+	// TypeTraces (since version 6): the traces a server offers a
+	// teacher for its room's network; see Traces.
+	TypeTraces Type = 33
+	// TypeQueued and TypeAdmission (since version 6): a newcomer's place
+	// in the server's line, and the server's rules of admission; see
+	// Queued and Admission.
+	TypeQueued    Type = 34
+	TypeAdmission Type = 35
 	// TypePerceive, TypeTrial, TypeAnswer and TypePerception (since
 	// version 6): a teacher starts or stops a run of the perception
 	// test, a student is told its round, a student answers, and the
 	// teachers and spectators are told the run and its answers; see
-	// Perceive, Trial, Answer and Perception. (33 to 35 and 40 on are
-	// other version 6 messages'.)
+	// Perceive, Trial, Answer and Perception.
 	TypePerceive   Type = 36
 	TypeTrial      Type = 37
 	TypeAnswer     Type = 38
 	TypePerception Type = 39
+	// TypeFollow, TypeSight and TypeFollowed (since version 6): who a
+	// room's teacher follows, what the followed student sees of itself,
+	// and that, relayed to the room's spectators; see Follow, Sight and
+	// Followed.
+	TypeFollow   Type = 40
+	TypeSight    Type = 41
+	TypeFollowed Type = 42
 )
 
 // String names the message type.
@@ -177,6 +203,18 @@ func (t Type) String() string {
 		return "Trace"
 	case TypeStages:
 		return "Stages"
+	case TypeTraces:
+		return "Traces"
+	case TypeFollow:
+		return "Follow"
+	case TypeSight:
+		return "Sight"
+	case TypeFollowed:
+		return "Followed"
+	case TypeQueued:
+		return "Queued"
+	case TypeAdmission:
+		return "Admission"
 	case TypePerceive:
 		return "Perceive"
 	case TypeTrial:
@@ -468,6 +506,18 @@ func New(t Type) Message {
 		return new(Trace)
 	case TypeStages:
 		return new(Stages)
+	case TypeTraces:
+		return new(Traces)
+	case TypeFollow:
+		return new(Follow)
+	case TypeSight:
+		return new(Sight)
+	case TypeFollowed:
+		return new(Followed)
+	case TypeQueued:
+		return new(Queued)
+	case TypeAdmission:
+		return new(Admission)
 	case TypePerceive:
 		return new(Perceive)
 	case TypeTrial:

@@ -10,8 +10,8 @@ import (
 // MaxNameRunes is the longest player name, in characters.
 const MaxNameRunes = 16
 
-// Name errors returned by CheckName and CheckPlayerName, one for each way a
-// name can be refused.
+// Name errors returned by CheckName (and names.CheckPlayer), one for each
+// way a name can be refused.
 var (
 	ErrNameEmpty     = errors.New("name is empty")
 	ErrNameLong      = errors.New("name is longer than 16 characters")
@@ -20,7 +20,6 @@ var (
 	ErrNameInvisible = errors.New("name contains an invisible character")
 	ErrNameSpace     = errors.New("name has leading, trailing, repeated or unusual spaces")
 	ErrNameBlank     = errors.New("name has no visible character")
-	ErrNameBot       = errors.New(`name is reserved for bots (it starts with "bot", or something that looks like it, and no letter follows)`)
 	ErrNameMarks     = errors.New("name stacks more than 3 combining marks on one character")
 )
 
@@ -63,24 +62,6 @@ func CheckName(s string) error {
 	}
 	if heavyMarks(s) {
 		return ErrNameMarks
-	}
-	return nil
-}
-
-// CheckPlayerName is CheckName for the name a player joins with; bot says
-// whether the player says they are a bot (Hello.Bot). gridlag's bots are
-// named bot-1, bot-2, ... (the bot package's default prefix), and such names
-// are reserved for bots, so that a human can be told apart from one: a
-// human's name may not start with "bot", in any case, or anything that
-// looks like it (NameKey), unless a letter follows ("bot", "bot-1",
-// "Bot_2", "BOT 3", "bоt-1" with a Cyrillic о and "ｂｏｔ-1" are refused,
-// "botanist" and "robot" are not).
-func CheckPlayerName(name string, bot bool) error {
-	if err := CheckName(name); err != nil {
-		return err
-	}
-	if !bot && reservedForBots(name) {
-		return ErrNameBot
 	}
 	return nil
 }
@@ -161,3 +142,27 @@ func visible(r rune) bool {
 // space and not a combining mark (which is drawn on the character before
 // it).
 func isBase(r rune) bool { return r != ' ' && !unicode.Is(unicode.M, r) }
+
+// MaxNameMarks is the most combining marks a name may stack on one
+// character: enough for the scripts that stack them (a Vietnamese vowel
+// in decomposed form has two, a Devanagari syllable up to three), not for
+// "heavy" names whose marks spill over the lines around them.
+const MaxNameMarks = 3
+
+// heavyMarks reports whether s stacks more than MaxNameMarks combining
+// marks on one character.
+func heavyMarks(s string) bool {
+	run := 0
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		s = s[n:]
+		if !unicode.Is(unicode.M, r) {
+			run = 0
+			continue
+		}
+		if run++; run > MaxNameMarks {
+			return true
+		}
+	}
+	return false
+}

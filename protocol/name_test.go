@@ -105,9 +105,6 @@ func FuzzSanitizeName(f *testing.F) {
 		if err != nil && !slices.Contains(nameErrors, err) {
 			t.Fatalf("CheckName(%q) = %v, not one of the name errors", s, err)
 		}
-		if bot := protocol.CheckPlayerName(s, true); bot != err {
-			t.Fatalf("CheckPlayerName(%q, bot) = %v, CheckName = %v", s, bot, err)
-		}
 	})
 }
 
@@ -170,7 +167,7 @@ func TestCheckName(t *testing.T) {
 		{"\u0301 \u0308", protocol.ErrNameBlank},
 		{"e\u0301", nil}, // a mark on a letter is fine
 		{"\u0301e", nil},
-		{"bot", nil}, // CheckName takes bots' names too: see CheckPlayerName
+		{"bot", nil}, // CheckName takes bots' names too: see names.CheckPlayer
 	} {
 		err := protocol.CheckName(c.in)
 		switch {
@@ -180,46 +177,6 @@ func TestCheckName(t *testing.T) {
 			t.Errorf("CheckName(%q) accepted it, want it refused", c.in)
 		case c.want != nil && c.want != errAny && !errors.Is(err, c.want):
 			t.Errorf("CheckName(%q) = %v, want %v", c.in, err, c.want)
-		}
-	}
-}
-
-func TestCheckPlayerName(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		bot  bool
-		want error
-	}{
-		{"ada", false, nil},
-		{"ada", true, nil},
-		{"bot-1", true, nil},
-		{"bot", true, nil},
-		{"bot-1", false, protocol.ErrNameBot},
-		{"bot-12", false, protocol.ErrNameBot},
-		{"bot", false, protocol.ErrNameBot},
-		{"BOT-1", false, protocol.ErrNameBot},
-		{"Bot_7", false, protocol.ErrNameBot},
-		{"bot 2", false, protocol.ErrNameBot},
-		{"bot1", false, protocol.ErrNameBot},
-		{"bot\u0301", false, protocol.ErrNameBot},
-		{"b\u043et-1", false, protocol.ErrNameBot},                       // a Cyrillic о
-		{"\uff42\uff4f\uff54-1", false, protocol.ErrNameBot},             // fullwidth
-		{"b0t-1", false, protocol.ErrNameBot},                            // a zero
-		{"B\u039fT", false, protocol.ErrNameBot},                         // a Greek Ο
-		{"\U0001d41b\U0001d428\U0001d42d 1", false, protocol.ErrNameBot}, // mathematical bold
-		{"b\u00f3t-1", false, protocol.ErrNameBot},                       // an accent
-		{"b\u043etanist", false, nil},
-		{"botanist", false, nil},
-		{"Botond", false, nil},
-		{"robot-1", false, nil},
-		{"my bot-1", false, nil},
-		{"bo", false, nil},
-		{"bot\n1", false, protocol.ErrNameControl}, // the form is checked first
-		{"bot\u200b", true, protocol.ErrNameInvisible},
-		{"", true, protocol.ErrNameEmpty},
-	} {
-		if err := protocol.CheckPlayerName(c.name, c.bot); err != c.want {
-			t.Errorf("CheckPlayerName(%q, bot=%v) = %v, want %v", c.name, c.bot, err, c.want)
 		}
 	}
 }
@@ -239,32 +196,6 @@ func TestPrintable(t *testing.T) {
 	for in, want := range cases {
 		if got := protocol.Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// TestNameKey: names that look alike have one key, however they are
-// written; names that do not, do not.
-func TestNameKey(t *testing.T) {
-	same := [][]string{
-		{"bot-1", "BOT-1", "b\u043et-1", "\uff42\uff4f\uff54-1", "b0t-1", "bot-l", "b\u03bft-1"},
-		{"ann", "Ann", "\u0430nn", "\uff41\uff4e\uff4e"},
-		{"Ill", "lll", "1ll", "I1l"},
-		{"modem", "rnodern"},
-		{"Stra\u00dfe", "strasse", "STRASSE"},
-		{"jos\u00e9", "jose\u0301"},
-	}
-	for _, group := range same {
-		for _, n := range group[1:] {
-			if protocol.NameKey(n) != protocol.NameKey(group[0]) {
-				t.Errorf("NameKey(%q) = %q, NameKey(%q) = %q: want them alike", n, protocol.NameKey(n), group[0], protocol.NameKey(group[0]))
-			}
-		}
-	}
-	differ := [][2]string{{"ann", "anne"}, {"bot-1", "bot-2"}, {"jose", "jos\u00e9"}, {"ada", "ida"}, {"日本", "日本語"}}
-	for _, d := range differ {
-		if protocol.NameKey(d[0]) == protocol.NameKey(d[1]) {
-			t.Errorf("NameKey(%q) = NameKey(%q): want them apart", d[0], d[1])
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"gridlag/grid"
@@ -26,6 +28,24 @@ func frame(typ byte, payload ...[]byte) []byte {
 }
 
 func u16(v uint16) []byte { return binary.BigEndian.AppendUint16(nil, v) }
+
+// sightHead is a Sight's fields before its pending inputs: at (10,10),
+// facing facing, its ghost at (9,10), flags, ack 7, 100 ms of
+// interpolation, a round trip of 250 ms, no latency of its own, two
+// corrections.
+func sightHead(facing, flags byte) []byte {
+	return slices.Concat(u16(10), u16(10), []byte{facing}, u16(9), u16(10), []byte{flags}, u32(7), u16(100), u16(250), u16(0), u32(2))
+}
+
+// sight is a Sight frame: sightHead and the inputs.
+func sight(facing, flags byte, inputs ...[]byte) []byte {
+	return frame(byte(protocol.TypeSight), sightHead(facing, flags), []byte{byte(len(inputs))}, slices.Concat(inputs...))
+}
+
+// sightInput is one pending input of a Sight.
+func sightInput(seq uint32, dir byte, ageMS uint16) []byte {
+	return slices.Concat(u32(seq), []byte{dir}, u16(ageMS))
+}
 func u32(v uint32) []byte { return binary.BigEndian.AppendUint32(nil, v) }
 func u64(v uint64) []byte { return binary.BigEndian.AppendUint64(nil, v) }
 
@@ -48,9 +68,14 @@ func seeds(t testing.TB) []seed {
 	valid := map[protocol.Type][]byte{}
 	for _, ex := range examples() {
 		b := mustMarshal(t, ex.msg)
-		valid[ex.msg.Type()] = b
+		if _, ok := valid[ex.msg.Type()]; !ok {
+			valid[ex.msg.Type()] = b // the first form, its version's oldest
+		}
 		stream = append(stream, b...)
 		name := ex.msg.Type().String()
+		if v, ok := strings.CutPrefix(strings.TrimSuffix(ex.file, ".bin"), strings.ToLower(name)+"-"); ok {
+			name += "-" + v // a later version's form: Conditions-v6
+		}
 		s = append(s,
 			seed{"valid-" + name, b},
 			seed{"truncated-header-" + name, b[:1]},
@@ -138,7 +163,7 @@ func seeds(t testing.TB) []seed {
 		seed{"length-max-no-body", []byte{0xff, 0xff}},
 		seed{"length-max-short-body", cat([]byte{0xff, 0xff, byte(protocol.TypeState)}, bytes.Repeat([]byte{0}, 100))},
 		seed{"unknown-type-0", frame(0)},
-		seed{"unknown-type-33", frame(33, []byte{1, 2, 3})},
+		seed{"unknown-type-43", frame(43, []byte{1, 2, 3})},
 		seed{"unknown-type-255", frame(255)},
 		seed{"hello-escape-in-name", hello(protocol.Version, 0, 0, "\x1b]0;pwned\a\x1b[2J")},
 		seed{"hello-bad-bool", hello(protocol.Version, 2, 0, "ada")},
@@ -267,6 +292,19 @@ func seeds(t testing.TB) []seed {
 		seed{"conditions-loss-over-all", conditions(1, 300, 0, protocol.MaxLossBP+1, 0, 20, 1)},
 		seed{"conditions-bad-bool", conditions(1, 300, 20, 200, 0x12, 20, 2)},
 		seed{"conditions-short", frame(byte(protocol.TypeConditions), []byte{1}, u16(300), u16(0))},
+		seed{"conditions-v6-trace-step", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str("lte-handover"), str("handover, other band"))},
+		seed{"conditions-v6-no-step", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str("starlink"), str(""))},
+		seed{"conditions-v6-step-missing", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str("starlink"))},
+		seed{"conditions-v6-empty-trace", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str(""), str("x"))},
+		seed{"conditions-v6-bad-name", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str("Wi-Fi scan"), str(""))},
+		seed{"conditions-v6-step-escape", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str("wifi-scan"), str("[2Jscan"))},
+		seed{"conditions-v6-trailing", frame(byte(protocol.TypeConditions), []byte{1}, u16(44), u16(11), u16(0), []byte{0}, u16(20), []byte{1}, str("wifi-scan"), str("scan"), []byte{0})},
+		seed{"traces-empty", frame(byte(protocol.TypeTraces), []byte{0})},
+		seed{"traces-two", frame(byte(protocol.TypeTraces), []byte{2}, str("wifi-scan"), str("Wi-Fi with a background scan"), str("geo-satellite"), str(""))},
+		seed{"traces-too-many", frame(byte(protocol.TypeTraces), []byte{protocol.MaxTraces + 1})},
+		seed{"traces-count-past-end", frame(byte(protocol.TypeTraces), []byte{3}, str("a"), str("b"))},
+		seed{"traces-bad-name", frame(byte(protocol.TypeTraces), []byte{1}, str("-a"), str("b"))},
+		seed{"traces-title-control", frame(byte(protocol.TypeTraces), []byte{1}, str("a"), str("b"))},
 		seed{"report-short", frame(byte(protocol.TypeReport), u16(1), u32(2))},
 		seed{"class-empty", frame(byte(protocol.TypeClass), u16(0))},
 		seed{"class-huge-count", frame(byte(protocol.TypeClass), u16(0xffff))},
@@ -300,6 +338,27 @@ func seeds(t testing.TB) []seed {
 		seed{"perception-name-0", frame(byte(protocol.TypePerception), u16(1), u16(0), u16(18), []byte{3}, u16(0), []byte{1}, u16(3), u16(0), str(""), u16(0), u16(1), u16(0), []byte{1}, str("x"))},
 		seed{"perception-note-bad-utf8", frame(byte(protocol.TypePerception), u16(1), u16(0), u16(18), []byte{3}, u16(0), []byte{1}, u16(3), u16(0), str("\xc3\x28"), u16(0), u16(0))},
 		seed{"stages-long-varint", frame(byte(protocol.TypeStages), []byte{1}, []byte{0x87, 0x00}, []byte{1}, uv(9), uv(0))},
+		seed{"follow-nobody", frame(byte(protocol.TypeFollow), u16(0))},
+		seed{"follow-short", frame(byte(protocol.TypeFollow), []byte{1})},
+		seed{"sight-none-pending", sight(1, 0)},
+		seed{"sight-one-zap", sight(1, 0, sightInput(7, 0, 20))},
+		seed{"sight-bad-facing", sight(5, 0)},
+		seed{"sight-bad-flags", sight(1, 0x10)},
+		seed{"sight-too-many", frame(byte(protocol.TypeSight), sightHead(1, 0), []byte{protocol.MaxSightPending + 1})},
+		seed{"sight-count-past-end", frame(byte(protocol.TypeSight), sightHead(1, 0), []byte{3}, sightInput(7, 4, 20))},
+		seed{"sight-bad-direction", sight(1, 0, sightInput(7, 9, 20))},
+		seed{"followed-student-0", frame(byte(protocol.TypeFollowed), u16(0), sightHead(1, 0), []byte{0})},
+		seed{"followed-one", frame(byte(protocol.TypeFollowed), u16(3), sightHead(4, 0x0f), []byte{1}, sightInput(9, 1, 300))},
+		seed{"queued-first", frame(byte(protocol.TypeQueued), u32(1), u32(1), u32(0))},
+		seed{"queued-place-0", frame(byte(protocol.TypeQueued), u32(0), u32(5), u32(1000))},
+		seed{"queued-place-past-line", frame(byte(protocol.TypeQueued), u32(6), u32(5), u32(1000))},
+		seed{"queued-short", frame(byte(protocol.TypeQueued), u32(1), u32(5))},
+		seed{"queued-long", frame(byte(protocol.TypeQueued), u32(1), u32(5), u32(1000), []byte{0})},
+		seed{"admission-no-line", frame(byte(protocol.TypeAdmission), u16(32), u16(0), u32(0))},
+		seed{"admission-own", frame(byte(protocol.TypeAdmission), u16(0), u16(60), u32(2048))},
+		seed{"admission-wait-without-line", frame(byte(protocol.TypeAdmission), u16(32), u16(60), u32(0))},
+		seed{"admission-line-without-wait", frame(byte(protocol.TypeAdmission), u16(32), u16(0), u32(2048))},
+		seed{"admission-short", frame(byte(protocol.TypeAdmission), u16(32), u16(60))},
 	)
 	return s
 }

@@ -82,6 +82,13 @@ type Conditions struct {
 	// LagComp its lag compensation.
 	Rate    uint16
 	LagComp bool
+	// Trace (since version 6; see traces.go) names the trace the room's
+	// network follows, "" for none: a teacher names one of the server's
+	// Traces, and the server then sets LatencyMS, JitterMS and LossBP as
+	// the trace does at each step, and says the step in force in Step.
+	// Both are optional on the wire, and absent without a trace.
+	Trace string
+	Step  string
 }
 
 // conditionsLen is the size of a Conditions' payload.
@@ -154,7 +161,8 @@ func (m *Conditions) appendPayload(b []byte) ([]byte, error) {
 	b = binary.BigEndian.AppendUint16(b, m.LossBP)
 	b = append(b, byte(m.Predict)|byte(m.Reconcile)<<2|byte(m.Interpolate)<<4)
 	b = binary.BigEndian.AppendUint16(b, m.Rate)
-	return appendBool(b, m.LagComp), nil
+	b = appendBool(b, m.LagComp)
+	return appendConditionsTrace(b, m)
 }
 
 func (m *Conditions) decodePayload(r *reader) error {
@@ -166,6 +174,7 @@ func (m *Conditions) decodePayload(r *reader) error {
 	m.Predict, m.Reconcile, m.Interpolate = Hold(holds&3), Hold(holds>>2&3), Hold(holds>>4&3)
 	m.Rate = r.u16()
 	m.LagComp = r.bool()
+	decodeConditionsTrace(r, m)
 	if r.err == nil && (holds>>6 != 0 || !validHold(m.Predict) || !validHold(m.Reconcile) || !validHold(m.Interpolate) || m.LossBP > MaxLossBP) {
 		r.fail(ErrBadValue)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/internal/limit"
 )
 
 // arrivals wraps a connection's reads to tell when the bytes of a message
@@ -60,20 +61,19 @@ func (a *arrivals) at(end int64) time.Duration {
 
 // floodLimit is a connection's message rate limit, charged by arrivals.
 type floodLimit struct {
-	in       *arrivals
-	lim      grid.Limiter
-	interval int64 // ns per message, sustained
-	burst    int
+	in   *arrivals
+	rate limit.Rate
+	lim  grid.Limiter
 }
 
 // newFloodLimit limits what comes through in to rate messages per second,
 // sustained, with bursts of twice as many.
 func newFloodLimit(in *arrivals, rate int) *floodLimit {
-	return &floodLimit{in: in, interval: int64(time.Second) / int64(rate), burst: 2 * rate}
+	return &floodLimit{in: in, rate: limit.PerSecond(rate, 2*rate)}
 }
 
 // allow charges the message whose last byte is at offset end-1 of the
 // stream, at the time it arrived; false means the client floods.
 func (f *floodLimit) allow(end int64) bool {
-	return f.lim.Allow(int64(f.in.at(end)), f.interval, f.burst)
+	return f.rate.Allow(&f.lim, f.in.at(end))
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"gridlag/internal/notify"
 	"gridlag/protocol"
 	"gridlag/server/hub"
 	"gridlag/server/world"
@@ -67,16 +68,16 @@ type conn struct {
 	held       atomic.Bool   // its poller holds it back: room for it wakes the poller (signalRoom)
 
 	// Guarded by shard.mu.
-	queue  []frame // frames for the writer: queue[head:]
-	head   int     // frames of queue already taken
-	listed bool    // in shard.ready
+	out      outQueue // what waits for the socket
+	listed   bool     // in shard.ready
+	closing  bool     // the final frame is queued: close after it
+	behind   bool     // a State was skipped: the next one queued is a full picture
+	sockFull bool     // the socket did not take all it was given last
 
 	// Owned by the shard's writer.
-	taken     []frame   // the frames of the write under way
-	rest      []byte    // bytes the socket did not take yet
 	progress  time.Time // when the socket last took bytes, or nothing was waiting
+	blocked   bool      // the socket did not take everything last time (sockFull, for the writer)
 	inPending bool      // in shard.pending
-	finishing bool      // the final frame was taken: close after it
 
 	// Owned by its poller, if one reads it.
 	rd pollRead
@@ -110,109 +111,108 @@ func newConn(id world.ConnID, nc net.Conn, from hub.Origin, sh *shard, queue, qu
 	return c
 }
 
-// push queues f for the writer without blocking; false means the queue is
-// full: it holds queueCap frames, or f would take its bytes past byteCap
-// (a frame always fits an empty queue). The bytes count what the client
-// is owed, even where frames share them (a room list, a map's chunks):
-// a client that does not read is owed no more than byteCap. The loop
-// calls it, then wakes the writers once.
-func (c *conn) push(f frame) bool {
+// push queues f for the writer without blocking. It reports full if the
+// queue is full: it holds queueCap frames, or f would take its bytes
+// past byteCap (a frame always fits an empty queue). The bytes count
+// what the client is owed, even where frames share them (a map's
+// chunks): a client that does not read is owed no more than byteCap,
+// and its queue holds no more memory than that.
+//
+// A client behind is sent the newest State once it caught up instead of
+// a backlog of them: a State is skipped while one queued before it is
+// not written whole and the socket is full (not merely while the writer
+// has yet to come to it), and after that the States are skipped until a
+// full picture comes (pushed resync: the loop asks the hub for one, see
+// hub.Hub.Resync), for a skipped State's news are not in the next. The
+// loop calls it, then wakes the writers once.
+func (c *conn) push(f frame) pushed {
 	sh := c.shard
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	n := len(c.queue) - c.head
-	if n >= c.queueCap || n > 0 && c.queuedB.Load()+int64(len(f.head)) > int64(c.byteCap) {
-		return false
+	if f.state {
+		switch {
+		case c.sockFull && c.out.stateWaits():
+			c.behind = true
+			return skipped
+		case c.behind && !f.full:
+			return resync
+		}
+		c.behind = false
 	}
-	c.queue = append(c.queue, f)
-	c.queued.Add(1)
-	c.queuedB.Add(int64(len(f.head)))
+	n := c.out.frames()
+	if n >= c.queueCap || n > 0 && c.out.bytes+len(f.head) > c.byteCap {
+		return full
+	}
+	c.out.add(f)
+	c.closing = c.closing || f.close
+	c.queued.Store(int32(c.out.frames()))
+	c.queuedB.Store(int64(c.out.bytes))
 	if !c.listed {
 		c.listed = true
 		sh.ready = append(sh.ready, c)
 	}
 	sh.queued = true
-	return true
+	return queued
 }
+
+// pushed is what push did with a frame.
+type pushed uint8
+
+const (
+	queued  pushed = iota
+	skipped        // a State, while another waits
+	resync         // a State skipped, caught up: the next must be a full picture
+	full           // the queue is full
+)
 
 // writeBudget is about the most a connection is given in one write: a
-// client that lags behind is sent the frames still queued a budget at a
-// time, so that what its socket does not take, copied aside, stays small;
-// the queued frames share their bytes with the other clients' frames.
+// client that lags behind is sent what waits a budget at a time.
 const writeBudget = 64 << 10
 
-// take appends to buf the bytes of the frames queued first, a writeBudget
-// of them (at least one frame), for one write, and reports whether more
-// are queued. The writer calls it.
-func (c *conn) take(buf []byte) ([]byte, bool) {
+// pieces appends to dst the bytes waiting first for one write, about a
+// writeBudget of them (see outQueue.pieces), and reports whether the
+// final frame is queued. The writer calls it.
+func (c *conn) pieces(dst [][]byte) ([][]byte, bool) {
 	c.shard.mu.Lock()
-	q := c.queue[c.head:]
-	k, size := 0, 0
-	for ; k < len(q) && (k == 0 || size+len(q[k].head) <= writeBudget); k++ {
-		size += len(q[k].head)
-	}
-	c.taken = append(c.taken[:0], q[:k]...)
-	clear(q[:k]) // let the frames' memory go once written
-	c.head += k
-	more := c.head < len(c.queue)
-	c.compact()
+	defer c.shard.mu.Unlock()
+	return c.out.pieces(dst, writeBudget), c.closing
+}
+
+// wrote takes off the queue the n bytes the socket took, noting whether
+// it took less than it was given (full), and wakes the reader if it holds
+// back. The writer calls it.
+func (c *conn) wrote(n int, full bool) {
+	c.shard.mu.Lock()
+	c.sockFull = full
+	c.out.consume(n)
+	c.queued.Store(int32(c.out.frames()))
+	c.queuedB.Store(int64(c.out.bytes))
 	c.shard.mu.Unlock()
-	if k == 0 {
-		return buf, false
-	}
-	c.queued.Add(-int32(k))
-	c.queuedB.Add(-int64(size))
-	c.signalRoom()
-	for _, f := range c.taken {
-		buf = append(buf, f.head...)
-		c.finishing = c.finishing || f.close
-	}
-	clear(c.taken)
-	if cap(c.taken) > queueKeep {
-		c.taken = nil
-	}
-	return buf, more
-}
-
-// compact moves the frames still queued to the front of the queue once
-// the taken ones fill half of it, and lets go of a burst's long queue (a
-// newcomer's Joins) once it is empty. shard.mu is held.
-func (c *conn) compact() {
-	switch {
-	case c.head == len(c.queue) && cap(c.queue) > queueKeep:
-		c.queue, c.head = nil, 0
-	case c.head == len(c.queue):
-		c.queue, c.head = c.queue[:0], 0
-	case c.head > len(c.queue)/2:
-		n := copy(c.queue, c.queue[c.head:])
-		clear(c.queue[n:])
-		c.queue, c.head = c.queue[:n], 0
+	if n > 0 {
+		c.signalRoom()
 	}
 }
 
-// queueKeep is the longest queue a connection keeps the memory of once
-// its frames are written.
-const queueKeep = 64
-
-// writeSome writes what the socket takes of b at once, without waiting:
-// nothing if its buffer is full.
-func (c *conn) writeSome(b []byte) (int, error) {
+// writeSome writes what the socket takes of bufs at once, in one system
+// call, without waiting: nothing if its buffer is full.
+func (c *conn) writeSome(bufs [][]byte) (int, error) {
 	if c.raw == nil {
 		// A connection without a descriptor (not TCP): an ordinary write,
 		// bounded by a deadline.
 		c.nc.SetWriteDeadline(time.Now().Add(retryInterval))
-		n, err := c.nc.Write(b)
+		nb := net.Buffers(bufs)
+		n, err := nb.WriteTo(c.nc)
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			err = nil
 		}
-		return n, err
+		return int(n), err
 	}
 	var (
 		n     int
 		errno error
 	)
 	err := c.raw.Write(func(fd uintptr) bool {
-		n, errno = syscall.Write(int(fd), b)
+		n, errno = writev(fd, bufs)
 		return true // never wait for the socket: the writer comes back
 	})
 	switch {
@@ -239,10 +239,7 @@ func (c *conn) signalRoom() {
 		c.poller.wakeConn(c)
 		return
 	}
-	select {
-	case c.room <- struct{}{}:
-	default:
-	}
+	notify.Poke(c.room)
 }
 
 // killed reports whether the socket was closed for good.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"gridlag/internal/notify"
 	"gridlag/protocol"
 	"gridlag/server/hub"
 	"gridlag/server/world"
@@ -99,12 +100,11 @@ type tickCounter struct {
 }
 
 func (t *tickCounter) Tick(time.Duration) {
-	select {
-	case t.ch <- struct{}{}:
-	default:
-	}
+	notify.Poke(t.ch)
 }
 func (t *tickCounter) Sent(frames, size int) { t.frames.Add(int64(frames)); t.bytes.Add(int64(size)) }
+func (*tickCounter) Wrote(int, int)          {}
+func (*tickCounter) Skipped(int)             {}
 func (*tickCounter) Refused(string)          {}
 func (*tickCounter) Left(string)             {}
 

@@ -30,3 +30,12 @@ func (s *Server) Draining() bool {
 // stopNoticeLocked is the StopNotice of now; s.mu is held and Drain has
 // been called.
 func (s *Server) stopNoticeLocked() string { return hub.StopNotice(time.Until(s.drainEnd)) }
+
+// People returns how many people are connected, as of the last event the
+// server handled: players (bots and players away, whose connection
+// dropped, apart) and spectators, teachers included. A drain with none
+// warns nobody.
+func (s *Server) People() int {
+	st := s.Stats()
+	return max(st.Players-st.Bots-st.Away, 0) + st.Spectators
+}

@@ -12,8 +12,11 @@ const arenaSize = 64 << 10
 // head: the encoder writes whole frames (each State carries its own
 // client's area, so no two share bytes).
 type frame struct {
-	head  []byte
-	close bool // close the connection after this frame
+	head   []byte
+	close  bool // close the connection after this frame
+	shared bool // head is kept for the server's life: queued by reference (outQueue)
+	state  bool // a State: a client behind skips it (conn.push)
+	full   bool // a State that is a full picture of its area
 }
 
 // encoder turns a batch of the hub's envelopes into frames, encoding each
@@ -73,7 +76,7 @@ func (e *encoder) frameOf(env world.Envelope, streams func(world.ConnID) *protoc
 	switch m := env.Msg.(type) {
 	case *protocol.State:
 		b, err := e.append(m, streams(env.To))
-		return frame{head: b}, err
+		return frame{head: b, state: true, full: m.Full}, err
 	case *protocol.MapChunk, *protocol.MapBits:
 		return kept.frame(m)
 	case *protocol.Rooms:

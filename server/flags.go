@@ -9,6 +9,7 @@ import (
 
 	"gridlag/grid"
 	"gridlag/internal/cli"
+	"gridlag/server/hub"
 	"gridlag/server/world"
 )
 
@@ -33,6 +34,9 @@ var (
 	stallRange = cli.DurationRange{Min: 100 * time.Millisecond}
 	// loadFloorRange: -load-floor, 0 for from the first member.
 	loadFloorRange = cli.IntRange{Lo: 0, Hi: 1 << 20}
+	// lineMaxRange: -line-max; what waits in line is connections, each
+	// one open socket.
+	lineMaxRange = cli.IntRange{Lo: 1, Hi: 1 << 20}
 )
 
 // RegisterFlags registers the TCP server's caps with its defaults: its
@@ -50,8 +54,10 @@ func (o *Options) RegisterFlags(fs *cli.FlagSet) {
 	fs.Int(&o.WriteBuffer, "write-buffer", DefaultWriteBuffer, bufferRange, "kernel send buffer of each game connection, in bytes: what a client that stops reading can hold")
 	fs.Duration(&o.WriteTimeout, "write-timeout", DefaultWriteTimeout, stallRange, "a game client that reads nothing for this long is dropped")
 	fs.Checked(&prefixesValue{p: &o.BotAddrs}, "bot-addrs", "addresses or networks (`LIST`, comma-separated, e.g. 127.0.0.0/8) whose players may say they are bots (gridlag bots, gridlag load); default: only the server's own -bots")
-	fs.Duration(&o.Hub.TickBudget, "tick-budget", DefaultTickBudget, cli.Length, "newcomers are refused (\"server full: at capacity\") while the last second's ticks take this long from when they were due until their frames are in the sockets (their 90th percentile), or would with them; 0 = off")
+	fs.Duration(&o.Hub.TickBudget, "tick-budget", DefaultTickBudget, cli.Length, "newcomers wait in line (-line-wait), or without a line are refused (\"server full: at capacity\"), while the last second's ticks take this long from when they were due until their frames are in the sockets (their 90th percentile), or would with them; 0 = off")
 	fs.Int(&o.Hub.LoadFloor, "load-floor", DefaultLoadFloor, loadFloorRange, "nobody is refused for load (-tick-budget) while the server has fewer players and spectators than this: slow ticks with so few are another process's doing")
+	fs.Duration(&o.Hub.LineWait, "line-wait", hub.DefaultLineWait, cli.Length, "a newcomer the server cannot take at once (-tick-budget) waits in line and is told its place, unless its wait would pass this; 0 = no line: refused \"server full: at capacity\" instead")
+	fs.Int(&o.Hub.LineMax, "line-max", hub.DefaultLineMax, lineMaxRange, "newcomers that may wait in line at once; past it they are refused \"the line is full\" (one address holds at most -max-players-per-addr places, the last eighth only for addresses with nobody in line)")
 	fs.Check(o.checkSendQueue)
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"gridlag/internal/names"
 	"gridlag/internal/ratelog"
 	"gridlag/protocol"
 	"gridlag/server/hub"
@@ -312,7 +313,7 @@ func TestLookAlikeNamesAreNumbered(t *testing.T) {
 	hello := func(name, room string) protocol.Message {
 		return &protocol.Hello{Version: protocol.Version, Name: name, Room: room}
 	}
-	seen := map[string]string{protocol.NameKey("honest"): "honest"}
+	seen := map[string]string{names.Key("honest"): "honest"}
 	for _, fake := range []string{"honest", "Honest", "h\u043enest", "\uff48\uff4f\uff4e\uff45\uff53\uff54", "h0nest", "HONEST"} {
 		c := dialFrom(t, ts, "127.0.0.2")
 		defer c.nc.Close()
@@ -326,10 +327,10 @@ func TestLookAlikeNamesAreNumbered(t *testing.T) {
 		if want := fake + "-"; !strings.HasPrefix(name, want) {
 			t.Errorf("%q plays as %q, want a numbered variant %s2, %s3, ...", fake, name, want, want)
 		}
-		if other, taken := seen[protocol.NameKey(name)]; taken {
+		if other, taken := seen[names.Key(name)]; taken {
 			t.Errorf("%q plays as %q, which is or looks like %q", fake, name, other)
 		}
-		seen[protocol.NameKey(name)] = name
+		seen[names.Key(name)] = name
 	}
 	refusedWith(t, "a name of heavy marks", firstAnswer(t, ts, "127.0.0.2", hello("z\u0300\u0301\u0302\u0303\u0304", "")), "combining marks")
 	w, ok := firstAnswer(t, ts, "127.0.0.2", hello("h\u043enest", "elsewhere")).(*protocol.Welcome)

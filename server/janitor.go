@@ -30,6 +30,9 @@ func (s *Server) silence(c *conn, now time.Duration) string {
 	switch {
 	case c.holding.Load():
 		// Not read because the server holds its reader back.
+	case s.hub.Waiting(c.id):
+		// In line, where a client says nothing: the line bounds its wait
+		// (-line-wait) and tells it its place.
 	case !c.greeted.Load():
 		if now-c.born >= s.opts.HandshakeTimeout {
 			return "no Hello within " + s.opts.HandshakeTimeout.String()

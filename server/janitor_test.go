@@ -1,6 +1,8 @@
 package server
 
 import (
+	"gridlag/server/hub"
+	"gridlag/server/world"
 	"testing"
 	"time"
 )
@@ -14,7 +16,7 @@ import (
 // TestTCPHandshakeTimeout drive the same rule over sockets.)
 func TestSilenceDecides(t *testing.T) {
 	const handshake, idle = 2 * time.Second, 5 * time.Second
-	s := &Server{opts: Options{HandshakeTimeout: handshake, IdleTimeout: idle}}
+	s := &Server{opts: Options{HandshakeTimeout: handshake, IdleTimeout: idle}, hub: hub.New(0, hub.Options{Config: world.Config{Rate: 20}})}
 	const born = 7 * time.Second
 	c := &conn{born: born}
 	c.lastRead.Store(int64(born))

@@ -31,7 +31,7 @@ func keepPieces(ms *world.MapShare) (keptFrames, error) {
 // the server runs).
 func (k keptFrames) frame(m protocol.Message) (frame, error) {
 	if b, ok := k[m]; ok {
-		return frame{head: b}, nil
+		return frame{head: b, shared: true}, nil
 	}
 	b, err := protocol.Marshal(m)
 	return frame{head: b}, err

@@ -53,7 +53,7 @@ func benchLoopTick(b *testing.B, n, shards int) {
 		id := world.ConnID(i)
 		s.conns[id] = newConn(id, nullConn{}, hub.Origin{Own: true}, s.shards[i%shards], DefaultSendQueue, DefaultSendQueueBytes, 0)
 	}
-	var buf []byte
+	var iov [][]byte
 	rng := rand.New(rand.NewSource(1))
 	seq := make([]uint32, n+1)
 	dir := make([]grid.Dir, n+1)
@@ -74,9 +74,17 @@ func benchLoopTick(b *testing.B, n, shards int) {
 		t2 := time.Now()
 		s.queue(out)
 		t3 := time.Now()
-		for _, c := range s.conns { // the writers' part
-			for more := true; more; {
-				buf, more = c.take(buf[:0])
+		for _, c := range s.conns { // the writers' part: every socket takes all
+			for {
+				iov, _ = c.pieces(iov[:0])
+				if len(iov) == 0 {
+					break
+				}
+				n := 0
+				for _, b := range iov {
+					n += len(b)
+				}
+				c.wrote(n, false)
 			}
 		}
 		for _, sh := range s.shards {

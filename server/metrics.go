@@ -18,6 +18,15 @@ type Metrics interface {
 	Tick(took time.Duration)
 	// Sent reports frames queued for the writers, and their bytes.
 	Sent(frames, bytes int)
+	// Wrote reports what a writer handed to the sockets in one pass over
+	// its connections: its write system calls (a write or a writev,
+	// whatever the socket took of it, once a client's frames of a tick
+	// are written together) and the bytes they wrote. The writer
+	// goroutines call it.
+	Wrote(writes, bytes int)
+	// Skipped reports States not queued for clients behind: one queued
+	// before was not written yet, and the next is a full picture.
+	Skipped(states int)
 	// Refused reports a connection refused before it joined or watched,
 	// or ended before its first message (silent, malformed, closed), by
 	// the kind of its reason (one of ReasonKinds).
@@ -32,6 +41,8 @@ type noMetrics struct{}
 
 func (noMetrics) Tick(time.Duration) {}
 func (noMetrics) Sent(int, int)      {}
+func (noMetrics) Wrote(int, int)     {}
+func (noMetrics) Skipped(int)        {}
 func (noMetrics) Refused(string)     {}
 func (noMetrics) Left(string)        {}
 

@@ -17,6 +17,8 @@ type recorder struct {
 	mu            sync.Mutex
 	ticks         int
 	frames, bytes int
+	writes, wrote int
+	skipped       int
 	refused, left map[string]int
 }
 
@@ -37,6 +39,19 @@ func (r *recorder) Sent(frames, bytes int) {
 	defer r.mu.Unlock()
 	r.frames += frames
 	r.bytes += bytes
+}
+
+func (r *recorder) Wrote(writes, bytes int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.writes += writes
+	r.wrote += bytes
+}
+
+func (r *recorder) Skipped(states int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.skipped += states
 }
 
 func (r *recorder) Refused(kind string) {
@@ -62,7 +77,8 @@ func (r *recorder) waitFor(t *testing.T, what string, ok func(*recorder) bool) {
 }
 
 // TestMetricsSeeTheServer: the server reports its ticks, every byte it
-// queues, refusals and leaves with the kind of their reason.
+// queues and writes, its writes, refusals and leaves with the kind of
+// their reason.
 func TestMetricsSeeTheServer(t *testing.T) {
 	rec := newRecorder()
 	// On the test's clock: ada's and old's Hellos come in time however
@@ -84,7 +100,7 @@ func TestMetricsSeeTheServer(t *testing.T) {
 
 	read := c.dec.BytesRead + old.dec.BytesRead + silent.dec.BytesRead
 	rec.waitFor(t, "a tick, every byte read, refusals for the version and the silence, a leave for the Bye", func(r *recorder) bool {
-		return r.ticks > 0 && int64(r.bytes) >= read && r.frames >= 5 &&
+		return r.ticks > 0 && int64(r.bytes) >= read && r.frames >= 5 && r.writes > 0 && int64(r.wrote) >= read &&
 			r.refused["version"] == 1 && r.refused["timeout"] == 1 && r.left["bye"] == 1
 	})
 	rec.mu.Lock()

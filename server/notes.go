@@ -1,6 +1,8 @@
 package server
 
 import (
+	"time"
+
 	"gridlag/server/hub"
 	"gridlag/server/world"
 )
@@ -53,6 +55,15 @@ func (s *Server) note(n hub.Note) {
 		s.log.Info("teacher", "room", n.Room, "remote", remote, "conn", n.Conn, "what", n.Reason)
 	case hub.NotePerception:
 		s.answers.due = append(s.answers.due, n) // saved once the batch is read: the hub is called
+	case hub.NoteQueued:
+		s.warn.Info("line "+n.Host, "queued", "conn", n.Conn, "remote", remote, "room", n.Room, "place", n.Reason)
+	case hub.NoteAdmitted:
+		// Its wait in line was no silence of its own: the idle timeout
+		// counts from its admission.
+		if c != nil {
+			c.lastRead.Store(int64(s.now()))
+		}
+		s.warn.Info("line in "+n.Host, "let in from the line", "conn", n.Conn, "remote", remote, "waited", n.Waited.Round(time.Millisecond))
 	case hub.NoteEnded:
 		if n.Counted {
 			s.opts.Metrics.Refused(ReasonKind(n.Reason))

@@ -122,7 +122,7 @@ type Options struct {
 	// BotAddrs are the remote addresses whose Hello may say it is a bot
 	// (gridlag bots, gridlag load): a Hello's Bot flag is believed from
 	// the server's own connections (Dial from Own) and from these only, and a
-	// name reserved for bots (protocol.CheckPlayerName) is refused to
+	// name reserved for bots (names.CheckPlayer) is refused to
 	// everyone else. Nil: the server's own bots only.
 	BotAddrs []netip.Prefix
 	// PerceptionDir is where the answers of the rooms' perception tests

@@ -232,19 +232,19 @@ func (p *poller) readConn(c *conn) {
 	})
 	switch {
 	case err != nil:
-		p.end(c, readFailure(err))
+		p.gone(c, readFailure(err))
 		return
 	case errno == unix.EAGAIN || errno == unix.EINTR:
 		return
 	case errno != nil:
-		p.end(c, readFailure(&readError{errno}))
+		p.gone(c, readFailure(&readError{errno}))
 		return
 	case n == 0:
 		eof := io.EOF
 		if len(c.rd.pending) > 0 {
 			eof = io.ErrUnexpectedEOF
 		}
-		p.end(c, readFailure(eof))
+		p.gone(c, readFailure(eof))
 		return
 	}
 	c.rd.in.came(n)
@@ -367,6 +367,17 @@ func (p *poller) end(c *conn, ev event) {
 			p.done(c)
 		}
 	}
+}
+
+// gone reports c over, for ev's reason, when its socket has nothing more
+// to read (the client closed its side, or the read failed): there is
+// nothing to drain, so the reader's part is over at once, as the reading
+// goroutine's drain returns at once at the socket's end. Were it kept to
+// drain (end, when the server stops and takes no more events), a closing
+// server would wait out lingerTime for a client that closed long before.
+func (p *poller) gone(c *conn, ev event) {
+	p.end(c, ev)
+	p.done(c)
 }
 
 // done forgets c: its socket is out of the epoll instance (closed, or

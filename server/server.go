@@ -430,6 +430,8 @@ func (s *Server) loop() {
 				if ticked {
 					s.opts.Metrics.Tick(time.Since(began))
 					s.markTick(at)
+				} else {
+					s.hub.JoinCost(time.Since(began)) // those let in from the line, apart from the ticks
 				}
 				continue
 			}
@@ -438,8 +440,10 @@ func (s *Server) loop() {
 		wake.Reset(next - now)
 		select {
 		case <-s.posted:
+			began := time.Now()
 			s.handleInboxes()
 			s.flush()
+			s.hub.JoinCost(time.Since(began)) // the joins taken at once, if any
 		case <-wake.C:
 		case <-s.quit:
 			s.shutdown()
@@ -544,7 +548,7 @@ func (s *Server) drop(c *conn, reason string, final protocol.Message, abuse bool
 	if final != nil {
 		f, err := s.enc.one(final)
 		f.close = true
-		if err == nil && c.push(f) {
+		if err == nil && c.push(f) == queued {
 			s.opts.Metrics.Sent(1, len(f.head))
 			return
 		}
@@ -678,6 +682,8 @@ type queuer struct {
 	enc        encoder
 	out        []world.Envelope // the shard's share of the envelopes (queue)
 	slow       []*conn          // stalled: dropped at the end of the flush
+	skipped    int              // States skipped for clients behind
+	resync     []*conn          // caught up after skipped States: the next must be a full picture
 	sent, size int              // frames queued, and their bytes
 	failed     []world.Envelope // envelopes that did not encode
 	errs       []error
@@ -693,19 +699,27 @@ func (s *Server) queueOn(q *queuer, out []world.Envelope) {
 		if c == nil || c.state != connOpen {
 			continue
 		}
-		switch {
-		case frames[i].head == nil:
+		if frames[i].head == nil {
 			// Cannot happen with a valid Config; if it does, the client
 			// would be out of step: drop it rather than skip.
 			c.stall = "a " + env.Msg.Type().String() + " for it could not be encoded"
-		case !c.push(frames[i]):
-			c.stall = c.queueFull()
-		default:
-			q.sent, q.size = q.sent+1, q.size+len(frames[i].head)
-			if env.Close {
-				c.state = connClosing
+		} else {
+			switch c.push(frames[i]) {
+			case queued:
+				q.sent, q.size = q.sent+1, q.size+len(frames[i].head)
+				if env.Close {
+					c.state = connClosing
+				}
+				continue
+			case skipped:
+				q.skipped++
+				continue
+			case resync:
+				q.skipped++
+				q.resync = append(q.resync, c)
+				continue
 			}
-			continue
+			c.stall = c.queueFull()
 		}
 		c.state = connStalled
 		q.slow = append(q.slow, c)
@@ -719,7 +733,13 @@ func (s *Server) merge(q *queuer) {
 		s.log.Error("cannot encode", "type", env.Msg.Type(), "conn", env.To, "err", q.errs[i])
 	}
 	s.slow = append(s.slow, q.slow...)
+	for _, c := range q.resync {
+		s.hub.Resync(c.id)
+	}
 	s.opts.Metrics.Sent(q.sent, q.size)
+	s.opts.Metrics.Skipped(q.skipped)
+	clear(q.resync)
+	q.resync, q.skipped = q.resync[:0], 0
 	clear(q.slow)
 	clear(q.failed)
 	q.slow, q.failed, q.errs = q.slow[:0], q.failed[:0], q.errs[:0]
@@ -790,7 +810,7 @@ func (s *Server) shutdown() {
 		if c.state == connClosing {
 			continue
 		}
-		if err != nil || !c.push(f) {
+		if err != nil || c.push(f) != queued {
 			s.hardClose(c)
 		}
 		c.state = connClosing

@@ -135,9 +135,10 @@ type testClient struct {
 	dec *protocol.Decoder
 	enc *protocol.Encoder
 
-	welcomes int               // Welcomes received: never more than one
-	tick     uint32            // the last State's tick: ticks only grow
-	seen     worldtest.Picture // the players in view, from the States so far
+	welcomes  int                 // Welcomes received: never more than one
+	admission *protocol.Admission // the server's rules of admission, the first answer to a Hello of version 6
+	tick      uint32              // the last State's tick: ticks only grow
+	seen      worldtest.Picture   // the players in view, from the States so far
 }
 
 func dial(t *testing.T, ts *testServer) *testClient {
@@ -160,9 +161,15 @@ func (c *testClient) send(m protocol.Message) {
 
 // recv reads one message, checking what holds for every connection: one
 // Welcome, and States whose ticks never go back (nothing is sent twice).
+// The Admission a client of version 6 is answered first is kept aside
+// (c.admission), as the clients do: the message after it is returned.
 func (c *testClient) recv() (protocol.Message, error) {
 	c.nc.SetReadDeadline(time.Now().Add(wait))
 	m, err := c.dec.Decode()
+	if a, ok := m.(*protocol.Admission); ok && c.admission == nil {
+		c.admission = a
+		m, err = c.dec.Decode()
+	}
 	switch v := m.(type) {
 	case *protocol.Welcome:
 		if c.welcomes++; c.welcomes > 1 {

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"gridlag/internal/notify"
 )
 
 // retryInterval is how often a writer comes back to the connections whose
@@ -40,19 +42,19 @@ type shard struct {
 	queued  bool    // frames were queued since the writer was last woken
 
 	// Owned by the writer goroutine.
-	spare   []*conn // the other half of ready's double buffer
-	pending []*conn // connections with bytes still to write
-	buf     []byte  // one connection's bytes for one write
+	spare   []*conn  // the other half of ready's double buffer
+	pending []*conn  // connections with bytes still to write
+	iov     [][]byte // one connection's pieces for one write
+	// The pass's write system calls and the bytes they wrote, for the
+	// metrics (Metrics.Wrote).
+	writes, written int
 }
 
 func newShard() *shard { return &shard{wake: make(chan struct{}, 1)} }
 
 // signal wakes the shard's writer.
 func (sh *shard) signal() {
-	select {
-	case sh.wake <- struct{}{}:
-	default:
-	}
+	notify.Poke(sh.wake)
 }
 
 // post passes ev to the loop through sh and wakes the loop. It reports
@@ -61,10 +63,7 @@ func (s *Server) post(sh *shard, ev event) bool {
 	if !s.postQuiet(sh, ev) {
 		return false
 	}
-	select {
-	case s.posted <- struct{}{}:
-	default:
-	}
+	notify.Poke(s.posted)
 	return true
 }
 
@@ -90,10 +89,7 @@ func (s *Server) postBatch(sh *shard, evs []event, loud bool) bool {
 	sh.inbox = append(sh.inbox, evs...)
 	sh.inMu.Unlock()
 	if loud {
-		select {
-		case s.posted <- struct{}{}:
-		default:
-		}
+		notify.Poke(s.posted)
 	}
 	return true
 }
@@ -175,14 +171,18 @@ func (s *Server) writePass(sh *shard) {
 	}
 	clear(sh.pending[len(kept):])
 	sh.pending = kept
+	if sh.writes > 0 {
+		s.opts.Metrics.Wrote(sh.writes, sh.written)
+		sh.writes, sh.written = 0, 0
+	}
 	if tick > sh.wrote.Load() {
 		sh.wroteAt.Store(int64(s.now()))
 		sh.wrote.Store(tick)
 	}
 }
 
-// writeConn writes what is queued for c, after what its socket did not
-// take last time, a writeBudget per write, until the socket is full or
+// writeConn writes what is queued for c, a writeBudget per write (all
+// of a tick's frames in one system call), until the socket is full or
 // nothing is left. It reports whether bytes still wait: the socket is
 // full, and c has not been stalled for timeout yet (then it is dropped as
 // too slow).
@@ -190,50 +190,45 @@ func (s *Server) writeConn(sh *shard, c *conn, now time.Time, timeout time.Durat
 	if c.killed() {
 		return false
 	}
-	if len(c.rest) > 0 && !s.put(c, c.rest, now) {
-		return s.stillWaiting(c, now, timeout)
+	if !c.blocked {
+		c.progress = now // nothing was waiting: a stall starts now at the earliest
 	}
-	for more := true; more; {
-		sh.buf, more = c.take(sh.buf[:0])
-		if len(sh.buf) > 0 && !s.put(c, sh.buf, now) {
+	for {
+		var closing bool
+		sh.iov, closing = c.pieces(sh.iov[:0])
+		if len(sh.iov) == 0 {
+			c.blocked = false
+			if closing && !c.killed() {
+				s.wg.Add(1)
+				go s.linger(c)
+			}
+			return false
+		}
+		size := 0
+		for _, b := range sh.iov {
+			size += len(b)
+		}
+		n, err := c.writeSome(sh.iov)
+		clear(sh.iov) // hold no client's bytes between passes
+		sh.writes++
+		sh.written += n
+		if err != nil {
+			// The reason first: closing first would let the reader report a
+			// mere "connection closed".
+			s.post(sh, event{kind: evGone, c: c, reason: "write error: " + err.Error()})
+			s.hardClose(c)
+			return false
+		}
+		if n > 0 {
+			c.progress = now
+		}
+		c.wrote(n, n < size)
+		if n < size {
+			c.blocked = true
 			return s.stillWaiting(c, now, timeout)
 		}
 	}
-	if c.finishing && !c.killed() {
-		s.wg.Add(1)
-		go s.linger(c)
-	}
-	return false
 }
-
-// put writes b to c without waiting and keeps what the socket did not take
-// in c.rest. It reports whether all of b was written. A write error ends
-// the connection.
-func (s *Server) put(c *conn, b []byte, now time.Time) bool {
-	if len(c.rest) == 0 {
-		c.progress = now // nothing was waiting: a stall starts now at the earliest
-	}
-	n, err := c.writeSome(b)
-	if err != nil {
-		// The reason first: closing first would let the reader report a
-		// mere "connection closed".
-		s.post(c.shard, event{kind: evGone, c: c, reason: "write error: " + err.Error()})
-		s.hardClose(c)
-		return false
-	}
-	if n > 0 {
-		c.progress = now
-	}
-	c.rest = append(c.rest[:0], b[n:]...)
-	if len(c.rest) == 0 && cap(c.rest) > restKeep {
-		c.rest = nil
-	}
-	return len(c.rest) == 0
-}
-
-// restKeep is the most memory a connection keeps for bytes its socket did
-// not take, once they are written.
-const restKeep = 16 << 10
 
 // stillWaiting reports whether c, whose socket did not take everything,
 // may wait for the next pass: it has not taken anything for timeout. Else

@@ -22,6 +22,9 @@ func TestIdleStatesTravelAsStepsOverTCP(t *testing.T) {
 	var raw bytes.Buffer
 	c.dec = protocol.NewDecoder(io.TeeReader(c.nc, &raw)) // unbuffered: raw holds whole frames
 	got := []protocol.Message{c.join("ann")}
+	if c.admission != nil {
+		got = append([]protocol.Message{c.admission}, got...) // what came first, before the Welcome
+	}
 	c.send(&protocol.Input{Seq: 1, Dir: grid.Right})
 	idle := 0
 	var frames [][]byte // the bytes of each frame after the Welcome, as they came

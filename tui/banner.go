@@ -21,17 +21,17 @@ type banner struct {
 }
 
 // note starts the banner when the server's round moved on between two
-// views (not when the first scoreboard arrives mid-game), naming the
-// winner the server gave.
-func (b *banner) note(prev, v *client.View) {
-	if prev.Round == 0 || v.Round <= prev.Round {
+// views, from prev to round (not when the first scoreboard arrives
+// mid-game), at now, naming the winner the server gave.
+func (b *banner) note(prev, round int, winner *client.Winner, now time.Duration) {
+	if prev == 0 || round <= prev {
 		return
 	}
-	b.text = fmt.Sprintf("round %d over: nobody scored", v.Round-1)
-	if w := v.LastWinner; w != nil {
-		b.text = fmt.Sprintf("round %d: %s wins with %d", v.Round-1, w.Name, w.Points)
+	b.text = fmt.Sprintf("round %d over: nobody scored", round-1)
+	if w := winner; w != nil {
+		b.text = fmt.Sprintf("round %d: %s wins with %d", round-1, w.Name, w.Points)
 	}
-	b.until = v.Now + WinnerBannerTime
+	b.until = now + WinnerBannerTime
 }
 
 // shown reports whether the banner is up at now.

@@ -50,7 +50,13 @@ type screenBase struct {
 	quit     bool // the user asked to quit
 	tooSmall bool // the last frame had no room for the screen
 	ended    bool // what the screen shows is over (a session, a watch): any key leaves
+	began    bool // the server let the screen's connection in (see unstarted)
 }
+
+// neverStarted reports whether the screen's connection ended before the
+// server let it in (see unstarted): a screen of a connection notes
+// began as its views come.
+func (b *screenBase) neverStarted() bool { return !b.began }
 
 // newBase returns the base of screen s, drawn on screen: its keys are
 // table's, which the help overlay lists under title, followed by the
@@ -82,7 +88,7 @@ type baser interface{ base() *screenBase }
 // reports whether it did. The widgets render draws through controls take
 // the mouse until the next frame.
 func (b *screenBase) show(render func(screen tcell.Screen)) bool {
-	b.tools.take()
+	b.tools.take(b.opts.Clock.Now())
 	return b.present.present(func(screen tcell.Screen) {
 		b.controls.reset()
 		render(screen)

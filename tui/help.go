@@ -22,15 +22,26 @@ var legendHelp = []helpRow{
 	{"@ ▶", styleMe, "you, where prediction puts you; the arrow: your facing"},
 	{"─ │", styleBeam, "your zap's beam (a hit is the server's word)"},
 	{"@", styleGhost, "you, where the server last said you are"},
-	{"A", otherStyle(client.Other{Name: "Ada", Color: 1}), "another player: first letter, own colour"},
-	{"b", otherStyle(client.Other{Name: "bot", Color: 2}), "a bot: first letter on a block of its colour"},
+	{"A", otherStyle(client.Other{Name: "Ada", Color: 1}), "another player: its mark (first letter, or where names differ), own colour"},
+	{"b", otherStyle(client.Other{Name: "bot", Color: 2}), "a bot: its mark on a block of its colour"},
 	{"A", protectedStyle(otherStyle(client.Other{Name: "Ada", Color: 1}), true), "underlined: just joined or respawned, safe for now"},
 	{"× →", styleCorrection, "a prediction the server corrected, the way it moved you"},
 }
 
+// projectorLegend explains the projector's board (the spectator's).
+var projectorLegend = []helpRow{
+	{"2", tcell.StyleDefault.Background(PlayerColor(1)).Foreground(tcell.ColorBlack).Bold(true), "a player where the server has it: its mark on a block of its colour"},
+	{"1", otherStyle(client.Other{Name: "bot", Color: 2}), "a bot: its mark on a cell of its colour"},
+	{"▶", playerStyle(1, false), "the student the teacher follows, where it sees itself (its facing)"},
+	{"2", ghostStyle(1), "that student where the server last told it it is"},
+	{"2", protectedStyle(tcell.StyleDefault.Background(PlayerColor(1)).Foreground(tcell.ColorBlack).Bold(true), true), "underlined: just joined or respawned, safe for now"},
+}
+
 // teachLegendHelp explains the teacher's screen: the room's board as the
 // server has it (no avatar of one's own, no ghost: every student where the
-// server says), the class list's columns and a switch held for everyone.
+// server says, but the student followed, drawn as the projectors draw
+// it, which the f row names: at 80x24 the help has no row to spare), the
+// class list's columns and a switch held for everyone.
 var teachLegendHelp = []helpRow{
 	{"A b", otherStyle(client.Other{Name: "Ada", Color: 1}), "a student, a bot (on a block): where the server has it"},
 	{"A", protectedStyle(otherStyle(client.Other{Name: "Ada", Color: 1}), true), "underlined: just joined or respawned, safe for now"},

@@ -168,7 +168,7 @@ func (r *rig) ghostAt(p grid.Pos) bool {
 }
 
 // rowWith returns the first screen row containing s, or "".
-func (r *rig) rowWith(s string) string {
+func (r simTerm) rowWith(s string) string {
 	for _, row := range rows(r.screen) {
 		if strings.Contains(row, s) {
 			return row

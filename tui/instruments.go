@@ -33,6 +33,7 @@ const (
 	waterfallView
 	netGraphView
 	budgetView
+	wireView // the game's screen only: see wire.go
 )
 
 // instruments is a screen's state of its overlays: its players, the
@@ -51,6 +52,7 @@ type instruments struct {
 
 	open instrument
 	data [2]client.Instruments
+	wire wireHistory // the wire overlay's readings (its meter: Options.Wire)
 }
 
 // shown reports whether an overlay is open: the screen leaves out what it
@@ -69,6 +71,9 @@ func (in *instruments) toggle(kind instrument) {
 	if was == kind {
 		in.open = noInstrument
 	}
+	if in.open == wireView {
+		in.wire.reset()
+	}
 	if (was == waterfallView) != (in.open == waterfallView) {
 		for _, s := range in.players {
 			if i, ok := s.(client.Instrumented); ok {
@@ -80,8 +85,12 @@ func (in *instruments) toggle(kind instrument) {
 
 // take takes the players' instruments for the next frame, if an overlay
 // is open (and costs nothing otherwise).
-func (in *instruments) take() {
+func (in *instruments) take(now time.Time) {
 	if in.open == noInstrument {
+		return
+	}
+	if in.open == wireView {
+		in.wire.sample(now, acked(in.players))
 		return
 	}
 	for i, s := range in.players {
@@ -112,7 +121,7 @@ func (in *instruments) toggleSmooth() {
 // net graph's seconds roll by; 0 for the others, which change only when
 // something arrives.
 func (in *instruments) nextChange() time.Duration {
-	if in.open == netGraphView {
+	if in.open == netGraphView || in.open == wireView {
 		return time.Second / 4
 	}
 	return 0
@@ -134,6 +143,8 @@ func (in *instruments) draw(screen tcell.Screen, r rect) {
 			drawNetGraph(screen, r, "Net graph: the last 30 s", "g", ins)
 		case budgetView:
 			drawBudgets(screen, r, "Latency budget", "b", []string{ownBudgetHeading}, []client.Budget{ins.Budget}, in.predictKey(0))
+		case wireView:
+			drawWire(screen, r, &in.wire)
 		}
 		return
 	}

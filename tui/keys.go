@@ -61,20 +61,21 @@ var keyTable = []binding[*UI]{
 	{label: "Space", help: "zap the way you face (the server judges the hit)", brief: "Space", group: "zap", blind: true, keys: []keyDo[*UI]{
 		{key: tcell.KeyRune, ch: ' ', do: func(u *UI) { u.session.Zap() }},
 	}},
-	{label: "y n", help: "perception test: that felt laggy (y) or fine (n); Esc closes your results", blind: true, keys: concat(
+	{label: "y n", help: "perception test: laggy (y) or fine (n); Esc closes your results", blind: true, keys: concat(
 		runeKeys("y", func(u *UI) { u.answer(true) }), runeKeys("n", func(u *UI) { u.answer(false) }),
 	)},
 	toggleBinding("p", "prediction on/off (turns reconciliation off and back)", predictToggle),
 	toggleBinding("r", "reconciliation on/off (on also turns prediction on)", reconcileToggle),
 	toggleBinding("i", "interpolation of other players on/off", interpolateToggle),
-	{label: "- +", help: "injected round trip -/+ 10 ms (also _ =)", brief: "- +", group: "latency", keys: concat(
+	// The round trip's fine and coarse keys share a row: the help has to
+	// fit 80x24.
+	{label: "- + [ ]", help: "injected round trip -/+ 10 ms (also _ =), [ ] -/+ 50 ms", brief: "- + [ ]", group: "latency", keys: concat(
 		latencyKeys("-_", -FineStep), latencyKeys("+=", FineStep),
-	)},
-	{label: "[ ]", help: "injected round trip -/+ 50 ms", brief: "[ ]", group: "latency", keys: concat(
 		latencyKeys("[", -CoarseStep), latencyKeys("]", CoarseStep),
 	)},
 	smoothBinding[*UI](),
 	instrumentBinding[*UI](),
+	{label: "o", help: "what a move costs the wire: game, terminal, SSH/WebSocket, TCP/IP", keys: runeKeys("o", func(u *UI) { u.tools.toggle(wireView) })},
 	{label: "mouse", help: "click or drag the latency slider; click a toggle"},
 	blindBinding(helpBinding[*UI]()),
 	blindBinding(quitBinding[*UI]()),

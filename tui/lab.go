@@ -78,6 +78,7 @@ type LabScreen struct {
 	zapped   bool // zap is the last judged zap: there was one
 	colors   [2]uint8
 	marks    [2]string
+	names    marks // the room's marks, the same on every board
 	lesson   LabLesson
 	inLesson bool
 	offer    string // the lecture > starts from the free lab, "" for none
@@ -111,7 +112,7 @@ func NewLabScreen(screen tcell.Screen, model LabModel, opts Options) *LabScreen 
 	for i := range s.players {
 		s.players[i] = model.Player(i)
 		s.boards[i] = NewBoard(func() *client.View { return &s.views[i] })
-		s.boards[i].marks = &playerMarks{mark: s.markOf, self: func() (string, uint8) { return s.marks[i], s.colors[i] }}
+		s.boards[i].names, s.boards[i].self = &s.names, func() uint8 { return s.colors[i] }
 		s.strips[i] = NewStrip(labHeadings[2*i], i == 0, func() []Flight { return s.flights[i] })
 		s.strips[i].color = func() uint8 { return s.colors[i] }
 		s.panels[i] = newLabPanel(i, s.players[i], &s.views[i], func() uint8 { return s.colors[i] })
@@ -123,7 +124,7 @@ func NewLabScreen(screen tcell.Screen, model LabModel, opts Options) *LabScreen 
 	}
 	s.server = NewServerBoard(func() *client.WorldView { return &s.world })
 	s.server.judged = s.judgedZap
-	s.server.board.marks = &playerMarks{mark: s.markOf, self: func() (string, uint8) { return "", 0 }}
+	s.server.names = &s.names
 	s.rateDown = newButton("[-]", func() { s.changeRate(-1) })
 	s.rateUp = newButton("[+]", func() { s.changeRate(1) })
 	s.lagComp = newCheckbox(" lag compensation", "", model.LagComp, s.toggleLagComp)
@@ -164,29 +165,26 @@ func (s *LabScreen) Frame() bool {
 	return s.show(s.render)
 }
 
-// takeMarks notes each player's mark and colour: its palette colour as
-// the server has it, the same on every board.
+// takeMarks notes each player's mark and colour: its room mark (see
+// roomMarks) and its palette colour as the server has it, the same on
+// every board.
 func (s *LabScreen) takeMarks() {
-	names := make([]string, len(s.players))
+	roster := make([]markee, 0, len(s.players)+len(s.world.Players))
 	for i := range s.players {
-		names[i] = s.views[i].Name
+		roster = append(roster, markee{s.views[i].Me, s.views[i].Name})
+	}
+	for _, p := range s.world.Players {
+		roster = append(roster, markee{p.ID, p.Name})
+	}
+	s.names.take(roster)
+	for i := range s.players {
+		s.marks[i] = s.names.of(s.views[i].Me, s.views[i].Name)
 		for _, p := range s.world.Players {
 			if p.ID == s.views[i].Me {
 				s.colors[i] = p.Color
 			}
 		}
 	}
-	copy(s.marks[:], distinctMarks(names))
-}
-
-// markOf returns the mark of the named player of the lab.
-func (s *LabScreen) markOf(name string) string {
-	for i := range s.players {
-		if s.views[i].Name == name {
-			return s.marks[i]
-		}
-	}
-	return playerGlyph(name, 1)
 }
 
 // render draws the whole screen in the layout the terminal's size allows
@@ -349,7 +347,7 @@ func (s *LabScreen) drawServerInfo(screen tcell.Screen, x, y, w, rows int) int {
 		return s.drawServerPlayers(screen, x, y, w, rows)
 	}
 	n := min(len(s.world.Players)+1, rows)
-	drawServerLines(screen, x, y, w, n, &s.world)
+	drawServerLines(screen, x, y, w, n, &s.world, &s.names)
 	if n >= rows {
 		return n
 	}

@@ -127,6 +127,9 @@ type LabPlayer interface {
 	// NextPreset applies the next named condition (latency, jitter and
 	// loss), and after the last one the player's own link again.
 	NextPreset()
+	// Trace names the trace the link follows, a network that changes
+	// over time (see link.Trace); "" for none.
+	Trace() string
 	// Spike stalls the link both ways for a moment: a lag spike.
 	Spike()
 	// InFlight appends the messages on the player's link, both ways,

@@ -78,11 +78,14 @@ func (p *labPanel) draw(screen tcell.Screen, ctl *controls, x, y, w, h int) {
 
 	r := row(labLossRow)
 	r.text(fmt.Sprintf("loss %.1f%%  ", 100*p.player.Loss()), styleText)
-	preset := p.player.Preset()
-	if preset == "" {
-		preset = "own"
+	preset := "preset " + p.player.Preset()
+	switch {
+	case p.player.Trace() != "":
+		preset = "trace " + p.player.Trace()
+	case p.player.Preset() == "":
+		preset = "preset own"
 	}
-	p.preset.label = "[preset " + preset + "]"
+	p.preset.label = "[" + preset + "]"
 	r.put(p.preset)
 	r.text(" "+p.keys("preset"), styleDim)
 

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,6 +37,9 @@ type graphRow struct {
 	value func(client.GraphSample) float64
 	text  func(g *client.NetGraph) string
 	color tcell.Color
+	// marks draws a mark in each column whose value is not 0, instead
+	// of a sparkline.
+	marks bool
 }
 
 // graphRows returns the net graph's rows for ins: loss and holds only
@@ -44,24 +48,30 @@ func graphRows(ins *client.Instruments) []graphRow {
 	ms := func(d time.Duration) float64 { return float64(d.Milliseconds()) }
 	rows := []graphRow{
 		{"round trip", func(s client.GraphSample) float64 { return ms(s.RTT) },
-			func(g *client.NetGraph) string { return millis(g.Last().RTT) }, colorUp},
+			func(g *client.NetGraph) string { return millis(g.Last().RTT) }, colorUp, false},
 		{"jitter", func(s client.GraphSample) float64 { return ms(s.Jitter) },
-			func(g *client.NetGraph) string { return millis(g.Last().Jitter) }, colorUp},
+			func(g *client.NetGraph) string { return millis(g.Last().Jitter) }, colorUp, false},
 		{"bytes in/s", func(s client.GraphSample) float64 { return float64(s.BytesIn) },
-			func(g *client.NetGraph) string { return bytesText(g.Last().BytesIn) }, colorDown},
+			func(g *client.NetGraph) string { return bytesText(g.Last().BytesIn) }, colorDown, false},
 		{"bytes out/s", func(s client.GraphSample) float64 { return float64(s.BytesOut) },
-			func(g *client.NetGraph) string { return bytesText(g.Last().BytesOut) }, colorUp},
+			func(g *client.NetGraph) string { return bytesText(g.Last().BytesOut) }, colorUp, false},
 		{"States/s", func(s client.GraphSample) float64 { return float64(s.States) },
-			func(g *client.NetGraph) string { return fmt.Sprint(g.Last().States) }, colorDown},
+			func(g *client.NetGraph) string { return fmt.Sprint(g.Last().States) }, colorDown, false},
 		{"corrections", func(s client.GraphSample) float64 { return float64(s.Corrections) },
 			func(g *client.NetGraph) string {
 				l := g.Last()
 				return fmt.Sprintf("%d/s, %d cell%s", l.Corrections, l.CorrCells, pluralS(l.CorrCells))
-			}, colorHeld},
+			}, colorHeld, false},
 		{"interp delay", func(s client.GraphSample) float64 { return ms(s.Interp) },
-			func(g *client.NetGraph) string { return millis(g.Last().Interp) }, colorInterp},
+			func(g *client.NetGraph) string { return millis(g.Last().Interp) }, colorInterp, false},
 		{"pending", func(s client.GraphSample) float64 { return float64(s.Pending) },
-			func(g *client.NetGraph) string { return fmt.Sprint(g.Last().Pending) }, colorLimit},
+			func(g *client.NetGraph) string { return fmt.Sprint(g.Last().Pending) }, colorLimit, false},
+	}
+	if tr := ins.Trace; tr.Name != "" {
+		// The trace's steps: a mark in each second one came, and the
+		// step in force named.
+		rows = slices.Insert(rows, 2, graphRow{"trace steps", func(s client.GraphSample) float64 { return float64(s.Changes) },
+			func(*client.NetGraph) string { return traceStepText(tr) }, colorLimit, true})
 	}
 	lossy := ins.Side.Loss > 0
 	for _, s := range ins.Graph.Samples {
@@ -72,9 +82,43 @@ func graphRows(ins *client.Instruments) []graphRow {
 			func(g *client.NetGraph) string {
 				l := g.Last()
 				return fmt.Sprintf("%d lost, %d held", l.Lost, l.Held)
-			}, colorHeld})
+			}, colorHeld, false})
 	}
 	return rows
+}
+
+// traceMark is the mark of a second in which the trace took a step.
+const traceMark = "▲"
+
+// traceStepText names the trace's step in force: "now: background
+// scan".
+func traceStepText(tr client.NetTrace) string {
+	if tr.Step == "" {
+		return "not started"
+	}
+	return "now: " + tr.Step
+}
+
+// traceFoot says where the trace is, on the client's clock now: "trace
+// wifi-scan, every 120.0s: background scan (its step at 10.0s), the next
+// in 109.2s".
+func traceFoot(tr client.NetTrace, now time.Duration) string {
+	if tr.Room {
+		return fmt.Sprintf("trace %s, the room's, as the teacher set it: %s", tr.Name, tr.Step)
+	}
+	s := "trace " + tr.Name
+	if tr.Repeat {
+		s += ", every " + seconds(tr.Length)
+	}
+	if tr.Step != "" {
+		s += fmt.Sprintf(": %s (its step at %s)", tr.Step, seconds(tr.StepAt))
+	}
+	if tr.NextOK {
+		s += ", the next in " + seconds(tr.Next-now)
+	} else {
+		s += ", its last step"
+	}
+	return s
 }
 
 // drawNetGraph draws ins's net graph into r under title.
@@ -89,11 +133,18 @@ func drawNetGraph(screen tcell.Screen, r rect, title, closeKey string, ins *clie
 			return
 		}
 		putText(screen, r.x, y, netGraphLabel, row.label, styleText)
-		drawSparkline(screen, r.x+netGraphLabel, y, spark, g.Samples, row.value, row.color)
+		if row.marks {
+			drawMarks(screen, r.x+netGraphLabel, y, spark, g.Samples, row.value, row.color)
+		} else {
+			drawSparkline(screen, r.x+netGraphLabel, y, spark, g.Samples, row.value, row.color)
+		}
 		putText(screen, r.x+netGraphLabel+spark+1, y, r.w-netGraphLabel-spark-1, row.text(g), styleText)
 		y++
 	}
 	foot := []string{causesText(ins.Causes), averagesText(g)}
+	if ins.Trace.Name != "" {
+		foot = append(foot, traceFoot(ins.Trace, ins.Now))
+	}
 	for _, line := range foot {
 		if y >= r.y+r.h {
 			return
@@ -122,6 +173,21 @@ func drawSparkline(screen tcell.Screen, x, y, n int, samples []client.GraphSampl
 		}
 		level := min(int(v/top*float64(len(sparkBlocks))), len(sparkBlocks)-1)
 		screen.Put(x+i, y, sparkBlocks[level], st)
+	}
+}
+
+// drawMarks draws a mark in each column, one a sample, the last n, from
+// (x, y), whose value is not 0.
+func drawMarks(screen tcell.Screen, x, y, n int, samples []client.GraphSample, value func(client.GraphSample) float64, c tcell.Color) {
+	if len(samples) > n {
+		samples = samples[len(samples)-n:]
+	}
+	st := tcell.StyleDefault.Foreground(c).Bold(true)
+	x += n - len(samples) // the latest at the right
+	for i, s := range samples {
+		if value(s) != 0 {
+			screen.Put(x+i, y, traceMark, st)
+		}
 	}
 }
 

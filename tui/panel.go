@@ -138,6 +138,10 @@ type Panel struct {
 	// change while the screen says it, else "".
 	said  func(string)
 	flash func() string
+	// names, when set, are the room's marks the panel's scoreboard shares
+	// with the board; nil: it makes its own from the view (own).
+	names *marks
+	own   marks
 }
 
 // NewPanel returns the panel of session s; view returns the view to draw
@@ -209,7 +213,12 @@ func (p *Panel) Draw(screen tcell.Screen) {
 	putText(screen, x+n, y+panelLedgerHeadRow, w-n, "(sent, not acked)", styleDim)
 	put(panelAckRow, fmt.Sprintf("last ack #%d   pending %d", v.LastAck, len(v.Pending)), styleText)
 	rows := h - panelLedgerRow
-	game := tagLines(v, w, rows-ledgerMinRows)
+	names := p.names
+	if names == nil {
+		p.own.takeView(v)
+		names = &p.own
+	}
+	game := tagLines(v, w, rows-ledgerMinRows, names)
 	for i, l := range game {
 		l.draw(screen, x, y+h-len(game)+i, w)
 	}

@@ -156,5 +156,5 @@ func TestScoreboardListsTheRoom(t *testing.T) {
 	if v := r.me.View(); len(v.Others) != 0 {
 		t.Fatalf("alice sees %+v: the test needs the bots out of her view", v.Others)
 	}
-	r.mustShow(" 1 b bot-1", " 1 b bot-2", " 1 b bot-3", "▶ alice")
+	r.mustShow(" 1 1 bot-1", " 1 2 bot-2", " 1 3 bot-3", "▶ alice")
 }

@@ -2,13 +2,13 @@ package tui
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
 
 	"gridlag/client"
+	"gridlag/internal/names"
 	"gridlag/protocol"
 )
 
@@ -28,47 +28,16 @@ func playerStyle(color uint8, bot bool) tcell.Style {
 }
 
 // isBot reports whether a player is a bot: names such as "bot" and
-// "bot-1" are reserved for bots (see protocol.CheckPlayerName), so no
+// "bot-1" are reserved for bots (see names.CheckPlayer), so no
 // human has one.
 func isBot(name string) bool {
-	return errors.Is(protocol.CheckPlayerName(name, false), protocol.ErrNameBot)
-}
-
-// playerMarks draws each player with one mark and one colour on every
-// board, the board's own player too (see Board.marks): the lab's three
-// boards, where Player 1 is the same 1 in the same colour on its own
-// board, the server's and Player 2's.
-type playerMarks struct {
-	// mark returns the mark of the named player.
-	mark func(name string) string
-	// self returns the board's own player's mark and palette colour.
-	self func() (mark string, color uint8)
+	return errors.Is(names.CheckPlayer(name, false), names.ErrBot)
 }
 
 // ghostStyle is where the server last placed you, on a board that draws
 // you in palette colour color: your mark in that colour, dimmed.
 func ghostStyle(color uint8) tcell.Style {
 	return tcell.StyleDefault.Foreground(PlayerColor(color)).Dim(true)
-}
-
-// distinctMarks returns one mark for each of the named players, never the
-// same for two: the first character of each name when those differ
-// ("A" and "B" for Ada and Bob), else their numbers, "1", "2", ... (the
-// lab's "Player 1" and "Player 2").
-func distinctMarks(names []string) []string {
-	marks := make([]string, len(names))
-	seen := map[string]bool{}
-	for i, n := range names {
-		marks[i] = playerGlyph(n, 1)
-		if seen[marks[i]] || marks[i] == "?" {
-			for i := range marks {
-				marks[i] = strconv.Itoa(i + 1)
-			}
-			return marks
-		}
-		seen[marks[i]] = true
-	}
-	return marks
 }
 
 // playerGlyph returns another player's mark on the board, at most width

@@ -108,7 +108,7 @@ func (s *ReplayScreen) drawBoard(screen tcell.Screen, b, x, y, w, h, rows int) {
 		case b == 1:
 			s.server.SetRect(x, y, w, h)
 			s.server.Draw(screen)
-			drawServerLines(screen, x, y+h, w, min(rows, len(s.world.Players)+1), &s.world)
+			drawServerLines(screen, x, y+h, w, min(rows, len(s.world.Players)+1), &s.world, s.server.marks(&s.world))
 			return
 		case b > 1:
 			i = b - 1
@@ -278,7 +278,7 @@ func (s *ReplayScreen) drawSide(screen tcell.Screen, x, y, w, rows int) {
 	r := 1
 	if s.hasServer && b == 1 {
 		n := min(rows-r-9, len(s.world.Players)+1)
-		drawServerLines(screen, x, y+r, w, max(n, 0), &s.world)
+		drawServerLines(screen, x, y+r, w, max(n, 0), &s.world, s.server.marks(&s.world))
 		r += max(n, 0)
 	} else {
 		i := b
@@ -299,9 +299,9 @@ func (s *ReplayScreen) drawSide(screen tcell.Screen, x, y, w, rows int) {
 				s.strips[i].SetRect(x, y+r, w, left)
 				s.strips[i].Draw(screen)
 			}
-		}(r + 10)
+		}(r + 11)
 	}
-	r += s.drawNote(screen, x, y+r, w, 2)
+	r += s.drawNote(screen, x, y+r, w, 3)
 	r += s.drawSwitches(screen, x, y+r, w, true)
 	s.drawBar(screen, x, y+r, w)
 }

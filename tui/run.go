@@ -157,6 +157,9 @@ func (l *loop) run(events <-chan tcell.Event, stopped <-chan struct{}) (over boo
 		case <-done:
 			done = nil
 			over = true
+			if u, ok := l.app.(unstarted); ok && u.neverStarted() {
+				return over, nil // refused: the caller says why, at once
+			}
 			l.leave = l.opts.Clock.After(l.opts.EndGrace)
 			l.changed()
 		case <-l.tick:
@@ -178,6 +181,17 @@ func (l *loop) run(events <-chan tcell.Event, stopped <-chan struct{}) (over boo
 		}
 	}
 	return over, nil
+}
+
+// unstarted is an app whose connection may end before it began: a
+// server that refuses its handshake (full, too many from the address, a
+// name taken by no variant). Then the loop leaves at once, without the
+// grace an ended session's screen stays for: there is nothing to see
+// but an empty board, and the front end says why (the terminal's last
+// line, the SSH client's, the page's box).
+type unstarted interface {
+	// neverStarted reports whether the connection never got in.
+	neverStarted() bool
 }
 
 // handoff is an app that hands the terminal over to another (the lobby,

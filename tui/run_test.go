@@ -10,6 +10,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/internal/notify"
 	"gridlag/lab/sim"
 	"gridlag/server/world"
 	"gridlag/tui"
@@ -74,10 +75,7 @@ func (s *readyScreen) Show() {
 	s.SimulationScreen.Show()
 	s.shows++
 	s.shown = rows(s.SimulationScreen)
-	select {
-	case s.changed <- struct{}{}:
-	default:
-	}
+	notify.Poke(s.changed)
 }
 
 // text returns the last frame shown.

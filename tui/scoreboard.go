@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
+	"gridlag/grid"
 )
 
 // scoreCompactRows is the fewest rows the panel gives the scoreboard
@@ -34,22 +35,40 @@ func (l panelLine) draw(screen tcell.Screen, x, y, w int) {
 // name a player may have, one column a character.
 const scoreNameWidth = 16
 
+// scoreboard is what a scoreboard's lines are drawn from: a player's
+// (its own line marked by its avatar) or a spectator's.
+type scoreboard struct {
+	lines []client.ScoreLine // most points first
+	names *marks             // the room's marks
+	me    string             // the mark of the player's own line (its avatar); "" for a spectator
+	// follow is the player the room's teacher follows, its line marked
+	// "▸" after its rank; 0 for none.
+	follow grid.PlayerID
+	// color returns the palette index of a line's player.
+	color func(l client.ScoreLine) uint8
+}
+
+// playerScoreboard is the scoreboard of a player's view.
+func playerScoreboard(v *client.View, names *marks) scoreboard {
+	return scoreboard{lines: v.Scoreboard, names: names, me: avatarGlyph(v.Facing), color: func(l client.ScoreLine) uint8 { return otherColor(v, l) }}
+}
+
 // scoreLines returns the scoreboard in at most rows lines (see
-// scoreShown), one player each: rank, the player's mark as the board
-// draws it (a bot's on a block of its colour), name, points and
+// scoreShown), one player each: rank, the player's room mark as the
+// board draws it (a bot's on a block of its colour), name, points and
 // "frozen" or "safe" (spawn protection) while the server says so; your
-// own line in your colour. The
-// columns line up whatever the names' characters (see padText), and the
-// ranks take as many digits as the largest shown.
-func scoreLines(v *client.View, rows int) []panelLine {
-	shown := scoreShown(v.Scoreboard, rows)
+// own line in your colour. The columns line up whatever the names'
+// characters (see padText), and the ranks take as many digits as the
+// largest shown.
+func scoreLines(sb scoreboard, rows int) []panelLine {
+	shown := scoreShown(sb.lines, rows)
 	digits := 2
 	for _, i := range shown {
-		digits = max(digits, len(strconv.Itoa(rank(v.Scoreboard, i))))
+		digits = max(digits, len(strconv.Itoa(rank(sb.lines, i))))
 	}
 	var out []panelLine
 	for _, i := range shown {
-		out = append(out, scoreLine(v, i, digits))
+		out = append(out, scoreLine(sb, i, digits))
 	}
 	return out
 }
@@ -74,16 +93,19 @@ func scoreShown(board []client.ScoreLine, rows int) []int {
 	return shown
 }
 
-// scoreLine writes line i of the view's scoreboard, its rank in digits
-// columns.
-func scoreLine(v *client.View, i, digits int) panelLine {
-	l := v.Scoreboard[i]
-	glyph, glyphStyle, nameStyle := avatarGlyph(v.Facing), styleMe, styleMe
-	if !l.Me {
-		glyph, glyphStyle, nameStyle = playerGlyph(l.Name, 1), playerStyle(otherColor(v, l), l.Bot), styleText
+// scoreLine writes line i of the scoreboard, its rank in digits columns.
+func scoreLine(sb scoreboard, i, digits int) panelLine {
+	l := sb.lines[i]
+	glyph, glyphStyle, nameStyle := sb.me, styleMe, styleMe
+	if !l.Me || sb.me == "" {
+		glyph, glyphStyle, nameStyle = sb.names.of(l.ID, l.Name), playerStyle(sb.color(l), l.Bot), styleText
+	}
+	after := " "
+	if sb.follow != 0 && l.ID == sb.follow {
+		after = "▸"
 	}
 	line := panelLine{
-		{fmt.Sprintf("%*d ", digits, rank(v.Scoreboard, i)), styleDim},
+		{fmt.Sprintf("%*d%s", digits, rank(sb.lines, i), after), styleDim},
 		{glyph, glyphStyle},
 		{fmt.Sprintf(" %s %3d", padText(l.Name, scoreNameWidth), l.Points), nameStyle},
 	}

@@ -222,8 +222,10 @@ func TestCellsLineUp(t *testing.T) {
 	}
 }
 
-// Players are coloured by player, not by the first letter drawn, and bots
-// look apart from humans. (Two players of a room never share a name.)
+// Players are coloured by player, not by the first letter drawn, marked
+// apart where their names share a first letter (bob b, ben e, bot-1 t:
+// see roomMarks), and bots look apart from humans. (Two players of a
+// room never share a name.)
 func TestPlayersApart(t *testing.T) {
 	r := newRig(t, client.Options{})
 	r.world.Join("bob", client.Options{})
@@ -231,10 +233,11 @@ func TestPlayersApart(t *testing.T) {
 	r.world.Join("bot-1", client.Options{Bot: true})
 	r.advance(time.Second)
 	styles := map[string][]tcell.Style{}
+	want := map[string]string{"bob": "b", "ben": "e", "bot-1": "t"}
 	for _, o := range r.me.View().Others {
 		s, st := r.cell(o.Pos)
-		if s != "b" {
-			t.Fatalf("%s drawn as %q", o.Name, s)
+		if s != want[o.Name] {
+			t.Fatalf("%s drawn as %q, want %q", o.Name, s, want[o.Name])
 		}
 		styles[o.Name] = append(styles[o.Name], st)
 	}
@@ -243,7 +246,7 @@ func TestPlayersApart(t *testing.T) {
 		t.Fatalf("players drawn: %v", styles)
 	}
 	if fg(bobs[0]) == fg(bobs[1]) {
-		t.Errorf("bob and ben, both drawn b, share the colour %v", fg(bobs[0]))
+		t.Errorf("bob and ben share the colour %v", fg(bobs[0]))
 	}
 	_, botBg, _ := bot[0].Decompose()
 	_, bobBg, _ := bobs[0].Decompose()

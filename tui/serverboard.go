@@ -14,7 +14,7 @@ import (
 // ServerBoard draws the server's view of the world (a client.WorldView)
 // into any rectangle: the map with every player where the server has them
 // (no avatar, no ghost, no interpolation), and under it a line per player,
-// `NAME (x,y) ack #N`, with the round trip the server measured once it is
+// its mark then `NAME (x,y) ack #N`, with the round trip the server measured once it is
 // known, then the tick and the update rate. The lab's Server board and the
 // spectator's screen use it; the lab's also shows, for JudgedZapTime, the
 // last zap the server judged: its beam, and a faint mark of the target
@@ -30,6 +30,21 @@ type ServerBoard struct {
 	// look is the cell the camera keeps in view on a map larger than the
 	// board (see Look).
 	look grid.Pos
+	// names, when set, are the room's marks the board shares with the
+	// rest of its screen; nil: the board makes its own from the view
+	// (own).
+	names *marks
+	own   marks
+}
+
+// marks returns the room's marks the board draws with, made from the
+// view unless its screen shares its own.
+func (b *ServerBoard) marks(v *client.WorldView) *marks {
+	if b.names != nil {
+		return b.names
+	}
+	b.own.takeWorld(v)
+	return &b.own
 }
 
 // Look points the camera at cell p on a map larger than the board: the
@@ -52,13 +67,24 @@ func (b *ServerBoard) Draw(screen tcell.Screen) {
 	x, y, w, h := b.GetInnerRect()
 	b.world = worldAsView(v, b.world.Others[:0])
 	b.world.Predicted = b.look // the camera follows it; with no State, nothing is drawn there
+	b.board.names = b.marks(v)
+	b.board.self = nil
+	if st := followedSight(v); st != nil {
+		// The followed student's view of itself: its avatar where it
+		// draws it (the camera follows it), its ghost where it last
+		// heard the server had it, in its colour.
+		b.world.Me, b.world.Name, b.world.Facing = st.ID, followedName(v), st.Facing
+		b.world.Predicted, b.world.Server, b.world.HasState = st.Pos, st.Ghost, st.HasState
+		color := followedColor(v)
+		b.board.self, b.board.arrow = func() uint8 { return color }, true
+	}
 	z := b.judgedZap()
 	if z != nil {
 		b.world.Beam = z.Beam
 	}
 	mapH := h
 	if v.Map != nil {
-		mapH = min(h, v.Map.Height())
+		mapH = min(h, v.Map.Height()*max(b.board.sy, 1))
 	}
 	b.board.SetRect(x, y, w, mapH)
 	b.board.Draw(screen)
@@ -66,18 +92,27 @@ func (b *ServerBoard) Draw(screen tcell.Screen) {
 		b.markSeen(screen, z)
 	}
 	if v.Map != nil {
-		drawServerLines(screen, x, y+mapH, w, h-mapH, v)
+		drawServerLines(screen, x, y+mapH, w, h-mapH, v, b.board.names)
 	}
 }
 
 // drawServerLines draws the lines under the server's map into rows rows
-// from (x, y): one per player, then the tick and the update rate (see
-// serverSummary); when they do not all fit, the last row says how many
-// more there are. Only the lines drawn are written: a world lists
-// thousands of players, and the board is drawn every frame.
-func drawServerLines(screen tcell.Screen, x, y, w, rows int, v *client.WorldView) {
+// from (x, y) (see serverLines).
+func drawServerLines(screen tcell.Screen, x, y, w, rows int, v *client.WorldView, names *marks) {
+	for i, l := range serverLines(v, names, rows) {
+		l.draw(screen, x, y+i, w)
+	}
+}
+
+// serverLines returns the lines under the server's map, at most rows:
+// one per player (its mark, then `NAME (x,y) ack #N`...), then the tick
+// and the update rate (see serverSummary); when they do not all fit,
+// the last says how many more there are. Only the lines shown are
+// written: a world lists thousands of players, and the board is drawn
+// every frame.
+func serverLines(v *client.WorldView, names *marks, rows int) []panelLine {
 	if rows <= 0 {
-		return
+		return nil
 	}
 	players := v.Players
 	more := 0
@@ -90,14 +125,17 @@ func drawServerLines(screen tcell.Screen, x, y, w, rows int, v *client.WorldView
 		nameW = max(nameW, min(textWidth(p.Name), scoreNameWidth))
 		posW = max(posW, len(p.Pos.String()))
 	}
-	for i, p := range players {
-		putText(screen, x, y+i, w, playerLine(p, nameW, posW), tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
+	lines := make([]panelLine, 0, len(players)+1)
+	for _, p := range players {
+		lines = append(lines, panelLine{
+			{names.of(p.ID, p.Name), playerStyle(p.Color, p.Bot)},
+			{" " + playerLine(p, nameW, posW), tcell.StyleDefault.Foreground(PlayerColor(p.Color))},
+		})
 	}
 	if more > 0 {
-		putText(screen, x, y+len(players), w, fmt.Sprintf("… and %d more", more), styleDim)
-		return
+		return append(lines, panelLine{{fmt.Sprintf("… and %d more", more), styleDim}})
 	}
-	putText(screen, x, y+len(players), w, serverSummary(v), styleText)
+	return append(lines, panelLine{{serverSummary(v), styleText}})
 }
 
 // judgedZap returns the judged zap to show, nil if none.
@@ -117,8 +155,45 @@ func (b *ServerBoard) markSeen(screen tcell.Screen, z *LabZap) {
 		}
 	}
 	if m := b.world.Map; m != nil && b.board.shows(m, z.Seen) {
-		b.board.put(screen, z.Seen, b.board.mark(z.Target), styleJudged)
+		b.board.put(screen, z.Seen, b.board.mark(b.idOf(z.Target), z.Target), styleJudged)
 	}
+}
+
+// idOf returns the ID of the player called name on the board, 0 if none.
+func (b *ServerBoard) idOf(name string) grid.PlayerID {
+	for _, p := range b.view().Players {
+		if p.Name == name {
+			return p.ID
+		}
+	}
+	return 0
+}
+
+// followedSight returns the Sight of the student the room follows, nil
+// when it follows nobody or the student has told nothing yet.
+func followedSight(v *client.WorldView) *client.Sight {
+	if v.Following == 0 || v.Sight == nil || v.Sight.ID != v.Following {
+		return nil
+	}
+	return v.Sight
+}
+
+// followedName returns the name of the student the room follows, ""
+// when the view does not list it.
+func followedName(v *client.WorldView) string {
+	if p, ok := v.Player(v.Following); ok {
+		return p.Name
+	}
+	return ""
+}
+
+// followedColor returns the palette colour of the student the room
+// follows.
+func followedColor(v *client.WorldView) uint8 {
+	if p, ok := v.Player(v.Following); ok {
+		return p.Color
+	}
+	return 0
 }
 
 // Cell returns where the last Draw put map cell p (see Board.Cell).

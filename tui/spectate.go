@@ -39,20 +39,23 @@ var spectateKeyTable = []binding[*SpectateScreen]{
 // for gridlag -help.
 func SpectateKeyHelp() []string { return tableHelp(spectateKeyTable) }
 
-// SpectateScreen is the spectator's screen: the server's view of a real
-// server (the world now, every player's `NAME (x,y) ack #N` and measured
-// round trip, the tick and the update rate), with no avatar. The lines go
-// under the map when they fit, else beside it. It belongs to one
-// goroutine: the loop of RunSpectate, or a test calling HandleKey and
-// Frame in turn.
+// SpectateScreen is the spectator's screen, a projector (projector.go):
+// the server's view of a real server, its board scaled to the window
+// (every player where the server has them, by their room marks), the
+// round and its clock, the room's scoreboard, the student the room's
+// teacher follows with its view of itself and its ledger, the tick and
+// the update rate; no avatar of its own. It belongs to one goroutine:
+// the loop of RunSpectate, or a test calling HandleKey and Frame in turn.
 type SpectateScreen struct {
 	screenBase
-	watch Watcher
-	view  client.WorldView // the view the last frame drew
-	board *ServerBoard
+	watch  Watcher
+	view   client.WorldView // the view the last frame drew
+	board  *ServerBoard
+	winner banner // the last round's winner, over the board for a while
 
 	// On a map larger than the screen, the cell the board keeps in view
-	// (the map's middle at first); the arrows move it.
+	// (the map's middle at first); the arrows move it. A followed
+	// student's avatar takes the camera.
 	look     grid.Pos
 	lookedAt *grid.Map // the map look is on
 
@@ -77,6 +80,7 @@ func (s *SpectateScreen) pan(dx, dy int) {
 func NewSpectateScreen(screen tcell.Screen, watch Watcher, opts Options) *SpectateScreen {
 	s := &SpectateScreen{watch: watch}
 	s.screenBase = newBase(s, screen, opts, spectateKeyTable, "gridlag spectator: keys", true)
+	s.legend = projectorLegend
 	s.board = NewServerBoard(func() *client.WorldView { return &s.view })
 	return s
 }
@@ -104,13 +108,14 @@ func runWatching(screen tcell.Screen, watch Watcher, opts Options, build func() 
 	return nil
 }
 
-// refresh takes watch's latest view into view, and notes in ended when
-// the connection has ended.
-func refresh(watch Watcher, view *client.WorldView, ended *bool) {
+// refresh takes watch's latest view into view, and notes in b whether
+// the server let the connection in and when it has ended.
+func refresh(watch Watcher, view *client.WorldView, b *screenBase) {
 	*view = watch.View()
+	b.began = b.began || view.Connected
 	select {
 	case <-watch.Done():
-		*ended = true
+		b.ended = true
 	default:
 	}
 }
@@ -118,48 +123,76 @@ func refresh(watch Watcher, view *client.WorldView, ended *bool) {
 // Frame takes a fresh view and draws it; it shows the frame if it changed
 // anything and reports whether it did.
 func (s *SpectateScreen) Frame() bool {
-	refresh(s.watch, &s.view, &s.ended)
+	prev := s.view
+	refresh(s.watch, &s.view, &s.screenBase)
 	blindWorld(&s.view)
+	s.winner.note(prev.Round, s.view.Round, s.view.LastWinner, s.view.Now)
 	return s.show(s.render)
 }
 
-// render draws the title, the server's board and the keys' reminder.
+// render draws the title, the server's board scaled to what the panel
+// leaves of the window, and the panel (see projectorLayout).
 func (s *SpectateScreen) render(screen tcell.Screen) {
 	w, h := screen.Size()
 	v := &s.view
-	mw, mh := 30, 1 // before the map: room for "waiting for the server"
+	mw, mh := waitingWidth, 1 // before the map: room for "waiting for the server"
 	if v.Map != nil {
 		mw, mh = v.Map.Width(), v.Map.Height()
+		if v.Map != s.lookedAt {
+			s.look, s.lookedAt = grid.Pos{X: mw / 2, Y: mh / 2}, v.Map
+		}
 	}
-	lines := len(v.Players) + 1
-	if v.Map != nil && v.Map != s.lookedAt {
-		s.look, s.lookedAt = grid.Pos{X: mw / 2, Y: mh / 2}, v.Map
-	}
-	s.board.Look(s.look)
 	// A map larger than the screen is seen through the board's camera,
-	// on a board at least the classic map's size.
-	needW, needH := min(mw, minBoardW), min(mh, minBoardH)+2
+	// on a board at least the classic map's size; the panel goes beside
+	// it, or under it on a narrow screen (a phone's).
+	needW, needH := min(mw, minBoardW), min(mh, minBoardH)+1
 	if !s.fits(screen, w >= needW && h >= needH, needW, needH) {
 		return
 	}
-	switch {
-	case h-2 >= mh+lines || v.Map == nil || mw > w || mh > h-2:
-		s.board.SetRect(0, 1, w, h-2)
-		s.board.Draw(screen)
-	default: // the lines beside the map
-		s.board.SetRect(0, 1, mw, mh)
-		s.board.Draw(screen)
-		drawServerLines(screen, mw+1, 1, w-mw-1, h-2, v)
+	beside := w >= needW+1+projectorPanelMin
+	bw, sx, sy := w, 1, 1
+	if beside {
+		bw, sx, sy = projectorLayout(mw, mh, w, h)
+	}
+	if sx == 1 && sy == 1 {
+		sx, sy = 0, 0 // the game's cells
+	}
+	s.board.board.Scale(sx, sy)
+	s.board.Look(s.look)
+	bh := h - 1
+	if v.Map != nil {
+		bh = min(bh, mh*max(sy, 1)) // the map alone: its lines are the panel's
+	}
+	s.board.SetRect(0, 1, bw, bh)
+	s.board.Draw(screen)
+	if s.winner.shown(v.Now) {
+		s.winner.draw(screen, 0, 2, bw)
+	}
+	px, py, pw, ph := bw+1, 1, w-bw-1, h-1
+	if !beside {
+		px, py, pw, ph = 0, 1+bh, w, h-1-bh
+	}
+	names := s.board.marks(v)
+	for i, l := range projectorPanel(v, names, pw, ph) {
+		l.draw(screen, px, py+i, pw)
 	}
 	if s.results.shown(v) {
 		drawPerceptionResults(screen, 0, 1, w, h-2, v.Perception)
 	}
 	fill(screen, 0, 0, w, 1, styleTitle)
 	putText(screen, 1, 0, w-2, s.title(), styleTitle)
-	putText(screen, 0, h-1, w, tableBottomLine(spectateKeyTable)+"   (watching: no avatar)", styleDim)
 	if s.ended && v.Err != nil {
-		drawEndedBox(screen, 0, 1, w, h-2, "watch ended: "+v.Err.Error())
+		drawEndedBox(screen, 0, 1, w, h-1, "watch ended: "+v.Err.Error())
 	}
+}
+
+// BoardCell returns where the last frame drew map cell p's mark (see
+// Board.Cell).
+func (s *SpectateScreen) BoardCell(p grid.Pos) (x, y int, ok bool) {
+	if s.tooSmall {
+		return 0, 0, false
+	}
+	return s.board.Cell(p)
 }
 
 // title returns the top line: the server's notice if any, the title,
@@ -199,10 +232,18 @@ func watchTitle(title, deflt, adds string, v *client.WorldView, ended bool) stri
 	return title
 }
 
-// nextChange returns 0 (the view changes only when the server says
-// something, which signals says), or the next second of a perception
-// test's countdown.
-func (s *SpectateScreen) nextChange() time.Duration { return countdown(s.view.Perception) }
+// nextChange returns how soon the last frame changes with time alone:
+// FrameInterval while the followed student's ledger shows ages, else
+// when the round's clock or a perception test's countdown shows the
+// next second or the winner's banner comes down; 0 for never (the view
+// changes when the server says something, which signals says).
+func (s *SpectateScreen) nextChange() time.Duration {
+	v := &s.view
+	if st := followedSight(v); st != nil && len(st.Pending) > 0 {
+		return FrameInterval
+	}
+	return sooner(roundNext(v.Round, v.RoundLeft, &s.winner, v.Now), countdown(v.Perception))
+}
 
 // signals returns the connection's: something came, it ended.
 func (s *SpectateScreen) signals() (changed, done <-chan struct{}) {

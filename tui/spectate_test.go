@@ -48,13 +48,14 @@ func newSpectateRig(t *testing.T, w, h int) *spectateRig {
 }
 
 // TestSpectateScreen: the spectator sees every player where the server
-// has them, by initials, with a line each, `NAME (x,y) ack #N` and the
-// round trip once measured, then the tick and the rate; no avatar. At
-// 80x24 the lines go beside the map.
+// has them, by their marks, with a line each beside the board, its mark
+// then `NAME (x,y) ack #N` and the round trip once measured, then the
+// tick and the rate (a server of version 5 sends it no scoreboard); no
+// avatar.
 func TestSpectateScreen(t *testing.T) {
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
 		r := newSpectateRig(t, size[0], size[1])
-		r.mustShow("2 players", "ada   (10,10) ack #7  rtt 48ms", "bot-1 (3,1)   ack #12", "tick 42  updates 20/s", "q quit")
+		r.mustShow("2 players", "a ada   (10,10) ack #7  rtt 48ms", "b bot-1 (3,1)   ack #12", "tick 42  updates 20/s", "q quit")
 		if strings.Contains(r.text(), "@") {
 			t.Fatalf("%v: the spectator has an avatar:\n%s", size, r.text())
 		}
@@ -64,8 +65,8 @@ func TestSpectateScreen(t *testing.T) {
 				line = row
 			}
 		}
-		if beside := strings.Contains(line, "█"); beside != (size[0] == 80) {
-			t.Fatalf("%v: the lines beside the map: %v, want %v:\n%s", size, beside, size[0] == 80, r.text())
+		if !strings.Contains(line, "█") {
+			t.Fatalf("%v: the lines are not beside the map:\n%s", size, r.text())
 		}
 	}
 	r := newSpectateRig(t, 120, 40)
@@ -103,9 +104,9 @@ func TestSpectateBigMap(t *testing.T) {
 	if strings.Contains(r.text(), "too small") || !strings.Contains(r.text(), "a") {
 		t.Fatalf("a 300x200 map at 80x24:\n%s", r.text())
 	}
-	ada := func() bool {
+	ada := func() bool { // on the board, left of the panel
 		for _, row := range rows(r.screen)[1:23] {
-			if strings.Contains(row, "a") {
+			if strings.Contains(row[:80-1-34], "a") {
 				return true
 			}
 		}
@@ -142,13 +143,13 @@ func TestSpectateManyPlayers(t *testing.T) {
 	}
 	r.watch.view.Players, r.watch.view.Total = many, 50
 	r.s.Frame()
-	r.mustShow("p37 (1,1)", "… and 14 more")
-	r.mustNotShow("p38 (1,1)")
+	r.mustShow("p36 (1,1)", "… and 15 more")
+	r.mustNotShow("p37 (1,1)")
 	r.mustNotShow("tick 42")
 
 	r.watch.view.Players, r.watch.view.Total = many[:3], 60
 	r.s.Frame()
-	r.mustShow("p3 (1,1)", "tick 42  updates 20/s  players 60 (3 listed)")
+	r.mustShow("p3 (1,1)", "60 online", "tick 42  updates 20/s  players 60")
 }
 
 // TestSpectatorShowsTheDrain: the server's notice (a drain's countdown)
@@ -168,5 +169,25 @@ func TestSpectatorShowsTheDrain(t *testing.T) {
 	r.mustShow("ended: server stopped")
 	if strings.Contains(r.text(), "stopping in") {
 		t.Errorf("the countdown still shows after the stop:\n%s", r.text())
+	}
+}
+
+// TestSpectateNarrow: on a screen too narrow for the panel beside the
+// board (a phone's, 50x40), the panel goes under it.
+func TestSpectateNarrow(t *testing.T) {
+	r := newSpectateRig(t, 50, 40)
+	r.mustNotShow("too small")
+	r.mustShow("a ada   (10,10) ack #7", "tick 42  updates 20/s")
+	var board, line int
+	for y, row := range rows(r.screen) {
+		if strings.Contains(row, "████████") && board == 0 {
+			board = y
+		}
+		if strings.Contains(row, "ada   (10,10)") {
+			line = y
+		}
+	}
+	if line <= board+22 {
+		t.Fatalf("the lines are not under the board (rows %d and %d):\n%s", board, line, r.text())
 	}
 }

@@ -19,7 +19,7 @@ import (
 // your own (at 80x24, with one line of news, the top three and yours).
 // Everything but the heading's "Zap tag" comes from fields of the view
 // the server filled.
-func tagLines(v *client.View, w, rows int) []panelLine {
+func tagLines(v *client.View, w, rows int, names *marks) []panelLine {
 	if rows <= 0 {
 		return nil
 	}
@@ -32,7 +32,7 @@ func tagLines(v *client.View, w, rows int) []panelLine {
 	if len(lines) > rows {
 		return lines[:rows]
 	}
-	return append(lines, scoreLines(v, rows-len(lines))...)
+	return append(lines, scoreLines(playerScoreboard(v, names), rows-len(lines))...)
 }
 
 // tagHeading is the section's first line: "Round 3  2:41 left", and
@@ -42,7 +42,7 @@ func tagLines(v *client.View, w, rows int) []panelLine {
 func tagHeading(v *client.View) panelLine {
 	h := panelLine{{"Zap tag", styleHeading}}
 	if v.Round > 0 {
-		h = panelLine{{fmt.Sprintf("Round %d ", v.Round), styleHeading}, {" " + clockText(v.RoundLeft) + " left", styleText}}
+		h = roundLine(v.Round, v.RoundLeft)
 	}
 	switch {
 	case v.Frozen:
@@ -53,6 +53,12 @@ func tagHeading(v *client.View) panelLine {
 		h = append(h, span{fmt.Sprintf("  %d online", v.Online), styleDim})
 	}
 	return h
+}
+
+// roundLine is the round in play and its time left: "Round 3  2:41
+// left".
+func roundLine(round int, left time.Duration) panelLine {
+	return panelLine{{fmt.Sprintf("Round %d ", round), styleHeading}, {" " + clockText(left) + " left", styleText}}
 }
 
 // newsLines returns the server's word on your last zap ("hit ada

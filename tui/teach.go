@@ -29,6 +29,9 @@ type Teacher interface {
 	// is (View().Perception). Settings that fail their Check are not
 	// sent.
 	Perceive(s *perception.Settings) error
+	// Follow follows student id on the room's projectors (0: nobody);
+	// the server says it back (View().Following).
+	Follow(id grid.PlayerID)
 }
 
 // The steps of the teacher's controls: the keys go round them, the
@@ -44,22 +47,25 @@ var (
 
 // teachKeyTable is every key of the teacher's screen.
 var teachKeyTable = []binding[*TeachScreen]{
-	{label: "- +", help: "every student's round trip -/+ 10 ms, half each way (also _ =)", brief: "- +", group: "rtt", keys: concat(
+	{label: "- + [ ]", help: "every student's round trip -/+ 10, 50 ms (also _ =), half each way", brief: "- + [ ]", group: "rtt", keys: concat(
 		runeKeys("-_", func(s *TeachScreen) { s.lat.step(-FineStep) }), runeKeys("+=", func(s *TeachScreen) { s.lat.step(FineStep) }),
-	)},
-	{label: "[ ]", help: "every student's round trip -/+ 50 ms", brief: "[ ]", group: "rtt", keys: concat(
 		runeKeys("[", func(s *TeachScreen) { s.lat.step(-CoarseStep) }), runeKeys("]", func(s *TeachScreen) { s.lat.step(CoarseStep) }),
 	)},
 	{label: "j", help: "jitter: 0, 10, 20, 50, 100, 200 ms per message, round again", brief: "j", group: "jitter", keys: runeKeys("j", func(s *TeachScreen) {
-		s.change(func(t *client.Teaching) { t.Jitter = stepTo(teachJitterSteps, t.Jitter, true, true) })
+		s.changeNet(func(t *client.Teaching) { t.Jitter = stepTo(teachJitterSteps, t.Jitter, true, true) })
 	})},
 	{label: "l", help: "loss: 0, 0.2, 1, 2, 4, 10, 25 %, either way, resent as TCP does", brief: "l", group: "loss", keys: runeKeys("l", func(s *TeachScreen) {
-		s.change(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, true, true) })
+		s.changeNet(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, true, true) })
 	})},
 	{label: "g", help: "named link: good, average, poor, none (latency, jitter, loss)", keys: runeKeys("g", (*TeachScreen).nextPreset)},
-	{label: "p", help: "prediction for everyone: the students choose, off, on", brief: "p", group: "hold", keys: runeKeys("p", func(s *TeachScreen) { s.cycleHold(predictToggle) })},
-	{label: "r", help: "reconciliation for everyone: the students choose, off, on", brief: "r", group: "hold", keys: runeKeys("r", func(s *TeachScreen) { s.cycleHold(reconcileToggle) })},
-	{label: "i", help: "interpolation for everyone: the students choose, off, on", brief: "i", group: "hold", keys: runeKeys("i", func(s *TeachScreen) { s.cycleHold(interpolateToggle) })},
+	{label: "n", help: "the server's traces (networks that change over time), then none", keys: runeKeys("n", (*TeachScreen).nextTrace)},
+	// The holds share a row, as the round trip's keys do: the help has
+	// to fit 80x24.
+	{label: "p r i", help: "prediction, reconciliation, interpolation: class chooses, off, on", brief: "p r i", group: "hold", keys: concat(
+		runeKeys("p", func(s *TeachScreen) { s.cycleHold(predictToggle) }),
+		runeKeys("r", func(s *TeachScreen) { s.cycleHold(reconcileToggle) }),
+		runeKeys("i", func(s *TeachScreen) { s.cycleHold(interpolateToggle) }),
+	)},
 	{label: "u", help: "update rate: per input, 1, 3, 5, 10, 20, 30, 60 /s, round again", brief: "u", group: "rate", keys: runeKeys("u", func(s *TeachScreen) {
 		s.change(func(t *client.Teaching) { t.Rate = stepTo(teachRateSteps, t.Rate, true, true) })
 	})},
@@ -71,6 +77,9 @@ var teachKeyTable = []binding[*TeachScreen]{
 	{label: "e v o", help: "perception test: e start/stop, v on/off/both, o results or board", keys: concat(
 		runeKeys("e", (*TeachScreen).startStop), runeKeys("v", (*TeachScreen).nextMode), resultsBinding[*TeachScreen]().keys,
 	)},
+	{label: "f x", help: "projectors follow the next student (view, ghost, ledger); x: none", keys: concat(
+		runeKeys("f", (*TeachScreen).followNext), runeKeys("x", func(s *TeachScreen) { s.follow(0) }),
+	)},
 	{label: "PgUp PgDn", help: "page through the students", keys: []keyDo[*TeachScreen]{
 		{key: tcell.KeyPgUp, do: func(s *TeachScreen) { s.page(-1) }},
 		{key: tcell.KeyPgDn, do: func(s *TeachScreen) { s.page(1) }},
@@ -81,7 +90,7 @@ var teachKeyTable = []binding[*TeachScreen]{
 		{key: tcell.KeyUp, do: func(s *TeachScreen) { s.pan(0, -1) }},
 		{key: tcell.KeyDown, do: func(s *TeachScreen) { s.pan(0, 1) }},
 	}},
-	{label: "mouse", help: "click [-] [+], a hold, the preset, lag compensation, [release all]"},
+	{label: "mouse", help: "click [-] [+], holds, preset, trace, buttons; a student to follow"},
 	helpBinding[*TeachScreen](),
 	quitBinding[*TeachScreen](),
 }
@@ -99,6 +108,7 @@ const (
 	teachLatRow
 	teachJitterRow
 	teachLossRow
+	teachTraceRow // the trace the network follows, and its step
 	teachHoldHead
 	teachPredictRow // the first of the holds, a row each
 	teachRateRow    = teachPredictRow + 3
@@ -113,7 +123,9 @@ const (
 // students' round trip, jitter and loss, the switches held for everyone,
 // the update rate and lag compensation), each a control, and of every
 // student with the round trip, pending inputs and corrections it last
-// reported, so that the teacher sees the class feel it. It belongs to one
+// reported, so that the teacher sees the class feel it. The teacher
+// picks the student the room's projectors follow (f, F, a click on its
+// row), marked ▸ in the list and drawn on the board as it sees itself. It belongs to one
 // goroutine: the loop of RunTeach, or a test calling HandleKey and Frame
 // in turn.
 type TeachScreen struct {
@@ -138,9 +150,16 @@ type TeachScreen struct {
 
 	lat, jitter                        *Slider
 	lossDown, lossUp, rateDown, rateUp *button
-	preset, release                    *button
+	preset, release, trace             *button
 	holds                              []*button // in the order of toggles
 	lagComp                            *checkbox
+	rows                               []*button // the class list's rows, a click follows the student
+	// chose is the student this screen last chose to follow, while the
+	// server has not said so (choosing), and chosenFrom whom the server
+	// said the room followed then: f pressed again goes on from the
+	// choice, not from the server's word of before.
+	chose, chosenFrom grid.PlayerID
+	choosing          bool
 
 	// The perception test (perceive.go): the next run's settings, the
 	// button that starts or stops a run and the one of its prediction,
@@ -159,16 +178,19 @@ func NewTeachScreen(screen tcell.Screen, teacher Teacher, opts Options) *TeachSc
 	s.legend = teachLegendHelp // the room's board and the class, not a player's view
 	s.board = NewServerBoard(func() *client.WorldView { return &s.view })
 	s.lat = newStepSlider(func() time.Duration { return s.want.Latency }, func(d time.Duration) {
-		s.change(func(t *client.Teaching) { t.Latency = d })
+		s.changeNet(func(t *client.Teaching) { t.Latency = d })
 	})
 	s.jitter = newStepSlider(func() time.Duration { return s.want.Jitter }, func(d time.Duration) {
-		s.change(func(t *client.Teaching) { t.Jitter = d })
+		s.changeNet(func(t *client.Teaching) { t.Jitter = d })
 	})
-	s.lossDown = newButton("[-]", func() { s.change(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, false, false) }) })
-	s.lossUp = newButton("[+]", func() { s.change(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, true, false) }) })
+	s.lossDown = newButton("[-]", func() {
+		s.changeNet(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, false, false) })
+	})
+	s.lossUp = newButton("[+]", func() { s.changeNet(func(t *client.Teaching) { t.Loss = stepTo(teachLossSteps, t.Loss, true, false) }) })
 	s.rateDown = newButton("[-]", func() { s.change(func(t *client.Teaching) { t.Rate = stepTo(teachRateSteps, t.Rate, false, false) }) })
 	s.rateUp = newButton("[+]", func() { s.change(func(t *client.Teaching) { t.Rate = stepTo(teachRateSteps, t.Rate, true, false) }) })
 	s.preset = newButton("[preset]", s.nextPreset)
+	s.trace = newButton("[no trace]", s.nextTrace)
 	s.release = newButton("[release all]", s.releaseAll)
 	for _, t := range toggles {
 		s.holds = append(s.holds, newButton("", func() { s.cycleHold(t) }))
@@ -216,7 +238,7 @@ func RunTeach(screen tcell.Screen, teacher Teacher, opts Options) error {
 // Frame takes a fresh view and draws it; it shows the frame if it changed
 // anything and reports whether it did.
 func (s *TeachScreen) Frame() bool {
-	refresh(s.teacher, &s.view, &s.ended)
+	refresh(s.teacher, &s.view, &s.screenBase)
 	blindWorld(&s.view)
 	s.heed()
 	return s.show(s.render)
@@ -270,6 +292,39 @@ func (s *TeachScreen) change(f func(t *client.Teaching)) {
 	s.teacher.Teach(t)
 }
 
+// changeNet is change for the network's figures: the teacher takes the
+// network over from the trace it followed, if any, from the figures the
+// trace had set.
+func (s *TeachScreen) changeNet(f func(t *client.Teaching)) {
+	s.change(func(t *client.Teaching) {
+		t.Trace, t.Step = "", ""
+		f(t)
+	})
+}
+
+// nextTrace gives the network the next trace the server offers after the
+// one it follows (the first if none), and none after the last.
+func (s *TeachScreen) nextTrace() {
+	traces := s.view.Traces
+	if len(traces) == 0 {
+		return
+	}
+	s.change(func(t *client.Teaching) {
+		next := 0
+		for i, tr := range traces {
+			if tr.Name == t.Trace {
+				next = i + 1
+			}
+		}
+		t.Step = ""
+		if next == len(traces) {
+			t.Trace = ""
+			return
+		}
+		t.Trace = traces[next].Name
+	})
+}
+
 // cycleHold holds switch t for everyone the next way: the students
 // choose, off, on.
 func (s *TeachScreen) cycleHold(t *toggle) {
@@ -309,7 +364,7 @@ func presetOf(t *client.Teaching) string {
 // nextPreset sets the next named link after the one in force (the first
 // if none is), and no network after the last.
 func (s *TeachScreen) nextPreset() {
-	s.change(func(t *client.Teaching) {
+	s.changeNet(func(t *client.Teaching) {
 		presets := link.Presets()
 		next := 0
 		for i, p := range presets {
@@ -332,6 +387,45 @@ func (s *TeachScreen) releaseAll() {
 	s.change(func(t *client.Teaching) {
 		*t = client.Teaching{Teachers: t.Teachers, Rate: s.own.Rate, LagComp: s.own.LagComp}
 	})
+}
+
+// follow has the room's projectors follow student id (0: nobody).
+func (s *TeachScreen) follow(id grid.PlayerID) {
+	if s.ended || !s.view.Connected {
+		return
+	}
+	if !s.choosing {
+		s.chosenFrom = s.view.Following
+	}
+	s.chose, s.choosing = id, true
+	s.teacher.Follow(id)
+}
+
+// following returns the student the room follows: the one this screen
+// chose, until the server says whom (it or another teacher's choice).
+func (s *TeachScreen) following() grid.PlayerID {
+	if s.choosing && s.view.Following == s.chosenFrom {
+		return s.chose
+	}
+	s.choosing = false
+	return s.view.Following
+}
+
+// followNext follows the student after the one followed in the class
+// list (the first when none is), and nobody after the last.
+func (s *TeachScreen) followNext() {
+	players := s.view.Players
+	next, now := 0, s.following()
+	for i, p := range players {
+		if p.ID == now {
+			next = i + 1
+		}
+	}
+	if next < len(players) {
+		s.follow(players[next].ID)
+		return
+	}
+	s.follow(0)
 }
 
 // page moves the list of students by a page.
@@ -384,12 +478,24 @@ func (s *TeachScreen) render(screen tcell.Screen) {
 	}
 }
 
+// BoardCell returns where the last frame drew map cell p's mark (see
+// Board.Cell).
+func (s *TeachScreen) BoardCell(p grid.Pos) (x, y int, ok bool) {
+	if s.tooSmall {
+		return 0, 0, false
+	}
+	return s.board.Cell(p)
+}
+
 // title returns the top line: the server's notice if any, the title, the
 // students and the teachers, and why the connection ended if it did.
 func (s *TeachScreen) title() string {
 	adds := fmt.Sprintf("  ·  %d students", s.view.Total)
 	if t := s.view.Teaching; t != nil && t.Teachers > 1 {
 		adds += fmt.Sprintf("  ·  %d teachers", t.Teachers)
+	}
+	if name := followedName(&s.view); name != "" {
+		adds += "  ·  following " + name
 	}
 	if line := PerceptionLine(s.view.Perception); line != "" && !s.ended {
 		adds += "  ·  " + line
@@ -441,6 +547,21 @@ func (s *TeachScreen) drawPanel(screen tcell.Screen, x, y, w, h int) {
 	}
 	r.put(s.preset)
 	hint(r, "l g")
+
+	r = row(teachTraceRow)
+	r.text("trace   ", styleText)
+	switch {
+	case t.Trace != "":
+		s.trace.label = "[" + t.Trace + "]"
+		r.put(s.trace)
+		r.text(" "+t.Step, styleWarn)
+	case len(s.view.Traces) > 0:
+		s.trace.label = "[no trace]"
+		r.put(s.trace)
+		hint(r, "n")
+	default:
+		r.text("none offered", styleDim)
+	}
 
 	r = row(teachHoldHead)
 	r.text("Netcode", styleHeading)
@@ -495,8 +616,11 @@ func (s *TeachScreen) drawStudents(screen tcell.Screen, x, y, w, rows int) {
 	for _, p := range players {
 		nameW = max(nameW, min(textWidth(p.Name), scoreNameWidth))
 	}
-	n := putText(screen, x, y, w, fmt.Sprintf("%-*s", nameW, "Class"), styleHeading)
-	putText(screen, x+n, y, w-n, fmt.Sprintf(" %6s %4s %5s", "rtt", "pend", "corr"), styleDim)
+	n := putText(screen, x, y, w, fmt.Sprintf("%-*s", nameW+2, "Class"), styleHeading)
+	n += putText(screen, x+n, y, w-n, fmt.Sprintf(" %6s %4s %5s", "rtt", "pend", "corr"), styleDim)
+	if hint := "  f follow"; w-n >= textWidth(hint) {
+		putText(screen, x+n, y, w-n, hint, styleKey)
+	}
 	rows--
 	s.from = min(s.from, max(len(players)-rows, 0))
 	list := players[s.from:]
@@ -504,9 +628,26 @@ func (s *TeachScreen) drawStudents(screen tcell.Screen, x, y, w, rows int) {
 	if len(list) > rows {
 		list, more = list[:max(rows-1, 0)], len(list)-max(rows-1, 0)
 	}
+	names := s.board.marks(v)
+	for len(s.rows) < len(list) {
+		s.rows = append(s.rows, newButton("", nil))
+	}
 	for i, p := range list {
-		line := padText(p.Name, nameW) + " " + studentFigures(p, v)
-		putText(screen, x, y+1+i, w, line, tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
+		id := p.ID
+		s.rows[i].do = func() {
+			if id == s.following() {
+				id = 0 // a click on the followed student: nobody
+			}
+			s.follow(id)
+		}
+		s.controls.draw(screen, s.rows[i], x, y+1+i, w, 1)
+		n := putText(screen, x, y+1+i, w, names.of(p.ID, p.Name), playerStyle(p.Color, p.Bot))
+		mark := " "
+		if p.ID == v.Following {
+			mark = "▸"
+		}
+		line := mark + padText(p.Name, nameW) + " " + studentFigures(p, v)
+		putText(screen, x+n, y+1+i, w-n, line, tcell.StyleDefault.Foreground(PlayerColor(p.Color)))
 	}
 	if more > 0 {
 		putText(screen, x, y+1+len(list), w, fmt.Sprintf("… and %d more (PgDn)", more), styleDim)
@@ -592,9 +733,18 @@ func teacherNetwork(t *client.Teaching) string {
 	return "+ teacher's " + networkText(t)
 }
 
-// networkText writes a teacher's network: "300ms round trip ±20ms 2% loss".
+// networkText writes a teacher's network: "300ms round trip ±20ms 2%
+// loss", and the trace it follows: "trace starlink (satellite
+// handover): 70ms round trip ±7ms 2% loss".
 func networkText(t *client.Teaching) string {
 	var net []string
+	if t.Trace != "" {
+		trace := "trace " + t.Trace
+		if t.Step != "" {
+			trace += " (" + t.Step + ")"
+		}
+		net = append(net, trace+":")
+	}
 	if t.Latency > 0 {
 		net = append(net, millis(t.Latency)+" round trip")
 	}

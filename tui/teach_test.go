@@ -9,7 +9,9 @@ import (
 	"github.com/rivo/tview"
 
 	"gridlag/client"
+	"gridlag/internal/link"
 	"gridlag/lab/sim"
+	"gridlag/server/hub"
 	"gridlag/server/world"
 	"gridlag/tui"
 )
@@ -26,7 +28,15 @@ type classRig struct {
 
 func newClassRig(t *testing.T) *classRig {
 	t.Helper()
-	w := sim.New(world.Config{Rate: 20})
+	var traces []*link.Trace // the bundled ones, as a server offers them
+	for _, name := range link.BundledTraces() {
+		tr, err := link.BundledTrace(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		traces = append(traces, tr)
+	}
+	w := sim.NewHub(hub.Options{Config: world.Config{Rate: 20}, Traces: traces})
 	w.PingEvery(time.Second)
 	ada := w.Join("ada", client.Options{Room: "lecture"})
 	w.Join("bob", client.Options{Room: "lecture"})
@@ -149,6 +159,44 @@ func TestTeachScreenPressesFasterThanFrames(t *testing.T) {
 	}
 }
 
+// TestTeacherChoosesWhomToFollow: f follows the first student of the
+// class list, marked ▸ there and named on the teacher's top line, and
+// the student's own top line says the projector shows it; f again the
+// next; a click on a student's row follows it, a click on it again
+// nobody; x follows nobody.
+func TestTeacherChoosesWhomToFollow(t *testing.T) {
+	r := newClassRig(t)
+	r.keys("f")
+	r.advance(time.Second)
+	r.teacherTerm.mustShow("following ada", "▸ada")
+	r.studentTerm.mustShow("on the projector: you")
+	r.keys("f")
+	r.advance(time.Second)
+	r.teacherTerm.mustShow("following bob", "▸bob")
+	r.studentTerm.mustNotShow("on the projector")
+	click := func(name string) {
+		t.Helper()
+		for y, l := range rows(r.teacherTerm.screen) {
+			if i := strings.Index(l, name+" "); i > 40 && y > 0 { // the list, not the top line
+				r.teacher.HandleMouse(tview.MouseLeftClick, tcell.NewEventMouse(len([]rune(l[:i])), y, tcell.Button1, tcell.ModNone))
+				r.advance(time.Second)
+				return
+			}
+		}
+		t.Fatalf("no %s in the class list:\n%s", name, r.teacherTerm.text())
+	}
+	click("carol")
+	r.teacherTerm.mustShow("following carol", "▸carol")
+	click("carol")
+	r.teacherTerm.mustNotShow("following")
+	r.keys("ff")
+	r.advance(time.Second)
+	r.teacherTerm.mustShow("following bob")
+	r.keys("x")
+	r.advance(time.Second)
+	r.teacherTerm.mustNotShow("following")
+}
+
 // TestTeachHelpHasTheTeachersLegend: the teacher's ? explains the
 // teacher's screen (the room's board, the class rows, a held switch),
 // not a player's view: no "you", no ghost, no corrected prediction.
@@ -165,4 +213,35 @@ func TestTeachHelpHasTheTeachersLegend(t *testing.T) {
 		}
 		r.keys("?")
 	}
+}
+
+// TestTeachScreenTrace: the teacher's n goes through the traces the
+// server offers; the room's network follows the one named, and the panel
+// names its step in force as it plays; a student's top line says the
+// trace and its step, and the student's net graph marks the steps and
+// names the one in force, the room's; the teacher's latency keys take
+// the network over from the trace.
+func TestTeachScreenTrace(t *testing.T) {
+	r := newClassRig(t)
+	r.teacherTerm.mustShow("trace   [no trace] n")
+	r.keys("nn") // geo-satellite, then lte-handover
+	r.teacherTerm.mustShow("[lte-handover]")
+	r.advance(time.Second)
+	r.teacherTerm.mustShow("[lte-handover] LTE, in a cell")
+	r.studentTerm.mustShow("teacher: trace lte-handover", "+ teacher's trace lte-handover")
+	r.student.HandleKey(tcell.NewEventKey(tcell.KeyRune, 'g', tcell.ModNone))
+	r.advance(5 * time.Second) // past the handover at 5 s
+	r.teacherTerm.mustShow("[lte-handover] handover, same")
+	r.studentTerm.mustShow("trace steps", "now: handover, same frequency", "trace lte-handover, the room's, as the teacher set it")
+	row := r.studentTerm.rowWith("trace steps")
+	if n := strings.Count(row, "▲"); n != 2 {
+		t.Fatalf("the student's trace row %q has %d marks, want 2 (the start, the handover):\n%s", row, n, r.studentTerm.text())
+	}
+	if v := r.ada.View(); v.Latency != 0 || v.Teaching == nil || v.Teaching.Latency < 44*time.Millisecond || v.Teaching.Latency > 66*time.Millisecond {
+		t.Fatalf("the student's own link %v and the room's network %+v: want none of its own, the trace's 44 to 66 ms", v.Latency, v.Teaching)
+	}
+	r.keys("]")
+	r.advance(time.Second)
+	r.teacherTerm.mustShow("[no trace]")
+	r.studentTerm.mustNotShow("teacher: trace")
 }

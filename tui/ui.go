@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"io"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/internal/perception"
+	"gridlag/internal/wire"
 )
 
 // FrameInterval is the shortest time between two frames: the interface
@@ -46,6 +48,11 @@ type Options struct {
 	// value, or settings that fail their Check, are
 	// perception.DefaultSettings.
 	Perception perception.Settings
+	// Wire, if set, counts what the player's connection carries, layer
+	// by layer (the front end's and the game client's counters): the
+	// wire overlay (key o) shows what a move costs it. Nil: the overlay
+	// says there is nothing to count (the lab's network is simulated).
+	Wire *wire.Meter
 }
 
 // UI is the interface of one session on one screen: the title line, a
@@ -66,11 +73,15 @@ type UI struct {
 	keys   *textLine
 
 	winner banner // the last round's winner, over the board for a while
+	names  marks  // the room's marks, the board's and the scoreboard's
 
 	// flash is why the player's last press of a switch changed nothing
 	// (the teacher holds it), on the top line until flashUntil.
 	flash      string
 	flashUntil time.Duration
+	// renamed: the player was told the server gave it another name than
+	// the one it asked for.
+	renamed bool
 
 	// The perception test (trial.go): the panel of its rounds and of the
 	// player's results, the player's own latency while in a run, and the
@@ -79,6 +90,10 @@ type UI struct {
 	own       ownNetwork
 	closedRun int
 }
+
+// renameTime is how long the top line says the player plays under
+// another name than the one it asked for.
+const renameTime = 10 * time.Second
 
 // flashTime is how long the top line says why a switch did not change.
 const flashTime = 3 * time.Second
@@ -98,6 +113,20 @@ func (u *UI) say(why string, now time.Duration) {
 	u.flash, u.flashUntil = why, now+flashTime
 }
 
+// tellRenamed says on the top line, once, for renameTime, that the
+// server gave the player another name than the one it asked for (a
+// player of that name is in the room), and the mark the others' screens
+// show it by.
+func (u *UI) tellRenamed() {
+	v := &u.view
+	if u.renamed || v.AskedName == "" || v.Me == 0 {
+		return
+	}
+	u.renamed = true
+	u.flash = fmt.Sprintf("%s is taken here: you play as %s, marked %s on the others' screens", v.AskedName, v.Name, u.names.of(v.Me, v.Name))
+	u.flashUntil = v.Now + renameTime
+}
+
 // flashing reports whether the top line says why a switch did not change.
 func (u *UI) flashing() bool { return u.flash != "" && u.view.Now < u.flashUntil }
 
@@ -109,6 +138,7 @@ func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 	view := func() *client.View { return &u.view }
 	u.board = NewBoard(view)
 	u.panel = NewPanel(s, view)
+	u.board.names, u.panel.names = &u.names, &u.names
 	u.panel.said = func(why string) { u.say(why, u.view.Now) }
 	u.panel.flash = func() string {
 		if u.flashing() {
@@ -131,6 +161,7 @@ func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 		return bottomLine()
 	}, styleDim)
 	u.tools.players = []client.Session{s}
+	u.tools.wire.meter = u.opts.Wire
 	u.trial = newTrialPanel(u)
 	u.esc = u.closeResults
 	all := u.screenBase.keys
@@ -181,7 +212,10 @@ func (u *UI) refresh() {
 	u.view = u.session.View()
 	u.perceive()
 	blindView(&u.view)
-	u.winner.note(&prev, &u.view)
+	u.began = u.began || u.view.Connected
+	u.names.takeView(&u.view)
+	u.tellRenamed()
+	u.winner.note(prev.Round, u.view.Round, u.view.LastWinner, u.view.Now)
 	select {
 	case <-u.session.Done():
 		u.ended = true
@@ -263,6 +297,9 @@ func (u *UI) titleText(width int) string {
 		notice = trialTitle(u.view.Perception)
 	case u.view.Teaching != nil:
 		notice = TeachingLine(u.view.Teaching)
+		if u.view.Me != 0 && u.view.Following == u.view.Me {
+			notice = "on the projector: you  ·  " + notice
+		}
 	}
 	if notice != "" {
 		// The operator's notice (e.g. a restart) or the connection's state
@@ -335,18 +372,9 @@ func (u *UI) nextChange() time.Duration {
 		v.Beam != nil || v.Frozen) {
 		return FrameInterval // with an overlay open, none of it shows
 	}
-	var next time.Duration
-	if v.Round > 0 && v.RoundLeft > 0 {
-		next = v.RoundLeft % time.Second // clockText rounds up
-		if next == 0 {
-			next = time.Second
-		}
-	}
-	if u.winner.shown(v.Now) && (next == 0 || u.winner.until-v.Now < next) {
-		next = u.winner.until - v.Now
-	}
-	if u.flashing() && (next == 0 || u.flashUntil-v.Now < next) {
-		next = u.flashUntil - v.Now
+	next := roundNext(v.Round, v.RoundLeft, &u.winner, v.Now)
+	if u.flashing() {
+		next = sooner(next, u.flashUntil-v.Now)
 	}
 	if p := v.Perception; p.Blind() && p.Left > 0 {
 		// The round's countdown shows whole seconds, rounded up.
@@ -354,14 +382,38 @@ func (u *UI) nextChange() time.Duration {
 		if tick == 0 {
 			tick = time.Second
 		}
-		if next == 0 || tick < next {
-			next = tick
+		next = sooner(next, tick)
+	}
+	return sooner(next, u.tools.nextChange())
+}
+
+// roundNext returns how soon a round's clock (round, left) shows its
+// next second or the winner's banner comes down, at now, whichever is
+// first; 0 for neither.
+func roundNext(round int, left time.Duration, winner *banner, now time.Duration) time.Duration {
+	var next time.Duration
+	if round > 0 && left > 0 {
+		next = left % time.Second // clockText rounds up
+		if next == 0 {
+			next = time.Second
 		}
 	}
-	if graph := u.tools.nextChange(); graph > 0 && (next == 0 || graph < next) {
-		next = graph
+	if winner.shown(now) && (next == 0 || winner.until-now < next) {
+		next = winner.until - now
 	}
 	return next
+}
+
+// sooner returns the sooner of two times to the next change, each 0 for
+// never.
+func sooner(a, b time.Duration) time.Duration {
+	switch {
+	case b <= 0:
+		return a
+	case a <= 0:
+		return b
+	}
+	return min(a, b)
 }
 
 // BoardCell returns where the last frame drew map cell p: the screen

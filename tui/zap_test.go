@@ -104,8 +104,11 @@ func TestScoreboard(t *testing.T) {
 		s.view.Others = []client.Other{{ID: 1, Name: "ada", Color: 1, Pos: grid.Pos{X: 3, Y: 3}}, {ID: 2, Name: "bot-1", Color: 2, Pos: grid.Pos{X: 4, Y: 4}}}
 		r.ui.Frame()
 		r.mustShow("Round 2  2:41 left")
+		// ada and alice share a, bob and bot-1 b: each is marked where
+		// its name differs (see roomMarks: ada's d is dee's, so its
+		// next letter), bob before the bot.
 		r.mustShow(" 1 a ada")
-		if row := r.rowWith(" 2 b bot-1"); !strings.Contains(row, "8 frozen") {
+		if row := r.rowWith(" 2 t bot-1"); !strings.Contains(row, "8 frozen") {
 			t.Errorf("%dx%d: the frozen bot's line %q", size.w, size.h, row)
 		}
 		r.mustShow(" 3 b bob")
@@ -115,7 +118,7 @@ func TestScoreboard(t *testing.T) {
 		for _, name := range size.hidden {
 			r.mustNotShow(name)
 		}
-		bx, by := r.mustFind(" 2 b bot-1")
+		bx, by := r.mustFind(" 2 t bot-1")
 		hx, hy := r.mustFind(" 1 a ada")
 		cells, w, _ := r.screen.GetContents()
 		_, botBg, _ := cells[by*w+bx+3].Style.Decompose()
@@ -152,7 +155,7 @@ func TestZapNewsOnlyFromTheServer(t *testing.T) {
 	r.mustShow("tagged by bob, who saw you at")
 	r.mustShow("(12,10) 230ms ago")
 	r.mustNotShow("miss: ada")
-	r.mustShow(" 2 b bot-1")
+	r.mustShow(" 2 t bot-1")
 	r.mustShow(" 6 ▶ alice")
 	r.mustNotShow(" 3 b bob")
 }

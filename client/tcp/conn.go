@@ -8,6 +8,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/internal/notify"
 	"gridlag/protocol"
 )
 
@@ -77,13 +78,13 @@ func newConn(addr string, nc net.Conn, opts Options) *Conn {
 // Press implements client.Session.
 func (c *Conn) Press(d grid.Dir) {
 	c.with(func() { c.d.Press(c.now(), d) })
-	signal(c.wake)
+	notify.Poke(c.wake)
 }
 
 // Zap implements client.Session.
 func (c *Conn) Zap() {
 	c.with(func() { c.d.Zap(c.now()) })
-	signal(c.wake)
+	notify.Poke(c.wake)
 }
 
 // SetPredict implements client.Session.
@@ -98,13 +99,13 @@ func (c *Conn) SetInterpolate(on bool) { c.with(func() { c.d.SetInterpolate(on) 
 // SetLatency implements client.Session.
 func (c *Conn) SetLatency(rtt time.Duration) {
 	c.with(func() { c.d.SetLatency(rtt) })
-	signal(c.wake)
+	notify.Poke(c.wake)
 }
 
 // Answer implements client.Answerer: the answer goes at once.
 func (c *Conn) Answer(laggy bool) {
 	c.with(func() { c.d.Answer(c.now(), laggy) })
-	signal(c.wake)
+	notify.Poke(c.wake)
 }
 
 // SetJitter changes the injected jitter for messages sent from now on.
@@ -127,7 +128,7 @@ func (c *Conn) Instruments(dst *client.Instruments) {
 // SetTrace implements client.Instrumented: the request goes at once.
 func (c *Conn) SetTrace(on bool) {
 	c.with(func() { c.d.SetTrace(c.now(), on) })
-	signal(c.wake)
+	notify.Poke(c.wake)
 }
 
 // SetSmooth implements client.Instrumented.

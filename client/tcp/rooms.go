@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"gridlag/client"
+	"gridlag/internal/notify"
 	"gridlag/protocol"
 )
 
@@ -209,10 +210,7 @@ func ask[T any](l *AsyncLobby, a *answer[T], call func() (T, error), drop func(T
 		if closed && err == nil && drop != nil {
 			drop(value)
 		}
-		select { // wake the screen
-		case l.changed <- struct{}{}:
-		default:
-		}
+		notify.Poke(l.changed) // wake the screen
 	}()
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"gridlag/client"
+	"gridlag/internal/notify"
 	"gridlag/protocol"
 )
 
@@ -98,7 +99,7 @@ func (r *runner) noted(n client.Note) {
 		c := n.Correction
 		r.logger.Info("correction", "from", c.From, "to", c.To, "ack", c.Seq, "reason", c.Reason)
 	}
-	signal(r.changed)
+	notify.Poke(r.changed)
 }
 
 // readSize is the most a read from the socket takes at once.
@@ -124,7 +125,7 @@ func (r *runner) read(nc net.Conn) {
 		if foreign := sniff.take(r.addr, buf[:n]); foreign != nil {
 			r.d.Disconnect(r.now(), foreign)
 			r.mu.Unlock()
-			signal(r.wake)
+			notify.Poke(r.wake)
 			return
 		}
 		r.d.Deliver(r.now(), append([]byte(nil), buf[:n]...))
@@ -132,7 +133,7 @@ func (r *runner) read(nc net.Conn) {
 			r.d.Hangup(r.now(), err)
 		}
 		r.mu.Unlock()
-		signal(r.wake)
+		notify.Poke(r.wake)
 		if err != nil {
 			return
 		}
@@ -240,7 +241,7 @@ func (r *runner) redialer() {
 		go r.read(nc)
 		r.mu.Unlock()
 		r.logger.Info("reconnected", "addr", r.addr)
-		signal(r.wake)
+		notify.Poke(r.wake)
 		return
 	}
 }
@@ -267,7 +268,7 @@ func (r *runner) finish(err error) {
 		close(r.closing)
 		nc.Close()
 		close(r.done)
-		signal(r.changed)
+		notify.Poke(r.changed)
 	})
 }
 
@@ -300,11 +301,4 @@ func (r *runner) close() error {
 	r.finish(nil)
 	r.wg.Wait()
 	return nil
-}
-
-func signal(ch chan struct{}) {
-	select {
-	case ch <- struct{}{}:
-	default:
-	}
 }

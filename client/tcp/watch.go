@@ -5,6 +5,8 @@ import (
 	"net"
 
 	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/internal/notify"
 	"gridlag/internal/perception"
 )
 
@@ -50,7 +52,15 @@ func (w *Watch) View() client.WorldView {
 // them then.
 func (w *Watch) Teach(t client.Teaching) {
 	w.with(func() { w.d.Teach(w.now(), t) })
-	signal(w.wake)
+	notify.Poke(w.wake)
+}
+
+// Follow follows student id (0: nobody), as the room's teacher (see
+// Teach): the server tells the room, and View().Following and Sight show
+// it then.
+func (w *Watch) Follow(id grid.PlayerID) {
+	w.with(func() { w.d.Follow(w.now(), id) })
+	notify.Poke(w.wake)
 }
 
 // Perceive starts a run of the room's perception test with settings s,
@@ -60,7 +70,7 @@ func (w *Watch) Teach(t client.Teaching) {
 func (w *Watch) Perceive(s *perception.Settings) error {
 	var err error
 	w.with(func() { err = w.d.Perceive(w.now(), s) })
-	signal(w.wake)
+	notify.Poke(w.wake)
 	return err
 }
 

@@ -62,8 +62,8 @@ func lookup(name string) *command {
 	return nil
 }
 
-// names lists the commands' names, for an error.
-func names() string {
+// commandNames lists the commands' names, for an error.
+func commandNames() string {
 	var n []string
 	for _, c := range commands {
 		n = append(n, c.name)
@@ -97,7 +97,7 @@ func parse(args []string, out io.Writer) (*invocation, error) {
 	}
 	c := lookup(args[0])
 	if c == nil {
-		return nil, &cli.UsageError{Cmd: "gridlag", Err: fmt.Errorf("unexpected argument %q: the commands are %s (or none, to play)", args[0], names())}
+		return nil, &cli.UsageError{Cmd: "gridlag", Err: fmt.Errorf("unexpected argument %q: the commands are %s (or none, to play)", args[0], commandNames())}
 	}
 	return parseCommand(c, args[1:], out)
 }

@@ -25,8 +25,13 @@ var built struct {
 	bins map[string]string
 }
 
-// TestMain runs the tests, then removes the binaries they built.
+// TestMain runs the tests, then removes the binaries they built. Run
+// with measureEnv set, the test binary is instead the small parent
+// measured runs a command through (see runMeasured).
 func TestMain(m *testing.M) {
+	if os.Getenv(measureEnv) != "" {
+		os.Exit(measureChild(os.Args[1:]))
+	}
 	code := m.Run()
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
@@ -306,6 +311,12 @@ func startServerBinary(t *testing.T, bin, addr string, args ...string) {
 		srv.Process.Signal(os.Interrupt)
 		srv.Wait()
 	})
+	waitListening(t, addr)
+}
+
+// waitListening waits until addr takes connections, or fails as hung.
+func waitListening(t *testing.T, addr string) {
+	t.Helper()
 	var err error
 	admittest.Eventually(t, func() bool {
 		var c net.Conn

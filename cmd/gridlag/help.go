@@ -44,7 +44,7 @@ func help(out io.Writer, args []string) error {
 	}
 	c := lookup(args[0])
 	if c == nil {
-		return &cli.UsageError{Cmd: "gridlag help", Err: fmt.Errorf("unexpected argument %q: the commands are %s", args[0], names())}
+		return &cli.UsageError{Cmd: "gridlag help", Err: fmt.Errorf("unexpected argument %q: the commands are %s", args[0], commandNames())}
 	}
 	fs, _ := c.build(out)
 	c.help(out, fs)

@@ -45,6 +45,8 @@ type labFlags struct {
 	reconcile    bool
 	interpolate  bool
 	pings        bool
+	wire         bool
+	wireSSH      string
 }
 
 // lectureValue is -lecture: on its own the default lecture (Parts I-IV),
@@ -101,6 +103,8 @@ func newLabFlags(out io.Writer) *labFlags {
 	client.LossFlag(fs, &p2.Loss, "loss2", "Player 2's loss")
 	fs.Checked(&presetValue{&p1.Preset}, "preset", "Player 1's link `condition`, instead of -latency, -jitter and -loss: "+presetNames())
 	fs.Checked(&presetValue{&p2.Preset}, "preset2", "Player 2's link `condition`")
+	client.TraceFlag(fs, &p1.Trace, &p1.TraceAt, "trace", "Player 1's link, instead of -latency, -jitter, -loss and -preset", openFile)
+	client.TraceFlag(fs, &p2.Trace, &p2.TraceAt, "trace2", "Player 2's link", openFile)
 	fs.Checked(&posValue{&p1.Start}, "start", "Player 1's starting cell `x,y`")
 	fs.Checked(&posValue{&p2.Start}, "start2", "Player 2's starting cell `x,y`")
 	fs.Checked(&pressesValue{p: &p1.Presses}, "presses", "Player 1's scripted key presses, `DIRECTION@TIME,...` (the scenario syntax)")
@@ -115,7 +119,9 @@ func newLabFlags(out io.Writer) *labFlags {
 	fs.Seed(&cfg.Seed, "seed", cfg.Seed, "seed of the jitter and the loss")
 	fs.BoolVar(&cfg.Paused, "paused", false, "start paused at t=0 (. runs the clock, n steps, Bksp starts the script again)")
 	fs.BoolVar(&f.pings, "pings", true, "show pings, pongs and scores on the strips (h hides them)")
-	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 5: Part I to IV, TCP loss) or a lesson file's path")
+	fs.StringVar(&f.lesson, "lesson", "", "give a lesson: `N` for a built-in one (1 to 7: Part I to IV, TCP loss, traces, a move on the wire) or a lesson file's path")
+	fs.BoolVar(&f.wire, "wire", false, "measure what a move costs the wire over TCP, SSH and the web (a real server on loopback, about 40 s), print it and exit")
+	fs.StringVar(&f.wireSSH, "wire-ssh", "ssh", "the OpenSSH client `PATH` -wire measures too, its keystroke-timing chaff on and off (\"\" for none)")
 	fs.Int(&f.printLesson, "print-lesson", 0, cli.IntRange{Lo: 0, Hi: 1 << 20}, "print built-in lesson `N`'s file, to start a lesson of your own from, and exit")
 	fs.Var(&f.lecture, "lecture", "give a lecture, several lessons in one run with an index of its parts: alone Gambetta's Parts I-IV, or -lecture FILE a lecture file")
 	fs.BoolVar(&f.printLecture, "print-lecture", false, "print the Parts I-IV lecture's file, to start a lecture of your own from, and exit")
@@ -137,6 +143,9 @@ func newLabFlags(out io.Writer) *labFlags {
 
 // run shows the lab, or prints a lesson.
 func (f *labFlags) run(args []string) error {
+	if f.wire {
+		return measureWire(f.out, f.wireSSH)
+	}
 	l, err := f.newLab(args)
 	if err != nil || l == nil { // nil: -print-lesson printed it
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"regexp"
@@ -116,7 +117,7 @@ func TestLabLessonFlag(t *testing.T) {
 		t.Fatal(err)
 	}
 	for args, want := range map[string]string{
-		"-lesson 6":      "-lesson: no lesson 6: the lessons are 1 to 5",
+		fmt.Sprintf("-lesson %d", lab.BuiltinLessons+1): fmt.Sprintf("-lesson: no lesson %d: the lessons are 1 to %d", lab.BuiltinLessons+1, lab.BuiltinLessons),
 		"-lesson " + bad: `-lesson: mine.txt:5: unknown directive "ansewr"`,
 	} {
 		if _, _, err := newLab(strings.Fields(args), io.Discard, time.Now); err == nil || !strings.Contains(err.Error(), want) {

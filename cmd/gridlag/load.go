@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"gridlag/internal/cli"
+	"gridlag/internal/names"
 	"gridlag/ops/loadgen"
-	"gridlag/protocol"
 )
 
 var loadCommand = &command{name: "load", args: "HOST:PORT", usage: "[flags]", most: 1,
@@ -38,12 +38,18 @@ func loadBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 	fs.Int(&o.Rooms, "rooms", 0, loadgen.RoomsRange, "spread the players over this many rooms of the server (room-1, room-2, ...); 0 = its default room")
 	fs.StringVar(&o.ServerMetrics, "server-metrics", "", "the server's Prometheus metrics, e.g. http://127.0.0.1:9100/metrics (its -metrics address): read when the walk starts and ends, for its ticks, CPU and RSS during the walk")
 	fs.BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
+	var capacity bool
+	co := loadgen.CapacityOptions{}
+	fs.BoolVar(&capacity, "capacity", false, "find the server's capacity: add -step players at a time until the round trip p99 of those in passes -target or more than a tenth of a step is queued (-n: the most to try, default 65534), and print the players found, with the server's CPU and RSS at that point (-server-metrics)")
+	fs.Int(&co.Step, "step", loadgen.DefaultCapacityStep, loadgen.PlayersRange, "with -capacity: players added at each step")
+	fs.Duration(&co.Settle, "settle", loadgen.DefaultCapacitySettle, cli.Length, "with -capacity: how long the players walk after each step before their round trips are read")
+	fs.Duration(&co.Target, "target", loadgen.DefaultCapacityTarget, cli.Length, "with -capacity: the round trip p99 the players in must keep")
 	return fs, func(args []string) error {
 		var err error
 		if o.Addr, err = serverArg(fs, o.Addr, args); err != nil {
 			return err
 		}
-		if err := protocol.CheckPlayerName(fmt.Sprintf("%s-%d", o.NamePrefix, o.N), true); err != nil {
+		if err := names.CheckPlayer(fmt.Sprintf("%s-%d", o.NamePrefix, o.N), true); err != nil {
 			return fs.Errorf("-name %q: the players' names (%s-1 to %s-%d): %w", o.NamePrefix, o.NamePrefix, o.NamePrefix, o.N, err)
 		}
 		if o.Rooms > o.N {
@@ -59,6 +65,21 @@ func loadBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
+		o.Say = out // what it decides by itself: spreading over loopback addresses
+		if asJSON {
+			o.Say = os.Stderr
+		}
+		if capacity {
+			if !fs.Given("n") {
+				o.N = loadgen.MaxPlayers
+			}
+			co.Options = o
+			c, err := loadgen.FindCapacity(ctx, co, o.Say)
+			if err != nil {
+				return err
+			}
+			return c.WriteText(out)
+		}
 		sum, err := loadgen.Run(ctx, o)
 		if err != nil {
 			return err
@@ -91,7 +112,7 @@ func shortfall(sum loadgen.Summary, n int) error {
 	}
 	err := fmt.Sprintf("%d of the %d players were refused and %d dropped: the figures are of the others", refused, n, dropped)
 	if perAddr {
-		err += "; the server caps the players and connections from one address: spread them over addresses with -addrs (e.g. -addrs 127.0.0.2-127.0.0.9), or raise its -max-players-per-addr and -max-conns-per-addr"
+		err += "; the server caps the players and connections from one address: spread them over addresses with -addrs (e.g. -addrs 127.0.0.2-127.0.0.9; on a loopback target given as an IP the tool does it by itself when the server says its cap), or raise its -max-players-per-addr and -max-conns-per-addr"
 	}
 	return errors.New(err)
 }
@@ -103,8 +124,12 @@ acknowledgement of each State. Then prints inputs sent and acknowledged,
 round-trip p50/p99/max (from an input to the first State acknowledging it),
 bytes in and out per player per second, connections refused or dropped with
 their reasons, and its own CPU time. For the full client, see gridlag bots.
-If the server refused or dropped any player it exits 1, saying so (a
-server's cap per address refuses many players from one: see -addrs).
+If the server refused or dropped any player it exits 1, saying so. On a
+loopback target given as an IP it spreads its players over 127/8 addresses
+by itself when N passes the server's cap per address (said in the server's
+Admission, version 6), and says so; players the server puts in its line
+wait there, and the summary says how long. -capacity ramps players in
+steps until their round trip p99 passes -target or players are queued.
 
 Flags:
 `)

@@ -224,7 +224,7 @@ func TestSummaryLinesOnAShortInterval(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	line := regexp.MustCompile(`(?m)^INFO summary players=(\d+) spectators=0 rooms=1 joins=(\d+) leaves=(\d+) tick_p50=\S+ tick_p99=\S+ bytes_out=\S+/s states_out=\S+/s refused=(\S+) rss=\d\S*B heap=\d\S*B$`)
+	line := regexp.MustCompile(`(?m)^INFO summary players=(\d+) spectators=0 rooms=1 joins=(\d+) leaves=(\d+) tick_p50=\S+ tick_p99=\S+ bytes_out=\S+/s states_out=\S+/s writes=\S+/s writes_per_player=\S+ refused=(\S+) rss=\d\S*B heap=\d\S*B tick_cost=\S+ms budget=25ms full=[01] waiting=\d+ line_in=\d+ line_refused=\d+ pace=\S+/s join_cost=\S+ms$`)
 	waitLine := func(what string, ok func(players, joins, leaves int) bool) {
 		t.Helper()
 		admittest.Eventually(t, func() bool {
@@ -427,7 +427,7 @@ func TestReadmeStartAndSummaryLines(t *testing.T) {
 	var out bytes.Buffer
 	host.LogSummary(log.NewWithOptions(&out, opts), metrics.Summary{
 		Players: 8, Rooms: 1, Joins: 11, Leaves: 3, TickP50: 0.0001, TickP99: 0.0005,
-		BytesOut: 7780, StatesOut: 251, Refused: []metrics.Count{{Kind: "malformed", N: 3}},
+		BytesOut: 7780, StatesOut: 251, Writes: 262, WritesPerMember: 32.75, Refused: []metrics.Count{{Kind: "malformed", N: 3}},
 		RSS: 41_200_000, HeapInUse: 14_600_000,
 	})
 	if got := strings.TrimSuffix(out.String(), "\n"); got != readmeSummary {

@@ -17,9 +17,10 @@ import (
 	"gridlag/client/tcp"
 	"gridlag/front"
 	"gridlag/internal/cli"
+	"gridlag/internal/names"
+	"gridlag/internal/wire"
 	"gridlag/lab/record"
 	"gridlag/ops/host"
-	"gridlag/protocol"
 	"gridlag/tui"
 )
 
@@ -44,7 +45,7 @@ type terminalFlags struct {
 	kind    front.Kind
 	fs      *cli.FlagSet
 	connect string         // -connect, or the argument
-	player  client.Options // -name, -latency, -jitter, -loss
+	player  client.Options // -name, -latency, -jitter, -loss, -trace
 	room    string
 	logPath string
 	debug   bool
@@ -62,6 +63,7 @@ func terminalBuild(kind front.Kind) func(io.Writer) (*cli.FlagSet, func([]string
 		fs := f.fs
 		f.player.Name = defaultName()
 		f.player.RegisterFlags(fs)
+		client.TraceFlag(fs, &f.player.LinkTrace, nil, "trace", "your link", openFile)
 		fs.StringVar(&f.connect, "connect", "", "the server, `HOST:PORT`: the same as the argument")
 		if kind != front.Lobby {
 			fs.StringVar(&f.room, "room", "", "the room `NAME` to "+map[bool]string{true: "watch", false: "join"}[kind == front.Watch]+" (1-16 printable characters); default: the server's default room, or its lobby if it has other rooms")
@@ -102,7 +104,7 @@ func (f *terminalFlags) check() error {
 	if err := (front.Mode{Kind: f.kind, Room: f.room}).Check(); err != nil {
 		return fmt.Errorf("-%w", err) // -room "NAME": what is wrong with it
 	}
-	if err := protocol.CheckPlayerName(f.player.Name, false); err != nil {
+	if err := names.CheckPlayer(f.player.Name, false); err != nil {
 		return fmt.Errorf("-name %q: %w", f.player.Name, err)
 	}
 	return nil
@@ -208,9 +210,10 @@ func (f *terminalFlags) play(ctx context.Context, addr string) error {
 		direct = true
 	}
 	return front.Run(ctx, screen, front.Mode{Kind: f.kind, Room: f.room}, front.Options{
-		Addr:       addr,
-		Client:     opts,
-		Screen:     tui.Options{LogPath: path, Title: title, Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done()},
+		Addr:   addr,
+		Client: opts,
+		Screen: tui.Options{LogPath: path, Title: title, Invite: invite, Logger: logger.WithPrefix("tui"), Stop: ctx.Done(),
+			Wire: wire.NewMeter(wire.FrontTCP)},
 		WatchTitle: "gridlag — spectating " + addr,
 		Direct:     direct,
 		Log:        logger,
@@ -225,6 +228,9 @@ func recordGame(opts *tcp.Options, r record.File, addr string) (done func(), err
 	h := record.Header{Kind: record.KindGame, Gridlag: recordVersion(), Created: time.Now().UTC().Format(time.RFC3339),
 		Game: &record.Game{Name: opts.Name, Room: opts.Room, Server: addr, Latency: record.Duration(opts.Latency),
 			Jitter: record.Duration(opts.Jitter), Loss: opts.Loss, Seed: opts.Seed, Predict: true, Reconcile: true, Interpolate: true}}
+	if opts.LinkTrace != nil {
+		h.Game.Trace = opts.LinkTrace.Text
+	}
 	w, err := record.Create(r.Path, h, r.Max)
 	if err != nil {
 		return nil, fmt.Errorf("-record: %w", err)

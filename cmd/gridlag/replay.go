@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"os/signal"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/internal/cli"
+	"gridlag/internal/link"
 	"gridlag/lab"
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
@@ -46,13 +48,14 @@ type replayFlags struct {
 	loss                                float64
 	rate                                int
 	link                                string
+	trace                               *link.Trace
 }
 
 // replayBuild builds the flags of gridlag replay.
 func replayBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 	f := &replayFlags{fs: cli.New("gridlag replay"), out: out}
 	fs := f.fs
-	fs.BoolVar(&f.asJSON, "json", false, "print the timeline as gridlag scenario -json does (a scenario's recording: byte for byte); with a what-if, each line that differs from the recording has \"differs\": true and \"original\"")
+	fs.BoolVar(&f.asJSON, "json", false, "print the timeline as gridlag scenario -json does (a scenario's recording: byte for byte); with a what-if, each line that differs from the recording has \"differs\": true and \"original\" (a position) or \"original_zap\" (a zap judged otherwise)")
 	fs.BoolVar(&f.table, "table", false, "print the timeline as gridlag scenario does, then each difference from the recording")
 	fs.StringVar(&f.svg, "svg", "", "draw the run as a sequence diagram (SVG) into `FILE`")
 	f.rec.defineCast(fs, "the replay's screen")
@@ -71,6 +74,7 @@ func replayBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 	fs.BoolVar(&f.lagcomp, "lagcomp", true, "what-if: the server's lag compensation")
 	fs.Duration(&f.unlag, "unlag", 0, world.UnlagRange, "what-if: how far back lag compensation may rewind")
 	fs.StringVar(&f.link, "link", "", "what-if: the `transport`, tcp or datagram (simulated UDP: redundant inputs, State snapshots)")
+	client.TraceFlag(fs, &f.trace, nil, "trace", "what-if: Player 1's link", openFile)
 	return fs, f.run
 }
 
@@ -86,6 +90,9 @@ func (f *replayFlags) run(args []string) error {
 		return &refusedError{err}
 	}
 	if f.asJSON || f.table || f.svg != "" {
+		if rec.Stop == record.StopCut && !f.table { // the table says it at its end
+			fmt.Fprintf(os.Stderr, "gridlag: %s: %s\n", path, rec.Cut())
+		}
 		return printReplay(f.out, rec, change, *f, path)
 	}
 	return showReplay(rec, change, *f, path)
@@ -115,6 +122,7 @@ func (f *replayFlags) changes(fs *cli.FlagSet) (replay.Changes, error) {
 	if fs.Given("rate") {
 		c.Rate = &f.rate
 	}
+	c.Trace = f.trace
 	if fs.Given("link") {
 		t, err := replay.ParseLink(f.link)
 		if err != nil {
@@ -137,7 +145,7 @@ func printReplay(out io.Writer, rec *record.Recording, c replay.Changes, f repla
 		if res, err = replay.Play(rec, c); err != nil {
 			return &refusedError{fmt.Errorf("%s: what-if %s: %w", path, c, err)}
 		}
-		diffs = replay.Compare(orig.Lines, res.Lines, c.String())
+		diffs = replay.Compare(&orig.Result, &res.Result, c.String())
 	}
 	if f.svg != "" {
 		if len(res.Wires) == 0 && rec.Header.Kind == record.KindGame {
@@ -175,9 +183,9 @@ func writeReplayNotes(out io.Writer, rec *record.Recording, res *replay.Result, 
 	var b strings.Builder
 	switch {
 	case c.Any() && len(diffs) == 0:
-		fmt.Fprintf(&b, "\nwhat-if %s: nobody sees anything different\n", c)
+		fmt.Fprintf(&b, "\nwhat-if %s: nothing differs: what each player sees, the zaps' verdicts, the tags and the points are as recorded\n", c)
 	case c.Any():
-		fmt.Fprintf(&b, "\nwhat-if %s: %s\n", c, plural(len(diffs), "difference"))
+		fmt.Fprintf(&b, "\nwhat-if %s: %s\n", c, replay.Count(diffs))
 		for _, d := range diffs {
 			b.WriteString(d.String() + "\n")
 		}
@@ -186,8 +194,11 @@ func writeReplayNotes(out io.Writer, rec *record.Recording, res *replay.Result, 
 	case rec.Header.Kind == record.KindGame:
 		fmt.Fprintf(&b, "\na view differs from the recording: %s\n", res.Mismatch)
 	}
-	if rec.Stop == record.StopFull {
+	switch rec.Stop {
+	case record.StopFull:
 		b.WriteString("the recording stopped at its size limit: it ends here\n")
+	case record.StopCut:
+		b.WriteString(rec.Cut() + "\n")
 	}
 	_, err := io.WriteString(out, b.String())
 	return err

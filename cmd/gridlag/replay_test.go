@@ -15,13 +15,16 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
 	"gridlag/lab/scenario"
+	"gridlag/server/admit/admittest"
 )
 
 // runScenario runs `gridlag scenario ARGS` and returns what it printed.
@@ -96,6 +99,28 @@ func TestReplayReconcileOffShowsTheJump(t *testing.T) {
 	}
 }
 
+// TestReplayWhatIfSaysTheVerdict: issue 32's Part IV case recorded with
+// lag compensation and replayed without it: the table says the zap now
+// misses where the recording hit, with the recording's rewind, and
+// counts it with the tag and the point that went with it.
+func TestReplayWhatIfSaysTheVerdict(t *testing.T) {
+	rec := filepath.Join(t.TempDir(), "s4.rec")
+	runScenario(t, "-latency", "200ms", "-start2", "12,10", "-presses2", "down@0ms", "-presses", "zap@150ms", "-latency2", "150ms", "-record", rec)
+	table := runReplay(t, rec, "-lagcomp=false", "-table")
+	for _, want := range []string{
+		"what-if lag compensation off: 3 differences: 1 zap verdict, 1 score, 1 tag and freeze\n",
+		"t=250 ms: the zap at 250 ms misses (was: hit, rewound 317 ms): rival had left the line; lag compensation off\n",
+		"t=325 ms: rival is not tagged nor frozen (was: tagged by you at 325 ms, frozen); lag compensation off\n",
+	} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the table lacks %q:\n%s", want, table)
+		}
+	}
+	if strings.Contains(table, "nothing differs") {
+		t.Errorf("the table says nothing changed:\n%s", table)
+	}
+}
+
 // TestScenarioDatagramSaysWhatWasRepeated: -link datagram -loss 20%: every
 // input arrives, each processed once, and the JSON's last line says how
 // many copies were repeated and what the link carried.
@@ -120,9 +145,10 @@ func TestScenarioDatagramSaysWhatWasRepeated(t *testing.T) {
 	}
 }
 
-// TestScenarioSVG: -svg draws a diagram that parses as SVG, with one
-// arrow per message that crossed a link, and (when rsvg-convert is
-// installed) renders.
+// TestScenarioSVG: -svg draws a diagram that parses as SVG, with an
+// arrow for every message that crossed a link (those that left and
+// arrived together share one, data-messages counting them), and (when
+// rsvg-convert is installed) renders.
 func TestScenarioSVG(t *testing.T) {
 	dir := t.TempDir()
 	svg := filepath.Join(dir, "a.svg")
@@ -135,22 +161,24 @@ func TestScenarioSVG(t *testing.T) {
 	var root struct {
 		XMLName xml.Name
 		Groups  []struct {
-			Class string     `xml:"class,attr"`
-			Line  []struct{} `xml:"line"`
+			Class    string     `xml:"class,attr"`
+			Messages int        `xml:"data-messages,attr"`
+			Line     []struct{} `xml:"line"`
 		} `xml:"g"`
 	}
 	if err := xml.Unmarshal(data, &root); err != nil || root.XMLName.Local != "svg" {
 		t.Fatalf("not SVG: %v (%v)", err, root.XMLName)
 	}
-	arrows := 0
+	arrows, drawn := 0, 0
 	for _, g := range root.Groups {
 		if strings.HasPrefix(g.Class, "msg") && len(g.Line) == 1 {
 			arrows++
+			drawn += g.Messages
 		}
 	}
 	wires := messages(t, args)
-	if arrows != wires || arrows < 8 {
-		t.Fatalf("%d arrows for %d messages", arrows, wires)
+	if drawn != wires || arrows < 8 {
+		t.Fatalf("%d arrows drawing %d messages, of %d", arrows, drawn, wires)
 	}
 	if lines := strings.Count(string(data), "\n"); lines > 400 {
 		t.Fatalf("the diagram is %d lines", lines)
@@ -188,9 +216,9 @@ func messages(t *testing.T, args []string) int {
 	return len(res.Wires)
 }
 
-// TestDamagedRecordingsAreRefused: a truncated, a corrupted and a
-// future-version recording each make gridlag replay say why in one line
-// and exit with status 2.
+// TestDamagedRecordingsAreRefused: a recording cut within its header, an
+// empty file, a corrupted and a future-version recording each make
+// gridlag replay say why in one line and exit with status 2.
 func TestDamagedRecordingsAreRefused(t *testing.T) {
 	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
 	bin := buildBinary(t)
@@ -210,9 +238,10 @@ func TestDamagedRecordingsAreRefused(t *testing.T) {
 		data []byte
 		says string
 	}{
-		{"truncated", data[:len(data)-20], "recording refused: truncated after"},
+		{"truncated", data[:30], "recording refused: truncated: 30 bytes end within its header"},
+		{"empty", nil, "recording refused: the file is empty (0 bytes)"},
 		{"corrupted", corrupt, "recording refused: damaged: it fails its checksum"},
-		{"future", future, "recording refused: made by a newer gridlag (recording version 2; this gridlag reads version 1): update gridlag to replay it"},
+		{"future", future, fmt.Sprintf("recording refused: made by a newer gridlag (recording version %d; this gridlag reads version %d): update gridlag to replay it", record.Version+1, record.Version)},
 		{"text", []byte("right@0ms\n"), "recording refused: not a gridlag recording"},
 	} {
 		path := filepath.Join(dir, c.name+".rec")
@@ -330,29 +359,20 @@ func TestCraftedRecordingsInLittleMemory(t *testing.T) {
 	first := size - 4 - end - 5*events
 	updates := filepath.Join(dir, "updates.rec")
 	craftUpdates(t, presses, updates, first, events, size)
-	// The child's maxrss counts this process's peak resident set too
-	// (Linux keeps the high-water mark of the memory an exec leaves, here
-	// this process's): the figure is an upper bound, and this process
-	// never holds the files.
 	for _, c := range []struct{ path, says string }{
 		{updates, fmt.Sprintf("recording refused: damaged: event 1 at byte %d: update by Player 1, which a scenario recording does not hold", first)},
 		{presses, "a replay plays at most 1000000 states and actions: its run would take 12600000 presses"},
 	} {
-		cmd := exec.Command(bin, "replay", c.path, "-json")
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err = cmd.Run()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
-			t.Fatalf("%s: %v (%s), want exit status 2", c.path, err, stderr.String())
+		stdout, stderr, code, kb := runMeasured(t, bin, "replay", c.path, "-json")
+		if code != 2 {
+			t.Fatalf("%s: exit status %d (%s), want 2", c.path, code, stderr)
 		}
-		if want := "gridlag: " + c.path + ": " + c.says + "\n"; stderr.String() != want {
-			t.Fatalf("said %q, want %q", stderr.String(), want)
+		if want := "gridlag: " + c.path + ": " + c.says + "\n"; stderr != want {
+			t.Fatalf("said %q, want %q", stderr, want)
 		}
-		kb := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
 		t.Logf("%s: refused with a peak RSS of %d MB", filepath.Base(c.path), kb>>10)
-		if kb > limitKB || stdout.Len() > 0 {
-			t.Fatalf("%s: a peak RSS of %d MB (at most %d), printed %d bytes", c.path, kb>>10, limitKB>>10, stdout.Len())
+		if kb > limitKB || len(stdout) > 0 {
+			t.Fatalf("%s: a peak RSS of %d MB (at most %d), printed %d bytes", c.path, kb>>10, limitKB>>10, len(stdout))
 		}
 	}
 }
@@ -395,5 +415,99 @@ func craftUpdates(t *testing.T, from, to string, first, n, size int) {
 	out.Write(binary.BigEndian.AppendUint32(nil, sum.Sum32()))
 	if err := out.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRecordingSurvivesKill9: gridlag play -record with 3 bots, killed
+// with SIGKILL once its file on disk holds 3 s of play (read as it
+// grows: the writer flushes at least every second): the file replays up
+// to at least that moment through the client core, every view as
+// recorded, and says where it was cut.
+func TestRecordingSurvivesKill9(t *testing.T) {
+	bin, dir := endToEnd(t)
+	rec := filepath.Join(dir, "long.rec")
+	tm := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s exec %s play -name ada -bots 3 -record %s", dir, bin, rec))
+	tm.waitFor("████")
+	var held time.Duration
+	admittest.Eventually(t, func() bool {
+		r, err := record.ReadFile(rec, 0)
+		if err == nil {
+			held = r.End
+		}
+		return held >= 3*time.Second
+	}, func() string { return fmt.Sprintf("the file on disk holds %v of play", held) })
+	pid, err := strconv.Atoi(strings.TrimSpace(tm.run("display-message", "-p", "-t", tm.session, "#{pane_pid}")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	admittest.Eventually(t, func() bool { return syscall.Kill(pid, 0) != nil }, func() string { return "the process outlived SIGKILL" })
+	r, err := record.ReadFile(rec, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stop != record.StopCut || r.End < held {
+		t.Fatalf("killed after the file held %v: it replays %v (%v)", held, r.End, r.Stop)
+	}
+	out, err := exec.Command(bin, "replay", rec, "-table").CombinedOutput()
+	if err != nil {
+		t.Fatalf("replay: %v\n%s", err, out)
+	}
+	for _, want := range []string{"the file was cut short (a process killed mid-recording, or a copy cut): ", "; it replays up to there\n", "every view as recorded"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the replay lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestReplayWhatIfVerdictInTmux: the issue's Part IV what-if on the
+// replay's screen at 80x24, opened paused at 300 ms: the changed
+// verdict, with the recording's rewind, is on the screen.
+func TestReplayWhatIfVerdictInTmux(t *testing.T) {
+	bin, dir := endToEnd(t)
+	rec := filepath.Join(dir, "s4.rec")
+	runScenario(t, "-latency", "200ms", "-start2", "12,10", "-presses2", "down@0ms", "-presses", "zap@150ms", "-latency2", "150ms", "-record", rec)
+	tm := newTmux(t, 80, 24, fmt.Sprintf("%s replay %s -lagcomp=false -at 300ms -log %s; sleep 60", bin, rec, filepath.Join(dir, "log")))
+	tm.waitFor("PAUSED", "t=250 ms: the zap at 250 ms misses", "(was: hit, rewound 317 ms)")
+	tm.keys("q")
+}
+
+// endToEnd runs t in parallel with the others that run the binary
+// (mostly waiting on it: see TestMain), unless -short, and returns the
+// binary and a directory of t's own.
+func endToEnd(t *testing.T) (bin, dir string) {
+	t.Helper()
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	return buildBinary(t), t.TempDir()
+}
+
+// TestPartFourSVGFromTheCommand: the issue's command, gridlag scenario
+// ... -svg p4.svg: the file holds the server's verdict and its rewind in
+// full, as the timeline prints them, nothing cut, and renders.
+func TestPartFourSVGFromTheCommand(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "p4.svg")
+	table := runScenario(t, "-latency", "200ms", "-start2", "12,10", "-presses2", "down@0ms", "-presses", "zap@150ms", "-latency2", "150ms", "-svg", svg)
+	verdict := regexp.MustCompile(`hits rival at \(12,10\), rewound \d+ms`).FindString(table)
+	if verdict == "" {
+		t.Fatalf("the timeline has no verdict:\n%s", table)
+	}
+	data, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := regexp.MustCompile(`<[^>]*>`).ReplaceAllString(string(data), " ")
+	if !strings.Contains(strings.Join(strings.Fields(text), " "), verdict) || strings.Contains(text, "…") {
+		t.Fatalf("the SVG lacks %q, or cuts a label:\n%s", verdict, data)
+	}
+	if _, err := exec.LookPath("rsvg-convert"); err != nil {
+		t.Skip("rsvg-convert is not installed (.ci/run installs librsvg2-bin)")
+	}
+	if out, err := exec.Command("rsvg-convert", svg, "-o", svg+".png").CombinedOutput(); err != nil {
+		t.Fatalf("rsvg-convert: %v\n%s", err, out)
 	}
 }

@@ -5,13 +5,13 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/internal/cli"
+	"gridlag/internal/link"
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
 	"gridlag/lab/scenario"
@@ -35,6 +35,8 @@ type scenarioFlags struct {
 	svg      string
 	link     string
 	inputs   bool
+	trace2   *link.Trace
+	trace2At time.Duration
 }
 
 // scenarioBuild builds the flags of gridlag scenario.
@@ -61,6 +63,8 @@ func scenarioBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 	fs.BoolVar(&f.inputs, "inputs", false, "show each input's whole life in the timeline, where it ends (the JSON output always has them)")
 	f.rec.define(fs, "the scenario (its settings, seeds and presses)", false)
 	fs.StringVar(&f.svg, "svg", "", "also draw the run as a sequence diagram (SVG) into `FILE`: the players and the server, one arrow per message")
+	client.TraceFlag(fs, &cfg.Player.Trace, &cfg.Player.TraceAt, "trace", "the player's link", openFile)
+	client.TraceFlag(fs, &f.trace2, &f.trace2At, "trace2", "the second player's link", openFile)
 	fs.StringVar(&f.link, "link", "tcp", "the players' `transport`: tcp, as the game, or datagram (simulated UDP: redundant inputs, State snapshots, nothing waits behind a loss)")
 	return fs, f.run
 }
@@ -68,11 +72,11 @@ func scenarioBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 // run runs the scenario and prints its timeline.
 func (f *scenarioFlags) run([]string) error {
 	fs, cfg, out := f.fs, f.cfg, f.out
-	link, err := replay.ParseLink(f.link)
+	transport, err := replay.ParseLink(f.link)
 	if err != nil {
 		return fs.Errorf("-link %s: %v", f.link, err)
 	}
-	cfg.Link = link
+	cfg.Link = transport
 	if cfg.Reconcile && !cfg.Predict {
 		if fs.Given("reconcile") {
 			fmt.Fprintln(os.Stderr, "gridlag scenario: -reconcile turns prediction on")
@@ -82,7 +86,12 @@ func (f *scenarioFlags) run([]string) error {
 		}
 	}
 	if len(f.presses2) > 0 {
-		cfg.Second = &scenario.Player{Name: "rival", Start: f.start2, Latency: f.latency2, Jitter: cfg.Player.Jitter, Loss: cfg.Player.Loss, Presses: f.presses2}
+		cfg.Second = &scenario.Player{Name: "rival", Start: f.start2, Latency: f.latency2, Jitter: cfg.Player.Jitter, Loss: cfg.Player.Loss, Presses: f.presses2, Trace: f.trace2, TraceAt: f.trace2At}
+	} else if f.trace2 != nil {
+		return fs.Errorf("-trace2 is the second player's: give -presses2 too")
+	}
+	if (cfg.Player.Trace != nil || f.trace2 != nil) && f.link != "tcp" {
+		return fs.Errorf("-trace runs over -link tcp: the datagram link follows no trace")
 	}
 	if err := checkStates(fs, cfg); err != nil {
 		return err
@@ -174,16 +183,7 @@ func checkStates(fs *cli.FlagSet, cfg scenario.Config) error {
 		what, fix = "a press at "+cli.ShowDuration(span), "press sooner"
 	}
 	return fs.Errorf("%s at -rate %d is %s states; at most %s (%s or lower -rate)",
-		what, cfg.Rate, thousands(n), thousands(scenario.MaxStates), fix)
-}
-
-// thousands writes n with a comma between groups of three digits.
-func thousands(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
+		what, cfg.Rate, cli.Thousands(n), cli.Thousands(scenario.MaxStates), fix)
 }
 
 func scenarioUsage(w io.Writer) {
@@ -193,7 +193,7 @@ server has the player, and the pending inputs. The defaults are Gambetta's
 example: 250 ms round trip, RIGHT at 0 and 100 ms from (10,10).
 
 At -rate N the server sends a state every tick, so a timeline is refused at
-once if it would take more than `+thousands(scenario.MaxStates)+` states to run (-until, or the
+once if it would take more than `+cli.Thousands(scenario.MaxStates)+` states to run (-until, or the
 last press, times the rate, for each player).
 
 Flags:

@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
+
+	"gridlag/internal/doctest"
 )
 
 type jsonLine struct {
@@ -14,6 +17,7 @@ type jsonLine struct {
 	Server  [2]int   `json:"server"`
 	Pending []uint32 `json:"pending"`
 	Player  string   `json:"player"`
+	Corr    int      `json:"corrections"`
 }
 
 // seenX runs `gridlag scenario -json ARGS` and returns what the player sees
@@ -127,5 +131,27 @@ func TestScenarioCommandInputs(t *testing.T) {
 	}
 	if bytes.Contains(out.Bytes(), []byte("lived:")) {
 		t.Errorf("the table shows the lives without -inputs:\n%s", out.String())
+	}
+}
+
+// TestDocsQuoteTheLossLines: the lines docs/lab.md quotes of the two
+// lossy runs are lines gridlag scenario prints (issue 32: which message
+// was lost and resent, and a run that ends unacknowledged).
+func TestDocsQuoteTheLossLines(t *testing.T) {
+	for _, args := range [][]string{{"-loss", "50%", "-seed", "2"}, {"-loss", "0.9", "-seed", "3"}} {
+		out := runScenario(t, args...)
+		quoted := 0
+		for _, l := range strings.Split(out, "\n") {
+			f := strings.Fields(l)
+			if len(f) < 5 || !strings.Contains(l, " lost at ") && !strings.Contains(l, "never acknowledged") {
+				continue
+			}
+			if doctest.Says(t, strings.Join(f, " ")) || doctest.Says(t, "`"+strings.Join(f[4:], " ")+"`") {
+				quoted++
+			}
+		}
+		if quoted == 0 {
+			t.Errorf("the docs quote no loss line of gridlag scenario %s, which prints\n%s", strings.Join(args, " "), out)
+		}
 	}
 }

@@ -17,9 +17,9 @@ import (
 	"gridlag/client/tcp"
 	"gridlag/front"
 	"gridlag/internal/cli"
+	"gridlag/internal/names"
 	"gridlag/internal/perception"
 	"gridlag/ops/host"
-	"gridlag/protocol"
 	"gridlag/server"
 	"gridlag/tui"
 )
@@ -59,7 +59,7 @@ func serverBuild(teach bool) func(io.Writer) (*cli.FlagSet, func([]string) error
 		if teach {
 			fs.StringVar(&f.name, "name", defaultName(), "your `NAME` as the room's teacher (1-16 printable characters)")
 			fs.Check(func() error {
-				if err := protocol.CheckPlayerName(f.name, false); err != nil {
+				if err := names.CheckPlayer(f.name, false); err != nil {
 					return fmt.Errorf("-name %q: %w", f.name, err)
 				}
 				return nil

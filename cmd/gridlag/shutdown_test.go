@@ -43,6 +43,19 @@ func (p *player) send(m protocol.Message) {
 	}
 }
 
+// closeOnBye reads until the server's Bye (or the connection's end) and
+// closes the connection then, as a client does: the server waits a
+// while for a client to close its side after its last frame.
+func (p *player) closeOnBye() {
+	defer p.nc.Close()
+	for {
+		m, err := p.dec.Decode()
+		if _, bye := m.(*protocol.Bye); err != nil || bye {
+			return
+		}
+	}
+}
+
 func (p *player) until(what string, ok func(protocol.Message) bool) protocol.Message {
 	p.t.Helper()
 	for {
@@ -65,6 +78,9 @@ func startTestGame(t *testing.T, sigs chan os.Signal) (h *host.Host, fire chan t
 	fire = make(chan time.Time)
 	c := host.Config{Addr: "127.0.0.1:0", Drain: 10 * time.Second, Hurry: sigs,
 		After: func(d time.Duration) <-chan time.Time {
+			if d == host.PeopleCheck {
+				return nil // the players stay
+			}
 			if d != 10*time.Second {
 				t.Errorf("drain of %v, want 10s", d)
 			}
@@ -129,26 +145,17 @@ func TestSecondSignalClosesAtOnce(t *testing.T) {
 }
 
 // TestSignalsEndTheServerWithStatus0: the process drains on SIGTERM and
-// exits 0 after a second one, however long the drain.
+// exits 0 after a second one, however long the drain (a player is there
+// to warn).
 func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
-	bin := buildBinary(t)
-	cmd := exec.Command(bin, "-server", "-addr", "127.0.0.1:0", "-drain", "1h")
-	logs := &admittest.Log{}
-	cmd.Stderr = logs
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	waitFor := func(text string) {
-		t.Helper()
-		if !admittest.Poll(func() bool { return strings.Contains(logs.String(), text) }) {
-			cmd.Process.Kill()
-			t.Fatalf("the server never logged %q:\n%s", text, logs)
-		}
-	}
+	addr := freeAddr(t)
+	cmd, logs, exited := startProcess(t, buildBinary(t), "-server", "-addr", addr, "-drain", "1h")
+	waitFor := func(text string) { waitLogged(t, cmd, logs, text) }
 	waitFor("gridlag server")
+	p := joinGame(t, addr)
+	waitFor("join")
+	go p.closeOnBye()
 	cmd.Process.Signal(syscall.SIGTERM)
 	waitFor("shutting down")
 	cmd.Process.Signal(syscall.SIGTERM)
@@ -163,5 +170,52 @@ func TestSignalsEndTheServerWithStatus0(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "second signal") {
 		t.Errorf("the log does not say why it closed at once:\n%s", logs)
+	}
+}
+
+// TestBotsAloneCloseWithoutDrain: a server whose only players are bots
+// has nobody to warn: one SIGTERM closes it (status 0) without its drain
+// of an hour, and the log says why.
+func TestBotsAloneCloseWithoutDrain(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
+	cmd, logs, exited := startProcess(t, buildBinary(t), "serve", "-addr", "127.0.0.1:0", "-drain", "1h", "-bots", "2")
+	waitLogged(t, cmd, logs, "gridlag server")
+	cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("exit: %v, want status 0\n%s", err, logs)
+		}
+	case <-time.After(time.Minute): // a hang guard: the drain is an hour
+		cmd.Process.Kill()
+		t.Fatalf("one SIGTERM did not end a server of bots alone:\n%s", logs)
+	}
+	if !strings.Contains(logs.String(), "no player or spectator to warn (bots alone): closing without the drain") {
+		t.Errorf("the log does not say why it closed without the drain:\n%s", logs)
+	}
+}
+
+// startProcess starts bin with args, its standard error in logs; exited
+// gets what its Wait returns.
+func startProcess(t *testing.T, bin string, args ...string) (cmd *exec.Cmd, logs *admittest.Log, exited chan error) {
+	t.Helper()
+	cmd = exec.Command(bin, args...)
+	logs = &admittest.Log{}
+	cmd.Stderr = logs
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited = make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	return cmd, logs, exited
+}
+
+// waitLogged waits until the process cmd logged text, or kills it and
+// fails as hung.
+func waitLogged(t *testing.T, cmd *exec.Cmd, logs *admittest.Log, text string) {
+	t.Helper()
+	if !admittest.Poll(func() bool { return strings.Contains(logs.String(), text) }) {
+		cmd.Process.Kill()
+		t.Fatalf("the server never logged %q:\n%s", text, logs)
 	}
 }

@@ -27,6 +27,7 @@ import (
 	"gridlag/front/web"
 	"gridlag/grid"
 	"gridlag/internal/cli"
+	"gridlag/internal/names"
 	"gridlag/ops/host"
 	"gridlag/protocol"
 	"gridlag/server"
@@ -749,14 +750,14 @@ func sshBigTerminals(ctx context.Context, sshAddr, local string, n int, count fu
 // name that is or looks like the one it copied, "" if it refused it or
 // gave it a numbered variant of its own.
 func impersonate(addr, local string) (welcomed string) {
-	names := []string{"h\u043enest", "\uff48\uff4f\uff4e\uff45\uff53\uff54", "HONEST", "h0nest", "bot-1", "b\u043et-1",
+	lookalikes := []string{"h\u043enest", "\uff48\uff4f\uff4e\uff45\uff53\uff54", "HONEST", "h0nest", "bot-1", "b\u043et-1",
 		"\uff42\uff4f\uff54-1", "z\u0300\u0301\u0302\u0303\u0304\u0305"}
 	c, err := dialFrom(local, addr)
 	if err != nil {
 		return ""
 	}
 	defer c.Close()
-	name := names[rand.IntN(len(names))]
+	name := lookalikes[rand.IntN(len(lookalikes))]
 	protocol.NewEncoder(c).Encode(&protocol.Hello{Version: protocol.Version, Name: name, Bot: true})
 	c.SetReadDeadline(time.Now().Add(5 * time.Second))
 	m, err := protocol.NewDecoder(c).Decode()
@@ -767,7 +768,7 @@ func impersonate(addr, local string) (welcomed string) {
 	// A look-alike of a name taken plays under a numbered variant of its
 	// own (honest-2): only a name that is or looks like the honest
 	// player's, or a bot's, is an impostor let in.
-	if got := protocol.NameKey(w.Players[0].Name); got == protocol.NameKey("honest") || got == protocol.NameKey("bot-1") {
+	if got := names.Key(w.Players[0].Name); got == names.Key("honest") || got == names.Key("bot-1") {
 		return w.Players[0].Name
 	}
 	return ""

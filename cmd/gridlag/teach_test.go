@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -20,12 +21,8 @@ func TestTeachHereInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end")
 	}
-	bin := buildBinary(t)
-	addr := freeAddr(t)
-	state := t.TempDir()
-	teacher := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s -server -addr %s -teach lecture -name hopper -drain 0s -log %s; echo EXIT=$?; sleep 60",
-		state, bin, addr, filepath.Join(t.TempDir(), "server.log")))
-	teacher.waitFor("teaching", "room lecture", "latency [-]    0ms [+]")
+	bin, addr, state, teacher := teacherInTmux(t, 80, 24, "-server -addr ADDR -teach lecture -name hopper",
+		"teaching", "room lecture", "latency [-]    0ms [+]")
 	student := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s -connect %s -room lecture -name ada; echo EXIT=$?; sleep 60", state, bin, addr))
 	student.waitFor("teacher: no added lag")
 	rtt := regexp.MustCompile(`rtt (\d+)ms`)
@@ -54,4 +51,18 @@ func TestTeachHereInTmux(t *testing.T) {
 	teacher.keys("q")
 	teacher.waitFor("EXIT=0")
 	student.waitFor("gridlag: server stopped", "EXIT=0")
+}
+
+// teacherInTmux runs the real binary in a tmux of w x h as a server whose
+// own terminal teaches, with the command line args (ADDR in it is the
+// server's address, free on loopback), no drain and a log of its own,
+// and waits until the teacher's screen shows want. The test's clients
+// share state as their XDG_STATE_HOME.
+func teacherInTmux(t *testing.T, w, h int, args string, want ...string) (bin, addr, state string, teacher *tmux) {
+	t.Helper()
+	bin, addr, state = buildBinary(t), freeAddr(t), t.TempDir()
+	teacher = newTmux(t, w, h, fmt.Sprintf("XDG_STATE_HOME=%s %s %s -drain 0s -log %s; echo EXIT=$?; sleep 60",
+		state, bin, strings.ReplaceAll(args, "ADDR", addr), filepath.Join(t.TempDir(), "server.log")))
+	teacher.waitFor(want...)
+	return bin, addr, state, teacher
 }

@@ -3,11 +3,9 @@ package remote
 import (
 	"sync"
 	"time"
-
-	"github.com/charmbracelet/log"
 )
 
-// How long a front end's Close waits, at each step of CloseSessions: the
+// How long a front end's Close waits, at each step (Lifecycle.Close): the
 // grace period, in all CloseGrace plus CutGrace (and HangUp, for a
 // front end that waits for its clients to hang up), or HurryGrace a step
 // once hurried (a second signal: "closes at once").
@@ -22,46 +20,63 @@ const (
 	HurryGrace = 100 * time.Millisecond
 )
 
-// Closing is what CloseSessions needs of a front end whose sessions it
-// ends.
+// Closing is what Close needs of a front end beside its lifecycle.
 type Closing struct {
-	Front    string          // the front end, for the log: "ssh", "web"
-	Sessions *sync.WaitGroup // the running sessions
-	All      *sync.WaitGroup // every goroutine the front end started
+	// Stop stops the front end's listening (and closes the connections
+	// that are no session's); its error is Close's.
+	Stop func() error
 	// HangUp, if set, are the connections the sessions' clients hang up
 	// once their sessions ended with a status, and how long they have to.
 	HangUp      *sync.WaitGroup
 	HangUpGrace time.Duration
-	Cut         func()     // closes the connections of the sessions still running
-	Running     func() int // how many sessions still run
-	Hurry       <-chan struct{}
-	Log         *log.Logger
+	// Cut closes the connections of the sessions still running.
+	Cut func()
 }
 
-// CloseSessions ends a front end's sessions, once its Close stopped
-// listening and told them to end: it waits CloseGrace for them to end by
-// themselves (then HangUpGrace for their clients to hang up), closes
-// their connections, and waits CutGrace for everything the front end
-// started. What still runs then (a session held by a defect, its
-// goroutines ignoring everything) is left behind: the front end stops
-// waiting for it, says how many sessions in one line, and returns their
-// number; the process exits without them. Once Hurry is closed each step
-// waits at most HurryGrace more.
-func CloseSessions(c Closing) (abandoned int) {
-	_, inTime := await(c.Sessions, CloseGrace, c.Hurry)
+// Close closes a front end's server, once: a second call waits for the
+// first. It stops the listening (c.Stop), tells the sessions to end
+// (Ctx), waits CloseGrace for them to end by themselves (then
+// c.HangUpGrace for their clients to hang up), closes their connections
+// (c.Cut), and waits CutGrace for everything the server started. What
+// still runs then (a session held by a defect, its goroutines ignoring
+// everything) is left behind: the front end stops waiting for it, says
+// how many sessions in one line, and counts them (Abandoned); the
+// process exits without them. Once Hurry is called each step waits at
+// most HurryGrace more.
+func (l *Lifecycle) Close(c Closing) error {
+	l.mu.Lock()
+	if l.closed {
+		l.mu.Unlock()
+		<-l.closeDone
+		return nil
+	}
+	l.closed = true
+	l.mu.Unlock()
+	defer close(l.closeDone)
+	err := c.Stop()
+	l.cancel()
+	l.abandoned.Add(uint64(l.closeSessions(c)))
+	l.log.Info(l.front + " server closed")
+	return err
+}
+
+// closeSessions is Close's wait for the sessions: it returns how many
+// it left behind.
+func (l *Lifecycle) closeSessions(c Closing) (abandoned int) {
+	_, inTime := await(&l.Sessions, CloseGrace, l.hurry)
 	switch {
 	case inTime && c.HangUp != nil:
-		await(c.HangUp, c.HangUpGrace, c.Hurry)
+		await(c.HangUp, c.HangUpGrace, l.hurry)
 	case !inTime:
-		c.Log.Warn(c.Front + " sessions still running after the grace period; closing their connections")
+		l.log.Warn(l.front + " sessions still running after the grace period; closing their connections")
 	}
 	c.Cut()
-	if _, inTime := await(c.All, CutGrace, c.Hurry); inTime {
+	if _, inTime := await(&l.WG, CutGrace, l.hurry); inTime {
 		return 0
 	}
-	n := c.Running()
+	n := l.Running()
 	if n > 0 {
-		c.Log.Error(c.Front+" sessions did not end after their connections were closed; leaving them behind",
+		l.log.Error(l.front+" sessions did not end after their connections were closed; leaving them behind",
 			"sessions", n, "waited", CloseGrace+CutGrace)
 	}
 	return n

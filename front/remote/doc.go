@@ -11,8 +11,8 @@
 //     picks the terminal's description, WindowOf bounds its size to the
 //     largest screen the interface can use (tui.MaxWidth x tui.MaxHeight)
 //     and centres that screen on a larger terminal (centre.go);
-//     WindowChanges and Pace are the rate at which a client's new sizes
-//     resize the screen, the same on every front end.
+//     Resizer paces a client's new sizes at WindowChanges, on the
+//     session's Clock, the same on every front end.
 //   - Game runs one session's mode (Player.Mode) as the local terminal
 //     does, through front.Run: play (in the lobby when the server has
 //     rooms), a room, the lobby or the spectator's screen, each with its
@@ -22,9 +22,13 @@
 //     a new session with the same identity comes back as it.
 //   - Watchdog ends a session whose player pressed no key for the idle
 //     time or whose client stopped reading; EndReason says why a session
-//     ended, for the log and the player; CloseSessions is how a front
-//     end's Close ends its sessions in bounded time, leaving behind one
-//     that will not end.
+//     ended, for the log and the player.
+//   - Lifecycle is the server skeleton SSH and the web share: their
+//     defaults (SetDefaults), the context their sessions end with, the
+//     count of their goroutines and sessions, their warnings flushed,
+//     and Close, which ends the sessions in bounded time, leaving behind
+//     one that will not end; Handler.Run runs a session's handler, a
+//     panic of which is that session's failure only.
 //   - The caps by address that the sessions count under (admit.Slots) are
 //     package admit's, shared with the game port.
 package remote

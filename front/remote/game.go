@@ -89,7 +89,7 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 			Dial:    g.dialFor(p),
 			Logger:  slog.Logger(),
 		},
-		Screen: tui.Options{Title: g.Title, Logger: slog.Logger()},
+		Screen: tui.Options{Title: g.Title, Logger: slog.Logger(), Wire: p.Wire},
 		Joined: p.Joined,
 		End:    func(s client.Session, room string, err error) error { return g.end(p, s, room, err) },
 	}

@@ -1,13 +1,17 @@
 package remote
 
 import (
+	"context"
 	"crypto/sha256"
+	"errors"
 	"net"
+	"runtime/debug"
 
 	"github.com/gdamore/tcell/v2"
 
 	"gridlag/client"
 	"gridlag/front"
+	"gridlag/internal/wire"
 	"gridlag/protocol"
 )
 
@@ -51,6 +55,10 @@ type Player struct {
 	// recording is and how to fetch it; "" for nothing.
 	Record    bool
 	Afterword string
+	// Wire, if set, is the session's counters of what its connection
+	// carries (the front end counts its layers, the game client the
+	// game's frames): the game's wire overlay shows them.
+	Wire *wire.Meter
 }
 
 // FingerprintColor is the colour (1 to protocol.NumColors) of a player of
@@ -58,4 +66,22 @@ type Player struct {
 func FingerprintColor(fingerprint string) uint8 {
 	sum := sha256.Sum256([]byte("gridlag key colour\x00" + fingerprint))
 	return sum[0]%protocol.NumColors + 1
+}
+
+// Handler runs one remote session (Options.Handler of sshd and web). It
+// must return soon after ctx is done or after the screen reports an error
+// event, and must leave the screen finalised (Fini) if it initialised it;
+// the front end finalises it otherwise.
+type Handler func(ctx context.Context, p *Player) error
+
+// Run runs h for p; a panic is one session's failure, not the server's:
+// it is logged with its stack and returned as an error.
+func (h Handler) Run(ctx context.Context, p *Player) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.Log.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
+			err = errors.New("internal error")
+		}
+	}()
+	return h(ctx, p)
 }

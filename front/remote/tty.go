@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+
+	"gridlag/internal/wire"
 )
 
 // Errors a Tty's Read returns instead of blocking.
@@ -79,7 +81,13 @@ type Tty struct {
 	writeSince atomic.Int64 // unix ns a blocked write began, 0 if none
 	written    atomic.Int64 // bytes written toward the client
 	inputEnded atomic.Bool  // the client's input ended (EOF or a broken channel)
+
+	term atomic.Pointer[wire.Term] // counts the keys and the output, if set (Count)
 }
+
+// Count counts the terminal's traffic on term from now on: the keys the
+// pump reads, the output written toward the client.
+func (t *Tty) Count(term *wire.Term) { t.term.Store(term) }
 
 // NewTty returns a tty writing to w, of window win (its margins applied
 // if shift, for a terminal CanShift drives: see centre.go); feed its input
@@ -117,6 +125,7 @@ func (t *Tty) Pump(r io.Reader) {
 			chunk, t.inRest = shiftInput(nil, append(t.inRest, chunk...), win.off, win.size)
 		}
 		if n > 0 {
+			t.term.Load().Keys(n)
 			t.lastInput.Store(time.Now().UnixNano())
 		}
 		if len(chunk) > 0 && !t.scan(chunk) {
@@ -332,6 +341,7 @@ func (t *Tty) Write(p []byte) (int, error) {
 	n, err := t.w.Write(out)
 	t.writeSince.Store(0)
 	t.written.Add(int64(n))
+	t.term.Load().Output(out[:n])
 	if err != nil {
 		return 0, err
 	}

@@ -11,7 +11,7 @@ type Stats struct {
 	Resizes uint64
 	// Abandoned counts the sessions Close stopped waiting for: still
 	// running after the grace period with their connections closed (see
-	// remote.CloseSessions).
+	// remote.Lifecycle.Close).
 	Abandoned uint64
 	// Sessions is how many session handlers run now.
 	Sessions int

@@ -39,12 +39,13 @@ func serverConfig(ssh.Context) *gossh.ServerConfig {
 // questions and accepts.
 func acceptKeyboardInteractive(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }
 
-// attachConn makes the connection's tracking reachable from its sessions.
+// attachConn makes the connection's tracking and its counters (see
+// countConn) reachable from its sessions.
 func attachConn(ctx ssh.Context, c net.Conn) net.Conn {
 	if tc, ok := c.(*trackedConn); ok {
 		ctx.SetValue(connKey{}, tc)
 	}
-	return c
+	return countConn(ctx, c)
 }
 
 // authedKey returns the fingerprint and colour of the key the session's

@@ -15,7 +15,7 @@ import (
 	"github.com/charmbracelet/log"
 	gossh "golang.org/x/crypto/ssh"
 
-	"gridlag/grid"
+	"gridlag/front/remote/remotetest"
 	"gridlag/server/admit/admittest"
 	"gridlag/server/world"
 	"gridlag/tui"
@@ -112,17 +112,10 @@ func processCPU() time.Duration {
 // terminal of 10000x10000 is clamped to tui.MaxWidth x tui.MaxHeight; run
 // with -benchtime 8x (sessions).
 func BenchmarkSessionCost(b *testing.B) {
-	big, err := grid.Generate(1024, 1024, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, m := range []struct {
-		name string
-		m    *grid.Map
-	}{{"classic", nil}, {"map1024", big}} {
-		for _, size := range [][2]int{{80, 24}, {10000, 10000}} {
-			b.Run(fmt.Sprintf("%s/%dx%d", m.name, size[0], size[1]), func(b *testing.B) {
-				_, addr := startGameWith(b, world.Config{Rate: world.DefaultRate, Map: m.m, MaxPlayers: 1000})
+	for _, m := range remotetest.CostMaps(b) {
+		for _, size := range remotetest.CostSizes {
+			b.Run(fmt.Sprintf("%s/%dx%d", m.Name, size[0], size[1]), func(b *testing.B) {
+				_, addr := startGameWith(b, world.Config{Rate: world.DefaultRate, Map: m.Map, MaxPlayers: 1000})
 				s := startSSH(b, Options{GameAddr: addr, MaxSessions: 1000, MaxPerAddr: 1000, Logger: quietLogger()})
 				before := liveHeap()
 				b.ResetTimer()

@@ -26,7 +26,8 @@
 // timeout on keyboard input, a stall timeout on output to a client that
 // stopped reading, and window changes clamped to the largest screen the
 // interface can use (tui.MaxWidth x tui.MaxHeight) and coalesced, the
-// latest, at most four at once then four a second (remote.WindowChanges),
+// latest, at most four at once then four a second (remote.Resizer at
+// remote.WindowChanges, as the web's sizes),
 // a screen smaller than its terminal centred on it (remote.WindowOf); a
 // session's channel that floods requests gets its connection closed. The
 // shared pools are fair (admit.Pool): each keeps its last places for

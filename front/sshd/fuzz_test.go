@@ -9,10 +9,8 @@ import (
 	"github.com/charmbracelet/log"
 	gossh "golang.org/x/crypto/ssh"
 
-	"gridlag/server"
+	"gridlag/front/remote/remotetest"
 	"gridlag/server/admit/admittest"
-	"gridlag/server/hub"
-	"gridlag/server/world"
 )
 
 // FuzzSSHInput: whatever a player's terminal sends, on a terminal of any
@@ -29,9 +27,7 @@ func FuzzSSHInput(f *testing.F) {
 	// The servers log nowhere: the fuzzing calls the target from workers
 	// where f's log may not be written.
 	quiet := log.New(io.Discard)
-	g := server.New(server.Options{Logger: quiet, Hub: hub.Options{Config: world.Config{Rate: world.DefaultRate},
-		JoinRate: 1 << 20, MaxPlayersPerAddr: 1 << 10}})
-	game := admittest.Serve(f, g, server.ErrServerClosed).String()
+	game := remotetest.FuzzGame(f, quiet)
 	s := startSSH(f, Options{GameAddr: game, MaxPerAddr: 64, Logger: quiet})
 	f.Fuzz(func(t *testing.T, input []byte, cols, rows uint32) {
 		baseline := runtime.NumGoroutine()
@@ -43,14 +39,7 @@ func FuzzSSHInput(f *testing.F) {
 		if err := sess.RequestPty("xterm-256color", int(rows), int(cols), gossh.TerminalModes{}); err != nil {
 			t.Fatal(err)
 		}
-		in, err := sess.StdinPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := sess.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
+		in, out := pipes(t, sess)
 		if err := sess.Shell(); err != nil {
 			t.Fatal(err)
 		}
@@ -76,6 +65,6 @@ func FuzzSSHInput(f *testing.F) {
 			}
 		}
 		c.Close() // the client goes
-		admittest.Settle(t, baseline, func() int { return int(s.running.Load()) })
+		admittest.Settle(t, baseline, func() int { return s.Stats().Sessions })
 	})
 }

@@ -11,6 +11,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/client/tcp"
+	"gridlag/front/remote/remotetest"
 	"gridlag/server"
 	"gridlag/server/admit/admittest"
 	"gridlag/server/hub"
@@ -36,13 +37,7 @@ func startGameWith(t testing.TB, cfg world.Config) (*server.Server, string) {
 // returns it with its address.
 func startGameOpts(t testing.TB, opts server.Options) (*server.Server, string) {
 	t.Helper()
-	opts.Logger = admittest.Logger(t).WithPrefix("game")
-	g := server.New(opts)
-	// Serving: its goroutines have started (Serve starts them before its
-	// address is known), so a test counting goroutines counts them in its
-	// baseline.
-	addr := admittest.Serve(t, g, server.ErrServerClosed)
-	return g, addr.String()
+	return remotetest.Game(t, opts)
 }
 
 // startGameSSH runs a game server and an SSH server playing on it.

@@ -1,8 +1,6 @@
 package sshd
 
 import (
-	"bytes"
-	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
@@ -14,9 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gdamore/tcell/v2"
 	gossh "golang.org/x/crypto/ssh"
 
+	"gridlag/front/remote"
+	"gridlag/front/remote/remotetest"
 	"gridlag/internal/vt"
 	"gridlag/server/admit/admittest"
 )
@@ -141,14 +140,9 @@ func openTerm(t testing.TB, c *gossh.Client, termName string, w, h int) *term {
 	return openTermRunning(t, c, termName, w, h, "")
 }
 
-// openTermRunning is openTerm asking for command ("" for none).
-func openTermRunning(t testing.TB, c *gossh.Client, termName string, w, h int, command string) *term {
+// pipes are sess's input and output, taken before it starts.
+func pipes(t testing.TB, sess *gossh.Session) (io.WriteCloser, io.Reader) {
 	t.Helper()
-	sess := newSession(t, c)
-	modes := gossh.TerminalModes{gossh.ECHO: 0}
-	if err := sess.RequestPty(termName, h, w, modes); err != nil {
-		t.Fatalf("pty: %v", err)
-	}
 	in, err := sess.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -157,6 +151,18 @@ func openTermRunning(t testing.TB, c *gossh.Client, termName string, w, h int, c
 	if err != nil {
 		t.Fatal(err)
 	}
+	return in, out
+}
+
+// openTermRunning is openTerm asking for command ("" for none).
+func openTermRunning(t testing.TB, c *gossh.Client, termName string, w, h int, command string) *term {
+	t.Helper()
+	sess := newSession(t, c)
+	modes := gossh.TerminalModes{gossh.ECHO: 0}
+	if err := sess.RequestPty(termName, h, w, modes); err != nil {
+		t.Fatalf("pty: %v", err)
+	}
+	in, out := pipes(t, sess)
 	tm := &term{t: t, sess: sess, in: in, vt: vt.New(w, h), read: make(chan struct{}), exit: make(chan error, 1), start: time.Now()}
 	start := sess.Shell
 	if command != "" {
@@ -273,50 +279,11 @@ func (tm *term) waitExit(since time.Time) (int, time.Duration) {
 
 // echoHandler is a plumbing-test session handler: it shows who the player
 // is, the screen size and the keys pressed, redraws on resize, and ends on
-// q.
-func echoHandler(seen chan<- *Player) func(context.Context, *Player) error {
-	return func(ctx context.Context, p *Player) error {
-		if seen != nil {
-			seen <- p
-		}
-		s := p.Screen
-		if err := s.Init(); err != nil {
-			return err
-		}
-		defer s.Fini()
-		var keys bytes.Buffer
-		draw := func() {
-			s.Clear()
-			w, h := s.Size()
-			line := fmt.Sprintf("hello %s colour %d size %dx%d keys [%s]", p.User, p.Color, w, h, keys.String())
-			for i, r := range line {
-				s.SetContent(i, 0, r, nil, tcell.StyleDefault)
-			}
-			s.Show()
-		}
-		draw()
-		for {
-			switch ev := s.PollEvent().(type) {
-			case nil:
-				return nil
-			case *tcell.EventResize:
-				s.Sync()
-				draw()
-			case *tcell.EventKey:
-				switch {
-				case ev.Key() == tcell.KeyRune && ev.Rune() == 'q':
-					return nil
-				case ev.Key() == tcell.KeyRune:
-					keys.WriteRune(ev.Rune())
-				default:
-					keys.WriteString(ev.Name())
-				}
-				draw()
-			case *tcell.EventError:
-				return ev
-			}
-		}
-	}
+// q (remotetest.Echo).
+func echoHandler(seen chan<- *Player) remote.Handler {
+	return remotetest.Echo(seen, func(p *Player, w, h int, keys string) string {
+		return fmt.Sprintf("hello %s colour %d size %dx%d keys [%s]", p.User, p.Color, w, h, keys)
+	})
 }
 
 // quitAtOnce presses q and checks the session ends with status 0. That

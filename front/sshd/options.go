@@ -2,7 +2,6 @@ package sshd
 
 import (
 	"context"
-	"io"
 	"net"
 	"time"
 
@@ -15,13 +14,14 @@ import (
 // Title is the top line of the game's screen over SSH.
 const Title = "gridlag over ssh"
 
-// Defaults for the zero values of Options.
+// Defaults for the zero values of Options: the caps and timeouts of
+// every front end (remote's), and SSH's own.
 const (
 	DefaultAddr             = ":2222"
-	DefaultMaxSessions      = 64
-	DefaultMaxPerAddr       = 16 // a classroom behind one NAT address
-	DefaultHandshakeTimeout = 10 * time.Second
-	DefaultIdleTimeout      = 30 * time.Minute
+	DefaultMaxSessions      = remote.DefaultMaxSessions
+	DefaultMaxPerAddr       = remote.DefaultMaxPerAddr
+	DefaultHandshakeTimeout = remote.DefaultHandshakeTimeout
+	DefaultIdleTimeout      = remote.DefaultIdleTimeout
 	// DefaultMaxHandshakes and DefaultMaxHandshakesPerAddr cap the
 	// connections still in their handshake, apart from the players: a
 	// crowd of connections that never send a banner cannot take the
@@ -102,11 +102,8 @@ type Options struct {
 	// commands are refused, saying so.
 	Recordings *remote.Recordings
 	// Handler runs one session. Nil runs the game: a client of the game
-	// server at GameAddr drawn by the tui. A Handler must return soon
-	// after ctx is done or after the screen reports an error event, and
-	// must leave the screen finalised (Fini) if it initialised it; the
-	// server finalises it otherwise.
-	Handler func(ctx context.Context, p *Player) error
+	// server at GameAddr drawn by the tui.
+	Handler remote.Handler
 }
 
 // withDefaults returns o with its zero values replaced by the defaults.
@@ -114,15 +111,9 @@ func (o Options) withDefaults() Options {
 	if o.Addr == "" {
 		o.Addr = DefaultAddr
 	}
-	o.MaxSessions = admit.Or(o.MaxSessions, DefaultMaxSessions)
-	o.MaxPerAddr = admit.Or(o.MaxPerAddr, DefaultMaxPerAddr)
+	remote.SetDefaults(&o.MaxSessions, &o.MaxPerAddr, &o.HandshakeTimeout, &o.IdleTimeout, &o.Logger)
 	o.MaxHandshakes = admit.Or(o.MaxHandshakes, DefaultMaxHandshakes)
 	o.MaxHandshakesPerAddr = admit.Or(o.MaxHandshakesPerAddr, DefaultMaxHandshakesPerAddr)
-	o.HandshakeTimeout = admit.Or(o.HandshakeTimeout, DefaultHandshakeTimeout)
 	o.BannerTimeout = admit.Or(o.BannerTimeout, DefaultBannerTimeout)
-	o.IdleTimeout = admit.Or(o.IdleTimeout, DefaultIdleTimeout)
-	if o.Logger == nil {
-		o.Logger = log.New(io.Discard)
-	}
 	return o
 }

@@ -2,6 +2,7 @@ package sshd
 
 import (
 	"gridlag/front/remote"
+	"gridlag/internal/names"
 	"gridlag/protocol"
 )
 
@@ -20,10 +21,10 @@ const DefaultPlayerName = "player"
 // characters, escape sequences and invisible characters removed, white space
 // folded, cut to protocol.MaxNameRunes characters; DefaultPlayerName if
 // nothing is left or if what is left is reserved for bots (see
-// protocol.CheckPlayerName), so the session is never refused for its name.
+// names.CheckPlayer), so the session is never refused for its name.
 func PlayerName(user string) string {
 	name := protocol.SanitizeName(user)
-	if protocol.CheckPlayerName(name, false) != nil {
+	if names.CheckPlayer(name, false) != nil {
 		return DefaultPlayerName
 	}
 	return name

@@ -1,9 +1,8 @@
 package sshd
 
 import (
+	"gridlag/internal/names"
 	"testing"
-
-	"gridlag/protocol"
 )
 
 func TestPlayerNameIsAlwaysAccepted(t *testing.T) {
@@ -20,7 +19,7 @@ func TestPlayerNameIsAlwaysAccepted(t *testing.T) {
 		if got != c.want {
 			t.Errorf("PlayerName(%q) = %q, want %q", c.user, got, c.want)
 		}
-		if err := protocol.CheckPlayerName(got, false); err != nil {
+		if err := names.CheckPlayer(got, false); err != nil {
 			t.Errorf("PlayerName(%q) = %q, which the server refuses: %v", c.user, got, err)
 		}
 	}

@@ -14,9 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/log"
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/front/remote"
+	"gridlag/front/remote/remotetest"
 	"gridlag/protocol"
 	"gridlag/server/admit/admittest"
 	"gridlag/tui"
@@ -550,4 +552,24 @@ func TestChannelsPerConnectionCapped(t *testing.T) {
 		}
 		return err == nil
 	}, func() string { return fmt.Sprintf("no channel after one closed: %v", err) })
+}
+
+// A session that will not end does not hold Close
+// (remotetest.CloseLeavesTheStuckBehind): the honest session beside it
+// ends as ever, told the server stopped, with status 0; the count of
+// those left behind is Stats.Abandoned, the metric's source.
+func TestCloseStopsWaitingForAStuckSession(t *testing.T) {
+	remotetest.CloseLeavesTheStuckBehind(t, func(logger *log.Logger, stuck *remotetest.Stuck) remotetest.StuckFront {
+		s := startSSH(t, Options{Logger: logger, Handler: stuck.Or(echoHandler(nil))})
+		tm := openTerm(t, dialSSH(t, s, "ada", nil), "xterm-256color", 80, 24)
+		tm.waitText("hello ada")
+		openTerm(t, dialSSH(t, s, "stuck", nil), "xterm-256color", 80, 24)
+		return remotetest.StuckFront{Close: s.Close, Hurry: s.Hurry, Abandoned: func() uint64 { return s.Stats().Abandoned },
+			Told: func() {
+				tm.waitText("gridlag: server stopped")
+				if status, _ := tm.waitExit(time.Now()); status != 0 {
+					t.Errorf("the honest session's exit status %d, want 0", status)
+				}
+			}}
+	})
 }

@@ -7,6 +7,8 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/front/remote"
+	"gridlag/grid"
+	"gridlag/internal/limit"
 )
 
 // allowedRequests are the session channel requests passed on to the
@@ -39,11 +41,10 @@ func (f filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 		return nil, nil, err
 	}
 	out := make(chan *gossh.Request)
-	f.srv.wg.Add(1) // the caller, a tracked channel handler, holds the count above zero
-	go func() {
-		defer f.srv.wg.Done()
+	// The caller, a tracked channel handler, holds the count above zero.
+	f.srv.life.WG.Go(func() {
 		defer close(out)
-		if passRequests(reqs, out, sessionLimits) {
+		if passRequests(f.srv.clock, reqs, out, sessionLimits) {
 			return
 		}
 		f.srv.refused.add(KindRequestFlood)
@@ -53,7 +54,7 @@ func (f filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 		f.cut()
 		for range reqs { // until the connection's end closes them
 		}
-	}()
+	})
 	return ch, out, nil
 }
 
@@ -61,127 +62,65 @@ func (f filteredChannel) Accept() (gossh.Channel, <-chan *gossh.Request, error) 
 type requestLimits struct {
 	// window: the window changes that go on to resize the screen
 	// (remote.WindowChanges).
-	window remote.Rate
+	window limit.Rate
 	// requests: the requests of any kind a channel may send. A terminal
 	// sends a handful, and a few dozen a second while it is resized; a
 	// client that sends more is flooding, and its connection is closed,
 	// so that a flood costs the server no more than this.
-	requests remote.Rate
+	requests limit.Rate
 }
 
 // sessionLimits are every session's.
 var sessionLimits = requestLimits{
 	window:   remote.WindowChanges,
-	requests: remote.Rate{Burst: 600, Every: 10 * time.Millisecond},
+	requests: limit.Rate{Burst: 600, Every: 10 * time.Millisecond},
 }
 
 // passRequests passes the allowed requests from in to out, refusing the
 // others, until in is closed (it returns true) or a request comes faster
-// than lim.requests allows (it returns false at once: a flood). Window
-// changes are clamped
-// (remote.WindowOf) and coalesced before anything is allocated for them: one
-// that leaves the clamped size as it is goes nowhere; of the others,
-// lim.window.Burst go on at once, then one every lim.window.Every, the
-// latest, and the ones it replaces are dropped (a window-change never
-// wants a reply). So a flood of them, alternating sizes or not, costs no
-// more than four screens a second. A held window change goes on before a
-// later request if the limit allows it, else after it, when the limit
-// allows.
-func passRequests(in <-chan *gossh.Request, out chan<- *gossh.Request, lim requestLimits) (ended bool) {
-	var (
-		held      *gossh.Request // the latest window change not passed on yet
-		heldSize  remote.Window
-		size      remote.Window // the window last passed on
-		changes   = remote.Pace{Rate: lim.window}
-		reading   = remote.Pace{Rate: lim.requests}
-		heldTimer = time.NewTimer(time.Hour)
-		waiting   bool // heldTimer runs for held
-	)
-	heldTimer.Stop()
-	defer heldTimer.Stop()
-	// allowed reports whether a window change may go on now, and counts
-	// it if so.
-	allowed := func() bool {
-		now := time.Now()
-		if changes.Wait(now) > 0 {
+// than lim.requests allows on clock (it returns false at once: a flood).
+// Window changes are clamped (remote.WindowOf) and paced at lim.window
+// by a remote.Resizer, as the web's sizes are, before anything is
+// allocated for them: one that leaves the clamped size as it is goes
+// nowhere; of the others, a burst goes on at once, then the latest at
+// the rate, and the ones it replaces are dropped (a window-change never
+// wants a reply). A held window change goes on before a later request
+// if the limit allows it, else after it, when the limit allows.
+func passRequests(clock remote.Clock, in <-chan *gossh.Request, out chan<- *gossh.Request, lim requestLimits) (ended bool) {
+	var reading grid.Limiter // the requests read, at lim.requests
+	resize := remote.NewResizer(clock, lim.window, remote.Window{}, func(req *gossh.Request) { out <- req })
+	defer resize.Stop()
+	for req := range in {
+		if !lim.requests.Allow(&reading, clock.Now()) {
+			refuse(req)
 			return false
 		}
-		changes.Take(now)
-		return true
-	}
-	pass := func(req *gossh.Request, s remote.Window) {
-		out <- req
-		size = s
-	}
-	wait := func() {
-		if !waiting {
-			waiting = true
-			heldTimer.Reset(changes.Wait(time.Now()))
+		switch {
+		case req.Type == "window-change":
+			if s, ok := windowChangeSize(req.Payload); ok {
+				resize.Change(s, req)
+			} else {
+				refuse(req)
+			}
+		case allowedRequests[req.Type]:
+			if req.Type == "pty-req" {
+				if s, ok := ptyRequestSize(req.Payload); ok {
+					resize.Shown(s)
+				}
+			}
+			resize.Flush()
+			out <- req
+		default:
+			refuse(req)
 		}
 	}
-	for {
-		var due <-chan time.Time
-		if waiting {
-			due = heldTimer.C
-		}
-		select {
-		case req, ok := <-in:
-			if !ok {
-				return true
-			}
-			if now := time.Now(); reading.Wait(now) > 0 {
-				if req.WantReply {
-					req.Reply(false, nil)
-				}
-				return false
-			}
-			reading.Take(time.Now())
-			switch {
-			case req.Type == "window-change":
-				s, ok := windowChangeSize(req.Payload)
-				switch {
-				case !ok:
-					if req.WantReply {
-						req.Reply(false, nil)
-					}
-				case s == size && held == nil:
-					// Nothing to change.
-				case s == size:
-					held = nil // back to the size in force
-				case held == nil && allowed():
-					pass(req, s)
-				default:
-					held, heldSize = req, s
-					wait()
-				}
-			case allowedRequests[req.Type]:
-				if req.Type == "pty-req" {
-					if s, ok := ptyRequestSize(req.Payload); ok {
-						size = s
-					}
-				}
-				if held != nil && allowed() {
-					pass(held, heldSize)
-					held = nil
-				}
-				out <- req
-			default:
-				if req.WantReply {
-					req.Reply(false, nil)
-				}
-			}
-		case <-due:
-			waiting = false
-			if held == nil {
-				continue
-			}
-			if !allowed() {
-				wait()
-				continue
-			}
-			pass(held, heldSize)
-			held = nil
-		}
+	return true
+}
+
+// refuse answers no to req if it wants an answer.
+func refuse(req *gossh.Request) {
+	if req.WantReply {
+		req.Reply(false, nil)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"gridlag/front/remote"
+	"gridlag/internal/limit"
 )
 
 // windowSize is a window-change request's payload (RFC 4254 6.7).
@@ -42,11 +43,11 @@ func ptyRequest(cols, rows uint32) *gossh.Request {
 
 // collect runs passRequests over reqs with lim and returns what it passed
 // on.
-func collect(lim remote.Rate, reqs ...*gossh.Request) []*gossh.Request {
+func collect(lim limit.Rate, reqs ...*gossh.Request) []*gossh.Request {
 	in, out := make(chan *gossh.Request), make(chan *gossh.Request, len(reqs)+1)
 	done := make(chan struct{})
 	go func() {
-		passRequests(in, out, requestLimits{window: lim, requests: remote.Rate{Burst: len(reqs) + 1, Every: time.Hour}})
+		passRequests(remote.WallClock(), in, out, requestLimits{window: lim, requests: limit.Rate{Burst: len(reqs) + 1, Every: time.Hour}})
 		close(done)
 	}()
 	for _, r := range reqs {
@@ -95,7 +96,7 @@ func TestWindowChangeFloodCoalesced(t *testing.T) {
 		}
 	}
 	reqs = append(reqs, &gossh.Request{Type: "env"}, &gossh.Request{Type: "shell"})
-	got := describe(collect(remote.Rate{Burst: 4, Every: time.Hour}, reqs...))
+	got := describe(collect(limit.Rate{Burst: 4, Every: time.Hour}, reqs...))
 	want := []string{"pty-req", "81x24", "10000x10000", "83x24", "10000x10000", "shell"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("%d window changes passed on %q, want %q: the burst of 4, then the shell", flood, got, want)
@@ -106,7 +107,7 @@ func TestWindowChangeFloodCoalesced(t *testing.T) {
 // none of the limit, and a held change back to the size in force is
 // dropped.
 func TestWindowChangeToTheSameSizeDropped(t *testing.T) {
-	got := describe(collect(remote.Rate{Burst: 1, Every: time.Hour},
+	got := describe(collect(limit.Rate{Burst: 1, Every: time.Hour},
 		ptyRequest(10000, 10000),
 		windowChange(10001, 10000), // the same window: clamped size and margins
 		windowChange(80, 24),       // goes on
@@ -128,7 +129,7 @@ func TestWindowChangeToTheSameSizeDropped(t *testing.T) {
 func TestHeldWindowChangeGoesOnAfterTheInterval(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		in, out := make(chan *gossh.Request), make(chan *gossh.Request, 4)
-		go passRequests(in, out, requestLimits{window: remote.Rate{Burst: 1, Every: 20 * time.Millisecond}, requests: remote.Rate{Burst: 10, Every: time.Millisecond}})
+		go passRequests(remote.WallClock(), in, out, requestLimits{window: limit.Rate{Burst: 1, Every: 20 * time.Millisecond}, requests: limit.Rate{Burst: 10, Every: time.Millisecond}})
 		defer close(in)
 		start := time.Now()
 		in <- windowChange(80, 24)
@@ -155,10 +156,10 @@ func TestHeldWindowChangeGoesOnAfterTheInterval(t *testing.T) {
 // within the limit come 2 ms apart exactly, as the limit sees them.
 func TestRequestFloodStops(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		lim := requestLimits{window: remote.Rate{Burst: 1, Every: time.Hour}, requests: remote.Rate{Burst: 3, Every: time.Hour}}
+		lim := requestLimits{window: limit.Rate{Burst: 1, Every: time.Hour}, requests: limit.Rate{Burst: 3, Every: time.Hour}}
 		in, out := make(chan *gossh.Request), make(chan *gossh.Request, 8)
 		ended := make(chan bool, 1)
-		go func() { ended <- passRequests(in, out, lim) }()
+		go func() { ended <- passRequests(remote.WallClock(), in, out, lim) }()
 		for range 3 {
 			in <- &gossh.Request{Type: "shell"}
 		}
@@ -169,9 +170,9 @@ func TestRequestFloodStops(t *testing.T) {
 		if len(out) != 3 {
 			t.Errorf("%d requests passed on, want the 3 within the burst", len(out))
 		}
-		lim.requests = remote.Rate{Burst: 3, Every: time.Millisecond}
+		lim.requests = limit.Rate{Burst: 3, Every: time.Millisecond}
 		in = make(chan *gossh.Request)
-		go func() { ended <- passRequests(in, make(chan *gossh.Request, 8), lim) }()
+		go func() { ended <- passRequests(remote.WallClock(), in, make(chan *gossh.Request, 8), lim) }()
 		for range 6 {
 			time.Sleep(2 * time.Millisecond) // the virtual clock's
 			in <- &gossh.Request{Type: "env"}

@@ -1,7 +1,6 @@
 package sshd
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -29,34 +28,26 @@ const hangUpGrace = time.Second
 type Server struct {
 	opts    Options
 	log     *log.Logger
-	warn    *ratelog.Log // refusals and failed handshakes, summarised when they repeat
+	warn    *ratelog.Log // refusals and failed handshakes, summarised when they repeat (life's)
 	signer  gossh.Signer
 	fp      string
 	ssh     *ssh.Server
-	handler func(ctx context.Context, p *Player) error
+	handler remote.Handler
 	game    *remote.Game // the default handler's game, which keeps dropped avatars by key
-
-	ctx    context.Context // done when the server closes
-	cancel context.CancelFunc
+	clock   remote.Clock // the sessions' pacing runs on it
+	// life is the server's context, goroutines (wg), session handlers,
+	// close and warnings, as the web front end's; guarded by mu.
+	life *remote.Lifecycle
 
 	mu        sync.Mutex
-	closed    bool
 	listeners map[net.Listener]struct{}
 	conns     map[*trackedConn]struct{}
 	open      admit.Pool   // open connections
 	shaking   admit.Pool   // connections without a session channel yet
 	sessions  *admit.Slots // game sessions, under the same rules
 	refused   counts
-	resizes   atomic.Uint64 // window changes that resized a screen
-	running   atomic.Int64  // session handlers running
-	abandoned atomic.Uint64 // sessions Close stopped waiting for
-	hurry     chan struct{} // closed by Hurry
-	hurryOnce sync.Once
-	closeDone chan struct{} // closed once Close is over
-
-	wg     sync.WaitGroup // every goroutine the server started
-	sessWG sync.WaitGroup // the running session handlers
-	connWG sync.WaitGroup // the connections being served (HandleConn)
+	resizes   atomic.Uint64  // window changes that resized a screen
+	connWG    sync.WaitGroup // the connections being served (HandleConn)
 }
 
 // New loads the host key (creating it on first start) and returns a server
@@ -70,18 +61,18 @@ func New(opts Options) (*Server, error) {
 	s := &Server{
 		opts:      opts,
 		log:       opts.Logger,
-		warn:      ratelog.New(opts.Logger, 0, nil),
 		signer:    signer,
 		fp:        gossh.FingerprintSHA256(signer.PublicKey()),
 		handler:   opts.Handler,
+		clock:     remote.WallClock(),
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[*trackedConn]struct{}),
-		hurry:     make(chan struct{}),
-		closeDone: make(chan struct{}),
 		open:      admit.NewPool(2*opts.MaxSessions, 2*opts.MaxPerAddr),
 		shaking:   admit.NewPool(opts.MaxHandshakes, opts.MaxHandshakesPerAddr),
 		sessions:  admit.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
 	}
+	s.life = remote.NewLifecycle("ssh", opts.Logger, &s.mu)
+	s.warn = s.life.Warn
 	if created {
 		s.log.Info("created ssh host key", "path", opts.HostKeyPath, "fingerprint", s.fp)
 	}
@@ -91,7 +82,6 @@ func New(opts Options) (*Server, error) {
 	if s.handler == nil {
 		s.handler = s.game.Play
 	}
-	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.ssh = &ssh.Server{
 		Handler:                    s.handleSession,
 		HostSigners:                []ssh.Signer{signer},
@@ -136,18 +126,13 @@ func (s *Server) Addr() net.Addr {
 func (s *Server) Serve(ln net.Listener) error {
 	al := admit.Listen(ln, s.admitConn, s.log)
 	s.mu.Lock()
-	if s.closed {
+	if s.life.ClosedLocked() {
 		s.mu.Unlock()
 		ln.Close()
 		return ErrServerClosed
 	}
 	s.listeners[al] = struct{}{}
-	// The summariser counts in wg from here, under mu, so that Close
-	// (which sets closed under mu, then waits) never races this Add; it
-	// runs before Addr says where the server listens, so a caller who
-	// waited for Addr counts it among the server's goroutines.
-	s.wg.Add(1)
-	stopSummaries := s.summarise()
+	s.life.ServingLocked()
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
@@ -155,7 +140,6 @@ func (s *Server) Serve(ln net.Listener) error {
 		s.mu.Unlock()
 		al.Close()
 	}()
-	defer stopSummaries()
 
 	s.log.Debug("ssh listening", "addr", ln.Addr().String(), "hostkey", s.fp,
 		"max_sessions", s.opts.MaxSessions, "max_per_addr", s.opts.MaxPerAddr,
@@ -164,13 +148,13 @@ func (s *Server) Serve(ln net.Listener) error {
 	for {
 		c, err := al.Accept()
 		if err != nil {
-			if s.isClosed() {
+			if s.life.Closed() {
 				return ErrServerClosed
 			}
 			return fmt.Errorf("sshd: accept: %w", err)
 		}
 		go func() {
-			defer s.wg.Done()
+			defer s.life.WG.Done()
 			defer s.connWG.Done()
 			s.ssh.HandleConn(c)
 		}()
@@ -178,90 +162,48 @@ func (s *Server) Serve(ln net.Listener) error {
 }
 
 // Close stops accepting connections, ends every session (each player's
-// client leaves the game) and waits for all of the server's goroutines.
+// client leaves the game) and waits for all of the server's goroutines,
+// at most the grace period (remote.Lifecycle.Close).
+//
+// Every session is ended first, so that players are told why and get an
+// exit status; then the connections are closed, which also frees
+// sessions stuck writing to clients that stopped reading. Each session
+// ended with its exit status, which its client hangs up on: the clients
+// hang up first, so that none finds its connection reset before
+// (OpenSSH then exits 255, whatever the status it was sent).
 func (s *Server) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		<-s.closeDone
-		return nil
-	}
-	s.closed = true
-	defer close(s.closeDone)
-	var err error
-	for ln := range s.listeners {
-		if cerr := ln.Close(); cerr != nil && err == nil {
-			err = cerr
-		}
-	}
-	conns := make([]*trackedConn, 0, len(s.conns))
-	for c := range s.conns {
-		conns = append(conns, c)
-	}
-	s.mu.Unlock()
-
-	// End every session first, so that players are told why and get an
-	// exit status; then close the connections, which also frees sessions
-	// stuck writing to clients that stopped reading. Each session ended
-	// with its exit status, which its client hangs up on: the clients
-	// hang up first, so that none finds its connection reset before
-	// (OpenSSH then exits 255, whatever the status it was sent). What
-	// still runs then is left behind (remote.CloseSessions).
-	s.cancel()
-	n := remote.CloseSessions(remote.Closing{
-		Front: "ssh", Sessions: &s.sessWG, All: &s.wg, HangUp: &s.connWG, HangUpGrace: hangUpGrace,
+	var conns []*trackedConn
+	return s.life.Close(remote.Closing{
+		Stop: func() error {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			var err error
+			for ln := range s.listeners {
+				if cerr := ln.Close(); cerr != nil && err == nil {
+					err = cerr
+				}
+			}
+			for c := range s.conns {
+				conns = append(conns, c)
+			}
+			return err
+		},
+		HangUp: &s.connWG, HangUpGrace: hangUpGrace,
 		Cut: func() {
 			for _, c := range conns {
 				c.Close()
 			}
 		},
-		Running: func() int { return int(s.running.Load()) },
-		Hurry:   s.hurry, Log: s.log,
 	})
-	s.abandoned.Add(uint64(n))
-	s.log.Info("ssh server closed")
-	return err
 }
 
 // Hurry makes a Close under way, or to come, close at once: the
-// operator's second signal. The sessions are told to end and their
-// connections closed without the grace period; each step of the close
-// waits at most remote.HurryGrace more.
-func (s *Server) Hurry() { s.hurryOnce.Do(func() { close(s.hurry) }) }
-
-func (s *Server) isClosed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closed
-}
-
-// track counts one more goroutine of the server, unless it is closing.
-func (s *Server) track() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return false
-	}
-	s.wg.Add(1)
-	return true
-}
-
-// trackSession counts one more session handler (in s.wg and s.sessWG),
-// unless the server is closing.
-func (s *Server) trackSession() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return false
-	}
-	s.wg.Add(1)
-	s.sessWG.Add(1)
-	return true
-}
+// operator's second signal (remote.Lifecycle.Hurry).
+func (s *Server) Hurry() { s.life.Hurry() }
 
 // admitConn applies the connection caps to a new connection: it returns
 // the connection tracked, counted as in its handshake, and counted in
-// s.wg for its HandleConn goroutine, or nil once it refused it. When the
+// the server's goroutines for its HandleConn goroutine, or nil once it refused it. When the
 // handshakes' pool is full, a newcomer from an address holding fewer of
 // them than another address takes the place of that address's oldest
 // pending handshake, which is closed.
@@ -284,7 +226,7 @@ func (s *Server) admitConn(c net.Conn) net.Conn {
 	s.conns[tc] = struct{}{}
 	s.open.Take(key)
 	s.shaking.Take(key)
-	s.wg.Add(1)
+	s.life.WG.Add(1)
 	s.connWG.Add(1)
 	tc.mu.Lock()
 	tc.armLocked()
@@ -301,7 +243,7 @@ func (s *Server) admitConn(c net.Conn) net.Conn {
 // connRefusal says why a new connection from the address of key key is
 // refused (its kind one of RefusalKinds), or admits it. s.mu is held.
 func (s *Server) connRefusal(key string) admit.Refusal {
-	if s.closed {
+	if s.life.ClosedLocked() {
 		return admit.Refusal{Kind: KindClosing, Text: "the server is shutting down"}
 	}
 	if r := s.open.Refusal(key, openWords); r.Refused() {
@@ -362,7 +304,7 @@ func (s *Server) refuseConn(c net.Conn, r admit.Refusal) {
 // Stats returns the server's counts of refusals, cuts and evictions by
 // kind.
 func (s *Server) Stats() Stats {
-	return Stats{Refused: s.refused.snapshot(), Resizes: s.resizes.Load(), Abandoned: s.abandoned.Load(), Sessions: int(s.running.Load())}
+	return Stats{Refused: s.refused.snapshot(), Resizes: s.resizes.Load(), Abandoned: s.life.Abandoned(), Sessions: s.life.Running()}
 }
 
 // endHandshake counts connection c as past its handshake: it has opened a
@@ -379,27 +321,6 @@ func (s *Server) endHandshakeLocked(c *trackedConn) {
 	}
 	c.shaking = false
 	s.shaking.Give(c.key)
-}
-
-// summarise flushes the log's summaries every second until the returned
-// stop is called; its goroutine is counted in wg by Serve, which calls it.
-func (s *Server) summarise() (stop func()) {
-	t := time.NewTicker(time.Second)
-	done := make(chan struct{})
-	go func() {
-		defer s.wg.Done()
-		defer t.Stop()
-		for {
-			select {
-			case <-t.C:
-				s.warn.Flush()
-			case <-done:
-				s.warn.Flush()
-				return
-			}
-		}
-	}()
-	return func() { close(done) }
 }
 
 // releaseConn forgets a closed connection.
@@ -419,7 +340,7 @@ func (s *Server) releaseConn(c *trackedConn) {
 // returned release when the session ends, else kind (one of RefusalKinds)
 // and refusal say why not.
 func (s *Server) acquireSession(key string) (release func(), kind, refusal string) {
-	if s.isClosed() {
+	if s.life.Closed() {
 		return nil, KindClosing, "the server is shutting down"
 	}
 	release, v, refusal := s.sessions.Take(key, false)
@@ -434,11 +355,11 @@ func (s *Server) acquireSession(key string) (release func(), kind, refusal strin
 // sessionChannel handles a new "session" channel: gliderlabs' session
 // handling, with the channel's requests filtered and the goroutine counted.
 func (s *Server) sessionChannel(srv *ssh.Server, conn *gossh.ServerConn, nc gossh.NewChannel, ctx ssh.Context) {
-	if !s.track() {
+	if !s.life.Track(false) {
 		nc.Reject(gossh.ResourceShortage, "server closing")
 		return
 	}
-	defer s.wg.Done()
+	defer s.life.Untrack(false)
 	if tc, _ := ctx.Value(connKey{}).(*trackedConn); tc != nil {
 		s.endHandshake(tc)
 		if !tc.openChannel() {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -63,7 +62,6 @@ func (s *Server) handleSession(sess ssh.Session) {
 		s.reportEnd,
 		s.driveTerminal,
 		s.watchdog,
-		recoverPanic,
 	}
 	h := s.runHandler
 	for i := len(steps) - 1; i >= 0; i-- {
@@ -86,14 +84,11 @@ func (s *Server) newSession(sess ssh.Session) *session {
 // while it runs. A session that starts as the server closes ends at once.
 func (s *Server) countSession(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		if !s.trackSession() {
+		if !s.life.Track(true) {
 			ss.Exit(1)
 			return
 		}
-		defer s.wg.Done()
-		defer s.sessWG.Done()
-		s.running.Add(1)
-		defer s.running.Add(-1)
+		defer s.life.Untrack(true)
 		if ss.conn != nil {
 			ss.conn.sessionStarted()
 			defer ss.conn.sessionEnded()
@@ -247,6 +242,9 @@ func openScreen(next sessionHandler) sessionHandler {
 			return
 		}
 		ss.tty, ss.screen, ss.termName = tty, screen, termName
+		if m := meterOf(ss); m != nil {
+			tty.Count(&m.Term)
+		}
 		next(ss)
 	}
 }
@@ -265,6 +263,8 @@ func introducePlayer(next sessionHandler) sessionHandler {
 			fp = "none"
 		}
 		p.Log = ss.log
+		p.Wire = meterOf(ss)
+		p.Wire.SetClient(ss.Context().ClientVersion())
 		ss.player = p
 		ss.log.Info("", "session start", "key", fp, "color", p.Color, "term", ss.termName,
 			"size", fmt.Sprintf("%dx%d", ss.pty.Window.Width, ss.pty.Window.Height))
@@ -284,7 +284,7 @@ func (s *Server) reportEnd(next sessionHandler) sessionHandler {
 			line := strings.NewReplacer("PORT", fmt.Sprint(localPort(ss)), "HOST", localHost(ss)).Replace(p.Afterword)
 			io.WriteString(ss, line+"\n")
 		}
-		reason, status := remote.EndReason(ss.killed.Get(), ss.err, s.ctx.Err() != nil, ss.Context().Err() != nil || ss.tty.InputEnded())
+		reason, status := remote.EndReason(ss.killed.Get(), ss.err, s.life.Ctx.Err() != nil, ss.Context().Err() != nil || ss.tty.InputEnded())
 		if reason == "" {
 			ss.log.Info("quit", "session end", "reason", "quit", "duration", time.Since(ss.begun).Round(time.Millisecond))
 			ss.Exit(0)
@@ -301,19 +301,16 @@ func (s *Server) reportEnd(next sessionHandler) sessionHandler {
 // if the handler left it initialised.
 func (s *Server) driveTerminal(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		s.wg.Add(2)
-		go func() {
-			defer s.wg.Done()
+		s.life.WG.Go(func() {
 			ss.tty.Pump(ss)
-		}()
-		go func() {
-			defer s.wg.Done()
+		})
+		s.life.WG.Go(func() {
 			for w := range ss.winCh {
 				if ss.tty.SetWindow(w.Width, w.Height) {
 					s.resizes.Add(1)
 				}
 			}
-		}()
+		})
 		next(ss)
 		if started, closed := ss.tty.State(); started && !closed {
 			ss.screen.Fini()
@@ -321,23 +318,10 @@ func (s *Server) driveTerminal(next sessionHandler) sessionHandler {
 	}
 }
 
-// recoverPanic turns a panic of the handler into an error, so that one
-// session's failure cannot take the server down.
-func recoverPanic(next sessionHandler) sessionHandler {
-	return func(ss *session) {
-		defer func() {
-			if r := recover(); r != nil {
-				ss.log.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
-				ss.err = fmt.Errorf("internal error")
-			}
-		}()
-		next(ss)
-	}
-}
-
-// runHandler runs the session handler: the game, or Options.Handler.
+// runHandler runs the session handler, the game or Options.Handler, a
+// panic of which is one session's failure (remote.Handler.Run).
 func (s *Server) runHandler(ss *session) {
-	ss.err = s.handler(ss.ctx, ss.player)
+	ss.err = s.handler.Run(ss.ctx, ss.player)
 }
 
 // refuse tells the client why its session cannot run and ends it with exit

@@ -139,20 +139,8 @@ func TestTeachOverSSH(t *testing.T) {
 // than a second, is pinned on the virtual clock (sim's
 // TestTeacherSetsTheRoundTripOfTheClass).
 func TestEndToEndTeacherOverOpenSSH(t *testing.T) {
-	requireTools(t, "tmux", "ssh")
-	key := writeClientKey(t)
-	pub, err := exec.Command("ssh-keygen", "-y", "-f", key).Output()
-	if err != nil {
-		t.Skipf("needs ssh-keygen: %v", err)
-	}
-	teachers := filepath.Join(t.TempDir(), "teachers")
-	os.WriteFile(teachers, pub, 0o600)
-	s, _, gameAddr := startClass(t, teachers)
-	port := strconv.Itoa(s.Addr().(*net.TCPAddr).Port)
-	socket := fmt.Sprintf("gridlag-e2e-teach-%d", os.Getpid())
-	t.Cleanup(func() { exec.Command("tmux", "-L", socket, "kill-server").Run() })
-	ssh := "ssh -F /dev/null -p " + port + " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -t"
-	tail := "; echo EXIT=$?; sleep 60"
+	c := startOpenSSHClass(t, "teach")
+	key, gameAddr, socket, ssh, tail := c.key, c.gameAddr, c.socket, c.ssh, c.tail
 	var students []*tmuxPane
 	for i, name := range []string{"ada", "bob"} {
 		p := startPane(t, socket, name, 80, 24, fmt.Sprintf("%s -b 127.0.4.%d -o PubkeyAuthentication=no -o PasswordAuthentication=no %s@127.0.0.1 room lecture%s", ssh, i+1, name, tail))
@@ -214,6 +202,37 @@ func TestEndToEndTeacherOverOpenSSH(t *testing.T) {
 		}, func() string {
 			return fmt.Sprintf("%s's screen still shows the teacher's network:\n%s", p.name, p.capture())
 		})
+	}
+}
+
+// openSSHClass is a class for the real OpenSSH client in tmux: a game
+// server and its SSH front end, whose teachers are the key in key, a
+// private tmux server, ssh's command line to the front end, and the
+// tail of a pane's command (its status, then a wait to read it).
+type openSSHClass struct {
+	key, gameAddr, socket, ssh, tail string
+}
+
+// startOpenSSHClass starts a class (see startClass) for the test named
+// name, or skips the test without tmux, ssh or ssh-keygen.
+func startOpenSSHClass(t *testing.T, name string) openSSHClass {
+	t.Helper()
+	requireTools(t, "tmux", "ssh")
+	key := writeClientKey(t)
+	pub, err := exec.Command("ssh-keygen", "-y", "-f", key).Output()
+	if err != nil {
+		t.Skipf("needs ssh-keygen: %v", err)
+	}
+	teachers := filepath.Join(t.TempDir(), "teachers")
+	os.WriteFile(teachers, pub, 0o600)
+	s, _, gameAddr := startClass(t, teachers)
+	port := strconv.Itoa(s.Addr().(*net.TCPAddr).Port)
+	socket := fmt.Sprintf("gridlag-e2e-%s-%d", name, os.Getpid())
+	t.Cleanup(func() { exec.Command("tmux", "-L", socket, "kill-server").Run() })
+	return openSSHClass{
+		key: key, gameAddr: gameAddr, socket: socket,
+		ssh:  "ssh -F /dev/null -p " + port + " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -t",
+		tail: "; echo EXIT=$?; sleep 60",
 	}
 }
 

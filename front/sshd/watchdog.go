@@ -13,7 +13,7 @@ import (
 // interface stops.
 func (s *Server) watchdog(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		ctx, cancel := context.WithCancel(s.ctx)
+		ctx, cancel := context.WithCancel(s.life.Ctx)
 		defer cancel()
 		stopConnWatch := context.AfterFunc(ss.Context(), cancel)
 		defer stopConnWatch()
@@ -24,11 +24,9 @@ func (s *Server) watchdog(next sessionHandler) sessionHandler {
 		if ss.conn != nil {
 			w.Cut = func() { ss.conn.Close() }
 		}
-		s.wg.Add(1)
-		go func() {
-			defer s.wg.Done()
+		s.life.WG.Go(func() {
 			w.Run(done)
-		}()
+		})
 		next(ss)
 		close(done)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -25,6 +26,22 @@ const chromium = "/usr/bin/chromium"
 // same page on a name the server does not answer to (evil.example,
 // pointed at it) says why it cannot play.
 func TestBrowserPlays(t *testing.T) {
+	node := requireBrowser(t)
+	s, _ := startGameWeb(t, Options{})
+	if !s.page.built {
+		t.Skip("the web page is not built into this test binary: make test builds it (npm)")
+	}
+	runScript(t, node, []string{"play.js", "http://" + s.Addr().String()}, func(line string) {
+		if line == "cut" { // the script asks for the connection to drop
+			s.cutSessions()
+		}
+	})
+}
+
+// requireBrowser skips the test without node, Debian's chromium and
+// playwright-core in e2e, and returns node's path.
+func requireBrowser(t *testing.T) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("starts a browser")
 	}
@@ -37,13 +54,17 @@ func TestBrowserPlays(t *testing.T) {
 	case !fileExists(filepath.Join("e2e", "node_modules", "playwright-core", "package.json")):
 		t.Skip("playwright-core is not installed in front/web/e2e (.ci/run runs npm ci there)")
 	}
-	s, _ := startGameWeb(t, Options{})
-	if !s.page.built {
-		t.Skip("the web page is not built into this test binary: make test builds it (npm)")
-	}
+	return node
+}
+
+// runScript runs node with args in e2e, logging what the script prints;
+// a line it prints that is no "ok: ..." is a request, which do does
+// before the script is told it is done.
+func runScript(t *testing.T, node string, args []string, do func(line string)) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "play.js", "http://"+s.Addr().String())
+	cmd := exec.CommandContext(ctx, node, args...)
 	cmd.Dir = "e2e"
 	cmd.Stderr = admittest.Writer(t)
 	stdin, err := cmd.StdinPipe()
@@ -59,14 +80,14 @@ func TestBrowserPlays(t *testing.T) {
 	}
 	sc := bufio.NewScanner(stdout)
 	for sc.Scan() {
-		t.Logf("play.js: %s", sc.Text())
-		if sc.Text() == "cut" { // the script asks for the connection to drop
-			s.cutSessions()
+		t.Logf("%s: %s", args[0], sc.Text())
+		if !strings.HasPrefix(sc.Text(), "ok: ") {
+			do(sc.Text())
 			io.WriteString(stdin, "done\n")
 		}
 	}
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("play.js: %v", err)
+		t.Fatalf("%s: %v", args[0], err)
 	}
 }
 

@@ -17,8 +17,8 @@ import (
 	"github.com/charmbracelet/log"
 	"github.com/coder/websocket"
 
+	"gridlag/front/remote/remotetest"
 	"gridlag/front/sshd"
-	"gridlag/grid"
 	"gridlag/server"
 	"gridlag/server/admit/admittest"
 	"gridlag/server/hub"
@@ -248,23 +248,16 @@ func TestHugeTerminalsCostAsOverSSH(t *testing.T) {
 // the same of an SSH session with its help open (front=ssh), for the
 // ratio. Run with -benchtime 8x (sessions).
 func BenchmarkSessionCost(b *testing.B) {
-	big, err := grid.Generate(1024, 1024, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, m := range []struct {
-		name string
-		m    *grid.Map
-	}{{"classic", nil}, {"map1024", big}} {
-		for _, size := range [][2]int{{80, 24}, {10000, 10000}} {
+	for _, m := range remotetest.CostMaps(b) {
+		for _, size := range remotetest.CostSizes {
 			for _, front := range []string{"web", "ssh"} {
-				b.Run(fmt.Sprintf("%s/%dx%d/front=%s", m.name, size[0], size[1], front), func(b *testing.B) {
+				b.Run(fmt.Sprintf("%s/%dx%d/front=%s", m.Name, size[0], size[1], front), func(b *testing.B) {
 					var open func(i int) rawSession
 					if front == "ssh" {
-						ss, _ := quietSSH(b, world.Config{Map: m.m})
+						ss, _ := quietSSH(b, world.Config{Map: m.Map})
 						open = func(int) rawSession { return rawSSHSession(b, ss, "127.0.0.1", size[0], size[1]) }
 					} else {
-						ws, _ := quietWeb(b, world.Config{Map: m.m})
+						ws, _ := quietWeb(b, world.Config{Map: m.Map})
 						open = func(i int) rawSession { return rawWebSession(b, ws, "127.0.0.1", i, size[0], size[1]) }
 					}
 					b.ResetTimer()

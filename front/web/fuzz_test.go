@@ -10,10 +10,8 @@ import (
 	"github.com/charmbracelet/log"
 	"github.com/coder/websocket"
 
-	"gridlag/server"
+	"gridlag/front/remote/remotetest"
 	"gridlag/server/admit/admittest"
-	"gridlag/server/hub"
-	"gridlag/server/world"
 )
 
 // FuzzWebInput: whatever a page sends as keys, on a terminal of any size
@@ -28,9 +26,7 @@ func FuzzWebInput(f *testing.F) {
 	// The servers log nowhere: the fuzzing calls the target from workers
 	// where f's log may not be written.
 	quiet := log.New(io.Discard)
-	g := server.New(server.Options{Logger: quiet, Hub: hub.Options{Config: world.Config{Rate: world.DefaultRate},
-		JoinRate: 1 << 20, MaxPlayersPerAddr: 1 << 10}})
-	game := admittest.Serve(f, g, server.ErrServerClosed).String()
+	game := remotetest.FuzzGame(f, quiet)
 	s := startWeb(f, Options{GameAddr: game, Logger: quiet, MessageRate: 1 << 20})
 	n := 0
 	f.Fuzz(func(t *testing.T, input []byte, cols, rows uint32) {
@@ -67,7 +63,7 @@ func FuzzWebInput(f *testing.F) {
 		c.Write(ctx, websocket.MessageText, mustJSON(t, size{Cols: int(rows), Rows: int(cols)}))
 		c.Write(ctx, websocket.MessageBinary, input[half:])
 		c.CloseNow() // the page goes
-		admittest.Settle(t, baseline, s.running)
+		admittest.Settle(t, baseline, func() int { return s.Stats().Sessions })
 	})
 }
 

@@ -13,6 +13,8 @@ import (
 
 	"github.com/coder/websocket"
 
+	"gridlag/front/remote/remotetest"
+	"gridlag/internal/notify"
 	"gridlag/internal/vt"
 	"gridlag/server"
 	"gridlag/server/admit/admittest"
@@ -34,9 +36,7 @@ func startGame(t testing.TB, opts server.Options) (*server.Server, string) {
 	if opts.Hub.Config.Resume == 0 {
 		opts.Hub.Config.Resume = world.DefaultResume
 	}
-	opts.Logger = admittest.Logger(t).WithPrefix("game")
-	g := server.New(opts)
-	return g, admittest.Serve(t, g, server.ErrServerClosed).String()
+	return remotetest.Game(t, opts)
 }
 
 // startWeb starts a web front end on 127.0.0.1:0 with opts and closes it
@@ -161,10 +161,7 @@ func (tb *tab) read() {
 }
 
 func (tb *tab) signal() {
-	select {
-	case tb.changed <- struct{}{}:
-	default:
-	}
+	notify.Poke(tb.changed)
 }
 
 // wait waits until ok holds of the tab's state, or fails.

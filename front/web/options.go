@@ -3,7 +3,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/netip"
 	"strings"
@@ -18,13 +17,13 @@ import (
 // Title is the top line of the game's screen in a browser.
 const Title = "gridlag in a browser"
 
-// Defaults for the zero values of Options: those of the SSH front end,
-// and the WebSocket's own.
+// Defaults for the zero values of Options: the caps and timeouts of
+// every front end (remote's), and the WebSocket's own.
 const (
-	DefaultMaxSessions      = 64
-	DefaultMaxPerAddr       = 16 // a classroom behind one NAT address
-	DefaultHandshakeTimeout = 10 * time.Second
-	DefaultIdleTimeout      = 30 * time.Minute
+	DefaultMaxSessions      = remote.DefaultMaxSessions
+	DefaultMaxPerAddr       = remote.DefaultMaxPerAddr
+	DefaultHandshakeTimeout = remote.DefaultHandshakeTimeout
+	DefaultIdleTimeout      = remote.DefaultIdleTimeout
 	// DefaultMaxMessage is the largest message the page may send, in
 	// bytes: it sends key presses, a few bytes each, gathered for at most
 	// a frame, and the window's size.
@@ -99,25 +98,16 @@ type Options struct {
 	// trusted proxy the page's host is the one it forwarded
 	// (X-Forwarded-Host).
 	Hosts []string
-	// Handler runs one session. Nil runs the game (remote.Game). A
-	// Handler must return soon after ctx is done or after the screen
-	// reports an error event, and must leave the screen finalised (Fini)
-	// if it initialised it; the server finalises it otherwise.
-	Handler func(ctx context.Context, p *remote.Player) error
+	// Handler runs one session. Nil runs the game (remote.Game).
+	Handler remote.Handler
 }
 
 // withDefaults returns o with its zero values replaced by the defaults.
 func (o Options) withDefaults() Options {
-	o.MaxSessions = admit.Or(o.MaxSessions, DefaultMaxSessions)
-	o.MaxPerAddr = admit.Or(o.MaxPerAddr, DefaultMaxPerAddr)
-	o.HandshakeTimeout = admit.Or(o.HandshakeTimeout, DefaultHandshakeTimeout)
-	o.IdleTimeout = admit.Or(o.IdleTimeout, DefaultIdleTimeout)
+	remote.SetDefaults(&o.MaxSessions, &o.MaxPerAddr, &o.HandshakeTimeout, &o.IdleTimeout, &o.Logger)
 	o.StallTimeout = admit.Or(o.StallTimeout, DefaultStallTimeout)
 	o.MaxMessage = admit.Or(o.MaxMessage, DefaultMaxMessage)
 	o.MessageRate = admit.Or(o.MessageRate, DefaultMessageRate)
-	if o.Logger == nil {
-		o.Logger = log.New(io.Discard)
-	}
 	return o
 }
 

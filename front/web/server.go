@@ -1,7 +1,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	stdlog "log"
@@ -10,12 +9,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/charmbracelet/log"
 
 	"gridlag/front/remote"
 	"gridlag/internal/ratelog"
+	"gridlag/internal/wire"
 	"gridlag/server/admit"
 )
 
@@ -29,33 +28,26 @@ const connsPerSession = 4
 // Server is the web front end: the page and its WebSocket. Create it with
 // New.
 type Server struct {
-	opts      Options
-	log       *log.Logger
-	warn      *ratelog.Log // refusals, summarised when they repeat
-	game      *remote.Game // the default handler's game, which keeps dropped avatars by identity
-	handler   func(ctx context.Context, p *remote.Player) error
-	page      *page
-	hosts     *hostSet      // the names the server answers to (see host.go)
-	sessions  *admit.Slots  // WebSockets, in all and per client address
-	conns     *admit.Slots  // open connections, in all and per connection address
-	resizes   atomic.Uint64 // page sizes that resized a session's screen (see resizer)
-	abandoned atomic.Uint64 // sessions Close stopped waiting for
-	hurry     chan struct{} // closed by Hurry
-	hurryOnce sync.Once
-	closeDone chan struct{} // closed once Close is over
-	http      *http.Server
-
-	ctx    context.Context // done when the server closes
-	cancel context.CancelFunc
+	opts     Options
+	log      *log.Logger
+	warn     *ratelog.Log // refusals, summarised when they repeat (life's)
+	game     *remote.Game // the default handler's game, which keeps dropped avatars by identity
+	handler  remote.Handler
+	clock    remote.Clock // the sessions' pacing runs on it
+	page     *page
+	hosts    *hostSet      // the names the server answers to (see host.go)
+	sessions *admit.Slots  // WebSockets, in all and per client address
+	conns    *admit.Slots  // open connections, in all and per connection address
+	resizes  atomic.Uint64 // page sizes that resized a session's screen (see readLoop)
+	http     *http.Server
+	// life is the server's context, goroutines (wg), sessions, close
+	// and warnings, as the SSH front end's; guarded by mu.
+	life *remote.Lifecycle
 
 	mu      sync.Mutex
-	closed  bool
 	bound   net.Addr // the first listener's address
 	live    map[*socket]struct{}
 	players map[string]*socket // identity -> its session in play
-
-	wg     sync.WaitGroup // every goroutine the server started
-	sessWG sync.WaitGroup // the running sessions
 }
 
 // New returns a server ready to Serve; Close ends it.
@@ -66,27 +58,24 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		opts:      opts,
-		log:       opts.Logger,
-		warn:      ratelog.New(opts.Logger, 0, nil),
-		handler:   opts.Handler,
-		page:      pg,
-		hosts:     newHostSet(opts.Hosts),
-		sessions:  admit.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
-		conns:     admit.NewSlots(connsPerSession*opts.MaxSessions, connsPerSession*opts.MaxPerAddr, "connections", "connections"),
-		live:      make(map[*socket]struct{}),
-		hurry:     make(chan struct{}),
-		closeDone: make(chan struct{}),
-		players:   make(map[string]*socket),
+		opts:     opts,
+		log:      opts.Logger,
+		handler:  opts.Handler,
+		clock:    remote.WallClock(),
+		page:     pg,
+		hosts:    newHostSet(opts.Hosts),
+		sessions: admit.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
+		conns:    admit.NewSlots(connsPerSession*opts.MaxSessions, connsPerSession*opts.MaxPerAddr, "connections", "connections"),
+		live:     make(map[*socket]struct{}),
+		players:  make(map[string]*socket),
 	}
+	s.life = remote.NewLifecycle("web", opts.Logger, &s.mu)
+	s.warn = s.life.Warn
 	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, Latency: opts.Latency, Jitter: opts.Jitter,
 		Title: Title, Front: "web", Logger: s.log}
 	if s.handler == nil {
 		s.handler = s.game.Play
 	}
-	s.ctx, s.cancel = context.WithCancel(context.Background())
-	s.wg.Add(1)
-	go s.flushWarnings()
 	s.http = &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: opts.HandshakeTimeout,
@@ -94,6 +83,7 @@ func New(opts Options) (*Server, error) {
 		WriteTimeout:      remote.StallTimeout,
 		IdleTimeout:       opts.HandshakeTimeout,
 		MaxHeaderBytes:    16 << 10,
+		ConnContext:       withMeter,
 		ErrorLog:          stdlog.New(logWriter{s.warn}, "", 0),
 	}
 	if !pg.built {
@@ -130,9 +120,12 @@ func (s *Server) Addr() net.Addr {
 // error.
 func (s *Server) Serve(ln net.Listener) error {
 	s.mu.Lock()
-	closed := s.closed
-	if s.bound == nil && !closed {
-		s.bound = ln.Addr()
+	closed := s.life.ClosedLocked()
+	if !closed {
+		if s.bound == nil {
+			s.bound = ln.Addr()
+		}
+		s.life.ServingLocked()
 	}
 	s.mu.Unlock()
 	if closed {
@@ -145,47 +138,18 @@ func (s *Server) Serve(ln net.Listener) error {
 		"idle_timeout", s.opts.IdleTimeout, "handshake_timeout", s.opts.HandshakeTimeout, "stall_timeout", s.opts.StallTimeout,
 		"max_message", s.opts.MaxMessage, "message_rate", s.opts.MessageRate, "hosts", strings.Join(s.opts.Hosts, ","))
 	err := s.http.Serve(admit.Listen(ln, s.admitConn, s.log))
-	if errors.Is(err, http.ErrServerClosed) || s.isClosed() {
+	if errors.Is(err, http.ErrServerClosed) || s.life.Closed() {
 		return ErrServerClosed
 	}
 	return fmt.Errorf("web: %w", err)
 }
 
-// flushWarnings writes the log's summaries every second until the server
-// closes.
-func (s *Server) flushWarnings() {
-	defer s.wg.Done()
-	every := time.NewTicker(time.Second)
-	defer every.Stop()
-	for {
-		select {
-		case <-every.C:
-			s.warn.Flush()
-		case <-s.ctx.Done():
-			s.warn.Flush()
-			return
-		}
-	}
-}
-
 // Close stops serving, ends every session (each player is told the server
 // stopped, and their client leaves the game) and waits for all of the
-// server's goroutines.
+// server's goroutines, at most the grace period (remote.Lifecycle.Close).
 func (s *Server) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
-		<-s.closeDone
-		return nil
-	}
-	s.closed = true
-	s.mu.Unlock()
-	defer close(s.closeDone)
-	err := s.http.Close() // the listeners, and the connections not yet a session's
-
-	s.cancel()
-	n := remote.CloseSessions(remote.Closing{
-		Front: "web", Sessions: &s.sessWG, All: &s.wg,
+	return s.life.Close(remote.Closing{
+		Stop: s.http.Close, // the listeners, and the connections not yet a session's
 		Cut: func() {
 			s.mu.Lock()
 			defer s.mu.Unlock()
@@ -193,25 +157,12 @@ func (s *Server) Close() error {
 				so.cut()
 			}
 		},
-		Running: s.running, Hurry: s.hurry, Log: s.log,
 	})
-	s.abandoned.Add(uint64(n))
-	s.log.Info("web server closed")
-	return err
-}
-
-// running is how many sessions the server runs.
-func (s *Server) running() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.live)
 }
 
 // Hurry makes a Close under way, or to come, close at once: the
-// operator's second signal. The sessions are told to end and their
-// connections closed without the grace period; each step of the close
-// waits at most remote.HurryGrace more.
-func (s *Server) Hurry() { s.hurryOnce.Do(func() { close(s.hurry) }) }
+// operator's second signal (remote.Lifecycle.Hurry).
+func (s *Server) Hurry() { s.life.Hurry() }
 
 // Stats are a web front end's counts.
 type Stats struct {
@@ -219,7 +170,7 @@ type Stats struct {
 	Resizes uint64
 	// Abandoned counts the sessions Close stopped waiting for: still
 	// running after the grace period with their connections closed (see
-	// remote.CloseSessions).
+	// remote.Lifecycle.Close).
 	Abandoned uint64
 	// Sessions is how many sessions run now.
 	Sessions int
@@ -227,13 +178,7 @@ type Stats struct {
 
 // Stats returns the server's counts.
 func (s *Server) Stats() Stats {
-	return Stats{Resizes: s.resizes.Load(), Abandoned: s.abandoned.Load(), Sessions: s.running()}
-}
-
-func (s *Server) isClosed() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.closed
+	return Stats{Resizes: s.resizes.Load(), Abandoned: s.life.Abandoned(), Sessions: s.life.Running()}
 }
 
 // ServeHTTP serves the page (see page) at the addresses of the modes, its
@@ -258,7 +203,8 @@ func (s *Server) admitConn(c net.Conn) net.Conn {
 		admit.Refuse(s.warn, "web connection refused", c, admit.Refusal{Kind: connRefusals[v], Text: refusal}, nil)
 		return nil
 	}
-	return &countedConn{Conn: c, release: release}
+	counted, meter := countConn(c)
+	return &countedConn{Conn: counted, release: release, meter: meter}
 }
 
 // connRefusals are the kinds of the refusals of connections, for the
@@ -270,6 +216,7 @@ var connRefusals = map[admit.Verdict]string{admit.PoolFull: "conn_full", admit.A
 type countedConn struct {
 	net.Conn
 	release func()
+	meter   *wire.Meter // what it carries (see countConn)
 }
 
 func (c *countedConn) Close() error {

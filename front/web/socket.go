@@ -11,7 +11,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +21,10 @@ import (
 
 	"gridlag/client"
 	"gridlag/front/remote"
+	"gridlag/grid"
+	"gridlag/internal/limit"
+	"gridlag/internal/names"
+	"gridlag/internal/wire"
 	"gridlag/protocol"
 	"gridlag/server/admit"
 )
@@ -37,7 +40,7 @@ import (
 
 // hello is the page's first message.
 type hello struct {
-	Name string `json:"name"` // the player's name (protocol.CheckPlayerName)
+	Name string `json:"name"` // the player's name (names.CheckPlayer)
 	ID   string `json:"id"`   // the browser's identity: 32 hex digits, random, kept in the browser
 	Path string `json:"path"` // the page's address (parseRoute)
 	Cols int    `json:"cols"`
@@ -99,6 +102,8 @@ type socket struct {
 	done     chan struct{} // closed when the session has ended
 	codeMu   sync.Mutex
 
+	meter *wire.Meter // what its connection carries, nil if not counted
+
 	// What the pings tell of the page's reading (see keepReading), in
 	// unix ns: when a ping still unanswered was sent (0 if none), and
 	// when the page last proved it read everything sent before.
@@ -131,7 +136,8 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "gridlag: this socket is for the game's own page", http.StatusForbidden)
 		return
 	}
-	so := &socket{srv: s, addr: addr, host: host, key: key, begun: time.Now(), done: make(chan struct{}), code: websocket.StatusNormalClosure}
+	so := &socket{srv: s, addr: addr, host: host, key: key, begun: time.Now(), done: make(chan struct{}), code: websocket.StatusNormalClosure,
+		meter: meterOf(r)}
 	if !s.trackSession(so) {
 		http.Error(w, "gridlag: the server is shutting down", http.StatusServiceUnavailable)
 		return
@@ -172,16 +178,15 @@ func isUpgrade(r *http.Request) bool {
 	return false
 }
 
-// trackSession counts a session in the server's wait groups, so that
-// Close waits for it, unless the server is closing.
+// trackSession counts a session in the server's lifecycle, so that
+// Close waits for it, and among the live ones it cuts, unless the server
+// is closing.
 func (s *Server) trackSession(so *socket) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed {
+	if !s.life.TrackLocked(true) {
 		return false
 	}
-	s.wg.Add(1)
-	s.sessWG.Add(1)
 	s.live[so] = struct{}{}
 	return true
 }
@@ -193,8 +198,7 @@ func (s *Server) untrackSession(so *socket) {
 		delete(s.players, so.identity)
 	}
 	s.mu.Unlock()
-	s.sessWG.Done()
-	s.wg.Done()
+	s.life.Untrack(true)
 }
 
 // run reads the hello and runs the session.
@@ -215,26 +219,29 @@ func (so *socket) run() {
 		return
 	}
 	so.log = remote.NewSessionLog(s.warn, s.log, h.Name, so.addr)
-	if err := protocol.CheckPlayerName(h.Name, false); err != nil {
+	if err := names.CheckPlayer(h.Name, false); err != nil {
 		reason := fmt.Sprintf("name %q: %v", h.Name, err)
 		so.log.Warn("name", "web session refused", "reason", reason)
 		so.finish(ending{Reason: reason, Status: 1, Name: true}, websocket.StatusNormalClosure)
 		return
 	}
 	// xterm.js is an xterm-256color.
-	tty, screen, termName, err := remote.OpenScreen(wsWriter{so.c}, remote.FallbackTerm, h.Cols, h.Rows, so.log)
+	tty, screen, termName, err := remote.OpenScreen(wsWriter{so.c, so.meter}, remote.FallbackTerm, h.Cols, h.Rows, so.log)
 	if err != nil {
 		so.finish(ending{Reason: "the server cannot drive your terminal", Status: 1}, websocket.StatusInternalError)
 		return
 	}
 	so.tty = tty
-	ctx, cancel := context.WithCancel(s.ctx)
+	if so.meter != nil {
+		tty.Count(&so.meter.Term)
+	}
+	ctx, cancel := context.WithCancel(s.life.Ctx)
 	defer cancel()
 	so.cancel = cancel
 	context.AfterFunc(ctx, so.tty.End)
 	identity := identityOf(h.ID)
 	p := &remote.Player{Screen: screen, User: h.Name, Fingerprint: identity, Color: remote.FingerprintColor(identity),
-		RemoteAddr: so.addr, Mode: rt, Joined: so.joined, Log: so.log}
+		RemoteAddr: so.addr, Mode: rt, Joined: so.joined, Log: so.log, Wire: so.meter}
 	if !rt.Plays() {
 		p.Fingerprint, p.Color = "", 0
 	} else {
@@ -243,37 +250,36 @@ func (so *socket) run() {
 	so.log.Info("", "web session start", "identity", p.Fingerprint, "page", rt.String(), "term", termName,
 		"size", fmt.Sprintf("%dx%d", h.Cols, h.Rows))
 	pr, pw := io.Pipe()
-	resize := newResizer(so.tty, remote.WindowOf(h.Cols, h.Rows), func() { s.resizes.Add(1) })
-	defer resize.stop()
+	resize := remote.NewResizer(s.clock, remote.WindowChanges, remote.WindowOf(h.Cols, h.Rows), func(sz size) {
+		if so.tty.SetWindow(sz.Cols, sz.Rows) {
+			s.resizes.Add(1)
+		}
+	})
+	defer resize.Stop()
 	reading := make(chan struct{})
 	watched := make(chan struct{})
-	s.wg.Add(4)
-	go func() {
-		defer s.wg.Done()
+	s.life.WG.Go(func() {
 		so.tty.Pump(pr)
-	}()
-	go func() {
-		defer s.wg.Done()
+	})
+	s.life.WG.Go(func() {
 		defer close(reading)
 		so.readLoop(pw, resize)
-	}()
-	go func() {
-		defer s.wg.Done()
+	})
+	s.life.WG.Go(func() {
 		remote.Watchdog{Tty: so.tty, Idle: s.opts.IdleTimeout, Stall: s.opts.StallTimeout, Silent: so.silentFor,
 			Killed: &so.killed, Cancel: cancel, Cut: so.cut, Log: so.log}.Run(watched)
-	}()
-	go func() {
-		defer s.wg.Done()
+	})
+	s.life.WG.Go(func() {
 		so.keepReading(ctx)
-	}()
+	})
 
-	err = so.play(ctx, p)
+	err = s.handler.Run(ctx, p)
 	if started, closed := so.tty.State(); started && !closed {
 		screen.Fini()
 	}
 	close(watched)
 	gone := so.tty.InputEnded() // the page went: nobody to tell
-	reason, status := remote.EndReason(so.killed.Get(), err, s.ctx.Err() != nil, gone)
+	reason, status := remote.EndReason(so.killed.Get(), err, s.life.Ctx.Err() != nil, gone)
 	cancel()
 	pr.CloseWithError(errSessionEnded) // frees a read loop blocked handing input on
 	close(so.done)
@@ -349,18 +355,6 @@ func (so *socket) silentFor(now time.Time) time.Duration {
 	return now.Sub(time.Unix(0, so.proof.Load()))
 }
 
-// play runs the session's handler; a panic is one session's failure, not
-// the server's.
-func (so *socket) play(ctx context.Context, p *remote.Player) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			so.log.Error("session handler panicked", "panic", r, "stack", string(debug.Stack()))
-			err = errors.New("internal error")
-		}
-	}()
-	return so.srv.handler(ctx, p)
-}
-
 // identityOf is the player's identity for the browser's: a hash, so that
 // the log never shows what the browser keeps.
 func identityOf(id string) string {
@@ -395,9 +389,7 @@ func (so *socket) takeOver(identity string) {
 // joined tells the page who the player is once the game server welcomed
 // them.
 func (so *socket) joined(sess client.Session, resumed bool) {
-	so.srv.wg.Add(1)
-	go func() {
-		defer so.srv.wg.Done()
+	so.srv.life.WG.Go(func() {
 		tick := time.NewTicker(50 * time.Millisecond)
 		defer tick.Stop()
 		deadline := time.After(so.srv.opts.HandshakeTimeout)
@@ -423,7 +415,7 @@ func (so *socket) joined(sess client.Session, resumed bool) {
 				return
 			}
 		}
-	}()
+	})
 }
 
 // errLate is readHello's error once the handshake time is over: the page
@@ -444,6 +436,7 @@ func (so *socket) readHello() (hello, error) {
 		so.c.CloseNow()
 	})
 	typ, data, err := so.c.Read(context.Background())
+	so.payload(len(data), 0)
 	if !timer.Stop() {
 		<-told
 		return h, errLate
@@ -495,13 +488,17 @@ func decodeStrict(data []byte, v any) error {
 }
 
 // readLoop reads the page's messages while the session runs: input goes
-// to the terminal through pw, sizes to resize. A message the page never
-// sends, or too many of them, ends the session, saying why.
-func (so *socket) readLoop(pw *io.PipeWriter, resize *resizer) {
+// to the terminal through pw, sizes to resize, which applies them as the
+// SSH front end does its window changes (remote.Resizer: at
+// remote.WindowChanges, the latest). A message the page never sends, or
+// too many of them, ends the session, saying why.
+func (so *socket) readLoop(pw *io.PipeWriter, resize *remote.Resizer[size]) {
 	rate := so.srv.opts.MessageRate
-	b := bucket{rate: float64(rate), tokens: float64(rate), last: time.Now()}
+	allowed := limit.PerSecond(rate, rate) // a second's worth at once
+	var msgs grid.Limiter
 	for {
 		typ, data, err := so.c.Read(context.Background())
+		so.payload(len(data), 0)
 		if err != nil {
 			if errors.Is(err, websocket.ErrMessageTooBig) {
 				so.violation(fmt.Sprintf("the page sent a message over %d bytes", so.srv.opts.MaxMessage), websocket.StatusMessageTooBig)
@@ -509,7 +506,7 @@ func (so *socket) readLoop(pw *io.PipeWriter, resize *resizer) {
 			pw.CloseWithError(err)
 			return
 		}
-		if !b.take(time.Now()) {
+		if !allowed.Allow(&msgs, so.srv.clock.Now()) {
 			so.violation(fmt.Sprintf("the page sent more than %d messages a second", rate), websocket.StatusPolicyViolation)
 			pw.CloseWithError(errSessionEnded)
 			return
@@ -526,7 +523,7 @@ func (so *socket) readLoop(pw *io.PipeWriter, resize *resizer) {
 				pw.CloseWithError(errSessionEnded)
 				return
 			}
-			resize.set(sz.Cols, sz.Rows)
+			resize.Change(remote.WindowOf(sz.Cols, sz.Rows), sz)
 		}
 	}
 }
@@ -557,7 +554,17 @@ func (so *socket) send(n notice) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), so.srv.opts.StallTimeout)
 	defer cancel()
-	so.c.Write(ctx, websocket.MessageText, b)
+	if so.c.Write(ctx, websocket.MessageText, b) == nil {
+		so.payload(0, len(b))
+	}
+}
+
+// payload counts a message's payload, up (from the page) or down.
+func (so *socket) payload(up, down int) {
+	if so.meter != nil {
+		so.meter.Payload.AddUp(up)
+		so.meter.Payload.AddDown(down)
+	}
 }
 
 // finish tells the page why the session ended and closes the socket with
@@ -589,103 +596,17 @@ func (so *socket) cut() {
 // wsWriter writes the screen to the page, one binary message a write.
 // A write blocks while the page does not read; the watchdog cuts the
 // socket after Options.StallTimeout.
-type wsWriter struct{ c *websocket.Conn }
+type wsWriter struct {
+	c     *websocket.Conn
+	meter *wire.Meter // counts the messages' payload, if set
+}
 
 func (w wsWriter) Write(p []byte) (int, error) {
 	if err := w.c.Write(context.Background(), websocket.MessageBinary, p); err != nil {
 		return 0, err
 	}
+	if w.meter != nil {
+		w.meter.Payload.AddDown(len(p))
+	}
 	return len(p), nil
-}
-
-// bucket is the page's allowance of messages: rate a second, a second's
-// worth at once.
-type bucket struct {
-	rate, tokens float64
-	last         time.Time
-}
-
-func (b *bucket) take(now time.Time) bool {
-	b.tokens = min(b.rate, b.tokens+now.Sub(b.last).Seconds()*b.rate)
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
-}
-
-// resizer applies the page's terminal sizes to the screen as the SSH
-// front end does its window changes: a size that leaves the screen as it
-// is (see remote.WindowOf) goes nowhere; of the others, a burst goes on
-// at once, then one at a time at remote.WindowChanges, the latest, the
-// ones it replaces dropped. So a flood of them, alternating sizes or not,
-// costs no more than four screens a second.
-type resizer struct {
-	tty     *remote.Tty
-	resized func() // counts a resize of the screen
-
-	mu      sync.Mutex
-	pace    remote.Pace
-	shown   remote.Window // the window last applied
-	want    size          // the latest size not applied yet
-	held    bool          // want waits for the pace
-	timer   *time.Timer   // runs while held
-	stopped bool
-}
-
-// newResizer returns a resizer of tty, whose window is first shown.
-func newResizer(tty *remote.Tty, shown remote.Window, resized func()) *resizer {
-	return &resizer{tty: tty, resized: resized, shown: shown, pace: remote.Pace{Rate: remote.WindowChanges}}
-}
-
-func (r *resizer) set(cols, rows int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.stopped {
-		return
-	}
-	if remote.WindowOf(cols, rows) == r.shown {
-		r.held = false // back to the size in force
-		return
-	}
-	r.want, r.held = size{cols, rows}, true
-	if r.timer == nil { // else the pending one takes the latest size
-		r.applyLocked()
-	}
-}
-
-// applyLocked applies the held size if the pace allows it now, else
-// waits for it to.
-func (r *resizer) applyLocked() {
-	now := time.Now()
-	if wait := r.pace.Wait(now); wait > 0 {
-		r.timer = time.AfterFunc(wait, r.due)
-		return
-	}
-	r.pace.Take(now)
-	r.held = false
-	r.shown = remote.WindowOf(r.want.Cols, r.want.Rows)
-	if r.tty.SetWindow(r.want.Cols, r.want.Rows) && r.resized != nil {
-		r.resized()
-	}
-}
-
-func (r *resizer) due() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.timer = nil
-	if !r.stopped && r.held {
-		r.applyLocked()
-	}
-}
-
-func (r *resizer) stop() {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.stopped = true
-	if r.timer != nil {
-		r.timer.Stop()
-		r.timer = nil
-	}
 }

@@ -13,47 +13,21 @@ import (
 
 	"github.com/charmbracelet/log"
 	"github.com/coder/websocket"
-	"github.com/gdamore/tcell/v2"
 
 	"gridlag/front/remote"
+	"gridlag/front/remote/remotetest"
 	"gridlag/server/admit"
 	"gridlag/server/admit/admittest"
 	"gridlag/tui"
 )
 
 // sizeHandler is a session that draws "hello NAME size WxH" and ends at q
-// or when its screen fails; seen, if not nil, is told of each player.
-func sizeHandler(seen chan<- *remote.Player) func(context.Context, *remote.Player) error {
-	return func(ctx context.Context, p *remote.Player) error {
-		if seen != nil {
-			seen <- p
-		}
-		s := p.Screen
-		if err := s.Init(); err != nil {
-			return err
-		}
-		defer s.Fini()
-		for {
-			w, h := s.Size()
-			s.Clear()
-			for i, r := range fmt.Sprintf("hello %s size %dx%d", p.User, w, h) {
-				s.SetContent(i, 0, r, nil, tcell.StyleDefault)
-			}
-			s.Show()
-			switch ev := s.PollEvent().(type) {
-			case nil:
-				return nil
-			case *tcell.EventKey:
-				if ev.Rune() == 'q' {
-					return nil
-				}
-			case *tcell.EventResize:
-				s.Sync()
-			case *tcell.EventError:
-				return ev
-			}
-		}
-	}
+// or when its screen fails; seen, if not nil, is told of each player
+// (remotetest.Echo).
+func sizeHandler(seen chan<- *remote.Player) remote.Handler {
+	return remotetest.Echo(seen, func(p *remote.Player, w, h int, _ string) string {
+		return fmt.Sprintf("hello %s size %dx%d", p.User, w, h)
+	})
 }
 
 // A browser plays the same game an SSH player does: it sees its cell,
@@ -420,6 +394,24 @@ func TestCloseTellsThePlayers(t *testing.T) {
 		t.Errorf("end %+v, want server stopped, status 0", e)
 	}
 	<-closed
+}
+
+// A session that will not end does not hold Close
+// (remotetest.CloseLeavesTheStuckBehind): the honest page beside it is
+// told the server stopped.
+func TestCloseStopsWaitingForAStuckSession(t *testing.T) {
+	remotetest.CloseLeavesTheStuckBehind(t, func(logger *log.Logger, stuck *remotetest.Stuck) remotetest.StuckFront {
+		s := startWeb(t, Options{Logger: logger, Handler: stuck.Or(sizeHandler(nil))})
+		tb := openTab(t, s, dialer{}, "ada", testID(1), "/")
+		tb.waitText("hello ada")
+		openTab(t, s, dialer{}, "stuck", testID(2), "/")
+		return remotetest.StuckFront{Close: s.Close, Hurry: s.Hurry, Abandoned: func() uint64 { return s.Stats().Abandoned },
+			Told: func() {
+				if e, _ := tb.waitEnd(); e.Reason != "server stopped" {
+					t.Errorf("the honest page's end %+v, want server stopped", e)
+				}
+			}}
+	})
 }
 
 // A session's lines are summarised by address, as over SSH: five

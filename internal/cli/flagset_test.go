@@ -128,12 +128,17 @@ More:
 	}
 }
 
-// TestShowDurationAndSize: durations and sizes as a person writes them,
-// and as a flag takes them back.
+// TestShowDurationAndSize: durations, sizes and counts as a person writes
+// them, and (durations, sizes) as a flag takes them back.
 func TestShowDurationAndSize(t *testing.T) {
 	for d, want := range map[time.Duration]string{0: "0", 100 * time.Hour: "100h", 25 * time.Minute: "25m", 1500 * time.Millisecond: "1.5s"} {
 		if got := ShowDuration(d); got != want {
 			t.Errorf("ShowDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 3412: "3,412", -1250: "-1,250", 1234567: "1,234,567"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
 		}
 	}
 	for n, want := range map[int64]string{64 << 20: "64MiB", 4 << 30: "4GiB", 1000: "1000B"} {

@@ -143,3 +143,17 @@ func ShowSize(n int64) string {
 	}
 	return strconv.FormatInt(n, 10) + "B"
 }
+
+// Thousands writes n with a comma between groups of three digits, as
+// gridlag's sentences write a count or a time: "3,412", "-1,250".
+func Thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	digits := strings.TrimPrefix(s, "-")
+	for i := len(digits) - 3; i > 0; i -= 3 {
+		digits = digits[:i] + "," + digits[i:]
+	}
+	if n < 0 {
+		return "-" + digits
+	}
+	return digits
+}

@@ -43,57 +43,67 @@ const importPolicy = `
 # The rules of the game, and small pieces that import no other package
 # of gridlag: the injected link, a log that summarises repeats, the
 # command line's kit (flags that check their values), with which every
-# package registers its own flags, the perception test's design and
-# analysis.
-NONE < grid, internal/link, internal/ratelog, internal/cli, internal/perception;
+# package registers its own flags, the wake-up that never blocks, the
+# counters of what a connection carries (the wire's cost of a move), the
+# perception test's design and analysis.
+NONE < grid, internal/link, internal/ratelog, internal/cli, internal/notify, internal/wire, internal/perception;
 
-# The wire: the only byte layouts.
-grid < protocol;
+# The wire: the only byte layouts. How often something may happen (the
+# game's speed limit on durations, by address) and how much of a pool
+# one address may hold.
+grid < protocol, internal/limit;
+
+# Players' names compared by their look (Unicode's confusables, x/text),
+# apart from the wire.
+protocol < internal/names;
 
 # The cores: state machines fed messages and a time (TestCoresDoNoIO).
 protocol, internal/link, internal/cli, internal/perception < client;
-protocol, internal/cli < server/world;
-server/world, internal/link, internal/perception < server/hub;
+protocol, internal/cli, internal/names < server/world;
+server/world, internal/link, internal/limit, internal/perception < server/hub;
 
 # Around a player's core: its TCP adapter, the screens, its recordings;
 # bots on the TCP client.
-client < client/tcp, tui, lab/record;
+client, internal/notify, internal/names, internal/wire < client/tcp, tui, lab/record;
 client/tcp < client/bot;
 
 # The server: its door (every front end's), then the TCP adapter around
 # the hub.
-internal/ratelog < server/admit;
-server/hub, server/admit < server;
+internal/ratelog, internal/limit < server/admit;
+server/hub, server/admit, internal/notify < server;
 
 # The lab: both ends' real cores on a virtual clock, timelines on it,
 # the lab's model, replays.
-client, server/hub < lab/sim < lab/scenario;
+client, server/hub, internal/notify < lab/sim < lab/scenario;
 lab/scenario, tui < lab;
 lab, lab/record < lab/replay;
 
 # The front ends: the mode a player asked for, a session on a remote
 # terminal, then SSH and the browser, side by side.
 client/tcp, tui < front;
-front, lab/record, server/admit < front/remote;
+front, lab/record, server/admit, internal/limit < front/remote;
 front/remote < front/sshd, front/web;
 
 # What an operator runs beside the game.
-internal/cli < ops/agones;
+internal/cli, internal/notify < ops/agones;
 protocol, internal/cli < ops/loadgen;
 server < ops/metrics;
 
 # The host: a server's services as one group, bound first, stopped in
-# one place.
-front/sshd, front/web, client/bot, ops/agones, ops/metrics < ops/host;
+# one place; what a move costs the wire, measured on such servers.
+front/sshd, front/web, client/bot, ops/agones, ops/metrics < ops/host, ops/wirecost;
 
 # The command: flags and a call into the packages.
-ops/host, lab/replay, ops/loadgen < cmd/gridlag;
+ops/host, ops/wirecost, lab/replay, ops/loadgen < cmd/gridlag;
 
 # Test support, imported by tests alone: nothing but the runner of the
-# real Agones SDK server, test support itself, sits above them.
-NONE < internal/netcut, internal/vt, internal/doctest, server/admit/admittest;
+# real Agones SDK server and the front ends' kit (a real game server, a
+# session that will not end), test support itself, sits above them.
+NONE < internal/netcut, internal/doctest, server/admit/admittest;
+internal/notify < internal/vt;
 protocol < server/world/worldtest;
 server/admit/admittest < ops/agones/sdktest;
+front/remote, server, server/admit/admittest < front/remote/remotetest;
 `
 
 // TestImportPolicy: every package of the module, and each of its own

@@ -11,4 +11,11 @@
 // at a given moment, so the same code runs on a virtual clock in tests and
 // the scenario command, and on the wall clock in the TCP client. A viewer
 // can list the messages on a line while they travel (see Line.InFlight).
+//
+// A trace (trace.go, docs/traces.md) is a network that changes over
+// time: a small text file of time-stamped changes of each way's one-way
+// delay, jitter and loss, and stalls, parsed strictly (ParseTrace). A
+// Link follows one (Link.Follow), each step applied at its own time
+// whatever the clock; a few are bundled (BundledTraces), each built
+// from published figures that its header cites.
 package link

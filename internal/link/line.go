@@ -25,6 +25,7 @@ type Line[T any] struct {
 	credit time.Duration // compression a lowered delay allows and messages have not used yet
 	spaced bool          // jitter never delivers closer together than sent
 	any    bool          // a message was sent
+	follow *follower     // the trace the line follows; nil for none
 }
 
 type item[T any] struct {
@@ -73,6 +74,7 @@ func (l *Line[T]) Jitter() time.Duration { return l.jitter }
 // Send puts v on the line at time now and returns when it will be delivered
 // (a later Stall may hold it longer).
 func (l *Line[T]) Send(now time.Duration, v T) time.Duration {
+	l.sync(now)
 	own, due := l.schedule(now)
 	lost := l.losses()
 	wait := backoff(l.RTO(), lost)
@@ -115,6 +117,7 @@ func (l *Line[T]) schedule(now time.Duration) (own, due time.Duration) {
 // Receive appends to dst, in the order sent, every message due at or before
 // now, removes them from the line and returns the extended slice.
 func (l *Line[T]) Receive(now time.Duration, dst []T) []T {
+	l.sync(now)
 	for l.head < len(l.queue) && l.queue[l.head].at <= now {
 		dst = append(dst, l.queue[l.head].v)
 		var zero T

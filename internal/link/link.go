@@ -15,7 +15,6 @@ const MaxRTT = 1000 * time.Millisecond
 type Link[Up, Down any] struct {
 	Up   *Line[Up]
 	Down *Line[Down]
-	rtt  time.Duration
 }
 
 // New returns a link with the given round-trip latency and per-message
@@ -34,16 +33,17 @@ func New[Up, Down any](rtt, jitter time.Duration, seed int64) *Link[Up, Down] {
 // now on: rtt/2 each way (the odd nanosecond goes up).
 func (l *Link[Up, Down]) Set(rtt, jitter time.Duration) {
 	rtt = max(rtt, 0)
-	l.rtt = rtt
 	l.Up.SetDelay(rtt-rtt/2, jitter)
 	l.Down.SetDelay(rtt/2, jitter)
 }
 
-// RTT returns the injected round-trip latency.
-func (l *Link[Up, Down]) RTT() time.Duration { return l.rtt }
+// RTT returns the injected round-trip latency: the delays of the two
+// ways together.
+func (l *Link[Up, Down]) RTT() time.Duration { return l.Up.Delay() + l.Down.Delay() }
 
-// Jitter returns the injected jitter per message.
-func (l *Link[Up, Down]) Jitter() time.Duration { return l.Up.Jitter() }
+// Jitter returns the injected jitter per message: the mean of the two
+// ways' (a trace may give them each their own).
+func (l *Link[Up, Down]) Jitter() time.Duration { return (l.Up.Jitter() + l.Down.Jitter()) / 2 }
 
 // SetLoss sets the probability that a message sent from now on is lost, in
 // either direction, and retransmitted as TCP does (see Line.SetLoss). The
@@ -54,8 +54,10 @@ func (l *Link[Up, Down]) SetLoss(p float64) {
 	l.Down.SetLoss(p)
 }
 
-// Loss returns the probability that a message is lost, in either direction.
-func (l *Link[Up, Down]) Loss() float64 { return l.Up.Loss() }
+// Loss returns the probability that a message is lost, in either
+// direction: the mean of the two ways' (a trace may give them each their
+// own).
+func (l *Link[Up, Down]) Loss() float64 { return (l.Up.Loss() + l.Down.Loss()) / 2 }
 
 // Stall makes a lag spike both ways: nothing is delivered after now and
 // before now+d, and the backlog is released at now+d (see Line.Stall).

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
+
+	"gridlag/internal/notify"
 )
 
 // Term is a small terminal emulator for tests: enough of ECMA-48 and
@@ -65,10 +67,7 @@ func (v *Term) Write(p []byte) (int, error) {
 	}
 	v.changes++
 	v.mu.Unlock()
-	select {
-	case v.changed <- struct{}{}:
-	default:
-	}
+	notify.Poke(v.changed)
 	return len(p), nil
 }
 

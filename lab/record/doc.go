@@ -8,13 +8,13 @@
 // gridlag's deterministic cores: one header with the settings, the seeds
 // of every random source and the map, then the events, each at its time.
 //
-// # The file, version 1
+// # The file, version 2
 //
 // All integers are unsigned LEB128 varints ("uvarint") unless said;
 // "varint" is the zig-zag signed form of encoding/binary.
 //
 //	magic    8 bytes: 0x89 'G' 'L' 'R' '\r' '\n' 0x1a '\n'
-//	version  uvarint: 1
+//	version  uvarint: 2 (1: the same without flush marks, still read)
 //	header   uvarint length, then that many bytes of JSON (Header)
 //	events   zero or more, each:
 //	           kind    1 byte, 1 to 255 (see Kind)
@@ -27,6 +27,10 @@
 //	                   float64 bits)
 //	           data    uvarint length, then that many bytes: a frame
 //	                   read or written, an error's text, a check
+//	mark     between events, at each flush (from version 2): kind 254,
+//	         dt 0, who 255, arg = the number of events before it, data
+//	         the CRC-32 (IEEE) of every byte before it, 4 bytes
+//	         big-endian; not an event
 //	end      kind 0, dt (to the recording's end), who = why it ended
 //	         (Stop), arg = the number of events, no data; then the
 //	         CRC-32 (IEEE) of every byte before it, 4 bytes big-endian.
@@ -34,15 +38,22 @@
 // The magic's first byte is not ASCII and it holds CR LF and LF, so a
 // transfer that mangles text or line ends is caught at once. A reader
 // reads the file as a stream (bounded: see Read), checking each part as
-// it comes, and refuses it, never half-reads it, if it is not a
-// recording, is of a newer version than this package reads (Version),
-// ends before its end mark (truncated: a crash, a cut copy), or breaks
-// any rule above or fails its checksum (damaged): an event out of its
+// it comes, and refuses it if it is empty, is not a recording, is of a
+// newer version than this package reads (Version), ends within its
+// header (truncated), or breaks any rule above or fails its checksum
+// (damaged): an event out of its
 // range or not of its kind of recording is refused at once, with its
 // number and the byte it starts at, nothing after it read. Each refusal
 // is one line (see Error). A Recording keeps its events' bytes as the
 // file has them and decodes each as it is walked (Cursor): it holds the
 // file's size, not a struct per event.
+//
+// A file that ends after its header but before its end mark (a process
+// killed mid-recording, a copy cut short) is read up to its last whole
+// event: the Recording's Stop is StopCut and its Cut says where. A
+// Writer flushes after the header, after every Check and at least every
+// FlushEvery (1 s) of the recording's time, so that a kill -9 loses at
+// most that last second.
 //
 // A writer is bounded too (Writer.Max): an event that would take the
 // file past its size is not written; the recording ends there, with the

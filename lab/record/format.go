@@ -8,7 +8,7 @@ import (
 
 // Version is the version of the file this package writes, and the newest
 // it reads.
-const Version = 1
+const Version = 2
 
 // magic starts every recording.
 const magic = "\x89GLR\r\n\x1a\n"
@@ -87,6 +87,13 @@ const (
 	Check Kind = 40
 )
 
+// flushMark is no event: a Writer writes it before each flush (from
+// version 2), at the last event's time (dt 0), by Nobody, arg the
+// number of events before it, data the CRC-32 (IEEE) of every byte
+// before it, 4 bytes big-endian. A reader checks it and leaves it out of
+// the events; a file cut short replays up to its last good mark.
+const flushMark Kind = 254
+
 var kindNames = map[Kind]string{
 	Sync: "sync", Press: "press", Zap: "zap", Predict: "predict", Reconcile: "reconcile",
 	Interpolate: "interpolate", Latency: "latency", Jitter: "jitter", Loss: "loss", Preset: "preset",
@@ -133,6 +140,10 @@ const (
 	// StopFull: the next event would have taken the file past its bound
 	// (Writer.Max); what came after is not recorded.
 	StopFull Stop = 1
+	// StopCut: the file ends before its end mark (a process killed
+	// mid-recording, a copy cut short): it holds the whole events before
+	// the cut. No file holds it; the reader says it (Recording.Cut).
+	StopCut Stop = 2
 )
 
 // String says why the recording ended.
@@ -142,6 +153,8 @@ func (s Stop) String() string {
 		return "complete"
 	case StopFull:
 		return "stopped at its size limit"
+	case StopCut:
+		return "cut short"
 	}
 	return fmt.Sprintf("stop %d", uint8(s))
 }
@@ -166,6 +179,7 @@ func (e *Error) Unwrap() error { return e.Reason }
 // Why a recording is refused; an Error wraps one of them.
 var (
 	ErrNotRecording = errors.New("not a gridlag recording")
+	ErrEmpty        = errors.New("the file is empty (0 bytes): nothing was written to it before its writer stopped")
 	ErrNewer        = errors.New("made by a newer gridlag")
 	ErrTruncated    = errors.New("truncated")
 	ErrDamaged      = errors.New("damaged")

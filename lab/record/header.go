@@ -43,6 +43,11 @@ type Player struct {
 	// Presses is the lab player's script (the scenario syntax, as
 	// -presses takes it); a scenario's presses are events.
 	Presses string `json:"presses,omitempty"`
+	// Trace is the trace file the player's link followed from the start
+	// (see link.Trace), whole, "" for none; TraceAt the trace's time at
+	// the start (a lab's may start into it).
+	Trace   string   `json:"trace,omitempty"`
+	TraceAt Duration `json:"trace_at,omitempty"`
 	// The lab player's switches at the start.
 	Predict     bool `json:"predict"`
 	Reconcile   bool `json:"reconcile"`
@@ -98,6 +103,9 @@ type Game struct {
 	Interpolate bool     `json:"interpolate"`
 	// Ping is the client's ping interval (0: the client's default).
 	Ping Duration `json:"ping,omitempty"`
+	// Trace is the trace file the player's injected link followed from
+	// the start (see link.Trace), whole, "" for none.
+	Trace string `json:"trace,omitempty"`
 }
 
 // check refuses a header a replay could not use.

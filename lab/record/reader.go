@@ -32,6 +32,11 @@ type Recording struct {
 	Size int64
 	// Count is the number of events.
 	Count int
+	// cut is, for a file cut short (Stop is StopCut), how many bytes
+	// of it follow the last whole event (a part of the next, or the
+	// checksum's first bytes).
+	cut      int64
+	checksum bool // the cut is within the checksum: every event and the end mark are whole
 
 	events []byte // every event's bytes as in the file, the end mark not
 }
@@ -155,11 +160,13 @@ func read(r io.Reader, max, size int64) (*Recording, error) {
 }
 
 // Parse checks a whole recording and returns it. It refuses, with an
-// *Error wrapping ErrNotRecording, ErrNewer, ErrTruncated or ErrDamaged,
-// anything but a complete recording of a version it reads whose every
+// *Error wrapping ErrEmpty, ErrNotRecording, ErrNewer, ErrTruncated or
+// ErrDamaged, anything but a recording of a version it reads whose every
 // event is well formed (and of its kind of recording) and whose checksum
-// holds: a recording is used whole or not at all. The first event that is
-// not is refused with its number and where it starts.
+// holds; the first event that is not is refused with its number and
+// where it starts. A file cut short after its header (a process killed
+// mid-recording) is read up to its last whole event: Stop is StopCut and
+// Cut says where (no checksum to check; each event is checked).
 func Parse(b []byte) (*Recording, error) {
 	return read(bytes.NewReader(b), int64(len(b)), int64(len(b)))
 }
@@ -284,6 +291,9 @@ func (d *decoder) recording() (*Recording, error) {
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return nil, err
 	}
+	if n == 0 {
+		return nil, ErrEmpty
+	}
 	if n < len(magic) {
 		if n > 0 && bytes.HasPrefix([]byte(magic), head) {
 			return nil, fmt.Errorf("%w: %d bytes, cut within its first 8", ErrTruncated, n)
@@ -298,7 +308,11 @@ func (d *decoder) recording() (*Recording, error) {
 	}
 	d.buf = append(d.buf, head...)
 	short := func(what string) error {
-		return fmt.Errorf("%w: %d bytes end within its %s", ErrTruncated, d.length(), what)
+		n := d.length()
+		if d.size >= 0 {
+			n = d.size // the reader saw the rest would not hold the part, unread
+		}
+		return fmt.Errorf("%w: %d bytes end within its %s", ErrTruncated, n, what)
 	}
 	v, err := d.uvarint()
 	switch {
@@ -352,11 +366,24 @@ func (d *decoder) recording() (*Recording, error) {
 // comes: the first one wrong is refused, with its number and where it
 // starts, before anything after it is read.
 func (d *decoder) events(rec *Recording) error {
-	var at time.Duration
+	var at, whole time.Duration // the time so far, and of the last whole event
+	// good is where a file cut short ends: from version 2, its last
+	// flush mark (the events before it checked by its CRC); before, its
+	// last whole event.
+	type place struct {
+		count int
+		at    time.Duration
+		len   int
+	}
+	var good place
 	for {
 		start := len(d.buf)
+		if rec.Version < 2 {
+			good = place{rec.Count, whole, start}
+		}
 		cut := func() error {
-			return fmt.Errorf("%w after %d events (t=%v), without its end mark: the recording was cut short", ErrTruncated, rec.Count, at)
+			rec.Count = good.count
+			return rec.cutShort(d, good.at, good.len)
 		}
 		bad := func(format string, a ...any) error {
 			return fmt.Errorf("%w: event %d at byte %d: %s", ErrDamaged, rec.Count+1, d.off+int64(start), fmt.Sprintf(format, a...))
@@ -407,6 +434,16 @@ func (d *decoder) events(rec *Recording) error {
 		if !read(err) {
 			return failed
 		}
+		if Kind(k) == flushMark && rec.Version >= 2 {
+			if dt != 0 || who != Nobody || arg != int64(rec.Count) || dn != 4 || binary.BigEndian.Uint32(data) != d.crc.Sum32() {
+				return bad("a flush mark that does not match the events before it (a byte changed since it was written)")
+			}
+			d.mark(start)
+			d.off += int64(len(d.buf) - start)
+			d.buf = d.buf[:start] // a flush mark is not an event
+			good = place{rec.Count, whole, start}
+			continue
+		}
 		if k == 0 {
 			d.mark(start)
 			d.off += int64(len(d.buf) - start)
@@ -422,7 +459,49 @@ func (d *decoder) events(rec *Recording) error {
 		}
 		d.mark(start)
 		rec.Count++
+		whole = at
 	}
+}
+
+// cutShort ends a recording whose file ends before its end mark, start
+// bytes of events in (the last whole event's end): it holds the events
+// before, and ends at the last one's time (whole).
+func (rec *Recording) cutShort(d *decoder, whole time.Duration, start int) error {
+	rec.End, rec.Stop = whole, StopCut
+	rec.Size = d.length()
+	if d.size >= 0 {
+		rec.Size = d.size // the part of an event the reader saw it need not read
+	}
+	rec.cut = int64(len(d.buf) - start)
+	rec.events = d.buf[:start:start]
+	return nil
+}
+
+// Cut says, for a recording whose file ends before its end mark (Stop is
+// StopCut), where it was cut and what a replay plays: "the file was cut
+// short (...): 3,309 events whole, up to t=50.9s, then 20 bytes left
+// out; it replays up to there"; "" for a whole recording.
+func (rec *Recording) Cut() string {
+	if rec.Stop != StopCut {
+		return ""
+	}
+	rest := "nothing after them"
+	switch {
+	case rec.checksum:
+		rest = "its end mark, its checksum cut"
+	case rec.cut > 0:
+		rest = fmt.Sprintf("%d bytes after them left out (an event cut, or events after the last flush)", rec.cut)
+	}
+	return fmt.Sprintf("the file was cut short (a process killed mid-recording, or a copy cut): %s whole, up to t=%v, then %s; it replays up to there",
+		plural(rec.Count, "event"), rec.End.Round(time.Millisecond), rest)
+}
+
+// plural writes n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // end checks the end mark and the checksum after it, and that nothing
@@ -433,7 +512,11 @@ func (rec *Recording) end(d *decoder, at time.Duration, stop Stop, count int64, 
 		if err = d.short(err); err != errShort {
 			return err
 		}
-		return fmt.Errorf("%w: %d bytes end within its checksum", ErrTruncated, d.length()+int64(n))
+		// Every event and the end mark are whole: only the checksum,
+		// which would have caught a changed byte, is cut.
+		rec.cutShort(d, at, len(d.buf))
+		rec.cut, rec.checksum = int64(n), true
+		return nil
 	}
 	after, err := io.Copy(io.Discard, d.r)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math"
 	"os"
@@ -37,8 +38,11 @@ func sample(t testing.TB) ([]byte, []Event) {
 		{At: 500 * ms, Kind: Spike, Who: Player1},
 		{At: 501 * ms, Kind: Rate, Who: Nobody, Arg: 20},
 		{At: 502 * ms, Kind: Zap, Who: Player2},
+		{At: 1200 * ms, Kind: Press, Who: Player1, Arg: int64(grid.Down)}, // a flush mark before it
+		{At: 1300 * ms, Kind: Press, Who: Player2, Arg: int64(grid.Up)},
+		{At: 2400 * ms, Kind: Zap, Who: Player1}, // and another
 	}
-	return write(t, h, events, time.Second), events
+	return write(t, h, events, 3*time.Second), events
 }
 
 // gameSample writes a small game recording and returns its bytes and
@@ -94,7 +98,7 @@ func TestRoundTrip(t *testing.T) {
 	if got := slices.Collect(rec.Events()); !reflect.DeepEqual(got, events) || rec.Count != len(events) {
 		t.Fatalf("events (%d)\n%+v\nwant\n%+v", rec.Count, got, events)
 	}
-	if rec.End != time.Second || rec.Stop != StopDone || rec.Header.Lab.Players[0].Latency != Duration(250*ms) || rec.Version != 1 || rec.Size != int64(len(b)) {
+	if rec.End != 3*time.Second || rec.Stop != StopDone || rec.Header.Lab.Players[0].Latency != Duration(250*ms) || rec.Version != Version || rec.Size != int64(len(b)) {
 		t.Fatalf("read %+v", rec)
 	}
 	if m, err := rec.Header.GridMap(); err != nil || m.String() != grid.DefaultMap().String() {
@@ -127,38 +131,81 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// TestTruncatedIsRefused: every prefix of a recording, from its first
-// byte to its last but one, is refused as truncated, in one line that
-// says so; none is half-read.
-func TestTruncatedIsRefused(t *testing.T) {
-	b, _ := sample(t)
+// headerEnd returns where b's events start.
+func headerEnd(t *testing.T, b []byte) int {
+	t.Helper()
+	p := &parser{b: b, off: len(magic)}
+	if _, err := p.uvarint(); err != nil {
+		t.Fatal(err)
+	}
+	n, err := p.uvarint()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.off + int(n)
+}
+
+// isPrefix reports whether got's events are the first of want's.
+func isPrefix(got *Recording, want []Event) bool {
+	events := slices.Collect(got.Events())
+	return len(events) <= len(want) && slices.EqualFunc(events, want[:len(events)], func(a, b Event) bool { return reflect.DeepEqual(a, b) }) &&
+		got.Count == len(events)
+}
+
+// TestCutPlaysUpToItsLastWholeEvent: every prefix of a recording that
+// ends within its magic or header is refused as truncated, in one line;
+// every longer one (a process killed mid-recording) is read up to its
+// last whole event, and says where it was cut.
+func TestCutPlaysUpToItsLastWholeEvent(t *testing.T) {
+	b, events := sample(t)
+	end := headerEnd(t, b)
 	for n := 1; n < len(b); n++ {
 		rec, err := Parse(b[:n])
-		if rec != nil || !errors.Is(err, ErrTruncated) {
-			t.Fatalf("the first %d of %d bytes: %v, %v; want truncated", n, len(b), rec, err)
+		if n < end {
+			if rec != nil || !errors.Is(err, ErrTruncated) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("the first %d of %d bytes (header %d): %v, %v; want truncated, in one line", n, len(b), end, rec, err)
+			}
+			continue
 		}
-		if strings.Contains(err.Error(), "\n") {
-			t.Fatalf("more than one line: %q", err)
+		if err != nil || rec.Stop != StopCut || !isPrefix(rec, events) || rec.Size != int64(n) {
+			t.Fatalf("the first %d of %d bytes: %v; want the events before the cut", n, len(b), err)
+		}
+		if got := slices.Collect(rec.Events()); len(got) > 0 && !rec.checksum && rec.End != got[len(got)-1].At {
+			t.Fatalf("the first %d bytes end at %v, the last whole event at %v", n, rec.End, got[len(got)-1].At)
 		}
 	}
-	_, err := Parse(b[:len(b)-40])
-	if want := "recording refused: truncated after"; !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "without its end mark") {
-		t.Fatalf("truncated in the middle: %q, want %q...", err, want)
+	rec, err := Parse(b[:len(b)-20]) // within the last flush mark: up to the one before
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("the file was cut short (a process killed mid-recording, or a copy cut): %d events whole, up to t=%v, then ", rec.Count, rec.End)
+	if rec.Count == 0 || rec.Count == len(events) {
+		t.Fatalf("cut 20 bytes before its end: %d of %d events, want some", rec.Count, len(events))
+	}
+	if !strings.HasPrefix(rec.Cut(), want) || !strings.HasSuffix(rec.Cut(), "; it replays up to there") {
+		t.Fatalf("cut in the middle: %q, want %q...", rec.Cut(), want)
+	}
+	if whole, _ := Parse(b); whole.Cut() != "" || whole.Stop != StopDone {
+		t.Fatalf("a whole recording says %q", whole.Cut())
 	}
 }
 
 // TestCorruptedIsRefused: a recording with any one byte changed after its
-// magic is refused, damaged (or, when the change cuts it, truncated), never
-// read.
+// magic is refused, damaged (or, when the change cuts it, truncated), or,
+// when the change makes an event run past the file's end, read as cut
+// there: never with an event that is not the recording's.
 func TestCorruptedIsRefused(t *testing.T) {
-	b, _ := sample(t)
+	b, events := sample(t)
 	for i := len(magic); i < len(b); i++ {
 		for _, flip := range []byte{1, 0x80, 0xff} {
 			c := bytes.Clone(b)
 			c[i] ^= flip
 			rec, err := Parse(c)
-			if rec != nil || err == nil {
-				t.Fatalf("byte %d ^ %#x: read a damaged recording", i, flip)
+			if err == nil {
+				if rec.Stop != StopCut || !isPrefix(rec, events) {
+					t.Fatalf("byte %d ^ %#x: read a damaged recording", i, flip)
+				}
+				continue
 			}
 			if !errors.Is(err, ErrDamaged) && !errors.Is(err, ErrTruncated) && !errors.Is(err, ErrNewer) {
 				t.Fatalf("byte %d ^ %#x: %v", i, flip, err)
@@ -183,10 +230,10 @@ func TestNotARecordingAndNewer(t *testing.T) {
 		says string
 	}{
 		{[]byte("#####\n#...#\n"), ErrNotRecording, "not a gridlag recording"},
-		{nil, ErrNotRecording, "not a gridlag recording"},
+		{nil, ErrEmpty, "the file is empty (0 bytes)"},
 		{bytes.Replace(b[:40], []byte("\r\n"), []byte("\n"), 1), ErrDamaged, "copy it as binary"},
 		{append(append([]byte(magic), binary.AppendUvarint(nil, Version+1)...), b[len(magic)+1:]...), ErrNewer,
-			"made by a newer gridlag (recording version 2; this gridlag reads version 1): update gridlag"},
+			"made by a newer gridlag (recording version 3; this gridlag reads version 2): update gridlag"},
 	} {
 		_, err := Parse(c.data)
 		if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.says) {
@@ -416,5 +463,77 @@ func TestRecordingHoldsItsFileSize(t *testing.T) {
 	}
 	if n != 200_000 || rec.Count != n {
 		t.Fatalf("walked %d events of %d", n, rec.Count)
+	}
+}
+
+// TestWriterFlushesEverySecond: a game written at 60 steps a second for
+// 55 s, its file read as it grows, as after a kill -9: at every moment
+// the file on disk replays up to at most FlushEvery before the last
+// event written, and right up to it after a Check (a State's view).
+func TestWriterFlushesEverySecond(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "long.rec")
+	w, err := Create(path, Header{Kind: KindGame, Gridlag: "test", Game: &Game{Name: "ada"}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	onDisk := func() *Recording {
+		t.Helper()
+		rec, err := ReadFile(path, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	if rec := onDisk(); rec.Stop != StopCut || rec.Count != 0 || !strings.Contains(rec.Cut(), "0 events whole") {
+		t.Fatalf("the header alone: %v %d %q", rec.Stop, rec.Count, rec.Cut())
+	}
+	step, n := time.Second/60, 0
+	for at := time.Duration(0); at < 55*time.Second; at += step {
+		n++
+		if err := w.Write(Event{At: at, Kind: Update}); err != nil {
+			t.Fatal(err)
+		}
+		if at%(500*ms) < step {
+			if rec := onDisk(); rec.Stop != StopCut || rec.End < at-FlushEvery {
+				t.Fatalf("at %v the file holds up to %v (%v)", at, rec.End, rec.Stop)
+			}
+		}
+	}
+	check := CheckView{Ack: 1}.Event(55 * time.Second)
+	if err := w.Write(check); err != nil {
+		t.Fatal(err)
+	}
+	if rec := onDisk(); rec.End != 55*time.Second || rec.Count != n+1 {
+		t.Fatalf("after a check the file holds up to %v, %d events", rec.End, rec.Count)
+	}
+	if err := w.Close(56 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if rec := onDisk(); rec.Stop != StopDone || rec.End != 56*time.Second {
+		t.Fatalf("closed: %v at %v", rec.Stop, rec.End)
+	}
+}
+
+// TestVersionOneStillReads: a file of version 1 (no flush marks) reads
+// whole, and cut short, up to its last whole event.
+func TestVersionOneStillReads(t *testing.T) {
+	_, events := gameSample(t)
+	events = events[:len(events)-1] // within a second, no check: no flush mark
+	b := write(t, Header{Kind: KindGame, Gridlag: "test", Game: &Game{Name: "ada", Seed: 3}}, events, time.Second)
+	if bytes.Contains(b[headerEnd(t, b):], []byte{byte(flushMark)}) {
+		t.Fatal("the sample has a byte 254 in its events")
+	}
+	v1 := bytes.Clone(b)
+	v1[len(magic)] = 1
+	// The checksum covers the version: written again for version 1.
+	sum := crc32.ChecksumIEEE(v1[:len(v1)-4])
+	binary.BigEndian.PutUint32(v1[len(v1)-4:], sum)
+	rec, err := Parse(v1)
+	if err != nil || rec.Version != 1 || rec.Count != len(events) {
+		t.Fatalf("version 1: %v, %+v", err, rec)
+	}
+	rec, err = Parse(v1[:len(v1)-20])
+	if err != nil || rec.Stop != StopCut || !isPrefix(rec, events) || rec.Count == 0 {
+		t.Fatalf("version 1, cut: %v, %+v", err, rec)
 	}
 }

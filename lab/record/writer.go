@@ -17,6 +17,10 @@ import (
 // writes an event that would leave less.
 const endReserve = 1 + binary.MaxVarintLen64 + 1 + binary.MaxVarintLen64 + 1 + 4
 
+// markSize is the most a flush mark takes: kind, dt 0, who, the count,
+// the data's length, the CRC.
+const markSize = 1 + 1 + 1 + binary.MaxVarintLen64 + 1 + 4
+
 // Writer writes a recording: the header when it is made, then the events
 // in time order, then (Close) the end mark and the checksum. It is bounded
 // by Max: an event that would take the file past it is not written, the
@@ -35,7 +39,16 @@ type Writer struct {
 	err    error
 	buf    []byte
 	h      Header
+	// flushed is the time of the last event flushed to the file.
+	flushed time.Duration
 }
+
+// FlushEvery is the longest stretch of a recording's time whose events
+// a Writer keeps in its buffer: a process killed mid-recording (kill -9,
+// a power cut) loses at most the last FlushEvery of it. A Writer also
+// flushes after every Check (the view after a State: where a replay can
+// compare) and after the header.
+const FlushEvery = time.Second
 
 // NewWriter writes the magic, the version and h to w, and returns the
 // writer of the events. max bounds the whole file in bytes (0: DefaultMax);
@@ -63,6 +76,9 @@ func NewWriter(w io.Writer, h Header, max int64) (*Writer, error) {
 		return nil, fmt.Errorf("record: a size limit of %d bytes does not hold the recording's header (%d bytes)", max, len(b))
 	}
 	rw.put(b)
+	if rw.err == nil {
+		rw.err = rw.out.Flush() // a file killed at once still says what it is
+	}
 	return rw, rw.err
 }
 
@@ -129,13 +145,41 @@ func (w *Writer) append(e Event) error {
 	b = binary.AppendUvarint(b, uint64(len(e.Data)))
 	b = append(b, e.Data...)
 	w.buf = b[:0]
-	if w.size+int64(len(b))+endReserve > w.max {
+	if w.size+int64(len(b))+markSize+endReserve > w.max {
 		w.full = true
 		return ErrFull
 	}
 	w.last = at
 	w.count++
 	w.put(b)
+	if e.Kind == Check || at-w.flushed >= FlushEvery {
+		w.flush()
+	}
+	return w.err
+}
+
+// flush writes a flush mark (what a reader of a file cut short checks
+// the events before it by), then the buffer to the file.
+func (w *Writer) flush() {
+	b := append(w.buf[:0], byte(flushMark), 0, Nobody)
+	b = binary.AppendVarint(b, int64(w.count))
+	b = append(b, 4)
+	b = binary.BigEndian.AppendUint32(b, w.crc.Sum32())
+	w.buf = b[:0]
+	w.put(b)
+	if w.err == nil {
+		w.err = w.out.Flush()
+	}
+	w.flushed = w.last
+}
+
+// Flush writes what the buffer holds to the file: every event written
+// so far reads back from it, up to the last whole one, even if the
+// process is killed before Close.
+func (w *Writer) Flush() error {
+	if w.err == nil && !w.closed {
+		w.flush()
+	}
 	return w.err
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"gridlag/internal/link"
 	"gridlag/lab"
 	"gridlag/lab/scenario"
 	"gridlag/lab/sim"
@@ -27,6 +28,11 @@ type Changes struct {
 	LagComp                         *bool
 	Unlag                           *time.Duration
 	Link                            *sim.Transport
+	// Trace is a network that changes over time for Player 1's link
+	// (see link.Trace), from the run's start. A what-if of Player 1's
+	// link (Latency, Jitter, Loss or Trace) replaces a trace the
+	// recording's link followed.
+	Trace *link.Trace
 }
 
 // Any reports whether c changes anything.
@@ -36,11 +42,14 @@ func (c Changes) Any() bool { return c != Changes{} }
 // (its switches): a game's recording replays such a change exactly,
 // through the recorded messages. Anything else is re-simulated.
 func (c Changes) Client() bool {
-	return c.Latency == nil && c.Jitter == nil && c.Loss == nil && c.Rate == nil && c.LagComp == nil && c.Unlag == nil && c.Link == nil
+	return c.Latency == nil && c.Jitter == nil && c.Loss == nil && c.Rate == nil && c.LagComp == nil && c.Unlag == nil && c.Link == nil &&
+		c.Trace == nil
 }
 
 // link reports whether c changes Player 1's link.
-func (c Changes) link() bool { return c.Latency != nil || c.Jitter != nil || c.Loss != nil }
+func (c Changes) link() bool {
+	return c.Latency != nil || c.Jitter != nil || c.Loss != nil || c.Trace != nil
+}
 
 // String says what c changes, as a difference line ends: "reconciliation
 // off", "latency 100ms, link datagram".
@@ -72,6 +81,9 @@ func (c Changes) String() string {
 	}
 	if c.Link != nil {
 		parts = append(parts, "link "+c.Link.String())
+	}
+	if c.Trace != nil {
+		parts = append(parts, "trace "+c.Trace.Name)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -110,6 +122,9 @@ func (c Changes) scenario(cfg scenario.Config) scenario.Config {
 	var interp bool
 	cfg.Predict, cfg.Reconcile, interp = c.switches(cfg.Predict, cfg.Reconcile, !cfg.NoInterpolate)
 	cfg.NoInterpolate = !interp
+	if c.link() {
+		cfg.Player.Trace, cfg.Player.TraceAt = c.Trace, 0
+	}
 	if c.Latency != nil {
 		cfg.Player.Latency = *c.Latency
 	}
@@ -146,6 +161,9 @@ func (c Changes) lab(cfg lab.Config) lab.Config {
 		// The preset gave the link; what the what-if leaves is its.
 		pr, _ := linkPreset(p.Preset)
 		p.Latency, p.Jitter, p.Loss, p.Preset = pr.RTT(), pr.Jitter(), pr.Loss, ""
+	}
+	if c.link() {
+		p.Trace, p.TraceAt = c.Trace, 0
 	}
 	if c.Latency != nil {
 		p.Latency = *c.Latency

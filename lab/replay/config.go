@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/internal/link"
 	"gridlag/lab"
 	"gridlag/lab/record"
 	"gridlag/lab/scenario"
@@ -29,7 +30,8 @@ func ScenarioHeader(cfg scenario.Config, version string) (record.Header, []recor
 			continue
 		}
 		sc.Players = append(sc.Players, record.Player{Name: p.Name, Start: [2]int{p.Start.X, p.Start.Y},
-			Latency: record.Duration(p.Latency), Jitter: record.Duration(p.Jitter), Loss: p.Loss})
+			Latency: record.Duration(p.Latency), Jitter: record.Duration(p.Jitter), Loss: p.Loss,
+			Trace: traceText(p.Trace), TraceAt: record.Duration(p.TraceAt)})
 		for _, pr := range p.Presses {
 			e := record.Event{At: pr.At, Kind: record.Press, Who: uint8(i), Arg: int64(pr.Dir)}
 			if pr.Zap {
@@ -61,8 +63,12 @@ func scenarioConfig(rec *record.Recording) (scenario.Config, error) {
 		players = append(players, cfg.Second)
 	}
 	for i, p := range h.Players {
+		tr, err := recordedTrace(p.Trace)
+		if err != nil {
+			return cfg, fmt.Errorf("player %d's trace: %w", i+1, err)
+		}
 		*players[i] = scenario.Player{Name: p.Name, Start: grid.Pos{X: p.Start[0], Y: p.Start[1]},
-			Latency: p.Latency.D(), Jitter: p.Jitter.D(), Loss: p.Loss}
+			Latency: p.Latency.D(), Jitter: p.Jitter.D(), Loss: p.Loss, Trace: tr, TraceAt: p.TraceAt.D()}
 	}
 	for e := range rec.Events() {
 		if e.Kind != record.Press && e.Kind != record.Zap || int(e.Who) >= len(players) {
@@ -88,7 +94,8 @@ func LabHeader(cfg lab.Config, version string) record.Header {
 	for i, p := range cfg.Players {
 		h.Players[i] = record.Player{Name: fmt.Sprintf("Player %d", i+1), Start: [2]int{p.Start.X, p.Start.Y},
 			Latency: record.Duration(p.Latency), Jitter: record.Duration(p.Jitter), Loss: p.Loss, Preset: p.Preset,
-			Presses: scenario.FormatPresses(p.Presses), Predict: p.Predict, Reconcile: p.Reconcile, Interpolate: p.Interpolate}
+			Presses: scenario.FormatPresses(p.Presses), Predict: p.Predict, Reconcile: p.Reconcile, Interpolate: p.Interpolate,
+			Trace: traceText(p.Trace), TraceAt: record.Duration(p.TraceAt)}
 	}
 	return record.Header{Kind: record.KindLab, Gridlag: version, Created: created(), Map: record.MapRows(m), Lab: h}
 }
@@ -111,9 +118,13 @@ func labConfig(rec *record.Recording) (lab.Config, error) {
 		if err != nil {
 			return cfg, fmt.Errorf("Player %d's presses: %w", i+1, err)
 		}
+		tr, err := recordedTrace(p.Trace)
+		if err != nil {
+			return cfg, fmt.Errorf("Player %d's trace: %w", i+1, err)
+		}
 		cfg.Players[i] = lab.PlayerConfig{Start: grid.Pos{X: p.Start[0], Y: p.Start[1]}, Latency: p.Latency.D(),
 			Jitter: p.Jitter.D(), Loss: p.Loss, Preset: p.Preset, Presses: presses,
-			Predict: p.Predict, Reconcile: p.Reconcile, Interpolate: p.Interpolate}
+			Predict: p.Predict, Reconcile: p.Reconcile, Interpolate: p.Interpolate, Trace: tr, TraceAt: p.TraceAt.D()}
 	}
 	return cfg, nil
 }
@@ -150,3 +161,20 @@ func created() string { return time.Now().UTC().Format(time.RFC3339) }
 
 // ScenarioOf returns the scenario a scenario's recording holds.
 func ScenarioOf(rec *record.Recording) (scenario.Config, error) { return scenarioConfig(rec) }
+
+// traceText is the file of trace tr, as a recording carries it; "" for
+// none.
+func traceText(tr *link.Trace) string {
+	if tr == nil {
+		return ""
+	}
+	return tr.Text
+}
+
+// recordedTrace parses the trace a recording carries; nil for none.
+func recordedTrace(text string) (*link.Trace, error) {
+	if text == "" {
+		return nil, nil
+	}
+	return link.ParseTrace([]byte(text))
+}

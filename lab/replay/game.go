@@ -43,8 +43,10 @@ type timedCheck struct {
 // changed by c's switches.
 func gameOptions(h *record.Game, c Changes) client.Options {
 	predict, reconcile, interp := c.switches(h.Predict, h.Reconcile, h.Interpolate)
+	tr, _ := recordedTrace(h.Trace) // checked as the recording is opened (start)
 	return client.Options{Name: h.Name, Room: h.Room, Latency: h.Latency.D(), Jitter: h.Jitter.D(), Loss: h.Loss,
-		Seed: h.Seed, PingInterval: h.Ping.D(), NoPredict: !predict, NoReconcile: !reconcile, NoInterpolate: !interp}
+		Seed: h.Seed, PingInterval: h.Ping.D(), NoPredict: !predict, NoReconcile: !reconcile, NoInterpolate: !interp,
+		LinkTrace: tr}
 }
 
 // calls walks the calls a game recording holds (every event but the

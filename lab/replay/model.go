@@ -1,7 +1,10 @@
 package replay
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"gridlag/client"
@@ -57,7 +60,7 @@ func (m *Model) rebuild() error {
 			return err
 		}
 		m.curRes = res
-		m.diffs = Compare(m.origRes.Lines, res.Lines, m.change.String())
+		m.diffs = Compare(&m.origRes.Result, &res.Result, m.change.String())
 	}
 	return m.restart()
 }
@@ -183,6 +186,15 @@ func (m *Model) WhatIf() string { return m.change.String() }
 // Note is a line about the replay: how a game's views compared with the
 // recording's, or that it was simulated anew.
 func (m *Model) Note() string {
+	note := m.note1()
+	if m.rec.Stop == record.StopCut && m.note == "" {
+		return strings.TrimSuffix(m.rec.Cut()+"; "+note, "; ")
+	}
+	return note
+}
+
+// note1 is Note but for a recording cut short.
+func (m *Model) note1() string {
 	res := m.curRes
 	switch {
 	case m.note != "":
@@ -312,16 +324,31 @@ func (m *Model) Panes() []tui.ReplayPane {
 // Server returns the server's world, when the run has one.
 func (m *Model) Server() (client.WorldView, bool) { return m.cur.server() }
 
-// Differences returns the lines of the differences up to now.
+// Differences returns the lines of the differences up to now, a zap's
+// verdict last among those of one moment: the screen shows the last,
+// and a zap that hit or missed is what the moment is about.
 func (m *Model) Differences() []string {
-	var out []string
-	for _, d := range m.diffs {
-		if d.At > m.t {
-			break
-		}
-		out = append(out, d.String())
+	n := 0
+	for n < len(m.diffs) && m.diffs[n].At <= m.t {
+		n++
+	}
+	diffs := slices.Clone(m.diffs[:n])
+	slices.SortStableFunc(diffs, func(a, b Difference) int {
+		return cmp.Or(cmp.Compare(a.At, b.At), cmp.Compare(boolRank(a.Kind == DiffZap), boolRank(b.Kind == DiffZap)))
+	})
+	out := make([]string, len(diffs))
+	for i, d := range diffs {
+		out[i] = d.String()
 	}
 	return out
+}
+
+// boolRank orders false before true.
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 var _ tui.ReplayModel = (*Model)(nil)

@@ -95,15 +95,17 @@ func start(rec *record.Recording, c Changes) (*started, error) {
 		}
 		return &started{run: r, kind: rec.Header.Kind, finish: func(end time.Duration) *Result {
 			r.runTo(end)
-			r.tl.Stop()
-			res := &Result{Kind: record.KindLab, Result: scenario.Result{Wires: r.tl.Wires, End: end,
-				Lines: scenario.LinkLines(r.tl.Lines, r.clients(), end)}}
+			lines := r.tl.Close(end)
+			res := &Result{Kind: record.KindLab, Result: scenario.Result{Wires: r.tl.Wires, End: end, Lines: lines, Points: r.tl.Points()}}
 			for _, cl := range r.clients() {
 				res.Players = append(res.Players, cl.Name())
 			}
 			return withMarks(res)
 		}}, nil
 	case record.KindGame:
+		if _, err := recordedTrace(rec.Header.Game.Trace); err != nil {
+			return nil, fmt.Errorf("the player's trace: %w", err)
+		}
 		if !c.Client() {
 			return resimulate(rec, c)
 		}
@@ -111,7 +113,7 @@ func start(rec *record.Recording, c Changes) (*started, error) {
 		return &started{run: r, kind: rec.Header.Kind, finish: func(end time.Duration) *Result {
 			r.runTo(end)
 			res := &Result{Kind: record.KindGame, Result: scenario.Result{Lines: r.lines, End: end, Players: []string{r.name}}}
-			res.Checked, res.Mismatch = r.checks.result(rec.Stop == record.StopFull)
+			res.Checked, res.Mismatch = r.checks.result(rec.Stop != record.StopDone)
 			if c.Any() {
 				res.Checked, res.Mismatch = 0, "" // a changed run is not the recording's
 			}
@@ -151,58 +153,13 @@ func sortMarks(marks []Mark) {
 	slices.SortStableFunc(marks, func(a, b Mark) int { return cmp.Compare(a.At, b.At) })
 }
 
-// Difference is one moment where a changed run differs from the
-// recording: what a player sees in each.
-type Difference struct {
-	At       time.Duration
-	Player   string
-	Original [2]int
-	Now      [2]int
-	Why      string
-}
-
-// String is the line a user reads: "t=250 ms: original (12,10), now
-// (11,10): reconciliation off".
-func (d Difference) String() string {
-	s := fmt.Sprintf("t=%d ms: original (%d,%d), now (%d,%d)", d.At.Milliseconds(), d.Original[0], d.Original[1], d.Now[0], d.Now[1])
-	if d.Player != "" && d.Player != "you" {
-		s = fmt.Sprintf("t=%d ms: %s: original (%d,%d), now (%d,%d)", d.At.Milliseconds(), d.Player, d.Original[0], d.Original[1], d.Now[0], d.Now[1])
-	}
-	if d.Why != "" {
-		s += ": " + d.Why
-	}
-	return s
-}
-
-// Compare marks the lines of changed where a player sees itself elsewhere
-// than in orig at the same moment: on the player's last line of each
-// moment (t_ms), Original says where orig had it then (its own last line
-// at or before that time) and Differs is set. It returns a Difference
-// for each, why being what changed.
-func Compare(orig, changed []scenario.Line, why string) []Difference {
-	var diffs []Difference
-	for i := range changed {
-		l := &changed[i]
-		if l.Link != nil || l.Input != nil || i+1 < len(changed) && lastOf(changed, i) != i {
-			continue
-		}
-		o, ok := at(orig, l.Player, l.TMS)
-		if !ok || o.Client == l.Client {
-			continue
-		}
-		l.Original, l.Differs = &scenario.Moment{Client: o.Client, Server: o.Server}, true
-		diffs = append(diffs, Difference{At: time.Duration(l.T), Player: l.Player, Original: o.Client, Now: l.Client, Why: why})
-	}
-	return diffs
-}
-
 // lastOf returns the index of the last line of lines[i]'s player at its
 // moment (t_ms), from i on; an input's life (Line.Input), said where it
 // ends, is not a moment of its own.
 func lastOf(lines []scenario.Line, i int) int {
 	last := i
 	for j := i + 1; j < len(lines) && lines[j].TMS == lines[i].TMS; j++ {
-		if lines[j].Player == lines[i].Player && lines[j].Input == nil {
+		if lines[j].Player == lines[i].Player && lines[j].Input == nil && lines[j].Loss == nil {
 			last = j
 		}
 	}
@@ -218,7 +175,7 @@ func at(lines []scenario.Line, player string, tms int64) (scenario.Line, bool) {
 		if l.TMS > tms {
 			break
 		}
-		if l.Player == player && l.Link == nil && l.Input == nil {
+		if l.Player == player && l.Link == nil && l.Input == nil && l.Loss == nil {
 			out, found = l, true
 		}
 	}

@@ -81,7 +81,7 @@ func TestReconcileOffWhatIf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	diffs := Compare(orig.Lines, changed.Lines, Changes{Reconcile: &off}.String())
+	diffs := Compare(&orig.Result, &changed.Result, Changes{Reconcile: &off}.String())
 	var at250 *scenario.Line
 	for i, l := range changed.Lines {
 		if l.TMS == 250 && l.Player == "you" && l.Input == nil { // an input's life is no moment of its own

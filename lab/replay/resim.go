@@ -9,6 +9,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/internal/names"
 	"gridlag/lab/record"
 	"gridlag/lab/scenario"
 	"gridlag/protocol"
@@ -131,8 +132,13 @@ func resimulate(rec *record.Recording, c Changes) (*started, error) {
 	cfg := scenario.Config{Map: v.Map, MoveTime: v.MoveTime, Rate: v.UpdateRate, Seed: h.Seed,
 		Predict: h.Predict, Reconcile: h.Reconcile, NoInterpolate: !h.Interpolate,
 		LagComp: true, Unlag: world.DefaultUnlag, Until: rec.End - t0}
-	cfg.Player = scenario.Player{Name: h.Name, Start: s.cells[s.me][0].pos, Latency: h.Latency.D(), Jitter: h.Jitter.D(), Loss: h.Loss}
-	if protocol.CheckPlayerName(cfg.Player.Name, false) != nil {
+	tr, _ := recordedTrace(h.Trace) // checked by start
+	cfg.Player = scenario.Player{Name: h.Name, Start: s.cells[s.me][0].pos, Latency: h.Latency.D(), Jitter: h.Jitter.D(), Loss: h.Loss,
+		Trace: tr, TraceAt: t0} // the trace began with the connection, t0 before the run
+	if tr == nil {
+		cfg.Player.TraceAt = 0
+	}
+	if names.CheckPlayer(cfg.Player.Name, false) != nil {
 		cfg.Player.Name = "you"
 	}
 	for call := range callsOf(rec).all() {
@@ -174,7 +180,7 @@ func resimulate(rec *record.Recording, c Changes) (*started, error) {
 func (s *seen) puppet(id grid.PlayerID, m *grid.Map, moveTime time.Duration, taken []grid.Pos, player string) (scenario.Player, bool) {
 	cells := s.cells[id]
 	name := s.names[id]
-	if protocol.CheckPlayerName(name, false) != nil || name == player || name == "" {
+	if names.CheckPlayer(name, false) != nil || name == player || name == "" {
 		name = fmt.Sprintf("player %d", id)
 	}
 	p := scenario.Player{Name: name, Start: cells[0].pos}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gridlag/client"
+	"gridlag/internal/link"
 	"gridlag/lab/sim"
 	"gridlag/protocol"
 )
@@ -193,14 +194,14 @@ func budgetReport(cfg Config, lives []client.InputLife, mover, viewer *sim.Clien
 	// Each part names the flag that sets it.
 	p := &b.Parts
 	p[client.PartLimit].Knob = fmt.Sprintf("-move-time %v, -presses", cfg.MoveTime)
-	p[client.PartUp].Knob = "-latency ÷ 2, -jitter, -loss"
+	p[client.PartUp].Knob = linkKnob(cfg.Player.Trace, "-latency ÷ 2, -jitter, -loss", "-trace")
 	p[client.PartTick].Knob = fmt.Sprintf("-rate %d", cfg.Rate)
 	if cfg.Rate == 0 {
 		p[client.PartTick].Knob = "-rate 0: answered at once"
 	}
-	p[client.PartDown].Knob = "-latency ÷ 2, -jitter, -loss"
-	if viewer != mover {
-		p[client.PartDown].Knob = "-latency2 ÷ 2, -jitter, -loss"
+	p[client.PartDown].Knob = p[client.PartUp].Knob
+	if viewer != mover && cfg.Second != nil {
+		p[client.PartDown].Knob = linkKnob(cfg.Second.Trace, "-latency2 ÷ 2, -jitter, -loss", "-trace2")
 	}
 	p[client.PartInterp].Knob = who + "interpolation delay: an update interval and a frame, more with jitter"
 	n := 0
@@ -210,6 +211,15 @@ func budgetReport(cfg Config, lives []client.InputLife, mover, viewer *sim.Clien
 		}
 	}
 	return &BudgetReport{Budget: b, Mover: mover.Name(), Viewer: name, Inputs: n}
+}
+
+// linkKnob names what sets one way of a player's link: its flags, or the
+// trace it follows (flag, its name).
+func linkKnob(tr *link.Trace, flags, flag string) string {
+	if tr != nil {
+		return flag + " " + tr.Name + ": its delay, jitter, loss and stalls"
+	}
+	return flags
 }
 
 // WriteBudget writes the budget as a small table after the timeline.

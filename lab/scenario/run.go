@@ -23,6 +23,12 @@ type Player struct {
 	Jitter  time.Duration
 	Loss    float64 // probability that a message is lost and retransmitted, as TCP does
 	Presses []Press
+	// Trace, if not nil, is a network that changes over time: the
+	// player's link follows it from the scenario's start, its time 0
+	// (see link.Trace), over Latency, Jitter and Loss. TraceAt is the
+	// trace's time at the scenario's start (0: it starts with it).
+	Trace   *link.Trace
+	TraceAt time.Duration
 }
 
 // Config is a whole scenario.
@@ -86,6 +92,18 @@ type Line struct {
 	// Link is what a datagram link carried, on the last line of a
 	// player over one (see sim.DatagramStats).
 	Link *LinkLine `json:"link,omitempty"`
+	// Loss is set on a line that names a message lost on the player's
+	// link (see LossLine), at its first loss: the player's moment then.
+	Loss *LossLine `json:"loss,omitempty"`
+	// Unacked are the inputs never acknowledged, on the line that ends
+	// the timeline of a player that has some.
+	Unacked []uint32 `json:"unacknowledged,omitempty"`
+	// Tag is set on the line where the server's word that the player was
+	// tagged reaches it.
+	Tag *TagLine `json:"-"`
+	// OriginalZap is, on the line of a zap that a what-if judged
+	// otherwise (Differs), how the recording's run judged it.
+	OriginalZap *ZapLine `json:"original_zap,omitempty"`
 	// Original and Differs compare a replay changed by a what-if with
 	// the recording (see Compare): where the original run had the player
 	// at the same moment, on a player's last line of a moment, and
@@ -126,6 +144,19 @@ type ZapLine struct {
 	Hit      bool    `json:"hit"`
 	Target   *string `json:"target"` // the tagged player; null for a miss
 	RewindMS int64   `json:"rewind_ms"`
+	// Seq is the zap's input number, Why what a miss met ("rival had
+	// left the line", "out of range"): for comparing two runs' verdicts
+	// (see replay.Compare), not printed.
+	Seq uint32 `json:"-"`
+	Why string `json:"-"`
+}
+
+// TagLine is the server's word that a player was tagged and frozen, on
+// the line where it reaches the player: for comparing two runs (not
+// printed; the event says it).
+type TagLine struct {
+	By  string        // the shooter
+	Ago time.Duration // how far back the server judged the zap
 }
 
 // Run plays the scenario and returns its timeline's lines.
@@ -150,6 +181,9 @@ type Result struct {
 	// Budget is the latency budget of the first player's inputs, nil if
 	// the server staged none.
 	Budget *BudgetReport
+	// Points are the points the server counts for each player the
+	// timeline follows at the end, by name.
+	Points map[string]int
 }
 
 // RunFull plays the scenario and returns its timeline and its messages.
@@ -248,6 +282,14 @@ func Start(cfg Config) (*Stepper, error) {
 		}
 	}
 	tl := NewTimeline(w, clients[:followed])
+	for i, p := range players {
+		if p.Trace == nil {
+			continue
+		}
+		if err := clients[i].FollowTraceFrom(p.Trace, tl.start-p.TraceAt); err != nil {
+			return nil, fmt.Errorf("scenario: %s's trace: %w", p.Name, err)
+		}
+	}
 	var all []timed
 	for i, p := range players {
 		for _, pr := range p.Presses {
@@ -277,6 +319,9 @@ func (c Config) end() time.Duration {
 			// after the RTO, then after twice it (link's RTO rule).
 			trip += 3 * max(link.MinRTO, p.Latency+4*p.Jitter)
 		}
+		if p.Trace != nil {
+			trip = traceTrip(p.Trace)
+		}
 		slowest = max(slowest, trip)
 	}
 	until := lastPress + 2*slowest + 100*time.Millisecond
@@ -284,6 +329,37 @@ func (c Config) end() time.Duration {
 		until += 2 * time.Second / time.Duration(c.Rate)
 	}
 	return until
+}
+
+// traceTrip is the slowest round trip a trace gives a message and its
+// answer: both ways at their slowest, the longest stall, and room for a
+// message lost twice where it loses any.
+func traceTrip(tr *link.Trace) time.Duration {
+	var slow [2]time.Duration // each way's slowest delay plus jitter
+	var cur [2]struct{ delay, jitter time.Duration }
+	var stall time.Duration
+	lossy := false
+	for _, s := range tr.Steps {
+		for i, d := range []link.Dir{link.DirUp, link.DirDown} {
+			if s.Dir&d == 0 {
+				continue
+			}
+			if s.Set&link.SetDelay != 0 {
+				cur[i].delay = s.Delay
+			}
+			if s.Set&link.SetJitter != 0 {
+				cur[i].jitter = s.Jitter
+			}
+			slow[i] = max(slow[i], cur[i].delay+cur[i].jitter)
+		}
+		stall = max(stall, s.Stall)
+		lossy = lossy || s.Loss > 0
+	}
+	trip := slow[0] + slow[1] + stall
+	if lossy {
+		trip += 3 * max(link.MinRTO, 2*max(slow[0], slow[1])+4*max(slow[0], slow[1]))
+	}
+	return trip
 }
 
 // World returns the scenario's world.
@@ -346,15 +422,13 @@ func (s *Stepper) Step() {
 func (s *Stepper) Finish() *Result {
 	until := s.until
 	s.AdvanceTo(until)
-	s.tl.Stop()
-	r := &Result{Lines: s.tl.Lines, Wires: s.tl.Wires, End: until, Budget: s.tl.budget(s.cfg)}
+	r := &Result{Lines: s.tl.Close(until), Wires: s.tl.Wires, End: until, Budget: s.tl.budget(s.cfg), Points: s.tl.Points()}
 	for i, c := range s.clients {
 		if i < s.followed {
 			r.Players = append(r.Players, c.Name())
 		}
 		c.Close()
 	}
-	r.Lines = LinkLines(r.Lines, s.Clients(), until)
 	return r
 }
 
@@ -373,12 +447,7 @@ func LinkLines(lines []Line, clients []*sim.Client, end time.Duration) []Line {
 // link: its last moment again, at the run's end, saying what the link
 // carried.
 func linkLine(lines []Line, c *sim.Client, end time.Duration, st sim.DatagramStats) Line {
-	var l Line
-	for _, x := range lines {
-		if x.Player == c.Name() && x.Input == nil { // an input's life is no moment of its own
-			l = x
-		}
-	}
+	l := momentOf(lines, c.Name(), end)
 	l.TMS, l.T, l.Zap = int64(end/time.Millisecond), int64(end), nil
 	l.Event = fmt.Sprintf("%s: datagram link: %d inputs in %d packets (%d lost), %d repeated; %d states (%d lost, %d stale); %d bytes up, %d down",
 		c.Name(), st.Inputs, st.InputPackets, st.InputPacketsLost, st.Repeats(), st.States, st.StatesLost, st.StatesStale, st.BytesUp, st.BytesDown)

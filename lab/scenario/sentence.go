@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"gridlag/client"
@@ -48,6 +49,8 @@ func sentence(e sim.Event, names func(grid.PlayerID) string) string {
 		return arrives(e)
 	case sim.Closed:
 		return fmt.Sprintf("%s: connection closed: %v", name, e.Err)
+	case sim.LinkChanged:
+		return fmt.Sprintf("%s: network (trace %s): %s", name, e.Trace, e.Step)
 	}
 	return fmt.Sprintf("%s: event %d", name, e.Kind)
 }
@@ -114,10 +117,19 @@ func zapJudged(e sim.Event, names func(grid.PlayerID) string) string {
 
 // zapLine is the JSON object of a ServerZap event.
 func zapLine(e sim.Event, names func(grid.PlayerID) string) *ZapLine {
-	z := &ZapLine{Shooter: e.Client.Name(), Hit: e.Zap.Hit(), RewindMS: e.Zap.Rewind.Round(time.Millisecond).Milliseconds()}
+	z := &ZapLine{Shooter: e.Client.Name(), Hit: e.Zap.Hit(), RewindMS: e.Zap.Rewind.Round(time.Millisecond).Milliseconds(), Seq: e.Seq}
 	if z.Hit {
 		t := names(e.Zap.Target)
 		z.Target = &t
+		return z
+	}
+	switch o := e.Zap.Outcome; o {
+	case protocol.ZapLeft, protocol.ZapProtected, protocol.ZapTagged:
+		// As the shooter's panel says it (client.ZapResult.Line).
+		z.Why = client.ZapResult{Outcome: o, Target: names(e.Zap.Target)}.Line()
+		z.Why = strings.TrimPrefix(z.Why, "miss: ")
+	default:
+		z.Why = o.String()
 	}
 	return z
 }

@@ -42,12 +42,14 @@ type Timeline struct {
 // Wire is one message that crossed a player's link, as a sequence
 // diagram draws it: times from the timeline's start.
 type Wire struct {
-	Player  string
-	Up      bool // from the player to the server
-	Label   string
-	Sent    time.Duration
-	At      time.Duration
-	Lost    int  // times lost and retransmitted (TCP)
+	Player string
+	Up     bool // from the player to the server
+	Label  string
+	Sent   time.Duration
+	At     time.Duration
+	Lost   int // times lost and retransmitted (TCP)
+	// Resent is when the copy that got through left: Sent, unless Lost.
+	Resent  time.Duration
 	Held    bool // held behind a lost message or a lag spike
 	Dropped bool // lost for good (a datagram)
 	Bytes   int
@@ -114,13 +116,31 @@ func (tl *Timeline) event(e sim.Event) {
 	if e.Kind == sim.OtherArrived && e.Message != protocol.TypeZapResult && e.Message != protocol.TypeTagged {
 		return
 	}
-	always := e.Kind == sim.Press || e.Kind == sim.HeldSent || e.Kind == sim.ServerInput || e.Kind == sim.Zapped || e.Kind == sim.OtherArrived
+	always := e.Kind == sim.Press || e.Kind == sim.HeldSent || e.Kind == sim.ServerInput || e.Kind == sim.Zapped || e.Kind == sim.OtherArrived ||
+		e.Kind == sim.LinkChanged
 	if e.Kind == sim.ServerZap {
 		tl.record(e.T, e.Client, sentence(e, tl.name), true)
 		tl.Lines[len(tl.Lines)-1].Zap = zapLine(e, tl.name)
 		return
 	}
 	tl.record(e.T, e.Client, sentence(e, tl.name), always)
+	if e.Kind == sim.OtherArrived && e.Message == protocol.TypeTagged {
+		if n := e.Client.ViewLocked().LastTagged; n != nil {
+			tl.Lines[len(tl.Lines)-1].Tag = &TagLine{By: n.By, Ago: n.Ago}
+		}
+	}
+}
+
+// Points returns the points the server counts for each client of the
+// timeline now, by name.
+func (tl *Timeline) Points() map[string]int {
+	out := map[string]int{}
+	for _, c := range tl.clients {
+		if p, ok := tl.w.Points(c); ok {
+			out[c.Name()] = p
+		}
+	}
+	return out
 }
 
 // record writes down client c's moment at world time t, unless nothing
@@ -148,7 +168,7 @@ func (tl *Timeline) wire(m sim.Wire) {
 		return
 	}
 	tl.Wires = append(tl.Wires, Wire{Player: m.Client.Name(), Up: m.Way == sim.Up, Label: FlightLabel(m.Flight),
-		Sent: m.Sent - tl.start, At: m.At - tl.start, Lost: m.Lost, Held: m.Held, Dropped: m.Dropped, Bytes: m.Bytes, Inputs: m.Inputs})
+		Sent: m.Sent - tl.start, Resent: m.Resent - tl.start, At: m.At - tl.start, Lost: m.Lost, Held: m.Held, Dropped: m.Dropped, Bytes: m.Bytes, Inputs: m.Inputs})
 }
 
 // FlightLabel is how a diagram labels a message: "#2 RIGHT", "#3 zap",

@@ -5,6 +5,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/internal/notify"
 	"gridlag/protocol"
 	"gridlag/server/world"
 )
@@ -59,6 +60,15 @@ func (c *Client) noted(n client.Note) {
 		c.w.emit(e)
 	case client.Lived:
 		c.w.emit(Event{T: t, Client: c, Kind: Lived, Seq: n.Life.Seq, Life: n.Life})
+	case client.LinkChanged:
+		tr, _ := c.d.Link().Following()
+		e := Event{T: t, Client: c, Kind: LinkChanged, Step: n.Step}
+		if tr != nil {
+			e.Trace = tr.Name
+		} else if room := v.Teaching; room != nil {
+			e.Trace = room.Trace // the room's, as its teacher set it
+		}
+		c.w.emit(e)
 	case client.HeldSent:
 		last := v.Pending[len(v.Pending)-1]
 		c.w.emit(Event{T: t, Client: c, Kind: HeldSent, Seq: last.Seq, Dir: last.Dir, Predict: v.Predict, Pos: v.Predicted})
@@ -68,10 +78,7 @@ func (c *Client) noted(n client.Note) {
 			c.w.emit(Event{T: t, Client: c, Kind: Closed, Err: n.Err})
 		}
 	}
-	select {
-	case c.changed <- struct{}{}:
-	default:
-	}
+	notify.Poke(c.changed)
 }
 
 // end marks the client gone and its session done.

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"time"
 
 	"gridlag/internal/link"
@@ -52,4 +53,45 @@ func (c *Client) Stall(d time.Duration) {
 		}
 		c.d.Link().Stall(c.w.now, d)
 	})
+}
+
+// FollowTrace makes the client's link follow tr from the world's time
+// now, tr's time 0: each step changes the link's conditions, or stalls
+// it, at its time (see link.Link.Follow); nil stops following. A
+// datagram link follows no trace.
+func (c *Client) FollowTrace(tr *link.Trace) error {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	return c.followTrace(tr, c.w.now)
+}
+
+// FollowTraceFrom is FollowTrace with tr's time 0 at start on the
+// world's clock, which may be past: the steps due by now apply at once,
+// each as of its own time.
+func (c *Client) FollowTraceFrom(tr *link.Trace, start time.Duration) error {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	return c.followTrace(tr, start)
+}
+
+func (c *Client) followTrace(tr *link.Trace, start time.Duration) error {
+	if c.dg != nil {
+		if tr == nil {
+			return nil
+		}
+		return errors.New("sim: a trace is followed over TCP: the datagram link follows none")
+	}
+	c.d.FollowTraceFrom(c.w.now, tr, start)
+	return nil
+}
+
+// TraceState returns where the client's link is in the trace it
+// follows (see link.Link.TraceState); its Trace is nil for none.
+func (c *Client) TraceState() link.TraceState {
+	c.w.mu.Lock()
+	defer c.w.mu.Unlock()
+	if c.dg != nil {
+		return link.TraceState{}
+	}
+	return c.d.Link().TraceState()
 }

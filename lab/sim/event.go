@@ -25,6 +25,7 @@ const (
 	Zapped                       // a client fired a zap
 	ServerZap                    // the server judged a zap
 	Lived                        // an input's life ended at its client: the State acknowledging it was reconciled
+	LinkChanged                  // the trace a client's link follows took a step
 )
 
 // Event is one thing that happened in a World: the facts, for a timeline
@@ -70,4 +71,7 @@ type Event struct {
 	// Made is when the server made the State, on the world's clock
 	// (StateArrived): T less Made is its trip down.
 	Made time.Duration
+	// Step names the step of the trace the client's link follows, and
+	// Trace the trace (LinkChanged).
+	Step, Trace string
 }

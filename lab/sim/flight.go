@@ -33,6 +33,11 @@ type Flight struct {
 	// end; At is when it is delivered there (later than Arrive when it
 	// waits behind an earlier message).
 	Sent, Arrive, At time.Duration
+	// Resent is when the copy that gets through left: Sent, unless the
+	// message was lost (Lost above zero), when it is the last of its
+	// retransmissions, each after a timeout twice the one before (see
+	// link.Line.SetLoss).
+	Resent time.Duration
 	// Progress is how far along its trip the copy that gets through is at
 	// the world's time: 0 just sent (or, lost, waiting at the sender to be
 	// sent again), 1 at the far end (see link.Flight.Progress).
@@ -123,7 +128,7 @@ func (g *dgram) inFlight(way Way, now time.Duration, dst []Flight) []Flight {
 // whole frame the world encoded (or nil, the end of the stream), so it
 // decodes.
 func decodeFlight(f link.Flight[[]byte], states *protocol.StateStream, now time.Duration) Flight {
-	out := Flight{Sent: f.Sent, Arrive: f.Arrive, At: f.At, Progress: f.Progress(now), Lost: f.Lost, Held: f.Held,
+	out := Flight{Sent: f.Sent, Resent: f.Resent, Arrive: f.Arrive, At: f.At, Progress: f.Progress(now), Lost: f.Lost, Held: f.Held,
 		Waiting: f.Waiting(now), Resending: f.Resending(now), Bytes: len(f.Value)}
 	if f.Value == nil {
 		return out

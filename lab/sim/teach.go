@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"gridlag/client"
+	"gridlag/grid"
+	"gridlag/internal/notify"
 	"gridlag/internal/perception"
 	"gridlag/protocol"
 	"gridlag/server/hub"
@@ -13,7 +15,8 @@ import (
 // Watcher is a spectator's driver (client.SpectatorDriver, the code a
 // TCP spectator runs) on a simulated link to the world's server: with
 // client.Options.Teach, a teacher, who sets the network of its room
-// (Teach) and is shown its students' reports.
+// (Teach), follows one student (Follow) and is shown its students'
+// reports.
 type Watcher struct {
 	w      *World
 	id     world.ConnID
@@ -41,10 +44,7 @@ func (w *World) Watch(name string, opts client.Options, named bool) *Watcher {
 		if n.Kind == client.Entered && n.Phase == client.Closed {
 			v.end()
 		}
-		select {
-		case v.changed <- struct{}{}:
-		default:
-		}
+		notify.Poke(v.changed)
 	})
 	w.nextConn++
 	v.id = w.nextConn
@@ -97,6 +97,13 @@ func (v *Watcher) Perceive(s *perception.Settings) error {
 	v.w.mu.Lock()
 	defer v.w.mu.Unlock()
 	return v.d.Perceive(v.w.now, s)
+}
+
+// Follow follows student id (0: nobody), as a teacher's screen does.
+func (v *Watcher) Follow(id grid.PlayerID) {
+	v.w.mu.Lock()
+	defer v.w.mu.Unlock()
+	v.d.Follow(v.w.now, id)
 }
 
 // Close says Bye at once and ends the connection, as a TCP spectator

@@ -166,3 +166,59 @@ func TestUnnamedTeacherIsRefused(t *testing.T) {
 		t.Errorf("ada was told of a teacher: %+v", v.Teaching)
 	}
 }
+
+// TestProjectorFollowsAStudent, on the virtual clock: a projector (a
+// spectator of the room) shows the room's scoreboard and round clock;
+// the teacher follows ada, whose own link has a round trip of 250 ms,
+// and ada presses RIGHT: the projector is told at once whom the room
+// follows, and her way up (125 ms) after her press it shows ada's view
+// of herself, her avatar a cell right where her prediction has it, her
+// ghost where the server last had her, and #1 → pending in her ledger;
+// once the server's word is back, the ledger is empty and the ghost
+// where the avatar is. Following nobody empties it.
+func TestProjectorFollowsAStudent(t *testing.T) {
+	w, students, teacher := classRoom(t)
+	ada := students[0]
+	ada.SetLatency(250 * ms)
+	proj := w.Watch("projector", client.Options{Room: "lecture"}, false)
+	w.Advance(time.Second)
+	v := proj.View()
+	if len(v.Scoreboard) != 3 || v.Round != 1 || v.RoundLeft <= 0 || v.Online != 3 {
+		t.Fatalf("the projector's scoreboard %+v, round %d with %v left, %d online; want the three, round 1", v.Scoreboard, v.Round, v.RoundLeft, v.Online)
+	}
+	adaID := ada.View().Me
+	teacher.Follow(adaID)
+	w.Advance(10 * ms)
+	if v := proj.View(); v.Following != adaID || v.Sight != nil {
+		t.Fatalf("the projector follows %d (sight %+v), want ada (%d), nothing from her yet", v.Following, v.Sight, adaID)
+	}
+	w.Advance(500 * ms) // the Follow down her link, her first Sight up it
+	if s := proj.View().Sight; s == nil || s.ID != adaID || len(s.Pending) != 0 || s.Pos != ada.View().Predicted {
+		t.Fatalf("the projector's sight of ada before she pressed: %+v", s)
+	}
+	start := ada.View().Predicted
+	ada.Press(grid.Right)
+	pressed := w.Now()
+	var seen time.Duration
+	for w.Now() < pressed+200*ms {
+		w.Step()
+		if s := proj.View().Sight; s != nil && len(s.Pending) == 1 && seen == 0 {
+			seen = w.Now() - pressed
+			if s.ID != adaID || s.Pos != start.Add(grid.Right) || s.Ghost != start || s.Pending[0].Seq != 1 || s.Pending[0].Dir != grid.Right || !s.Predict {
+				t.Fatalf("the projector's sight of ada: %+v, want her at %v, her ghost at %v, #1 → pending", s, start.Add(grid.Right), start)
+			}
+		}
+	}
+	if seen != 125*ms {
+		t.Fatalf("the projector showed ada's press %v after it, want her way up, 125 ms", seen)
+	}
+	w.Advance(time.Second)
+	if s := proj.View().Sight; s == nil || len(s.Pending) != 0 || s.Ghost != start.Add(grid.Right) || s.Ack != 1 || s.Latency != 250*ms {
+		t.Fatalf("after the server's word, the projector's sight of ada: %+v, want nothing pending, the ghost at %v, ack #1, her 250 ms", s, start.Add(grid.Right))
+	}
+	teacher.Follow(0)
+	w.Advance(100 * ms)
+	if v := proj.View(); v.Following != 0 || v.Sight != nil {
+		t.Fatalf("after the teacher followed nobody, the projector follows %d, sight %+v", v.Following, v.Sight)
+	}
+}

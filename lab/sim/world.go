@@ -410,6 +410,27 @@ func (w *World) position(c *Client) (grid.Pos, bool) {
 	return grid.Pos{}, false
 }
 
+// Points returns the points the server counts for client c's player;
+// ok is false when it has none in a room.
+func (w *World) Points(c *Client) (points int, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	r, ok := w.hub.RoomOf(c.id)
+	if !ok {
+		return 0, false
+	}
+	id, ok := r.Player(c.id)
+	if !ok {
+		return 0, false
+	}
+	for _, e := range r.Scoreboard(nil) {
+		if e.ID == id {
+			return int(e.Points), true
+		}
+	}
+	return 0, false
+}
+
 // Locked runs f with the world's lock held, as a Trace function runs: f may
 // use the Locked variants of the read methods.
 func (w *World) Locked(f func()) {

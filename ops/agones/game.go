@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/log"
+
+	"gridlag/internal/notify"
 )
 
 // Game makes a game server an Agones game server: Ready once its ports
@@ -37,10 +39,7 @@ func NewGame(opts Options) (*Game, error) {
 // Beat is the game's heartbeat: it wakes the Health call, unless that is
 // still busy with the previous beat's. It never blocks.
 func (g *Game) Beat() {
-	select {
-	case g.beats <- struct{}{}:
-	default:
-	}
+	notify.Poke(g.beats)
 }
 
 // Joined queues a player's join for the players List: player is its value
@@ -181,10 +180,7 @@ func (q *playerQueue) push(ev playerEvent) {
 	q.mu.Lock()
 	q.events = append(q.events, ev)
 	q.mu.Unlock()
-	select {
-	case q.ready <- struct{}{}:
-	default:
-	}
+	notify.Poke(q.ready)
 }
 
 // take returns the events queued so far, oldest first.

@@ -2,6 +2,8 @@ package host
 
 import (
 	"errors"
+	"io"
+	"os"
 	"time"
 
 	"gridlag/client"
@@ -61,7 +63,7 @@ func (c *Config) RegisterFlags(fs *cli.FlagSet) {
 	fs.StringVar(&c.MetricsAddr, "metrics", "", "serve Prometheus metrics (/metrics) and the health checks (/healthz, /readyz) on this `ADDR`, e.g. 127.0.0.1:9100; off by default")
 	fs.StringVar(&c.HealthAddr, "health", "", "serve the health checks /healthz and /readyz (also on -metrics) on this `ADDR`, e.g. :8080; off by default")
 	fs.BoolVar(&c.Pprof, "pprof", false, "with -metrics: serve the Go profiler at /debug/pprof/ there too (anyone who reaches the address sees the command line and can take profiles)")
-	fs.Duration(&c.Summary, "summary", time.Minute, cli.Length, "log a summary line this often: players, spectators, rooms, joins and leaves, tick p50/p99, bytes and States out per second, refusals by reason; 0 = off")
+	fs.Duration(&c.Summary, "summary", time.Minute, cli.Length, "log a summary line this often: players, spectators, rooms, joins and leaves, tick p50/p99, bytes and States out per second, writes per second and per player, refusals by reason; 0 = off")
 	fs.Check(func() error {
 		if c.Pprof && c.MetricsAddr == "" {
 			return errors.New("-pprof serves the profiler on the -metrics address: give -metrics ADDR")
@@ -73,7 +75,8 @@ func (c *Config) RegisterFlags(fs *cli.FlagSet) {
 // RegisterServerFlags registers what a server that runs on its own takes
 // besides RegisterFlags': the game port's address (-addr, default
 // :7777), the link its SSH and web players and its bots start with
-// (-latency, -jitter), and the drain (-drain). A player's embedded server
+// (-latency, -jitter), the traces its teachers may choose (-trace), and
+// the drain (-drain). A player's embedded server
 // has none of these: it listens on loopback, its link is the player's,
 // and it closes with the player's screen.
 func (c *Config) RegisterServerFlags(fs *cli.FlagSet) {
@@ -82,9 +85,10 @@ func (c *Config) RegisterServerFlags(fs *cli.FlagSet) {
 	fs.Group(GroupGame)
 	fs.Duration(&c.Latency, "latency", 0, client.LatencyRange, "the injected round trip SSH and web players and the bots start with, half each way (a player's slider changes theirs)")
 	fs.Duration(&c.Jitter, "jitter", 0, client.JitterRange, "the injected jitter SSH and web players and the bots start with: 0..J extra per message")
+	c.Server.Hub.RegisterTraceFlag(fs, func(path string) (io.ReadCloser, error) { return os.Open(path) })
 	fs.Group(GroupOps)
 	fs.StringVar(&c.Server.PerceptionDir, "perception-dir", "", "save the answers of the rooms' perception tests as CSV, a file per class, in this `DIR` (default: perception/ in the state directory; \"-\" = not saved)")
-	fs.Duration(&c.Drain, "drain", 10*time.Second, cli.Length, "on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once)")
+	fs.Duration(&c.Drain, "drain", 10*time.Second, cli.Length, "on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once, so does the last player leaving; with nobody to warn, its bots alone, no drain)")
 	c.MemoryLimit.RegisterFlags(fs)
 	fs.Check(func() error {
 		if c.Addr == "" && c.SSHAddr == "" && c.WebAddr == "" {

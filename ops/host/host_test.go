@@ -67,8 +67,12 @@ func TestBusyPortFailsBeforeAnythingStarts(t *testing.T) {
 func TestRunDrainsThenCloses(t *testing.T) {
 	fire := make(chan time.Time)
 	health := admittest.FreeAddr(t)
-	c := Config{Addr: "127.0.0.1:0", HealthAddr: health, Drain: 10 * time.Second,
+	game := admittest.FreeAddr(t)
+	c := Config{Addr: game, HealthAddr: health, Drain: 10 * time.Second,
 		After: func(d time.Duration) <-chan time.Time {
+			if d == PeopleCheck {
+				return nil // the player stays
+			}
 			if d != 10*time.Second {
 				t.Errorf("a drain of %v, want 10s", d)
 			}
@@ -80,6 +84,8 @@ func TestRunDrainsThenCloses(t *testing.T) {
 	go func() { done <- Run(ctx, c) }()
 	url := "http://" + health
 	until(t, url+"/readyz", 200, "ready: 0 of ")
+	join(t, game) // someone to warn
+	until(t, url+"/readyz", 200, "ready: 1 of ")
 	cancel()
 	until(t, url+"/readyz", 503, "draining: server stopping in ")
 	select {
@@ -105,6 +111,7 @@ func TestHurryEndsTheDrain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	join(t, h.Addr()) // someone to warn: a drain
 	hurry <- syscall.SIGTERM
 	h.Stop("reason", "test") // returns: the drain of an hour ended at once
 }

@@ -40,11 +40,12 @@ func Run(ctx context.Context, c Config) error {
 //  1. drain: every player and spectator is warned, "server stopping in
 //     10 s", counting down, newcomers are refused, and the game goes on
 //     for Config.Drain, unless a signal on Config.Hurry (a second Ctrl-C
-//     or SIGTERM) ends it at once;
+//     or SIGTERM) ends it at once, or the last player or spectator
+//     leaves; a server with nobody to warn (its bots alone) skips it;
 //  2. Close: each service is closed in order, the bots, the summaries,
 //     the metrics and health pages, the SSH and web front ends side by
 //     side (each gives its sessions the same grace period, once, and
-//     leaves those that will not end behind: remote.CloseSessions), then
+//     leaves those that will not end behind: remote.Lifecycle.Close), then
 //     the game server, which tells everyone it stopped. A signal on
 //     Config.Hurry during the drain or the close closes at once: the
 //     grace is cut short and, should the close still not be over
@@ -63,21 +64,17 @@ func (h *Host) Stop(why ...any) {
 	h.Close()
 }
 
-// drain warns the players and waits for the drain to end or for a signal
-// on Config.Hurry.
+// PeopleCheck is how often a drain looks whether anyone is left to warn.
+const PeopleCheck = time.Second
+
+// drain warns the players and waits for the drain to end, for a signal
+// on Config.Hurry or for everyone to leave. A server with nobody to warn
+// (its bots alone: server.Server.People) does not drain.
 func (h *Host) drain() {
 	if d := h.cfg.Drain; d > 0 {
-		after := h.cfg.After
-		if after == nil {
-			after = time.After
-		}
-		h.srv.Drain(d)
-		select {
-		case <-after(d):
-			h.log.Info("drained, closing")
-		case sig := <-h.cfg.Hurry:
-			h.log.Info("second signal, closing at once", "signal", sig.String())
-			h.atOnce()
+		if h.srv.People() == 0 {
+			h.log.Info("no player or spectator to warn (bots alone): closing without the drain", "drain", d)
+		} else if h.waitDrain(d) {
 			return
 		}
 	}
@@ -90,6 +87,34 @@ func (h *Host) drain() {
 		case <-h.done:
 		}
 	}()
+}
+
+// waitDrain begins a drain of d and waits for its end, for a signal on
+// Config.Hurry (then it closes at once and returns true) or for the last
+// player or spectator to leave (looked at every PeopleCheck).
+func (h *Host) waitDrain(d time.Duration) (hurried bool) {
+	after := h.cfg.After
+	if after == nil {
+		after = time.After
+	}
+	h.srv.Drain(d)
+	end := after(d)
+	for {
+		select {
+		case <-end:
+			h.log.Info("drained, closing")
+			return false
+		case sig := <-h.cfg.Hurry:
+			h.log.Info("second signal, closing at once", "signal", sig.String())
+			h.atOnce()
+			return true
+		case <-after(PeopleCheck):
+			if h.srv.People() == 0 {
+				h.log.Info("every player and spectator left: closing before the drain's end")
+				return false
+			}
+		}
+	}
 }
 
 // atOnce cuts the close's grace short and, with Config.Exit, exits the

@@ -3,6 +3,7 @@ package loadgen
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/netip"
 	"strconv"
 	"time"
@@ -71,6 +72,9 @@ type Options struct {
 	// for the server's side of the figures (Summary.Server); empty reads
 	// nothing.
 	ServerMetrics string
+	// Say, if not nil, hears what the run decided by itself: that it
+	// spreads its players over loopback addresses, and why.
+	Say io.Writer
 }
 
 // room is the room player n (from 1) joins: "" for the default room.

@@ -55,10 +55,7 @@ type player struct {
 // connect dials the server and says Hello as player n (from 1); it
 // returns the welcomed player, or why it was refused.
 func (r *run) connect(ctx context.Context, n int) (*player, error) {
-	d := net.Dialer{Timeout: r.opts.HandshakeTimeout}
-	if addrs := r.opts.LocalAddrs; len(addrs) > 0 {
-		d.LocalAddr = &net.TCPAddr{IP: addrs[(n-1)%len(addrs)].AsSlice()}
-	}
+	d := net.Dialer{Timeout: r.opts.HandshakeTimeout, LocalAddr: r.source(n)}
 	nc, err := d.DialContext(ctx, "tcp", r.opts.Addr)
 	if err != nil {
 		return nil, err
@@ -70,7 +67,19 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 		return nil, err
 	}
 	dec := protocol.NewDecoder(bufio.NewReaderSize(nc, 4096))
-	w, first, handshake, err := welcome(dec, r.knowsMap)
+	hs := handshake{dec: dec, known: r.knowsMap, heard: func(m protocol.Message) {
+		if a, ok := m.(*protocol.Admission); ok && n == 1 {
+			r.line.answered(a)
+		}
+		nc.SetDeadline(time.Now().Add(r.opts.HandshakeTimeout)) // the server speaks: its line moves
+	}}
+	began := time.Now()
+	w, first, handshake, err := hs.welcome(&r.line)
+	hs.wait.waited = time.Since(began)
+	r.line.took(hs.wait, err == nil)
+	if n == 1 {
+		r.line.answered(nil) // a server older than version 6 says no Admission
+	}
 	if err != nil {
 		nc.Close()
 		return nil, err
@@ -89,32 +98,55 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 	return p, nil
 }
 
-// welcome reads the server's answer to the Hello, and the MapBits of a
-// map too big for the Welcome, which it decodes into the Welcome's Cells;
-// unless known says the run has that map already (every player of a run
-// plays the same server): then it reads them without decoding them, and
-// returns the message after them. handshake is the bytes of the
-// handshake: all read, but for that message.
-func welcome(dec *protocol.Decoder, known func(w *protocol.Welcome) bool) (w *protocol.Welcome, next protocol.Message, handshake int64, err error) {
-	m, err := dec.Decode()
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	switch v := m.(type) {
-	case *protocol.Welcome:
-		switch {
-		case !v.MapFollows():
-			return v, nil, dec.BytesRead, nil
-		case known(v):
-			next, handshake, err := skipMap(dec)
-			return v, next, handshake, err
+// handshake reads the server's answer to a player's Hello.
+type handshake struct {
+	dec   *protocol.Decoder
+	known func(w *protocol.Welcome) bool // the run has w's map already
+	heard func(m protocol.Message)       // called on the Admission and each Queued
+	wait  waitLine                       // what it heard of the server's line
+}
+
+// welcome reads the server's answer to the Hello: its rules of
+// admission and the player's places in its line, if it says them, then
+// the Welcome, and the MapBits of a map too big for the Welcome, which it
+// decodes into the Welcome's Cells; unless known says the run has that
+// map already (every player of a run plays the same server): then it
+// reads them without decoding them, and returns the message after them.
+// handshake is the bytes of the handshake: all read, but for that
+// message.
+func (hs *handshake) welcome(l *lineStats) (w *protocol.Welcome, next protocol.Message, handshake int64, err error) {
+	dec := hs.dec
+	for {
+		m, err := dec.Decode()
+		if err != nil {
+			return nil, nil, 0, err
 		}
-		err := readMap(dec, v)
-		return v, nil, dec.BytesRead, err
-	case *protocol.Error:
-		return nil, nil, 0, errors.New(protocol.Printable(v.Text))
+		switch v := m.(type) {
+		case *protocol.Admission:
+			hs.heard(v)
+			continue
+		case *protocol.Queued:
+			hs.wait.heard(v, l)
+			hs.heard(v)
+			continue
+		case *protocol.Notice:
+			hs.heard(v)
+			continue // the operator's word (a drain's countdown), or an older server's place in line
+		case *protocol.Welcome:
+			switch {
+			case !v.MapFollows():
+				return v, nil, dec.BytesRead, nil
+			case hs.known(v):
+				next, handshake, err := skipMap(dec)
+				return v, next, handshake, err
+			}
+			err := readMap(dec, v)
+			return v, nil, dec.BytesRead, err
+		case *protocol.Error:
+			return nil, nil, 0, errors.New(protocol.Printable(v.Text))
+		}
+		return nil, nil, 0, fmt.Errorf("%v instead of Welcome", m.Type())
 	}
-	return nil, nil, 0, fmt.Errorf("%v instead of Welcome", m.Type())
 }
 
 // skipMap reads the map's MapBits without decoding them, and returns the

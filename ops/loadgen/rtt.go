@@ -79,3 +79,34 @@ func (h *rttHistogram) percentile(p float64) time.Duration {
 	}
 	return time.Duration(h.max.Load())
 }
+
+// snapshot returns the counts so far, for percentileSince.
+func (h *rttHistogram) snapshot() []uint64 {
+	c := make([]uint64, len(h.counts))
+	for i := range h.counts {
+		c[i] = h.counts[i].Load()
+	}
+	return c
+}
+
+// percentileSince returns the round trip that p percent of those counted
+// since the snapshot before do not exceed (to within a bucket), and how
+// many were counted since.
+func (h *rttHistogram) percentileSince(before []uint64, p float64) (time.Duration, uint64) {
+	now := h.snapshot()
+	var total uint64
+	for i := range now {
+		total += now[i] - before[i]
+	}
+	if total == 0 {
+		return 0, 0
+	}
+	rank := max(uint64(math.Ceil(p/100*float64(total))), 1)
+	var seen uint64
+	for i := range now {
+		if seen += now[i] - before[i]; seen >= rank {
+			return bucketTop(i), total
+		}
+	}
+	return bucketTop(len(now) - 1), total
+}

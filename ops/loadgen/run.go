@@ -46,6 +46,32 @@ type run struct {
 	reading sync.WaitGroup // the welcomed players' reader goroutines
 
 	undecodable atomic.Int64
+
+	line lineStats // what the players heard of the server's line (line.go)
+}
+
+// newRun starts a run of o (with its defaults).
+func newRun(o Options) *run {
+	r := &run{opts: o, start: time.Now(), rtt: newRTTHistogram(), refused: map[string]int{}}
+	r.line.firstAns = make(chan struct{})
+	return r
+}
+
+// startWriters starts the goroutines that write the players' inputs,
+// until stop is closed; writing is done when they are.
+func (r *run) startWriters() (writers []*writer, stop chan struct{}, writing *sync.WaitGroup) {
+	writers = make([]*writer, min(runtime.GOMAXPROCS(0), maxWriters))
+	stop = make(chan struct{})
+	writing = &sync.WaitGroup{}
+	for i := range writers {
+		writers[i] = &writer{add: make(chan *player, r.opts.N/len(writers)+1), rng: rand.New(rand.NewSource(r.opts.Seed + int64(i)))}
+		writing.Add(1)
+		go func() {
+			defer writing.Done()
+			writers[i].run(r, stop)
+		}()
+	}
+	return writers, stop, writing
 }
 
 // since is the run's clock: time since it started.
@@ -96,32 +122,26 @@ func Run(ctx context.Context, o Options) (Summary, error) {
 			return Summary{}, fmt.Errorf("the server's metrics: %w", err)
 		}
 	}
-	r := &run{opts: o, start: time.Now(), rtt: newRTTHistogram(), refused: map[string]int{}}
+	r := newRun(o)
 	cpu0 := readCPU()
-
-	writers := make([]*writer, min(runtime.GOMAXPROCS(0), maxWriters))
-	stop := make(chan struct{})
-	var writing sync.WaitGroup
-	for i := range writers {
-		writers[i] = &writer{add: make(chan *player, o.N/len(writers)+1), rng: rand.New(rand.NewSource(o.Seed + int64(i)))}
-		writing.Add(1)
-		go func() {
-			defer writing.Done()
-			writers[i].run(r, stop)
-		}()
-	}
+	writers, stop, writing := r.startWriters()
 
 	players := r.connectAll(ctx, writers)
 	walkStart := r.since()
 	before, beforeErr := r.readServer()
+	counts := r.rtt.snapshot()
 	r.walk(ctx, players)
 	close(stop)
 	writing.Wait()
 	r.drain(players)
+	walkP99, walkN := r.rtt.percentileSince(counts, 99)
 	walked := r.since() - walkStart
 	after, afterErr := r.readServer()
 	r.leave(players)
 	s := r.summarize(players, walked, readCPU().since(cpu0))
+	if walkN > 0 {
+		s.WalkRTTp99 = walkP99
+	}
 	if o.ServerMetrics != "" {
 		s.Server = serverSide(before, beforeErr, after, afterErr)
 		var failed []string
@@ -151,11 +171,20 @@ func (r *run) readServer() (scrape, error) {
 // returns the welcomed players once every connection was welcomed or
 // refused.
 func (r *run) connectAll(ctx context.Context, writers []*writer) []*player {
-	all := make([]*player, r.opts.N)
+	return r.connectRange(ctx, writers, 1, r.opts.N, r.start, r.opts.Ramp)
+}
+
+// connectRange connects players first to last (from 1), evenly spaced
+// over ramp from start, as connectAll does.
+func (r *run) connectRange(ctx context.Context, writers []*writer, first, last int, start time.Time, ramp time.Duration) []*player {
+	all := make([]*player, last-first+1)
 	var connecting sync.WaitGroup
-	for n := 1; n <= r.opts.N; n++ {
-		due := r.opts.Ramp * time.Duration(n-1) / time.Duration(r.opts.N)
-		if !sleepUntil(ctx, r.start.Add(due)) {
+	for n := first; n <= last; n++ {
+		due := ramp * time.Duration(n-first) / time.Duration(last-first+1)
+		if !sleepUntil(ctx, start.Add(due)) {
+			break
+		}
+		if n == 2 && r.autoSpread() && !r.learnSpread(ctx) {
 			break
 		}
 		connecting.Add(1)
@@ -166,7 +195,7 @@ func (r *run) connectAll(ctx context.Context, writers []*writer) []*player {
 				connecting.Done()
 				return
 			}
-			all[n-1] = p
+			all[n-first] = p
 			writers[n%len(writers)].add <- p
 			r.reading.Add(1)
 			defer r.reading.Done()
@@ -182,6 +211,24 @@ func (r *run) connectAll(ctx context.Context, writers []*writer) []*player {
 		}
 	}
 	return players
+}
+
+// learnSpread waits for the server's first answer to the first player
+// and, if it caps the players of one address below the run's N, spreads
+// the rest over 127/8 addresses (line.go), saying so; false if ctx was
+// done first.
+func (r *run) learnSpread(ctx context.Context) bool {
+	select {
+	case <-r.line.firstAns:
+	case <-ctx.Done():
+		return false
+	}
+	if r.line.spread = spreadFor(r.opts.N, r.line.perAddr); len(r.line.spread) > 0 && r.opts.Say != nil {
+		s := r.line.spread
+		fmt.Fprintf(r.opts.Say, "spreading %d players over %d loopback addresses, %s-%s: the server takes %d players from one address\n",
+			r.opts.N, len(s), s[0], s[len(s)-1], r.line.perAddr)
+	}
+	return true
 }
 
 // walk waits while the players walk: for the run's duration, until ctx

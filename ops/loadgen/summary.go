@@ -45,6 +45,10 @@ type Summary struct {
 	// writing it to reading the first State that acknowledges it (so they
 	// include the wait for the server's next tick).
 	RTTp50, RTTp99, RTTMax time.Duration
+	// WalkRTTp99 is the round trip p99 over the walk alone, once every
+	// player was in (after any wait in the server's line): 0 if no input
+	// was acknowledged then.
+	WalkRTTp99 time.Duration
 
 	// BytesIn and BytesOut are the bytes read and written after the
 	// handshakes (the Welcome, with its map, is not counted).
@@ -74,6 +78,10 @@ type Summary struct {
 	// every figure was measured.
 	Unmeasured map[string]string
 
+	// Line is what the players heard of the server's line while they
+	// waited to be let in; nil if nobody waited.
+	Line *LineSummary
+
 	// Server is the server's side of the walk, from its metrics, when
 	// Options.ServerMetrics was given: what the readings at the walk's
 	// start and end gave, and why the rest is missing.
@@ -98,7 +106,7 @@ func (r *run) summarize(players []*player, walked time.Duration, cpu cpuTime) Su
 	s := Summary{
 		Players: len(players), Refused: r.refused, Dropped: map[string]int{},
 		Undecodable: r.undecodable.Load(), Walked: walked, Duration: r.since(),
-		CPUUser: cpu.user, CPUSys: cpu.sys,
+		CPUUser: cpu.user, CPUSys: cpu.sys, Line: r.line.summary(),
 	}
 	if r.rtt.count() == 0 {
 		s.unmeasured(noneAcked, figRTTp50, figRTTp99, figRTTMax)
@@ -156,13 +164,20 @@ func (s Summary) WriteText(w io.Writer) error {
 	if why, ok := s.missing(figRTTp50); ok {
 		fmt.Fprintf(&b, "round trip  not measured: %s\n", why)
 	} else {
-		fmt.Fprintf(&b, "round trip  p50 %v, p99 %v, max %v\n", ms(s.RTTp50), ms(s.RTTp99), ms(s.RTTMax))
+		fmt.Fprintf(&b, "round trip  p50 %v, p99 %v, max %v", ms(s.RTTp50), ms(s.RTTp99), ms(s.RTTMax))
+		if s.Line != nil && s.WalkRTTp99 > 0 {
+			fmt.Fprintf(&b, "; p99 %v once all were in", ms(s.WalkRTTp99))
+		}
+		b.WriteString("\n")
 	}
 	if why, ok := s.missing(figBytesIn); ok {
 		fmt.Fprintf(&b, "bytes       %d in, %d out in all; per player per second not measured: %s\n", s.BytesIn, s.BytesOut, why)
 	} else {
 		fmt.Fprintf(&b, "bytes       %.0f in, %.0f out per player per second (%d in, %d out in all)\n",
 			s.BytesInPerPlayerPerSec, s.BytesOutPerPlayerPerSec, s.BytesIn, s.BytesOut)
+	}
+	if s.Line != nil {
+		b.WriteString(s.Line.text())
 	}
 	fmt.Fprintf(&b, "time        walked %v, whole run %v\n", ms(s.Walked), ms(s.Duration))
 	switch why, missing := s.missing(figCPUUser); {
@@ -312,8 +327,20 @@ type jsonSummary struct {
 	CPUUser             *float64          `json:"cpu_user_ms"`
 	CPUSys              *float64          `json:"cpu_sys_ms"`
 	Unmeasured          map[string]string `json:"unmeasured,omitempty"`
+	WalkRTTp99          *float64          `json:"walk_rtt_p99_ms,omitempty"`
+	Line                *jsonLine         `json:"line,omitempty"`
 	Server              *jsonServer       `json:"server,omitempty"`
 	ServerErr           string            `json:"server_error,omitempty"`
+}
+
+// jsonLine is the JSON form of a LineSummary: waits in milliseconds.
+type jsonLine struct {
+	Queued  int     `json:"queued"`
+	Refused int     `json:"refused"`
+	Fell    int     `json:"place_fell"`
+	Longest int     `json:"longest_line"`
+	WaitP50 float64 `json:"wait_p50_ms"`
+	WaitMax float64 `json:"wait_max_ms"`
 }
 
 // jsonServer is the JSON form of a ServerSide: tick bounds in
@@ -390,5 +417,12 @@ func (s Summary) WriteJSON(w io.Writer) error {
 		CPUUser: figure(u, figCPUUser, msf(s.CPUUser)), CPUSys: figure(u, figCPUSys, msf(s.CPUSys)),
 	}
 	js.Unmeasured = orNil(u)
+	if s.WalkRTTp99 > 0 {
+		v := msf(s.WalkRTTp99)
+		js.WalkRTTp99 = &v
+	}
+	if l := s.Line; l != nil {
+		js.Line = &jsonLine{Queued: l.Queued, Refused: l.Refused, Fell: l.Fell, Longest: l.Longest, WaitP50: msf(l.WaitP50), WaitMax: msf(l.WaitMax)}
+	}
 	return json.NewEncoder(w).Encode(js)
 }

@@ -26,6 +26,9 @@ type Exporter struct {
 	tick      prometheus.Histogram
 	framesOut prometheus.Counter
 	bytesOut  prometheus.Counter
+	writes    prometheus.Counter
+	written   prometheus.Counter
+	skipped   prometheus.Counter
 	refused   *prometheus.CounterVec
 	left      *prometheus.CounterVec
 }
@@ -48,6 +51,15 @@ func New() *Exporter {
 		bytesOut: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gridlag_bytes_out_total", Help: "Bytes of the frames queued for the clients' writers.",
 		}),
+		writes: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gridlag_socket_writes_total", Help: "Write system calls to the clients' sockets (a client's frames queued together go in one).",
+		}),
+		written: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gridlag_socket_written_bytes_total", Help: "Bytes the clients' sockets took.",
+		}),
+		skipped: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gridlag_states_skipped_total", Help: "States not sent to clients behind, which get the newest as a full picture once they caught up.",
+		}),
 		refused: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "gridlag_refusals_total", Help: "Connections refused before they joined or watched, by kind of reason.",
 		}, []string{"reason"}),
@@ -60,7 +72,7 @@ func New() *Exporter {
 		e.left.WithLabelValues(k)
 	}
 	e.reg.MustRegister(collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector(),
-		e.tick, e.framesOut, e.bytesOut, e.refused, e.left)
+		e.tick, e.framesOut, e.bytesOut, e.writes, e.written, e.skipped, e.refused, e.left)
 	return e
 }
 
@@ -95,6 +107,19 @@ func (e *Exporter) Tick(took time.Duration) { e.tick.Observe(took.Seconds()) }
 func (e *Exporter) Sent(frames, bytes int) {
 	e.framesOut.Add(float64(frames))
 	e.bytesOut.Add(float64(bytes))
+}
+
+// Wrote implements server.Metrics.
+func (e *Exporter) Wrote(writes, bytes int) {
+	e.writes.Add(float64(writes))
+	e.written.Add(float64(bytes))
+}
+
+// Skipped implements server.Metrics.
+func (e *Exporter) Skipped(states int) {
+	if states > 0 {
+		e.skipped.Add(float64(states))
+	}
 }
 
 // Refused implements server.Metrics.

@@ -100,11 +100,12 @@ func TestScrapeAServerAtWork(t *testing.T) {
 		}
 		done <- s
 	}()
-	scrapeUntil(t, web.URL, "3 players walking, ticks timed, inputs processed, frames and bytes out", func(s string) bool {
+	scrapeUntil(t, web.URL, "3 players walking, ticks timed, inputs processed, frames and bytes out, writes", func(s string) bool {
 		return value(s, "gridlag_players") == 3 && value(s, "gridlag_bots") == 3 && value(s, "gridlag_connections") == 3 &&
 			value(s, "gridlag_joins_total") == 3 && value(s, "gridlag_rooms") == 1 &&
 			value(s, "gridlag_tick_duration_seconds_count") > 0 && value(s, "gridlag_inputs_processed_total") > 0 &&
-			value(s, "gridlag_frames_out_total") > 0 && value(s, "gridlag_bytes_out_total") > value(s, "gridlag_frames_out_total")
+			value(s, "gridlag_frames_out_total") > 0 && value(s, "gridlag_bytes_out_total") > value(s, "gridlag_frames_out_total") &&
+			value(s, "gridlag_socket_writes_total") > 0 && value(s, "gridlag_socket_written_bytes_total") > value(s, "gridlag_socket_writes_total")
 	})
 	stop()
 	sum := <-done

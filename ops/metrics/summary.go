@@ -28,6 +28,11 @@ type Summary struct {
 	// BytesOut and StatesOut are per second over the interval
 	// (gridlag_bytes_out_total, gridlag_states_sent_total).
 	BytesOut, StatesOut float64
+	// Writes is the write system calls to the clients' sockets per second
+	// over the interval (gridlag_socket_writes_total), and
+	// WritesPerMember the same per player and spectator at the
+	// interval's end (NaN with none).
+	Writes, WritesPerMember float64
 	// Refused counts the refusals of the interval by kind of reason
 	// (gridlag_refusals_total), the kinds with none left out, in the order
 	// of server.ReasonKinds.
@@ -37,6 +42,23 @@ type Summary struct {
 	// (process_resident_memory_bytes, go_memstats_heap_inuse_bytes): 0
 	// where the platform does not say.
 	RSS, HeapInUse uint64
+	// Admission is the admission decision and its inputs at the
+	// interval's end, and the line's traffic over it (the gauges of
+	// WatchLoad); nil where the server's load is not watched.
+	Admission *Admission
+}
+
+// Admission is what a Summary says of the admission by load: the ticks'
+// cost against their budget, whether newcomers wait (or are refused,
+// without a line), how many wait, the line's pace, what a join costs
+// apart from the ticks, and those let in from the line and refused a
+// place in it during the interval.
+type Admission struct {
+	TickCost, Budget, JoinCost float64 // seconds
+	Full                       bool
+	Waiting                    int
+	Pace                       float64 // joins a second
+	LineIn, LineRefused        uint64
 }
 
 // Count is a number of something of a kind.
@@ -58,10 +80,12 @@ type reading struct {
 	at                           time.Time
 	players, spectators, rooms   float64
 	joins, leaves, bytes, states float64
+	writes                       float64
 	ticks                        uint64
 	buckets                      []*dto.Bucket // cumulative
 	refused                      map[string]float64
 	rss, heap                    float64
+	load                         map[string]float64 // WatchLoad's gauges and counters, by name
 }
 
 // Summarizer returns a Summarizer whose first interval starts at now.
@@ -87,11 +111,25 @@ func (s *Summarizer) Next(now time.Time) (Summary, error) {
 	if secs := r.at.Sub(before.at).Seconds(); secs > 0 {
 		sum.BytesOut = float64(delta(r.bytes, before.bytes)) / secs
 		sum.StatesOut = float64(delta(r.states, before.states)) / secs
+		sum.Writes = float64(delta(r.writes, before.writes)) / secs
+	}
+	sum.WritesPerMember = math.NaN()
+	if members := sum.Players + sum.Spectators; members > 0 {
+		sum.WritesPerMember = sum.Writes / float64(members)
 	}
 	sum.TickP50, sum.TickP99 = percentileBound(before, r, 0.5), percentileBound(before, r, 0.99)
 	for _, k := range server.ReasonKinds() {
 		if n := delta(r.refused[k], before.refused[k]); n > 0 {
 			sum.Refused = append(sum.Refused, Count{k, n})
+		}
+	}
+	if _, ok := r.load["gridlag_tick_budget_seconds"]; ok {
+		l := r.load
+		sum.Admission = &Admission{
+			TickCost: l["gridlag_tick_cost_seconds"], Budget: l["gridlag_tick_budget_seconds"], JoinCost: l["gridlag_join_cost_seconds"],
+			Full: l["gridlag_at_capacity"] == 1, Waiting: int(l["gridlag_line_waiting"]), Pace: l["gridlag_line_pace"],
+			LineIn:      delta(l["gridlag_line_admitted_total"], before.load["gridlag_line_admitted_total"]),
+			LineRefused: delta(l["gridlag_line_refused_total"], before.load["gridlag_line_refused_total"]),
 		}
 	}
 	return sum, nil
@@ -108,7 +146,7 @@ func (e *Exporter) read(now time.Time) (reading, error) {
 	if err != nil {
 		return reading{}, err
 	}
-	r := reading{at: now, refused: map[string]float64{}}
+	r := reading{at: now, refused: map[string]float64{}, load: map[string]float64{}}
 	for _, f := range families {
 		ms := f.GetMetric()
 		if len(ms) == 0 {
@@ -130,12 +168,19 @@ func (e *Exporter) read(now time.Time) (reading, error) {
 			r.bytes = m.GetCounter().GetValue()
 		case "gridlag_states_sent_total":
 			r.states = m.GetCounter().GetValue()
+		case "gridlag_socket_writes_total":
+			r.writes = m.GetCounter().GetValue()
 		case "gridlag_tick_duration_seconds":
 			r.ticks, r.buckets = m.GetHistogram().GetSampleCount(), m.GetHistogram().GetBucket()
 		case "process_resident_memory_bytes":
 			r.rss = m.GetGauge().GetValue()
 		case "go_memstats_heap_inuse_bytes":
 			r.heap = m.GetGauge().GetValue()
+		case "gridlag_tick_cost_seconds", "gridlag_tick_budget_seconds", "gridlag_at_capacity",
+			"gridlag_line_waiting", "gridlag_line_pace", "gridlag_join_cost_seconds":
+			r.load[f.GetName()] = m.GetGauge().GetValue()
+		case "gridlag_line_admitted_total", "gridlag_line_refused_total":
+			r.load[f.GetName()] = m.GetCounter().GetValue()
 		case "gridlag_refusals_total":
 			for _, m := range ms {
 				for _, l := range m.GetLabel() {
@@ -181,14 +226,31 @@ func (s Summary) KeyVals() []any {
 		}
 		refused = strings.Join(parts, ",")
 	}
-	return []any{
+	kv := []any{
 		"players", s.Players, "spectators", s.Spectators, "rooms", s.Rooms,
 		"joins", s.Joins, "leaves", s.Leaves,
 		"tick_p50", tickBound(s.TickP50), "tick_p99", tickBound(s.TickP99),
 		"bytes_out", bytesRate(s.BytesOut), "states_out", perSecond(s.StatesOut),
+		"writes", perSecond(s.Writes), "writes_per_player", perMember(s.WritesPerMember),
 		"refused", refused,
 		"rss", memory(s.RSS), "heap", memory(s.HeapInUse),
 	}
+	if a := s.Admission; a != nil {
+		full := 0
+		if a.Full {
+			full = 1
+		}
+		kv = append(kv, "tick_cost", millis(a.TickCost), "budget", millis(a.Budget), "full", full,
+			"waiting", a.Waiting, "line_in", a.LineIn, "line_refused", a.LineRefused,
+			"pace", perSecond(a.Pace), "join_cost", millis(a.JoinCost))
+	}
+	return kv
+}
+
+// millis writes seconds in milliseconds to a tenth of a microsecond at
+// most: "23.8ms", "0.9ms".
+func millis(secs float64) string {
+	return strconv.FormatFloat(math.Round(secs*1e7)/1e4, 'f', -1, 64) + "ms"
 }
 
 // tickBound writes a bucket's bound in milliseconds: "0.25ms", "+Inf"
@@ -235,6 +297,15 @@ func bytesSize(b float64) string {
 		}
 	}
 	return strconv.FormatFloat(b, 'f', prec, 64) + unit
+}
+
+// perMember writes a rate per player with one decimal (19.4/s), "-"
+// without players.
+func perMember(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', 1, 64) + "/s"
 }
 
 // perSecond writes a rate of things per second: one decimal below 10,

@@ -16,7 +16,8 @@ import (
 // TestSummaryIsWhatMetricsSays: over an interval (a minute on the
 // summarizer's clock, whatever the real one says) the summary counts the
 // players who joined and left, the refusals by reason, the ticks' bounds
-// and the bytes and States out per second, and each figure is what a
+// the bytes and States out and the writes per second (and per player),
+// and each figure is what a
 // scrape of /metrics says at its end.
 func TestSummaryIsWhatMetricsSays(t *testing.T) {
 	exp, addr := startWatched(t)
@@ -73,6 +74,7 @@ func TestSummaryIsWhatMetricsSays(t *testing.T) {
 	}{
 		{"bytes out", minute.BytesOut, value(end, "gridlag_bytes_out_total")},
 		{"States out", minute.StatesOut, value(end, "gridlag_states_sent_total")},
+		{"writes", minute.Writes, value(end, "gridlag_socket_writes_total")},
 	} {
 		perSec := f.total / 60
 		if f.got < perSec || f.got > perSec*1.5 {
@@ -82,6 +84,9 @@ func TestSummaryIsWhatMetricsSays(t *testing.T) {
 	if rss := value(end, "process_resident_memory_bytes"); runtime.GOOS == "linux" &&
 		(float64(minute.RSS) < rss/2 || float64(minute.RSS) > rss*2 || minute.HeapInUse == 0 || minute.HeapInUse > minute.RSS) {
 		t.Errorf("the minute's memory: rss %d, heap %d; /metrics says rss %v", minute.RSS, minute.HeapInUse, rss)
+	}
+	if minute.WritesPerMember != minute.Writes {
+		t.Errorf("writes per player %v, want the %v writes a second of the one player", minute.WritesPerMember, minute.Writes)
 	}
 	if math.IsNaN(minute.TickP50) || minute.TickP50 > minute.TickP99 || !isBound(minute.TickP99) {
 		t.Errorf("tick p50 %v, p99 %v: want bounds of the histogram's buckets, p50 <= p99", minute.TickP50, minute.TickP99)
@@ -116,16 +121,18 @@ func TestSummaryKeyVals(t *testing.T) {
 		s    Summary
 		want string
 	}{
-		{Summary{Players: 12, Spectators: 1, Rooms: 3, Joins: 4, Leaves: 2, TickP50: 0.00025, TickP99: 0.0075, BytesOut: 24_130, StatesOut: 240.4, Refused: []Count{{"full", 3}, {"timeout", 1}}, RSS: 48_200_000, HeapInUse: 12_123_456},
-			"[players 12 spectators 1 rooms 3 joins 4 leaves 2 tick_p50 0.25ms tick_p99 7.5ms bytes_out 24.1kB/s states_out 240/s refused full:3,timeout:1 rss 48.2MB heap 12.1MB]"},
-		{Summary{TickP50: math.NaN(), TickP99: math.NaN()},
-			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 - tick_p99 - bytes_out 0B/s states_out 0.0/s refused 0 rss - heap -]"},
-		{Summary{TickP50: 1, TickP99: math.Inf(1), BytesOut: 999.4, StatesOut: 9.96},
-			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 1000ms tick_p99 +Inf bytes_out 999B/s states_out 10/s refused 0 rss - heap -]"},
+		{Summary{Players: 12, Spectators: 1, Rooms: 3, Joins: 4, Leaves: 2, TickP50: 0.00025, TickP99: 0.0075, BytesOut: 24_130, StatesOut: 240.4, Writes: 252.2, WritesPerMember: 19.4, Refused: []Count{{"full", 3}, {"timeout", 1}}, RSS: 48_200_000, HeapInUse: 12_123_456},
+			"[players 12 spectators 1 rooms 3 joins 4 leaves 2 tick_p50 0.25ms tick_p99 7.5ms bytes_out 24.1kB/s states_out 240/s writes 252/s writes_per_player 19.4/s refused full:3,timeout:1 rss 48.2MB heap 12.1MB]"},
+		{Summary{TickP50: math.NaN(), TickP99: math.NaN(), WritesPerMember: math.NaN()},
+			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 - tick_p99 - bytes_out 0B/s states_out 0.0/s writes 0.0/s writes_per_player - refused 0 rss - heap -]"},
+		{Summary{TickP50: 1, TickP99: math.Inf(1), BytesOut: 999.4, StatesOut: 9.96, Writes: 9.96, WritesPerMember: 0.04},
+			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 1000ms tick_p99 +Inf bytes_out 999B/s states_out 10/s writes 10/s writes_per_player 0.0/s refused 0 rss - heap -]"},
 		{Summary{BytesOut: 999_500, StatesOut: 0.25},
-			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 0ms tick_p99 0ms bytes_out 1.00MB/s states_out 0.2/s refused 0 rss - heap -]"},
+			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 0ms tick_p99 0ms bytes_out 1.00MB/s states_out 0.2/s writes 0.0/s writes_per_player 0.0/s refused 0 rss - heap -]"},
+		{Summary{TickP50: math.NaN(), TickP99: math.NaN(), Admission: &Admission{TickCost: 0.02381, Budget: 0.025, Full: true, Waiting: 312, LineIn: 1200, LineRefused: 3, Pace: 41.26, JoinCost: 0.00093}},
+			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 - tick_p99 - bytes_out 0B/s states_out 0.0/s writes 0.0/s writes_per_player 0.0/s refused 0 rss - heap - tick_cost 23.81ms budget 25ms full 1 waiting 312 line_in 1200 line_refused 3 pace 41/s join_cost 0.93ms]"},
 		{Summary{BytesOut: 1_234_567_890, StatesOut: 0.25},
-			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 0ms tick_p99 0ms bytes_out 1.23GB/s states_out 0.2/s refused 0 rss - heap -]"},
+			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 0ms tick_p99 0ms bytes_out 1.23GB/s states_out 0.2/s writes 0.0/s writes_per_player 0.0/s refused 0 rss - heap -]"},
 	} {
 		if got := fmt.Sprint(c.s.KeyVals()); got != c.want {
 			t.Errorf("%+v:\n got %s\nwant %s", c.s, got, c.want)

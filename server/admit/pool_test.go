@@ -9,8 +9,8 @@ import (
 // reserve kept for addresses holding few, then full.
 func TestPoolRules(t *testing.T) {
 	p := NewPool(8, 4) // reserve 2, share 1
-	if p.reserve != 2 || p.share != 1 {
-		t.Fatalf("pool of 8, 4 an address: reserve %d share %d, want 2 and 1", p.reserve, p.share)
+	if p.rule.Reserve != 2 || p.rule.Few != 1 {
+		t.Fatalf("pool of 8, 4 an address: reserve %d share %d, want 2 and 1", p.rule.Reserve, p.rule.Few)
 	}
 	steps := []struct {
 		key  string
@@ -40,8 +40,8 @@ func TestPoolRules(t *testing.T) {
 		t.Errorf("after a gave all back: from %v, used %d", p.from, p.used)
 	}
 	// One address may take a whole pool its operator gave it: no reserve.
-	if q := NewPool(64, 64); q.reserve != 0 {
-		t.Errorf("pool of 64, 64 an address: reserve %d, want 0", q.reserve)
+	if q := NewPool(64, 64); q.rule.Reserve != 0 {
+		t.Errorf("pool of 64, 64 an address: reserve %d, want 0", q.rule.Reserve)
 	}
 }
 

@@ -35,9 +35,9 @@ func (s *Slots) Take(key string, unlimited bool) (release func(), v Verdict, ref
 	p := &s.pool
 	switch v = p.Admit(key, unlimited); v {
 	case PoolFull:
-		return nil, v, fmt.Sprintf("the server is full (%d %s): try again later", p.cap, s.whole)
+		return nil, v, fmt.Sprintf("the server is full (%d %s): try again later", p.rule.Pool, s.whole)
 	case AddrFull:
-		return nil, v, fmt.Sprintf("too many %s from your address (%d): close one and try again", s.each, p.perAddr)
+		return nil, v, fmt.Sprintf("too many %s from your address (%d): close one and try again", s.each, p.rule.PerAddr)
 	case Reserved:
 		// Short enough for 80 columns after "gridlag: ".
 		return nil, v, fmt.Sprintf("server nearly full, last places kept for other addresses (yours has %d)", p.Held(key))

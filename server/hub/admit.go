@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"gridlag/internal/limit"
 	"gridlag/protocol"
 	"gridlag/server/world"
 )
@@ -29,7 +30,7 @@ func (h *Hub) joinRefusal(now time.Duration, c *conn, m protocol.Message) *proto
 	default:
 		return nil
 	}
-	if c.from.Own || h.joins.allow(c.from.Host, now) {
+	if c.from.Own || h.joins.Allow(c.from.Host, now) {
 		return nil
 	}
 	return &protocol.Error{Code: protocol.ErrCodeFlood, Text: fmt.Sprintf(
@@ -55,7 +56,7 @@ func (h *Hub) playerRefusal(c *conn, m protocol.Message) *protocol.Error {
 		if _, joined := r.core.Player(c.id); joined {
 			return nil // a second Hello: the Core's protocol violation
 		}
-		if h.players.count[host] >= h.opts.MaxPlayersPerAddr {
+		if h.players.count[host]+h.line.byHost[host] >= h.opts.MaxPlayersPerAddr {
 			return full()
 		}
 	case *protocol.Resume:
@@ -70,16 +71,16 @@ func (h *Hub) playerRefusal(c *conn, m protocol.Message) *protocol.Error {
 		if r.core.Watching(c.id) {
 			return nil // a second Spectate: the Core's protocol violation
 		}
-		pool := newShare(r.core.Config().MaxSpectators, h.opts.SpectatorsPerAddr)
-		switch mine := r.watchers[host]; pool.refusal(r.core.Stats().Spectators, mine) {
-		case "addr":
+		pool := share(r.core.Config().MaxSpectators, h.opts.SpectatorsPerAddr)
+		switch mine := r.watchers[host]; pool.Check(r.core.Stats().Spectators, mine) {
+		case limit.AddrFull:
 			return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
 				"too many spectators from your address: %d watch this room, the most one address may", mine)}
-		case "reserve":
+		case limit.Reserved:
 			return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
-				"spectators full: the last %d places of this room are kept for addresses that watch it from none", pool.reserve)}
+				"spectators full: the last %d places of this room are kept for addresses that watch it from none", pool.Reserve)}
 		}
-		// "full": the Core refuses it, saying so.
+		// limit.PoolFull: the Core refuses it, saying so.
 	}
 	return nil
 }
@@ -161,19 +162,19 @@ func handshakeVersion(m protocol.Message) uint16 {
 // its share of the rooms open, or if only the last rooms are left and it
 // has opened some; nil if it may open one (RoomRate is checked after).
 func (h *Hub) roomShareRefusal(c *conn) *protocol.Error {
-	pool := newShare(h.opts.MaxRooms, h.opts.RoomsPerAddr)
+	pool := share(h.opts.MaxRooms, h.opts.RoomsPerAddr)
 	if c.from.Own {
-		pool.perAddr, pool.reserve = h.opts.MaxRooms, 0
+		pool.PerAddr, pool.Reserve = h.opts.MaxRooms, 0
 	}
-	switch mine := h.roomsBy[c.from.Host]; pool.refusal(len(h.rooms), mine) {
-	case "full":
+	switch mine := h.roomsBy[c.from.Host]; pool.Check(len(h.rooms), mine) {
+	case limit.PoolFull:
 		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf("server busy: %d rooms open, the most allowed", h.opts.MaxRooms)}
-	case "addr":
+	case limit.AddrFull:
 		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
 			"too many rooms from your address: it opened %d of those open, the most one address may", mine)}
-	case "reserve":
+	case limit.Reserved:
 		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
-			"server busy: %d rooms open; the last %d are kept for addresses that opened none", len(h.rooms), pool.reserve)}
+			"server busy: %d rooms open; the last %d are kept for addresses that opened none", len(h.rooms), pool.Reserve)}
 	}
 	return nil
 }
@@ -181,7 +182,7 @@ func (h *Hub) roomShareRefusal(c *conn) *protocol.Error {
 // roomRateRefusal refuses a new room to c's address over its RoomRate,
 // or counts it.
 func (h *Hub) roomRateRefusal(now time.Duration, c *conn) *protocol.Error {
-	if c.from.Own || h.roomOpens.allow(c.from.Host, now) {
+	if c.from.Own || h.roomOpens.Allow(c.from.Host, now) {
 		return nil
 	}
 	return &protocol.Error{Code: protocol.ErrCodeFlood, Text: fmt.Sprintf(
@@ -197,27 +198,27 @@ func (h *Hub) lobbyRefusal(now time.Duration, c *conn) *protocol.Error {
 		return nil
 	}
 	host := c.from.Host
-	fresh := h.lobby.fresh(host, now)
-	if !h.lobby.allow(host, now) {
+	fresh := h.lobby.Fresh(host, now)
+	if !h.lobby.Allow(host, now) {
 		return &protocol.Error{Code: protocol.ErrCodeFlood, Text: fmt.Sprintf(
 			"rate limited: too many room lists from your address, at most %d a second", h.opts.LobbyRate)}
 	}
-	if h.lobbyAll.allow("", now) || fresh && h.lobbySpare.allow("", now) {
+	if h.lobbyAll.Allow("", now) || fresh && h.lobbySpare.Allow("", now) {
 		return nil
 	}
 	return &protocol.Error{Code: protocol.ErrCodeFull, Text: "server busy: too many room lists asked for at once; try again in a moment"}
 }
 
 // rates are the hub's rate limits.
-func (h *Hub) rates() [5]*addrRate {
-	return [...]*addrRate{h.joins, h.roomOpens, h.lobby, h.lobbyAll, h.lobbySpare}
+func (h *Hub) rates() [5]*limit.PerKey {
+	return [...]*limit.PerKey{h.joins, h.roomOpens, h.lobby, h.lobbyAll, h.lobbySpare}
 }
 
 // rated reports whether some address is remembered by a rate: then the
 // hub forgets those done with it every sweepEvery.
 func (h *Hub) rated() bool {
 	for _, a := range h.rates() {
-		if len(a.due) > 0 {
+		if a.Len() > 0 {
 			return true
 		}
 	}
@@ -227,7 +228,7 @@ func (h *Hub) rated() bool {
 // sweepRates forgets the addresses that have done nothing lately.
 func (h *Hub) sweepRates(now time.Duration) {
 	for _, a := range h.rates() {
-		a.sweep(now)
+		a.Sweep(now)
 	}
 	h.swept = now
 }

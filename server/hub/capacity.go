@@ -88,7 +88,7 @@ func (h *Hub) members() int {
 	for _, r := range h.order {
 		n += r.conns
 	}
-	return n
+	return n - len(h.line.waiting)
 }
 
 // LoadNow is what the hub reads of the ticks' costs at now: the cost of
@@ -104,6 +104,22 @@ type LoadNow struct {
 	Ticks    int  // ticks measured in the window
 	Floor    int  // members below which nobody is refused (Options.LoadFloor)
 	Full     bool // a newcomer is refused now
+	Line     LineNow
+}
+
+// LineNow is the line's part of what the hub reads (line.go): whether
+// newcomers wait in line, how many do, the pace the ticks' headroom
+// allows, what a join costs as measured apart from the ticks, and the
+// line's counters since the start.
+type LineNow struct {
+	On       bool
+	Waiting  int
+	Pace     float64       // joins a second the ticks' headroom allowed over the last rateWindow
+	JoinCost time.Duration // what one join costs, as measured (DefaultJoinCost before any)
+	// Entered, Admitted, Refused and Left count those who took a place,
+	// were let in from it, were refused a place or put out of it (the
+	// wait would pass the bound, the line is full), and left it.
+	Entered, Admitted, Refused, Left uint64
 }
 
 // full reports whether a newcomer is refused, given the members the
@@ -129,7 +145,7 @@ func (l LoadNow) Why() string {
 // LoadAt returns what the hub reads of the ticks' costs at now.
 func (h *Hub) LoadAt(now time.Duration) LoadNow {
 	m := &h.load
-	l := LoadNow{Budget: m.budget, Floor: m.floor}
+	l := LoadNow{Budget: m.budget, Floor: m.floor, Line: h.lineNow(now)}
 	m.window = m.window[:0]
 	for _, s := range m.samples[:m.n] {
 		if now-s.at <= LoadWindow {
@@ -156,8 +172,8 @@ func (h *Hub) LoadAt(now time.Duration) LoadNow {
 // capacityRefusal refuses m, a connection's first message, if it is a
 // Hello or a Spectate and the server is at capacity (see Load).
 func (h *Hub) capacityRefusal(now time.Duration, m protocol.Message) *protocol.Error {
-	if h.load.budget <= 0 {
-		return nil
+	if h.load.budget <= 0 || h.lineOn() {
+		return nil // no admission by load, or newcomers wait in line (line.go)
 	}
 	switch m.(type) {
 	case *protocol.Hello, *protocol.Spectate:
@@ -198,6 +214,10 @@ func (h *Hub) noteFull(l LoadNow, full bool) {
 	}
 	h.load.full = full
 	reason := l.Why()
+	if h.lineOn() {
+		reason = fmt.Sprintf("at capacity: its ticks take %v of their %v budget with %d players and spectators; newcomers wait in line",
+			l.Cost.Round(100*time.Microsecond), l.Budget, l.Members)
+	}
 	if !full {
 		reason = fmt.Sprintf("below capacity again: its ticks take %v of their %v budget with %d players and spectators",
 			l.Cost.Round(100*time.Microsecond), l.Budget, l.Members)

@@ -6,7 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
+	"gridlag/grid"
 	"gridlag/internal/link"
 	"gridlag/protocol"
 	"gridlag/server/world"
@@ -27,6 +29,14 @@ import (
 // the teachers are sent each Report as a Class. When the room's last
 // teacher leaves, everything the class set is undone and every client is
 // told so (a Conditions with Teachers 0).
+//
+// From protocol version 6 a teacher may follow one student of the room
+// (Follow): every client of version 6 in the room is told whom (and a
+// spectator or a student who comes later too); the student it names
+// tells what only it sees of itself (Sight), which the room's
+// spectators and teachers of version 6 are sent as a Followed, the last
+// one also to a spectator who comes. A student who leaves is followed no
+// more, nor is anyone once the last teacher left.
 
 // class is the teaching of one room.
 type class struct {
@@ -34,6 +44,18 @@ type class struct {
 	set      protocol.Conditions               // as the teachers set it (its Teachers is not kept)
 	reports  map[world.ConnID]protocol.Student // each student's last Report, by connection
 	perc     perceiving                        // its perception test (perceive.go)
+	// trace is the trace the students' network follows (set.Trace names
+	// it), from traceStart, its time 0; nil for none. ref follows it
+	// alone, for the figures and the step in force the clients are
+	// told, and told is how many of its steps they were told.
+	trace      *link.Trace
+	traceStart time.Duration
+	ref        *link.Link[struct{}, struct{}]
+	told       int
+	// follow is the student the teachers follow (protocol version 6), 0
+	// for nobody, and sight its last Sight, for a spectator who comes.
+	follow grid.PlayerID
+	sight  *protocol.Followed
 }
 
 // MaxJitterMS is the most jitter a teacher may set, in milliseconds: the
@@ -62,6 +84,10 @@ func (h *Hub) teachRefusal(c *conn, m protocol.Message) *protocol.Error {
 	case *protocol.Perceive:
 		if !c.teacher {
 			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "perceive refused: only a teacher of the room may run its perception test"}
+		}
+	case *protocol.Follow:
+		if !c.teacher {
+			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "follow refused: only a teacher of the room may choose whom it follows"}
 		}
 	}
 	return nil
@@ -92,6 +118,13 @@ func (h *Hub) classMessage(now time.Duration, c *conn, m protocol.Message) bool 
 	switch v := m.(type) {
 	case *protocol.Conditions:
 		h.setConditions(now, r, c, *v)
+	case *protocol.Follow:
+		h.setFollow(r, c, v.ID)
+	case *protocol.Sight:
+		if !c.player {
+			return false // the world refuses it, as any message out of place
+		}
+		h.relaySight(r, c, v)
 	case *protocol.Report:
 		if !c.player {
 			return false // the world refuses it, as any message out of place
@@ -125,11 +158,16 @@ func (h *Hub) entered(now time.Duration, c *conn) {
 		h.startTeaching(now, r, c)
 	case r.class == nil:
 	case c.player:
-		h.network(c, r.class.set)
+		h.network(c, r)
 		h.tellConditions(c, r)
+		h.tellFollow(c, r)
 		h.enteredPerception(now, c)
 	case c.spectator:
 		h.tellConditions(c, r)
+		h.tellFollow(c, r)
+		if s := r.class.sight; s != nil && c.version >= protocol.FollowSince {
+			h.sendLater(c.id, s)
+		}
 		h.enteredPerception(now, c)
 	}
 }
@@ -150,18 +188,25 @@ func (h *Hub) startTeaching(now time.Duration, r *room, c *conn) {
 		}
 	}
 	r.class.teachers = append(r.class.teachers, c)
+	if c.version >= protocol.TraceSince && len(h.opts.Traces) > 0 {
+		defer h.sendLater(c.id, h.traces()) // after the room's Conditions
+	}
 	h.notes = append(h.notes, Note{Kind: NoteTeach, Conn: c.id, Host: c.from.Host, Room: r.name,
 		Reason: fmt.Sprintf("teaches (%d teachers): %s", len(r.class.teachers), Describe(r.class.set))})
 	if first {
 		for _, o := range h.roomConns(r) {
 			if o.player {
-				h.network(o, r.class.set) // nothing set yet: no network
+				h.network(o, r) // nothing set yet: no network
 			}
 			h.tellConditions(o, r)
 		}
 	} else {
 		for _, t := range r.class.teachers {
 			h.tellConditions(t, r) // how many teachers there are
+		}
+		h.tellFollow(c, r)
+		if s := r.class.sight; s != nil && c.version >= protocol.FollowSince {
+			h.sendLater(c.id, s)
 		}
 	}
 	students := make([]protocol.Student, 0, len(r.class.reports))
@@ -187,7 +232,25 @@ func (h *Hub) setConditions(now time.Duration, r *room, c *conn, set protocol.Co
 	set.LatencyMS = min(set.LatencyMS, uint16(link.MaxRTT/time.Millisecond))
 	set.JitterMS = min(set.JitterMS, uint16(MaxJitterMS))
 	set.Rate = min(set.Rate, uint16(world.MaxRate))
+	set.Step = "" // the server's to say
 	old := r.class.set
+	if set.Trace != "" && set.Trace != old.Trace {
+		tr := h.traceNamed(set.Trace)
+		if tr == nil {
+			h.notes = append(h.notes, Note{Kind: NoteTeach, Conn: c.id, Host: c.from.Host, Room: r.name,
+				Reason: "asked for a trace the server does not offer: the room's network is set without it"})
+			set.Trace = ""
+		} else {
+			r.class.trace, r.class.traceStart = tr, now
+			r.class.ref = link.New[struct{}, struct{}](0, 0, 1)
+			r.class.ref.Follow(tr, now)
+			r.class.ref.Sync(now)
+			r.class.told = r.class.ref.TraceState().Applied
+		}
+	}
+	if set.Trace == "" {
+		r.class.trace, r.class.ref = nil, nil
+	}
 	r.class.set = set
 	cfg := r.core.Config()
 	if int(set.Rate) != cfg.Rate {
@@ -198,11 +261,11 @@ func (h *Hub) setConditions(now time.Duration, r *room, c *conn, set protocol.Co
 	}
 	for _, o := range h.roomConns(r) {
 		if o.player {
-			h.network(o, set)
+			h.network(o, r)
 		}
 		h.tellConditions(o, r)
 	}
-	if old.LatencyMS != set.LatencyMS || old.JitterMS != set.JitterMS || old.LossBP != set.LossBP {
+	if old.LatencyMS != set.LatencyMS || old.JitterMS != set.JitterMS || old.LossBP != set.LossBP || old.Trace != set.Trace {
 		r.core.Ping(now)
 	}
 	h.touch(r)
@@ -218,6 +281,11 @@ func (h *Hub) leaveClass(now time.Duration, c *conn) {
 		return
 	}
 	delete(r.class.reports, c.id)
+	if c.player && r.class.follow != 0 {
+		if id, ok := r.core.Player(c.id); ok && id == r.class.follow {
+			h.setFollow(r, c, 0) // the followed student left
+		}
+	}
 	if !c.teacher {
 		return
 	}
@@ -244,12 +312,16 @@ func (h *Hub) dismiss(now time.Duration, r *room, last *conn) {
 		r.core.SetRate(now, cfg.Rate)
 	}
 	r.core.SetLagComp(cfg.LagComp)
+	followed := r.class.follow != 0
 	r.class = nil
 	for _, o := range h.roomConns(r) {
 		if o.net != nil {
-			o.net.set(protocol.Conditions{})
+			o.net.set(protocol.Conditions{}, nil, 0)
 		}
 		h.tellConditions(o, r)
+		if followed && o.version >= protocol.FollowSince {
+			h.sendLater(o.id, &protocol.Follow{}) // nobody followed any more
+		}
 	}
 	h.touch(r)
 	h.notes = append(h.notes, Note{Kind: NoteTeach, Conn: last.id, Host: last.from.Host, Room: r.name, Reason: "the last teacher left: the room's network and switches are the students' again"})
@@ -264,10 +336,156 @@ func (h *Hub) tellConditions(c *conn, r *room) {
 	}
 	cond := protocol.Conditions{Rate: uint16(r.core.Config().Rate), LagComp: r.core.Config().LagComp}
 	if r.class != nil {
-		cond = r.class.set
-		cond.Teachers = uint8(min(len(r.class.teachers), 255))
+		cond = r.class.conditions()
+	}
+	if c.version < protocol.TraceSince {
+		cond.Trace, cond.Step = "", "" // version 5's bytes: its network still follows the trace
 	}
 	h.sendLater(c.id, &cond)
+}
+
+// conditions returns the Conditions the clients of the class are told: as the
+// teachers set them, with, while a trace plays, the figures it sets now
+// (the round trip, the jitter and loss of the two ways on average) and
+// the step in force.
+func (cl *class) conditions() protocol.Conditions {
+	cond := cl.set
+	cond.Teachers = uint8(min(len(cl.teachers), 255))
+	if cl.ref == nil {
+		return cond
+	}
+	cond.LatencyMS = uint16(min(cl.ref.RTT().Milliseconds(), int64(link.MaxRTT/time.Millisecond)))
+	cond.JitterMS = uint16(min(cl.ref.Jitter().Milliseconds(), int64(MaxJitterMS)))
+	cond.LossBP = uint16(min(cl.ref.Loss(), 1)*protocol.MaxLossBP + 0.5)
+	cond.Step = stepText(cl.ref.TraceState())
+	return cond
+}
+
+// stepText names the step in force as a Conditions carries it: at most
+// protocol.MaxTraceStep bytes, cut at a character.
+func stepText(st link.TraceState) string {
+	if st.Applied == 0 {
+		return ""
+	}
+	s := st.Step.Name()
+	for len(s) > protocol.MaxTraceStep {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	return s
+}
+
+// traceNamed returns the trace called name among those the hub offers,
+// nil if none is.
+func (h *Hub) traceNamed(name string) *link.Trace {
+	for _, tr := range h.opts.Traces {
+		if tr.Name == name {
+			return tr
+		}
+	}
+	return nil
+}
+
+// traces returns the traces the hub offers a teacher, as a Traces says
+// them: the first protocol.MaxTraces.
+func (h *Hub) traces() *protocol.Traces {
+	m := &protocol.Traces{}
+	for _, tr := range h.opts.Traces[:min(len(h.opts.Traces), protocol.MaxTraces)] {
+		title := tr.Title
+		for len(title) > protocol.MaxTraceTitle {
+			_, size := utf8.DecodeLastRuneInString(title)
+			title = title[:len(title)-size]
+		}
+		m.Traces = append(m.Traces, protocol.TraceInfo{Name: tr.Name, Title: title})
+	}
+	return m
+}
+
+// traceWake returns when the next step of a trace a room's network
+// follows comes; ok is false if none does.
+func (h *Hub) traceWake() (at time.Duration, ok bool) {
+	for _, r := range h.order {
+		if r.class == nil || r.class.ref == nil {
+			continue
+		}
+		if t, due := r.class.ref.NextChange(); due && (!ok || t < at) {
+			at, ok = t, true
+		}
+	}
+	return at, ok
+}
+
+// stepTraces follows the traces the rooms' networks follow to now: at
+// each step the room's clients are told the Conditions again (the step
+// in force, the figures it sets) and its world pings its players, so
+// that the round trips shown follow the step within one.
+func (h *Hub) stepTraces(now time.Duration) {
+	for _, r := range h.order {
+		cl := r.class
+		if cl == nil || cl.ref == nil {
+			continue
+		}
+		cl.ref.Sync(now)
+		if applied := cl.ref.TraceState().Applied; applied != cl.told {
+			cl.told = applied
+			for _, o := range h.roomConns(r) {
+				h.tellConditions(o, r)
+			}
+			r.core.Ping(now)
+			h.touch(r)
+		}
+	}
+}
+
+// setFollow makes r's class follow student id (0: nobody), as c (a
+// teacher, or the followed student leaving) asked: a student not in the
+// room is nobody. Every client of version 6 in the room is told.
+func (h *Hub) setFollow(r *room, c *conn, id grid.PlayerID) {
+	name, ok := r.core.Name(id)
+	if !ok {
+		id = 0
+	}
+	if id == r.class.follow {
+		return
+	}
+	r.class.follow, r.class.sight = id, nil
+	for _, o := range h.roomConns(r) {
+		if o.version >= protocol.FollowSince && (o.player || o.spectator) {
+			h.sendLater(o.id, &protocol.Follow{ID: id})
+		}
+	}
+	why := "follows nobody"
+	if id != 0 {
+		why = fmt.Sprintf("follows %s (player %d)", name, id)
+	}
+	h.notes = append(h.notes, Note{Kind: NoteTeach, Conn: c.id, Host: c.from.Host, Room: r.name, Reason: why})
+}
+
+// relaySight sends the Sight of c, a player of r, to the room's
+// spectators and teachers of version 6, if the class follows it; else
+// it is nothing (it left before the student heard the teacher moved on).
+func (h *Hub) relaySight(r *room, c *conn, s *protocol.Sight) {
+	if r.class == nil || r.class.follow == 0 {
+		return
+	}
+	if id, ok := r.core.Player(c.id); !ok || id != r.class.follow {
+		return
+	}
+	f := &protocol.Followed{ID: r.class.follow, Sight: *s}
+	r.class.sight = f
+	for _, o := range h.roomConns(r) {
+		if o.spectator && o.version >= protocol.FollowSince {
+			h.sendLater(o.id, f)
+		}
+	}
+}
+
+// tellFollow tells c, of room r, whom the class follows, if anyone and if
+// it speaks version 6.
+func (h *Hub) tellFollow(c *conn, r *room) {
+	if r.class != nil && r.class.follow != 0 && c.version >= protocol.FollowSince {
+		h.sendLater(c.id, &protocol.Follow{ID: r.class.follow})
+	}
 }
 
 // roomConns returns the connections in room r, by ID.
@@ -289,7 +507,9 @@ func (h *Hub) sendLater(id world.ConnID, m protocol.Message) {
 }
 
 // Teaching is a room's class as the hub has it: the Conditions its
-// teachers set (Teachers counts them) and each student's last report.
+// teachers set (Teachers counts them), as its clients are told them (with
+// the figures of the trace, and its step, while one plays), and each
+// student's last report.
 type Teaching struct {
 	Conditions protocol.Conditions
 	Students   []protocol.Student // by player ID
@@ -303,8 +523,7 @@ func (h *Hub) Class(name string) (t Teaching, ok bool) {
 	if r == nil || r.class == nil {
 		return t, false
 	}
-	t.Conditions = r.class.set
-	t.Conditions.Teachers = uint8(min(len(r.class.teachers), 255))
+	t.Conditions = r.class.conditions()
 	for _, s := range r.class.reports {
 		t.Students = append(t.Students, s)
 	}
@@ -324,6 +543,9 @@ func Describe(c protocol.Conditions) string {
 		if s.h != protocol.HoldNone {
 			parts = append(parts, s.name+" "+s.h.String())
 		}
+	}
+	if c.Trace != "" {
+		parts[0] = "trace " + c.Trace
 	}
 	rate := "one update per input"
 	if c.Rate > 0 {

@@ -39,13 +39,7 @@ func (r *rig) teacherIn(room string) *peer {
 // while one of version 5 is told; a spectator and the teacher are not
 // delayed; and once the teacher sets no network, nothing is held.
 func TestClassNetworkBothWays(t *testing.T) {
-	r := newRig(t, Options{Config: world.Config{Rate: 20}})
-	r.h.PingEvery(0, 0)
-	ann := r.dial(host(1))
-	ann.join("ann", "lecture")
-	old := r.dial(host(2))
-	old.send(&protocol.Hello{Version: 4, Name: "old", Room: "lecture"})
-	old.next("old's Welcome")
+	r, ann, old := lecture(t, Options{Config: world.Config{Rate: 20}}, 4)
 	spec := r.dial(host(3))
 	spec.send(&protocol.Spectate{Version: protocol.Version, Name: "proj", Room: "lecture"})
 	teacher := r.teacherIn("lecture")
@@ -167,5 +161,109 @@ func TestClassReportsAndDismissal(t *testing.T) {
 	}
 	if n := len(r.noted(NoteTeach)); n != 4 {
 		t.Errorf("%d teach notes, want 4: two teachers came, one set, the last left", n)
+	}
+}
+
+// lecture is a hub without pings (opts), and in its room "lecture" ann,
+// a player of this version, and old, one of oldVersion.
+func lecture(t *testing.T, opts Options, oldVersion uint16) (r *rig, ann, old *peer) {
+	t.Helper()
+	r = newRig(t, opts)
+	r.h.PingEvery(0, 0)
+	ann = r.dial(host(1))
+	ann.join("ann", "lecture")
+	old = r.dial(host(2))
+	old.send(&protocol.Hello{Version: oldVersion, Name: "old", Room: "lecture"})
+	old.next("old's Welcome")
+	return r, ann, old
+}
+
+// follows returns the Follows p was sent, in order, by the IDs they name.
+func follows(p *peer) []grid.PlayerID {
+	var ids []grid.PlayerID
+	for _, m := range p.got {
+		if f, ok := m.(*protocol.Follow); ok {
+			ids = append(ids, f.ID)
+		}
+	}
+	return ids
+}
+
+// followedOf returns the Followed p was sent.
+func followedOf(p *peer) []*protocol.Followed {
+	var fs []*protocol.Followed
+	for _, m := range p.got {
+		if f, ok := m.(*protocol.Followed); ok {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// TestClassFollowsAStudent: the teacher follows ann; every client of
+// version 6 in the room is told (a spectator who comes later too), and
+// ann's Sight reaches the spectators and teachers as a Followed, bob's
+// not; a spectator of version 5 is told nothing; a spectator that is no
+// teacher may not choose; when ann leaves the room follows nobody, and
+// when the last teacher leaves nobody either.
+func TestClassFollowsAStudent(t *testing.T) {
+	r := newRig(t, Options{Config: world.Config{Rate: 20}})
+	r.h.PingEvery(0, 0)
+	ann := r.dial(host(1))
+	annID := ann.join("stud2", "lecture").Player
+	bob := r.dial(host(2))
+	bob.join("stud3", "lecture")
+	proj := r.dial(host(3))
+	proj.send(&protocol.Spectate{Version: protocol.Version, Name: "proj", Room: "lecture"})
+	old := r.dial(host(4))
+	old.send(&protocol.Spectate{Version: 5, Name: "old", Room: "lecture"})
+	teacher := r.teacherIn("lecture")
+	teacher.send(&protocol.Follow{ID: annID})
+	r.advance(10 * ms)
+	for _, p := range []*peer{ann, bob, proj, teacher} {
+		if got := follows(p); len(got) != 1 || got[0] != annID {
+			t.Fatalf("connection %d was told it follows %v, want [%d]", p.id, got, annID)
+		}
+	}
+	if got := follows(old); len(got) != 0 {
+		t.Errorf("a spectator of version 5 was told %v", got)
+	}
+
+	sight := protocol.Sight{Pos: grid.Pos{X: 11, Y: 10}, Facing: grid.Right, Ghost: grid.Pos{X: 10, Y: 10}, HasState: true, Predict: true,
+		Ack: 3, RTTMS: 200, Pending: []protocol.SightInput{{Seq: 4, Dir: grid.Right, AgeMS: 20}}}
+	ann.send(&sight)
+	bob.send(&protocol.Sight{Pos: grid.Pos{X: 1, Y: 1}})
+	r.advance(10 * ms)
+	for _, p := range []*peer{proj, teacher} {
+		got := followedOf(p)
+		if len(got) != 1 || got[0].ID != annID || got[0].Sight.Pos != sight.Pos || len(got[0].Sight.Pending) != 1 {
+			t.Fatalf("connection %d got %+v, want ann's Sight alone", p.id, got)
+		}
+	}
+	if len(followedOf(old)) != 0 || len(followedOf(ann)) != 0 || bob.closed || ann.closed {
+		t.Error("a Sight went to a spectator of version 5 or a player, or closed a student")
+	}
+	late := r.dial(host(5))
+	late.send(&protocol.Spectate{Version: protocol.Version, Name: "late", Room: "lecture"})
+	r.advance(10 * ms)
+	if got, seen := follows(late), followedOf(late); len(got) != 1 || got[0] != annID || len(seen) != 1 {
+		t.Errorf("a spectator who came later was told %v and %d Sights, want ann and her last", got, len(seen))
+	}
+
+	proj.send(&protocol.Follow{ID: 0})
+	if e := proj.refusal("a spectator's Follow"); e.Code != protocol.ErrCodeTeacher {
+		t.Errorf("a spectator's Follow: %+v, want ErrCodeTeacher", e)
+	}
+
+	ann.gone("connection closed")
+	r.advance(10 * ms)
+	if got := follows(teacher); got[len(got)-1] != 0 {
+		t.Errorf("after ann left the teacher was told %v, want nobody last", got)
+	}
+	teacher.send(&protocol.Follow{ID: 999}) // nobody of the room
+	teacher.gone("connection closed")
+	r.advance(10 * ms)
+	if got := follows(bob); len(got) != 2 || got[1] != 0 {
+		t.Errorf("bob was told %v, want ann then nobody", got)
 	}
 }

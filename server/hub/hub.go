@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"gridlag/internal/limit"
 	"gridlag/protocol"
 	"gridlag/server/world"
 )
@@ -30,12 +31,12 @@ type Hub struct {
 
 	// Admission, per address (admit.go).
 	players    addrCount      // joined players per address
-	joins      *addrRate      // Hello, Spectate and Resume
-	roomOpens  *addrRate      // new rooms
+	joins      *limit.PerKey  // Hello, Spectate and Resume
+	roomOpens  *limit.PerKey  // new rooms
 	roomsBy    map[string]int // open rooms by the address that opened them
-	lobby      *addrRate      // room lists, per address
-	lobbyAll   *addrRate      // room lists, all addresses together ("")
-	lobbySpare *addrRate      // room lists for addresses that asked for none lately, past lobbyAll
+	lobby      *limit.PerKey  // room lists, per address
+	lobbyAll   *limit.PerKey  // room lists, all addresses together ("")
+	lobbySpare *limit.PerKey  // room lists for addresses that asked for none lately, past lobbyAll
 	swept      time.Duration  // when the rates last forgot the addresses done with them
 	list       roomList       // the room list, built once per change
 
@@ -44,6 +45,7 @@ type Hub struct {
 
 	drain drainCount // the countdown of a drain, if one began
 	load  loadMeter  // the ticks' costs, for admission by load (capacity.go)
+	line  line       // the newcomers waiting, and the pace of the joins (line.go)
 
 	classes int // classes begun, which numbers each (class.go)
 
@@ -87,6 +89,7 @@ type conn struct {
 	teaching  bool   // its handshake was a Teach (class.go)
 	teacher   bool   // a teacher of its room
 	net       *network
+	line      *inLine // where it waits in line, nil if it does not (line.go)
 }
 
 // counted reports whether c, ending now, counts as a refused connection:
@@ -112,18 +115,22 @@ func New(now time.Duration, opts Options) *Hub {
 		conns:      make(map[world.ConnID]*conn),
 		gone:       make(map[world.ConnID]*conn),
 		players:    addrCount{hosts: make(map[world.ConnID]string), count: make(map[string]int)},
-		joins:      newAddrRate(time.Second/time.Duration(opts.JoinRate), JoinBurst*opts.JoinRate),
-		roomOpens:  newAddrRate(time.Minute/time.Duration(opts.RoomRate), opts.RoomRate),
+		joins:      limit.NewPerKey(limit.PerSecond(opts.JoinRate, JoinBurst*opts.JoinRate)),
+		roomOpens:  limit.NewPerKey(limit.Rate{Burst: opts.RoomRate, Every: time.Minute / time.Duration(opts.RoomRate)}),
 		roomsBy:    make(map[string]int),
-		lobby:      newAddrRate(time.Second/time.Duration(opts.LobbyRate), LobbyBurst*opts.LobbyRate),
-		lobbyAll:   newAddrRate(time.Second/time.Duration(opts.LobbyRateTotal), LobbyBurst*opts.LobbyRateTotal),
-		lobbySpare: newAddrRate(time.Second/time.Duration(max(opts.LobbyRateTotal/10, 1)), LobbyBurst*max(opts.LobbyRateTotal/10, 1)),
+		lobby:      limit.NewPerKey(limit.PerSecond(opts.LobbyRate, LobbyBurst*opts.LobbyRate)),
+		lobbyAll:   limit.NewPerKey(limit.PerSecond(opts.LobbyRateTotal, LobbyBurst*opts.LobbyRateTotal)),
+		lobbySpare: limit.NewPerKey(limit.PerSecond(max(opts.LobbyRateTotal/10, 1), LobbyBurst*max(opts.LobbyRateTotal/10, 1))),
 		swept:      now,
 		pingFirst:  now + opts.PingInterval,
 		pingEvery:  opts.PingInterval,
 		load:       loadMeter{budget: opts.TickBudget, floor: opts.LoadFloor},
+		line:       line{byHost: make(map[string]int)},
 	}
 	h.open(now, "")
+	if h.lineOn() {
+		h.pace(now) // the first tick's allowance
+	}
 	return h
 }
 
@@ -217,6 +224,7 @@ func (h *Hub) Receive(now time.Duration, id world.ConnID, m protocol.Message) {
 			return
 		}
 		m = teach(c, m)
+		h.tellAdmission(c, m)
 		if e := h.joinRefusal(now, c, m); e != nil {
 			h.refuse(now, c, e.Text, e)
 			return
@@ -235,6 +243,10 @@ func (h *Hub) Receive(now time.Duration, id world.ConnID, m protocol.Message) {
 // dispatch hands m, from c (in a room), to the hub's rules, the room's
 // class or its world.
 func (h *Hub) dispatch(now time.Duration, c *conn, m protocol.Message) {
+	if c.line != nil {
+		h.lineMessage(now, c, m)
+		return
+	}
 	if e := h.playerRefusal(c, m); e != nil {
 		h.refuse(now, c, e.Text, e)
 		return
@@ -246,6 +258,9 @@ func (h *Hub) dispatch(now time.Duration, c *conn, m protocol.Message) {
 	if h.classMessage(now, c, m) {
 		return
 	}
+	if h.queue(now, c, m) {
+		return // it waits in line, or was refused a place
+	}
 	h.receive(now, c, m)
 }
 
@@ -255,6 +270,14 @@ func (h *Hub) dispatch(now time.Duration, c *conn, m protocol.Message) {
 // world.Core.Drop). An unknown or ended connection is ignored.
 func (h *Hub) Disconnect(now time.Duration, id world.ConnID, reason string) {
 	h.end(now, id, reason, (*world.Core).Drop)
+}
+
+// Resync makes the next State to connection id a full picture of its
+// area (world.Core.Resync): the adapter skipped States it could not take.
+func (h *Hub) Resync(id world.ConnID) {
+	if c := h.conns[id]; c != nil && c.room != nil {
+		c.room.core.Resync(id)
+	}
 }
 
 // Close ends connection id on the server's account at now, for reason (a
@@ -275,6 +298,9 @@ func (h *Hub) end(now time.Duration, id world.ConnID, reason string, tell func(*
 	if h.conns[id] != c {
 		return // refused by what it sent last
 	}
+	if c.line != nil {
+		h.line.left++
+	}
 	h.forget(now, c)
 	if r := c.room; r != nil {
 		tell(r.core, now, id, reason)
@@ -287,6 +313,7 @@ func (h *Hub) end(now time.Duration, id world.ConnID, reason string, tell func(*
 func (h *Hub) forget(now time.Duration, c *conn) {
 	delete(h.conns, c.id)
 	h.gone[c.id] = c
+	h.leaveLine(c) // its place is free at once
 	if c.net != nil {
 		h.lined = slices.DeleteFunc(h.lined, func(o *conn) bool { return o == c })
 		c.net = nil
@@ -346,6 +373,8 @@ func (h *Hub) NextWake() (at time.Duration, ok bool) {
 	consider(h.drain.next, h.drain.counting)
 	consider(h.swept+sweepEvery, h.rated())
 	consider(h.nextArrival())
+	consider(h.traceWake())
+	consider(h.lineWake())
 	consider(h.perceptionWake())
 	return at, ok
 }
@@ -362,6 +391,7 @@ func (h *Hub) Advance(now time.Duration) (ticked bool) {
 	h.begin()
 	h.now = now
 	h.arrive(now)
+	h.stepTraces(now)
 	h.stepPerception(now)
 	for _, r := range h.order {
 		if at, ok := r.core.NextWake(); ok && at <= now {
@@ -369,6 +399,7 @@ func (h *Hub) Advance(now time.Duration) (ticked bool) {
 			h.touch(r)
 		}
 	}
+	h.advanceLine(now, ticked)
 	if h.drain.counting && now >= h.drain.next {
 		h.countDown(now)
 	}

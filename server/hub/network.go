@@ -42,8 +42,17 @@ func newNetwork(id world.ConnID) *network {
 }
 
 // set gives the network the room's conditions: the round trip half each
-// way, the jitter and the loss, for the messages sent from now on.
-func (n *network) set(c protocol.Conditions) {
+// way, the jitter and the loss, for the messages sent from now on; or,
+// with a trace (tr, whose time 0 is start), the trace's, step by step.
+func (n *network) set(c protocol.Conditions, tr *link.Trace, start time.Duration) {
+	if tr != nil {
+		if was, from := n.link.Following(); was != tr || from != start {
+			n.link.Follow(tr, start)
+		}
+		n.on = true
+		return
+	}
+	n.link.Follow(nil, 0)
 	n.link.Set(time.Duration(c.LatencyMS)*time.Millisecond, time.Duration(c.JitterMS)*time.Millisecond)
 	n.link.SetLoss(float64(c.LossBP) / protocol.MaxLossBP)
 	n.on = hasNetwork(c)
@@ -57,14 +66,17 @@ func (n *network) idle() bool {
 
 // hasNetwork reports whether conditions c change a connection's network.
 func hasNetwork(c protocol.Conditions) bool {
-	return c.LatencyMS > 0 || c.JitterMS > 0 || c.LossBP > 0
+	return c.LatencyMS > 0 || c.JitterMS > 0 || c.LossBP > 0 || c.Trace != ""
 }
 
-// network gives c, a student of room r, the room's network, or takes it
-// away (once its lines are empty) when the room has none.
-func (h *Hub) network(c *conn, cond protocol.Conditions) {
+// network gives c, a student of room r, the room's network (its class's
+// conditions, or the trace it follows), or takes it away (once its lines
+// are empty) when the room has none. A subject of the room's perception
+// test has its round's round trip instead (perceive.go).
+func (h *Hub) network(c *conn, r *room) {
+	cond, tr := r.class.set, r.class.trace
 	if inj, ok := h.injected(c); ok {
-		cond = inj // a subject of its room's perception test (perceive.go)
+		cond, tr = inj, nil
 	}
 	if c.net == nil {
 		if !hasNetwork(cond) {
@@ -73,7 +85,7 @@ func (h *Hub) network(c *conn, cond protocol.Conditions) {
 		c.net = newNetwork(c.id)
 		h.lined = append(h.lined, c)
 	}
-	c.net.set(cond)
+	c.net.set(cond, tr, r.class.traceStart)
 }
 
 // hold puts m, from connection c at now, on its way up.

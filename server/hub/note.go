@@ -2,6 +2,7 @@ package hub
 
 import (
 	"fmt"
+	"time"
 
 	"gridlag/internal/perception"
 	"gridlag/server/world"
@@ -60,6 +61,12 @@ const (
 	// perception test began or ended; Reason says which, and the
 	// Conditions or the run in words.
 	NoteTeach
+	// NoteQueued: Conn, from Host, waits in line for Room at Place;
+	// Reason says its place and the estimate in words (line.go).
+	NoteQueued
+	// NoteAdmitted: Conn, from Host, waited in line for Room for Waited
+	// and is let in now: its Hello or Spectate goes to the room's world.
+	NoteAdmitted
 	// NotePerception: a run of Room's perception test ended; Trials are
 	// its answers, to be saved with those of the runs before it in the
 	// same Class (see Hub.PerceptionNote).
@@ -83,6 +90,10 @@ func (k NoteKind) String() string {
 		return "capacity"
 	case NoteTeach:
 		return "teach"
+	case NoteQueued:
+		return "queued"
+	case NoteAdmitted:
+		return "admitted"
 	case NotePerception:
 		return "perception"
 	}
@@ -103,6 +114,10 @@ type Note struct {
 	Counted bool
 	// Full: the server is at capacity (NoteCapacity).
 	Full bool
+	// Place is the place in line (NoteQueued), 1 the next let in.
+	Place int
+	// Waited is how long it waited in line (NoteAdmitted).
+	Waited time.Duration
 	// Class numbers the room's class (NotePerception): the runs of one
 	// class go in one file. Trials are the run's answers.
 	Class  int

@@ -3,6 +3,7 @@ package hub
 import (
 	"time"
 
+	"gridlag/internal/link"
 	"gridlag/server/world"
 )
 
@@ -114,6 +115,29 @@ type Options struct {
 	// mend. 0: from the first. The TCP server's default is
 	// DefaultLoadFloor.
 	LoadFloor int
+	// Traces are the traces a teacher may give a room's network (a
+	// network that changes over time; see link.Trace), in the order the
+	// teacher's screen lists them: a teacher of protocol version 6 is
+	// told the first protocol.MaxTraces. None: a teacher sets the
+	// network by its figures alone. RegisterFlags makes them the bundled
+	// traces and the -trace files (OfferedTraces).
+	Traces []*link.Trace
+	// ownTraces are the -trace files, which RegisterFlags' check adds to
+	// the bundled traces.
+	ownTraces []*link.Trace
+	// LineWait is the longest a newcomer the server cannot take at once
+	// may wait in line (line.go): one whose estimated wait is longer is
+	// refused at once, one still waiting after it is refused then. 0: no
+	// line, and newcomers are refused "server full: at capacity" while the
+	// ticks cost their budget (capacity.go). The line needs a TickBudget
+	// and ticks (Config.Rate above 0). The TCP server's default is
+	// DefaultLineWait.
+	LineWait time.Duration
+	// LineMax is how many may wait in line at once: past it a newcomer is
+	// refused "the line is full". One address may hold MaxPlayersPerAddr
+	// of its places (joined players counted), and its last eighth only
+	// addresses with nobody in it. Default DefaultLineMax.
+	LineMax int
 	// PerceptionSeed seeds the order of the rounds of every student in
 	// every run of a perception test (perceive.go), so that a student
 	// cannot learn it from another server or session; 0 is a seed like

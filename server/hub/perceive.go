@@ -188,7 +188,7 @@ func (h *Hub) beginRound(now time.Duration, r *room) {
 	}
 	for _, o := range h.roomConns(r) {
 		if sub := h.subjectConn(r, o); sub != nil {
-			h.network(o, r.class.set)
+			h.network(o, r)
 			h.sendLater(o.id, h.trialOf(now, run, sub))
 		}
 	}
@@ -342,7 +342,7 @@ func (h *Hub) endRun(now time.Duration, r *room, why string) {
 		over := &protocol.Trial{Run: uint16(run.number), Rounds: uint16(run.rounds), Phase: protocol.TrialOver}
 		if sub := run.subjectOf(id); sub != nil {
 			over.Results = sub.results
-			h.network(o, r.class.set)
+			h.network(o, r)
 		}
 		h.sendLater(o.id, over)
 	}

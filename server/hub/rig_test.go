@@ -25,6 +25,10 @@ type rig struct {
 	next  world.ConnID
 	peers map[world.ConnID]*peer
 	notes []Note
+	// joinEach, if not 0, is what each join costs the adapter: after
+	// every wake that did not tick, the rig reports the joins it took at
+	// this cost (Hub.JoinCost), as the TCP server does with the time.
+	joinEach time.Duration
 }
 
 // peer is one connection of a rig: what it was sent, in order.
@@ -38,6 +42,9 @@ type peer struct {
 	reads  protocol.StateStream // and the peer's end
 	seen   worldtest.Picture    // the players in view, from the States so far
 	closed bool                 // the hub closed it after its last message
+	// admission is the server's rules of admission it was told (version
+	// 6), kept apart from got: every other test reads its answer first.
+	admission *protocol.Admission
 }
 
 // newRig starts a hub of opts at time 0.
@@ -82,6 +89,10 @@ func (r *rig) flush() {
 			if err != nil {
 				r.t.Fatal(err)
 			}
+			if a, ok := m.(*protocol.Admission); ok && p.admission == nil && len(p.got) == 0 {
+				p.admission = a
+				continue
+			}
 			p.got = append(p.got, m)
 			p.at = append(p.at, r.now)
 			if e.Close {
@@ -104,8 +115,11 @@ func (r *rig) advance(d time.Duration) {
 			break
 		}
 		r.now = max(r.now, at)
-		r.h.Advance(r.now)
+		ticked := r.h.Advance(r.now)
 		r.flush()
+		if n := r.h.line.unreported; !ticked && r.joinEach > 0 && n > 0 {
+			r.h.JoinCost(time.Duration(n) * r.joinEach)
+		}
 	}
 	r.now = end
 }

@@ -32,6 +32,8 @@ type room struct {
 	opener   string         // the address that opened it ("" for the default room and the server's own)
 	watchers map[string]int // its spectators by address
 	class    *class         // its teaching, while it has a teacher (class.go)
+	// The players and spectators waiting in line for it (line.go).
+	waitPlayers, waitWatchers int
 }
 
 // open opens the room called name at now. A named room's Core is capped

@@ -22,9 +22,9 @@ func (h *Hub) Trim() {
 	h.upward, h.downward = nil, nil
 	h.conns, h.gone, h.roomsBy = maps.Clone(h.conns), maps.Clone(h.gone), maps.Clone(h.roomsBy)
 	h.players.hosts, h.players.count = maps.Clone(h.players.hosts), maps.Clone(h.players.count)
-	for _, a := range []*addrRate{h.joins, h.roomOpens, h.lobby, h.lobbyAll, h.lobbySpare} {
+	for _, a := range h.rates() {
 		if a != nil {
-			a.due = maps.Clone(a.due)
+			a.Trim()
 		}
 	}
 }

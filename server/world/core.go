@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/internal/names"
 	"gridlag/protocol"
 )
 
@@ -29,7 +30,7 @@ type Core struct {
 
 	conns map[ConnID]*client
 	slots []*client          // joined clients by player ID; slot 0 unused
-	names map[string]*client // joined clients (away ones too) by the key of their name (protocol.NameKey)
+	names map[string]*client // joined clients (away ones too) by the key of their name (names.Key)
 	count int                // joined clients
 	// spectators are the watching clients, in the order they came
 	spectators []*client
@@ -112,7 +113,7 @@ type client struct {
 	phase  phase
 	player grid.PlayerID
 	info   protocol.PlayerInfo
-	key    string         // protocol.NameKey of its name
+	key    string         // names.Key of its name
 	join   *protocol.Join // announces the player to those it comes into view of
 	area   area           // what the client was last told of its area of interest
 	bot    bool
@@ -120,6 +121,7 @@ type client struct {
 	// version 3 is sent exactly what a server of version 3 sent it.
 	version uint16
 	lastSeq uint32   // the last input processed
+	toldAck uint32   // the acknowledgement of the last State it was sent
 	rtt     rttMeter // the round trip, measured by the Core's Pings
 	// trace: the client asked for its inputs' stages (protocol.Trace);
 	// staged are the inputs processed since its last State (stages.go).
@@ -240,6 +242,15 @@ func (c *Core) Member(id ConnID) (info protocol.PlayerInfo, bot, ok bool) {
 		return info, false, false
 	}
 	return cl.info, cl.bot, true
+}
+
+// Name returns the name of player id, if it is in the world (away
+// players too).
+func (c *Core) Name(id grid.PlayerID) (string, bool) {
+	if int(id) >= len(c.slots) || c.slots[id] == nil {
+		return "", false
+	}
+	return c.slots[id].info.Name, true
 }
 
 // begin starts a new output batch if the last one was handed over.
@@ -414,7 +425,7 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 	if !c.versionOK(cl, h.Version) {
 		return
 	}
-	if err := protocol.CheckPlayerName(h.Name, h.Bot); err != nil {
+	if err := names.CheckPlayer(h.Name, h.Bot); err != nil {
 		c.refuse(cl, protocol.ErrCodeName, "name refused: "+err.Error())
 		return
 	}
@@ -442,10 +453,7 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 		c.botN++
 		c.bots++
 	}
-	color := h.Color
-	if color < 1 || color > protocol.NumColors {
-		color = uint8((int(pid)-1)%protocol.NumColors + 1)
-	}
+	color := c.freeColor(h.Color, uint8((int(pid)-1)%protocol.NumColors+1))
 	cl.phase = phaseJoined
 	cl.player = pid
 	cl.bot = h.Bot
@@ -638,10 +646,15 @@ func (c *Core) broadcast(now time.Duration) {
 	v := view{base: c.base, cur: c.cur, news: &c.news, departed: c.departed}
 	moved := c.shared.get() // encoded once for every State carrying runs of it
 	moved.Set(append(moved.List()[:0], c.news.moved...))
+	quiet := c.count >= QuietFloor
 	for _, p := range positions {
 		if cl := c.slots[p.ID]; !cl.away { // an away player stays in the index, unseen by itself
 			u := c.startUpdate()
 			cl.area.update(&u, cl.player, p.Pos, v)
+			if quiet && c.quietNow(cl, u) {
+				c.tellSpawned(now, cl)
+				continue
+			}
 			c.sendState(now, cl, u, moved)
 			c.tellSpawned(now, cl)
 		}
@@ -654,6 +667,29 @@ func (c *Core) broadcast(now time.Duration) {
 	}
 	c.departed = c.departed[:0]
 	c.showSpectators(now)
+}
+
+// In a crowd (a room of QuietFloor players or more), a player with
+// nothing in its area but itself, whose State would say nothing new (no
+// player seen, no new acknowledgement, no stage), is sent one every
+// QuietEvery ticks instead of every tick: its idle States are most of a
+// big map's writes and say nothing a client draws. Its ticks are spread
+// by player, so that the writes of a tick stay even. Anything new (its
+// own move acknowledged, a player coming into view) goes at the next tick
+// as before.
+const (
+	QuietFloor     = 256
+	QuietEvery     = 4
+	SpectatorEvery = 2 // a spectator's Overviews, in such a crowd (showSpectators)
+)
+
+// quietNow reports whether cl, whose area's news are u, skips this
+// tick's State (see QuietEvery).
+func (c *Core) quietNow(cl *client, u areaUpdate) bool {
+	return (c.tick+uint32(cl.player))%QuietEvery != 0 &&
+		!u.full && len(u.changed) == len(c.deltas) && len(u.moved) == len(c.runs) &&
+		len(u.gone) == len(c.gones) && len(u.left) == len(c.lefts) && len(u.met) == 0 &&
+		cl.lastSeq == cl.toldAck && len(cl.staged) == 0 && c.cur.count(cl.area.r) <= 1
 }
 
 // snapshot returns every player's cell, sorted by ID, in a buffer that
@@ -698,6 +734,7 @@ func (c *Core) sendState(now time.Duration, cl *client, u areaUpdate, moved *pro
 	st.Tick = c.tick
 	st.TimeNS = uint64(max(now, 0).Truncate(time.Microsecond))
 	st.Ack = cl.lastSeq
+	cl.toldAck = cl.lastSeq
 	st.Full = u.full
 	st.Players = c.deltas[d:len(c.deltas):len(c.deltas)]
 	st.Shared, st.Runs = moved, c.runs[r:len(c.runs):len(c.runs)]
@@ -746,14 +783,14 @@ func (c *Core) humanSpawn() (grid.Pos, bool) {
 }
 
 // freeName returns the name a newcomer asking for want plays under, and
-// its look-alike key (protocol.NameKey): want itself if nobody here has a
+// its look-alike key (names.Key): want itself if nobody here has a
 // name that is or looks the same, else the first of want-2, want-3, ...
 // (want shortened to fit) that is free, so that a class whose machines
 // share one user name all play, each under a name of its own, and nobody
 // takes a name that looks like another's. The key is "" if no variant is
 // free.
 func (c *Core) freeName(want string, bot bool) (name, key string) {
-	if key := protocol.NameKey(want); c.names[key] == nil {
+	if key := names.Key(want); c.names[key] == nil {
 		return want, key
 	}
 	base := []rune(want)
@@ -761,14 +798,48 @@ func (c *Core) freeName(want string, bot bool) (name, key string) {
 		suffix := "-" + strconv.Itoa(n)
 		keep := min(len(base), protocol.MaxNameRunes-len(suffix))
 		name := strings.TrimRight(string(base[:keep]), " ") + suffix
-		if protocol.CheckPlayerName(name, bot) != nil {
+		if names.CheckPlayer(name, bot) != nil {
 			continue
 		}
-		if key := protocol.NameKey(name); c.names[key] == nil {
+		if key := names.Key(name); c.names[key] == nil {
 			return name, key
 		}
 	}
 	return "", ""
+}
+
+// colorOrder is the order freeColor hands out the palette's colours
+// (1 to protocol.NumColors) in: each next one as far from those before
+// as the palette allows, so that a few players' colours are told apart
+// at a glance.
+var colorOrder = [protocol.NumColors]uint8{1, 3, 2, 4, 5, 6, 8, 7}
+
+// freeColor returns the colour of a player joining who would like want
+// (0 or out of range: any), whose ID's is own: want if nobody in the
+// world has it, else own if nobody has it, else the one fewest have,
+// first in colorOrder among equals. A room's players then have as many
+// different colours as the palette has (an SSH player's wish is its
+// key's, and four keys' often share one).
+func (c *Core) freeColor(want, own uint8) uint8 {
+	var used [protocol.NumColors + 1]int
+	for _, o := range c.slots {
+		if o != nil && o.info.Color >= 1 && o.info.Color <= protocol.NumColors {
+			used[o.info.Color]++
+		}
+	}
+	if want >= 1 && want <= protocol.NumColors && used[want] == 0 {
+		return want
+	}
+	if used[own] == 0 {
+		return own
+	}
+	best := colorOrder[0]
+	for _, col := range colorOrder {
+		if used[col] < used[best] {
+			best = col
+		}
+	}
+	return best
 }
 
 // maxNameVariant is the highest number freeName appends to a taken name.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/internal/names"
 	"gridlag/protocol"
 )
 
@@ -237,7 +238,7 @@ func TestHandshakeRefusals(t *testing.T) {
 		{"long name", &protocol.Hello{Version: protocol.Version, Name: strings.Repeat("x", 17)}, protocol.ErrCodeName, []string{protocol.ErrNameLong.Error()}},
 		{"newline in name", &protocol.Hello{Version: protocol.Version, Name: "a\nX"}, protocol.ErrCodeName, []string{protocol.ErrNameControl.Error()}},
 		{"blank name", &protocol.Hello{Version: protocol.Version, Name: "\u3164"}, protocol.ErrCodeName, []string{protocol.ErrNameInvisible.Error()}},
-		{"human named like a bot", &protocol.Hello{Version: protocol.Version, Name: "bot-1"}, protocol.ErrCodeName, []string{protocol.ErrNameBot.Error()}},
+		{"human named like a bot", &protocol.Hello{Version: protocol.Version, Name: "bot-1"}, protocol.ErrCodeName, []string{names.ErrBot.Error()}},
 		{"input first", &protocol.Input{Seq: 1, Dir: grid.Up}, protocol.ErrCodeProtocol, []string{"Hello", "Input"}},
 		{"ping first", &protocol.Ping{Stamp: 1}, protocol.ErrCodeProtocol, []string{"Hello", "Ping"}},
 	}

@@ -67,9 +67,11 @@ func (c *Core) overview(now time.Duration) *protocol.Overview {
 	return o
 }
 
-// showSpectators sends every spectator the Overview of this moment.
+// showSpectators sends every spectator the Overview of this moment; in a
+// crowd (a room of QuietFloor players or more), every SpectatorEvery
+// ticks: an Overview is the whole room, the most bytes a tick sends.
 func (c *Core) showSpectators(now time.Duration) {
-	if len(c.spectators) == 0 {
+	if len(c.spectators) == 0 || c.count >= QuietFloor && c.tick%SpectatorEvery != 0 {
 		return
 	}
 	o := c.overview(now)

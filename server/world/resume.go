@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"gridlag/internal/names"
 	"gridlag/protocol"
 )
 
@@ -134,6 +135,17 @@ func (c *Core) resume(now time.Duration, cl *client, r *protocol.Resume) {
 	c.tellScores(now) // its points and a freeze come back with it
 }
 
+// Resync makes the next State to connection id, if it plays, a full
+// picture of its area with a Join for each player in it, as after a
+// resume: the adapter skipped States for a client too far behind to take
+// them (it is sent the newest instead of a backlog), so what the skipped
+// ones told is unknown to it.
+func (c *Core) Resync(id ConnID) {
+	if cl := c.conns[id]; cl != nil && cl.phase == phaseJoined {
+		cl.area.reset()
+	}
+}
+
 // TokenConn returns the connection of the player whose resume token t is
 // (the one it dropped from, if it is away), if t is one of this Core's:
 // the adapter counts a resume against the caps of the address it comes
@@ -147,12 +159,12 @@ func (c *Core) TokenConn(t protocol.Token) (ConnID, bool) {
 }
 
 // AwayNamed returns the connection an away player (kept for resume)
-// dropped from, if its name is or looks the same as name (protocol.NameKey):
+// dropped from, if its name is or looks the same as name (names.Key):
 // a newcomer with that name is refused while it is kept, unless the
 // adapter releases it (ReleaseAway), as a server does for a newcomer from
 // the same address.
 func (c *Core) AwayNamed(name string) (ConnID, bool) {
-	cl := c.names[protocol.NameKey(name)]
+	cl := c.names[names.Key(name)]
 	if cl == nil || !cl.away {
 		return 0, false
 	}
@@ -163,7 +175,7 @@ func (c *Core) AwayNamed(name string) (ConnID, bool) {
 // looks the same as name, for reason: it leaves the world now.
 func (c *Core) ReleaseAway(now time.Duration, name, reason string) {
 	c.begin()
-	cl := c.names[protocol.NameKey(name)]
+	cl := c.names[names.Key(name)]
 	if cl == nil || !cl.away {
 		return
 	}

@@ -12,8 +12,9 @@ import (
 // world without a player of its own. It takes no player slot (its own cap
 // is Config.MaxSpectators), gets Spectating, the roster as Joins and
 // Leaves and one Overview per tick (per processed input in immediate
-// mode), may Ping and say Bye, and is closed with an Error if it sends an
-// Input.
+// mode), and from version 6 the room's Ranking as it comes and whenever
+// a player gets one, may Ping and say Bye, and is closed with an Error
+// if it sends an Input.
 
 // watch handles a Spectate, the first message of a spectator.
 func (c *Core) watch(now time.Duration, cl *client, s *protocol.Spectate) {
@@ -50,6 +51,7 @@ func (c *Core) watch(now time.Duration, cl *client, s *protocol.Spectate) {
 	o := c.overview(now) // the world at once, not at the next tick
 	c.stats.Overviews++
 	c.send(cl.conn, o)
+	c.tellWatcherRanking(now, cl)
 }
 
 // unwatch ends a spectator's watch.

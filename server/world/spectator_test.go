@@ -46,9 +46,13 @@ func TestSpectatorWatchesPlayersMoveAndBeAcked(t *testing.T) {
 	join(t, c, 0, 2, "bot-1", true)
 	out := spectate(t, c, 10*ms, 9, "teacher")
 
-	// The map and the game's numbers, the roster, and the world at once.
-	if len(out) != 4 || out[0].To != 9 || out[0].Close {
-		t.Fatalf("spectator got %v, want Spectating, two Joins and an Overview", describe(out))
+	// The map and the game's numbers, the roster, the world at once, and
+	// the room's scoreboard (version 6).
+	if len(out) != 5 || out[0].To != 9 || out[0].Close {
+		t.Fatalf("spectator got %v, want Spectating, two Joins, an Overview and a Ranking", describe(out))
+	}
+	if r, ok := out[4].Msg.(*protocol.Ranking); !ok || r.Rank != 0 || r.Online != 2 || len(r.Players) != 2 || !r.Players[0].Named {
+		t.Fatalf("spectator's last message %+v, want the room's Ranking of two, named, its Rank 0", out[4].Msg)
 	}
 	sp, ok := out[0].Msg.(*protocol.Spectating)
 	if !ok || sp.UpdateRate != 20 || sp.MoveTimeMS != 100 || int(sp.MapWidth) != c.Config().Map.Width() {
@@ -299,5 +303,42 @@ func TestTickWithSpectatorsAllocatesNothing(t *testing.T) {
 	}
 	if p := c.Overview(0, nil); !p[0].HasRTT || p[0].RTT != ms {
 		t.Errorf("after the rounds player 1's round trip is %v (%v), want 1ms", p[0].RTT, p[0].HasRTT)
+	}
+}
+
+// TestSpectatorsScoreboard: a spectator of version 6 is sent the room's
+// Ranking as it comes and whenever the players get theirs (a join, a
+// tag, a round), names once; one of version 5 gets none, and its
+// version's messages as before.
+func TestSpectatorsScoreboard(t *testing.T) {
+	c := NewCore(Config{Rate: 20})
+	join(t, c, 0, 1, "stud2", false)
+	c.Receive(0, 8, &protocol.Spectate{Version: 5, Name: "old"})
+	for _, e := range c.Outbox().Envelopes {
+		if _, ok := e.Msg.(*protocol.Ranking); ok {
+			t.Fatalf("a spectator of version 5 got a Ranking: %+v", e.Msg)
+		}
+	}
+	spectate(t, c, 0, 9, "projector")
+	join(t, c, 10*ms, 2, "stud3", false)
+	c.Ping(time.Second) // the join's scoreboard
+	var got *protocol.Ranking
+	for _, e := range c.Outbox().Envelopes {
+		if r, ok := e.Msg.(*protocol.Ranking); ok {
+			switch e.To {
+			case 9:
+				got = r
+			case 8:
+				t.Fatalf("a spectator of version 5 got a Ranking: %+v", r)
+			}
+		}
+	}
+	if got == nil || got.Online != 2 || got.Rank != 0 || len(got.Players) != 2 {
+		t.Fatalf("after stud3 joined, the projector's Ranking is %+v, want both, Rank 0", got)
+	}
+	for _, p := range got.Players {
+		if p.Named != (p.ID == 2) {
+			t.Errorf("entry %+v: only the newcomer is named again", p)
+		}
 	}
 }

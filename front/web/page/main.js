@@ -7,12 +7,15 @@ import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
 import '@xterm/xterm/css/xterm.css';
 import './style.css';
+import { isProjector, fitFont, PROJECTOR_NAME } from './projector.js';
 
 const NAME_KEY = 'gridlag.name';
 const ID_KEY = 'gridlag.id';
 const FLUSH_MS = 16; // input is gathered for at most a frame
 const RESIZE_MS = 100; // a window being dragged sends its size this often at most
 const maxMessage = Number(document.body.dataset.maxMessage) || 4096;
+const FONT_SIZE = 15; // the terminal's font, larger on a projector's big window
+const projector = isProjector(location.pathname);
 
 // store is localStorage, or a page-long stand-in where the browser keeps
 // nothing (a reload then starts afresh).
@@ -54,7 +57,7 @@ const term = new Terminal({
   cursorBlink: false,
   scrollback: 0,
   fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
-  fontSize: 15,
+  fontSize: FONT_SIZE,
   allowProposedApi: false,
 });
 const fit = new FitAddon();
@@ -122,17 +125,22 @@ term.onResize(({ cols, rows }) => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => send(JSON.stringify({ cols, rows })), RESIZE_MS);
 });
-new ResizeObserver(() => fit.fit()).observe(el('terminal'));
+// layout fits the terminal to its box: a projector's font first.
+function layout() {
+  if (projector) fitFont(term, fit, FONT_SIZE);
+  fit.fit();
+}
+new ResizeObserver(layout).observe(el('terminal'));
 
 function connect() {
   clearTimeout(timer);
   timer = null;
-  const name = store.getItem(NAME_KEY);
+  const name = store.getItem(NAME_KEY) || (projector ? PROJECTOR_NAME : null);
   if (!name) {
     show('Choose a name to play.', { form: true });
     return;
   }
-  fit.fit();
+  layout();
   ended = false;
   const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
   const sock = new WebSocket(scheme + location.host + '/ws');
@@ -239,7 +247,7 @@ window.gridlag = {
     }
     return out;
   },
-  size: () => ({ cols: term.cols, rows: term.rows }),
+  size: () => ({ cols: term.cols, rows: term.rows, font: term.options.fontSize }),
   player: () => player,
   joins: () => joins,
   connected: () => !!ws && ws.readyState === WebSocket.OPEN,

@@ -1,0 +1,516 @@
+package hub
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"gridlag/internal/limit"
+	"gridlag/internal/names"
+	"gridlag/protocol"
+	"gridlag/server/world"
+)
+
+// The line: a newcomer the server cannot take now waits in line instead
+// of being refused (Options.LineWait; off at 0, and without a tick budget
+// or ticks to measure). Joins are paced on the measured steady state:
+// after every tick the hub works out how many joins the ticks' headroom
+// allows before the next one, (TickBudget - the ticks' cost) / what a
+// join costs (both as the adapter measures them: Load for the ticks,
+// JoinCost for the joins, apart), and lets that many in, from the head of
+// the line first; none while the server is at capacity (its ticks cost
+// the budget, or its members are those the budget holds by the linear
+// estimate: see Load). Below Options.LoadFloor members, every newcomer
+// the floor has room for is let in at once. So a burst of joins slows
+// the line instead of closing the door, and the ticks of the players in
+// keep their budget.
+//
+// A newcomer (a Hello or Spectate; the server's own connections,
+// teachers and a Resume never wait) goes straight in while nobody waits
+// and the tick's allowance is not spent; else it joins the end of the
+// line, unless its wait, estimated from the pace of the last rateWindow,
+// would pass LineWait, or the line holds LineMax already, or its address
+// holds its share of the line (share: the players of one address, joined
+// and waiting, at most MaxPlayersPerAddr; the line's last eighth for
+// addresses with nobody in it): then it is refused with the reason. One
+// still waiting after LineWait is refused then. A connection in line is
+// told its place and the estimate at once and about every lineTell
+// (Queued from version 6, a Notice before), says nothing but Bye (or a
+// Ping, answered), and frees its place at once when it ends.
+
+// DefaultLineWait is the longest wait in line the TCP server promises a
+// newcomer by default (cmd's -line-wait): a minute, what a player who
+// was told "about 40 s" will still wait for.
+const DefaultLineWait = time.Minute
+
+// DefaultLineMax is how many may wait in line by default: half the TCP
+// server's default connections, so that a full line leaves room for the
+// players it waits behind.
+const DefaultLineMax = 2048
+
+// DefaultJoinCost is what a join is taken to cost until the adapter has
+// measured one (JoinCost): a Welcome, a big map's bits and the Joins of a
+// crowded spawn take about this much of a core.
+const DefaultJoinCost = time.Millisecond
+
+// lineTell is how often the line is told its places and estimates.
+const lineTell = time.Second
+
+// rateWindow is how far back the line's pace is read for the estimates:
+// long enough that a few ticks over the budget (a crowd spreading from
+// the spawn) do not make every estimate endless, short enough that a
+// server that stopped taking anyone says so soon.
+const rateWindow = 10 * time.Second
+
+// line is the hub's line and the pace of its joins.
+type line struct {
+	waiting []*conn        // in the order they came
+	byHost  map[string]int // waiting per address
+
+	allow   int           // joins the hub may still take before the next tick
+	paced   int           // the allowance the last tick gave
+	due     bool          // the allowance is fresh and someone waits: Advance lets them in
+	told    time.Duration // when the line was last told its places
+	opened  time.Duration // when the pace's history starts (the first tick paced)
+	secs    [rateSeconds]int
+	sec     time.Duration // the second secs' newest bucket counts
+	lastTik time.Duration // the last tick paced, for the ticks' rate
+
+	joinCost   time.Duration // what one join costs, as measured (a running mean of the recent)
+	measured   bool          // joinCost is measured
+	unreported int           // joins taken since the adapter last reported their cost
+
+	entered, admitted, refused, left uint64 // counters, for the metrics
+}
+
+// rateSeconds is the buckets of the pace's history: a second each.
+const rateSeconds = int(rateWindow / time.Second)
+
+// inLine is where a waiting connection is in the line.
+type inLine struct {
+	at   time.Duration    // when it came
+	msg  protocol.Message // its Hello or Spectate, handed to its room when it is let in
+	told uint32           // the place it was last told, 0 before
+}
+
+// LineOn reports whether newcomers the server cannot take at once wait in
+// line: it has a line (Options.LineWait), a budget the ticks' costs are
+// held against, and ticks to measure.
+func (h *Hub) LineOn() bool { return h.lineOn() }
+
+// lineOn is LineOn.
+func (h *Hub) lineOn() bool {
+	return h.opts.LineWait > 0 && h.opts.TickBudget > 0 && h.opts.Config.Rate > 0
+}
+
+// underFloor reports whether the server has fewer members than the load
+// floor (Options.LoadFloor): a newcomer goes in at once, whatever the
+// ticks' cost, as without a line (capacity.go).
+func (h *Hub) underFloor() bool { return h.members() < h.opts.LoadFloor }
+
+// waits reports whether m, c's first Hello or Spectate for its room, is
+// one the line paces: not the server's own nor a teacher's, of a version
+// the server serves (any other is refused by the world at once).
+func waits(c *conn, m protocol.Message) bool {
+	if c.from.Own || c.teaching {
+		return false
+	}
+	switch v := m.(type) {
+	case *protocol.Hello:
+		return protocol.Supported(v.Version) && names.CheckPlayer(v.Name, v.Bot && c.from.Bots) == nil
+	case *protocol.Spectate:
+		return protocol.Supported(v.Version)
+	}
+	return false
+}
+
+// queue decides what happens to m, c's Hello or Spectate for its room,
+// when the line is on: it goes in at once (false: the caller hands it to
+// the room), or c waits in line, or is refused (true either way).
+func (h *Hub) queue(now time.Duration, c *conn, m protocol.Message) bool {
+	l := &h.line
+	if !h.lineOn() || c.heard || !waits(c, m) {
+		return false
+	}
+	if e := h.roomWaitRefusal(c, m); e != nil {
+		h.refuse(now, c, e.Text, e)
+		return true
+	}
+	if len(l.waiting) == 0 && (l.allow > 0 || h.underFloor()) {
+		l.allow = max(l.allow-1, 0)
+		l.unreported++
+		return false
+	}
+	if e := h.lineRefusal(now, c); e != nil {
+		h.lineRefused(now, c, e)
+		return true
+	}
+	c.line = &inLine{at: now, msg: m}
+	c.version = handshakeVersion(m)
+	l.waiting = append(l.waiting, c)
+	l.byHost[c.from.Host]++
+	l.entered++
+	h.roomWaiting(c, m, 1)
+	place := uint32(len(l.waiting))
+	h.tellPlace(now, c, place)
+	h.notes = append(h.notes, Note{Kind: NoteQueued, Conn: c.id, Host: c.from.Host, Room: c.room.name,
+		Place: int(place), Reason: protocol.LineText(place, h.lineWait(place))})
+	return true
+}
+
+// roomWaiting counts c, waiting to enter its room as m says (a player or
+// a spectator), in or (by -1) out of the room's waiting.
+func (h *Hub) roomWaiting(c *conn, m protocol.Message, by int) {
+	if _, ok := m.(*protocol.Spectate); ok {
+		c.room.waitWatchers += by
+	} else {
+		c.room.waitPlayers += by
+	}
+}
+
+// roomWaitRefusal refuses m, c's Hello or Spectate, if its room has no
+// place left for it once those waiting for the room are in: a full room
+// is refused at once, as without a line, not after a wait.
+func (h *Hub) roomWaitRefusal(c *conn, m protocol.Message) *protocol.Error {
+	r := c.room
+	cfg, st := r.core.Config(), r.core.Stats()
+	if _, ok := m.(*protocol.Spectate); ok {
+		if r.waitWatchers > 0 && st.Spectators+r.waitWatchers >= cfg.MaxSpectators {
+			return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
+				"spectators full: %d of %d, and %d waiting for the rest", st.Spectators, cfg.MaxSpectators, r.waitWatchers)}
+		}
+		return nil
+	}
+	if r.waitPlayers > 0 && st.Players+r.waitPlayers >= cfg.MaxPlayers {
+		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
+			"server full: %d of %d players, and %d waiting for the rest", st.Players, cfg.MaxPlayers, r.waitPlayers)}
+	}
+	return nil
+}
+
+// lineRefusal refuses c a place at the end of the line: the line is
+// full, c's address holds its share of it, or the wait would pass
+// LineWait.
+func (h *Hub) lineRefusal(now time.Duration, c *conn) *protocol.Error {
+	l := &h.line
+	pool := share(h.lineMax(), h.opts.MaxPlayersPerAddr)
+	switch mine := l.byHost[c.from.Host]; pool.Check(len(l.waiting), mine) {
+	case limit.PoolFull:
+		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
+			"server full: the line is full: %d wait already, the most it holds; try again later", len(l.waiting))}
+	case limit.AddrFull:
+		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
+			"too many players from your address in line: %d wait, the most one address may", mine)}
+	case limit.Reserved:
+		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
+			"server full: the line's last %d places are kept for addresses with nobody in it; try again later", pool.Reserve)}
+	}
+	place := uint32(len(l.waiting) + 1)
+	if wait := h.lineWait(place); wait > h.opts.LineWait {
+		return &protocol.Error{Code: protocol.ErrCodeFull, Text: h.tooLong(now, place, wait)}
+	}
+	return nil
+}
+
+// tooLong says why a newcomer at place would wait too long: the wait, the
+// bound and what the ticks cost.
+func (h *Hub) tooLong(now time.Duration, place uint32, wait time.Duration) string {
+	ld := h.LoadAt(now)
+	about := "no place is coming"
+	if wait < forever {
+		about = "the wait would be about " + roundWait(wait).String()
+	}
+	return fmt.Sprintf("server full: at capacity: %s for the %s in line, more than the %v the server lets anyone wait; "+
+		"its ticks take %v of their %v budget with %d players and spectators; try again later",
+		about, protocol.Ordinal(place), h.opts.LineWait, ld.Cost.Round(100*time.Microsecond), ld.Budget, ld.Members)
+}
+
+// roundWait rounds a wait for a sentence: to the second, to the minute
+// past ten of them.
+func roundWait(d time.Duration) time.Duration {
+	if d >= 10*time.Minute {
+		return d.Round(time.Minute)
+	}
+	return d.Round(time.Second)
+}
+
+// forever is the estimate of a wait in a line that has not moved for
+// rateWindow: no place is coming.
+const forever = time.Duration(1<<63 - 1)
+
+// lineMax is the most that may wait: LineMax, or its default.
+func (h *Hub) lineMax() int {
+	if h.opts.LineMax > 0 {
+		return h.opts.LineMax
+	}
+	return DefaultLineMax
+}
+
+// lineRefused ends c, refused a place in line (or put out of it) with e.
+func (h *Hub) lineRefused(now time.Duration, c *conn, e *protocol.Error) {
+	h.line.refused++
+	h.refuse(now, c, e.Text, e)
+}
+
+// leaveLine takes c out of the line, if it waits, and frees its place.
+func (h *Hub) leaveLine(c *conn) {
+	if c.line == nil {
+		return
+	}
+	l := &h.line
+	l.waiting = slices.DeleteFunc(l.waiting, func(o *conn) bool { return o == c })
+	if l.byHost[c.from.Host]--; l.byHost[c.from.Host] <= 0 {
+		delete(l.byHost, c.from.Host)
+	}
+	h.roomWaiting(c, c.line.msg, -1)
+	c.line = nil
+}
+
+// lineRate is the line's pace at now: the joins the ticks allowed over
+// the last rateWindow (or since the first tick paced), a second; the last
+// tick's allowance at the ticks' rate before a second of history.
+func (h *Hub) lineRate(now time.Duration) float64 {
+	l := &h.line
+	h.rollRate(now)
+	span := min(now-l.opened, rateWindow)
+	if span < time.Second {
+		return float64(l.paced) * float64(h.opts.Config.Rate)
+	}
+	sum := 0
+	for _, n := range l.secs {
+		sum += n
+	}
+	return float64(sum) / span.Seconds()
+}
+
+// rollRate moves the pace's history on to the second of now, emptying
+// the buckets of the seconds gone by.
+func (h *Hub) rollRate(now time.Duration) {
+	l := &h.line
+	sec := now.Truncate(time.Second)
+	for steps := 0; l.sec < sec && steps < rateSeconds; steps++ {
+		l.sec += time.Second
+		l.secs[int(l.sec/time.Second)%rateSeconds] = 0
+	}
+	l.sec = max(l.sec, sec)
+}
+
+// lineWait is the estimated wait of the one at place in line: forever
+// if the line has not moved in rateWindow.
+func (h *Hub) lineWait(place uint32) time.Duration {
+	rate := h.lineRate(h.now)
+	if rate <= 0 {
+		return forever
+	}
+	secs := float64(place) / rate
+	if secs >= (forever / time.Second).Seconds() {
+		return forever
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+// pace works out, after a tick at now, how many joins the ticks' headroom
+// allows before the next one, and lets in those waiting at the next
+// Advance (Advance calls it).
+func (h *Hub) pace(now time.Duration) {
+	l := &h.line
+	if l.opened == 0 && l.lastTik == 0 {
+		l.opened = now
+		l.sec = now.Truncate(time.Second)
+	}
+	l.lastTik = now
+	l.unreported = 0 // taken in this wake with the tick: their cost is the tick's
+	ld := h.LoadAt(now)
+	k := 0
+	if ld.Full {
+		h.load.refused = now // held at capacity: noted, and not clear of it for a LoadWindow (noteCapacity)
+		h.noteFull(ld, true)
+	} else {
+		head := max(ld.Budget-ld.Cost, 0)
+		k = int(head / max(h.joinCost(), time.Microsecond))
+		if ld.Capacity > 0 && h.members() >= ld.Floor {
+			k = min(k, max(ld.Capacity-h.members(), 0))
+		}
+		k = max(k, 1)
+	}
+	l.allow, l.paced = k, k
+	h.rollRate(now)
+	l.secs[int(l.sec/time.Second)%rateSeconds] += k
+	l.due = len(l.waiting) > 0 && k > 0
+}
+
+// admitLine lets in as many of those waiting as the allowance holds, from
+// the head of the line, at now.
+func (h *Hub) admitLine(now time.Duration) {
+	l := &h.line
+	l.due = false
+	for len(l.waiting) > 0 && (l.allow > 0 || !h.lineOn() || h.underFloor()) {
+		c := l.waiting[0]
+		in := c.line
+		h.leaveLine(c)
+		l.allow--
+		l.unreported++
+		l.admitted++
+		if c.version < protocol.LineSince {
+			h.send(c.id, &protocol.Notice{Text: h.drain.told}) // the place's words off its screen (the drain's back on)
+		}
+		h.notes = append(h.notes, Note{Kind: NoteAdmitted, Conn: c.id, Host: c.from.Host, Room: c.room.name, Waited: now - in.at})
+		h.receive(now, c, in.msg)
+	}
+	l.allow = max(l.allow, 0)
+}
+
+// tellLine tells everyone in line their place and the estimate, and
+// refuses those that waited LineWait already.
+func (h *Hub) tellLine(now time.Duration) {
+	l := &h.line
+	l.told = now
+	var late []*conn
+	for i, c := range l.waiting {
+		if now-c.line.at >= h.opts.LineWait {
+			late = append(late, c)
+			continue
+		}
+		h.tellPlace(now, c, uint32(i+1-len(late)))
+	}
+	for _, c := range late {
+		e := &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
+			"server full: at capacity: no place came within %v in line; try again later", h.opts.LineWait)}
+		h.lineRefused(now, c, e)
+	}
+}
+
+// tellPlace tells c, waiting in line, its place and the estimate: a
+// Queued from version 6, a Notice before.
+func (h *Hub) tellPlace(now time.Duration, c *conn, place uint32) {
+	q := &protocol.Queued{Place: place, Line: uint32(len(h.line.waiting)), WaitMS: uint32(min(h.lineWait(place), time.Duration(1<<32-1)*time.Millisecond) / time.Millisecond)}
+	c.line.told = place
+	if c.version >= protocol.LineSince {
+		h.send(c.id, q)
+		return
+	}
+	h.send(c.id, &protocol.Notice{Text: "waiting: " + q.Text()})
+}
+
+// lineMessage handles m from c, which waits in line: a Bye ends it (its
+// place is free at once), a Ping is answered, anything else refuses it.
+func (h *Hub) lineMessage(now time.Duration, c *conn, m protocol.Message) {
+	switch v := m.(type) {
+	case *protocol.Bye:
+		h.line.left++
+		reason := "said bye: " + protocol.Printable(v.Reason)
+		h.forget(now, c)
+		h.out = append(h.out, world.Envelope{To: c.id, Msg: &protocol.Bye{Reason: "goodbye"}, Close: true})
+		h.notes = append(h.notes, Note{Kind: NoteEnded, Conn: c.id, Host: c.from.Host, Reason: reason})
+	case *protocol.Ping:
+		h.send(c.id, &protocol.Pong{Stamp: v.Stamp})
+	default:
+		text := fmt.Sprintf("protocol violation: %v while waiting in line", m.Type())
+		h.refuse(now, c, text, &protocol.Error{Code: protocol.ErrCodeProtocol, Text: text})
+	}
+}
+
+// JoinCost reports what the joins the hub took since the last report cost
+// the adapter: from the call that took them (a Receive, or the Advance
+// that let them in from the line) until their frames were queued, and
+// writing those. The adapter calls it after each wake that did not tick;
+// the hub takes it as the cost of the joins of that wake, if it took any,
+// and paces the line on their mean (see pace).
+func (h *Hub) JoinCost(cost time.Duration) {
+	l := &h.line
+	if l.unreported == 0 {
+		return
+	}
+	each := max(cost, 0) / time.Duration(l.unreported)
+	l.unreported = 0
+	if !l.measured {
+		l.joinCost, l.measured = each, true
+		return
+	}
+	l.joinCost += (each - l.joinCost) / 4
+}
+
+// joinCost is what a join costs, as measured, or DefaultJoinCost before
+// any was.
+func (h *Hub) joinCost() time.Duration {
+	if h.line.measured {
+		return h.line.joinCost
+	}
+	return DefaultJoinCost
+}
+
+// Waiting reports whether connection id waits in line.
+func (h *Hub) Waiting(id world.ConnID) bool {
+	c := h.conns[id]
+	return c != nil && c.line != nil
+}
+
+// lineWake is when the line has something to do: let in those waiting
+// that the last tick's allowance holds (at that tick), tell the line its
+// places (every lineTell), or let everyone in once the line is off (the
+// update rate set to 0, say).
+func (h *Hub) lineWake() (time.Duration, bool) {
+	l := &h.line
+	switch {
+	case len(l.waiting) == 0:
+		return 0, false
+	case l.due || !h.lineOn():
+		return l.lastTik, true
+	}
+	return l.told + lineTell, true
+}
+
+// advanceLine does the line's part of Advance at now: after a tick, the
+// pace of the joins until the next one (those it lets in from the line
+// are let in by the next Advance, apart from the tick's work, so that the
+// adapter measures their cost apart); else those the allowance holds are
+// let in, and the line is told its places when that is due.
+func (h *Hub) advanceLine(now time.Duration, ticked bool) {
+	l := &h.line
+	switch {
+	case ticked && h.lineOn():
+		h.pace(now)
+		return
+	case l.due || !h.lineOn() && len(l.waiting) > 0:
+		h.admitLine(now)
+	}
+	if len(l.waiting) > 0 && now >= l.told+lineTell {
+		h.tellLine(now)
+	}
+}
+
+// tellAdmission tells a client of version 6 or later that says Hello or
+// Spectate the server's rules of admission that concern it, before
+// anything else is said to it.
+func (h *Hub) tellAdmission(c *conn, m protocol.Message) {
+	v := uint16(0)
+	switch hs := m.(type) {
+	case *protocol.Hello:
+		v = hs.Version
+	case *protocol.Spectate:
+		v = hs.Version
+	}
+	if v < protocol.LineSince || !protocol.Supported(v) {
+		return
+	}
+	a := &protocol.Admission{}
+	if !c.from.Own {
+		a.PerAddr = uint16(min(h.opts.MaxPlayersPerAddr, 1<<16-1))
+	}
+	if h.lineOn() {
+		a.LineWaitS = uint16(min(h.opts.LineWait/time.Second, 1<<16-1))
+		a.LineMax = uint32(h.lineMax())
+	}
+	h.send(c.id, a)
+}
+
+// lineNow is the line's part of LoadAt at now.
+func (h *Hub) lineNow(now time.Duration) LineNow {
+	l := &h.line
+	ln := LineNow{On: h.lineOn(), Waiting: len(l.waiting), JoinCost: h.joinCost(),
+		Entered: l.entered, Admitted: l.admitted, Refused: l.refused, Left: l.left}
+	if ln.On && l.lastTik > 0 {
+		ln.Pace = h.lineRate(now)
+	}
+	return ln
+}
