@@ -375,12 +375,15 @@ func secondsLeft(d time.Duration) string {
 
 // blindWorld takes every round trip out of a watcher's view while a run
 // of its room's test is in progress: the players' (the server measures
-// them) and the reports' (a teacher's class list), so that the projector
+// them), the reports' (a teacher's class list) and the followed
+// student's view of itself (its round trip, pending inputs and ghost;
+// the server relays none while the run lasts), so that the projector
 // gives nobody's away.
 func blindWorld(v *client.WorldView) {
 	if !v.Perception.Running() {
 		return
 	}
+	v.Sight = nil
 	for i := range v.Players {
 		v.Players[i].RTT, v.Players[i].HasRTT = 0, false
 	}

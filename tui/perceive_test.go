@@ -105,8 +105,9 @@ var revealing = regexp.MustCompile(`[0-9]ms|rtt [0-9]|server \(|Pending inputs|l
 // TestPerceptionBotsOnTheProjector is the issue's case on the screens: a
 // teacher starts a run with prediction on and off (v v e) in a room of
 // six bots of known thresholds; while it runs no screen shows a round
-// trip (the student's, the projector's, the teacher's), the student's
-// says its round and takes its answer; when it is over the projector
+// trip (the student's, the projector's, the teacher's; nor the view of
+// itself of the student the projector follows), the student's says its
+// round and takes its answer; when it is over the projector
 // plots the class's curves and lists each bot's threshold, within one
 // step of the levels of the bot's own, for both predictions; the
 // student's screen shows its own answers until Esc.
@@ -115,6 +116,9 @@ func TestPerceptionBotsOnTheProjector(t *testing.T) {
 	r.teacherTerm.mustShow("Perception [start] pred [on]")
 	r.teacherKeys("vv")
 	r.teacherTerm.mustShow("pred [both]")
+	r.teacherKeys("f") // the projector follows a student: its view of itself must hide the round trip too
+	r.step(time.Second)
+	r.projTerm.mustShow("Following", "rtt ")
 	r.teacherKeys("e")
 	s := perception.DefaultSettings()
 	s.Mode = perception.PredictBoth
@@ -146,7 +150,7 @@ func TestPerceptionBotsOnTheProjector(t *testing.T) {
 				}
 			}
 		}
-		r.projTerm.mustShow(fmt.Sprintf("perception test: round %d/36", p.Round))
+		r.projTerm.mustShow(fmt.Sprintf("perception test: round %d/36", p.Round), "its view is hidden during the test")
 		switch v.Phase {
 		case protocol.TrialPlay:
 			r.studentTerm.mustShow("Play: move and zap.", fmt.Sprintf("round %d of 36", v.Round), "y laggy  n fine")

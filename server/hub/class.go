@@ -464,11 +464,17 @@ func (h *Hub) setFollow(r *room, c *conn, id grid.PlayerID) {
 // relaySight sends the Sight of c, a player of r, to the room's
 // spectators and teachers of version 6, if the class follows it; else
 // it is nothing (it left before the student heard the teacher moved on).
+// Nor is the Sight of a subject of the room's perception test while its
+// run lasts: its round trip, its pending inputs and its ghost would show
+// the projector the round trip the test hides (perceive.go).
 func (h *Hub) relaySight(r *room, c *conn, s *protocol.Sight) {
 	if r.class == nil || r.class.follow == 0 {
 		return
 	}
 	if id, ok := r.core.Player(c.id); !ok || id != r.class.follow {
+		return
+	}
+	if h.subjectConn(r, c) != nil {
 		return
 	}
 	f := &protocol.Followed{ID: r.class.follow, Sight: *s}
