@@ -26,26 +26,30 @@ LOAD_PORT ?= 7790
 STAMP     ?= $(shell git describe --always --dirty --tags 2>/dev/null)
 
 # The web page (gridlag -web): xterm.js and the page's script, bundled by
-# npm into front/web/dist, which go build embeds in the binary. npm ci runs when
-# the lockfile is newer than what it installed, the bundling when its
-# output is missing or older than the lockfile or the page's sources.
-# Without npm the binary is built without them, and -web serves a page
-# that says how to build them.
+# npm into front/web/dist, which is committed and which go build embeds in
+# the binary: building gridlag needs no npm (go install works). make web
+# rebuilds the bundle after a change to the page's sources or lockfile
+# (npm ci when the lockfile is newer than what it installed); make
+# web-check rebuilds it aside and fails if it differs from the one
+# committed, which make test runs when npm is installed (CI installs it),
+# and a Go test checks dist/sources.sha256 against the sources without npm.
 NPM      ?= npm
 WEB_DIST := front/web/dist/gridlag.js
-WEB_SRC  := $(wildcard front/web/page/*.js front/web/page/*.css) front/web/package.json
+WEB_SRC  := $(wildcard front/web/page/*.js front/web/page/*.css) front/web/package.json front/web/package-lock.json
 ifeq ($(shell command -v $(NPM) >/dev/null 2>&1 && echo yes),yes)
-WEB      := $(WEB_DIST)
+WEB_CHECK := web-check
 else
-WEB      := web-no-npm
+WEB_CHECK := web-no-npm
 endif
 
-.PHONY: all help build run test fuzz bench soak load scale clean web web-no-npm
+.PHONY: all help build run test fuzz bench soak load scale clean web web-check web-no-npm
 
 all: build
 
 help:
-	@echo 'make build                 build $(BIN) (and the web page, with npm)'
+	@echo 'make build                 build $(BIN) (the web page'"'"'s bundle is committed: no npm needed)'
+	@echo 'make web                   rebuild the web page'"'"'s bundle (front/web/dist) with npm, after changing its sources'
+	@echo 'make web-check             fail if the committed bundle differs from its sources, rebuilt aside (needs npm)'
 	@echo 'make run ARGS="..."        build, then start a local server and the terminal client'
 	@echo '                           e.g. make run ARGS="-latency 250ms"'
 	@echo 'make test                  gofmt check, go vet, go test -race'
@@ -58,10 +62,10 @@ help:
 	@echo '                           (then: bash .scale/scale.sh .scale/gridlag 10000:1024x1024:0-1 ...)'
 	@echo 'make clean                 remove build output'
 
-build: $(WEB)
+build:
 	$(GO) build -ldflags "-X main.stamp=$(STAMP)" -o $(BIN) ./cmd/gridlag
 
-web: $(WEB)
+web: $(WEB_DIST)
 
 front/web/node_modules/.package-lock.json: front/web/package-lock.json
 	cd front/web && $(NPM) ci --no-audit --no-fund --ignore-scripts
@@ -69,8 +73,17 @@ front/web/node_modules/.package-lock.json: front/web/package-lock.json
 $(WEB_DIST): front/web/node_modules/.package-lock.json $(WEB_SRC)
 	cd front/web && $(NPM) run build
 
+web-check: front/web/node_modules/.package-lock.json
+	@out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && \
+	(cd front/web && OUT="$$out" $(NPM) run --silent build) && \
+	for f in gridlag.js gridlag.css sources.sha256; do \
+		if ! cmp -s "$$out/$$f" front/web/dist/$$f; then \
+			echo "web-check: front/web/dist/$$f differs from what its sources build: run make web and commit front/web/dist"; exit 1; \
+		fi; \
+	done; echo "web-check: the committed bundle (front/web/dist) matches its sources"
+
 web-no-npm:
-	@echo "note: $(NPM) is not installed: the web page is not built, and gridlag -web serves a page that says how to build it (.ci/run installs Node.js)"
+	@echo "note: $(NPM) is not installed: the committed web bundle is not checked against its sources (.ci/run installs Node.js)"
 
 run: build
 	./$(BIN) $(ARGS)
@@ -80,8 +93,9 @@ run: build
 # first failure. A missing tmux or ssh is named: their end-to-end tests skip;
 # so is a missing ../shared/agones (the tests against the real Agones SDK
 # server skip), and a missing chromium or playwright-core (the browser's
-# end-to-end test skips). The web page is built first, as for build.
-test: $(WEB)
+# end-to-end test skips). The committed web bundle is checked against its
+# sources first (web-check, with npm).
+test: $(WEB_CHECK)
 	@unformatted="$$($(GOFMT) -l .)" || exit 1; \
 	if [ -n "$$unformatted" ]; then \
 		echo "gofmt: these files are not formatted (run gofmt -w on them):"; \
@@ -108,6 +122,9 @@ test: $(WEB)
 	fi
 	@[ -n "$(RACE)" ] || echo "note: no C compiler ($(CC_NAME)), which the race detector needs: testing without -race (install gcc for it)"
 	$(GO) test $(RACE) -count=1 ./...
+	@# The scale lab's 1,000 bots: with -race the test stops at 100.
+	@[ -z "$(RACE)" ] || { echo "$(GO) test -count=1 -run TestThousandBotsAndTheirFigures ./ops/scale"; \
+		$(GO) test -count=1 -run TestThousandBotsAndTheirFigures ./ops/scale; }
 
 # fuzz runs each fuzz target for $(FUZZTIME): the protocol's decoder, a
 # recording's parser, a trace's parser, the filter of a remote terminal's input, and the
@@ -163,10 +180,10 @@ load: build
 # scale builds what ../shared/device/scale.sh runs on a machine with many
 # cores into .scale/ (ignored): a static binary that needs no Go there, and
 # the script itself when the checkout has it beside it.
-scale: $(WEB)
+scale:
 	mkdir -p .scale
 	CGO_ENABLED=0 $(GO) build -ldflags "-s -w -X main.stamp=$(STAMP)" -o .scale/gridlag ./cmd/gridlag
 	@if [ -f ../shared/device/scale.sh ]; then install -m 0755 ../shared/device/scale.sh .scale/scale.sh; else echo "note: no ../shared/device/scale.sh to copy"; fi
 
 clean:
-	rm -rf bin .scale front/web/dist/gridlag.js front/web/dist/gridlag.css
+	rm -rf bin .scale

@@ -61,6 +61,10 @@ type Server struct {
 	load      hub.LoadNow // what the hub read of the ticks' costs at the last tick
 
 	beat atomic.Int64 // the loop's last heartbeat, in Unix nanoseconds (Health)
+	// areasOff is what SetAreas asked for, which the loop applies to the
+	// hub when it differs from areasOffNow.
+	areasOff    atomic.Bool
+	areasOffNow bool
 
 	// Owned by the loop goroutine (Serve sets them up before any other
 	// goroutine reads them).
@@ -91,7 +95,7 @@ func New(opts Options) *Server {
 	for i := range shards {
 		shards[i] = newShard()
 	}
-	return &Server{
+	s := &Server{
 		parallel:   parallelQueue,
 		opts:       opts,
 		log:        opts.Logger,
@@ -109,6 +113,9 @@ func New(opts Options) *Server {
 		connsIn:    admit.NewCaps(opts.MaxConns, opts.MaxConnsPerAddr),
 		gone:       make(map[world.ConnID]*conn),
 	}
+	s.areasOffNow = opts.Hub.Config.AreasOff
+	s.areasOff.Store(s.areasOffNow)
+	return s
 }
 
 // ListenAndServe listens on the TCP address addr and serves, like Serve.
@@ -403,6 +410,10 @@ func (s *Server) loop() {
 	heart := beat{every: s.opts.HeartbeatInterval, next: now + s.opts.HeartbeatInterval}
 	for {
 		now = s.now()
+		if off := s.areasOff.Load(); off != s.areasOffNow {
+			s.areasOffNow = off
+			s.hub.SetAreas(!off)
+		}
 		if summaries.due(now) {
 			s.warn.Flush()
 			s.watchFall(now)
@@ -449,6 +460,17 @@ func (s *Server) loop() {
 			s.shutdown()
 			return
 		}
+	}
+}
+
+// SetAreas turns the areas of interest of every room on or off from the
+// loop's next turn (world.Core.SetAreas): the scale lab's switch. Safe
+// for concurrent use.
+func (s *Server) SetAreas(on bool) {
+	s.areasOff.Store(!on)
+	select {
+	case s.posted <- struct{}{}:
+	default:
 	}
 }
 

@@ -114,6 +114,13 @@ func arrange(w, h int, m *grid.Map) (a arrangement, ok bool) {
 	return a, true
 }
 
+// MinScreen is the smallest terminal the game's screen fits on any map
+// (minSize of a map at least minBoardW x minBoardH): the web page fits its
+// font so that its terminal is at least this large.
+func MinScreen() (w, h int) {
+	return minBoardW + boardMargin + panelWidth, max(minBoardH, panelMinRows+1) + belowRows
+}
+
 // minSize returns the smallest screen that holds the compact layout for
 // map m (nil before the server's welcome): the board, one column a cell,
 // beside the panel headed by the title, then the status line and the

@@ -30,6 +30,8 @@ type Options struct {
 	// join it, e.g. "ssh -p 2222 192.168.1.5": the top line says
 	// "friends join: INVITE" after the title, and "friends: INVITE" in
 	// place of the title and the player's name when the line is short.
+	// On the teacher's screen it is where the class joins the room, said
+	// as "students join: INVITE".
 	Invite string
 	// EndGrace is how long Run keeps showing why the session ended before
 	// it returns (any key returns at once). Zero means 3 seconds.

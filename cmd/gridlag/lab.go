@@ -17,6 +17,7 @@ import (
 	"gridlag/lab"
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
+	"gridlag/ops/scale"
 	"gridlag/server"
 	"gridlag/server/world"
 	"gridlag/tui"
@@ -45,6 +46,8 @@ type labFlags struct {
 	reconcile    bool
 	interpolate  bool
 	pings        bool
+	scale        bool
+	scaleSteps   []int
 	wire         bool
 	wireSSH      string
 }
@@ -126,6 +129,9 @@ func newLabFlags(out io.Writer) *labFlags {
 	fs.Var(&f.lecture, "lecture", "give a lecture, several lessons in one run with an index of its parts: alone Gambetta's Parts I-IV, or -lecture FILE a lecture file")
 	fs.BoolVar(&f.printLecture, "print-lecture", false, "print the Parts I-IV lecture's file, to start a lecture of your own from, and exit")
 	world.RegisterLagFlags(fs, &cfg.LagComp, &cfg.Unlag, &cfg.Protect, 0) // the articles' timelines zap at once
+	fs.BoolVar(&f.scale, "scale", false, "the scale lab: a server in this process, bots added in steps (+ -), areas of interest on and off (a), the server's own figures live")
+	f.scaleSteps = scale.DefaultSteps
+	fs.Checked(&stepsValue{&f.scaleSteps}, "scale-steps", "the scale lab's numbers of bots, `N,N,...` rising")
 	fs.StringVar(&f.logPath, "log", defaultLogPath(), "log file")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	f.rec.define(fs, "the lab (its settings, seeds, scripts and every live key, toggle, slider move, pause and lag spike)", true)
@@ -133,6 +139,8 @@ func newLabFlags(out io.Writer) *labFlags {
 		switch {
 		case (f.lesson != "" || f.lecture.on) && f.rec.Path != "":
 			return errors.New("-record records the lab's own run, not a lesson: give -lesson, -lecture or -record, not one with another")
+		case f.scale && (f.lesson != "" || f.lecture.on || f.rec.Path != "" || f.wire):
+			return errors.New("-scale is a lab of its own: give it without -lesson, -lecture, -record or -wire")
 		case f.lesson != "" && f.lecture.on:
 			return errors.New("a lecture is lessons: give -lesson or -lecture, not both (a lecture file lists its lessons)")
 		}
@@ -143,6 +151,9 @@ func newLabFlags(out io.Writer) *labFlags {
 
 // run shows the lab, or prints a lesson.
 func (f *labFlags) run(args []string) error {
+	if f.scale {
+		return f.runScale(args)
+	}
 	if f.wire {
 		return measureWire(f.out, f.wireSSH)
 	}
@@ -311,10 +322,44 @@ index of the parts (> in the lab starts it too; < > go from part to part):
 
   gridlag lab -lecture
 
+What a crowd costs the server: a real server in this process, bots added
+in steps (10, 100, 1,000), areas of interest on and off, its own figures
+live (docs/scale.md):
+
+  gridlag lab -scale
+
 Keys:
+  %s
+Keys of -scale:
   %s
 Log file: %s
 
 Flags:
-`, strings.Join(tui.LabKeyHelp(), "\n  "), defaultLogPath())
+`, strings.Join(tui.LabKeyHelp(), "\n  "), strings.Join(tui.ScaleKeyHelp(), "\n  "), defaultLogPath())
+}
+
+// runScale shows the scale lab on the terminal until the user quits or a
+// signal comes.
+func (f *labFlags) runScale(args []string) error {
+	if len(args) > 0 {
+		return f.fs.Errorf("unexpected argument %q: -scale takes none", args[0])
+	}
+	logger, closeLog, path, err := openScreenLog(f.logPath, f.debug)
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	l, err := scale.Start(scale.Options{Steps: f.scaleSteps, Seed: f.cfg.Seed, Logger: logger})
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	screen, err := tcell.NewScreen()
+	if err != nil {
+		return fmt.Errorf("terminal: %w", err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stop()
+	logger.Info("scale lab", "steps", f.scaleSteps, "game", l.Addr(), "metrics", l.MetricsURL())
+	return tui.RunScale(screen, l.Panel(), tui.Options{LogPath: path, Title: "gridlag scale lab", Logger: logger.WithPrefix("tui"), Stop: ctx.Done()})
 }

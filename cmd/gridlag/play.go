@@ -183,9 +183,7 @@ func (f *terminalFlags) play(ctx context.Context, addr string) error {
 		defer h.Close()
 		addr = h.LocalAddr()
 		title = "gridlag — embedded server " + addr
-		if inv := h.Invites(); len(inv) > 0 {
-			invite = inv[0]
-		}
+		invite = h.JoinAt("")
 	}
 	screen, err := tcell.NewScreen()
 	if err != nil {

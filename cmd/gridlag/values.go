@@ -1,12 +1,14 @@
 package main
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
 	"gridlag/grid"
 	"gridlag/internal/link"
 	"gridlag/lab/scenario"
+	"gridlag/ops/scale"
 )
 
 // posValue is a cell flag, x,y.
@@ -76,4 +78,36 @@ func presetNames() string {
 		names = append(names, p.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// stepsValue is a list of rising numbers of bots, N,N,...
+type stepsValue struct{ p *[]int }
+
+// String is the list, N,N,...
+func (v *stepsValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	var s []string
+	for _, n := range *v.p {
+		s = append(s, strconv.Itoa(n))
+	}
+	return strings.Join(s, ",")
+}
+
+// Set reads a list of rising numbers of bots.
+func (v *stepsValue) Set(s string) error {
+	var steps []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return fmt.Errorf("%q is not a number of bots", f)
+		}
+		steps = append(steps, n)
+	}
+	if err := scale.CheckSteps(steps); err != nil {
+		return err
+	}
+	*v.p = steps
+	return nil
 }

@@ -5,9 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -133,4 +137,83 @@ func TestWebFlags(t *testing.T) {
 	if _, err := startGame(f, io.Discard, nil); err == nil || !strings.HasPrefix(err.Error(), "-web "+busy.Addr().String()+": ") {
 		t.Errorf("startGame with a busy -web: %v", err)
 	}
+}
+
+// go install with no npm anywhere on PATH (only go's own directory)
+// builds a binary whose -web serves the page that plays: its bundle is
+// committed (front/web/dist), not built at install time. Chromium plays
+// on it (front/web/e2e/smoke.js): a name, the game, ArrowRight moves.
+func TestGoInstallServesThePage(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH")
+	}
+	node, err := exec.LookPath("node")
+	e2e := filepath.Join("..", "..", "front", "web", "e2e")
+	switch {
+	case err != nil:
+		t.Skip("node is not installed (.ci/run installs Node.js)")
+	case !fileExistsAt("/usr/bin/chromium"):
+		t.Skip("/usr/bin/chromium is not installed (.ci/run installs Debian's chromium)")
+	case !fileExistsAt(filepath.Join(e2e, "node_modules", "playwright-core", "package.json")):
+		t.Skip("playwright-core is not installed in front/web/e2e (.ci/run runs npm ci there)")
+	}
+	goDir, _ := filepath.EvalSymlinks(filepath.Dir(goBin))
+	gobin := t.TempDir()
+	install := exec.Command(goBin, "install", ".")
+	install.Env = append(os.Environ(), "PATH="+goDir, "GOBIN="+gobin, "CGO_ENABLED=0")
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("go install with PATH=%s: %v\n%s", goDir, err, out)
+	}
+	if _, err := exec.LookPath(filepath.Join(goDir, "npm")); err == nil {
+		t.Fatalf("npm is in %s, beside go: the test cannot hide it", goDir)
+	}
+	bin := filepath.Join(gobin, "gridlag")
+	addr, web := freeAddr(t), freeAddr(t)
+	startServerBinary(t, bin, addr, "-web", web)
+	cmd := exec.Command(node, "smoke.js", "http://"+web)
+	cmd.Dir = e2e
+	out, err := cmd.CombinedOutput()
+	t.Logf("smoke.js:\n%s", out)
+	if err != nil {
+		t.Fatalf("the page of a binary from go install does not play: %v", err)
+	}
+}
+
+func fileExistsAt(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// The page's URL is on the screens of those who host: a player's own
+// server with -ssh and -web shows both ways in ("friends: ssh -p P
+// localhost  or  http://localhost:W/"), and the teacher's screen the
+// room's ("students join: ssh -t -p P localhost room 3b  or
+// http://localhost:W/room/3b").
+func TestWebURLOnHostScreens(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	bin := buildBinary(t)
+	ssh, web := freeAddr(t), freeAddr(t)
+	_, sshPort, _ := net.SplitHostPort(ssh)
+	_, webPort, _ := net.SplitHostPort(web)
+	state := t.TempDir()
+	tm := newTmux(t, 120, 30, fmt.Sprintf("XDG_STATE_HOME=%s %s play -ssh %s -web %s -name ada -log %s; sleep 60",
+		state, bin, ssh, web, filepath.Join(state, "play.log")))
+	tm.waitFor("friends: ssh -p "+sshPort+" localhost  or  http://localhost:"+webPort+"/", "you (")
+	tm.keys("q")
+
+	ssh, web = freeAddr(t), freeAddr(t)
+	_, sshPort, _ = net.SplitHostPort(ssh)
+	_, webPort, _ = net.SplitHostPort(web)
+	teach := newTmux(t, 160, 40, fmt.Sprintf("XDG_STATE_HOME=%s %s teach -ssh %s -web %s -drain 0s -log %s 3b; sleep 60",
+		state, bin, ssh, web, filepath.Join(state, "teach.log")))
+	teach.waitFor("students join: ssh -t -p " + sshPort + " localhost room 3b  or  http://localhost:" + webPort + "/room/3b")
+	teach.keys("q")
 }

@@ -35,6 +35,14 @@ const (
 	// a second's worth at once: it sends at most one a frame (about 60)
 	// and the window's size when it changes.
 	DefaultMessageRate = 100
+	// DefaultFlowWindow is how many bytes of the screen may be in flight
+	// toward a page, sent and not yet drawn: a frame or two of the game
+	// (a few KB each, a whole screen tens of KB at the largest size).
+	DefaultFlowWindow = 32 << 10
+	// DefaultRetryAfter is how long a page refused for a cap (the server
+	// full, too many sessions from its address) waits before it tries
+	// again, at the least: it waits longer each time it is refused again.
+	DefaultRetryAfter = 15 * time.Second
 )
 
 // Options configure a Server.
@@ -82,6 +90,14 @@ type Options struct {
 	// MessageRate is how many messages a second the page may send, a
 	// second's worth at once; DefaultMessageRate if zero or less.
 	MessageRate int
+	// FlowWindow is how many bytes of the screen may be in flight toward
+	// a page that acknowledges what it draws (see flow): sent, not yet
+	// drawn; DefaultFlowWindow if zero or less.
+	FlowWindow int
+	// RetryAfter is how long a page refused for a cap is told to wait
+	// before it tries again (close code 1013); DefaultRetryAfter if zero
+	// or less.
+	RetryAfter time.Duration
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For header
 	// names the client: a request from one of them counts as the address
 	// the header gives, and its page's host is the one X-Forwarded-Host
@@ -108,7 +124,15 @@ func (o Options) withDefaults() Options {
 	o.StallTimeout = admit.Or(o.StallTimeout, DefaultStallTimeout)
 	o.MaxMessage = admit.Or(o.MaxMessage, DefaultMaxMessage)
 	o.MessageRate = admit.Or(o.MessageRate, DefaultMessageRate)
+	o.RetryAfter = admit.Or(o.RetryAfter, DefaultRetryAfter)
+	o.FlowWindow = admit.Or(o.FlowWindow, DefaultFlowWindow)
 	return o
+}
+
+// retrySeconds is d in whole seconds, at least 1: what a refused page is
+// told to wait.
+func retrySeconds(d time.Duration) int {
+	return max(1, int((d+time.Second-1)/time.Second))
 }
 
 // ParseProxies reads a list of reverse proxies, for

@@ -28,11 +28,11 @@ const (
 
 // buildAdvice is how to build the page's files into a binary that lacks
 // them.
-const buildAdvice = "make build (it runs npm ci and the bundling in front/web/, then go build); or: cd front/web && npm ci && npm run build, then go build ./cmd/gridlag"
+const buildAdvice = "Restore them (git checkout front/web/dist) or rebuild them (make web, which runs npm ci and the bundling in front/web/), then go build ./cmd/gridlag or make build"
 
-// The page's sources: index.html, committed, and dist/, which the Makefile
-// fills with the bundled script and styles (xterm.js and the page's own)
-// and which holds only its README in a tree built without them.
+// The page's sources: index.html, and dist/, the bundled script and
+// styles (xterm.js and the page's own), committed built (make web
+// rebuilds them).
 var (
 	//go:embed page/index.html
 	indexSource string
@@ -85,6 +85,7 @@ type asset struct {
 type page struct {
 	built      bool
 	maxMessage int // Options.MaxMessage: the page splits longer input
+	keepalive  int // Options.StallTimeout in seconds: a socket the page hears nothing on for this long is dead
 	index      *template.Template
 	notBuilt   *template.Template
 	assets     map[string]asset
@@ -95,14 +96,19 @@ type pageData struct {
 	Title      string
 	HowTo      string
 	MaxMessage int
-	Advice     string
+	Keepalive  int
+	// MinCols x MinRows is the smallest terminal the game fits
+	// (tui.MinScreen): the page makes its font smaller, down to a
+	// readable size, until its terminal is at least that large.
+	MinCols, MinRows int
+	Advice           string
 }
 
 // newPage reads the page's files: the built ones from dist (distFS, in
 // the binary), whose "dist/gridlag.js" and "dist/gridlag.css" are missing
 // from a tree built without make.
-func newPage(maxMessage int, dist fs.FS) (*page, error) {
-	p := &page{maxMessage: maxMessage, assets: make(map[string]asset)}
+func newPage(maxMessage int, keepalive time.Duration, dist fs.FS) (*page, error) {
+	p := &page{maxMessage: maxMessage, keepalive: retrySeconds(keepalive), assets: make(map[string]asset)}
 	var err error
 	if p.index, err = template.New("index").Parse(indexSource); err != nil {
 		return nil, fmt.Errorf("web: the page's template: %w", err)
@@ -159,7 +165,9 @@ func (p *page) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "gridlag: "+err.Error()+": the pages are /, /lobby, /room/NAME, /spectate and /spectate/NAME", http.StatusNotFound)
 		return
 	}
-	data := pageData{Title: "gridlag — " + rt.String(), HowTo: howTo(rt), MaxMessage: p.maxMessage, Advice: buildAdvice}
+	minCols, minRows := tui.MinScreen()
+	data := pageData{Title: "gridlag — " + rt.String(), HowTo: howTo(rt), MaxMessage: p.maxMessage, Keepalive: p.keepalive,
+		MinCols: minCols, MinRows: minRows, Advice: buildAdvice}
 	var buf bytes.Buffer
 	tmpl, status := p.index, http.StatusOK
 	if !p.built {

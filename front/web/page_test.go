@@ -1,10 +1,15 @@
 package web
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -43,7 +48,7 @@ func pageServer(t *testing.T, dist fstest.MapFS) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.page, err = newPage(DefaultMaxMessage, dist); err != nil {
+	if s.page, err = newPage(DefaultMaxMessage, DefaultStallTimeout, dist); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -121,16 +126,16 @@ func TestPageRefusesWhatItIsNot(t *testing.T) {
 	}
 }
 
-// A binary built with go build alone (no npm, no make) still serves: its
-// page says the web client was not built and how to build it, and the
-// script is not there.
+// A binary built from a tree without the committed bundle still serves:
+// its page says the web client was not built and how to build it, and
+// the script is not there.
 func TestPageNotBuiltSaysHowToBuildIt(t *testing.T) {
 	s := pageServer(t, fstest.MapFS{"dist/README.md": {Data: []byte("built by make")}})
 	resp, body := get(t, s, "GET", "/", nil)
 	if resp.StatusCode != http.StatusServiceUnavailable {
 		t.Errorf("status %d, want 503", resp.StatusCode)
 	}
-	for _, want := range []string{"the web client was not built", "make build", "npm ci", "go build"} {
+	for _, want := range []string{"the web client was not built", "git checkout front/web/dist", "make web", "go build"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the page does not say %q:\n%s", want, body)
 		}
@@ -176,5 +181,59 @@ func TestInvites(t *testing.T) {
 	a := &net.TCPAddr{IP: net.ParseIP("2001:db8::7"), Port: 8080}
 	if got := Invites(a, nil); len(got) != 1 || got[0] != "http://[2001:db8::7]:8080/" {
 		t.Errorf("Invites(%s) = %q, want the page's address, the host in brackets", a, got)
+	}
+}
+
+// The page's bundle is committed (front/web/dist), so that go build and
+// go install embed it without npm: the binary serves the built page, and
+// dist/sources.sha256 matches the sources and lockfile it was built from
+// (make web rebuilds both; make web-check, with npm, rebuilds the bundle
+// aside and compares it whole). An edit to the page's script without
+// make web fails here, npm or not.
+func TestCommittedBundleMatchesSources(t *testing.T) {
+	pg, err := newPage(DefaultMaxMessage, DefaultStallTimeout, distFS)
+	if err != nil || !pg.built {
+		t.Fatalf("the binary has no built page (%v): run make web and commit front/web/dist", err)
+	}
+	sums, err := os.ReadFile(filepath.Join("dist", "sources.sha256"))
+	if err != nil {
+		t.Fatalf("%v: run make web and commit front/web/dist", err)
+	}
+	n := 0
+	named := make(map[string]bool)
+	for _, line := range strings.Split(strings.TrimSpace(string(sums)), "\n") {
+		want, path, ok := strings.Cut(line, "  ")
+		if !ok {
+			t.Fatalf("dist/sources.sha256: a line %q", line)
+		}
+		named[path] = true
+		b, err := os.ReadFile(filepath.FromSlash(path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fmt.Sprintf("%x", sha256.Sum256(b)); got != want {
+			t.Errorf("front/web/%s changed since the bundle was built: run make web and commit front/web/dist", path)
+		}
+		n++
+	}
+	// A script or style added to the page is one of the bundle's sources.
+	for _, glob := range []string{"page/*.js", "page/*.css"} {
+		files, _ := filepath.Glob(filepath.FromSlash(glob))
+		for _, f := range files {
+			if !named[filepath.ToSlash(f)] {
+				t.Errorf("front/web/%s is not among the bundle's sources in dist/sources.sha256: run make web and commit front/web/dist", filepath.ToSlash(f))
+			}
+		}
+	}
+	if n < 4 {
+		t.Errorf("dist/sources.sha256 names %d files, want the script, the styles, package.json and its lockfile", n)
+	}
+	if git, err := exec.LookPath("git"); err == nil {
+		for _, f := range []string{"dist/gridlag.js", "dist/gridlag.css", "dist/sources.sha256"} {
+			out, err := exec.Command(git, "ls-files", "--error-unmatch", f).CombinedOutput()
+			if err != nil && !strings.Contains(string(out), "not a git repository") {
+				t.Errorf("front/web/%s is not committed: %s", f, out)
+			}
+		}
 	}
 }

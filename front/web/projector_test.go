@@ -23,11 +23,7 @@ import (
 // The screenshots go to $GRIDLAG_SHOTS if set (a test's directory
 // otherwise).
 func TestBrowserProjector(t *testing.T) {
-	node := requireBrowser(t)
 	s, g := startGameWeb(t, Options{})
-	if !s.page.built {
-		t.Skip("the web page is not built into this test binary: make test builds it (npm)")
-	}
 	ctx := context.Background()
 	addr := g.Addr().String()
 	stud2, err := tcp.Dial(ctx, addr, tcp.Options{Options: client.Options{Name: "stud2", Room: "3b", Latency: time.Second}})
@@ -52,15 +48,16 @@ func TestBrowserProjector(t *testing.T) {
 	if shots == "" {
 		shots = t.TempDir()
 	}
-	runScript(t, node, []string{"projector.js", "http://" + s.Addr().String(), shots}, func(line string) {
-		switch line {
+	runBrowser(t, s, "projector.js", []string{"http://" + s.Addr().String(), shots}, nil, func(do string) string {
+		switch do {
 		case "follow":
 			teacher.Follow(stud2.View().Me)
 		case "press":
 			stud2.Press(grid.Right)
 		default:
-			t.Errorf("projector.js asked for %q", line)
+			t.Errorf("projector.js asked for %q", do)
 		}
+		return "done"
 	})
 	t.Logf("the screenshots are in %s", shots)
 }

@@ -43,6 +43,8 @@ type Server struct {
 	// life is the server's context, goroutines (wg), sessions, close
 	// and warnings, as the SSH front end's; guarded by mu.
 	life *remote.Lifecycle
+	// flowStats are the flow control of the pages that ask for it.
+	flowStats flowStats
 
 	mu      sync.Mutex
 	bound   net.Addr // the first listener's address
@@ -53,7 +55,7 @@ type Server struct {
 // New returns a server ready to Serve; Close ends it.
 func New(opts Options) (*Server, error) {
 	opts = opts.withDefaults()
-	pg, err := newPage(opts.MaxMessage, distFS)
+	pg, err := newPage(opts.MaxMessage, opts.StallTimeout, distFS)
 	if err != nil {
 		return nil, err
 	}
@@ -160,6 +162,19 @@ func (s *Server) Close() error {
 	})
 }
 
+// inFlight is the bytes in flight toward the pages with flow control.
+func (s *Server) inFlight() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var n int64
+	for so := range s.live {
+		if f := so.flowOf(); f != nil {
+			n += f.inFlight()
+		}
+	}
+	return n
+}
+
 // Hurry makes a Close under way, or to come, close at once: the
 // operator's second signal (remote.Lifecycle.Hurry).
 func (s *Server) Hurry() { s.life.Hurry() }
@@ -174,11 +189,23 @@ type Stats struct {
 	Abandoned uint64
 	// Sessions is how many sessions run now.
 	Sessions int
+	// MaxInFlight is the most bytes of screen that were ever sent to
+	// one page with flow control and not yet drawn by it: the most the
+	// server had on its way to one page (see flow).
+	MaxInFlight int64
+	// InFlight is the bytes of screen sent to the pages with flow
+	// control and not yet drawn by them, now, in all.
+	InFlight int64
+	// Skipped counts the screen's writes left out for pages that had not
+	// drawn what they were sent; Redraws the whole screens sent to them
+	// once they caught up.
+	Skipped, Redraws uint64
 }
 
 // Stats returns the server's counts.
 func (s *Server) Stats() Stats {
-	return Stats{Resizes: s.resizes.Load(), Abandoned: s.life.Abandoned(), Sessions: s.life.Running()}
+	return Stats{Resizes: s.resizes.Load(), Abandoned: s.life.Abandoned(), Sessions: s.life.Running(),
+		InFlight: s.inFlight(), MaxInFlight: s.flowStats.maxInFlight.Load(), Skipped: s.flowStats.skipped.Load(), Redraws: s.flowStats.redraws.Load()}
 }
 
 // ServeHTTP serves the page (see page) at the addresses of the modes, its

@@ -32,11 +32,15 @@ import (
 // The page and the server speak over the WebSocket in two kinds of
 // message. The page sends, first, its hello (a text message: the JSON
 // object hello), then the player's input as binary messages (the bytes a
-// terminal sends: keys, mouse reports) and the terminal's size when it
-// changes (a text message: the JSON object size). The server sends the
+// terminal sends: keys, mouse reports) and, as text messages (the JSON
+// object pageMessage), the terminal's size when it changes, how many of
+// the screen's bytes it has drawn (when its hello asked for flow
+// control: see flow) and its keepalive pings. The server sends the
 // screen as binary messages (what a terminal draws) and notices as text
 // messages (the JSON object notice): who the player is once in the game,
-// and why the session ended. Anything else from the page ends the session.
+// the answers to its pings, and why the session ended, the close code
+// saying what the page should do (see closeCodes). Anything else from
+// the page ends the session.
 
 // hello is the page's first message.
 type hello struct {
@@ -45,12 +49,27 @@ type hello struct {
 	Path string `json:"path"` // the page's address (parseRoute)
 	Cols int    `json:"cols"`
 	Rows int    `json:"rows"`
+	// Flow says the page acknowledges what it draws (pageMessage.Ack):
+	// the server then keeps at most Options.FlowWindow bytes in flight
+	// toward it.
+	Flow bool `json:"flow,omitempty"`
 }
 
 // size is the terminal's size, as the page sends it when it changes.
 type size struct {
 	Cols int `json:"cols"`
 	Rows int `json:"rows"`
+}
+
+// pageMessage is one of the page's text messages after its hello:
+// exactly one of a size (cols and rows), an acknowledgement (ack: the
+// screen's bytes drawn since the socket opened, in all) or a keepalive
+// ping (ping: any number, answered in notice.Pong).
+type pageMessage struct {
+	Cols *int   `json:"cols,omitempty"`
+	Rows *int   `json:"rows,omitempty"`
+	Ack  *int64 `json:"ack,omitempty"`
+	Ping *int64 `json:"ping,omitempty"`
 }
 
 // maxTermSide bounds a side of the terminal the page may claim; the
@@ -62,6 +81,7 @@ const maxTermSide = 10000
 type notice struct {
 	Joined *joined `json:"joined,omitempty"`
 	End    *ending `json:"end,omitempty"`
+	Pong   *int64  `json:"pong,omitempty"` // the answer to the page's ping of that number
 }
 
 // joined says who the player is, once in the game.
@@ -78,7 +98,31 @@ type ending struct {
 	Status int    `json:"status"`          // as an SSH session's exit status: 0 for a quit or a stop
 	Name   bool   `json:"name,omitempty"`  // the name was refused: choose another
 	Again  bool   `json:"again,omitempty"` // worth trying again later (a cap)
+	Retry  int    `json:"retry,omitempty"` // with Again: seconds the page waits before it tries again
 }
+
+// The close codes the server ends a WebSocket with, and what the page
+// does on each (RFC 6455 section 7.4.1): a browser hides an upgrade's
+// HTTP status from the page (a refusal there reads as 1006, "abnormal"),
+// so every refusal after the Origin's comes after the upgrade, as a code
+// and a reason.
+const (
+	// closeDone ends a session that ended: the player quit, or was
+	// ended (idle, taken over): the page says why and waits for the
+	// player.
+	closeDone = websocket.StatusNormalClosure // 1000
+	// closeGoingAway: the server stops (or its game server did). The
+	// page says the server went away and tries again slowly.
+	closeGoingAway = websocket.StatusGoingAway // 1001
+	// closePolicy refuses what the page may never do (a bad hello,
+	// size, flood, acknowledgement): the page says why and never tries
+	// again by itself.
+	closePolicy = websocket.StatusPolicyViolation // 1008
+	// closeTryLater refuses for now (a cap: the server full, too many
+	// sessions from the address): the page says why and waits
+	// ending.Retry seconds, or longer, before it tries again.
+	closeTryLater = websocket.StatusTryAgainLater // 1013
+)
 
 // errSessionEnded ends the input of a session that ended.
 var errSessionEnded = errors.New("web: session ended")
@@ -108,6 +152,10 @@ type socket struct {
 	// unix ns: when a ping still unanswered was sent (0 if none), and
 	// when the page last proved it read everything sent before.
 	pinged, proof atomic.Int64
+
+	flow     *flow                // the screen's flow control, nil unless the page asked for it
+	flowSeen atomic.Pointer[flow] // flow, for the server's counts (flowOf)
+	ponging  atomic.Bool          // an answer to the page's ping is on its way
 }
 
 // serveSocket runs one WebSocket's session: the Origin and the caps, the
@@ -136,10 +184,15 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "gridlag: this socket is for the game's own page", http.StatusForbidden)
 		return
 	}
-	so := &socket{srv: s, addr: addr, host: host, key: key, begun: time.Now(), done: make(chan struct{}), code: websocket.StatusNormalClosure,
+	so := &socket{srv: s, addr: addr, host: host, key: key, begun: time.Now(), done: make(chan struct{}), code: closeDone,
 		meter: meterOf(r)}
 	if !s.trackSession(so) {
-		http.Error(w, "gridlag: the server is shutting down", http.StatusServiceUnavailable)
+		// Told after the upgrade, where the page can read it.
+		if c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true}); err == nil {
+			so.c = c
+			so.finish(ending{Reason: client.ErrServerStopped.Error(), Status: 1}, closeGoingAway)
+			c.CloseNow()
+		}
 		return
 	}
 	defer s.untrackSession(so)
@@ -157,7 +210,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	c.SetReadLimit(int64(s.opts.MaxMessage))
 	if refusal != "" {
 		s.warn.Warn("refused "+key+" session", "web session refused", "remote", host, "reason", refusal)
-		so.finish(ending{Reason: refusal, Status: 1, Again: true}, websocket.StatusTryAgainLater)
+		so.finish(ending{Reason: refusal, Status: 1, Again: true, Retry: retrySeconds(s.opts.RetryAfter)}, closeTryLater)
 		return
 	}
 	if forwarded {
@@ -210,23 +263,27 @@ func (so *socket) run() {
 	}
 	if err != nil {
 		s.warn.Warn("hello "+so.key, "web session refused", "remote", so.host, "reason", err.Error())
-		so.finish(ending{Reason: err.Error(), Status: 1}, websocket.StatusPolicyViolation)
+		so.finish(ending{Reason: err.Error(), Status: 1}, closePolicy)
 		return
 	}
 	rt, err := parseRoute(h.Path)
 	if err != nil {
-		so.finish(ending{Reason: err.Error(), Status: 1}, websocket.StatusPolicyViolation)
+		so.finish(ending{Reason: err.Error(), Status: 1}, closePolicy)
 		return
 	}
 	so.log = remote.NewSessionLog(s.warn, s.log, h.Name, so.addr)
 	if err := names.CheckPlayer(h.Name, false); err != nil {
 		reason := fmt.Sprintf("name %q: %v", h.Name, err)
 		so.log.Warn("name", "web session refused", "reason", reason)
-		so.finish(ending{Reason: reason, Status: 1, Name: true}, websocket.StatusNormalClosure)
+		so.finish(ending{Reason: reason, Status: 1, Name: true}, closeDone)
 		return
 	}
 	// xterm.js is an xterm-256color.
-	tty, screen, termName, err := remote.OpenScreen(wsWriter{so.c, so.meter}, remote.FallbackTerm, h.Cols, h.Rows, so.log)
+	if h.Flow {
+		so.flow = newFlow(int64(s.opts.FlowWindow), &s.flowStats)
+		so.flowSeen.Store(so.flow)
+	}
+	tty, screen, termName, err := remote.OpenScreen(wsWriter{so.c, so.flow, so.meter}, remote.FallbackTerm, h.Cols, h.Rows, so.log)
 	if err != nil {
 		so.finish(ending{Reason: "the server cannot drive your terminal", Status: 1}, websocket.StatusInternalError)
 		return
@@ -234,6 +291,17 @@ func (so *socket) run() {
 	so.tty = tty
 	if so.meter != nil {
 		tty.Count(&so.meter.Term)
+	}
+	if so.flow != nil {
+		// A page that caught up after frames were left out of its way
+		// is sent the present whole: tcell draws its screen afresh.
+		so.flow.redraw = func() {
+			s.life.WG.Go(func() {
+				if started, closed := tty.State(); started && !closed {
+					screen.Sync()
+				}
+			})
+		}
 	}
 	ctx, cancel := context.WithCancel(s.life.Ctx)
 	defer cancel()
@@ -279,7 +347,11 @@ func (so *socket) run() {
 	}
 	close(watched)
 	gone := so.tty.InputEnded() // the page went: nobody to tell
-	reason, status := remote.EndReason(so.killed.Get(), err, s.life.Ctx.Err() != nil, gone)
+	closing := s.life.Ctx.Err() != nil
+	reason, status := remote.EndReason(so.killed.Get(), err, closing, gone)
+	if so.killed.Get() == "" && (closing || errors.Is(err, client.ErrServerStopped)) {
+		so.setCode(closeGoingAway)
+	}
 	cancel()
 	pr.CloseWithError(errSessionEnded) // frees a read loop blocked handing input on
 	close(so.done)
@@ -330,11 +402,19 @@ func (so *socket) keepReading(ctx context.Context) {
 		}
 		so.pinged.Store(now.UnixNano())
 		// Ping waits for the answer, which the read loop takes in, or
-		// for the session's end. The socket closed, it fails at once; a
-		// write it could not make within coder/websocket's own time for
-		// a control frame (5 s) closes the socket, the page having
-		// taken nothing for that long.
-		if err := so.c.Ping(ctx); err != nil {
+		// for the socket's close, which comes right after the session's
+		// end notice. Its context is never the session's: coder/websocket
+		// closes the socket under a write whose context ends, so a ping
+		// still being written when the session ended (a slow link, a
+		// busy machine) would cut the socket before the page is told why
+		// it ended. The socket closed, it fails at once; a write it
+		// could not make within coder/websocket's own time for a control
+		// frame (5 s) closes the socket, the page having taken nothing
+		// for that long.
+		if ctx.Err() != nil {
+			return
+		}
+		if err := so.c.Ping(context.WithoutCancel(ctx)); err != nil {
 			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
 				return
 			}
@@ -453,7 +533,7 @@ func (so *socket) readHello() (hello, error) {
 	switch {
 	case !validIdentity(h.ID):
 		return h, errors.New("the page's hello: the identity is not 32 hex digits")
-	case h.Cols < 1 || h.Rows < 1 || h.Cols > maxTermSide || h.Rows > maxTermSide:
+	case !goodSize(h.Cols, h.Rows):
 		return h, fmt.Errorf("the page's hello: a terminal of %dx%d", h.Cols, h.Rows)
 	}
 	return h, nil
@@ -507,7 +587,7 @@ func (so *socket) readLoop(pw *io.PipeWriter, resize *remote.Resizer[size]) {
 			return
 		}
 		if !allowed.Allow(&msgs, so.srv.clock.Now()) {
-			so.violation(fmt.Sprintf("the page sent more than %d messages a second", rate), websocket.StatusPolicyViolation)
+			so.violation(fmt.Sprintf("the page sent more than %d messages a second", rate), closePolicy)
 			pw.CloseWithError(errSessionEnded)
 			return
 		}
@@ -517,13 +597,11 @@ func (so *socket) readLoop(pw *io.PipeWriter, resize *remote.Resizer[size]) {
 				return
 			}
 		case websocket.MessageText:
-			var sz size
-			if err := decodeStrict(data, &sz); err != nil || sz.Cols < 1 || sz.Rows < 1 || sz.Cols > maxTermSide || sz.Rows > maxTermSide {
-				so.violation("the page sent a message it never sends", websocket.StatusPolicyViolation)
+			if reason := so.pageMessage(data, resize); reason != "" {
+				so.violation(reason, closePolicy)
 				pw.CloseWithError(errSessionEnded)
 				return
 			}
-			resize.Change(remote.WindowOf(sz.Cols, sz.Rows), sz)
 		}
 	}
 }
@@ -534,10 +612,64 @@ func (so *socket) violation(reason string, code websocket.StatusCode) {
 	if so.killed.Set(reason) {
 		so.log.Warn(reason, "ending session", "reason", reason)
 	}
+	so.setCode(code)
+	so.cancel()
+}
+
+func (so *socket) setCode(code websocket.StatusCode) {
 	so.codeMu.Lock()
 	so.code = code
 	so.codeMu.Unlock()
-	so.cancel()
+}
+
+// goodSize reports whether a terminal of cols x rows is one a page may
+// claim.
+func goodSize(cols, rows int) bool {
+	return cols >= 1 && rows >= 1 && cols <= maxTermSide && rows <= maxTermSide
+}
+
+// pageMessage applies one of the page's text messages after its hello (a
+// pageMessage); it returns why the session must end, "" if it goes on.
+func (so *socket) pageMessage(data []byte, resize *remote.Resizer[size]) string {
+	var m pageMessage
+	if err := decodeStrict(data, &m); err != nil {
+		return "the page sent a message it never sends"
+	}
+	switch {
+	case m.Cols != nil && m.Rows != nil && m.Ack == nil && m.Ping == nil:
+		if !goodSize(*m.Cols, *m.Rows) {
+			return fmt.Sprintf("the page sent a terminal size of %dx%d", *m.Cols, *m.Rows)
+		}
+		resize.Change(remote.WindowOf(*m.Cols, *m.Rows), size{Cols: *m.Cols, Rows: *m.Rows})
+	case m.Ack != nil && m.Cols == nil && m.Rows == nil && m.Ping == nil:
+		if so.flow == nil {
+			return "the page acknowledged a screen without asking for flow control"
+		}
+		if err := so.flow.ack(*m.Ack); err != nil {
+			return "the page " + err.Error()
+		}
+	case m.Ping != nil && m.Cols == nil && m.Rows == nil && m.Ack == nil:
+		so.pong(*m.Ping)
+	default:
+		return "the page sent a message it never sends"
+	}
+	return ""
+}
+
+// flowOf is the session's flow control, nil if none (yet).
+func (so *socket) flowOf() *flow { return so.flowSeen.Load() }
+
+// pong answers the page's keepalive ping n, unless an answer is still on
+// its way (a page that stopped reading): the read loop never waits on a
+// write.
+func (so *socket) pong(n int64) {
+	if !so.ponging.CompareAndSwap(false, true) {
+		return
+	}
+	so.srv.life.WG.Go(func() {
+		defer so.ponging.Store(false)
+		so.send(notice{Pong: &n})
+	})
 }
 
 func (so *socket) closeCode() websocket.StatusCode {
@@ -596,12 +728,18 @@ func (so *socket) cut() {
 // wsWriter writes the screen to the page, one binary message a write.
 // A write blocks while the page does not read; the watchdog cuts the
 // socket after Options.StallTimeout.
+// With flow control (a page that acknowledges what it draws), a write
+// the page has no room for is left out, as a whole (see flow).
 type wsWriter struct {
 	c     *websocket.Conn
+	flow  *flow       // nil without flow control
 	meter *wire.Meter // counts the messages' payload, if set
 }
 
 func (w wsWriter) Write(p []byte) (int, error) {
+	if w.flow != nil && !w.flow.take(len(p)) {
+		return len(p), nil
+	}
 	if err := w.c.Write(context.Background(), websocket.MessageBinary, p); err != nil {
 		return 0, err
 	}

@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/netip"
@@ -429,6 +430,37 @@ func TestSessionLinesSummarisedByAddress(t *testing.T) {
 	for _, msg := range []string{"web session start", "web session end"} {
 		if n := lb.Count(msg, "remote=127.0.0.1:"); n != 1 {
 			t.Errorf("%d %q lines from 127.0.0.1, want 1", n, msg)
+		}
+	}
+}
+
+// A session that ends while the server's keepalive ping to its page is
+// on its way (being written, or waiting for its answer: a slow link) still
+// tells the page why it ended before the socket closes: the ping's write
+// is not the session's to cancel (coder/websocket closes a socket under
+// a write whose context ends). Each session here ends the moment its
+// first ping goes.
+func TestSessionEndingDuringAPingTellsWhy(t *testing.T) {
+	const sessions = 8
+	var s *Server
+	pinging := func(identity string) bool { // a ping to the player's page is on its way
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		so := s.players[identity]
+		return so != nil && so.pinged.Load() != 0
+	}
+	handler := func(ctx context.Context, p *remote.Player) error {
+		for !pinging(p.Fingerprint) && ctx.Err() == nil {
+			time.Sleep(100 * time.Microsecond) // a poll for the ping, not a timing
+		}
+		return errors.New("the lesson is over")
+	}
+	// A ping every 100 ms (a sixth of the stall time).
+	s = startWeb(t, Options{Handler: handler, StallTimeout: 600 * time.Millisecond})
+	for i := range sessions {
+		tb := openTab(t, s, dialer{}, "ada", testID(100+i), "/")
+		if e, code := tb.waitEnd(); !strings.Contains(e.Reason, "the lesson is over") || code != websocket.StatusNormalClosure {
+			t.Errorf("session %d: end %+v, close %v; want the reason and a normal close", i, e, code)
 		}
 	}
 }

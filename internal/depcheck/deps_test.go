@@ -93,8 +93,11 @@ server < ops/metrics;
 # one place; what a move costs the wire, measured on such servers.
 front/sshd, front/web, client/bot, ops/agones, ops/metrics < ops/host, ops/wirecost;
 
+# The scale lab: a host and bots in steps, its figures the server's own.
+ops/host, ops/loadgen, tui < ops/scale;
+
 # The command: flags and a call into the packages.
-ops/host, ops/wirecost, lab/replay, ops/loadgen < cmd/gridlag;
+ops/scale, ops/wirecost, lab/replay < cmd/gridlag;
 
 # Test support, imported by tests alone: nothing but the runner of the
 # real Agones SDK server and the front ends' kit (a real game server, a

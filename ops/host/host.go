@@ -15,6 +15,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -24,6 +25,7 @@ import (
 	"github.com/charmbracelet/log"
 
 	"gridlag/client/bot"
+	"gridlag/front"
 	"gridlag/front/sshd"
 	"gridlag/front/web"
 	"gridlag/grid"
@@ -115,6 +117,7 @@ type Host struct {
 	ag      *agones.Game // nil without -agones
 	exp     *metrics.Exporter
 	addr    string // the game port bound
+	metrics string // the metrics page's address bound, "" without
 	local   string // where a client in this process reaches it
 	// sshInvites and webInvites are what to give friends (Invites).
 	sshInvites, webInvites []string
@@ -274,6 +277,7 @@ func (h *Host) serve(lns []*listener) error {
 				exp.WatchAbandoned("web", func() uint64 { return browser.Stats().Abandoned })
 			}
 		case "metrics":
+			h.metrics = l.ln.Addr().String()
 			h.servePages(l.ln, metrics.Routes{Metrics: exp, Health: h.srv.Health, Profiler: c.Pprof})
 		case "health":
 			h.servePages(l.ln, metrics.Routes{Health: h.srv.Health})
@@ -402,6 +406,37 @@ func (h *Host) LocalAddr() string { return h.local }
 func (h *Host) Invites() []string {
 	return slices.Concat(h.sshInvites, h.webInvites)
 }
+
+// JoinAt is what to give friends, or a class, to join room ("" for the
+// game's own): the first SSH invite and the first web page's URL, on one
+// line ("ssh -p 2222 HOST  or  http://HOST:8080/"), each of room's when
+// room is set ("ssh -t -p 2222 HOST room 3b", ".../room/3b"); "" unless
+// Config.Invite and a front end serves.
+func (h *Host) JoinAt(room string) string {
+	var ways []string
+	if len(h.sshInvites) > 0 {
+		ssh := h.sshInvites[0]
+		if room != "" {
+			ssh = strings.Replace(ssh, "ssh ", "ssh -t ", 1) + " " + front.RoomWord + " " + room
+		}
+		ways = append(ways, ssh)
+	}
+	if len(h.webInvites) > 0 {
+		web := h.webInvites[0]
+		if room != "" {
+			web += front.RoomWord + "/" + url.PathEscape(room)
+		}
+		ways = append(ways, web)
+	}
+	return strings.Join(ways, "  or  ")
+}
+
+// MetricsAddr is the metrics page's address, as bound; "" without one.
+func (h *Host) MetricsAddr() string { return h.metrics }
+
+// Exporter is the server's metrics, nil without -metrics or -summary:
+// what /metrics serves, read in the process.
+func (h *Host) Exporter() *metrics.Exporter { return h.exp }
 
 // Server is the game server.
 func (h *Host) Server() *server.Server { return h.srv }

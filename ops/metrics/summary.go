@@ -37,6 +37,18 @@ type Summary struct {
 	// (gridlag_refusals_total), the kinds with none left out, in the order
 	// of server.ReasonKinds.
 	Refused []Count
+	// Ticks is the number of ticks of the interval and TickMean their
+	// mean time in seconds (gridlag_tick_duration_seconds' count and sum;
+	// NaN without a tick).
+	Ticks    uint64
+	TickMean float64
+	// FramesOut is the frames (messages) queued for the clients per
+	// second over the interval (gridlag_frames_out_total).
+	FramesOut float64
+	// CPU is the process's CPU time over the interval, in seconds per
+	// second: 1 is one core busy (process_cpu_seconds_total); NaN where
+	// the platform does not say.
+	CPU float64
 	// RSS and HeapInUse are the process's resident memory and the bytes
 	// of its heap's spans in use, at the interval's end
 	// (process_resident_memory_bytes, go_memstats_heap_inuse_bytes): 0
@@ -80,7 +92,8 @@ type reading struct {
 	at                           time.Time
 	players, spectators, rooms   float64
 	joins, leaves, bytes, states float64
-	writes                       float64
+	writes, frames, tickSum, cpu float64
+	hasCPU                       bool
 	ticks                        uint64
 	buckets                      []*dto.Bucket // cumulative
 	refused                      map[string]float64
@@ -108,10 +121,19 @@ func (s *Summarizer) Next(now time.Time) (Summary, error) {
 		Joins: delta(r.joins, before.joins), Leaves: delta(r.leaves, before.leaves),
 		RSS: uint64(max(r.rss, 0)), HeapInUse: uint64(max(r.heap, 0)),
 	}
+	sum.CPU = math.NaN()
 	if secs := r.at.Sub(before.at).Seconds(); secs > 0 {
 		sum.BytesOut = float64(delta(r.bytes, before.bytes)) / secs
 		sum.StatesOut = float64(delta(r.states, before.states)) / secs
 		sum.Writes = float64(delta(r.writes, before.writes)) / secs
+		sum.FramesOut = float64(delta(r.frames, before.frames)) / secs
+		if r.hasCPU && before.hasCPU {
+			sum.CPU = max(r.cpu-before.cpu, 0) / secs
+		}
+	}
+	sum.Ticks, sum.TickMean = r.ticks-before.ticks, math.NaN()
+	if sum.Ticks > 0 {
+		sum.TickMean = max(r.tickSum-before.tickSum, 0) / float64(sum.Ticks)
 	}
 	sum.WritesPerMember = math.NaN()
 	if members := sum.Players + sum.Spectators; members > 0 {
@@ -170,8 +192,13 @@ func (e *Exporter) read(now time.Time) (reading, error) {
 			r.states = m.GetCounter().GetValue()
 		case "gridlag_socket_writes_total":
 			r.writes = m.GetCounter().GetValue()
+		case "gridlag_frames_out_total":
+			r.frames = m.GetCounter().GetValue()
+		case "process_cpu_seconds_total":
+			r.cpu, r.hasCPU = m.GetCounter().GetValue(), true
 		case "gridlag_tick_duration_seconds":
-			r.ticks, r.buckets = m.GetHistogram().GetSampleCount(), m.GetHistogram().GetBucket()
+			h := m.GetHistogram()
+			r.ticks, r.buckets, r.tickSum = h.GetSampleCount(), h.GetBucket(), h.GetSampleSum()
 		case "process_resident_memory_bytes":
 			r.rss = m.GetGauge().GetValue()
 		case "go_memstats_heap_inuse_bytes":

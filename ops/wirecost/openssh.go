@@ -76,7 +76,7 @@ func (st *stack) openOpenSSH(ctx context.Context, frontName string) (player, err
 	if st.opts.OpenSSH.Path == "" {
 		return nil, errors.New("no OpenSSH client given (Options.OpenSSH)")
 	}
-	_, port, _ := strings.Cut(st.ssh.Addr().String(), "127.0.0.1:")
+	_, port, _ := strings.Cut(st.sshAddr, "127.0.0.1:")
 	args, err := st.opts.OpenSSH.args(frontName, port)
 	if err != nil {
 		return nil, err

@@ -35,19 +35,23 @@ import (
 // gridlag serve -ssh -web does), each session handed to the run as it
 // starts.
 type stack struct {
-	game    *server.Server
-	ssh     *sshd.Server
-	web     *web.Server
-	keyDir  string
-	opts    Options
-	started chan *termSession // each front end session, as its handler starts
-	wg      sync.WaitGroup
+	game   *server.Server
+	ssh    *sshd.Server
+	web    *web.Server
+	keyDir string
+	// The addresses each listens on, known before its Serve runs (its
+	// own Addr is nil until then).
+	gameAddr, sshAddr, webAddr string
+	opts                       Options
+	started                    chan *termSession // each front end session, as its handler starts
+	wg                         sync.WaitGroup
 }
 
 func startStack(o Options) (*stack, error) {
 	st := &stack{opts: o, started: make(chan *termSession, 4)}
+	var err error
 	st.game = server.New(server.Options{Hub: hub.Options{Config: world.Config{Rate: world.DefaultRate}}, Logger: o.Logger.WithPrefix("game")})
-	if err := st.serve(st.game.Serve, server.ErrServerClosed); err != nil {
+	if st.gameAddr, err = st.serve(st.game.Serve, server.ErrServerClosed); err != nil {
 		st.close()
 		return nil, err
 	}
@@ -63,7 +67,7 @@ func startStack(o Options) (*stack, error) {
 		st.close()
 		return nil, err
 	}
-	if err := st.serve(st.ssh.Serve, sshd.ErrServerClosed); err != nil {
+	if st.sshAddr, err = st.serve(st.ssh.Serve, sshd.ErrServerClosed); err != nil {
 		st.close()
 		return nil, err
 	}
@@ -72,18 +76,19 @@ func startStack(o Options) (*stack, error) {
 		st.close()
 		return nil, err
 	}
-	if err := st.serve(st.web.Serve, web.ErrServerClosed); err != nil {
+	if st.webAddr, err = st.serve(st.web.Serve, web.ErrServerClosed); err != nil {
 		st.close()
 		return nil, err
 	}
 	return st, nil
 }
 
-// serve serves one server on a listener of its own on 127.0.0.1.
-func (st *stack) serve(serve func(net.Listener) error, closed error) error {
+// serve serves one server on a listener of its own on 127.0.0.1, and
+// returns the listener's address.
+func (st *stack) serve(serve func(net.Listener) error, closed error) (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return err
+		return "", err
 	}
 	st.wg.Add(1)
 	go func() {
@@ -92,7 +97,7 @@ func (st *stack) serve(serve func(net.Listener) error, closed error) error {
 			st.opts.Logger.Error("serving", "err", err)
 		}
 	}()
-	return nil
+	return ln.Addr().String(), nil
 }
 
 // handler runs the game for a front end's session, as the front end's
@@ -177,7 +182,7 @@ type tcpPlayer struct {
 func (st *stack) openTCP(ctx context.Context) (player, error) {
 	m := wire.NewMeter(wire.FrontTCP)
 	opts := tcp.Options{Options: client.Options{Name: "tcp"}, Dial: front.CountGame(m, nil), Logger: st.opts.Logger.WithPrefix("client")}
-	c, err := tcp.Connect(ctx, st.game.Addr().String(), opts)
+	c, err := tcp.Connect(ctx, st.gameAddr, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +234,7 @@ func (st *stack) openSSH(ctx context.Context) (player, error) {
 	cfg := &gossh.ClientConfig{User: "ssh", Timeout: hangGuard,
 		HostKeyCallback: gossh.InsecureIgnoreHostKey(), // our own server, just started
 		Auth:            []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })}}
-	c, err := gossh.Dial("tcp", st.ssh.Addr().String(), cfg)
+	c, err := gossh.Dial("tcp", st.sshAddr, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +266,7 @@ func (st *stack) openSSH(ctx context.Context) (player, error) {
 }
 
 func (st *stack) openWeb(ctx context.Context) (player, error) {
-	addr := st.web.Addr().String()
+	addr := st.webAddr
 	dctx, cancel := context.WithTimeout(ctx, hangGuard)
 	defer cancel()
 	h := http.Header{}

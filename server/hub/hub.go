@@ -427,6 +427,15 @@ func (h *Hub) SetLagComp(on bool) {
 	}
 }
 
+// SetAreas turns every room's areas of interest on or off, and those of
+// the rooms opened later (see world.Core.SetAreas).
+func (h *Hub) SetAreas(on bool) {
+	h.opts.Config.AreasOff = !on
+	for _, r := range h.order {
+		r.core.SetAreas(on)
+	}
+}
+
 // PingEvery makes every room ping its players every every from now on,
 // the first time every from now; 0 stops the pings.
 func (h *Hub) PingEvery(now, every time.Duration) {

@@ -55,7 +55,8 @@ type view struct {
 // area's half sizes plus its margin, shrunk while they hold more than
 // MaxAreaPlayers, never below at's own bucket.
 func fit(ix *areaIndex, at grid.Pos) rect {
-	r := ix.cover(at, AreaHalfWidth+AreaMargin, AreaHalfHeight+AreaMargin)
+	hw, hh := ix.halves()
+	r := ix.cover(at, hw+AreaMargin, hh+AreaMargin)
 	own := ix.cover(at, 0, 0)
 	for ix.count(r) > MaxAreaPlayers && r != own {
 		// Take off the row or column of buckets farthest from at's, in
@@ -183,8 +184,9 @@ func (a *area) departures(u *areaUpdate, departed []crossing, cols int) {
 // MaxAreaPlayers): else its edge rows would come and go with the counts
 // at every tick, each time with their Joins and Gones.
 func (a *area) fits(ix *areaIndex, at grid.Pos) bool {
-	need := ix.cover(at, AreaHalfWidth, AreaHalfHeight)
-	loose := ix.cover(at, AreaHalfWidth+2*AreaMargin, AreaHalfHeight+2*AreaMargin)
+	hw, hh := ix.halves()
+	need := ix.cover(at, hw, hh)
+	loose := ix.cover(at, hw+2*AreaMargin, hh+2*AreaMargin)
 	n := ix.count(a.r)
 	if !loose.covers(a.r) || n > MaxAreaPlayers {
 		return false

@@ -36,6 +36,20 @@ func farAndCrowd(t *testing.T, n int) (*Core, views) {
 	return c, v
 }
 
+// crowdSteps is tick k of farAndCrowd's world, 50 ms apart: each of the
+// n in the crowd steps up on odd ticks, down on even ones. It returns the
+// tick's envelopes, which v has applied.
+func crowdSteps(c *Core, v views, n, k int) []Envelope {
+	now := time.Duration(k) * 50 * time.Millisecond
+	for i := range n {
+		c.Receive(now, ConnID(2+i), &protocol.Input{Seq: uint32(k), Dir: []grid.Dir{grid.Up, grid.Down}[k%2]})
+	}
+	c.Tick(now)
+	out := c.Outbox().Envelopes
+	v.apply(out)
+	return out
+}
+
 // messagesTo returns the types of the messages in out to conn.
 func messagesTo(out []Envelope, conn ConnID) []protocol.Type {
 	var ts []protocol.Type
@@ -52,13 +66,7 @@ func messagesTo(out []Envelope, conn ConnID) []protocol.Type {
 func TestFarClientHearsNothingOfTheCrowd(t *testing.T) {
 	c, v := farAndCrowd(t, 10)
 	for k := 1; k <= 20; k++ {
-		now := time.Duration(k) * 50 * time.Millisecond
-		for i := range 10 {
-			c.Receive(now, ConnID(2+i), &protocol.Input{Seq: uint32(k), Dir: []grid.Dir{grid.Up, grid.Down}[k%2]})
-		}
-		c.Tick(now)
-		out := c.Outbox().Envelopes
-		v.apply(out)
+		out := crowdSteps(c, v, 10, k)
 		if got := messagesTo(out, 1); len(got) != 1 || got[0] != protocol.TypeState {
 			t.Fatalf("tick %d: far got %v, want one State", k, got)
 		}
@@ -447,5 +455,34 @@ func TestFitShrinksOnlyWhereThereIsRoom(t *testing.T) {
 		if full := ix.count(ix.cover(at, AreaHalfWidth+AreaMargin, 0)); full > MaxAreaPlayers && n <= MaxAreaPlayers-bucketW*bucketH {
 			t.Errorf("at %v: %d players around, the area keeps %d: shrunk by more than a bucket", at, full, n)
 		}
+	}
+}
+
+// TestAreasOffTellOfEveryone: with the areas of interest turned off (the
+// scale lab's switch), the far player is introduced to the whole crowd
+// and hears of its moves; turned on again, the crowd goes out of its
+// view, as if it had walked away.
+func TestAreasOffTellOfEveryone(t *testing.T) {
+	c, v := farAndCrowd(t, 10)
+	step := func(k int) []Envelope { return crowdSteps(c, v, 10, k) }
+	step(1)
+	if ps := v.players(1); len(ps) != 1 {
+		t.Fatalf("areas on: far sees %d players, want itself alone", len(ps))
+	}
+	c.SetAreas(false)
+	out := step(2)
+	if joins := slices.Index(messagesTo(out, 1), protocol.TypeJoin); joins < 0 {
+		t.Errorf("areas off: far got %v, want Joins for the crowd", messagesTo(out, 1))
+	}
+	if ps := v.players(1); len(ps) != 11 {
+		t.Fatalf("areas off: far sees %d players, want the 10 of the crowd and itself", len(ps))
+	}
+	if st := statesTo(step(3), 1)[0]; len(st.Players) != 10 {
+		t.Errorf("areas off: far's State told of %d moves, want the crowd's 10", len(st.Players))
+	}
+	c.SetAreas(true)
+	step(4)
+	if ps := v.players(1); len(ps) != 1 {
+		t.Errorf("areas on again: far sees %d players, want itself alone", len(ps))
 	}
 }

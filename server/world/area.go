@@ -28,3 +28,14 @@ const (
 	// well inside one State.
 	MaxAreaPlayers = 2048
 )
+
+// SetAreas turns the areas of interest on or off from the next State on:
+// off, each client's area grows to the whole map (at most MaxAreaPlayers),
+// on, it shrinks back, each with the Joins and the players gone out of
+// view that a walk across an area's edge would give.
+func (c *Core) SetAreas(on bool) {
+	c.cfg.AreasOff = !on
+	for i := range c.indexes {
+		c.indexes[i].whole = !on
+	}
+}

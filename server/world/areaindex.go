@@ -22,6 +22,19 @@ type areaIndex struct {
 	players    []grid.PlayerPos // by bucket, by ID within a bucket
 	slot       []int32          // by player ID: its index in players, or -1 if absent
 	fill       []int32          // scratch of build
+	// whole turns the areas of interest off: an area is the whole map
+	// (still at most MaxAreaPlayers), as a server without them sends
+	// (Core.SetAreas).
+	whole bool
+}
+
+// halves are the half sizes of an area, in cells: AreaHalfWidth and
+// AreaHalfHeight, or the whole map's when the areas are off.
+func (ix *areaIndex) halves() (hw, hh int) {
+	if ix.whole {
+		return ix.cols * bucketW, ix.rows * bucketH
+	}
+	return AreaHalfWidth, AreaHalfHeight
 }
 
 // build indexes ps, sorted by ID, on a w x h map. The index copies what it

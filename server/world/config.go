@@ -102,6 +102,11 @@ type Config struct {
 	// MaxProtect; the Core takes it as given (0, the zero value, protects
 	// nobody); cmd passes DefaultProtect.
 	Protect time.Duration
+	// AreasOff turns the areas of interest off: each State tells of
+	// every player on the map (up to MaxAreaPlayers, as a State can
+	// carry), as a server without them would; for the scale lab, which
+	// shows what they save. SetAreas changes it live.
+	AreasOff bool
 }
 
 // WithDefaults returns c with its zero fields (Map, Spawn, MoveTime, Burst,

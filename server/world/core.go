@@ -193,6 +193,7 @@ func newCore(cfg Config, ms *MapShare) *Core {
 		bits:   ms.bits,
 	}
 	c.base, c.cur = &c.indexes[0], &c.indexes[1]
+	c.SetAreas(!cfg.AreasOff)
 	c.base.build(cfg.Map.Width(), cfg.Map.Height(), nil)
 	return c
 }

@@ -4,7 +4,7 @@
 // http://127.0.0.1:PORT SHOTS_DIR). The Go test TestBrowserProjector
 // (front/web/browser_test.go) starts the server, the room's students
 // and its teacher, and does what this script asks on its standard
-// output ("follow", "press"; a line back when done). The script checks
+// output ("do follow", "do press"; a line back when done). The script checks
 // that the board fills at least half the window, beside the round's
 // clock and the scoreboard, that the page follows the student the
 // teacher chose, and that on a phone the panel goes under the board; it
@@ -12,7 +12,7 @@
 // and exits 1 at the first thing that is wrong.
 'use strict';
 const path = require('path');
-const { step, fail, lines, screenHas, ask, run } = require('./browser.js');
+const { step, fail, lines, screenHas, ask, run } = require('./lib');
 
 const base = process.argv[2];
 const shots = process.argv[3];
