@@ -144,8 +144,13 @@ func (c *Core) roomTrace() NetTrace {
 }
 
 // holding reports how the teacher holds a switch (HoldNone without a
-// teacher).
+// teacher), or a round of the perception test does while it is played
+// or answered.
 func (c *Core) holding(h func(*protocol.Conditions) protocol.Hold) protocol.Hold {
+	if c.perc.inRound() {
+		held := c.perc.holds()
+		return h(&held)
+	}
 	if c.class.cond.Teachers == 0 {
 		return protocol.HoldNone
 	}

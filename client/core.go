@@ -93,6 +93,7 @@ type Core struct {
 	predict, reconcile, interpolate bool
 	own                             switches
 	class                           classState
+	perc                            trialState // the room's perception test (perceive.go)
 
 	corrections int
 	lastCorr    *Correction
@@ -430,6 +431,8 @@ func (c *Core) take(now time.Duration, m protocol.Message) (*Correction, error) 
 		c.leftGame(m.ID)
 	case *protocol.Conditions:
 		c.teach(now, m)
+	case *protocol.Trial:
+		c.trial(now, m)
 	case *protocol.Follow:
 		c.follow(m)
 	default:
@@ -775,6 +778,7 @@ func (c *Core) View(now time.Duration) View {
 		MoveTime:     c.moveTime,
 		Smooth:       c.smooth,
 		Teaching:     teachingOf(&c.class.cond),
+		Perception:   c.perceiving(now),
 		Following:    c.class.follow,
 	}
 	if !c.predict {

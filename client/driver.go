@@ -78,6 +78,14 @@ func (d *Driver) SetInterpolate(on bool) {
 	d.m.SetInterpolate(on)
 }
 
+// Answer answers the round of the perception test being answered at time
+// now (see Core.Answer); it goes on the link.
+func (d *Driver) Answer(now time.Duration, laggy bool) bool {
+	ok := d.m.Answer(now, laggy)
+	d.flush(now)
+	return ok
+}
+
 // View returns the core's view at time now, with the injected latency and
 // jitter filled in.
 func (d *Driver) View(now time.Duration) View {

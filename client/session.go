@@ -42,3 +42,10 @@ type Session interface {
 	// Close ends the session, saying Bye to the server.
 	Close() error
 }
+
+// Answerer is a Session whose player can answer its room's perception
+// test (View().Perception): laggy or fine, in a round's answer phase.
+// Package tcp's and package sim's sessions are.
+type Answerer interface {
+	Answer(laggy bool)
+}

@@ -31,6 +31,7 @@ type Spectator struct {
 	// a teacher, each student's last report.
 	cond    protocol.Conditions
 	reports map[grid.PlayerID]Report
+	perc    classPerception      // the room's perception test (perceive.go)
 	traces  []protocol.TraceInfo // the traces the server offers a teacher (version 6)
 	// Version 6: the room's scoreboard, whom the room follows and the
 	// followed student's last Sight (follow.go).
@@ -162,6 +163,8 @@ func (s *Spectator) take(now time.Duration, m protocol.Message) error {
 		for _, st := range m.Students {
 			s.reports[st.ID] = reportOf(st)
 		}
+	case *protocol.Perception:
+		s.perc.take(now, m)
 	case *protocol.Traces:
 		s.traces = slices.Clone(m.Traces)
 	case *protocol.Ranking:
@@ -264,6 +267,7 @@ func (s *Spectator) View(now time.Duration) WorldView {
 			}
 		}
 	}
+	v.Perception = s.perc.view(now)
 	if len(s.latest.Players) > 0 {
 		v.Players = make([]WorldPlayer, len(s.latest.Players))
 	}

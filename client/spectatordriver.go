@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"gridlag/grid"
+	"gridlag/internal/perception"
 )
 
 // SpectatorDriver runs a Spectator over a link of encoded frames, as a
@@ -27,6 +28,14 @@ func (d *SpectatorDriver) View(now time.Duration) WorldView { return d.m.View(no
 func (d *SpectatorDriver) Teach(now time.Duration, t Teaching) {
 	d.m.Teach(t)
 	d.flush(now)
+}
+
+// Perceive starts or stops a run of the room's perception test at time
+// now (see Spectator.Perceive).
+func (d *SpectatorDriver) Perceive(now time.Duration, s *perception.Settings) error {
+	err := d.m.Perceive(s)
+	d.flush(now)
+	return err
 }
 
 // Follow follows student id at time now (see Spectator.Follow).

@@ -125,6 +125,9 @@ type View struct {
 	// (beside Latency and Jitter, the player's own), and the switches the
 	// teacher holds, which Predict, Reconcile and Interpolate follow.
 	Teaching *Teaching
+	// Perception is where the player is in its room's perception test,
+	// nil before its first run (see Perceiving.Blind).
+	Perception *Perceiving
 }
 
 // PendingInput is one unacknowledged input.

@@ -40,6 +40,9 @@ type WorldView struct {
 	// Reports are, for a teacher, each student's last report, by ID.
 	Teaching *Teaching
 	Reports  []Report
+	// Perception is the room's perception test, nil before the server
+	// said anything of it.
+	Perception *ClassPerception
 	// Traces are, for a teacher, the traces the server offers for the
 	// room's network (protocol version 6), in its order: a Teaching's
 	// Trace names one.

@@ -68,6 +68,15 @@
 // its switches) while it is followed, and the room's spectators and
 // teachers of version 6 get each as a Followed (see FollowSince).
 //
+// From version 6 a teacher may run a blind perception test in its room
+// (perceive.go): Perceive starts or stops a run; each round the server
+// injects a round trip of its choosing on each student's connection, both
+// ways, and tells each student of version 6 the round and its phase but
+// not the round trip (Trial), the student answers (Answer), and the
+// room's teachers and spectators of version 6 are told the run's progress
+// and, at its end, every answer (Perception). The student's own round
+// trips come in the Trial that ends the run (see PerceiveSince).
+//
 // A Hello or a Spectate may name a room in an optional last field, absent
 // for the server's default room, so that the bytes of one naming none are
 // those of before rooms. A connection may instead start with ListRooms;

@@ -106,6 +106,18 @@ func examples() []example {
 			{Seq: 0x01020305, Outcome: protocol.StagePlayer, BeforeUS: 0x07, ApplyUS: 0},
 			{Seq: 0x01020405, Outcome: protocol.StageCooldown, BeforeUS: 0x01020304, ApplyUS: 0x01020304},
 		}}},
+		{"perceive.bin", &protocol.Perceive{Action: protocol.PerceiveStart, Predict: 3, Repeats: 2, Controls: 4,
+			PlayMS: 0x0102, AnswerMS: 0x0304, LevelsMS: []uint16{0, 0x0506, 0x0708}}},
+		{"trial.bin", &protocol.Trial{Run: 0x0102, Round: 0, Rounds: 0x0304, Phase: protocol.TrialOver, LeftMS: 0x0506, Predict: true,
+			Results: []protocol.TrialResult{{RTTMS: 0x0708, Predict: true, Answer: protocol.Laggy}, {RTTMS: 0, Predict: false, Answer: protocol.NoVerdict}}}},
+		{"answer.bin", &protocol.Answer{Run: 0x0102, Round: 0x0304, Verdict: protocol.Laggy}},
+		{"perception.bin", &protocol.Perception{Run: 0x0102, Round: 0x0304, Rounds: 0x0506, Phase: protocol.TrialAnswer, LeftMS: 0x0708,
+			Predict: 2, Students: 0x090a, Waiting: []grid.PlayerID{0x0b0c, 3}, Note: "answers saved: 3b.csv",
+			Trials: []protocol.PerceivedTrial{
+				{Run: 1, Round: 0x0102, ID: 0x0304, Predict: true, Answer: protocol.Fine, RTTMS: 0x0506, MeasuredMS: 0x0708},
+				{Run: 2, Round: 1, ID: 3, Predict: false, Answer: protocol.NoVerdict, RTTMS: 0, MeasuredMS: protocol.NoRTT},
+			},
+			Names: []protocol.PlayerInfo{{ID: 0x0304, Color: 2, Name: "ada"}, {ID: 3, Color: 5, Name: "grace ☺"}}}},
 		{"queued.bin", &protocol.Queued{Place: 0x01020304, Line: 0x05060708, WaitMS: 0x090a0b0c}},
 		{"admission.bin", &protocol.Admission{PerAddr: 0x0102, LineWaitS: 0x0304, LineMax: 0x05060708}},
 		{"traces.bin", &protocol.Traces{Traces: []protocol.TraceInfo{
@@ -165,8 +177,9 @@ var allTypes = []protocol.Type{
 	protocol.TypeProtect, protocol.TypeRanking,
 	protocol.TypeTeach, protocol.TypeConditions, protocol.TypeReport, protocol.TypeClass,
 	protocol.TypeTrace, protocol.TypeStages, protocol.TypeTraces,
-	protocol.TypeFollow, protocol.TypeSight, protocol.TypeFollowed,
 	protocol.TypeQueued, protocol.TypeAdmission,
+	protocol.TypePerceive, protocol.TypeTrial, protocol.TypeAnswer, protocol.TypePerception,
+	protocol.TypeFollow, protocol.TypeSight, protocol.TypeFollowed,
 }
 
 // mustMarshal encodes m or stops the test.

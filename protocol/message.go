@@ -30,13 +30,17 @@ import (
 // Conditions without them; a spectator is sent the room's scoreboard
 // (Ranking), and a room's teacher follows one student (Follow), whose
 // client tells what only it sees of itself (Sight), which the room's
-// spectators and teachers are shown (Followed); a client of version 5
-// or before gets none of these. A newcomer the server cannot take at
-// once waits in a line instead of being refused; the server says its
-// rules of admission (Admission) in answer to a Hello or Spectate, then,
-// while the newcomer waits, its place and the estimated wait (Queued)
-// until the Welcome (line.go). A client of version 5 or older waits in
-// the same line and is told its place in Notices.
+// spectators and teachers are shown (Followed); a teacher runs a blind
+// perception test in its room (Perceive), whose students are told each
+// round but not the round trip it injects (Trial) and answer (Answer),
+// and whose teachers and spectators are told its progress and answers
+// (Perception); a client of version 5 or before gets none of these. A
+// newcomer the server cannot take at once waits in a line instead of
+// being refused; the server says its rules of admission (Admission) in
+// answer to a Hello or Spectate, then, while the newcomer waits, its
+// place and the estimated wait (Queued) until the Welcome (line.go). A
+// client of version 5 or older waits in the same line and is told its
+// place in Notices.
 const (
 	Version    uint16 = 6
 	MinVersion uint16 = 3
@@ -111,13 +115,22 @@ const (
 	TypeTraces Type = 33
 	// TypeQueued and TypeAdmission (since version 6): a newcomer's place
 	// in the server's line, and the server's rules of admission; see
-	// Queued and Admission. (33 is another version 6 message's.)
+	// Queued and Admission.
 	TypeQueued    Type = 34
 	TypeAdmission Type = 35
+	// TypePerceive, TypeTrial, TypeAnswer and TypePerception (since
+	// version 6): a teacher starts or stops a run of the perception
+	// test, a student is told its round, a student answers, and the
+	// teachers and spectators are told the run and its answers; see
+	// Perceive, Trial, Answer and Perception.
+	TypePerceive   Type = 36
+	TypeTrial      Type = 37
+	TypeAnswer     Type = 38
+	TypePerception Type = 39
 	// TypeFollow, TypeSight and TypeFollowed (since version 6): who a
 	// room's teacher follows, what the followed student sees of itself,
 	// and that, relayed to the room's spectators; see Follow, Sight and
-	// Followed. (33 to 39 are other version 6 messages'.)
+	// Followed.
 	TypeFollow   Type = 40
 	TypeSight    Type = 41
 	TypeFollowed Type = 42
@@ -202,6 +215,14 @@ func (t Type) String() string {
 		return "Queued"
 	case TypeAdmission:
 		return "Admission"
+	case TypePerceive:
+		return "Perceive"
+	case TypeTrial:
+		return "Trial"
+	case TypeAnswer:
+		return "Answer"
+	case TypePerception:
+		return "Perception"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -497,6 +518,14 @@ func New(t Type) Message {
 		return new(Queued)
 	case TypeAdmission:
 		return new(Admission)
+	case TypePerceive:
+		return new(Perceive)
+	case TypeTrial:
+		return new(Trial)
+	case TypeAnswer:
+		return new(Answer)
+	case TypePerception:
+		return new(Perception)
 	}
 	return nil
 }

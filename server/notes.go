@@ -53,6 +53,8 @@ func (s *Server) note(n hub.Note) {
 		}
 	case hub.NoteTeach:
 		s.log.Info("teacher", "room", n.Room, "remote", remote, "conn", n.Conn, "what", n.Reason)
+	case hub.NotePerception:
+		s.answers.due = append(s.answers.due, n) // saved once the batch is read: the hub is called
 	case hub.NoteQueued:
 		s.warn.Info("line "+n.Host, "queued", "conn", n.Conn, "remote", remote, "room", n.Room, "place", n.Reason)
 	case hub.NoteAdmitted:

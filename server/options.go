@@ -125,6 +125,10 @@ type Options struct {
 	// name reserved for bots (names.CheckPlayer) is refused to
 	// everyone else. Nil: the server's own bots only.
 	BotAddrs []netip.Prefix
+	// PerceptionDir is where the answers of the rooms' perception tests
+	// are saved, a CSV file per class (see hub.NotePerception); "": they
+	// are not saved, and the teachers are told so.
+	PerceptionDir string
 }
 
 // withDefaults fills the zero fields of the adapter's options and the

@@ -81,6 +81,7 @@ type Server struct {
 	fall   fall      // the watch on a crowd's going (release.go)
 
 	answering []*conn // connections with messages handled since the last flush (conn.answered)
+	answers   answers // the files of the perception tests' answers (perception.go)
 }
 
 // New returns a server with the given options; zero options take their
@@ -599,6 +600,7 @@ func (s *Server) flush() {
 		for _, n := range out.Notes {
 			s.note(n)
 		}
+		s.saveAnswers()
 		for _, c := range s.slow {
 			s.drop(c, c.stall, nil, true)
 		}
@@ -804,10 +806,14 @@ func (s *Server) shutdown() {
 		s.hub.Close(now, id, "server shutting down")
 	}
 	for _, n := range s.hub.Outbox().Notes {
-		if n.Kind == hub.NoteEvent {
+		switch n.Kind {
+		case hub.NoteEvent:
 			s.logEvent(n, s.conns[n.Conn].remoteOf()) // logged only: nothing more is told (OnEvent)
+		case hub.NotePerception:
+			s.answers.due = append(s.answers.due, n) // a run the shutdown ended: its answers are kept
 		}
 	}
+	s.saveAnswers()
 	s.warn.Flush()
 	f, err := s.enc.one(&protocol.Bye{Reason: protocol.ByeShutdown})
 	f.close = true

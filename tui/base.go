@@ -42,6 +42,10 @@ type screenBase struct {
 	legend   []helpRow                              // the board's symbols, as the help explains them; nil for none
 	tools    instruments                            // the instruments' overlays, on a screen with players
 
+	// esc, if set, is what Esc does when the help overlay is not shown
+	// (the game's screen closes the perception test's results).
+	esc func()
+
 	help     bool // the help overlay is shown
 	quit     bool // the user asked to quit
 	tooSmall bool // the last frame had no room for the screen
@@ -154,6 +158,15 @@ func (b *screenBase) QuitAsked() bool { return b.quit }
 
 // requestQuit records that the user asked to quit.
 func (b *screenBase) requestQuit() { b.quit = true }
+
+// escape hides the help overlay, or, when it is not shown, does what
+// the screen does with Esc.
+func (b *screenBase) escape() {
+	if !b.help && b.esc != nil {
+		b.esc()
+	}
+	b.help = false
+}
 
 // toggleHelp shows the help overlay, or hides it.
 func (b *screenBase) toggleHelp() { b.help = !b.help }

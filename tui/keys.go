@@ -30,6 +30,9 @@ type binding[T any] struct {
 	// toggle is the panel's switch these keys flip; the panel shows label
 	// beside it.
 	toggle *toggle
+	// blind: the keys work during a round of the perception test, when
+	// the game's screen takes no other (blindKeyTable).
+	blind bool
 }
 
 // keyDo is one key and what it does to the screen.
@@ -49,30 +52,51 @@ const anyChar rune = -1
 // keyTable is every key the interface understands. The key handler, the
 // bottom line, the help overlay and gridlag -help all read it.
 var keyTable = []binding[*UI]{
-	{label: "← ↑ ↓ →", help: "move one cell (also h j k l and w a s d)", brief: "arrows", group: "move", keys: concat(
+	{label: "← ↑ ↓ →", help: "move one cell (also h j k l and w a s d)", brief: "arrows", group: "move", blind: true, keys: concat(
 		moveKeys(tcell.KeyUp, "kw", grid.Up),
 		moveKeys(tcell.KeyDown, "js", grid.Down),
 		moveKeys(tcell.KeyLeft, "ha", grid.Left),
 		moveKeys(tcell.KeyRight, "ld", grid.Right),
 	)},
-	{label: "Space", help: "zap the way you face (the server judges the hit)", brief: "Space", group: "zap", keys: []keyDo[*UI]{
+	{label: "Space", help: "zap the way you face (the server judges the hit)", brief: "Space", group: "zap", blind: true, keys: []keyDo[*UI]{
 		{key: tcell.KeyRune, ch: ' ', do: func(u *UI) { u.session.Zap() }},
 	}},
+	{label: "y n", help: "perception test: laggy (y) or fine (n); Esc closes your results", blind: true, keys: concat(
+		runeKeys("y", func(u *UI) { u.answer(true) }), runeKeys("n", func(u *UI) { u.answer(false) }),
+	)},
 	toggleBinding("p", "prediction on/off (turns reconciliation off and back)", predictToggle),
 	toggleBinding("r", "reconciliation on/off (on also turns prediction on)", reconcileToggle),
 	toggleBinding("i", "interpolation of other players on/off", interpolateToggle),
-	{label: "- +", help: "injected round trip -/+ 10 ms (also _ =)", brief: "- +", group: "latency", keys: concat(
+	// The round trip's fine and coarse keys share a row: the help has to
+	// fit 80x24.
+	{label: "- + [ ]", help: "injected round trip -/+ 10 ms (also _ =), [ ] -/+ 50 ms", brief: "- + [ ]", group: "latency", keys: concat(
 		latencyKeys("-_", -FineStep), latencyKeys("+=", FineStep),
-	)},
-	{label: "[ ]", help: "injected round trip -/+ 50 ms", brief: "[ ]", group: "latency", keys: concat(
 		latencyKeys("[", -CoarseStep), latencyKeys("]", CoarseStep),
 	)},
 	smoothBinding[*UI](),
 	instrumentBinding[*UI](),
 	{label: "o", help: "what a move costs the wire: game, terminal, SSH/WebSocket, TCP/IP", keys: runeKeys("o", func(u *UI) { u.tools.toggle(wireView) })},
 	{label: "mouse", help: "click or drag the latency slider; click a toggle"},
-	helpBinding[*UI](),
-	quitBinding[*UI](),
+	blindBinding(helpBinding[*UI]()),
+	blindBinding(quitBinding[*UI]()),
+}
+
+// blindKeyTable is the rows of keyTable that work during a round of the
+// perception test: move, zap, answer, help, quit.
+var blindKeyTable = func() []binding[*UI] {
+	var rows []binding[*UI]
+	for _, b := range keyTable {
+		if b.blind {
+			rows = append(rows, b)
+		}
+	}
+	return rows
+}()
+
+// blindBinding is b, working during a round of the perception test too.
+func blindBinding[T any](b binding[T]) binding[T] {
+	b.blind = true
+	return b
 }
 
 // helpBinding is the row of every key table that shows and hides the help
@@ -80,7 +104,7 @@ var keyTable = []binding[*UI]{
 func helpBinding[T baser]() binding[T] {
 	return binding[T]{label: "?", help: "show or hide this help (Esc also hides it)", brief: "?", group: "help", keys: []keyDo[T]{
 		{key: tcell.KeyRune, ch: '?', do: func(s T) { s.base().toggleHelp() }},
-		{key: tcell.KeyEscape, do: func(s T) { s.base().help = false }},
+		{key: tcell.KeyEscape, do: func(s T) { s.base().escape() }},
 	}}
 }
 

@@ -141,7 +141,10 @@ func followLines(v *client.WorldView, names *marks, w int) (lines, ledger []pane
 		{" " + name, tcell.StyleDefault.Foreground(PlayerColor(p.Color)).Bold(true)},
 	})
 	st := followedSight(v)
-	if st == nil {
+	switch {
+	case st == nil && v.Perception.Running():
+		return append(lines, panelLine{{"its view is hidden during the test", styleDim}}), nil
+	case st == nil:
 		return append(lines, panelLine{{"waiting for " + name + "'s view…", styleDim}}), nil
 	}
 	text := func(s string) panelLine { return panelLine{{s, styleText}} }

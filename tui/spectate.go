@@ -31,6 +31,7 @@ var spectateKeyTable = []binding[*SpectateScreen]{
 		{key: tcell.KeyUp, do: func(s *SpectateScreen) { s.pan(0, -1) }},
 		{key: tcell.KeyDown, do: func(s *SpectateScreen) { s.pan(0, 1) }},
 	}},
+	resultsBinding[*SpectateScreen](),
 	quitBinding[*SpectateScreen](),
 }
 
@@ -57,6 +58,8 @@ type SpectateScreen struct {
 	// student's avatar takes the camera.
 	look     grid.Pos
 	lookedAt *grid.Map // the map look is on
+
+	results perceptionResults // the perception test's results, over the board (perceive.go)
 }
 
 // pan moves the look by a third of the board along dx, dy, within the
@@ -122,6 +125,7 @@ func refresh(watch Watcher, view *client.WorldView, b *screenBase) {
 func (s *SpectateScreen) Frame() bool {
 	prev := s.view
 	refresh(s.watch, &s.view, &s.screenBase)
+	blindWorld(&s.view)
 	s.winner.note(prev.Round, s.view.Round, s.view.LastWinner, s.view.Now)
 	return s.show(s.render)
 }
@@ -172,6 +176,9 @@ func (s *SpectateScreen) render(screen tcell.Screen) {
 	for i, l := range projectorPanel(v, names, pw, ph) {
 		l.draw(screen, px, py+i, pw)
 	}
+	if s.results.shown(v) {
+		drawPerceptionResults(screen, 0, 1, w, h-2, v.Perception)
+	}
 	fill(screen, 0, 0, w, 1, styleTitle)
 	putText(screen, 1, 0, w-2, s.title(), styleTitle)
 	if s.ended && v.Err != nil {
@@ -192,7 +199,11 @@ func (s *SpectateScreen) BoardCell(p grid.Pos) (x, y int, ok bool) {
 // the players, and why the connection ended if it did.
 func (s *SpectateScreen) title() string {
 	adds := fmt.Sprintf("  ·  %d players", s.view.Total)
-	if t := s.view.Teaching; t != nil && !s.ended {
+	switch t := s.view.Teaching; {
+	case s.ended:
+	case s.view.Perception.Running():
+		adds += "  ·  " + PerceptionLine(s.view.Perception)
+	case t != nil:
 		adds += "  ·  " + TeachingLine(t)
 	}
 	return watchTitle(s.opts.Title, "gridlag — spectating", adds, &s.view, s.ended)
@@ -223,15 +234,15 @@ func watchTitle(title, deflt, adds string, v *client.WorldView, ended bool) stri
 
 // nextChange returns how soon the last frame changes with time alone:
 // FrameInterval while the followed student's ledger shows ages, else
-// when the round's clock shows the next second or the winner's banner
-// comes down; 0 for never (the view changes when the server says
-// something, which signals says).
+// when the round's clock or a perception test's countdown shows the
+// next second or the winner's banner comes down; 0 for never (the view
+// changes when the server says something, which signals says).
 func (s *SpectateScreen) nextChange() time.Duration {
 	v := &s.view
 	if st := followedSight(v); st != nil && len(st.Pending) > 0 {
 		return FrameInterval
 	}
-	return roundNext(v.Round, v.RoundLeft, &s.winner, v.Now)
+	return sooner(roundNext(v.Round, v.RoundLeft, &s.winner, v.Now), countdown(v.Perception))
 }
 
 // signals returns the connection's: something came, it ended.

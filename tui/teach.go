@@ -3,6 +3,7 @@ package tui
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/internal/link"
+	"gridlag/internal/perception"
 	"gridlag/protocol"
 )
 
@@ -22,6 +24,11 @@ type Teacher interface {
 	Watcher
 	// Teach sets the room's Conditions; the server says them back.
 	Teach(t client.Teaching)
+	// Perceive starts a run of the room's perception test of settings s,
+	// or stops the one in progress (nil); the server says where the run
+	// is (View().Perception). Settings that fail their Check are not
+	// sent.
+	Perceive(s *perception.Settings) error
 	// Follow follows student id on the room's projectors (0: nobody);
 	// the server says it back (View().Following).
 	Follow(id grid.PlayerID)
@@ -52,9 +59,13 @@ var teachKeyTable = []binding[*TeachScreen]{
 	})},
 	{label: "g", help: "named link: good, average, poor, none (latency, jitter, loss)", keys: runeKeys("g", (*TeachScreen).nextPreset)},
 	{label: "n", help: "the server's traces (networks that change over time), then none", keys: runeKeys("n", (*TeachScreen).nextTrace)},
-	{label: "p", help: "prediction for everyone: the students choose, off, on", brief: "p", group: "hold", keys: runeKeys("p", func(s *TeachScreen) { s.cycleHold(predictToggle) })},
-	{label: "r", help: "reconciliation for everyone: the students choose, off, on", brief: "r", group: "hold", keys: runeKeys("r", func(s *TeachScreen) { s.cycleHold(reconcileToggle) })},
-	{label: "i", help: "interpolation for everyone: the students choose, off, on", brief: "i", group: "hold", keys: runeKeys("i", func(s *TeachScreen) { s.cycleHold(interpolateToggle) })},
+	// The holds share a row, as the round trip's keys do: the help has
+	// to fit 80x24.
+	{label: "p r i", help: "prediction, reconciliation, interpolation: class chooses, off, on", brief: "p r i", group: "hold", keys: concat(
+		runeKeys("p", func(s *TeachScreen) { s.cycleHold(predictToggle) }),
+		runeKeys("r", func(s *TeachScreen) { s.cycleHold(reconcileToggle) }),
+		runeKeys("i", func(s *TeachScreen) { s.cycleHold(interpolateToggle) }),
+	)},
 	{label: "u", help: "update rate: per input, 1, 3, 5, 10, 20, 30, 60 /s, round again", brief: "u", group: "rate", keys: runeKeys("u", func(s *TeachScreen) {
 		s.change(func(t *client.Teaching) { t.Rate = stepTo(teachRateSteps, t.Rate, true, true) })
 	})},
@@ -62,6 +73,10 @@ var teachKeyTable = []binding[*TeachScreen]{
 		s.change(func(t *client.Teaching) { t.LagComp = !t.LagComp })
 	})},
 	{label: "0", help: "release all: no network, the students' switches, the room's rate", keys: runeKeys("0", (*TeachScreen).releaseAll)},
+	// The perception test's keys share a row: the help has to fit 80x24.
+	{label: "e v o", help: "perception test: e start/stop, v on/off/both, o results or board", keys: concat(
+		runeKeys("e", (*TeachScreen).startStop), runeKeys("v", (*TeachScreen).nextMode), resultsBinding[*TeachScreen]().keys,
+	)},
 	{label: "f x", help: "projectors follow the next student (view, ghost, ledger); x: none", keys: concat(
 		runeKeys("f", (*TeachScreen).followNext), runeKeys("x", func(s *TeachScreen) { s.follow(0) }),
 	)},
@@ -98,7 +113,8 @@ const (
 	teachPredictRow // the first of the holds, a row each
 	teachRateRow    = teachPredictRow + 3
 	teachCompRow    = teachRateRow + 1
-	teachClassHead  = teachCompRow + 1
+	teachTestRow    = teachCompRow + 1 // the perception test
+	teachClassHead  = teachTestRow + 1
 	teachClassRow   = teachClassHead + 1 // the first student
 )
 
@@ -144,6 +160,13 @@ type TeachScreen struct {
 	// choice, not from the server's word of before.
 	chose, chosenFrom grid.PlayerID
 	choosing          bool
+
+	// The perception test (perceive.go): the next run's settings, the
+	// button that starts or stops a run and the one of its prediction,
+	// and the choice of board or results.
+	test                 perception.Settings
+	testButton, testMode *button
+	results              perceptionResults
 }
 
 // NewTeachScreen returns the teacher's screen of teacher drawn on screen,
@@ -175,8 +198,33 @@ func NewTeachScreen(screen tcell.Screen, teacher Teacher, opts Options) *TeachSc
 	s.lagComp = newCheckbox(" lag compensation", " (c)", func() bool { return s.want.LagComp }, func() {
 		s.change(func(t *client.Teaching) { t.LagComp = !t.LagComp })
 	})
+	s.test = opts.Perception
+	if s.test.Check() != nil {
+		s.test = perception.DefaultSettings()
+	}
+	s.testButton = newButton("[start]", s.startStop)
+	s.testMode = newButton("", s.nextMode)
 	return s
 }
+
+// startStop starts a run of the perception test with the screen's
+// settings, or stops the one in progress.
+func (s *TeachScreen) startStop() {
+	if s.ended || !s.view.Connected {
+		return
+	}
+	if s.view.Perception.Running() {
+		s.teacher.Perceive(nil)
+		return
+	}
+	s.teacher.Perceive(&s.test)
+}
+
+// nextMode gives the next run the next prediction: on, off, both.
+func (s *TeachScreen) nextMode() { s.test.Mode = s.test.Mode.Next() }
+
+// perceptionResults returns the screen's choice of board or results.
+func (s *TeachScreen) perceptionResults() *perceptionResults { return &s.results }
 
 // RunTeach runs the teacher's screen for teacher on screen, which must
 // not be initialised yet, until the user quits, Options.Stop is closed or
@@ -191,6 +239,7 @@ func RunTeach(screen tcell.Screen, teacher Teacher, opts Options) error {
 // anything and reports whether it did.
 func (s *TeachScreen) Frame() bool {
 	refresh(s.teacher, &s.view, &s.screenBase)
+	blindWorld(&s.view)
 	s.heed()
 	return s.show(s.render)
 }
@@ -418,6 +467,9 @@ func (s *TeachScreen) render(screen tcell.Screen) {
 	s.board.SetRect(0, 1, bw, bh)
 	s.board.Draw(screen)
 	s.drawPanel(screen, bw+1, 1, w-bw-1, h-2)
+	if s.results.shown(v) {
+		drawPerceptionResults(screen, 0, 1, w, h-2, v.Perception)
+	}
 	fill(screen, 0, 0, w, 1, styleTitle)
 	putText(screen, 1, 0, w-2, s.title(), styleTitle)
 	putText(screen, 0, h-1, w, tableBottomLine(teachKeyTable), styleDim)
@@ -444,6 +496,9 @@ func (s *TeachScreen) title() string {
 	}
 	if name := followedName(&s.view); name != "" {
 		adds += "  ·  following " + name
+	}
+	if line := PerceptionLine(s.view.Perception); line != "" && !s.ended {
+		adds += "  ·  " + line
 	}
 	if s.opts.Invite != "" {
 		adds += "  ·  students join: " + s.opts.Invite
@@ -545,6 +600,8 @@ func (s *TeachScreen) drawPanel(screen tcell.Screen, x, y, w, h int) {
 	r.put(s.release)
 	hint(r, "0")
 
+	s.drawTestRow(row(teachTestRow), hint)
+
 	s.drawStudents(screen, x, y+teachClassHead, w, h-teachClassHead)
 }
 
@@ -604,6 +661,18 @@ func (s *TeachScreen) drawStudents(screen tcell.Screen, x, y, w, rows int) {
 // corrections in their columns: the student's report, or the server's
 // round trip (~) where it never reported.
 func studentFigures(p client.WorldPlayer, v *client.WorldView) string {
+	if test := v.Perception; test.Running() {
+		// Figures that follow the round trip would give it away: whether
+		// the student answered the round instead.
+		mark := "·"
+		if test.Phase == protocol.TrialAnswer {
+			mark = "✓"
+			if slices.Contains(test.Waiting, p.ID) {
+				mark = "…"
+			}
+		}
+		return fmt.Sprintf("%6s %4s %5s", mark, "", "")
+	}
 	if r, ok := v.Report(p.ID); ok {
 		rtt := "-"
 		if r.HasRTT {
@@ -618,9 +687,10 @@ func studentFigures(p client.WorldPlayer, v *client.WorldView) string {
 	return fmt.Sprintf("%6s %4s %5s", rtt, "-", "-")
 }
 
-// nextChange returns 0: the view changes only when the server says
-// something, which signals says.
-func (s *TeachScreen) nextChange() time.Duration { return 0 }
+// nextChange returns 0 (the view changes only when the server says
+// something, which signals says), or the next second of a perception
+// test's countdown.
+func (s *TeachScreen) nextChange() time.Duration { return countdown(s.view.Perception) }
 
 // signals returns the connection's: something came, it ended.
 func (s *TeachScreen) signals() (changed, done <-chan struct{}) {

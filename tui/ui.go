@@ -11,6 +11,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/internal/perception"
 	"gridlag/internal/wire"
 )
 
@@ -44,6 +45,11 @@ type Options struct {
 	// Clock paces the frames and the end-of-session grace. Nil is the
 	// real clock.
 	Clock Clock
+	// Perception is the design of the perception test's runs a
+	// teacher's screen starts (v changes their prediction); the zero
+	// value, or settings that fail their Check, are
+	// perception.DefaultSettings.
+	Perception perception.Settings
 	// Wire, if set, counts what the player's connection carries, layer
 	// by layer (the front end's and the game client's counters): the
 	// wire overlay (key o) shows what a move costs it. Nil: the overlay
@@ -78,6 +84,13 @@ type UI struct {
 	// renamed: the player was told the server gave it another name than
 	// the one it asked for.
 	renamed bool
+
+	// The perception test (trial.go): the panel of its rounds and of the
+	// player's results, the player's own latency while in a run, and the
+	// run whose results Esc closed.
+	trial     *trialPanel
+	own       ownNetwork
+	closedRun int
 }
 
 // renameTime is how long the top line says the player plays under
@@ -137,10 +150,36 @@ func New(screen tcell.Screen, s client.Session, opts Options) *UI {
 	}
 	u.title = newTextLine(u.titleText, styleTitle)
 	u.title.indent, u.title.fill = 1, true
-	u.status = newTextLine(func(w int) string { return statusLine(&u.view, w) }, styleText)
-	u.keys = newTextLine(func(int) string { return bottomLine() }, styleDim)
+	u.status = newTextLine(func(w int) string {
+		if p := u.view.Perception; p.Blind() {
+			return trialStatus(p)
+		}
+		return statusLine(&u.view, w)
+	}, styleText)
+	u.keys = newTextLine(func(int) string {
+		if u.view.Perception.Blind() {
+			return trialKeysLine()
+		}
+		return bottomLine()
+	}, styleDim)
 	u.tools.players = []client.Session{s}
 	u.tools.wire.meter = u.opts.Wire
+	u.trial = newTrialPanel(u)
+	u.esc = u.closeResults
+	all := u.screenBase.keys
+	u.screenBase.keys = func(ev *tcell.EventKey, state string) {
+		if !u.view.Perception.Blind() {
+			all(ev, state)
+			return
+		}
+		if do := lookupKey(blindKeyTable, state, ev); do != nil {
+			do(u)
+			return
+		}
+		if lookupKey(keyTable, state, ev) != nil {
+			u.say("during the perception test: move, zap, answer (y n)", u.view.Now)
+		}
+	}
 	return u
 }
 
@@ -173,6 +212,8 @@ func (u *UI) Frame() bool {
 func (u *UI) refresh() {
 	prev := u.view
 	u.view = u.session.View()
+	u.perceive()
+	blindView(&u.view)
 	u.began = u.began || u.view.Connected
 	u.names.takeView(&u.view)
 	u.tellRenamed()
@@ -218,7 +259,11 @@ func (u *UI) drawParts(screen tcell.Screen, a arrangement) {
 		part.p.Draw(screen)
 	}
 	if !u.tools.shown() {
-		u.controls.draw(screen, u.panel, a.panel.x, a.panel.y, a.panel.w, a.panel.h)
+		var panel tview.Primitive = u.panel
+		if u.view.Perception.Blind() || u.showsResults() {
+			panel = u.trial
+		}
+		u.controls.draw(screen, panel, a.panel.x, a.panel.y, a.panel.w, a.panel.h)
 	}
 }
 
@@ -250,6 +295,8 @@ func (u *UI) titleText(width int) string {
 	case notice != "" || u.ended:
 	case u.flashing():
 		notice = u.flash
+	case trialTitle(u.view.Perception) != "":
+		notice = trialTitle(u.view.Perception)
 	case u.view.Teaching != nil:
 		notice = TeachingLine(u.view.Teaching)
 		if u.view.Me != 0 && u.view.Following == u.view.Me {
@@ -328,13 +375,18 @@ func (u *UI) nextChange() time.Duration {
 		return FrameInterval // with an overlay open, none of it shows
 	}
 	next := roundNext(v.Round, v.RoundLeft, &u.winner, v.Now)
-	if u.flashing() && (next == 0 || u.flashUntil-v.Now < next) {
-		next = u.flashUntil - v.Now
+	if u.flashing() {
+		next = sooner(next, u.flashUntil-v.Now)
 	}
-	if graph := u.tools.nextChange(); graph > 0 && (next == 0 || graph < next) {
-		next = graph
+	if p := v.Perception; p.Blind() && p.Left > 0 {
+		// The round's countdown shows whole seconds, rounded up.
+		tick := p.Left % time.Second
+		if tick == 0 {
+			tick = time.Second
+		}
+		next = sooner(next, tick)
 	}
-	return next
+	return sooner(next, u.tools.nextChange())
 }
 
 // roundNext returns how soon a round's clock (round, left) shows its
@@ -352,6 +404,18 @@ func roundNext(round int, left time.Duration, winner *banner, now time.Duration)
 		next = winner.until - now
 	}
 	return next
+}
+
+// sooner returns the sooner of two times to the next change, each 0 for
+// never.
+func sooner(a, b time.Duration) time.Duration {
+	switch {
+	case b <= 0:
+		return a
+	case a <= 0:
+		return b
+	}
+	return min(a, b)
 }
 
 // BoardCell returns where the last frame drew map cell p: the screen

@@ -102,6 +102,12 @@ func (c *Conn) SetLatency(rtt time.Duration) {
 	notify.Poke(c.wake)
 }
 
+// Answer implements client.Answerer: the answer goes at once.
+func (c *Conn) Answer(laggy bool) {
+	c.with(func() { c.d.Answer(c.now(), laggy) })
+	notify.Poke(c.wake)
+}
+
 // SetJitter changes the injected jitter for messages sent from now on.
 func (c *Conn) SetJitter(j time.Duration) { c.with(func() { c.d.SetJitter(j) }) }
 
@@ -166,4 +172,5 @@ func (c *Conn) Resumable() (protocol.Token, time.Duration) {
 var (
 	_ client.Session      = (*Conn)(nil)
 	_ client.Instrumented = (*Conn)(nil)
+	_ client.Answerer     = (*Conn)(nil)
 )

@@ -7,6 +7,7 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/internal/notify"
+	"gridlag/internal/perception"
 )
 
 // Watch is a spectator connected to a gridlag server over TCP: it runs a
@@ -60,6 +61,17 @@ func (w *Watch) Teach(t client.Teaching) {
 func (w *Watch) Follow(id grid.PlayerID) {
 	w.with(func() { w.d.Follow(w.now(), id) })
 	notify.Poke(w.wake)
+}
+
+// Perceive starts a run of the room's perception test with settings s,
+// or stops the one in progress (nil), as its teacher: the server says
+// where the run is in View().Perception. Settings that fail their Check
+// are not sent: the error says why.
+func (w *Watch) Perceive(s *perception.Settings) error {
+	var err error
+	w.with(func() { err = w.d.Perceive(w.now(), s) })
+	notify.Poke(w.wake)
+	return err
 }
 
 // Close says Bye at once, closes the socket and waits for the

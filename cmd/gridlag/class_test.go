@@ -42,8 +42,7 @@ func TestClassOfFortyOverOpenSSH(t *testing.T) {
 	}
 	t.Cleanup(func() { exec.Command("tmux", "-S", socket, "kill-server").Run() })
 	host, port := strings.Split(sshAddr, ":")[0], strings.Split(sshAddr, ":")[1]
-	ssh := "ssh -F /dev/null -p " + port + " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR" +
-		" -o PubkeyAuthentication=no -o PasswordAuthentication=no"
+	ssh := opensshLine(port)
 	joined := regexp.MustCompile(`join room="" id=\d+ name=(s\d+) bot=false remote=127\.0\.0\.(\d+):`)
 	students := func(log string) map[string]string {
 		out := map[string]string{}

@@ -32,8 +32,7 @@ func TestDrainInTmux(t *testing.T) {
 		return tm
 	}
 	host, port, _ := strings.Cut(sshAddr, ":")
-	ssh := "ssh -F /dev/null -t -p " + port + " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR" +
-		" -o PubkeyAuthentication=no -o PasswordAuthentication=no "
+	ssh := opensshLine(port, "-t") + " "
 	gridlag := fmt.Sprintf("XDG_STATE_HOME=%s %s -connect %s ", dir, bin, gameAddr)
 	panes := []*tmux{
 		pane("tcp-spectator", gridlag+"-spectate"),
@@ -90,6 +89,14 @@ type sshServerBinary struct {
 	cmd               *exec.Cmd
 	logs              *admittest.Log
 	exited            chan error // its exit, once
+}
+
+// opensshLine is the command line of the real OpenSSH client for a
+// test's server at port, then extra: no configuration, no host key kept,
+// no key nor password offered (the server lets anyone play).
+func opensshLine(port string, extra ...string) string {
+	return strings.Join(append([]string{"ssh -F /dev/null -p " + port + " -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR" +
+		" -o PubkeyAuthentication=no -o PasswordAuthentication=no"}, extra...), " ")
 }
 
 // startSSHServerBinary builds the binary and runs it as a server with

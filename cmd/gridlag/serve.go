@@ -18,6 +18,7 @@ import (
 	"gridlag/front"
 	"gridlag/internal/cli"
 	"gridlag/internal/names"
+	"gridlag/internal/perception"
 	"gridlag/ops/host"
 	"gridlag/server"
 	"gridlag/tui"
@@ -39,7 +40,8 @@ type serverFlags struct {
 	fs      *cli.FlagSet
 	teach   bool
 	host    host.Config
-	name    string // the teacher's
+	name    string              // the teacher's
+	test    perception.Settings // the teacher's runs of the perception test
 	logPath string
 	debug   bool
 }
@@ -62,6 +64,8 @@ func serverBuild(teach bool) func(io.Writer) (*cli.FlagSet, func([]string) error
 				}
 				return nil
 			})
+			f.test = perception.DefaultSettings()
+			fs.Var(&f.test, "perception", "the perception test's runs the teacher starts (e): `SETTINGS` as key=value words, levels=0,50,100 (ms) repeats=N controls=N predict=on|off|both play=6s answer=10s")
 		}
 		f.host.SSH.HostKeyPath = defaultKeyPath()
 		f.host.RegisterFlags(fs)
@@ -187,7 +191,7 @@ func (f *serverFlags) runTeach(args []string) error {
 	dial := func(ctx context.Context, _ string) (net.Conn, error) { return h.Server().DialTeacher(ctx, server.Own) }
 	err = front.Teach(ctx, screen, room, front.Options{Addr: h.Addr(),
 		Client: tcp.Options{Options: client.Options{Name: f.name}, Dial: dial, Logger: logger.WithPrefix("teacher")},
-		Screen: tui.Options{LogPath: f.logPath, Title: "gridlag", Invite: h.JoinAt(room), Logger: logger.WithPrefix("tui"), Stop: ctx.Done()},
+		Screen: tui.Options{LogPath: f.logPath, Title: "gridlag", Invite: h.JoinAt(room), Logger: logger.WithPrefix("tui"), Stop: ctx.Done(), Perception: f.test},
 		Log:    logger,
 	})
 	if err != nil {

@@ -44,8 +44,9 @@ const importPolicy = `
 # of gridlag: the injected link, a log that summarises repeats, the
 # command line's kit (flags that check their values), with which every
 # package registers its own flags, the wake-up that never blocks, the
-# counters of what a connection carries (the wire's cost of a move).
-NONE < grid, internal/link, internal/ratelog, internal/cli, internal/notify, internal/wire;
+# counters of what a connection carries (the wire's cost of a move), the
+# perception test's design and analysis.
+NONE < grid, internal/link, internal/ratelog, internal/cli, internal/notify, internal/wire, internal/perception;
 
 # The wire: the only byte layouts. How often something may happen (the
 # game's speed limit on durations, by address) and how much of a pool
@@ -57,9 +58,9 @@ grid < protocol, internal/limit;
 protocol < internal/names;
 
 # The cores: state machines fed messages and a time (TestCoresDoNoIO).
-protocol, internal/link, internal/cli < client;
+protocol, internal/link, internal/cli, internal/perception < client;
 protocol, internal/cli, internal/names < server/world;
-server/world, internal/link, internal/limit < server/hub;
+server/world, internal/link, internal/limit, internal/perception < server/hub;
 
 # Around a player's core: its TCP adapter, the screens, its recordings;
 # bots on the TCP client.

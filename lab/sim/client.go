@@ -131,6 +131,9 @@ func (c *Client) SetLatency(rtt time.Duration) {
 	})
 }
 
+// Answer implements client.Answerer at the world's current time.
+func (c *Client) Answer(laggy bool) { c.locked(func() { c.d.Answer(c.w.now, laggy) }) }
+
 // SetJitter changes the injected jitter.
 func (c *Client) SetJitter(j time.Duration) {
 	c.locked(func() {
@@ -235,4 +238,5 @@ func (c *Client) Close() error {
 var (
 	_ client.Session      = (*Client)(nil)
 	_ client.Instrumented = (*Client)(nil)
+	_ client.Answerer     = (*Client)(nil)
 )

@@ -6,6 +6,7 @@ import (
 	"gridlag/client"
 	"gridlag/grid"
 	"gridlag/internal/notify"
+	"gridlag/internal/perception"
 	"gridlag/protocol"
 	"gridlag/server/hub"
 	"gridlag/server/world"
@@ -88,6 +89,14 @@ func (v *Watcher) Teach(t client.Teaching) {
 	v.w.mu.Lock()
 	defer v.w.mu.Unlock()
 	v.d.Teach(v.w.now, t)
+}
+
+// Perceive starts a run of the room's perception test with settings s,
+// or stops the one in progress (nil), as a teacher's screen does.
+func (v *Watcher) Perceive(s *perception.Settings) error {
+	v.w.mu.Lock()
+	defer v.w.mu.Unlock()
+	return v.d.Perceive(v.w.now, s)
 }
 
 // Follow follows student id (0: nobody), as a teacher's screen does.

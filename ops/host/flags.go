@@ -87,6 +87,7 @@ func (c *Config) RegisterServerFlags(fs *cli.FlagSet) {
 	fs.Duration(&c.Jitter, "jitter", 0, client.JitterRange, "the injected jitter SSH and web players and the bots start with: 0..J extra per message")
 	c.Server.Hub.RegisterTraceFlag(fs, func(path string) (io.ReadCloser, error) { return os.Open(path) })
 	fs.Group(GroupOps)
+	fs.StringVar(&c.Server.PerceptionDir, "perception-dir", "", "save the answers of the rooms' perception tests as CSV, a file per class, in this `DIR` (default: perception/ in the state directory; \"-\" = not saved)")
 	fs.Duration(&c.Drain, "drain", 10*time.Second, cli.Length, "on SIGTERM or Ctrl-C, warn the players and play on this long before closing (a second signal closes at once, so does the last player leaving; with nobody to warn, its bots alone, no drain)")
 	c.MemoryLimit.RegisterFlags(fs)
 	fs.Check(func() error {

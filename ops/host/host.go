@@ -85,7 +85,8 @@ type Config struct {
 	// browser: a player's own server's.
 	Invite bool
 	// StateDir is where the SSH players' recordings are kept (its
-	// recordings/).
+	// recordings/), and the answers of the rooms' perception tests (its
+	// perception/).
 	StateDir string
 	// Logger receives the services' logs; nil discards them.
 	Logger *log.Logger
@@ -232,6 +233,15 @@ func (h *Host) serve(lns []*listener) error {
 	c := h.cfg
 	opts := c.Server
 	opts.Logger = h.log
+	switch {
+	case opts.PerceptionDir == "-":
+		opts.PerceptionDir = "" // not saved: the teachers are told so
+	case c.StateDir != "" && opts.PerceptionDir == "":
+		opts.PerceptionDir = filepath.Join(c.StateDir, "perception")
+	}
+	if opts.Hub.PerceptionSeed == 0 {
+		opts.Hub.PerceptionSeed = uint64(time.Now().UnixNano()) // another order of rounds every start
+	}
 	if c.MetricsAddr != "" || c.Summary > 0 {
 		h.exp = metrics.New()
 		opts.Metrics = h.exp

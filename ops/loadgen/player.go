@@ -55,6 +55,12 @@ type player struct {
 // connect dials the server and says Hello as player n (from 1); it
 // returns the welcomed player, or why it was refused.
 func (r *run) connect(ctx context.Context, n int) (*player, error) {
+	if n == 1 {
+		// A server older than version 6 says no Admission, and a dial
+		// that fails hears nothing: the players after the first wait no
+		// longer either way (learnSpread).
+		defer r.line.answered(nil)
+	}
 	d := net.Dialer{Timeout: r.opts.HandshakeTimeout, LocalAddr: r.source(n)}
 	nc, err := d.DialContext(ctx, "tcp", r.opts.Addr)
 	if err != nil {
@@ -77,9 +83,6 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 	w, first, handshake, err := hs.welcome(&r.line)
 	hs.wait.waited = time.Since(began)
 	r.line.took(hs.wait, err == nil)
-	if n == 1 {
-		r.line.answered(nil) // a server older than version 6 says no Admission
-	}
 	if err != nil {
 		nc.Close()
 		return nil, err

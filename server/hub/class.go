@@ -43,6 +43,7 @@ type class struct {
 	teachers []*conn                           // in the order they came
 	set      protocol.Conditions               // as the teachers set it (its Teachers is not kept)
 	reports  map[world.ConnID]protocol.Student // each student's last Report, by connection
+	perc     perceiving                        // its perception test (perceive.go)
 	// trace is the trace the students' network follows (set.Trace names
 	// it), from traceStart, its time 0; nil for none. ref follows it
 	// alone, for the figures and the step in force the clients are
@@ -80,6 +81,10 @@ func (h *Hub) teachRefusal(c *conn, m protocol.Message) *protocol.Error {
 		if !c.teacher {
 			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "conditions refused: only a teacher of the room may set its network"}
 		}
+	case *protocol.Perceive:
+		if !c.teacher {
+			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "perceive refused: only a teacher of the room may run its perception test"}
+		}
 	case *protocol.Follow:
 		if !c.teacher {
 			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "follow refused: only a teacher of the room may choose whom it follows"}
@@ -99,10 +104,17 @@ func teach(c *conn, m protocol.Message) protocol.Message {
 }
 
 // classMessage takes what a class is made of from c, a connection in a
-// room: a teacher's Conditions, a player's Report. It reports whether m
-// was one of them.
+// room: a teacher's Conditions, a player's Report, and what its
+// perception test is made of (perceive.go). It reports whether m was one
+// of them.
 func (h *Hub) classMessage(now time.Duration, c *conn, m protocol.Message) bool {
 	r := c.room
+	if _, ok := m.(*protocol.Answer); ok && r.class == nil {
+		return c.player // to a run that ended before the player heard so
+	}
+	if r.class != nil && h.perceptionMessage(now, c, m) {
+		return true
+	}
 	switch v := m.(type) {
 	case *protocol.Conditions:
 		h.setConditions(now, r, c, *v)
@@ -149,12 +161,14 @@ func (h *Hub) entered(now time.Duration, c *conn) {
 		h.network(c, r)
 		h.tellConditions(c, r)
 		h.tellFollow(c, r)
+		h.enteredPerception(now, c)
 	case c.spectator:
 		h.tellConditions(c, r)
 		h.tellFollow(c, r)
 		if s := r.class.sight; s != nil && c.version >= protocol.FollowSince {
 			h.sendLater(c.id, s)
 		}
+		h.enteredPerception(now, c)
 	}
 }
 
@@ -166,9 +180,11 @@ func (h *Hub) startTeaching(now time.Duration, r *room, c *conn) {
 	first := r.class == nil
 	if first {
 		cfg := r.core.Config()
+		h.classes++
 		r.class = &class{
 			set:     protocol.Conditions{Rate: uint16(cfg.Rate), LagComp: cfg.LagComp},
 			reports: make(map[world.ConnID]protocol.Student),
+			perc:    perceiving{serial: h.classes},
 		}
 	}
 	r.class.teachers = append(r.class.teachers, c)
@@ -203,6 +219,7 @@ func (h *Hub) startTeaching(now time.Duration, r *room, c *conn) {
 		h.sendLater(c.id, &protocol.Class{Students: students[:n:n]})
 		students = students[n:]
 	}
+	h.enteredPerception(now, c)
 }
 
 // setConditions sets r's Conditions to set, as teacher c asked at now:
@@ -287,6 +304,9 @@ func (h *Hub) leaveClass(now time.Duration, c *conn) {
 // network goes (what is on their lines arrives), and every client of
 // version 5 in the room is told that nothing is held any more.
 func (h *Hub) dismiss(now time.Duration, r *room, last *conn) {
+	if r.class.perc.run != nil {
+		h.endRun(now, r, "the last teacher left")
+	}
 	cfg := h.opts.Config
 	if r.core.Config().Rate != cfg.Rate {
 		r.core.SetRate(now, cfg.Rate)
@@ -444,11 +464,17 @@ func (h *Hub) setFollow(r *room, c *conn, id grid.PlayerID) {
 // relaySight sends the Sight of c, a player of r, to the room's
 // spectators and teachers of version 6, if the class follows it; else
 // it is nothing (it left before the student heard the teacher moved on).
+// Nor is the Sight of a subject of the room's perception test while its
+// run lasts: its round trip, its pending inputs and its ghost would show
+// the projector the round trip the test hides (perceive.go).
 func (h *Hub) relaySight(r *room, c *conn, s *protocol.Sight) {
 	if r.class == nil || r.class.follow == 0 {
 		return
 	}
 	if id, ok := r.core.Player(c.id); !ok || id != r.class.follow {
+		return
+	}
+	if h.subjectConn(r, c) != nil {
 		return
 	}
 	f := &protocol.Followed{ID: r.class.follow, Sight: *s}

@@ -267,3 +267,48 @@ func TestClassFollowsAStudent(t *testing.T) {
 		t.Errorf("bob was told %v, want ann then nobody", got)
 	}
 }
+
+// TestPerceptionHidesTheFollowedSight: while a run of the perception test
+// lasts, the Sight of the student the projectors follow, a subject of the
+// run, reaches no spectator (its round trip, pending inputs and ghost
+// would give the hidden round trip away); once the run is over it does
+// again.
+func TestPerceptionHidesTheFollowedSight(t *testing.T) {
+	r := newRig(t, Options{Config: world.Config{Rate: 20}})
+	r.h.PingEvery(0, 0)
+	ann := r.dial(host(1))
+	annID := ann.join("stud2", "lecture").Player
+	proj := r.dial(host(3))
+	proj.send(&protocol.Spectate{Version: protocol.Version, Name: "proj", Room: "lecture"})
+	teacher := r.teacherIn("lecture")
+	teacher.send(&protocol.Follow{ID: annID})
+	teacher.send(&protocol.Perceive{Action: protocol.PerceiveStart, Predict: 1, Repeats: 1,
+		PlayMS: 2000, AnswerMS: 2000, LevelsMS: []uint16{200}})
+	r.advance(10 * ms)
+	sight := protocol.Sight{Pos: grid.Pos{X: 11, Y: 10}, Ghost: grid.Pos{X: 10, Y: 10}, HasState: true, Predict: true,
+		Ack: 3, RTTMS: 200, Pending: []protocol.SightInput{{Seq: 4, Dir: grid.Right, AgeMS: 150}}}
+	ann.send(&sight)
+	r.advance(300 * ms) // past the round's 100 ms up
+	started := false
+	for _, m := range teacher.got {
+		if p, ok := m.(*protocol.Perception); ok && p.Run == 1 && p.Phase == protocol.TrialPlay {
+			started = true
+		}
+	}
+	if !started {
+		t.Fatalf("the run did not start: the teacher got %+v", teacher.got)
+	}
+	if got := followedOf(proj); len(got) != 0 {
+		t.Fatalf("during the run the projector got ann's Sight %+v, want none", got[0].Sight)
+	}
+	teacher.send(&protocol.Perceive{Action: protocol.PerceiveStop})
+	r.advance(300 * ms)
+	ann.send(&sight)
+	r.advance(10 * ms)
+	if got := followedOf(proj); len(got) != 1 || got[0].ID != annID {
+		t.Fatalf("after the run the projector got %+v, want ann's Sight", got)
+	}
+	if ann.closed || teacher.closed {
+		t.Fatal("a connection was closed")
+	}
+}

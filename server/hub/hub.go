@@ -47,6 +47,8 @@ type Hub struct {
 	load  loadMeter  // the ticks' costs, for admission by load (capacity.go)
 	line  line       // the newcomers waiting, and the pace of the joins (line.go)
 
+	classes int // classes begun, which numbers each (class.go)
+
 	// The teachers' network (network.go): the connections that have one,
 	// in the order they got it, and scratch lists of what arrives.
 	now      time.Duration // the time of the last call given one: what is sent in the batch is sent then
@@ -373,6 +375,7 @@ func (h *Hub) NextWake() (at time.Duration, ok bool) {
 	consider(h.nextArrival())
 	consider(h.traceWake())
 	consider(h.lineWake())
+	consider(h.perceptionWake())
 	return at, ok
 }
 
@@ -389,6 +392,7 @@ func (h *Hub) Advance(now time.Duration) (ticked bool) {
 	h.now = now
 	h.arrive(now)
 	h.stepTraces(now)
+	h.stepPerception(now)
 	for _, r := range h.order {
 		if at, ok := r.core.NextWake(); ok && at <= now {
 			ticked = r.core.Advance(now) || ticked

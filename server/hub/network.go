@@ -71,9 +71,13 @@ func hasNetwork(c protocol.Conditions) bool {
 
 // network gives c, a student of room r, the room's network (its class's
 // conditions, or the trace it follows), or takes it away (once its lines
-// are empty) when the room has none.
+// are empty) when the room has none. A subject of the room's perception
+// test has its round's round trip instead (perceive.go).
 func (h *Hub) network(c *conn, r *room) {
-	cond := r.class.set
+	cond, tr := r.class.set, r.class.trace
+	if inj, ok := h.injected(c); ok {
+		cond, tr = inj, nil
+	}
 	if c.net == nil {
 		if !hasNetwork(cond) {
 			return
@@ -81,7 +85,7 @@ func (h *Hub) network(c *conn, r *room) {
 		c.net = newNetwork(c.id)
 		h.lined = append(h.lined, c)
 	}
-	c.net.set(cond, r.class.trace, r.class.traceStart)
+	c.net.set(cond, tr, r.class.traceStart)
 }
 
 // hold puts m, from connection c at now, on its way up.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"gridlag/internal/perception"
 	"gridlag/server/world"
 )
 
@@ -56,8 +57,9 @@ const (
 	// again). Reason says what the ticks cost and with how many members.
 	NoteCapacity
 	// NoteTeach: Conn, a teacher from Host, began to teach Room, set its
-	// Conditions, or was its last teacher and left; Reason says which, and
-	// the Conditions in words.
+	// Conditions, or was its last teacher and left, or a run of its
+	// perception test began or ended; Reason says which, and the
+	// Conditions or the run in words.
 	NoteTeach
 	// NoteQueued: Conn, from Host, waits in line for Room at Place;
 	// Reason says its place and the estimate in words (line.go).
@@ -65,6 +67,10 @@ const (
 	// NoteAdmitted: Conn, from Host, waited in line for Room for Waited
 	// and is let in now: its Hello or Spectate goes to the room's world.
 	NoteAdmitted
+	// NotePerception: a run of Room's perception test ended; Trials are
+	// its answers, to be saved with those of the runs before it in the
+	// same Class (see Hub.PerceptionNote).
+	NotePerception
 )
 
 // String names the kind.
@@ -88,6 +94,8 @@ func (k NoteKind) String() string {
 		return "queued"
 	case NoteAdmitted:
 		return "admitted"
+	case NotePerception:
+		return "perception"
 	}
 	return fmt.Sprintf("NoteKind(%d)", uint8(k))
 }
@@ -110,6 +118,10 @@ type Note struct {
 	Place int
 	// Waited is how long it waited in line (NoteAdmitted).
 	Waited time.Duration
+	// Class numbers the room's class (NotePerception): the runs of one
+	// class go in one file. Trials are the run's answers.
+	Class  int
+	Trials []perception.Trial
 }
 
 // RoomStats are one room's counters.

@@ -138,6 +138,11 @@ type Options struct {
 	// of its places (joined players counted), and its last eighth only
 	// addresses with nobody in it. Default DefaultLineMax.
 	LineMax int
+	// PerceptionSeed seeds the order of the rounds of every student in
+	// every run of a perception test (perceive.go), so that a student
+	// cannot learn it from another server or session; 0 is a seed like
+	// any other, for tests.
+	PerceptionSeed uint64
 }
 
 // WithDefaults returns o with its zero fields filled in (not the game

@@ -235,6 +235,16 @@ func (c *Core) Player(id ConnID) (grid.PlayerID, bool) {
 	return cl.player, true
 }
 
+// Member returns the player of connection id, if it has joined: its
+// name and colour, and whether it is a bot.
+func (c *Core) Member(id ConnID) (info protocol.PlayerInfo, bot, ok bool) {
+	cl := c.conns[id]
+	if cl == nil || cl.phase != phaseJoined {
+		return info, false, false
+	}
+	return cl.info, cl.bot, true
+}
+
 // Name returns the name of player id, if it is in the world (away
 // players too).
 func (c *Core) Name(id grid.PlayerID) (string, bool) {

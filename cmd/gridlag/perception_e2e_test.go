@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"gridlag/internal/perception"
+)
+
+// TestPerceptionTestInTmux: issue 35's class, all real: gridlag teach in
+// a terminal of 80x24 (with -ssh and a short -perception run), three
+// students over OpenSSH in theirs and a projector (gridlag watch). The
+// teacher presses e; each round every student's screen shows its round
+// and no round trip anywhere (nor does the teacher's class list); each
+// student answers with y or n, s1 always laggy, s2 always fine, s3 in
+// turn. At the end the projector and the teacher's screen plot the
+// class, each student sees their own results, and the CSV the server
+// saved has one row per student and round with exactly the answers
+// given, and each student's round trips are the run's design.
+func TestPerceptionTestInTmux(t *testing.T) {
+	t.Parallel() // the binary in a process of its own, mostly waited on: see TestMain
+	if testing.Short() {
+		t.Skip("end-to-end")
+	}
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Skip("end-to-end test needs ssh, which is not installed")
+	}
+	bin := buildBinary(t)
+	addr, sshAddr := freeAddr(t), freeAddr(t)
+	state := t.TempDir()
+	const design = "levels=0,300 repeats=1 controls=1 play=2s answer=60s"
+	settings, err := perception.ParseSettings(design)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds := settings.Rounds() // 3: 0 and 300 ms once, one zero-lag control
+	teacher := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s teach lecture -addr %s -ssh %s -name hopper -drain 0s -log %s -perception '%s'; echo EXIT=$?; sleep 60",
+		state, bin, addr, sshAddr, filepath.Join(state, "server.log"), design))
+	teacher.waitFor("teaching", "room lecture", "Perception [start]")
+
+	host, port, _ := strings.Cut(sshAddr, ":")
+	ssh := opensshLine(port, "-t")
+	names := []string{"s1", "s2", "s3"}
+	students := map[string]*tmux{}
+	for _, name := range names {
+		students[name] = newTmux(t, 80, 24, fmt.Sprintf("%s %s@%s room lecture; echo EXIT=$?; sleep 60", ssh, name, host))
+	}
+	projector := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s watch %s -room lecture; echo EXIT=$?; sleep 60", state, bin, addr))
+	for _, name := range names {
+		students[name].waitFor("teacher: no added lag")
+	}
+	teacher.waitFor("3 students")
+	projector.waitFor("room lecture", "3 players")
+
+	teacher.keys("e")
+	// answer is what each student says in round r (from 1): y or n.
+	answer := func(name string, r int) string {
+		switch name {
+		case "s1":
+			return "y"
+		case "s2":
+			return "n"
+		}
+		return []string{"y", "n"}[(r-1)%2]
+	}
+	roundTrip := regexp.MustCompile(`\d+ms`)
+	for r := 1; r <= rounds; r++ {
+		for _, name := range names {
+			screen := students[name].waitFor(fmt.Sprintf("round %d of %d", r, rounds), "did that feel laggy?")
+			if m := roundTrip.FindString(screen); m != "" {
+				t.Errorf("round %d: %s's screen shows a round trip (%s):\n%s", r, name, m, screen)
+			}
+		}
+		if screen := teacher.screen(); roundTrip.MatchString(screen[max(strings.Index(screen, "Class"), 0):]) {
+			t.Errorf("round %d: the teacher's class list shows a round trip:\n%s", r, screen)
+		}
+		for _, name := range names {
+			students[name].keys(answer(name, r))
+		}
+	}
+
+	projector.waitFor("Perception test: who felt lag", "Thresholds", "answers saved:")
+	teacher.waitFor("Perception test: who felt lag", "answers saved:")
+	for _, name := range names {
+		students[name].waitFor("Perception test: your answers", fmt.Sprintf("%d rounds, %d answered", rounds, rounds))
+	}
+
+	files, _ := filepath.Glob(filepath.Join(state, "gridlag", "perception", "perception-lecture-*.csv"))
+	if len(files) != 1 {
+		t.Fatalf("want one CSV of the class, got %v", files)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1+rounds*len(names) || !slices.Equal(rows[0], perception.CSVHeader) {
+		t.Fatalf("the CSV has %d rows, want the header and %d:\n%v", len(rows), rounds*len(names), rows)
+	}
+	word := map[string]string{"y": "laggy", "n": "fine"}
+	trips := map[string][]string{}
+	for _, row := range rows[1:] {
+		round, name, rtt, got := mustAtoi(t, row[1]), row[3], row[5], row[6]
+		if want := word[answer(name, round)]; got != want || row[4] != "on" {
+			t.Errorf("%s's round %d in the CSV: %s, prediction %s; the student answered %s, prediction on", name, round, got, row[4], want)
+		}
+		trips[name] = append(trips[name], rtt)
+	}
+	for _, name := range names {
+		slices.Sort(trips[name])
+		if !slices.Equal(trips[name], []string{"0", "0", "300"}) {
+			t.Errorf("%s's round trips in the CSV: %v, want the design's 0, 0 (the control) and 300", name, trips[name])
+		}
+	}
+	t.Logf("the projector at the end:\n%s", projector.screen())
+}
