@@ -191,9 +191,6 @@ func (r *run) connectRange(ctx context.Context, writers []*writer, first, last i
 		go func() {
 			p, err := r.connect(ctx, n)
 			if err != nil {
-				// No answer comes to wait for: the others go on without
-				// the server's cap per address (learnSpread).
-				r.line.answered(nil)
 				r.refuse(reasonOf(err))
 				connecting.Done()
 				return
