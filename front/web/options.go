@@ -131,9 +131,7 @@ func (o Options) withDefaults() Options {
 
 // retrySeconds is d in whole seconds, at least 1: what a refused page is
 // told to wait.
-func retrySeconds(d time.Duration) int {
-	return max(1, int((d+time.Second-1)/time.Second))
-}
+func retrySeconds(d time.Duration) int { return admit.Seconds(d) }
 
 // ParseProxies reads a list of reverse proxies, for
 // Options.TrustedProxies: addresses or networks (127.0.0.1, 10.0.0.0/8,
