@@ -116,6 +116,14 @@ type Options struct {
 	Hosts []string
 	// Handler runs one session. Nil runs the game (remote.Game).
 	Handler remote.Handler
+	// Attempts is how many WebSockets a minute one client address may
+	// open, AttemptBurst of them at once; past it the page is refused
+	// (close 1013, the reason and the wait) before its session starts
+	// (see attempts.go); admit.DefaultAttempts and
+	// admit.DefaultAttemptBurst if zero or less.
+	Attempts, AttemptBurst int
+	// attemptClock is the rate's clock, a test's; nil is the wall clock's.
+	attemptClock func() time.Duration
 }
 
 // withDefaults returns o with its zero values replaced by the defaults.
@@ -126,6 +134,8 @@ func (o Options) withDefaults() Options {
 	o.MessageRate = admit.Or(o.MessageRate, DefaultMessageRate)
 	o.RetryAfter = admit.Or(o.RetryAfter, DefaultRetryAfter)
 	o.FlowWindow = admit.Or(o.FlowWindow, DefaultFlowWindow)
+	o.Attempts = admit.Or(o.Attempts, admit.DefaultAttempts)
+	o.AttemptBurst = admit.Or(o.AttemptBurst, admit.DefaultAttemptBurst)
 	return o
 }
 
