@@ -25,8 +25,8 @@ import (
 // storm, and once it is over the server runs only that player's session
 // and the storm's address may play again: nothing leaked. The rate of
 // new WebSockets an address may open (-web-attempts, whose default, 60
-// at once then 2 a second, would refuse most of these 200 and maybe the
-// calm player after them) is out of the way: this is the caps' test;
+// at once then 2 a second, refuses most of these 200, 196 when tried,
+// and the calm player after them) is out of the way: this is the caps' test;
 // TestAttemptsPastTheRateCostNoSession is the rate's.
 func TestReconnectStormFromOneAddress(t *testing.T) {
 	const tabs, reloads, perAddr = 8, 25, 4
