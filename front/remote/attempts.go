@@ -21,3 +21,10 @@ func RegisterAttemptFlags(fs *cli.FlagSet, front string, rate, burst *int, what,
 	fs.Int(burst, front+"-attempts-burst", admit.DefaultAttemptBurst, AttemptsRange,
 		fmt.Sprintf("how many of -%s-attempts may come at once: a class behind one address starting together", front))
 }
+
+// SetAttemptDefaults replaces a front end's rate of new connections from
+// one address, and its burst, by the defaults where zero or less.
+func SetAttemptDefaults(rate, burst *int) {
+	*rate = admit.Or(*rate, admit.DefaultAttempts)
+	*burst = admit.Or(*burst, admit.DefaultAttemptBurst)
+}

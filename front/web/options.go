@@ -134,8 +134,7 @@ func (o Options) withDefaults() Options {
 	o.MessageRate = admit.Or(o.MessageRate, DefaultMessageRate)
 	o.RetryAfter = admit.Or(o.RetryAfter, DefaultRetryAfter)
 	o.FlowWindow = admit.Or(o.FlowWindow, DefaultFlowWindow)
-	o.Attempts = admit.Or(o.Attempts, admit.DefaultAttempts)
-	o.AttemptBurst = admit.Or(o.AttemptBurst, admit.DefaultAttemptBurst)
+	remote.SetAttemptDefaults(&o.Attempts, &o.AttemptBurst)
 	return o
 }
 
