@@ -1,6 +1,7 @@
 package sshd
 
 import (
+	"fmt"
 	"net"
 
 	"gridlag/server/admit"
@@ -17,10 +18,11 @@ const KindAttempts = admit.KindAttempts
 // closed as it arrives, before anything else is spent on it (the key
 // exchange is the costly part of a connection).
 func (s *Server) refuseAttempt(c net.Conn, key string) bool {
-	r, _ := s.attempts.Allow(key)
+	r, wait := s.attempts.Allow(key)
 	if !r.Refused() {
 		return false
 	}
+	r.Text += fmt.Sprintf(": try again in %d s", admit.Seconds(wait))
 	s.refuseConn(c, r)
 	return true
 }

@@ -67,8 +67,9 @@ func NewAttempts(perMinute, burst int, now func() time.Duration) *Attempts {
 const sweepEvery = time.Minute
 
 // Allow counts a new connection from key, or says why it may not come
-// now: the refusal (KindAttempts, and a sentence with the rate and the
-// wait, for the peer) and the wait until one more may come.
+// now: the refusal (KindAttempts, and a sentence with the rate, for the
+// peer) and the wait until one more may come, which the front end tells
+// in its own way (a line over SSH, a countdown on the page).
 func (a *Attempts) Allow(key string) (Refusal, time.Duration) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -87,8 +88,7 @@ func (a *Attempts) Allow(key string) (Refusal, time.Duration) {
 	}
 	a.refused.Add(1)
 	wait := a.rate.Wait(key, now)
-	return Refusal{Kind: KindAttempts, Text: fmt.Sprintf("too many new connections from your address (at most %d a minute): try again in %d s",
-		a.perMinute, Seconds(wait))}, wait
+	return Refusal{Kind: KindAttempts, Text: fmt.Sprintf("too many new connections from your address (at most %d a minute)", a.perMinute)}, wait
 }
 
 // Refused counts the attempts refused.
