@@ -196,6 +196,9 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.untrackSession(so)
+	if s.refuseAttempt(so, w, r) {
+		return
+	}
 	release, _, refusal := s.sessions.Take(key, false)
 	if release != nil {
 		defer release()

@@ -275,6 +275,7 @@ func (h *Host) serve(lns []*listener) error {
 			if err == nil && exp != nil {
 				browser := h.browser
 				exp.WatchAbandoned("web", func() uint64 { return browser.Stats().Abandoned })
+				exp.WatchAttempts("web", func() uint64 { return browser.Stats().AttemptsRefused })
 			}
 		case "metrics":
 			h.metrics = l.ln.Addr().String()
@@ -318,6 +319,7 @@ func (h *Host) serveSSH(ln net.Listener, exp *metrics.Exporter) error {
 		ssh := h.ssh
 		exp.WatchSSH(sshd.RefusalKinds(), func() map[string]uint64 { return ssh.Stats().Refused })
 		exp.WatchAbandoned("ssh", func() uint64 { return ssh.Stats().Abandoned })
+		exp.WatchAttempts("ssh", func() uint64 { return ssh.Stats().Refused[sshd.KindAttempts] })
 	}
 	h.run(func() error { return h.ssh.Serve(ln) })
 	if c.Invite {
