@@ -47,6 +47,7 @@ var labKeyTable = []binding[*LabScreen]{
 	{label: "Spc < >", help: "go on in a lesson (PgDn too); a lecture's part < before, > after", keys: []keyDo[*LabScreen]{
 		{key: tcell.KeyRune, ch: ' ', do: (*LabScreen).goOn}, {key: tcell.KeyPgDn, do: (*LabScreen).goOn},
 		{key: tcell.KeyRune, ch: '<', do: (*LabScreen).prevPart}, {key: tcell.KeyRune, ch: '>', do: (*LabScreen).nextPart}}},
+	labTestBinding(),
 	instrumentRowBinding[*LabScreen](),
 	{label: "c", help: "server: lag compensation on/off, live", group: "lagcomp", keys: runeKeys("c", (*LabScreen).toggleLagComp)},
 	{label: "{ }", help: "server update rate -/+ 1 per second (0 = a state per input)", group: "rate", keys: concat(
@@ -55,6 +56,8 @@ var labKeyTable = []binding[*LabScreen]{
 		{key: tcell.KeyTab, do: (*LabScreen).nextBoard}}},
 	helpBinding[*LabScreen](),
 	quitBinding[*LabScreen](),
+	labTestKeys()[0],
+	labTestKeys()[1],
 }
 
 // labZapKeys are the players' zap keys, as the help and the panels name
