@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -138,8 +139,15 @@ func drawLabResults(screen tcell.Screen, x, y, w, h int, p LabPerception) {
 	putText(screen, x, y+h-1, w, foot, styleKey)
 	body := h - 2
 	if p.Note != "" {
-		body--
-		putText(screen, x, y+h-2, w, p.Note, styleDim)
+		// A long path goes on a row of its own, after what it says.
+		lines := []string{p.Note}
+		if head, path, ok := strings.Cut(p.Note, ": "); ok && textWidth(p.Note) > w {
+			lines = []string{head + ":", path}
+		}
+		body -= len(lines)
+		for i, line := range lines {
+			putText(screen, x, y+h-1-len(lines)+i, w, line, styleDim)
+		}
 	}
 	levels := levelsOf(&a)
 	side := 34
