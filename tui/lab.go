@@ -113,6 +113,7 @@ func NewLabScreen(screen tcell.Screen, model LabModel, opts Options) *LabScreen 
 	s := &LabScreen{model: model}
 	s.screenBase = newBase(s, screen, opts, labKeyTable, "gridlag lab: keys", true)
 	s.legend = labLegendHelp
+	s.helpStates = helpRowsByState(labKeyTable)
 	for i := range s.players {
 		s.players[i] = model.Player(i)
 		s.boards[i] = NewBoard(func() *client.View { return &s.views[i] })

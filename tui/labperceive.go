@@ -70,13 +70,6 @@ func labTestKeys() []binding[*LabScreen] {
 	}
 }
 
-// labTestBinding is the row of the lab's usual keys that starts the
-// perception test.
-func labTestBinding() binding[*LabScreen] {
-	return binding[*LabScreen]{label: "p", help: "perception test: how much lag can you feel? (Player 1 blind)",
-		keys: runeKeys("p", (*LabScreen).startTest)}
-}
-
 // startTest starts the perception test: the instruments close.
 func (s *LabScreen) startTest() {
 	s.tools.open = noInstrument
