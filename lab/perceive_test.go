@@ -197,7 +197,7 @@ func TestLecturePerceptionPart(t *testing.T) {
 	a := perception.Analyse(trials)
 	out, _ = l.Lesson()
 	said := strings.Join(out.Say, "\n")
-	want := []string{fmt.Sprintf("You answered %d of %d rounds, at round trips from 0 ms to 400 ms", len(trials), len(trials))}
+	want := []string{fmt.Sprintf("You answered %d of %d rounds, at round trips from 0ms to 400ms", len(trials), len(trials))}
 	var ths [2]float64
 	for _, c := range a.Curves {
 		ms, kind := perception.Fifty(c.Points)
@@ -206,11 +206,11 @@ func TestLecturePerceptionPart(t *testing.T) {
 		}
 		z, _ := c.Zero()
 		word := map[bool]string{true: "on", false: "off"}[c.Predict]
-		want = append(want, fmt.Sprintf("With prediction %s your threshold is %d ms", word, int(math.Round(ms))),
-			fmt.Sprintf("at 0 ms you said laggy %d times of %d", z.LaggyAnswers, z.Trials))
+		want = append(want, fmt.Sprintf("With prediction %s your threshold is %dms", word, int(math.Round(ms))),
+			fmt.Sprintf("at 0ms you said laggy %d times of %d", z.LaggyAnswers, z.Trials))
 		ths[curveSlot(c.Predict)] = ms
 	}
-	want = append(want, fmt.Sprintf("Prediction raised your threshold by %d ms", int(math.Round(ths[0]-ths[1]))), "answers not saved")
+	want = append(want, fmt.Sprintf("Prediction raised your threshold by %dms", int(math.Round(ths[0]-ths[1]))), "answers not saved")
 	for _, s := range want {
 		if !strings.Contains(said, s) {
 			t.Errorf("the part's words do not say %q:\n%s", s, said)
@@ -242,4 +242,3 @@ func TestLecturePerceptionPart(t *testing.T) {
 func numbersIn(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r < '0' || r > '9' })
 }
-

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
+	"gridlag/client"
 	"gridlag/internal/perception"
 )
 
@@ -109,7 +111,7 @@ func curveSentence(c perception.Curve, ms float64, kind perception.Kind, levels 
 		s = fmt.Sprintf("%s you answered no round", word)
 	}
 	if z, ok := c.Zero(); ok {
-		s += fmt.Sprintf("; at 0 ms you said laggy %d times of %d (false alarms)", z.LaggyAnswers, z.Trials)
+		s += fmt.Sprintf("; at 0ms you said laggy %d times of %d (false alarms)", z.LaggyAnswers, z.Trials)
 	}
 	return s + "."
 }
@@ -150,7 +152,8 @@ func curveSlot(on bool) int {
 	return 1
 }
 
-// msText writes a round trip as the lab's texts do: "317 ms".
+// msText writes a round trip in ms as the lab's texts and boards do
+// (client.Millis): "317ms".
 func msText(ms float64) string {
-	return fmt.Sprintf("%d ms", int(math.Round(ms)))
+	return client.Millis(time.Duration(math.Round(ms)) * time.Millisecond)
 }

@@ -43,8 +43,8 @@ type screenBase struct {
 	// of the state alone (the lab's, whose rows would not fit 80x24 all
 	// at once).
 	helpStates map[string][]helpRow
-	legend   []helpRow                              // the board's symbols, as the help explains them; nil for none
-	tools    instruments                            // the instruments' overlays, on a screen with players
+	legend     []helpRow   // the board's symbols, as the help explains them; nil for none
+	tools      instruments // the instruments' overlays, on a screen with players
 
 	// esc, if set, is what Esc does when the help overlay is not shown
 	// (the game's screen closes the perception test's results).
