@@ -3,7 +3,6 @@ package lab
 import (
 	"fmt"
 	"math"
-	"slices"
 	"time"
 
 	"gridlag/client"
@@ -60,7 +59,7 @@ func PerceptionExplained(trials []perception.Trial) []string {
 	if answered == 0 {
 		return []string{fmt.Sprintf("You answered none of the %d rounds played: there is no curve to read. Press Backspace to take the test again.", len(trials))}
 	}
-	levels := levelsTested(trials)
+	levels := a.Levels()
 	out := []string{fmt.Sprintf("You answered %d of %d rounds, at round trips from %s to %s, shuffled. Your threshold is where your curve crosses 50%%: the round trip you call laggy half the time.",
 		answered, len(trials), msText(float64(levels[0])), msText(float64(levels[len(levels)-1])))}
 	var th [2]struct {
@@ -130,18 +129,6 @@ func around(levels []int, ms float64) (lo, hi int) {
 		}
 	}
 	return lo, hi
-}
-
-// levelsTested returns the round trips of trials, rising, each once.
-func levelsTested(trials []perception.Trial) []int {
-	var levels []int
-	for _, c := range perception.Analyse(trials).Curves {
-		for _, p := range c.Points {
-			levels = append(levels, p.RTTMS)
-		}
-	}
-	slices.Sort(levels)
-	return slices.Compact(levels)
 }
 
 // curveSlot is where prediction on (0) or off (1) goes.

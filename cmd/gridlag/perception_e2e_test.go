@@ -93,19 +93,7 @@ func TestPerceptionTestInTmux(t *testing.T) {
 		students[name].waitFor("Perception test: your answers", fmt.Sprintf("%d rounds, %d answered", rounds, rounds))
 	}
 
-	files, _ := filepath.Glob(filepath.Join(state, "gridlag", "perception", "perception-lecture-*.csv"))
-	if len(files) != 1 {
-		t.Fatalf("want one CSV of the class, got %v", files)
-	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := answersCSV(t, state, "lecture")
 	if len(rows) != 1+rounds*len(names) || !slices.Equal(rows[0], perception.CSVHeader) {
 		t.Fatalf("the CSV has %d rows, want the header and %d:\n%v", len(rows), rounds*len(names), rows)
 	}
@@ -163,19 +151,7 @@ func TestLabPerceptionInTmux(t *testing.T) {
 	}
 	screen := tm.waitFor("how much lag did Player 1 feel?", "Your threshold", "prediction on", "prediction off", "answers saved:", "Esc back to the lab")
 	t.Logf("the lab at the end:\n%s", screen)
-	files, _ := filepath.Glob(filepath.Join(state, "gridlag", "perception", "perception-lab-*.csv"))
-	if len(files) != 1 {
-		t.Fatalf("want one CSV of the lab, got %v", files)
-	}
-	f, err := os.Open(files[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := answersCSV(t, state, "lab")
 	if len(rows) != 1+rounds || !slices.Equal(rows[0], perception.CSVHeader) {
 		t.Fatalf("the CSV has %d rows, want the header and %d:\n%v", len(rows), rounds, rows)
 	}
@@ -195,4 +171,24 @@ func TestLabPerceptionInTmux(t *testing.T) {
 	tm.waitFor("Player 1", "rtt 250ms", "lag    [-]  250ms [+]") // its own link back
 	tm.keys("q")
 	tm.waitFor("EXIT=0")
+}
+
+// answersCSV returns the rows of the one CSV of the perception test's
+// answers of room (or "lab") in the state directory state.
+func answersCSV(t *testing.T, state, room string) [][]string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(state, "gridlag", "perception", "perception-"+room+"-*.csv"))
+	if len(files) != 1 {
+		t.Fatalf("want one CSV of %s, got %v", room, files)
+	}
+	f, err := os.Open(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }

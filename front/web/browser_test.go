@@ -18,8 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"gridlag/client"
-	"gridlag/client/tcp"
 	"gridlag/internal/perception"
 	"gridlag/server"
 	"gridlag/server/admit/admittest"
@@ -250,15 +248,7 @@ func TestBrowserPerception(t *testing.T) {
 	dir := t.TempDir()
 	g, addr := startGame(t, server.Options{PerceptionDir: dir})
 	s := startWeb(t, Options{GameAddr: addr, Dial: g.Dial})
-	ctx := context.Background()
-	teacher, err := tcp.ConnectSpectator(ctx, addr, tcp.Options{
-		Options: client.Options{Name: "hopper", Room: "3b", Teach: true},
-		Dial:    func(ctx context.Context, _ string) (net.Conn, error) { return g.DialTeacher(ctx, server.Own) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer teacher.Close()
+	teacher := teach(t, g, addr, "3b")
 	settings, err := perception.ParseSettings("levels=0,300 repeats=1 controls=1 play=2s answer=60s")
 	if err != nil {
 		t.Fatal(err)
