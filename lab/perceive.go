@@ -5,6 +5,7 @@ import (
 
 	"gridlag/internal/link"
 	"gridlag/internal/perception"
+	"gridlag/internal/perception/answers"
 	"gridlag/protocol"
 	"gridlag/tui"
 )
@@ -213,7 +214,7 @@ func (l *Lab) saveAnswers() string {
 	if l.cfg.PerceptionDir == "" {
 		return "answers not saved (-perception-dir -)"
 	}
-	path, err := perception.AppendCSV(l.cfg.PerceptionDir, "lab", t.file, t.trials, l.wall())
+	path, err := answers.Append(l.cfg.PerceptionDir, "lab", t.file, t.trials, l.wall())
 	if err != nil {
 		return "answers not saved: " + err.Error()
 	}

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"time"
 
-	"gridlag/internal/perception"
+	answerfiles "gridlag/internal/perception/answers"
 	"gridlag/server/hub"
 )
 
@@ -44,7 +44,7 @@ func (a *answers) save(dir string, n hub.Note, now time.Time) (string, error) {
 	if a.files == nil {
 		a.files = make(map[int]string)
 	}
-	path, err := perception.AppendCSV(dir, n.Room, a.files[n.Class], n.Trials, now)
+	path, err := answerfiles.Append(dir, n.Room, a.files[n.Class], n.Trials, now)
 	if err != nil {
 		return "", err
 	}

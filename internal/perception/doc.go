@@ -22,7 +22,7 @@
 // run, the round, the student, the prediction, the injected round trip,
 // the answer and the round trip the student's own client measured.
 //
-// The package is pure but for AppendCSV, which keeps the answers' files
-// of the server and the lab: no other I/O but an io.Writer, no clock;
-// the server's hub, the lab and the screens share it.
+// The package is pure: no I/O but an io.Writer, no clock; the server's
+// hub, the lab and the screens share it (internal/perception/answers
+// keeps the answers' files).
 package perception

@@ -1,4 +1,8 @@
-package perception
+// Package answers keeps the perception test's answers in files: a CSV
+// file (internal/perception's format) per class of the server, or per
+// lab, made at a run's end and added to at each run after it. It is the
+// I/O internal/perception, a package the cores share, does not do.
+package answers
 
 import (
 	"errors"
@@ -8,14 +12,16 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"gridlag/internal/perception"
 )
 
-// AppendCSV adds trials to the answers' file at path, or, with path "",
+// Append adds trials to the answers' file at path, or, with path "",
 // makes a new file for them in dir (made if missing), named after the
 // room (or the lab) and now: perception-3b-20250314-101500.csv (-2,
 // -3... if taken). It returns the file's path. A file made here has the
 // header; one added to gets the rows alone.
-func AppendCSV(dir, room, path string, trials []Trial, now time.Time) (string, error) {
+func Append(dir, room, path string, trials []perception.Trial, now time.Time) (string, error) {
 	var f *os.File
 	var err error
 	if path != "" {
@@ -30,7 +36,7 @@ func AppendCSV(dir, room, path string, trials []Trial, now time.Time) (string, e
 		return "", err
 	}
 	var b strings.Builder
-	if err := WriteCSV(&b, trials); err != nil {
+	if err := perception.WriteCSV(&b, trials); err != nil {
 		f.Close()
 		return "", err
 	}
