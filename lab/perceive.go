@@ -55,6 +55,7 @@ type perceptionTest struct {
 	trials   []perception.Trial
 	note     string // where the answers went
 	closed   bool   // Esc closed the results
+	refused  string // why this lab gives no test ("" when it does)
 	own      savedLink
 }
 
@@ -78,6 +79,10 @@ type savedLink struct {
 func (l *Lab) StartPerception() {
 	t := &l.test
 	if t.active {
+		return
+	}
+	if t.refused != "" {
+		l.caption = "perception test not started: " + t.refused
 		return
 	}
 	s := l.cfg.Perception
@@ -107,6 +112,10 @@ func (l *Lab) StartPerception() {
 	l.clock.Resume()
 	l.beginRound()
 }
+
+// NoPerception makes StartPerception say why, not start: a recording of
+// the lab holds no test.
+func (l *Lab) NoPerception(why string) { l.test.refused = why }
 
 // beginRound starts the next round at the world's time: Player 1's link
 // gets the round's round trip, its client the round's prediction.

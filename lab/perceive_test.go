@@ -165,6 +165,11 @@ func TestLabPerceptionUnansweredAndStopped(t *testing.T) {
 	if err := l.Restart(); err != nil || l.Perception().Phase != 0 {
 		t.Errorf("restart during a run: %v, %+v", err, l.Perception())
 	}
+	l.NoPerception("a recording holds the lab alone")
+	l.StartPerception()
+	if l.Perception().Phase != 0 || !strings.Contains(l.Caption(), "a recording holds the lab alone") {
+		t.Errorf("a recorded lab started a test: %+v, caption %q", l.Perception(), l.Caption())
+	}
 }
 
 // TestLecturePerceptionPart: a lecture's perception part, taken by a
