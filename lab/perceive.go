@@ -85,6 +85,10 @@ func (l *Lab) StartPerception() {
 		l.caption = "perception test not started: " + t.refused
 		return
 	}
+	if r := l.lesson; r != nil && !r.lecture.Parts[r.part].Perception {
+		l.caption = "perception test not started: a lesson's steps hold the clock (the free lab gives it, or a lecture's perception part)"
+		return
+	}
 	s := l.cfg.Perception
 	if len(s.Levels) == 0 {
 		s = DefaultPerception()

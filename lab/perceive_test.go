@@ -187,6 +187,10 @@ func TestLecturePerceptionPart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	l.StartPerception() // in Part I: not there
+	if l.Perception().Phase != 0 {
+		t.Fatal("p started the test in a lesson's step")
+	}
 	l.NextPart()
 	out, _ := l.Lesson()
 	if out.Next != "start the test" || !strings.Contains(strings.Join(out.Say, " "), "you play blind") {
