@@ -266,6 +266,7 @@ func (l *Lab) Lesson() (out tui.LabLesson, ok bool) {
 		}
 	}
 	out.Step = fmt.Sprintf("step %d of %d: %s", r.step+1, len(r.lesson.Steps), r.title)
+	out.Long = r.lecture.Parts[r.part].Perception
 	out.Say = r.say
 	if r.next < len(s.Moments) && r.phase >= waiting && r.phase <= answered {
 		m := &s.Moments[r.next]

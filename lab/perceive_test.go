@@ -193,7 +193,7 @@ func TestLecturePerceptionPart(t *testing.T) {
 	}
 	l.NextPart()
 	out, _ := l.Lesson()
-	if out.Next != "start the test" || !strings.Contains(strings.Join(out.Say, " "), "you play blind") {
+	if out.Next != "start the test" || !strings.Contains(strings.Join(out.Say, " "), "play blind") {
 		t.Fatalf("the part says %+v", out)
 	}
 	l.Continue()
@@ -206,7 +206,7 @@ func TestLecturePerceptionPart(t *testing.T) {
 	a := perception.Analyse(trials)
 	out, _ = l.Lesson()
 	said := strings.Join(out.Say, "\n")
-	want := []string{fmt.Sprintf("You answered %d of %d rounds, at round trips from 0ms to 400ms", len(trials), len(trials))}
+	want := []string{fmt.Sprintf("You answered %d of %d rounds (0ms to 400ms, shuffled)", len(trials), len(trials))}
 	var ths [2]float64
 	for _, c := range a.Curves {
 		ms, kind := perception.Fifty(c.Points)
@@ -215,8 +215,8 @@ func TestLecturePerceptionPart(t *testing.T) {
 		}
 		z, _ := c.Zero()
 		word := map[bool]string{true: "on", false: "off"}[c.Predict]
-		want = append(want, fmt.Sprintf("With prediction %s your threshold is %dms", word, int(math.Round(ms))),
-			fmt.Sprintf("at 0ms you said laggy %d times of %d", z.LaggyAnswers, z.Trials))
+		want = append(want, fmt.Sprintf("Prediction %s: %dms", word, int(math.Round(ms))),
+			fmt.Sprintf("laggy %d of %d times at 0ms", z.LaggyAnswers, z.Trials))
 		ths[curveSlot(c.Predict)] = ms
 	}
 	want = append(want, fmt.Sprintf("Prediction raised your threshold by %dms", int(math.Round(ths[0]-ths[1]))), "answers not saved")

@@ -22,9 +22,9 @@ const PerceptionPart = "perception"
 // perceptionLesson is the part's lesson: a step of words, no script.
 func perceptionLesson() *Lesson {
 	say := []string{
-		"How much lag can you feel? You are Player 1, and you play blind: each round gives your link a round trip you are not told, sometimes none at all.",
-		"Move and zap for a few seconds, then answer: y if that felt laggy, n if it felt fine. Some rounds have prediction on, some off, shuffled.",
-		"At the end you see your own curve: the share of rounds you called laggy against the round trip, one curve with prediction on, one with it off.",
+		"How much lag can you feel? You are Player 1 and play blind: each round gives your link a round trip you are not told.",
+		"Move and zap, then answer: y laggy, n fine. Prediction is on in some rounds, off in others.",
+		"At the end: your own curve, prediction on and off.",
 	}
 	lines := make([]int, len(say))
 	return &Lesson{Name: "perception", Title: "How much lag can you feel?",
@@ -60,7 +60,7 @@ func PerceptionExplained(trials []perception.Trial) []string {
 		return []string{fmt.Sprintf("You answered none of the %d rounds played: there is no curve to read. Press Backspace to take the test again.", len(trials))}
 	}
 	levels := a.Levels()
-	out := []string{fmt.Sprintf("You answered %d of %d rounds, at round trips from %s to %s, shuffled. Your threshold is where your curve crosses 50%%: the round trip you call laggy half the time.",
+	out := []string{fmt.Sprintf("You answered %d of %d rounds (%s to %s, shuffled). Your threshold: the round trip you call laggy half the time.",
 		answered, len(trials), msText(float64(levels[0])), msText(float64(levels[len(levels)-1])))}
 	var th [2]struct {
 		ms   float64
@@ -77,11 +77,11 @@ func PerceptionExplained(trials []perception.Trial) []string {
 	if on.ok && off.ok {
 		switch {
 		case on.kind == perception.Found && off.kind == perception.Found && on.ms > off.ms:
-			out = append(out, fmt.Sprintf("Prediction raised your threshold by %s: with it on your own moves show at once, and only the server's answers (a zap's hit, the others) wait a round trip. That is Part II of the lecture, measured on you.", msText(on.ms-off.ms)))
+			out = append(out, fmt.Sprintf("Prediction raised your threshold by %s: with it your moves show at once; only the server's answers wait a round trip (Part II, measured on you).", msText(on.ms-off.ms)))
 		case on.kind == perception.Above && off.kind == perception.Found:
-			out = append(out, fmt.Sprintf("With prediction on you felt none of the round trips tested, and without it you did from %s on: prediction hid them from you. That is Part II of the lecture, measured on you.", msText(off.ms)))
+			out = append(out, fmt.Sprintf("With prediction you felt none of them; without it, from %s on: prediction hid them (Part II, measured on you).", msText(off.ms)))
 		case on.kind == perception.Found && off.kind == perception.Found:
-			out = append(out, fmt.Sprintf("Your threshold without prediction is not below the one with it (%s against %s): a few rounds each are few, and a blind guess moves a curve by a whole step. Take the test again and compare.", msText(off.ms), msText(on.ms)))
+			out = append(out, fmt.Sprintf("Without prediction your threshold is not below (%s against %s): few rounds, and one guess moves a curve a step. Take it again (p).", msText(off.ms), msText(on.ms)))
 		}
 	}
 	return out
@@ -90,27 +90,27 @@ func PerceptionExplained(trials []perception.Trial) []string {
 // curveSentence says one curve of a student's run: its threshold and
 // the levels it lies between, and its false alarms.
 func curveSentence(c perception.Curve, ms float64, kind perception.Kind, levels []int) string {
-	word := "With prediction on"
+	word := "Prediction on"
 	if !c.Predict {
-		word = "With prediction off"
+		word = "Prediction off"
 	}
 	var s string
 	switch kind {
 	case perception.Found:
 		lo, hi := around(levels, ms)
-		s = fmt.Sprintf("%s your threshold is %s", word, msText(ms))
+		s = fmt.Sprintf("%s: %s", word, msText(ms))
 		if lo != hi {
-			s += fmt.Sprintf(", between the round trips tested at %s and %s", msText(float64(lo)), msText(float64(hi)))
+			s += fmt.Sprintf(" (between %s and %s tested)", msText(float64(lo)), msText(float64(hi)))
 		}
 	case perception.Above:
-		s = fmt.Sprintf("%s you felt none of the round trips as laggy half the time: your threshold is above %s, the highest tested", word, msText(ms))
+		s = fmt.Sprintf("%s: above %s, the highest tested (none felt laggy half the time)", word, msText(ms))
 	case perception.Guessing:
-		s = fmt.Sprintf("%s you said laggy at least half the time with no lag at all: you were guessing, and there is no threshold", word)
+		s = fmt.Sprintf("%s: no threshold (laggy half the time or more with no lag: guessing)", word)
 	default:
-		s = fmt.Sprintf("%s you answered no round", word)
+		s = fmt.Sprintf("%s: no round answered", word)
 	}
 	if z, ok := c.Zero(); ok {
-		s += fmt.Sprintf("; at 0ms you said laggy %d times of %d (false alarms)", z.LaggyAnswers, z.Trials)
+		s += fmt.Sprintf("; laggy %d of %d times at 0ms (false alarms)", z.LaggyAnswers, z.Trials)
 	}
 	return s + "."
 }

@@ -347,7 +347,11 @@ func (s *LabScreen) drawSingle(screen tcell.Screen, w, h, mw, mh int) {
 	}
 	n := putText(screen, x, y, rw, heading, st)
 	putText(screen, x+n, y, rw-n, "  (Tab: next board)", styleDim)
-	text := s.textLines(rw, max(rows-1-threeMinRows, 2))
+	most := max(rows-1-threeMinRows, 2)
+	if s.inLesson && s.lesson.Long {
+		most = rows - 1
+	}
+	text := s.textLines(rw, most)
 	s.drawText(screen, x, y+1, rw, text)
 	y, rows = y+1+len(text), rows-1-len(text)
 	if s.focus == labServer {

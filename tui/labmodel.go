@@ -121,6 +121,9 @@ type LabLesson struct {
 	Lecture string
 	Parts   []string
 	Part    int
+	// Long says the words come first when one board shows at a time:
+	// they take the rows its panel would (a perception part's results).
+	Long bool
 }
 
 // LabPlayer is one player of a lab: a client session on its own
