@@ -1,12 +1,14 @@
 package metrics
 
 import (
+	"io"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
 
 	"gridlag/server"
 )
@@ -101,19 +103,67 @@ type reading struct {
 	load                         map[string]float64 // WatchLoad's gauges and counters, by name
 }
 
+// Snapshot is the exporter's registry gathered once, at one time: what
+// a scrape of /metrics at that time serves, every series read in the
+// same gathering. A Summary is the difference of two snapshots, so that
+// whatever shows a Summary (the log's line, a panel) can be held to the
+// /metrics text of the very snapshots it came from (WriteText), however
+// busy the server is between them.
+type Snapshot struct {
+	At       time.Time
+	families []*dto.MetricFamily
+}
+
+// Snapshot gathers the registry, at now.
+func (e *Exporter) Snapshot(now time.Time) (Snapshot, error) {
+	families, err := e.reg.Gather()
+	if err != nil {
+		return Snapshot{}, err
+	}
+	return Snapshot{At: now, families: families}, nil
+}
+
+// WriteText writes the snapshot in Prometheus' text format, as /metrics
+// serves it (the same encoder).
+func (s Snapshot) WriteText(w io.Writer) error {
+	enc := expfmt.NewEncoder(w, expfmt.NewFormat(expfmt.TypeTextPlain))
+	for _, f := range s.families {
+		if err := enc.Encode(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Summarizer returns a Summarizer whose first interval starts at now.
 func (e *Exporter) Summarizer(now time.Time) (*Summarizer, error) {
-	r, err := e.read(now)
-	return &Summarizer{e: e, last: r}, err
+	snap, err := e.Snapshot(now)
+	if err != nil {
+		return nil, err
+	}
+	return e.SummarizerFrom(snap), nil
+}
+
+// SummarizerFrom returns a Summarizer whose first interval starts at
+// snapshot snap.
+func (e *Exporter) SummarizerFrom(snap Snapshot) *Summarizer {
+	return &Summarizer{e: e, last: readSnapshot(snap)}
 }
 
 // Next returns the Summary of the interval from the previous call (or the
 // Summarizer's start) to now.
 func (s *Summarizer) Next(now time.Time) (Summary, error) {
-	r, err := s.e.read(now)
+	snap, err := s.e.Snapshot(now)
 	if err != nil {
 		return Summary{}, err
 	}
+	return s.NextAt(snap), nil
+}
+
+// NextAt returns the Summary of the interval from the previous call (or
+// the Summarizer's start) to snapshot snap, one of its exporter's.
+func (s *Summarizer) NextAt(snap Snapshot) Summary {
+	r := readSnapshot(snap)
 	before := s.last
 	s.last = r
 	sum := Summary{
@@ -154,7 +204,7 @@ func (s *Summarizer) Next(now time.Time) (Summary, error) {
 			LineRefused: delta(l["gridlag_line_refused_total"], before.load["gridlag_line_refused_total"]),
 		}
 	}
-	return sum, nil
+	return sum
 }
 
 // delta is a counter's growth, as a count.
@@ -162,14 +212,10 @@ func delta(now, before float64) uint64 {
 	return uint64(max(now-before, 0))
 }
 
-// read gathers the registry's figures.
-func (e *Exporter) read(now time.Time) (reading, error) {
-	families, err := e.reg.Gather()
-	if err != nil {
-		return reading{}, err
-	}
-	r := reading{at: now, refused: map[string]float64{}, load: map[string]float64{}}
-	for _, f := range families {
+// readSnapshot reads the figures of a snapshot of the registry.
+func readSnapshot(snap Snapshot) reading {
+	r := reading{at: snap.At, refused: map[string]float64{}, load: map[string]float64{}}
+	for _, f := range snap.families {
 		ms := f.GetMetric()
 		if len(ms) == 0 {
 			continue
@@ -218,7 +264,7 @@ func (e *Exporter) read(now time.Time) (reading, error) {
 			}
 		}
 	}
-	return r, nil
+	return r
 }
 
 // percentileBound returns the upper bound of the tick histogram's bucket
