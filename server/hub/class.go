@@ -44,6 +44,7 @@ type class struct {
 	set      protocol.Conditions               // as the teachers set it (its Teachers is not kept)
 	reports  map[world.ConnID]protocol.Student // each student's last Report, by connection
 	perc     perceiving                        // its perception test (perceive.go)
+	crowd    crowding                          // its bots and areas of interest (crowd.go)
 	// trace is the trace the students' network follows (set.Trace names
 	// it), from traceStart, its time 0; nil for none. ref follows it
 	// alone, for the figures and the step in force the clients are
@@ -89,6 +90,10 @@ func (h *Hub) teachRefusal(c *conn, m protocol.Message) *protocol.Error {
 		if !c.teacher {
 			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "follow refused: only a teacher of the room may choose whom it follows"}
 		}
+	case *protocol.Crowd:
+		if !c.teacher {
+			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "crowd refused: only a teacher of the room may put bots in it"}
+		}
 	}
 	return nil
 }
@@ -120,6 +125,8 @@ func (h *Hub) classMessage(now time.Duration, c *conn, m protocol.Message) bool 
 		h.setConditions(now, r, c, *v)
 	case *protocol.Follow:
 		h.setFollow(r, c, v.ID)
+	case *protocol.Crowd:
+		h.setCrowd(r, c, *v)
 	case *protocol.Sight:
 		if !c.player {
 			return false // the world refuses it, as any message out of place
@@ -219,6 +226,7 @@ func (h *Hub) startTeaching(now time.Duration, r *room, c *conn) {
 		h.sendLater(c.id, &protocol.Class{Students: students[:n:n]})
 		students = students[n:]
 	}
+	h.tellCrowd(c, r)
 	h.enteredPerception(now, c)
 }
 
@@ -312,6 +320,7 @@ func (h *Hub) dismiss(now time.Duration, r *room, last *conn) {
 		r.core.SetRate(now, cfg.Rate)
 	}
 	r.core.SetLagComp(cfg.LagComp)
+	h.endCrowd(r)
 	followed := r.class.follow != 0
 	r.class = nil
 	for _, o := range h.roomConns(r) {
