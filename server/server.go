@@ -156,7 +156,8 @@ func (s *Server) Serve(ln net.Listener) error {
 	al := admit.Listen(ln, nil, s.log)
 	s.ln = al
 	s.begin()
-	s.beat.Store(s.start.UnixNano()) // the loop starts now
+	cfg, ho := s.hub.Config(), s.hub.Options() // read before the loop owns the hub
+	s.beat.Store(s.start.UnixNano())           // the loop starts now
 	s.wg.Add(1 + len(s.shards))
 	go s.loop()
 	for _, sh := range s.shards {
@@ -169,7 +170,6 @@ func (s *Server) Serve(ln net.Listener) error {
 	close(s.up)
 	s.mu.Unlock()
 
-	cfg, ho := s.hub.Config(), s.hub.Options()
 	// Debug: the program's start line says what matters, once (cmd/gridlag).
 	s.log.Debug("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
 		"burst", cfg.Burst, "max", cfg.MaxPlayers, "spectators", cfg.MaxSpectators, "map", mapSize(cfg), "spawn", cfg.Spawn,

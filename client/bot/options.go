@@ -53,6 +53,8 @@ type Options struct {
 	// Hello a server believes when it says it is a bot, unless its
 	// operator allows bots from their addresses (-bot-addrs).
 	Dial func(ctx context.Context, addr string) (net.Conn, error)
+	// Room is the room the bots join, "" for the server's default room.
+	Room string
 	// Logger receives each bot's connection events; nil discards them.
 	Logger *log.Logger
 }
@@ -96,6 +98,7 @@ func (o Options) name(i int) string { return fmt.Sprintf("%s-%d", o.NamePrefix, 
 func (o Options) clientOptions(i int) client.Options {
 	return client.Options{
 		Name:    o.name(i),
+		Room:    o.Room,
 		Bot:     true,
 		Latency: o.Latency,
 		Jitter:  o.Jitter,

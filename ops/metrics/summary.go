@@ -10,6 +10,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 	"github.com/prometheus/common/expfmt"
 
+	"gridlag/protocol"
 	"gridlag/server"
 )
 
@@ -389,4 +390,34 @@ func perSecond(v float64) string {
 		prec = 1
 	}
 	return strconv.FormatFloat(v, 'f', prec, 64) + "/s"
+}
+
+// Counters is the summary as the teachers' scale panel is told it
+// (protocol.Counters, in fixed point), of an interval of the given
+// length: the figures the panel shows, each from the registry /metrics
+// serves. The tick budget is the hub's to say, per room.
+func (s Summary) Counters(interval time.Duration) protocol.Counters {
+	c := protocol.Counters{
+		IntervalMS: fixed(interval.Seconds(), 1e3), Players: fixed(float64(s.Players), 1), Ticks: fixed(float64(s.Ticks), 1),
+		TickMeanNS: fixed(s.TickMean, 1e9), TickP99NS: fixed(s.TickP99, 1e9), BudgetNS: protocol.NoFigure,
+		Writes: fixed(s.Writes, 1), BytesPerPlayer: protocol.NoFigure, MessagesPerStateMilli: protocol.NoFigure,
+		CPUPermyriad: fixed(s.CPU, 1e4), RSS: s.RSS,
+	}
+	if s.Players > 0 {
+		c.BytesPerPlayer = fixed(s.BytesOut/float64(s.Players), 1)
+	}
+	if s.StatesOut > 0 {
+		c.MessagesPerStateMilli = fixed(s.FramesOut/s.StatesOut, 1e3)
+	}
+	return c
+}
+
+// fixed is v times unit, rounded, as a Counters figure: NoFigure for
+// NaN, infinities and what does not fit.
+func fixed(v, unit float64) uint32 {
+	v = math.Round(v * unit)
+	if math.IsNaN(v) || v < 0 || v >= float64(protocol.NoFigure) {
+		return protocol.NoFigure
+	}
+	return uint32(v)
 }
