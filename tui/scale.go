@@ -193,20 +193,12 @@ func (s *ScaleScreen) render(screen tcell.Screen) {
 		if r.Players != r.Bots {
 			in += fmt.Sprintf(", %d asked for", r.Bots)
 		}
-		rows := [][2]string{
-			{"players", in},
-			{"tick time", fmt.Sprintf("%s mean, p99 under %s (a tick every %s)", ms(r.TickMean), ms(r.TickP99), r.Budget)},
-			{"writes", figure(r.Writes, 0) + " a second to the sockets"},
-			{"bytes", perPlayerText(r.BytesPerPlayer) + " per player"},
-			{"per State", fmt.Sprintf("%s messages (the State, and Joins, Pings... beside it)", figure(r.MessagesPerState, 2))},
-			{"CPU", fmt.Sprintf("%s%% of one core (the whole process: server and bots)", figure(r.CPU*100, 0))},
-			{"memory", figure(float64(r.RSS)/1e6, 0) + " MB resident"},
-		}
+		rows := scaleFigures(r, in, "the whole process: server and bots")
 		for i, row := range rows {
-			putText(screen, 3, y+1+i, 12, row[0], styleKey)
-			putText(screen, 15, y+1+i, w-16, row[1], styleText)
+			putText(screen, 3, y+1+i, 12, row.label, styleKey)
+			putText(screen, 15, y+1+i, w-16, row.value+" "+row.gloss, styleText)
 		}
-		if r.TickMean > 0 && r.Budget > 0 && r.TickP99 >= r.Budget {
+		if behind(r) {
 			put(y+1+len(rows), "the ticks take longer than the time between them: the server is behind", styleWarn)
 		}
 	}
@@ -250,6 +242,35 @@ func (s *ScaleScreen) drawSteps(screen tcell.Screen, y, rows, w int) int {
 		y++
 	}
 	return y + 1
+}
+
+// scaleFigure is one row of a scale panel's live figures: what it is,
+// its value, and a gloss that a wide panel adds.
+type scaleFigure struct{ label, value, gloss string }
+
+// scaleFigures are the rows of a scale panel's live figures of r, the
+// lab's and the teacher's: players says who is in, cpu what the CPU
+// time is of.
+func scaleFigures(r ScaleReading, players, cpu string) []scaleFigure {
+	budget := "-"
+	if r.Budget > 0 {
+		budget = r.Budget.String()
+	}
+	return []scaleFigure{
+		{"players", players, ""},
+		{"tick time", fmt.Sprintf("%s mean, p99 < %s", ms(r.TickMean), ms(r.TickP99)), fmt.Sprintf("(a tick every %s)", budget)},
+		{"writes", figure(r.Writes, 0) + " a second", "to the sockets"},
+		{"bytes", perPlayerText(r.BytesPerPlayer) + " per player", ""},
+		{"per State", figure(r.MessagesPerState, 2) + " messages", "(the State, and Joins, Pings... beside it)"},
+		{"CPU", figure(r.CPU*100, 0) + "% of one core", "(" + cpu + ")"},
+		{"memory", figure(float64(r.RSS)/1e6, 0) + " MB resident", ""},
+	}
+}
+
+// behind reports whether r's ticks took longer than the time between
+// them: the server falls behind.
+func behind(r ScaleReading) bool {
+	return r.TickMean > 0 && r.Budget > 0 && r.TickP99 >= r.Budget
 }
 
 // botsOf is how many bots step k asks for.
