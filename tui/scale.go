@@ -298,12 +298,20 @@ func figure(v float64, prec int) string {
 	return strconv.FormatFloat(v, 'f', prec, 64)
 }
 
-// ms writes a duration in milliseconds with two decimals.
+// ms writes a duration in milliseconds, three figures at most past a
+// whole one: 0.61 ms, 15.0 ms, 250 ms.
 func ms(d time.Duration) string {
 	if d < 0 {
 		return "-"
 	}
-	return figure(float64(d)/1e6, 2) + " ms"
+	v, prec := float64(d)/1e6, 2
+	switch {
+	case v >= 99.5:
+		prec = 0
+	case v >= 9.995:
+		prec = 1
+	}
+	return figure(v, prec) + " ms"
 }
 
 // perPlayerText writes a rate of bytes, "-" when not measured.

@@ -504,7 +504,14 @@ func (s *TeachScreen) BoardCell(p grid.Pos) (x, y int, ok bool) {
 // title returns the top line: the server's notice if any, the title, the
 // students and the teachers, and why the connection ended if it did.
 func (s *TeachScreen) title() string {
-	adds := fmt.Sprintf("  ·  %d students", s.view.Total)
+	students := s.view.Total
+	if c := s.view.Crowd; c != nil && c.Bots > 0 {
+		students = max(students-int(c.Bots), 0) // the teacher's bots are no students
+	}
+	adds := fmt.Sprintf("  ·  %d students", students)
+	if c := s.view.Crowd; c != nil && c.Bots > 0 {
+		adds += fmt.Sprintf("  ·  %s bots", count(int(c.Bots)))
+	}
 	if t := s.view.Teaching; t != nil && t.Teachers > 1 {
 		adds += fmt.Sprintf("  ·  %d teachers", t.Teachers)
 	}

@@ -75,8 +75,9 @@ func (h *Hub) setCrowd(r *room, c *conn, m protocol.Crowd) {
 
 // crowdMost returns the most bots room r may have now, and the cap that
 // says so in words (with its flag): the bots a teacher may put in a
-// room, the room's players less those who are not its bots, the
-// server's connections less those that are not.
+// room, the room's players less those who are not its bots, the cells
+// of the map a bot may spawn on less those others take, the server's
+// connections less those that are not.
 func (h *Hub) crowdMost(r *room) (most int, why string) {
 	most, why = h.opts.TeachBots, fmt.Sprintf("a teacher may put at most %d bots in a room (-teach-bots)", h.opts.TeachBots)
 	if h.opts.TeachBots == 0 {
@@ -90,6 +91,11 @@ func (h *Hub) crowdMost(r *room) (most int, why string) {
 	}
 	if n := cfg.MaxPlayers - (r.core.Stats().Players - ours); n < most {
 		most, why = n, fmt.Sprintf("the room holds %d players (%s), %d of them not its bots", cfg.MaxPlayers, flag, cfg.MaxPlayers-n)
+	}
+	// A bot spawns on the main floor, never on a human spawn cell.
+	room := h.share.Reach().MainSize() - 1 - len(cfg.Spawns)
+	if n := room - (r.core.Stats().Players - ours); n < most {
+		most, why = n, fmt.Sprintf("the map has room for %d players (-map, -map-gen), %d of them not its bots", room, room-n)
 	}
 	if mc := h.opts.MaxConns; mc > 0 {
 		if n := mc - (len(h.conns) - ours); n < most {

@@ -4,8 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server/world"
+	"gridlag/server/world/worldtest"
 )
 
 // crowdedOf returns the Crowdeds p was sent, in order.
@@ -96,14 +98,26 @@ func TestCrowdWithinTheCaps(t *testing.T) {
 	}
 }
 
-// TestCrowdCapsOfTheServer: the teach-bots cap and the server's
-// connections each stop a step, named in the note.
+// TestCrowdCapsOfTheServer: the map's room, the teach-bots cap and the
+// server's connections each stop a step, named in the note with the
+// flag that sets it.
 func TestCrowdCapsOfTheServer(t *testing.T) {
-	r, _, _ := lecture(t, Options{Config: world.Config{Rate: 20}, RoomPlayers: 5000, TeachBots: 1000, MaxConns: 500}, protocol.Version)
+	r, _, _ := lecture(t, Options{Config: world.Config{Rate: 20}, RoomPlayers: 5000, TeachBots: 1000}, protocol.Version)
 	teacher := r.teacherIn("lecture")
 	teacher.send(&protocol.Crowd{Bots: 1000})
 	r.advance(ms)
 	got := crowdedOf(teacher)
+	room := r.h.share.Reach().MainSize() - 1
+	if last := got[len(got)-1]; int(last.Given) != room-2 || !strings.Contains(last.Note, "-map-gen") {
+		t.Errorf("1000 asked on the default map (room for %d): %+v, want %d given, the note naming -map-gen", room, last, room-2)
+	}
+
+	open := world.Config{Rate: 20, Map: worldtest.OpenMap(t, 100, 100), Spawn: grid.Pos{X: 50, Y: 50}}
+	r, _, _ = lecture(t, Options{Config: open, RoomPlayers: 5000, TeachBots: 1000, MaxConns: 500}, protocol.Version)
+	teacher = r.teacherIn("lecture")
+	teacher.send(&protocol.Crowd{Bots: 1000})
+	r.advance(ms)
+	got = crowdedOf(teacher)
 	if last := got[len(got)-1]; last.Given != 497 || !strings.Contains(last.Note, "-max-conns") {
 		t.Errorf("1000 asked of 500 connections (3 taken): %+v, want 497 given, the note naming -max-conns", last)
 	}
