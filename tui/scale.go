@@ -268,9 +268,10 @@ func scaleFigures(r ScaleReading, players, cpu string) []scaleFigure {
 }
 
 // behind reports whether r's ticks took longer than the time between
-// them: the server falls behind.
+// them, or none came in the interval with players in: the server falls
+// behind.
 func behind(r ScaleReading) bool {
-	return r.TickMean > 0 && r.Budget > 0 && r.TickP99 >= r.Budget
+	return r.Budget > 0 && (r.Ticks == 0 && r.Players > 0 || r.TickMean > 0 && r.TickP99 >= r.Budget)
 }
 
 // botsOf is how many bots step k asks for.

@@ -14,6 +14,12 @@ import (
 	"gridlag/server"
 )
 
+// CrowdStep is the time between two moves of a teacher's bot: a step a
+// second, as the scale lab's test walks them, so that a thousand bots in
+// the server's own process leave the server most of a 2-core machine
+// (each bot plans its path at each step).
+const CrowdStep = time.Second
+
 // CountersEvery is how often the room's teachers are told the server's
 // own counters (the scale panel in the teacher's room).
 const CountersEvery = time.Second
@@ -127,7 +133,7 @@ func (c *crowds) start(room string, n int) crowdBatch {
 	}
 	h.log.Info("a teacher's bots join", "room", name, "bots", n, "batch", c.serial)
 	stop := bot.Start(context.Background(), bot.Options{
-		Addr: h.local, N: n, Dial: own, Room: room, NamePrefix: fmt.Sprintf("crowd%d", c.serial),
+		Addr: h.local, N: n, Dial: own, Room: room, NamePrefix: fmt.Sprintf("crowd%d", c.serial), Step: CrowdStep,
 		Avoid: append([]grid.Pos{h.world.Spawn}, h.world.Spawns...), Logger: h.log.WithPrefix("crowd"),
 	})
 	return crowdBatch{n: n, stop: stop}

@@ -43,6 +43,12 @@ type class struct {
 	teachers []*conn                           // in the order they came
 	set      protocol.Conditions               // as the teachers set it (its Teachers is not kept)
 	reports  map[world.ConnID]protocol.Student // each student's last Report, by connection
+	// fresh are the connections whose Report the teachers were not told
+	// yet: in a room that ticks they are told at each tick, in one Class
+	// (a crowd of a thousand reporting twice a second is two thousand
+	// Classes a second one by one, more than a teacher's connection may
+	// queue); in a room of one update per input at once.
+	fresh []world.ConnID
 	perc     perceiving                        // its perception test (perceive.go)
 	crowd    crowding                          // its bots and areas of interest (crowd.go)
 	// trace is the trace the students' network follows (set.Trace names
@@ -145,6 +151,10 @@ func (h *Hub) classMessage(now time.Duration, c *conn, m protocol.Message) bool 
 		}
 		s := protocol.Student{ID: id, RTTMS: v.RTTMS, Pending: v.Pending, Corrections: v.Corrections}
 		r.class.reports[c.id] = s
+		if r.core.Config().Rate > 0 {
+			r.class.fresh = append(r.class.fresh, c.id) // told at the room's next tick
+			return true
+		}
 		for _, t := range r.class.teachers {
 			h.sendLater(t.id, &protocol.Class{Students: []protocol.Student{s}})
 		}
@@ -152,6 +162,31 @@ func (h *Hub) classMessage(now time.Duration, c *conn, m protocol.Message) bool 
 		return false
 	}
 	return true
+}
+
+// tellReports tells r's teachers the Reports that came since its last
+// tick, each student's last, in as few Class as hold them.
+func (h *Hub) tellReports(r *room) {
+	cl := r.class
+	if cl == nil || len(cl.fresh) == 0 {
+		return
+	}
+	slices.Sort(cl.fresh)
+	students := make([]protocol.Student, 0, len(cl.fresh))
+	for _, id := range slices.Compact(cl.fresh) {
+		if s, ok := cl.reports[id]; ok { // not one that left since
+			students = append(students, s)
+		}
+	}
+	cl.fresh = cl.fresh[:0]
+	slices.SortFunc(students, func(a, b protocol.Student) int { return int(a.ID) - int(b.ID) })
+	for len(students) > 0 {
+		n := min(len(students), protocol.MaxClassStudents)
+		for _, t := range cl.teachers {
+			h.sendLater(t.id, &protocol.Class{Students: students[:n:n]})
+		}
+		students = students[n:]
+	}
 }
 
 // entered follows what c's room's world did with c's handshake: a player

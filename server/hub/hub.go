@@ -397,6 +397,7 @@ func (h *Hub) Advance(now time.Duration) (ticked bool) {
 	for _, r := range h.order {
 		if at, ok := r.core.NextWake(); ok && at <= now {
 			ticked = r.core.Advance(now) || ticked
+			h.tellReports(r)
 			h.touch(r)
 		}
 	}
