@@ -57,7 +57,9 @@ func TestTeacherCrowdsTheRoom(t *testing.T) {
 		func() string { return fmt.Sprintf("the teacher's crowd: %+v, want 10 bots in", crowd().Crowded) })
 	w.Crowd(100, true)
 	admittest.Eventually(t, func() bool { c := crowd(); return c.Given == 25 && c.Bots == 25 && c.AreasOff },
-		func() string { return fmt.Sprintf("the teacher's crowd: %+v, want 25 bots in, areas off", crowd().Crowded) })
+		func() string {
+			return fmt.Sprintf("the teacher's crowd: %+v, want 25 bots in, areas off", crowd().Crowded)
+		})
 	if note := crowd().Note; !strings.Contains(note, "100 bots asked, 25 given") || !strings.Contains(note, "-room-players") {
 		t.Errorf("the note: %q, want the cap named", note)
 	}
@@ -75,7 +77,9 @@ func TestTeacherCrowdsTheRoom(t *testing.T) {
 		told := *c
 		told.BudgetNS = last.Counters.BudgetNS // the hub's word, per room
 		return told == last.Counters && last.Counters.Players == 25 && last.Counters.Ticks >= 10
-	}, func() string { return fmt.Sprintf("the teacher's counters %+v, the host's last %+v", crowd().Counters, last.Counters) })
+	}, func() string {
+		return fmt.Sprintf("the teacher's counters %+v, the host's last %+v", crowd().Counters, last.Counters)
+	})
 	a, b := series(t, last.Start), series(t, last.End)
 	secs := last.End.At.Sub(last.Start.At).Seconds()
 	got := last.Counters
@@ -138,4 +142,3 @@ func series(t *testing.T, snap metrics.Snapshot) map[string]float64 {
 	}
 	return s
 }
-
