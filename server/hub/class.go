@@ -49,8 +49,8 @@ type class struct {
 	// Classes a second one by one, more than a teacher's connection may
 	// queue); in a room of one update per input at once.
 	fresh []world.ConnID
-	perc     perceiving                        // its perception test (perceive.go)
-	crowd    crowding                          // its bots and areas of interest (crowd.go)
+	perc  perceiving // its perception test (perceive.go)
+	crowd crowding   // its bots and areas of interest (crowd.go)
 	// trace is the trace the students' network follows (set.Trace names
 	// it), from traceStart, its time 0; nil for none. ref follows it
 	// alone, for the figures and the step in force the clients are

@@ -11,15 +11,7 @@ import (
 )
 
 // crowdedOf returns the Crowdeds p was sent, in order.
-func crowdedOf(p *peer) []protocol.Crowded {
-	var cs []protocol.Crowded
-	for _, m := range p.got {
-		if c, ok := m.(*protocol.Crowded); ok {
-			cs = append(cs, *c)
-		}
-	}
-	return cs
-}
+func crowdedOf(p *peer) []protocol.Crowded { return sentOf[protocol.Crowded](p) }
 
 // TestCrowdWithinTheCaps: a teacher asks for bots step by step; the hub
 // orders its adapter to run them for the room, as many as the room's
