@@ -38,6 +38,9 @@ type Spectator struct {
 	rank   ranked
 	follow grid.PlayerID
 	sight  *Sight
+	// crowd is, for a teacher of version 6, the room's bots and the
+	// server's counters (crowd.go); nil before the server's first word.
+	crowd *Crowd
 }
 
 // NewSpectator returns a spectator core that starts by sending a Spectate
@@ -167,6 +170,8 @@ func (s *Spectator) take(now time.Duration, m protocol.Message) error {
 		s.perc.take(now, m)
 	case *protocol.Traces:
 		s.traces = slices.Clone(m.Traces)
+	case *protocol.Crowded, *protocol.Counters:
+		s.takeCrowd(now, m)
 	case *protocol.Ranking:
 		s.rank.take(now, m)
 	case *protocol.Follow:
@@ -268,6 +273,7 @@ func (s *Spectator) View(now time.Duration) WorldView {
 		}
 	}
 	v.Perception = s.perc.view(now)
+	v.Crowd = s.crowdView()
 	if len(s.latest.Players) > 0 {
 		v.Players = make([]WorldPlayer, len(s.latest.Players))
 	}

@@ -47,6 +47,10 @@ type WorldView struct {
 	// room's network (protocol version 6), in its order: a Teaching's
 	// Trace names one.
 	Traces []protocol.TraceInfo
+	// Crowd is, for a teacher (protocol version 6), the room's bots and
+	// areas of interest and the server's own counters: the scale panel;
+	// nil before the server said anything of it.
+	Crowd *Crowd
 
 	// The room's scoreboard (to a spectator of protocol version 6, the
 	// Ranking a player gets; see View): most points first, the best

@@ -134,6 +134,13 @@ const (
 	TypeFollow   Type = 40
 	TypeSight    Type = 41
 	TypeFollowed Type = 42
+	// TypeCrowd, TypeCrowded and TypeCounters (since version 6): a
+	// teacher asks for bots in its room and for its areas of interest on
+	// or off, the teachers are told the room's crowd, and once a second
+	// the server's own counters; see Crowd, Crowded and Counters.
+	TypeCrowd    Type = 45
+	TypeCrowded  Type = 46
+	TypeCounters Type = 47
 )
 
 // String names the message type.
@@ -223,6 +230,12 @@ func (t Type) String() string {
 		return "Answer"
 	case TypePerception:
 		return "Perception"
+	case TypeCrowd:
+		return "Crowd"
+	case TypeCrowded:
+		return "Crowded"
+	case TypeCounters:
+		return "Counters"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -526,6 +539,12 @@ func New(t Type) Message {
 		return new(Answer)
 	case TypePerception:
 		return new(Perception)
+	case TypeCrowd:
+		return new(Crowd)
+	case TypeCrowded:
+		return new(Crowded)
+	case TypeCounters:
+		return new(Counters)
 	}
 	return nil
 }

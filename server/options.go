@@ -129,6 +129,12 @@ type Options struct {
 	// are saved, a CSV file per class (see hub.NotePerception); "": they
 	// are not saved, and the teachers are told so.
 	PerceptionDir string
+	// Crowd, if set, runs the server's own bots in a room as a teacher
+	// asked (hub.CrowdOrder: room is to have bots of them, 0 none); the
+	// program running the server wires it (ops/host). It is called on the
+	// loop's goroutine and must return at once. Without it no teacher is
+	// given bots (Hub.TeachBots is 0).
+	Crowd func(room string, bots int)
 }
 
 // withDefaults fills the zero fields of the adapter's options and the
@@ -138,12 +144,16 @@ func (o Options) withDefaults() Options {
 		o.Logger = log.New(io.Discard)
 		o.Logger.SetLevel(log.FatalLevel + 1) // skip formatting as well
 	}
+	if o.Crowd == nil {
+		o.Hub.TeachBots = 0 // nobody to run them
+	}
 	o.HandshakeTimeout = admit.Or(o.HandshakeTimeout, DefaultHandshakeTimeout)
 	o.IdleTimeout = admit.Or(o.IdleTimeout, DefaultIdleTimeout)
 	o.WriteTimeout = admit.Or(o.WriteTimeout, DefaultWriteTimeout)
 	o.SendQueue = admit.Or(o.SendQueue, DefaultSendQueue)
 	o.MaxConns = admit.Or(o.MaxConns, DefaultMaxConns)
 	o.MaxConnsPerAddr = admit.Or(o.MaxConnsPerAddr, DefaultMaxConnsPerAddr)
+	o.Hub.MaxConns = o.MaxConns
 	o.MaxMessageRate = admit.Or(o.MaxMessageRate, DefaultMaxMessageRate)
 	if o.Metrics == nil {
 		o.Metrics = noMetrics{}

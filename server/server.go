@@ -65,6 +65,9 @@ type Server struct {
 	// hub when it differs from areasOffNow.
 	areasOff    atomic.Bool
 	areasOffNow bool
+	// counters are the server's own counters of the last interval for
+	// its teachers (TellCounters), which the loop hands the hub.
+	counters atomic.Pointer[protocol.Counters]
 
 	// Owned by the loop goroutine (Serve sets them up before any other
 	// goroutine reads them).
@@ -153,7 +156,8 @@ func (s *Server) Serve(ln net.Listener) error {
 	al := admit.Listen(ln, nil, s.log)
 	s.ln = al
 	s.begin()
-	s.beat.Store(s.start.UnixNano()) // the loop starts now
+	cfg, ho := s.hub.Config(), s.hub.Options() // read before the loop owns the hub
+	s.beat.Store(s.start.UnixNano())           // the loop starts now
 	s.wg.Add(1 + len(s.shards))
 	go s.loop()
 	for _, sh := range s.shards {
@@ -166,7 +170,6 @@ func (s *Server) Serve(ln net.Listener) error {
 	close(s.up)
 	s.mu.Unlock()
 
-	cfg, ho := s.hub.Config(), s.hub.Options()
 	// Debug: the program's start line says what matters, once (cmd/gridlag).
 	s.log.Debug("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
 		"burst", cfg.Burst, "max", cfg.MaxPlayers, "spectators", cfg.MaxSpectators, "map", mapSize(cfg), "spawn", cfg.Spawn,
@@ -414,6 +417,10 @@ func (s *Server) loop() {
 			s.areasOffNow = off
 			s.hub.SetAreas(!off)
 		}
+		if c := s.counters.Swap(nil); c != nil {
+			s.hub.TellCounters(now, *c)
+			s.flush()
+		}
 		if summaries.due(now) {
 			s.warn.Flush()
 			s.watchFall(now)
@@ -460,6 +467,19 @@ func (s *Server) loop() {
 			s.shutdown()
 			return
 		}
+	}
+}
+
+// TellCounters hands the room's teachers c, what the server's own
+// counters say of the last interval (the program running the server
+// reads them from the registry its /metrics serves: ops/host), from the
+// loop's next turn (hub.Hub.TellCounters); a c not handed yet is
+// replaced. Safe for concurrent use.
+func (s *Server) TellCounters(c protocol.Counters) {
+	s.counters.Store(&c)
+	select {
+	case s.posted <- struct{}{}:
+	default:
 	}
 }
 
@@ -592,8 +612,11 @@ func (s *Server) forget(c *conn) {
 func (s *Server) flush() {
 	for {
 		out := s.hub.Outbox()
-		if len(out.Envelopes) == 0 && len(out.Notes) == 0 && len(out.Rooms) == 0 {
+		if len(out.Envelopes) == 0 && len(out.Notes) == 0 && len(out.Rooms) == 0 && len(out.Crowds) == 0 {
 			break
+		}
+		for _, o := range out.Crowds {
+			s.opts.Crowd(o.Room, o.Bots)
 		}
 		s.publish(out.Rooms, out.Closed)
 		s.queue(out.Envelopes)

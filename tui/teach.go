@@ -32,6 +32,10 @@ type Teacher interface {
 	// Follow follows student id on the room's projectors (0: nobody);
 	// the server says it back (View().Following).
 	Follow(id grid.PlayerID)
+	// Crowd asks for bots of the server's own in the room (0: none) and
+	// its areas of interest on or off; the server says what it gave
+	// (View().Crowd).
+	Crowd(bots int, areasOff bool)
 }
 
 // The steps of the teacher's controls: the keys go round them, the
@@ -76,6 +80,11 @@ var teachKeyTable = []binding[*TeachScreen]{
 	// The perception test's keys share a row: the help has to fit 80x24.
 	{label: "e v o", help: "perception test: e start/stop, v on/off/both, o results or board", keys: concat(
 		runeKeys("e", (*TeachScreen).startStop), runeKeys("v", (*TeachScreen).nextMode), resultsBinding[*TeachScreen]().keys,
+	)},
+	// The scale panel's keys share a row too (teachcrowd.go).
+	{label: "b d a w", help: "crowd: b more bots (10, 100, 1,000), d fewer, a areas on/off, w board", keys: concat(
+		runeKeys("b", func(s *TeachScreen) { s.crowdStep(true) }), runeKeys("d", func(s *TeachScreen) { s.crowdStep(false) }),
+		runeKeys("a", (*TeachScreen).crowdAreas), runeKeys("w", func(s *TeachScreen) { s.crowd.board = !s.crowd.board }),
 	)},
 	{label: "f x", help: "projectors follow the next student (view, ghost, ledger); x: none", keys: concat(
 		runeKeys("f", (*TeachScreen).followNext), runeKeys("x", func(s *TeachScreen) { s.follow(0) }),
@@ -167,6 +176,8 @@ type TeachScreen struct {
 	test                 perception.Settings
 	testButton, testMode *button
 	results              perceptionResults
+
+	crowd teachCrowd // the scale panel (teachcrowd.go)
 }
 
 // NewTeachScreen returns the teacher's screen of teacher drawn on screen,
@@ -467,6 +478,9 @@ func (s *TeachScreen) render(screen tcell.Screen) {
 	s.board.SetRect(0, 1, bw, bh)
 	s.board.Draw(screen)
 	s.drawPanel(screen, bw+1, 1, w-bw-1, h-2)
+	if s.crowdShown() {
+		s.drawCrowd(screen, 0, 1, w-1-teachPanelWidth, h-2)
+	}
 	if s.results.shown(v) {
 		drawPerceptionResults(screen, 0, 1, w, h-2, v.Perception)
 	}
@@ -490,7 +504,14 @@ func (s *TeachScreen) BoardCell(p grid.Pos) (x, y int, ok bool) {
 // title returns the top line: the server's notice if any, the title, the
 // students and the teachers, and why the connection ended if it did.
 func (s *TeachScreen) title() string {
-	adds := fmt.Sprintf("  ·  %d students", s.view.Total)
+	students := s.view.Total
+	if c := s.view.Crowd; c != nil && c.Bots > 0 {
+		students = max(students-int(c.Bots), 0) // the teacher's bots are no students
+	}
+	adds := fmt.Sprintf("  ·  %d students", students)
+	if c := s.view.Crowd; c != nil && c.Bots > 0 {
+		adds += fmt.Sprintf("  ·  %s bots", count(int(c.Bots)))
+	}
 	if t := s.view.Teaching; t != nil && t.Teachers > 1 {
 		adds += fmt.Sprintf("  ·  %d teachers", t.Teachers)
 	}

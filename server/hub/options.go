@@ -143,6 +143,13 @@ type Options struct {
 	// cannot learn it from another server or session; 0 is a seed like
 	// any other, for tests.
 	PerceptionSeed uint64
+	// TeachBots is the most of the server's own bots a teacher may put in
+	// a room (crowd.go; -teach-bots); 0: none. Its adapter runs them
+	// (Out.Crowds).
+	TeachBots int
+	// MaxConns is the adapter's cap on connections, which the bots a
+	// teacher asks for count against; 0: none the hub knows of.
+	MaxConns int
 }
 
 // WithDefaults returns o with its zero fields filled in (not the game
