@@ -125,6 +125,7 @@ func TestReasonKinds(t *testing.T) {
 		"malformed frame: protocol: empty frame":            "malformed",
 		"protocol violation: second handshake":              "violation",
 		"server full: 256 of 256 players":                   "full",
+		"room full: 700 players; its map's floor holds 700": "room_full",
 		"spectators full: 16 of 16":                         "full",
 		"name refused: name is empty":                       "name",
 		"protocol version 2 is not supported":               "version",

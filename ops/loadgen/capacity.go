@@ -83,6 +83,7 @@ func FindCapacity(ctx context.Context, o CapacityOptions, say io.Writer) (Capaci
 	o.Options = o.withDefaults()
 	o.Say = say
 	r := newRun(o.Options)
+	r.plan.on = false // the capacity of the server's default room, as it holds
 	writers, stop, writing := r.startWriters()
 	var (
 		c       Capacity

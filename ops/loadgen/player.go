@@ -61,13 +61,14 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 		// longer either way (learnSpread).
 		defer r.line.answered(nil)
 	}
+	defer r.plan.answered(n)
 	d := net.Dialer{Timeout: r.opts.HandshakeTimeout, LocalAddr: r.source(n)}
 	nc, err := d.DialContext(ctx, "tcp", r.opts.Addr)
 	if err != nil {
 		return nil, err
 	}
 	nc.SetDeadline(time.Now().Add(r.opts.HandshakeTimeout))
-	hello := &protocol.Hello{Version: protocol.Version, Name: fmt.Sprintf("%s-%d", r.opts.NamePrefix, n), Bot: true, Room: r.opts.room(n)}
+	hello := &protocol.Hello{Version: protocol.Version, Name: fmt.Sprintf("%s-%d", r.opts.NamePrefix, n), Bot: true, Room: r.room(n)}
 	if err := protocol.NewEncoder(nc).Encode(hello); err != nil {
 		nc.Close()
 		return nil, err
