@@ -75,8 +75,13 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 	}
 	dec := protocol.NewDecoder(bufio.NewReaderSize(nc, 4096))
 	hs := handshake{dec: dec, known: r.knowsMap, heard: func(m protocol.Message) {
-		if a, ok := m.(*protocol.Admission); ok && n == 1 {
-			r.line.answered(a)
+		switch v := m.(type) {
+		case *protocol.Admission:
+			if n == 1 {
+				r.line.answered(v)
+			}
+		case *protocol.Queued:
+			r.plan.answered(n) // in line for its room: the room is open
 		}
 		nc.SetDeadline(time.Now().Add(r.opts.HandshakeTimeout)) // the server speaks: its line moves
 	}}

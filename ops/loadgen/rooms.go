@@ -26,16 +26,26 @@ import (
 
 // roomPlan is how the run spreads its players over the server's rooms.
 // The connecting loop writes it before it starts the players that read
-// it.
+// it; the probe's fields are shared with the players' goroutines, under
+// mu.
 type roomPlan struct {
-	on    bool // the run plans its rooms (no Options.Rooms, not a capacity search)
-	free  int  // the first free players go to the default room; -1: all of them
-	each  int  // the players a named room takes, once known (0 before)
-	probe int  // the first player in a named room (free+1), 0 if none
+	on   bool // the run plans its rooms (no Options.Rooms, not a capacity search)
+	free int  // the first free players go to the default room; -1: all of them
+	each int  // the players a named room takes, once known (0 before)
 
-	probeOnce sync.Once
-	probeAns  chan struct{} // closed once the probe's handshake ended
+	mu       sync.Mutex
+	probe    int           // the player whose answer tells whether room-1 opened, 0 if none
+	probeAns chan struct{} // closed once the probe's handshake ended; nil then
+	probes   int           // players tried as the probe so far
 }
+
+// maxProbes is how many players in turn try to open room-1 before the
+// run gives up learning what a named room holds from the server's list.
+const maxProbes = 3
+
+// guessRoomPlayers is what the run takes a named room to hold when the
+// server's list never said: a gridlag server's default -room-players.
+const guessRoomPlayers = 32
 
 // room is the room player n (from 1) joins: Options.Rooms' in turn, or
 // the plan's: the default room (""), then room-1, room-2, ..., each
@@ -55,11 +65,29 @@ func (r *run) room(n int) string {
 	return "room-" + strconv.Itoa(k)
 }
 
+// setProbe makes player n the probe.
+func (p *roomPlan) setProbe(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.probe, p.probeAns = n, make(chan struct{})
+	p.probes++
+}
+
 // answered records that player n's handshake ended, welcomed or not.
 func (p *roomPlan) answered(n int) {
-	if n == p.probe && n > 0 {
-		p.probeOnce.Do(func() { close(p.probeAns) })
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n == p.probe && p.probeAns != nil {
+		close(p.probeAns)
+		p.probeAns = nil
 	}
+}
+
+// probeAnswered is closed, or nil, once the probe's handshake ended.
+func (p *roomPlan) probeAnswered() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.probeAns
 }
 
 // planRooms is the plan's step before player n is started: before the
@@ -81,46 +109,64 @@ func (r *run) planRooms(ctx context.Context, n int) bool {
 		if free >= r.opts.N {
 			return true
 		}
-		p.free, p.probe, p.probeAns = free, free+1, make(chan struct{})
+		p.free = free
+		p.setProbe(free + 1)
 		r.say("the default room holds %d players and has places for %d: the other %d of the %d go to rooms of their own, room-1 first\n",
 			def.MaxPlayers, free, r.opts.N-free, r.opts.N)
-	case n == p.probe+1 && p.probe > 0:
-		select {
-		case <-p.probeAns:
-		case <-ctx.Done():
-			return false
+	case p.each == 0 && p.probe > 0 && n == p.probe+1:
+		if ch := p.probeAnswered(); ch != nil {
+			select {
+			case <-ch:
+			case <-ctx.Done():
+				return false
+			}
 		}
-		r.planNamed(ctx)
+		r.planNamed(ctx, n)
 	}
 	return ctx.Err() == nil
 }
 
 // planNamed learns from the room list what room-1, opened by the probe,
 // holds, and says how the rest are spread and whether the server opens
-// rooms enough for them.
-func (r *run) planNamed(ctx context.Context) {
+// rooms enough for them. If room-1 is not open (the probe was refused),
+// player n tries to open it in turn, up to maxProbes players; then the
+// run takes a named room to hold guessRoomPlayers, and says so.
+func (r *run) planNamed(ctx context.Context, n int) {
 	p := &r.plan
 	rest := r.opts.N - p.free
 	list, err := r.listRooms(ctx)
-	if err != nil {
-		r.say("the room list could not be had after room-1 opened (%v): the other %d players all try room-1\n", err, rest-1)
-		return
-	}
 	var one *protocol.RoomInfo
-	for i := range list.Rooms {
-		if list.Rooms[i].Name == "room-1" {
-			one = &list.Rooms[i]
+	if err == nil {
+		for i := range list.Rooms {
+			if list.Rooms[i].Name == "room-1" && list.Rooms[i].MaxPlayers > 0 {
+				one = &list.Rooms[i]
+			}
 		}
 	}
-	if one == nil || one.MaxPlayers == 0 {
-		r.say("room-1 did not open (see the refusals): the other %d players all try it\n", rest-1)
+	switch {
+	case one != nil:
+		p.each = int(one.MaxPlayers)
+	case p.probes < maxProbes:
+		p.setProbe(n) // the next tries to open it
 		return
+	default:
+		p.each = guessRoomPlayers
+		why := "the room list could not be had: " + fmt.Sprint(err)
+		if err == nil {
+			why = fmt.Sprintf("room-1 did not open for %d players in turn (see the refusals)", p.probes)
+		}
+		r.say("%s: taking a room to hold %d players, a gridlag server's default\n", why, p.each)
 	}
-	p.each = int(one.MaxPlayers)
 	rooms := (rest + p.each - 1) / p.each
 	r.say("spreading %d players over %d rooms: %d in the default room, %d in room-1 to room-%d, %d a room (the most a room of the server's holds)\n",
 		r.opts.N, rooms+1, p.free, rest, rooms, p.each)
+	if list == nil {
+		return
+	}
 	open := max(len(list.Rooms), int(list.Total))
+	if one == nil {
+		open++ // room-1, not open yet
+	}
 	if left := int(list.MaxRooms) - open; rooms-1 > left {
 		short := rest - (left+1)*p.each
 		r.say("the server opens at most %d rooms and %d are open: %d more are needed, and the last %d players will find no room\n",
@@ -150,7 +196,7 @@ func (r *run) listRooms(ctx context.Context) (*protocol.Rooms, error) {
 	if err := protocol.NewEncoder(nc).Encode(&protocol.ListRooms{Version: protocol.Version}); err != nil {
 		return nil, err
 	}
-	enc, dec := protocol.NewEncoder(nc), protocol.NewDecoder(nc)
+	dec := protocol.NewDecoder(nc)
 	for {
 		m, err := dec.Decode()
 		if err != nil {
@@ -158,7 +204,6 @@ func (r *run) listRooms(ctx context.Context) (*protocol.Rooms, error) {
 		}
 		switch v := m.(type) {
 		case *protocol.Rooms:
-			enc.Encode(&protocol.Bye{Reason: "load run: room list read"})
 			return v, nil
 		case *protocol.Error:
 			return nil, errors.New(protocol.Printable(v.Text))

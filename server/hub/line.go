@@ -271,18 +271,22 @@ func (h *Hub) leaveLine(c *conn) {
 }
 
 // lineRate is the line's pace at now: the joins the ticks allowed over
-// the last rateWindow (or since the first tick paced), a second; the last
-// tick's allowance at the ticks' rate before a second of history.
+// the last rateWindow (or since the first tick paced), a second. Before a
+// second of history, the allowances so far over the intervals they cover
+// (one a tick): one tick at capacity in a burst's first second (a
+// garbage collection, the machine busy a moment) slows the estimate, it
+// does not make it "no place is coming" and refuse everyone who comes in
+// that second.
 func (h *Hub) lineRate(now time.Duration) float64 {
 	l := &h.line
 	h.rollRate(now)
 	span := min(now-l.opened, rateWindow)
-	if span < time.Second {
-		return float64(l.paced) * float64(h.opts.Config.Rate)
-	}
 	sum := 0
 	for _, n := range l.secs {
 		sum += n
+	}
+	if span < time.Second {
+		span += time.Second / time.Duration(h.opts.Config.Rate)
 	}
 	return float64(sum) / span.Seconds()
 }
