@@ -280,3 +280,33 @@ func TestLineRefusesAFullRoomAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// In a burst's first second, a few ticks at capacity slow the line's
+// estimate instead of making it "no place is coming": the newcomers of
+// that second wait in line, and are let in once the ticks have room.
+func TestLineFirstSecondAtCapacityStillQueues(t *testing.T) {
+	r := newRig(t, lineOpts())
+	for i := range 25 {
+		hello(r.dial(host(i+1)), fmt.Sprintf("in%d", i))
+	}
+	r.ticking(150*ms, perMember(ms, 0))    // three cheap ticks: the allowance is spent on the 25
+	r.ticking(100*ms, perMember(30*ms, 0)) // then two at capacity, within the first second
+	if !r.h.LoadAt(r.now).Full {
+		t.Fatalf("the server reads %+v, want at capacity", r.h.LoadAt(r.now))
+	}
+	var late []*peer
+	for i := range 10 {
+		p := r.dial(host(100 + i))
+		hello(p, fmt.Sprintf("late%d", i))
+		if _, ok := p.got[0].(*protocol.Queued); !ok {
+			t.Fatalf("newcomer %d in the first second at capacity got %v, want a place in line", i, p.got)
+		}
+		late = append(late, p)
+	}
+	r.ticking(3*time.Second, perMember(ms, 0))
+	for i, p := range late {
+		if !welcomed(p) {
+			t.Errorf("newcomer %d got %v, want let in once the ticks had room", i, p.got)
+		}
+	}
+}
