@@ -17,6 +17,25 @@ func lineOpts() Options {
 	return Options{Config: world.Config{Rate: 20, MaxPlayers: 1000}, TickBudget: 25 * ms, LineWait: time.Minute, JoinRate: 1000}
 }
 
+// spendAllowance says Hello from 25 addresses: the first tick's
+// allowance, 25 at 1 ms a join.
+func spendAllowance(r *rig) {
+	for i := range 25 {
+		hello(r.dial(host(i+1)), fmt.Sprintf("in%d", i))
+	}
+}
+
+// queueEach says Hello from n more addresses, which wait in line.
+func queueEach(r *rig, n int) []*peer {
+	var waiting []*peer
+	for i := range n {
+		p := r.dial(host(50 + i))
+		hello(p, fmt.Sprintf("w%d", i))
+		waiting = append(waiting, p)
+	}
+	return waiting
+}
+
 // hello says Hello as a client of version 6 named name.
 func hello(p *peer, name string) { p.send(&protocol.Hello{Version: protocol.Version, Name: name}) }
 
@@ -161,15 +180,8 @@ func TestLineIsBoundedAndShared(t *testing.T) {
 	o := lineOpts()
 	o.LineMax = 10
 	r := newRig(t, o)
-	for i := range 25 { // the first tick's allowance, 25 at 1 ms a join
-		hello(r.dial(host(i+1)), fmt.Sprintf("in%d", i))
-	}
-	var waiting []*peer
-	for i := range 10 {
-		p := r.dial(host(50 + i))
-		hello(p, fmt.Sprintf("w%d", i))
-		waiting = append(waiting, p)
-	}
+	spendAllowance(r)
+	waiting := queueEach(r, 10)
 	over := r.dial(host(70))
 	hello(over, "over")
 	e, ok := over.got[len(over.got)-1].(*protocol.Error)
@@ -244,17 +256,12 @@ func TestLineRefusesAFullRoomAtOnce(t *testing.T) {
 	o := lineOpts()
 	o.Config.Map = m // 30 floor cells: the room holds 30 of its 1000
 	r := newRig(t, o)
-	for i := range 25 { // the first tick's allowance, 25 at 1 ms a join
-		hello(r.dial(host(i+1)), fmt.Sprintf("in%d", i))
-	}
-	var waiting []*peer
-	for i := range 5 {
-		p := r.dial(host(50 + i))
-		hello(p, fmt.Sprintf("w%d", i))
+	spendAllowance(r)
+	waiting := queueEach(r, 5)
+	for i, p := range waiting {
 		if _, ok := p.got[0].(*protocol.Queued); !ok {
 			t.Fatalf("newcomer %d past the allowance got %v, want a place in line", i, p.got)
 		}
-		waiting = append(waiting, p)
 	}
 	const text = "room full: 25 of 30 players and 5 in line for it, as many as its map's floor holds, one a cell; another room may have a place"
 	over := r.dial(host(70))
@@ -286,9 +293,7 @@ func TestLineRefusesAFullRoomAtOnce(t *testing.T) {
 // that second wait in line, and are let in once the ticks have room.
 func TestLineFirstSecondAtCapacityStillQueues(t *testing.T) {
 	r := newRig(t, lineOpts())
-	for i := range 25 {
-		hello(r.dial(host(i+1)), fmt.Sprintf("in%d", i))
-	}
+	spendAllowance(r)
 	r.ticking(150*ms, perMember(ms, 0))    // three cheap ticks: the allowance is spent on the 25
 	r.ticking(100*ms, perMember(30*ms, 0)) // then two at capacity, within the first second
 	if !r.h.LoadAt(r.now).Full {
