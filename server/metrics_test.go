@@ -146,7 +146,7 @@ func TestReasonKinds(t *testing.T) {
 			t.Errorf("ReasonKinds() = %v lacks %q", kinds, got)
 		}
 	}
-	if kinds[len(kinds)-1] != ReasonOther || len(kinds) > 16 {
+	if kinds[len(kinds)-1] != ReasonOther || len(kinds) > 20 {
 		t.Errorf("ReasonKinds() = %v, want a few kinds, %q last", kinds, ReasonOther)
 	}
 }
