@@ -108,15 +108,15 @@ func FindCapacity(ctx context.Context, o CapacityOptions, say io.Writer) (Capaci
 	windows := max(int(o.Settle/capacityWindow), 2)
 	for first := 1; first <= o.N && ctx.Err() == nil; first += o.Step {
 		last := min(first+o.Step-1, o.N)
-		refusedBefore, queuedBefore := r.refusals(), r.queued()
-		in := r.connectRange(ctx, writers, first, first, time.Now(), 0)
-		players = append(players, in...)
-		if first > 1 && r.queued() > queuedBefore {
-			c.Stopped = fmt.Sprintf("with %d players settled, a newcomer had to wait in line: the server takes no more at once", first-1)
+		refusedBefore := r.refusals()
+		next, waited := r.probeLine(ctx, writers, first, last, o.Settle, &players)
+		if waited {
+			c.Stopped = fmt.Sprintf("with %d players settled, a newcomer was not let in at once %d times in turn, %v apart (it waited in line, or was refused a place in it): the server takes no more at once",
+				len(players), capacityTries, o.Settle)
 			break
 		}
-		if last > first {
-			in = r.connectRange(ctx, writers, first+1, last, time.Now(), time.Duration(last-first)*capacityRampEach)
+		if next <= last {
+			in := r.connectRange(ctx, writers, next, last, time.Now(), time.Duration(last-next+1)*capacityRampEach)
 			players = append(players, in...)
 		}
 		if n := r.refusals() - refusedBefore; n > 0 {
@@ -126,17 +126,40 @@ func FindCapacity(ctx context.Context, o CapacityOptions, say io.Writer) (Capaci
 			}
 			break
 		}
-		p99, n, side, ok := r.settle(ctx, windows)
+		var (
+			p99   time.Duration
+			n     uint64
+			side  *ServerSide
+			ok    = true
+			tries []string
+		)
+		for try := 1; try <= capacityTries && ok; try++ {
+			var tp99 time.Duration
+			var tn uint64
+			var tside *ServerSide
+			tp99, tn, tside, ok = r.settle(ctx, windows)
+			if ok && tn > 0 && (n == 0 || tp99 < p99) {
+				p99, n, side = tp99, tn, tside
+			}
+			tries = append(tries, ms(tp99).String())
+			if n > 0 && p99 <= o.Target {
+				break
+			}
+		}
 		if !ok {
 			break
 		}
 		if say != nil {
-			fmt.Fprintf(say, "%6d players: round trip p99 %v (the median of %d windows of %v) over %d inputs\n",
-				len(players), ms(p99), windows-1, capacityWindow, n)
+			held := ""
+			if len(tries) > 1 {
+				held = fmt.Sprintf("; held %d times, the best kept: %s", len(tries), strings.Join(tries, ", "))
+			}
+			fmt.Fprintf(say, "%6d players: round trip p99 %v (the median of %d windows of %v%s) over %d inputs\n",
+				len(players), ms(p99), windows-1, capacityWindow, held, n)
 		}
 		c.Steps = append(c.Steps, CapacityStep{Players: len(players), P99: p99})
 		if n == 0 || p99 > o.Target {
-			c.Stopped = fmt.Sprintf("the round trip p99 passed %v with %d players", o.Target, len(players))
+			c.Stopped = fmt.Sprintf("the round trip p99 passed %v with %d players, %d times in turn", o.Target, len(players), len(tries))
 			break
 		}
 		c.Players, c.P99, c.Server = len(players), p99, side
@@ -154,6 +177,40 @@ func FindCapacity(ctx context.Context, o CapacityOptions, say io.Writer) (Capaci
 		return c, errors.New("loadgen: no step was measured")
 	}
 	return c, nil
+}
+
+// capacityTries is how many times a step is measured, or a settled
+// server's line tried, before the search ends on it: on a machine shared
+// with other work, another process only adds delay, so a step that keeps
+// within the target once (or lets a newcomer in at once once) is one the
+// server holds, and the best of the tries is kept.
+const capacityTries = 3
+
+// probeLine begins the step from first to last, the players in settled:
+// one newcomer alone; if it is not let in at once (it waits in line, or
+// is refused a place in it), the players walk settle and another tries,
+// up to capacityTries. It adds those let in to players, and returns the
+// next player of the step and whether no try was let in at once (the
+// server takes no more at once in its steady state).
+// The search's first step has nobody to settle: its first comes with the
+// rest.
+func (r *run) probeLine(ctx context.Context, writers []*writer, first, last int, settle time.Duration, players *[]*player) (next int, waited bool) {
+	if first == 1 {
+		return first, false
+	}
+	next = first
+	for try := 1; try <= capacityTries && next <= last; try++ {
+		queued, refused := r.queued(), r.refusals()
+		*players = append(*players, r.connectRange(ctx, writers, next, next, time.Now(), 0)...)
+		next++
+		if r.queued() == queued && r.refusals() == refused || r.roomFull() != "" || ctx.Err() != nil {
+			return next, false // let in at once; or the room is full, which the step says
+		}
+		if try < capacityTries && !sleepCtx(ctx, settle) {
+			return next, false
+		}
+	}
+	return next, next-first >= capacityTries
 }
 
 // settle lets the players walk windows windows of capacityWindow and

@@ -32,19 +32,21 @@ func TestCapacityFindsEveryoneWithinTheTarget(t *testing.T) {
 }
 
 // TestCapacityStopsWhenASettledServerQueues: once the players in have
-// settled, a newcomer who must wait in the server's line ends the search
-// (here the ticks always cost their budget past the floor of 3): the
-// capacity is the players before it, not a step's join transient.
+// settled, a newcomer who must wait in the server's line, three times in
+// turn, ends the search (here the ticks always cost their budget past the
+// floor of 3, and the line lets nobody in: each is refused after its
+// second in line): the capacity is the players before it, not a step's
+// join transient.
 func TestCapacityStopsWhenASettledServerQueues(t *testing.T) {
 	t.Parallel()
 	_, addr := startServer(t, server.Options{Hub: hub.Options{Config: world.Config{Rate: 20},
-		TickBudget: time.Microsecond, LoadFloor: 3, LineWait: 2 * time.Second}})
+		TickBudget: time.Microsecond, LoadFloor: 3, LineWait: time.Second}})
 	c, err := FindCapacity(context.Background(), CapacityOptions{Options: Options{Addr: addr, N: 9, Seed: 1},
-		Step: 3, Settle: 2 * time.Second, Target: time.Minute}, nil)
+		Step: 3, Settle: time.Second, Target: time.Minute}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "with 3 players settled, a newcomer had to wait in line: the server takes no more at once"; c.Players != 3 || c.Stopped != want {
+	if want := "with 3 players settled, a newcomer was not let in at once 3 times in turn, 1s apart (it waited in line, or was refused a place in it): the server takes no more at once"; c.Players != 3 || c.Stopped != want {
 		t.Errorf("found %d players, stopped %q; want 3, stopped %q", c.Players, c.Stopped, want)
 	}
 }
