@@ -40,7 +40,7 @@ func loadBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 	fs.BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
 	var capacity bool
 	co := loadgen.CapacityOptions{}
-	fs.BoolVar(&capacity, "capacity", false, "find the server's capacity: add -step players at a time until the round trip p99 of those in (the median of -settle's one-second windows, the first after the joins not counted) passes -target, or a newcomer must wait in line once they settled (-n: the most to try, default 65534), and print the players found, with the server's CPU and RSS at that point (-server-metrics)")
+	fs.BoolVar(&capacity, "capacity", false, "find the server's capacity: add -step players at a time until the round trip p99 of those in (the median of -settle's one-second windows, the first after the joins not counted) passes -target three times in turn, or, once they settled, three newcomers in turn are not let in at once (-n: the most to try, default 65534), and print the players found, with the server's CPU and RSS at that point (-server-metrics)")
 	fs.Int(&co.Step, "step", loadgen.DefaultCapacityStep, loadgen.PlayersRange, "with -capacity: players added at each step")
 	fs.Duration(&co.Settle, "settle", loadgen.DefaultCapacitySettle, cli.Length, "with -capacity: how long the players walk after each step before their round trips are read")
 	fs.Duration(&co.Target, "target", loadgen.DefaultCapacityTarget, cli.Length, "with -capacity: the round trip p99 the players in must keep")
@@ -133,7 +133,8 @@ room has no place for all N (its cap, or its map's floor: one player a
 cell, as its room list says), it fills it and spreads the rest over rooms
 of their own (room-1, room-2, ...), and says so. -capacity ramps players
 in steps until their round trip p99 passes -target or, once they settled,
-a newcomer must wait in line.
+newcomers must wait in line, each three times in turn (another process on
+a shared machine only adds delay: the best try is kept).
 
 Flags:
 `)
