@@ -123,6 +123,8 @@ func FindCapacity(ctx context.Context, o CapacityOptions, say io.Writer) (Capaci
 			c.Stopped = fmt.Sprintf("%d of the %d players of the step to %d were refused", n, last-first+1, last)
 			if why := r.roomFull(); why != "" {
 				c.Stopped += fmt.Sprintf(": the room is full (%s), not the server at its load: its capacity is %d players or more", why, len(players))
+			} else if why := r.mostRefused(); why != "" {
+				c.Stopped += ": " + why
 			}
 			break
 		}
@@ -263,6 +265,18 @@ func (r *run) roomFull() string {
 		}
 	}
 	return ""
+}
+
+// mostRefused is the reason the run counted most refusals for, with the
+// figures as the server said them the first time; "" if none.
+func (r *run) mostRefused() string {
+	r.refusedMu.Lock()
+	defer r.refusedMu.Unlock()
+	var b strings.Builder
+	writeReasons(&b, "", r.refused)
+	first, _, _ := strings.Cut(b.String(), "\n")
+	_, text, _ := strings.Cut(first, " x ")
+	return text
 }
 
 // refusals is how many connections the run counted refused so far.
