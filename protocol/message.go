@@ -313,7 +313,26 @@ const (
 	// ErrCodeTeacher (version 5): a Teach or a Conditions from a
 	// connection that is not a teacher's.
 	ErrCodeTeacher uint8 = 10
+	// ErrCodeRoomFull (version 6): the room the Hello named has no place
+	// for another player (its cap of players, or every free cell of its
+	// map, taken); the server is not full: another room may take the
+	// player now, and waiting does not help. A client of version 5 or
+	// older is sent ErrCodeFull with the same text (RoomFullCode).
+	ErrCodeRoomFull uint8 = 11
 )
+
+// RoomFullSince is the first version sent ErrCodeRoomFull.
+const RoomFullSince uint16 = 6
+
+// RoomFullCode is the code of the Error that says a room is full to a
+// client of version v: ErrCodeRoomFull from RoomFullSince, ErrCodeFull
+// before.
+func RoomFullCode(v uint16) uint8 {
+	if v >= RoomFullSince {
+		return ErrCodeRoomFull
+	}
+	return ErrCodeFull
+}
 
 // Error reports why the sender is about to close the connection.
 type Error struct {
@@ -349,6 +368,8 @@ func (e *Error) Error() string {
 		return "the server could not resume the session"
 	case ErrCodeTeacher:
 		return "only a teacher may set a room's network"
+	case ErrCodeRoomFull:
+		return "the room is full: another room may have a place"
 	}
 	return "the server refused the connection"
 }

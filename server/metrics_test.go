@@ -125,6 +125,7 @@ func TestReasonKinds(t *testing.T) {
 		"malformed frame: protocol: empty frame":            "malformed",
 		"protocol violation: second handshake":              "violation",
 		"server full: 256 of 256 players":                   "full",
+		"room full: 700 players; its map's floor holds 700": "room_full",
 		"spectators full: 16 of 16":                         "full",
 		"name refused: name is empty":                       "name",
 		"protocol version 2 is not supported":               "version",
@@ -145,7 +146,7 @@ func TestReasonKinds(t *testing.T) {
 			t.Errorf("ReasonKinds() = %v lacks %q", kinds, got)
 		}
 	}
-	if kinds[len(kinds)-1] != ReasonOther || len(kinds) > 16 {
+	if kinds[len(kinds)-1] != ReasonOther || len(kinds) > 20 {
 		t.Errorf("ReasonKinds() = %v, want a few kinds, %q last", kinds, ReasonOther)
 	}
 }
