@@ -92,8 +92,10 @@ func (h *Hub) crowdMost(r *room) (most int, why string) {
 	if n := cfg.MaxPlayers - (r.core.Stats().Players - ours); n < most {
 		most, why = n, fmt.Sprintf("the room holds %d players (%s), %d of them not its bots", cfg.MaxPlayers, flag, cfg.MaxPlayers-n)
 	}
-	// A bot spawns on the main floor, never on a human spawn cell.
-	room := h.share.Reach().MainSize() - 1 - len(cfg.Spawns)
+	// One player a cell of the main floor, bots included (a bot takes a
+	// human spawn cell only when no other is free): what world.Core.Holds
+	// counts.
+	room := h.share.Reach().MainSize()
 	if n := room - (r.core.Stats().Players - ours); n < most {
 		most, why = n, fmt.Sprintf("the map has room for %d players (-map, -map-gen), %d of them not its bots", room, room-n)
 	}
