@@ -179,12 +179,16 @@ func (c *conn) pieces(dst [][]byte) ([][]byte, bool) {
 }
 
 // wrote takes off the queue the n bytes the socket took, noting whether
-// it took less than it was given (full), and wakes the reader if it holds
-// back. The writer calls it.
+// it took less than it was given (full: then what waits is copied out of
+// the encoders' chunks, outQueue.settle), and wakes the reader if it
+// holds back. The writer calls it.
 func (c *conn) wrote(n int, full bool) {
 	c.shard.mu.Lock()
 	c.sockFull = full
 	c.out.consume(n)
+	if full {
+		c.out.settle()
+	}
 	c.queued.Store(int32(c.out.frames()))
 	c.queuedB.Store(int64(c.out.bytes))
 	c.shard.mu.Unlock()
