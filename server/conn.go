@@ -89,6 +89,9 @@ type conn struct {
 	// states is the server's end of the stream of States to it: the
 	// last State encoded for it, the base of a step.
 	states protocol.StateStream
+	// heldEvs is what it said from its handshake on, held back for the
+	// ticks' spare time (joinGate).
+	heldEvs []event
 }
 
 func newConn(id world.ConnID, nc net.Conn, from hub.Origin, sh *shard, queue, queueBytes int, born time.Duration) *conn {
