@@ -125,6 +125,11 @@ type Options struct {
 	// name reserved for bots (names.CheckPlayer) is refused to
 	// everyone else. Nil: the server's own bots only.
 	BotAddrs []netip.Prefix
+	// JoinWait is the longest a newcomer's Hello or Spectate is held
+	// back for the ticks' spare time while the hub does not pace the
+	// joins in its line (joingate.go); past it the newcomer is refused
+	// "server busy". Default DefaultJoinWait.
+	JoinWait time.Duration
 	// PerceptionDir is where the answers of the rooms' perception tests
 	// are saved, a CSV file per class (see hub.NotePerception); "": they
 	// are not saved, and the teachers are told so.
@@ -160,6 +165,7 @@ func (o Options) withDefaults() Options {
 	}
 	o.HeartbeatInterval = admit.Or(o.HeartbeatInterval, DefaultHeartbeat)
 	o.SendQueueBytes = admit.Or(o.SendQueueBytes, DefaultSendQueueBytes)
+	o.JoinWait = admit.Or(o.JoinWait, DefaultJoinWait)
 	o.Hub = o.Hub.WithDefaults()
 	return o
 }

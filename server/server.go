@@ -81,6 +81,7 @@ type Server struct {
 	queuer queuer                 // the loop's encoder and queue of a flush's few envelopes
 	slow   []*conn
 	ticks  tickMarks // the ticks' costs, measured for the hub's admission
+	gate   joinGate  // the handshakes held for the ticks' spare time (joingate.go)
 	fall   fall      // the watch on a crowd's going (release.go)
 
 	answering []*conn // connections with messages handled since the last flush (conn.answered)
@@ -199,6 +200,7 @@ func (s *Server) begin() {
 	if s.kept, err = keepPieces(s.hub.Share()); err != nil {
 		panic(err) // cannot happen: a valid map's pieces encode
 	}
+	s.gate = joinGate{budget: s.joinBudget(), wait: s.opts.JoinWait}
 	s.published[""] = s.hub.Rooms()[0].Stats
 	s.load = hub.LoadNow{Budget: s.hub.Options().TickBudget}
 }
@@ -447,10 +449,12 @@ func (s *Server) loop() {
 				s.flush()
 				if ticked {
 					s.opts.Metrics.Tick(time.Since(began))
+					s.gate.ticked(time.Since(began))
 					s.markTick(at)
 				} else {
 					s.hub.JoinCost(time.Since(began)) // those let in from the line, apart from the ticks
 				}
+				s.takeJoins() // in what the tick left of its budget
 				continue
 			}
 			next = min(next, at)
@@ -461,6 +465,7 @@ func (s *Server) loop() {
 			began := time.Now()
 			s.handleInboxes()
 			s.flush()
+			s.takeJoins()
 			s.hub.JoinCost(time.Since(began)) // the joins taken at once, if any
 		case <-wake.C:
 		case <-s.quit:
@@ -528,6 +533,9 @@ func (s *Server) handleInboxes() {
 		for _, ev := range sh.takeInbox() {
 			if ev.kind == evGone {
 				s.flush()
+			}
+			if s.heldBack(ev) {
+				continue // a join, for the ticks' spare time
 			}
 			s.handle(ev)
 		}
