@@ -128,9 +128,17 @@ func rate(n int64, span time.Duration) string {
 // added.
 func moveLines(s wire.Snapshot) []string {
 	lines := []string{fmt.Sprintf("   %-9s %7s %7s  %s", "layer", "up", "down", "adds")}
+	noisy := false
 	for _, r := range s.Rows() {
 		if r.Layer == "tcp/ip" && !s.TCP.OK() {
 			lines = append(lines, "   tcp/ip    "+r.Note)
+			continue
+		}
+		if r.Flow.Up < 0 || r.Flow.Down < 0 || r.Added.Up < 0 || r.Added.Down < 0 {
+			// Less than nothing is what the idle traffic's own
+			// variation left: no figure, rather than a false one.
+			noisy = true
+			lines = append(lines, fmt.Sprintf("   %-9s %7s %7s  %s", r.Layer, aboutNothing(r.Flow.Up), aboutNothing(r.Flow.Down), "within the idle traffic's variation"))
 			continue
 		}
 		add := ""
@@ -148,5 +156,17 @@ func moveLines(s wire.Snapshot) []string {
 		}
 		lines = append(lines, fmt.Sprintf("   %-9s %5d B %5d B  %s", r.Layer, r.Flow.Up, r.Flow.Down, add))
 	}
+	if noisy {
+		lines = append(lines, "   ~: the idle traffic varied by more than a move costs in this run; the rows per second below are whole")
+	}
 	return lines
+}
+
+// aboutNothing is a move's bytes one way, or "~" where subtracting the
+// idle rate left less than nothing.
+func aboutNothing(n int64) string {
+	if n < 0 {
+		return "~"
+	}
+	return fmt.Sprintf("%d B", n)
 }

@@ -71,12 +71,24 @@ func TestWireCostAgreesWithThePacketCount(t *testing.T) {
 		perMove := float64(r.Moves.Wire.TCP.Wire().Bytes()) / float64(r.Moves.Moves)
 		perMoveKernel := float64(r.Moves.Probe.Octets) / float64(r.Moves.Moves)
 		t.Logf("%s: %.0f B a move counted, %.0f B a move in the kernel's count", r.Front, perMove, perMoveKernel)
+		// Each layer adds to the one it carries. One move less the idle
+		// rate says it when the idle traffic held steady; on a busy
+		// machine it may vary by more than a move costs, and the report
+		// says so, so the window of moves whole says it then.
 		one := r.OneMove()
+		noisy := one.Game.Up <= 0 || one.TCP.Wire().Up <= 0
+		if r.Front != wire.FrontTCP {
+			noisy = noisy || one.Conn.Down <= 0 || one.Term.Down <= 0
+		}
+		if noisy {
+			t.Logf("%s: the idle traffic varied by more than a move costs (one move: game up %d, wire up %d); the window of moves whole instead", r.Front, one.Game.Up, one.TCP.Wire().Up)
+			one = r.Moves.Wire
+		}
 		if one.Game.Up <= 0 || one.TCP.Wire().Up <= one.Game.Up {
-			t.Errorf("%s: one move's game bytes up %d, on the wire %d: the wire must carry more than the game", r.Front, one.Game.Up, one.TCP.Wire().Up)
+			t.Errorf("%s: the moves' game bytes up %d, on the wire %d: the wire must carry more than the game", r.Front, one.Game.Up, one.TCP.Wire().Up)
 		}
 		if r.Front != wire.FrontTCP && one.Conn.Down <= one.Term.Down {
-			t.Errorf("%s: one move's %d B on the connection carry %d B of terminal: the framing must add", r.Front, one.Conn.Down, one.Term.Down)
+			t.Errorf("%s: the moves' %d B on the connection carry %d B of terminal: the framing must add", r.Front, one.Conn.Down, one.Term.Down)
 		}
 	}
 }
