@@ -164,7 +164,7 @@ func badFrames() []badFrame {
 	return []badFrame{
 		{"zero length", []byte{0, 0}, protocol.ErrEmptyFrame, ""},
 		{"type 0", frame(0), protocol.ErrUnknownType, ""},
-		{"type 43", frame(43, u64(1)), protocol.ErrUnknownType, ""},
+		{"type 48", frame(48, u64(1)), protocol.ErrUnknownType, ""},
 		{"teach short", frame(byte(protocol.TypeTeach), u16(5)), protocol.ErrShort, "Teach"},
 		{"teach empty room", frame(byte(protocol.TypeTeach), u16(5), str("t"), str("")), protocol.ErrTrailing, "Teach"},
 		{"conditions hold 3", frame(byte(protocol.TypeConditions), []byte{1}, u16(300), u16(0), u16(0), []byte{3}, u16(20), []byte{1}), protocol.ErrBadValue, "Conditions"},

@@ -128,6 +128,8 @@ func examples() []example {
 		{"follow.bin", &protocol.Follow{ID: 0x0102}},
 		{"sight.bin", sightExample()},
 		{"followed.bin", &protocol.Followed{ID: 0x0102, Sight: *sightExample()}},
+		{"code.bin", &protocol.Code{Code: "3b-K7Q2XM"}},
+		{"classcode.bin", &protocol.ClassCode{Code: "class-23456Z"}},
 	}
 }
 
@@ -180,6 +182,7 @@ var allTypes = []protocol.Type{
 	protocol.TypeQueued, protocol.TypeAdmission,
 	protocol.TypePerceive, protocol.TypeTrial, protocol.TypeAnswer, protocol.TypePerception,
 	protocol.TypeFollow, protocol.TypeSight, protocol.TypeFollowed,
+	protocol.TypeCode, protocol.TypeClassCode,
 }
 
 // mustMarshal encodes m or stops the test.

@@ -134,6 +134,11 @@ const (
 	TypeFollow   Type = 40
 	TypeSight    Type = 41
 	TypeFollowed Type = 42
+	// TypeCode and TypeClassCode (since version 6): a student presents
+	// its class's code; a teacher is told it, or asks for a new one
+	// (classcode.go).
+	TypeCode      Type = 43
+	TypeClassCode Type = 44
 )
 
 // String names the message type.
@@ -211,6 +216,10 @@ func (t Type) String() string {
 		return "Sight"
 	case TypeFollowed:
 		return "Followed"
+	case TypeCode:
+		return "Code"
+	case TypeClassCode:
+		return "ClassCode"
 	case TypeQueued:
 		return "Queued"
 	case TypeAdmission:
@@ -300,6 +309,7 @@ const (
 	// ErrCodeTeacher (version 5): a Teach or a Conditions from a
 	// connection that is not a teacher's.
 	ErrCodeTeacher uint8 = 10
+	// ErrCodeClass (version 6) is classcode.go's: an unknown class code.
 )
 
 // Error reports why the sender is about to close the connection.
@@ -336,6 +346,8 @@ func (e *Error) Error() string {
 		return "the server could not resume the session"
 	case ErrCodeTeacher:
 		return "only a teacher may set a room's network"
+	case ErrCodeClass:
+		return "unknown class code"
 	}
 	return "the server refused the connection"
 }
@@ -514,6 +526,10 @@ func New(t Type) Message {
 		return new(Sight)
 	case TypeFollowed:
 		return new(Followed)
+	case TypeCode:
+		return new(Code)
+	case TypeClassCode:
+		return new(ClassCode)
 	case TypeQueued:
 		return new(Queued)
 	case TypeAdmission:

@@ -1,0 +1,93 @@
+package protocol
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Version 6 lets a class behind one address (a school's NAT) join its
+// teacher's room with a class code instead of its address's caps. A
+// room's teacher is told the class's code (ClassCode, from the server)
+// when it begins to teach and whenever it changes; a teacher asks for a
+// new one by sending ClassCode itself (its Code empty), and the old code
+// admits nobody more at once (the students in stay). A student presents
+// the code (Code) as its first message, before its Hello or Resume: the
+// server then takes it into the code's room, counted against the room's
+// own cap and not against its address's players; a code the server does
+// not know now is refused with an Error of code ErrCodeClass, and each
+// such refusal counts against its address's rate of wrong codes. A
+// client of version 5 or before never sends Code, and is never sent
+// ClassCode.
+
+// ClassCodeSince is the first version that knows Code and ClassCode.
+const ClassCodeSince uint16 = 6
+
+// MaxCodeLen is the longest class code, in bytes.
+const MaxCodeLen = 32
+
+// ErrCodeClass (version 6): a Code the server does not know (wrong, or
+// changed since), or one more from an address that sent too many wrong.
+const ErrCodeClass uint8 = 11
+
+// Code presents a class code: a student's first message, before its
+// Hello or Resume (see ClassCodeSince).
+type Code struct {
+	Code string // at most MaxCodeLen bytes of printable ASCII
+}
+
+// ClassCode tells a teacher its class's code (from the server), or asks
+// the server for a new one (from a teacher, its Code empty).
+type ClassCode struct {
+	Code string // at most MaxCodeLen bytes of printable ASCII; "" when a teacher asks for a new one
+}
+
+// Type implements Message.
+func (*Code) Type() Type { return TypeCode }
+
+// Type implements Message.
+func (*ClassCode) Type() Type { return TypeClassCode }
+
+// CheckCode reports whether s may be a class code on the wire: at most
+// MaxCodeLen bytes of printable ASCII, no space. An empty s is checked
+// by each message (a Code needs one).
+func CheckCode(s string) error {
+	if len(s) > MaxCodeLen {
+		return fmt.Errorf("class code of %d bytes, longer than %d: %w", len(s), MaxCodeLen, ErrBadValue)
+	}
+	if i := strings.IndexFunc(s, func(r rune) bool { return r <= ' ' || r > '~' }); i >= 0 {
+		return fmt.Errorf("class code with byte %#x: %w", s[i], ErrBadValue)
+	}
+	return nil
+}
+
+func appendCode(b []byte, code string, empty bool) ([]byte, error) {
+	if code == "" && !empty {
+		return b, fmt.Errorf("empty class code: %w", ErrBadValue)
+	}
+	if err := CheckCode(code); err != nil {
+		return b, err
+	}
+	return appendStr(b, code)
+}
+
+func decodeCode(r *reader, empty bool) string {
+	s := r.str()
+	if r.err == nil && (CheckCode(s) != nil || s == "" && !empty) {
+		r.fail(ErrBadValue)
+	}
+	return s
+}
+
+func (m *Code) appendPayload(b []byte) ([]byte, error) { return appendCode(b, m.Code, false) }
+
+func (m *Code) decodePayload(r *reader) error {
+	m.Code = decodeCode(r, false)
+	return r.done()
+}
+
+func (m *ClassCode) appendPayload(b []byte) ([]byte, error) { return appendCode(b, m.Code, true) }
+
+func (m *ClassCode) decodePayload(r *reader) error {
+	m.Code = decodeCode(r, true)
+	return r.done()
+}
