@@ -57,6 +57,13 @@ func (p *PerKey) Allow(key string, now time.Duration) bool {
 	return true
 }
 
+// Wait is how long from now until key may do it once more: 0 if it may
+// now. It counts nothing.
+func (p *PerKey) Wait(key string, now time.Duration) time.Duration {
+	l := p.held[key]
+	return p.Rate.Wait(&l, now)
+}
+
 // Fresh reports whether key has its whole burst at now: it has done
 // nothing lately.
 func (p *PerKey) Fresh(key string, now time.Duration) bool {
