@@ -115,25 +115,27 @@ func TestMetricsSeeTheServer(t *testing.T) {
 // number.
 func TestReasonKinds(t *testing.T) {
 	cases := map[string]string{
-		"said bye: done":                                    "bye",
-		"connection closed by the client":                   "closed",
-		"too slow: 256 frames queued unread":                "slow",
-		"too slow: nothing written for 10s":                 "slow",
-		"flooding: more than 200 messages per second":       "flood",
-		"silent for 30s":                                    "timeout",
-		"no Hello within 5s":                                "timeout",
-		"malformed frame: protocol: empty frame":            "malformed",
-		"protocol violation: second handshake":              "violation",
-		"server full: 256 of 256 players":                   "full",
-		"spectators full: 16 of 16":                         "full",
-		"name refused: name is empty":                       "name",
-		"protocol version 2 is not supported":               "version",
-		"write error: broken pipe":                          "io_error",
-		"rate limited: too many joins from your address":    "rate",
-		"too many rooms from your address: it opened 16":    "per_address",
-		"too many players from your address: 32 joined":     "per_address",
-		"server busy: 256 rooms open; the last 32 are kept": "full",
-		"a reason nobody wrote yet":                         ReasonOther,
+		"said bye: done":                                     "bye",
+		"connection closed by the client":                    "closed",
+		"too slow: 256 frames queued unread":                 "slow",
+		"too slow: nothing written for 10s":                  "slow",
+		"flooding: more than 200 messages per second":        "flood",
+		"silent for 30s":                                     "timeout",
+		"no Hello within 5s":                                 "timeout",
+		"malformed frame: protocol: empty frame":             "malformed",
+		"protocol violation: second handshake":               "violation",
+		"server full: 256 of 256 players":                    "full",
+		"spectators full: 16 of 16":                          "full",
+		"name refused: name is empty":                        "name",
+		"protocol version 2 is not supported":                "version",
+		"write error: broken pipe":                           "io_error",
+		"rate limited: too many joins from your address":     "rate",
+		"too many rooms from your address: it opened 16":     "per_address",
+		"too many players from your address: 32 joined":      "per_address",
+		"unknown class code: ask your teacher":               "class_code",
+		"rate limited: too many wrong class codes from your": "rate",
+		"server busy: 256 rooms open; the last 32 are kept":  "full",
+		"a reason nobody wrote yet":                          ReasonOther,
 	}
 	kinds := ReasonKinds()
 	for reason, want := range cases {
@@ -145,7 +147,7 @@ func TestReasonKinds(t *testing.T) {
 			t.Errorf("ReasonKinds() = %v lacks %q", kinds, got)
 		}
 	}
-	if kinds[len(kinds)-1] != ReasonOther || len(kinds) > 16 {
+	if kinds[len(kinds)-1] != ReasonOther || len(kinds) > 20 {
 		t.Errorf("ReasonKinds() = %v, want a few kinds, %q last", kinds, ReasonOther)
 	}
 }
