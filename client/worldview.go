@@ -47,6 +47,10 @@ type WorldView struct {
 	// room's network (protocol version 6), in its order: a Teaching's
 	// Trace names one.
 	Traces []protocol.TraceInfo
+	// ClassCode is, for a teacher, its class's code (protocol version
+	// 6): students who present it join the room under the room's own
+	// cap, not their address's. "" before the server said it.
+	ClassCode string
 
 	// The room's scoreboard (to a spectator of protocol version 6, the
 	// Ranking a player gets; see View): most points first, the best
