@@ -29,6 +29,36 @@ const MaxCodeLen = 32
 // changed since), or one more from an address that sent too many wrong.
 const ErrCodeClass uint8 = 11
 
+// CodeAlphabet are the characters of a code's random part: no 0 nor O,
+// no 1, I nor L, no U (read as V), so that a code read off a projector is
+// typed right.
+const CodeAlphabet = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+// CodeLen is how many characters of CodeAlphabet a code has after its
+// room's prefix: about 29 bits.
+const CodeLen = 6
+
+// NormCode is code as a server matches it: without surrounding space,
+// in capitals.
+func NormCode(code string) string { return strings.ToUpper(strings.TrimSpace(code)) }
+
+// LooksLikeCode reports whether s has the shape of a class code, in any
+// case: a prefix, a dash, then CodeLen characters of CodeAlphabet (a
+// front end that reads codes from a login name tells them from names so).
+func LooksLikeCode(s string) bool {
+	s = NormCode(s)
+	i := strings.LastIndexByte(s, '-')
+	if i < 1 || len(s) > MaxCodeLen || len(s)-i-1 != CodeLen {
+		return false
+	}
+	for _, r := range s[i+1:] {
+		if !strings.ContainsRune(CodeAlphabet, r) {
+			return false
+		}
+	}
+	return CheckCode(s) == nil
+}
+
 // Code presents a class code: a student's first message, before its
 // Hello or Resume (see ClassCodeSince).
 type Code struct {

@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/rand"
 
+	"gridlag/protocol"
 	"gridlag/server/hub"
 )
 
@@ -30,7 +31,7 @@ func (s *Server) noteCode(n hub.Note, remote string) {
 		}
 	}
 	if n.Code != "" {
-		s.codes[hub.NormCode(n.Code)] = n.Room
+		s.codes[protocol.NormCode(n.Code)] = n.Room
 	}
 	s.mu.Unlock()
 	if n.Code == "" {
@@ -56,6 +57,6 @@ func ShortCode(code string) string {
 func (s *Server) ClassCode(code string) (room string, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	room, ok = s.codes[hub.NormCode(code)]
+	room, ok = s.codes[protocol.NormCode(code)]
 	return room, ok
 }

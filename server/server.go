@@ -53,7 +53,7 @@ type Server struct {
 	closed    bool
 	nextID    world.ConnID
 	published map[string]world.Stats // each open room's counters as of the hub's last Outbox
-	codes     map[string]string      // the classes' rooms by their codes (hub.NormCode), as of the hub's last Outbox (classcode.go)
+	codes     map[string]string      // the classes' rooms by their codes (protocol.NormCode), as of the hub's last Outbox (classcode.go)
 	retired   world.Stats            // the counters of the rooms closed
 	live      map[world.ConnID]*conn // connections whose goroutines still run
 	connsIn   admit.Pool             // live connections, in all and per address (admit.Key)

@@ -32,6 +32,9 @@ type Teacher interface {
 	// Follow follows student id on the room's projectors (0: nobody);
 	// the server says it back (View().Following).
 	Follow(id grid.PlayerID)
+	// NewCode asks for a new class code: the old one admits nobody
+	// more; the server says the new one (View().ClassCode).
+	NewCode()
 }
 
 // The steps of the teacher's controls: the keys go round them, the
@@ -73,6 +76,7 @@ var teachKeyTable = []binding[*TeachScreen]{
 		s.change(func(t *client.Teaching) { t.LagComp = !t.LagComp })
 	})},
 	{label: "0", help: "release all: no network, the students' switches, the room's rate", keys: runeKeys("0", (*TeachScreen).releaseAll)},
+	{label: "k", help: "a new class code: the old one lets nobody more in (those in stay)", keys: runeKeys("k", (*TeachScreen).newCode)},
 	// The perception test's keys share a row: the help has to fit 80x24.
 	{label: "e v o", help: "perception test: e start/stop, v on/off/both, o results or board", keys: concat(
 		runeKeys("e", (*TeachScreen).startStop), runeKeys("v", (*TeachScreen).nextMode), resultsBinding[*TeachScreen]().keys,
@@ -114,7 +118,8 @@ const (
 	teachRateRow    = teachPredictRow + 3
 	teachCompRow    = teachRateRow + 1
 	teachTestRow    = teachCompRow + 1 // the perception test
-	teachClassHead  = teachTestRow + 1
+	teachCodeRow    = teachTestRow + 1 // the class's code
+	teachClassHead  = teachCodeRow + 1
 	teachClassRow   = teachClassHead + 1 // the first student
 )
 
@@ -462,11 +467,19 @@ func (s *TeachScreen) render(screen tcell.Screen) {
 	if !s.fits(screen, w >= needW && h >= needH, needW, needH) {
 		return
 	}
-	bw, bh := min(mw, w-1-teachPanelWidth), min(mh, h-2)
+	join := s.joinLine(w)
+	bottom := h - 2 // the board's and panel's last row
+	if join != "" && h > needH {
+		bottom-- // the join line's row
+	}
+	bw, bh := min(mw, w-1-teachPanelWidth), min(mh, bottom)
 	s.board.Look(s.look)
 	s.board.SetRect(0, 1, bw, bh)
 	s.board.Draw(screen)
-	s.drawPanel(screen, bw+1, 1, w-bw-1, h-2)
+	s.drawPanel(screen, bw+1, 1, w-bw-1, bottom)
+	if bottom < h-2 {
+		putText(screen, 0, h-2, w, join, styleTitle)
+	}
 	if s.results.shown(v) {
 		drawPerceptionResults(screen, 0, 1, w, h-2, v.Perception)
 	}
@@ -500,10 +513,38 @@ func (s *TeachScreen) title() string {
 	if line := PerceptionLine(s.view.Perception); line != "" && !s.ended {
 		adds += "  ·  " + line
 	}
-	if s.opts.Invite != "" {
+	if s.opts.Invite != "" && s.view.ClassCode == "" {
 		adds += "  ·  students join: " + s.opts.Invite
 	}
 	return watchTitle(s.opts.Title, "gridlag — teaching", adds, &s.view, s.ended)
+}
+
+// joinLine is the line that says how students join with the class's
+// code, at most w wide: the code, then as many of the ways to join with
+// it as fit (Options.JoinCode); "" before the server said a code.
+func (s *TeachScreen) joinLine(w int) string {
+	code := s.view.ClassCode
+	if code == "" || s.ended {
+		return ""
+	}
+	line := " students join with code " + code
+	if s.opts.JoinCode == nil {
+		return line
+	}
+	ways := s.opts.JoinCode(code)
+	for n := len(ways); n > 0; n-- {
+		if l := " join: " + strings.Join(ways[:n], "  or  "); textWidth(l) <= w {
+			return l
+		}
+	}
+	return line
+}
+
+// newCode asks the server for a new class code.
+func (s *TeachScreen) newCode() {
+	if s.view.ClassCode != "" {
+		s.teacher.NewCode()
+	}
 }
 
 // drawPanel draws the controls and the students into the rectangle.
@@ -601,6 +642,15 @@ func (s *TeachScreen) drawPanel(screen tcell.Screen, x, y, w, h int) {
 	hint(r, "0")
 
 	s.drawTestRow(row(teachTestRow), hint)
+
+	r = row(teachCodeRow)
+	r.text("class code ", styleText)
+	if code := s.view.ClassCode; code != "" {
+		r.text(code, styleHeading)
+		hint(r, "k new")
+	} else {
+		r.text("none (an old server)", styleDim)
+	}
 
 	s.drawStudents(screen, x, y+teachClassHead, w, h-teachClassHead)
 }

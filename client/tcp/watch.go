@@ -63,6 +63,14 @@ func (w *Watch) Follow(id grid.PlayerID) {
 	notify.Poke(w.wake)
 }
 
+// NewCode asks for a new class code, as the room's teacher (see Teach):
+// the old one admits nobody more, and View().ClassCode says the new one
+// once the server does.
+func (w *Watch) NewCode() {
+	w.with(func() { w.d.NewCode(w.now()) })
+	notify.Poke(w.wake)
+}
+
 // Perceive starts a run of the room's perception test with settings s,
 // or stops the one in progress (nil), as its teacher: the server says
 // where the run is in View().Perception. Settings that fail their Check

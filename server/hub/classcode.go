@@ -16,8 +16,8 @@ import (
 // address's share of the players (MaxPlayersPerAddr), and its joins to
 // the class's rate instead of its address's. Every class has a code from
 // its first teacher until its last leaves: the room's name (its letters
-// and digits, "class" for the default room), a dash, and CodeLen
-// characters drawn from CodeAlphabet by a generator seeded with
+// and digits, "class" for the default room), a dash, and protocol.CodeLen
+// characters drawn from protocol.CodeAlphabet by a generator seeded with
 // Options.CodeSeed. A teacher of version 6 is told it (ClassCode) and
 // asks for a new one with a ClassCode of its own: the old one admits
 // nobody more at once, those in stay. A code the hub does not know is
@@ -28,22 +28,9 @@ import (
 // every live code of a class in about 70 years. Codes are matched
 // whatever their case.
 
-// CodeAlphabet are the characters of a code's random part: no 0 nor O,
-// no 1, I nor L, no U (read as V), so that a code read off a projector is
-// typed right.
-const CodeAlphabet = "23456789ABCDEFGHJKMNPQRSTVWXYZ"
-
-// CodeLen is how many characters of CodeAlphabet a code has after its
-// room's prefix: about 29 bits.
-const CodeLen = 6
-
 // codePrefixLen is the most characters of a room's name a code begins
 // with.
 const codePrefixLen = 8
-
-// NormCode is code as the hub matches it: without surrounding space, in
-// capitals.
-func NormCode(code string) string { return strings.ToUpper(strings.TrimSpace(code)) }
 
 // codePrefix is what a code of the room called name begins with: its
 // name's letters and digits (at most codePrefixLen), in small letters,
@@ -65,10 +52,10 @@ func codePrefix(name string) string {
 func (h *Hub) newCode(r *room) string {
 	for {
 		b := []byte(codePrefix(r.name) + "-")
-		for range CodeLen {
-			b = append(b, CodeAlphabet[h.codeRand.IntN(len(CodeAlphabet))])
+		for range protocol.CodeLen {
+			b = append(b, protocol.CodeAlphabet[h.codeRand.IntN(len(protocol.CodeAlphabet))])
 		}
-		if code := string(b); h.codes[NormCode(code)] == nil {
+		if code := string(b); h.codes[protocol.NormCode(code)] == nil {
 			return code
 		}
 	}
@@ -82,10 +69,10 @@ func newCodeRand(seed [32]byte) *rand.Rand { return rand.New(rand.NewChaCha8(see
 // tells every teacher of version 6 of the room.
 func (h *Hub) setCode(r *room, c *conn) {
 	if old := r.class.code; old != "" {
-		delete(h.codes, NormCode(old))
+		delete(h.codes, protocol.NormCode(old))
 	}
 	r.class.code = h.newCode(r)
-	h.codes[NormCode(r.class.code)] = r
+	h.codes[protocol.NormCode(r.class.code)] = r
 	for _, t := range r.class.teachers {
 		h.tellCode(t, r)
 	}
@@ -97,7 +84,7 @@ func (h *Hub) endCode(r *room, last *conn) {
 	if r.class.code == "" {
 		return
 	}
-	delete(h.codes, NormCode(r.class.code))
+	delete(h.codes, protocol.NormCode(r.class.code))
 	h.notes = append(h.notes, Note{Kind: NoteCode, Conn: last.id, Host: last.from.Host, Room: r.name})
 }
 
@@ -121,7 +108,7 @@ func (h *Hub) presentCode(now time.Duration, c *conn, m *protocol.Code) {
 	case !c.from.Own && h.wrongCodes.Wait(host, now) > 0:
 		e = &protocol.Error{Code: protocol.ErrCodeClass, Text: fmt.Sprintf(
 			"rate limited: too many wrong class codes from your address, at most %d a minute; try again in a minute", h.opts.CodeTries)}
-	case h.codes[NormCode(m.Code)] == nil:
+	case h.codes[protocol.NormCode(m.Code)] == nil:
 		if !c.from.Own {
 			h.wrongCodes.Allow(host, now)
 		}
@@ -131,7 +118,7 @@ func (h *Hub) presentCode(now time.Duration, c *conn, m *protocol.Code) {
 		h.refuse(now, c, e.Text, e)
 		return
 	}
-	c.code = NormCode(m.Code)
+	c.code = protocol.NormCode(m.Code)
 }
 
 // unknownCode refuses a code no class has now.

@@ -39,8 +39,8 @@ func TestClassCodeAdmitsAClassBehindOneAddress(t *testing.T) {
 	r := newRig(t, Options{})
 	teacher := r.teacherIn("")
 	code := codeOf(teacher)
-	if !strings.HasPrefix(code, "class-") || len(code) != len("class-")+CodeLen || strings.Trim(code[len("class-"):], CodeAlphabet) != "" {
-		t.Fatalf("the class code is %q, want class- and %d of %q", code, CodeLen, CodeAlphabet)
+	if !strings.HasPrefix(code, "class-") || len(code) != len("class-")+protocol.CodeLen || strings.Trim(code[len("class-"):], protocol.CodeAlphabet) != "" {
+		t.Fatalf("the class code is %q, want class- and %d of %q", code, protocol.CodeLen, protocol.CodeAlphabet)
 	}
 	if n := r.noted(NoteCode); len(n) != 1 || n[0].Code != code || n[0].Room != "" {
 		t.Errorf("noted %+v, want one NoteCode of %q for the default room", n, code)
@@ -140,7 +140,7 @@ func TestWrongClassCodesRateLimited(t *testing.T) {
 	const prober = "203.0.113.66"
 	for i := range 5 {
 		p := r.dial(prober)
-		if e, ok := p.joinWith("class-22222"+string(CodeAlphabet[i]), "x", "").(*protocol.Error); !ok || !strings.HasPrefix(e.Text, "unknown class code") {
+		if e, ok := p.joinWith("class-22222"+string(protocol.CodeAlphabet[i]), "x", "").(*protocol.Error); !ok || !strings.HasPrefix(e.Text, "unknown class code") {
 			t.Fatalf("wrong code %d got %+v, want unknown", i+1, p.got[len(p.got)-1])
 		}
 	}

@@ -50,7 +50,7 @@ type Hub struct {
 
 	classes int // classes begun, which numbers each (class.go)
 
-	// The classes' codes (classcode.go): the room of each, by NormCode;
+	// The classes' codes (classcode.go): the room of each, by protocol.NormCode;
 	// their generator; the wrong codes of each address.
 	codes      map[string]*room
 	codeRand   *rand.Rand
@@ -95,7 +95,7 @@ type conn struct {
 	spectator bool   // its room's world took its Spectate (or Teach)
 	teaching  bool   // its handshake was a Teach (class.go)
 	teacher   bool   // a teacher of its room
-	code      string // the class code it presented (NormCode), "" for none (classcode.go)
+	code      string // the class code it presented (protocol.NormCode), "" for none (classcode.go)
 	net       *network
 	line      *inLine // where it waits in line, nil if it does not (line.go)
 }
