@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/charmbracelet/log"
 
@@ -46,6 +47,11 @@ type Server struct {
 	// flowStats are the flow control of the pages that ask for it.
 	flowStats flowStats
 
+	// idle are the keep-alive connections idle between requests, by
+	// address, and since when (connstate.go); guarded by idleMu.
+	idleMu sync.Mutex
+	idle   map[string]map[*countedConn]time.Time
+
 	mu      sync.Mutex
 	bound   net.Addr // the first listener's address
 	live    map[*socket]struct{}
@@ -70,6 +76,7 @@ func New(opts Options) (*Server, error) {
 		conns:    admit.NewSlots(connsPerSession*opts.MaxSessions, connsPerSession*opts.MaxPerAddr, "connections", "connections"),
 		live:     make(map[*socket]struct{}),
 		players:  make(map[string]*socket),
+		idle:     make(map[string]map[*countedConn]time.Time),
 	}
 	s.life = remote.NewLifecycle("web", opts.Logger, &s.mu)
 	s.warn = s.life.Warn
@@ -86,6 +93,7 @@ func New(opts Options) (*Server, error) {
 		IdleTimeout:       opts.HandshakeTimeout,
 		MaxHeaderBytes:    16 << 10,
 		ConnContext:       withMeter,
+		ConnState:         s.connState,
 		ErrorLog:          stdlog.New(logWriter{s.warn}, "", 0),
 	}
 	if !pg.built {
@@ -225,13 +233,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // for a server to say before it).
 func (s *Server) admitConn(c net.Conn) net.Conn {
 	peer, _ := parsePeer(c.RemoteAddr().String())
-	release, v, refusal := s.conns.Take(admit.Key(c.RemoteAddr()), s.trusted(peer.Addr()))
+	key := admit.Key(c.RemoteAddr())
+	release, v, refusal := s.takeConn(key, s.trusted(peer.Addr()))
 	if release == nil {
 		admit.Refuse(s.warn, "web connection refused", c, admit.Refusal{Kind: connRefusals[v], Text: refusal}, nil)
 		return nil
 	}
 	counted, meter := countConn(c)
-	return &countedConn{Conn: counted, release: release, meter: meter}
+	return &countedConn{Conn: counted, key: key, release: release, meter: meter}
 }
 
 // connRefusals are the kinds of the refusals of connections, for the
@@ -242,7 +251,8 @@ var connRefusals = map[admit.Verdict]string{admit.PoolFull: "conn_full", admit.A
 // closed.
 type countedConn struct {
 	net.Conn
-	release func()
+	key     string // its address's, for the caps (admit.Key)
+	release func() // gives its place back: once, however often called
 	meter   *wire.Meter // what it carries (see countConn)
 }
 
