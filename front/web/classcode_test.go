@@ -69,6 +69,8 @@ func teacherOf(t *testing.T, g *server.Server, addr string) *tcp.Watch {
 func classCodeOf(t *testing.T, w *tcp.Watch, old string) string {
 	t.Helper()
 	admittest.Eventually(t, func() bool { c := w.View().ClassCode; return c != "" && c != old },
-		func() string { return fmt.Sprintf("the teacher was never told a class code (other than %q): %+v", old, w.View().Err) })
+		func() string {
+			return fmt.Sprintf("the teacher was never told a class code (other than %q): %+v", old, w.View().Err)
+		})
 	return w.View().ClassCode
 }

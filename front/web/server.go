@@ -251,8 +251,8 @@ var connRefusals = map[admit.Verdict]string{admit.PoolFull: "conn_full", admit.A
 // closed.
 type countedConn struct {
 	net.Conn
-	key     string // its address's, for the caps (admit.Key)
-	release func() // gives its place back: once, however often called
+	key     string      // its address's, for the caps (admit.Key)
+	release func()      // gives its place back: once, however often called
 	meter   *wire.Meter // what it carries (see countConn)
 }
 
