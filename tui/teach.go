@@ -467,10 +467,12 @@ func (s *TeachScreen) render(screen tcell.Screen) {
 	if !s.fits(screen, w >= needW && h >= needH, needW, needH) {
 		return
 	}
+	// The line that says how the class joins with its code takes a row
+	// of the board's at 80x24: the arrows look at the row it hides.
 	join := s.joinLine(w)
-	bottom := h - 2 // the board's and panel's last row
-	if join != "" && h > needH {
-		bottom-- // the join line's row
+	bottom := h - 2 // the board's and panel's height
+	if join != "" {
+		bottom--
 	}
 	bw, bh := min(mw, w-1-teachPanelWidth), min(mh, bottom)
 	s.board.Look(s.look)
@@ -533,8 +535,10 @@ func (s *TeachScreen) joinLine(w int) string {
 	}
 	ways := s.opts.JoinCode(code)
 	for n := len(ways); n > 0; n-- {
-		if l := " join: " + strings.Join(ways[:n], "  or  "); textWidth(l) <= w {
-			return l
+		for _, f := range [][2]string{{" join: ", "  or  "}, {" ", " · "}} {
+			if l := f[0] + strings.Join(ways[:n], f[1]); textWidth(l) <= w {
+				return l
+			}
 		}
 	}
 	return line

@@ -8,7 +8,7 @@
 const { ask, step, fail, drive } = require('./lib');
 
 const [base, firstCode] = process.argv.slice(2);
-const CLASS = 40;
+const CLASS = Number(process.env.CLASS_SIZE) || 40;
 const viewport = { width: 720, height: 460 };
 
 // you is where the page's screen says the player is, "(x,y)", or null.
@@ -19,8 +19,18 @@ const you = (page) => page.evaluate(() => (window.gridlag.lines().join('\n').mat
 async function open(browser, path, name) {
   const context = await browser.newContext({ viewport });
   const page = await context.newPage();
-  page.on('pageerror', (e) => fail(`${name}: ${e.message}`));
-  await page.goto(base + path);
+  page.on('pageerror', (e) => console.error(`${name}: the page reported ${e.message}`));
+  // A page that did not load on a busy machine is loaded again, as a
+  // student would.
+  for (let tries = 1; ; tries++) {
+    try {
+      await page.goto(base + path, { timeout: 120000 });
+      await page.waitForSelector('#name', { state: 'visible', timeout: 120000 });
+      break;
+    } catch (e) {
+      if (tries === 3) fail(`${name}: the page did not load: ${e.message}`);
+    }
+  }
   await page.fill('#name', name);
   await page.click('#name-form button[type=submit]');
   return { context, page, name };
@@ -61,7 +71,10 @@ async function walk(pages) {
 // batches runs f on each of xs, a few at a time (a busy machine).
 async function batches(xs, f, n = 8) {
   const out = [];
-  for (let i = 0; i < xs.length; i += n) out.push(...(await Promise.all(xs.slice(i, i + n).map(f))));
+  for (let i = 0; i < xs.length; i += n) {
+    out.push(...(await Promise.all(xs.slice(i, i + n).map(f))));
+    if (process.env.CLASS_PROGRESS) step(`${out.length} of ${xs.length}`);
+  }
   return out;
 }
 
@@ -126,4 +139,4 @@ drive(async (browser) => {
   step(`without the code, 16 play and ${whys.length} are refused, each saying ${JSON.stringify(whys[0])}`);
   if (process.env.GRIDLAG_SHOTS) await without[CLASS - 1].page.screenshot({ path: process.env.GRIDLAG_SHOTS + '/no-code.png' });
   for (const p of without) await p.context.close();
-});
+}, ['--renderer-process-limit=4']);
