@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gridlag/client"
@@ -73,4 +74,46 @@ func classCodeOf(t *testing.T, w *tcp.Watch, old string) string {
 			return fmt.Sprintf("the teacher was never told a class code (other than %q): %+v", old, w.View().Err)
 		})
 	return w.View().ClassCode
+}
+
+// TestClassCodeSessions: with the front end's and the game's defaults (16
+// sessions and 64 connections, 32 players from one address), an address
+// holding its 16 sessions is refused a 17th (close 1013, saying why),
+// and yet 40 more sockets from it that present the teacher's class code
+// all play, in the teacher's room whatever room they ask for, their
+// upgraded sockets counted in their sessions' cap and not in the
+// address's connections; a wrong code is refused by the game server,
+// "unknown class code" (from another address: from this one it takes
+// the address's session, which it has not), and a string that is no
+// code at once (1008).
+func TestClassCodeSessions(t *testing.T) {
+	g, addr := startGame(t, server.Options{})
+	s := startWeb(t, Options{GameAddr: addr, Dial: g.Dial, ClassCode: g.ClassCode})
+	code := classCodeOf(t, teacherOf(t, g, addr), "")
+	for i := range 16 {
+		openTab(t, s, dialer{}, fmt.Sprintf("n%02d", i+1), testID(200+i), "/").waitJoined()
+	}
+	e, status := openTab(t, s, dialer{}, "n17", testID(300), "/").waitEnd()
+	if status != closeTryLater || e.Reason != "too many sessions from your address (16): close one and try again" {
+		t.Errorf("the 17th without the code: %+v, close %d; want the address's cap, 1013", e, status)
+	}
+	for i := range 40 {
+		openTab(t, s, dialer{code: code}, fmt.Sprintf("s%02d", i+1), testID(100+i), "/room/elsewhere").waitJoined()
+	}
+	admittest.Eventually(t, func() bool {
+		for _, r := range g.Rooms() {
+			if r.Name == "" && r.Stats.Players == 56 {
+				return true
+			}
+		}
+		return false
+	}, func() string { return fmt.Sprintf("the teacher's room never had the 16 and the class of 40: %+v", g.Rooms()) })
+	e, _ = openTab(t, s, dialer{from: "127.0.0.2", code: "class-ZZZZZZ"}, "guess", testID(301), "/").waitEnd()
+	if !strings.HasPrefix(e.Reason, "unknown class code") {
+		t.Errorf("a wrong code: %+v, want unknown class code", e)
+	}
+	e, status = openTab(t, s, dialer{code: "3b K7"}, "bad", testID(302), "/").waitEnd()
+	if status != closePolicy || !strings.Contains(e.Reason, "not a class code") {
+		t.Errorf("no code at all: %+v, close %d; want a policy refusal", e, status)
+	}
 }
