@@ -107,7 +107,9 @@ func TestClassCodeSessions(t *testing.T) {
 			}
 		}
 		return false
-	}, func() string { return fmt.Sprintf("the teacher's room never had the 16 and the class of 40: %+v", g.Rooms()) })
+	}, func() string {
+		return fmt.Sprintf("the teacher's room never had the 16 and the class of 40: %+v", g.Rooms())
+	})
 	e, _ = openTab(t, s, dialer{from: "127.0.0.2", code: "class-ZZZZZZ"}, "guess", testID(301), "/").waitEnd()
 	if !strings.HasPrefix(e.Reason, "unknown class code") {
 		t.Errorf("a wrong code: %+v, want unknown class code", e)
