@@ -39,6 +39,9 @@ type Spectator struct {
 	rank   ranked
 	follow grid.PlayerID
 	sight  *Sight
+	// crowd is, for a teacher of version 6, the room's bots and the
+	// server's counters (crowd.go); nil before the server's first word.
+	crowd *Crowd
 }
 
 // NewSpectator returns a spectator core that starts by sending a Spectate
@@ -181,6 +184,8 @@ func (s *Spectator) take(now time.Duration, m protocol.Message) error {
 		s.traces = slices.Clone(m.Traces)
 	case *protocol.ClassCode:
 		s.code = m.Code
+	case *protocol.Crowded, *protocol.Counters:
+		s.takeCrowd(now, m)
 	case *protocol.Ranking:
 		s.rank.take(now, m)
 	case *protocol.Follow:
@@ -283,6 +288,7 @@ func (s *Spectator) View(now time.Duration) WorldView {
 		}
 	}
 	v.Perception = s.perc.view(now)
+	v.Crowd = s.crowdView()
 	if len(s.latest.Players) > 0 {
 		v.Players = make([]WorldPlayer, len(s.latest.Players))
 	}

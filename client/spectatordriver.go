@@ -38,6 +38,13 @@ func (d *SpectatorDriver) Perceive(now time.Duration, s *perception.Settings) er
 	return err
 }
 
+// Crowd asks for bots in the room and its areas of interest on or off at
+// time now (see Spectator.Crowd).
+func (d *SpectatorDriver) Crowd(now time.Duration, bots int, areasOff bool) {
+	d.m.Crowd(bots, areasOff)
+	d.flush(now)
+}
+
 // Follow follows student id at time now (see Spectator.Follow).
 func (d *SpectatorDriver) Follow(now time.Duration, id grid.PlayerID) {
 	d.m.Follow(id)

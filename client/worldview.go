@@ -51,6 +51,10 @@ type WorldView struct {
 	// 6): students who present it join the room under the room's own
 	// cap, not their address's. "" before the server said it.
 	ClassCode string
+	// Crowd is, for a teacher (protocol version 6), the room's bots and
+	// areas of interest and the server's own counters: the scale panel;
+	// nil before the server said anything of it.
+	Crowd *Crowd
 
 	// The room's scoreboard (to a spectator of protocol version 6, the
 	// Ranking a player gets; see View): most points first, the best

@@ -7,6 +7,7 @@ import (
 
 	"gridlag/grid"
 	"gridlag/internal/link"
+	"gridlag/internal/perception"
 	"gridlag/lab/scenario"
 	"gridlag/lab/sim"
 	"gridlag/server/world"
@@ -71,6 +72,13 @@ type Config struct {
 	HidePings bool
 	// Paused starts the lab's clock paused at t=0.
 	Paused bool
+	// Perception is the design of the perception test
+	// (Lab.StartPerception); no levels: DefaultPerception.
+	// PerceptionDir is where its answers go as CSV, "" for nowhere;
+	// PerceptionSeed, if not 0, seeds its rounds' order.
+	Perception     perception.Settings
+	PerceptionDir  string
+	PerceptionSeed uint64
 }
 
 // Default returns the lab of the issue and the articles: Player 1 at

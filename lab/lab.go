@@ -24,9 +24,10 @@ type Lab struct {
 	origin  time.Duration // the world's time at the lab's start
 	players [2]*Player
 
-	lesson *lessonRun // the lesson or lecture given, nil for none
-	offer  *lessonRun // the lecture NextPart starts in the free lab, nil for none
-	log    *runLog    // in a lesson, what the step's run did so far
+	test   perceptionTest // the perception test (perceive.go)
+	lesson *lessonRun     // the lesson or lecture given, nil for none
+	offer  *lessonRun     // the lecture NextPart starts in the free lab, nil for none
+	log    *runLog        // in a lesson, what the step's run did so far
 
 	pings     bool     // the strips show pings and pongs
 	recording bool     // a step runs: the trace puts what happens in words
@@ -137,6 +138,7 @@ func (l *Lab) reset(cfg Config) error {
 		p.SetTrace(ins.Tracing)
 	}
 	l.world, l.clock, l.origin = fresh.world, fresh.clock, fresh.origin
+	l.test.active, l.test.phase = false, 0 // a run's link went with the old world
 	l.world.Trace(l.record)
 	l.pings, l.caption = fresh.pings, ""
 	l.log = nil
@@ -176,6 +178,13 @@ func (l *Lab) Sync() {
 // advanceTo brings the world to t (world time), playing the scripted
 // presses at their moments, after what else is due then.
 func (l *Lab) advanceTo(t time.Duration) {
+	l.perceptionDue(t)
+	l.advanceScripted(t)
+}
+
+// advanceScripted brings the world to t (world time), playing the
+// scripted presses at their moments, after what else is due then.
+func (l *Lab) advanceScripted(t time.Duration) {
 	for {
 		at, ok := l.nextPress()
 		if !ok || l.origin+at > t {

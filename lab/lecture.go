@@ -22,12 +22,14 @@ type Lecture struct {
 	Parts []Part
 }
 
-// Part is one part of a lecture: a lesson, and its label in the index.
-// A part is a lesson today; another kind of part (an experiment) would be
-// a field beside Lesson, given by the same lessonRun.
+// Part is one part of a lecture: a lesson, and its label in the index,
+// or an experiment with a human in it: the perception test (Perception;
+// its Lesson is then the test's one step, whose words the run's results
+// replace: see perceptionLesson).
 type Part struct {
-	Label  string // "II: prediction"; the lesson's title when the file names none
-	Lesson *Lesson
+	Label      string // "II: prediction"; the lesson's title when the file names none
+	Lesson     *Lesson
+	Perception bool
 }
 
 // DefaultLectureFile is the lecture `gridlag lab -lecture` gives: the
@@ -71,6 +73,8 @@ const maxLectureParts = 64
 //	part LESSON [LABEL]   a part: a built-in lesson's number (1 to
 //	                      BuiltinLessons) or a lesson file's path (from
 //	                      dir, the lecture file's folder, unless absolute),
+//	                      or the word perception (the perception test, with
+//	                      Player 1 as the student: see perceptionLesson),
 //	                      and its label in the index (the lesson's title
 //	                      if none)
 //
@@ -93,6 +97,7 @@ func ParseLecture(name, dir string, r io.Reader) (*Lecture, error) {
 				return fmt.Errorf("a lecture has at most %d parts", maxLectureParts)
 			}
 			which, label, _ := strings.Cut(rest, " ")
+			test := which == PerceptionPart
 			lesson, err := lectureLesson(which, dir)
 			if err != nil {
 				if show(which) != excerpt(which) {
@@ -109,7 +114,7 @@ func ParseLecture(name, dir string, r io.Reader) (*Lecture, error) {
 			if label == "" {
 				label = lesson.Name
 			}
-			lec.Parts = append(lec.Parts, Part{Label: label, Lesson: lesson})
+			lec.Parts = append(lec.Parts, Part{Label: label, Lesson: lesson, Perception: test})
 		}
 		return nil
 	})
@@ -128,6 +133,9 @@ func ParseLecture(name, dir string, r io.Reader) (*Lecture, error) {
 // lectureLesson loads a part's lesson: a built-in one by its number, else
 // the file at path (from dir unless absolute).
 func lectureLesson(which, dir string) (*Lesson, error) {
+	if which == PerceptionPart {
+		return perceptionLesson(), nil
+	}
 	if n, err := strconv.Atoi(which); err == nil {
 		return BuiltinLesson(n)
 	}

@@ -190,7 +190,7 @@ func TestBadLectures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ls, _ := l.Lesson(); !slices.Equal(ls.Say, []string{"Round trip 250 ms."}) {
+	if ls, _ := l.Lesson(); !slices.Equal(ls.Say, []string{"Round trip 250ms."}) {
 		t.Errorf("a teacher's lesson in a lecture says %q", ls.Say)
 	}
 }

@@ -34,6 +34,8 @@ type lessonRun struct {
 	next    int     // the step's next moment to reach
 	phase   phase
 	results []CheckResult // the answered moment's checks
+	// testing: the part's perception test runs (the part is one).
+	testing bool
 	// rehearsals are the steps rehearsed (see rehearsal), one a step of
 	// each part.
 	rehearsals [][]*rehearsal
@@ -117,7 +119,7 @@ func (l *Lab) startStep(i int) {
 	if err != nil { // checked by NewLesson: a step's lab builds
 		l.caption = fmt.Sprintf("step %d: %v", i+1, err)
 	}
-	r.step, r.next, r.phase, r.results = i, 0, ready, nil
+	r.step, r.next, r.phase, r.results, r.testing = i, 0, ready, nil, false
 	rh := r.rehearsed()
 	r.title, r.say, r.question, r.answer = rh.title, rh.say, "", ""
 }
@@ -219,6 +221,10 @@ func (l *Lab) Continue() {
 		r.phase = running
 		l.caption = ""
 		l.clock.Resume()
+		if r.lecture.Parts[r.part].Perception {
+			r.testing = true
+			l.StartPerception()
+		}
 	case asking:
 		m, rm := &r.current().Moments[r.next], &r.rehearsed().moments[r.next]
 		r.results = l.answer(m)
@@ -237,7 +243,7 @@ func (l *Lab) Continue() {
 			r.phase = done
 		}
 	case running:
-		if s := r.current(); r.next >= len(s.Moments) && s.End == 0 {
+		if s := r.current(); r.next >= len(s.Moments) && s.End == 0 && !r.testing {
 			r.phase = ended // a step with no end runs until the key
 			l.Pause()
 		}
@@ -260,6 +266,7 @@ func (l *Lab) Lesson() (out tui.LabLesson, ok bool) {
 		}
 	}
 	out.Step = fmt.Sprintf("step %d of %d: %s", r.step+1, len(r.lesson.Steps), r.title)
+	out.Long = r.lecture.Parts[r.part].Perception
 	out.Say = r.say
 	if r.next < len(s.Moments) && r.phase >= waiting && r.phase <= answered {
 		m := &s.Moments[r.next]
@@ -285,6 +292,9 @@ func (l *Lab) Lesson() (out tui.LabLesson, ok bool) {
 	switch r.phase {
 	case ready:
 		out.Next = "run the step"
+		if r.lecture.Parts[r.part].Perception {
+			out.Next = "start the test"
+		}
 	case asking:
 		out.Next = "the answer"
 	case answered:
@@ -301,7 +311,7 @@ func (l *Lab) Lesson() (out tui.LabLesson, ok bool) {
 			out.Next = "end the lesson"
 		}
 	case running:
-		if r.next >= len(s.Moments) && s.End == 0 {
+		if r.next >= len(s.Moments) && s.End == 0 && !r.testing {
 			out.Next = "next step"
 		}
 	case done:

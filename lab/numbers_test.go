@@ -131,12 +131,12 @@ func TestTheTwoSentencesSayWhatTheRunDoes(t *testing.T) {
 		replace [2]string
 		want    string
 	}{
-		{2, [2]string{}, "two cells right, 150 ms still, one back, 100 ms still, one forward"},
-		{4, [2]string{}, "Player 2's step reached the server at 75 ms, the zap at 250 ms: Player 2 had left the line 175 ms before the zap arrived"},
-		{4, [2]string{"set latency 200ms", "set latency 300ms"}, "Player 2's step reached the server at 75 ms, the zap at 300 ms: Player 2 had left the line 225 ms before the zap arrived"},
-		{4, [2]string{"set latency 200ms", "set latency 300ms"}, "Player 1 (300 ms round trip) zaps RIGHT at 150 ms"},
-		{2, [2]string{"set latency 250ms", "set latency 400ms"}, "two cells right, 300 ms still, one back, 100 ms still, one forward"},
-		{3, [2]string{"set rate 3", "set rate 5"}, "draws the world 217 ms in the past (one update interval and a frame"},
+		{2, [2]string{}, "two cells right, 150ms still, one back, 100ms still, one forward"},
+		{4, [2]string{}, "Player 2's step reached the server at 75ms, the zap at 250ms: Player 2 had left the line 175ms before the zap arrived"},
+		{4, [2]string{"set latency 200ms", "set latency 300ms"}, "Player 2's step reached the server at 75ms, the zap at 300ms: Player 2 had left the line 225ms before the zap arrived"},
+		{4, [2]string{"set latency 200ms", "set latency 300ms"}, "Player 1 (300ms round trip) zaps RIGHT at 150ms"},
+		{2, [2]string{"set latency 250ms", "set latency 400ms"}, "two cells right, 300ms still, one back, 100ms still, one forward"},
+		{3, [2]string{"set rate 3", "set rate 5"}, "draws the world 217ms in the past (one update interval and a frame"},
 	} {
 		text := builtinText(t, c.lesson)
 		if c.replace[0] != "" {
@@ -193,7 +193,7 @@ func TestTouchedLabFillsFromItsOwnRun(t *testing.T) {
 	run()        // on to the next question
 	m.Continue() // its answer
 	ls, _ := m.Lesson()
-	if want := "reached the server at 75 ms, the zap at 300 ms: Player 2 had left the line 225 ms before"; !strings.Contains(ls.Answer, want) {
+	if want := "reached the server at 75ms, the zap at 300ms: Player 2 had left the line 225ms before"; !strings.Contains(ls.Answer, want) {
 		t.Errorf("a touched lab answers %q, want %q", ls.Answer, want)
 	}
 }

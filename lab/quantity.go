@@ -3,7 +3,7 @@ package lab
 import (
 	"errors"
 	"fmt"
-	"math"
+	"gridlag/client"
 	"strconv"
 	"strings"
 	"time"
@@ -37,7 +37,8 @@ import (
 // step's run never does is an error, with its line, when the lesson is
 // loaded.
 
-// value is a quantity's value: a time (which texts write "150 ms" and
+// value is a quantity's value: a time (which texts write "150ms", as
+// the boards do, and
 // which + and - take), or words ("(12,10)", "#1 #2", "hit Player 2").
 type value struct {
 	isTime bool
@@ -51,7 +52,7 @@ func timeValue(d time.Duration) value { return value{isTime: true, d: d} }
 // text writes the value as a lesson's text shows it.
 func (v value) text() string {
 	if v.isTime {
-		return strconv.FormatInt(int64(math.Round(float64(v.d)/float64(time.Millisecond))), 10) + " ms"
+		return client.Millis(v.d)
 	}
 	return v.s
 }

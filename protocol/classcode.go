@@ -27,7 +27,7 @@ const MaxCodeLen = 32
 
 // ErrCodeClass (version 6): a Code the server does not know (wrong, or
 // changed since), or one more from an address that sent too many wrong.
-const ErrCodeClass uint8 = 11
+const ErrCodeClass uint8 = 12
 
 // CodeAlphabet are the characters of a code's random part: no 0 nor O,
 // no 1, I nor L, no U (read as V), so that a code read off a projector is

@@ -77,6 +77,12 @@
 // and, at its end, every answer (Perception). The student's own round
 // trips come in the Trial that ends the run (see PerceiveSince).
 //
+// From version 6 a teacher may also crowd its room with the server's
+// own bots (crowd.go): Crowd asks for a number of bots and the areas of
+// interest on or off, Crowded tells the room's teachers what the server
+// gave and which cap stopped it, and Counters, once a second, what the
+// server's own counters (its /metrics) say (see CrowdSince).
+//
 // A Hello or a Spectate may name a room in an optional last field, absent
 // for the server's default room, so that the bytes of one naming none are
 // those of before rooms. A connection may instead start with ListRooms;

@@ -130,6 +130,12 @@ func examples() []example {
 		{"followed.bin", &protocol.Followed{ID: 0x0102, Sight: *sightExample()}},
 		{"code.bin", &protocol.Code{Code: "3b-K7Q2XM"}},
 		{"classcode.bin", &protocol.ClassCode{Code: "class-23456Z"}},
+		{"crowd.bin", &protocol.Crowd{Bots: 0x0102, AreasOff: true}},
+		{"crowded.bin", &protocol.Crowded{Asked: 0x0708, Given: 0x0506, Bots: 0x0304, Most: 0x0506, AreasOff: true,
+			Note: "1000 bots asked: the room holds 256 players (-room-players)"}},
+		{"counters.bin", &protocol.Counters{IntervalMS: 0x01020304, Players: 0x05060708, Ticks: 0x090a0b0c,
+			TickMeanNS: 0x0d0e0f10, TickP99NS: protocol.NoFigure, BudgetNS: 0x11121314, Writes: 0x15161718,
+			BytesPerPlayer: 0x191a1b1c, MessagesPerStateMilli: 0x1d1e1f20, CPUPermyriad: 0x21222324, RSS: 0x25262728292a2b2c}},
 	}
 }
 
@@ -183,6 +189,7 @@ var allTypes = []protocol.Type{
 	protocol.TypePerceive, protocol.TypeTrial, protocol.TypeAnswer, protocol.TypePerception,
 	protocol.TypeFollow, protocol.TypeSight, protocol.TypeFollowed,
 	protocol.TypeCode, protocol.TypeClassCode,
+	protocol.TypeCrowd, protocol.TypeCrowded, protocol.TypeCounters,
 }
 
 // mustMarshal encodes m or stops the test.

@@ -139,6 +139,13 @@ const (
 	// (classcode.go).
 	TypeCode      Type = 43
 	TypeClassCode Type = 44
+	// TypeCrowd, TypeCrowded and TypeCounters (since version 6): a
+	// teacher asks for bots in its room and for its areas of interest on
+	// or off, the teachers are told the room's crowd, and once a second
+	// the server's own counters; see Crowd, Crowded and Counters.
+	TypeCrowd    Type = 45
+	TypeCrowded  Type = 46
+	TypeCounters Type = 47
 )
 
 // String names the message type.
@@ -232,6 +239,12 @@ func (t Type) String() string {
 		return "Answer"
 	case TypePerception:
 		return "Perception"
+	case TypeCrowd:
+		return "Crowd"
+	case TypeCrowded:
+		return "Crowded"
+	case TypeCounters:
+		return "Counters"
 	}
 	return fmt.Sprintf("Type(%d)", uint8(t))
 }
@@ -310,7 +323,26 @@ const (
 	// connection that is not a teacher's.
 	ErrCodeTeacher uint8 = 10
 	// ErrCodeClass (version 6) is classcode.go's: an unknown class code.
+	// ErrCodeRoomFull (version 6): the room the Hello named has no place
+	// for another player (its cap of players, or every free cell of its
+	// map, taken); the server is not full: another room may take the
+	// player now, and waiting does not help. A client of version 5 or
+	// older is sent ErrCodeFull with the same text (RoomFullCode).
+	ErrCodeRoomFull uint8 = 11
 )
+
+// RoomFullSince is the first version sent ErrCodeRoomFull.
+const RoomFullSince uint16 = 6
+
+// RoomFullCode is the code of the Error that says a room is full to a
+// client of version v: ErrCodeRoomFull from RoomFullSince, ErrCodeFull
+// before.
+func RoomFullCode(v uint16) uint8 {
+	if v >= RoomFullSince {
+		return ErrCodeRoomFull
+	}
+	return ErrCodeFull
+}
 
 // Error reports why the sender is about to close the connection.
 type Error struct {
@@ -348,6 +380,8 @@ func (e *Error) Error() string {
 		return "only a teacher may set a room's network"
 	case ErrCodeClass:
 		return "unknown class code"
+	case ErrCodeRoomFull:
+		return "the room is full: another room may have a place"
 	}
 	return "the server refused the connection"
 }
@@ -542,6 +576,12 @@ func New(t Type) Message {
 		return new(Answer)
 	case TypePerception:
 		return new(Perception)
+	case TypeCrowd:
+		return new(Crowd)
+	case TypeCrowded:
+		return new(Crowded)
+	case TypeCounters:
+		return new(Counters)
 	}
 	return nil
 }

@@ -42,7 +42,7 @@ type Rooms struct {
 type RoomInfo struct {
 	Name       string // "" for the default room
 	Players    uint16 // players in the room now
-	MaxPlayers uint16 // the room's cap of players
+	MaxPlayers uint16 // the most players the room holds: its cap, or its map's floor cells (one player a cell) if fewer
 	Spectators uint16 // spectators watching it now
 	Round      uint16 // the round being played, from 1
 	LeftMS     uint32 // time left in the round, in milliseconds

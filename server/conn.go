@@ -89,6 +89,9 @@ type conn struct {
 	// states is the server's end of the stream of States to it: the
 	// last State encoded for it, the base of a step.
 	states protocol.StateStream
+	// heldEvs is what it said from its handshake on, held back for the
+	// ticks' spare time (joinGate).
+	heldEvs []event
 }
 
 func newConn(id world.ConnID, nc net.Conn, from hub.Origin, sh *shard, queue, queueBytes int, born time.Duration) *conn {
@@ -179,12 +182,16 @@ func (c *conn) pieces(dst [][]byte) ([][]byte, bool) {
 }
 
 // wrote takes off the queue the n bytes the socket took, noting whether
-// it took less than it was given (full), and wakes the reader if it holds
-// back. The writer calls it.
+// it took less than it was given (full: then what waits is copied out of
+// the encoders' chunks, outQueue.settle), and wakes the reader if it
+// holds back. The writer calls it.
 func (c *conn) wrote(n int, full bool) {
 	c.shard.mu.Lock()
 	c.sockFull = full
 	c.out.consume(n)
+	if full {
+		c.out.settle()
+	}
 	c.queued.Store(int32(c.out.frames()))
 	c.queuedB.Store(int64(c.out.bytes))
 	c.shard.mu.Unlock()

@@ -58,6 +58,7 @@ func (o *Options) RegisterFlags(fs *cli.FlagSet) {
 	fs.Int(&o.Hub.LoadFloor, "load-floor", DefaultLoadFloor, loadFloorRange, "nobody is refused for load (-tick-budget) while the server has fewer players and spectators than this: slow ticks with so few are another process's doing")
 	fs.Duration(&o.Hub.LineWait, "line-wait", hub.DefaultLineWait, cli.Length, "a newcomer the server cannot take at once (-tick-budget) waits in line and is told its place, unless its wait would pass this; 0 = no line: refused \"server full: at capacity\" instead")
 	fs.Int(&o.Hub.LineMax, "line-max", hub.DefaultLineMax, lineMaxRange, "newcomers that may wait in line at once; past it they are refused \"the line is full\" (one address holds at most -max-players-per-addr places, the last eighth only for addresses with nobody in line)")
+	fs.Duration(&o.JoinWait, "join-wait", DefaultJoinWait, stallRange, "without a line (-tick-budget 0 or -line-wait 0) the ticks come first: a newcomer's Hello waits for what a tick leaves of its budget, at most this long; past it the newcomer is refused \"server busy\"")
 	fs.Check(o.checkSendQueue)
 }
 

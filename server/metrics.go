@@ -66,6 +66,7 @@ var reasonKinds = []struct{ prefix, kind string }{
 	{"name refused", "name"},
 	{"room name refused", "name"},
 	{"server full: at capacity", "capacity"},
+	{"room full", "room_full"},
 	{"server full", "full"},
 	{"spectators full", "full"},
 	{"server busy", "full"},

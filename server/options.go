@@ -125,10 +125,21 @@ type Options struct {
 	// name reserved for bots (names.CheckPlayer) is refused to
 	// everyone else. Nil: the server's own bots only.
 	BotAddrs []netip.Prefix
+	// JoinWait is the longest a newcomer's Hello or Spectate is held
+	// back for the ticks' spare time while the hub does not pace the
+	// joins in its line (joingate.go); past it the newcomer is refused
+	// "server busy". Default DefaultJoinWait.
+	JoinWait time.Duration
 	// PerceptionDir is where the answers of the rooms' perception tests
 	// are saved, a CSV file per class (see hub.NotePerception); "": they
 	// are not saved, and the teachers are told so.
 	PerceptionDir string
+	// Crowd, if set, runs the server's own bots in a room as a teacher
+	// asked (hub.CrowdOrder: room is to have bots of them, 0 none); the
+	// program running the server wires it (ops/host). It is called on the
+	// loop's goroutine and must return at once. Without it no teacher is
+	// given bots (Hub.TeachBots is 0).
+	Crowd func(room string, bots int)
 }
 
 // withDefaults fills the zero fields of the adapter's options and the
@@ -138,18 +149,23 @@ func (o Options) withDefaults() Options {
 		o.Logger = log.New(io.Discard)
 		o.Logger.SetLevel(log.FatalLevel + 1) // skip formatting as well
 	}
+	if o.Crowd == nil {
+		o.Hub.TeachBots = 0 // nobody to run them
+	}
 	o.HandshakeTimeout = admit.Or(o.HandshakeTimeout, DefaultHandshakeTimeout)
 	o.IdleTimeout = admit.Or(o.IdleTimeout, DefaultIdleTimeout)
 	o.WriteTimeout = admit.Or(o.WriteTimeout, DefaultWriteTimeout)
 	o.SendQueue = admit.Or(o.SendQueue, DefaultSendQueue)
 	o.MaxConns = admit.Or(o.MaxConns, DefaultMaxConns)
 	o.MaxConnsPerAddr = admit.Or(o.MaxConnsPerAddr, DefaultMaxConnsPerAddr)
+	o.Hub.MaxConns = o.MaxConns
 	o.MaxMessageRate = admit.Or(o.MaxMessageRate, DefaultMaxMessageRate)
 	if o.Metrics == nil {
 		o.Metrics = noMetrics{}
 	}
 	o.HeartbeatInterval = admit.Or(o.HeartbeatInterval, DefaultHeartbeat)
 	o.SendQueueBytes = admit.Or(o.SendQueueBytes, DefaultSendQueueBytes)
+	o.JoinWait = admit.Or(o.JoinWait, DefaultJoinWait)
 	o.Hub = o.Hub.WithDefaults()
 	return o
 }

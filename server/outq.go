@@ -1,53 +1,77 @@
 package server
 
-// outQueue is what waits for one client's socket, in order: the bytes of
-// the frames encoded for it, copied in as they are queued, and frames
-// shared by many clients and kept for the server's life (a big map's
-// pieces: keptFrames) by reference between them. The frames of one
-// flush, most often a tick's, are one run of its own bytes, written in
-// one system call with whatever shared frames lie between (writev); its
-// memory is its own, bounded by the connection's byte cap, and never
-// holds another client's buffers alive. Guarded by the shard's mu: the
-// loop (or the goroutine queuing a shard's share of a flush) adds, the
-// writer takes pieces, writes them without the lock and consumes what
-// the socket took. What the writer is writing is never moved: adding
-// only appends (a grown buffer leaves the old one to the write under
-// way), and only the writer compacts.
+// outQueue is what waits for one client's socket, in order: frames lent
+// by an encoder (a tick's States, Joins, Pings: queued by reference,
+// with no copy, in the loop's serial part or a shard's), frames shared by
+// many clients and kept for the server's life (a big map's pieces:
+// keptFrames), also by reference, and the queue's own bytes. The writer
+// writes what waits in one system call (writev) straight from where it
+// lies; a lent frame the socket did not take in the writer's pass is
+// copied into the queue's own bytes then (settle), so that a client that
+// reads slowly never holds an encoder's chunk (and the other clients'
+// frames in it) alive past that pass. The own bytes are bounded by the
+// connection's byte cap. Guarded by the shard's mu: the loop (or the
+// goroutine queuing a shard's share of a flush) adds, the writer takes
+// pieces, writes them without the lock, consumes what the socket took
+// and settles the rest. What the writer is writing is never moved:
+// adding only appends, and only the writer settles and compacts.
 type outQueue struct {
 	own  []byte // own[off:] are the own frames' bytes not written yet
 	off  int
 	segs []seg // the frames, in order: segs[first:] are not written whole
 	// first is the index of the first frame not written whole.
 	first int
-	bytes int // bytes not written, own and shared
+	bytes int // bytes not written, own, lent and shared
+	loans int // lent frames among segs[first:]
 	// sent counts the bytes ever written; a State queued last ends at
 	// stateEnd of them (see stateWaits).
 	sent, stateEnd int64
 }
 
 // seg is a frame of a queue: n of its own bytes not written (shared
-// nil), or what is left to write of a shared frame.
+// nil), or what is left to write of a frame queued by reference, lent
+// by an encoder (loan) or kept for the server's life. The own frames
+// come before every lent one: only settle makes own frames, of all the
+// lent ones waiting.
 type seg struct {
 	shared []byte
 	n      int
+	loan   bool
 }
 
 // frames returns how many frames are not written whole.
 func (q *outQueue) frames() int { return len(q.segs) - q.first }
 
-// add queues f: its bytes are copied in unless it is shared.
+// add queues f by reference: lent by its encoder unless it is kept for
+// the server's life (shared).
 func (q *outQueue) add(f frame) {
 	b := f.head
 	q.bytes += len(b)
 	if f.state {
 		q.stateEnd = q.sent + int64(q.bytes)
 	}
-	if f.shared {
-		q.segs = append(q.segs, seg{shared: b})
+	q.segs = append(q.segs, seg{shared: b, loan: !f.shared})
+	if !f.shared {
+		q.loans++
+	}
+}
+
+// settle copies the lent frames still waiting, whole or what is left of
+// them, into the queue's own bytes: the writer calls it when the socket
+// did not take everything, and the encoders' chunks are free of this
+// client once it returns. The lent frames all come after the own ones,
+// so their bytes go at the end of own, in order.
+func (q *outQueue) settle() {
+	if q.loans == 0 {
 		return
 	}
-	q.own = append(q.own, b...)
-	q.segs = append(q.segs, seg{n: len(b)})
+	for i := q.first; i < len(q.segs); i++ {
+		if s := &q.segs[i]; s.loan {
+			q.own = append(q.own, s.shared...)
+			*s = seg{n: len(s.shared)}
+		}
+	}
+	q.loans = 0
 }
 
 // stateWaits reports whether a State queued is not written whole yet.
@@ -60,8 +84,8 @@ const maxPieces = 64
 // pieces appends to dst the bytes waiting, from the first, as at most
 // maxPieces slices of at most about limit bytes in all (at least one
 // piece when something waits): the own bytes of frames in a row are
-// one slice. The slices stay valid while the writer writes them without
-// the lock: nothing else moves the bytes.
+// one slice, a frame by reference one each. The slices stay valid while
+// the writer writes them without the lock: nothing else moves the bytes.
 func (q *outQueue) pieces(dst [][]byte, limit int) [][]byte {
 	pos, size, run := q.off, 0, 0 // run: own bytes of the piece being gathered
 	for _, s := range q.segs[q.first:] {
@@ -113,6 +137,9 @@ func (q *outQueue) consume(n int) {
 			if s.n > 0 {
 				break
 			}
+		}
+		if s.loan {
+			q.loans--
 		}
 		*s = seg{}
 		q.first++

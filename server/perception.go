@@ -2,14 +2,9 @@ package server
 
 import (
 	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"time"
-	"unicode"
 
-	"gridlag/internal/perception"
+	answerfiles "gridlag/internal/perception/answers"
 	"gridlag/server/hub"
 )
 
@@ -49,69 +44,10 @@ func (a *answers) save(dir string, n hub.Note, now time.Time) (string, error) {
 	if a.files == nil {
 		a.files = make(map[int]string)
 	}
-	path, ok := a.files[n.Class]
-	var f *os.File
-	var err error
-	if ok {
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	} else {
-		if err = os.MkdirAll(dir, 0o700); err != nil {
-			return "", err
-		}
-		path, f, err = createAnswers(dir, n.Room, now)
-	}
+	path, err := answerfiles.Append(dir, n.Room, a.files[n.Class], n.Trials, now)
 	if err != nil {
 		return "", err
-	}
-	var b strings.Builder
-	if err := perception.WriteCSV(&b, n.Trials); err != nil {
-		f.Close()
-		return "", err
-	}
-	text := b.String()
-	if ok {
-		_, text, _ = strings.Cut(text, "\n") // the header is the file's first line already
-	}
-	_, err = f.WriteString(text)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	a.files[n.Class] = path
 	return path, nil
-}
-
-// createAnswers makes a new file for the answers of a class of room in
-// dir, named after the room and the time: perception-3b-20250314-101500.csv
-// (-2, -3... if taken).
-func createAnswers(dir, room string, now time.Time) (string, *os.File, error) {
-	base := "perception-" + fileWord(room) + "-" + now.Format("20060102-150405")
-	for i := 1; ; i++ {
-		name := base + ".csv"
-		if i > 1 {
-			name = fmt.Sprintf("%s-%d.csv", base, i)
-		}
-		path := filepath.Join(dir, name)
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-		if errors.Is(err, os.ErrExist) && i < 100 {
-			continue
-		}
-		return path, f, err
-	}
-}
-
-// fileWord is a room's name as a part of a file's name: its letters and
-// digits, - and _, anything else _; "default" for the default room.
-func fileWord(room string) string {
-	if room == "" {
-		return "default"
-	}
-	return strings.Map(func(r rune) rune {
-		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r)) || r == '-' || r == '_' {
-			return r
-		}
-		return '_'
-	}, room)
 }

@@ -66,6 +66,9 @@ type Server struct {
 	// hub when it differs from areasOffNow.
 	areasOff    atomic.Bool
 	areasOffNow bool
+	// counters are the server's own counters of the last interval for
+	// its teachers (TellCounters), which the loop hands the hub.
+	counters atomic.Pointer[protocol.Counters]
 
 	// Owned by the loop goroutine (Serve sets them up before any other
 	// goroutine reads them).
@@ -79,6 +82,7 @@ type Server struct {
 	queuer queuer                 // the loop's encoder and queue of a flush's few envelopes
 	slow   []*conn
 	ticks  tickMarks // the ticks' costs, measured for the hub's admission
+	gate   joinGate  // the handshakes held for the ticks' spare time (joingate.go)
 	fall   fall      // the watch on a crowd's going (release.go)
 
 	answering []*conn // connections with messages handled since the last flush (conn.answered)
@@ -155,7 +159,8 @@ func (s *Server) Serve(ln net.Listener) error {
 	al := admit.Listen(ln, nil, s.log)
 	s.ln = al
 	s.begin()
-	s.beat.Store(s.start.UnixNano()) // the loop starts now
+	cfg, ho := s.hub.Config(), s.hub.Options() // read before the loop owns the hub
+	s.beat.Store(s.start.UnixNano())           // the loop starts now
 	s.wg.Add(1 + len(s.shards))
 	go s.loop()
 	for _, sh := range s.shards {
@@ -168,7 +173,6 @@ func (s *Server) Serve(ln net.Listener) error {
 	close(s.up)
 	s.mu.Unlock()
 
-	cfg, ho := s.hub.Config(), s.hub.Options()
 	// Debug: the program's start line says what matters, once (cmd/gridlag).
 	s.log.Debug("listening", "addr", ln.Addr().String(), "rate", cfg.Rate, "move", cfg.MoveTime,
 		"burst", cfg.Burst, "max", cfg.MaxPlayers, "spectators", cfg.MaxSpectators, "map", mapSize(cfg), "spawn", cfg.Spawn,
@@ -199,6 +203,7 @@ func (s *Server) begin() {
 	if s.kept, err = keepPieces(s.hub.Share()); err != nil {
 		panic(err) // cannot happen: a valid map's pieces encode
 	}
+	s.gate = joinGate{budget: s.joinBudget(), wait: s.opts.JoinWait}
 	s.published[""] = s.hub.Rooms()[0].Stats
 	s.load = hub.LoadNow{Budget: s.hub.Options().TickBudget}
 }
@@ -417,6 +422,10 @@ func (s *Server) loop() {
 			s.areasOffNow = off
 			s.hub.SetAreas(!off)
 		}
+		if c := s.counters.Swap(nil); c != nil {
+			s.hub.TellCounters(now, *c)
+			s.flush()
+		}
 		if summaries.due(now) {
 			s.warn.Flush()
 			s.watchFall(now)
@@ -443,10 +452,12 @@ func (s *Server) loop() {
 				s.flush()
 				if ticked {
 					s.opts.Metrics.Tick(time.Since(began))
+					s.gate.ticked(time.Since(began))
 					s.markTick(at)
 				} else {
 					s.hub.JoinCost(time.Since(began)) // those let in from the line, apart from the ticks
 				}
+				s.takeJoins() // in what the tick left of its budget
 				continue
 			}
 			next = min(next, at)
@@ -457,12 +468,26 @@ func (s *Server) loop() {
 			began := time.Now()
 			s.handleInboxes()
 			s.flush()
+			s.takeJoins()
 			s.hub.JoinCost(time.Since(began)) // the joins taken at once, if any
 		case <-wake.C:
 		case <-s.quit:
 			s.shutdown()
 			return
 		}
+	}
+}
+
+// TellCounters hands the room's teachers c, what the server's own
+// counters say of the last interval (the program running the server
+// reads them from the registry its /metrics serves: ops/host), from the
+// loop's next turn (hub.Hub.TellCounters); a c not handed yet is
+// replaced. Safe for concurrent use.
+func (s *Server) TellCounters(c protocol.Counters) {
+	s.counters.Store(&c)
+	select {
+	case s.posted <- struct{}{}:
+	default:
 	}
 }
 
@@ -511,6 +536,9 @@ func (s *Server) handleInboxes() {
 		for _, ev := range sh.takeInbox() {
 			if ev.kind == evGone {
 				s.flush()
+			}
+			if s.heldBack(ev) {
+				continue // a join, for the ticks' spare time
 			}
 			s.handle(ev)
 		}
@@ -595,8 +623,11 @@ func (s *Server) forget(c *conn) {
 func (s *Server) flush() {
 	for {
 		out := s.hub.Outbox()
-		if len(out.Envelopes) == 0 && len(out.Notes) == 0 && len(out.Rooms) == 0 {
+		if len(out.Envelopes) == 0 && len(out.Notes) == 0 && len(out.Rooms) == 0 && len(out.Crowds) == 0 {
 			break
+		}
+		for _, o := range out.Crowds {
+			s.opts.Crowd(o.Room, o.Bots)
 		}
 		s.publish(out.Rooms, out.Closed)
 		s.queue(out.Envelopes)

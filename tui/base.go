@@ -39,8 +39,12 @@ type screenBase struct {
 	state    string                                 // the rows of the key table in force (see binding.state)
 	helpHead string                                 // the help overlay's title
 	helpKeys []helpRow                              // the help overlay's rows: the key table's
-	legend   []helpRow                              // the board's symbols, as the help explains them; nil for none
-	tools    instruments                            // the instruments' overlays, on a screen with players
+	// helpStates, if set, are the help overlay's rows in each state: those
+	// of the state alone (the lab's, whose rows would not fit 80x24 all
+	// at once).
+	helpStates map[string][]helpRow
+	legend     []helpRow   // the board's symbols, as the help explains them; nil for none
+	tools      instruments // the instruments' overlays, on a screen with players
 
 	// esc, if set, is what Esc does when the help overlay is not shown
 	// (the game's screen closes the perception test's results).
@@ -94,7 +98,11 @@ func (b *screenBase) show(render func(screen tcell.Screen)) bool {
 		render(screen)
 		if b.help {
 			w, h := screen.Size()
-			drawHelpOverlay(screen, w, h, b.opts.LogPath, b.helpHead, b.helpKeys, b.legend)
+			rows := b.helpKeys
+			if r, ok := b.helpStates[b.state]; ok {
+				rows = r
+			}
+			drawHelpOverlay(screen, w, h, b.opts.LogPath, b.helpHead, rows, b.legend)
 		}
 	})
 }

@@ -73,6 +73,19 @@ func helpRows[T any](table []binding[T]) []helpRow {
 	return rows
 }
 
+// helpRowsByState returns the rows of the help of each state of table:
+// the state's own, under its heading when it is not the usual state.
+func helpRowsByState[T any](table []binding[T]) map[string][]helpRow {
+	m := map[string][]helpRow{}
+	for _, b := range table {
+		if m[b.state] == nil && b.state != "" {
+			m[b.state] = []helpRow{{text: b.state + ":"}}
+		}
+		m[b.state] = append(m[b.state], helpRow{b.label, styleKey, b.help})
+	}
+	return m
+}
+
 // drawHelpOverlay draws the help box in the middle of the screen: the
 // title, every key of keys, the board's legend if there is one, and
 // where the log goes.

@@ -9,6 +9,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/grid"
+	"gridlag/protocol"
 )
 
 // The boards of the lab's screen, left to right.
@@ -82,6 +83,7 @@ type LabScreen struct {
 	lesson   LabLesson
 	inLesson bool
 	offer    string // the lecture > starts from the free lab, "" for none
+	test     LabPerception
 
 	boards [2]*Board
 	server *ServerBoard
@@ -97,6 +99,8 @@ type LabScreen struct {
 	restartOn, pings *button
 	goOnButton       *button
 	helpOn, quitOn   *button
+	// testLaggy and testFine answer a round of the perception test.
+	testLaggy, testFine *button
 
 	focus  int       // the board shown when one fits at a time
 	right  bool      // two at a time: the server and Player 2, not Player 1 and the server
@@ -109,6 +113,7 @@ func NewLabScreen(screen tcell.Screen, model LabModel, opts Options) *LabScreen 
 	s := &LabScreen{model: model}
 	s.screenBase = newBase(s, screen, opts, labKeyTable, "gridlag lab: keys", true)
 	s.legend = labLegendHelp
+	s.helpStates = helpRowsByState(labKeyTable)
 	for i := range s.players {
 		s.players[i] = model.Player(i)
 		s.boards[i] = NewBoard(func() *client.View { return &s.views[i] })
@@ -137,6 +142,9 @@ func NewLabScreen(screen tcell.Screen, model LabModel, opts Options) *LabScreen 
 	s.goOnButton = newButton("[Space]", s.goOn)
 	s.helpOn = newButton("[? help]", s.toggleHelp)
 	s.quitOn = newButton("[q quit]", s.requestQuit)
+	s.testLaggy = newButton("[ y  laggy ]", func() { s.model.AnswerPerception(true) })
+	s.testFine = newButton("[ n  fine ]", func() { s.model.AnswerPerception(false) })
+	s.esc = s.closeTest
 	return s
 }
 
@@ -161,6 +169,12 @@ func (s *LabScreen) Frame() bool {
 	s.zap, s.zapped = s.model.LastZap()
 	s.lesson, s.inLesson = s.model.Lesson()
 	s.offer = s.model.Offer()
+	s.test = s.model.Perception()
+	s.state = ""
+	if s.test.Blind() {
+		s.state = labTestState
+		s.tools.open = noInstrument
+	}
 	s.takeMarks()
 	return s.show(s.render)
 }
@@ -208,6 +222,15 @@ func (s *LabScreen) render(screen tcell.Screen) {
 		s.layout = labSingle
 	}
 	if !s.fits(screen, s.layout != labSingle || w >= 2*mw && h >= mh+2, 2*mw, mh+2) {
+		return
+	}
+	if s.test.Blind() {
+		s.drawBlind(screen, w, h, mw, mh)
+		return
+	}
+	if s.test.Phase == protocol.TrialOver {
+		s.drawHeader(screen, w)
+		drawLabResults(screen, 0, 1, w, h-1, s.test)
 		return
 	}
 	if s.tools.shown() {
@@ -324,7 +347,11 @@ func (s *LabScreen) drawSingle(screen tcell.Screen, w, h, mw, mh int) {
 	}
 	n := putText(screen, x, y, rw, heading, st)
 	putText(screen, x+n, y, rw-n, "  (Tab: next board)", styleDim)
-	text := s.textLines(rw, max(rows-1-threeMinRows, 2))
+	most := max(rows-1-threeMinRows, 2)
+	if s.inLesson && s.lesson.Long {
+		most = rows - 1
+	}
+	text := s.textLines(rw, most)
 	s.drawText(screen, x, y+1, rw, text)
 	y, rows = y+1+len(text), rows-1-len(text)
 	if s.focus == labServer {

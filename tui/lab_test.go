@@ -288,7 +288,8 @@ func TestLabScreenControls(t *testing.T) {
 		t.Fatal("the help button did not show the help")
 	}
 	shown := strings.Join(strings.Fields(r.text()), " ")
-	for _, line := range tui.LabKeyHelp() {
+	usual, _ := labHelpByState()
+	for _, line := range usual {
 		if !strings.Contains(shown, strings.Join(strings.Fields(line), " ")) {
 			t.Errorf("the help does not show %q", line)
 		}
@@ -320,15 +321,33 @@ func TestLabScreenHeadOfLine(t *testing.T) {
 
 // TestLabScreenHelpFits: at 80x24 the help overlay shows every key with
 // what it does, whole.
+// The help of the perception test's rounds shows their keys alone.
 func TestLabScreenHelpFits(t *testing.T) {
 	r := newLabRig(t, lab.Default(), 80, 24)
-	r.key(tcell.KeyRune, '?')
-	shown := strings.Join(strings.Fields(r.text()), " ")
-	for _, line := range tui.LabKeyHelp() {
-		if !strings.Contains(shown, strings.Join(strings.Fields(line), " ")) {
-			t.Errorf("at 80x24 the help does not show %q whole:\n%s", line, r.text())
+	usual, test := labHelpByState()
+	for _, state := range [][]string{usual, test} {
+		r.key(tcell.KeyRune, '?')
+		shown := strings.Join(strings.Fields(r.text()), " ")
+		for _, line := range state {
+			if !strings.Contains(shown, strings.Join(strings.Fields(line), " ")) {
+				t.Errorf("at 80x24 the help does not show %q whole:\n%s", line, r.text())
+			}
+		}
+		r.key(tcell.KeyEscape, 0)
+		r.key(tcell.KeyRune, 'p') // the perception test's first round
+	}
+}
+
+// labHelpByState returns the lines of the lab's -help: the usual keys',
+// and those of a round of the perception test, from its heading on.
+func labHelpByState() (usual, test []string) {
+	lines := tui.LabKeyHelp()
+	for i, line := range lines {
+		if strings.HasPrefix(line, "during the perception test") {
+			return lines[:i], lines[i:]
 		}
 	}
+	return lines, nil
 }
 
 // TestLabScreenSlidersStep: a lab player's lag is the game's slider drawn

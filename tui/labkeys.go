@@ -44,9 +44,10 @@ var labKeyTable = []binding[*LabScreen]{
 	{label: "Bksp h", help: "restart the script from t=0; h hides pings, pongs and scores", keys: concat(
 		[]keyDo[*LabScreen]{{key: tcell.KeyBackspace, do: (*LabScreen).restart}, {key: tcell.KeyBackspace2, do: (*LabScreen).restart}},
 		runeKeys("h", (*LabScreen).togglePings))},
-	{label: "Spc < >", help: "go on in a lesson (PgDn too); a lecture's part < before, > after", keys: []keyDo[*LabScreen]{
+	{label: "Spc < > p", help: "go on in a lesson (PgDn), a lecture's part < >; p perception test", keys: []keyDo[*LabScreen]{
 		{key: tcell.KeyRune, ch: ' ', do: (*LabScreen).goOn}, {key: tcell.KeyPgDn, do: (*LabScreen).goOn},
-		{key: tcell.KeyRune, ch: '<', do: (*LabScreen).prevPart}, {key: tcell.KeyRune, ch: '>', do: (*LabScreen).nextPart}}},
+		{key: tcell.KeyRune, ch: '<', do: (*LabScreen).prevPart}, {key: tcell.KeyRune, ch: '>', do: (*LabScreen).nextPart},
+		{key: tcell.KeyRune, ch: 'p', do: (*LabScreen).startTest}}},
 	instrumentRowBinding[*LabScreen](),
 	{label: "c", help: "server: lag compensation on/off, live", group: "lagcomp", keys: runeKeys("c", (*LabScreen).toggleLagComp)},
 	{label: "{ }", help: "server update rate -/+ 1 per second (0 = a state per input)", group: "rate", keys: concat(
@@ -55,6 +56,8 @@ var labKeyTable = []binding[*LabScreen]{
 		{key: tcell.KeyTab, do: (*LabScreen).nextBoard}}},
 	helpBinding[*LabScreen](),
 	quitBinding[*LabScreen](),
+	labTestKeys()[0],
+	labTestKeys()[1],
 }
 
 // labZapKeys are the players' zap keys, as the help and the panels name

@@ -11,19 +11,20 @@ import (
 // hints for its panel.
 func TestLabKeyTable(t *testing.T) {
 	type key struct {
-		k  tcell.Key
-		ch rune
+		state string
+		k     tcell.Key
+		ch    rune
 	}
 	seen := map[key]string{}
 	for _, b := range labKeyTable {
 		for _, k := range b.keys {
-			if lookupKey(labKeyTable, "", tcell.NewEventKey(k.key, k.ch, tcell.ModNone)) == nil {
+			if lookupKey(labKeyTable, b.state, tcell.NewEventKey(k.key, k.ch, tcell.ModNone)) == nil {
 				t.Errorf("%s: key %v %q does nothing", b.label, k.key, k.ch)
 			}
-			if other, dup := seen[key{k.key, k.ch}]; dup {
+			if other, dup := seen[key{b.state, k.key, k.ch}]; dup {
 				t.Errorf("key %v %q is bound by %q and %q", k.key, k.ch, other, b.label)
 			}
-			seen[key{k.key, k.ch}] = b.label
+			seen[key{b.state, k.key, k.ch}] = b.label
 		}
 	}
 	if lookupKey(labKeyTable, "", tcell.NewEventKey(tcell.KeyRune, ' ', tcell.ModNone)) == nil {

@@ -53,7 +53,7 @@ func TestLabScreenLecture(t *testing.T) {
 		}
 		r.mustShow(append(index(4, "IV: lag compensation"), title("Lesson 4: lag compensation"))...)
 		r.key(tcell.KeyRune, '?')
-		if !strings.Contains(r.text(), "Spc < >") || !strings.Contains(r.text(), "a lecture's part < before, > after") {
+		if !strings.Contains(r.text(), "Spc < > p") || !strings.Contains(r.text(), "a lecture's part < >") {
 			t.Errorf("%dx%d: the help does not name the lecture's keys:\n%s", size[0], size[1], r.text())
 		}
 	}

@@ -83,6 +83,17 @@ type LabModel interface {
 	// Offer names the lecture NextPart starts from the free lab, "" when
 	// none is offered (or one is being given).
 	Offer() string
+	// Perception says where the perception test is: a round of the run in
+	// progress (never its round trip), or the last run's results.
+	Perception() LabPerception
+	// StartPerception starts a run of the test, Player 1 the student;
+	// StopPerception ends it (the answers so far kept);
+	// AnswerPerception answers a round's question, laggy or fine;
+	// ClosePerception closes the last run's results.
+	StartPerception()
+	StopPerception()
+	AnswerPerception(laggy bool)
+	ClosePerception()
 }
 
 // LabLesson is what a lesson says at the moment (see LabModel.Lesson):
@@ -110,6 +121,9 @@ type LabLesson struct {
 	Lecture string
 	Parts   []string
 	Part    int
+	// Long says the words come first when one board shows at a time:
+	// they take the rows its panel would (a perception part's results).
+	Long bool
 }
 
 // LabPlayer is one player of a lab: a client session on its own

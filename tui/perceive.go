@@ -199,24 +199,7 @@ func answered(points []perception.Point) []perception.Point {
 }
 
 // levelsOf returns the round trips tested in a, rising.
-func levelsOf(a *perception.Analysis) []int {
-	seen := map[int]bool{}
-	var levels []int
-	for _, c := range a.Curves {
-		for _, p := range c.Points {
-			if !seen[p.RTTMS] {
-				seen[p.RTTMS] = true
-				levels = append(levels, p.RTTMS)
-			}
-		}
-	}
-	for i := 1; i < len(levels); i++ { // few: insertion sort
-		for j := i; j > 0 && levels[j] < levels[j-1]; j-- {
-			levels[j], levels[j-1] = levels[j-1], levels[j]
-		}
-	}
-	return levels
-}
+func levelsOf(a *perception.Analysis) []int { return a.Levels() }
 
 // drawThresholds draws a's thresholds into the rectangle: a heading,
 // then a row per student with its 50 % point for each prediction tested

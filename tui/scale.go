@@ -193,20 +193,12 @@ func (s *ScaleScreen) render(screen tcell.Screen) {
 		if r.Players != r.Bots {
 			in += fmt.Sprintf(", %d asked for", r.Bots)
 		}
-		rows := [][2]string{
-			{"players", in},
-			{"tick time", fmt.Sprintf("%s mean, p99 under %s (a tick every %s)", ms(r.TickMean), ms(r.TickP99), r.Budget)},
-			{"writes", figure(r.Writes, 0) + " a second to the sockets"},
-			{"bytes", perPlayerText(r.BytesPerPlayer) + " per player"},
-			{"per State", fmt.Sprintf("%s messages (the State, and Joins, Pings... beside it)", figure(r.MessagesPerState, 2))},
-			{"CPU", fmt.Sprintf("%s%% of one core (the whole process: server and bots)", figure(r.CPU*100, 0))},
-			{"memory", figure(float64(r.RSS)/1e6, 0) + " MB resident"},
-		}
+		rows := scaleFigures(r, in, "the whole process: server and bots")
 		for i, row := range rows {
-			putText(screen, 3, y+1+i, 12, row[0], styleKey)
-			putText(screen, 15, y+1+i, w-16, row[1], styleText)
+			putText(screen, 3, y+1+i, 12, row.label, styleKey)
+			putText(screen, 15, y+1+i, w-16, row.value+" "+row.gloss, styleText)
 		}
-		if r.TickMean > 0 && r.Budget > 0 && r.TickP99 >= r.Budget {
+		if behind(r) {
 			put(y+1+len(rows), "the ticks take longer than the time between them: the server is behind", styleWarn)
 		}
 	}
@@ -252,6 +244,36 @@ func (s *ScaleScreen) drawSteps(screen tcell.Screen, y, rows, w int) int {
 	return y + 1
 }
 
+// scaleFigure is one row of a scale panel's live figures: what it is,
+// its value, and a gloss that a wide panel adds.
+type scaleFigure struct{ label, value, gloss string }
+
+// scaleFigures are the rows of a scale panel's live figures of r, the
+// lab's and the teacher's: players says who is in, cpu what the CPU
+// time is of.
+func scaleFigures(r ScaleReading, players, cpu string) []scaleFigure {
+	budget := "-"
+	if r.Budget > 0 {
+		budget = r.Budget.String()
+	}
+	return []scaleFigure{
+		{"players", players, ""},
+		{"tick time", fmt.Sprintf("%s mean, p99 < %s", ms(r.TickMean), ms(r.TickP99)), fmt.Sprintf("(a tick every %s)", budget)},
+		{"writes", figure(r.Writes, 0) + " a second", "to the sockets"},
+		{"bytes", perPlayerText(r.BytesPerPlayer) + " per player", ""},
+		{"per State", figure(r.MessagesPerState, 2) + " messages", "(the State, and Joins, Pings... beside it)"},
+		{"CPU", figure(r.CPU*100, 0) + "% of one core", "(" + cpu + ")"},
+		{"memory", figure(float64(r.RSS)/1e6, 0) + " MB resident", ""},
+	}
+}
+
+// behind reports whether r's ticks took longer than the time between
+// them, or none came in the interval with players in: the server falls
+// behind.
+func behind(r ScaleReading) bool {
+	return r.Budget > 0 && (r.Ticks == 0 && r.Players > 0 || r.TickMean > 0 && r.TickP99 >= r.Budget)
+}
+
 // botsOf is how many bots step k asks for.
 func botsOf(steps []int, k int) int {
 	if k == 0 {
@@ -277,12 +299,20 @@ func figure(v float64, prec int) string {
 	return strconv.FormatFloat(v, 'f', prec, 64)
 }
 
-// ms writes a duration in milliseconds with two decimals.
+// ms writes a duration in milliseconds, three figures at most past a
+// whole one: 0.61 ms, 15.0 ms, 250 ms.
 func ms(d time.Duration) string {
 	if d < 0 {
 		return "-"
 	}
-	return figure(float64(d)/1e6, 2) + " ms"
+	v, prec := float64(d)/1e6, 2
+	switch {
+	case v >= 99.5:
+		prec = 0
+	case v >= 9.995:
+		prec = 1
+	}
+	return figure(v, prec) + " ms"
 }
 
 // perPlayerText writes a rate of bytes, "-" when not measured.

@@ -35,6 +35,10 @@ type Teacher interface {
 	// NewCode asks for a new class code: the old one admits nobody
 	// more; the server says the new one (View().ClassCode).
 	NewCode()
+	// Crowd asks for bots of the server's own in the room (0: none) and
+	// its areas of interest on or off; the server says what it gave
+	// (View().Crowd).
+	Crowd(bots int, areasOff bool)
 }
 
 // The steps of the teacher's controls: the keys go round them, the
@@ -76,13 +80,18 @@ var teachKeyTable = []binding[*TeachScreen]{
 		s.change(func(t *client.Teaching) { t.LagComp = !t.LagComp })
 	})},
 	{label: "0", help: "release all: no network, the students' switches, the room's rate", keys: runeKeys("0", (*TeachScreen).releaseAll)},
-	{label: "k", help: "a new class code: the old one lets nobody more in (those in stay)", keys: runeKeys("k", (*TeachScreen).newCode)},
 	// The perception test's keys share a row: the help has to fit 80x24.
 	{label: "e v o", help: "perception test: e start/stop, v on/off/both, o results or board", keys: concat(
 		runeKeys("e", (*TeachScreen).startStop), runeKeys("v", (*TeachScreen).nextMode), resultsBinding[*TeachScreen]().keys,
 	)},
-	{label: "f x", help: "projectors follow the next student (view, ghost, ledger); x: none", keys: concat(
+	// The scale panel's keys share a row too (teachcrowd.go).
+	{label: "b d a w", help: "crowd: b more bots (10, 100, 1,000), d fewer, a areas on/off, w board", keys: concat(
+		runeKeys("b", func(s *TeachScreen) { s.crowdStep(true) }), runeKeys("d", func(s *TeachScreen) { s.crowdStep(false) }),
+		runeKeys("a", (*TeachScreen).crowdAreas), runeKeys("w", func(s *TeachScreen) { s.crowd.board = !s.crowd.board }),
+	)},
+	{label: "f x k", help: "projectors follow the next student, x: none; k: a new class code", keys: concat(
 		runeKeys("f", (*TeachScreen).followNext), runeKeys("x", func(s *TeachScreen) { s.follow(0) }),
+		runeKeys("k", (*TeachScreen).newCode),
 	)},
 	{label: "PgUp PgDn", help: "page through the students", keys: []keyDo[*TeachScreen]{
 		{key: tcell.KeyPgUp, do: func(s *TeachScreen) { s.page(-1) }},
@@ -172,6 +181,8 @@ type TeachScreen struct {
 	test                 perception.Settings
 	testButton, testMode *button
 	results              perceptionResults
+
+	crowd teachCrowd // the scale panel (teachcrowd.go)
 }
 
 // NewTeachScreen returns the teacher's screen of teacher drawn on screen,
@@ -482,6 +493,9 @@ func (s *TeachScreen) render(screen tcell.Screen) {
 	if bottom < h-2 {
 		putText(screen, 0, h-2, w, join, styleTitle)
 	}
+	if s.crowdShown() {
+		s.drawCrowd(screen, 0, 1, w-1-teachPanelWidth, bottom)
+	}
 	if s.results.shown(v) {
 		drawPerceptionResults(screen, 0, 1, w, h-2, v.Perception)
 	}
@@ -505,7 +519,14 @@ func (s *TeachScreen) BoardCell(p grid.Pos) (x, y int, ok bool) {
 // title returns the top line: the server's notice if any, the title, the
 // students and the teachers, and why the connection ended if it did.
 func (s *TeachScreen) title() string {
-	adds := fmt.Sprintf("  ·  %d students", s.view.Total)
+	students := s.view.Total
+	if c := s.view.Crowd; c != nil && c.Bots > 0 {
+		students = max(students-int(c.Bots), 0) // the teacher's bots are no students
+	}
+	adds := fmt.Sprintf("  ·  %d students", students)
+	if c := s.view.Crowd; c != nil && c.Bots > 0 {
+		adds += fmt.Sprintf("  ·  %s bots", count(int(c.Bots)))
+	}
 	if t := s.view.Teaching; t != nil && t.Teachers > 1 {
 		adds += fmt.Sprintf("  ·  %d teachers", t.Teachers)
 	}

@@ -20,13 +20,9 @@ import (
 // marks and counts, the interpolation delay, the injected lag and what
 // the teacher set. The screen shows the board and the round.
 func blindView(v *client.View) {
-	if !v.Perception.Blind() {
-		return
+	if v.Perception.Blind() {
+		blindFields(v)
 	}
-	v.RTT, v.Pending, v.LastCorrection, v.Corrections = 0, nil, nil, 0
-	v.Server = v.Predicted
-	v.InterpDelay, v.Latency, v.Jitter = 0, 0, 0
-	v.Teaching = nil
 }
 
 // ownNetwork is the game's screen's side of a perception test: the
@@ -162,6 +158,40 @@ func (t *trialPanel) Draw(screen tcell.Screen) {
 		drawOwnResults(screen, x, y, w, h, p)
 		return
 	}
+	drawRound(screen, x, y, w, h, roundShown{Round: p.Round, Rounds: p.Rounds, Phase: p.Phase, Left: p.Left, Answer: p.Answer},
+		t.laggy, t.fine, &t.controls, roomRoundNote)
+}
+
+// roomRoundNote is what a round of the room's test says of the round
+// trip; labRoundNote the lab's.
+var (
+	roomRoundNote = []string{
+		"Your round trip is hidden until",
+		"the run is over: each round has",
+		"its own, the same for nobody.",
+		"Answer from what you feel.",
+	}
+	labRoundNote = []string{
+		"Your round trip is hidden until",
+		"the run is over: each round has",
+		"its own, and now and then none.",
+		"Answer from what you feel.",
+	}
+)
+
+// roundShown is a round of the perception test as its panel shows it:
+// never its round trip.
+type roundShown struct {
+	Round, Rounds int
+	Phase         protocol.TrialPhase
+	Left          time.Duration
+	Answer        protocol.Verdict
+}
+
+// drawRound draws a round of the perception test into the rectangle: the
+// round, what to do now, the answer's buttons (laggy, fine: a click or a
+// tap presses them, through ctl) and the answer given, then note.
+func drawRound(screen tcell.Screen, x, y, w, h int, p roundShown, laggy, fine *button, ctl *controls, note []string) {
 	put := func(row int, s string, st tcell.Style) {
 		if row < h {
 			putText(screen, x, y+row, w, s, st)
@@ -179,10 +209,10 @@ func (t *trialPanel) Draw(screen tcell.Screen) {
 		put(4, "if you are not sure.", styleDim)
 	}
 	if h > 6 {
-		r := &rowWriter{screen: screen, ctl: &t.controls, x: x, y: y + 6, end: x + w}
-		r.put(t.laggy)
+		r := &rowWriter{screen: screen, ctl: ctl, x: x, y: y + 6, end: x + w}
+		r.put(laggy)
 		r.text("  ", styleText)
-		r.put(t.fine)
+		r.put(fine)
 		if p.Phase == protocol.TrialPlay { // not yet: the buttons say so
 			putText(screen, x, y+6, w, fmt.Sprintf("%-*s", w, "[ y  laggy ]  [ n  fine ]"), styleDim)
 		}
@@ -191,12 +221,7 @@ func (t *trialPanel) Draw(screen tcell.Screen) {
 		put(8, "You said: "+verdictWord(p.Answer), styleHeading)
 		put(9, "(the other key changes it)", styleDim)
 	}
-	for i, line := range []string{
-		"Your round trip is hidden until",
-		"the run is over: each round has",
-		"its own, the same for nobody.",
-		"Answer from what you feel.",
-	} {
+	for i, line := range note {
 		put(11+i, line, styleDim)
 	}
 }

@@ -53,6 +53,13 @@ type Options struct {
 	// Hello a server believes when it says it is a bot, unless its
 	// operator allows bots from their addresses (-bot-addrs).
 	Dial func(ctx context.Context, addr string) (net.Conn, error)
+	// Room is the room the bots join, "" for the server's default room.
+	Room string
+	// Step is the time between two moves of a bot; 0 (or one shorter
+	// than the server's speed limit) walks at the speed limit. A crowd
+	// of a thousand in the server's own process walks slower, so that
+	// what it costs is the server's, not the bots' planning.
+	Step time.Duration
 	// Logger receives each bot's connection events; nil discards them.
 	Logger *log.Logger
 }
@@ -80,6 +87,8 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("bot: negative duration %v", o.Duration)
 	case o.Loss < 0 || o.Loss > 1:
 		return o, fmt.Errorf("bot: loss %v is not a probability", o.Loss)
+	case o.Step < 0:
+		return o, fmt.Errorf("bot: negative step %v", o.Step)
 	case o.Latency < 0 || o.Jitter < 0:
 		return o, fmt.Errorf("bot: negative latency %v or jitter %v", o.Latency, o.Jitter)
 	}
@@ -96,6 +105,7 @@ func (o Options) name(i int) string { return fmt.Sprintf("%s-%d", o.NamePrefix, 
 func (o Options) clientOptions(i int) client.Options {
 	return client.Options{
 		Name:    o.name(i),
+		Room:    o.Room,
 		Bot:     true,
 		Latency: o.Latency,
 		Jitter:  o.Jitter,
@@ -114,6 +124,7 @@ func (o Options) newBot(i int, now time.Duration, v client.View) *Bot {
 	if step <= 0 {
 		step = defaultStep
 	}
+	step = max(step, o.Step)
 	b := NewBot(NewBrain(o.seed(i), o.Avoid...).KeepAway(SpawnZone), now, step, Settle(o.Latency, o.Jitter, step))
 	b.Arm(NewTrigger(-o.seed(i)).Spare(SpawnZone, o.Avoid...))
 	return b

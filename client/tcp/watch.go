@@ -71,6 +71,14 @@ func (w *Watch) NewCode() {
 	notify.Poke(w.wake)
 }
 
+// Crowd asks, as the room's teacher (see Teach), for bots of the
+// server's own in the room (0: none) and its areas of interest on or
+// off: the server says what it gave in View().Crowd.
+func (w *Watch) Crowd(bots int, areasOff bool) {
+	w.with(func() { w.d.Crowd(w.now(), bots, areasOff) })
+	notify.Poke(w.wake)
+}
+
 // Perceive starts a run of the room's perception test with settings s,
 // or stops the one in progress (nil), as its teacher: the server says
 // where the run is in View().Perception. Settings that fail their Check

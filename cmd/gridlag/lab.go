@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"gridlag/client"
 	"gridlag/internal/cli"
+	"gridlag/internal/perception"
 	"gridlag/lab"
 	"gridlag/lab/record"
 	"gridlag/lab/replay"
@@ -50,6 +52,52 @@ type labFlags struct {
 	scaleSteps   []int
 	wire         bool
 	wireSSH      string
+	perception   perceptionValue
+	percDir      string
+}
+
+// perceptionValue is the lab's -perception: alone the test with the
+// lab's defaults (lab.DefaultPerception: prediction on and off
+// interleaved), -perception='WORDS' with settings as the teacher's
+// -perception takes them (prediction on and off unless predict= says).
+type perceptionValue struct {
+	on       bool
+	settings perception.Settings
+}
+
+// IsBoolFlag lets -perception stand alone.
+func (v *perceptionValue) IsBoolFlag() bool { return true }
+
+// String is the settings, "" when off.
+func (v *perceptionValue) String() string {
+	if v == nil || !v.on {
+		return ""
+	}
+	return v.settings.String()
+}
+
+// Set takes true, false, or the test's settings.
+func (v *perceptionValue) Set(text string) error {
+	switch text {
+	case "true":
+		v.on, v.settings = true, lab.DefaultPerception()
+		return nil
+	case "false":
+		v.on = false
+		return nil
+	}
+	s, err := perception.ParseSettings(text)
+	if err != nil {
+		return err
+	}
+	if !strings.Contains(text, "predict=") {
+		s.Mode = perception.PredictBoth
+		if err := s.Check(); err != nil {
+			return fmt.Errorf("%v (with prediction on and off: say predict=on or predict=off for half)", err)
+		}
+	}
+	v.on, v.settings = true, s
+	return nil
 }
 
 // lectureValue is -lecture: on its own the default lecture (Parts I-IV),
@@ -132,6 +180,8 @@ func newLabFlags(out io.Writer) *labFlags {
 	fs.BoolVar(&f.scale, "scale", false, "the scale lab: a server in this process, bots added in steps (+ -), areas of interest on and off (a), the server's own figures live")
 	f.scaleSteps = scale.DefaultSteps
 	fs.Checked(&stepsValue{&f.scaleSteps}, "scale-steps", "the scale lab's numbers of bots, `N,N,...` rising")
+	fs.Var(&f.perception, "perception", "start with the blind perception test, Player 1 the student (p in the lab): alone prediction on and off interleaved, or -perception='WORDS' as teach's -perception")
+	fs.StringVar(&f.percDir, "perception-dir", filepath.Join(stateDir(), "perception"), "save the perception test's answers as CSV in this `DIR` (\"-\" = not saved)")
 	fs.StringVar(&f.logPath, "log", defaultLogPath(), "log file")
 	fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 	f.rec.define(fs, "the lab (its settings, seeds, scripts and every live key, toggle, slider move, pause and lag spike)", true)
@@ -141,6 +191,8 @@ func newLabFlags(out io.Writer) *labFlags {
 			return errors.New("-record records the lab's own run, not a lesson: give -lesson, -lecture or -record, not one with another")
 		case f.scale && (f.lesson != "" || f.lecture.on || f.rec.Path != "" || f.wire):
 			return errors.New("-scale is a lab of its own: give it without -lesson, -lecture, -record or -wire")
+		case f.perception.on && (f.rec.Path != "" || f.lesson != ""):
+			return errors.New("-perception is the free lab's test (or a lecture's perception part): give it without -record or -lesson")
 		case f.lesson != "" && f.lecture.on:
 			return errors.New("a lecture is lessons: give -lesson or -lecture, not both (a lecture file lists its lessons)")
 		}
@@ -190,6 +242,12 @@ func (f *labFlags) newLab(args []string) (*lab.Lab, error) {
 		return nil, err
 	}
 	cfg.HidePings = !f.pings
+	if f.perception.on {
+		cfg.Perception = f.perception.settings
+	}
+	if cfg.PerceptionDir = f.percDir; f.percDir == "-" {
+		cfg.PerceptionDir = ""
+	}
 	for _, p := range []*lab.PlayerConfig{&cfg.Players[0], &cfg.Players[1]} {
 		p.Predict, p.Reconcile, p.Interpolate = f.predict, f.reconcile && f.predict, f.interpolate
 	}
@@ -223,6 +281,9 @@ func (f *labFlags) newLab(args []string) (*lab.Lab, error) {
 	l, err := lab.New(*cfg, f.wall)
 	if err != nil {
 		return nil, &cli.UsageError{Cmd: fs.Name(), Err: err}
+	}
+	if f.perception.on {
+		l.StartPerception()
 	}
 	if f.rec.Path == "" { // a recording holds the free lab alone
 		if lecture, err := lab.DefaultLecture(); err == nil {
@@ -321,6 +382,11 @@ The whole talk in one run: Gambetta's Parts I-IV, a lesson each, with an
 index of the parts (> in the lab starts it too; < > go from part to part):
 
   gridlag lab -lecture
+
+How much lag can you feel? The blind perception test, you as Player 1 (p in
+the lab starts it; docs/perception.md):
+
+  gridlag lab -perception
 
 What a crowd costs the server: a real server in this process, bots added
 in steps (10, 100, 1,000), areas of interest on and off, its own figures

@@ -40,7 +40,7 @@ func loadBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 	fs.BoolVar(&asJSON, "json", false, "print the summary as one JSON object")
 	var capacity bool
 	co := loadgen.CapacityOptions{}
-	fs.BoolVar(&capacity, "capacity", false, "find the server's capacity: add -step players at a time until the round trip p99 of those in passes -target or more than a tenth of a step is queued (-n: the most to try, default 65534), and print the players found, with the server's CPU and RSS at that point (-server-metrics)")
+	fs.BoolVar(&capacity, "capacity", false, "find the server's capacity: add -step players at a time until the round trip p99 of those in (the median of -settle's one-second windows, the first after the joins not counted) passes -target three times in turn, or, once they settled, three newcomers in turn are not let in at once (-n: the most to try, default 65534), and print the players found, with the server's CPU and RSS at that point (-server-metrics)")
 	fs.Int(&co.Step, "step", loadgen.DefaultCapacityStep, loadgen.PlayersRange, "with -capacity: players added at each step")
 	fs.Duration(&co.Settle, "settle", loadgen.DefaultCapacitySettle, cli.Length, "with -capacity: how long the players walk after each step before their round trips are read")
 	fs.Duration(&co.Target, "target", loadgen.DefaultCapacityTarget, cli.Length, "with -capacity: the round trip p99 the players in must keep")
@@ -128,8 +128,13 @@ If the server refused or dropped any player it exits 1, saying so. On a
 loopback target given as an IP it spreads its players over 127/8 addresses
 by itself when N passes the server's cap per address (said in the server's
 Admission, version 6), and says so; players the server puts in its line
-wait there, and the summary says how long. -capacity ramps players in
-steps until their round trip p99 passes -target or players are queued.
+wait there, and the summary says how long. When the server's default
+room has no place for all N (its cap, or its map's floor: one player a
+cell, as its room list says), it fills it and spreads the rest over rooms
+of their own (room-1, room-2, ...), and says so. -capacity ramps players
+in steps until their round trip p99 passes -target or, once they settled,
+newcomers must wait in line, each three times in turn (another process on
+a shared machine only adds delay: the best try is kept).
 
 Flags:
 `)

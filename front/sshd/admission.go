@@ -40,7 +40,7 @@ const (
 func RefusalKinds() []string {
 	return []string{KindClosing, KindConnFull, KindConnAddr, KindConnReserved,
 		KindShakeAddr, KindShakeFull, KindShakeReserved, KindShakeEvicted,
-		KindBannerTimeout, KindShakeTimeout, KindSessionFull, KindSessionAddr, KindSessionReserved, KindRequestFlood}
+		KindBannerTimeout, KindShakeTimeout, KindSessionFull, KindSessionAddr, KindSessionReserved, KindRequestFlood, KindAttempts}
 }
 
 // counts counts refusals by kind; safe for concurrent use.

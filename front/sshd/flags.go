@@ -21,6 +21,7 @@ func (o *Options) RegisterFlags(fs *cli.FlagSet) {
 	fs.Int(&o.MaxSessions, "ssh-max", DefaultMaxSessions, cli.Sessions, "SSH sessions at once in all")
 	fs.Int(&o.MaxHandshakes, "ssh-handshakes", DefaultMaxHandshakes, cli.Sessions, "SSH connections at once still in their handshake (apart from the players)")
 	fs.Int(&o.MaxHandshakesPerAddr, "ssh-handshakes-per-addr", DefaultMaxHandshakesPerAddr, cli.Sessions, "of which from one address")
+	remote.RegisterAttemptFlags(fs, "ssh", &o.Attempts, &o.AttemptBurst, "SSH connections", "closed as it arrives, before its key exchange, with a line saying why")
 	fs.Duration(&o.IdleTimeout, "ssh-idle", DefaultIdleTimeout, cli.Timeout, "an SSH session without a key press for this long ends")
 	fs.Duration(&o.HandshakeTimeout, "ssh-handshake", DefaultHandshakeTimeout, cli.Timeout, "time an SSH connection has to finish its handshake and start the game")
 	fs.Duration(&o.BannerTimeout, "ssh-banner", DefaultBannerTimeout, cli.Timeout, "time a new SSH connection has to send its banner (the version line every client sends at once)")

@@ -111,6 +111,14 @@ type Options struct {
 	// Handler runs one session. Nil runs the game: a client of the game
 	// server at GameAddr drawn by the tui.
 	Handler remote.Handler
+	// Attempts is how many connections a minute one address may open,
+	// AttemptBurst of them at once; past it a connection is closed as it
+	// arrives, before its key exchange (see attempts.go);
+	// admit.DefaultAttempts and admit.DefaultAttemptBurst if zero or
+	// less.
+	Attempts, AttemptBurst int
+	// attemptClock is the rate's clock, a test's; nil is the wall clock's.
+	attemptClock func() time.Duration
 }
 
 // withDefaults returns o with its zero values replaced by the defaults.
@@ -122,5 +130,6 @@ func (o Options) withDefaults() Options {
 	o.MaxHandshakes = admit.Or(o.MaxHandshakes, DefaultMaxHandshakes)
 	o.MaxHandshakesPerAddr = admit.Or(o.MaxHandshakesPerAddr, DefaultMaxHandshakesPerAddr)
 	o.BannerTimeout = admit.Or(o.BannerTimeout, DefaultBannerTimeout)
+	remote.SetAttemptDefaults(&o.Attempts, &o.AttemptBurst)
 	return o
 }

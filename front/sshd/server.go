@@ -48,6 +48,8 @@ type Server struct {
 	refused   counts
 	resizes   atomic.Uint64  // window changes that resized a screen
 	connWG    sync.WaitGroup // the connections being served (HandleConn)
+	// attempts is the rate of new connections per address (attempts.go).
+	attempts *admit.Attempts
 }
 
 // New loads the host key (creating it on first start) and returns a server
@@ -70,6 +72,7 @@ func New(opts Options) (*Server, error) {
 		open:      admit.NewPool(2*opts.MaxSessions, 2*opts.MaxPerAddr),
 		shaking:   admit.NewPool(opts.MaxHandshakes, opts.MaxHandshakesPerAddr),
 		sessions:  admit.NewSlots(opts.MaxSessions, opts.MaxPerAddr, "players", "sessions"),
+		attempts:  admit.NewAttempts(opts.Attempts, opts.AttemptBurst, opts.attemptClock),
 	}
 	s.life = remote.NewLifecycle("ssh", opts.Logger, &s.mu)
 	s.warn = s.life.Warn
@@ -209,6 +212,9 @@ func (s *Server) Hurry() { s.life.Hurry() }
 // pending handshake, which is closed.
 func (s *Server) admitConn(c net.Conn) net.Conn {
 	host, key := admit.Host(c.RemoteAddr()), admit.Key(c.RemoteAddr())
+	if s.refuseAttempt(c, key) {
+		return nil
+	}
 	s.mu.Lock()
 	r := s.connRefusal(key)
 	var evicted *trackedConn

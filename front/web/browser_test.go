@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,12 +11,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"gridlag/internal/perception"
+	"gridlag/server"
 	"gridlag/server/admit/admittest"
 )
 
@@ -233,4 +237,54 @@ func (s *Server) cutSessions() {
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
+}
+
+// The perception test's rounds on the page (issue 35), in a real
+// browser (front/web/e2e/perceive.js): a teacher's room 3b, its run
+// started from here through the teacher's connection; ada on a phone
+// sees each round's question and no round trip, answers laggy with a tap
+// on the touch controls, fine with a click on the terminal's button,
+// laggy with the y key; the CSV the server saved has exactly those
+// answers, in the order of the rounds.
+func TestBrowserPerception(t *testing.T) {
+	dir := t.TempDir()
+	g, addr := startGame(t, server.Options{PerceptionDir: dir})
+	s := startWeb(t, Options{GameAddr: addr, Dial: g.Dial})
+	teacher := teach(t, g, addr, "3b")
+	settings, err := perception.ParseSettings("levels=0,300 repeats=1 controls=1 play=2s answer=60s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runBrowser(t, s, "perceive.js", []string{"http://" + s.Addr().String()}, nil, func(do string) string {
+		if do != "start" {
+			t.Fatalf("perceive.js asks for %q", do)
+		}
+		if err := teacher.Perceive(&settings); err != nil {
+			t.Fatal(err)
+		}
+		return "done"
+	})
+	var files []string
+	admittest.Eventually(t, func() bool {
+		files, _ = filepath.Glob(filepath.Join(dir, "perception-3b-*.csv"))
+		return len(files) == 1
+	}, func() string { return fmt.Sprintf("no CSV of room 3b in %s: %v", dir, files) })
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"laggy", "fine", "laggy"} // a tap, a click, a key
+	if len(rows) != 1+len(want) || !slices.Equal(rows[0], perception.CSVHeader) {
+		t.Fatalf("the CSV:\n%s\nwant the header and %d rows of ada", data, len(want))
+	}
+	for i, row := range rows[1:] {
+		if row[1] != fmt.Sprint(i+1) || row[3] != "ada" || row[6] != want[i] {
+			t.Errorf("row %d of the CSV %q: want round %d, ada, %s", i+1, row, i+1, want[i])
+		}
+	}
+	t.Logf("the CSV the server saved:\n%s", data)
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"net/netip"
 
+	"gridlag/front/remote"
 	"gridlag/internal/cli"
 )
 
@@ -29,6 +30,7 @@ func (o *Options) RegisterFlags(fs *cli.FlagSet) {
 	fs.Duration(&o.RetryAfter, "web-retry", DefaultRetryAfter, cli.Timeout, "how long a page refused for a cap (the server full, too many sessions from its address) waits before it tries again, at the least")
 	fs.Int(&o.FlowWindow, "web-window", DefaultFlowWindow, windowRange, "bytes of the screen in flight toward a page, sent and not yet drawn: a page that stops drawing (a background tab) is sent no more, then the present whole once it catches up")
 	fs.Int(&o.MaxMessage, "web-message", DefaultMaxMessage, messageRange, "the largest message the page may send, in bytes")
+	remote.RegisterAttemptFlags(fs, "web", &o.Attempts, &o.AttemptBurst, "WebSockets", "refused before its session starts: close 1013, the reason and the wait, which the page obeys")
 	fs.Int(&o.MessageRate, "web-rate", DefaultMessageRate, messageRateRange, "messages a second the page may send, a second's worth at once")
 	fs.Checked(&listValue[string]{p: &o.Hosts, parse: ParseHosts}, "web-host", "the `names` (or addresses, comma-separated) browsers reach the server by besides its own addresses, its name and localhost: a public name, a reverse proxy's, an address forwarded to it (NAT, a container's host); a page on any other is refused its WebSocket")
 	fs.Checked(&listValue[netip.Prefix]{p: &o.TrustedProxies, parse: ParseProxies}, "web-trusted-proxy", "the reverse `proxies` (addresses or networks, comma-separated) whose X-Forwarded-For names a web player's address; from any other, the connection's address counts")

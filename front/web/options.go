@@ -122,6 +122,14 @@ type Options struct {
 	// address's (see classSlot). Without it a code is still presented
 	// to the game server, under the address's cap.
 	ClassCode func(code string) (room string, ok bool)
+	// Attempts is how many WebSockets a minute one client address may
+	// open, AttemptBurst of them at once; past it the page is refused
+	// (close 1013, the reason and the wait) before its session starts
+	// (see attempts.go); admit.DefaultAttempts and
+	// admit.DefaultAttemptBurst if zero or less.
+	Attempts, AttemptBurst int
+	// attemptClock is the rate's clock, a test's; nil is the wall clock's.
+	attemptClock func() time.Duration
 }
 
 // withDefaults returns o with its zero values replaced by the defaults.
@@ -132,14 +140,13 @@ func (o Options) withDefaults() Options {
 	o.MessageRate = admit.Or(o.MessageRate, DefaultMessageRate)
 	o.RetryAfter = admit.Or(o.RetryAfter, DefaultRetryAfter)
 	o.FlowWindow = admit.Or(o.FlowWindow, DefaultFlowWindow)
+	remote.SetAttemptDefaults(&o.Attempts, &o.AttemptBurst)
 	return o
 }
 
 // retrySeconds is d in whole seconds, at least 1: what a refused page is
 // told to wait.
-func retrySeconds(d time.Duration) int {
-	return max(1, int((d+time.Second-1)/time.Second))
-}
+func retrySeconds(d time.Duration) int { return admit.Seconds(d) }
 
 // ParseProxies reads a list of reverse proxies, for
 // Options.TrustedProxies: addresses or networks (127.0.0.1, 10.0.0.0/8,

@@ -36,14 +36,7 @@ func TestBrowserProjector(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stud3.Close()
-	teacher, err := tcp.ConnectSpectator(ctx, addr, tcp.Options{
-		Options: client.Options{Name: "hopper", Room: "3b", Teach: true},
-		Dial:    func(ctx context.Context, _ string) (net.Conn, error) { return g.DialTeacher(ctx, server.Own) },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer teacher.Close()
+	teacher := teach(t, g, addr, "3b")
 	shots := os.Getenv("GRIDLAG_SHOTS")
 	if shots == "" {
 		shots = t.TempDir()
@@ -60,4 +53,19 @@ func TestBrowserProjector(t *testing.T) {
 		return "done"
 	})
 	t.Logf("the screenshots are in %s", shots)
+}
+
+// teach connects hopper, the teacher of room, to game server g at addr,
+// as the server's own teacher; it says Bye when the test ends.
+func teach(t *testing.T, g *server.Server, addr, room string) *tcp.Watch {
+	t.Helper()
+	teacher, err := tcp.ConnectSpectator(context.Background(), addr, tcp.Options{
+		Options: client.Options{Name: "hopper", Room: room, Teach: true},
+		Dial:    func(ctx context.Context, _ string) (net.Conn, error) { return g.DialTeacher(ctx, server.Own) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { teacher.Close() })
+	return teacher
 }

@@ -46,6 +46,9 @@ type Server struct {
 	life *remote.Lifecycle
 	// flowStats are the flow control of the pages that ask for it.
 	flowStats flowStats
+	// attempts is the rate of new WebSockets per client address
+	// (attempts.go).
+	attempts *admit.Attempts
 
 	// idle are the keep-alive connections idle between requests, by
 	// address, and since when (connstate.go); guarded by idleMu.
@@ -77,6 +80,7 @@ func New(opts Options) (*Server, error) {
 		live:     make(map[*socket]struct{}),
 		players:  make(map[string]*socket),
 		idle:     make(map[string]map[*countedConn]time.Time),
+		attempts: admit.NewAttempts(opts.Attempts, opts.AttemptBurst, opts.attemptClock),
 	}
 	s.life = remote.NewLifecycle("web", opts.Logger, &s.mu)
 	s.warn = s.life.Warn
@@ -208,12 +212,16 @@ type Stats struct {
 	// drawn what they were sent; Redraws the whole screens sent to them
 	// once they caught up.
 	Skipped, Redraws uint64
+	// AttemptsRefused counts the WebSockets refused for their address's
+	// rate of new ones (Options.Attempts).
+	AttemptsRefused uint64
 }
 
 // Stats returns the server's counts.
 func (s *Server) Stats() Stats {
 	return Stats{Resizes: s.resizes.Load(), Abandoned: s.life.Abandoned(), Sessions: s.life.Running(),
-		InFlight: s.inFlight(), MaxInFlight: s.flowStats.maxInFlight.Load(), Skipped: s.flowStats.skipped.Load(), Redraws: s.flowStats.redraws.Load()}
+		InFlight: s.inFlight(), MaxInFlight: s.flowStats.maxInFlight.Load(), Skipped: s.flowStats.skipped.Load(), Redraws: s.flowStats.redraws.Load(),
+		AttemptsRefused: s.attempts.Refused()}
 }
 
 // ServeHTTP serves the page (see page) at the addresses of the modes, its

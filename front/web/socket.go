@@ -197,6 +197,9 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.untrackSession(so)
+	if s.refuseAttempt(so, w, r) {
+		return
+	}
 	so.classCode = r.URL.Query().Get("code")
 	slot, class, bad := s.classSlot(key, so.classCode)
 	release, _, refusal := s.sessions.Take(slot, class)

@@ -131,9 +131,10 @@ func mustProxies(t testing.TB, s string) []netip.Prefix {
 }
 
 // 100 sockets from one address get -web-per-addr sessions, as SSH
-// connections do -ssh-per-addr: the others are refused, saying why (or,
-// past the connections' cap, closed at once), and a player from another
-// address still plays.
+// connections do -ssh-per-addr: the others are refused, saying why (the
+// cap, or, past the default -web-attempts-burst of 60, the rate of new
+// ones), or, past the connections' cap, closed at once; and a player
+// from another address still plays.
 func TestHundredSocketsFromOneAddressAreCapped(t *testing.T) {
 	const perAddr = 16
 	s := startWeb(t, Options{Handler: sizeHandler(nil), MaxPerAddr: perAddr})
@@ -171,7 +172,8 @@ func TestHundredSocketsFromOneAddressAreCapped(t *testing.T) {
 				switch {
 				case typ == websocket.MessageBinary && strings.Contains(string(data), "hello ada"):
 					playing++
-				case typ == websocket.MessageText && strings.Contains(string(data), fmt.Sprintf("too many sessions from your address (%d)", perAddr)):
+				case typ == websocket.MessageText && (strings.Contains(string(data), fmt.Sprintf("too many sessions from your address (%d)", perAddr)) ||
+					strings.Contains(string(data), "too many new connections from your address")):
 					refused++
 				default:
 					mu.Unlock()

@@ -53,6 +53,10 @@ NONE < grid, internal/link, internal/ratelog, internal/cli, internal/notify, int
 # one address may hold.
 grid < protocol, internal/limit;
 
+# The perception test's answers in files (the I/O its core-shared
+# analysis does not do).
+internal/perception < internal/perception/answers;
+
 # Players' names compared by their look (Unicode's confusables, x/text),
 # apart from the wire.
 protocol < internal/names;
@@ -70,12 +74,12 @@ client/tcp < client/bot;
 # The server: its door (every front end's), then the TCP adapter around
 # the hub.
 internal/ratelog, internal/limit < server/admit;
-server/hub, server/admit, internal/notify < server;
+server/hub, server/admit, internal/notify, internal/perception/answers < server;
 
 # The lab: both ends' real cores on a virtual clock, timelines on it,
 # the lab's model, replays.
 client, server/hub, internal/notify < lab/sim < lab/scenario;
-lab/scenario, tui < lab;
+lab/scenario, tui, internal/perception/answers < lab;
 lab, lab/record < lab/replay;
 
 # The front ends: the mode a player asked for, a session on a remote

@@ -1,7 +1,9 @@
 package limit
 
 import (
+	"cmp"
 	"maps"
+	"slices"
 	"time"
 
 	"gridlag/grid"
@@ -38,7 +40,13 @@ func (r Rate) Wait(l *grid.Limiter, now time.Duration) time.Duration {
 // NewPerKey.
 type PerKey struct {
 	Rate
-	held map[string]grid.Limiter
+	// MaxKeys, if positive, bounds the keys remembered at once, so that
+	// keys never seen before (a spread over many addresses) cannot grow
+	// the map without bound: a new key past it first sweeps, then, if
+	// all are still in use, makes room by forgetting the eighth of the
+	// keys nearest to their whole burst (see makeRoom).
+	MaxKeys int
+	held    map[string]grid.Limiter
 }
 
 // NewPerKey returns r for each key.
@@ -49,19 +57,49 @@ func NewPerKey(r Rate) *PerKey {
 // Allow reports whether key may do it once more at now, and counts it if
 // so.
 func (p *PerKey) Allow(key string, now time.Duration) bool {
-	l := p.held[key]
+	l, known := p.held[key]
 	if !p.Rate.Allow(&l, now) {
 		return false
+	}
+	if !known && p.MaxKeys > 0 && len(p.held) >= p.MaxKeys {
+		p.makeRoom(now)
 	}
 	p.held[key] = l
 	return true
 }
 
 // Wait is how long from now until key may do it once more: 0 if it may
-// now. It counts nothing.
+// now.
 func (p *PerKey) Wait(key string, now time.Duration) time.Duration {
 	l := p.held[key]
 	return p.Rate.Wait(&l, now)
+}
+
+// makeRoom brings the keys remembered below MaxKeys: it forgets those
+// whose burst is back (Sweep), then, if that was not enough, an eighth of
+// MaxKeys more, those that would have their whole burst back the soonest.
+// Forgetting a key forgives what it used of its burst: the ones forgotten
+// first are those that used the least lately (a key seen once among many
+// new ones), and the keys held back, which used the most, are kept
+// until every key remembered is as busy. Sorting the keys costs
+// O(n log n) once for each eighth of MaxKeys new keys.
+func (p *PerKey) makeRoom(now time.Duration) {
+	p.Sweep(now)
+	if len(p.held) < p.MaxKeys {
+		return
+	}
+	type due struct {
+		key string
+		at  int64
+	}
+	all := make([]due, 0, len(p.held))
+	for k, l := range p.held {
+		all = append(all, due{k, l.Earliest(int64(p.Every), p.Burst)})
+	}
+	slices.SortFunc(all, func(a, b due) int { return cmp.Compare(a.at, b.at) })
+	for _, d := range all[:len(all)-p.MaxKeys+max(p.MaxKeys/8, 1)] {
+		delete(p.held, d.key)
+	}
 }
 
 // Fresh reports whether key has its whole burst at now: it has done

@@ -1,6 +1,7 @@
 package limit
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -66,5 +67,48 @@ func TestPerKeyForgetsTheIdle(t *testing.T) {
 	p.Sweep(2 * time.Second)
 	if p.Len() != 0 || !p.Allow("a", 2*time.Second) {
 		t.Fatal("at 2s a should be forgotten and allowed again")
+	}
+}
+
+// A PerKey with MaxKeys remembers at most that many keys, however many
+// come: one key trying a thousand times is one key; ten thousand keys
+// seen once each, all within the rate's interval (nothing to sweep), stay
+// under the bound; and the key being held back is not the one forgotten
+// to make room, so the spread does not free it.
+func TestPerKeyBoundedMemory(t *testing.T) {
+	const bound = 64
+	p := NewPerKey(Rate{Burst: 5, Every: time.Minute})
+	p.MaxKeys = bound
+	allowed := 0
+	for range 1000 {
+		if p.Allow("storm", 0) {
+			allowed++
+		}
+	}
+	if allowed != 5 || p.Len() != 1 {
+		t.Fatalf("one key trying 1000 times: %d allowed (want its burst, 5), %d keys remembered (want 1)", allowed, p.Len())
+	}
+	most := 0
+	for i := range 10000 {
+		now := time.Duration(i) * time.Millisecond // 10 s in all: no key's burst comes back
+		if !p.Allow(fmt.Sprintf("10.%d.%d.%d", i>>16, i>>8&255, i&255), now) {
+			t.Fatalf("key %d, new, refused", i)
+		}
+		most = max(most, p.Len())
+		if p.Allow("storm", now) {
+			t.Fatalf("the storm's key allowed again at %v, its burst forgiven by the spread (key %d)", now, i)
+		}
+	}
+	if most > bound {
+		t.Fatalf("%d keys remembered at once, past the bound of %d", most, bound)
+	}
+	if w := p.Wait("storm", 10*time.Second); w <= 0 {
+		t.Fatalf("the storm's key waits %v after the spread, want it still held back", w)
+	}
+	// Once every key's burst is back the next new key sweeps them all.
+	p.Allow("late", time.Hour)
+	p.Sweep(time.Hour)
+	if p.Len() != 1 {
+		t.Fatalf("an hour later %d keys remembered, want the late one alone", p.Len())
 	}
 }

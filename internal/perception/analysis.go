@@ -171,6 +171,19 @@ func (a *Analysis) Curve(predict bool) (Curve, bool) {
 	return Curve{}, false
 }
 
+// Levels returns the round trips the curves of a tested, rising, each
+// once.
+func (a *Analysis) Levels() []int {
+	var levels []int
+	for _, c := range a.Curves {
+		for _, p := range c.Points {
+			levels = append(levels, p.RTTMS)
+		}
+	}
+	slices.Sort(levels)
+	return slices.Compact(levels)
+}
+
 // Analyse makes the curves and the thresholds of trials.
 func Analyse(trials []Trial) Analysis {
 	var a Analysis

@@ -23,5 +23,6 @@
 // the answer and the round trip the student's own client measured.
 //
 // The package is pure: no I/O but an io.Writer, no clock; the server's
-// hub, the lab and the screens share it.
+// hub, the lab and the screens share it (internal/perception/answers
+// keeps the answers' files).
 package perception

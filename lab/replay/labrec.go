@@ -32,8 +32,10 @@ type LabRecorder struct {
 // ErrRestarted is Err once a restart ended the recording.
 var ErrRestarted = errors.New("replay: the lab restarted: a recording holds one run of the lab")
 
-// RecordLab returns l's model, recording into w.
+// RecordLab returns l's model, recording into w. The lab gives no
+// perception test then: a replay could not give its answers.
 func RecordLab(l *lab.Lab, w *record.Writer) *LabRecorder {
+	l.NoPerception("a recording holds the lab alone (quit, then gridlag lab -perception)")
 	r := &LabRecorder{LabModel: l.Model(), lab: l, w: w}
 	for i := range r.players {
 		r.players[i] = recordedPlayer{LabPlayer: r.LabModel.Player(i), r: r, who: uint8(i)}

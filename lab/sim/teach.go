@@ -99,6 +99,14 @@ func (v *Watcher) Perceive(s *perception.Settings) error {
 	return v.d.Perceive(v.w.now, s)
 }
 
+// Crowd asks for bots in the room and its areas of interest on or off,
+// as a teacher's screen does.
+func (v *Watcher) Crowd(bots int, areasOff bool) {
+	v.w.mu.Lock()
+	defer v.w.mu.Unlock()
+	v.d.Crowd(v.w.now, bots, areasOff)
+}
+
 // Follow follows student id (0: nobody), as a teacher's screen does.
 func (v *Watcher) Follow(id grid.PlayerID) {
 	v.w.mu.Lock()

@@ -127,9 +127,17 @@ type Host struct {
 
 	bots    func()        // stops the bots
 	summary chan struct{} // closed to stop the summaries, nil without
-	failed  chan error    // a service's Serve that returned
-	closed  bool
-	done    chan struct{} // closed once Close is over
+	// The scale panel in the teacher's room (crowd.go): the teachers'
+	// bots (nil when -teach-bots is 0), and the counters they are told,
+	// stopped by closing counters.
+	crowds       *crowds
+	counters     chan struct{}
+	countMu      sync.Mutex
+	counted      metrics.Snapshot // the registry at the last telling
+	lastCounters CountersReading
+	failed       chan error // a service's Serve that returned
+	closed       bool
+	done         chan struct{} // closed once Close is over
 }
 
 // listener is one address to bind, named by its flag.
@@ -158,6 +166,10 @@ func Start(c Config) (*Host, error) {
 	}
 	h.announce(lns)
 	if err := h.startSummaries(); err != nil {
+		h.Close()
+		return nil, err
+	}
+	if err := h.startCounters(); err != nil {
 		h.Close()
 		return nil, err
 	}
@@ -245,11 +257,12 @@ func (h *Host) serve(lns []*listener) error {
 	if opts.Hub.PerceptionSeed == 0 {
 		opts.Hub.PerceptionSeed = uint64(time.Now().UnixNano()) // another order of rounds every start
 	}
-	if c.MetricsAddr != "" || c.Summary > 0 {
-		h.exp = metrics.New()
-		opts.Metrics = h.exp
-	}
+	// The metrics are always kept: a teacher's scale panel shows them
+	// (crowd.go), as /metrics and the summaries do, where asked.
+	h.exp = metrics.New()
+	opts.Metrics = h.exp
 	exp := h.exp
+	h.startCrowds(&opts)
 	if h.ag != nil {
 		h.hookAgones(&opts)
 	}
@@ -278,6 +291,7 @@ func (h *Host) serve(lns []*listener) error {
 			if err == nil && exp != nil {
 				browser := h.browser
 				exp.WatchAbandoned("web", func() uint64 { return browser.Stats().Abandoned })
+				exp.WatchAttempts("web", func() uint64 { return browser.Stats().AttemptsRefused })
 			}
 		case "metrics":
 			h.metrics = l.ln.Addr().String()
@@ -322,6 +336,7 @@ func (h *Host) serveSSH(ln net.Listener, exp *metrics.Exporter) error {
 		ssh := h.ssh
 		exp.WatchSSH(sshd.RefusalKinds(), func() map[string]uint64 { return ssh.Stats().Refused })
 		exp.WatchAbandoned("ssh", func() uint64 { return ssh.Stats().Abandoned })
+		exp.WatchAttempts("ssh", func() uint64 { return ssh.Stats().Refused[sshd.KindAttempts] })
 	}
 	if c.Invite {
 		ifaddrs, _ := net.InterfaceAddrs()

@@ -152,8 +152,14 @@ func (h *Host) Close() {
 	}
 	h.closed = true
 	h.bots()
+	if h.crowds != nil {
+		h.crowds.close()
+	}
 	if h.summary != nil {
 		close(h.summary)
+	}
+	if h.counters != nil {
+		close(h.counters)
 	}
 	for _, page := range h.webs {
 		page.Close()

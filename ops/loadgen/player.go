@@ -61,21 +61,27 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 		// longer either way (learnSpread).
 		defer r.line.answered(nil)
 	}
+	defer r.plan.answered(n)
 	d := net.Dialer{Timeout: r.opts.HandshakeTimeout, LocalAddr: r.source(n)}
 	nc, err := d.DialContext(ctx, "tcp", r.opts.Addr)
 	if err != nil {
 		return nil, err
 	}
 	nc.SetDeadline(time.Now().Add(r.opts.HandshakeTimeout))
-	hello := &protocol.Hello{Version: protocol.Version, Name: fmt.Sprintf("%s-%d", r.opts.NamePrefix, n), Bot: true, Room: r.opts.room(n)}
+	hello := &protocol.Hello{Version: protocol.Version, Name: fmt.Sprintf("%s-%d", r.opts.NamePrefix, n), Bot: true, Room: r.room(n)}
 	if err := protocol.NewEncoder(nc).Encode(hello); err != nil {
 		nc.Close()
 		return nil, err
 	}
 	dec := protocol.NewDecoder(bufio.NewReaderSize(nc, 4096))
 	hs := handshake{dec: dec, known: r.knowsMap, heard: func(m protocol.Message) {
-		if a, ok := m.(*protocol.Admission); ok && n == 1 {
-			r.line.answered(a)
+		switch v := m.(type) {
+		case *protocol.Admission:
+			if n == 1 {
+				r.line.answered(v)
+			}
+		case *protocol.Queued:
+			r.plan.answered(n) // in line for its room: the room is open
 		}
 		nc.SetDeadline(time.Now().Add(r.opts.HandshakeTimeout)) // the server speaks: its line moves
 	}}

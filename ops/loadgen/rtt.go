@@ -93,20 +93,26 @@ func (h *rttHistogram) snapshot() []uint64 {
 // since the snapshot before do not exceed (to within a bucket), and how
 // many were counted since.
 func (h *rttHistogram) percentileSince(before []uint64, p float64) (time.Duration, uint64) {
-	now := h.snapshot()
+	return percentileBetween(before, h.snapshot(), p)
+}
+
+// percentileBetween returns the round trip that p percent of those
+// counted between two snapshots do not exceed (to within a bucket), and
+// how many were counted between them.
+func percentileBetween(before, after []uint64, p float64) (time.Duration, uint64) {
 	var total uint64
-	for i := range now {
-		total += now[i] - before[i]
+	for i := range after {
+		total += after[i] - before[i]
 	}
 	if total == 0 {
 		return 0, 0
 	}
 	rank := max(uint64(math.Ceil(p/100*float64(total))), 1)
 	var seen uint64
-	for i := range now {
-		if seen += now[i] - before[i]; seen >= rank {
+	for i := range after {
+		if seen += after[i] - before[i]; seen >= rank {
 			return bucketTop(i), total
 		}
 	}
-	return bucketTop(len(now) - 1), total
+	return bucketTop(len(after) - 1), total
 }

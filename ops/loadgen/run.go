@@ -48,12 +48,14 @@ type run struct {
 	undecodable atomic.Int64
 
 	line lineStats // what the players heard of the server's line (line.go)
+	plan roomPlan  // how the players are spread over the server's rooms (rooms.go)
 }
 
 // newRun starts a run of o (with its defaults).
 func newRun(o Options) *run {
 	r := &run{opts: o, start: time.Now(), rtt: newRTTHistogram(), refused: map[string]int{}}
 	r.line.firstAns = make(chan struct{})
+	r.plan.on = o.Rooms == 0
 	return r
 }
 
@@ -184,7 +186,7 @@ func (r *run) connectRange(ctx context.Context, writers []*writer, first, last i
 		if !sleepUntil(ctx, start.Add(due)) {
 			break
 		}
-		if n == 2 && r.autoSpread() && !r.learnSpread(ctx) {
+		if !r.planRooms(ctx, n) || n == 2 && r.autoSpread() && !r.learnSpread(ctx) {
 			break
 		}
 		connecting.Add(1)

@@ -42,9 +42,25 @@ func (c *sshCollector) Collect(ch chan<- prometheus.Metric) {
 // session held by a defect; the process exits without it). n reads the
 // count (sshd.Server.Stats, web.Server.Stats) at each scrape.
 func (e *Exporter) WatchAbandoned(front string, n func() uint64) {
+	e.frontCounter("gridlag_sessions_abandoned_total",
+		"Sessions a front end's Close stopped waiting for: still running after the grace period, their connections closed.", front, n)
+}
+
+// frontCounter adds the counter name of one front end (label front), n
+// read at each scrape.
+func (e *Exporter) frontCounter(name, help, front string, n func() uint64) {
 	e.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
-		Name:        "gridlag_sessions_abandoned_total",
-		Help:        "Sessions a front end's Close stopped waiting for: still running after the grace period, their connections closed.",
-		ConstLabels: prometheus.Labels{"front": front},
+		Name: name, Help: help, ConstLabels: prometheus.Labels{"front": front},
 	}, func() float64 { return float64(n()) }))
+}
+
+// WatchAttempts adds gridlag_attempts_refused_total, labelled front (ssh,
+// web): the new connections a front end refused for their address's rate
+// of them (-ssh-attempts, -web-attempts), before anything was spent on
+// them: a script reconnecting in a loop. n reads the count
+// (sshd.Server.Stats, web.Server.Stats) at each scrape; SSH's are also
+// among gridlag_ssh_refusals_total, as attempt_rate.
+func (e *Exporter) WatchAttempts(front string, n func() uint64) {
+	e.frontCounter("gridlag_attempts_refused_total",
+		"New connections a front end refused for their address's rate of them (-ssh-attempts, -web-attempts), before their session or handshake.", front, n)
 }

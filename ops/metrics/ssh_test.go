@@ -29,23 +29,32 @@ func TestScrapeSSHRefusals(t *testing.T) {
 	}
 }
 
-// TestScrapeAbandonedSessions: each front end's sessions left behind at
-// Close have their series, at 0 from the start.
-func TestScrapeAbandonedSessions(t *testing.T) {
-	exp := New()
-	var ssh, web atomic.Uint64
-	exp.WatchAbandoned("ssh", ssh.Load)
-	exp.WatchAbandoned("web", web.Load)
-	srv := httptest.NewServer(exp.Handler())
-	defer srv.Close()
-	s := get(t, srv.URL, "/metrics")
-	for _, series := range []string{`gridlag_sessions_abandoned_total{front="ssh"}`, `gridlag_sessions_abandoned_total{front="web"}`} {
-		if v := value(s, series); v != 0 {
-			t.Errorf("%s = %v at the start, want 0", series, v)
+// TestScrapeFrontCounters: each front end's sessions left behind at
+// Close, and its attempts refused for their address's rate, have their
+// series, at 0 from the start.
+func TestScrapeFrontCounters(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		watch func(*Exporter, string, func() uint64)
+	}{
+		{"gridlag_sessions_abandoned_total", (*Exporter).WatchAbandoned},
+		{"gridlag_attempts_refused_total", (*Exporter).WatchAttempts},
+	} {
+		exp := New()
+		var ssh, web atomic.Uint64
+		c.watch(exp, "ssh", ssh.Load)
+		c.watch(exp, "web", web.Load)
+		srv := httptest.NewServer(exp.Handler())
+		s := get(t, srv.URL, "/metrics")
+		for _, front := range []string{"ssh", "web"} {
+			if series := c.name + `{front="` + front + `"}`; value(s, series) != 0 {
+				t.Errorf("%s = %v at the start, want 0", series, value(s, series))
+			}
 		}
-	}
-	web.Store(2)
-	if v := value(get(t, srv.URL, "/metrics"), `gridlag_sessions_abandoned_total{front="web"}`); v != 2 {
-		t.Errorf("web's abandoned sessions = %v after 2, want 2", v)
+		web.Store(2)
+		if v := value(get(t, srv.URL, "/metrics"), c.name+`{front="web"}`); v != 2 {
+			t.Errorf("%s{front=\"web\"} = %v after 2, want 2", c.name, v)
+		}
+		srv.Close()
 	}
 }

@@ -1,13 +1,16 @@
 package metrics
 
 import (
+	"io"
 	"math"
 	"strconv"
 	"strings"
 	"time"
 
 	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
 
+	"gridlag/protocol"
 	"gridlag/server"
 )
 
@@ -101,19 +104,67 @@ type reading struct {
 	load                         map[string]float64 // WatchLoad's gauges and counters, by name
 }
 
+// Snapshot is the exporter's registry gathered once, at one time: what
+// a scrape of /metrics at that time serves, every series read in the
+// same gathering. A Summary is the difference of two snapshots, so that
+// whatever shows a Summary (the log's line, a panel) can be held to the
+// /metrics text of the very snapshots it came from (WriteText), however
+// busy the server is between them.
+type Snapshot struct {
+	At       time.Time
+	families []*dto.MetricFamily
+}
+
+// Snapshot gathers the registry, at now.
+func (e *Exporter) Snapshot(now time.Time) (Snapshot, error) {
+	families, err := e.reg.Gather()
+	if err != nil {
+		return Snapshot{}, err
+	}
+	return Snapshot{At: now, families: families}, nil
+}
+
+// WriteText writes the snapshot in Prometheus' text format, as /metrics
+// serves it (the same encoder).
+func (s Snapshot) WriteText(w io.Writer) error {
+	enc := expfmt.NewEncoder(w, expfmt.NewFormat(expfmt.TypeTextPlain))
+	for _, f := range s.families {
+		if err := enc.Encode(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Summarizer returns a Summarizer whose first interval starts at now.
 func (e *Exporter) Summarizer(now time.Time) (*Summarizer, error) {
-	r, err := e.read(now)
-	return &Summarizer{e: e, last: r}, err
+	snap, err := e.Snapshot(now)
+	if err != nil {
+		return nil, err
+	}
+	return e.SummarizerFrom(snap), nil
+}
+
+// SummarizerFrom returns a Summarizer whose first interval starts at
+// snapshot snap.
+func (e *Exporter) SummarizerFrom(snap Snapshot) *Summarizer {
+	return &Summarizer{e: e, last: readSnapshot(snap)}
 }
 
 // Next returns the Summary of the interval from the previous call (or the
 // Summarizer's start) to now.
 func (s *Summarizer) Next(now time.Time) (Summary, error) {
-	r, err := s.e.read(now)
+	snap, err := s.e.Snapshot(now)
 	if err != nil {
 		return Summary{}, err
 	}
+	return s.NextAt(snap), nil
+}
+
+// NextAt returns the Summary of the interval from the previous call (or
+// the Summarizer's start) to snapshot snap, one of its exporter's.
+func (s *Summarizer) NextAt(snap Snapshot) Summary {
+	r := readSnapshot(snap)
 	before := s.last
 	s.last = r
 	sum := Summary{
@@ -154,7 +205,7 @@ func (s *Summarizer) Next(now time.Time) (Summary, error) {
 			LineRefused: delta(l["gridlag_line_refused_total"], before.load["gridlag_line_refused_total"]),
 		}
 	}
-	return sum, nil
+	return sum
 }
 
 // delta is a counter's growth, as a count.
@@ -162,14 +213,10 @@ func delta(now, before float64) uint64 {
 	return uint64(max(now-before, 0))
 }
 
-// read gathers the registry's figures.
-func (e *Exporter) read(now time.Time) (reading, error) {
-	families, err := e.reg.Gather()
-	if err != nil {
-		return reading{}, err
-	}
-	r := reading{at: now, refused: map[string]float64{}, load: map[string]float64{}}
-	for _, f := range families {
+// readSnapshot reads the figures of a snapshot of the registry.
+func readSnapshot(snap Snapshot) reading {
+	r := reading{at: snap.At, refused: map[string]float64{}, load: map[string]float64{}}
+	for _, f := range snap.families {
 		ms := f.GetMetric()
 		if len(ms) == 0 {
 			continue
@@ -218,7 +265,7 @@ func (e *Exporter) read(now time.Time) (reading, error) {
 			}
 		}
 	}
-	return r, nil
+	return r
 }
 
 // percentileBound returns the upper bound of the tick histogram's bucket
@@ -343,4 +390,34 @@ func perSecond(v float64) string {
 		prec = 1
 	}
 	return strconv.FormatFloat(v, 'f', prec, 64) + "/s"
+}
+
+// Counters is the summary as the teachers' scale panel is told it
+// (protocol.Counters, in fixed point), of an interval of the given
+// length: the figures the panel shows, each from the registry /metrics
+// serves. The tick budget is the hub's to say, per room.
+func (s Summary) Counters(interval time.Duration) protocol.Counters {
+	c := protocol.Counters{
+		IntervalMS: fixed(interval.Seconds(), 1e3), Players: fixed(float64(s.Players), 1), Ticks: fixed(float64(s.Ticks), 1),
+		TickMeanNS: fixed(s.TickMean, 1e9), TickP99NS: fixed(s.TickP99, 1e9), BudgetNS: protocol.NoFigure,
+		Writes: fixed(s.Writes, 1), BytesPerPlayer: protocol.NoFigure, MessagesPerStateMilli: protocol.NoFigure,
+		CPUPermyriad: fixed(s.CPU, 1e4), RSS: s.RSS,
+	}
+	if s.Players > 0 {
+		c.BytesPerPlayer = fixed(s.BytesOut/float64(s.Players), 1)
+	}
+	if s.StatesOut > 0 {
+		c.MessagesPerStateMilli = fixed(s.FramesOut/s.StatesOut, 1e3)
+	}
+	return c
+}
+
+// fixed is v times unit, rounded, as a Counters figure: NoFigure for
+// NaN, infinities and what does not fit.
+func fixed(v, unit float64) uint32 {
+	v = math.Round(v * unit)
+	if math.IsNaN(v) || v < 0 || v >= float64(protocol.NoFigure) {
+		return protocol.NoFigure
+	}
+	return uint32(v)
 }

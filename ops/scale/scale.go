@@ -87,8 +87,8 @@ type Lab struct {
 	mu      sync.Mutex
 	batches []*batch // one per step reached, in order
 	areas   bool
-	at      time.Time     // of the last Read
-	done    chan struct{} // closed by Close
+	at      metrics.Snapshot // the registry at the last Read
+	done    chan struct{}    // closed by Close
 }
 
 // batch is the bots one step added: one load run.
@@ -142,12 +142,12 @@ func Start(o Options) (*Lab, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum, err := h.Exporter().Summarizer(time.Now())
+	snap, err := h.Exporter().Snapshot(time.Now())
 	if err != nil {
 		h.Close()
 		return nil, err
 	}
-	l := &Lab{opts: o, h: h, sum: sum, areas: !o.AreasOff, at: time.Now(), done: make(chan struct{})}
+	l := &Lab{opts: o, h: h, sum: h.Exporter().SummarizerFrom(snap), areas: !o.AreasOff, at: snap, done: make(chan struct{})}
 	for i := range max(most/500, 1) { // a few hundred bots an address, as a class behind NAT
 		l.addrs = append(l.addrs, netip.AddrFrom4([4]byte{127, 0, 2, byte(1 + i)}))
 	}
@@ -260,6 +260,11 @@ type Figures struct {
 	Interval time.Duration
 	// Tick is the time between two ticks at the server's rate.
 	Tick time.Duration
+	// Start and End are the snapshots of the server's registry the
+	// figures are the difference of: what its /metrics served at either
+	// end of the interval (metrics.Snapshot.WriteText), each gathered
+	// once.
+	Start, End metrics.Snapshot
 }
 
 // BytesPerPlayer is the bytes queued for the clients per player per
@@ -306,12 +311,15 @@ func (l *Lab) Read(now time.Time) (Figures, error) {
 	if l.closed() {
 		return Figures{}, ErrClosed
 	}
-	s, err := l.sum.Next(now)
+	snap, err := l.h.Exporter().Snapshot(now)
 	if err != nil {
 		return Figures{}, err
 	}
-	f := Figures{Summary: s, Bots: l.botsLocked(), Areas: l.areas, Interval: now.Sub(l.at), Tick: time.Second / time.Duration(l.opts.Rate)}
-	l.at = now
+	f := Figures{
+		Summary: l.sum.NextAt(snap), Bots: l.botsLocked(), Areas: l.areas, Interval: now.Sub(l.at.At),
+		Tick: time.Second / time.Duration(l.opts.Rate), Start: l.at, End: snap,
+	}
+	l.at = snap
 	return f, nil
 }
 

@@ -15,10 +15,14 @@
 //     and the log's summaries and a sentence for the peer; Refuse logs it
 //     (summarised per address and kind), tells the peer in the front
 //     end's own words and closes the connection.
+//   - Attempts is the rate of new connections per address, checked as
+//     one arrives, before anything costly (a session, a key exchange):
+//     a script reconnecting in a loop is held to it; it remembers a
+//     bounded number of addresses.
 //   - Listener accepts what its admit function lets in and retries a
 //     failed Accept (out of file descriptors, an aborted connection) with
 //     a backoff that Close interrupts.
 //
 // It knows nothing of the game or of any front end's protocol, and
-// imports no gridlag package but ratelog.
+// imports no gridlag package but ratelog and limit.
 package admit

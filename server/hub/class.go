@@ -43,7 +43,14 @@ type class struct {
 	teachers []*conn                           // in the order they came
 	set      protocol.Conditions               // as the teachers set it (its Teachers is not kept)
 	reports  map[world.ConnID]protocol.Student // each student's last Report, by connection
-	perc     perceiving                        // its perception test (perceive.go)
+	// fresh are the connections whose Report the teachers were not told
+	// yet: in a room that ticks they are told at each tick, in one Class
+	// (a crowd of a thousand reporting twice a second is two thousand
+	// Classes a second one by one, more than a teacher's connection may
+	// queue); in a room of one update per input at once.
+	fresh []world.ConnID
+	perc  perceiving // its perception test (perceive.go)
+	crowd crowding   // its bots and areas of interest (crowd.go)
 	// trace is the trace the students' network follows (set.Trace names
 	// it), from traceStart, its time 0; nil for none. ref follows it
 	// alone, for the figures and the step in force the clients are
@@ -95,6 +102,10 @@ func (h *Hub) teachRefusal(c *conn, m protocol.Message) *protocol.Error {
 		if !c.teacher {
 			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "class code refused: only a teacher of the room may change its code"}
 		}
+	case *protocol.Crowd:
+		if !c.teacher {
+			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "crowd refused: only a teacher of the room may put bots in it"}
+		}
 	}
 	return nil
 }
@@ -128,6 +139,8 @@ func (h *Hub) classMessage(now time.Duration, c *conn, m protocol.Message) bool 
 		h.setFollow(r, c, v.ID)
 	case *protocol.ClassCode:
 		h.setCode(r, c)
+	case *protocol.Crowd:
+		h.setCrowd(r, c, *v)
 	case *protocol.Sight:
 		if !c.player {
 			return false // the world refuses it, as any message out of place
@@ -146,6 +159,10 @@ func (h *Hub) classMessage(now time.Duration, c *conn, m protocol.Message) bool 
 		}
 		s := protocol.Student{ID: id, RTTMS: v.RTTMS, Pending: v.Pending, Corrections: v.Corrections}
 		r.class.reports[c.id] = s
+		if r.core.Config().Rate > 0 {
+			r.class.fresh = append(r.class.fresh, c.id) // told at the room's next tick
+			return true
+		}
 		for _, t := range r.class.teachers {
 			h.sendLater(t.id, &protocol.Class{Students: []protocol.Student{s}})
 		}
@@ -153,6 +170,31 @@ func (h *Hub) classMessage(now time.Duration, c *conn, m protocol.Message) bool 
 		return false
 	}
 	return true
+}
+
+// tellReports tells r's teachers the Reports that came since its last
+// tick, each student's last, in as few Class as hold them.
+func (h *Hub) tellReports(r *room) {
+	cl := r.class
+	if cl == nil || len(cl.fresh) == 0 {
+		return
+	}
+	slices.Sort(cl.fresh)
+	students := make([]protocol.Student, 0, len(cl.fresh))
+	for _, id := range slices.Compact(cl.fresh) {
+		if s, ok := cl.reports[id]; ok { // not one that left since
+			students = append(students, s)
+		}
+	}
+	cl.fresh = cl.fresh[:0]
+	slices.SortFunc(students, func(a, b protocol.Student) int { return int(a.ID) - int(b.ID) })
+	for len(students) > 0 {
+		n := min(len(students), protocol.MaxClassStudents)
+		for _, t := range cl.teachers {
+			h.sendLater(t.id, &protocol.Class{Students: students[:n:n]})
+		}
+		students = students[n:]
+	}
 }
 
 // entered follows what c's room's world did with c's handshake: a player
@@ -232,6 +274,7 @@ func (h *Hub) startTeaching(now time.Duration, r *room, c *conn) {
 		h.sendLater(c.id, &protocol.Class{Students: students[:n:n]})
 		students = students[n:]
 	}
+	h.tellCrowd(c, r)
 	h.enteredPerception(now, c)
 }
 
@@ -325,6 +368,7 @@ func (h *Hub) dismiss(now time.Duration, r *room, last *conn) {
 		r.core.SetRate(now, cfg.Rate)
 	}
 	r.core.SetLagComp(cfg.LagComp)
+	h.endCrowd(r)
 	followed := r.class.follow != 0
 	h.endCode(r, last)
 	r.class = nil

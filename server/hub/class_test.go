@@ -9,16 +9,22 @@ import (
 	"gridlag/server/world"
 )
 
-// conditionsOf returns the Conditions p was sent, in order.
-func conditionsOf(p *peer) []protocol.Conditions {
-	var cs []protocol.Conditions
+// sentOf returns the messages of type T p was sent, in order.
+func sentOf[T any, M interface {
+	*T
+	protocol.Message
+}](p *peer) []T {
+	var ms []T
 	for _, m := range p.got {
-		if c, ok := m.(*protocol.Conditions); ok {
-			cs = append(cs, *c)
+		if v, ok := m.(M); ok {
+			ms = append(ms, *v)
 		}
 	}
-	return cs
+	return ms
 }
+
+// conditionsOf returns the Conditions p was sent, in order.
+func conditionsOf(p *peer) []protocol.Conditions { return sentOf[protocol.Conditions](p) }
 
 // teacherIn connects a teacher's connection (Origin.Teacher) to room.
 func (r *rig) teacherIn(room string) *peer {

@@ -66,8 +66,9 @@ type Hub struct {
 	out     []world.Envelope // the hub's own messages since the last Outbox
 	later   []world.Envelope // the hub's own messages that follow the worlds' (class.go)
 	notes   []Note
-	batch   Out  // what the last Outbox handed over, its slices reused
-	drained bool // Outbox was called: the next producing call starts a new batch
+	crowds  []CrowdOrder // the teachers' orders of bots since the last Outbox (crowd.go)
+	batch   Out          // what the last Outbox handed over, its slices reused
+	drained bool         // Outbox was called: the next producing call starts a new batch
 }
 
 // connState is where a connection is in its life, as the hub sees it.
@@ -411,6 +412,7 @@ func (h *Hub) Advance(now time.Duration) (ticked bool) {
 	for _, r := range h.order {
 		if at, ok := r.core.NextWake(); ok && at <= now {
 			ticked = r.core.Advance(now) || ticked
+			h.tellReports(r)
 			h.touch(r)
 		}
 	}
@@ -478,6 +480,8 @@ func (h *Hub) begin() {
 		clear(h.later)
 		h.later = h.later[:0]
 		h.notes = h.notes[:0]
+		clear(h.crowds)
+		h.crowds = h.crowds[:0]
 		clear(h.gone)
 	}
 }
@@ -521,6 +525,7 @@ func (h *Hub) Outbox() Out {
 	clear(h.touched)
 	h.touched = h.touched[:0]
 	b.Notes = h.notes
+	b.Crowds = h.crowds
 	return *b
 }
 

@@ -170,7 +170,10 @@ func (h *Hub) roomWaiting(c *conn, m protocol.Message, by int) {
 
 // roomWaitRefusal refuses m, c's Hello or Spectate, if its room has no
 // place left for it once those waiting for the room are in: a full room
-// is refused at once, as without a line, not after a wait.
+// is refused at once, as without a line, not after a wait. A room's
+// players are held by its cap and by its map's floor (world.Core.Holds):
+// a player who would find no free cell is told the room is full
+// (protocol.ErrCodeRoomFull), not put in line for nothing.
 func (h *Hub) roomWaitRefusal(c *conn, m protocol.Message) *protocol.Error {
 	r := c.room
 	cfg, st := r.core.Config(), r.core.Stats()
@@ -181,9 +184,10 @@ func (h *Hub) roomWaitRefusal(c *conn, m protocol.Message) *protocol.Error {
 		}
 		return nil
 	}
-	if r.waitPlayers > 0 && st.Players+r.waitPlayers >= cfg.MaxPlayers {
-		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
-			"server full: %d of %d players, and %d waiting for the rest", st.Players, cfg.MaxPlayers, r.waitPlayers)}
+	holds := r.core.Holds()
+	if st.Players+r.waitPlayers >= holds {
+		return &protocol.Error{Code: protocol.RoomFullCode(handshakeVersion(m)),
+			Text: world.RoomFullText(st.Players, holds, r.waitPlayers, holds < cfg.MaxPlayers)}
 	}
 	return nil
 }
@@ -267,18 +271,22 @@ func (h *Hub) leaveLine(c *conn) {
 }
 
 // lineRate is the line's pace at now: the joins the ticks allowed over
-// the last rateWindow (or since the first tick paced), a second; the last
-// tick's allowance at the ticks' rate before a second of history.
+// the last rateWindow (or since the first tick paced), a second. Before a
+// second of history, the allowances so far over the intervals they cover
+// (one a tick): one tick at capacity in a burst's first second (a
+// garbage collection, the machine busy a moment) slows the estimate, it
+// does not make it "no place is coming" and refuse everyone who comes in
+// that second.
 func (h *Hub) lineRate(now time.Duration) float64 {
 	l := &h.line
 	h.rollRate(now)
 	span := min(now-l.opened, rateWindow)
-	if span < time.Second {
-		return float64(l.paced) * float64(h.opts.Config.Rate)
-	}
 	sum := 0
 	for _, n := range l.secs {
 		sum += n
+	}
+	if span < time.Second {
+		span += time.Second / time.Duration(h.opts.Config.Rate)
 	}
 	return float64(sum) / span.Seconds()
 }

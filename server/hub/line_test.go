@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"gridlag/grid"
 	"gridlag/protocol"
 	"gridlag/server/world"
 )
@@ -14,6 +15,25 @@ import (
 // wait at most, no floor (the pace counts from the first newcomer).
 func lineOpts() Options {
 	return Options{Config: world.Config{Rate: 20, MaxPlayers: 1000}, TickBudget: 25 * ms, LineWait: time.Minute, JoinRate: 1000}
+}
+
+// spendAllowance says Hello from 25 addresses: the first tick's
+// allowance, 25 at 1 ms a join.
+func spendAllowance(r *rig) {
+	for i := range 25 {
+		hello(r.dial(host(i+1)), fmt.Sprintf("in%d", i))
+	}
+}
+
+// queueEach says Hello from n more addresses, which wait in line.
+func queueEach(r *rig, n int) []*peer {
+	var waiting []*peer
+	for i := range n {
+		p := r.dial(host(50 + i))
+		hello(p, fmt.Sprintf("w%d", i))
+		waiting = append(waiting, p)
+	}
+	return waiting
 }
 
 // hello says Hello as a client of version 6 named name.
@@ -160,15 +180,8 @@ func TestLineIsBoundedAndShared(t *testing.T) {
 	o := lineOpts()
 	o.LineMax = 10
 	r := newRig(t, o)
-	for i := range 25 { // the first tick's allowance, 25 at 1 ms a join
-		hello(r.dial(host(i+1)), fmt.Sprintf("in%d", i))
-	}
-	var waiting []*peer
-	for i := range 10 {
-		p := r.dial(host(50 + i))
-		hello(p, fmt.Sprintf("w%d", i))
-		waiting = append(waiting, p)
-	}
+	spendAllowance(r)
+	waiting := queueEach(r, 10)
 	over := r.dial(host(70))
 	hello(over, "over")
 	e, ok := over.got[len(over.got)-1].(*protocol.Error)
@@ -227,5 +240,78 @@ func TestLineTellsOlderClientsInNotices(t *testing.T) {
 	}
 	if len(old.got) < 3 || old.got[1].(*protocol.Notice).Text != "" || old.got[2].Type() != protocol.TypeWelcome {
 		t.Fatalf("then got %v, want an empty Notice and its Welcome", kinds)
+	}
+}
+
+// A room whose map's floor is taken, by its players and those in line
+// for it, refuses a newcomer at once, saying the room is full (its own
+// code from version 6, ErrCodeFull before, the same words): the line is
+// not for a place that cannot come, and a load refusal ("server full")
+// is another thing. The room list says what the room holds.
+func TestLineRefusesAFullRoomAtOnce(t *testing.T) {
+	m, err := grid.ParseMap(strings.Repeat("#######\n", 1) + strings.Repeat("#.....#\n", 6) + "#######\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := lineOpts()
+	o.Config.Map = m // 30 floor cells: the room holds 30 of its 1000
+	r := newRig(t, o)
+	spendAllowance(r)
+	waiting := queueEach(r, 5)
+	for i, p := range waiting {
+		if _, ok := p.got[0].(*protocol.Queued); !ok {
+			t.Fatalf("newcomer %d past the allowance got %v, want a place in line", i, p.got)
+		}
+	}
+	const text = "room full: 25 of 30 players and 5 in line for it, as many as its map's floor holds, one a cell; another room may have a place"
+	over := r.dial(host(70))
+	hello(over, "over")
+	if e, ok := over.got[0].(*protocol.Error); len(over.got) != 1 || !ok || !over.closed || e.Code != protocol.ErrCodeRoomFull || e.Text != text {
+		t.Fatalf("the 31st got %v, want at once Error %d %q", over.got, protocol.ErrCodeRoomFull, text)
+	}
+	old := r.dial(host(71))
+	old.send(&protocol.Hello{Version: 5, Name: "old"})
+	if e, ok := old.got[0].(*protocol.Error); len(old.got) != 1 || !ok || e.Code != protocol.ErrCodeFull || e.Text != text {
+		t.Fatalf("a version 5 client got %v, want at once Error %d (it knows no room-full code) %q", old.got, protocol.ErrCodeFull, text)
+	}
+	if l := r.h.LoadAt(r.now).Line; l.Refused != 0 || l.Waiting != 5 {
+		t.Errorf("the line reads %+v, want 5 waiting, none refused by it: a full room is no load refusal", l)
+	}
+	if got := r.listRooms().Rooms[0].MaxPlayers; got != 30 {
+		t.Errorf("the room list says the room holds %d, want the 30 its floor holds", got)
+	}
+	r.ticking(time.Second, perMember(ms, 0))
+	for i, p := range waiting {
+		if !welcomed(p) {
+			t.Errorf("the %d-th in line got %v, want its Welcome: the room had a place for it", i, p.got)
+		}
+	}
+}
+
+// In a burst's first second, a few ticks at capacity slow the line's
+// estimate instead of making it "no place is coming": the newcomers of
+// that second wait in line, and are let in once the ticks have room.
+func TestLineFirstSecondAtCapacityStillQueues(t *testing.T) {
+	r := newRig(t, lineOpts())
+	spendAllowance(r)
+	r.ticking(150*ms, perMember(ms, 0))    // three cheap ticks: the allowance is spent on the 25
+	r.ticking(100*ms, perMember(30*ms, 0)) // then two at capacity, within the first second
+	if !r.h.LoadAt(r.now).Full {
+		t.Fatalf("the server reads %+v, want at capacity", r.h.LoadAt(r.now))
+	}
+	var late []*peer
+	for i := range 10 {
+		p := r.dial(host(100 + i))
+		hello(p, fmt.Sprintf("late%d", i))
+		if _, ok := p.got[0].(*protocol.Queued); !ok {
+			t.Fatalf("newcomer %d in the first second at capacity got %v, want a place in line", i, p.got)
+		}
+		late = append(late, p)
+	}
+	r.ticking(3*time.Second, perMember(ms, 0))
+	for i, p := range late {
+		if !welcomed(p) {
+			t.Errorf("newcomer %d got %v, want let in once the ticks had room", i, p.got)
+		}
 	}
 }

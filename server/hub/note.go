@@ -153,4 +153,7 @@ type Out struct {
 	// their counters are final.
 	Rooms  []RoomStats
 	Closed []string
+	// Crowds are the teachers' orders of bots for their rooms (crowd.go),
+	// in the order given: the adapter runs them.
+	Crowds []CrowdOrder
 }

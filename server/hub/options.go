@@ -155,6 +155,13 @@ type Options struct {
 	// that nobody can foretell a code (an adapter draws it from
 	// crypto/rand); the zero seed is a seed like any other, for tests.
 	CodeSeed [32]byte
+	// TeachBots is the most of the server's own bots a teacher may put in
+	// a room (crowd.go; -teach-bots); 0: none. Its adapter runs them
+	// (Out.Crowds).
+	TeachBots int
+	// MaxConns is the adapter's cap on connections, which the bots a
+	// teacher asks for count against; 0: none the hub knows of.
+	MaxConns int
 }
 
 // WithDefaults returns o with its zero fields filled in (not the game

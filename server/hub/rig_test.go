@@ -25,6 +25,8 @@ type rig struct {
 	next  world.ConnID
 	peers map[world.ConnID]*peer
 	notes []Note
+	// crowds are the teachers' orders of bots so far (Out.Crowds).
+	crowds []CrowdOrder
 	// joinEach, if not 0, is what each join costs the adapter: after
 	// every wake that did not tick, the rig reports the joins it took at
 	// this cost (Hub.JoinCost), as the TCP server does with the time.
@@ -75,6 +77,7 @@ func (r *rig) flush() {
 			return
 		}
 		r.notes = append(r.notes, out.Notes...)
+		r.crowds = append(r.crowds, out.Crowds...)
 		var closed []world.ConnID
 		for _, e := range out.Envelopes {
 			p := r.peers[e.To]

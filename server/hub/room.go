@@ -201,7 +201,7 @@ func (h *Hub) rooming(now time.Duration) *protocol.Rooms {
 		list.Rooms = append(list.Rooms, protocol.RoomInfo{
 			Name:       r.name,
 			Players:    uint16(st.Players),
-			MaxPlayers: uint16(r.core.Config().MaxPlayers),
+			MaxPlayers: uint16(min(r.core.Holds(), math.MaxUint16)),
 			Spectators: uint16(st.Spectators),
 			Round:      uint16(round),
 			LeftMS:     uint32(max(ends-now, 0).Milliseconds()),

@@ -85,7 +85,7 @@ func TestRoomCaps(t *testing.T) {
 			t.Errorf("%s joining %q: got %+v, want Error %d saying %q", name, room, e, code, text)
 		}
 	}
-	refused(2, "bob", "red", protocol.ErrCodeFull, "1 of 1")
+	refused(2, "bob", "red", protocol.ErrCodeRoomFull, "room full: 1 of 1 players")
 	refused(3, "bob", "blue", protocol.ErrCodeFull, "2 rooms open")
 	refused(4, "bob", " red", protocol.ErrCodeName, "room name refused")
 	// The default room is open already and keeps MaxPlayers.

@@ -59,8 +59,8 @@ type Config struct {
 	// map.
 	Spawn grid.Pos
 	// Spawns are further human spawn cells, tried in order when Spawn is
-	// taken (then the free cell nearest to Spawn is used). Bots never spawn
-	// on Spawn nor on any of these.
+	// taken (then the free cell nearest to Spawn is used). Bots spawn on
+	// Spawn or any of these only when no other cell of the floor is free.
 	Spawns []grid.Pos
 	// MoveTime is the speed limit: one move per MoveTime on average.
 	// Default 100ms. It is sent to clients in whole milliseconds.

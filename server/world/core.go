@@ -436,12 +436,12 @@ func (c *Core) join(now time.Duration, cl *client, h *protocol.Hello) {
 		return
 	}
 	if c.count >= c.cfg.MaxPlayers {
-		c.refuse(cl, protocol.ErrCodeFull, fmt.Sprintf("server full: %d of %d players", c.count, c.cfg.MaxPlayers))
+		c.refuse(cl, protocol.RoomFullCode(cl.version), RoomFullText(c.count, c.cfg.MaxPlayers, 0, false))
 		return
 	}
 	pos, ok := c.spawnCell(h.Bot)
 	if !ok {
-		c.refuse(cl, protocol.ErrCodeFull, "server full: no free cell on the map")
+		c.refuse(cl, protocol.RoomFullCode(cl.version), RoomFullText(c.count, c.Holds(), 0, true))
 		return
 	}
 	pid := c.freeID(now)
@@ -767,7 +767,13 @@ func (c *Core) freeID(now time.Duration) grid.PlayerID {
 // human spawn cells for a bot, see humanSpawn for a human.
 func (c *Core) spawnCell(bot bool) (grid.Pos, bool) {
 	if bot {
-		return c.spawnNear(botAnchor(c.cfg.Map, c.botN), true)
+		// Not on a human spawn cell while another is free; on one rather
+		// than refused "room full" with a cell free (Holds).
+		anchor := botAnchor(c.cfg.Map, c.botN)
+		if p, ok := c.spawnNear(anchor, true); ok {
+			return p, true
+		}
+		return c.spawnNear(anchor, false)
 	}
 	return c.humanSpawn()
 }

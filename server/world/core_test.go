@@ -301,8 +301,9 @@ func TestServerFull(t *testing.T) {
 	join(t, c, 0, 2, "b", false)
 	c.Receive(0, 3, &protocol.Hello{Version: protocol.Version, Name: "c"})
 	out := c.Outbox().Envelopes
-	if len(out) != 1 || !out[0].Close || out[0].Msg.(*protocol.Error).Code != protocol.ErrCodeFull {
-		t.Fatalf("third player got %v, want Error(full)", describe(out))
+	if len(out) != 1 || !out[0].Close || out[0].Msg.(*protocol.Error).Code != protocol.ErrCodeRoomFull ||
+		out[0].Msg.(*protocol.Error).Text != "room full: 2 of 2 players, the most it takes; another room may have a place" {
+		t.Fatalf("third player got %v, want Error(room full)", describe(out))
 	}
 	// A leave frees the lowest ID again, once the next tick has told
 	// the others that its player left; before, a newcomer gets another.
@@ -719,3 +720,31 @@ func TestSeqJumpOrWrapRefused(t *testing.T) {
 
 // cl returns the client of connection id.
 func (c *Core) cl(id ConnID) *client { return c.conns[id] }
+
+// A room holds as many players as its map's floor has cells (Holds):
+// bots take the human spawn cell last rather than leave a cell empty,
+// and the next is refused "room full", in those words, with the room-full
+// code from version 6 and ErrCodeFull before.
+func TestRoomFullWhenTheFloorIsTaken(t *testing.T) {
+	m, err := grid.ParseMap("#####\n#...#\n#####\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCore(Config{Rate: 20, Map: m})
+	if c.Holds() != 3 {
+		t.Fatalf("Holds() = %d, want the 3 cells of the floor", c.Holds())
+	}
+	for i := range 3 {
+		join(t, c, 0, ConnID(i+1), fmt.Sprintf("bot-%d", i), true)
+	}
+	const text = "room full: 3 of 3 players, as many as its map's floor holds, one a cell; another room may have a place"
+	for _, v := range []uint16{protocol.Version, 5} {
+		id := ConnID(10 + v)
+		c.Receive(0, id, &protocol.Hello{Version: v, Name: "late", Bot: true})
+		out := c.Outbox().Envelopes
+		e, ok := out[0].Msg.(*protocol.Error)
+		if want := protocol.RoomFullCode(v); len(out) != 1 || !ok || !out[0].Close || e.Code != want || e.Text != text {
+			t.Errorf("a version %d client got %v, want Error %d %q", v, describe(out), want, text)
+		}
+	}
+}

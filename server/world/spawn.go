@@ -1,6 +1,7 @@
 package world
 
 import (
+	"fmt"
 	"slices"
 
 	"gridlag/grid"
@@ -46,4 +47,30 @@ func (c *Core) spawnNear(want grid.Pos, avoidSpawns bool) (grid.Pos, bool) {
 	return c.world.SpawnWhere(want, func(p grid.Pos) bool {
 		return reach.Main(p) && !(avoidSpawns && slices.Contains(c.spawns, p))
 	})
+}
+
+// Holds is how many players the room can hold at once: its cap
+// (Config.MaxPlayers), or the cells of its map's main floor if fewer
+// (one player a cell; a bot takes a human spawn cell only when no other
+// is free). A Hello past it is refused "room full" (RoomFullText).
+func (c *Core) Holds() int {
+	return max(min(c.cfg.MaxPlayers, c.share.reach.MainSize()), 0)
+}
+
+// RoomFullText says why a room takes no more players: it has players,
+// and waiting more wait in line to enter it, of the most it holds (its
+// cap; or its map's floor cells, one player a cell, when cells). The
+// words begin "room full", apart from a server full or at capacity:
+// another room may take the player now, and waiting for this one does
+// not help.
+func RoomFullText(players, most, waiting int, cells bool) string {
+	who := fmt.Sprintf("%d of %d players", players, most)
+	if waiting > 0 {
+		who += fmt.Sprintf(" and %d in line for it", waiting)
+	}
+	why := "the most it takes"
+	if cells {
+		why = "as many as its map's floor holds, one a cell"
+	}
+	return "room full: " + who + ", " + why + "; another room may have a place"
 }

@@ -158,8 +158,8 @@ func TestSpectatorTakesNoPlayerSlotAndHasItsOwnCap(t *testing.T) {
 		t.Errorf("events %+v, want the refusal with its reason", b.Events)
 	}
 	c.Receive(3*ms, 11, &protocol.Hello{Version: protocol.Version, Name: "cat"})
-	if out := c.Outbox().Envelopes; !strings.Contains(out[0].Msg.(*protocol.Error).Text, "server full") {
-		t.Errorf("third player got %+v, want server full", out[0].Msg)
+	if out := c.Outbox().Envelopes; !strings.Contains(out[0].Msg.(*protocol.Error).Text, "room full: 2 of 2 players") {
+		t.Errorf("third player got %+v, want room full", out[0].Msg)
 	}
 	// A spectator leaving makes room for another.
 	c.Disconnect(4*ms, 8, "gone")

@@ -60,12 +60,13 @@ function drive(main, args = []) {
   });
 }
 
-// run runs test(page, browser) on a new page (viewport: its size) of
-// a new browser, and fails if the page reported an error (its
-// Content-Security-Policy included).
-const run = (viewport, test, args = []) =>
+// run runs test(page, browser) on a new page (viewport: its size;
+// more: more of the page's options, e.g. hasTouch) of a new browser, and
+// fails if the page reported an error (its Content-Security-Policy
+// included).
+const run = (viewport, test, args = [], more = {}) =>
   drive(async (browser) => {
-    const page = await browser.newPage({ viewport });
+    const page = await browser.newPage({ viewport, ...more });
     const problems = [];
     page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
     page.on('pageerror', (e) => problems.push(e.message));

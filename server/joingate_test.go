@@ -1,0 +1,171 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"gridlag/protocol"
+	"gridlag/server/hub"
+	"gridlag/server/world"
+)
+
+// TestJoinGateKeepsTheTicksCadence runs the loop's rule on a virtual
+// clock: a flood of 3,000 joins offered at once, each costing 2 ms of the
+// loop, to a world whose tick costs 10 ms at 20 Hz with a budget of 25
+// ms. Every tick comes when it is due (the joins never take the time
+// that is the next tick's), the joins go in at what the ticks leave (7
+// a tick: 140 a second), and those held past the wait are refused, the
+// first come first in.
+func TestJoinGateKeepsTheTicksCadence(t *testing.T) {
+	const (
+		interval = 50 * time.Millisecond
+		tickCost = 10 * time.Millisecond
+		joinCost = 2 * time.Millisecond
+		offered  = 3000
+	)
+	g := joinGate{budget: 25 * time.Millisecond, wait: 10 * time.Second}
+	conns := make([]*conn, offered)
+	for i := range conns {
+		conns[i] = &conn{}
+		g.hold(conns[i], 0)
+	}
+	taken, refused, ticks := 0, 0, 0
+	var now time.Duration
+	for due := time.Duration(0); due < 20*time.Second; due += interval {
+		if now > due {
+			t.Fatalf("tick %d due at %v came at %v: the joins took the tick's time", ticks, due, now)
+		}
+		now = due + tickCost
+		ticks++
+		g.ticked(tickCost)
+		for g.late(now) {
+			c, _ := g.next()
+			if c != conns[taken+refused] {
+				t.Fatal("a held join was refused out of its turn")
+			}
+			refused++
+		}
+		for g.open() {
+			c, _ := g.next()
+			if c != conns[taken+refused] {
+				t.Fatal("a held join was taken out of its turn")
+			}
+			taken++
+			now += joinCost
+			g.spend(joinCost)
+		}
+	}
+	if ticks != 400 {
+		t.Errorf("%d ticks in 20 s, want 400", ticks)
+	}
+	// 25 ms less the tick's 10 leaves 15: 8 joins of 2 ms, the last
+	// begun before the budget was spent.
+	if want := 8 * 200; taken != want || refused != offered-want {
+		t.Errorf("%d joins taken in the first 10 s and %d refused after waiting 10 s, want %d and %d", taken, refused, want, offered-want)
+	}
+	if g.waiting() != 0 {
+		t.Errorf("%d joins still held after 20 s", g.waiting())
+	}
+}
+
+// TestJoinGateTakesOneATickWhenTheTicksTakeAll: a world whose tick alone
+// costs more than its budget still lets one join in a tick, so that the
+// held ones move.
+func TestJoinGateTakesOneATickWhenTheTicksTakeAll(t *testing.T) {
+	g := joinGate{budget: 25 * time.Millisecond, wait: time.Minute}
+	for range 10 {
+		g.hold(&conn{}, 0)
+	}
+	for tick := 1; tick <= 3; tick++ {
+		g.ticked(40 * time.Millisecond)
+		n := 0
+		for g.open() {
+			g.next()
+			g.spend(time.Millisecond)
+			n++
+		}
+		if n != 1 {
+			t.Fatalf("tick %d: %d joins taken, want 1", tick, n)
+		}
+	}
+}
+
+// TestFloodOfJoinsDoesNotStopTheTicks: on the server's own loop, on the
+// test's clock, 24 newcomers say Hello at once to a server without a
+// line whose tick budget leaves no spare time (1 ns): each interval the
+// clock moves brings its tick, whatever waits, and one join; all 24 are
+// in after 24 ticks, none refused. Then a newcomer held past -join-wait
+// is refused "server busy", with the reason, in the log too.
+func TestFloodOfJoinsDoesNotStopTheTicks(t *testing.T) {
+	const (
+		n        = 24
+		rate     = 20
+		interval = time.Second / rate
+	)
+	ts, clock := startClocked(t, Options{
+		Hub: hub.Options{Config: world.Config{Rate: rate, MaxPlayers: 2 * n}, MaxPlayersPerAddr: 2 * n, JoinRate: 2 * n,
+			TickBudget: time.Nanosecond, LoadFloor: 10 * n},
+		MaxConnsPerAddr: 2 * n,
+		JoinWait:        2 * n * interval,
+		IdleTimeout:     time.Hour,
+	})
+	clients := make([]*testClient, n)
+	for i := range clients {
+		clients[i] = dial(t, ts)
+		clients[i].send(&protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i), Bot: true})
+	}
+	eventually(t, func() bool { return ts.Stats().Connections >= 1 }, func() string { return "the first newcomer was never taken" })
+	ticks := func() uint64 { return ts.Stats().Ticks }
+	for k := 1; ts.Stats().Players < n; k++ {
+		if k > 3*n {
+			t.Fatalf("%d of %d joined after %d ticks, want one a tick", ts.Stats().Players, n, k)
+		}
+		before := ticks()
+		clock.advance(interval)
+		eventually(t, func() bool { return ticks() > before }, func() string {
+			return fmt.Sprintf("no tick came for the interval %d with %d of %d joined: the joins held it", k, ts.Stats().Players, n)
+		})
+		if p := ts.Stats().Players; p > k+1 {
+			t.Fatalf("%d joined after %d ticks whose budget leaves nothing for joins, want one a tick", p, k)
+		}
+	}
+	for _, c := range clients {
+		c.until("its Welcome", func(m protocol.Message) bool { _, ok := m.(*protocol.Welcome); return ok })
+	}
+
+	// Three more at once, and the clock jumps past -join-wait before a
+	// tick takes those held: they are refused, told why (those that came
+	// after the jump are taken).
+	const held = "joins wait for the ticks' spare time"
+	helds := strings.Count(ts.logs.String(), held)
+	late := []*testClient{dial(t, ts), dial(t, ts), dial(t, ts)}
+	for i, c := range late {
+		c.send(&protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("late", i), Bot: true})
+	}
+	eventually(t, func() bool { return strings.Count(ts.logs.String(), held) > helds }, func() string { return "no newcomer was held" })
+	clock.advance(3 * n * interval)
+	stop := clock.run(interval) // for those that came after the jump
+	defer stop()
+	refused := 0
+	for _, c := range late {
+		switch m := c.until("a Welcome or an Error", func(m protocol.Message) bool {
+			switch m.(type) {
+			case *protocol.Welcome, *protocol.Error:
+				return true
+			}
+			return false
+		}).(type) {
+		case *protocol.Error:
+			if m.Code != protocol.ErrCodeFull || !strings.HasPrefix(m.Text, "server busy: your join waited") {
+				t.Errorf("refused %q, want server busy: your join waited", m.Text)
+			}
+			refused++
+		}
+	}
+	if refused < 1 {
+		t.Error("none of 3 newcomers, held past -join-wait, was refused")
+	}
+	ts.waitLog(t, "refused join")
+}
