@@ -536,7 +536,7 @@ func (s *TeachScreen) title() string {
 	if line := PerceptionLine(s.view.Perception); line != "" && !s.ended {
 		adds += "  ·  " + line
 	}
-	if s.opts.Invite != "" && s.view.ClassCode == "" {
+	if s.opts.Invite != "" {
 		adds += "  ·  students join: " + s.opts.Invite
 	}
 	return watchTitle(s.opts.Title, "gridlag — teaching", adds, &s.view, s.ended)
