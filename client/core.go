@@ -157,6 +157,9 @@ func NewCore(now time.Duration, opts Options) *Core {
 		trace: opts.Trace,
 	}
 	c.predict, c.reconcile, c.interpolate = c.own.predict, c.own.reconcile, c.own.interpolate
+	if opts.Code != "" {
+		c.send(&protocol.Code{Code: opts.Code})
+	}
 	if !opts.Resume.IsZero() {
 		c.token = opts.Resume
 		c.send(&protocol.Resume{Version: protocol.Version, Token: opts.Resume})

@@ -20,6 +20,12 @@ type Options struct {
 	// Spectate, and may set the room's network (Spectator.Teach). The
 	// server takes it only from a connection it knows to be a teacher's.
 	Teach bool
+	// Code is a class code (protocol version 6) the client presents
+	// before its Hello or Resume: the server then takes it into the
+	// class's room (whatever Room says), counted against the room's cap
+	// and not its address's, or refuses it ("unknown class code"). ""
+	// for none.
+	Code string
 
 	NoPredict     bool // start with prediction off
 	NoReconcile   bool // start with reconciliation off

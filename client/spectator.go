@@ -33,6 +33,7 @@ type Spectator struct {
 	reports map[grid.PlayerID]Report
 	perc    classPerception      // the room's perception test (perceive.go)
 	traces  []protocol.TraceInfo // the traces the server offers a teacher (version 6)
+	code    string               // a teacher's class code (version 6)
 	// Version 6: the room's scoreboard, whom the room follows and the
 	// followed student's last Sight (follow.go).
 	rank   ranked
@@ -82,6 +83,17 @@ func (s *Spectator) Follow(id grid.PlayerID) {
 		return
 	}
 	s.send(&protocol.Follow{ID: id})
+}
+
+// NewCode asks the server for a new class code, as a teacher does: the
+// old one admits nobody more, and the server tells this teacher the new
+// one (WorldView.ClassCode). The server refuses it (and closes) from a
+// spectator that is not a teacher (Options.Teach).
+func (s *Spectator) NewCode() {
+	if s.phase != Watching {
+		return
+	}
+	s.send(&protocol.ClassCode{})
 }
 
 // Close marks the connection closed by the local side and queues a Bye.
@@ -170,6 +182,8 @@ func (s *Spectator) take(now time.Duration, m protocol.Message) error {
 		s.perc.take(now, m)
 	case *protocol.Traces:
 		s.traces = slices.Clone(m.Traces)
+	case *protocol.ClassCode:
+		s.code = m.Code
 	case *protocol.Crowded, *protocol.Counters:
 		s.takeCrowd(now, m)
 	case *protocol.Ranking:
@@ -253,6 +267,7 @@ func (s *Spectator) View(now time.Duration) WorldView {
 		Teaching:  teachingOf(&s.cond),
 		Reports:   reportsOf(s.reports),
 		Traces:    s.traces,
+		ClassCode: s.code,
 		Following: s.follow,
 	}
 	if s.sight != nil {

@@ -51,6 +51,13 @@ func (d *SpectatorDriver) Follow(now time.Duration, id grid.PlayerID) {
 	d.flush(now)
 }
 
+// NewCode asks for a new class code at now, as a teacher does (see
+// Spectator.NewCode).
+func (d *SpectatorDriver) NewCode(now time.Duration) {
+	d.m.NewCode()
+	d.flush(now)
+}
+
 // Reconnect does nothing: a spectator that lost its connection has closed
 // (it never reconnects; see Spectator.Dropped).
 func (d *SpectatorDriver) Reconnect(now time.Duration) {}

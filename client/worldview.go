@@ -47,6 +47,10 @@ type WorldView struct {
 	// room's network (protocol version 6), in its order: a Teaching's
 	// Trace names one.
 	Traces []protocol.TraceInfo
+	// ClassCode is, for a teacher, its class's code (protocol version
+	// 6): students who present it join the room under the room's own
+	// cap, not their address's. "" before the server said it.
+	ClassCode string
 	// Crowd is, for a teacher (protocol version 6), the room's bots and
 	// areas of interest and the server's own counters: the scale panel;
 	// nil before the server said anything of it.

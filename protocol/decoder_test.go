@@ -164,7 +164,7 @@ func badFrames() []badFrame {
 	return []badFrame{
 		{"zero length", []byte{0, 0}, protocol.ErrEmptyFrame, ""},
 		{"type 0", frame(0), protocol.ErrUnknownType, ""},
-		{"type 43", frame(43, u64(1)), protocol.ErrUnknownType, ""},
+		{"type 48", frame(48, u64(1)), protocol.ErrUnknownType, ""},
 		{"teach short", frame(byte(protocol.TypeTeach), u16(5)), protocol.ErrShort, "Teach"},
 		{"teach empty room", frame(byte(protocol.TypeTeach), u16(5), str("t"), str("")), protocol.ErrTrailing, "Teach"},
 		{"conditions hold 3", frame(byte(protocol.TypeConditions), []byte{1}, u16(300), u16(0), u16(0), []byte{3}, u16(20), []byte{1}), protocol.ErrBadValue, "Conditions"},
@@ -467,8 +467,8 @@ func TestEncoderWrites(t *testing.T) {
 }
 
 // reservedTypes are numbers of version 6 kept for another branch's
-// messages (43 and 44: issue 34's class codes): none of this one.
-var reservedTypes = map[protocol.Type]bool{43: true, 44: true}
+// messages: none now.
+var reservedTypes = map[protocol.Type]bool{}
 
 func TestTypes(t *testing.T) {
 	names := map[string]bool{}
@@ -494,7 +494,7 @@ func TestTypes(t *testing.T) {
 		}
 		names[name] = true
 	}
-	for _, typ := range []protocol.Type{0, protocol.TypeStateStep, 43, 44, want, 255} {
+	for _, typ := range []protocol.Type{0, protocol.TypeStateStep, want, 255} {
 		if m := protocol.New(typ); m != nil {
 			t.Errorf("New(%d) = %#v, want nil", typ, m)
 		}

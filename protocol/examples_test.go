@@ -128,6 +128,8 @@ func examples() []example {
 		{"follow.bin", &protocol.Follow{ID: 0x0102}},
 		{"sight.bin", sightExample()},
 		{"followed.bin", &protocol.Followed{ID: 0x0102, Sight: *sightExample()}},
+		{"code.bin", &protocol.Code{Code: "3b-K7Q2XM"}},
+		{"classcode.bin", &protocol.ClassCode{Code: "class-23456Z"}},
 		{"crowd.bin", &protocol.Crowd{Bots: 0x0102, AreasOff: true}},
 		{"crowded.bin", &protocol.Crowded{Asked: 0x0708, Given: 0x0506, Bots: 0x0304, Most: 0x0506, AreasOff: true,
 			Note: "1000 bots asked: the room holds 256 players (-room-players)"}},
@@ -186,6 +188,7 @@ var allTypes = []protocol.Type{
 	protocol.TypeQueued, protocol.TypeAdmission,
 	protocol.TypePerceive, protocol.TypeTrial, protocol.TypeAnswer, protocol.TypePerception,
 	protocol.TypeFollow, protocol.TypeSight, protocol.TypeFollowed,
+	protocol.TypeCode, protocol.TypeClassCode,
 	protocol.TypeCrowd, protocol.TypeCrowded, protocol.TypeCounters,
 }
 

@@ -134,6 +134,11 @@ const (
 	TypeFollow   Type = 40
 	TypeSight    Type = 41
 	TypeFollowed Type = 42
+	// TypeCode and TypeClassCode (since version 6): a student presents
+	// its class's code; a teacher is told it, or asks for a new one
+	// (classcode.go).
+	TypeCode      Type = 43
+	TypeClassCode Type = 44
 	// TypeCrowd, TypeCrowded and TypeCounters (since version 6): a
 	// teacher asks for bots in its room and for its areas of interest on
 	// or off, the teachers are told the room's crowd, and once a second
@@ -218,6 +223,10 @@ func (t Type) String() string {
 		return "Sight"
 	case TypeFollowed:
 		return "Followed"
+	case TypeCode:
+		return "Code"
+	case TypeClassCode:
+		return "ClassCode"
 	case TypeQueued:
 		return "Queued"
 	case TypeAdmission:
@@ -313,6 +322,7 @@ const (
 	// ErrCodeTeacher (version 5): a Teach or a Conditions from a
 	// connection that is not a teacher's.
 	ErrCodeTeacher uint8 = 10
+	// ErrCodeClass (version 6) is classcode.go's: an unknown class code.
 	// ErrCodeRoomFull (version 6): the room the Hello named has no place
 	// for another player (its cap of players, or every free cell of its
 	// map, taken); the server is not full: another room may take the
@@ -368,6 +378,8 @@ func (e *Error) Error() string {
 		return "the server could not resume the session"
 	case ErrCodeTeacher:
 		return "only a teacher may set a room's network"
+	case ErrCodeClass:
+		return "unknown class code"
 	case ErrCodeRoomFull:
 		return "the room is full: another room may have a place"
 	}
@@ -548,6 +560,10 @@ func New(t Type) Message {
 		return new(Sight)
 	case TypeFollowed:
 		return new(Followed)
+	case TypeCode:
+		return new(Code)
+	case TypeClassCode:
+		return new(ClassCode)
 	case TypeQueued:
 		return new(Queued)
 	case TypeAdmission:

@@ -71,6 +71,7 @@ var reasonKinds = []struct{ prefix, kind string }{
 	{"spectators full", "full"},
 	{"server busy", "full"},
 	{"rate limited", "rate"},
+	{"unknown class code", "class_code"},
 	{"too many", "per_address"},
 }
 

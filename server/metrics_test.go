@@ -133,6 +133,8 @@ func TestReasonKinds(t *testing.T) {
 		"rate limited: too many joins from your address":    "rate",
 		"too many rooms from your address: it opened 16":    "per_address",
 		"too many players from your address: 32 joined":     "per_address",
+		"unknown class code: ask your teacher":              "class_code",
+		"rate limited: too many wrong class codes from you": "rate",
 		"server busy: 256 rooms open; the last 32 are kept": "full",
 		"a reason nobody wrote yet":                         ReasonOther,
 	}

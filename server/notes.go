@@ -51,6 +51,8 @@ func (s *Server) note(n hub.Note) {
 		if n.Counted {
 			s.opts.Metrics.Refused(ReasonKind(n.Reason))
 		}
+	case hub.NoteCode:
+		s.noteCode(n, remote)
 	case hub.NoteTeach:
 		s.log.Info("teacher", "room", n.Room, "remote", remote, "conn", n.Conn, "what", n.Reason)
 	case hub.NotePerception:

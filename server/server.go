@@ -53,6 +53,7 @@ type Server struct {
 	closed    bool
 	nextID    world.ConnID
 	published map[string]world.Stats // each open room's counters as of the hub's last Outbox
+	codes     map[string]string      // the classes' rooms by their codes (protocol.NormCode), as of the hub's last Outbox (classcode.go)
 	retired   world.Stats            // the counters of the rooms closed
 	live      map[world.ConnID]*conn // connections whose goroutines still run
 	connsIn   admit.Pool             // live connections, in all and per address (admit.Key)
@@ -113,6 +114,7 @@ func New(opts Options) *Server {
 		up:         make(chan struct{}),
 		conns:      make(map[world.ConnID]*conn),
 		published:  make(map[string]world.Stats),
+		codes:      make(map[string]string),
 		live:       make(map[world.ConnID]*conn),
 		connsIn:    admit.NewCaps(opts.MaxConns, opts.MaxConnsPerAddr),
 		gone:       make(map[world.ConnID]*conn),
@@ -195,6 +197,7 @@ func (s *Server) Serve(ln net.Listener) error {
 // compressed and encoded here. The loop's clock starts.
 func (s *Server) begin() {
 	s.start = time.Now()
+	seedCodes(&s.opts.Hub)
 	s.hub = hub.New(0, s.opts.Hub)
 	var err error
 	if s.kept, err = keepPieces(s.hub.Share()); err != nil {

@@ -32,6 +32,9 @@ type Teacher interface {
 	// Follow follows student id on the room's projectors (0: nobody);
 	// the server says it back (View().Following).
 	Follow(id grid.PlayerID)
+	// NewCode asks for a new class code: the old one admits nobody
+	// more; the server says the new one (View().ClassCode).
+	NewCode()
 	// Crowd asks for bots of the server's own in the room (0: none) and
 	// its areas of interest on or off; the server says what it gave
 	// (View().Crowd).
@@ -86,8 +89,9 @@ var teachKeyTable = []binding[*TeachScreen]{
 		runeKeys("b", func(s *TeachScreen) { s.crowdStep(true) }), runeKeys("d", func(s *TeachScreen) { s.crowdStep(false) }),
 		runeKeys("a", (*TeachScreen).crowdAreas), runeKeys("w", func(s *TeachScreen) { s.crowd.board = !s.crowd.board }),
 	)},
-	{label: "f x", help: "projectors follow the next student (view, ghost, ledger); x: none", keys: concat(
+	{label: "f x k", help: "projectors follow the next student, x: none; k: a new class code", keys: concat(
 		runeKeys("f", (*TeachScreen).followNext), runeKeys("x", func(s *TeachScreen) { s.follow(0) }),
+		runeKeys("k", (*TeachScreen).newCode),
 	)},
 	{label: "PgUp PgDn", help: "page through the students", keys: []keyDo[*TeachScreen]{
 		{key: tcell.KeyPgUp, do: func(s *TeachScreen) { s.page(-1) }},
@@ -123,7 +127,8 @@ const (
 	teachRateRow    = teachPredictRow + 3
 	teachCompRow    = teachRateRow + 1
 	teachTestRow    = teachCompRow + 1 // the perception test
-	teachClassHead  = teachTestRow + 1
+	teachCodeRow    = teachTestRow + 1 // the class's code
+	teachClassHead  = teachCodeRow + 1
 	teachClassRow   = teachClassHead + 1 // the first student
 )
 
@@ -473,13 +478,23 @@ func (s *TeachScreen) render(screen tcell.Screen) {
 	if !s.fits(screen, w >= needW && h >= needH, needW, needH) {
 		return
 	}
-	bw, bh := min(mw, w-1-teachPanelWidth), min(mh, h-2)
+	// The line that says how the class joins with its code takes a row
+	// of the board's at 80x24: the arrows look at the row it hides.
+	join := s.joinLine(w)
+	bottom := h - 2 // the board's and panel's height
+	if join != "" {
+		bottom--
+	}
+	bw, bh := min(mw, w-1-teachPanelWidth), min(mh, bottom)
 	s.board.Look(s.look)
 	s.board.SetRect(0, 1, bw, bh)
 	s.board.Draw(screen)
-	s.drawPanel(screen, bw+1, 1, w-bw-1, h-2)
+	s.drawPanel(screen, bw+1, 1, w-bw-1, bottom)
+	if bottom < h-2 {
+		putText(screen, 0, h-2, w, join, styleTitle)
+	}
 	if s.crowdShown() {
-		s.drawCrowd(screen, 0, 1, w-1-teachPanelWidth, h-2)
+		s.drawCrowd(screen, 0, 1, w-1-teachPanelWidth, bottom)
 	}
 	if s.results.shown(v) {
 		drawPerceptionResults(screen, 0, 1, w, h-2, v.Perception)
@@ -525,6 +540,36 @@ func (s *TeachScreen) title() string {
 		adds += "  ·  students join: " + s.opts.Invite
 	}
 	return watchTitle(s.opts.Title, "gridlag — teaching", adds, &s.view, s.ended)
+}
+
+// joinLine is the line that says how students join with the class's
+// code, at most w wide: the code, then as many of the ways to join with
+// it as fit (Options.JoinCode); "" before the server said a code.
+func (s *TeachScreen) joinLine(w int) string {
+	code := s.view.ClassCode
+	if code == "" || s.ended {
+		return ""
+	}
+	line := " students join with code " + code
+	if s.opts.JoinCode == nil {
+		return line
+	}
+	ways := s.opts.JoinCode(code)
+	for n := len(ways); n > 0; n-- {
+		for _, f := range [][2]string{{" join: ", "  or  "}, {" ", " · "}} {
+			if l := f[0] + strings.Join(ways[:n], f[1]); textWidth(l) <= w {
+				return l
+			}
+		}
+	}
+	return line
+}
+
+// newCode asks the server for a new class code.
+func (s *TeachScreen) newCode() {
+	if s.view.ClassCode != "" {
+		s.teacher.NewCode()
+	}
 }
 
 // drawPanel draws the controls and the students into the rectangle.
@@ -622,6 +667,15 @@ func (s *TeachScreen) drawPanel(screen tcell.Screen, x, y, w, h int) {
 	hint(r, "0")
 
 	s.drawTestRow(row(teachTestRow), hint)
+
+	r = row(teachCodeRow)
+	r.text("class code ", styleText)
+	if code := s.view.ClassCode; code != "" {
+		r.text(code, styleHeading)
+		hint(r, "k new")
+	} else {
+		r.text("none (an old server)", styleDim)
+	}
 
 	s.drawStudents(screen, x, y+teachClassHead, w, h-teachClassHead)
 }

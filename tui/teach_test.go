@@ -245,3 +245,33 @@ func TestTeachScreenTrace(t *testing.T) {
 	r.teacherTerm.mustShow("[no trace]")
 	r.studentTerm.mustNotShow("teacher: trace")
 }
+
+// TestTeachScreenClassCode: at 80x24 the teacher's screen shows the
+// class's code in its panel and, above the keys, the ways to join with
+// it, as many as fit (the URL carrying it first); k asks for a new code, which both then
+// show; the old one is on the screen no more.
+func TestTeachScreenClassCode(t *testing.T) {
+	r := newClassRig(t)
+	r.teacher = tui.NewTeachScreen(r.teacherTerm.screen, r.world.Watch("hopper", client.Options{Room: "lecture", Teach: true}, true), tui.Options{
+		Title: "gridlag — teaching lecture",
+		JoinCode: func(code string) []string {
+			return []string{"http://192.0.2.7:8080/?code=" + code, "ssh -p 2222 " + code + "@192.0.2.7"}
+		},
+	})
+	r.advance(time.Second)
+	old := ""
+	for _, l := range rows(r.teacherTerm.screen) {
+		if _, after, ok := strings.Cut(l, "class code "); ok {
+			old, _, _ = strings.Cut(after, " ")
+		}
+	}
+	if !strings.HasPrefix(old, "lecture-") {
+		t.Fatalf("the panel shows no class code of room lecture:\n%s", r.teacherTerm.text())
+	}
+	r.teacherTerm.mustShow("k new", "join: http://192.0.2.7:8080/?code="+old, "q quit")
+	r.keys("k")
+	r.advance(time.Second)
+	r.teacherTerm.mustNotShow(old)
+	r.teacherTerm.mustShow("class code lecture-", "?code=lecture-")
+	t.Logf("teacher at 80x24:\n%s", r.teacherTerm.text())
+}

@@ -33,6 +33,12 @@ type Options struct {
 	// On the teacher's screen it is where the class joins the room, said
 	// as "students join: INVITE".
 	Invite string
+	// JoinCode, if set, says on the teacher's screen how students join
+	// with the class's code (protocol version 6): the ways, most wanted
+	// first (the web page's URL carrying it, then the SSH command whose
+	// login is the code), of which the screen shows as many as fit
+	// beside the code; nil: the code alone.
+	JoinCode func(code string) []string
 	// EndGrace is how long Run keeps showing why the session ended before
 	// it returns (any key returns at once). Zero means 3 seconds.
 	EndGrace time.Duration

@@ -63,6 +63,14 @@ func (w *Watch) Follow(id grid.PlayerID) {
 	notify.Poke(w.wake)
 }
 
+// NewCode asks for a new class code, as the room's teacher (see Teach):
+// the old one admits nobody more, and View().ClassCode says the new one
+// once the server does.
+func (w *Watch) NewCode() {
+	w.with(func() { w.d.NewCode(w.now()) })
+	notify.Poke(w.wake)
+}
+
 // Crowd asks, as the room's teacher (see Teach), for bots of the
 // server's own in the room (0: none) and its areas of interest on or
 // off: the server says what it gave in View().Crowd.

@@ -21,6 +21,7 @@ import (
 	"gridlag/internal/wire"
 	"gridlag/lab/record"
 	"gridlag/ops/host"
+	"gridlag/protocol"
 	"gridlag/tui"
 )
 
@@ -68,6 +69,9 @@ func terminalBuild(kind front.Kind) func(io.Writer) (*cli.FlagSet, func([]string
 		if kind != front.Lobby {
 			fs.StringVar(&f.room, "room", "", "the room `NAME` to "+map[bool]string{true: "watch", false: "join"}[kind == front.Watch]+" (1-16 printable characters); default: the server's default room, or its lobby if it has other rooms")
 		}
+		if kind == front.Play {
+			fs.StringVar(&f.player.Code, "code", "", "your class's `CODE`, from your teacher's screen (e.g. 3b-K7Q2XM): join the teacher's room even when your school's address has its players already")
+		}
 		fs.StringVar(&f.logPath, "log", defaultLogPath(), "log `FILE` (the screen is the game's)")
 		fs.BoolVar(&f.debug, "debug", false, "log at debug level")
 		if kind == front.Play {
@@ -106,6 +110,9 @@ func (f *terminalFlags) check() error {
 	}
 	if err := names.CheckPlayer(f.player.Name, false); err != nil {
 		return fmt.Errorf("-name %q: %w", f.player.Name, err)
+	}
+	if err := protocol.CheckCode(f.player.Code); err != nil {
+		return fmt.Errorf("-code %q: a class code is letters, digits and a dash, as the teacher's screen shows it", f.player.Code)
 	}
 	return nil
 }
@@ -195,7 +202,7 @@ func (f *terminalFlags) play(ctx context.Context, addr string) error {
 	}
 	defer castDone()
 	opts := tcp.Options{Options: f.player, Logger: logger.WithPrefix("client")}
-	direct := false
+	direct := f.player.Code != "" // the code's room, not the lobby
 	if f.rec.Path != "" {
 		if f.connect != "" && f.room == "" && tcp.HasRooms(ctx, addr) {
 			return errors.New("-record records one game in one room, and the server has rooms: give -room NAME")

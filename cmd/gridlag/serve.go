@@ -191,7 +191,7 @@ func (f *serverFlags) runTeach(args []string) error {
 	dial := func(ctx context.Context, _ string) (net.Conn, error) { return h.Server().DialTeacher(ctx, server.Own) }
 	err = front.Teach(ctx, screen, room, front.Options{Addr: h.Addr(),
 		Client: tcp.Options{Options: client.Options{Name: f.name}, Dial: dial, Logger: logger.WithPrefix("teacher")},
-		Screen: tui.Options{LogPath: f.logPath, Title: "gridlag", Invite: h.JoinAt(room), Logger: logger.WithPrefix("tui"), Stop: ctx.Done(), Perception: f.test},
+		Screen: tui.Options{LogPath: f.logPath, Title: "gridlag", Invite: h.JoinAt(room), JoinCode: h.JoinCode, Logger: logger.WithPrefix("tui"), Stop: ctx.Done(), Perception: f.test},
 		Log:    logger,
 	})
 	if err != nil {

@@ -52,6 +52,9 @@ type Game struct {
 	// so. Fetch tells a player the command that fetches theirs.
 	Recordings *Recordings
 	Fetch      string
+	// JoinCode, if set, says on a teacher's screen how students join
+	// with the class's code (tui.Options.JoinCode).
+	JoinCode func(code string) []string
 
 	kept keptTokens // identity -> resume token of a dropped session's avatar
 }
@@ -85,13 +88,14 @@ func (g *Game) Play(ctx context.Context, p *Player) error {
 	o := front.Options{
 		Addr: g.Addr,
 		Client: tcp.Options{
-			Options: client.Options{Name: p.User, Color: p.Color, Latency: g.Latency, Jitter: g.Jitter},
+			Options: client.Options{Name: p.User, Color: p.Color, Latency: g.Latency, Jitter: g.Jitter, Code: p.Code},
 			Dial:    g.dialFor(p),
 			Logger:  slog.Logger(),
 		},
 		Screen: tui.Options{Title: g.Title, Logger: slog.Logger(), Wire: p.Wire},
 		Joined: p.Joined,
 		End:    func(s client.Session, room string, err error) error { return g.end(p, s, room, err) },
+		Direct: p.Code != "", // the class's room, not the lobby
 	}
 	if p.Record {
 		finish, err := g.startRecording(p, &o.Client)
@@ -148,7 +152,7 @@ func (g *Game) teach(ctx context.Context, p *Player) error {
 	dial := func(ctx context.Context, _ string) (net.Conn, error) { return g.DialTeacher(ctx, p.RemoteAddr) }
 	return front.Teach(ctx, p.Screen, p.Mode.Room, front.Options{Addr: g.Addr,
 		Client: tcp.Options{Options: client.Options{Name: p.User}, Dial: dial, Logger: logger},
-		Screen: tui.Options{Title: g.Title, Logger: logger}})
+		Screen: tui.Options{Title: g.Title, Logger: logger, JoinCode: g.JoinCode}})
 }
 
 // dialFor is how p's client connects to the game server: through Dial,

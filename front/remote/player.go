@@ -43,6 +43,11 @@ type Player struct {
 	// checked that it is a teacher's (an SSH key the operator named), and
 	// Game.DialTeacher connects it as one.
 	Teach bool
+	// Code is the class code the player presented (the web page's
+	// ?code=, an SSH login that is one): its client presents it before
+	// its Hello, and plays in the class's room, not the lobby. "" for
+	// none.
+	Code string
 	// Joined, if set, is told of each game session Game.Play starts for
 	// the player (in the room named or chosen in the lobby), and whether
 	// it resumes a dropped avatar. It must not block.

@@ -64,6 +64,13 @@ type Options struct {
 	// nobody may teach either.
 	Teachers    *Teachers
 	DialTeacher func(ctx context.Context, remote net.Addr) (net.Conn, error)
+	// ClassCode, if set, says whether a code is a class's now, and its
+	// room (server.Server.ClassCode): a session whose login is one is
+	// held to the cap in all only, not to its address's (classcode.go).
+	ClassCode func(code string) (room string, ok bool)
+	// JoinCode, if set, says on a teacher's screen how students join
+	// with the class's code (tui.Options.JoinCode).
+	JoinCode func(code string) []string
 	// Latency is each session's starting injected round trip; a player
 	// changes their own with the latency slider.
 	Latency time.Duration

@@ -81,7 +81,7 @@ func New(opts Options) (*Server, error) {
 	}
 	s.game = &remote.Game{Addr: opts.GameAddr, Dial: opts.Dial, DialTeacher: opts.DialTeacher, Latency: opts.Latency, Jitter: opts.Jitter,
 		Title: Title, Front: "ssh", Logger: s.log, Recordings: opts.Recordings,
-		Fetch: "ssh -p PORT HOST " + RecordingCommand}
+		Fetch: "ssh -p PORT HOST " + RecordingCommand, JoinCode: opts.JoinCode}
 	if s.handler == nil {
 		s.handler = s.game.Play
 	}
@@ -342,14 +342,15 @@ func (s *Server) releaseConn(c *trackedConn) {
 }
 
 // acquireSession applies the session caps (admit.Slots) to a session
-// from the address of key key; on success the caller must call the
+// from the address of key key, or of the class of key key (a session
+// whose login is a class's code, held to the cap in all only); on success the caller must call the
 // returned release when the session ends, else kind (one of RefusalKinds)
 // and refusal say why not.
-func (s *Server) acquireSession(key string) (release func(), kind, refusal string) {
+func (s *Server) acquireSession(key string, class bool) (release func(), kind, refusal string) {
 	if s.life.Closed() {
 		return nil, KindClosing, "the server is shutting down"
 	}
-	release, v, refusal := s.sessions.Take(key, false)
+	release, v, refusal := s.sessions.Take(key, class)
 	if release != nil {
 		return release, "", ""
 	}

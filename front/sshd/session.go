@@ -73,7 +73,11 @@ func (s *Server) handleSession(sess ssh.Session) {
 // newSession starts the record of a session.
 func (s *Server) newSession(sess ssh.Session) *session {
 	ss := &session{Session: sess, begun: time.Now()}
-	ss.log = remote.NewSessionLog(s.warn, s.log, PlayerName(sess.User()), sess.RemoteAddr())
+	user := sess.User()
+	if _, as, coded := classLogin(user); coded {
+		user = as // the log never names a class's code
+	}
+	ss.log = remote.NewSessionLog(s.warn, s.log, PlayerName(user), sess.RemoteAddr())
 	ss.conn, _ = sess.Context().Value(connKey{}).(*trackedConn)
 	ss.pty, ss.winCh, ss.isPty = sess.Pty()
 	return ss
@@ -220,8 +224,11 @@ func localPort(ss *session) int {
 // limitSessions applies the caps on sessions, in all and per address.
 func (s *Server) limitSessions(next sessionHandler) sessionHandler {
 	return func(ss *session) {
-		key := admit.Key(ss.RemoteAddr())
-		release, kind, refusal := s.acquireSession(key)
+		key, class := admit.Key(ss.RemoteAddr()), false
+		if ck := s.classKey(ss.User()); ck != "" {
+			key, class = ck, true
+		}
+		release, kind, refusal := s.acquireSession(key, class)
 		if release == nil {
 			ss.log.Warn(kind, "session refused", "reason", refusal)
 			ss.tell("gridlag: " + refusal)
@@ -255,7 +262,14 @@ func openScreen(next sessionHandler) sessionHandler {
 func introducePlayer(next sessionHandler) sessionHandler {
 	return func(ss *session) {
 		name := PlayerName(ss.User())
+		code, as, coded := classLogin(ss.User())
+		if coded {
+			name = PlayerName(as)
+		}
 		p := &Player{Screen: ss.screen, User: name, RemoteAddr: ss.RemoteAddr(), Mode: ss.cmd.mode, Teach: ss.cmd.teach, Record: ss.cmd.record}
+		if coded && ss.cmd.mode.Plays() && !ss.cmd.teach {
+			p.Code = code
+		}
 		fp, color, hasKey := authedKey(ss)
 		if hasKey {
 			p.Fingerprint, p.Color = fp, color

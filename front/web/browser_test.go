@@ -128,7 +128,9 @@ func runBrowser(t *testing.T, s *Server, script string, args, env []string, do f
 	case !s.page.built:
 		t.Fatal("the web page is not built into this test binary: its bundle is committed in front/web/dist")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	// A hang guard, not a speed bound: a script of many pages on a
+	// busy machine takes minutes.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, node, append([]string{script}, args...)...)
 	cmd.Dir = "e2e"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -70,6 +71,7 @@ type dialer struct {
 	from    string // local address, e.g. "127.0.0.2"; "" = any
 	origin  string // "" = the page's own; "-" = none
 	headers http.Header
+	code    string // the class code the page presents (?code=), "" for none
 }
 
 // dial opens a WebSocket to s as a browser on its page would.
@@ -91,7 +93,11 @@ func (d dialer) dial(ctx context.Context, s *Server) (*websocket.Conn, *http.Res
 		nd.LocalAddr = &net.TCPAddr{IP: net.ParseIP(d.from)}
 	}
 	hc := &http.Client{Transport: &http.Transport{DialContext: nd.DialContext}}
-	return websocket.Dial(ctx, "ws://"+addr+socketPath, &websocket.DialOptions{HTTPHeader: h, HTTPClient: hc})
+	u := "ws://" + addr + socketPath
+	if d.code != "" {
+		u += "?code=" + url.QueryEscape(d.code)
+	}
+	return websocket.Dial(ctx, u, &websocket.DialOptions{HTTPHeader: h, HTTPClient: hc})
 }
 
 // tab is a test's browser tab: a WebSocket to the server, its terminal

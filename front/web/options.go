@@ -116,6 +116,12 @@ type Options struct {
 	Hosts []string
 	// Handler runs one session. Nil runs the game (remote.Game).
 	Handler remote.Handler
+	// ClassCode, if set, says whether a code is a class's now, and its
+	// room (server.Server.ClassCode): a page that presents one (its
+	// socket's ?code=) is held to the cap in all only, not to its
+	// address's (see classSlot). Without it a code is still presented
+	// to the game server, under the address's cap.
+	ClassCode func(code string) (room string, ok bool)
 	// Attempts is how many WebSockets a minute one client address may
 	// open, AttemptBurst of them at once; past it the page is refused
 	// (close 1013, the reason and the wait) before its session starts

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/charmbracelet/log"
 
@@ -49,6 +50,11 @@ type Server struct {
 	// (attempts.go).
 	attempts *admit.Attempts
 
+	// idle are the keep-alive connections idle between requests, by
+	// address, and since when (connstate.go); guarded by idleMu.
+	idleMu sync.Mutex
+	idle   map[string]map[*countedConn]time.Time
+
 	mu      sync.Mutex
 	bound   net.Addr // the first listener's address
 	live    map[*socket]struct{}
@@ -73,6 +79,7 @@ func New(opts Options) (*Server, error) {
 		conns:    admit.NewSlots(connsPerSession*opts.MaxSessions, connsPerSession*opts.MaxPerAddr, "connections", "connections"),
 		live:     make(map[*socket]struct{}),
 		players:  make(map[string]*socket),
+		idle:     make(map[string]map[*countedConn]time.Time),
 		attempts: admit.NewAttempts(opts.Attempts, opts.AttemptBurst, opts.attemptClock),
 	}
 	s.life = remote.NewLifecycle("web", opts.Logger, &s.mu)
@@ -90,6 +97,7 @@ func New(opts Options) (*Server, error) {
 		IdleTimeout:       opts.HandshakeTimeout,
 		MaxHeaderBytes:    16 << 10,
 		ConnContext:       withMeter,
+		ConnState:         s.connState,
 		ErrorLog:          stdlog.New(logWriter{s.warn}, "", 0),
 	}
 	if !pg.built {
@@ -233,13 +241,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // for a server to say before it).
 func (s *Server) admitConn(c net.Conn) net.Conn {
 	peer, _ := parsePeer(c.RemoteAddr().String())
-	release, v, refusal := s.conns.Take(admit.Key(c.RemoteAddr()), s.trusted(peer.Addr()))
+	key := admit.Key(c.RemoteAddr())
+	release, v, refusal := s.takeConn(key, s.trusted(peer.Addr()))
 	if release == nil {
 		admit.Refuse(s.warn, "web connection refused", c, admit.Refusal{Kind: connRefusals[v], Text: refusal}, nil)
 		return nil
 	}
 	counted, meter := countConn(c)
-	return &countedConn{Conn: counted, release: release, meter: meter}
+	return &countedConn{Conn: counted, key: key, release: release, meter: meter}
 }
 
 // connRefusals are the kinds of the refusals of connections, for the
@@ -250,7 +259,8 @@ var connRefusals = map[admit.Verdict]string{admit.PoolFull: "conn_full", admit.A
 // closed.
 type countedConn struct {
 	net.Conn
-	release func()
+	key     string      // its address's, for the caps (admit.Key)
+	release func()      // gives its place back: once, however often called
 	meter   *wire.Meter // what it carries (see countConn)
 }
 

@@ -138,13 +138,14 @@ type socket struct {
 	begun time.Time
 	log   *remote.SessionLog // its lines, summarised by address; set once the hello came
 
-	tty      *remote.Tty
-	killed   remote.KillReason
-	cancel   context.CancelFunc // ends the session
-	code     websocket.StatusCode
-	identity string        // the player's identity (remote.Player.Fingerprint), "" for a spectator
-	done     chan struct{} // closed when the session has ended
-	codeMu   sync.Mutex
+	tty       *remote.Tty
+	killed    remote.KillReason
+	cancel    context.CancelFunc // ends the session
+	code      websocket.StatusCode
+	identity  string        // the player's identity (remote.Player.Fingerprint), "" for a spectator
+	classCode string        // the class code the page presented (?code=), "" for none
+	done      chan struct{} // closed when the session has ended
+	codeMu    sync.Mutex
 
 	meter *wire.Meter // what its connection carries, nil if not counted
 
@@ -199,7 +200,9 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	if s.refuseAttempt(so, w, r) {
 		return
 	}
-	release, _, refusal := s.sessions.Take(key, false)
+	so.classCode = r.URL.Query().Get("code")
+	slot, class, bad := s.classSlot(key, so.classCode)
+	release, _, refusal := s.sessions.Take(slot, class)
 	if release != nil {
 		defer release()
 	}
@@ -211,6 +214,11 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	}
 	so.c = c
 	c.SetReadLimit(int64(s.opts.MaxMessage))
+	if bad != "" {
+		s.warn.Warn("refused "+key+" code", "web session refused", "remote", host, "reason", bad)
+		so.finish(ending{Reason: bad, Status: 1}, closePolicy)
+		return
+	}
 	if refusal != "" {
 		s.warn.Warn("refused "+key+" session", "web session refused", "remote", host, "reason", refusal)
 		so.finish(ending{Reason: refusal, Status: 1, Again: true, Retry: retrySeconds(s.opts.RetryAfter)}, closeTryLater)
@@ -316,6 +324,7 @@ func (so *socket) run() {
 	if !rt.Plays() {
 		p.Fingerprint, p.Color = "", 0
 	} else {
+		p.Code = so.classCode
 		so.takeOver(identity)
 	}
 	so.log.Info("", "web session start", "identity", p.Fingerprint, "page", rt.String(), "term", termName,

@@ -114,6 +114,13 @@ func (v *Watcher) Follow(id grid.PlayerID) {
 	v.d.Follow(v.w.now, id)
 }
 
+// NewCode asks for a new class code, as a teacher's screen does.
+func (v *Watcher) NewCode() {
+	v.w.mu.Lock()
+	defer v.w.mu.Unlock()
+	v.d.NewCode(v.w.now)
+}
+
 // Close says Bye at once and ends the connection, as a TCP spectator
 // does.
 func (v *Watcher) Close() {

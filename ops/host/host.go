@@ -120,7 +120,9 @@ type Host struct {
 	addr    string // the game port bound
 	metrics string // the metrics page's address bound, "" without
 	local   string // where a client in this process reaches it
-	// sshInvites and webInvites are what to give friends (Invites).
+	// sshInvites and webInvites are what to give friends (Invites),
+	// guarded by invMu: a teacher's session reads them (JoinCode).
+	invMu                  sync.Mutex
 	sshInvites, webInvites []string
 
 	bots    func()        // stops the bots
@@ -319,6 +321,7 @@ func (h *Host) serveSSH(ln net.Listener, exp *metrics.Exporter) error {
 	c := h.cfg
 	o := c.SSH
 	o.Addr, o.GameAddr, o.Dial, o.DialTeacher = c.SSHAddr, h.local, h.srv.Dial, h.srv.DialTeacher
+	o.ClassCode, o.JoinCode = h.srv.ClassCode, h.JoinCode
 	o.Latency, o.Jitter, o.Logger = c.Latency, c.Jitter, h.log.WithPrefix("ssh")
 	if r := o.Recordings; r == nil || r.Keep == 0 {
 		o.Recordings = nil
@@ -335,11 +338,13 @@ func (h *Host) serveSSH(ln net.Listener, exp *metrics.Exporter) error {
 		exp.WatchAbandoned("ssh", func() uint64 { return ssh.Stats().Abandoned })
 		exp.WatchAttempts("ssh", func() uint64 { return ssh.Stats().Refused[sshd.KindAttempts] })
 	}
-	h.run(func() error { return h.ssh.Serve(ln) })
 	if c.Invite {
 		ifaddrs, _ := net.InterfaceAddrs()
+		h.invMu.Lock()
 		h.sshInvites = sshd.Invites(ln.Addr(), ifaddrs)
+		h.invMu.Unlock()
 	}
+	h.run(func() error { return h.ssh.Serve(ln) })
 	return nil
 }
 
@@ -349,16 +354,19 @@ func (h *Host) serveWeb(ln net.Listener) error {
 	c := h.cfg
 	o := c.Web
 	o.GameAddr, o.Dial = h.local, h.srv.Dial
+	o.ClassCode = h.srv.ClassCode
 	o.Latency, o.Jitter, o.Logger = c.Latency, c.Jitter, h.log.WithPrefix("web")
 	var err error
 	if h.browser, err = web.New(o); err != nil {
 		return err
 	}
-	h.run(func() error { return h.browser.Serve(ln) })
 	if c.Invite {
 		ifaddrs, _ := net.InterfaceAddrs()
+		h.invMu.Lock()
 		h.webInvites = web.Invites(ln.Addr(), ifaddrs)
+		h.invMu.Unlock()
 	}
+	h.run(func() error { return h.browser.Serve(ln) })
 	return nil
 }
 
@@ -420,6 +428,8 @@ func (h *Host) LocalAddr() string { return h.local }
 // address of the machine, then "http://HOST:8080/"; none unless
 // Config.Invite.
 func (h *Host) Invites() []string {
+	h.invMu.Lock()
+	defer h.invMu.Unlock()
 	return slices.Concat(h.sshInvites, h.webInvites)
 }
 
@@ -429,6 +439,8 @@ func (h *Host) Invites() []string {
 // room is set ("ssh -t -p 2222 HOST room 3b", ".../room/3b"); "" unless
 // Config.Invite and a front end serves.
 func (h *Host) JoinAt(room string) string {
+	h.invMu.Lock()
+	defer h.invMu.Unlock()
 	var ways []string
 	if len(h.sshInvites) > 0 {
 		ssh := h.sshInvites[0]
@@ -445,6 +457,26 @@ func (h *Host) JoinAt(room string) string {
 		ways = append(ways, web)
 	}
 	return strings.Join(ways, "  or  ")
+}
+
+// JoinCode is how a class joins its teacher's room with the class's
+// code: the first web page's URL carrying it
+// ("http://HOST:8080/?code=3b-K7Q2XM"), then the first SSH invite with
+// the code as its login ("ssh -p 2222 3b-K7Q2XM@HOST"); none unless
+// Config.Invite and a front end serves (tui.Options.JoinCode).
+func (h *Host) JoinCode(code string) []string {
+	h.invMu.Lock()
+	defer h.invMu.Unlock()
+	var ways []string
+	if len(h.webInvites) > 0 {
+		ways = append(ways, h.webInvites[0]+"?code="+url.QueryEscape(code))
+	}
+	if len(h.sshInvites) > 0 {
+		f := strings.Fields(h.sshInvites[0])
+		f[len(f)-1] = code + "@" + f[len(f)-1]
+		ways = append(ways, strings.Join(f, " "))
+	}
+	return ways
 }
 
 // MetricsAddr is the metrics page's address, as bound; "" without one.

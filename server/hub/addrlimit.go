@@ -16,15 +16,23 @@ func share(n, perAddr int) limit.Share {
 // addrCount counts the joined players of each address.
 type addrCount struct {
 	hosts map[world.ConnID]string // the address of each joined connection
-	count map[string]int          // joined connections per address
+	count map[string]int          // joined connections per address, those of free not counted
+	// free are the joined connections that count against no address:
+	// those a class's code let in (classcode.go).
+	free map[world.ConnID]bool
 }
 
-// join counts connection id, from host, as joined, once.
-func (a *addrCount) join(id world.ConnID, host string) {
+// join counts connection id, from host, as joined, once; free: it counts
+// against no address, but its address is known.
+func (a *addrCount) join(id world.ConnID, host string, free bool) {
 	if _, counted := a.hosts[id]; counted {
 		return
 	}
 	a.hosts[id] = host
+	if free {
+		a.free[id] = true
+		return
+	}
 	a.count[host]++
 }
 
@@ -35,6 +43,10 @@ func (a *addrCount) leave(id world.ConnID) {
 		return
 	}
 	delete(a.hosts, id)
+	if a.free[id] {
+		delete(a.free, id)
+		return
+	}
 	if a.count[host]--; a.count[host] <= 0 {
 		delete(a.count, host)
 	}

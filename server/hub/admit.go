@@ -30,7 +30,7 @@ func (h *Hub) joinRefusal(now time.Duration, c *conn, m protocol.Message) *proto
 	default:
 		return nil
 	}
-	if c.from.Own || h.joins.Allow(c.from.Host, now) {
+	if c.from.Own || h.joins.Allow(h.joinKey(c), now) {
 		return nil
 	}
 	return &protocol.Error{Code: protocol.ErrCodeFlood, Text: fmt.Sprintf(
@@ -47,6 +47,10 @@ func (h *Hub) playerRefusal(c *conn, m protocol.Message) *protocol.Error {
 		return nil
 	}
 	r, host := c.room, c.from.Host
+	_, spectate := m.(*protocol.Spectate)
+	if !spectate && c.classed(h) {
+		return nil // its class's room's own cap: its world's
+	}
 	full := func() *protocol.Error {
 		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
 			"too many players from your address: %d joined, the most allowed from one address", h.opts.MaxPlayersPerAddr)}
@@ -137,7 +141,7 @@ func (h *Hub) receive(now time.Duration, c *conn, m protocol.Message) {
 			if resuming && old != c.id {
 				h.players.leave(old)
 			}
-			h.players.join(c.id, host)
+			h.players.join(c.id, host, c.classed(h))
 		}
 	case *protocol.Spectate:
 		if !c.watching && r.core.Watching(c.id) {
@@ -210,8 +214,8 @@ func (h *Hub) lobbyRefusal(now time.Duration, c *conn) *protocol.Error {
 }
 
 // rates are the hub's rate limits.
-func (h *Hub) rates() [5]*limit.PerKey {
-	return [...]*limit.PerKey{h.joins, h.roomOpens, h.lobby, h.lobbyAll, h.lobbySpare}
+func (h *Hub) rates() [6]*limit.PerKey {
+	return [...]*limit.PerKey{h.joins, h.roomOpens, h.lobby, h.lobbyAll, h.lobbySpare, h.wrongCodes}
 }
 
 // rated reports whether some address is remembered by a rate: then the

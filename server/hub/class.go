@@ -63,6 +63,8 @@ type class struct {
 	// for nobody, and sight its last Sight, for a spectator who comes.
 	follow grid.PlayerID
 	sight  *protocol.Followed
+	// code is the class's code (classcode.go).
+	code string
 }
 
 // MaxJitterMS is the most jitter a teacher may set, in milliseconds: the
@@ -95,6 +97,10 @@ func (h *Hub) teachRefusal(c *conn, m protocol.Message) *protocol.Error {
 	case *protocol.Follow:
 		if !c.teacher {
 			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "follow refused: only a teacher of the room may choose whom it follows"}
+		}
+	case *protocol.ClassCode:
+		if !c.teacher {
+			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "class code refused: only a teacher of the room may change its code"}
 		}
 	case *protocol.Crowd:
 		if !c.teacher {
@@ -131,6 +137,8 @@ func (h *Hub) classMessage(now time.Duration, c *conn, m protocol.Message) bool 
 		h.setConditions(now, r, c, *v)
 	case *protocol.Follow:
 		h.setFollow(r, c, v.ID)
+	case *protocol.ClassCode:
+		h.setCode(r, c)
 	case *protocol.Crowd:
 		h.setCrowd(r, c, *v)
 	case *protocol.Sight:
@@ -230,6 +238,11 @@ func (h *Hub) startTeaching(now time.Duration, r *room, c *conn) {
 		}
 	}
 	r.class.teachers = append(r.class.teachers, c)
+	if first {
+		h.setCode(r, c)
+	} else {
+		h.tellCode(c, r)
+	}
 	if c.version >= protocol.TraceSince && len(h.opts.Traces) > 0 {
 		defer h.sendLater(c.id, h.traces()) // after the room's Conditions
 	}
@@ -357,6 +370,7 @@ func (h *Hub) dismiss(now time.Duration, r *room, last *conn) {
 	r.core.SetLagComp(cfg.LagComp)
 	h.endCrowd(r)
 	followed := r.class.follow != 0
+	h.endCode(r, last)
 	r.class = nil
 	for _, o := range h.roomConns(r) {
 		if o.net != nil {

@@ -37,6 +37,7 @@ func (o *Options) RegisterFlags(fs *cli.FlagSet) {
 	fs.Int(&o.RoomsPerAddr, "rooms-per-addr", DefaultRoomsPerAddr, RoomsRange, "of the rooms open, how many one address may have opened (the last eighth of -max-rooms only for an address that opened none)")
 	fs.Int(&o.SpectatorsPerAddr, "spectators-per-addr", DefaultSpectatorsPerAddr, world.SpectatorsRange, "of a room's spectator slots, how many one address may take (the last eighth only for an address watching it from none)")
 	fs.Int(&o.LobbyRate, "lobby-rate", DefaultLobbyRate, RateLimitRange, fmt.Sprintf("room lists one address is answered a second, %d seconds' worth at once", LobbyBurst))
+	fs.Int(&o.CodeTries, "code-tries", DefaultCodeTries, RateLimitRange, "wrong class codes one address may present a minute; past them its codes are refused unread until it has tries again (a class code lets a class behind one address join its teacher's room)")
 	fs.Int(&o.TeachBots, "teach-bots", DefaultTeachBots, TeachBotsRange, "the most of the server's own bots a teacher may put in a room (the scale panel's b), counted against the room's and the server's caps like anyone; 0: none")
 	fs.Int(&o.LobbyRateTotal, "lobby-rate-total", DefaultLobbyRateTotal, RateLimitRange, "room lists all addresses together are answered a second; past it, only addresses that asked for none lately")
 	fs.Check(func() (err error) {

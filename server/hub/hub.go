@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
@@ -49,6 +50,12 @@ type Hub struct {
 
 	classes int // classes begun, which numbers each (class.go)
 
+	// The classes' codes (classcode.go): the room of each, by protocol.NormCode;
+	// their generator; the wrong codes of each address.
+	codes      map[string]*room
+	codeRand   *rand.Rand
+	wrongCodes *limit.PerKey
+
 	// The teachers' network (network.go): the connections that have one,
 	// in the order they got it, and scratch lists of what arrives.
 	now      time.Duration // the time of the last call given one: what is sent in the batch is sent then
@@ -89,6 +96,7 @@ type conn struct {
 	spectator bool   // its room's world took its Spectate (or Teach)
 	teaching  bool   // its handshake was a Teach (class.go)
 	teacher   bool   // a teacher of its room
+	code      string // the class code it presented (protocol.NormCode), "" for none (classcode.go)
 	net       *network
 	line      *inLine // where it waits in line, nil if it does not (line.go)
 }
@@ -115,7 +123,7 @@ func New(now time.Duration, opts Options) *Hub {
 		rooms:      make(map[string]*room),
 		conns:      make(map[world.ConnID]*conn),
 		gone:       make(map[world.ConnID]*conn),
-		players:    addrCount{hosts: make(map[world.ConnID]string), count: make(map[string]int)},
+		players:    addrCount{hosts: make(map[world.ConnID]string), count: make(map[string]int), free: make(map[world.ConnID]bool)},
 		joins:      limit.NewPerKey(limit.PerSecond(opts.JoinRate, JoinBurst*opts.JoinRate)),
 		roomOpens:  limit.NewPerKey(limit.Rate{Burst: opts.RoomRate, Every: time.Minute / time.Duration(opts.RoomRate)}),
 		roomsBy:    make(map[string]int),
@@ -127,6 +135,9 @@ func New(now time.Duration, opts Options) *Hub {
 		pingEvery:  opts.PingInterval,
 		load:       loadMeter{budget: opts.TickBudget, floor: opts.LoadFloor},
 		line:       line{byHost: make(map[string]int)},
+		codes:      make(map[string]*room),
+		codeRand:   newCodeRand(opts.CodeSeed),
+		wrongCodes: limit.NewPerKey(limit.Rate{Burst: opts.CodeTries, Every: time.Minute / time.Duration(opts.CodeTries)}),
 	}
 	h.open(now, "")
 	if h.lineOn() {
@@ -218,6 +229,10 @@ func (h *Hub) Receive(now time.Duration, id world.ConnID, m protocol.Message) {
 	if c.state != inRoom {
 		if lr, ok := m.(*protocol.ListRooms); ok {
 			h.listRooms(now, c, lr)
+			return
+		}
+		if code, ok := m.(*protocol.Code); ok {
+			h.presentCode(now, c, code)
 			return
 		}
 		if e := h.teachRefusal(c, m); e != nil {
@@ -529,7 +544,7 @@ func (h *Hub) happened(r *room, ev world.Event) {
 	switch ev.Kind {
 	case world.EventJoin:
 		if c != nil && !c.from.Own {
-			h.players.join(ev.Conn, n.Host) // at its Hello already (receive): once
+			h.players.join(ev.Conn, n.Host, c.classed(h)) // at its Hello already (receive): once
 		}
 		h.list.dirty = true
 	case world.EventLeave:
@@ -541,7 +556,7 @@ func (h *Hub) happened(r *room, ev world.Event) {
 	case world.EventResume:
 		h.players.leave(ev.From)
 		if c != nil && !c.from.Own {
-			h.players.join(ev.Conn, n.Host)
+			h.players.join(ev.Conn, n.Host, c.classed(h))
 		}
 	case world.EventWatch, world.EventUnwatch:
 		h.list.dirty = true

@@ -502,7 +502,7 @@ func (h *Hub) tellAdmission(c *conn, m protocol.Message) {
 		return
 	}
 	a := &protocol.Admission{}
-	if !c.from.Own {
+	if !c.from.Own && c.code == "" {
 		a.PerAddr = uint16(min(h.opts.MaxPlayersPerAddr, 1<<16-1))
 	}
 	if h.lineOn() {

@@ -71,6 +71,10 @@ const (
 	// its answers, to be saved with those of the runs before it in the
 	// same Class (see Hub.PerceptionNote).
 	NotePerception
+	// NoteCode: Room's class has a new code, Code, as its teacher Conn
+	// from Host asked (or as the class began); Code "" when the class
+	// ended and its code with it (classcode.go).
+	NoteCode
 )
 
 // String names the kind.
@@ -96,6 +100,8 @@ func (k NoteKind) String() string {
 		return "admitted"
 	case NotePerception:
 		return "perception"
+	case NoteCode:
+		return "class code"
 	}
 	return fmt.Sprintf("NoteKind(%d)", uint8(k))
 }
@@ -122,6 +128,9 @@ type Note struct {
 	// class go in one file. Trials are the run's answers.
 	Class  int
 	Trials []perception.Trial
+	// Code is the class's code (NoteCode): a secret of the class's, for
+	// its teachers and the front ends' caps, never a log's or a metric's.
+	Code string
 }
 
 // RoomStats are one room's counters.

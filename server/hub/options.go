@@ -50,6 +50,10 @@ const (
 	DefaultLobbyRateTotal = 250
 	// LobbyBurst is how many seconds of room lists may be asked for at once.
 	LobbyBurst = 2
+	// DefaultCodeTries is how many wrong class codes one address may
+	// present a minute, all at once if it likes: a class's typos, and
+	// far too few to guess a code (classcode.go).
+	DefaultCodeTries = 20
 )
 
 // Options are a hub's rules: the game numbers of its rooms, how many
@@ -143,6 +147,14 @@ type Options struct {
 	// cannot learn it from another server or session; 0 is a seed like
 	// any other, for tests.
 	PerceptionSeed uint64
+	// CodeTries is how many wrong class codes one address may present a
+	// minute (a minute's worth at once); past them its codes are refused
+	// unread, "rate limited" (classcode.go). Default DefaultCodeTries.
+	CodeTries int
+	// CodeSeed seeds the generator of the classes' codes: a secret, so
+	// that nobody can foretell a code (an adapter draws it from
+	// crypto/rand); the zero seed is a seed like any other, for tests.
+	CodeSeed [32]byte
 	// TeachBots is the most of the server's own bots a teacher may put in
 	// a room (crowd.go; -teach-bots); 0: none. Its adapter runs them
 	// (Out.Crowds).
@@ -184,6 +196,9 @@ func (o Options) WithDefaults() Options {
 	}
 	if o.LobbyRateTotal <= 0 {
 		o.LobbyRateTotal = DefaultLobbyRateTotal
+	}
+	if o.CodeTries <= 0 {
+		o.CodeTries = DefaultCodeTries
 	}
 	return o
 }

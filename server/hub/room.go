@@ -59,6 +59,9 @@ func (h *Hub) open(now time.Duration, name string) *room {
 // new room over MaxRooms, over the share of c's address (RoomsPerAddr) or
 // over its RoomRate.
 func (h *Hub) roomFor(now time.Duration, c *conn, m protocol.Message) (*room, *protocol.Error) {
+	if r, e := h.codeRoom(c, m); r != nil || e != nil {
+		return r, e
+	}
 	var name string
 	switch v := m.(type) {
 	case *protocol.Hello:

@@ -22,6 +22,7 @@ func (h *Hub) Trim() {
 	h.upward, h.downward = nil, nil
 	h.conns, h.gone, h.roomsBy = maps.Clone(h.conns), maps.Clone(h.gone), maps.Clone(h.roomsBy)
 	h.players.hosts, h.players.count = maps.Clone(h.players.hosts), maps.Clone(h.players.count)
+	h.players.free = maps.Clone(h.players.free)
 	for _, a := range h.rates() {
 		if a != nil {
 			a.Trim()

@@ -17,7 +17,8 @@ async function ask(what) {
   return lineIn();
 }
 
-const step = (msg) => console.log('ok: ' + msg);
+const t0 = Date.now();
+const step = (msg) => console.log(`ok (${((Date.now() - t0) / 1000).toFixed(0)} s): ${msg}`);
 const fail = (msg) => {
   throw new Error(msg);
 };

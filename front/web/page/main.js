@@ -10,6 +10,7 @@ import './style.css';
 import { isProjector, fitFont, PROJECTOR_NAME } from './projector.js';
 
 const NAME_KEY = 'gridlag.name';
+const CODE_KEY = 'gridlag.code'; // the class code, kept for this tab (sessionStorage)
 const ID_KEY = 'gridlag.id';
 const FLUSH_MS = 16; // input is gathered for at most a frame
 const RESIZE_MS = 100; // a window being dragged sends its size this often at most
@@ -50,11 +51,31 @@ function identity() {
   return id;
 }
 
+// The class code the page presents (its teacher's, from the address's
+// ?code= or the field beside the name): the server then lets the class
+// play in its teacher's room, whatever the school's shared address
+// holds already. Kept for this tab only: a code changes with each class.
+const codeStore = (() => {
+  try {
+    sessionStorage.setItem(CODE_KEY, sessionStorage.getItem(CODE_KEY) || '');
+    return sessionStorage;
+  } catch {
+    const m = new Map();
+    return { getItem: (k) => (m.has(k) ? m.get(k) : null), setItem: (k, v) => m.set(k, String(v)) };
+  }
+})();
+{
+  const fromURL = new URLSearchParams(location.search).get('code');
+  if (fromURL !== null) codeStore.setItem(CODE_KEY, fromURL.trim());
+}
+const classCode = () => (codeStore.getItem(CODE_KEY) || '').trim();
+
 const el = (id) => document.getElementById(id);
 const overlay = el('overlay');
 const message = el('message');
 const form = el('name-form');
 const nameInput = el('name');
+const codeInput = el('code');
 const again = el('again');
 const rename = el('rename');
 const who = el('who');
@@ -97,6 +118,7 @@ function show(text, { form: withForm = false, buttons = false } = {}) {
   overlay.hidden = false;
   if (withForm) {
     nameInput.value = store.getItem(NAME_KEY) || '';
+    codeInput.value = classCode();
     nameInput.focus();
   }
 }
@@ -191,7 +213,8 @@ function connect() {
   ended = false;
   attempts++;
   const scheme = location.protocol === 'https:' ? 'wss://' : 'ws://';
-  const sock = new WebSocket(scheme + location.host + '/ws');
+  const code = projector ? '' : classCode();
+  const sock = new WebSocket(scheme + location.host + '/ws' + (code ? '?code=' + encodeURIComponent(code) : ''));
   sock.binaryType = 'arraybuffer';
   ws = sock;
   let opened = false;
@@ -347,6 +370,11 @@ function end(e) {
     return;
   }
   const text = e.reason === '' ? 'You left the game.' : `gridlag: ${e.reason}`;
+  if (/class code/.test(e.reason)) {
+    // Wrong or changed: the field beside the name takes the new one.
+    show(`${text}.`, { form: true });
+    return;
+  }
   show(text, { buttons: true });
 }
 
@@ -367,6 +395,7 @@ form.addEventListener('submit', (e) => {
   const name = nameInput.value.trim();
   if (!name) return;
   store.setItem(NAME_KEY, name);
+  codeStore.setItem(CODE_KEY, codeInput.value.trim());
   connect();
 });
 again.addEventListener('click', () => connect());
@@ -390,6 +419,7 @@ window.gridlag = {
   attempts: () => attempts,
   closes: () => closes,
   font: () => term.options.fontSize,
+  code: () => classCode(),
 };
 
 // Touch controls, on a touch screen: the arrows and the game's main keys
