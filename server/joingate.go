@@ -165,7 +165,7 @@ func (s *Server) takeJoins() {
 		c, _ := g.next()
 		if c.state == connOpen {
 			reason := "server busy: your join waited " + g.wait.String() + " for the ticks' spare time (-join-wait); try again later"
-			s.opts.Metrics.Refused("join wait")
+			// Counted once, as the hub's note of the drop: join_wait.
 			s.warn.Warn("refused join wait", "refused join", "conn", c.id, "remote", c.remote, "reason", reason, "held", g.waiting())
 			s.drop(c, reason, &protocol.Error{Code: protocol.ErrCodeFull, Text: reason}, false)
 		}

@@ -69,6 +69,7 @@ var reasonKinds = []struct{ prefix, kind string }{
 	{"room full", "room_full"},
 	{"server full", "full"},
 	{"spectators full", "full"},
+	{"server busy: your join waited", "join_wait"},
 	{"server busy", "full"},
 	{"rate limited", "rate"},
 	{"unknown class code", "class_code"},
