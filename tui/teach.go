@@ -523,7 +523,7 @@ func (s *TeachScreen) title() string {
 	if c := s.view.Crowd; c != nil && c.Bots > 0 {
 		students = max(students-int(c.Bots), 0) // the teacher's bots are no students
 	}
-	adds := fmt.Sprintf("  ·  %d students", students)
+	adds := fmt.Sprintf("  ·  %d student%s", students, pluralS(students))
 	if c := s.view.Crowd; c != nil && c.Bots > 0 {
 		adds += fmt.Sprintf("  ·  %s bots", count(int(c.Bots)))
 	}
