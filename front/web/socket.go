@@ -373,7 +373,13 @@ func (so *socket) run() {
 	}
 	so.log.Info(logReason, "web session end", "reason", logReason, "duration", time.Since(so.begun).Round(time.Millisecond))
 	if !gone || so.killed.Get() != "" {
-		so.finish(ending{Reason: reason, Status: status}, so.closeCode())
+		end, code := ending{Reason: reason, Status: status}, so.closeCode()
+		if so.killed.Get() == "" && gameSaysLater(err) {
+			// The game server's cap or its joins' rate: the page waits
+			// as told and tries again, as for the front end's own caps.
+			end.Again, end.Retry, code = true, retrySeconds(s.opts.RetryAfter), closeTryLater
+		}
+		so.finish(end, code)
 	}
 	so.c.CloseNow()
 	<-reading
@@ -759,4 +765,16 @@ func (w wsWriter) Write(p []byte) (int, error) {
 		w.meter.Payload.AddDown(len(p))
 	}
 	return len(p), nil
+}
+
+// gameSaysLater reports whether err is the game server's refusal for
+// now: it is full, or the address's joins came faster than its rate
+// (a storm of reloads). A room full is not: another room may take the
+// player, and waiting for this one does not help.
+func gameSaysLater(err error) bool {
+	var e *protocol.Error
+	if !errors.As(err, &e) {
+		return false
+	}
+	return e.Code == protocol.ErrCodeFull || e.Code == protocol.ErrCodeFlood && strings.HasPrefix(e.Text, "rate limited")
 }
