@@ -181,13 +181,13 @@ func (s *LineSummary) text() string {
 		t += fmt.Sprintf(" after p50 %v, max %v", ms(s.WaitP50), ms(s.WaitMax))
 	}
 	t += fmt.Sprintf(", %d refused", s.Refused)
-	if s.Refused > 0 {
-		t += fmt.Sprintf(" after p50 %v, max %v", ms(s.RefusedWaitP50), ms(s.RefusedWaitMax))
-	}
-	if s.Bound > 0 {
-		t += fmt.Sprintf("; %d of the refused waited the whole %v bound", s.RefusedAfterBound, s.Bound)
-	} else {
-		t += "; the server said no bound"
+	switch {
+	case s.Refused > 0 && s.Bound > 0:
+		t += fmt.Sprintf(" after p50 %v, max %v, %d of them after the whole %v bound", ms(s.RefusedWaitP50), ms(s.RefusedWaitMax), s.RefusedAfterBound, s.Bound)
+	case s.Refused > 0:
+		t += fmt.Sprintf(" after p50 %v, max %v (the server said no bound)", ms(s.RefusedWaitP50), ms(s.RefusedWaitMax))
+	case s.Bound > 0:
+		t += fmt.Sprintf(" (the server's bound %v)", s.Bound)
 	}
 	return t + fmt.Sprintf("; %d saw their place fall\n", s.Fell)
 }

@@ -149,7 +149,7 @@ func TestSummarySplitsRefusalsByWhen(t *testing.T) {
 	}
 	for _, want := range []string{
 		fmt.Sprintf("players     0 welcomed, 4 refused (%d at once, %d after waiting in line), 0 dropped\n", s.RefusedAtOnce, l.Refused),
-		fmt.Sprintf(", 0 let in, %d refused after p50 %v, max %v; %d of the refused waited the whole 1s bound;", l.Refused, ms(l.RefusedWaitP50), ms(l.RefusedWaitMax), l.Refused),
+		fmt.Sprintf(", 0 let in, %d refused after p50 %v, max %v, %d of them after the whole 1s bound;", l.Refused, ms(l.RefusedWaitP50), ms(l.RefusedWaitMax), l.Refused),
 	} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text summary lacks %q:\n%s", want, text.String())
