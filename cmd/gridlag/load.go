@@ -34,7 +34,7 @@ func loadBuild(out io.Writer) (*cli.FlagSet, func([]string) error) {
 	fs.Duration(&o.HandshakeTimeout, "handshake-timeout", loadgen.DefaultHandshakeTimeout, cli.Length, "how long a player's connection has to be welcomed; past it, it counts as refused (timed out)")
 	fs.StringVar(&o.NamePrefix, "name", loadgen.DefaultNamePrefix, "name prefix: load-1, load-2, ... (the players say they are bots)")
 	fs.Seed(&o.Seed, "seed", 0, "seed of the walks; 0 = from the clock")
-	fs.StringVar(&addrs, "addrs", "", "source addresses to spread the connections over, e.g. 127.0.0.2-127.0.0.9 (loopback aliases); default: the system's choice")
+	fs.StringVar(&addrs, "addrs", "", "source addresses to spread the connections over, in turn, e.g. 127.0.0.2-127.0.0.9 (loopback aliases); default: the system's choice, or, on a loopback target past the server's cap per address, one address a player from 127.0.0.1")
 	fs.Int(&o.Rooms, "rooms", 0, loadgen.RoomsRange, "spread the players over this many rooms of the server (room-1, room-2, ...); 0 = its default room")
 	fs.StringVar(&o.ServerMetrics, "server-metrics", "", "the server's Prometheus metrics, e.g. http://127.0.0.1:9100/metrics (its -metrics address): read when the walk starts and ends, for its ticks, CPU and RSS during the walk")
 	fs.BoolVar(&asJSON, "json", false, "print the summary as one JSON object")

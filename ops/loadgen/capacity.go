@@ -290,7 +290,7 @@ func (r *run) refusals() int {
 func (r *run) queued() int {
 	r.line.mu.Lock()
 	defer r.line.mu.Unlock()
-	return len(r.line.waits) + r.line.refused
+	return len(r.line.waits) + len(r.line.refused)
 }
 
 // sleepCtx waits d; false if ctx was done first.

@@ -26,6 +26,12 @@ func startServer(t *testing.T, opts server.Options) (*server.Server, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return serveOn(t, ln, opts)
+}
+
+// serveOn serves a real game server on ln.
+func serveOn(t *testing.T, ln net.Listener, opts server.Options) (*server.Server, string) {
+	t.Helper()
 	// The players say they are bots: the operator allows it from loopback.
 	opts.BotAddrs = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")}
 	srv := server.New(opts)

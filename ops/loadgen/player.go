@@ -80,6 +80,7 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 			if n == 1 {
 				r.line.answered(v)
 			}
+			r.line.admits(v)
 		case *protocol.Queued:
 			r.plan.answered(n) // in line for its room: the room is open
 		}
@@ -88,7 +89,7 @@ func (r *run) connect(ctx context.Context, n int) (*player, error) {
 	began := time.Now()
 	w, first, handshake, err := hs.welcome(&r.line)
 	hs.wait.waited = time.Since(began)
-	r.line.took(hs.wait, err == nil)
+	r.line.took(hs.wait, err)
 	if err != nil {
 		nc.Close()
 		return nil, err
@@ -152,7 +153,7 @@ func (hs *handshake) welcome(l *lineStats) (w *protocol.Welcome, next protocol.M
 			err := readMap(dec, v)
 			return v, nil, dec.BytesRead, err
 		case *protocol.Error:
-			return nil, nil, 0, errors.New(protocol.Printable(v.Text))
+			return nil, nil, 0, serverRefusal(protocol.Printable(v.Text))
 		}
 		return nil, nil, 0, fmt.Errorf("%v instead of Welcome", m.Type())
 	}

@@ -216,19 +216,19 @@ func (r *run) connectRange(ctx context.Context, writers []*writer, first, last i
 }
 
 // learnSpread waits for the server's first answer to the first player
-// and, if it caps the players of one address below the run's N, spreads
-// the rest over 127/8 addresses (line.go), saying so; false if ctx was
-// done first.
+// and, if it caps the players of one address below the run's N, gives
+// every player a 127/8 address of its own (line.go), saying so; false if
+// ctx was done first.
 func (r *run) learnSpread(ctx context.Context) bool {
 	select {
 	case <-r.line.firstAns:
 	case <-ctx.Done():
 		return false
 	}
-	if r.line.spread = spreadFor(r.opts.N, r.line.perAddr); len(r.line.spread) > 0 && r.opts.Say != nil {
-		s := r.line.spread
-		fmt.Fprintf(r.opts.Say, "spreading %d players over %d loopback addresses, %s-%s: the server takes %d players from one address\n",
-			r.opts.N, len(s), s[0], s[len(s)-1], r.line.perAddr)
+	if r.line.spread = spreadFor(r.opts.N, r.line.perAddr); r.line.spread > 0 {
+		r.say("spreading %d players over %d loopback addresses, one each, %s-%s: the server takes %d players from one address, "+
+			"and keeps the last places of its line and rooms for addresses with none\n",
+			r.opts.N, r.line.spread, spreadAddr(1), spreadAddr(r.line.spread), r.line.perAddr)
 	}
 	return true
 }

@@ -34,6 +34,11 @@ type Summary struct {
 	// Refused counts the connections that were not welcomed, by reason
 	// (the server's Error, or the dial's failure).
 	Refused map[string]int
+	// RefusedAtOnce is how many of the Refused the server refused as it
+	// answered their Hello, without a place in its line. Line.Refused
+	// more were refused after waiting in it; the rest failed before the
+	// server said either (a dial's error, a timeout).
+	RefusedAtOnce int
 	// Dropped counts the welcomed connections that ended before the run
 	// did, by reason.
 	Dropped map[string]int
@@ -106,7 +111,7 @@ func (r *run) summarize(players []*player, walked time.Duration, cpu cpuTime) Su
 	s := Summary{
 		Players: len(players), Refused: r.refused, Dropped: map[string]int{},
 		Undecodable: r.undecodable.Load(), Walked: walked, Duration: r.since(),
-		CPUUser: cpu.user, CPUSys: cpu.sys, Line: r.line.summary(),
+		CPUUser: cpu.user, CPUSys: cpu.sys, Line: r.line.summary(), RefusedAtOnce: r.line.refusedAtOnce(),
 	}
 	if r.rtt.count() == 0 {
 		s.unmeasured(noneAcked, figRTTp50, figRTTp99, figRTTMax)
@@ -155,7 +160,7 @@ func (s Summary) missing(f string) (string, bool) {
 // figure that was not measured says so and why, in place of a number.
 func (s Summary) WriteText(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "players     %d welcomed, %d refused, %d dropped\n", s.Players, total(s.Refused), total(s.Dropped))
+	fmt.Fprintf(&b, "players     %d welcomed, %d refused%s, %d dropped\n", s.Players, total(s.Refused), s.refusedWhen(), total(s.Dropped))
 	if s.InputsSent > 0 {
 		fmt.Fprintf(&b, "inputs      %d sent, %d acknowledged (%.2f%%)\n", s.InputsSent, s.InputsAcked, 100*float64(s.InputsAcked)/float64(s.InputsSent))
 	} else {
@@ -199,6 +204,22 @@ func (s Summary) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// refusedWhen is when the refusals came, for the players line, once any
+// player waited in the server's line: " (7281 at once, 1594 after
+// waiting in line)", and how many failed before the server said either.
+// "" when nobody waited or nobody was refused.
+func (s Summary) refusedWhen() string {
+	refused := total(s.Refused)
+	if s.Line == nil || refused == 0 {
+		return ""
+	}
+	t := fmt.Sprintf(" (%d at once, %d after waiting in line", s.RefusedAtOnce, s.Line.Refused)
+	if other := refused - s.RefusedAtOnce - s.Line.Refused; other > 0 {
+		t += fmt.Sprintf(", %d as the connection failed", other)
+	}
+	return t + ")"
 }
 
 // text is the server's line of the text summary: each figure, or why it
@@ -310,6 +331,7 @@ func ms(d time.Duration) time.Duration { return d.Round(100 * time.Microsecond) 
 type jsonSummary struct {
 	Players             int               `json:"players"`
 	Refused             map[string]int    `json:"refused"`
+	RefusedAtOnce       int               `json:"refused_at_once"`
 	Dropped             map[string]int    `json:"dropped"`
 	InputsSent          uint64            `json:"inputs_sent"`
 	InputsAcked         uint64            `json:"inputs_acked"`
@@ -333,14 +355,19 @@ type jsonSummary struct {
 	ServerErr           string            `json:"server_error,omitempty"`
 }
 
-// jsonLine is the JSON form of a LineSummary: waits in milliseconds.
+// jsonLine is the JSON form of a LineSummary: waits in milliseconds;
+// line_wait_ms null if the server said no bound.
 type jsonLine struct {
-	Queued  int     `json:"queued"`
-	Refused int     `json:"refused"`
-	Fell    int     `json:"place_fell"`
-	Longest int     `json:"longest_line"`
-	WaitP50 float64 `json:"wait_p50_ms"`
-	WaitMax float64 `json:"wait_max_ms"`
+	Queued            int      `json:"queued"`
+	Refused           int      `json:"refused"`
+	Fell              int      `json:"place_fell"`
+	Longest           int      `json:"longest_line"`
+	WaitP50           float64  `json:"wait_p50_ms"`
+	WaitMax           float64  `json:"wait_max_ms"`
+	RefusedWaitP50    float64  `json:"refused_wait_p50_ms"`
+	RefusedWaitMax    float64  `json:"refused_wait_max_ms"`
+	Bound             *float64 `json:"line_wait_ms"`
+	RefusedAfterBound int      `json:"refused_after_line_wait"`
 }
 
 // jsonServer is the JSON form of a ServerSide: tick bounds in
@@ -407,7 +434,7 @@ func (s Summary) WriteJSON(w io.Writer) error {
 	u := reasons(s.Unmeasured)
 	js := jsonSummary{
 		Server: server, ServerErr: s.ServerErr,
-		Players: s.Players, Refused: s.Refused, Dropped: s.Dropped,
+		Players: s.Players, Refused: s.Refused, RefusedAtOnce: s.RefusedAtOnce, Dropped: s.Dropped,
 		InputsSent: s.InputsSent, InputsAcked: s.InputsAcked,
 		RTTp50: figure(u, figRTTp50, msf(s.RTTp50)), RTTp99: figure(u, figRTTp99, msf(s.RTTp99)), RTTMax: figure(u, figRTTMax, msf(s.RTTMax)),
 		BytesIn: s.BytesIn, BytesOut: s.BytesOut,
@@ -422,7 +449,12 @@ func (s Summary) WriteJSON(w io.Writer) error {
 		js.WalkRTTp99 = &v
 	}
 	if l := s.Line; l != nil {
-		js.Line = &jsonLine{Queued: l.Queued, Refused: l.Refused, Fell: l.Fell, Longest: l.Longest, WaitP50: msf(l.WaitP50), WaitMax: msf(l.WaitMax)}
+		js.Line = &jsonLine{Queued: l.Queued, Refused: l.Refused, Fell: l.Fell, Longest: l.Longest, WaitP50: msf(l.WaitP50), WaitMax: msf(l.WaitMax),
+			RefusedWaitP50: msf(l.RefusedWaitP50), RefusedWaitMax: msf(l.RefusedWaitMax), RefusedAfterBound: l.RefusedAfterBound}
+		if l.Bound > 0 {
+			v := msf(l.Bound)
+			js.Line.Bound = &v
+		}
 	}
 	return json.NewEncoder(w).Encode(js)
 }
