@@ -2,6 +2,7 @@ package hub
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -67,14 +68,19 @@ type line struct {
 	waiting []*conn        // in the order they came
 	byHost  map[string]int // waiting per address
 
-	allow   int           // joins the hub may still take before the next tick
-	paced   int           // the allowance the last tick gave
-	due     bool          // the allowance is fresh and someone waits: Advance lets them in
-	told    time.Duration // when the line was last told its places
-	opened  time.Duration // when the pace's history starts (the first tick paced)
-	secs    [rateSeconds]int
-	sec     time.Duration // the second secs' newest bucket counts
-	lastTik time.Duration // the last tick paced, for the ticks' rate
+	allow    int              // joins the hub may still take before the next tick
+	paced    int              // the allowance the last tick gave
+	due      bool             // the allowance is fresh and someone waits: Advance lets them in
+	told     time.Duration    // when the line was last told its places
+	opened   time.Duration    // when the pace's history starts (the first tick paced)
+	secs     [rateSeconds]int // the allowances, a second each
+	capSecs  [rateSeconds]int // those given while at capacity
+	leaves   [rateSeconds]int // members that left
+	caps     [rateSeconds]int // the highest capacity read by a tick (LoadNow.Capacity)
+	sec      time.Duration    // the second the buckets' newest counts
+	atCap    bool             // the server has been at capacity (it says so: Hub.load.full) since capSince
+	capSince time.Duration
+	lastTik  time.Duration // the last tick paced, for the ticks' rate
 
 	joinCost   time.Duration // what one join costs, as measured (a running mean of the recent)
 	measured   bool          // joinCost is measured
@@ -152,9 +158,10 @@ func (h *Hub) queue(now time.Duration, c *conn, m protocol.Message) bool {
 	l.entered++
 	h.roomWaiting(c, m, 1)
 	place := uint32(len(l.waiting))
-	h.tellPlace(now, c, place)
+	wait := h.lineWait(place)
+	h.tellPlace(c, place, wait)
 	h.notes = append(h.notes, Note{Kind: NoteQueued, Conn: c.id, Host: c.from.Host, Room: c.room.name,
-		Place: int(place), Reason: protocol.LineText(place, h.lineWait(place))})
+		Place: int(place), Reason: protocol.LineText(place, wait)})
 	return true
 }
 
@@ -210,23 +217,39 @@ func (h *Hub) lineRefusal(now time.Duration, c *conn) *protocol.Error {
 			"server full: the line's last %d places are kept for addresses with nobody in it; try again later", pool.Reserve)}
 	}
 	place := uint32(len(l.waiting) + 1)
-	if wait := h.lineWait(place); wait > h.opts.LineWait {
-		return &protocol.Error{Code: protocol.ErrCodeFull, Text: h.tooLong(now, place, wait)}
+	o := h.outlook(now)
+	if o.atCap { // c is counted in its room already, not yet in the line
+		o.members--
+		o.headroom = max(o.capacity-o.members, 0)
+	}
+	if wait := o.wait(place); wait > h.opts.LineWait {
+		return &protocol.Error{Code: protocol.ErrCodeFull, Text: h.tooLong(now, o, place, wait, 0)}
 	}
 	return nil
 }
 
-// tooLong says why a newcomer at place would wait too long: the wait, the
-// bound and what the ticks cost.
-func (h *Hub) tooLong(now time.Duration, place uint32, wait time.Duration) string {
+// tooLong says why the one at place in line, who waited so far (0: a
+// newcomer), would wait past the bound: the wait as o estimates it, and
+// what holds the line (the capacity and its members, or the ticks'
+// cost).
+func (h *Hub) tooLong(now time.Duration, o outlook, place uint32, wait, waited time.Duration) string {
+	bound, more := fmt.Sprintf("the %v the server lets anyone wait", h.opts.LineWait), ""
+	if waited > 0 {
+		bound, more = fmt.Sprintf("%s (you waited %v)", bound, roundWait(waited)), " more"
+	}
+	if o.atCap && int(place) > o.headroom && o.freeing <= 0 {
+		return fmt.Sprintf("server full: at capacity: it holds about %d players by its ticks' cost and has %d, and none left in %v: "+
+			"no place is coming for the %s in line within %s; try again later",
+			o.capacity, o.members, rateWindow, protocol.Ordinal(place), bound)
+	}
 	ld := h.LoadAt(now)
 	about := "no place is coming"
 	if wait < forever {
-		about = "the wait would be about " + roundWait(wait).String()
+		about = "the wait would be about " + roundWait(wait).String() + more
 	}
-	return fmt.Sprintf("server full: at capacity: %s for the %s in line, more than the %v the server lets anyone wait; "+
-		"its ticks take %v of their %v budget with %d players and spectators; try again later",
-		about, protocol.Ordinal(place), h.opts.LineWait, ld.Cost.Round(100*time.Microsecond), ld.Budget, ld.Members)
+	return fmt.Sprintf("server full: at capacity: %s for the %s in line, past %s; "+
+		"its ticks take %v of their %v budget with %d players; try again later",
+		about, protocol.Ordinal(place), bound, ld.Cost.Round(100*time.Microsecond), ld.Budget, ld.Members)
 }
 
 // roundWait rounds a wait for a sentence: to the second, to the minute
@@ -270,23 +293,31 @@ func (h *Hub) leaveLine(c *conn) {
 	c.line = nil
 }
 
-// lineRate is the line's pace at now: the joins the ticks allowed over
-// the last rateWindow (or since the first tick paced), a second. Before a
-// second of history, the allowances so far over the intervals they cover
-// (one a tick): one tick at capacity in a burst's first second (a
-// garbage collection, the machine busy a moment) slows the estimate, it
-// does not make it "no place is coming" and refuse everyone who comes in
-// that second.
-func (h *Hub) lineRate(now time.Duration) float64 {
+// lineRate is the line's pace at now over the last window (whole
+// seconds, at most rateWindow): the joins the ticks allowed in it, a
+// second (see paceOf).
+func (h *Hub) lineRate(now, window time.Duration) float64 {
+	return h.paceOf(now, window, &h.line.secs, h.line.opened)
+}
+
+// paceOf is the count of the buckets of the last window (whole seconds,
+// at most rateWindow) a second, from since on: each tick's allowance
+// stands for the interval until the next tick, so in a burst's first
+// second the allowances so far are read over the ticks they cover (one
+// tick at capacity then, a garbage collection or the machine busy a
+// moment, slows the estimate, it does not make it "no place is coming").
+func (h *Hub) paceOf(now, window time.Duration, buckets *[rateSeconds]int, since time.Duration) float64 {
 	l := &h.line
 	h.rollRate(now)
-	span := min(now-l.opened, rateWindow)
+	n := min(int(window/time.Second), rateSeconds)
 	sum := 0
-	for _, n := range l.secs {
-		sum += n
+	for i := range n {
+		sum += buckets[(int(l.sec/time.Second)-i+rateSeconds)%rateSeconds]
 	}
-	if span < time.Second {
-		span += time.Second / time.Duration(h.opts.Config.Rate)
+	from := max(since, l.sec-time.Duration(n-1)*time.Second)
+	span := now - from + time.Second/time.Duration(max(h.opts.Config.Rate, 1))
+	if span <= 0 {
+		return 0
 	}
 	return float64(sum) / span.Seconds()
 }
@@ -298,23 +329,77 @@ func (h *Hub) rollRate(now time.Duration) {
 	sec := now.Truncate(time.Second)
 	for steps := 0; l.sec < sec && steps < rateSeconds; steps++ {
 		l.sec += time.Second
-		l.secs[int(l.sec/time.Second)%rateSeconds] = 0
+		i := int(l.sec/time.Second) % rateSeconds
+		l.secs[i], l.capSecs[i], l.leaves[i], l.caps[i] = 0, 0, 0, 0
 	}
 	l.sec = max(l.sec, sec)
 }
 
-// lineWait is the estimated wait of the one at place in line: forever
-// if the line has not moved in rateWindow.
-func (h *Hub) lineWait(place uint32) time.Duration {
-	rate := h.lineRate(h.now)
-	if rate <= 0 {
-		return forever
+// outlook is what the line expects at now, read once for every place
+// (see lineWait): the steady pace, and at capacity the headroom the
+// server's measured capacity leaves and the pace at which places free.
+type outlook struct {
+	pace     float64 // joins a second the ticks allow: the lower of the last 10 s's and the last steadySeconds'
+	atCap    bool    // the server has been at capacity for a LoadWindow: places past headroom wait for places to free
+	headroom int     // at capacity: the members the capacity still holds, the highest it read over steadySeconds less those in
+	capacity int     // at capacity: that highest capacity
+	members  int     // the members in now
+	freeing  float64 // at capacity: places freed a second, the line's pace since it came to capacity or members leaving, the more
+	leaving  float64 // members leaving a second over the last 10 s
+}
+
+// steadySeconds is how far back the steady pace and the highest capacity
+// are read: a burst's first seconds do not hold the pace up once it
+// falls, and one second at capacity does not make it nothing.
+const steadySeconds = 3
+
+// outlook reads the line's outlook at now.
+func (h *Hub) outlook(now time.Duration) outlook {
+	l := &h.line
+	o := outlook{members: h.members()}
+	o.pace = min(h.lineRate(now, rateWindow), h.lineRate(now, steadySeconds*time.Second))
+	o.leaving = h.paceOf(now, rateWindow, &l.leaves, l.opened)
+	if !h.load.full || !l.atCap || now-l.capSince < LoadWindow {
+		return o
 	}
-	secs := float64(place) / rate
-	if secs >= (forever / time.Second).Seconds() {
+	o.atCap = true
+	for i := range steadySeconds {
+		o.capacity = max(o.capacity, l.caps[(int(l.sec/time.Second)-i+rateSeconds)%rateSeconds])
+	}
+	o.headroom = max(o.capacity-o.members, 0)
+	o.freeing = max(o.leaving, h.paceOf(now, rateWindow, &l.capSecs, l.capSince))
+	return o
+}
+
+// wait is the estimated wait of the one at place in line, by o: forever
+// if no place is coming. Below capacity, the place over the steady
+// pace. At capacity, the places the headroom holds come at the pace (or
+// as fast as places free, if that is faster), and each place past them
+// only once a place frees (a member leaves, or the capacity as measured
+// rises): a line of a thousand behind a server with room for twenty is
+// told so, instead of the pace of a burst's first seconds.
+func (o outlook) wait(place uint32) time.Duration {
+	p := float64(place)
+	var secs float64
+	switch {
+	case !o.atCap:
+		secs = p / o.pace
+	case place <= uint32(o.headroom):
+		secs = p / max(o.pace, o.freeing)
+	default:
+		h := float64(o.headroom)
+		secs = h/max(o.pace, o.freeing) + (p-h)/o.freeing
+	}
+	if math.IsNaN(secs) || secs >= (forever/time.Second).Seconds() {
 		return forever
 	}
 	return time.Duration(secs * float64(time.Second))
+}
+
+// lineWait is the estimated wait of the one at place in line, now:
+// forever if no place is coming.
+func (h *Hub) lineWait(place uint32) time.Duration {
+	return h.outlook(h.now).wait(place)
 }
 
 // pace works out, after a tick at now, how many joins the ticks' headroom
@@ -343,7 +428,18 @@ func (h *Hub) pace(now time.Duration) {
 	}
 	l.allow, l.paced = k, k
 	h.rollRate(now)
-	l.secs[int(l.sec/time.Second)%rateSeconds] += k
+	i := int(l.sec/time.Second) % rateSeconds
+	l.secs[i] += k
+	l.caps[i] = max(l.caps[i], ld.Capacity)
+	switch {
+	case !h.load.full:
+		l.atCap = false
+	case !l.atCap:
+		l.atCap, l.capSince = true, now
+	}
+	if l.atCap {
+		l.capSecs[i] += k
+	}
 	l.due = len(l.waiting) > 0 && k > 0
 }
 
@@ -368,30 +464,46 @@ func (h *Hub) admitLine(now time.Duration) {
 	l.allow = max(l.allow, 0)
 }
 
-// tellLine tells everyone in line their place and the estimate, and
-// refuses those that waited LineWait already.
+// tellLine tells everyone in line their place and the estimate, in
+// order, and refuses those whose wait would pass their time in line
+// (LineWait from when they came) by the estimate now, at once instead of
+// at its end, and those that waited LineWait already.
 func (h *Hub) tellLine(now time.Duration) {
 	l := &h.line
 	l.told = now
-	var late []*conn
+	o := h.outlook(now)
+	type out struct {
+		c    *conn
+		e    *protocol.Error
+		wait time.Duration
+	}
+	var refused, told []out
 	for i, c := range l.waiting {
-		if now-c.line.at >= h.opts.LineWait {
-			late = append(late, c)
+		place, waited := uint32(i+1-len(refused)), now-c.line.at
+		if waited >= h.opts.LineWait {
+			refused = append(refused, out{c: c, e: &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
+				"server full: at capacity: no place came within %v in line; try again later", h.opts.LineWait)}})
 			continue
 		}
-		h.tellPlace(now, c, uint32(i+1-len(late)))
+		wait := o.wait(place)
+		if wait > h.opts.LineWait-waited {
+			refused = append(refused, out{c: c, e: &protocol.Error{Code: protocol.ErrCodeFull, Text: h.tooLong(now, o, place, wait, waited)}})
+			continue
+		}
+		told = append(told, out{c: c, wait: wait})
 	}
-	for _, c := range late {
-		e := &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
-			"server full: at capacity: no place came within %v in line; try again later", h.opts.LineWait)}
-		h.lineRefused(now, c, e)
+	for _, r := range refused {
+		h.lineRefused(now, r.c, r.e)
+	}
+	for i, t := range told { // the line as it is once those are out
+		h.tellPlace(t.c, uint32(i+1), t.wait)
 	}
 }
 
-// tellPlace tells c, waiting in line, its place and the estimate: a
-// Queued from version 6, a Notice before.
-func (h *Hub) tellPlace(now time.Duration, c *conn, place uint32) {
-	q := &protocol.Queued{Place: place, Line: uint32(len(h.line.waiting)), WaitMS: uint32(min(h.lineWait(place), time.Duration(1<<32-1)*time.Millisecond) / time.Millisecond)}
+// tellPlace tells c, waiting in line, its place and its estimated wait:
+// a Queued from version 6, a Notice before.
+func (h *Hub) tellPlace(c *conn, place uint32, wait time.Duration) {
+	q := &protocol.Queued{Place: place, Line: uint32(len(h.line.waiting)), WaitMS: uint32(min(wait, time.Duration(1<<32-1)*time.Millisecond) / time.Millisecond)}
 	c.line.told = place
 	if c.version >= protocol.LineSince {
 		h.send(c.id, q)
@@ -518,7 +630,15 @@ func (h *Hub) lineNow(now time.Duration) LineNow {
 	ln := LineNow{On: h.lineOn(), Waiting: len(l.waiting), JoinCost: h.joinCost(),
 		Entered: l.entered, Admitted: l.admitted, Refused: l.refused, Left: l.left}
 	if ln.On && l.lastTik > 0 {
-		ln.Pace = h.lineRate(now)
+		ln.Pace = h.lineRate(now, rateWindow)
 	}
 	return ln
+}
+
+// memberLeft counts a member leaving at now, for the rate at which
+// places free (outlook).
+func (h *Hub) memberLeft(now time.Duration) {
+	l := &h.line
+	h.rollRate(now)
+	l.leaves[int(l.sec/time.Second)%rateSeconds]++
 }

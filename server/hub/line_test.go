@@ -137,35 +137,36 @@ func TestLineTakesABurstAtThePaceOfTheHeadroom(t *testing.T) {
 }
 
 // The pace follows the headroom: while the ticks cost their budget
-// nobody is let in, those waiting are told so, and a newcomer whose wait
-// would pass the bound is refused at once with the reason, as is one
-// still waiting past it.
+// nobody is let in. One who came while the door had just shut waits,
+// and once the server has been at capacity for a LoadWindow it is told
+// at once that no place is coming, with the reason, not after the whole
+// bound; a newcomer then is refused at once.
 func TestLineRefusesWaitsPastTheBound(t *testing.T) {
-	o := lineOpts()
-	o.LineWait = 5 * time.Second
-	r := newRig(t, o)
+	r := newRig(t, lineOpts())
 	full := perMember(30*ms, 0) // over the budget, whoever is in
-	var in []*peer
 	for i := range 25 {
-		p := r.dial(host(i + 1))
-		hello(p, fmt.Sprintf("in%d", i))
-		in = append(in, p)
+		hello(r.dial(host(i+1)), fmt.Sprintf("in%d", i))
 	}
-	r.ticking(2*time.Second, full) // the door shuts
+	r.ticking(200*ms, full) // the door shuts: three ticks measured
 	waiter := r.dial(host(100))
 	hello(waiter, "waiter")
 	if q, ok := waiter.got[0].(*protocol.Queued); !ok || q.Place != 1 {
 		t.Fatalf("the 26th got %v, want Queued at place 1", waiter.got)
 	}
+	came := r.now
 	r.ticking(12*time.Second, full)
 	e, ok := waiter.got[len(waiter.got)-1].(*protocol.Error)
-	if !ok || !waiter.closed || e.Code != protocol.ErrCodeFull || !strings.Contains(e.Text, "no place came within 5s") {
-		t.Fatalf("the one waiting got %v last, want Error \"... no place came within 5s ...\"", waiter.got[len(waiter.got)-1])
+	if !ok || !waiter.closed || e.Code != protocol.ErrCodeFull || !strings.Contains(e.Text, "no place is coming for the 1st in line") ||
+		!strings.Contains(e.Text, "holds about 20 players by its ticks' cost and has 25") || !strings.Contains(e.Text, "you waited") {
+		t.Fatalf("the one waiting got %v last, want Error \"... no place is coming ... holds about 20 players ... has 25 ... you waited ...\"", waiter.got[len(waiter.got)-1])
+	}
+	if waited := waiter.at[len(waiter.at)-1] - came; waited > 3*time.Second {
+		t.Errorf("the one waiting was refused after %v, want within a LoadWindow and a second or two of the door shutting", waited)
 	}
 	late := r.dial(host(101))
 	hello(late, "late")
 	e, ok = late.got[len(late.got)-1].(*protocol.Error)
-	if !ok || !late.closed || !strings.Contains(e.Text, "no place is coming") || !strings.Contains(e.Text, "more than the 5s") {
+	if !ok || !late.closed || !strings.Contains(e.Text, "no place is coming") || !strings.Contains(e.Text, "within the 1m0s the server lets anyone wait") {
 		t.Fatalf("a newcomer to a stuck line got %v, want refused at once: no place is coming", late.got)
 	}
 	if l := r.h.LoadAt(r.now).Line; l.Refused != 2 || l.Waiting != 0 {
@@ -314,4 +315,90 @@ func TestLineFirstSecondAtCapacityStillQueues(t *testing.T) {
 			t.Errorf("newcomer %d got %v, want let in once the ticks had room", i, p.got)
 		}
 	}
+}
+
+// fate is what became of one of a burst: when it came, the waits it was
+// told, and when it was let in or refused (and why).
+type fate struct {
+	came    time.Duration
+	told    []time.Duration // the estimates, in order
+	in      bool
+	refused string
+	ended   time.Duration // when it was let in or refused
+}
+
+// fateOf reads p's fate: it came at came.
+func fateOf(p *peer, came time.Duration) fate {
+	f := fate{came: came, ended: -1}
+	for i, m := range p.got {
+		switch v := m.(type) {
+		case *protocol.Queued:
+			f.told = append(f.told, time.Duration(v.WaitMS)*ms)
+		case *protocol.Welcome:
+			f.in, f.ended = true, p.at[i]
+			return f
+		case *protocol.Error:
+			f.refused, f.ended = v.Text, p.at[i]
+			return f
+		}
+	}
+	return f
+}
+
+// A burst that carries the server to its capacity: those the capacity
+// holds are let in, and each was told an estimate not far below its real
+// wait; those past it are told so early, with the reason (the server
+// holds about so many by its ticks' cost and has them), instead of a
+// short estimate and a refusal after the whole minute; nobody is refused
+// after waiting -line-wait while the capacity holds steady.
+func TestLineBurstPastCapacityIsRefusedEarly(t *testing.T) {
+	r := newRig(t, lineOpts())
+	r.joinEach = ms
+	cost := perMember(5*ms, 200*time.Microsecond) // 100 members cost the 25 ms budget
+	came := map[*peer]time.Duration{}
+	var ps []*peer
+	for i := range 300 { // 300 in a second, 15 a tick
+		if i > 0 && i%15 == 0 {
+			r.ticking(50*ms, cost)
+		}
+		p := r.dial(fmt.Sprintf("198.51.%d.%d", i/200, i%200+1))
+		hello(p, fmt.Sprintf("b%d", i))
+		came[p] = r.now
+		ps = append(ps, p)
+	}
+	r.ticking(70*time.Second, cost)
+	in, early := 0, 0
+	for i, p := range ps {
+		f := fateOf(p, came[p])
+		switch {
+		case f.in:
+			in++
+			if len(f.told) > 0 {
+				if real := f.ended - f.came; real-f.told[0] > max(real/2, time.Second) {
+					t.Errorf("newcomer %d was told %v and waited %v: the estimate is far below the wait", i, f.told[0], real)
+				}
+			}
+		case f.refused != "":
+			if strings.Contains(f.refused, "no place came within") {
+				t.Fatalf("newcomer %d was refused after the whole wait: %q", i, f.refused)
+			}
+			if !strings.HasPrefix(f.refused, "server full: at capacity: it holds about ") || !strings.Contains(f.refused, "no place is coming") {
+				t.Errorf("newcomer %d was refused %q, want the capacity and its members", i, f.refused)
+			}
+			if waited := f.ended - f.came; waited > 5*time.Second {
+				t.Errorf("newcomer %d was refused after %v in line, want early: within seconds of the server reaching capacity", i, waited)
+			}
+			early++
+		default:
+			t.Errorf("newcomer %d got %v, want let in or refused", i, p.got)
+		}
+	}
+	if in < 90 || in > 110 {
+		t.Errorf("%d let in, want about the 100 the budget holds", in)
+	}
+	l := r.h.LoadAt(r.now).Line
+	if l.Waiting != 0 || l.Refused != uint64(early) {
+		t.Errorf("the line reads %+v, want nobody waiting, %d refused", l, early)
+	}
+	t.Logf("%d in, %d refused early; line %+v", in, early, l)
 }
