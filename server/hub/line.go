@@ -390,7 +390,7 @@ func (o outlook) wait(place uint32) time.Duration {
 		h := float64(o.headroom)
 		secs = h/max(o.pace, o.freeing) + (p-h)/o.freeing
 	}
-	if math.IsNaN(secs) || secs >= (forever/time.Second).Seconds() {
+	if math.IsNaN(secs) || secs*float64(time.Second) >= float64(forever) {
 		return forever
 	}
 	return time.Duration(secs * float64(time.Second))

@@ -322,6 +322,7 @@ func TestLineFirstSecondAtCapacityStillQueues(t *testing.T) {
 type fate struct {
 	came    time.Duration
 	told    []time.Duration // the estimates, in order
+	toldAt  []time.Duration // when each was told
 	in      bool
 	refused string
 	ended   time.Duration // when it was let in or refused
@@ -334,6 +335,7 @@ func fateOf(p *peer, came time.Duration) fate {
 		switch v := m.(type) {
 		case *protocol.Queued:
 			f.told = append(f.told, time.Duration(v.WaitMS)*ms)
+			f.toldAt = append(f.toldAt, p.at[i])
 		case *protocol.Welcome:
 			f.in, f.ended = true, p.at[i]
 			return f
@@ -401,4 +403,103 @@ func TestLineBurstPastCapacityIsRefusedEarly(t *testing.T) {
 		t.Errorf("the line reads %+v, want nobody waiting, %d refused", l, early)
 	}
 	t.Logf("%d in, %d refused early; line %+v", in, early, l)
+}
+
+// dialEach says Hello from n newcomers, each from its own address, 15 a
+// tick (300 a second at 20 Hz) with the ticks costing cost, and returns
+// them and when each came.
+func dialEach(r *rig, n int, cost func(int) time.Duration) ([]*peer, map[*peer]time.Duration) {
+	came := map[*peer]time.Duration{}
+	var ps []*peer
+	for i := range n {
+		if i > 0 && i%15 == 0 {
+			r.ticking(50*ms, cost)
+		}
+		p := r.dial(fmt.Sprintf("198.51.%d.%d", i/200, i%200+1))
+		hello(p, fmt.Sprintf("b%d", i))
+		came[p] = r.now
+		ps = append(ps, p)
+	}
+	return ps, came
+}
+
+// A server with room to spare refuses nobody whose wait is under the
+// bound: a burst the pace serves within -line-wait (600 at 10 ms a
+// join, one a tick: the last wait about 28 s of a 40 s bound) is let in,
+// every one, though the pace of its first ticks (before a join was
+// measured) was twenty times that.
+func TestLineSpareCapacityRefusesNobodyUnderTheBound(t *testing.T) {
+	o := lineOpts()
+	o.LineWait = 40 * time.Second
+	r := newRig(t, o)
+	r.joinEach = 10 * ms
+	cost := perMember(20*ms, 5*time.Microsecond) // 600 members cost 23 ms
+	ps, came := dialEach(r, 600, cost)
+	r.ticking(45*time.Second, cost)
+	longest := time.Duration(0)
+	for i, p := range ps {
+		f := fateOf(p, came[p])
+		if !f.in {
+			t.Fatalf("newcomer %d got %q, want let in: its wait was under the bound", i, f.refused)
+		}
+		longest = max(longest, f.ended-f.came)
+	}
+	if l := r.h.LoadAt(r.now).Line; l.Refused != 0 || l.Waiting != 0 {
+		t.Errorf("the line reads %+v, want none refused", l)
+	}
+	t.Logf("the longest wait %v, line %+v", longest, r.h.LoadAt(r.now).Line)
+	if longest < 20*time.Second {
+		t.Errorf("the longest wait was %v, want one near the bound (the test's point)", longest)
+	}
+}
+
+// At capacity, places past the headroom come as members leave: with
+// members leaving two a second, those waiting are told estimates from
+// that rate, not "no place is coming", and are let in as places free;
+// one whose wait that rate puts past the bound is refused early.
+func TestLineAtCapacityEstimatesFromMembersLeaving(t *testing.T) {
+	o := lineOpts()
+	o.LineWait = 30 * time.Second
+	r := newRig(t, o)
+	r.joinEach = ms
+	cost := perMember(5*ms, 200*time.Microsecond) // 100 members cost the 25 ms budget
+	ps, came := dialEach(r, 180, cost)            // 80 past the capacity
+	// Members leave two a second, the first in first, from now on.
+	leaving := 0
+	for range 60 * 2 {
+		r.ticking(500*ms, cost)
+		for leaving < len(ps) && !welcomed(ps[leaving]) {
+			leaving++
+		}
+		if leaving < len(ps) {
+			ps[leaving].gone("connection closed")
+			leaving++
+		}
+	}
+	in, refused := 0, 0
+	for i, p := range ps {
+		f := fateOf(p, came[p])
+		if f.refused != "" {
+			refused++
+			if strings.Contains(f.refused, "no place came within") || strings.Contains(f.refused, "no place is coming") {
+				t.Errorf("newcomer %d was refused %q, want an estimate from the members leaving", i, f.refused)
+			}
+			continue
+		}
+		in++
+		// Once the server has been at capacity a second (from about
+		// 2 s), each estimate is finite and not far below the wait left.
+		for j, est := range f.told {
+			if f.toldAt[j] < 2*time.Second {
+				continue
+			}
+			if left := f.ended - f.toldAt[j]; est >= o.LineWait || left-est > max(left/2, 2*time.Second) {
+				t.Errorf("newcomer %d was told %v at %v and let in %v later, want a finite estimate not far below", i, est, f.toldAt[j], left)
+			}
+		}
+	}
+	if in < 140 || refused == 0 {
+		t.Errorf("%d let in, %d refused early, want about the 100 the budget holds and 60 on leaves (2 a second for the 30 s bound), the rest refused early", in, refused)
+	}
+	t.Logf("%d in, %d refused", in, refused)
 }
