@@ -29,15 +29,43 @@ import (
 // A newcomer (a Hello or Spectate; the server's own connections,
 // teachers and a Resume never wait) goes straight in while nobody waits
 // and the tick's allowance is not spent; else it joins the end of the
-// line, unless its wait, estimated from the pace of the last rateWindow,
-// would pass LineWait, or the line holds LineMax already, or its address
-// holds its share of the line (share: the players of one address, joined
-// and waiting, at most MaxPlayersPerAddr; the line's last eighth for
-// addresses with nobody in it): then it is refused with the reason. One
-// still waiting after LineWait is refused then. A connection in line is
-// told its place and the estimate at once and about every lineTell
-// (Queued from version 6, a Notice before), says nothing but Bye (or a
-// Ping, answered), and frees its place at once when it ends.
+// line, unless its estimated wait would pass LineWait, or the line holds
+// LineMax already, or its address holds its share of the line (share:
+// the players of one address, joined and waiting, at most
+// MaxPlayersPerAddr; the line's last eighth for addresses with nobody in
+// it): then it is refused with the reason. A connection in line is told
+// its place and the estimate at once and about every lineTell (Queued
+// from version 6, a Notice before), says nothing but Bye (or a Ping,
+// answered), and frees its place at once when it ends.
+//
+// The estimate (outlook) must neither refuse one who would get in nor
+// keep one waiting the whole bound for a place that is not coming. A
+// burst's pace does not last: its first seconds are paced on an empty
+// server, and once the server holds what its budget holds the pace falls
+// to the few that members leaving let in. So:
+//
+//   - Below capacity, the wait for place p is p over the steady pace:
+//     the lower of the last rateWindow's and the last steadySeconds'
+//     (the pace of a burst's first seconds does not hold the estimate up
+//     once it falls; one second at capacity does not make it nothing).
+//   - Once the server has been at capacity for a LoadWindow (it says so,
+//     NoteCapacity, with its own hysteresis: see noteCapacity), the
+//     linear capacity is trusted: only the headroom H, the highest
+//     capacity read over steadySeconds less the members in, comes from
+//     the pace; each place past H must wait for a place to free, at the
+//     rate places freed while at capacity (the line's pace since then:
+//     members leaving, the capacity as measured rising) or members left
+//     over rateWindow, the more. None freed: no place is coming.
+//
+// Each lineTell the line is walked in order with the estimate of that
+// moment: one whose wait would pass its own deadline (when it came +
+// LineWait) is refused then, told why (the capacity and its members, or
+// the wait and the ticks' cost) and how long it waited, instead of at
+// the deadline; the newcomer's check is the same estimate against the
+// whole LineWait. One still waiting at its deadline (the estimate was
+// wrong) is refused then. Before a LoadWindow at capacity nothing is
+// trimmed for the capacity: a tick or two at the budget (a collection, a
+// busy core) slows the line, it does not empty it.
 
 // DefaultLineWait is the longest wait in line the TCP server promises a
 // newcomer by default (cmd's -line-wait): a minute, what a player who
@@ -629,8 +657,12 @@ func (h *Hub) lineNow(now time.Duration) LineNow {
 	l := &h.line
 	ln := LineNow{On: h.lineOn(), Waiting: len(l.waiting), JoinCost: h.joinCost(),
 		Entered: l.entered, Admitted: l.admitted, Refused: l.refused, Left: l.left}
+	ln.Headroom = -1
 	if ln.On && l.lastTik > 0 {
 		ln.Pace = h.lineRate(now, rateWindow)
+		if o := h.outlook(now); o.atCap {
+			ln.Headroom = o.headroom
+		}
 	}
 	return ln
 }
