@@ -357,17 +357,7 @@ func TestLineBurstPastCapacityIsRefusedEarly(t *testing.T) {
 	r := newRig(t, lineOpts())
 	r.joinEach = ms
 	cost := perMember(5*ms, 200*time.Microsecond) // 100 members cost the 25 ms budget
-	came := map[*peer]time.Duration{}
-	var ps []*peer
-	for i := range 300 { // 300 in a second, 15 a tick
-		if i > 0 && i%15 == 0 {
-			r.ticking(50*ms, cost)
-		}
-		p := r.dial(fmt.Sprintf("198.51.%d.%d", i/200, i%200+1))
-		hello(p, fmt.Sprintf("b%d", i))
-		came[p] = r.now
-		ps = append(ps, p)
-	}
+	ps, came := dialEach(r, 300, cost)            // 300 in a second
 	r.ticking(70*time.Second, cost)
 	in, early := 0, 0
 	for i, p := range ps {
