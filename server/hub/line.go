@@ -57,12 +57,16 @@ import (
 //     members leaving, the capacity as measured rising) or members left
 //     over rateWindow, the more. None freed: no place is coming.
 //
-// Each lineTell the line is walked in order with the estimate of that
-// moment: one whose wait would pass its own deadline (when it came +
-// LineWait) is refused then, told why (the capacity and its members, or
-// the wait and the ticks' cost) and how long it waited, instead of at
-// the deadline; the newcomer's check is the same estimate against the
-// whole LineWait. One still waiting at its deadline (the estimate was
+// The wait told is that sober estimate. A refusal takes the hopeful
+// one: the same with the higher of the two paces, and places freeing at
+// the highest of the rates read (the last steadySeconds' too), so that
+// nobody a place would come for in time is refused for a trough in the
+// pace. Each lineTell the line is walked in order with the outlook of
+// that moment: one whose hopeful wait would pass its own deadline (when
+// it came + LineWait) is refused then, told why (the capacity and its
+// members, or the wait and the ticks' cost) and how long it waited,
+// instead of at the deadline; the newcomer's check is the same against
+// the whole LineWait. One still waiting at its deadline (the estimate was
 // wrong) is refused then. Before a LoadWindow at capacity nothing is
 // trimmed for the capacity: a tick or two at the budget (a collection, a
 // busy core) slows the line, it does not empty it.
@@ -250,7 +254,7 @@ func (h *Hub) lineRefusal(now time.Duration, c *conn) *protocol.Error {
 		o.members--
 		o.headroom = max(o.capacity-o.members, 0)
 	}
-	if wait := o.wait(place); wait > h.opts.LineWait {
+	if wait := o.hope(place); wait > h.opts.LineWait {
 		return &protocol.Error{Code: protocol.ErrCodeFull, Text: h.tooLong(now, o, place, wait, 0)}
 	}
 	return nil
@@ -265,7 +269,7 @@ func (h *Hub) tooLong(now time.Duration, o outlook, place uint32, wait, waited t
 	if waited > 0 {
 		bound, more = fmt.Sprintf("%s (you waited %v)", bound, roundWait(waited)), " more"
 	}
-	if o.atCap && int(place) > o.headroom && o.freeing <= 0 {
+	if o.atCap && int(place) > o.headroom && o.freeingHigh <= 0 {
 		return fmt.Sprintf("server full: at capacity: it holds about %d players by its ticks' cost and has %d, and none left in %v: "+
 			"no place is coming for the %s in line within %s; try again later",
 			o.capacity, o.members, rateWindow, protocol.Ordinal(place), bound)
@@ -365,15 +369,21 @@ func (h *Hub) rollRate(now time.Duration) {
 
 // outlook is what the line expects at now, read once for every place
 // (see lineWait): the steady pace, and at capacity the headroom the
-// server's measured capacity leaves and the pace at which places free.
+// server's measured capacity leaves and the pace at which places free;
+// each twice, soberly (for the waits told) and hopefully (for the
+// refusals: one is refused only if even the hopeful reading brings no
+// place in time).
 type outlook struct {
-	pace     float64 // joins a second the ticks allow: the lower of the last 10 s's and the last steadySeconds'
-	atCap    bool    // the server has been at capacity for a LoadWindow: places past headroom wait for places to free
-	headroom int     // at capacity: the members the capacity still holds, the highest it read over steadySeconds less those in
-	capacity int     // at capacity: that highest capacity
-	members  int     // the members in now
-	freeing  float64 // at capacity: places freed a second, the line's pace since it came to capacity or members leaving, the more
-	leaving  float64 // members leaving a second over the last 10 s
+	pace, paceHigh float64 // joins a second the ticks allow: the lower of the last 10 s's and the last steadySeconds', and the higher
+	atCap          bool    // the server has been at capacity for a LoadWindow: places past headroom wait for places to free
+	headroom       int     // at capacity: the members the capacity still holds, the highest it read over steadySeconds less those in
+	capacity       int     // at capacity: that highest capacity
+	members        int     // the members in now
+	// At capacity, places freed a second: members leaving over the last
+	// 10 s, or the line's pace since the server came to capacity (over
+	// the last 10 s, and for freeingHigh the last steadySeconds too),
+	// the more.
+	freeing, freeingHigh float64
 }
 
 // steadySeconds is how far back the steady pace and the highest capacity
@@ -385,8 +395,8 @@ const steadySeconds = 3
 func (h *Hub) outlook(now time.Duration) outlook {
 	l := &h.line
 	o := outlook{members: h.members()}
-	o.pace = min(h.lineRate(now, rateWindow), h.lineRate(now, steadySeconds*time.Second))
-	o.leaving = h.paceOf(now, rateWindow, &l.leaves, l.opened)
+	long, steady := h.lineRate(now, rateWindow), h.lineRate(now, steadySeconds*time.Second)
+	o.pace, o.paceHigh = min(long, steady), max(long, steady)
 	if !h.load.full || !l.atCap || now-l.capSince < LoadWindow {
 		return o
 	}
@@ -395,7 +405,8 @@ func (h *Hub) outlook(now time.Duration) outlook {
 		o.capacity = max(o.capacity, l.caps[(int(l.sec/time.Second)-i+rateSeconds)%rateSeconds])
 	}
 	o.headroom = max(o.capacity-o.members, 0)
-	o.freeing = max(o.leaving, h.paceOf(now, rateWindow, &l.capSecs, l.capSince))
+	o.freeing = max(h.paceOf(now, rateWindow, &l.leaves, l.opened), h.paceOf(now, rateWindow, &l.capSecs, l.capSince))
+	o.freeingHigh = max(o.freeing, h.paceOf(now, steadySeconds*time.Second, &l.capSecs, l.capSince))
 	return o
 }
 
@@ -406,17 +417,24 @@ func (h *Hub) outlook(now time.Duration) outlook {
 // only once a place frees (a member leaves, or the capacity as measured
 // rises): a line of a thousand behind a server with room for twenty is
 // told so, instead of the pace of a burst's first seconds.
-func (o outlook) wait(place uint32) time.Duration {
+func (o outlook) wait(place uint32) time.Duration { return o.waitAt(place, o.pace, o.freeing) }
+
+// hope is the soonest a place could come for the one at place in line,
+// by the higher readings of o: past it, no place is coming in time.
+func (o outlook) hope(place uint32) time.Duration { return o.waitAt(place, o.paceHigh, o.freeingHigh) }
+
+// waitAt is wait at the pace and the rate places free given.
+func (o outlook) waitAt(place uint32, pace, freeing float64) time.Duration {
 	p := float64(place)
 	var secs float64
 	switch {
 	case !o.atCap:
-		secs = p / o.pace
+		secs = p / pace
 	case place <= uint32(o.headroom):
-		secs = p / max(o.pace, o.freeing)
+		secs = p / max(pace, freeing)
 	default:
 		h := float64(o.headroom)
-		secs = h/max(o.pace, o.freeing) + (p-h)/o.freeing
+		secs = h/max(pace, freeing) + (p-h)/freeing
 	}
 	if math.IsNaN(secs) || secs*float64(time.Second) >= float64(forever) {
 		return forever
@@ -513,12 +531,11 @@ func (h *Hub) tellLine(now time.Duration) {
 				"server full: at capacity: no place came within %v in line; try again later", h.opts.LineWait)}})
 			continue
 		}
-		wait := o.wait(place)
-		if wait > h.opts.LineWait-waited {
-			refused = append(refused, out{c: c, e: &protocol.Error{Code: protocol.ErrCodeFull, Text: h.tooLong(now, o, place, wait, waited)}})
+		if hope := o.hope(place); hope > h.opts.LineWait-waited {
+			refused = append(refused, out{c: c, e: &protocol.Error{Code: protocol.ErrCodeFull, Text: h.tooLong(now, o, place, hope, waited)}})
 			continue
 		}
-		told = append(told, out{c: c, wait: wait})
+		told = append(told, out{c: c, wait: o.wait(place)})
 	}
 	for _, r := range refused {
 		h.lineRefused(now, r.c, r.e)
