@@ -236,6 +236,15 @@ func (h *Hub) roomWaitRefusal(c *conn, m protocol.Message) *protocol.Error {
 // LineWait.
 func (h *Hub) lineRefusal(now time.Duration, c *conn) *protocol.Error {
 	l := &h.line
+	place := uint32(len(l.waiting) + 1)
+	o := h.outlook(now)
+	if o.atCap { // c is counted in its room already, not yet in the line
+		o.members--
+		o.headroom = max(o.capacity-o.members, 0)
+	}
+	if wait := o.hope(place); wait > h.opts.LineWait { // the cause, before the line's own bounds
+		return &protocol.Error{Code: protocol.ErrCodeFull, Text: h.tooLong(now, o, place, wait, 0)}
+	}
 	pool := share(h.lineMax(), h.opts.MaxPlayersPerAddr)
 	switch mine := l.byHost[c.from.Host]; pool.Check(len(l.waiting), mine) {
 	case limit.PoolFull:
@@ -248,15 +257,6 @@ func (h *Hub) lineRefusal(now time.Duration, c *conn) *protocol.Error {
 		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
 			"server full: the line's last %d places are kept for addresses with nobody in it; try again later", pool.Reserve)}
 	}
-	place := uint32(len(l.waiting) + 1)
-	o := h.outlook(now)
-	if o.atCap { // c is counted in its room already, not yet in the line
-		o.members--
-		o.headroom = max(o.capacity-o.members, 0)
-	}
-	if wait := o.hope(place); wait > h.opts.LineWait {
-		return &protocol.Error{Code: protocol.ErrCodeFull, Text: h.tooLong(now, o, place, wait, 0)}
-	}
 	return nil
 }
 
@@ -265,6 +265,16 @@ func (h *Hub) lineRefusal(now time.Duration, c *conn) *protocol.Error {
 // what holds the line (the capacity and its members, or the ticks'
 // cost).
 func (h *Hub) tooLong(now time.Duration, o outlook, place uint32, wait, waited time.Duration) string {
+	text := h.tooLongText(now, o, place, wait, waited)
+	return text[:min(len(text), maxErrorText)] // plain ASCII: cut anywhere
+}
+
+// maxErrorText is the longest text an Error carries (a string on the
+// wire is at most 255 bytes).
+const maxErrorText = 255
+
+// tooLongText is tooLong's sentence, before any cut.
+func (h *Hub) tooLongText(now time.Duration, o outlook, place uint32, wait, waited time.Duration) string {
 	bound, more := fmt.Sprintf("the %v the server lets anyone wait", h.opts.LineWait), ""
 	if waited > 0 {
 		bound, more = fmt.Sprintf("%s (you waited %v)", bound, roundWait(waited)), " more"

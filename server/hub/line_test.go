@@ -493,3 +493,22 @@ func TestLineAtCapacityEstimatesFromMembersLeaving(t *testing.T) {
 	}
 	t.Logf("%d in, %d refused", in, refused)
 }
+
+// A refusal's sentence fits an Error (255 bytes), whatever its figures.
+func TestLineRefusalTextFits(t *testing.T) {
+	o := lineOpts()
+	o.LineWait = 59*time.Minute + 59*time.Second
+	r := newRig(t, o)
+	for _, ol := range []outlook{
+		{atCap: true, capacity: 1 << 30, members: 1 << 30},
+		{atCap: true, capacity: 1 << 30, members: 1 << 30, freeing: 1e-6, freeingHigh: 1e-6},
+		{pace: 1e-6, paceHigh: 1e-6},
+	} {
+		for _, waited := range []time.Duration{0, 59*time.Minute + 58*time.Second} {
+			text := r.h.tooLong(r.now, ol, 1<<32-1, ol.hope(1<<32-1), waited)
+			if len(text) > 255 || !strings.HasPrefix(text, "server full: at capacity: ") {
+				t.Errorf("refused with %d bytes, %q: want at most 255 and the kind's prefix", len(text), text)
+			}
+		}
+	}
+}
