@@ -65,6 +65,7 @@ var reasonKinds = []struct{ prefix, kind string }{
 	{"protocol version", "version"},
 	{"name refused", "name"},
 	{"room name refused", "name"},
+	{"server full: at capacity: no place came within", "line_wait"},
 	{"server full: at capacity", "capacity"},
 	{"room full", "room_full"},
 	{"server full", "full"},

@@ -138,6 +138,10 @@ func TestReasonKinds(t *testing.T) {
 		"server busy: 256 rooms open; the last 32 are kept": "full",
 		"a reason nobody wrote yet":                         ReasonOther,
 	}
+	// The line's refusals for load: early (the estimate says no place
+	// will come in time) as capacity, after the whole wait apart.
+	cases["server full: at capacity: it holds about 1420 players by its ticks' cost and has 1420"] = "capacity"
+	cases["server full: at capacity: no place came within 1m0s in line; try again later"] = "line_wait"
 	kinds := ReasonKinds()
 	for reason, want := range cases {
 		got := ReasonKind(reason)

@@ -224,7 +224,7 @@ func TestSummaryLinesOnAShortInterval(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer g.Close()
-	line := regexp.MustCompile(`(?m)^INFO summary players=(\d+) spectators=0 rooms=1 joins=(\d+) leaves=(\d+) tick_p50=\S+ tick_p99=\S+ bytes_out=\S+/s states_out=\S+/s writes=\S+/s writes_per_player=\S+ refused=(\S+) rss=\d\S*B heap=\d\S*B tick_cost=\S+ms budget=25ms full=[01] waiting=\d+ line_in=\d+ line_refused=\d+ pace=\S+/s join_cost=\S+ms$`)
+	line := regexp.MustCompile(`(?m)^INFO summary players=(\d+) spectators=0 rooms=1 joins=(\d+) leaves=(\d+) tick_p50=\S+ tick_p99=\S+ bytes_out=\S+/s states_out=\S+/s writes=\S+/s writes_per_player=\S+ refused=(\S+) rss=\d\S*B heap=\d\S*B tick_cost=\S+ms budget=25ms full=[01] waiting=\d+ headroom=(?:-|\d+) line_in=\d+ line_refused=\d+ pace=\S+/s join_cost=\S+ms$`)
 	waitLine := func(what string, ok func(players, joins, leaves int) bool) {
 		t.Helper()
 		admittest.Eventually(t, func() bool {

@@ -72,6 +72,7 @@ type Admission struct {
 	TickCost, Budget, JoinCost float64 // seconds
 	Full                       bool
 	Waiting                    int
+	Headroom                   int     // places the capacity leaves the line, at capacity; -1 before
 	Pace                       float64 // joins a second
 	LineIn, LineRefused        uint64
 }
@@ -201,6 +202,7 @@ func (s *Summarizer) NextAt(snap Snapshot) Summary {
 		sum.Admission = &Admission{
 			TickCost: l["gridlag_tick_cost_seconds"], Budget: l["gridlag_tick_budget_seconds"], JoinCost: l["gridlag_join_cost_seconds"],
 			Full: l["gridlag_at_capacity"] == 1, Waiting: int(l["gridlag_line_waiting"]), Pace: l["gridlag_line_pace"],
+			Headroom:    int(l["gridlag_line_headroom"]),
 			LineIn:      delta(l["gridlag_line_admitted_total"], before.load["gridlag_line_admitted_total"]),
 			LineRefused: delta(l["gridlag_line_refused_total"], before.load["gridlag_line_refused_total"]),
 		}
@@ -251,7 +253,7 @@ func readSnapshot(snap Snapshot) reading {
 		case "go_memstats_heap_inuse_bytes":
 			r.heap = m.GetGauge().GetValue()
 		case "gridlag_tick_cost_seconds", "gridlag_tick_budget_seconds", "gridlag_at_capacity",
-			"gridlag_line_waiting", "gridlag_line_pace", "gridlag_join_cost_seconds":
+			"gridlag_line_waiting", "gridlag_line_headroom", "gridlag_line_pace", "gridlag_join_cost_seconds":
 			r.load[f.GetName()] = m.GetGauge().GetValue()
 		case "gridlag_line_admitted_total", "gridlag_line_refused_total":
 			r.load[f.GetName()] = m.GetCounter().GetValue()
@@ -314,8 +316,12 @@ func (s Summary) KeyVals() []any {
 		if a.Full {
 			full = 1
 		}
+		headroom := "-"
+		if a.Headroom >= 0 {
+			headroom = strconv.Itoa(a.Headroom)
+		}
 		kv = append(kv, "tick_cost", millis(a.TickCost), "budget", millis(a.Budget), "full", full,
-			"waiting", a.Waiting, "line_in", a.LineIn, "line_refused", a.LineRefused,
+			"waiting", a.Waiting, "headroom", headroom, "line_in", a.LineIn, "line_refused", a.LineRefused,
 			"pace", perSecond(a.Pace), "join_cost", millis(a.JoinCost))
 	}
 	return kv

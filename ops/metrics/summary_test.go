@@ -132,8 +132,8 @@ func TestSummaryKeyVals(t *testing.T) {
 			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 1000ms tick_p99 +Inf bytes_out 999B/s states_out 10/s writes 10/s writes_per_player 0.0/s refused 0 rss - heap -]"},
 		{Summary{BytesOut: 999_500, StatesOut: 0.25},
 			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 0ms tick_p99 0ms bytes_out 1.00MB/s states_out 0.2/s writes 0.0/s writes_per_player 0.0/s refused 0 rss - heap -]"},
-		{Summary{TickP50: math.NaN(), TickP99: math.NaN(), Admission: &Admission{TickCost: 0.02381, Budget: 0.025, Full: true, Waiting: 312, LineIn: 1200, LineRefused: 3, Pace: 41.26, JoinCost: 0.00093}},
-			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 - tick_p99 - bytes_out 0B/s states_out 0.0/s writes 0.0/s writes_per_player 0.0/s refused 0 rss - heap - tick_cost 23.81ms budget 25ms full 1 waiting 312 line_in 1200 line_refused 3 pace 41/s join_cost 0.93ms]"},
+		{Summary{TickP50: math.NaN(), TickP99: math.NaN(), Admission: &Admission{TickCost: 0.02381, Budget: 0.025, Full: true, Waiting: 312, Headroom: 20, LineIn: 1200, LineRefused: 3, Pace: 41.26, JoinCost: 0.00093}},
+			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 - tick_p99 - bytes_out 0B/s states_out 0.0/s writes 0.0/s writes_per_player 0.0/s refused 0 rss - heap - tick_cost 23.81ms budget 25ms full 1 waiting 312 headroom 20 line_in 1200 line_refused 3 pace 41/s join_cost 0.93ms]"},
 		{Summary{BytesOut: 1_234_567_890, StatesOut: 0.25},
 			"[players 0 spectators 0 rooms 0 joins 0 leaves 0 tick_p50 0ms tick_p99 0ms bytes_out 1.23GB/s states_out 0.2/s writes 0.0/s writes_per_player 0.0/s refused 0 rss - heap -]"},
 	} {

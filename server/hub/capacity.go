@@ -116,6 +116,11 @@ type LineNow struct {
 	Waiting  int
 	Pace     float64       // joins a second the ticks' headroom allowed over the last rateWindow
 	JoinCost time.Duration // what one join costs, as measured (DefaultJoinCost before any)
+	// Headroom is the places the measured capacity leaves for the line
+	// once the server has been at capacity for a LoadWindow (places past
+	// it wait for places to free); -1 before, when the pace alone sets
+	// the waits.
+	Headroom int
 	// Entered, Admitted, Refused and Left count those who took a place,
 	// were let in from it, were refused a place or put out of it (the
 	// wait would pass the bound, the line is full), and left it.

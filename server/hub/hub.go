@@ -329,6 +329,9 @@ func (h *Hub) end(now time.Duration, id world.ConnID, reason string, tell func(*
 func (h *Hub) forget(now time.Duration, c *conn) {
 	delete(h.conns, c.id)
 	h.gone[c.id] = c
+	if c.player || c.spectator {
+		h.memberLeft(now) // the line's estimates read how fast places free
+	}
 	h.leaveLine(c) // its place is free at once
 	if c.net != nil {
 		h.lined = slices.DeleteFunc(h.lined, func(o *conn) bool { return o == c })

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -28,15 +29,47 @@ import (
 // A newcomer (a Hello or Spectate; the server's own connections,
 // teachers and a Resume never wait) goes straight in while nobody waits
 // and the tick's allowance is not spent; else it joins the end of the
-// line, unless its wait, estimated from the pace of the last rateWindow,
-// would pass LineWait, or the line holds LineMax already, or its address
-// holds its share of the line (share: the players of one address, joined
-// and waiting, at most MaxPlayersPerAddr; the line's last eighth for
-// addresses with nobody in it): then it is refused with the reason. One
-// still waiting after LineWait is refused then. A connection in line is
-// told its place and the estimate at once and about every lineTell
-// (Queued from version 6, a Notice before), says nothing but Bye (or a
-// Ping, answered), and frees its place at once when it ends.
+// line, unless its estimated wait would pass LineWait, or the line holds
+// LineMax already, or its address holds its share of the line (share:
+// the players of one address, joined and waiting, at most
+// MaxPlayersPerAddr; the line's last eighth for addresses with nobody in
+// it): then it is refused with the reason. A connection in line is told
+// its place and the estimate at once and about every lineTell (Queued
+// from version 6, a Notice before), says nothing but Bye (or a Ping,
+// answered), and frees its place at once when it ends.
+//
+// The estimate (outlook) must neither refuse one who would get in nor
+// keep one waiting the whole bound for a place that is not coming. A
+// burst's pace does not last: its first seconds are paced on an empty
+// server, and once the server holds what its budget holds the pace falls
+// to the few that members leaving let in. So:
+//
+//   - Below capacity, the wait for place p is p over the steady pace:
+//     the lower of the last rateWindow's and the last steadySeconds'
+//     (the pace of a burst's first seconds does not hold the estimate up
+//     once it falls; one second at capacity does not make it nothing).
+//   - Once the server has been at capacity for a LoadWindow (it says so,
+//     NoteCapacity, with its own hysteresis: see noteCapacity), the
+//     linear capacity is trusted: only the headroom H, the highest
+//     capacity read over steadySeconds less the members in, comes from
+//     the pace; each place past H must wait for a place to free, at the
+//     rate places freed while at capacity (the line's pace since then:
+//     members leaving, the capacity as measured rising) or members left
+//     over rateWindow, the more. None freed: no place is coming.
+//
+// The wait told is that sober estimate. A refusal takes the hopeful
+// one: the same with the higher of the two paces, and places freeing at
+// the highest of the rates read (the last steadySeconds' too), so that
+// nobody a place would come for in time is refused for a trough in the
+// pace. Each lineTell the line is walked in order with the outlook of
+// that moment: one whose hopeful wait would pass its own deadline (when
+// it came + LineWait) is refused then, told why (the capacity and its
+// members, or the wait and the ticks' cost) and how long it waited,
+// instead of at the deadline; the newcomer's check is the same against
+// the whole LineWait. One still waiting at its deadline (the estimate was
+// wrong) is refused then. Before a LoadWindow at capacity nothing is
+// trimmed for the capacity: a tick or two at the budget (a collection, a
+// busy core) slows the line, it does not empty it.
 
 // DefaultLineWait is the longest wait in line the TCP server promises a
 // newcomer by default (cmd's -line-wait): a minute, what a player who
@@ -67,14 +100,19 @@ type line struct {
 	waiting []*conn        // in the order they came
 	byHost  map[string]int // waiting per address
 
-	allow   int           // joins the hub may still take before the next tick
-	paced   int           // the allowance the last tick gave
-	due     bool          // the allowance is fresh and someone waits: Advance lets them in
-	told    time.Duration // when the line was last told its places
-	opened  time.Duration // when the pace's history starts (the first tick paced)
-	secs    [rateSeconds]int
-	sec     time.Duration // the second secs' newest bucket counts
-	lastTik time.Duration // the last tick paced, for the ticks' rate
+	allow    int              // joins the hub may still take before the next tick
+	paced    int              // the allowance the last tick gave
+	due      bool             // the allowance is fresh and someone waits: Advance lets them in
+	told     time.Duration    // when the line was last told its places
+	opened   time.Duration    // when the pace's history starts (the first tick paced)
+	secs     [rateSeconds]int // the allowances, a second each
+	capSecs  [rateSeconds]int // those given while at capacity
+	leaves   [rateSeconds]int // members that left
+	caps     [rateSeconds]int // the highest capacity read by a tick (LoadNow.Capacity)
+	sec      time.Duration    // the second the buckets' newest counts
+	atCap    bool             // the server has been at capacity (it says so: Hub.load.full) since capSince
+	capSince time.Duration
+	lastTik  time.Duration // the last tick paced, for the ticks' rate
 
 	joinCost   time.Duration // what one join costs, as measured (a running mean of the recent)
 	measured   bool          // joinCost is measured
@@ -152,9 +190,10 @@ func (h *Hub) queue(now time.Duration, c *conn, m protocol.Message) bool {
 	l.entered++
 	h.roomWaiting(c, m, 1)
 	place := uint32(len(l.waiting))
-	h.tellPlace(now, c, place)
+	wait := h.lineWait(place)
+	h.tellPlace(c, place, wait)
 	h.notes = append(h.notes, Note{Kind: NoteQueued, Conn: c.id, Host: c.from.Host, Room: c.room.name,
-		Place: int(place), Reason: protocol.LineText(place, h.lineWait(place))})
+		Place: int(place), Reason: protocol.LineText(place, wait)})
 	return true
 }
 
@@ -197,6 +236,15 @@ func (h *Hub) roomWaitRefusal(c *conn, m protocol.Message) *protocol.Error {
 // LineWait.
 func (h *Hub) lineRefusal(now time.Duration, c *conn) *protocol.Error {
 	l := &h.line
+	place := uint32(len(l.waiting) + 1)
+	o := h.outlook(now)
+	if o.atCap { // c is counted in its room already, not yet in the line
+		o.members--
+		o.headroom = max(o.capacity-o.members, 0)
+	}
+	if wait := o.hope(place); wait > h.opts.LineWait { // the cause, before the line's own bounds
+		return &protocol.Error{Code: protocol.ErrCodeFull, Text: h.tooLong(now, o, place, wait, 0)}
+	}
 	pool := share(h.lineMax(), h.opts.MaxPlayersPerAddr)
 	switch mine := l.byHost[c.from.Host]; pool.Check(len(l.waiting), mine) {
 	case limit.PoolFull:
@@ -209,24 +257,41 @@ func (h *Hub) lineRefusal(now time.Duration, c *conn) *protocol.Error {
 		return &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
 			"server full: the line's last %d places are kept for addresses with nobody in it; try again later", pool.Reserve)}
 	}
-	place := uint32(len(l.waiting) + 1)
-	if wait := h.lineWait(place); wait > h.opts.LineWait {
-		return &protocol.Error{Code: protocol.ErrCodeFull, Text: h.tooLong(now, place, wait)}
-	}
 	return nil
 }
 
-// tooLong says why a newcomer at place would wait too long: the wait, the
-// bound and what the ticks cost.
-func (h *Hub) tooLong(now time.Duration, place uint32, wait time.Duration) string {
+// tooLong says why the one at place in line, who waited so far (0: a
+// newcomer), would wait past the bound: the wait as o estimates it, and
+// what holds the line (the capacity and its members, or the ticks'
+// cost).
+func (h *Hub) tooLong(now time.Duration, o outlook, place uint32, wait, waited time.Duration) string {
+	text := h.tooLongText(now, o, place, wait, waited)
+	return text[:min(len(text), maxErrorText)] // plain ASCII: cut anywhere
+}
+
+// maxErrorText is the longest text an Error carries (a string on the
+// wire is at most 255 bytes).
+const maxErrorText = 255
+
+// tooLongText is tooLong's sentence, before any cut.
+func (h *Hub) tooLongText(now time.Duration, o outlook, place uint32, wait, waited time.Duration) string {
+	bound, more := fmt.Sprintf("the %v the server lets anyone wait", h.opts.LineWait), ""
+	if waited > 0 {
+		bound, more = fmt.Sprintf("%s (you waited %v)", bound, roundWait(waited)), " more"
+	}
+	if o.atCap && int(place) > o.headroom && o.freeingHigh <= 0 {
+		return fmt.Sprintf("server full: at capacity: it holds about %d players by its ticks' cost and has %d, and none left in %v: "+
+			"no place is coming for the %s in line within %s; try again later",
+			o.capacity, o.members, rateWindow, protocol.Ordinal(place), bound)
+	}
 	ld := h.LoadAt(now)
 	about := "no place is coming"
 	if wait < forever {
-		about = "the wait would be about " + roundWait(wait).String()
+		about = "the wait would be about " + roundWait(wait).String() + more
 	}
-	return fmt.Sprintf("server full: at capacity: %s for the %s in line, more than the %v the server lets anyone wait; "+
-		"its ticks take %v of their %v budget with %d players and spectators; try again later",
-		about, protocol.Ordinal(place), h.opts.LineWait, ld.Cost.Round(100*time.Microsecond), ld.Budget, ld.Members)
+	return fmt.Sprintf("server full: at capacity: %s for the %s in line, past %s; "+
+		"its ticks take %v of their %v budget with %d players; try again later",
+		about, protocol.Ordinal(place), bound, ld.Cost.Round(100*time.Microsecond), ld.Budget, ld.Members)
 }
 
 // roundWait rounds a wait for a sentence: to the second, to the minute
@@ -270,23 +335,31 @@ func (h *Hub) leaveLine(c *conn) {
 	c.line = nil
 }
 
-// lineRate is the line's pace at now: the joins the ticks allowed over
-// the last rateWindow (or since the first tick paced), a second. Before a
-// second of history, the allowances so far over the intervals they cover
-// (one a tick): one tick at capacity in a burst's first second (a
-// garbage collection, the machine busy a moment) slows the estimate, it
-// does not make it "no place is coming" and refuse everyone who comes in
-// that second.
-func (h *Hub) lineRate(now time.Duration) float64 {
+// lineRate is the line's pace at now over the last window (whole
+// seconds, at most rateWindow): the joins the ticks allowed in it, a
+// second (see paceOf).
+func (h *Hub) lineRate(now, window time.Duration) float64 {
+	return h.paceOf(now, window, &h.line.secs, h.line.opened)
+}
+
+// paceOf is the count of the buckets of the last window (whole seconds,
+// at most rateWindow) a second, from since on: each tick's allowance
+// stands for the interval until the next tick, so in a burst's first
+// second the allowances so far are read over the ticks they cover (one
+// tick at capacity then, a garbage collection or the machine busy a
+// moment, slows the estimate, it does not make it "no place is coming").
+func (h *Hub) paceOf(now, window time.Duration, buckets *[rateSeconds]int, since time.Duration) float64 {
 	l := &h.line
 	h.rollRate(now)
-	span := min(now-l.opened, rateWindow)
+	n := min(int(window/time.Second), rateSeconds)
 	sum := 0
-	for _, n := range l.secs {
-		sum += n
+	for i := range n {
+		sum += buckets[(int(l.sec/time.Second)-i+rateSeconds)%rateSeconds]
 	}
-	if span < time.Second {
-		span += time.Second / time.Duration(h.opts.Config.Rate)
+	from := max(since, l.sec-time.Duration(n-1)*time.Second)
+	span := now - from + time.Second/time.Duration(max(h.opts.Config.Rate, 1))
+	if span <= 0 {
+		return 0
 	}
 	return float64(sum) / span.Seconds()
 }
@@ -298,23 +371,91 @@ func (h *Hub) rollRate(now time.Duration) {
 	sec := now.Truncate(time.Second)
 	for steps := 0; l.sec < sec && steps < rateSeconds; steps++ {
 		l.sec += time.Second
-		l.secs[int(l.sec/time.Second)%rateSeconds] = 0
+		i := int(l.sec/time.Second) % rateSeconds
+		l.secs[i], l.capSecs[i], l.leaves[i], l.caps[i] = 0, 0, 0, 0
 	}
 	l.sec = max(l.sec, sec)
 }
 
-// lineWait is the estimated wait of the one at place in line: forever
-// if the line has not moved in rateWindow.
-func (h *Hub) lineWait(place uint32) time.Duration {
-	rate := h.lineRate(h.now)
-	if rate <= 0 {
-		return forever
+// outlook is what the line expects at now, read once for every place
+// (see lineWait): the steady pace, and at capacity the headroom the
+// server's measured capacity leaves and the pace at which places free;
+// each twice, soberly (for the waits told) and hopefully (for the
+// refusals: one is refused only if even the hopeful reading brings no
+// place in time).
+type outlook struct {
+	pace, paceHigh float64 // joins a second the ticks allow: the lower of the last 10 s's and the last steadySeconds', and the higher
+	atCap          bool    // the server has been at capacity for a LoadWindow: places past headroom wait for places to free
+	headroom       int     // at capacity: the members the capacity still holds, the highest it read over steadySeconds less those in
+	capacity       int     // at capacity: that highest capacity
+	members        int     // the members in now
+	// At capacity, places freed a second: members leaving over the last
+	// 10 s, or the line's pace since the server came to capacity (over
+	// the last 10 s, and for freeingHigh the last steadySeconds too),
+	// the more.
+	freeing, freeingHigh float64
+}
+
+// steadySeconds is how far back the steady pace and the highest capacity
+// are read: a burst's first seconds do not hold the pace up once it
+// falls, and one second at capacity does not make it nothing.
+const steadySeconds = 3
+
+// outlook reads the line's outlook at now.
+func (h *Hub) outlook(now time.Duration) outlook {
+	l := &h.line
+	o := outlook{members: h.members()}
+	long, steady := h.lineRate(now, rateWindow), h.lineRate(now, steadySeconds*time.Second)
+	o.pace, o.paceHigh = min(long, steady), max(long, steady)
+	if !h.load.full || !l.atCap || now-l.capSince < LoadWindow {
+		return o
 	}
-	secs := float64(place) / rate
-	if secs >= (forever / time.Second).Seconds() {
+	o.atCap = true
+	for i := range steadySeconds {
+		o.capacity = max(o.capacity, l.caps[(int(l.sec/time.Second)-i+rateSeconds)%rateSeconds])
+	}
+	o.headroom = max(o.capacity-o.members, 0)
+	o.freeing = max(h.paceOf(now, rateWindow, &l.leaves, l.opened), h.paceOf(now, rateWindow, &l.capSecs, l.capSince))
+	o.freeingHigh = max(o.freeing, h.paceOf(now, steadySeconds*time.Second, &l.capSecs, l.capSince))
+	return o
+}
+
+// wait is the estimated wait of the one at place in line, by o: forever
+// if no place is coming. Below capacity, the place over the steady
+// pace. At capacity, the places the headroom holds come at the pace (or
+// as fast as places free, if that is faster), and each place past them
+// only once a place frees (a member leaves, or the capacity as measured
+// rises): a line of a thousand behind a server with room for twenty is
+// told so, instead of the pace of a burst's first seconds.
+func (o outlook) wait(place uint32) time.Duration { return o.waitAt(place, o.pace, o.freeing) }
+
+// hope is the soonest a place could come for the one at place in line,
+// by the higher readings of o: past it, no place is coming in time.
+func (o outlook) hope(place uint32) time.Duration { return o.waitAt(place, o.paceHigh, o.freeingHigh) }
+
+// waitAt is wait at the pace and the rate places free given.
+func (o outlook) waitAt(place uint32, pace, freeing float64) time.Duration {
+	p := float64(place)
+	var secs float64
+	switch {
+	case !o.atCap:
+		secs = p / pace
+	case place <= uint32(o.headroom):
+		secs = p / max(pace, freeing)
+	default:
+		h := float64(o.headroom)
+		secs = h/max(pace, freeing) + (p-h)/freeing
+	}
+	if math.IsNaN(secs) || secs*float64(time.Second) >= float64(forever) {
 		return forever
 	}
 	return time.Duration(secs * float64(time.Second))
+}
+
+// lineWait is the estimated wait of the one at place in line, now:
+// forever if no place is coming.
+func (h *Hub) lineWait(place uint32) time.Duration {
+	return h.outlook(h.now).wait(place)
 }
 
 // pace works out, after a tick at now, how many joins the ticks' headroom
@@ -343,7 +484,18 @@ func (h *Hub) pace(now time.Duration) {
 	}
 	l.allow, l.paced = k, k
 	h.rollRate(now)
-	l.secs[int(l.sec/time.Second)%rateSeconds] += k
+	i := int(l.sec/time.Second) % rateSeconds
+	l.secs[i] += k
+	l.caps[i] = max(l.caps[i], ld.Capacity)
+	switch {
+	case !h.load.full:
+		l.atCap = false
+	case !l.atCap:
+		l.atCap, l.capSince = true, now
+	}
+	if l.atCap {
+		l.capSecs[i] += k
+	}
 	l.due = len(l.waiting) > 0 && k > 0
 }
 
@@ -368,30 +520,45 @@ func (h *Hub) admitLine(now time.Duration) {
 	l.allow = max(l.allow, 0)
 }
 
-// tellLine tells everyone in line their place and the estimate, and
-// refuses those that waited LineWait already.
+// tellLine tells everyone in line their place and the estimate, in
+// order, and refuses those whose wait would pass their time in line
+// (LineWait from when they came) by the estimate now, at once instead of
+// at its end, and those that waited LineWait already.
 func (h *Hub) tellLine(now time.Duration) {
 	l := &h.line
 	l.told = now
-	var late []*conn
+	o := h.outlook(now)
+	type out struct {
+		c    *conn
+		e    *protocol.Error
+		wait time.Duration
+	}
+	var refused, told []out
 	for i, c := range l.waiting {
-		if now-c.line.at >= h.opts.LineWait {
-			late = append(late, c)
+		place, waited := uint32(i+1-len(refused)), now-c.line.at
+		if waited >= h.opts.LineWait {
+			refused = append(refused, out{c: c, e: &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
+				"server full: at capacity: no place came within %v in line; try again later", h.opts.LineWait)}})
 			continue
 		}
-		h.tellPlace(now, c, uint32(i+1-len(late)))
+		if hope := o.hope(place); hope > h.opts.LineWait-waited {
+			refused = append(refused, out{c: c, e: &protocol.Error{Code: protocol.ErrCodeFull, Text: h.tooLong(now, o, place, hope, waited)}})
+			continue
+		}
+		told = append(told, out{c: c, wait: o.wait(place)})
 	}
-	for _, c := range late {
-		e := &protocol.Error{Code: protocol.ErrCodeFull, Text: fmt.Sprintf(
-			"server full: at capacity: no place came within %v in line; try again later", h.opts.LineWait)}
-		h.lineRefused(now, c, e)
+	for _, r := range refused {
+		h.lineRefused(now, r.c, r.e)
+	}
+	for i, t := range told { // the line as it is once those are out
+		h.tellPlace(t.c, uint32(i+1), t.wait)
 	}
 }
 
-// tellPlace tells c, waiting in line, its place and the estimate: a
-// Queued from version 6, a Notice before.
-func (h *Hub) tellPlace(now time.Duration, c *conn, place uint32) {
-	q := &protocol.Queued{Place: place, Line: uint32(len(h.line.waiting)), WaitMS: uint32(min(h.lineWait(place), time.Duration(1<<32-1)*time.Millisecond) / time.Millisecond)}
+// tellPlace tells c, waiting in line, its place and its estimated wait:
+// a Queued from version 6, a Notice before.
+func (h *Hub) tellPlace(c *conn, place uint32, wait time.Duration) {
+	q := &protocol.Queued{Place: place, Line: uint32(len(h.line.waiting)), WaitMS: uint32(min(wait, time.Duration(1<<32-1)*time.Millisecond) / time.Millisecond)}
 	c.line.told = place
 	if c.version >= protocol.LineSince {
 		h.send(c.id, q)
@@ -517,8 +684,20 @@ func (h *Hub) lineNow(now time.Duration) LineNow {
 	l := &h.line
 	ln := LineNow{On: h.lineOn(), Waiting: len(l.waiting), JoinCost: h.joinCost(),
 		Entered: l.entered, Admitted: l.admitted, Refused: l.refused, Left: l.left}
+	ln.Headroom = -1
 	if ln.On && l.lastTik > 0 {
-		ln.Pace = h.lineRate(now)
+		ln.Pace = h.lineRate(now, rateWindow)
+		if o := h.outlook(now); o.atCap {
+			ln.Headroom = o.headroom
+		}
 	}
 	return ln
+}
+
+// memberLeft counts a member leaving at now, for the rate at which
+// places free (outlook).
+func (h *Hub) memberLeft(now time.Duration) {
+	l := &h.line
+	h.rollRate(now)
+	l.leaves[int(l.sec/time.Second)%rateSeconds]++
 }

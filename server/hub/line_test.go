@@ -137,35 +137,36 @@ func TestLineTakesABurstAtThePaceOfTheHeadroom(t *testing.T) {
 }
 
 // The pace follows the headroom: while the ticks cost their budget
-// nobody is let in, those waiting are told so, and a newcomer whose wait
-// would pass the bound is refused at once with the reason, as is one
-// still waiting past it.
+// nobody is let in. One who came while the door had just shut waits,
+// and once the server has been at capacity for a LoadWindow it is told
+// at once that no place is coming, with the reason, not after the whole
+// bound; a newcomer then is refused at once.
 func TestLineRefusesWaitsPastTheBound(t *testing.T) {
-	o := lineOpts()
-	o.LineWait = 5 * time.Second
-	r := newRig(t, o)
+	r := newRig(t, lineOpts())
 	full := perMember(30*ms, 0) // over the budget, whoever is in
-	var in []*peer
 	for i := range 25 {
-		p := r.dial(host(i + 1))
-		hello(p, fmt.Sprintf("in%d", i))
-		in = append(in, p)
+		hello(r.dial(host(i+1)), fmt.Sprintf("in%d", i))
 	}
-	r.ticking(2*time.Second, full) // the door shuts
+	r.ticking(200*ms, full) // the door shuts: three ticks measured
 	waiter := r.dial(host(100))
 	hello(waiter, "waiter")
 	if q, ok := waiter.got[0].(*protocol.Queued); !ok || q.Place != 1 {
 		t.Fatalf("the 26th got %v, want Queued at place 1", waiter.got)
 	}
+	came := r.now
 	r.ticking(12*time.Second, full)
 	e, ok := waiter.got[len(waiter.got)-1].(*protocol.Error)
-	if !ok || !waiter.closed || e.Code != protocol.ErrCodeFull || !strings.Contains(e.Text, "no place came within 5s") {
-		t.Fatalf("the one waiting got %v last, want Error \"... no place came within 5s ...\"", waiter.got[len(waiter.got)-1])
+	if !ok || !waiter.closed || e.Code != protocol.ErrCodeFull || !strings.Contains(e.Text, "no place is coming for the 1st in line") ||
+		!strings.Contains(e.Text, "holds about 20 players by its ticks' cost and has 25") || !strings.Contains(e.Text, "you waited") {
+		t.Fatalf("the one waiting got %v last, want Error \"... no place is coming ... holds about 20 players ... has 25 ... you waited ...\"", waiter.got[len(waiter.got)-1])
+	}
+	if waited := waiter.at[len(waiter.at)-1] - came; waited > 3*time.Second {
+		t.Errorf("the one waiting was refused after %v, want within a LoadWindow and a second or two of the door shutting", waited)
 	}
 	late := r.dial(host(101))
 	hello(late, "late")
 	e, ok = late.got[len(late.got)-1].(*protocol.Error)
-	if !ok || !late.closed || !strings.Contains(e.Text, "no place is coming") || !strings.Contains(e.Text, "more than the 5s") {
+	if !ok || !late.closed || !strings.Contains(e.Text, "no place is coming") || !strings.Contains(e.Text, "within the 1m0s the server lets anyone wait") {
 		t.Fatalf("a newcomer to a stuck line got %v, want refused at once: no place is coming", late.got)
 	}
 	if l := r.h.LoadAt(r.now).Line; l.Refused != 2 || l.Waiting != 0 {
@@ -312,6 +313,202 @@ func TestLineFirstSecondAtCapacityStillQueues(t *testing.T) {
 	for i, p := range late {
 		if !welcomed(p) {
 			t.Errorf("newcomer %d got %v, want let in once the ticks had room", i, p.got)
+		}
+	}
+}
+
+// fate is what became of one of a burst: when it came, the waits it was
+// told, and when it was let in or refused (and why).
+type fate struct {
+	came    time.Duration
+	told    []time.Duration // the estimates, in order
+	toldAt  []time.Duration // when each was told
+	in      bool
+	refused string
+	ended   time.Duration // when it was let in or refused
+}
+
+// fateOf reads p's fate: it came at came.
+func fateOf(p *peer, came time.Duration) fate {
+	f := fate{came: came, ended: -1}
+	for i, m := range p.got {
+		switch v := m.(type) {
+		case *protocol.Queued:
+			f.told = append(f.told, time.Duration(v.WaitMS)*ms)
+			f.toldAt = append(f.toldAt, p.at[i])
+		case *protocol.Welcome:
+			f.in, f.ended = true, p.at[i]
+			return f
+		case *protocol.Error:
+			f.refused, f.ended = v.Text, p.at[i]
+			return f
+		}
+	}
+	return f
+}
+
+// A burst that carries the server to its capacity: those the capacity
+// holds are let in, and each was told an estimate not far below its real
+// wait; those past it are told so early, with the reason (the server
+// holds about so many by its ticks' cost and has them), instead of a
+// short estimate and a refusal after the whole minute; nobody is refused
+// after waiting -line-wait while the capacity holds steady.
+func TestLineBurstPastCapacityIsRefusedEarly(t *testing.T) {
+	r := newRig(t, lineOpts())
+	r.joinEach = ms
+	cost := perMember(5*ms, 200*time.Microsecond) // 100 members cost the 25 ms budget
+	ps, came := dialEach(r, 300, cost)            // 300 in a second
+	r.ticking(70*time.Second, cost)
+	in, early := 0, 0
+	for i, p := range ps {
+		f := fateOf(p, came[p])
+		switch {
+		case f.in:
+			in++
+			if len(f.told) > 0 {
+				if real := f.ended - f.came; real-f.told[0] > max(real/2, time.Second) {
+					t.Errorf("newcomer %d was told %v and waited %v: the estimate is far below the wait", i, f.told[0], real)
+				}
+			}
+		case f.refused != "":
+			if strings.Contains(f.refused, "no place came within") {
+				t.Fatalf("newcomer %d was refused after the whole wait: %q", i, f.refused)
+			}
+			if !strings.HasPrefix(f.refused, "server full: at capacity: it holds about ") || !strings.Contains(f.refused, "no place is coming") {
+				t.Errorf("newcomer %d was refused %q, want the capacity and its members", i, f.refused)
+			}
+			if waited := f.ended - f.came; waited > 5*time.Second {
+				t.Errorf("newcomer %d was refused after %v in line, want early: within seconds of the server reaching capacity", i, waited)
+			}
+			early++
+		default:
+			t.Errorf("newcomer %d got %v, want let in or refused", i, p.got)
+		}
+	}
+	if in < 90 || in > 110 {
+		t.Errorf("%d let in, want about the 100 the budget holds", in)
+	}
+	l := r.h.LoadAt(r.now).Line
+	if l.Waiting != 0 || l.Refused != uint64(early) {
+		t.Errorf("the line reads %+v, want nobody waiting, %d refused", l, early)
+	}
+	t.Logf("%d in, %d refused early; line %+v", in, early, l)
+}
+
+// dialEach says Hello from n newcomers, each from its own address, 15 a
+// tick (300 a second at 20 Hz) with the ticks costing cost, and returns
+// them and when each came.
+func dialEach(r *rig, n int, cost func(int) time.Duration) ([]*peer, map[*peer]time.Duration) {
+	came := map[*peer]time.Duration{}
+	var ps []*peer
+	for i := range n {
+		if i > 0 && i%15 == 0 {
+			r.ticking(50*ms, cost)
+		}
+		p := r.dial(fmt.Sprintf("198.51.%d.%d", i/200, i%200+1))
+		hello(p, fmt.Sprintf("b%d", i))
+		came[p] = r.now
+		ps = append(ps, p)
+	}
+	return ps, came
+}
+
+// A server with room to spare refuses nobody whose wait is under the
+// bound: a burst the pace serves within -line-wait (600 at 10 ms a
+// join, one a tick: the last wait about 28 s of a 40 s bound) is let in,
+// every one, though the pace of its first ticks (before a join was
+// measured) was twenty times that.
+func TestLineSpareCapacityRefusesNobodyUnderTheBound(t *testing.T) {
+	o := lineOpts()
+	o.LineWait = 40 * time.Second
+	r := newRig(t, o)
+	r.joinEach = 10 * ms
+	cost := perMember(20*ms, 5*time.Microsecond) // 600 members cost 23 ms
+	ps, came := dialEach(r, 600, cost)
+	r.ticking(45*time.Second, cost)
+	longest := time.Duration(0)
+	for i, p := range ps {
+		f := fateOf(p, came[p])
+		if !f.in {
+			t.Fatalf("newcomer %d got %q, want let in: its wait was under the bound", i, f.refused)
+		}
+		longest = max(longest, f.ended-f.came)
+	}
+	if l := r.h.LoadAt(r.now).Line; l.Refused != 0 || l.Waiting != 0 {
+		t.Errorf("the line reads %+v, want none refused", l)
+	}
+	t.Logf("the longest wait %v, line %+v", longest, r.h.LoadAt(r.now).Line)
+	if longest < 20*time.Second {
+		t.Errorf("the longest wait was %v, want one near the bound (the test's point)", longest)
+	}
+}
+
+// At capacity, places past the headroom come as members leave: with
+// members leaving two a second, those waiting are told estimates from
+// that rate, not "no place is coming", and are let in as places free;
+// one whose wait that rate puts past the bound is refused early.
+func TestLineAtCapacityEstimatesFromMembersLeaving(t *testing.T) {
+	o := lineOpts()
+	o.LineWait = 30 * time.Second
+	r := newRig(t, o)
+	r.joinEach = ms
+	cost := perMember(5*ms, 200*time.Microsecond) // 100 members cost the 25 ms budget
+	ps, came := dialEach(r, 180, cost)            // 80 past the capacity
+	// Members leave two a second, the first in first, from now on.
+	leaving := 0
+	for range 60 * 2 {
+		r.ticking(500*ms, cost)
+		for leaving < len(ps) && !welcomed(ps[leaving]) {
+			leaving++
+		}
+		if leaving < len(ps) {
+			ps[leaving].gone("connection closed")
+			leaving++
+		}
+	}
+	in, refused := 0, 0
+	for i, p := range ps {
+		f := fateOf(p, came[p])
+		if f.refused != "" {
+			refused++
+			if strings.Contains(f.refused, "no place came within") || strings.Contains(f.refused, "no place is coming") {
+				t.Errorf("newcomer %d was refused %q, want an estimate from the members leaving", i, f.refused)
+			}
+			continue
+		}
+		in++
+		// Once the server has been at capacity a second (from about
+		// 2 s), each estimate is finite and not far below the wait left.
+		for j, est := range f.told {
+			if f.toldAt[j] < 2*time.Second {
+				continue
+			}
+			if left := f.ended - f.toldAt[j]; est >= o.LineWait || left-est > max(left/2, 2*time.Second) {
+				t.Errorf("newcomer %d was told %v at %v and let in %v later, want a finite estimate not far below", i, est, f.toldAt[j], left)
+			}
+		}
+	}
+	if in < 140 || refused == 0 {
+		t.Errorf("%d let in, %d refused early, want about the 100 the budget holds and 60 on leaves (2 a second for the 30 s bound), the rest refused early", in, refused)
+	}
+	t.Logf("%d in, %d refused", in, refused)
+}
+
+// A refusal's sentence fits an Error (255 bytes), whatever its figures.
+func TestLineRefusalTextFits(t *testing.T) {
+	o := lineOpts()
+	o.LineWait = 59*time.Minute + 59*time.Second
+	r := newRig(t, o)
+	for _, ol := range []outlook{
+		{atCap: true, capacity: 1 << 30, members: 1 << 30},
+		{atCap: true, capacity: 1 << 30, members: 1 << 30, freeing: 1e-6, freeingHigh: 1e-6},
+		{pace: 1e-6, paceHigh: 1e-6},
+	} {
+		for _, waited := range []time.Duration{0, 59*time.Minute + 58*time.Second} {
+			text := r.h.tooLong(r.now, ol, 1<<32-1, ol.hope(1<<32-1), waited)
+			if len(text) > 255 || !strings.HasPrefix(text, "server full: at capacity: ") {
+				t.Errorf("refused with %d bytes, %q: want at most 255 and the kind's prefix", len(text), text)
+			}
 		}
 	}
 }
