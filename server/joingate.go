@@ -13,18 +13,35 @@ import (
 // handled as they come, they push the ticks back, and with the ticks the
 // States of everyone in. When the hub does not pace the joins itself (its
 // line is off: -tick-budget 0 or -line-wait 0), the loop holds back the
-// newcomers' Hellos and Spectates and takes them only in what the tick
-// leaves of its budget: after each tick, while the tick's own work and
-// the joins taken since stay under the budget (-tick-budget, or half an
-// update interval without one), and at least one a tick, so that the
-// line of them always moves. A newcomer held for -join-wait is refused
-// "server busy" and told why. What a held connection says meanwhile
-// waits behind its Hello, at most maxHeldEach messages of it.
+// newcomers' Hellos and Spectates and takes them only while the ticks
+// keep their cadence, and then in what the tick leaves of its budget.
+//
+// The cadence is judged on the whole core, not the loop's own work alone.
+// A tick is behind when it began more than a tenth of an interval (at
+// least minSlack) after it was due, held back by whatever ran meanwhile
+// (the writers, the readers, the collector, another process; a tick
+// skipped is one an interval late), or when the tick before it was
+// handed to the sockets more than that after the interval ended (the
+// cost from when it was due until its frames were written, as hub.Load
+// is told it). A tick behind while newcomers are held closes the gate:
+// no join at all is taken, not even one a tick, until a second's ticks
+// in a row were not behind, or nobody is held any more. While the gate
+// is open the loop takes joins after each tick while the tick's own work
+// and the joins taken since stay under the budget (-tick-budget, or half
+// an update interval without one) and under what the whole core left of
+// the interval at the tick before, and at least one a tick, so that the
+// line of them moves. A newcomer held for -join-wait is refused "server
+// busy" and told why. What a held connection says meanwhile waits behind
+// its Hello, at most maxHeldEach messages of it.
 
 // DefaultJoinWait is the longest a newcomer's Hello is held back for the
 // ticks' spare time (-join-wait): the time a new connection has to say
 // Hello, the same promise the other way.
 const DefaultJoinWait = DefaultHandshakeTimeout
+
+// minSlack is the least lateness the join gate judges a tick behind by:
+// below it is the timers' and the scheduler's jitter, whatever the rate.
+const minSlack = 5 * time.Millisecond
 
 // maxHeldEach is the most messages of one connection held back behind
 // its Hello: a client waiting for its Welcome pings once a second.
@@ -35,16 +52,30 @@ const maxHeldEach = 32
 // the loop; its clocks are given (the hub's for the waits, the loop's own
 // work for the costs), so that a test runs it on a virtual one.
 type joinGate struct {
-	budget time.Duration // the loop work an update interval may take, the tick's and the joins'
-	wait   time.Duration // the longest a handshake is held
-	held   []heldConn    // in the order their handshakes came
-	first  int           // held[first:] still wait
-	spent  time.Duration // the loop work since the last tick: the tick's, then the joins'
-	took   int           // handshakes taken since the last tick
+	budget   time.Duration // the loop work an update interval may take, the tick's and the joins'
+	wait     time.Duration // the longest a handshake is held
+	interval time.Duration // the update interval, whose cadence the ticks keep; 0 = not judged
+	held     []heldConn    // in the order their handshakes came
+	first    int           // held[first:] still wait
+	spent    time.Duration // the loop work since the last tick: the tick's, then the joins'
+	room     time.Duration // what spent may reach this interval: the budget, or less where the core has less to spare
+	took     int           // handshakes taken since the last tick
 	// holding is set while handshakes are held back, for the log's lines
 	// when that starts and ends; most is the most held at once meanwhile.
 	holding bool
 	most    int
+	// behind is set while the gate is closed for the ticks' cadence;
+	// calm counts the ticks in a row not behind meanwhile.
+	behind bool
+	calm   int
+}
+
+// tickTimes is what the loop measured of a tick: how late it began after
+// it was due (on the hub's clock), its own work in the loop, and what the
+// tick before it cost from when it was due until its frames were handed
+// to the sockets (0 if not measured).
+type tickTimes struct {
+	late, own, full time.Duration
 }
 
 // heldConn is a connection whose handshake is held (its events in
@@ -63,15 +94,48 @@ func (g *joinGate) hold(c *conn, now time.Duration) {
 	g.most = max(g.most, g.waiting())
 }
 
-// ticked starts an update interval: the tick's own work cost.
-func (g *joinGate) ticked(cost time.Duration) {
-	g.spent, g.took = cost, 0
+// ticked starts an update interval with what the tick measured, and
+// judges the ticks' cadence: a tick behind while handshakes are held
+// closes the gate, a second of ticks in a row not behind (or nobody held) opens
+// it again. It reports whether the gate closed or opened for the cadence.
+func (g *joinGate) ticked(t tickTimes) (changed bool) {
+	g.spent, g.took, g.room = t.own, 0, g.budget
+	if g.interval <= 0 {
+		return false
+	}
+	slack := max(g.interval/10, minSlack)
+	// The joins may take what the whole core left of the interval at the
+	// tick before, if less than what the loop's budget leaves.
+	g.room = min(g.budget, t.own+g.interval-slack-t.full)
+	behind := t.late > slack || t.full > g.interval+slack
+	switch {
+	case behind && g.waiting() > 0:
+		g.calm = 0
+		if !g.behind {
+			g.behind = true
+			return true
+		}
+	case !g.behind:
+	case g.waiting() == 0:
+		g.behind = false
+		return true
+	case behind:
+		g.calm = 0
+	default:
+		g.calm++
+		if time.Duration(g.calm)*g.interval >= time.Second {
+			g.behind = false
+			return true
+		}
+	}
+	return false
 }
 
-// open reports whether the next held handshake may be taken: none was
-// since the last tick, or the tick and the joins since leave budget.
+// open reports whether the next held handshake may be taken: the ticks
+// keep their cadence, and none was taken since the last tick or the tick
+// and the joins since leave budget.
 func (g *joinGate) open() bool {
-	return g.waiting() > 0 && (g.took == 0 || g.spent < g.budget)
+	return g.waiting() > 0 && !g.behind && (g.took == 0 || g.spent < g.room)
 }
 
 // next takes the first held handshake's connection, counted as a join
@@ -178,6 +242,7 @@ func (s *Server) takeJoins() {
 		s.flush()
 		g.spend(time.Since(began))
 	}
+	s.publishGate()
 	switch {
 	case !g.holding && g.waiting() > 0:
 		g.holding = true
@@ -187,6 +252,54 @@ func (s *Server) takeJoins() {
 		s.log.Info("joins caught up with the ticks", "most-waiting", g.most)
 		g.most = 0
 	}
+}
+
+// gateTicked tells the gate what the tick measured (see joinGate.ticked),
+// at the hub's update interval now, and says in the log when the gate
+// closes for the ticks' cadence and when it opens again (summarised when
+// they repeat).
+func (s *Server) gateTicked(t tickTimes) {
+	g := &s.gate
+	g.interval = time.Second / time.Duration(max(s.hub.Options().Config.Rate, 1))
+	if !g.ticked(t) {
+		return
+	}
+	if g.behind {
+		s.warn.Warn("join gate behind", "joins stop: the ticks are late", "late", t.late.Round(time.Microsecond),
+			"tick-cost", t.full.Round(time.Microsecond), "interval", g.interval, "waiting", g.waiting())
+	} else {
+		s.warn.Info("join gate calm", "joins resume: the ticks keep their cadence", "waiting", g.waiting())
+	}
+	s.publishGate()
+}
+
+// GateNow is what the loop's hold on the joins is doing (joinGate),
+// without a line: how many newcomers it holds, and whether it takes none
+// because the ticks are late.
+type GateNow struct {
+	Held   int
+	Behind bool
+}
+
+// Gate returns what the loop's hold on the joins was doing at its last
+// change: how many newcomers it held and whether it took none because the
+// ticks were late. Safe for concurrent use.
+func (s *Server) Gate() GateNow {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gateNow
+}
+
+// publishGate publishes the gate's state for Gate, if it changed.
+func (s *Server) publishGate() {
+	now := GateNow{Held: s.gate.waiting(), Behind: s.gate.behind}
+	if now == s.gateSeen {
+		return
+	}
+	s.gateSeen = now
+	s.mu.Lock()
+	s.gateNow = now
+	s.mu.Unlock()
 }
 
 // handleHeld hands the hub what c said from its handshake on, held.

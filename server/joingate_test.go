@@ -39,7 +39,7 @@ func TestJoinGateKeepsTheTicksCadence(t *testing.T) {
 		}
 		now = due + tickCost
 		ticks++
-		g.ticked(tickCost)
+		g.ticked(tickTimes{own: tickCost})
 		for g.late(now) {
 			c, _ := g.next()
 			if c != conns[taken+refused] {
@@ -70,6 +70,100 @@ func TestJoinGateKeepsTheTicksCadence(t *testing.T) {
 	}
 }
 
+// TestJoinGateStopsWhileTheTicksAreLate runs the loop's rule on a
+// virtual clock against a core it shares with what it does not see: a
+// flood of 3,000 joins offered at once (2 ms of the loop each) to a
+// world at 20 Hz whose tick costs the loop 10 ms and the writers 0.05 ms
+// a player more, out of the loop, after it; from 2 s to 3 s something
+// else takes the core's first 30 ms of every interval. The loop's own
+// work never reaches its budget, so the old rule took joins on, and the
+// writers' share grew with every player until the ticks slipped. Now no
+// join is taken at a tick that began late, nor until a second of ticks
+// came on time; the joins resume when the cadence is back; and the ticks
+// keep their due times outside the window the core was taken (every one
+// of the 239 ticks of 12 s comes, none skipped), the crowd held where the
+// writers' share leaves the interval no room.
+func TestJoinGateStopsWhileTheTicksAreLate(t *testing.T) {
+	const (
+		interval  = 50 * time.Millisecond
+		tickCost  = 10 * time.Millisecond
+		joinCost  = 2 * time.Millisecond
+		perPlayer = 50 * time.Microsecond
+		offered   = 3000
+	)
+	g := joinGate{budget: 25 * time.Millisecond, wait: 10 * time.Second, interval: interval}
+	for range offered {
+		g.hold(&conn{}, 0)
+	}
+	var (
+		players, refused, ticks  int
+		busy, full               time.Duration // the core is busy until busy; the tick before cost full
+		lastLate, resumed        time.Duration = -1, -1
+		joinsBefore, joinsDuring int
+	)
+	for due := interval; due < 12*time.Second; due += interval {
+		outside := time.Duration(0)
+		taken := due >= 2*time.Second && due < 3*time.Second
+		if taken {
+			outside = 30 * time.Millisecond
+		}
+		start := max(due+outside, busy)
+		if start-due >= interval {
+			t.Fatalf("the tick due at %v was skipped: the core was busy until %v (%d players)", due, busy, players)
+		}
+		ticks++
+		late := start - due
+		if late > interval/10 {
+			if spill := due == 3*time.Second; !taken && !spill {
+				t.Fatalf("the tick due at %v began %v late with the core its own (%d players): the joins took the ticks' time", due, late, players)
+			}
+			lastLate = due
+		}
+		g.ticked(tickTimes{late: late, own: tickCost, full: full})
+		for g.late(start + tickCost) {
+			g.next()
+			refused++
+		}
+		n := 0
+		for g.open() {
+			g.next()
+			n++
+			g.spend(joinCost)
+		}
+		switch {
+		case n > 0 && late > interval/10:
+			t.Fatalf("%d joins taken at the tick due at %v, which began %v late", n, due, late)
+		case n > 0 && lastLate >= 0 && due-lastLate < time.Second:
+			t.Fatalf("%d joins taken at the tick due at %v, %v after the last late one: want a second of calm ticks first", n, due, due-lastLate)
+		case n > 0 && lastLate >= 0 && resumed < 0:
+			resumed = due
+		case n > 0 && due < 2*time.Second:
+			joinsBefore += n
+		case n > 0 && due < 3*time.Second:
+			joinsDuring += n
+		}
+		players += n
+		busy = start + tickCost + time.Duration(n)*joinCost + time.Duration(players)*perPlayer
+		full = busy - due
+	}
+	if ticks != 239 {
+		t.Errorf("%d ticks in 12 s, want 239", ticks)
+	}
+	if joinsBefore == 0 || joinsDuring != 0 {
+		t.Errorf("%d joins taken before the core was taken and %d while it was, want some and none", joinsBefore, joinsDuring)
+	}
+	if resumed < 0 || resumed > 3*time.Second+2*time.Second {
+		t.Errorf("the joins resumed at %v after the core was given back at 3 s, want within 2 s", resumed)
+	}
+	// The joins take only what the whole core left at the tick before:
+	// past 700 players (the tick's 10 ms and the writers' 35 leave no
+	// spare) one a tick, and none once a tick is behind (860), so the
+	// crowd stops short of the cadence and the rest are refused.
+	if players < 300 || players > 860 || refused != offered-players || g.waiting() != 0 {
+		t.Errorf("%d players in and %d refused after 12 s, %d held: want 300-860 in, the rest refused", players, refused, g.waiting())
+	}
+}
+
 // TestJoinGateTakesOneATickWhenTheTicksTakeAll: a world whose tick alone
 // costs more than its budget still lets one join in a tick, so that the
 // held ones move.
@@ -79,7 +173,7 @@ func TestJoinGateTakesOneATickWhenTheTicksTakeAll(t *testing.T) {
 		g.hold(&conn{}, 0)
 	}
 	for tick := 1; tick <= 3; tick++ {
-		g.ticked(40 * time.Millisecond)
+		g.ticked(tickTimes{own: 40 * time.Millisecond})
 		n := 0
 		for g.open() {
 			g.next()
