@@ -263,3 +263,63 @@ func TestFloodOfJoinsDoesNotStopTheTicks(t *testing.T) {
 	}
 	ts.waitLog(t, "refused join")
 }
+
+// TestJoinsStopWhileTheTicksAreLate: on the server's own loop, on the
+// test's clock, newcomers are held one a tick (a budget of 1 ns); then the
+// clock jumps ten intervals, as when something else held the core: that
+// tick is late, and no join is taken, not even one a tick, for a second
+// of ticks on time; the log says so, and Gate says so for /metrics. Then
+// the joins resume, one a tick, and the log says that too.
+func TestJoinsStopWhileTheTicksAreLate(t *testing.T) {
+	const (
+		n        = 40
+		rate     = 20
+		interval = time.Second / rate
+	)
+	ts, clock := startClocked(t, Options{
+		Hub: hub.Options{Config: world.Config{Rate: rate, MaxPlayers: 2 * n}, MaxPlayersPerAddr: 2 * n, JoinRate: 2 * n,
+			TickBudget: time.Nanosecond, LoadFloor: 10 * n},
+		MaxConnsPerAddr:  2 * n,
+		JoinWait:         time.Hour,
+		HandshakeTimeout: time.Hour,
+		IdleTimeout:      time.Hour,
+	})
+	for i := range n {
+		dial(t, ts).send(&protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i), Bot: true})
+	}
+	eventually(t, func() bool { return ts.Stats().Connections+ts.Gate().Held >= n },
+		func() string { return fmt.Sprintf("%d of %d newcomers taken or held", ts.Stats().Connections+ts.Gate().Held, n) })
+	ticks := func() uint64 { return ts.Stats().Ticks }
+	step := func(d time.Duration) {
+		t.Helper()
+		before := ticks()
+		clock.advance(d)
+		eventually(t, func() bool { return ticks() > before }, func() string { return "no tick came" })
+	}
+	step(interval)
+	step(interval)
+	if g := ts.Gate(); g.Behind || g.Held == 0 {
+		t.Fatalf("gate %+v after two ticks on time, want newcomers held and joins taken", g)
+	}
+
+	step(10 * interval)
+	ts.waitLog(t, "joins stop: the ticks are late")
+	if !ts.Gate().Behind {
+		t.Error("Gate does not say the joins stopped")
+	}
+	in := ts.Stats().Players
+	k := 0
+	for ; ts.Stats().Players == in; k++ {
+		if k > 2*rate {
+			t.Fatalf("no join taken in %d ticks on time after the late one", k)
+		}
+		step(interval)
+	}
+	if k < rate {
+		t.Errorf("a join was taken %d ticks after a late one, want none for a second (%d ticks)", k, rate)
+	}
+	ts.waitLog(t, "joins resume: the ticks keep their cadence")
+	if g := ts.Gate(); g.Behind {
+		t.Errorf("gate %+v after the joins resumed", g)
+	}
+}
