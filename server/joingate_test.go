@@ -186,6 +186,20 @@ func TestJoinGateTakesOneATickWhenTheTicksTakeAll(t *testing.T) {
 	}
 }
 
+// startNoSpare starts a server on the test's clock, without a line, whose
+// tick budget leaves no spare time for joins (1 ns), at rate, for n
+// newcomers from one address, each held at most joinWait.
+func startNoSpare(t *testing.T, rate, n int, joinWait time.Duration) (*testServer, *testClock) {
+	t.Helper()
+	return startClocked(t, Options{
+		Hub: hub.Options{Config: world.Config{Rate: rate, MaxPlayers: 2 * n}, MaxPlayersPerAddr: 2 * n, JoinRate: 2 * n,
+			TickBudget: time.Nanosecond, LoadFloor: 10 * n},
+		MaxConnsPerAddr: 2 * n,
+		JoinWait:        joinWait,
+		IdleTimeout:     time.Hour,
+	})
+}
+
 // TestFloodOfJoinsDoesNotStopTheTicks: on the server's own loop, on the
 // test's clock, 24 newcomers say Hello at once to a server without a
 // line whose tick budget leaves no spare time (1 ns): each interval the
@@ -198,13 +212,7 @@ func TestFloodOfJoinsDoesNotStopTheTicks(t *testing.T) {
 		rate     = 20
 		interval = time.Second / rate
 	)
-	ts, clock := startClocked(t, Options{
-		Hub: hub.Options{Config: world.Config{Rate: rate, MaxPlayers: 2 * n}, MaxPlayersPerAddr: 2 * n, JoinRate: 2 * n,
-			TickBudget: time.Nanosecond, LoadFloor: 10 * n},
-		MaxConnsPerAddr: 2 * n,
-		JoinWait:        2 * n * interval,
-		IdleTimeout:     time.Hour,
-	})
+	ts, clock := startNoSpare(t, rate, n, 2*n*interval)
 	clients := make([]*testClient, n)
 	for i := range clients {
 		clients[i] = dial(t, ts)
@@ -276,19 +284,14 @@ func TestJoinsStopWhileTheTicksAreLate(t *testing.T) {
 		rate     = 20
 		interval = time.Second / rate
 	)
-	ts, clock := startClocked(t, Options{
-		Hub: hub.Options{Config: world.Config{Rate: rate, MaxPlayers: 2 * n}, MaxPlayersPerAddr: 2 * n, JoinRate: 2 * n,
-			TickBudget: time.Nanosecond, LoadFloor: 10 * n},
-		MaxConnsPerAddr:  2 * n,
-		JoinWait:         time.Hour,
-		HandshakeTimeout: time.Hour,
-		IdleTimeout:      time.Hour,
-	})
+	ts, clock := startNoSpare(t, rate, n, time.Hour)
 	for i := range n {
 		dial(t, ts).send(&protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i), Bot: true})
 	}
 	eventually(t, func() bool { return ts.Stats().Connections+ts.Gate().Held >= n },
-		func() string { return fmt.Sprintf("%d of %d newcomers taken or held", ts.Stats().Connections+ts.Gate().Held, n) })
+		func() string {
+			return fmt.Sprintf("%d of %d newcomers taken or held", ts.Stats().Connections+ts.Gate().Held, n)
+		})
 	ticks := func() uint64 { return ts.Stats().Ticks }
 	step := func(d time.Duration) {
 		t.Helper()
