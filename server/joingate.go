@@ -17,22 +17,24 @@ import (
 // keep their cadence, and then in what the tick leaves of its budget.
 //
 // The cadence is judged on the whole core, not the loop's own work alone.
-// A tick is behind when it began more than a tenth of an interval (at
-// least minSlack) after it was due, held back by whatever ran meanwhile
-// (the writers, the readers, the collector, another process; a tick
-// skipped is one an interval late), or when the tick before it was
-// handed to the sockets more than that after the interval ended (the
-// cost from when it was due until its frames were written, as hub.Load
-// is told it). A tick behind while newcomers are held closes the gate:
-// no join at all is taken, not even one a tick, until a second's ticks
-// in a row were not behind, or nobody is held any more. While the gate
-// is open the loop takes joins after each tick while the tick's own work
-// and the joins taken since stay under the budget (-tick-budget, or half
-// an update interval without one) and under what the whole core left of
-// the interval at the tick before, and at least one a tick, so that the
-// line of them moves. A newcomer held for -join-wait is refused "server
-// busy" and told why. What a held connection says meanwhile waits behind
-// its Hello, at most maxHeldEach messages of it.
+// A tick's lateness is how long after it was due it began, held back by
+// whatever ran meanwhile (the writers, the readers, the collector,
+// another process; a tick skipped is one an interval late), or, if more,
+// how long after the interval's end the frames of the tick before were
+// handed to the sockets (the cost from when it was due until they were
+// written, as hub.Load is told it, less the interval). A tick later than
+// a tenth of an interval (at least minSlack) is behind: no join is taken
+// until the next tick. While the last second's ticks were behind on
+// average and newcomers are held the gate is closed: no join at all is
+// taken, not even one a tick, until the last second's ticks average half
+// of that (or nobody is held any more). While it is open the loop takes
+// joins after each tick while the tick's own work and the joins taken
+// since stay under the budget (-tick-budget, or half an update interval
+// without one) and under what the whole core left of the interval at the
+// tick before, and at least one a tick, so that the line of them moves.
+// A newcomer held for -join-wait is refused "server busy" and told why.
+// What a held connection says meanwhile waits behind its Hello, at most
+// maxHeldEach messages of it.
 
 // DefaultJoinWait is the longest a newcomer's Hello is held back for the
 // ticks' spare time (-join-wait): the time a new connection has to say
@@ -65,9 +67,12 @@ type joinGate struct {
 	holding bool
 	most    int
 	// behind is set while the gate is closed for the ticks' cadence;
-	// calm counts the ticks in a row not behind meanwhile.
-	behind bool
-	calm   int
+	// lateNow while the last tick was behind; lags are the last
+	// second's ticks' lateness, mean their mean at the last tick.
+	behind  bool
+	lateNow bool
+	lags    lags
+	mean    time.Duration
 }
 
 // tickTimes is what the loop measured of a tick: how late it began after
@@ -95,11 +100,12 @@ func (g *joinGate) hold(c *conn, now time.Duration) {
 }
 
 // ticked starts an update interval with what the tick measured, and
-// judges the ticks' cadence: a tick behind while handshakes are held
-// closes the gate, a second of ticks in a row not behind (or nobody held) opens
-// it again. It reports whether the gate closed or opened for the cadence.
+// judges the ticks' cadence: no join is taken until the next tick if
+// this one is behind, and the gate closes while the last second's ticks
+// were behind on average with handshakes held, until they average half
+// that (or nobody is held). It reports whether the gate closed or opened.
 func (g *joinGate) ticked(t tickTimes) (changed bool) {
-	g.spent, g.took, g.room = t.own, 0, g.budget
+	g.spent, g.took, g.room, g.lateNow = t.own, 0, g.budget, false
 	if g.interval <= 0 {
 		return false
 	}
@@ -107,35 +113,51 @@ func (g *joinGate) ticked(t tickTimes) (changed bool) {
 	// The joins may take what the whole core left of the interval at the
 	// tick before, if less than what the loop's budget leaves.
 	g.room = min(g.budget, t.own+g.interval-slack-t.full)
-	behind := t.late > slack || t.full > g.interval+slack
+	lag := max(t.late, t.full-g.interval, 0)
+	g.lateNow = lag > slack
+	g.mean = g.lags.add(lag, int(max(time.Second/g.interval, 1)))
 	switch {
-	case behind && g.waiting() > 0:
-		g.calm = 0
-		if !g.behind {
-			g.behind = true
-			return true
-		}
-	case !g.behind:
-	case g.waiting() == 0:
+	case !g.behind && g.mean > slack && g.waiting() > 0:
+		g.behind = true
+		return true
+	case g.behind && (g.mean <= slack/2 || g.waiting() == 0):
 		g.behind = false
 		return true
-	case behind:
-		g.calm = 0
-	default:
-		g.calm++
-		if time.Duration(g.calm)*g.interval >= time.Second {
-			g.behind = false
-			return true
-		}
 	}
 	return false
 }
 
+// lags is the lateness of the last second's ticks (a ring), for their
+// mean.
+type lags struct {
+	ring []time.Duration
+	next int
+	sum  time.Duration
+}
+
+// add adds a tick's lateness to the last n ticks' (n: a second of them;
+// a change of n starts afresh), and returns their mean over n.
+func (l *lags) add(lag time.Duration, n int) time.Duration {
+	if cap(l.ring) != n {
+		*l = lags{ring: make([]time.Duration, 0, n)}
+	}
+	if len(l.ring) < n {
+		l.ring = append(l.ring, lag)
+	} else {
+		l.sum -= l.ring[l.next]
+		l.ring[l.next] = lag
+		l.next = (l.next + 1) % n
+	}
+	l.sum += lag
+	return l.sum / time.Duration(n)
+}
+
 // open reports whether the next held handshake may be taken: the ticks
-// keep their cadence, and none was taken since the last tick or the tick
-// and the joins since leave budget.
+// keep their cadence (the gate is not closed, the last tick was not
+// behind), and none was taken since the last tick or the tick and the
+// joins since leave room.
 func (g *joinGate) open() bool {
-	return g.waiting() > 0 && !g.behind && (g.took == 0 || g.spent < g.room)
+	return g.waiting() > 0 && !g.behind && !g.lateNow && (g.took == 0 || g.spent < g.room)
 }
 
 // next takes the first held handshake's connection, counted as a join
@@ -265,7 +287,7 @@ func (s *Server) gateTicked(t tickTimes) {
 		return
 	}
 	if g.behind {
-		s.warn.Warn("join gate behind", "joins stop: the ticks are late", "late", t.late.Round(time.Microsecond),
+		s.warn.Warn("join gate behind", "joins stop: the ticks are late", "mean-late", g.mean.Round(time.Microsecond), "late", t.late.Round(time.Microsecond),
 			"tick-cost", t.full.Round(time.Microsecond), "interval", g.interval, "waiting", g.waiting())
 	} else {
 		s.warn.Info("join gate calm", "joins resume: the ticks keep their cadence", "waiting", g.waiting())

@@ -78,8 +78,9 @@ func TestJoinGateKeepsTheTicksCadence(t *testing.T) {
 // else takes the core's first 30 ms of every interval. The loop's own
 // work never reaches its budget, so the old rule took joins on, and the
 // writers' share grew with every player until the ticks slipped. Now no
-// join is taken at a tick that began late, nor until a second of ticks
-// came on time; the joins resume when the cadence is back; and the ticks
+// join is taken at a tick that began late, nor until the last second's
+// ticks came on time (on average within a twentieth of an interval: at
+// most one of them 30 ms late); the joins resume then; and the ticks
 // keep their due times outside the window the core was taken (every one
 // of the 239 ticks of 12 s comes, none skipped), the crowd held where the
 // writers' share leaves the interval no room.
@@ -133,8 +134,8 @@ func TestJoinGateStopsWhileTheTicksAreLate(t *testing.T) {
 		switch {
 		case n > 0 && late > interval/10:
 			t.Fatalf("%d joins taken at the tick due at %v, which began %v late", n, due, late)
-		case n > 0 && lastLate >= 0 && due-lastLate < time.Second:
-			t.Fatalf("%d joins taken at the tick due at %v, %v after the last late one: want a second of calm ticks first", n, due, due-lastLate)
+		case n > 0 && lastLate >= 0 && due-lastLate < 900*time.Millisecond:
+			t.Fatalf("%d joins taken at the tick due at %v, %v after the last late one: want the last second's ticks on time first (at most one of them late)", n, due, due-lastLate)
 		case n > 0 && lastLate >= 0 && resumed < 0:
 			resumed = due
 		case n > 0 && due < 2*time.Second:
@@ -275,8 +276,9 @@ func TestFloodOfJoinsDoesNotStopTheTicks(t *testing.T) {
 // TestJoinsStopWhileTheTicksAreLate: on the server's own loop, on the
 // test's clock, newcomers are held one a tick (a budget of 1 ns); then the
 // clock jumps ten intervals, as when something else held the core: that
-// tick is late, and no join is taken, not even one a tick, for a second
-// of ticks on time; the log says so, and Gate says so for /metrics. Then
+// tick is late, and no join is taken, not even one a tick, until the last
+// second's ticks came on time (20 ticks at least); the log says so, and
+// Gate says so for /metrics. Then
 // the joins resume, one a tick, and the log says that too.
 func TestJoinsStopWhileTheTicksAreLate(t *testing.T) {
 	const (
