@@ -39,7 +39,7 @@ func TestJoinGateKeepsTheTicksCadence(t *testing.T) {
 		}
 		now = due + tickCost
 		ticks++
-		g.ticked(tickCost)
+		g.ticked(tickTimes{own: tickCost})
 		for g.late(now) {
 			c, _ := g.next()
 			if c != conns[taken+refused] {
@@ -70,6 +70,101 @@ func TestJoinGateKeepsTheTicksCadence(t *testing.T) {
 	}
 }
 
+// TestJoinGateStopsWhileTheTicksAreLate runs the loop's rule on a
+// virtual clock against a core it shares with what it does not see: a
+// flood of 3,000 joins offered at once (2 ms of the loop each) to a
+// world at 20 Hz whose tick costs the loop 10 ms and the writers 0.05 ms
+// a player more, out of the loop, after it; from 2 s to 3 s something
+// else takes the core's first 30 ms of every interval. The loop's own
+// work never reaches its budget, so the old rule took joins on, and the
+// writers' share grew with every player until the ticks slipped. Now no
+// join is taken at a tick that began late, nor until the last second's
+// ticks came on time (on average within a twentieth of an interval: at
+// most one of them 30 ms late); the joins resume then; and the ticks
+// keep their due times outside the window the core was taken (every one
+// of the 239 ticks of 12 s comes, none skipped), the crowd held where the
+// writers' share leaves the interval no room.
+func TestJoinGateStopsWhileTheTicksAreLate(t *testing.T) {
+	const (
+		interval  = 50 * time.Millisecond
+		tickCost  = 10 * time.Millisecond
+		joinCost  = 2 * time.Millisecond
+		perPlayer = 50 * time.Microsecond
+		offered   = 3000
+	)
+	g := joinGate{budget: 25 * time.Millisecond, wait: 10 * time.Second, interval: interval}
+	for range offered {
+		g.hold(&conn{}, 0)
+	}
+	var (
+		players, refused, ticks  int
+		busy, full               time.Duration // the core is busy until busy; the tick before cost full
+		lastLate, resumed        time.Duration = -1, -1
+		joinsBefore, joinsDuring int
+	)
+	for due := interval; due < 12*time.Second; due += interval {
+		outside := time.Duration(0)
+		taken := due >= 2*time.Second && due < 3*time.Second
+		if taken {
+			outside = 30 * time.Millisecond
+		}
+		start := max(due+outside, busy)
+		if start-due >= interval {
+			t.Fatalf("the tick due at %v was skipped: the core was busy until %v (%d players)", due, busy, players)
+		}
+		ticks++
+		late := start - due
+		if late > interval/10 {
+			if spill := due == 3*time.Second; !taken && !spill {
+				t.Fatalf("the tick due at %v began %v late with the core its own (%d players): the joins took the ticks' time", due, late, players)
+			}
+			lastLate = due
+		}
+		g.ticked(tickTimes{late: late, own: tickCost, full: full})
+		for g.late(start + tickCost) {
+			g.next()
+			refused++
+		}
+		n := 0
+		for g.open() {
+			g.next()
+			n++
+			g.spend(joinCost)
+		}
+		switch {
+		case n > 0 && late > interval/10:
+			t.Fatalf("%d joins taken at the tick due at %v, which began %v late", n, due, late)
+		case n > 0 && lastLate >= 0 && due-lastLate < 900*time.Millisecond:
+			t.Fatalf("%d joins taken at the tick due at %v, %v after the last late one: want the last second's ticks on time first (at most one of them late)", n, due, due-lastLate)
+		case n > 0 && lastLate >= 0 && resumed < 0:
+			resumed = due
+		case n > 0 && due < 2*time.Second:
+			joinsBefore += n
+		case n > 0 && due < 3*time.Second:
+			joinsDuring += n
+		}
+		players += n
+		busy = start + tickCost + time.Duration(n)*joinCost + time.Duration(players)*perPlayer
+		full = busy - due
+	}
+	if ticks != 239 {
+		t.Errorf("%d ticks in 12 s, want 239", ticks)
+	}
+	if joinsBefore == 0 || joinsDuring != 0 {
+		t.Errorf("%d joins taken before the core was taken and %d while it was, want some and none", joinsBefore, joinsDuring)
+	}
+	if resumed < 0 || resumed > 3*time.Second+2*time.Second {
+		t.Errorf("the joins resumed at %v after the core was given back at 3 s, want within 2 s", resumed)
+	}
+	// The joins take only what the whole core left at the tick before:
+	// past 700 players (the tick's 10 ms and the writers' 35 leave no
+	// spare) one a tick, and none once a tick is behind (860), so the
+	// crowd stops short of the cadence and the rest are refused.
+	if players < 300 || players > 860 || refused != offered-players || g.waiting() != 0 {
+		t.Errorf("%d players in and %d refused after 12 s, %d held: want 300-860 in, the rest refused", players, refused, g.waiting())
+	}
+}
+
 // TestJoinGateTakesOneATickWhenTheTicksTakeAll: a world whose tick alone
 // costs more than its budget still lets one join in a tick, so that the
 // held ones move.
@@ -79,7 +174,7 @@ func TestJoinGateTakesOneATickWhenTheTicksTakeAll(t *testing.T) {
 		g.hold(&conn{}, 0)
 	}
 	for tick := 1; tick <= 3; tick++ {
-		g.ticked(40 * time.Millisecond)
+		g.ticked(tickTimes{own: 40 * time.Millisecond})
 		n := 0
 		for g.open() {
 			g.next()
@@ -90,6 +185,20 @@ func TestJoinGateTakesOneATickWhenTheTicksTakeAll(t *testing.T) {
 			t.Fatalf("tick %d: %d joins taken, want 1", tick, n)
 		}
 	}
+}
+
+// startNoSpare starts a server on the test's clock, without a line, whose
+// tick budget leaves no spare time for joins (1 ns), at rate, for n
+// newcomers from one address, each held at most joinWait.
+func startNoSpare(t *testing.T, rate, n int, joinWait time.Duration) (*testServer, *testClock) {
+	t.Helper()
+	return startClocked(t, Options{
+		Hub: hub.Options{Config: world.Config{Rate: rate, MaxPlayers: 2 * n}, MaxPlayersPerAddr: 2 * n, JoinRate: 2 * n,
+			TickBudget: time.Nanosecond, LoadFloor: 10 * n},
+		MaxConnsPerAddr: 2 * n,
+		JoinWait:        joinWait,
+		IdleTimeout:     time.Hour,
+	})
 }
 
 // TestFloodOfJoinsDoesNotStopTheTicks: on the server's own loop, on the
@@ -104,13 +213,7 @@ func TestFloodOfJoinsDoesNotStopTheTicks(t *testing.T) {
 		rate     = 20
 		interval = time.Second / rate
 	)
-	ts, clock := startClocked(t, Options{
-		Hub: hub.Options{Config: world.Config{Rate: rate, MaxPlayers: 2 * n}, MaxPlayersPerAddr: 2 * n, JoinRate: 2 * n,
-			TickBudget: time.Nanosecond, LoadFloor: 10 * n},
-		MaxConnsPerAddr: 2 * n,
-		JoinWait:        2 * n * interval,
-		IdleTimeout:     time.Hour,
-	})
+	ts, clock := startNoSpare(t, rate, n, 2*n*interval)
 	clients := make([]*testClient, n)
 	for i := range clients {
 		clients[i] = dial(t, ts)
@@ -168,4 +271,60 @@ func TestFloodOfJoinsDoesNotStopTheTicks(t *testing.T) {
 		t.Error("none of 3 newcomers, held past -join-wait, was refused")
 	}
 	ts.waitLog(t, "refused join")
+}
+
+// TestJoinsStopWhileTheTicksAreLate: on the server's own loop, on the
+// test's clock, newcomers are held one a tick (a budget of 1 ns); then the
+// clock jumps ten intervals, as when something else held the core: that
+// tick is late, and no join is taken, not even one a tick, until the last
+// second's ticks came on time (20 ticks at least); the log says so, and
+// Gate says so for /metrics. Then
+// the joins resume, one a tick, and the log says that too.
+func TestJoinsStopWhileTheTicksAreLate(t *testing.T) {
+	const (
+		n        = 40
+		rate     = 20
+		interval = time.Second / rate
+	)
+	ts, clock := startNoSpare(t, rate, n, time.Hour)
+	for i := range n {
+		dial(t, ts).send(&protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i), Bot: true})
+	}
+	eventually(t, func() bool { return ts.Stats().Connections+ts.Gate().Held >= n },
+		func() string {
+			return fmt.Sprintf("%d of %d newcomers taken or held", ts.Stats().Connections+ts.Gate().Held, n)
+		})
+	ticks := func() uint64 { return ts.Stats().Ticks }
+	step := func(d time.Duration) {
+		t.Helper()
+		before := ticks()
+		clock.advance(d)
+		eventually(t, func() bool { return ticks() > before }, func() string { return "no tick came" })
+	}
+	step(interval)
+	step(interval)
+	if g := ts.Gate(); g.Behind || g.Held == 0 {
+		t.Fatalf("gate %+v after two ticks on time, want newcomers held and joins taken", g)
+	}
+
+	step(10 * interval)
+	ts.waitLog(t, "joins stop: the ticks are late")
+	if !ts.Gate().Behind {
+		t.Error("Gate does not say the joins stopped")
+	}
+	in := ts.Stats().Players
+	k := 0
+	for ; ts.Stats().Players == in; k++ {
+		if k > 2*rate {
+			t.Fatalf("no join taken in %d ticks on time after the late one", k)
+		}
+		step(interval)
+	}
+	if k < rate {
+		t.Errorf("a join was taken %d ticks after a late one, want none for a second (%d ticks)", k, rate)
+	}
+	ts.waitLog(t, "joins resume: the ticks keep their cadence")
+	if g := ts.Gate(); g.Behind {
+		t.Errorf("gate %+v after the joins resumed", g)
+	}
 }

@@ -60,6 +60,7 @@ type Server struct {
 	serving   bool
 	drainEnd  time.Time   // set by Drain: when it ends; newcomers are refused meanwhile
 	load      hub.LoadNow // what the hub read of the ticks' costs at the last tick
+	gateNow   GateNow     // the joins the loop holds, as of its last change (Gate)
 
 	beat atomic.Int64 // the loop's last heartbeat, in Unix nanoseconds (Health)
 	// areasOff is what SetAreas asked for, which the loop applies to the
@@ -72,18 +73,19 @@ type Server struct {
 
 	// Owned by the loop goroutine (Serve sets them up before any other
 	// goroutine reads them).
-	hub    *hub.Hub
-	kept   keptFrames // the map's pieces, encoded once for every room
-	start  time.Time
-	clock  func() time.Duration // the loop's clock, if not the time since start: a test's own (set before Serve)
-	conns  map[world.ConnID]*conn
-	gone   map[world.ConnID]*conn // ended since the last flush: the log's notes still name their address
-	enc    encoder                // the frames of a few messages of the loop's own (a final Error, the shutdown's Bye)
-	queuer queuer                 // the loop's encoder and queue of a flush's few envelopes
-	slow   []*conn
-	ticks  tickMarks // the ticks' costs, measured for the hub's admission
-	gate   joinGate  // the handshakes held for the ticks' spare time (joingate.go)
-	fall   fall      // the watch on a crowd's going (release.go)
+	hub      *hub.Hub
+	kept     keptFrames // the map's pieces, encoded once for every room
+	start    time.Time
+	clock    func() time.Duration // the loop's clock, if not the time since start: a test's own (set before Serve)
+	conns    map[world.ConnID]*conn
+	gone     map[world.ConnID]*conn // ended since the last flush: the log's notes still name their address
+	enc      encoder                // the frames of a few messages of the loop's own (a final Error, the shutdown's Bye)
+	queuer   queuer                 // the loop's encoder and queue of a flush's few envelopes
+	slow     []*conn
+	ticks    tickMarks // the ticks' costs, measured for the hub's admission
+	gate     joinGate  // the handshakes held for the ticks' spare time (joingate.go)
+	gateSeen GateNow   // the gate as last published
+	fall     fall      // the watch on a crowd's going (release.go)
 
 	answering []*conn // connections with messages handled since the last flush (conn.answered)
 	answers   answers // the files of the perception tests' answers (perception.go)
@@ -444,15 +446,17 @@ func (s *Server) loop() {
 		if at, ok := s.hub.NextWake(); ok {
 			if at <= now {
 				s.handleInboxes() // the moves posted quietly since the last wake
+				due, _ := s.hub.NextTick()
 				began := time.Now()
 				ticked := s.hub.Advance(now)
+				full := time.Duration(0)
 				if ticked {
-					s.measureTick(now)
+					full = s.measureTick(now)
 				}
 				s.flush()
 				if ticked {
 					s.opts.Metrics.Tick(time.Since(began))
-					s.gate.ticked(time.Since(began))
+					s.gateTicked(tickTimes{late: now - due, own: time.Since(began), full: full})
 					s.markTick(at)
 				} else {
 					s.hub.JoinCost(time.Since(began)) // those let in from the line, apart from the ticks

@@ -270,10 +270,11 @@ func (s *Server) markTick(due time.Duration) {
 // measureTick tells the hub what the last tick marked cost, from when it
 // was due until the last writer handed its frames to the sockets (until
 // now if one has not yet), and publishes what the hub reads of the costs
-// (Load, Health). The loop calls it at the next tick, before its flush.
-func (s *Server) measureTick(now time.Duration) {
+// (Load, Health); it returns that cost, 0 if there was none to measure.
+// The loop calls it at the next tick, before its flush.
+func (s *Server) measureTick(now time.Duration) time.Duration {
 	if s.ticks.last == 0 || s.ticks.measured {
-		return
+		return 0
 	}
 	s.ticks.measured = true
 	done := time.Duration(0)
@@ -289,4 +290,5 @@ func (s *Server) measureTick(now time.Duration) {
 	s.mu.Lock()
 	s.load = l
 	s.mu.Unlock()
+	return done - s.ticks.due
 }

@@ -279,6 +279,7 @@ func (h *Host) serve(lns []*listener) error {
 		exp.Watch(h.srv.Stats)
 		exp.WatchRooms(h.srv.Rooms)
 		exp.WatchLoad(h.srv.Load)
+		exp.WatchGate(h.srv.Gate)
 	}
 	h.run(func() error { return h.srv.Serve(game) })
 	for _, l := range lns[1:] {

@@ -398,6 +398,17 @@ func (h *Hub) NextWake() (at time.Duration, ok bool) {
 	return at, ok
 }
 
+// NextTick returns when the first room's next tick is due; ok is false
+// while no room ticks.
+func (h *Hub) NextTick() (at time.Duration, ok bool) {
+	for _, r := range h.order {
+		if t, due := r.core.NextTick(); due && (!ok || t < at) {
+			at, ok = t, true
+		}
+	}
+	return at, ok
+}
+
 // sweepEvery is how often the rates forget the addresses done with them.
 const sweepEvery = time.Second
 

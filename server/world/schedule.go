@@ -36,6 +36,12 @@ func (c *Core) NextWake() (at time.Duration, ok bool) {
 	return at, ok
 }
 
+// NextTick returns when the next tick is due; ok is false while the world
+// does not tick (immediate mode, or never given a time).
+func (c *Core) NextTick() (at time.Duration, ok bool) {
+	return c.nextTick, c.cfg.Rate > 0 && c.ticking
+}
+
 // Advance does what is due at now: the tick (Tick), the Pings (Ping) and
 // the end of the away players' windows, and reports whether it ticked.
 // The first call starts the ticks: the first is due at the first
