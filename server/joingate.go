@@ -155,8 +155,15 @@ func (l *lags) add(lag time.Duration, n int) time.Duration {
 // open reports whether the next held handshake may be taken: the ticks
 // keep their cadence (the gate is not closed, the last tick was not
 // behind), and none was taken since the last tick or the tick and the
-// joins since leave room.
-func (g *joinGate) open() bool {
+// joins since leave room. Under the load floor (free: fewer members than
+// -load-floor) the cadence is not judged: late ticks with so few are
+// another process's doing, which holding newcomers back does not mend,
+// and a class is not turned away because the teacher's laptop is busy;
+// the joins keep to the loop's budget, at least one a tick.
+func (g *joinGate) open(free bool) bool {
+	if free {
+		return g.waiting() > 0 && (g.took == 0 || g.spent < g.budget)
+	}
 	return g.waiting() > 0 && !g.behind && !g.lateNow && (g.took == 0 || g.spent < g.room)
 }
 
@@ -257,7 +264,7 @@ func (s *Server) takeJoins() {
 		}
 		s.handleHeld(c) // counted handled; gone, it does nothing more
 	}
-	for g.open() {
+	for g.open(s.hub.UnderFloor()) {
 		began := time.Now()
 		c, _ := g.next()
 		s.handleHeld(c)

@@ -47,7 +47,7 @@ func TestJoinGateKeepsTheTicksCadence(t *testing.T) {
 			}
 			refused++
 		}
-		for g.open() {
+		for g.open(false) {
 			c, _ := g.next()
 			if c != conns[taken+refused] {
 				t.Fatal("a held join was taken out of its turn")
@@ -126,7 +126,7 @@ func TestJoinGateStopsWhileTheTicksAreLate(t *testing.T) {
 			refused++
 		}
 		n := 0
-		for g.open() {
+		for g.open(false) {
 			g.next()
 			n++
 			g.spend(joinCost)
@@ -176,7 +176,7 @@ func TestJoinGateTakesOneATickWhenTheTicksTakeAll(t *testing.T) {
 	for tick := 1; tick <= 3; tick++ {
 		g.ticked(tickTimes{own: 40 * time.Millisecond})
 		n := 0
-		for g.open() {
+		for g.open(false) {
 			g.next()
 			g.spend(time.Millisecond)
 			n++
@@ -192,9 +192,15 @@ func TestJoinGateTakesOneATickWhenTheTicksTakeAll(t *testing.T) {
 // newcomers from one address, each held at most joinWait.
 func startNoSpare(t *testing.T, rate, n int, joinWait time.Duration) (*testServer, *testClock) {
 	t.Helper()
+	return startNoSpareFloor(t, rate, n, joinWait, 10*n)
+}
+
+// startNoSpareFloor is startNoSpare with a load floor of floor members.
+func startNoSpareFloor(t *testing.T, rate, n int, joinWait time.Duration, floor int) (*testServer, *testClock) {
+	t.Helper()
 	return startClocked(t, Options{
 		Hub: hub.Options{Config: world.Config{Rate: rate, MaxPlayers: 2 * n}, MaxPlayersPerAddr: 2 * n, JoinRate: 2 * n,
-			TickBudget: time.Nanosecond, LoadFloor: 10 * n},
+			TickBudget: time.Nanosecond, LoadFloor: floor},
 		MaxConnsPerAddr: 2 * n,
 		JoinWait:        joinWait,
 		IdleTimeout:     time.Hour,
@@ -286,7 +292,7 @@ func TestJoinsStopWhileTheTicksAreLate(t *testing.T) {
 		rate     = 20
 		interval = time.Second / rate
 	)
-	ts, clock := startNoSpare(t, rate, n, time.Hour)
+	ts, clock := startNoSpareFloor(t, rate, n, time.Hour, 1) // judged from the first member: under the floor it is not
 	for i := range n {
 		dial(t, ts).send(&protocol.Hello{Version: protocol.Version, Name: fmt.Sprint("p", i), Bot: true})
 	}
@@ -326,5 +332,32 @@ func TestJoinsStopWhileTheTicksAreLate(t *testing.T) {
 	ts.waitLog(t, "joins resume: the ticks keep their cadence")
 	if g := ts.Gate(); g.Behind {
 		t.Errorf("gate %+v after the joins resumed", g)
+	}
+}
+
+// TestJoinGateUnderTheFloorIgnoresLateTicks: below -load-floor members
+// late ticks are another process's doing (the teacher's laptop busy), so
+// the gate takes joins as the budget allows, at least one a tick, while
+// above it a late tick takes none.
+func TestJoinGateUnderTheFloorIgnoresLateTicks(t *testing.T) {
+	interval := 50 * time.Millisecond
+	g := joinGate{budget: 25 * time.Millisecond, wait: time.Minute, interval: interval}
+	for range 40 {
+		g.hold(&conn{}, 0)
+	}
+	for tick := 1; tick <= 25; tick++ { // a second and more of ticks 30 ms late
+		g.ticked(tickTimes{late: 30 * time.Millisecond, own: time.Millisecond})
+	}
+	if g.open(false) {
+		t.Fatal("over the floor, the gate is open while every tick of the last second began 30 ms late")
+	}
+	n := 0
+	for g.open(true) {
+		g.next()
+		g.spend(5 * time.Millisecond)
+		n++
+	}
+	if n == 0 {
+		t.Fatal("under the floor, no join was taken at a late tick: a busy machine turns a class away")
 	}
 }
