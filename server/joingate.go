@@ -41,6 +41,13 @@ import (
 // Hello, the same promise the other way.
 const DefaultJoinWait = DefaultHandshakeTimeout
 
+// cadenceFloor is the fewest members from which the join gate judges
+// the ticks' cadence, whatever -load-floor says (0 there means from the
+// first for admission by load): so few cost a tick well under a
+// millisecond (docs/performance.md), so late ticks with them are another
+// process's doing, which holding newcomers back does not mend.
+const cadenceFloor = 64
+
 // minSlack is the least lateness the join gate judges a tick behind by:
 // below it is the timers' and the scheduler's jitter, whatever the rate.
 const minSlack = 5 * time.Millisecond
@@ -56,6 +63,7 @@ const maxHeldEach = 32
 type joinGate struct {
 	budget   time.Duration // the loop work an update interval may take, the tick's and the joins'
 	wait     time.Duration // the longest a handshake is held
+	floor    int           // the members below which the cadence is not judged: -load-floor, at least cadenceFloor
 	interval time.Duration // the update interval, whose cadence the ticks keep; 0 = not judged
 	held     []heldConn    // in the order their handshakes came
 	first    int           // held[first:] still wait
@@ -155,8 +163,8 @@ func (l *lags) add(lag time.Duration, n int) time.Duration {
 // open reports whether the next held handshake may be taken: the ticks
 // keep their cadence (the gate is not closed, the last tick was not
 // behind), and none was taken since the last tick or the tick and the
-// joins since leave room. Under the load floor (free: fewer members than
-// -load-floor) the cadence is not judged: late ticks with so few are
+// joins since leave room. Under the floor (free: fewer members than
+// -load-floor, and than cadenceFloor whatever it says) the cadence is not judged: late ticks with so few are
 // another process's doing, which holding newcomers back does not mend,
 // and a class is not turned away because the teacher's laptop is busy;
 // the joins keep to the loop's budget, at least one a tick.
@@ -264,7 +272,7 @@ func (s *Server) takeJoins() {
 		}
 		s.handleHeld(c) // counted handled; gone, it does nothing more
 	}
-	for g.open(s.hub.UnderFloor()) {
+	for g.open(s.hub.Members() < g.floor) {
 		began := time.Now()
 		c, _ := g.next()
 		s.handleHeld(c)

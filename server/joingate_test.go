@@ -198,7 +198,7 @@ func startNoSpare(t *testing.T, rate, n int, joinWait time.Duration) (*testServe
 // startNoSpareFloor is startNoSpare with a load floor of floor members.
 func startNoSpareFloor(t *testing.T, rate, n int, joinWait time.Duration, floor int) (*testServer, *testClock) {
 	t.Helper()
-	return startClocked(t, Options{
+	return startClocked(t, Options{cadenceFloor: floor,
 		Hub: hub.Options{Config: world.Config{Rate: rate, MaxPlayers: 2 * n}, MaxPlayersPerAddr: 2 * n, JoinRate: 2 * n,
 			TickBudget: time.Nanosecond, LoadFloor: floor},
 		MaxConnsPerAddr: 2 * n,

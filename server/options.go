@@ -140,6 +140,11 @@ type Options struct {
 	// loop's goroutine and must return at once. Without it no teacher is
 	// given bots (Hub.TeachBots is 0).
 	Crowd func(room string, bots int)
+
+	// cadenceFloor, if set, replaces the package's cadenceFloor (the
+	// fewest members from which the join gate judges the ticks' cadence):
+	// a test's few players stand for a crowd.
+	cadenceFloor int
 }
 
 // withDefaults fills the zero fields of the adapter's options and the

@@ -205,7 +205,8 @@ func (s *Server) begin() {
 	if s.kept, err = keepPieces(s.hub.Share()); err != nil {
 		panic(err) // cannot happen: a valid map's pieces encode
 	}
-	s.gate = joinGate{budget: s.joinBudget(), wait: s.opts.JoinWait}
+	s.gate = joinGate{budget: s.joinBudget(), wait: s.opts.JoinWait,
+		floor: max(s.opts.Hub.LoadFloor, admit.Or(s.opts.cadenceFloor, cadenceFloor))}
 	s.published[""] = s.hub.Rooms()[0].Stats
 	s.load = hub.LoadNow{Budget: s.hub.Options().TickBudget}
 }

@@ -357,7 +357,15 @@ func TestTCPHandshakeTimeout(t *testing.T) {
 // nor drop it: the test would not get past the Leave.)
 func TestTCPSlowClientDroppedOthersUnaffected(t *testing.T) {
 	const rate = 200
-	ts, clock := startClocked(t, Options{Hub: hub.Options{Config: world.Config{Rate: rate}}, SendQueue: 4, WriteBuffer: 4096})
+	// Neither client says a word after its Hello, and the kernel's buffers
+	// absorb a number of States that depends on how many each write
+	// carries (more on a busy machine, where the writer merges ticks): an
+	// idle timeout on the test's clock must not end the test before the
+	// slow one's queue fills. The queue holds 64 frames, not a handful: a
+	// join's frames come at once, and on a busy machine a writer may not
+	// run between two of them, which is not a client falling behind.
+	ts, clock := startClocked(t, Options{Hub: hub.Options{Config: world.Config{Rate: rate}}, SendQueue: 64, WriteBuffer: 4096,
+		IdleTimeout: time.Hour})
 	good := dial(t, ts)
 	good.join("good")
 	slow := dial(t, ts)

@@ -146,10 +146,9 @@ func (h *Hub) lineOn() bool {
 // ticks' cost, as without a line (capacity.go).
 func (h *Hub) underFloor() bool { return h.members() < h.opts.LoadFloor }
 
-// UnderFloor reports whether the server has fewer members (players and
-// spectators, joined or joining, every room's) than Options.LoadFloor:
-// nobody is held back or refused for load then.
-func (h *Hub) UnderFloor() bool { return h.underFloor() }
+// Members reports the server's members: its players and spectators,
+// joined or joining, every room's (not those waiting in line).
+func (h *Hub) Members() int { return h.members() }
 
 // waits reports whether m, c's first Hello or Spectate for its room, is
 // one the line paces: not the server's own nor a teacher's, of a version
