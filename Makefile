@@ -123,9 +123,12 @@ test: $(WEB_CHECK)
 	fi
 	@[ -n "$(RACE)" ] || echo "note: no C compiler ($(CC_NAME)), which the race detector needs: testing without -race (install gcc for it)"
 	$(GO) test $(RACE) -count=1 ./...
-	@# The scale lab's 1,000 bots: with -race the test stops at 100.
+	@# The scale lab's 1,000 bots: with -race the test stops at 100; the
+	@# huge terminals' heap, a minute's drawing with -race, is skipped there.
 	@[ -z "$(RACE)" ] || { echo "$(GO) test -count=1 -run TestThousandBotsAndTheirFigures ./ops/scale"; \
-		$(GO) test -count=1 -run TestThousandBotsAndTheirFigures ./ops/scale; }
+		$(GO) test -count=1 -run TestThousandBotsAndTheirFigures ./ops/scale && \
+		echo "$(GO) test -count=1 -run TestHugeTerminalsCostAsOverSSH ./front/web" && \
+		$(GO) test -count=1 -run TestHugeTerminalsCostAsOverSSH ./front/web; }
 
 # fuzz runs each fuzz target for $(FUZZTIME): the protocol's decoder, a
 # recording's parser, a trace's parser, the filter of a remote terminal's input, and the

@@ -219,6 +219,9 @@ func TestHugeTerminalsCostAsOverSSH(t *testing.T) {
 	if testing.Short() {
 		t.Skip("opens 34 sessions on huge terminals")
 	}
+	if raceOn {
+		t.Skip("the race detector makes huge screens a minute's drawing; make test runs this test without it")
+	}
 	// Each front on a game server of its own, one after the other (a
 	// session drawing a huge screen costs CPU, under the race detector
 	// much of it), after a first session that bears what a front's
