@@ -49,9 +49,14 @@ func TestProjectorInTmux(t *testing.T) {
 
 	room := newTmux(t, 160, 45, fmt.Sprintf("XDG_STATE_HOME=%s %s watch %s; echo EXIT=$?; sleep 60", state, bin, addr))
 	s := room.waitFor("Round 1 ", " left", "bot-1", "bot-2", "bot-3", "tick ")
-	if w, h := boardSpan(s); 2*w*h < 160*45 {
-		t.Fatalf("the projector's board spans %dx%d of 160x45, less than half:\n%s", w, h, s)
-	}
+	// tmux may show the screen halfway through a redraw (the words above
+	// drawn, the board's last rows not yet): the board must come to span
+	// over half the window, not in the first capture that has the words.
+	room.waitUntil("a board over half of 160x45", func(screen string) bool {
+		s = screen
+		w, h := boardSpan(screen)
+		return 2*w*h >= 160*45
+	})
 	t.Logf("the projector of the default room at 160x45:\n%s", s)
 
 	stud2 := newTmux(t, 80, 24, fmt.Sprintf("XDG_STATE_HOME=%s %s play %s -room 3b -name stud2 -latency 1s; echo EXIT=$?; sleep 60", state, bin, addr))
