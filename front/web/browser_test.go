@@ -35,6 +35,7 @@ const chromium = "/usr/bin/chromium"
 // same page on a name the server does not answer to (evil.example,
 // pointed at it) says why it cannot play.
 func TestBrowserPlays(t *testing.T) {
+	t.Parallel() // a browser mostly waited on; the heap-measuring tests run before, alone
 	s, _ := startGameWeb(t, Options{})
 	runBrowser(t, s, "play.js", []string{"http://" + s.Addr().String()}, nil, func(do string) string {
 		if do == "cut" { // the script asks for the connection to drop
@@ -57,6 +58,7 @@ func TestBrowserPlays(t *testing.T) {
 // after the keepalive time, and the server ends its session; on a
 // 390x844 touch screen the whole board shows and the touch controls play.
 func TestBrowserWebII(t *testing.T) {
+	t.Parallel() // a browser mostly waited on; the heap-measuring tests run before, alone
 	const retry, keepalive = 3 * time.Second, 3 * time.Second
 	// A window of 4 KB, which bob's steps fill while the tab is frozen
 	// (the default, 32 KB, is a frame or two of a large screen).
@@ -247,6 +249,7 @@ func fileExists(path string) bool {
 // laggy with the y key; the CSV the server saved has exactly those
 // answers, in the order of the rounds.
 func TestBrowserPerception(t *testing.T) {
+	t.Parallel() // a browser mostly waited on; the heap-measuring tests run before, alone
 	dir := t.TempDir()
 	g, addr := startGame(t, server.Options{PerceptionDir: dir})
 	s := startWeb(t, Options{GameAddr: addr, Dial: g.Dial})

@@ -29,6 +29,7 @@ import (
 // machine. Under `make test` the same runs with a class of 5 past an
 // address's 2 web sessions.
 func TestBrowserClassCode(t *testing.T) {
+	t.Parallel() // a browser mostly waited on; the heap-measuring tests run before, alone
 	size, perAddr := classSize()
 	g, addr := startGame(t, server.Options{})
 	s := startWeb(t, Options{GameAddr: addr, Dial: g.Dial, ClassCode: g.ClassCode, MaxPerAddr: perAddr})

@@ -23,6 +23,7 @@ import (
 // The screenshots go to $GRIDLAG_SHOTS if set (a test's directory
 // otherwise).
 func TestBrowserProjector(t *testing.T) {
+	t.Parallel() // a browser mostly waited on; the heap-measuring tests run before, alone
 	s, g := startGameWeb(t, Options{})
 	ctx := context.Background()
 	addr := g.Addr().String()
