@@ -71,10 +71,28 @@ type class struct {
 // game's own slider's range.
 const MaxJitterMS = int(link.MaxRTT / time.Millisecond)
 
+// teacherOnly names m, if only a teacher of its room may send it, and
+// what it would do there, for the refusal's words; "" for any other.
+func teacherOnly(m protocol.Message) (what, may string) {
+	switch m.(type) {
+	case *protocol.Conditions:
+		return "conditions", "set its network"
+	case *protocol.Perceive:
+		return "perceive", "run its perception test"
+	case *protocol.Follow:
+		return "follow", "choose whom it follows"
+	case *protocol.ClassCode:
+		return "class code", "change its code"
+	case *protocol.Crowd:
+		return "crowd", "put bots in it"
+	}
+	return "", ""
+}
+
 // teachRefusal refuses m, the first message of c, if it asks to teach and
-// c is not a teacher's connection, or speaks a version that cannot; and a
-// Conditions from a connection that is not a teacher of its room,
-// whenever it comes. nil: anything else.
+// c is not a teacher's connection, or speaks a version that cannot; and
+// what only a teacher of its room may send (teacherOnly) from a
+// connection that is not one, whenever it comes. nil: anything else.
 func (h *Hub) teachRefusal(c *conn, m protocol.Message) *protocol.Error {
 	switch v := m.(type) {
 	case *protocol.Teach:
@@ -86,25 +104,9 @@ func (h *Hub) teachRefusal(c *conn, m protocol.Message) *protocol.Error {
 		case v.Version < protocol.TeachSince:
 			return &protocol.Error{Code: protocol.ErrCodeVersion, Text: fmt.Sprintf("teaching needs protocol version %d; this client speaks %d: please update it", protocol.TeachSince, v.Version)}
 		}
-	case *protocol.Conditions:
-		if !c.teacher {
-			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "conditions refused: only a teacher of the room may set its network"}
-		}
-	case *protocol.Perceive:
-		if !c.teacher {
-			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "perceive refused: only a teacher of the room may run its perception test"}
-		}
-	case *protocol.Follow:
-		if !c.teacher {
-			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "follow refused: only a teacher of the room may choose whom it follows"}
-		}
-	case *protocol.ClassCode:
-		if !c.teacher {
-			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "class code refused: only a teacher of the room may change its code"}
-		}
-	case *protocol.Crowd:
-		if !c.teacher {
-			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: "crowd refused: only a teacher of the room may put bots in it"}
+	default:
+		if what, may := teacherOnly(m); what != "" && !c.teacher {
+			return &protocol.Error{Code: protocol.ErrCodeTeacher, Text: what + " refused: only a teacher of the room may " + may}
 		}
 	}
 	return nil
